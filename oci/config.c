@@ -1,0 +1,122 @@
+/* config.json -> struct oci_config: the walk of oci/config_fields.c, then the rules that
+ * tie fields together. Nothing here needs the kernel. */
+#include "oci/config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libct/cleanup.h"
+
+#define CONFIG_MAX_BYTES (16u << 20)
+
+static bool has_namespace(const struct oci_linux *lx, enum oci_ns_type type, bool new_only)
+{
+	for (size_t i = 0; i < lx->namespaces.len; i++)
+		if (lx->namespaces.items[i].type == (int)type &&
+		    !(new_only && lx->namespaces.items[i].path))
+			return true;
+	return false;
+}
+
+static void check_namespaces(struct oci_walk *w, const struct oci_linux *lx)
+{
+	bool seen[OCI_NS_COUNT] = { false };
+	for (size_t i = 0; i < lx->namespaces.len; i++) {
+		int type = lx->namespaces.items[i].type;
+		if (seen[type]) {
+			char at[64];
+			snprintf(at, sizeof(at), "linux.namespaces[%zu].type", i);
+			oci_walk_error_at(w, at, "duplicate namespace \"%s\"",
+					  oci_namespace_names[type]);
+		}
+		seen[type] = true;
+	}
+}
+
+/* config-linux.md#devices: major and minor are required unless the type is "p". */
+static void check_devices(struct oci_walk *w, const struct oci_linux *lx)
+{
+	for (size_t i = 0; i < lx->devices.len; i++) {
+		const struct oci_device *d = &lx->devices.items[i];
+		if (strcmp(d->type, "p") != 0 && (!d->has_major || !d->has_minor)) {
+			char at[64];
+			snprintf(at, sizeof(at), "linux.devices[%zu]", i);
+			oci_walk_error_at(w, at, "major and minor are required for type \"%s\"",
+					  d->type);
+		}
+	}
+}
+
+static void check_cross_fields(struct oci_walk *w, const struct oci_config *c)
+{
+	const struct oci_linux *lx = &c->linux_;
+	if (c->has_process && !c->process.args.len && !c->process.command_line)
+		oci_walk_error_at(w, "process", "missing required property \"args\"");
+	if (!c->has_linux_)
+		return; /* another platform's document: the Linux rules below do not apply */
+	check_namespaces(w, lx);
+	check_devices(w, lx);
+	if (c->hostname && *c->hostname && !has_namespace(lx, OCI_NS_UTS, false))
+		oci_walk_error_at(w, "hostname", "setting a hostname needs a uts namespace");
+	if (c->domainname && *c->domainname && !has_namespace(lx, OCI_NS_UTS, false))
+		oci_walk_error_at(w, "domainname", "setting a domainname needs a uts namespace");
+	if ((lx->uid_mappings.len || lx->gid_mappings.len) && !has_namespace(lx, OCI_NS_USER, true))
+		oci_walk_error_at(w, "linux.uidMappings", "id mappings need a new user namespace");
+	if (lx->has_time_offsets && !has_namespace(lx, OCI_NS_TIME, true))
+		oci_walk_error_at(w, "linux.timeOffsets", "time offsets need a new time namespace");
+}
+
+int oci_config_parse(const char *text, const struct oci_config_opts *opts,
+		     struct oci_config **out, struct ct_error *err)
+{
+	static const struct oci_config_opts no_opts;
+	if (!opts)
+		opts = &no_opts;
+	const char *label = opts->file_label ? opts->file_label : "config.json";
+	*out = NULL;
+	yajl_val tree = oci_json_parse(label, text, err);
+	if (!tree) {
+		if (opts->on_error)
+			opts->on_error(opts->data, err->msg);
+		return -1;
+	}
+	struct oci_config *config = calloc(1, sizeof(*config));
+	if (!config) {
+		yajl_tree_free(tree);
+		return ct_error_set(err, ENOMEM, "%s", label);
+	}
+	struct oci_walk w = { .file = label, .err = err, .on_error = opts->on_error,
+			      .on_unknown = opts->on_unknown, .data = opts->data };
+	int ret = oci_walk_object(&w, oci_config_fields, tree, config);
+	yajl_tree_free(tree);
+	if (ret == 0)
+		check_cross_fields(&w, config);
+	if (w.nerrors) {
+		oci_config_free(config);
+		return -1;
+	}
+	*out = config;
+	return 0;
+}
+
+int oci_config_load(const char *path, const struct oci_config_opts *opts,
+		    struct oci_config **out, struct ct_error *err)
+{
+	*out = NULL;
+	_cleanup_free_ char *text = oci_read_file(path, CONFIG_MAX_BYTES, err);
+	if (!text) {
+		if (opts && opts->on_error)
+			opts->on_error(opts->data, err->msg);
+		return -1;
+	}
+	return oci_config_parse(text, opts, out, err);
+}
+
+void oci_config_free(struct oci_config *config)
+{
+	if (!config)
+		return;
+	oci_walk_free(oci_config_fields, config);
+	free(config);
+}

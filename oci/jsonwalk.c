@@ -1,0 +1,476 @@
+#include "oci/jsonwalk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yajl/yajl_parse.h>
+
+#include "libct/cleanup.h"
+
+/* ---- the JSON path of the value being walked ---- */
+
+static size_t path_push(struct oci_walk *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static size_t path_push(struct oci_walk *w, const char *fmt, ...)
+{
+	size_t saved = w->path_len;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(w->path + saved, sizeof(w->path) - saved, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		w->path_len = saved + (size_t)n < sizeof(w->path) ? saved + n : sizeof(w->path) - 1;
+	return saved;
+}
+
+static void path_pop(struct oci_walk *w, size_t saved)
+{
+	w->path_len = saved;
+	w->path[saved] = '\0';
+}
+
+static bool is_identifier(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+static size_t path_push_key(struct oci_walk *w, const char *key)
+{
+	return is_identifier(key) ? path_push(w, ".%s", key) : path_push(w, "[\"%s\"]", key);
+}
+
+/* ---- error reporting ---- */
+
+static void report(struct oci_walk *w, const char *path, const char *fmt, va_list ap)
+{
+	char msg[CT_ERROR_MSG_MAX], line[CT_ERROR_MSG_MAX];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	snprintf(line, sizeof(line), "%s: %s: %s", w->file, *path ? path : ".", msg);
+	if (w->nerrors++ == 0)
+		ct_error_set(w->err, 0, "%s", line);
+	if (w->on_error)
+		w->on_error(w->data, line);
+}
+
+int oci_walk_error(struct oci_walk *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(w, w->path, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int oci_walk_error_at(struct oci_walk *w, const char *subpath, const char *fmt, ...)
+{
+	size_t saved = path_push(w, ".%s", subpath);
+	va_list ap;
+	va_start(ap, fmt);
+	report(w, w->path, fmt, ap);
+	va_end(ap);
+	path_pop(w, saved);
+	return -1;
+}
+
+/* What a JSON value is, for "expected X, got Y". */
+static const char *describe(yajl_val v, char *buf, size_t size)
+{
+	if (YAJL_IS_STRING(v)) {
+		const char *s = v->u.string;
+		size_t len = strlen(s);
+		snprintf(buf, size, "\"%.*s%s\"", len > 40 ? 40 : (int)len, s, len > 40 ? "..." : "");
+	} else if (YAJL_IS_NUMBER(v)) {
+		snprintf(buf, size, "%s", v->u.number.r);
+	} else if (YAJL_IS_OBJECT(v)) {
+		snprintf(buf, size, "an object");
+	} else if (YAJL_IS_ARRAY(v)) {
+		snprintf(buf, size, "an array");
+	} else if (YAJL_IS_TRUE(v)) {
+		snprintf(buf, size, "true");
+	} else if (YAJL_IS_FALSE(v)) {
+		snprintf(buf, size, "false");
+	} else {
+		snprintf(buf, size, "null");
+	}
+	return buf;
+}
+
+static int type_error(struct oci_walk *w, const char *expected, yajl_val v)
+{
+	char got[64];
+	return oci_walk_error(w, "expected %s, got %s", expected, describe(v, got, sizeof(got)));
+}
+
+/* ---- scalars ---- */
+
+static void store_uint(void *dst, unsigned width, uint64_t u)
+{
+	switch (width) {
+	case 1: *(uint8_t *)dst = (uint8_t)u; break;
+	case 2: *(uint16_t *)dst = (uint16_t)u; break;
+	case 4: *(uint32_t *)dst = (uint32_t)u; break;
+	default: *(uint64_t *)dst = u; break;
+	}
+}
+
+static void store_int(void *dst, unsigned width, int64_t i)
+{
+	switch (width) {
+	case 1: *(int8_t *)dst = (int8_t)i; break;
+	case 2: *(int16_t *)dst = (int16_t)i; break;
+	case 4: *(int32_t *)dst = (int32_t)i; break;
+	default: *(int64_t *)dst = i; break;
+	}
+}
+
+/* JSON integers only: an optional minus and digits (no fraction, no exponent). */
+static bool is_integer_text(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static int walk_integer(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+{
+	if (!YAJL_IS_NUMBER(v) || !is_integer_text(v->u.number.r))
+		return type_error(w, "an integer", v);
+	const char *text = v->u.number.r;
+	errno = 0;
+	if (t->kind == OCI_UINT) {
+		uint64_t u = strtoull(text, NULL, 10);
+		bool negative = text[0] == '-' && strspn(text + 1, "0") != strlen(text + 1);
+		if (negative || errno == ERANGE || u > t->umax)
+			return oci_walk_error(w, "%s is out of range [0, %" PRIu64 "]", text, t->umax);
+		store_uint(dst, t->width, u);
+		return 0;
+	}
+	int64_t i = strtoll(text, NULL, 10);
+	if (errno == ERANGE || i < t->min || i > t->max)
+		return oci_walk_error(w, "%s is out of range [%" PRId64 ", %" PRId64 "]", text, t->min,
+				      t->max);
+	store_int(dst, t->width, i);
+	return 0;
+}
+
+static int walk_enum(struct oci_walk *w, const struct oci_type *t, yajl_val v, int *dst)
+{
+	if (YAJL_IS_STRING(v)) {
+		for (int i = 0; t->names[i]; i++) {
+			if (strcmp(t->names[i], v->u.string) == 0) {
+				*dst = i;
+				return 0;
+			}
+		}
+	}
+	char expected[CT_ERROR_MSG_MAX / 2];
+	size_t n = snprintf(expected, sizeof(expected), "one of");
+	for (int i = 0; t->names[i] && n < sizeof(expected); i++)
+		n += snprintf(expected + n, sizeof(expected) - n, "%s \"%s\"", i ? "," : "",
+			      t->names[i]);
+	return type_error(w, expected, v);
+}
+
+/* ---- containers ---- */
+
+static int walk_value(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst);
+
+static int walk_array(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+{
+	if (!YAJL_IS_ARRAY(v))
+		return type_error(w, "an array", v);
+	size_t len = v->u.array.len;
+	char *items = len ? calloc(len, t->elem_size) : NULL;
+	if (len && !items)
+		return oci_walk_error(w, "out of memory");
+	int ret = 0;
+	for (size_t i = 0; i < len; i++) {
+		size_t saved = path_push(w, "[%zu]", i);
+		if (walk_value(w, t->elem, v->u.array.values[i], items + i * t->elem_size) < 0)
+			ret = -1;
+		path_pop(w, saved);
+	}
+	memcpy(dst, &items, sizeof(items));
+	memcpy((char *)dst + sizeof(items), &len, sizeof(len));
+	return ret;
+}
+
+static int walk_map(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+{
+	if (!YAJL_IS_OBJECT(v))
+		return type_error(w, "an object", v);
+	size_t len = v->u.object.len;
+	char *items = len ? calloc(len, t->elem_size) : NULL;
+	if (len && !items)
+		return oci_walk_error(w, "out of memory");
+	int ret = 0;
+	for (size_t i = 0; i < len; i++) {
+		char *elem = items + i * t->elem_size;
+		*(char **)elem = strdup(v->u.object.keys[i]);
+		size_t saved = path_push_key(w, v->u.object.keys[i]);
+		if (!*(char **)elem || walk_value(w, t->elem, v->u.object.values[i],
+						  elem + t->value_offset) < 0)
+			ret = -1;
+		path_pop(w, saved);
+	}
+	memcpy(dst, &items, sizeof(items));
+	memcpy((char *)dst + sizeof(items), &len, sizeof(len));
+	return ret;
+}
+
+static int walk_value(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+{
+	int ret;
+	switch (t->kind) {
+	case OCI_STRING:
+		if (!YAJL_IS_STRING(v))
+			return type_error(w, "a string", v);
+		*(char **)dst = strdup(v->u.string);
+		ret = *(char **)dst ? 0 : oci_walk_error(w, "out of memory");
+		break;
+	case OCI_BOOL:
+		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
+			return type_error(w, "a boolean", v);
+		*(bool *)dst = YAJL_IS_TRUE(v);
+		ret = 0;
+		break;
+	case OCI_INT:
+	case OCI_UINT:
+		ret = walk_integer(w, t, v, dst);
+		break;
+	case OCI_ENUM:
+		ret = walk_enum(w, t, v, dst);
+		break;
+	case OCI_OBJECT:
+		ret = oci_walk_object(w, t->fields, v, dst);
+		break;
+	case OCI_ARRAY:
+		ret = walk_array(w, t, v, dst);
+		break;
+	case OCI_MAP:
+		ret = walk_map(w, t, v, dst);
+		break;
+	default:
+		ret = oci_walk_error(w, "internal error: unknown descriptor kind");
+	}
+	if (ret == 0 && t->check)
+		ret = t->check(w, dst);
+	return ret;
+}
+
+static const struct oci_field *find_field(const struct oci_field *fields, const char *name)
+{
+	for (const struct oci_field *f = fields; f->name; f++)
+		if (strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+int oci_walk_object(struct oci_walk *w, const struct oci_field *fields, yajl_val v, void *out)
+{
+	if (!YAJL_IS_OBJECT(v))
+		return type_error(w, "an object", v);
+	uint64_t seen = 0; /* descriptor tables stay under 64 fields */
+	int ret = 0;
+	for (size_t i = 0; i < v->u.object.len; i++) {
+		const char *key = v->u.object.keys[i];
+		yajl_val value = v->u.object.values[i];
+		const struct oci_field *f = find_field(fields, key);
+		size_t saved = path_push_key(w, key);
+		if (!f) {
+			if (w->on_unknown)
+				w->on_unknown(w->data, w->file, w->path);
+		} else if (seen & (1ULL << (f - fields))) {
+			ret = oci_walk_error(w, "duplicate property");
+		} else if (!YAJL_IS_NULL(value)) {
+			/* null is taken as absent, as Go encoders write it for nil fields */
+			seen |= 1ULL << (f - fields);
+			if (walk_value(w, f->type, value, (char *)out + f->offset) < 0)
+				ret = -1;
+			else if (f->present != OCI_NO_PRESENCE)
+				*(bool *)((char *)out + f->present) = true;
+		}
+		path_pop(w, saved);
+	}
+	for (const struct oci_field *f = fields; f->name; f++)
+		if (f->required && !(seen & (1ULL << (f - fields))))
+			ret = oci_walk_error(w, "missing required property \"%s\"", f->name);
+	return ret;
+}
+
+/* ---- releasing ---- */
+
+static void free_value(const struct oci_type *t, void *p)
+{
+	switch (t->kind) {
+	case OCI_STRING:
+		free(*(char **)p);
+		break;
+	case OCI_OBJECT:
+		oci_walk_free(t->fields, p);
+		break;
+	case OCI_ARRAY:
+	case OCI_MAP: {
+		char *items;
+		size_t len;
+		memcpy(&items, p, sizeof(items));
+		memcpy(&len, (char *)p + sizeof(items), sizeof(len));
+		for (size_t i = 0; i < len && items; i++) {
+			char *elem = items + i * t->elem_size;
+			if (t->kind == OCI_MAP) {
+				free(*(char **)elem);
+				elem += t->value_offset;
+			}
+			free_value(t->elem, elem);
+		}
+		free(items);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void oci_walk_free(const struct oci_field *fields, void *obj)
+{
+	if (!obj)
+		return;
+	for (const struct oci_field *f = fields; f->name; f++)
+		free_value(f->type, (char *)obj + f->offset);
+}
+
+/* ---- documents ---- */
+
+static void offset_to_line_col(const char *text, size_t offset, unsigned *line, unsigned *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < offset && text[i]; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+/* yajl_tree_parse does not say where it failed: re-run the bare parser for the offset. */
+static int describe_syntax_error(const char *file, const char *text, struct ct_error *err)
+{
+	size_t len = strlen(text);
+	yajl_handle h = yajl_alloc(NULL, NULL, NULL);
+	if (!h)
+		return ct_error_set(err, ENOMEM, "%s: parse", file);
+	yajl_config(h, yajl_allow_comments, 1);
+	yajl_status st = yajl_parse(h, (const unsigned char *)text, len);
+	size_t offset = yajl_get_bytes_consumed(h);
+	if (st == yajl_status_ok) {
+		st = yajl_complete_parse(h);
+		offset = len;
+	}
+	char reason[256] = "unexpected end of input";
+	if (st != yajl_status_ok) {
+		unsigned char *e = yajl_get_error(h, 0, (const unsigned char *)text, len);
+		const char *r = (const char *)e;
+		if (strncmp(r, "parse error: ", 13) == 0)
+			r += 13;
+		snprintf(reason, sizeof(reason), "%s", r);
+		reason[strcspn(reason, "\n")] = '\0';
+		size_t n = strlen(reason);
+		while (n && (reason[n - 1] == ' ' || reason[n - 1] == '.'))
+			reason[--n] = '\0';
+		yajl_free_error(h, e);
+	}
+	yajl_free(h);
+	unsigned line, col;
+	offset_to_line_col(text, offset ? offset - 1 : 0, &line, &col);
+	return ct_error_set(err, 0, "%s: malformed JSON at line %u, column %u: %s", file, line,
+			    col, reason);
+}
+
+yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err)
+{
+	char errbuf[256];
+	yajl_val tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	if (!tree)
+		describe_syntax_error(file, text, err);
+	return tree;
+}
+
+char *oci_read_file(const char *path, size_t max, struct ct_error *err)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_set(err, errno, "open \"%s\"", path), NULL;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return ct_error_set(err, errno, "stat \"%s\"", path), NULL;
+	if (!S_ISREG(st.st_mode))
+		return ct_error_set(err, EINVAL, "\"%s\" is not a regular file", path), NULL;
+	if ((size_t)st.st_size > max)
+		return ct_error_set(err, EFBIG, "\"%s\" is larger than %zu bytes", path, max), NULL;
+	_cleanup_free_ char *buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		return ct_error_set(err, ENOMEM, "read \"%s\"", path), NULL;
+	size_t got = 0;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ct_error_set(err, errno, "read \"%s\"", path), NULL;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	if (strlen(buf) != got)
+		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", path), NULL;
+	return steal_ptr(&buf);
+}
+
+/* ---- the spec's shared types (defs.json) ---- */
+
+static int check_abs_path(struct oci_walk *w, const void *value)
+{
+	const char *s = *(char *const *)value;
+	if (s[0] != '/')
+		return oci_walk_error(w, "expected an absolute path, got \"%s\"", s);
+	return 0;
+}
+
+const struct oci_type oci_t_string = { .kind = OCI_STRING };
+const struct oci_type oci_t_abs_path = { .kind = OCI_STRING, .check = check_abs_path };
+const struct oci_type oci_t_bool = { .kind = OCI_BOOL };
+const struct oci_type oci_t_int32 = { .kind = OCI_INT, .width = 4, .min = INT32_MIN, .max = INT32_MAX };
+const struct oci_type oci_t_int64 = { .kind = OCI_INT, .width = 8, .min = INT64_MIN, .max = INT64_MAX };
+const struct oci_type oci_t_uint8 = { .kind = OCI_UINT, .width = 1, .umax = UINT8_MAX };
+const struct oci_type oci_t_uint16 = { .kind = OCI_UINT, .width = 2, .umax = UINT16_MAX };
+const struct oci_type oci_t_uint32 = { .kind = OCI_UINT, .width = 4, .umax = UINT32_MAX };
+const struct oci_type oci_t_uint64 = { .kind = OCI_UINT, .width = 8, .umax = UINT64_MAX };
+const struct oci_type oci_t_string_array = { .kind = OCI_ARRAY, .elem = &oci_t_string,
+					     .elem_size = sizeof(char *) };
+const struct oci_type oci_t_uint32_array = { .kind = OCI_ARRAY, .elem = &oci_t_uint32,
+					     .elem_size = sizeof(uint32_t) };
+const struct oci_type oci_t_string_map = { .kind = OCI_MAP, .elem = &oci_t_string,
+					   .elem_size = sizeof(struct oci_kv),
+					   .value_offset = offsetof(struct oci_kv, value) };

@@ -1,0 +1,29 @@
+/* The subcommand table: one row per command of runc's CLI surface. A NULL handler answers
+ * "not implemented yet" (exit 1) until the issue that brings it lands. */
+#include <stddef.h>
+
+#include "runtime/ctrun.h"
+
+const struct ct_command ct_commands[] = {
+	{ "create", "[--bundle DIR] [--pid-file F] [--console-socket S] ID",
+	  "create a container (it waits for start)", NULL, true },
+	{ "start", "ID", "run the user process of a created container", NULL, false },
+	{ "run", "[--bundle DIR] [--detach] ID", "create and start a container", NULL, true },
+	{ "state", "ID", "print the state of a container as JSON", NULL, false },
+	{ "list", "[--format table|json] [-q]", "list containers", NULL, false },
+	{ "kill", "[--all] ID [SIGNAL]", "send a signal to a container", NULL, false },
+	{ "delete", "[--force] ID", "delete a container", NULL, false },
+	{ "exec", "[flags] ID CMD...", "run a process in a running container", NULL, true },
+	{ "ps", "[--format table|json] ID", "list the processes of a container", NULL, false },
+	{ "pause", "ID", "freeze every process of a container", NULL, false },
+	{ "resume", "ID", "thaw a paused container", NULL, false },
+	{ "update", "[--resources FILE] ID", "change the resources of a container", NULL, true },
+	{ "events", "[--stats] ID", "print container events and statistics", NULL, false },
+	{ "spec", "[--bundle DIR] [--rootless]", "write a default config.json", cmd_spec, false },
+	{ "features", "", "print the features document of this runtime", cmd_features, false },
+	{ "validate", "[--bundle DIR]", "check a bundle's config.json", cmd_validate, false },
+	{ "mounts", "ID", "print the verified mount table of a container", NULL, false },
+	{ "checkpoint", "ID", "checkpoint a container (CRIU)", NULL, false },
+	{ "restore", "ID", "restore a container from a checkpoint (CRIU)", NULL, false },
+	{ NULL },
+};

@@ -1,0 +1,50 @@
+/* What every subcommand of the `ctrun` program shares: global flags and the command table. */
+#ifndef CTRUN_RUNTIME_H
+#define CTRUN_RUNTIME_H
+
+#include <stdbool.h>
+
+#include "libct/error.h"
+
+enum ct_log_format { CT_LOG_TEXT, CT_LOG_JSON };
+enum ct_rootless { CT_ROOTLESS_AUTO, CT_ROOTLESS_TRUE, CT_ROOTLESS_FALSE };
+enum ct_cgroup_manager { CT_CGROUP_CGROUPFS, CT_CGROUP_SYSTEMD, CT_CGROUP_DISABLED };
+
+/* runc-compatible global flags, given before the subcommand. */
+struct ct_globals {
+	const char *root; /* --root, default /run/ctrun or $XDG_RUNTIME_DIR/ctrun */
+	const char *log_file;
+	enum ct_log_format log_format;
+	bool debug;
+	enum ct_rootless rootless;
+	enum ct_cgroup_manager cgroup_manager; /* --systemd-cgroup / --cgroup-manager */
+};
+
+struct ct_command {
+	const char *name;
+	const char *args;    /* usage after the name: "[--bundle DIR] ID" */
+	const char *summary; /* one line for `ctrun --help` */
+	/* argv[0] is the command name; returns the process exit status. NULL: not implemented
+	 * yet (the later issues bring it). */
+	int (*run)(const struct ct_globals *g, int argc, char **argv);
+	bool needs_cgroups; /* refuses cgroup managers that do not exist yet */
+};
+
+extern const struct ct_command ct_commands[];
+
+/* Subcommands (runtime/cmd_*.c). */
+int cmd_spec(const struct ct_globals *g, int argc, char **argv);
+int cmd_validate(const struct ct_globals *g, int argc, char **argv);
+int cmd_features(const struct ct_globals *g, int argc, char **argv);
+
+void ct_print_version(void);
+
+/* A usage error: "ctrun <cmd>: <message>" plus the usage hint; returns 1. */
+int ct_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses the subcommand's own flags with getopt_long (`--flag value` and `--flag=value`).
+ * Returns the option character, -1 at the end, or '?' after printing a usage error. */
+struct option;
+int ct_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+#endif

@@ -1,0 +1,116 @@
+#include "runtime/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+static int log_fd = -1;
+static enum ct_log_format log_format = CT_LOG_TEXT;
+static bool log_debug;
+
+static const char *const level_names[] = { "debug", "info", "warning", "error" };
+
+int ct_log_open(const struct ct_globals *g, struct ct_error *err)
+{
+	log_format = g->log_format;
+	log_debug = g->debug;
+	if (!g->log_file)
+		return 0;
+	log_fd = open(g->log_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (log_fd < 0)
+		return ct_error_set(err, errno, "open log file \"%s\"", g->log_file);
+	return 0;
+}
+
+bool ct_log_debug_enabled(void)
+{
+	return log_debug;
+}
+
+void ct_log_time_rfc3339(char *buf, unsigned size)
+{
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%09ldZ", ts.tv_nsec);
+}
+
+int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const char *msg,
+		       const char *time)
+{
+	yajl_gen gen = yajl_gen_alloc(NULL);
+	if (!gen)
+		return -1;
+	yajl_gen_map_open(gen);
+	const char *pairs[][2] = { { "level", level_names[level] }, { "msg", msg }, { "time", time } };
+	for (size_t i = 0; i < 3; i++) {
+		yajl_gen_string(gen, (const unsigned char *)pairs[i][0], strlen(pairs[i][0]));
+		yajl_gen_string(gen, (const unsigned char *)pairs[i][1], strlen(pairs[i][1]));
+	}
+	yajl_gen_map_close(gen);
+	const unsigned char *out;
+	size_t len;
+	yajl_gen_get_buf(gen, &out, &len);
+	int n = snprintf(buf, size, "%.*s", (int)len, (const char *)out);
+	yajl_gen_free(gen);
+	return n < 0 || (unsigned)n >= size ? -1 : 0;
+}
+
+static void write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+static void log_to_file(enum ct_log_level level, const char *msg)
+{
+	char time[64], line[4096];
+	ct_log_time_rfc3339(time, sizeof(time));
+	int n;
+	if (log_format == CT_LOG_JSON) {
+		if (ct_log_format_json(line, sizeof(line) - 1, level, msg, time) < 0)
+			return;
+		n = (int)strlen(line);
+	} else {
+		n = snprintf(line, sizeof(line) - 1, "time=\"%s\" level=%s msg=\"%s\"", time,
+			     level_names[level], msg);
+		if (n < 0)
+			return;
+		if (n > (int)sizeof(line) - 2)
+			n = (int)sizeof(line) - 2;
+	}
+	line[n++] = '\n';
+	write_all(log_fd, line, (size_t)n);
+}
+
+void ct_log(enum ct_log_level level, const char *fmt, ...)
+{
+	if (level == CT_LOG_DEBUG && !log_debug)
+		return;
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (log_fd >= 0)
+		log_to_file(level, msg);
+	/* runc prints errors to stderr even with --log; callers rely on both. */
+	if (level == CT_LOG_ERROR)
+		fprintf(stderr, "ctrun: %s\n", msg);
+	else if (log_fd < 0 || log_debug)
+		fprintf(stderr, "ctrun: %s: %s\n", level_names[level], msg);
+}

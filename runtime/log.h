@@ -1,0 +1,24 @@
+/* Logging: errors once to stderr as "ctrun: <message>", and to the --log file as text or as
+ * one JSON object per line ({"level","msg","time"}), where Podman and containerd read it. */
+#ifndef CTRUN_LOG_H
+#define CTRUN_LOG_H
+
+#include <stdbool.h>
+
+#include "libct/error.h"
+#include "runtime/ctrun.h"
+
+enum ct_log_level { CT_LOG_DEBUG, CT_LOG_INFO, CT_LOG_WARNING, CT_LOG_ERROR };
+
+/* Opens the --log file; returns 0 or -1 with err set. */
+int ct_log_open(const struct ct_globals *g, struct ct_error *err);
+void ct_log(enum ct_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool ct_log_debug_enabled(void);
+
+/* Formats one JSON log line (no newline) into buf; exposed for unit tests. */
+int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const char *msg,
+		       const char *time);
+/* RFC 3339 UTC time with nanoseconds: 2026-12-03T08:00:00.123456789Z */
+void ct_log_time_rfc3339(char *buf, unsigned size);
+
+#endif

@@ -1,0 +1,193 @@
+/* ctrun: global flags (runc's), then one subcommand from the table in commands.c. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/ctrun.h"
+#include "runtime/log.h"
+
+static void print_help(void)
+{
+	printf("Usage: ctrun [global flags] COMMAND [flags] [args]\n\n"
+	       "ctrun is an OCI container runtime (runtime-spec 1.3).\n\nCommands:\n");
+	for (const struct ct_command *c = ct_commands; c->name; c++)
+		printf("  %-11s %s\n", c->name, c->summary);
+	printf("\nGlobal flags:\n"
+	       "  --root DIR                   state directory (default /run/ctrun)\n"
+	       "  --log FILE                   also write log records to FILE\n"
+	       "  --log-format text|json       format of the --log records\n"
+	       "  --debug                      log debug messages\n"
+	       "  --systemd-cgroup             use systemd for cgroups (not supported yet)\n"
+	       "  --cgroup-manager cgroupfs|systemd|disabled\n"
+	       "  --rootless auto|true|false   rootless mode\n"
+	       "  -v, --version                print the version\n"
+	       "  -h, --help                   print this help\n"
+	       "\nRun 'ctrun COMMAND --help' for a command's flags.\n");
+}
+
+int ct_usage_error(const char *command, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "ctrun%s%s: %s (see 'ctrun %s%s--help')\n", command ? " " : "",
+		command ? command : "", msg, command ? command : "", command ? " " : "");
+	return 1;
+}
+
+int ct_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (c == '?') {
+		if (optopt)
+			ct_usage_error(argv[0], "unknown or incomplete flag '-%c'", optopt);
+		else
+			ct_usage_error(argv[0], "unknown flag '%s'", argv[optind - 1]);
+	} else if (c == ':') {
+		ct_usage_error(argv[0], "flag '%s' needs an argument", argv[optind - 1]);
+		c = '?';
+	}
+	return c;
+}
+
+static const char *default_root(void)
+{
+	static char buf[4096];
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	if (geteuid() == 0 || !xdg || !*xdg)
+		return "/run/ctrun";
+	snprintf(buf, sizeof(buf), "%s/ctrun", xdg);
+	return buf;
+}
+
+static int parse_choice(const char *flag, const char *value, const char *const *choices)
+{
+	for (int i = 0; choices[i]; i++)
+		if (strcmp(value, choices[i]) == 0)
+			return i;
+	ct_usage_error(NULL, "%s: invalid value \"%s\"", flag, value);
+	return -1;
+}
+
+enum { OPT_ROOT = 256, OPT_LOG, OPT_LOG_FORMAT, OPT_DEBUG, OPT_SYSTEMD, OPT_ROOTLESS,
+       OPT_CGROUP_MANAGER };
+
+static const struct option global_options[] = {
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
+	{ "debug", no_argument, NULL, OPT_DEBUG },
+	{ "systemd-cgroup", no_argument, NULL, OPT_SYSTEMD },
+	{ "rootless", required_argument, NULL, OPT_ROOTLESS },
+	{ "cgroup-manager", required_argument, NULL, OPT_CGROUP_MANAGER },
+	{ "version", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns -1 to go on to the subcommand, else the exit status. */
+static int parse_globals(int argc, char **argv, struct ct_globals *g)
+{
+	static const char *const formats[] = { "text", "json", NULL };
+	static const char *const rootless[] = { "auto", "true", "false", NULL };
+	static const char *const managers[] = { "cgroupfs", "systemd", "disabled", NULL };
+	int c, v;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:vh", global_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_ROOT: g->root = optarg; break;
+		case OPT_LOG: g->log_file = optarg; break;
+		case OPT_DEBUG: g->debug = true; break;
+		case OPT_SYSTEMD: g->cgroup_manager = CT_CGROUP_SYSTEMD; break;
+		case OPT_LOG_FORMAT:
+			if ((v = parse_choice("--log-format", optarg, formats)) < 0)
+				return 1;
+			g->log_format = (enum ct_log_format)v;
+			break;
+		case OPT_ROOTLESS:
+			if ((v = parse_choice("--rootless", optarg, rootless)) < 0)
+				return 1;
+			g->rootless = (enum ct_rootless)v;
+			break;
+		case OPT_CGROUP_MANAGER:
+			if ((v = parse_choice("--cgroup-manager", optarg, managers)) < 0)
+				return 1;
+			g->cgroup_manager = (enum ct_cgroup_manager)v;
+			break;
+		case 'v': ct_print_version(); return 0;
+		case 'h': print_help(); return 0;
+		case ':': return ct_usage_error(NULL, "flag '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				return ct_usage_error(NULL, "unknown flag '-%c'", optopt);
+			return ct_usage_error(NULL, "unknown flag '%s'", argv[optind - 1]);
+		}
+	}
+	return -1;
+}
+
+static const struct ct_command *find_command(const char *name)
+{
+	for (const struct ct_command *c = ct_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+/* Refuses what a flag asks for but ctrun cannot do yet, rather than ignoring it. */
+static int check_unsupported(const struct ct_globals *g, const struct ct_command *cmd)
+{
+	if (!cmd->needs_cgroups)
+		return 0;
+	if (g->cgroup_manager == CT_CGROUP_SYSTEMD) {
+		ct_log(CT_LOG_ERROR, "%s: the systemd cgroup manager is not supported yet",
+		       cmd->name);
+		return 1;
+	}
+	if (g->rootless == CT_ROOTLESS_TRUE) {
+		ct_log(CT_LOG_ERROR, "%s: rootless mode is not supported yet", cmd->name);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ct_globals g = { .root = NULL };
+	int status = parse_globals(argc, argv, &g);
+	if (status >= 0)
+		return status;
+	if (!g.root)
+		g.root = default_root();
+	if (optind >= argc) {
+		print_help();
+		return 1;
+	}
+	const char *name = argv[optind];
+	if (strcmp(name, "help") == 0) {
+		print_help();
+		return 0;
+	}
+	const struct ct_command *cmd = find_command(name);
+	if (!cmd)
+		return ct_usage_error(NULL, "unknown command \"%s\"", name);
+	struct ct_error err = { 0 };
+	if (ct_log_open(&g, &err) < 0) {
+		fprintf(stderr, "ctrun: %s\n", err.msg);
+		return 1;
+	}
+	if (!cmd->run) {
+		ct_log(CT_LOG_ERROR, "%s: not implemented yet", cmd->name);
+		return 1;
+	}
+	if (check_unsupported(&g, cmd))
+		return 1;
+	int sub = optind;
+	optind = 0; /* glibc: restart getopt for the subcommand's own argv */
+	return cmd->run(&g, argc - sub, argv + sub);
+}
