@@ -1,7 +1,7 @@
 # ctrun: one GNU make file. `make demo` and `make check` are all the set-up a user needs.
 PREFIX   ?= /usr/local
 DESTDIR  ?=
-BUILD    := build
+BUILD    ?= build
 VERSION  := 0.1.0
 DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux
@@ -9,7 +9,7 @@ DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-confi
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -Wno-format-truncation \
-            -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE -I. -MMD -MP
+            -D_GNU_SOURCE= -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE -I. -MMD -MP
 LDFLAGS  += -pie -Wl,-z,relro,-z,now
 LIBS     := -lyajl -lcap -lseccomp
 TEST_LIBS := -lcriterion
@@ -67,9 +67,9 @@ $(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/libctrun.a
 $(BUILD)/integration-tests: $(INTG_OBJS) $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
-$(BUILD)/helpers/%: tests/helpers/%.c
+$(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libctrun.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libctrun.a $(LIBS)
 
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests --jobs 2

@@ -20,6 +20,18 @@ int ct_error_set(struct ct_error *err, int errnum, const char *fmt, ...)
 	return -1;
 }
 
+int ct_error_set_plain(struct ct_error *err, int errnum, const char *fmt, ...)
+{
+	if (!err)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	err->errnum = errnum;
+	return -1;
+}
+
 int ct_error_prefix(struct ct_error *err, const char *fmt, ...)
 {
 	if (!err)

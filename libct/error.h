@@ -17,6 +17,10 @@ struct ct_error {
 int ct_error_set(struct ct_error *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Like ct_error_set, but the message already says what errnum means (no strerror). */
+int ct_error_set_plain(struct ct_error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Prepends "<context>: " to the message; returns -1. */
 int ct_error_prefix(struct ct_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -62,7 +62,8 @@ static void check_cross_fields(struct oci_walk *w, const struct oci_config *c)
 	if (c->domainname && *c->domainname && !has_namespace(lx, OCI_NS_UTS, false))
 		oci_walk_error_at(w, "domainname", "setting a domainname needs a uts namespace");
 	if ((lx->uid_mappings.len || lx->gid_mappings.len) && !has_namespace(lx, OCI_NS_USER, true))
-		oci_walk_error_at(w, "linux.uidMappings", "id mappings need a new user namespace");
+		oci_walk_error_at(w, lx->uid_mappings.len ? "linux.uidMappings" : "linux.gidMappings",
+				  "id mappings need a new user namespace");
 	if (lx->has_time_offsets && !has_namespace(lx, OCI_NS_TIME, true))
 		oci_walk_error_at(w, "linux.timeOffsets", "time offsets need a new time namespace");
 }

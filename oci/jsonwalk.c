@@ -213,6 +213,15 @@ static int walk_array(struct oci_walk *w, const struct oci_type *t, yajl_val v, 
 	return ret;
 }
 
+/* yajl_tree keeps every member of an object, repeated names included. */
+static bool is_repeated_key(yajl_val v, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(v->u.object.keys[j], v->u.object.keys[i]) == 0)
+			return true;
+	return false;
+}
+
 static int walk_map(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
 {
 	if (!YAJL_IS_OBJECT(v))
@@ -226,8 +235,11 @@ static int walk_map(struct oci_walk *w, const struct oci_type *t, yajl_val v, vo
 		char *elem = items + i * t->elem_size;
 		*(char **)elem = strdup(v->u.object.keys[i]);
 		size_t saved = path_push_key(w, v->u.object.keys[i]);
-		if (!*(char **)elem || walk_value(w, t->elem, v->u.object.values[i],
-						  elem + t->value_offset) < 0)
+		if (!*(char **)elem)
+			ret = oci_walk_error(w, "out of memory");
+		else if (is_repeated_key(v, i))
+			ret = oci_walk_error(w, "duplicate property");
+		else if (walk_value(w, t->elem, v->u.object.values[i], elem + t->value_offset) < 0)
 			ret = -1;
 		path_pop(w, saved);
 	}

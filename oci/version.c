@@ -1,6 +1,7 @@
 /* ociVersion: ctrun implements 1.x; any 1.x.y, newer minors included, is accepted because
  * refusing a newer minor breaks real users (config.md#specification-version). */
 #include <ctype.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -12,8 +13,11 @@ static const char *parse_number(const char *s, unsigned long *value)
 	if (!isdigit((unsigned char)*s) || (s[0] == '0' && isdigit((unsigned char)s[1])))
 		return NULL;
 	unsigned long v = 0;
-	for (; isdigit((unsigned char)*s); s++)
+	for (; isdigit((unsigned char)*s); s++) {
+		if (v > (ULONG_MAX - 9) / 10)
+			return NULL; /* would wrap: 18446744073709551617 is not 1 */
 		v = v * 10 + (unsigned long)(*s - '0');
+	}
 	*value = v;
 	return s;
 }

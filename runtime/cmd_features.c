@@ -1,10 +1,47 @@
+/* `ctrun features`: the features document (features.md) on stdout. */
+#include <getopt.h>
+#include <seccomp.h>
 #include <stdio.h>
+
+#include "libct/cleanup.h"
+#include "oci/features.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"
-/* Placeholder until the spec helper lands in this session: refuses clearly. */
+
 int cmd_features(const struct ct_globals *g, int argc, char **argv)
 {
-	(void)g; (void)argc; (void)argv;
-	ct_log(CT_LOG_ERROR, "features: not implemented yet");
-	return 1;
+	(void)g;
+	static const struct option options[] = {
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	while ((c = ct_getopt(argc, argv, "+:h", options)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("Usage: ctrun features\n");
+			return 0;
+		default:
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+
+	/* The library ctrun runs with, not the headers it was built against. */
+	const struct scmp_version *v = seccomp_version();
+	char seccomp[64];
+	snprintf(seccomp, sizeof(seccomp), "%u.%u.%u", v->major, v->minor, v->micro);
+	struct oci_features_info info = {.libseccomp_version = seccomp};
+	struct ct_error err = {0};
+	_cleanup_free_ char *text = oci_features_json(&info, &err);
+	if (!text) {
+		ct_log(CT_LOG_ERROR, "features: %s", err.msg);
+		return 1;
+	}
+	if (fputs(text, stdout) == EOF || fflush(stdout) == EOF) {
+		ct_log(CT_LOG_ERROR, "features: write to stdout failed");
+		return 1;
+	}
+	return 0;
 }

@@ -33,6 +33,13 @@ struct ct_command {
 extern const struct ct_command ct_commands[];
 
 /* Subcommands (runtime/cmd_*.c). */
+int cmd_create(const struct ct_globals *g, int argc, char **argv);
+int cmd_start(const struct ct_globals *g, int argc, char **argv);
+int cmd_run(const struct ct_globals *g, int argc, char **argv);
+int cmd_state(const struct ct_globals *g, int argc, char **argv);
+int cmd_list(const struct ct_globals *g, int argc, char **argv);
+int cmd_kill(const struct ct_globals *g, int argc, char **argv);
+int cmd_delete(const struct ct_globals *g, int argc, char **argv);
 int cmd_spec(const struct ct_globals *g, int argc, char **argv);
 int cmd_validate(const struct ct_globals *g, int argc, char **argv);
 int cmd_features(const struct ct_globals *g, int argc, char **argv);

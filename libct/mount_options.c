@@ -1,0 +1,91 @@
+#include "libct/mount_options.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+
+struct option_row {
+	const char *name;
+	unsigned long set, clear;
+	unsigned long propagation;
+};
+
+/* The mount-option table of config-linux.md; propagation rows carry MS_REC when recursive. */
+static const struct option_row option_table[] = {
+	{ "ro", MS_RDONLY, 0, 0 },
+	{ "rw", 0, MS_RDONLY, 0 },
+	{ "nosuid", MS_NOSUID, 0, 0 },
+	{ "suid", 0, MS_NOSUID, 0 },
+	{ "nodev", MS_NODEV, 0, 0 },
+	{ "dev", 0, MS_NODEV, 0 },
+	{ "noexec", MS_NOEXEC, 0, 0 },
+	{ "exec", 0, MS_NOEXEC, 0 },
+	{ "sync", MS_SYNCHRONOUS, 0, 0 },
+	{ "async", 0, MS_SYNCHRONOUS, 0 },
+	{ "dirsync", MS_DIRSYNC, 0, 0 },
+	{ "remount", MS_REMOUNT, 0, 0 },
+	{ "mand", MS_MANDLOCK, 0, 0 },
+	{ "nomand", 0, MS_MANDLOCK, 0 },
+	{ "atime", 0, MS_NOATIME, 0 },
+	{ "noatime", MS_NOATIME, 0, 0 },
+	{ "diratime", 0, MS_NODIRATIME, 0 },
+	{ "nodiratime", MS_NODIRATIME, 0, 0 },
+	{ "relatime", MS_RELATIME, 0, 0 },
+	{ "norelatime", 0, MS_RELATIME, 0 },
+	{ "strictatime", MS_STRICTATIME, 0, 0 },
+	{ "nostrictatime", 0, MS_STRICTATIME, 0 },
+	{ "silent", MS_SILENT, 0, 0 },
+	{ "loud", 0, MS_SILENT, 0 },
+	{ "private", 0, 0, MS_PRIVATE },
+	{ "rprivate", 0, 0, MS_PRIVATE | MS_REC },
+	{ "shared", 0, 0, MS_SHARED },
+	{ "rshared", 0, 0, MS_SHARED | MS_REC },
+	{ "slave", 0, 0, MS_SLAVE },
+	{ "rslave", 0, 0, MS_SLAVE | MS_REC },
+	{ "unbindable", 0, 0, MS_UNBINDABLE },
+	{ "runbindable", 0, 0, MS_UNBINDABLE | MS_REC },
+};
+
+static const struct option_row *find_option(const char *name)
+{
+	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++)
+		if (strcmp(option_table[i].name, name) == 0)
+			return &option_table[i];
+	return NULL;
+}
+
+static int append_data(char **data, const char *option)
+{
+	size_t old = *data ? strlen(*data) : 0;
+	char *grown = realloc(*data, old + strlen(option) + 2);
+	if (!grown)
+		return -1;
+	if (old)
+		grown[old++] = ',';
+	strcpy(grown + old, option);
+	*data = grown;
+	return 0;
+}
+
+int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		const char *opt = options[i];
+		const struct option_row *row = find_option(opt);
+		if (strcmp(opt, "bind") == 0) {
+			out->bind = true;
+		} else if (strcmp(opt, "rbind") == 0) {
+			out->bind = out->recursive_bind = true;
+		} else if (row && row->propagation) {
+			out->propagation = row->propagation;
+		} else if (row) {
+			out->flags = (out->flags & ~row->clear) | row->set;
+		} else if (append_data(&out->data, opt) < 0) {
+			free(out->data);
+			out->data = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* config-linux.md#mount-options: option strings -> mount(2) flags, propagation and the rest
+ * as filesystem data. Pure: unit-tested without mounting anything. */
+#ifndef CT_MOUNT_OPTIONS_H
+#define CT_MOUNT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ct_mount_flags {
+	unsigned long flags;       /* MS_* for the mount (and the remount of a bind) */
+	unsigned long propagation; /* MS_PRIVATE/MS_SHARED/MS_SLAVE/MS_UNBINDABLE (| MS_REC) */
+	bool bind, recursive_bind;
+	char *data; /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */
+};
+
+/* Returns 0, or -1 when out of memory. data must be freed by the caller. */
+int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *out);
+
+#endif

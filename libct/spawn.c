@@ -1,0 +1,206 @@
+/* clone3(CLONE_PIDFD | namespaces) of the container init, with the clone() fallback, and the
+ * parent's side of the set-up conversation (libct/sync.h). */
+#include "libct/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/sync.h"
+#include "libct/syscalls.h"
+
+#define EXEC_FIFO "exec.fifo"
+
+/* The fifo `ctrun start` opens; the child holds an O_PATH fd and reopens it through
+ * /proc/self/fd after dropping privileges, so the 0700 state directory stays closed. */
+static int make_exec_fifo(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+			  struct ct_error *err)
+{
+	if (mkfifoat(o->state_dirfd, EXEC_FIFO, 0600) < 0)
+		return ct_error_set(err, errno, "create exec fifo");
+	if (fchmodat(o->state_dirfd, EXEC_FIFO, 0622, 0) < 0)
+		return ct_error_set(err, errno, "chmod exec fifo");
+	plan->exec_fifo_fd = openat(o->state_dirfd, EXEC_FIFO, O_PATH | O_CLOEXEC);
+	if (plan->exec_fifo_fd < 0)
+		return ct_error_set(err, errno, "open exec fifo");
+	return 0;
+}
+
+static int write_time_offsets(const struct oci_time_offsets *t, struct ct_error *err)
+{
+	char buf[128];
+	int n = 0;
+	if (t->has_monotonic)
+		n += snprintf(buf + n, sizeof(buf) - n, "monotonic %lld %u\n",
+			      (long long)t->monotonic.secs, t->monotonic.nanosecs);
+	if (t->has_boottime)
+		n += snprintf(buf + n, sizeof(buf) - n, "boottime %lld %u\n",
+			      (long long)t->boottime.secs, t->boottime.nanosecs);
+	_cleanup_close_ int fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, buf, (size_t)n) != n)
+		return ct_error_set(err, errno, "write time namespace offsets");
+	return 0;
+}
+
+/* pid and time namespaces take effect for children only: the parent enters them (or makes
+ * a new time namespace with its offsets, which must be set before anyone is inside). */
+static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_linux *lx = &plan->config->linux_;
+	if (plan->join_fds[OCI_NS_PID] >= 0 && setns(plan->join_fds[OCI_NS_PID], CLONE_NEWPID) < 0)
+		return ct_error_set(err, errno, "join pid namespace");
+	if (plan->join_fds[OCI_NS_TIME] >= 0 &&
+	    setns(plan->join_fds[OCI_NS_TIME], CLONE_NEWTIME) < 0)
+		return ct_error_set(err, errno, "join time namespace");
+	if (plan->unshare_flags & CLONE_NEWTIME) {
+		plan->unshare_flags &= ~(unsigned long)CLONE_NEWTIME;
+		if (unshare(CLONE_NEWTIME) < 0)
+			return ct_error_set(err, errno, "create time namespace");
+		if (lx->has_time_offsets && write_time_offsets(&lx->time_offsets, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Returns the pid (0 in the child), -1 with errno on failure. */
+static pid_t clone_init(unsigned long flags, int *pidfd)
+{
+	struct clone_args args = {
+		.flags = CLONE_PIDFD | flags,
+		.pidfd = (uint64_t)(uintptr_t)pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	pid_t pid = ct_clone3(&args, sizeof(args));
+	if (pid >= 0 || (errno != ENOSYS && errno != EPERM))
+		return pid;
+	/* clone3 missing, or refused by an old seccomp profile: clone() with CLONE_PIDFD,
+	 * used like fork (no new stack); x86_64 argument order: flags, stack, parent_tid. */
+	pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | flags | SIGCHLD, NULL, pidfd, NULL, 0);
+	if (pid != -1 || errno != EINVAL)
+		return pid;
+	/* Before Linux 5.2 there is no CLONE_PIDFD: take the pidfd right after. */
+	pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, 0);
+	if (pid > 0)
+		*pidfd = ct_pidfd_open(pid, 0);
+	return pid;
+}
+
+static int wait_for_ready(int sock, struct ct_spawned *out, struct ct_error *err)
+{
+	for (;;) {
+		struct ct_sync_msg msg;
+		int fd;
+		if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+			return -1;
+		switch (msg.type) {
+		case CT_SYNC_READY:
+			return 0;
+		case CT_SYNC_PTY_MASTER:
+			if (fd < 0)
+				return ct_error_set(err, EPROTO, "pty message without a descriptor");
+			if (out->pty_master >= 0)
+				close(out->pty_master);
+			out->pty_master = fd;
+			break;
+		case CT_SYNC_ERROR:
+			ct_error_set(err, 0, "%s", msg.text);
+			err->errnum = msg.errnum;
+			return -1;
+		case CT_SYNC_EOF:
+			return ct_error_set(err, ECHILD, "container init exited during set-up");
+		default:
+			if (fd >= 0)
+				close(fd);
+			return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
+		}
+	}
+}
+
+void ct_spawned_kill(struct ct_spawned *s)
+{
+	if (s->pidfd >= 0) {
+		ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
+		siginfo_t info;
+		while (waitid(P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0 && errno == EINTR)
+			;
+	}
+	ct_spawned_close(s);
+}
+
+void ct_spawned_close(struct ct_spawned *s)
+{
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	if (s->pty_master >= 0)
+		close(s->pty_master);
+	if (s->sync_fd >= 0)
+		close(s->sync_fd);
+	s->pidfd = s->pty_master = s->sync_fd = -1;
+}
+
+int ct_spawn_start(struct ct_spawned *s, struct ct_error *err)
+{
+	struct ct_sync_msg msg = { .type = CT_SYNC_START };
+	if (ct_sync_send(s->sync_fd, &msg, err) < 0)
+		return -1;
+	close(s->sync_fd);
+	s->sync_fd = -1;
+	return 0;
+}
+
+int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
+{
+	*out = (struct ct_spawned){ .pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1 };
+	struct ct_init_plan plan;
+	int sync[2] = { -1, -1 };
+	int ret = -1;
+	if (ct_init_plan_build(o, &plan, err) < 0)
+		goto out;
+	if (o->start == CT_START_FIFO && make_exec_fifo(o, &plan, err) < 0)
+		goto out;
+	if (enter_parent_namespaces(&plan, err) < 0 || ct_sync_pair(sync, err) < 0)
+		goto out;
+	pid_t pid = clone_init(plan.unshare_flags, &out->pidfd);
+	if (pid < 0) {
+		ct_error_set(err, errno, "clone the container init");
+		goto out;
+	}
+	if (pid == 0) {
+		close(sync[0]);
+		plan.sync_fd = sync[1];
+		ct_init_run(&plan);
+	}
+	out->pid = pid;
+	close(steal_fd(&sync[1]));
+	out->sync_fd = steal_fd(&sync[0]);
+	if (wait_for_ready(out->sync_fd, out, err) < 0) {
+		ct_spawned_kill(out);
+		goto out;
+	}
+	if (o->start == CT_START_FIFO)
+		ct_spawned_close_sync(out);
+	ret = 0;
+out:
+	if (sync[0] >= 0)
+		close(sync[0]);
+	if (sync[1] >= 0)
+		close(sync[1]);
+	ct_init_plan_free(&plan);
+	if (ret < 0 && o->start == CT_START_FIFO)
+		unlinkat(o->state_dirfd, EXEC_FIFO, 0);
+	return ret;
+}
+
+void ct_spawned_close_sync(struct ct_spawned *s)
+{
+	if (s->sync_fd >= 0)
+		close(s->sync_fd);
+	s->sync_fd = -1;
+}

@@ -1,0 +1,105 @@
+/* Spawning the container init: everything is prepared in the parent (struct ct_init_plan),
+ * then one clone3(CLONE_PIDFD | namespaces) — or clone(CLONE_PIDFD) where clone3 is refused —
+ * and the child runs libct/init.c on the copied memory image. Nothing is parsed in the child. */
+#ifndef CT_SPAWN_H
+#define CT_SPAWN_H
+
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "libct/error.h"
+#include "libct/mount_options.h"
+#include "oci/config.h"
+
+/* How the init learns that the user process may run (runtime.md#start). */
+enum ct_start_mode {
+	CT_START_FIFO, /* create: block on <state dir>/exec.fifo until `ctrun start` opens it */
+	CT_START_SYNC, /* run: the same process says START over the sync socket */
+};
+
+struct ct_spawn_opts {
+	const struct oci_config *config;
+	const char *bundle;      /* absolute */
+	const char *rootfs;      /* absolute */
+	const char *id;
+	int state_dirfd;         /* where exec.fifo lives */
+	enum ct_start_mode start;
+	bool no_pivot, no_new_keyring;
+	int preserve_fds;        /* fds 3 .. 3+n-1 stay open in the container */
+	sigset_t child_sigmask;  /* the mask the user process starts with */
+};
+
+struct ct_planned_mount {
+	char *target;            /* host path under the rootfs, before pivot_root */
+	const char *source, *type;
+	char *bind_source;       /* absolute host path of a bind source */
+	struct ct_mount_flags flags;
+	bool is_cgroup;          /* "cgroup"/"cgroup2" type: see mount_cgroup() in init.c */
+};
+
+struct ct_planned_rlimit {
+	int resource;
+	struct rlimit limit;
+};
+
+/* Everything the child needs, computed before the clone. */
+struct ct_init_plan {
+	const struct ct_spawn_opts *opts;
+	const struct oci_config *config;
+	int sync_fd;                    /* child's end of the sync socket */
+	int exec_fifo_fd;               /* O_PATH fd of exec.fifo, or -1 */
+	int join_fds[OCI_NS_COUNT];     /* setns() targets, -1 when not joined */
+	unsigned long unshare_flags;    /* CLONE_NEW* given to clone */
+	bool new_mount_ns;
+	struct ct_planned_mount *mounts;
+	size_t n_mounts;
+	bool dev_is_tmpfs;              /* /dev is a fresh tmpfs: create the standard nodes */
+	struct ct_planned_rlimit *rlimits;
+	size_t n_rlimits;
+	char **argv;                    /* process.args, NULL-terminated */
+	char **envp;                    /* process.env (+ LISTEN_FDS/LISTEN_PID) */
+	const char *path_env;           /* PATH to search process.args[0] in */
+	/* capability sets as bit masks over the kernel's capabilities */
+	uint64_t cap_bounding, cap_effective, cap_permitted, cap_inheritable, cap_ambient;
+	bool set_caps;
+	int cap_last;
+	char keyring_name[128];
+	struct ct_cgroup_hierarchy {
+		char *dir;              /* "cpu,cpuacct" under /sys/fs/cgroup */
+		char *options;          /* its mount data: "cpu,cpuacct", "name=systemd" */
+	} *cgroup_v1;                   /* for a "cgroup" mount on a v1 host */
+	size_t n_cgroup_v1;
+	bool cgroup2_host;              /* /sys/fs/cgroup is cgroup2 */
+	bool have_cgroup2_unified;      /* hybrid: cgroup2 at /sys/fs/cgroup/unified */
+};
+
+struct ct_spawned {
+	pid_t pid;
+	int pidfd;
+	int pty_master; /* -1 without process.terminal */
+	int sync_fd;    /* CT_START_SYNC: open until ct_spawn_start() */
+};
+
+/* Spawns the init and waits until it is READY (set up, waiting to start). On failure the
+ * child is killed and reaped and the exec fifo removed: nothing is left. */
+int ct_spawn(const struct ct_spawn_opts *opts, struct ct_spawned *out, struct ct_error *err);
+/* CT_START_SYNC: let the user process run. */
+int ct_spawn_start(struct ct_spawned *s, struct ct_error *err);
+/* SIGKILL through the pidfd, reap, close everything. */
+void ct_spawned_kill(struct ct_spawned *s);
+void ct_spawned_close(struct ct_spawned *s);
+void ct_spawned_close_sync(struct ct_spawned *s);
+
+/* Plan building (spawn_plan.c) and the child's sequence (init.c). */
+int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
+		       struct ct_error *err);
+void ct_init_plan_free(struct ct_init_plan *plan);
+__attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
+
+/* Capability name ("CAP_KILL" or "kill") -> number, -1 when unknown. Pure. */
+int ct_capability_from_name(const char *name);
+
+#endif

@@ -1,0 +1,350 @@
+/* The parent's half of spawning: turn the parsed config into a ct_init_plan that the child
+ * can apply without parsing, allocating or looking anything up by name. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/spawn.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+static const unsigned long ns_clone_flags[OCI_NS_COUNT] = {
+	[OCI_NS_MOUNT] = CLONE_NEWNS,   [OCI_NS_PID] = CLONE_NEWPID,
+	[OCI_NS_NETWORK] = CLONE_NEWNET, [OCI_NS_UTS] = CLONE_NEWUTS,
+	[OCI_NS_IPC] = CLONE_NEWIPC,    [OCI_NS_USER] = CLONE_NEWUSER,
+	[OCI_NS_CGROUP] = CLONE_NEWCGROUP, [OCI_NS_TIME] = CLONE_NEWTIME,
+};
+
+static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan,
+			   struct ct_error *err)
+{
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->join_fds[i] = -1;
+	for (size_t i = 0; i < lx->namespaces.len; i++) {
+		const struct oci_namespace *ns = &lx->namespaces.items[i];
+		if (ns->type == OCI_NS_USER)
+			return ct_error_set(err, ENOTSUP,
+					    "linux.namespaces: user namespaces are not supported yet");
+		if (!ns->path) {
+			plan->unshare_flags |= ns_clone_flags[ns->type];
+			continue;
+		}
+		plan->join_fds[ns->type] = open(ns->path, O_RDONLY | O_CLOEXEC);
+		if (plan->join_fds[ns->type] < 0)
+			return ct_error_set(err, errno, "open %s namespace \"%s\"",
+					    oci_namespace_names[ns->type], ns->path);
+	}
+	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
+	return 0;
+}
+
+static char *join_path(const char *a, const char *b)
+{
+	char *out;
+	while (*b == '/')
+		b++;
+	if (asprintf(&out, "%s/%s", a, b) < 0)
+		return NULL;
+	return out;
+}
+
+static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount *m,
+			  struct ct_planned_mount *pm, struct ct_error *err)
+{
+	pm->target = join_path(o->rootfs, m->destination);
+	pm->source = m->source;
+	pm->type = m->type;
+	if (!pm->target || ct_mount_flags_parse(m->options.items, m->options.len, &pm->flags) < 0)
+		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
+	if (m->type && strcmp(m->type, "bind") == 0)
+		pm->flags.bind = true;
+	pm->is_cgroup = m->type && (strcmp(m->type, "cgroup") == 0 ||
+				    strcmp(m->type, "cgroup2") == 0);
+	if (pm->flags.bind) {
+		if (!m->source)
+			return ct_error_set(err, EINVAL, "mount \"%s\": bind mount without a source",
+					    m->destination);
+		pm->bind_source = m->source[0] == '/' ? strdup(m->source)
+						      : join_path(o->bundle, m->source);
+		if (!pm->bind_source)
+			return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
+	}
+	return 0;
+}
+
+static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		       struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	if (c->mounts.len && !plan->new_mount_ns)
+		return ct_error_set(err, EINVAL, "config.json: .mounts: needs a mount namespace");
+	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
+	if (!plan->mounts)
+		return ct_error_set(err, ENOMEM, "plan mounts");
+	for (size_t i = 0; i < c->mounts.len; i++) {
+		const struct oci_mount *m = &c->mounts.items[i];
+		plan->n_mounts++;
+		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0)
+			return -1;
+		if (strcmp(m->destination, "/dev") == 0)
+			plan->dev_is_tmpfs = m->type && strcmp(m->type, "tmpfs") == 0;
+	}
+	return 0;
+}
+
+/* Mount data of a v1 hierarchy: its super options without rw/ro. */
+static int add_cgroup_hierarchy(struct ct_init_plan *plan, const char *dir, char *super)
+{
+	struct ct_cgroup_hierarchy *grown =
+		realloc(plan->cgroup_v1, (plan->n_cgroup_v1 + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	plan->cgroup_v1 = grown;
+	char options[1024] = "";
+	char *save = NULL;
+	for (char *tok = strtok_r(super, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "rw") == 0 || strcmp(tok, "ro") == 0)
+			continue;
+		size_t n = strlen(options);
+		snprintf(options + n, sizeof(options) - n, "%s%s", n ? "," : "", tok);
+	}
+	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1];
+	h->dir = strdup(dir);
+	h->options = strdup(options);
+	plan->n_cgroup_v1++;
+	return h->dir && h->options ? 0 : -1;
+}
+
+/* A "cgroup" mount shows the container's own hierarchies: on a v1 (or hybrid) host that is
+ * one mount per v1 hierarchy, so the controller lists are read here, before the clone. */
+static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct statfs sfs;
+	if (statfs("/sys/fs/cgroup", &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC) {
+		plan->cgroup2_host = true;
+		return 0;
+	}
+	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return ct_error_set(err, errno, "open \"/proc/self/mountinfo\"");
+	char line[4096];
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[1024], fstype[64], opts[1024];
+		/* id parent major:minor root mountpoint options [optional...] - fstype source super */
+		const char *sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (strcmp(fstype, "cgroup2") == 0 && strcmp(mnt, "/sys/fs/cgroup/unified") == 0)
+			plan->have_cgroup2_unified = true;
+		if (strcmp(fstype, "cgroup") != 0 || strncmp(mnt, "/sys/fs/cgroup/", 15) != 0 ||
+		    strchr(mnt + 15, '/'))
+			continue;
+		if (add_cgroup_hierarchy(plan, mnt + 15, opts) < 0)
+			return ct_error_set(err, ENOMEM, "plan cgroup mount");
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int resource;
+} rlimit_names[] = {
+	{ "RLIMIT_AS", RLIMIT_AS },         { "RLIMIT_CORE", RLIMIT_CORE },
+	{ "RLIMIT_CPU", RLIMIT_CPU },       { "RLIMIT_DATA", RLIMIT_DATA },
+	{ "RLIMIT_FSIZE", RLIMIT_FSIZE },   { "RLIMIT_LOCKS", RLIMIT_LOCKS },
+	{ "RLIMIT_MEMLOCK", RLIMIT_MEMLOCK }, { "RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE },
+	{ "RLIMIT_NICE", RLIMIT_NICE },     { "RLIMIT_NOFILE", RLIMIT_NOFILE },
+	{ "RLIMIT_NPROC", RLIMIT_NPROC },   { "RLIMIT_RSS", RLIMIT_RSS },
+	{ "RLIMIT_RTPRIO", RLIMIT_RTPRIO }, { "RLIMIT_RTTIME", RLIMIT_RTTIME },
+	{ "RLIMIT_SIGPENDING", RLIMIT_SIGPENDING }, { "RLIMIT_STACK", RLIMIT_STACK },
+};
+
+static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
+			struct ct_error *err)
+{
+	plan->rlimits = calloc(p->rlimits.len + 1, sizeof(*plan->rlimits));
+	if (!plan->rlimits)
+		return ct_error_set(err, ENOMEM, "plan rlimits");
+	for (size_t i = 0; i < p->rlimits.len; i++) {
+		const struct oci_rlimit *r = &p->rlimits.items[i];
+		size_t k = 0;
+		while (k < sizeof(rlimit_names) / sizeof(rlimit_names[0]) &&
+		       strcmp(rlimit_names[k].name, r->type) != 0)
+			k++;
+		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
+			return ct_error_set(err, EINVAL,
+					    "config.json: .process.rlimits[%zu].type: unknown "
+					    "rlimit \"%s\"", i, r->type);
+		plan->rlimits[plan->n_rlimits++] = (struct ct_planned_rlimit){
+			rlimit_names[k].resource, { r->soft, r->hard }
+		};
+	}
+	return 0;
+}
+
+int ct_capability_from_name(const char *name)
+{
+	cap_value_t v;
+	if (cap_from_name(name, &v) < 0)
+		return -1;
+	return v;
+}
+
+static int read_cap_last(void)
+{
+	int last = CAP_LAST_CAP;
+	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
+	if (f) {
+		if (fscanf(f, "%d", &last) != 1)
+			last = CAP_LAST_CAP;
+		fclose(f);
+	}
+	return last;
+}
+
+static int cap_set_mask(const oci_strings *names, const char *set, int last, uint64_t *mask,
+			struct ct_error *err)
+{
+	*mask = 0;
+	for (size_t i = 0; i < names->len; i++) {
+		int v = ct_capability_from_name(names->items[i]);
+		if (v < 0)
+			return ct_error_set(err, EINVAL,
+					    "config.json: .process.capabilities.%s[%zu]: unknown "
+					    "capability \"%s\"", set, i, names->items[i]);
+		if (v <= last) /* names the running kernel lacks are skipped */
+			*mask |= 1ULL << v;
+	}
+	return 0;
+}
+
+static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *plan,
+			     struct ct_error *err)
+{
+	plan->cap_last = read_cap_last();
+	if (!p->has_capabilities)
+		return 0;
+	const struct oci_capabilities *c = &p->capabilities;
+	plan->set_caps = true;
+	if (cap_set_mask(&c->bounding, "bounding", plan->cap_last, &plan->cap_bounding, err) < 0 ||
+	    cap_set_mask(&c->effective, "effective", plan->cap_last, &plan->cap_effective, err) < 0 ||
+	    cap_set_mask(&c->permitted, "permitted", plan->cap_last, &plan->cap_permitted, err) < 0 ||
+	    cap_set_mask(&c->inheritable, "inheritable", plan->cap_last, &plan->cap_inheritable,
+			 err) < 0 ||
+	    cap_set_mask(&c->ambient, "ambient", plan->cap_last, &plan->cap_ambient, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* process.env plus LISTEN_FDS/LISTEN_PID when socket-activated fds are passed on. */
+static int plan_environment(const struct oci_process *p, struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	const char *listen_fds = getenv("LISTEN_FDS");
+	size_t n = p->env.len;
+	plan->envp = calloc(n + 3, sizeof(char *));
+	if (!plan->envp)
+		return ct_error_set(err, ENOMEM, "plan environment");
+	for (size_t i = 0; i < n; i++) {
+		plan->envp[i] = p->env.items[i];
+		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
+			plan->path_env = p->env.items[i] + 5;
+	}
+	if (listen_fds && atoi(listen_fds) > 0) {
+		static char fds_var[64];
+		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", atoi(listen_fds));
+		plan->envp[n++] = fds_var;
+		plan->envp[n++] = "LISTEN_PID=1";
+	}
+	plan->argv = calloc(p->args.len + 1, sizeof(char *));
+	if (!plan->argv)
+		return ct_error_set(err, ENOMEM, "plan arguments");
+	memcpy(plan->argv, p->args.items, p->args.len * sizeof(char *));
+	if (!plan->path_env)
+		plan->path_env = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	return 0;
+}
+
+/* Refuses fields whose issue has not landed yet rather than ignoring them. */
+static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
+{
+	const struct oci_linux *lx = &c->linux_;
+	const char *field = NULL;
+	if (lx->has_seccomp)
+		field = ".linux.seccomp";
+	else if (lx->has_resources)
+		field = ".linux.resources";
+	else if (c->process.apparmor_profile && *c->process.apparmor_profile)
+		field = ".process.apparmorProfile";
+	else if (c->process.selinux_label && *c->process.selinux_label)
+		field = ".process.selinuxLabel";
+	else if (lx->uid_mappings.len || lx->gid_mappings.len)
+		field = ".linux.uidMappings";
+	if (field)
+		return ct_error_set(err, ENOTSUP, "config.json: %s: not supported yet", field);
+	return 0;
+}
+
+int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		       struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	memset(plan, 0, sizeof(*plan));
+	plan->opts = o;
+	plan->config = c;
+	plan->sync_fd = plan->exec_fifo_fd = -1;
+	if (!c->has_process)
+		return ct_error_set(err, EINVAL, "config.json: .process: required to run");
+	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
+	if (refuse_unsupported(c, err) < 0 || plan_namespaces(&c->linux_, plan, err) < 0 ||
+	    plan_mounts(o, plan, err) < 0 || plan_rlimits(&c->process, plan, err) < 0 ||
+	    plan_capabilities(&c->process, plan, err) < 0 ||
+	    plan_environment(&c->process, plan, err) < 0)
+		return -1;
+	for (size_t i = 0; i < plan->n_mounts; i++)
+		if (plan->mounts[i].is_cgroup)
+			return plan_cgroup_hierarchies(plan, err);
+	return 0;
+}
+
+void ct_init_plan_free(struct ct_init_plan *plan)
+{
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		if (plan->join_fds[i] >= 0)
+			close(plan->join_fds[i]);
+	for (size_t i = 0; i < plan->n_mounts; i++) {
+		free(plan->mounts[i].target);
+		free(plan->mounts[i].bind_source);
+		free(plan->mounts[i].flags.data);
+	}
+	free(plan->mounts);
+	free(plan->rlimits);
+	free(plan->envp);
+	for (size_t i = 0; i < plan->n_cgroup_v1; i++) {
+		free(plan->cgroup_v1[i].dir);
+		free(plan->cgroup_v1[i].options);
+	}
+	free(plan->cgroup_v1);
+	free(plan->argv);
+	if (plan->exec_fifo_fd >= 0)
+		close(plan->exec_fifo_fd);
+	if (plan->sync_fd >= 0)
+		close(plan->sync_fd);
+	memset(plan, 0, sizeof(*plan));
+}

@@ -1,0 +1,797 @@
+/* The container state store (libct/state.h): ids, the root, one locked directory per
+ * container, state.json written atomically and read back with the table-driven walker. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* renameat2 */
+#endif
+#include "libct/state.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+#include "libct/cleanup.h"
+
+#define STATE_TMP_FILE	"state.json.tmp"
+#define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
+#define RESERVE_PREFIX	".reserve-" /* never a valid id: ids do not start with '.' */
+#define OPEN_ATTEMPTS	3
+
+_Static_assert(sizeof(pid_t) == 4, "the pid descriptor stores 4 bytes");
+_Static_assert(sizeof(uid_t) == 4, "the owner descriptor stores 4 bytes");
+
+/* ct_error_set appends strerror when given an errno; these messages already say it all but
+ * callers still want to test the errno (EEXIST, ENOENT, EINVAL). */
+static int fail_with(struct ct_error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail_with(struct ct_error *err, int errnum, const char *fmt, ...)
+{
+	if (!err)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	err->errnum = errnum;
+	return -1;
+}
+
+/* ---- ids ---- */
+
+static bool is_id_first_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '+' || c == '-';
+}
+
+static bool is_id_char(unsigned char c)
+{
+	return is_id_first_char(c) || c == '.';
+}
+
+/* An id as it can be shown inside a message: bytes outside printable ASCII as \xNN, and
+ * long ids cut (the message has a fixed size and the full id helps nobody). */
+static const char *printable_id(const char *id, char *buf, size_t size)
+{
+	size_t n = 0;
+	const size_t shown_max = 64;
+	size_t i;
+	for (i = 0; id[i] && i < shown_max && n + 5 < size; i++) {
+		unsigned char c = (unsigned char)id[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			buf[n++] = (char)c;
+		else
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+	}
+	if (id[i] && n + 4 < size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+int ct_state_check_id(const char *id, struct ct_error *err)
+{
+	char shown[5 * 64 + 8];
+	if (!id || !*id)
+		return fail_with(err, EINVAL, "invalid container id \"\": it is empty");
+	printable_id(id, shown, sizeof(shown));
+	size_t len = strnlen(id, CT_ID_MAX + 1);
+	if (len > CT_ID_MAX)
+		return fail_with(err, EINVAL,
+				 "invalid container id \"%s\": longer than %d characters", shown,
+				 CT_ID_MAX);
+	if (!is_id_first_char((unsigned char)id[0]))
+		return fail_with(
+			err, EINVAL,
+			"invalid container id \"%s\": it must start with a letter, a digit, "
+			"'_', '+' or '-'",
+			shown);
+	for (size_t i = 1; i < len; i++) {
+		unsigned char c = (unsigned char)id[i];
+		if (is_id_char(c))
+			continue;
+		char what[16];
+		if (c >= 0x20 && c < 0x7f)
+			snprintf(what, sizeof(what), "'%c'", c);
+		else
+			snprintf(what, sizeof(what), "byte 0x%02x", c);
+		return fail_with(err, EINVAL,
+				 "invalid container id \"%s\": %s at offset %zu is not allowed "
+				 "(only letters, digits, '_', '+', '-' and '.')",
+				 shown, what, i);
+	}
+	/* the id becomes a path component and a cgroup name: nothing that walks upwards */
+	if (strstr(id, ".."))
+		return fail_with(err, EINVAL,
+				 "invalid container id \"%s\": it must not contain \"..\"", shown);
+	return 0;
+}
+
+/* ---- the root ---- */
+
+/* mkdir -p, one component at a time relative to the previous one, each new one 0700. */
+static int make_root_dirs(const char *root, struct ct_error *err)
+{
+	_cleanup_free_ char *path = strdup(root);
+	if (!path)
+		return ct_error_set(err, ENOMEM, "create state root \"%s\"", root);
+	for (char *p = path + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char saved = *p;
+		*p = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST)
+			return ct_error_set(err, errno, "create state root \"%s\"", path);
+		*p = saved;
+		if (!saved)
+			break;
+		while (p[1] == '/')
+			p++;
+	}
+	return 0;
+}
+
+int ct_state_root_open(const char *root, bool create, struct ct_error *err)
+{
+	if (!root || !*root)
+		return ct_error_set(err, EINVAL, "state root: empty path");
+	if (create && make_root_dirs(root, err) < 0)
+		return -1;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_set(err, errno, "open state root \"%s\"", root);
+	return fd;
+}
+
+/* ---- container directories ---- */
+
+static void container_dir_init(struct ct_container_dir *d)
+{
+	d->dirfd = -1;
+	d->lockfd = -1;
+	d->id[0] = '\0';
+}
+
+void ct_container_dir_close(struct ct_container_dir *d)
+{
+	if (!d)
+		return;
+	if (d->lockfd >= 0)
+		close(d->lockfd);
+	if (d->dirfd >= 0)
+		close(d->dirfd);
+	d->lockfd = -1;
+	d->dirfd = -1;
+}
+
+static int flock_retrying(int fd, int op)
+{
+	int ret;
+	do
+		ret = flock(fd, op);
+	while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+/* Opens rootfd/name and takes the lock on a second fd of the same directory, so that the
+ * lock's lifetime is lockfd's alone. Symlinks in the root are refused. */
+static int open_and_lock(int rootfd, const char *name, int lock_op, struct ct_container_dir *d,
+			 struct ct_error *err)
+{
+	_cleanup_close_ int dirfd =
+		openat(rootfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (dirfd < 0)
+		return ct_error_set(err, errno, "open \"%s\" in the state root", name);
+	_cleanup_close_ int lockfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lockfd < 0)
+		return ct_error_set(err, errno, "open \"%s\" in the state root", name);
+	if (flock_retrying(lockfd, lock_op) < 0)
+		return ct_error_set(err, errno, "lock \"%s\" in the state root", name);
+	d->dirfd = steal_fd(&dirfd);
+	d->lockfd = steal_fd(&lockfd);
+	return 0;
+}
+
+static int make_reservation_dir(int rootfd, char *name, size_t size, struct ct_error *err)
+{
+	for (int attempt = 0; attempt < 8; attempt++) {
+		uint64_t r;
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = ((uint64_t)getpid() << 32) ^ (uint64_t)attempt;
+		snprintf(name, size, RESERVE_PREFIX "%016" PRIx64, r);
+		if (mkdirat(rootfd, name, 0700) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return ct_error_set(err, errno, "create a directory in the state root");
+	}
+	return ct_error_set(err, EEXIST, "create a directory in the state root");
+}
+
+static int already_exists(struct ct_error *err, const char *id)
+{
+	return fail_with(err, EEXIST, "container \"%s\" already exists", id);
+}
+
+/* The plain way, for file systems without RENAME_NOREPLACE: between mkdir and flock another
+ * process may see the directory unlocked and empty. */
+static int reserve_by_mkdir(int rootfd, const char *id, struct ct_container_dir *d,
+			    struct ct_error *err)
+{
+	if (mkdirat(rootfd, id, 0700) < 0) {
+		if (errno == EEXIST)
+			return already_exists(err, id);
+		return ct_error_set(err, errno, "create the directory of container \"%s\"", id);
+	}
+	if (open_and_lock(rootfd, id, LOCK_EX, d, err) < 0) {
+		unlinkat(rootfd, id, AT_REMOVEDIR);
+		return -1;
+	}
+	return 0;
+}
+
+/* A directory that appears under its id is already locked by its creator: readers and
+ * `delete` never find a half-made container they could mistake for an abandoned one. */
+static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir *d,
+			     struct ct_error *err, bool *unsupported)
+{
+	char tmp[64];
+	*unsupported = false;
+	if (make_reservation_dir(rootfd, tmp, sizeof(tmp), err) < 0)
+		return -1;
+	if (open_and_lock(rootfd, tmp, LOCK_EX, d, err) < 0) {
+		unlinkat(rootfd, tmp, AT_REMOVEDIR);
+		return -1;
+	}
+	if (renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
+		return 0;
+	int e = errno;
+	unlinkat(rootfd, tmp, AT_REMOVEDIR);
+	ct_container_dir_close(d);
+	if (e == EEXIST)
+		return already_exists(err, id);
+	if (e == EINVAL || e == ENOSYS) {
+		*unsupported = true;
+		return -1;
+	}
+	return ct_error_set(err, e, "create the directory of container \"%s\"", id);
+}
+
+int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out, struct ct_error *err)
+{
+	container_dir_init(out);
+	if (ct_state_check_id(id, err) < 0)
+		return -1;
+	bool unsupported;
+	int ret = reserve_by_rename(rootfd, id, out, err, &unsupported);
+	if (ret < 0 && unsupported)
+		ret = reserve_by_mkdir(rootfd, id, out, err);
+	if (ret < 0)
+		return -1;
+	snprintf(out->id, sizeof(out->id), "%s", id);
+	return 0;
+}
+
+static int does_not_exist(struct ct_error *err, const char *id)
+{
+	return fail_with(err, ENOENT, "container \"%s\" does not exist", id);
+}
+
+/* After rmdir a directory has no links; one that lost them while we waited for its lock was
+ * removed by whoever held it. */
+static bool was_removed(int dirfd)
+{
+	struct stat st;
+	return fstat(dirfd, &st) == 0 && st.st_nlink == 0;
+}
+
+int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_container_dir *out,
+		  struct ct_error *err)
+{
+	container_dir_init(out);
+	if (ct_state_check_id(id, err) < 0)
+		return -1;
+	/* A removed container may come back under the same id at once: look again. */
+	for (int attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
+		if (open_and_lock(rootfd, id, lock_exclusive ? LOCK_EX : LOCK_SH, out, err) < 0) {
+			if (err && err->errnum == ENOENT)
+				return does_not_exist(err, id);
+			return -1;
+		}
+		if (!was_removed(out->dirfd)) {
+			snprintf(out->id, sizeof(out->id), "%s", id);
+			return 0;
+		}
+		ct_container_dir_close(out);
+	}
+	return does_not_exist(err, id);
+}
+
+/* Empties the directory `dirfd`; subdirectories are emptied and removed, symlinks are
+ * removed, never followed. */
+static int remove_contents(int dirfd, struct ct_error *err)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_set(err, errno, "open");
+	_cleanup_closedir_ DIR *dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return ct_error_set(err, errno, "open");
+	}
+	struct dirent *de;
+	while ((errno = 0, de = readdir(dir))) {
+		const char *name = de->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+			continue;
+		if (errno != EISDIR)
+			return ct_error_set(err, errno, "remove \"%s\"", name);
+		_cleanup_close_ int sub =
+			openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (sub < 0)
+			return ct_error_set(err, errno, "open \"%s\"", name);
+		if (remove_contents(sub, err) < 0)
+			return ct_error_prefix(err, "\"%s\"", name);
+		if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			return ct_error_set(err, errno, "remove \"%s\"", name);
+	}
+	if (errno)
+		return ct_error_set(err, errno, "read directory");
+	return 0;
+}
+
+int ct_state_remove(int rootfd, struct ct_container_dir *d, struct ct_error *err)
+{
+	int ret = -1;
+	/* Entries removed during readdir may hide others from the same pass: go again. */
+	for (int pass = 0; pass < 3; pass++) {
+		if (remove_contents(d->dirfd, err) < 0) {
+			ct_error_prefix(err, "remove the directory of container \"%s\"", d->id);
+			break;
+		}
+		if (unlinkat(rootfd, d->id, AT_REMOVEDIR) == 0 || errno == ENOENT) {
+			ret = 0;
+			break;
+		}
+		if (errno != ENOTEMPTY || pass == 2) {
+			ct_error_set(err, errno, "remove the directory of container \"%s\"", d->id);
+			break;
+		}
+	}
+	ct_container_dir_close(d);
+	return ret;
+}
+
+/* ---- state.json: writing ---- */
+
+static int gen_key(yajl_gen g, const char *key)
+{
+	return yajl_gen_string(g, (const unsigned char *)key, strlen(key)) != yajl_gen_status_ok;
+}
+
+static int gen_str(yajl_gen g, const char *key, const char *value)
+{
+	if (!value)
+		value = "";
+	return gen_key(g, key) || yajl_gen_string(g, (const unsigned char *)value, strlen(value)) !=
+					  yajl_gen_status_ok;
+}
+
+static int gen_int(yajl_gen g, const char *key, long long value)
+{
+	return gen_key(g, key) || yajl_gen_integer(g, value) != yajl_gen_status_ok;
+}
+
+/* yajl_gen_integer takes a long long: a uint64_t goes out as its decimal text */
+static int gen_u64(yajl_gen g, const char *key, uint64_t value)
+{
+	char text[24];
+	int n = snprintf(text, sizeof(text), "%" PRIu64, value);
+	return gen_key(g, key) || yajl_gen_number(g, text, (size_t)n) != yajl_gen_status_ok;
+}
+
+static int gen_bool(yajl_gen g, const char *key, bool value)
+{
+	return gen_key(g, key) || yajl_gen_bool(g, value) != yajl_gen_status_ok;
+}
+
+static int compare_kv_keys(const void *a, const void *b)
+{
+	const struct oci_kv *const *x = a, *const *y = b;
+	return strcmp((*x)->key, (*y)->key);
+}
+
+/* Keys in byte order, as Go's encoding/json writes every map: the output does not depend on
+ * the order config.json happened to list them in. */
+static int gen_string_map(yajl_gen g, const char *key, const oci_string_map *map)
+{
+	_cleanup_free_ const struct oci_kv **sorted =
+		calloc(map->len ? map->len : 1, sizeof(*sorted));
+	if (!sorted)
+		return -1;
+	for (size_t i = 0; i < map->len; i++)
+		sorted[i] = &map->items[i];
+	qsort(sorted, map->len, sizeof(*sorted), compare_kv_keys);
+	if (gen_key(g, key) || yajl_gen_map_open(g) != yajl_gen_status_ok)
+		return -1;
+	for (size_t i = 0; i < map->len; i++)
+		if (gen_str(g, sorted[i]->key, sorted[i]->value))
+			return -1;
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
+}
+
+static const char *state_oci_version(const struct ct_state *st)
+{
+	return st->oci_version ? st->oci_version : CT_STATE_OCI_VERSION;
+}
+
+static int gen_private_fields(yajl_gen g, const struct ct_state *st)
+{
+	if (gen_key(g, "ctrun") || yajl_gen_map_open(g) != yajl_gen_status_ok)
+		return -1;
+	if (gen_u64(g, "pidStartTime", st->pid_start_time) || gen_bool(g, "started", st->started))
+		return -1;
+	if (st->cgroup_path && gen_str(g, "cgroupPath", st->cgroup_path))
+		return -1;
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
+}
+
+static int gen_state_file(yajl_gen g, const struct ct_state *st)
+{
+	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
+		return -1;
+	if (gen_str(g, "ociVersion", state_oci_version(st)) || gen_str(g, "id", st->id) ||
+	    gen_int(g, "pid", st->pid) || gen_str(g, "bundle", st->bundle) ||
+	    gen_str(g, "rootfs", st->rootfs) || gen_str(g, "created", st->created) ||
+	    gen_int(g, "owner", st->owner))
+		return -1;
+	if (st->annotations.len && gen_string_map(g, "annotations", &st->annotations))
+		return -1;
+	if (gen_private_fields(g, st))
+		return -1;
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
+}
+
+static int write_all(int fd, const unsigned char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_file_synced(int dirfd, const char *name, const unsigned char *buf, size_t len,
+			     struct ct_error *err)
+{
+	_cleanup_close_ int fd =
+		openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return ct_error_set(err, errno, "create \"%s\"", name);
+	if (write_all(fd, buf, len) < 0)
+		return ct_error_set(err, errno, "write \"%s\"", name);
+	if (fsync(fd) < 0)
+		return ct_error_set(err, errno, "fsync \"%s\"", name);
+	return 0;
+}
+
+/* Rename is atomic; the fsyncs make the new content, then the new name, survive a crash. */
+static int replace_file(int dirfd, const unsigned char *buf, size_t len, struct ct_error *err)
+{
+	if (write_file_synced(dirfd, STATE_TMP_FILE, buf, len, err) < 0) {
+		unlinkat(dirfd, STATE_TMP_FILE, 0);
+		return -1;
+	}
+	if (renameat(dirfd, STATE_TMP_FILE, dirfd, CT_STATE_FILE) < 0) {
+		int e = errno;
+		unlinkat(dirfd, STATE_TMP_FILE, 0);
+		return ct_error_set(err, e, "rename \"%s\" to \"%s\"", STATE_TMP_FILE,
+				    CT_STATE_FILE);
+	}
+	if (fsync(dirfd) < 0 && errno != EINVAL)
+		return ct_error_set(err, errno, "fsync the state directory");
+	return 0;
+}
+
+int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
+		   struct ct_error *err)
+{
+	/* ct_state_read refuses a file whose id is not its directory's: never write one */
+	if (!st->id || strcmp(st->id, d->id) != 0)
+		return fail_with(err, EINVAL,
+				 "write the state of container \"%s\": id \"%s\" differs", d->id,
+				 st->id ? st->id : "");
+	yajl_gen g = yajl_gen_alloc(NULL);
+	if (!g)
+		return ct_error_set(err, ENOMEM, "write the state of container \"%s\"", d->id);
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	int ret = 0;
+	if (gen_state_file(g, st)) {
+		ret = ct_error_set(err, EINVAL, "encode the state of container \"%s\"", d->id);
+	} else {
+		const unsigned char *buf;
+		size_t len;
+		yajl_gen_get_buf(g, &buf, &len);
+		if (replace_file(d->dirfd, buf, len, err) < 0)
+			ret = ct_error_prefix(err, "write the state of container \"%s\"", d->id);
+	}
+	yajl_gen_free(g);
+	return ret;
+}
+
+/* ---- state.json: reading ---- */
+
+static const struct oci_type t_pid = {.kind = OCI_INT, .width = 4, .min = 0, .max = INT32_MAX};
+
+static const struct oci_field private_fields[] = {
+	OCI_FIELD_REQ(struct ct_state, "pidStartTime", pid_start_time, oci_t_uint64),
+	OCI_FIELD_REQ(struct ct_state, "started", started, oci_t_bool),
+	OCI_FIELD(struct ct_state, "cgroupPath", cgroup_path, oci_t_string),
+	{NULL},
+};
+static const struct oci_type t_private = {.kind = OCI_OBJECT, .fields = private_fields};
+
+/* The "ctrun" object describes members of struct ct_state itself: its descriptor sits at
+ * offset 0, so the walker (and oci_walk_free) apply private_fields to the same struct. No
+ * member is listed in both tables, so nothing is filled or freed twice. */
+static const struct oci_field state_fields[] = {
+	OCI_FIELD_REQ(struct ct_state, "ociVersion", oci_version, oci_t_string),
+	OCI_FIELD_REQ(struct ct_state, "id", id, oci_t_string),
+	OCI_FIELD_REQ(struct ct_state, "pid", pid, t_pid),
+	OCI_FIELD_REQ(struct ct_state, "bundle", bundle, oci_t_string),
+	OCI_FIELD_REQ(struct ct_state, "rootfs", rootfs, oci_t_string),
+	OCI_FIELD_REQ(struct ct_state, "created", created, oci_t_string),
+	OCI_FIELD_REQ(struct ct_state, "owner", owner, oci_t_uint32),
+	OCI_FIELD(struct ct_state, "annotations", annotations, oci_t_string_map),
+	{"ctrun", &t_private, 0, OCI_NO_PRESENCE, true},
+	{NULL},
+};
+
+static char *read_state_text(int dirfd, const char *label, struct ct_error *err)
+{
+	_cleanup_close_ int fd = openat(dirfd, CT_STATE_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return ct_error_set(err, errno, "%s", label), NULL;
+	struct stat sb;
+	if (fstat(fd, &sb) < 0)
+		return ct_error_set(err, errno, "%s", label), NULL;
+	if (!S_ISREG(sb.st_mode))
+		return ct_error_set(err, EINVAL, "%s: not a regular file", label), NULL;
+	if ((size_t)sb.st_size > STATE_MAX_BYTES)
+		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
+		       NULL;
+	_cleanup_free_ char *buf = malloc((size_t)sb.st_size + 1);
+	if (!buf)
+		return ct_error_set(err, ENOMEM, "%s", label), NULL;
+	size_t got = 0;
+	while (got < (size_t)sb.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)sb.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ct_error_set(err, errno, "%s", label), NULL;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	if (strlen(buf) != got)
+		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", label), NULL;
+	return steal_ptr(&buf);
+}
+
+static int parse_state(const char *label, const char *text, struct ct_state *st,
+		       struct ct_error *err)
+{
+	yajl_val tree = oci_json_parse(label, text, err);
+	if (!tree) {
+		if (err)
+			err->errnum = EINVAL;
+		return -1;
+	}
+	struct oci_walk w = {.file = label, .err = err};
+	int ret = oci_walk_object(&w, state_fields, tree, st);
+	yajl_tree_free(tree);
+	if (ret < 0 || w.nerrors) {
+		if (err)
+			err->errnum = EINVAL;
+		ct_state_free(st);
+		return -1;
+	}
+	return 0;
+}
+
+int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct ct_error *err)
+{
+	memset(st, 0, sizeof(*st));
+	char label[CT_ID_MAX + 64];
+	snprintf(label, sizeof(label), "container \"%s\": %s", d->id, CT_STATE_FILE);
+	_cleanup_free_ char *text = read_state_text(d->dirfd, label, err);
+	if (!text)
+		return -1;
+	if (parse_state(label, text, st, err) < 0)
+		return -1;
+	if (strcmp(st->id, d->id) != 0) {
+		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label, st->id);
+		ct_state_free(st);
+		return -1;
+	}
+	return 0;
+}
+
+void ct_state_free(struct ct_state *st)
+{
+	if (!st)
+		return;
+	oci_walk_free(state_fields, st);
+	memset(st, 0, sizeof(*st));
+}
+
+/* ---- listing ---- */
+
+static bool is_container_dir(int rootfd, const struct dirent *de)
+{
+	if (ct_state_check_id(de->d_name, NULL) < 0)
+		return false;
+	if (de->d_type == DT_DIR)
+		return true;
+	if (de->d_type != DT_UNKNOWN)
+		return false;
+	struct stat st;
+	return fstatat(rootfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int append_id(char ***ids, size_t *n, size_t *cap, const char *id)
+{
+	if (*n == *cap) {
+		size_t new_cap = *cap ? *cap * 2 : 16;
+		char **grown = realloc(*ids, new_cap * sizeof(**ids));
+		if (!grown)
+			return -1;
+		*ids = grown;
+		*cap = new_cap;
+	}
+	char *copy = strdup(id);
+	if (!copy)
+		return -1;
+	(*ids)[(*n)++] = copy;
+	return 0;
+}
+
+int ct_state_list_ids(int rootfd, char ***ids, size_t *n, struct ct_error *err)
+{
+	*ids = NULL;
+	*n = 0;
+	/* a fresh open file description: a dup would share (and move) rootfd's offset */
+	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_set(err, errno, "list the state root");
+	_cleanup_closedir_ DIR *dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return ct_error_set(err, errno, "list the state root");
+	}
+	char **found = NULL;
+	size_t count = 0, cap = 0;
+	struct dirent *de;
+	while ((errno = 0, de = readdir(dir))) {
+		if (!is_container_dir(rootfd, de))
+			continue;
+		if (append_id(&found, &count, &cap, de->d_name) < 0) {
+			ct_state_free_ids(found, count);
+			return ct_error_set(err, ENOMEM, "list the state root");
+		}
+	}
+	if (errno) {
+		int e = errno;
+		ct_state_free_ids(found, count);
+		return ct_error_set(err, e, "list the state root");
+	}
+	if (count)
+		qsort(found, count, sizeof(*found), compare_ids);
+	*ids = found;
+	*n = count;
+	return 0;
+}
+
+void ct_state_free_ids(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+/* ---- `ctrun state` output ---- */
+
+static int gen_runc_state(yajl_gen g, const struct ct_state *st, const char *status)
+{
+	/* runc reports pid 0 once the container stopped: the recorded pid may be someone
+	 * else's by now */
+	long long pid = strcmp(status, "stopped") == 0 ? 0 : st->pid;
+	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
+		return -1;
+	if (gen_str(g, "ociVersion", state_oci_version(st)) || gen_str(g, "id", st->id) ||
+	    gen_int(g, "pid", pid) || gen_str(g, "status", status) ||
+	    gen_str(g, "bundle", st->bundle) || gen_str(g, "rootfs", st->rootfs) ||
+	    gen_str(g, "created", st->created))
+		return -1;
+	if (st->annotations.len && gen_string_map(g, "annotations", &st->annotations))
+		return -1;
+	if (gen_str(g, "owner", ""))
+		return -1;
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
+}
+
+int ct_state_format_json(const struct ct_state *st, const char *status, char **out,
+			 struct ct_error *err)
+{
+	*out = NULL;
+	yajl_gen g = yajl_gen_alloc(NULL);
+	if (!g)
+		return ct_error_set(err, ENOMEM, "format the state of container \"%s\"", st->id);
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	int ret = 0;
+	if (gen_runc_state(g, st, status)) {
+		ret = ct_error_set(err, EINVAL, "format the state of container \"%s\"", st->id);
+	} else {
+		const unsigned char *buf;
+		size_t len;
+		yajl_gen_get_buf(g, &buf, &len);
+		/* yajl ends a beautified document with a newline, Go's MarshalIndent does not */
+		if (len && buf[len - 1] == '\n')
+			len--;
+		*out = strndup((const char *)buf, len);
+		if (!*out)
+			ret = ct_error_set(err, ENOMEM, "format the state of container \"%s\"",
+					   st->id);
+	}
+	yajl_gen_free(g);
+	return ret;
+}
+
+void ct_format_timestamp(const struct timespec *ts, char buf[CT_TIMESTAMP_MAX])
+{
+	struct tm tm;
+	time_t sec = ts->tv_sec;
+	if (!gmtime_r(&sec, &tm) ||
+	    strftime(buf, CT_TIMESTAMP_MAX - 12, "%Y-%m-%dT%H:%M:%S", &tm) == 0) {
+		snprintf(buf, CT_TIMESTAMP_MAX, "0001-01-01T00:00:00Z");
+		return;
+	}
+	size_t n = strlen(buf);
+	if (ts->tv_nsec > 0 && ts->tv_nsec < 1000000000L) {
+		char frac[12];
+		int len = snprintf(frac, sizeof(frac), ".%09ld", ts->tv_nsec);
+		while (frac[len - 1] == '0')
+			len--;
+		memcpy(buf + n, frac, (size_t)len);
+		n += (size_t)len;
+	}
+	buf[n++] = 'Z';
+	buf[n] = '\0';
+}

@@ -1,0 +1,60 @@
+#include "libct/sync.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "libct/fdpass.h"
+
+int ct_sync_pair(int fds[2], struct ct_error *err)
+{
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) < 0)
+		return ct_error_set(err, errno, "create sync socket");
+	return 0;
+}
+
+int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
+{
+	size_t len = offsetof(struct ct_sync_msg, text) + strlen(msg->text) + 1;
+	for (;;) {
+		ssize_t n = send(sock, msg, len, MSG_NOSIGNAL);
+		if (n >= 0)
+			return 0;
+		if (errno != EINTR)
+			return ct_error_set(err, errno, "send sync message %u", msg->type);
+	}
+}
+
+int ct_sync_send_ready(int sock, struct ct_error *err)
+{
+	struct ct_sync_msg msg = { .type = CT_SYNC_READY };
+	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_error(int sock, const struct ct_error *cause)
+{
+	struct ct_sync_msg msg = { .type = CT_SYNC_ERROR, .errnum = cause->errnum };
+	memcpy(msg.text, cause->msg, sizeof(msg.text));
+	msg.text[sizeof(msg.text) - 1] = '\0';
+	return ct_sync_send(sock, &msg, NULL);
+}
+
+int ct_sync_send_pty_master(int sock, int master, struct ct_error *err)
+{
+	struct ct_sync_msg msg = { .type = CT_SYNC_PTY_MASTER };
+	return ct_send_fd(sock, master, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+}
+
+int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err)
+{
+	memset(msg, 0, sizeof(*msg));
+	size_t len = sizeof(*msg);
+	*fd = -1;
+	if (ct_recv_fd(sock, fd, msg, &len, err) < 0)
+		return ct_error_prefix(err, "receive sync message");
+	if (len == 0)
+		msg->type = CT_SYNC_EOF;
+	msg->text[sizeof(msg->text) - 1] = '\0';
+	return 0;
+}

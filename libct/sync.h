@@ -1,0 +1,48 @@
+/* The typed channel between `ctrun create` (parent) and the container init (child), a
+ * SOCK_SEQPACKET socketpair made before the clone: one record per message.
+ *
+ *   parent (ctrun create)                          child (container init, libct/init.c)
+ *   socketpair, clone3 ------------------------->  join namespaces, mounts, pivot_root,
+ *                                                  process attributes
+ *        <------------------- PTY_MASTER (+fd)     (only with process.terminal)
+ *        <------------------- READY                set-up done, about to block on the
+ *   write state.json, pid file, exit               exec fifo until `ctrun start`
+ *   (run: write state.json, then)
+ *   START ------------------------------------->   execve the user process
+ *
+ *   any step failing:  <----- ERROR {errno, "mount \"proc\" on \"/proc\": ..."} ; _exit(1)
+ *   child dying without a word: recv returns EOF -> "container init exited during set-up"
+ */
+#ifndef CT_SYNC_H
+#define CT_SYNC_H
+
+#include <stdint.h>
+
+#include "libct/error.h"
+
+enum ct_sync_type {
+	CT_SYNC_EOF = 0, /* the child closed its end (died) */
+	CT_SYNC_READY = 1,
+	CT_SYNC_ERROR = 2,
+	CT_SYNC_PTY_MASTER = 3,
+	CT_SYNC_START = 4, /* parent -> child, `run` only */
+};
+
+struct ct_sync_msg {
+	uint32_t type;
+	int32_t errnum;
+	char text[CT_ERROR_MSG_MAX];
+};
+
+/* Creates the pair: fds[0] for the parent, fds[1] for the child (both close-on-exec). */
+int ct_sync_pair(int fds[2], struct ct_error *err);
+
+int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err);
+int ct_sync_send_ready(int sock, struct ct_error *err);
+int ct_sync_send_error(int sock, const struct ct_error *cause);
+int ct_sync_send_pty_master(int sock, int master, struct ct_error *err);
+
+/* Receives one message; *fd gets a passed descriptor or -1. */
+int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err);
+
+#endif

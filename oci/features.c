@@ -1,0 +1,272 @@
+/* `ctrun features`: one table per features list. A table names only what ctrun really does;
+ * a feature joins its table in the change that implements it (and its test).
+ *
+ * Absent and empty differ (features.md): a NULL list pointer omits the property ("not
+ * stated"), an empty list says "none". */
+#include "oci/features.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+#define OCI_VERSION_MIN "1.0.0"
+#define OCI_VERSION_MAX "1.3.0"
+
+/* ---- the tables ---- */
+
+/* config.md#posix-platform-hooks: none run yet (hooks/ comes later). */
+static const char *const features_hooks[] = {NULL};
+
+/* The options of config-linux.md#mount-options that a plain mount(2) path applies: flags,
+ * bind and propagation. The recursive (rro, rnosuid, ...) and other options come with the
+ * rootfs work. */
+static const char *const features_mount_options[] = {
+	"async",      "atime",	       "bind",	      "dev",
+	"diratime",   "exec",	       "mand",	      "noatime",
+	"nodev",      "nodiratime",    "noexec",      "nomand",
+	"norelatime", "nostrictatime", "nosuid",      "private",
+	"rbind",      "relatime",      "remount",     "rprivate",
+	"rshared",    "rslave",	       "runbindable", "ro",
+	"rw",	      "shared",	       "slave",	      "strictatime",
+	"suid",	      "sync",	       "unbindable",  NULL,
+};
+
+/* config-linux.md#namespaces that the spawn path creates; user joins with id mappings. */
+static const char *const features_namespaces[] = {
+	"cgroup", "ipc", "mount", "network", "pid", "uts", "time", NULL,
+};
+
+/* Every capability of linux/capability.h up to 6.x: the names process.capabilities may use. */
+static const char *const features_capabilities[] = {
+	"CAP_CHOWN",
+	"CAP_DAC_OVERRIDE",
+	"CAP_DAC_READ_SEARCH",
+	"CAP_FOWNER",
+	"CAP_FSETID",
+	"CAP_KILL",
+	"CAP_SETGID",
+	"CAP_SETUID",
+	"CAP_SETPCAP",
+	"CAP_LINUX_IMMUTABLE",
+	"CAP_NET_BIND_SERVICE",
+	"CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN",
+	"CAP_NET_RAW",
+	"CAP_IPC_LOCK",
+	"CAP_IPC_OWNER",
+	"CAP_SYS_MODULE",
+	"CAP_SYS_RAWIO",
+	"CAP_SYS_CHROOT",
+	"CAP_SYS_PTRACE",
+	"CAP_SYS_PACCT",
+	"CAP_SYS_ADMIN",
+	"CAP_SYS_BOOT",
+	"CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE",
+	"CAP_SYS_TIME",
+	"CAP_SYS_TTY_CONFIG",
+	"CAP_MKNOD",
+	"CAP_LEASE",
+	"CAP_AUDIT_WRITE",
+	"CAP_AUDIT_CONTROL",
+	"CAP_SETFCAP",
+	"CAP_MAC_OVERRIDE",
+	"CAP_MAC_ADMIN",
+	"CAP_SYSLOG",
+	"CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND",
+	"CAP_AUDIT_READ",
+	"CAP_PERFMON",
+	"CAP_BPF",
+	"CAP_CHECKPOINT_RESTORE",
+	NULL,
+};
+
+struct feature_flag {
+	const char *name;
+	bool value;
+};
+
+struct feature_list {
+	const char *name;
+	const char *const *items;
+};
+
+/* A features object: its booleans, its string lists, then its nested objects. */
+struct feature_object {
+	const char *name;
+	const struct feature_flag *flags;
+	const struct feature_list *lists;
+	const struct feature_object *children;
+};
+
+#define END          \
+	{            \
+		NULL \
+	}
+
+/* features-linux.md#cgroup: no cgroup manager yet. */
+static const struct feature_flag features_cgroup[] = {
+	{"v1", false},		{"v2", false},	 {"systemd", false},
+	{"systemdUser", false}, {"rdma", false}, END,
+};
+
+/* Parsed by config.c but not applied: say so rather than claim the action lists. */
+static const struct feature_flag features_seccomp[] = {{"enabled", false}, END};
+static const struct feature_flag features_apparmor[] = {{"enabled", false}, END};
+static const struct feature_flag features_selinux[] = {{"enabled", false}, END};
+static const struct feature_flag features_intel_rdt[] = {{"enabled", false}, END};
+static const struct feature_flag features_idmap[] = {{"enabled", false}, END};
+static const struct feature_flag features_net_devices[] = {{"enabled", false}, END};
+
+static const struct feature_object features_mount_extensions[] = {
+	{"idmap", features_idmap, NULL, NULL},
+	END,
+};
+
+static const struct feature_list features_linux_lists[] = {
+	{"namespaces", features_namespaces},
+	{"capabilities", features_capabilities},
+	END,
+};
+
+static const struct feature_object features_linux_children[] = {
+	{"cgroup", features_cgroup, NULL, NULL},
+	{"seccomp", features_seccomp, NULL, NULL},
+	{"apparmor", features_apparmor, NULL, NULL},
+	{"selinux", features_selinux, NULL, NULL},
+	{"intelRdt", features_intel_rdt, NULL, NULL},
+	{"mountExtensions", NULL, NULL, features_mount_extensions},
+	{"netDevices", features_net_devices, NULL, NULL},
+	END,
+};
+
+static const struct feature_list features_top_lists[] = {
+	{"hooks", features_hooks},
+	{"mountOptions", features_mount_options},
+	END,
+};
+
+static const struct feature_object features_top_children[] = {
+	{"linux", NULL, features_linux_lists, features_linux_children},
+	END,
+};
+
+/* ---- the generator ---- */
+
+static void gen_string(yajl_gen g, const char *s)
+{
+	yajl_gen_string(g, (const unsigned char *)s, strlen(s));
+}
+
+static void gen_lists(yajl_gen g, const struct feature_list *lists)
+{
+	for (; lists && lists->name; lists++) {
+		if (!lists->items)
+			continue;
+		gen_string(g, lists->name);
+		yajl_gen_array_open(g);
+		for (const char *const *s = lists->items; *s; s++)
+			gen_string(g, *s);
+		yajl_gen_array_close(g);
+	}
+}
+
+static void gen_flags(yajl_gen g, const struct feature_flag *flags)
+{
+	for (; flags && flags->name; flags++) {
+		gen_string(g, flags->name);
+		yajl_gen_bool(g, flags->value);
+	}
+}
+
+/* Emits the members of an object (the caller opens and closes it). */
+static void gen_members(yajl_gen g, const struct feature_flag *flags,
+			const struct feature_list *lists, const struct feature_object *children)
+{
+	gen_flags(g, flags);
+	gen_lists(g, lists);
+	for (; children && children->name; children++) {
+		gen_string(g, children->name);
+		yajl_gen_map_open(g);
+		gen_members(g, children->flags, children->lists, children->children);
+		yajl_gen_map_close(g);
+	}
+}
+
+static void gen_annotations(yajl_gen g, const struct oci_features_info *info)
+{
+	gen_string(g, "annotations");
+	yajl_gen_map_open(g);
+	if (info->libseccomp_version) {
+		gen_string(g, "io.github.seccomp.libseccomp.version");
+		gen_string(g, info->libseccomp_version);
+	}
+	yajl_gen_map_close(g);
+}
+
+static void gen_document(yajl_gen g, const struct oci_features_info *info)
+{
+	yajl_gen_map_open(g);
+	gen_string(g, "ociVersionMin");
+	gen_string(g, OCI_VERSION_MIN);
+	gen_string(g, "ociVersionMax");
+	gen_string(g, OCI_VERSION_MAX);
+	gen_members(g, NULL, features_top_lists, features_top_children);
+	gen_annotations(g, info);
+	yajl_gen_map_close(g);
+}
+
+/* yajl's beautifier spreads an empty array over three lines; "hooks": [] reads better. Copies
+ * text to out (as large as text) with every "[<whitespace>]" outside a string made "[]". */
+static size_t collapse_empty_arrays(char *out, const char *text, size_t len)
+{
+	size_t o = 0;
+	bool in_string = false;
+	for (size_t i = 0; i < len; i++) {
+		char ch = text[i];
+		out[o++] = ch;
+		if (in_string) {
+			if (ch == '\\' && i + 1 < len)
+				out[o++] = text[++i];
+			else if (ch == '"')
+				in_string = false;
+		} else if (ch == '"') {
+			in_string = true;
+		} else if (ch == '[') {
+			size_t j = i + 1;
+			while (j < len && strchr(" \t\n", text[j]))
+				j++;
+			if (j < len && text[j] == ']') {
+				out[o++] = ']';
+				i = j;
+			}
+		}
+	}
+	return o;
+}
+
+char *oci_features_json(const struct oci_features_info *info, struct ct_error *err)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	if (!g)
+		return ct_error_set(err, ENOMEM, "generate features"), NULL;
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	gen_document(g, info);
+	const unsigned char *buf;
+	size_t len;
+	char *out = NULL;
+	if (yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok && (out = malloc(len + 2))) {
+		len = collapse_empty_arrays(out, (const char *)buf, len);
+		if (len == 0 || out[len - 1] != '\n')
+			out[len++] = '\n';
+		out[len] = '\0';
+	}
+	yajl_gen_free(g);
+	if (!out)
+		ct_error_set(err, ENOMEM, "generate features");
+	return out;
+}

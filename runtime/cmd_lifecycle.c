@@ -1,0 +1,196 @@
+/* `ctrun start`, `state`, `kill`, `delete`: commands on one existing container. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libct/signals.h"
+#include "libct/syscalls.h"
+#include "runtime/container.h"
+#include "runtime/kill_all.h"
+#include "runtime/log.h"
+
+/* Flags of the form --name (no argument) given as a mask, then positional args. Returns
+ * the number of positional arguments found (at argv + optind), -1 after a usage error, or
+ * -2 after --help. */
+static int parse_simple(int argc, char **argv, const struct option *opts, unsigned *set,
+			const char *usage)
+{
+	static const struct option help = { "help", no_argument, NULL, 'h' };
+	struct option all[8];
+	int n = 0;
+	for (; opts && opts[n].name && n < 6; n++)
+		all[n] = opts[n];
+	all[n++] = help;
+	all[n] = (struct option){ NULL, 0, NULL, 0 };
+	int c;
+	while ((c = ct_getopt(argc, argv, "+:h", all)) != -1) {
+		if (c == 'h') {
+			printf("Usage: ctrun %s %s\n", argv[0], usage);
+			return -2;
+		}
+		if (c < 256 || c >= 256 + 16)
+			return -1;
+		*set |= 1u << (c - 256);
+	}
+	return argc - optind;
+}
+
+static int fail(const char *what, const char *id, const struct ct_error *err)
+{
+	ct_log(CT_LOG_ERROR, "%s container \"%s\": %s", what, id, err->msg);
+	return 1;
+}
+
+static int one_id(int argc, char **argv, int positional, int max)
+{
+	if (positional < 1)
+		return ct_usage_error(argv[0], "missing container id");
+	if (positional > max)
+		return ct_usage_error(argv[0], "too many arguments");
+	(void)argc;
+	return 0;
+}
+
+int cmd_start(const struct ct_globals *g, int argc, char **argv)
+{
+	unsigned set = 0;
+	int n = parse_simple(argc, argv, NULL, &set, "ID");
+	if (n < 0)
+		return n == -2 ? 0 : 1;
+	if (one_id(argc, argv, n, 1))
+		return 1;
+	const char *id = argv[optind];
+	struct ct_container c;
+	struct ct_error err = { 0 };
+	int rc = 0;
+	if (ct_container_open(g, id, true, &c, &err) < 0) {
+		rc = fail("start", id, &err);
+	} else if (c.status != CT_STATUS_CREATED) {
+		ct_log(CT_LOG_ERROR, "start container \"%s\": cannot start a container that is %s",
+		       id, ct_status_name(c.status));
+		rc = 1;
+	} else if (ct_container_start_fifo(&c, &err) < 0) {
+		rc = fail("start", id, &err);
+	}
+	ct_container_close(&c);
+	return rc;
+}
+
+int cmd_state(const struct ct_globals *g, int argc, char **argv)
+{
+	unsigned set = 0;
+	int n = parse_simple(argc, argv, NULL, &set, "ID");
+	if (n < 0)
+		return n == -2 ? 0 : 1;
+	if (one_id(argc, argv, n, 1))
+		return 1;
+	const char *id = argv[optind];
+	struct ct_container c;
+	struct ct_error err = { 0 };
+	char *json = NULL;
+	int rc = 0;
+	if (ct_container_open(g, id, false, &c, &err) < 0 ||
+	    ct_state_format_json(&c.state, ct_status_name(c.status), &json, &err) < 0)
+		rc = fail("state of", id, &err);
+	else
+		printf("%s\n", json);
+	free(json);
+	ct_container_close(&c);
+	return rc;
+}
+
+enum { KILL_ALL = 256 };
+
+static int send_signal(struct ct_container *c, int sig, bool all, struct ct_error *err)
+{
+	if (ct_container_pidfd(c, err) < 0)
+		return -1;
+	if (all)
+		return ct_kill_all(c, sig, err);
+	if (ct_pidfd_send_signal(c->proc.pidfd, sig, NULL, 0) < 0)
+		return ct_error_set(err, errno, "send signal %d", sig);
+	return 0;
+}
+
+int cmd_kill(const struct ct_globals *g, int argc, char **argv)
+{
+	static const struct option opts[] = { { "all", no_argument, NULL, KILL_ALL },
+					      { "a", no_argument, NULL, KILL_ALL },
+					      { NULL, 0, NULL, 0 } };
+	unsigned set = 0;
+	int n = parse_simple(argc, argv, opts, &set, "[--all] ID [SIGNAL]");
+	if (n < 0)
+		return n == -2 ? 0 : 1;
+	if (one_id(argc, argv, n, 2))
+		return 1;
+	const char *id = argv[optind];
+	const char *signame = n == 2 ? argv[optind + 1] : "TERM";
+	int sig = ct_signal_parse(signame);
+	if (sig < 0)
+		return ct_usage_error(argv[0], "unknown signal \"%s\"", signame);
+	struct ct_container c;
+	struct ct_error err = { 0 };
+	int rc = 0;
+	if (ct_container_open(g, id, false, &c, &err) < 0) {
+		rc = fail("kill", id, &err);
+	} else if (c.status == CT_STATUS_STOPPED) {
+		ct_log(CT_LOG_ERROR, "kill container \"%s\": container is not running", id);
+		rc = 1;
+	} else if (send_signal(&c, sig, set & (1u << (KILL_ALL - 256)), &err) < 0) {
+		rc = fail("kill", id, &err);
+	}
+	ct_container_close(&c);
+	return rc;
+}
+
+/* Waits for the init to exit: its pidfd turns readable, whoever its parent is. */
+static int wait_for_exit(int pidfd, struct ct_error *err)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	while (poll(&p, 1, -1) < 0)
+		if (errno != EINTR)
+			return ct_error_set(err, errno, "wait for the container to exit");
+	return 0;
+}
+
+enum { DELETE_FORCE = 256 };
+
+int cmd_delete(const struct ct_globals *g, int argc, char **argv)
+{
+	static const struct option opts[] = { { "force", no_argument, NULL, DELETE_FORCE },
+					      { "f", no_argument, NULL, DELETE_FORCE },
+					      { NULL, 0, NULL, 0 } };
+	unsigned set = 0;
+	int n = parse_simple(argc, argv, opts, &set, "[--force] ID");
+	if (n < 0)
+		return n == -2 ? 0 : 1;
+	if (one_id(argc, argv, n, 1))
+		return 1;
+	bool force = set & (1u << (DELETE_FORCE - 256));
+	const char *id = argv[optind];
+	struct ct_container c;
+	struct ct_error err = { 0 };
+	int rc = 0;
+	if (ct_container_open(g, id, true, &c, &err) < 0) {
+		/* --force on a container that is already gone: idempotent clean-up */
+		rc = force && err.errnum == ENOENT ? 0 : fail("delete", id, &err);
+	} else if (c.status != CT_STATUS_STOPPED && !force) {
+		/* runtime.md#delete: deleting a container that is not stopped is an error */
+		ct_log(CT_LOG_ERROR, "delete container \"%s\": container is %s, not stopped "
+				     "(use --force)", id, ct_status_name(c.status));
+		rc = 1;
+	} else if (c.status != CT_STATUS_STOPPED && ct_container_pidfd(&c, &err) >= 0 &&
+		   (ct_kill_all(&c, SIGKILL, &err) < 0 || wait_for_exit(c.proc.pidfd, &err) < 0)) {
+		/* (no pidfd: the init exited since we looked, nothing left to kill) */
+		rc = fail("delete", id, &err);
+	} else if (ct_container_destroy(&c, &err) < 0) {
+		rc = fail("delete", id, &err);
+	}
+	ct_container_close(&c);
+	return rc;
+}

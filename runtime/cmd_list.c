@@ -1,0 +1,165 @@
+/* `ctrun list [--format table|json] [-q]`: runc's columns and JSON. */
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+#include "runtime/container.h"
+#include "runtime/log.h"
+
+struct row {
+	char *id, *bundle, *created, owner[64], pid[16];
+	const char *status;
+};
+
+static void owner_name(uid_t uid, char *buf, size_t size)
+{
+	struct passwd *pw = getpwuid(uid);
+	if (pw)
+		snprintf(buf, size, "%s", pw->pw_name);
+	else
+		snprintf(buf, size, "#%u", uid);
+}
+
+/* Reads one container; a container being created or removed meanwhile is skipped. */
+static int read_row(const struct ct_globals *g, const char *id, struct row *r,
+		    struct ct_state *keep)
+{
+	struct ct_container c;
+	struct ct_error err = { 0 };
+	if (ct_container_open(g, id, false, &c, &err) < 0) {
+		ct_container_close(&c);
+		return -1;
+	}
+	r->id = c.state.id;
+	r->bundle = c.state.bundle;
+	r->created = c.state.created;
+	r->status = ct_status_name(c.status);
+	snprintf(r->pid, sizeof(r->pid), "%d", c.status == CT_STATUS_STOPPED ? 0 : c.state.pid);
+	owner_name(c.state.owner, r->owner, sizeof(r->owner));
+	*keep = c.state;
+	memset(&c.state, 0, sizeof(c.state));
+	ct_container_close(&c);
+	return 0;
+}
+
+static size_t column_width(const struct row *rows, size_t n, size_t offset, const char *title)
+{
+	size_t w = strlen(title);
+	for (size_t i = 0; i < n; i++) {
+		const char *cell = offset == offsetof(struct row, owner)  ? rows[i].owner
+				   : offset == offsetof(struct row, pid)  ? rows[i].pid
+				   : offset == offsetof(struct row, status) ? rows[i].status
+									    : *(char *const *)((const char *)&rows[i] + offset);
+		if (strlen(cell) > w)
+			w = strlen(cell);
+	}
+	return w + 3 > 12 ? w + 3 : 12; /* runc's tabwriter: min width 12, padding 3 */
+}
+
+static void print_table(const struct row *rows, size_t n)
+{
+	size_t wi = column_width(rows, n, offsetof(struct row, id), "ID");
+	size_t wp = column_width(rows, n, offsetof(struct row, pid), "PID");
+	size_t ws = column_width(rows, n, offsetof(struct row, status), "STATUS");
+	size_t wb = column_width(rows, n, offsetof(struct row, bundle), "BUNDLE");
+	size_t wc = column_width(rows, n, offsetof(struct row, created), "CREATED");
+	printf("%-*s%-*s%-*s%-*s%-*s%s\n", (int)wi, "ID", (int)wp, "PID", (int)ws, "STATUS",
+	       (int)wb, "BUNDLE", (int)wc, "CREATED", "OWNER");
+	for (size_t i = 0; i < n; i++)
+		printf("%-*s%-*s%-*s%-*s%-*s%s\n", (int)wi, rows[i].id, (int)wp, rows[i].pid,
+		       (int)ws, rows[i].status, (int)wb, rows[i].bundle, (int)wc, rows[i].created,
+		       rows[i].owner);
+}
+
+static void gen_kv(yajl_gen gen, const char *key, const char *value)
+{
+	yajl_gen_string(gen, (const unsigned char *)key, strlen(key));
+	yajl_gen_string(gen, (const unsigned char *)value, strlen(value));
+}
+
+static void print_json(const struct row *rows, const struct ct_state *states, size_t n)
+{
+	yajl_gen gen = yajl_gen_alloc(NULL);
+	yajl_gen_array_open(gen);
+	for (size_t i = 0; i < n; i++) {
+		yajl_gen_map_open(gen);
+		gen_kv(gen, "ociVersion", states[i].oci_version ? states[i].oci_version : "1.3.0");
+		gen_kv(gen, "id", rows[i].id);
+		yajl_gen_string(gen, (const unsigned char *)"pid", 3);
+		yajl_gen_integer(gen, atoi(rows[i].pid));
+		gen_kv(gen, "status", rows[i].status);
+		gen_kv(gen, "bundle", rows[i].bundle);
+		gen_kv(gen, "rootfs", states[i].rootfs);
+		gen_kv(gen, "created", rows[i].created);
+		gen_kv(gen, "owner", rows[i].owner);
+		yajl_gen_map_close(gen);
+	}
+	yajl_gen_array_close(gen);
+	const unsigned char *buf;
+	size_t len;
+	yajl_gen_get_buf(gen, &buf, &len);
+	printf("%.*s\n", (int)len, (const char *)buf);
+	yajl_gen_free(gen);
+}
+
+int cmd_list(const struct ct_globals *g, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool quiet = false, json = false;
+	int c;
+	while ((c = ct_getopt(argc, argv, "+:f:qh", options)) != -1) {
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
+				return ct_usage_error(argv[0], "--format: invalid value \"%s\"",
+						      optarg);
+			json = strcmp(optarg, "json") == 0;
+			break;
+		case 'q': quiet = true; break;
+		case 'h': printf("Usage: ctrun list [--format table|json] [-q]\n"); return 0;
+		default: return 1;
+		}
+	}
+	if (optind < argc)
+		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+	struct ct_error err = { 0 };
+	char **ids = NULL;
+	size_t n = 0;
+	int rootfd = ct_state_root_open(g->root, false, &err);
+	if (rootfd >= 0 && ct_state_list_ids(rootfd, &ids, &n, &err) < 0) {
+		ct_log(CT_LOG_ERROR, "list: %s", err.msg);
+		close(rootfd);
+		return 1;
+	}
+	if (rootfd >= 0)
+		close(rootfd);
+	struct row *rows = calloc(n + 1, sizeof(*rows));
+	struct ct_state *states = calloc(n + 1, sizeof(*states));
+	size_t found = 0;
+	for (size_t i = 0; rows && states && i < n; i++)
+		if (read_row(g, ids[i], &rows[found], &states[found]) == 0)
+			found++;
+	if (quiet)
+		for (size_t i = 0; i < found; i++)
+			printf("%s\n", rows[i].id);
+	else if (json)
+		print_json(rows, states, found);
+	else
+		print_table(rows, found);
+	for (size_t i = 0; i < found; i++)
+		ct_state_free(&states[i]);
+	free(rows);
+	free(states);
+	ct_state_free_ids(ids, n);
+	return 0;
+}

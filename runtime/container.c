@@ -1,0 +1,248 @@
+#include "runtime/container.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/syscalls.h"
+#include "libct/terminal.h"
+#include "runtime/bundle.h"
+#include "runtime/log.h"
+
+int ct_parse_count(const char *command, const char *flag, const char *text, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (errno || *end || end == text || v < 0 || v > 65536)
+		return ct_usage_error(command, "%s: invalid count \"%s\"", flag, text);
+	*out = (int)v;
+	return 0;
+}
+
+int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err)
+{
+	char tmp[PATH_MAX], buf[32];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid());
+	int len = snprintf(buf, sizeof(buf), "%d", pid);
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return ct_error_set(err, errno, "write pid file \"%s\"", tmp);
+	if (write(fd, buf, (size_t)len) != len || rename(tmp, path) < 0) {
+		int saved = errno;
+		unlink(tmp);
+		return ct_error_set(err, saved, "write pid file \"%s\"", path);
+	}
+	return 0;
+}
+
+static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootfs,
+		       struct oci_config **config, struct ct_error *err)
+{
+	if (!realpath(a->bundle ? a->bundle : ".", bundle))
+		return ct_error_set(err, errno, "bundle \"%s\"", a->bundle ? a->bundle : ".");
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/config.json", bundle);
+	struct oci_config_opts opts = { .on_unknown = ct_bundle_log_unknown };
+	if (oci_config_load(path, &opts, config, err) < 0 ||
+	    ct_bundle_check_root(bundle, *config, err) < 0)
+		return -1;
+	const char *root = (*config)->root.path;
+	snprintf(path, sizeof(path), "%s%s%s", root[0] == '/' ? "" : bundle,
+		 root[0] == '/' ? "" : "/", root);
+	if (!realpath(path, rootfs))
+		return ct_error_set(err, errno, "config.json: .root.path: \"%s\"", path);
+	if ((*config)->process.terminal && !a->console_socket)
+		return ct_error_set(err, EINVAL, "config.json: .process.terminal is true: "
+						 "--console-socket is required");
+	return 0;
+}
+
+static int copy_annotations(const oci_string_map *from, oci_string_map *to)
+{
+	if (!from->len)
+		return 0;
+	to->items = calloc(from->len, sizeof(*to->items));
+	if (!to->items)
+		return -1;
+	for (size_t i = 0; i < from->len; i++) {
+		to->items[i].key = strdup(from->items[i].key);
+		to->items[i].value = strdup(from->items[i].value);
+		to->len++;
+		if (!to->items[i].key || !to->items[i].value)
+			return -1;
+	}
+	return 0;
+}
+
+static int record_state(struct ct_container *c, const struct ct_create_args *a,
+			const char *bundle, const char *rootfs, const struct oci_config *config,
+			struct ct_error *err)
+{
+	struct ct_state *st = &c->state;
+	struct timespec now;
+	char created[CT_TIMESTAMP_MAX];
+	clock_gettime(CLOCK_REALTIME, &now);
+	ct_format_timestamp(&now, created);
+	st->id = strdup(a->id);
+	st->bundle = strdup(bundle);
+	st->rootfs = strdup(rootfs);
+	st->created = strdup(created);
+	st->pid = c->proc.pid;
+	st->owner = geteuid();
+	if (!st->id || !st->bundle || !st->rootfs || !st->created ||
+	    copy_annotations(&config->annotations, &st->annotations) < 0)
+		return ct_error_set(err, ENOMEM, "record state");
+	if (ct_proc_start_time(st->pid, &st->pid_start_time, err) < 0)
+		return -1;
+	return ct_state_write(&c->dir, st, err);
+}
+
+static int spawn_and_record(const struct ct_globals *g, const struct ct_create_args *a,
+			    struct ct_container *c, struct ct_error *err)
+{
+	(void)g;
+	char bundle[PATH_MAX], rootfs[PATH_MAX];
+	struct oci_config *config = NULL;
+	int ret = -1;
+	if (load_bundle(a, bundle, rootfs, &config, err) < 0)
+		goto out;
+	struct ct_spawn_opts so = {
+		.config = config, .bundle = bundle, .rootfs = rootfs, .id = a->id,
+		.state_dirfd = c->dir.dirfd, .start = a->start, .no_pivot = a->no_pivot,
+		.no_new_keyring = a->no_new_keyring, .preserve_fds = a->preserve_fds,
+		.child_sigmask = a->child_sigmask,
+	};
+	const char *listen_fds = getenv("LISTEN_FDS");
+	if (listen_fds)
+		so.preserve_fds += atoi(listen_fds);
+	if (ct_spawn(&so, &c->proc, err) < 0)
+		goto out;
+	if (c->proc.pty_master >= 0 &&
+	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
+		goto out;
+	if (record_state(c, a, bundle, rootfs, config, err) < 0)
+		goto out;
+	if (a->pid_file && ct_write_pid_file(a->pid_file, c->proc.pid, err) < 0)
+		goto out;
+	c->status = CT_STATUS_CREATED;
+	ret = 0;
+out:
+	oci_config_free(config);
+	return ret;
+}
+
+int ct_container_create(const struct ct_globals *g, const struct ct_create_args *a,
+			struct ct_container *c, struct ct_error *err)
+{
+	*c = (struct ct_container){ .rootfd = -1, .dir = CT_CONTAINER_DIR_INIT,
+				    .proc = { .pid = -1, .pidfd = -1, .pty_master = -1,
+					      .sync_fd = -1 } };
+	if (ct_state_check_id(a->id, err) < 0)
+		return -1;
+	c->rootfd = ct_state_root_open(g->root, true, err);
+	if (c->rootfd < 0 || ct_state_reserve(c->rootfd, a->id, &c->dir, err) < 0)
+		return -1;
+	if (spawn_and_record(g, a, c, err) == 0)
+		return 0;
+	struct ct_error ignored;
+	ct_spawned_kill(&c->proc);
+	ct_state_remove(c->rootfd, &c->dir, &ignored);
+	ct_state_free(&c->state);
+	return -1;
+}
+
+int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
+		      struct ct_container *c, struct ct_error *err)
+{
+	*c = (struct ct_container){ .rootfd = -1, .dir = CT_CONTAINER_DIR_INIT,
+				    .proc = { .pid = -1, .pidfd = -1, .pty_master = -1,
+					      .sync_fd = -1 } };
+	if (ct_state_check_id(id, err) < 0)
+		return -1;
+	c->rootfd = ct_state_root_open(g->root, false, err);
+	if (c->rootfd < 0) {
+		if (err->errnum == ENOENT)
+			ct_error_set(err, ENOENT, "container \"%s\" does not exist", id);
+		return -1;
+	}
+	if (ct_state_open(c->rootfd, id, exclusive, &c->dir, err) < 0)
+		return -1;
+	if (ct_state_read(&c->dir, &c->state, err) < 0) {
+		if (err->errnum == ENOENT)
+			ct_error_set(err, ENOENT, "container \"%s\" is still being created", id);
+		return -1;
+	}
+	c->status = ct_status_derive(c->state.pid, c->state.pid_start_time, c->state.started);
+	return 0;
+}
+
+int ct_container_pidfd(struct ct_container *c, struct ct_error *err)
+{
+	if (c->proc.pidfd >= 0)
+		return c->proc.pidfd;
+	int fd = ct_pidfd_open(c->state.pid, 0);
+	if (fd < 0)
+		return ct_error_set(err, errno, "container \"%s\" is not running", c->state.id);
+	/* The pidfd pins the process: if its start time still matches, it is ours. */
+	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
+		close(fd);
+		return ct_error_set(err, ESRCH, "container \"%s\" is not running", c->state.id);
+	}
+	c->proc.pidfd = fd;
+	c->proc.pid = c->state.pid;
+	return fd;
+}
+
+/* Opening the read end lets the init's blocking open of the write end return; its one byte
+ * says it is through. A dead init is noticed on its pidfd instead of blocking forever. */
+int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
+{
+	int pidfd = ct_container_pidfd(c, err);
+	if (pidfd < 0)
+		return -1;
+	_cleanup_close_ int fifo = openat(c->dir.dirfd, "exec.fifo",
+					  O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fifo < 0)
+		return ct_error_set(err, errno, "container \"%s\": open exec fifo", c->state.id);
+	struct pollfd fds[2] = { { .fd = fifo, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
+	for (;;) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ct_error_set(err, errno, "wait for the container init");
+		}
+		char byte;
+		if ((fds[0].revents & POLLIN) && read(fifo, &byte, 1) == 1)
+			break;
+		if (fds[1].revents)
+			return ct_error_set(err, ECHILD, "container \"%s\": init exited before start",
+					    c->state.id);
+	}
+	unlinkat(c->dir.dirfd, "exec.fifo", 0);
+	c->state.started = true;
+	c->status = CT_STATUS_RUNNING;
+	return ct_state_write(&c->dir, &c->state, err);
+}
+
+int ct_container_destroy(struct ct_container *c, struct ct_error *err)
+{
+	return ct_state_remove(c->rootfd, &c->dir, err);
+}
+
+void ct_container_close(struct ct_container *c)
+{
+	ct_spawned_close(&c->proc);
+	ct_container_dir_close(&c->dir);
+	if (c->rootfd >= 0)
+		close(c->rootfd);
+	c->rootfd = -1;
+	ct_state_free(&c->state);
+}

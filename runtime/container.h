@@ -1,0 +1,60 @@
+/* Operations on one container that several commands share: create (create, run), look up
+ * with live status (start, state, kill, delete), start and wait. */
+#ifndef CTRUN_CONTAINER_H
+#define CTRUN_CONTAINER_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "libct/procstat.h"
+#include "libct/spawn.h"
+#include "libct/state.h"
+#include "runtime/ctrun.h"
+
+struct ct_create_args {
+	const char *id;
+	const char *bundle;
+	const char *pid_file;
+	const char *console_socket;
+	bool no_pivot, no_new_keyring;
+	int preserve_fds;
+	enum ct_start_mode start;
+	sigset_t child_sigmask;
+};
+
+/* A container that exists: its locked directory, state, and live status. */
+struct ct_container {
+	int rootfd;
+	struct ct_container_dir dir;
+	struct ct_state state;
+	enum ct_status status;
+	struct ct_spawned proc; /* pidfd of the init when it lives (and we made or opened it) */
+};
+
+/* create: reserves the id, spawns the init, writes state.json and the pid file. On error
+ * nothing is left: no state directory, no process. */
+int ct_container_create(const struct ct_globals *g, const struct ct_create_args *args,
+			struct ct_container *out, struct ct_error *err);
+
+/* Opens an existing container (id checked), reads its state, derives its status. */
+int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
+		      struct ct_container *out, struct ct_error *err);
+
+/* A pidfd for the init, verified against the recorded start time (race-free signalling). */
+int ct_container_pidfd(struct ct_container *c, struct ct_error *err);
+
+/* Opens the exec fifo, lets the init exec, records `started`. */
+int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);
+
+/* Removes the state directory; the container must be stopped. */
+int ct_container_destroy(struct ct_container *c, struct ct_error *err);
+
+void ct_container_close(struct ct_container *c);
+
+/* Parses a non-negative count flag (--preserve-fds). */
+int ct_parse_count(const char *command, const char *flag, const char *text, int *out);
+
+/* Writes the pid to `path` atomically (temp file in the same directory, rename). */
+int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err);
+
+#endif

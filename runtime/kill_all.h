@@ -1,0 +1,13 @@
+#ifndef CTRUN_KILL_ALL_H
+#define CTRUN_KILL_ALL_H
+
+#include "runtime/container.h"
+
+/* `kill --all`: signals every process of the container. Until the cgroups issue gives each
+ * container a cgroup, "the container" is its pid namespace: every process whose
+ * /proc/PID/ns/pid is the init's. Without a pid namespace of its own only the init is
+ * signalled. Each process is signalled through a pidfd opened before its namespace is
+ * checked, so a recycled pid is never hit. */
+int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err);
+
+#endif

@@ -1,0 +1,316 @@
+/* The user-facing documents keep up with the binary: every command and global flag that
+ * `ctrun --help` prints is in the man page and offered by the bash completion, and
+ * `make install` puts the binary, the man page and the completion where packagers expect
+ * them. Needs $CTRUN (the built binary) and $CTRUN_SRC (the source tree), as `make
+ * integration` sets them. */
+#ifndef _GNU_SOURCE /* the Makefile defines it */
+#endif
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "oci/jsonwalk.h"
+
+#define MAX_NAMES 64
+
+struct names {
+	char name[MAX_NAMES][64];
+	size_t len;
+};
+
+static const char *ctrun_binary(void)
+{
+	const char *p = getenv("CTRUN");
+	if (!p || !*p)
+		cr_skip("CTRUN is not set (run through `make integration`)");
+	if (access(p, X_OK) < 0)
+		cr_skip("CTRUN=%s is not an executable: %s", p, strerror(errno));
+	return p;
+}
+
+static const char *src_dir(void)
+{
+	const char *p = getenv("CTRUN_SRC");
+	return p && *p ? p : ".";
+}
+
+static char *read_source_file(const char *rel)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", src_dir(), rel);
+	struct ct_error err = {0};
+	char *text = oci_read_file(path, 1 << 20, &err);
+	cr_assert_not_null(text, "%s", err.msg);
+	return text;
+}
+
+/* Runs argv with stdout captured into *out (malloc'd, NUL-terminated) and stderr sent to
+ * /dev/null unless keep_stderr; returns the exit status, or -1 if it did not exit. */
+static int run_capture(char *const argv[], char **out, bool keep_stderr)
+{
+	int pipefd[2];
+	cr_assert_eq(pipe2(pipefd, O_CLOEXEC), 0, "pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		if (!keep_stderr) {
+			int devnull = open("/dev/null", O_WRONLY);
+			if (devnull >= 0)
+				dup2(devnull, STDERR_FILENO);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	cr_assert_not_null(buf);
+	for (;;) {
+		if (len + 1 == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		ssize_t n = read(pipefd[0], buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	close(pipefd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		cr_assert_eq(errno, EINTR, "waitpid: %s", strerror(errno));
+	*out = buf;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char *ctrun_help(void)
+{
+	char *argv[] = {(char *)ctrun_binary(), "--help", NULL};
+	char *out = NULL;
+	cr_assert_eq(run_capture(argv, &out, true), 0, "ctrun --help failed");
+	return out;
+}
+
+/* The lines of `section` ("Commands:") up to the next empty line. */
+static const char *section_body(const char *help, const char *section)
+{
+	const char *p = strstr(help, section);
+	cr_assert_not_null(p, "ctrun --help has no \"%s\" section:\n%s", section, help);
+	p = strchr(p, '\n');
+	cr_assert_not_null(p);
+	return p + 1;
+}
+
+/* "  create      create a container ..." -> "create", for every line of the section. */
+static void help_commands(const char *help, struct names *out)
+{
+	*out = (struct names){0};
+	for (const char *line = section_body(help, "Commands:"); *line && *line != '\n';) {
+		const char *name = line + strspn(line, " ");
+		size_t n = strcspn(name, " \n");
+		cr_assert_lt(out->len, MAX_NAMES);
+		cr_assert_gt(n, 0, "odd line in Commands: %.40s", line);
+		snprintf(out->name[out->len++], sizeof(out->name[0]), "%.*s", (int)n, name);
+		const char *next = strchr(line, '\n');
+		line = next ? next + 1 : line + strlen(line);
+	}
+	cr_assert_gt(out->len, 5, "only %zu commands in ctrun --help", out->len);
+}
+
+/* Every "--flag" word of the "Global flags:" section. */
+static void help_global_flags(const char *help, struct names *out)
+{
+	*out = (struct names){0};
+	for (const char *line = section_body(help, "Global flags:"); *line && *line != '\n';) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		for (const char *p = strstr(line, "--"); p && p < end; p = strstr(p + 2, "--")) {
+			if (p > line && p[-1] != ' ')
+				continue;
+			size_t n = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
+			cr_assert_lt(out->len, MAX_NAMES);
+			snprintf(out->name[out->len++], sizeof(out->name[0]), "%.*s", (int)n, p);
+		}
+		line = *end ? end + 1 : end;
+	}
+	cr_assert_gt(out->len, 5, "only %zu global flags in ctrun --help", out->len);
+}
+
+/* Whether `man` has a line starting with `prefix` followed by a space or the line's end. */
+static bool has_roff_line(const char *man, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (const char *line = man; line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (strncmp(line, prefix, n) == 0 && (line[n] == ' ' || line[n] == '\n'))
+			return true;
+	}
+	return false;
+}
+
+/* "--log-format" as roff writes it: "\-\-log\-format". */
+static void roff_escape(const char *flag, char *out, size_t size)
+{
+	size_t o = 0;
+	for (const char *p = flag; *p && o + 3 < size; p++) {
+		if (*p == '-')
+			out[o++] = '\\';
+		out[o++] = *p;
+	}
+	out[o] = '\0';
+}
+
+Test(docs, man_page_lists_every_command)
+{
+	char *help = ctrun_help();
+	struct names cmds;
+	help_commands(help, &cmds);
+	char *man = read_source_file("contrib/man/ctrun.8");
+	for (size_t i = 0; i < cmds.len; i++) {
+		char prefix[80];
+		snprintf(prefix, sizeof(prefix), ".B %s", cmds.name[i]);
+		cr_expect(has_roff_line(man, prefix),
+			  "contrib/man/ctrun.8 has no \".B %s\" entry for command %s", cmds.name[i],
+			  cmds.name[i]);
+	}
+	free(man);
+	free(help);
+}
+
+Test(docs, man_page_lists_every_global_flag)
+{
+	char *help = ctrun_help();
+	struct names flags;
+	help_global_flags(help, &flags);
+	char *man = read_source_file("contrib/man/ctrun.8");
+	for (size_t i = 0; i < flags.len; i++) {
+		char roff[160];
+		roff_escape(flags.name[i], roff, sizeof(roff));
+		cr_expect(strstr(man, roff), "contrib/man/ctrun.8 does not mention %s (as %s)",
+			  flags.name[i], roff);
+	}
+	free(man);
+	free(help);
+}
+
+/* What the completion offers for "ctrun <words...> <cur>", one candidate a line. */
+static char *complete(const char *words, const char *cur)
+{
+	char script[PATH_MAX + 512];
+	snprintf(script, sizeof(script),
+		 "source \"$1\" || exit 99; COMP_WORDS=(ctrun %s \"$2\");"
+		 " COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _ctrun || exit 98;"
+		 " printf '%%s\\n' \"${COMPREPLY[@]}\"",
+		 words);
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/contrib/completion/ctrun.bash", src_dir());
+	char *argv[] = {"bash", "--norc", "-c", script, "bash", path, (char *)cur, NULL};
+	char *out = NULL;
+	int rc = run_capture(argv, &out, true);
+	cr_assert_eq(rc, 0, "completion of \"ctrun %s %s\" failed with %d", words, cur, rc);
+	return out;
+}
+
+static bool has_line(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = text; (p = strstr(p, word)); p += n)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+Test(docs, completion_offers_every_command)
+{
+	char *help = ctrun_help();
+	struct names cmds;
+	help_commands(help, &cmds);
+	char *offered = complete("", "");
+	for (size_t i = 0; i < cmds.len; i++)
+		cr_expect(has_line(offered, cmds.name[i]),
+			  "bash completion does not offer command %s; it offers:\n%s", cmds.name[i],
+			  offered);
+	free(offered);
+	free(help);
+}
+
+Test(docs, completion_offers_every_global_flag)
+{
+	char *help = ctrun_help();
+	struct names flags;
+	help_global_flags(help, &flags);
+	char *offered = complete("", "--");
+	for (size_t i = 0; i < flags.len; i++)
+		cr_expect(has_line(offered, flags.name[i]),
+			  "bash completion does not offer %s; it offers:\n%s", flags.name[i],
+			  offered);
+	free(offered);
+	free(help);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	return remove(path);
+}
+
+static void expect_installed(const char *root, const char *rel, mode_t mode)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		cr_expect_fail("make install did not create %s: %s", rel, strerror(errno));
+		return;
+	}
+	cr_expect(S_ISREG(st.st_mode), "%s is not a regular file", rel);
+	cr_expect_eq(st.st_mode & 07777, mode, "%s has mode %o, expected %o", rel,
+		     st.st_mode & 07777, mode);
+}
+
+Test(docs, install_puts_binary_man_page_and_completion)
+{
+	const char *ctrun = ctrun_binary();
+	char build[PATH_MAX], tmp[] = "/tmp/ctrun-docs-XXXXXX";
+	cr_assert_not_null(realpath(ctrun, build), "realpath %s: %s", ctrun, strerror(errno));
+	*strrchr(build, '/') = '\0'; /* the build directory make put ctrun in */
+	cr_assert_not_null(mkdtemp(tmp), "mkdtemp: %s", strerror(errno));
+
+	char build_arg[PATH_MAX + 8], destdir_arg[PATH_MAX + 16];
+	snprintf(build_arg, sizeof(build_arg), "BUILD=%s", build);
+	snprintf(destdir_arg, sizeof(destdir_arg), "DESTDIR=%s", tmp);
+	char *argv[] = {"make",
+			"--no-print-directory",
+			"-s",
+			"-C",
+			(char *)src_dir(),
+			build_arg,
+			"install",
+			destdir_arg,
+			"PREFIX=/usr",
+			NULL};
+	char *out = NULL;
+	int rc = run_capture(argv, &out, true);
+	cr_expect_eq(rc, 0, "make install failed (%d): %s", rc, out);
+	free(out);
+
+	expect_installed(tmp, "/usr/sbin/ctrun", 0755);
+	expect_installed(tmp, "/usr/share/man/man8/ctrun.8", 0644);
+	expect_installed(tmp, "/usr/share/bash-completion/completions/ctrun", 0644);
+	nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}

@@ -1,0 +1,199 @@
+/* The enosys helper, which the spawn, mount and chmod fallback tests run ctrun under: it must
+ * make exactly the named syscalls look missing to the whole command, and libct/kernel.c must
+ * see them as missing. kernel_probe prints libct's probe results as `name=yes|no` lines. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libct/kernel.h"
+#include "tests/lib/testlib.h"
+
+static const char *helper(const char *name)
+{
+	static char path[4][4096];
+	static int next;
+	const char *dir = getenv("CTRUN_HELPERS");
+	if (!dir || !*dir)
+		cr_assert_fail("CTRUN_HELPERS is not set: run the tests with `make integration`");
+	char *p = path[next++ % 4];
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+	cr_assert(access(p, X_OK) == 0, "%s is not built", p);
+	return p;
+}
+
+/* Runs argv (NULL-terminated) and expects exit status 0. */
+static void run_ok(struct ctt_result *r, const char *const *argv)
+{
+	ctt_run(r, NULL, argv);
+	cr_assert_eq(r->status, 0, "%s exited %d\nstderr: %s", argv[0], r->status, r->err);
+}
+
+/* "yes" or "no" for feature in kernel_probe's output; fails when the line is absent. */
+static const char *probe_value(const char *out, const char *feature)
+{
+	size_t len = strlen(feature);
+	for (const char *line = out; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (strncmp(line, feature, len) == 0 && line[len] == '=') {
+			const char *v = line + len + 1;
+			if (strncmp(v, "yes\n", 4) == 0)
+				return "yes";
+			if (strncmp(v, "no\n", 3) == 0)
+				return "no";
+		}
+	}
+	cr_assert_fail("no \"%s=yes|no\" line in:\n%s", feature, out);
+	return NULL;
+}
+
+/* kernel_probe's output without any filter: the baseline others are compared with. */
+static void probe_unfiltered(struct ctt_result *r)
+{
+	const char *argv[] = {helper("kernel_probe"), NULL};
+	run_ok(r, argv);
+	cr_assert_eq(ctt_count_lines(r->out), CT_KF_COUNT, "output:\n%s", r->out);
+}
+
+static void skip_unless_present(const char *baseline, const char *feature)
+{
+	if (strcmp(probe_value(baseline, feature), "yes") != 0)
+		cr_skip("this kernel lacks %s", feature);
+}
+
+Test(enosys, probe_without_filter_finds_clone3_and_pidfd)
+{
+	struct ctt_result base;
+	probe_unfiltered(&base);
+	cr_expect_str_eq(probe_value(base.out, "clone3"), "yes");
+	cr_expect_str_eq(probe_value(base.out, "pidfd_open"), "yes");
+	ctt_result_free(&base);
+}
+
+Test(enosys, named_syscalls_are_missing_and_no_others)
+{
+	struct ctt_result base, r;
+	probe_unfiltered(&base);
+	skip_unless_present(base.out, "fchmodat2");
+	skip_unless_present(base.out, "statmount");
+
+	const char *argv[] = {helper("enosys"), "clone3,fchmodat2,statmount", "--",
+			      helper("kernel_probe"), NULL};
+	run_ok(&r, argv);
+
+	const char *blocked[] = {"clone3", "clone_into_cgroup", "fchmodat2", "statmount"};
+	for (size_t i = 0; i < sizeof(blocked) / sizeof(blocked[0]); i++)
+		cr_expect_str_eq(probe_value(r.out, blocked[i]), "no", "%s", blocked[i]);
+
+	for (int f = 0; f < CT_KF_COUNT; f++) {
+		const char *name = ct_kernel_feature_name(f);
+		bool is_blocked = false;
+		for (size_t i = 0; i < sizeof(blocked) / sizeof(blocked[0]); i++)
+			is_blocked |= strcmp(name, blocked[i]) == 0;
+		if (!is_blocked)
+			cr_expect_str_eq(probe_value(r.out, name), probe_value(base.out, name),
+					 "%s changed though not blocked", name);
+	}
+	ctt_result_free(&base);
+	ctt_result_free(&r);
+}
+
+/* A seccomp profile that answers EPERM hides clone3 just as well as ENOSYS does. */
+Test(enosys, eperm_from_seccomp_is_missing)
+{
+	struct ctt_result r;
+	const char *argv[] = {helper("enosys"),	      "--errno", "EPERM", "clone3", "--",
+			      helper("kernel_probe"), NULL};
+	run_ok(&r, argv);
+	cr_expect_str_eq(probe_value(r.out, "clone3"), "no");
+	cr_expect_str_eq(probe_value(r.out, "clone_into_cgroup"), "no");
+	cr_expect_str_eq(probe_value(r.out, "pidfd_open"), "yes");
+	ctt_result_free(&r);
+}
+
+/* Syscall numbers work too, and the names libseccomp 2.5.4 lacks come from syscalls.h. */
+Test(enosys, accepts_numbers_and_names_newer_than_libseccomp)
+{
+	struct ctt_result base, r1, r2;
+	probe_unfiltered(&base);
+	skip_unless_present(base.out, "fchmodat2");
+	skip_unless_present(base.out, "listmount");
+
+	const char *by_number[] = {helper("enosys"), "452", "--", helper("kernel_probe"), NULL};
+	run_ok(&r1, by_number);
+	cr_expect_str_eq(probe_value(r1.out, "fchmodat2"), "no");
+
+	const char *by_name[] = {helper("enosys"), "listmount", "--", helper("kernel_probe"), NULL};
+	run_ok(&r2, by_name);
+	cr_expect_str_eq(probe_value(r2.out, "listmount"), "no");
+	cr_expect_str_eq(probe_value(r2.out, "statmount"), probe_value(base.out, "statmount"));
+	ctt_result_free(&base);
+	ctt_result_free(&r1);
+	ctt_result_free(&r2);
+}
+
+Test(enosys, command_runs_filtered_with_no_new_privs)
+{
+	struct ctt_result r;
+	const char *argv[] = {helper("enosys"), "clone3", "--", "cat", "/proc/self/status", NULL};
+	run_ok(&r, argv);
+	cr_expect_not_null(strstr(r.out, "\nSeccomp:\t2\n"), "status:\n%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\nNoNewPrivs:\t1\n"), "status:\n%s", r.out);
+	ctt_result_free(&r);
+}
+
+Test(enosys, no_nnp_leaves_no_new_privs_clear)
+{
+	if (geteuid() != 0)
+		cr_skip("--no-nnp needs CAP_SYS_ADMIN");
+	struct ctt_result r;
+	const char *argv[] = {helper("enosys"),	   "--no-nnp", "clone3", "--", "cat",
+			      "/proc/self/status", NULL};
+	run_ok(&r, argv);
+	cr_expect_not_null(strstr(r.out, "\nSeccomp:\t2\n"), "status:\n%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\nNoNewPrivs:\t0\n"), "status:\n%s", r.out);
+	ctt_result_free(&r);
+}
+
+Test(enosys, passes_arguments_and_exit_status_through)
+{
+	struct ctt_result r;
+	const char *argv[] = {helper("enosys"),	     "clone3", "--",	  "sh", "-c",
+			      "echo \"$1\"; exit 7", "sh",     "--errno", NULL};
+	ctt_run(&r, NULL, argv);
+	cr_expect_eq(r.status, 7, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "--errno\n");
+	ctt_result_free(&r);
+}
+
+Test(enosys, unknown_syscall_is_a_usage_error)
+{
+	struct ctt_result r;
+	const char *argv[] = {helper("enosys"), "clone3,no_such_call", "--", "true", NULL};
+	ctt_run(&r, NULL, argv);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "no_such_call"), "stderr: %s", r.err);
+	ctt_result_free(&r);
+}
+
+Test(enosys, missing_separator_is_a_usage_error)
+{
+	struct ctt_result r;
+	const char *argv[] = {helper("enosys"), "clone3", "true", NULL};
+	ctt_run(&r, NULL, argv);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "usage"), "stderr: %s", r.err);
+	ctt_result_free(&r);
+}
+
+Test(enosys, command_that_cannot_run_exits_127)
+{
+	struct ctt_result r;
+	const char *argv[] = {helper("enosys"), "clone3", "--", "/nonexistent/cmd", NULL};
+	ctt_run(&r, NULL, argv);
+	cr_expect_eq(r.status, 127);
+	cr_expect_not_null(strstr(r.err, "/nonexistent/cmd"), "stderr: %s", r.err);
+	ctt_result_free(&r);
+}

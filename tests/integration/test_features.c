@@ -1,0 +1,125 @@
+/* `ctrun features`: a schema-valid features document that claims only what ctrun does. */
+#include <criterion/criterion.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/config.h"
+#include "tests/lib/testlib.h"
+
+TestSuite(features, .fini = ctt_cleanup);
+
+/* The document, parsed; also saved to *file when file is not NULL. */
+static yajl_val features(char **file)
+{
+	struct ctt_result r;
+	ctt_ctrun(&r, NULL, "features", NULL);
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	cr_assert_str_empty(r.err);
+	yajl_val tree = ctt_json_parse(r.out, "ctrun features");
+	if (file) {
+		*file = ctt_path(ctt_tmpdir(), "features.json");
+		ctt_write_file(*file, r.out);
+	}
+	ctt_result_free(&r);
+	return tree;
+}
+
+Test(features, schema_valid)
+{
+	char *file;
+	yajl_tree_free(features(&file));
+	ctt_assert_schema_valid(file, "features-schema.json");
+	free(file);
+}
+
+Test(features, versions)
+{
+	yajl_val f = features(NULL);
+	cr_expect_str_eq(ctt_json_get_string(f, ".ociVersionMin"), "1.0.0");
+	cr_expect_str_eq(ctt_json_get_string(f, ".ociVersionMax"), "1.3.0");
+	/* features.md: the runtime MUST accept both as config.json's ociVersion. */
+	cr_expect(oci_version_supported(ctt_json_get_string(f, ".ociVersionMin")));
+	cr_expect(oci_version_supported(ctt_json_get_string(f, ".ociVersionMax")));
+	yajl_tree_free(f);
+}
+
+Test(features, lists_the_namespaces)
+{
+	yajl_val f = features(NULL);
+	static const char *const want[] = {"cgroup", "ipc", "mount", "network",
+					   "pid",    "uts", "time"};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_expect(ctt_json_array_has(f, ".linux.namespaces", want[i]), "%s", want[i]);
+	cr_expect_eq(ctt_json_len(f, ".linux.namespaces"), 7);
+	cr_expect_not(ctt_json_array_has(f, ".linux.namespaces", "user"), "user comes later");
+	yajl_tree_free(f);
+}
+
+/* Every name it claims must at least be one the config parser knows. */
+Test(features, namespaces_are_known_to_the_parser)
+{
+	yajl_val f = features(NULL);
+	yajl_val ns = ctt_json_get(f, ".linux.namespaces");
+	cr_assert(YAJL_IS_ARRAY(ns));
+	for (size_t i = 0; i < ns->u.array.len; i++) {
+		const char *name = ns->u.array.values[i]->u.string;
+		bool known = false;
+		for (size_t j = 0; j < OCI_NS_COUNT; j++)
+			known = known || !strcmp(oci_namespace_names[j], name);
+		cr_expect(known, "%s is not a config namespace type", name);
+	}
+	yajl_tree_free(f);
+}
+
+Test(features, claims_no_hooks_and_plain_mount_options)
+{
+	yajl_val f = features(NULL);
+	cr_expect_eq(ctt_json_len(f, ".hooks"), 0, "hooks: present and empty");
+	static const char *const want[] = {"ro",   "rw",    "nosuid",	"nodev",    "noexec",
+					   "bind", "rbind", "rprivate", "relatime", "remount"};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_expect(ctt_json_array_has(f, ".mountOptions", want[i]), "%s", want[i]);
+	static const char *const not_yet[] = {"rro", "idmap", "tmpcopyup", "nosymfollow"};
+	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
+		cr_expect_not(ctt_json_array_has(f, ".mountOptions", not_yet[i]), "%s", not_yet[i]);
+	yajl_tree_free(f);
+}
+
+Test(features, unimplemented_security_is_disabled)
+{
+	yajl_val f = features(NULL);
+	static const char *const off[] = {".linux.seccomp.enabled", ".linux.apparmor.enabled",
+					  ".linux.selinux.enabled", ".linux.intelRdt.enabled",
+					  ".linux.mountExtensions.idmap.enabled"};
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+		if (ctt_json_get(f, off[i])) /* absent is fine too */
+			cr_expect_not(ctt_json_get_bool(f, off[i]), "%s", off[i]);
+	cr_expect_null(ctt_json_get(f, ".linux.seccomp.actions"), "no seccomp actions claimed");
+	yajl_tree_free(f);
+}
+
+Test(features, libseccomp_version_annotation)
+{
+	yajl_val f = features(NULL);
+	const struct scmp_version *v = seccomp_version();
+	char want[64];
+	snprintf(want, sizeof(want), "%u.%u.%u", v->major, v->minor, v->micro);
+	cr_expect_str_eq(
+		ctt_json_get_string(f, ".annotations[\"io.github.seccomp.libseccomp.version\"]"),
+		want);
+	cr_expect_null(
+		ctt_json_get(f, ".annotations[\"org.opencontainers.runc.checkpoint.enabled\"]"));
+	yajl_tree_free(f);
+}
+
+Test(features, unexpected_argument)
+{
+	struct ctt_result r;
+	ctt_ctrun(&r, NULL, "features", "extra", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_empty(r.out);
+	cr_expect(strstr(r.err, "\"extra\""), "stderr: %s", r.err);
+	ctt_result_free(&r);
+}

@@ -1,0 +1,154 @@
+/* Files and temporary directories of the integration tests. */
+#include "tests/lib/testlib.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Each Criterion test runs in its own process, so this list is per test. */
+#define MAX_TMPDIRS 32
+static char *tmpdirs[MAX_TMPDIRS];
+static unsigned ntmpdirs;
+
+char *ctt_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *dir = ctt_path(base && *base ? base : "/tmp", "ctrun-test.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp \"%s\": %s", dir, strerror(errno));
+	cr_assert_lt(ntmpdirs, MAX_TMPDIRS, "too many temporary directories in one test");
+	tmpdirs[ntmpdirs++] = strdup(dir);
+	return dir;
+}
+
+void ctt_cleanup(void)
+{
+	while (ntmpdirs) {
+		char *dir = tmpdirs[--ntmpdirs];
+		if (ctt_rm_rf(dir) < 0)
+			fprintf(stderr, "ctt_cleanup: cannot remove \"%s\": %s\n", dir,
+				strerror(errno));
+		free(dir);
+	}
+}
+
+static int rm_children(int dirfd, dev_t dev);
+
+/* Removes name in dirfd; a directory only when it is on dev (the same file system). */
+static int rm_entry(int dirfd, const char *name, dev_t dev)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dirfd, name, 0) < 0 && errno != ENOENT ? -1 : 0;
+	if (st.st_dev != dev) {
+		errno = EXDEV; /* a mount inside: not ours to walk into */
+		return -1;
+	}
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int ret = rm_children(fd, dev); /* closes fd */
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		ret = -1;
+	return ret;
+}
+
+static int rm_children(int dirfd, dev_t dev)
+{
+	DIR *d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return -1;
+	}
+	int ret = 0, saved = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (rm_entry(dirfd, e->d_name, dev) < 0) {
+			saved = errno;
+			ret = -1;
+		}
+	}
+	closedir(d);
+	errno = saved;
+	return ret;
+}
+
+int ctt_rm_rf(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return rm_entry(AT_FDCWD, path, st.st_dev);
+}
+
+char *ctt_path(const char *dir, const char *name)
+{
+	char *p;
+	cr_assert_geq(asprintf(&p, "%s/%s", dir, name), 0, "out of memory");
+	return p;
+}
+
+void ctt_mkdir_p(const char *path)
+{
+	char *p = strdup(path);
+	cr_assert_not_null(p, "out of memory");
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		cr_assert(mkdir(p, 0755) == 0 || errno == EEXIST, "mkdir \"%s\": %s", p,
+			  strerror(errno));
+		*s = '/';
+	}
+	cr_assert(mkdir(p, 0755) == 0 || errno == EEXIST, "mkdir \"%s\": %s", p, strerror(errno));
+	free(p);
+}
+
+void ctt_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	cr_assert_geq(fd, 0, "open \"%s\": %s", path, strerror(errno));
+	size_t len = strlen(text);
+	while (len) {
+		ssize_t n = write(fd, text, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		cr_assert_gt(n, 0, "write \"%s\": %s", path, strerror(errno));
+		text += n;
+		len -= (size_t)n;
+	}
+	cr_assert_eq(close(fd), 0, "close \"%s\": %s", path, strerror(errno));
+}
+
+char *ctt_read_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	cr_assert_not_null(f, "open \"%s\": %s", path, strerror(errno));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	cr_assert_not_null(mem, "out of memory");
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, mem);
+	cr_assert(!ferror(f), "read \"%s\": %s", path, strerror(errno));
+	fclose(f);
+	fclose(mem);
+	return buf;
+}
+
+bool ctt_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}

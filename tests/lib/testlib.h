@@ -1,0 +1,153 @@
+/* Helpers for the integration tests: run ctrun, make temporary bundles, read JSON, check
+ * documents against the spec's schemas.
+ *
+ * Set-up helpers never return an error: a failure of the machinery (fork, mkdir, a missing
+ * $CTRUN) fails the test with cr_assert_fail() and says what went wrong, and a missing
+ * prerequisite (busybox-static, python3-jsonschema, the spec directory) skips it with the
+ * reason. Every temporary directory is registered and removed by ctt_cleanup(), which a
+ * suite installs as its .fini (Criterion runs it after a failed assertion too):
+ *
+ *	TestSuite(spec, .fini = ctt_cleanup);
+ *	Test(spec, writes_config) {
+ *		char *dir = ctt_tmpdir();
+ *		struct ctt_result r;
+ *		ctt_ctrun(&r, NULL, "spec", "--bundle", dir, NULL);
+ *		cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+ *	}
+ */
+#ifndef CTRUN_TESTLIB_H
+#define CTRUN_TESTLIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <yajl/yajl_tree.h>
+
+/* ---- running programs (run.c) ---- */
+
+#define CTT_DEFAULT_TIMEOUT_MS 30000
+
+struct ctt_run_opts {
+	const char *input;	/* written to stdin; NULL: stdin is /dev/null */
+	size_t input_len;	/* 0: strlen(input) */
+	const char *cwd;	/* working directory of the program; NULL: the test's */
+	const char *const *env; /* extra "NAME=value" entries (NULL-terminated), override */
+	unsigned timeout_ms;	/* 0: CTT_DEFAULT_TIMEOUT_MS */
+	bool allow_timeout;	/* false: a timeout fails the test; true: see timed_out */
+};
+
+struct ctt_result {
+	int status;	 /* exit code; 128 + N when killed by signal N */
+	int signal;	 /* the signal that killed it, 0 when it exited */
+	bool timed_out;	 /* killed (SIGKILL, its whole process group) at the deadline */
+	char *out, *err; /* all of stdout / stderr, NUL-terminated, never NULL */
+	size_t out_len, err_len;
+};
+
+/* Runs argv[0] (searched in PATH when it has no '/') with argv, waits for it to exit and
+ * returns its status (res->status). Output is captured until the program exits: what a
+ * process it left behind writes later is not waited for. opts may be NULL. */
+int ctt_run(struct ctt_result *res, const struct ctt_run_opts *opts, const char *const *argv);
+
+/* Runs $CTRUN with the given arguments (NULL-terminated). */
+int ctt_ctrun(struct ctt_result *res, const struct ctt_run_opts *opts, ...)
+	__attribute__((sentinel));
+int ctt_ctrunv(struct ctt_result *res, const struct ctt_run_opts *opts, const char *const *args);
+
+void ctt_result_free(struct ctt_result *res);
+
+/* $CTRUN (set by `make integration`); fails the test when unset. */
+const char *ctt_ctrun_path(void);
+
+/* Number of lines of s (a last line without '\n' counts). */
+unsigned ctt_count_lines(const char *s);
+
+/* ---- files and temporary directories (fs.c) ---- */
+
+/* A new empty directory under $TMPDIR (or /tmp), removed by ctt_cleanup(). malloc'd. */
+char *ctt_tmpdir(void);
+
+/* Removes every directory ctt_tmpdir() made in this test. Use as a suite's .fini. */
+void ctt_cleanup(void);
+
+/* Removes path recursively without following symlinks and without crossing into another
+ * file system (a mount left inside is reported, never descended). Returns 0 or -1 (errno). */
+int ctt_rm_rf(const char *path);
+
+/* "dir/name", malloc'd. */
+char *ctt_path(const char *dir, const char *name);
+
+/* mkdir -p with mode 0755. */
+void ctt_mkdir_p(const char *path);
+
+/* Writes (creates or truncates) a file with mode 0644. */
+void ctt_write_file(const char *path, const char *text);
+
+/* The whole file, malloc'd and NUL-terminated. */
+char *ctt_read_file(const char *path);
+
+bool ctt_exists(const char *path);
+
+/* Skips the current test with the reason, after ctt_cleanup() (Criterion runs no .fini for
+ * a skipped test). */
+#define ctt_skip(...)                 \
+	do {                          \
+		ctt_cleanup();        \
+		cr_skip(__VA_ARGS__); \
+	} while (0)
+
+/* ---- bundles (bundle.c) ---- */
+
+struct ctt_bundle_opts {
+	bool rootless; /* `ctrun spec --rootless` */
+};
+
+/* Makes dir (created when missing) a busybox bundle: rootfs/bin/busybox from the host's
+ * busybox-static with a symlink per applet in rootfs/bin, the usual mount points, a minimal
+ * /etc/passwd and /etc/group, and config.json from `ctrun spec`. Skips the test when
+ * /bin/busybox is missing or not static. opts may be NULL. */
+void ctt_bundle_make(const char *dir, const struct ctt_bundle_opts *opts);
+
+/* A new temporary bundle (ctt_tmpdir() + ctt_bundle_make()); the path is malloc'd. */
+char *ctt_bundle_new(const struct ctt_bundle_opts *opts);
+
+/* Changes one value of bundle/config.json: see ctt_json_edit_file(). */
+void ctt_config_set(const char *bundle, const char *path, const char *json);
+
+/* ---- JSON (json.c) ---- */
+
+/* Paths: "" or "." is the document, ".process.args[0]", ".annotations[\"a.b\"]". */
+
+/* Parses text; fails the test (quoting what) when it is not JSON. Free: yajl_tree_free. */
+yajl_val ctt_json_parse(const char *text, const char *what);
+yajl_val ctt_json_load(const char *file);
+
+/* The value at path, or NULL when there is none. */
+yajl_val ctt_json_get(yajl_val tree, const char *path);
+/* The string at path, or NULL when absent or not a string. */
+const char *ctt_json_get_string(yajl_val tree, const char *path);
+/* The integer at path; fails the test when absent or not an integer. */
+long long ctt_json_get_int(yajl_val tree, const char *path);
+/* true/false at path; fails the test when absent or not a boolean. */
+bool ctt_json_get_bool(yajl_val tree, const char *path);
+/* Whether the array at path has the string s among its elements. */
+bool ctt_json_array_has(yajl_val tree, const char *path, const char *s);
+/* Length of the array (or object) at path; -1 when absent or neither. */
+long ctt_json_len(yajl_val tree, const char *path);
+
+/* Rewrites file with the value at path replaced by json (JSON text), or removed when json
+ * is NULL. A missing last key of an existing object is added; "[N]" with N the array's
+ * length appends. Fails the test when the path does not lead there. */
+void ctt_json_edit_file(const char *file, const char *path, const char *json);
+
+/* ---- schemas (schema.c) ---- */
+
+/* The runtime-spec directory: $CTRUN_SPEC_DIR, else $CTRUN_SRC/../shared/runtime-spec; NULL
+ * when it does not exist. */
+const char *ctt_spec_dir(void);
+
+/* Validates file against schema/<schema> of the spec ("config-schema.json") with python3's
+ * jsonschema; fails the test with every violation. Skips when python3-jsonschema or the
+ * spec directory is missing. */
+void ctt_assert_schema_valid(const char *file, const char *schema);
+
+#endif

@@ -1,0 +1,251 @@
+/* Passing an fd with SCM_RIGHTS: the way the pty master leaves the container. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/fdpass.h"
+
+static void make_pair(int type, int sv[2])
+{
+	cr_assert_eq(socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, sv), 0, "socketpair: %s",
+		     strerror(errno));
+}
+
+static int open_some_file(void)
+{
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "open /proc/self/exe: %s", strerror(errno));
+	return fd;
+}
+
+static void expect_same_file(int a, int b)
+{
+	struct stat sa, sb;
+	cr_assert_eq(fstat(a, &sa), 0);
+	cr_assert_eq(fstat(b, &sb), 0);
+	cr_expect_eq(sa.st_dev, sb.st_dev);
+	cr_expect_eq(sa.st_ino, sb.st_ino);
+}
+
+Test(fdpass, received_fd_is_the_same_file)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_STREAM, sv);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sv[0], file, "x", 1, &err), 0, "%s", err.msg);
+
+	int got = -1;
+	char buf[8];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_geq(got, 0);
+	cr_expect_neq(got, file, "a new fd number in the receiving table");
+	expect_same_file(file, got);
+	cr_expect(fcntl(got, F_GETFD) & FD_CLOEXEC, "received fd is close-on-exec");
+	cr_expect_eq(len, 1);
+	cr_expect_eq(buf[0], 'x');
+}
+
+Test(fdpass, payload_round_trips_with_the_fd)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_STREAM, sv);
+	struct ct_error err = {0};
+	static const char payload[] = "/dev/ptmx\0tail";
+	cr_assert_eq(ct_send_fd(sv[0], file, payload, sizeof(payload), &err), 0, "%s", err.msg);
+
+	int got = -1;
+	char buf[64];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	cr_expect_eq(len, sizeof(payload));
+	cr_expect_eq(memcmp(buf, payload, sizeof(payload)), 0);
+	expect_same_file(file, got);
+}
+
+Test(fdpass, empty_payload_still_carries_the_fd)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_STREAM, sv);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sv[0], file, NULL, 0, &err), 0, "%s", err.msg);
+
+	int got = -1;
+	char buf[4];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	expect_same_file(file, got);
+	cr_expect_eq(len, 1, "one placeholder byte carried it");
+	cr_expect_eq(buf[0], '\0');
+}
+
+Test(fdpass, receiver_may_ignore_the_payload)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_SEQPACKET, sv);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sv[0], file, "ignored", 7, &err), 0, "%s", err.msg);
+
+	int got = -1;
+	cr_assert_eq(ct_recv_fd(sv[1], &got, NULL, NULL, &err), 0, "%s", err.msg);
+	expect_same_file(file, got);
+
+	cr_assert_eq(ct_send_fd(sv[0], file, "again", 5, &err), 0, "%s", err.msg);
+	size_t len = 0;
+	cr_assert_eq(ct_recv_fd(sv[1], &got, NULL, &len, &err), 0, "%s", err.msg);
+	cr_expect_neq(len, 0, "a dropped payload does not read as EOF");
+	expect_same_file(file, got);
+}
+
+Test(fdpass, message_without_fd_gives_minus_one)
+{
+	int sv[2];
+	make_pair(SOCK_STREAM, sv);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sv[0], -1, "ab", 2, &err), 0, "%s", err.msg);
+
+	int got = 123;
+	char buf[8];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	cr_expect_eq(got, -1);
+	cr_expect_eq(len, 2);
+	cr_expect_eq(memcmp(buf, "ab", 2), 0);
+
+	/* Plain data written by anyone, not ct_send_fd(). */
+	cr_assert_eq(write(sv[0], "z", 1), 1);
+	len = sizeof(buf);
+	got = 123;
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	cr_expect_eq(got, -1);
+	cr_expect_eq(len, 1);
+}
+
+/* EOF is an empty message without fd, which ct_send_fd() never sends. */
+static void expect_eof(int sock)
+{
+	struct ct_error err = {0};
+	int got = 123;
+	char buf[8];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sock, &got, buf, &len, &err), 0, "%s", err.msg);
+	cr_expect_eq(got, -1);
+	cr_expect_eq(len, 0);
+}
+
+Test(fdpass, peer_closing_reads_as_an_empty_message)
+{
+	int sv[2];
+	make_pair(SOCK_STREAM, sv);
+	close(sv[0]);
+	expect_eof(sv[1]);
+}
+
+Test(fdpass, peer_closing_after_a_message_is_seen_after_it)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_SEQPACKET, sv);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sv[0], file, "m", 1, &err), 0, "%s", err.msg);
+	close(sv[0]);
+
+	int got = -1;
+	char buf[4];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	expect_same_file(file, got);
+	expect_eof(sv[1]);
+}
+
+Test(fdpass, sending_to_a_closed_peer_is_epipe_without_sigpipe)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_STREAM, sv);
+	close(sv[1]);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sv[0], file, "x", 1, &err), -1);
+	cr_expect_eq(err.errnum, EPIPE);
+	char expected[64];
+	snprintf(expected, sizeof(expected), "send fd %d: %s", file, strerror(EPIPE));
+	cr_expect_str_eq(err.msg, expected);
+}
+
+static void send_two_fds(int sock, int a, int b)
+{
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	memset(&ctl, 0, sizeof(ctl));
+	int fds[2] = {a, b};
+	struct iovec iov = {.iov_base = "2", .iov_len = 1};
+	struct msghdr msg = {.msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = ctl.buf,
+			     .msg_controllen = sizeof(ctl.buf)};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(c), fds, sizeof(fds));
+	cr_assert_eq(sendmsg(sock, &msg, 0), 1, "sendmsg: %s", strerror(errno));
+}
+
+/* The lowest free fd number: an fd leaked by a refused message would take it. */
+static int lowest_free_fd(void)
+{
+	int fd = dup(0);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	return fd;
+}
+
+Test(fdpass, two_fds_are_refused_and_closed)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_STREAM, sv);
+	send_two_fds(sv[0], file, file);
+
+	int before = lowest_free_fd();
+	struct ct_error err = {0};
+	int got = 123;
+	char buf[4];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), -1);
+	cr_expect_eq(got, -1);
+	cr_expect_eq(err.errnum, EBADMSG);
+	cr_expect_str_eq(err.msg, "receive fd: more than one fd came: Bad message");
+	cr_expect_eq(lowest_free_fd(), before, "no fd leaked");
+}
+
+Test(fdpass, message_longer_than_the_buffer_is_refused)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_SEQPACKET, sv);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sv[0], file, "0123456789", 10, &err), 0, "%s", err.msg);
+
+	int before = lowest_free_fd();
+	int got = 123;
+	char buf[4];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), -1);
+	cr_expect_eq(got, -1);
+	cr_expect_eq(err.errnum, EMSGSIZE);
+	cr_expect_eq(lowest_free_fd(), before, "the fd that came with it is closed");
+}
+
+Test(fdpass, bad_socket_names_the_operation)
+{
+	struct ct_error err = {0};
+	int got = 0;
+	cr_assert_eq(ct_recv_fd(-1, &got, NULL, NULL, &err), -1);
+	cr_expect_str_eq(err.msg, "receive fd: Bad file descriptor");
+	cr_expect_eq(ct_send_fd(-1, -1, "x", 1, &err), -1);
+	cr_expect_str_eq(err.msg, "send message: Bad file descriptor");
+}

@@ -1,0 +1,77 @@
+/* The --log-format json record that Podman and containerd read, and its timestamp. */
+#include <criterion/criterion.h>
+#include <regex.h>
+#include <string.h>
+
+#include "runtime/log.h"
+
+/* The runtime/ sources are linked into ctrun only, not into libctrun.a that the unit tests
+ * link: compile the formatter into this test. */
+#include "runtime/log.c"
+
+static const char *const time_sample = "2026-12-03T08:00:00.123456789Z";
+
+static void expect_record(enum ct_log_level level, const char *msg, const char *expected)
+{
+	char buf[512];
+	cr_assert_eq(ct_log_format_json(buf, sizeof(buf), level, msg, time_sample), 0);
+	cr_assert_str_eq(buf, expected);
+}
+
+Test(log_json, error_record_has_level_msg_time)
+{
+	expect_record(CT_LOG_ERROR, "container \"web\" not found",
+		      "{\"level\":\"error\",\"msg\":\"container \\\"web\\\" not found\","
+		      "\"time\":\"2026-12-03T08:00:00.123456789Z\"}");
+}
+
+Test(log_json, every_level_has_its_name)
+{
+	const char *names[] = {"debug", "info", "warning", "error"};
+	for (int level = CT_LOG_DEBUG; level <= CT_LOG_ERROR; level++) {
+		char buf[256], expected[256];
+		cr_assert_eq(ct_log_format_json(buf, sizeof(buf), level, "m", time_sample), 0);
+		snprintf(expected, sizeof(expected),
+			 "{\"level\":\"%s\",\"msg\":\"m\",\"time\":\"%s\"}", names[level],
+			 time_sample);
+		cr_expect_str_eq(buf, expected);
+	}
+}
+
+Test(log_json, escapes_quotes_newlines_backslashes)
+{
+	expect_record(CT_LOG_WARNING, "a \"b\"\nc\\d\te",
+		      "{\"level\":\"warning\",\"msg\":\"a \\\"b\\\"\\nc\\\\d\\te\","
+		      "\"time\":\"2026-12-03T08:00:00.123456789Z\"}");
+}
+
+Test(log_json, record_is_one_line)
+{
+	char buf[256];
+	cr_assert_eq(ct_log_format_json(buf, sizeof(buf), CT_LOG_INFO, "one\ntwo\r\n", time_sample),
+		     0);
+	cr_expect_null(strchr(buf, '\n'));
+	cr_expect_null(strchr(buf, '\r'));
+}
+
+Test(log_json, too_small_buffer_is_refused)
+{
+	char buf[16];
+	cr_expect_eq(
+		ct_log_format_json(buf, sizeof(buf), CT_LOG_ERROR, "a long message", time_sample),
+		-1);
+}
+
+Test(log_time, rfc3339_utc_with_nanoseconds)
+{
+	char buf[64];
+	ct_log_time_rfc3339(buf, sizeof(buf));
+	regex_t re;
+	cr_assert_eq(regcomp(&re,
+			     "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{9}Z$",
+			     REG_EXTENDED | REG_NOSUB),
+		     0);
+	int rc = regexec(&re, buf, 0, NULL, 0);
+	regfree(&re);
+	cr_assert_eq(rc, 0, "\"%s\" is not RFC 3339 UTC with nanoseconds", buf);
+}
