@@ -26,6 +26,7 @@ struct ct_spawn_opts {
 	const char *rootfs;      /* absolute */
 	const char *id;
 	int state_dirfd;         /* where exec.fifo lives */
+	int state_lockfd;        /* the flock of the state dir: the child must not keep it */
 	enum ct_start_mode start;
 	bool no_pivot, no_new_keyring;
 	int preserve_fds;        /* fds 3 .. 3+n-1 stay open in the container */

@@ -105,18 +105,19 @@ static int record_state(struct ct_container *c, const struct ct_create_args *a,
 	return ct_state_write(&c->dir, st, err);
 }
 
-static int spawn_and_record(const struct ct_globals *g, const struct ct_create_args *a,
+struct loaded_bundle {
+	char bundle[PATH_MAX], rootfs[PATH_MAX];
+	struct oci_config *config;
+};
+
+static int spawn_and_record(const struct ct_create_args *a, const struct loaded_bundle *b,
 			    struct ct_container *c, struct ct_error *err)
 {
-	(void)g;
-	char bundle[PATH_MAX], rootfs[PATH_MAX];
-	struct oci_config *config = NULL;
-	int ret = -1;
-	if (load_bundle(a, bundle, rootfs, &config, err) < 0)
-		goto out;
+	const char *bundle = b->bundle, *rootfs = b->rootfs;
+	const struct oci_config *config = b->config;
 	struct ct_spawn_opts so = {
 		.config = config, .bundle = bundle, .rootfs = rootfs, .id = a->id,
-		.state_dirfd = c->dir.dirfd, .start = a->start, .no_pivot = a->no_pivot,
+		.state_dirfd = c->dir.dirfd, .state_lockfd = c->dir.lockfd, .start = a->start, .no_pivot = a->no_pivot,
 		.no_new_keyring = a->no_new_keyring, .preserve_fds = a->preserve_fds,
 		.child_sigmask = a->child_sigmask,
 	};
@@ -124,19 +125,16 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (listen_fds)
 		so.preserve_fds += atoi(listen_fds);
 	if (ct_spawn(&so, &c->proc, err) < 0)
-		goto out;
+		return -1;
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
-		goto out;
+		return -1;
 	if (record_state(c, a, bundle, rootfs, config, err) < 0)
-		goto out;
+		return -1;
 	if (a->pid_file && ct_write_pid_file(a->pid_file, c->proc.pid, err) < 0)
-		goto out;
+		return -1;
 	c->status = CT_STATUS_CREATED;
-	ret = 0;
-out:
-	oci_config_free(config);
-	return ret;
+	return 0;
 }
 
 int ct_container_create(const struct ct_globals *g, const struct ct_create_args *a,
@@ -145,16 +143,22 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	*c = (struct ct_container){ .rootfd = -1, .dir = CT_CONTAINER_DIR_INIT,
 				    .proc = { .pid = -1, .pidfd = -1, .pty_master = -1,
 					      .sync_fd = -1 } };
-	if (ct_state_check_id(a->id, err) < 0)
-		return -1;
+	struct loaded_bundle b = { .config = NULL };
+	if (ct_state_check_id(a->id, err) < 0 ||
+	    load_bundle(a, b.bundle, b.rootfs, &b.config, err) < 0)
+		goto fail;
 	c->rootfd = ct_state_root_open(g->root, true, err);
 	if (c->rootfd < 0 || ct_state_reserve(c->rootfd, a->id, &c->dir, err) < 0)
-		return -1;
-	if (spawn_and_record(g, a, c, err) == 0)
+		goto fail;
+	if (spawn_and_record(a, &b, c, err) == 0) {
+		oci_config_free(b.config);
 		return 0;
+	}
 	struct ct_error ignored;
 	ct_spawned_kill(&c->proc);
 	ct_state_remove(c->rootfd, &c->dir, &ignored);
+fail:
+	oci_config_free(b.config);
 	ct_state_free(&c->state);
 	return -1;
 }
