@@ -296,9 +296,8 @@ void ct_init_run(struct ct_init_plan *plan)
 {
 	struct ct_error err = { 0 };
 	char exe[PATH_MAX];
-	/* A flock belongs to the open file: a copy kept here would lock out `start`. */
-	close(plan->opts->state_lockfd);
-	close(plan->opts->state_dirfd);
+	for (size_t i = 0; i < plan->opts->n_runtime_fds; i++)
+		close(plan->opts->runtime_fds[i]);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* until READY: die with a failed create */
 	if (init_steps(plan, exe, sizeof(exe), &err) < 0) {
 		ct_sync_send_error(plan->sync_fd, &err);

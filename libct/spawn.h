@@ -26,7 +26,10 @@ struct ct_spawn_opts {
 	const char *rootfs;      /* absolute */
 	const char *id;
 	int state_dirfd;         /* where exec.fifo lives */
-	int state_lockfd;        /* the flock of the state dir: the child must not keep it */
+	/* The runtime's own fds (state root, state dir, its flock): the child closes them at
+	 * once, so the container never holds them and no flock outlives `create`. */
+	int runtime_fds[4];
+	size_t n_runtime_fds;
 	enum ct_start_mode start;
 	bool no_pivot, no_new_keyring;
 	int preserve_fds;        /* fds 3 .. 3+n-1 stay open in the container */

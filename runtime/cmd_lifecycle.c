@@ -14,25 +14,31 @@
 #include "runtime/kill_all.h"
 #include "runtime/log.h"
 
-/* Flags of the form --name (no argument) given as a mask, then positional args. Returns
- * the number of positional arguments found (at argv + optind), -1 after a usage error, or
- * -2 after --help. */
+/* Flags without arguments (option values 256..271, a one-letter name doubles as the short
+ * flag: {"f", ...} makes -f) given as a mask, then positional args. Returns the number of
+ * positional arguments (at argv + optind), -1 after a usage error, -2 after --help. */
 static int parse_simple(int argc, char **argv, const struct option *opts, unsigned *set,
 			const char *usage)
 {
-	static const struct option help = { "help", no_argument, NULL, 'h' };
 	struct option all[8];
+	char shorts[16] = "+:h";
 	int n = 0;
-	for (; opts && opts[n].name && n < 6; n++)
+	for (; opts && opts[n].name && n < 6; n++) {
 		all[n] = opts[n];
-	all[n++] = help;
+		if (!opts[n].name[1])
+			strncat(shorts, opts[n].name, 1);
+	}
+	all[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	all[n] = (struct option){ NULL, 0, NULL, 0 };
 	int c;
-	while ((c = ct_getopt(argc, argv, "+:h", all)) != -1) {
+	while ((c = ct_getopt(argc, argv, shorts, all)) != -1) {
 		if (c == 'h') {
 			printf("Usage: ctrun %s %s\n", argv[0], usage);
 			return -2;
 		}
+		for (int i = 0; c < 256 && opts && opts[i].name; i++)
+			if (opts[i].name[0] == c && !opts[i].name[1])
+				c = opts[i].val;
 		if (c < 256 || c >= 256 + 16)
 			return -1;
 		*set |= 1u << (c - 256);

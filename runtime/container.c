@@ -117,9 +117,10 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 	const struct oci_config *config = b->config;
 	struct ct_spawn_opts so = {
 		.config = config, .bundle = bundle, .rootfs = rootfs, .id = a->id,
-		.state_dirfd = c->dir.dirfd, .state_lockfd = c->dir.lockfd, .start = a->start, .no_pivot = a->no_pivot,
+		.state_dirfd = c->dir.dirfd, .start = a->start, .no_pivot = a->no_pivot,
 		.no_new_keyring = a->no_new_keyring, .preserve_fds = a->preserve_fds,
 		.child_sigmask = a->child_sigmask,
+		.runtime_fds = { c->rootfd, c->dir.dirfd, c->dir.lockfd }, .n_runtime_fds = 3,
 	};
 	const char *listen_fds = getenv("LISTEN_FDS");
 	if (listen_fds)

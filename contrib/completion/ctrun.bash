@@ -19,8 +19,10 @@ _ctrun_id_commands="start state kill delete exec ps pause resume update events m
 _ctrun_command_flags()
 {
 	case $1 in
-	create) echo "--bundle -b --pid-file --console-socket --help" ;;
-	run) echo "--bundle -b --detach -d --help" ;;
+	create) echo "--bundle -b --pid-file --console-socket --no-pivot --no-new-keyring
+		--preserve-fds --help" ;;
+	run) echo "--bundle -b --pid-file --console-socket --no-pivot --no-new-keyring
+		--preserve-fds --detach -d --keep --help" ;;
 	spec) echo "--bundle -b --rootless --help" ;;
 	validate) echo "--bundle -b --help" ;;
 	list) echo "--format -f --quiet -q --help" ;;
@@ -39,8 +41,8 @@ _ctrun_command_flags()
 _ctrun_command_valued()
 {
 	case $1 in
-	create) echo "--bundle -b --pid-file --console-socket" ;;
-	run | spec | validate) echo "--bundle -b" ;;
+	create | run) echo "--bundle -b --pid-file --console-socket --preserve-fds" ;;
+	spec | validate) echo "--bundle -b" ;;
 	list | ps) echo "--format -f" ;;
 	exec) echo "--process -p --cwd --env -e --user -u --pid-file --console-socket" ;;
 	update) echo "--resources -r" ;;
@@ -105,7 +107,7 @@ _ctrun_flag_value()
 	--cgroup-manager) COMPREPLY=($(compgen -W "cgroupfs systemd disabled" -- "$cur")) ;;
 	--rootless) COMPREPLY=($(compgen -W "auto true false" -- "$cur")) ;;
 	--format | -f) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
-	--env | -e | --user | -u) COMPREPLY=() ;;
+	--env | -e | --user | -u | --preserve-fds) COMPREPLY=() ;;
 	*) return 1 ;;
 	esac
 	return 0

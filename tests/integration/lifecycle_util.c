@@ -1,0 +1,478 @@
+/* Helpers of the lifecycle suites: see lifecycle_util.h. */
+#include "tests/integration/lifecycle_util.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_LIMIT_MS 10000
+#define MAX_BOXES     8
+#define MAX_SPAWNED   8
+
+extern char **environ;
+
+/* Each Criterion test runs in its own process: these lists are per test. */
+static struct lc boxes[MAX_BOXES];
+static unsigned nboxes;
+static pid_t spawned[MAX_SPAWNED];
+static unsigned nspawned;
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+	nanosleep(&ts, NULL);
+}
+
+char *lc_json_quote(const char *s)
+{
+	char *out = malloc(strlen(s) * 6 + 3);
+	cr_assert_not_null(out, "out of memory");
+	char *p = out;
+	*p++ = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			p += sprintf(p, "\\%c", c);
+		else if (c < 0x20)
+			p += sprintf(p, "\\u%04x", c);
+		else
+			*p++ = (char)c;
+	}
+	*p++ = '"';
+	*p = '\0';
+	return out;
+}
+
+static char *mark_env(const struct lc *t)
+{
+	char *s;
+	cr_assert_geq(asprintf(&s, "CTT_MARK=%s", t->root), 0);
+	return s;
+}
+
+void lc_config_append(const struct lc *t, const char *path, const char *json)
+{
+	char *file = ctt_path(t->bundle, "config.json");
+	yajl_val tree = ctt_json_load(file);
+	long n = ctt_json_len(tree, path);
+	yajl_tree_free(tree);
+	cr_assert_geq(n, 0, "config.json has no array at %s", path);
+	char item[256];
+	snprintf(item, sizeof(item), "%s[%ld]", path, n);
+	ctt_json_edit_file(file, item, json);
+	free(file);
+}
+
+void lc_init(struct lc *t)
+{
+	cr_assert_lt(nboxes, MAX_BOXES, "too many bundles in one test");
+	t->root = ctt_tmpdir();
+	t->bundle = ctt_bundle_new(NULL);
+	char *mark = mark_env(t);
+	char *json = lc_json_quote(mark);
+	lc_config_append(t, ".process.env", json);
+	free(json);
+	free(mark);
+	boxes[nboxes++] = *t;
+}
+
+void lc_set_args(const struct lc *t, const char *const *argv)
+{
+	size_t len = 3;
+	for (size_t i = 0; argv[i]; i++)
+		len += strlen(argv[i]) * 6 + 4;
+	char *json = malloc(len);
+	cr_assert_not_null(json);
+	strcpy(json, "[");
+	for (size_t i = 0; argv[i]; i++) {
+		char *q = lc_json_quote(argv[i]);
+		strcat(json, i ? "," : "");
+		strcat(json, q);
+		free(q);
+	}
+	strcat(json, "]");
+	ctt_config_set(t->bundle, ".process.args", json);
+	free(json);
+}
+
+void lc_set_script(const struct lc *t, const char *script)
+{
+	lc_set_args(t, (const char *const[]){"sh", "-c", script, NULL});
+}
+
+long lc_namespace_index(const struct lc *t, const char *type)
+{
+	char *file = ctt_path(t->bundle, "config.json");
+	yajl_val tree = ctt_json_load(file);
+	long n = ctt_json_len(tree, ".linux.namespaces"), found = -1;
+	for (long i = 0; i < n && found < 0; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), ".linux.namespaces[%ld].type", i);
+		const char *s = ctt_json_get_string(tree, path);
+		if (s && strcmp(s, type) == 0)
+			found = i;
+	}
+	yajl_tree_free(tree);
+	free(file);
+	return found;
+}
+
+void lc_namespace_set(const struct lc *t, const char *type, const char *json)
+{
+	long i = lc_namespace_index(t, type);
+	cr_assert_geq(i, 0, "config.json has no %s namespace", type);
+	char path[64];
+	snprintf(path, sizeof(path), ".linux.namespaces[%ld]", i);
+	ctt_config_set(t->bundle, path, json);
+}
+
+/* ---- running ctrun ---- */
+
+static const char **with_root(const struct lc *t, const char *const *args, const char **argv,
+			      size_t max)
+{
+	size_t n = 0;
+	argv[n++] = "--root";
+	argv[n++] = t->root;
+	for (; *args; args++) {
+		cr_assert_lt(n + 1, max, "too many arguments");
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+	return argv;
+}
+
+int lc_ctrunv(struct ctt_result *r, const struct lc *t, const char *const *args)
+{
+	const char *argv[64];
+	char *mark = mark_env(t);
+	const char *env[] = {mark, NULL};
+	struct ctt_run_opts opts = {.env = env};
+	int status = ctt_ctrunv(r, &opts, with_root(t, args, argv, 64));
+	free(mark);
+	return status;
+}
+
+static char *joined(const char *const *args)
+{
+	static char buf[1024];
+	buf[0] = '\0';
+	for (; *args; args++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s", *args);
+	return buf;
+}
+
+void lc_okv(const struct lc *t, const char *const *args)
+{
+	struct ctt_result r;
+	lc_ctrunv(&r, t, args);
+	cr_assert_eq(r.status, 0, "ctrun%s: exit %d\nstdout: %s\nstderr: %s", joined(args),
+		     r.status, r.out, r.err);
+	ctt_result_free(&r);
+}
+
+char *lc_sh_output(const struct lc *t, const char *script)
+{
+	lc_set_script(t, script);
+	struct ctt_result r;
+	lc_ctrun(&r, t, "run", "--bundle", t->bundle, "sh");
+	cr_assert_eq(r.status, 0, "run `%s`: exit %d\nstdout: %s\nstderr: %s", script, r.status,
+		     r.out, r.err);
+	free(r.err);
+	return r.out;
+}
+
+yajl_val lc_state(const struct lc *t, const char *id)
+{
+	struct ctt_result r;
+	lc_ctrun(&r, t, "state", id);
+	cr_assert_eq(r.status, 0, "state %s: exit %d, stderr: %s", id, r.status, r.err);
+	yajl_val tree = ctt_json_parse(r.out, "state output");
+	ctt_result_free(&r);
+	return tree;
+}
+
+char *lc_status(const struct lc *t, const char *id)
+{
+	yajl_val st = lc_state(t, id);
+	const char *s = ctt_json_get_string(st, ".status");
+	cr_assert_not_null(s, "state has no status");
+	char *copy = strdup(s);
+	yajl_tree_free(st);
+	return copy;
+}
+
+void lc_wait_status(const struct lc *t, const char *id, const char *want)
+{
+	char *status = NULL;
+	for (unsigned waited = 0;; waited += 20) {
+		free(status);
+		status = lc_status(t, id);
+		if (strcmp(status, want) == 0 || waited >= POLL_LIMIT_MS)
+			break;
+		sleep_ms(20);
+	}
+	cr_assert_str_eq(status, want, "container %s is still %s", id, status);
+	free(status);
+}
+
+pid_t lc_pid(const struct lc *t, const char *id)
+{
+	yajl_val st = lc_state(t, id);
+	pid_t pid = (pid_t)ctt_json_get_int(st, ".pid");
+	yajl_tree_free(st);
+	return pid;
+}
+
+char *lc_rootfs_path(const struct lc *t, const char *rel)
+{
+	char *rootfs = ctt_path(t->bundle, "rootfs");
+	char *path = ctt_path(rootfs, rel);
+	free(rootfs);
+	return path;
+}
+
+void lc_wait_file(const char *path)
+{
+	for (unsigned waited = 0; !ctt_exists(path); waited += 20) {
+		cr_assert_lt(waited, POLL_LIMIT_MS, "\"%s\" never appeared", path);
+		sleep_ms(20);
+	}
+}
+
+char *lc_wait_content(const char *path, const char *needle)
+{
+	for (unsigned waited = 0;; waited += 20) {
+		char *text = ctt_exists(path) ? ctt_read_file(path) : strdup("");
+		if (strstr(text, needle))
+			return text;
+		cr_assert_lt(waited, POLL_LIMIT_MS, "\"%s\" never held \"%s\": %s", path, needle,
+			     text);
+		free(text);
+		sleep_ms(20);
+	}
+}
+
+/* ---- background processes ---- */
+
+/* environ plus the mark, built before fork: the child only execs. */
+static char **env_with_mark(const struct lc *t)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 2, sizeof(*env));
+	cr_assert_not_null(env);
+	memcpy(env, environ, n * sizeof(*env));
+	env[n] = mark_env(t);
+	return env;
+}
+
+pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int fd3)
+{
+	cr_assert_lt(nspawned, MAX_SPAWNED, "too many background processes");
+	char **env = env_with_mark(t);
+	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	cr_assert(in >= 0 && fd >= 0, "open \"%s\": %s", out, strerror(errno));
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (dup2(in, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
+		    (fd3 >= 0 && dup2(fd3, 3) < 0))
+			_exit(127);
+		execve(argv[0], (char *const *)argv, env);
+		_exit(127);
+	}
+	close(in);
+	close(fd);
+	size_t n = 0;
+	while (env[n + 1])
+		n++;
+	free(env[n]); /* the mark, last */
+	free(env);
+	spawned[nspawned++] = pid;
+	return pid;
+}
+
+const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args)
+{
+	static const char *argv[64];
+	argv[0] = ctt_ctrun_path();
+	with_root(t, args, argv + 1, 63);
+	return argv;
+}
+
+int lc_wait(pid_t pid, unsigned timeout_ms)
+{
+	int wstatus;
+	for (unsigned waited = 0;; waited += 10) {
+		pid_t r = waitpid(pid, &wstatus, WNOHANG);
+		cr_assert_geq(r, 0, "waitpid %d: %s", pid, strerror(errno));
+		if (r == pid)
+			break;
+		if (waited >= timeout_ms) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &wstatus, 0);
+			cr_assert_fail("process %d did not exit within %u ms", pid, timeout_ms);
+		}
+		sleep_ms(10);
+	}
+	for (unsigned i = 0; i < nspawned; i++)
+		if (spawned[i] == pid)
+			spawned[i] = 0;
+	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : WEXITSTATUS(wstatus);
+}
+
+/* ---- checks ---- */
+
+bool lc_matches(const char *text, const char *pattern)
+{
+	regex_t re;
+	cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE), 0,
+		     "bad regex %s", pattern);
+	bool ok = regexec(&re, text, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+void lc_expect_error_line(const struct ctt_result *r, const char *const *needles)
+{
+	cr_expect_neq(r->status, 0, "exit 0, stdout: %s", r->out);
+	cr_expect_eq(ctt_count_lines(r->err), 1, "one line expected on stderr: %s", r->err);
+	cr_expect(lc_matches(r->err, "^ctrun( [a-z]+)?: "), "stderr: %s", r->err);
+	for (; *needles; needles++)
+		cr_expect(strstr(r->err, *needles), "\"%s\" not in stderr: %s", *needles, r->err);
+}
+
+/* Whether /proc/<pid>/<file> (NUL-separated) has an entry equal to entry. */
+static bool proc_has_entry(const char *pid, const char *file, const char *entry, char sep)
+{
+	char path[64], buf[65536];
+	snprintf(path, sizeof(path), "/proc/%s/%s", pid, file);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = sep;
+	if (buf[n - 1] == sep)
+		buf[n - 1] = '\0';
+	if (sep == ' ')
+		return strcmp(buf, entry) == 0;
+	for (char *s = buf; s < buf + n; s += strlen(s) + 1)
+		if (strcmp(s, entry) == 0)
+			return true;
+	return false;
+}
+
+static int count_marked_processes(const struct lc *t)
+{
+	char *mark = mark_env(t);
+	DIR *d = opendir("/proc");
+	cr_assert_not_null(d, "opendir /proc: %s", strerror(errno));
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (atoi(e->d_name) > 0 && atoi(e->d_name) != getpid() &&
+		    proc_has_entry(e->d_name, "environ", mark, '\0'))
+			n++;
+	closedir(d);
+	free(mark);
+	return n;
+}
+
+static unsigned count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	unsigned n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+void lc_assert_nothing_left(const struct lc *t)
+{
+	cr_expect_eq(count_entries(t->root), 0, "the state root \"%s\" is not empty", t->root);
+	struct ctt_result r;
+	lc_ctrun(&r, t, "list", "-q");
+	cr_expect_eq(r.status, 0, "list -q: %s", r.err);
+	cr_expect_str_empty(r.out, "list -q: %s", r.out);
+	ctt_result_free(&r);
+	cr_expect_eq(count_marked_processes(t), 0, "a process of the test's containers is left");
+	char *mounts = ctt_read_file("/proc/self/mountinfo");
+	cr_expect_null(strstr(mounts, t->bundle), "a mount is left below %s", t->bundle);
+	free(mounts);
+}
+
+int lc_count_in_pidns(pid_t pid, const char *cmdline)
+{
+	char path[64];
+	struct stat ns, st;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
+	cr_assert_eq(stat(path, &ns), 0, "stat %s: %s", path, strerror(errno));
+	DIR *d = opendir("/proc");
+	cr_assert_not_null(d);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (atoi(e->d_name) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/ns/pid", e->d_name);
+		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev &&
+		    proc_has_entry(e->d_name, "cmdline", cmdline, ' '))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* ---- clean-up ---- */
+
+static void delete_all(const struct lc *t)
+{
+	struct ctt_result r;
+	lc_ctrun(&r, t, "list", "-q");
+	for (char *id = strtok(r.out, "\n"); id; id = strtok(NULL, "\n")) {
+		struct ctt_result d;
+		lc_ctrun(&d, t, "delete", "--force", id);
+		ctt_result_free(&d);
+	}
+	ctt_result_free(&r);
+}
+
+void lc_cleanup(void)
+{
+	for (unsigned i = 0; i < nspawned; i++)
+		if (spawned[i] > 0) {
+			kill(spawned[i], SIGKILL);
+			waitpid(spawned[i], NULL, 0);
+		}
+	nspawned = 0;
+	while (nboxes)
+		delete_all(&boxes[--nboxes]);
+	ctt_cleanup();
+}

@@ -1,0 +1,93 @@
+/* Helpers shared by the lifecycle suites (test_lifecycle.c, test_run.c, test_process.c,
+ * test_bad_input.c, test_terminal.c, test_fallback.c): one busybox bundle and one private
+ * state root per test, ctrun always run with `--root`, and a clean-up that force-deletes
+ * every container the test left behind before the temporary directories go.
+ *
+ * Every ctrun the helpers start, and every container process, carries CTT_MARK=<root> in
+ * its environment (the init's copy of ctrun's environment before exec, the config's env
+ * after), which is how lc_assert_nothing_left() finds a process a failed create left. */
+#ifndef CTRUN_LIFECYCLE_UTIL_H
+#define CTRUN_LIFECYCLE_UTIL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <yajl/yajl_tree.h>
+
+#include "tests/lib/testlib.h"
+
+struct lc {
+	char *root;   /* the --root of every command */
+	char *bundle; /* a busybox bundle whose config env has CTT_MARK */
+};
+
+/* A new root and bundle, registered for lc_cleanup(). */
+void lc_init(struct lc *t);
+
+/* Use as a suite's .fini: `delete --force` of every container, then ctt_cleanup(). */
+void lc_cleanup(void);
+
+/* Sets process.args to argv (NULL-terminated) / to `sh -c script`. */
+void lc_set_args(const struct lc *t, const char *const *argv);
+void lc_set_script(const struct lc *t, const char *script);
+/* Appends json to the array at path of config.json. */
+void lc_config_append(const struct lc *t, const char *path, const char *json);
+/* Index of the namespace of that type in .linux.namespaces, -1 when absent. */
+long lc_namespace_index(const struct lc *t, const char *type);
+/* Replaces (json) or removes (NULL) the namespace entry of that type. */
+void lc_namespace_set(const struct lc *t, const char *type, const char *json);
+
+/* JSON string literal of s, malloc'd. */
+char *lc_json_quote(const char *s);
+
+/* `ctrun --root ROOT args...`. */
+int lc_ctrunv(struct ctt_result *r, const struct lc *t, const char *const *args);
+#define lc_ctrun(r, t, ...) lc_ctrunv(r, t, (const char *const[]){__VA_ARGS__, NULL})
+/* The same, expecting exit status 0 (the result is freed). */
+void lc_okv(const struct lc *t, const char *const *args);
+#define lc_ok(t, ...) lc_okv(t, (const char *const[]){__VA_ARGS__, NULL})
+
+/* `run --bundle B ID` of `sh -c script`; expects exit 0 and returns stdout (malloc'd). */
+char *lc_sh_output(const struct lc *t, const char *script);
+
+/* `state ID`, which must succeed, parsed. */
+yajl_val lc_state(const struct lc *t, const char *id);
+/* The status from `state`, malloc'd. */
+char *lc_status(const struct lc *t, const char *id);
+/* Polls `state` until the status is want (fails after 10 s). */
+void lc_wait_status(const struct lc *t, const char *id, const char *want);
+/* The pid from `state`. */
+pid_t lc_pid(const struct lc *t, const char *id);
+
+/* bundle/rootfs/rel on the host, malloc'd; the container writes its /rel there. */
+char *lc_rootfs_path(const struct lc *t, const char *rel);
+/* Polls until the file exists (fails after 10 s). */
+void lc_wait_file(const char *path);
+/* Polls until the file holds needle (fails after 10 s); returns the content, malloc'd. */
+char *lc_wait_content(const char *path, const char *needle);
+
+/* Starts argv in the background: stdin /dev/null, stdout and stderr appended to out,
+ * fd3 (when >= 0) as its fd 3, CTT_MARK of t in its environment. Killed at lc_cleanup()
+ * if still there. */
+pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int fd3);
+/* argv of `ctrun --root ROOT args...` for lc_spawn (static storage, one at a time). */
+const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);
+/* Waits for a lc_spawn()ed process; returns its status (128+N when killed by signal N). */
+int lc_wait(pid_t pid, unsigned timeout_ms);
+
+/* An error of ctrun: non-zero exit, one line on stderr that contains each of the
+ * NULL-terminated needles. */
+void lc_expect_error_line(const struct ctt_result *r, const char *const *needles);
+#define lc_expect_error(r, ...) \
+	lc_expect_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
+
+/* The root has no container (no entry, `list -q` empty), no process of the test's
+ * containers exists and no mount below the test's directories is left. */
+void lc_assert_nothing_left(const struct lc *t);
+
+/* Number of processes whose pid namespace is that of pid and whose cmdline is cmdline
+ * (arguments joined by spaces). */
+int lc_count_in_pidns(pid_t pid, const char *cmdline);
+
+bool lc_matches(const char *text, const char *regex);
+
+#endif

@@ -1,0 +1,569 @@
+/* ct_init_plan_build(): the parent turns a parsed config into everything the child applies
+ * without parsing: clone flags, namespace fds, mount targets, rlimits, capability masks,
+ * argv/envp. Configs are parsed from strings; the rootfs is an empty directory under /tmp. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/spawn.h"
+
+/* JSON written as C tokens (see test_config.c): `#` keeps true/false and "linux" as written. */
+#define JSON(...) #__VA_ARGS__
+
+static char bundle[64];
+static char rootfs[128];
+
+static void make_bundle(void)
+{
+	snprintf(bundle, sizeof(bundle), "/tmp/ct-h8-plan-XXXXXX");
+	cr_assert_not_null(mkdtemp(bundle), "mkdtemp: %s", strerror(errno));
+	snprintf(rootfs, sizeof(rootfs), "%s/rootfs", bundle);
+	cr_assert_eq(mkdir(rootfs, 0755), 0, "mkdir %s: %s", rootfs, strerror(errno));
+}
+
+static void remove_bundle(void)
+{
+	rmdir(rootfs);
+	rmdir(bundle);
+}
+
+TestSuite(spawn_plan, .init = make_bundle, .fini = remove_bundle);
+
+/* One config, its options and its plan. */
+struct fixture {
+	struct oci_config *config;
+	struct ct_spawn_opts opts;
+	struct ct_init_plan plan;
+	struct ct_error err;
+	int ret;
+};
+
+static void build(struct fixture *f, const char *text)
+{
+	memset(f, 0, sizeof(*f));
+	struct ct_error perr = {0};
+	cr_assert_eq(oci_config_parse(text, NULL, &f->config, &perr), 0, "parse: %s\n%s", perr.msg,
+		     text);
+	f->opts = (struct ct_spawn_opts){
+		.config = f->config,
+		.bundle = bundle,
+		.rootfs = rootfs,
+		.id = "h8",
+		.state_dirfd = -1,
+		.state_lockfd = -1,
+		.start = CT_START_SYNC,
+	};
+	f->ret = ct_init_plan_build(&f->opts, &f->plan, &f->err);
+}
+
+static void build_ok(struct fixture *f, const char *text)
+{
+	build(f, text);
+	cr_assert_eq(f->ret, 0, "refused: %s\n%s", f->err.msg, text);
+}
+
+static void build_fails(struct fixture *f, const char *text, int errnum, const char *msg)
+{
+	build(f, text);
+	cr_assert_eq(f->ret, -1, "accepted:\n%s", text);
+	cr_expect_eq(f->err.errnum, errnum, "errnum %d, expected %d (%s)", f->err.errnum, errnum,
+		     f->err.msg);
+	cr_expect_str_eq(f->err.msg, msg);
+}
+
+static void done(struct fixture *f)
+{
+	ct_init_plan_free(&f->plan);
+	oci_config_free(f->config);
+}
+
+#define MINIMAL_PROCESS JSON({"args" : ["/bin/true"], "cwd" : "/"})
+
+/* A document with `process` (an object, NULL for none) and the given extra members (each a
+ * "key": value). The result lives until the next call. */
+static const char *doc_with(const char *process, const char *members)
+{
+	static char text[8192];
+	int n = snprintf(text, sizeof(text),
+			 "{\"ociVersion\": \"1.3.0\", \"root\": {\"path\": \"rootfs\"}%s%s%s%s}",
+			 process ? ", \"process\": " : "", process ? process : "",
+			 *members ? ", " : "", members);
+	cr_assert_lt((size_t)n, sizeof(text));
+	return text;
+}
+
+static const char *doc(const char *members)
+{
+	return doc_with(MINIMAL_PROCESS, members);
+}
+
+/* ---- the plan's fixed parts ---- */
+
+Test(spawn_plan, minimal_config)
+{
+	struct fixture f;
+	build_ok(&f, doc(""));
+	cr_expect_eq(f.plan.config, f.config);
+	cr_expect_eq(f.plan.opts, &f.opts);
+	cr_expect_eq(f.plan.sync_fd, -1);
+	cr_expect_eq(f.plan.exec_fifo_fd, -1);
+	cr_expect_eq(f.plan.unshare_flags, 0);
+	cr_expect_not(f.plan.new_mount_ns);
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		cr_expect_eq(f.plan.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
+	cr_expect_eq(f.plan.n_mounts, 0);
+	cr_expect_eq(f.plan.n_rlimits, 0);
+	cr_expect_not(f.plan.set_caps, "no capabilities object, caps are left alone");
+	cr_expect_str_eq(f.plan.keyring_name, "_ses.h8");
+	done(&f);
+}
+
+Test(spawn_plan, config_without_process_is_refused)
+{
+	struct fixture f;
+	build_fails(&f, doc_with(NULL, ""), EINVAL, "config.json: .process: required to run");
+	done(&f);
+}
+
+/* A plan that failed before its fds were planned must not close fds it never opened: stdin
+ * here stands for whatever fd 0..7 the caller holds. */
+Test(spawn_plan, free_after_early_failure_closes_no_foreign_fd)
+{
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(devnull, 0);
+	cr_assert_eq(dup2(devnull, 0), 0);
+	close(devnull);
+	struct fixture f;
+	build_fails(&f, doc_with(NULL, ""), EINVAL, "config.json: .process: required to run");
+	done(&f);
+	cr_expect_neq(fcntl(0, F_GETFD), -1, "fd 0 was closed by ct_init_plan_free()");
+}
+
+Test(spawn_plan, free_twice_closes_nothing_the_second_time)
+{
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(devnull, 0);
+	cr_assert_eq(dup2(devnull, 0), 0);
+	close(devnull);
+	struct fixture f;
+	build_ok(&f, doc(""));
+	ct_init_plan_free(&f.plan);
+	ct_init_plan_free(&f.plan);
+	oci_config_free(f.config);
+	cr_expect_neq(fcntl(0, F_GETFD), -1, "fd 0 was closed by a second ct_init_plan_free()");
+}
+
+/* ---- namespaces ---- */
+
+Test(spawn_plan, new_namespaces_become_clone_flags)
+{
+	struct fixture f;
+	build_ok(&f, doc(JSON("linux"
+			      : {
+				      "namespaces" : [
+					      {"type" : "pid"}, {"type" : "network"},
+					      {"type" : "ipc"}, {"type" : "uts"},
+					      {"type" : "mount"}, {"type" : "cgroup"}
+				      ]
+			      })));
+	cr_expect_eq(f.plan.unshare_flags,
+		     CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS |
+			     CLONE_NEWCGROUP,
+		     "unshare_flags %#lx", f.plan.unshare_flags);
+	cr_expect(f.plan.new_mount_ns);
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		cr_expect_eq(f.plan.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
+	done(&f);
+}
+
+Test(spawn_plan, time_namespace_flag)
+{
+	struct fixture f;
+	build_ok(&f, doc(JSON("linux" : {"namespaces" : [ {"type" : "time"} ]})));
+	cr_expect_eq(f.plan.unshare_flags, 0x00000080 /* CLONE_NEWTIME */);
+	cr_expect_not(f.plan.new_mount_ns);
+	done(&f);
+}
+
+Test(spawn_plan, namespace_with_path_is_opened_to_join)
+{
+	struct fixture f;
+	build_ok(&f, doc(JSON("linux"
+			      : {
+				      "namespaces" : [
+					      {"type" : "pid"},
+					      {"type" : "uts", "path" : "/proc/self/ns/uts"}
+				      ]
+			      })));
+	int fd = f.plan.join_fds[OCI_NS_UTS];
+	cr_assert_geq(fd, 0, "uts namespace fd opened");
+	cr_expect(fcntl(fd, F_GETFD) & FD_CLOEXEC, "join fd is close-on-exec");
+	struct stat want, have;
+	cr_assert_eq(stat("/proc/self/ns/uts", &want), 0);
+	cr_assert_eq(fstat(fd, &have), 0);
+	cr_expect_eq(have.st_ino, want.st_ino, "the fd is our uts namespace");
+	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWPID, "a joined namespace is not unshared");
+	cr_expect_eq(f.plan.join_fds[OCI_NS_PID], -1);
+	done(&f);
+}
+
+Test(spawn_plan, missing_namespace_path_is_refused)
+{
+	struct fixture f;
+	build_fails(&f,
+		    doc(JSON("linux"
+			     : {"namespaces" : [ {"type" : "uts", "path" : "/nope"} ]})),
+		    ENOENT, "open uts namespace \"/nope\": No such file or directory");
+	done(&f);
+}
+
+Test(spawn_plan, user_namespace_not_supported_yet)
+{
+	struct fixture f;
+	build_fails(&f,
+		    doc(JSON("linux"
+			     : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
+		    ENOTSUP, "linux.namespaces: user namespaces are not supported yet");
+	done(&f);
+}
+
+/* ---- mounts ---- */
+
+static char *under_rootfs(const char *dest)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "%s%s", rootfs, dest);
+	return path;
+}
+
+Test(spawn_plan, mounts_get_targets_under_the_rootfs)
+{
+	struct fixture f;
+	build_ok(&f,
+		 doc(JSON("linux"
+			  : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
+			  : [
+				  {
+					  "destination" : "/proc",
+					  "type" : "proc",
+					  "source" : "proc",
+					  "options" : [ "nosuid", "noexec", "nodev" ]
+				  },
+				  {
+					  "destination" : "/dev",
+					  "type" : "tmpfs",
+					  "source" : "tmpfs",
+					  "options" : [
+						  "nosuid", "strictatime", "mode=755", "size=65536k"
+					  ]
+				  },
+				  {
+					  "destination" : "/sys/fs/cgroup",
+					  "type" : "cgroup",
+					  "source" : "cgroup"
+				  }
+			  ])));
+	cr_assert_eq(f.plan.n_mounts, 3);
+	const struct ct_planned_mount *m = f.plan.mounts;
+	cr_expect_str_eq(m[0].target, under_rootfs("/proc"));
+	cr_expect_str_eq(m[0].source, "proc");
+	cr_expect_str_eq(m[0].type, "proc");
+	cr_expect_eq(m[0].flags.flags, MS_NOSUID | MS_NOEXEC | MS_NODEV);
+	cr_expect_null(m[0].bind_source);
+	cr_expect_not(m[0].is_cgroup);
+
+	cr_expect_str_eq(m[1].target, under_rootfs("/dev"));
+	cr_expect_eq(m[1].flags.flags, MS_NOSUID | MS_STRICTATIME);
+	cr_assert_not_null(m[1].flags.data);
+	cr_expect_str_eq(m[1].flags.data, "mode=755,size=65536k");
+	cr_expect(f.plan.dev_is_tmpfs);
+
+	cr_expect_str_eq(m[2].target, under_rootfs("/sys/fs/cgroup"));
+	cr_expect(m[2].is_cgroup);
+	done(&f);
+}
+
+Test(spawn_plan, bind_sources_relative_to_the_bundle)
+{
+	struct fixture f;
+	build_ok(&f, doc(JSON("linux"
+			      : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
+			      : [
+				      {
+					      "destination" : "/data",
+					      "source" : "data/dir",
+					      "options" : [ "rbind", "ro" ]
+				      },
+				      {
+					      "destination" : "/etc/hosts",
+					      "type" : "bind",
+					      "source" : "/etc/hosts"
+				      },
+				      {
+					      "destination" : "/x",
+					      "type" : "none",
+					      "source" : "./x",
+					      "options" : ["bind"]
+				      }
+			      ])));
+	cr_assert_eq(f.plan.n_mounts, 3);
+	const struct ct_planned_mount *m = f.plan.mounts;
+	char want[256];
+	snprintf(want, sizeof(want), "%s/data/dir", bundle);
+	cr_expect_str_eq(m[0].target, under_rootfs("/data"));
+	cr_assert_not_null(m[0].bind_source);
+	cr_expect_str_eq(m[0].bind_source, want);
+	cr_expect(m[0].flags.bind);
+	cr_expect(m[0].flags.recursive_bind);
+	cr_expect_eq(m[0].flags.flags, MS_RDONLY);
+
+	cr_assert_not_null(m[1].bind_source);
+	cr_expect_str_eq(m[1].bind_source, "/etc/hosts", "an absolute source is kept");
+	cr_expect(m[1].flags.bind, "type \"bind\" alone makes a bind mount");
+	cr_expect_not(m[1].flags.recursive_bind);
+
+	snprintf(want, sizeof(want), "%s/./x", bundle);
+	cr_assert_not_null(m[2].bind_source);
+	cr_expect_str_eq(m[2].bind_source, want);
+	cr_expect_not(f.plan.dev_is_tmpfs);
+	done(&f);
+}
+
+Test(spawn_plan, bind_without_source_is_refused)
+{
+	struct fixture f;
+	build_fails(&f,
+		    doc(JSON("linux"
+			     : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
+			     : [ {"destination" : "/data", "options" : ["bind"]} ])),
+		    EINVAL, "mount \"/data\": bind mount without a source");
+	done(&f);
+}
+
+Test(spawn_plan, mounts_need_a_mount_namespace)
+{
+	struct fixture f;
+	build_fails(&f,
+		    doc(JSON("mounts"
+			     : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])),
+		    EINVAL, "config.json: .mounts: needs a mount namespace");
+	done(&f);
+}
+
+/* ---- rlimits ---- */
+
+Test(spawn_plan, rlimits_are_mapped)
+{
+	struct fixture f;
+	build_ok(
+		&f,
+		doc_with(JSON({
+				 "args" : ["/bin/true"],
+				 "cwd" : "/",
+				 "rlimits" : [
+					 {"type" : "RLIMIT_NOFILE", "soft" : 1024, "hard" : 4096}, {
+						 "type" : "RLIMIT_CORE",
+						 "soft" : 0,
+						 "hard" : 18446744073709551615
+					 }
+				 ]
+			 }),
+			 ""));
+	cr_assert_eq(f.plan.n_rlimits, 2);
+	cr_expect_eq(f.plan.rlimits[0].resource, RLIMIT_NOFILE);
+	cr_expect_eq(f.plan.rlimits[0].limit.rlim_cur, 1024);
+	cr_expect_eq(f.plan.rlimits[0].limit.rlim_max, 4096);
+	cr_expect_eq(f.plan.rlimits[1].resource, RLIMIT_CORE);
+	cr_expect_eq(f.plan.rlimits[1].limit.rlim_cur, 0);
+	cr_expect_eq(f.plan.rlimits[1].limit.rlim_max, RLIM_INFINITY);
+	done(&f);
+}
+
+Test(spawn_plan, unknown_rlimit_is_refused)
+{
+	struct fixture f;
+	build_fails(&f,
+		    doc_with(JSON({
+				     "args" : ["/bin/true"],
+				     "cwd" : "/",
+				     "rlimits" : [ {"type" : "RLIMIT_FOO", "soft" : 1, "hard" : 1} ]
+			     }),
+			     ""),
+		    EINVAL, "config.json: .process.rlimits[0].type: unknown rlimit \"RLIMIT_FOO\"");
+	done(&f);
+}
+
+/* ---- capabilities ---- */
+
+Test(spawn_plan, capability_names)
+{
+	cr_expect_eq(ct_capability_from_name("CAP_KILL"), CAP_KILL);
+	cr_expect_eq(ct_capability_from_name("CAP_KILL"), 5);
+	cr_expect_eq(ct_capability_from_name("CAP_CHOWN"), 0);
+	cr_expect_eq(ct_capability_from_name("CAP_NET_BIND_SERVICE"), 10);
+	cr_expect_eq(ct_capability_from_name("CAP_SYS_ADMIN"), CAP_SYS_ADMIN);
+	cr_expect_eq(ct_capability_from_name("cap_kill"), CAP_KILL, "any case");
+	cr_expect_eq(ct_capability_from_name("kill"), CAP_KILL, "the prefix may be left out");
+	cr_expect_eq(ct_capability_from_name("CAP_FOO"), -1);
+	cr_expect_eq(ct_capability_from_name(""), -1);
+	cr_expect_eq(ct_capability_from_name("CAP_"), -1);
+}
+
+Test(spawn_plan, capabilities_become_bit_masks)
+{
+	struct fixture f;
+	build_ok(
+		&f,
+		doc_with(
+			JSON({
+				"args" : ["/bin/true"],
+				"cwd" : "/",
+				"capabilities" : {
+					"bounding" :
+						[ "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_CHOWN" ],
+					"effective" : ["CAP_KILL"],
+					"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
+					"inheritable" : [],
+					"ambient" : ["CAP_NET_BIND_SERVICE"]
+				}
+			}),
+			""));
+	cr_expect(f.plan.set_caps);
+	cr_expect_geq(f.plan.cap_last, CAP_AUDIT_READ, "cap_last %d", f.plan.cap_last);
+	cr_expect_eq(f.plan.cap_bounding, (1ULL << 5) | (1ULL << 10) | 1ULL, "bounding %#llx",
+		     (unsigned long long)f.plan.cap_bounding);
+	cr_expect_eq(f.plan.cap_effective, 1ULL << 5, "CAP_KILL is bit 5");
+	cr_expect_eq(f.plan.cap_permitted, (1ULL << 5) | (1ULL << 10));
+	cr_expect_eq(f.plan.cap_inheritable, 0);
+	cr_expect_eq(f.plan.cap_ambient, 1ULL << 10);
+	done(&f);
+}
+
+Test(spawn_plan, empty_capabilities_drop_everything)
+{
+	struct fixture f;
+	build_ok(&f,
+		 doc_with(JSON({"args" : ["/bin/true"], "cwd" : "/", "capabilities" : {}}), ""));
+	cr_expect(f.plan.set_caps, "an empty object still means: set these (none)");
+	cr_expect_eq(f.plan.cap_bounding | f.plan.cap_effective | f.plan.cap_permitted |
+			     f.plan.cap_inheritable | f.plan.cap_ambient,
+		     0);
+	done(&f);
+}
+
+Test(spawn_plan, unknown_capability_is_refused)
+{
+	struct fixture f;
+	build_fails(
+		&f,
+		doc_with(JSON({
+				 "args" : ["/bin/true"],
+				 "cwd" : "/",
+				 "capabilities" :
+					 {"bounding" : [],
+					  "permitted" : [ "CAP_KILL", "CAP_FOO" ]}
+			 }),
+			 ""),
+		EINVAL,
+		"config.json: .process.capabilities.permitted[1]: unknown capability "
+		"\"CAP_FOO\"");
+	done(&f);
+}
+
+/* ---- argv and environment ---- */
+
+Test(spawn_plan, argv_is_null_terminated)
+{
+	unsetenv("LISTEN_FDS");
+	struct fixture f;
+	build_ok(&f, doc_with(JSON({"args" : [ "sh", "-c", "echo hi" ], "cwd" : "/"}), ""));
+	cr_assert_not_null(f.plan.argv);
+	cr_expect_str_eq(f.plan.argv[0], "sh");
+	cr_expect_str_eq(f.plan.argv[1], "-c");
+	cr_expect_str_eq(f.plan.argv[2], "echo hi");
+	cr_expect_null(f.plan.argv[3]);
+	cr_assert_not_null(f.plan.envp);
+	cr_expect_null(f.plan.envp[0], "no env, no LISTEN_FDS: an empty environment");
+	cr_expect_str_eq(f.plan.path_env,
+			 "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+			 "the default PATH to find args[0] in");
+	done(&f);
+}
+
+Test(spawn_plan, env_is_passed_and_path_found)
+{
+	unsetenv("LISTEN_FDS");
+	struct fixture f;
+	build_ok(&f, doc_with(JSON({
+				      "args" : ["ls"],
+				      "cwd" : "/",
+				      "env" : [ "TERM=xterm", "PATH=/opt/bin:/bin", "HOME=/root" ]
+			      }),
+			      ""));
+	cr_assert_not_null(f.plan.envp);
+	cr_expect_str_eq(f.plan.envp[0], "TERM=xterm");
+	cr_expect_str_eq(f.plan.envp[1], "PATH=/opt/bin:/bin");
+	cr_expect_str_eq(f.plan.envp[2], "HOME=/root");
+	cr_expect_null(f.plan.envp[3]);
+	cr_expect_str_eq(f.plan.path_env, "/opt/bin:/bin");
+	done(&f);
+}
+
+Test(spawn_plan, listen_fds_are_announced)
+{
+	cr_assert_eq(setenv("LISTEN_FDS", "2", 1), 0);
+	struct fixture f;
+	build_ok(&f, doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
+	cr_assert_not_null(f.plan.envp);
+	cr_expect_str_eq(f.plan.envp[0], "A=1");
+	cr_assert_not_null(f.plan.envp[1]);
+	cr_expect_str_eq(f.plan.envp[1], "LISTEN_FDS=2");
+	cr_assert_not_null(f.plan.envp[2]);
+	cr_expect_str_eq(f.plan.envp[2], "LISTEN_PID=1", "the process is pid 1 of its namespace");
+	cr_expect_null(f.plan.envp[3]);
+	done(&f);
+}
+
+Test(spawn_plan, listen_fds_zero_or_junk_adds_nothing)
+{
+	const char *values[] = {"0", "junk", ""};
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		cr_assert_eq(setenv("LISTEN_FDS", values[i], 1), 0);
+		struct fixture f;
+		build_ok(&f, doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
+		cr_expect_str_eq(f.plan.envp[0], "A=1");
+		cr_expect_null(f.plan.envp[1], "LISTEN_FDS=\"%s\" added %s", values[i],
+			       f.plan.envp[1]);
+		done(&f);
+	}
+}
+
+/* ---- fields whose issue has not landed ---- */
+
+Test(spawn_plan, seccomp_not_supported_yet)
+{
+	struct fixture f;
+	build_fails(&f,
+		    doc(JSON("linux"
+			     : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})),
+		    ENOTSUP, "config.json: .linux.seccomp: not supported yet");
+	done(&f);
+}
+
+Test(spawn_plan, resources_not_supported_yet)
+{
+	struct fixture f;
+	build_fails(&f,
+		    doc(JSON("linux"
+			     : {"resources" : {"pids" : {"limit" : 10}}})),
+		    ENOTSUP, "config.json: .linux.resources: not supported yet");
+	done(&f);
+}

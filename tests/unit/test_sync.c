@@ -1,0 +1,176 @@
+/* The typed parent/child channel of libct/sync.h over a real socketpair: each message comes
+ * out as it went in, an fd travels with PTY_MASTER, and a closed peer reads as EOF. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/sync.h"
+
+/* fds[0] parent end, fds[1] child end. */
+static int fds[2] = {-1, -1};
+
+static void open_pair(void)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_pair(fds, &err), 0, "%s", err.msg);
+}
+
+static void close_pair(void)
+{
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+TestSuite(sync, .init = open_pair, .fini = close_pair);
+
+static void recv_one(int sock, struct ct_sync_msg *msg, int *fd)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_recv(sock, msg, fd, &err), 0, "%s", err.msg);
+}
+
+Test(sync, pair_is_close_on_exec_seqpacket)
+{
+	for (int i = 0; i < 2; i++) {
+		cr_expect(fcntl(fds[i], F_GETFD) & FD_CLOEXEC, "fds[%d] is close-on-exec", i);
+		int type = 0;
+		socklen_t len = sizeof(type);
+		cr_assert_eq(getsockopt(fds[i], SOL_SOCKET, SO_TYPE, &type, &len), 0);
+		cr_expect_eq(type, SOCK_SEQPACKET, "one record per message");
+	}
+}
+
+Test(sync, ready)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_send_ready(fds[1], &err), 0, "%s", err.msg);
+	struct ct_sync_msg msg;
+	int fd;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_READY);
+	cr_expect_eq(msg.errnum, 0);
+	cr_expect_str_empty(msg.text);
+	cr_expect_eq(fd, -1, "READY carries no fd");
+}
+
+Test(sync, error_carries_errno_and_text)
+{
+	struct ct_error cause = {0};
+	ct_error_set(&cause, EPERM, "mount \"proc\" on \"/proc\"");
+	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
+	struct ct_sync_msg msg;
+	int fd;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	cr_expect_eq(msg.errnum, EPERM);
+	cr_expect_str_eq(msg.text, "mount \"proc\" on \"/proc\": Operation not permitted");
+	cr_expect_eq(fd, -1);
+}
+
+Test(sync, error_with_longest_message_arrives_whole)
+{
+	struct ct_error cause = {.errnum = EIO};
+	memset(cause.msg, 'm', sizeof(cause.msg) - 1);
+	cause.msg[sizeof(cause.msg) - 1] = '\0';
+	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
+	struct ct_sync_msg msg;
+	int fd;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	cr_expect_eq(msg.errnum, EIO);
+	cr_expect_str_eq(msg.text, cause.msg);
+}
+
+Test(sync, pty_master_carries_the_fd)
+{
+	char path[] = "/tmp/ct-h8-sync-XXXXXX";
+	int file = mkstemp(path);
+	cr_assert_geq(file, 0, "mkstemp: %s", strerror(errno));
+	unlink(path);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_send_pty_master(fds[1], file, &err), 0, "%s", err.msg);
+
+	struct ct_sync_msg msg;
+	int got;
+	recv_one(fds[0], &msg, &got);
+	cr_expect_eq(msg.type, CT_SYNC_PTY_MASTER);
+	cr_assert_geq(got, 0, "the message brought an fd");
+	cr_expect_neq(got, file);
+	struct stat want, have;
+	cr_assert_eq(fstat(file, &want), 0);
+	cr_assert_eq(fstat(got, &have), 0);
+	cr_expect_eq(have.st_dev, want.st_dev);
+	cr_expect_eq(have.st_ino, want.st_ino, "the received fd is the file that was sent");
+	close(got);
+	close(file);
+}
+
+Test(sync, start_from_parent_to_child)
+{
+	struct ct_sync_msg start = {.type = CT_SYNC_START};
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_send(fds[0], &start, &err), 0, "%s", err.msg);
+	struct ct_sync_msg msg;
+	int fd;
+	recv_one(fds[1], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_START);
+	cr_expect_eq(fd, -1);
+}
+
+Test(sync, messages_keep_their_order_and_boundaries)
+{
+	struct ct_error err = {0}, cause = {0};
+	ct_error_set_plain(&cause, ENOENT, "first");
+	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
+	cr_assert_eq(ct_sync_send_ready(fds[1], &err), 0, "%s", err.msg);
+
+	struct ct_sync_msg msg;
+	int fd;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	cr_expect_str_eq(msg.text, "first");
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_READY);
+	cr_expect_str_empty(msg.text, "nothing of the first message leaks into the second");
+}
+
+Test(sync, closed_peer_is_eof)
+{
+	close(fds[1]);
+	fds[1] = -1;
+	struct ct_sync_msg msg;
+	memset(&msg, 0x5a, sizeof(msg));
+	int fd = 42;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_EOF);
+	cr_expect_eq(fd, -1);
+}
+
+Test(sync, eof_after_the_last_message)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_send_ready(fds[1], &err), 0, "%s", err.msg);
+	close(fds[1]);
+	fds[1] = -1;
+	struct ct_sync_msg msg;
+	int fd;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_READY, "a message sent before dying is not lost");
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_EOF);
+}
+
+Test(sync, send_to_a_closed_peer_fails_without_sigpipe)
+{
+	close(fds[0]);
+	fds[0] = -1;
+	struct ct_error err = {0};
+	cr_expect_eq(ct_sync_send_ready(fds[1], &err), -1);
+	cr_expect_eq(err.errnum, EPIPE);
+	cr_expect_str_eq(err.msg, "send sync message 1: Broken pipe");
+}
