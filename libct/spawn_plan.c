@@ -281,23 +281,57 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 	return 0;
 }
 
-/* Refuses fields whose issue has not landed yet rather than ignoring them. */
+static bool hooks_given(const struct oci_config *c)
+{
+	const struct oci_hooks *h = &c->hooks;
+	return h->prestart.len || h->create_runtime.len || h->create_container.len ||
+	       h->start_container.len || h->poststart.len || h->poststop.len;
+}
+
+static bool mount_idmaps_given(const struct oci_config *c)
+{
+	for (size_t i = 0; i < c->mounts.len; i++)
+		if (c->mounts.items[i].uid_mappings.len || c->mounts.items[i].gid_mappings.len)
+			return true;
+	return false;
+}
+
+static bool nonempty(const char *s)
+{
+	return s && *s;
+}
+
+/* runtime.md#create: a property that cannot be applied is an error, never ignored. These
+ * wait for their issues (security, cgroups, hooks, rootfs). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
-	const char *field = NULL;
-	if (lx->has_seccomp)
-		field = ".linux.seccomp";
-	else if (lx->has_resources)
-		field = ".linux.resources";
-	else if (c->process.apparmor_profile && *c->process.apparmor_profile)
-		field = ".process.apparmorProfile";
-	else if (c->process.selinux_label && *c->process.selinux_label)
-		field = ".process.selinuxLabel";
-	else if (lx->uid_mappings.len || lx->gid_mappings.len)
-		field = ".linux.uidMappings";
-	if (field)
-		return ct_error_set(err, ENOTSUP, "config.json: %s: not supported yet", field);
+	const struct oci_process *p = &c->process;
+	const struct {
+		bool given;
+		const char *field;
+	} rows[] = {
+		{ lx->has_seccomp, ".linux.seccomp" },
+		{ lx->has_resources, ".linux.resources" },
+		{ nonempty(lx->cgroups_path), ".linux.cgroupsPath" },
+		{ lx->uid_mappings.len || lx->gid_mappings.len, ".linux.uidMappings" },
+		{ nonempty(p->apparmor_profile), ".process.apparmorProfile" },
+		{ nonempty(p->selinux_label), ".process.selinuxLabel" },
+		{ p->has_io_priority, ".process.ioPriority" },
+		{ p->has_scheduler, ".process.scheduler" },
+		{ p->has_exec_cpu_affinity, ".process.execCPUAffinity" },
+		{ hooks_given(c), ".hooks" },
+		{ lx->net_devices.len, ".linux.netDevices" },
+		{ nonempty(lx->mount_label), ".linux.mountLabel" },
+		{ lx->has_intel_rdt, ".linux.intelRdt" },
+		{ lx->has_memory_policy, ".linux.memoryPolicy" },
+		{ lx->has_personality, ".linux.personality" },
+		{ mount_idmaps_given(c), ".mounts[].uidMappings" },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].given)
+			return ct_error_set(err, ENOTSUP, "config.json: %s: not supported yet",
+					    rows[i].field);
 	return 0;
 }
 
