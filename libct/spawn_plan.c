@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/capability.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -198,10 +199,16 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 	return 0;
 }
 
+/* One name only: libcap would also take numbers and lists ("5", "CAP_A,CAP_B"). */
 int ct_capability_from_name(const char *name)
 {
+	char full[64];
+	if (!*name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_") !=
+			      strlen(name))
+		return -1;
+	snprintf(full, sizeof(full), "%s%s", strncasecmp(name, "cap_", 4) ? "CAP_" : "", name);
 	cap_value_t v;
-	if (cap_from_name(name, &v) < 0)
+	if (cap_from_name(full, &v) < 0)
 		return -1;
 	return v;
 }
@@ -340,6 +347,8 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 {
 	const struct oci_config *c = o->config;
 	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->join_fds[i] = -1; /* so a free after an early failure closes nothing */
 	plan->opts = o;
 	plan->config = c;
 	plan->sync_fd = plan->exec_fifo_fd = -1;
@@ -381,4 +390,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	if (plan->sync_fd >= 0)
 		close(plan->sync_fd);
 	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->join_fds[i] = -1;
+	plan->sync_fd = plan->exec_fifo_fd = -1;
 }
