@@ -30,8 +30,8 @@ static inline void ct_closedirp(DIR **d)
 		closedir(*d);
 }
 
-#define _cleanup_free_     __attribute__((cleanup(ct_freep)))
-#define _cleanup_close_    __attribute__((cleanup(ct_closep)))
+#define _cleanup_free_	   __attribute__((cleanup(ct_freep)))
+#define _cleanup_close_	   __attribute__((cleanup(ct_closep)))
 #define _cleanup_fclose_   __attribute__((cleanup(ct_fclosep)))
 #define _cleanup_closedir_ __attribute__((cleanup(ct_closedirp)))
 
@@ -42,11 +42,11 @@ static inline int steal_fd(int *fd)
 	return v;
 }
 
-#define steal_ptr(pp)                                                                              \
-	({                                                                                         \
-		__typeof__(*(pp)) _v = *(pp);                                                      \
-		*(pp) = NULL;                                                                      \
-		_v;                                                                                \
+#define steal_ptr(pp)                         \
+	({                                    \
+		__typeof__(*(pp)) _v = *(pp); \
+		*(pp) = NULL;                 \
+		_v;                           \
 	})
 
 #endif

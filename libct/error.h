@@ -8,8 +8,8 @@
 #define CT_ERROR_MSG_MAX 1024
 
 struct ct_error {
-	int errnum;                  /* errno of the cause, 0 when there is none */
-	char msg[CT_ERROR_MSG_MAX];  /* "what: to what: strerror" */
+	int errnum;		    /* errno of the cause, 0 when there is none */
+	char msg[CT_ERROR_MSG_MAX]; /* "what: to what: strerror" */
 };
 
 /* Sets err (when not NULL) and returns -1, so `return ct_error_set(...)` reads as it works.

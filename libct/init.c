@@ -28,8 +28,8 @@ static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 {
 	/* pid and time namespaces apply to children only: the parent joined them before the
 	 * clone (spawn.c). The mount namespace goes last so the other paths stay reachable. */
-	static const enum oci_ns_type order[] = { OCI_NS_IPC, OCI_NS_UTS, OCI_NS_NETWORK,
-						  OCI_NS_CGROUP, OCI_NS_MOUNT };
+	static const enum oci_ns_type order[] = {OCI_NS_IPC, OCI_NS_UTS, OCI_NS_NETWORK,
+						 OCI_NS_CGROUP, OCI_NS_MOUNT};
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		int fd = plan->join_fds[order[i]];
 		if (fd >= 0 && setns(fd, 0) < 0)
@@ -169,9 +169,8 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 		return -1;
 	int slave = -1;
 	int rc = -1;
-	if (p->has_console_size &&
-	    ct_pty_set_size(master, (unsigned short)p->console_size.height,
-			    (unsigned short)p->console_size.width, err) < 0)
+	if (p->has_console_size && ct_pty_set_size(master, (unsigned short)p->console_size.height,
+						   (unsigned short)p->console_size.width, err) < 0)
 		goto out;
 	slave = ct_pty_open_slave(master, slave_name, err);
 	if (slave < 0 || ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
@@ -273,8 +272,7 @@ static void reset_signals(const sigset_t *mask)
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
-static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size,
-		      struct ct_error *err)
+static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
 	if (join_namespaces(plan, err) < 0 || set_host_names(c, err) < 0 ||
@@ -294,7 +292,7 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size,
 
 void ct_init_run(struct ct_init_plan *plan)
 {
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	char exe[PATH_MAX];
 	for (size_t i = 0; i < plan->opts->n_runtime_fds; i++)
 		close(plan->opts->runtime_fds[i]);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 struct ct_mount_flags {
-	unsigned long flags;       /* MS_* for the mount (and the remount of a bind) */
+	unsigned long flags;	   /* MS_* for the mount (and the remount of a bind) */
 	unsigned long propagation; /* MS_PRIVATE/MS_SHARED/MS_SLAVE/MS_UNBINDABLE (| MS_REC) */
 	bool bind, recursive_bind;
 	char *data; /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */

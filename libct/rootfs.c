@@ -27,8 +27,7 @@ bool ct_path_is_below(const char *root, const char *path)
 /* mkdir -p of `path`, then a check that what it resolves to is still inside the rootfs
  * (a symlink in the image must not lead a mount outside). The rootfs issue replaces this
  * with openat2(RESOLVE_IN_ROOT). */
-static int make_mount_point(const char *rootfs, const char *path, bool file,
-			    struct ct_error *err)
+static int make_mount_point(const char *rootfs, const char *path, bool file, struct ct_error *err)
 {
 	char buf[PATH_MAX];
 	snprintf(buf, sizeof(buf), "%s", path);
@@ -100,8 +99,7 @@ static int mount_cgroup_v1(const struct ct_init_plan *plan, const struct ct_plan
 			return ct_error_set(err, errno, "mount cgroup2 on \"%s\"",
 					    container_path(plan, path));
 	}
-	if ((flags & MS_RDONLY) &&
-	    mount(NULL, m->target, NULL, MS_REMOUNT | flags, "mode=755") < 0)
+	if ((flags & MS_RDONLY) && mount(NULL, m->target, NULL, MS_REMOUNT | flags, "mode=755") < 0)
 		return ct_error_set(err, errno, "remount \"%s\" read-only",
 				    container_path(plan, m->target));
 	return 0;
@@ -156,12 +154,12 @@ static int create_default_devices(const struct ct_init_plan *plan, struct ct_err
 	static const struct {
 		const char *name;
 		unsigned major, minor;
-	} nodes[] = { { "null", 1, 3 },    { "zero", 1, 5 }, { "full", 1, 7 },
-		      { "random", 1, 8 }, { "urandom", 1, 9 }, { "tty", 5, 0 } };
+	} nodes[] = {{"null", 1, 3},   {"zero", 1, 5},	  {"full", 1, 7},
+		     {"random", 1, 8}, {"urandom", 1, 9}, {"tty", 5, 0}};
 	static const char *const links[][2] = {
-		{ "/proc/self/fd", "fd" },     { "/proc/self/fd/0", "stdin" },
-		{ "/proc/self/fd/1", "stdout" }, { "/proc/self/fd/2", "stderr" },
-		{ "pts/ptmx", "ptmx" },        { "/proc/kcore", "core" },
+		{"/proc/self/fd", "fd"},       {"/proc/self/fd/0", "stdin"},
+		{"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"},
+		{"pts/ptmx", "ptmx"},	       {"/proc/kcore", "core"},
 	};
 	char path[PATH_MAX];
 	mode_t old = umask(0);
@@ -289,14 +287,12 @@ static int prepare_root_propagation(const struct ct_init_plan *plan, struct ct_e
 static int finish_root(const struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
-	static const unsigned long propagation[] = { MS_PRIVATE, MS_SHARED, MS_SLAVE,
-						     MS_UNBINDABLE };
+	static const unsigned long propagation[] = {MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE};
 	if (c->linux_.has_rootfs_propagation &&
 	    mount(NULL, "/", NULL, MS_REC | propagation[c->linux_.rootfs_propagation], NULL) < 0)
 		return ct_error_set(err, errno, "set rootfs propagation \"%s\"",
 				    oci_propagation_names[c->linux_.rootfs_propagation]);
-	if (c->root.readonly &&
-	    mount(NULL, "/", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0)
+	if (c->root.readonly && mount(NULL, "/", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) < 0)
 		return ct_error_set(err, errno, "remount the root read-only");
 	return 0;
 }

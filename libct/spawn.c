@@ -104,7 +104,8 @@ static int wait_for_ready(int sock, struct ct_spawned *out, struct ct_error *err
 			return 0;
 		case CT_SYNC_PTY_MASTER:
 			if (fd < 0)
-				return ct_error_set(err, EPROTO, "pty message without a descriptor");
+				return ct_error_set(err, EPROTO,
+						    "pty message without a descriptor");
 			if (out->pty_master >= 0)
 				close(out->pty_master);
 			out->pty_master = fd;
@@ -147,7 +148,7 @@ void ct_spawned_close(struct ct_spawned *s)
 
 int ct_spawn_start(struct ct_spawned *s, struct ct_error *err)
 {
-	struct ct_sync_msg msg = { .type = CT_SYNC_START };
+	struct ct_sync_msg msg = {.type = CT_SYNC_START};
 	if (ct_sync_send(s->sync_fd, &msg, err) < 0)
 		return -1;
 	close(s->sync_fd);
@@ -157,9 +158,9 @@ int ct_spawn_start(struct ct_spawned *s, struct ct_error *err)
 
 int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
 {
-	*out = (struct ct_spawned){ .pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1 };
+	*out = (struct ct_spawned){.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1};
 	struct ct_init_plan plan;
-	int sync[2] = { -1, -1 };
+	int sync[2] = {-1, -1};
 	int ret = -1;
 	if (ct_init_plan_build(o, &plan, err) < 0)
 		goto out;

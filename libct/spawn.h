@@ -22,26 +22,26 @@ enum ct_start_mode {
 
 struct ct_spawn_opts {
 	const struct oci_config *config;
-	const char *bundle;      /* absolute */
-	const char *rootfs;      /* absolute */
+	const char *bundle; /* absolute */
+	const char *rootfs; /* absolute */
 	const char *id;
-	int state_dirfd;         /* where exec.fifo lives */
+	int state_dirfd; /* where exec.fifo lives */
 	/* The runtime's own fds (state root, state dir, its flock): the child closes them at
 	 * once, so the container never holds them and no flock outlives `create`. */
 	int runtime_fds[4];
 	size_t n_runtime_fds;
 	enum ct_start_mode start;
 	bool no_pivot, no_new_keyring;
-	int preserve_fds;        /* fds 3 .. 3+n-1 stay open in the container */
-	sigset_t child_sigmask;  /* the mask the user process starts with */
+	int preserve_fds;	/* fds 3 .. 3+n-1 stay open in the container */
+	sigset_t child_sigmask; /* the mask the user process starts with */
 };
 
 struct ct_planned_mount {
-	char *target;            /* host path under the rootfs, before pivot_root */
+	char *target; /* host path under the rootfs, before pivot_root */
 	const char *source, *type;
-	char *bind_source;       /* absolute host path of a bind source */
+	char *bind_source; /* absolute host path of a bind source */
 	struct ct_mount_flags flags;
-	bool is_cgroup;          /* "cgroup"/"cgroup2" type: see mount_cgroup() in init.c */
+	bool is_cgroup; /* "cgroup"/"cgroup2" type: see mount_cgroup() in init.c */
 };
 
 struct ct_planned_rlimit {
@@ -53,38 +53,38 @@ struct ct_planned_rlimit {
 struct ct_init_plan {
 	const struct ct_spawn_opts *opts;
 	const struct oci_config *config;
-	int sync_fd;                    /* child's end of the sync socket */
-	int exec_fifo_fd;               /* O_PATH fd of exec.fifo, or -1 */
-	int join_fds[OCI_NS_COUNT];     /* setns() targets, -1 when not joined */
-	unsigned long unshare_flags;    /* CLONE_NEW* given to clone */
+	int sync_fd;		     /* child's end of the sync socket */
+	int exec_fifo_fd;	     /* O_PATH fd of exec.fifo, or -1 */
+	int join_fds[OCI_NS_COUNT];  /* setns() targets, -1 when not joined */
+	unsigned long unshare_flags; /* CLONE_NEW* given to clone */
 	bool new_mount_ns;
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
-	bool dev_is_tmpfs;              /* /dev is a fresh tmpfs: create the standard nodes */
+	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */
 	struct ct_planned_rlimit *rlimits;
 	size_t n_rlimits;
-	char **argv;                    /* process.args, NULL-terminated */
-	char **envp;                    /* process.env (+ LISTEN_FDS/LISTEN_PID) */
-	const char *path_env;           /* PATH to search process.args[0] in */
+	char **argv;	      /* process.args, NULL-terminated */
+	char **envp;	      /* process.env (+ LISTEN_FDS/LISTEN_PID) */
+	const char *path_env; /* PATH to search process.args[0] in */
 	/* capability sets as bit masks over the kernel's capabilities */
 	uint64_t cap_bounding, cap_effective, cap_permitted, cap_inheritable, cap_ambient;
 	bool set_caps;
 	int cap_last;
 	char keyring_name[128];
 	struct ct_cgroup_hierarchy {
-		char *dir;              /* "cpu,cpuacct" under /sys/fs/cgroup */
-		char *options;          /* its mount data: "cpu,cpuacct", "name=systemd" */
-	} *cgroup_v1;                   /* for a "cgroup" mount on a v1 host */
+		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */
+		char *options; /* its mount data: "cpu,cpuacct", "name=systemd" */
+	} * cgroup_v1;	       /* for a "cgroup" mount on a v1 host */
 	size_t n_cgroup_v1;
-	bool cgroup2_host;              /* /sys/fs/cgroup is cgroup2 */
-	bool have_cgroup2_unified;      /* hybrid: cgroup2 at /sys/fs/cgroup/unified */
+	bool cgroup2_host;	   /* /sys/fs/cgroup is cgroup2 */
+	bool have_cgroup2_unified; /* hybrid: cgroup2 at /sys/fs/cgroup/unified */
 };
 
 struct ct_spawned {
 	pid_t pid;
 	int pidfd;
 	int pty_master; /* -1 without process.terminal */
-	int sync_fd;    /* CT_START_SYNC: open until ct_spawn_start() */
+	int sync_fd;	/* CT_START_SYNC: open until ct_spawn_start() */
 };
 
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the

@@ -25,9 +25,9 @@
 #endif
 
 static const unsigned long ns_clone_flags[OCI_NS_COUNT] = {
-	[OCI_NS_MOUNT] = CLONE_NEWNS,   [OCI_NS_PID] = CLONE_NEWPID,
-	[OCI_NS_NETWORK] = CLONE_NEWNET, [OCI_NS_UTS] = CLONE_NEWUTS,
-	[OCI_NS_IPC] = CLONE_NEWIPC,    [OCI_NS_USER] = CLONE_NEWUSER,
+	[OCI_NS_MOUNT] = CLONE_NEWNS,	   [OCI_NS_PID] = CLONE_NEWPID,
+	[OCI_NS_NETWORK] = CLONE_NEWNET,   [OCI_NS_UTS] = CLONE_NEWUTS,
+	[OCI_NS_IPC] = CLONE_NEWIPC,	   [OCI_NS_USER] = CLONE_NEWUSER,
 	[OCI_NS_CGROUP] = CLONE_NEWCGROUP, [OCI_NS_TIME] = CLONE_NEWTIME,
 };
 
@@ -39,8 +39,9 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 	for (size_t i = 0; i < lx->namespaces.len; i++) {
 		const struct oci_namespace *ns = &lx->namespaces.items[i];
 		if (ns->type == OCI_NS_USER)
-			return ct_error_set(err, ENOTSUP,
-					    "linux.namespaces: user namespaces are not supported yet");
+			return ct_error_set(
+				err, ENOTSUP,
+				"linux.namespaces: user namespaces are not supported yet");
 		if (!ns->path) {
 			plan->unshare_flags |= ns_clone_flags[ns->type];
 			continue;
@@ -74,14 +75,15 @@ static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount 
 		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
 	if (m->type && strcmp(m->type, "bind") == 0)
 		pm->flags.bind = true;
-	pm->is_cgroup = m->type && (strcmp(m->type, "cgroup") == 0 ||
-				    strcmp(m->type, "cgroup2") == 0);
+	pm->is_cgroup =
+		m->type && (strcmp(m->type, "cgroup") == 0 || strcmp(m->type, "cgroup2") == 0);
 	if (pm->flags.bind) {
 		if (!m->source)
-			return ct_error_set(err, EINVAL, "mount \"%s\": bind mount without a source",
+			return ct_error_set(err, EINVAL,
+					    "mount \"%s\": bind mount without a source",
 					    m->destination);
-		pm->bind_source = m->source[0] == '/' ? strdup(m->source)
-						      : join_path(o->bundle, m->source);
+		pm->bind_source =
+			m->source[0] == '/' ? strdup(m->source) : join_path(o->bundle, m->source);
 		if (!pm->bind_source)
 			return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
 	}
@@ -146,7 +148,8 @@ static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *e
 	char line[4096];
 	while (fgets(line, sizeof(line), f)) {
 		char mnt[1024], fstype[64], opts[1024];
-		/* id parent major:minor root mountpoint options [optional...] - fstype source super */
+		/* id parent major:minor root mountpoint options [optional...] - fstype source super
+		 */
 		const char *sep = strstr(line, " - ");
 		if (!sep || sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1 ||
 		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
@@ -166,14 +169,22 @@ static const struct {
 	const char *name;
 	int resource;
 } rlimit_names[] = {
-	{ "RLIMIT_AS", RLIMIT_AS },         { "RLIMIT_CORE", RLIMIT_CORE },
-	{ "RLIMIT_CPU", RLIMIT_CPU },       { "RLIMIT_DATA", RLIMIT_DATA },
-	{ "RLIMIT_FSIZE", RLIMIT_FSIZE },   { "RLIMIT_LOCKS", RLIMIT_LOCKS },
-	{ "RLIMIT_MEMLOCK", RLIMIT_MEMLOCK }, { "RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE },
-	{ "RLIMIT_NICE", RLIMIT_NICE },     { "RLIMIT_NOFILE", RLIMIT_NOFILE },
-	{ "RLIMIT_NPROC", RLIMIT_NPROC },   { "RLIMIT_RSS", RLIMIT_RSS },
-	{ "RLIMIT_RTPRIO", RLIMIT_RTPRIO }, { "RLIMIT_RTTIME", RLIMIT_RTTIME },
-	{ "RLIMIT_SIGPENDING", RLIMIT_SIGPENDING }, { "RLIMIT_STACK", RLIMIT_STACK },
+	{"RLIMIT_AS", RLIMIT_AS},
+	{"RLIMIT_CORE", RLIMIT_CORE},
+	{"RLIMIT_CPU", RLIMIT_CPU},
+	{"RLIMIT_DATA", RLIMIT_DATA},
+	{"RLIMIT_FSIZE", RLIMIT_FSIZE},
+	{"RLIMIT_LOCKS", RLIMIT_LOCKS},
+	{"RLIMIT_MEMLOCK", RLIMIT_MEMLOCK},
+	{"RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE},
+	{"RLIMIT_NICE", RLIMIT_NICE},
+	{"RLIMIT_NOFILE", RLIMIT_NOFILE},
+	{"RLIMIT_NPROC", RLIMIT_NPROC},
+	{"RLIMIT_RSS", RLIMIT_RSS},
+	{"RLIMIT_RTPRIO", RLIMIT_RTPRIO},
+	{"RLIMIT_RTTIME", RLIMIT_RTTIME},
+	{"RLIMIT_SIGPENDING", RLIMIT_SIGPENDING},
+	{"RLIMIT_STACK", RLIMIT_STACK},
 };
 
 static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
@@ -191,10 +202,10 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
 			return ct_error_set(err, EINVAL,
 					    "config.json: .process.rlimits[%zu].type: unknown "
-					    "rlimit \"%s\"", i, r->type);
-		plan->rlimits[plan->n_rlimits++] = (struct ct_planned_rlimit){
-			rlimit_names[k].resource, { r->soft, r->hard }
-		};
+					    "rlimit \"%s\"",
+					    i, r->type);
+		plan->rlimits[plan->n_rlimits++] =
+			(struct ct_planned_rlimit){rlimit_names[k].resource, {r->soft, r->hard}};
 	}
 	return 0;
 }
@@ -203,8 +214,8 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 int ct_capability_from_name(const char *name)
 {
 	char full[64];
-	if (!*name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_") !=
-			      strlen(name))
+	if (!*name ||
+	    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_") != strlen(name))
 		return -1;
 	snprintf(full, sizeof(full), "%s%s", strncasecmp(name, "cap_", 4) ? "CAP_" : "", name);
 	cap_value_t v;
@@ -234,7 +245,8 @@ static int cap_set_mask(const oci_strings *names, const char *set, int last, uin
 		if (v < 0)
 			return ct_error_set(err, EINVAL,
 					    "config.json: .process.capabilities.%s[%zu]: unknown "
-					    "capability \"%s\"", set, i, names->items[i]);
+					    "capability \"%s\"",
+					    set, i, names->items[i]);
 		if (v <= last) /* names the running kernel lacks are skipped */
 			*mask |= 1ULL << v;
 	}
@@ -250,8 +262,10 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	const struct oci_capabilities *c = &p->capabilities;
 	plan->set_caps = true;
 	if (cap_set_mask(&c->bounding, "bounding", plan->cap_last, &plan->cap_bounding, err) < 0 ||
-	    cap_set_mask(&c->effective, "effective", plan->cap_last, &plan->cap_effective, err) < 0 ||
-	    cap_set_mask(&c->permitted, "permitted", plan->cap_last, &plan->cap_permitted, err) < 0 ||
+	    cap_set_mask(&c->effective, "effective", plan->cap_last, &plan->cap_effective, err) <
+		    0 ||
+	    cap_set_mask(&c->permitted, "permitted", plan->cap_last, &plan->cap_permitted, err) <
+		    0 ||
 	    cap_set_mask(&c->inheritable, "inheritable", plan->cap_last, &plan->cap_inheritable,
 			 err) < 0 ||
 	    cap_set_mask(&c->ambient, "ambient", plan->cap_last, &plan->cap_ambient, err) < 0)
@@ -318,22 +332,22 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		bool given;
 		const char *field;
 	} rows[] = {
-		{ lx->has_seccomp, ".linux.seccomp" },
-		{ lx->has_resources, ".linux.resources" },
-		{ nonempty(lx->cgroups_path), ".linux.cgroupsPath" },
-		{ lx->uid_mappings.len || lx->gid_mappings.len, ".linux.uidMappings" },
-		{ nonempty(p->apparmor_profile), ".process.apparmorProfile" },
-		{ nonempty(p->selinux_label), ".process.selinuxLabel" },
-		{ p->has_io_priority, ".process.ioPriority" },
-		{ p->has_scheduler, ".process.scheduler" },
-		{ p->has_exec_cpu_affinity, ".process.execCPUAffinity" },
-		{ hooks_given(c), ".hooks" },
-		{ lx->net_devices.len, ".linux.netDevices" },
-		{ nonempty(lx->mount_label), ".linux.mountLabel" },
-		{ lx->has_intel_rdt, ".linux.intelRdt" },
-		{ lx->has_memory_policy, ".linux.memoryPolicy" },
-		{ lx->has_personality, ".linux.personality" },
-		{ mount_idmaps_given(c), ".mounts[].uidMappings" },
+		{lx->has_seccomp, ".linux.seccomp"},
+		{lx->has_resources, ".linux.resources"},
+		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
+		{lx->uid_mappings.len || lx->gid_mappings.len, ".linux.uidMappings"},
+		{nonempty(p->apparmor_profile), ".process.apparmorProfile"},
+		{nonempty(p->selinux_label), ".process.selinuxLabel"},
+		{p->has_io_priority, ".process.ioPriority"},
+		{p->has_scheduler, ".process.scheduler"},
+		{p->has_exec_cpu_affinity, ".process.execCPUAffinity"},
+		{hooks_given(c), ".hooks"},
+		{lx->net_devices.len, ".linux.netDevices"},
+		{nonempty(lx->mount_label), ".linux.mountLabel"},
+		{lx->has_intel_rdt, ".linux.intelRdt"},
+		{lx->has_memory_policy, ".linux.memoryPolicy"},
+		{lx->has_personality, ".linux.personality"},
+		{mount_idmaps_given(c), ".mounts[].uidMappings"},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].given)

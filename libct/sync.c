@@ -28,13 +28,13 @@ int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
 
 int ct_sync_send_ready(int sock, struct ct_error *err)
 {
-	struct ct_sync_msg msg = { .type = CT_SYNC_READY };
+	struct ct_sync_msg msg = {.type = CT_SYNC_READY};
 	return ct_sync_send(sock, &msg, err);
 }
 
 int ct_sync_send_error(int sock, const struct ct_error *cause)
 {
-	struct ct_sync_msg msg = { .type = CT_SYNC_ERROR, .errnum = cause->errnum };
+	struct ct_sync_msg msg = {.type = CT_SYNC_ERROR, .errnum = cause->errnum};
 	memcpy(msg.text, cause->msg, sizeof(msg.text));
 	msg.text[sizeof(msg.text) - 1] = '\0';
 	return ct_sync_send(sock, &msg, NULL);
@@ -42,7 +42,7 @@ int ct_sync_send_error(int sock, const struct ct_error *cause)
 
 int ct_sync_send_pty_master(int sock, int master, struct ct_error *err)
 {
-	struct ct_sync_msg msg = { .type = CT_SYNC_PTY_MASTER };
+	struct ct_sync_msg msg = {.type = CT_SYNC_PTY_MASTER};
 	return ct_send_fd(sock, master, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
 }
 

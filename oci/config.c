@@ -21,7 +21,7 @@ static bool has_namespace(const struct oci_linux *lx, enum oci_ns_type type, boo
 
 static void check_namespaces(struct oci_walk *w, const struct oci_linux *lx)
 {
-	bool seen[OCI_NS_COUNT] = { false };
+	bool seen[OCI_NS_COUNT] = {false};
 	for (size_t i = 0; i < lx->namespaces.len; i++) {
 		int type = lx->namespaces.items[i].type;
 		if (seen[type]) {
@@ -62,14 +62,15 @@ static void check_cross_fields(struct oci_walk *w, const struct oci_config *c)
 	if (c->domainname && *c->domainname && !has_namespace(lx, OCI_NS_UTS, false))
 		oci_walk_error_at(w, "domainname", "setting a domainname needs a uts namespace");
 	if ((lx->uid_mappings.len || lx->gid_mappings.len) && !has_namespace(lx, OCI_NS_USER, true))
-		oci_walk_error_at(w, lx->uid_mappings.len ? "linux.uidMappings" : "linux.gidMappings",
+		oci_walk_error_at(w,
+				  lx->uid_mappings.len ? "linux.uidMappings" : "linux.gidMappings",
 				  "id mappings need a new user namespace");
 	if (lx->has_time_offsets && !has_namespace(lx, OCI_NS_TIME, true))
 		oci_walk_error_at(w, "linux.timeOffsets", "time offsets need a new time namespace");
 }
 
-int oci_config_parse(const char *text, const struct oci_config_opts *opts,
-		     struct oci_config **out, struct ct_error *err)
+int oci_config_parse(const char *text, const struct oci_config_opts *opts, struct oci_config **out,
+		     struct ct_error *err)
 {
 	static const struct oci_config_opts no_opts;
 	if (!opts)
@@ -87,8 +88,11 @@ int oci_config_parse(const char *text, const struct oci_config_opts *opts,
 		yajl_tree_free(tree);
 		return ct_error_set(err, ENOMEM, "%s", label);
 	}
-	struct oci_walk w = { .file = label, .err = err, .on_error = opts->on_error,
-			      .on_unknown = opts->on_unknown, .data = opts->data };
+	struct oci_walk w = {.file = label,
+			     .err = err,
+			     .on_error = opts->on_error,
+			     .on_unknown = opts->on_unknown,
+			     .data = opts->data};
 	int ret = oci_walk_object(&w, oci_config_fields, tree, config);
 	yajl_tree_free(tree);
 	if (ret == 0)
@@ -101,8 +105,8 @@ int oci_config_parse(const char *text, const struct oci_config_opts *opts,
 	return 0;
 }
 
-int oci_config_load(const char *path, const struct oci_config_opts *opts,
-		    struct oci_config **out, struct ct_error *err)
+int oci_config_load(const char *path, const struct oci_config_opts *opts, struct oci_config **out,
+		    struct ct_error *err)
 {
 	*out = NULL;
 	_cleanup_free_ char *text = oci_read_file(path, CONFIG_MAX_BYTES, err);

@@ -67,8 +67,13 @@ struct oci_io_priority {
 };
 
 enum oci_sched_policy {
-	OCI_SCHED_OTHER, OCI_SCHED_FIFO, OCI_SCHED_RR, OCI_SCHED_BATCH, OCI_SCHED_ISO,
-	OCI_SCHED_IDLE, OCI_SCHED_DEADLINE,
+	OCI_SCHED_OTHER,
+	OCI_SCHED_FIFO,
+	OCI_SCHED_RR,
+	OCI_SCHED_BATCH,
+	OCI_SCHED_ISO,
+	OCI_SCHED_IDLE,
+	OCI_SCHED_DEADLINE,
 };
 
 struct oci_scheduler {
@@ -110,8 +115,15 @@ struct oci_process {
 /* ---- linux ---- */
 
 enum oci_ns_type {
-	OCI_NS_MOUNT, OCI_NS_PID, OCI_NS_NETWORK, OCI_NS_UTS, OCI_NS_IPC, OCI_NS_USER,
-	OCI_NS_CGROUP, OCI_NS_TIME, OCI_NS_COUNT
+	OCI_NS_MOUNT,
+	OCI_NS_PID,
+	OCI_NS_NETWORK,
+	OCI_NS_UTS,
+	OCI_NS_IPC,
+	OCI_NS_USER,
+	OCI_NS_CGROUP,
+	OCI_NS_TIME,
+	OCI_NS_COUNT
 };
 
 struct oci_namespace {
@@ -236,14 +248,25 @@ struct oci_intel_rdt {
 };
 
 enum oci_seccomp_action {
-	OCI_SCMP_ACT_KILL, OCI_SCMP_ACT_KILL_PROCESS, OCI_SCMP_ACT_KILL_THREAD, OCI_SCMP_ACT_TRAP,
-	OCI_SCMP_ACT_ERRNO, OCI_SCMP_ACT_TRACE, OCI_SCMP_ACT_ALLOW, OCI_SCMP_ACT_LOG,
+	OCI_SCMP_ACT_KILL,
+	OCI_SCMP_ACT_KILL_PROCESS,
+	OCI_SCMP_ACT_KILL_THREAD,
+	OCI_SCMP_ACT_TRAP,
+	OCI_SCMP_ACT_ERRNO,
+	OCI_SCMP_ACT_TRACE,
+	OCI_SCMP_ACT_ALLOW,
+	OCI_SCMP_ACT_LOG,
 	OCI_SCMP_ACT_NOTIFY,
 };
 
 enum oci_seccomp_op {
-	OCI_SCMP_CMP_NE, OCI_SCMP_CMP_LT, OCI_SCMP_CMP_LE, OCI_SCMP_CMP_EQ, OCI_SCMP_CMP_GE,
-	OCI_SCMP_CMP_GT, OCI_SCMP_CMP_MASKED_EQ,
+	OCI_SCMP_CMP_NE,
+	OCI_SCMP_CMP_LT,
+	OCI_SCMP_CMP_LE,
+	OCI_SCMP_CMP_EQ,
+	OCI_SCMP_CMP_GE,
+	OCI_SCMP_CMP_GT,
+	OCI_SCMP_CMP_MASKED_EQ,
 };
 
 struct oci_syscall_arg {
@@ -265,13 +288,13 @@ struct oci_seccomp {
 	uint32_t default_errno_ret;
 	bool has_default_errno_ret;
 	OCI_ARRAY(int) architectures; /* indexes into oci_seccomp_arch_names */
-	OCI_ARRAY(int) flags;         /* indexes into oci_seccomp_flag_names */
+	OCI_ARRAY(int) flags;	      /* indexes into oci_seccomp_flag_names */
 	char *listener_path, *listener_metadata;
 	OCI_ARRAY(struct oci_syscall) syscalls;
 };
 
 struct oci_memory_policy {
-	int mode;             /* index into oci_mpol_mode_names */
+	int mode; /* index into oci_mpol_mode_names */
 	char *nodes;
 	OCI_ARRAY(int) flags; /* indexes into oci_mpol_flag_names */
 };
@@ -365,10 +388,10 @@ struct oci_config_opts {
 
 /* Parses and checks (everything that needs no kernel). Returns 0, or -1 with err set to the
  * first problem; opts->on_error sees every problem. *out is NULL on failure. */
-int oci_config_parse(const char *text, const struct oci_config_opts *opts,
-		     struct oci_config **out, struct ct_error *err);
-int oci_config_load(const char *path, const struct oci_config_opts *opts,
-		    struct oci_config **out, struct ct_error *err);
+int oci_config_parse(const char *text, const struct oci_config_opts *opts, struct oci_config **out,
+		     struct ct_error *err);
+int oci_config_load(const char *path, const struct oci_config_opts *opts, struct oci_config **out,
+		    struct ct_error *err);
 void oci_config_free(struct oci_config *config);
 
 /* ociVersion rule: any SemVer 1.x.y (pre-release and build suffixes allowed). */

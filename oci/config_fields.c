@@ -6,63 +6,70 @@
 
 #include "oci/config.h"
 
-#define ENUM_TYPE(var, names_)                                                                     \
-	static const struct oci_type var = { .kind = OCI_ENUM, .names = names_ }
-#define OBJECT_TYPE(var, fields_)                                                                  \
-	static const struct oci_type var = { .kind = OCI_OBJECT, .fields = fields_ }
-#define ARRAY_TYPE(var, elem_type, elem_ctype)                                                     \
-	static const struct oci_type var = { .kind = OCI_ARRAY, .elem = &elem_type,                \
-					     .elem_size = sizeof(elem_ctype) }
+#define ENUM_TYPE(var, names_) \
+	static const struct oci_type var = {.kind = OCI_ENUM, .names = names_}
+#define OBJECT_TYPE(var, fields_) \
+	static const struct oci_type var = {.kind = OCI_OBJECT, .fields = fields_}
+#define ARRAY_TYPE(var, elem_type, elem_ctype) \
+	static const struct oci_type var = {   \
+		.kind = OCI_ARRAY, .elem = &elem_type, .elem_size = sizeof(elem_ctype)}
 /* A map whose values are objects: the element struct holds the key, then the fields. */
-#define OBJECT_MAP_TYPE(var, elem_type, elem_ctype)                                                \
-	static const struct oci_type var = { .kind = OCI_MAP, .elem = &elem_type,                  \
-					     .elem_size = sizeof(elem_ctype),                      \
-					     .value_offset = 0 }
+#define OBJECT_MAP_TYPE(var, elem_type, elem_ctype)                          \
+	static const struct oci_type var = {.kind = OCI_MAP,                 \
+					    .elem = &elem_type,              \
+					    .elem_size = sizeof(elem_ctype), \
+					    .value_offset = 0}
 
 /* ---- enum names (index = C enum value) ---- */
 
-const char *const oci_namespace_names[] = { "mount", "pid", "network", "uts", "ipc", "user",
-					    "cgroup", "time", NULL };
+const char *const oci_namespace_names[] = {"mount", "pid",    "network", "uts", "ipc",
+					   "user",  "cgroup", "time",	 NULL};
 const char *const oci_seccomp_action_names[] = {
-	"SCMP_ACT_KILL", "SCMP_ACT_KILL_PROCESS", "SCMP_ACT_KILL_THREAD", "SCMP_ACT_TRAP",
-	"SCMP_ACT_ERRNO", "SCMP_ACT_TRACE", "SCMP_ACT_ALLOW", "SCMP_ACT_LOG", "SCMP_ACT_NOTIFY",
-	NULL,
+	"SCMP_ACT_KILL",	"SCMP_ACT_KILL_PROCESS",
+	"SCMP_ACT_KILL_THREAD", "SCMP_ACT_TRAP",
+	"SCMP_ACT_ERRNO",	"SCMP_ACT_TRACE",
+	"SCMP_ACT_ALLOW",	"SCMP_ACT_LOG",
+	"SCMP_ACT_NOTIFY",	NULL,
 };
 const char *const oci_seccomp_arch_names[] = {
-	"SCMP_ARCH_X86", "SCMP_ARCH_X86_64", "SCMP_ARCH_X32", "SCMP_ARCH_ARM",
-	"SCMP_ARCH_AARCH64", "SCMP_ARCH_LOONGARCH64", "SCMP_ARCH_M68K", "SCMP_ARCH_MIPS",
-	"SCMP_ARCH_MIPS64", "SCMP_ARCH_MIPS64N32", "SCMP_ARCH_MIPSEL", "SCMP_ARCH_MIPSEL64",
-	"SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC", "SCMP_ARCH_PPC64", "SCMP_ARCH_PPC64LE",
-	"SCMP_ARCH_S390", "SCMP_ARCH_S390X", "SCMP_ARCH_SH", "SCMP_ARCH_SHEB", "SCMP_ARCH_PARISC",
-	"SCMP_ARCH_PARISC64", "SCMP_ARCH_RISCV64", NULL,
+	"SCMP_ARCH_X86",	 "SCMP_ARCH_X86_64",	  "SCMP_ARCH_X32",     "SCMP_ARCH_ARM",
+	"SCMP_ARCH_AARCH64",	 "SCMP_ARCH_LOONGARCH64", "SCMP_ARCH_M68K",    "SCMP_ARCH_MIPS",
+	"SCMP_ARCH_MIPS64",	 "SCMP_ARCH_MIPS64N32",	  "SCMP_ARCH_MIPSEL",  "SCMP_ARCH_MIPSEL64",
+	"SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",	  "SCMP_ARCH_PPC64",   "SCMP_ARCH_PPC64LE",
+	"SCMP_ARCH_S390",	 "SCMP_ARCH_S390X",	  "SCMP_ARCH_SH",      "SCMP_ARCH_SHEB",
+	"SCMP_ARCH_PARISC",	 "SCMP_ARCH_PARISC64",	  "SCMP_ARCH_RISCV64", NULL,
 };
 const char *const oci_seccomp_flag_names[] = {
-	"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_SPEC_ALLOW",
-	"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", NULL,
+	"SECCOMP_FILTER_FLAG_TSYNC",
+	"SECCOMP_FILTER_FLAG_LOG",
+	"SECCOMP_FILTER_FLAG_SPEC_ALLOW",
+	"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
+	NULL,
 };
-const char *const oci_seccomp_op_names[] = { "SCMP_CMP_NE", "SCMP_CMP_LT", "SCMP_CMP_LE",
-					     "SCMP_CMP_EQ", "SCMP_CMP_GE", "SCMP_CMP_GT",
-					     "SCMP_CMP_MASKED_EQ", NULL };
-const char *const oci_sched_policy_names[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
-					       "SCHED_BATCH", "SCHED_ISO", "SCHED_IDLE",
-					       "SCHED_DEADLINE", NULL };
+const char *const oci_seccomp_op_names[] = {"SCMP_CMP_NE",	  "SCMP_CMP_LT", "SCMP_CMP_LE",
+					    "SCMP_CMP_EQ",	  "SCMP_CMP_GE", "SCMP_CMP_GT",
+					    "SCMP_CMP_MASKED_EQ", NULL};
+const char *const oci_sched_policy_names[] = {"SCHED_OTHER",	"SCHED_FIFO", "SCHED_RR",
+					      "SCHED_BATCH",	"SCHED_ISO",  "SCHED_IDLE",
+					      "SCHED_DEADLINE", NULL};
 const char *const oci_sched_flag_names[] = {
-	"SCHED_FLAG_RESET_ON_FORK", "SCHED_FLAG_RECLAIM", "SCHED_FLAG_DL_OVERRUN",
-	"SCHED_FLAG_KEEP_POLICY", "SCHED_FLAG_KEEP_PARAMS", "SCHED_FLAG_UTIL_CLAMP_MIN",
+	"SCHED_FLAG_RESET_ON_FORK",  "SCHED_FLAG_RECLAIM",
+	"SCHED_FLAG_DL_OVERRUN",     "SCHED_FLAG_KEEP_POLICY",
+	"SCHED_FLAG_KEEP_PARAMS",    "SCHED_FLAG_UTIL_CLAMP_MIN",
 	"SCHED_FLAG_UTIL_CLAMP_MAX", NULL,
 };
-const char *const oci_ioprio_class_names[] = { "IOPRIO_CLASS_RT", "IOPRIO_CLASS_BE",
-					       "IOPRIO_CLASS_IDLE", NULL };
-const char *const oci_mpol_mode_names[] = { "MPOL_DEFAULT", "MPOL_BIND", "MPOL_INTERLEAVE",
-					    "MPOL_WEIGHTED_INTERLEAVE", "MPOL_PREFERRED",
-					    "MPOL_PREFERRED_MANY", "MPOL_LOCAL", NULL };
-const char *const oci_mpol_flag_names[] = { "MPOL_F_NUMA_BALANCING", "MPOL_F_RELATIVE_NODES",
-					    "MPOL_F_STATIC_NODES", NULL };
-const char *const oci_propagation_names[] = { "private", "shared", "slave", "unbindable", NULL };
-const char *const oci_personality_domain_names[] = { "LINUX", "LINUX32", NULL };
-static const char *const device_type_names[] = { "c", "b", "u", "p", NULL };
-static const char *const freebsd_sharing_names[] = { "disable", "new", "inherit", NULL };
-static const char *const freebsd_sharing_no_disable_names[] = { "new", "inherit", NULL };
+const char *const oci_ioprio_class_names[] = {"IOPRIO_CLASS_RT", "IOPRIO_CLASS_BE",
+					      "IOPRIO_CLASS_IDLE", NULL};
+const char *const oci_mpol_mode_names[] = {
+	"MPOL_DEFAULT",	  "MPOL_BIND",		 "MPOL_INTERLEAVE", "MPOL_WEIGHTED_INTERLEAVE",
+	"MPOL_PREFERRED", "MPOL_PREFERRED_MANY", "MPOL_LOCAL",	    NULL};
+const char *const oci_mpol_flag_names[] = {"MPOL_F_NUMA_BALANCING", "MPOL_F_RELATIVE_NODES",
+					   "MPOL_F_STATIC_NODES", NULL};
+const char *const oci_propagation_names[] = {"private", "shared", "slave", "unbindable", NULL};
+const char *const oci_personality_domain_names[] = {"LINUX", "LINUX32", NULL};
+static const char *const device_type_names[] = {"c", "b", "u", "p", NULL};
+static const char *const freebsd_sharing_names[] = {"disable", "new", "inherit", NULL};
+static const char *const freebsd_sharing_no_disable_names[] = {"new", "inherit", NULL};
 
 /* ---- string rules the schema gives as patterns ---- */
 
@@ -116,17 +123,18 @@ static int check_not_empty_array(struct oci_walk *w, const void *value)
 	return 0;
 }
 
-static const struct oci_type t_ociversion = { .kind = OCI_STRING, .check = check_ociversion };
-static const struct oci_type t_rlimit_type = { .kind = OCI_STRING, .check = check_rlimit_type };
-static const struct oci_type t_cpu_list = { .kind = OCI_STRING, .check = check_cpu_list };
-static const struct oci_type t_page_size = { .kind = OCI_STRING, .check = check_page_size };
-static const struct oci_type t_mem_bw = { .kind = OCI_STRING, .check = check_mem_bw_schema };
-static const struct oci_type t_file_mode = { .kind = OCI_UINT, .width = 4, .umax = 0777 };
-static const struct oci_type t_hook_timeout = { .kind = OCI_INT, .width = 8, .min = 1,
-						.max = INT64_MAX };
-static const struct oci_type t_names = { .kind = OCI_ARRAY, .elem = &oci_t_string,
-					 .elem_size = sizeof(char *),
-					 .check = check_not_empty_array };
+static const struct oci_type t_ociversion = {.kind = OCI_STRING, .check = check_ociversion};
+static const struct oci_type t_rlimit_type = {.kind = OCI_STRING, .check = check_rlimit_type};
+static const struct oci_type t_cpu_list = {.kind = OCI_STRING, .check = check_cpu_list};
+static const struct oci_type t_page_size = {.kind = OCI_STRING, .check = check_page_size};
+static const struct oci_type t_mem_bw = {.kind = OCI_STRING, .check = check_mem_bw_schema};
+static const struct oci_type t_file_mode = {.kind = OCI_UINT, .width = 4, .umax = 0777};
+static const struct oci_type t_hook_timeout = {
+	.kind = OCI_INT, .width = 8, .min = 1, .max = INT64_MAX};
+static const struct oci_type t_names = {.kind = OCI_ARRAY,
+					.elem = &oci_t_string,
+					.elem_size = sizeof(char *),
+					.check = check_not_empty_array};
 
 ENUM_TYPE(t_namespace_type, oci_namespace_names);
 ENUM_TYPE(t_seccomp_action, oci_seccomp_action_names);
@@ -151,7 +159,7 @@ static const struct oci_field id_mapping_fields[] = {
 	OCI_FIELD_REQ(struct oci_id_mapping, "containerID", container_id, oci_t_uint32),
 	OCI_FIELD_REQ(struct oci_id_mapping, "hostID", host_id, oci_t_uint32),
 	OCI_FIELD_REQ(struct oci_id_mapping, "size", size, oci_t_uint32),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_id_mapping, id_mapping_fields);
 ARRAY_TYPE(t_id_mappings, t_id_mapping, struct oci_id_mapping);
@@ -161,7 +169,7 @@ static const struct oci_field hook_fields[] = {
 	OCI_FIELD(struct oci_hook, "args", args, oci_t_string_array),
 	OCI_FIELD(struct oci_hook, "env", env, oci_t_string_array),
 	OCI_FIELD_OPT(struct oci_hook, "timeout", timeout, t_hook_timeout),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_hook, hook_fields);
 ARRAY_TYPE(t_hook_list, t_hook, struct oci_hook);
@@ -173,7 +181,7 @@ static const struct oci_field hooks_fields[] = {
 	OCI_FIELD(struct oci_hooks, "startContainer", start_container, t_hook_list),
 	OCI_FIELD(struct oci_hooks, "poststart", poststart, t_hook_list),
 	OCI_FIELD(struct oci_hooks, "poststop", poststop, t_hook_list),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_hooks, hooks_fields);
 
@@ -184,7 +192,7 @@ static const struct oci_field mount_fields[] = {
 	OCI_FIELD(struct oci_mount, "options", options, oci_t_string_array),
 	OCI_FIELD(struct oci_mount, "uidMappings", uid_mappings, t_id_mappings),
 	OCI_FIELD(struct oci_mount, "gidMappings", gid_mappings, t_id_mappings),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_mount, mount_fields);
 ARRAY_TYPE(t_mounts, t_mount, struct oci_mount);
@@ -194,7 +202,7 @@ ARRAY_TYPE(t_mounts, t_mount, struct oci_mount);
 static const struct oci_field console_size_fields[] = {
 	OCI_FIELD_REQ(struct oci_console_size, "height", height, oci_t_uint64),
 	OCI_FIELD_REQ(struct oci_console_size, "width", width, oci_t_uint64),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_console_size, console_size_fields);
 
@@ -204,7 +212,7 @@ static const struct oci_field user_fields[] = {
 	OCI_FIELD_OPT(struct oci_user, "umask", umask, oci_t_uint32),
 	OCI_FIELD(struct oci_user, "additionalGids", additional_gids, oci_t_uint32_array),
 	OCI_FIELD(struct oci_user, "username", username, oci_t_string),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_user, user_fields);
 
@@ -214,7 +222,7 @@ static const struct oci_field capabilities_fields[] = {
 	OCI_FIELD(struct oci_capabilities, "inheritable", inheritable, oci_t_string_array),
 	OCI_FIELD(struct oci_capabilities, "permitted", permitted, oci_t_string_array),
 	OCI_FIELD(struct oci_capabilities, "ambient", ambient, oci_t_string_array),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_capabilities, capabilities_fields);
 
@@ -222,7 +230,7 @@ static const struct oci_field rlimit_fields[] = {
 	OCI_FIELD_REQ(struct oci_rlimit, "type", type, t_rlimit_type),
 	OCI_FIELD_REQ(struct oci_rlimit, "soft", soft, oci_t_uint64),
 	OCI_FIELD_REQ(struct oci_rlimit, "hard", hard, oci_t_uint64),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_rlimit, rlimit_fields);
 ARRAY_TYPE(t_rlimits, t_rlimit, struct oci_rlimit);
@@ -230,7 +238,7 @@ ARRAY_TYPE(t_rlimits, t_rlimit, struct oci_rlimit);
 static const struct oci_field io_priority_fields[] = {
 	OCI_FIELD_REQ(struct oci_io_priority, "class", class, t_ioprio_class),
 	OCI_FIELD(struct oci_io_priority, "priority", priority, oci_t_int32),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_io_priority, io_priority_fields);
 
@@ -243,14 +251,14 @@ static const struct oci_field scheduler_fields[] = {
 	OCI_FIELD(struct oci_scheduler, "runtime", runtime, oci_t_uint64),
 	OCI_FIELD(struct oci_scheduler, "deadline", deadline, oci_t_uint64),
 	OCI_FIELD(struct oci_scheduler, "period", period, oci_t_uint64),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_scheduler, scheduler_fields);
 
 static const struct oci_field cpu_affinity_fields[] = {
 	OCI_FIELD(struct oci_cpu_affinity, "initial", initial, t_cpu_list),
 	OCI_FIELD(struct oci_cpu_affinity, "final", final, t_cpu_list),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_cpu_affinity, cpu_affinity_fields);
 
@@ -272,7 +280,7 @@ const struct oci_field oci_process_fields[] = {
 	OCI_FIELD_OPT(struct oci_process, "execCPUAffinity", exec_cpu_affinity, t_cpu_affinity),
 	OCI_FIELD(struct oci_process, "noNewPrivileges", no_new_privileges, oci_t_bool),
 	OCI_FIELD_OPT(struct oci_process, "oomScoreAdj", oom_score_adj, oci_t_int32),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_process, oci_process_fields);
 
@@ -281,7 +289,7 @@ OBJECT_TYPE(t_process, oci_process_fields);
 static const struct oci_field namespace_fields[] = {
 	OCI_FIELD_REQ(struct oci_namespace, "type", type, t_namespace_type),
 	OCI_FIELD(struct oci_namespace, "path", path, oci_t_abs_path),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_namespace, namespace_fields);
 ARRAY_TYPE(t_namespaces, t_namespace, struct oci_namespace);
@@ -289,19 +297,18 @@ ARRAY_TYPE(t_namespaces, t_namespace, struct oci_namespace);
 static const struct oci_field time_offset_fields[] = {
 	OCI_FIELD(struct oci_time_offset, "secs", secs, oci_t_int64),
 	OCI_FIELD(struct oci_time_offset, "nanosecs", nanosecs, oci_t_uint32),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_time_offset, time_offset_fields);
 
 static const struct oci_field time_offsets_fields[] = {
 	OCI_FIELD_OPT(struct oci_time_offsets, "boottime", boottime, t_time_offset),
 	OCI_FIELD_OPT(struct oci_time_offsets, "monotonic", monotonic, t_time_offset),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_time_offsets, time_offsets_fields);
 
-static const struct oci_type t_device_file_type = { .kind = OCI_STRING,
-						    .check = check_device_type };
+static const struct oci_type t_device_file_type = {.kind = OCI_STRING, .check = check_device_type};
 static const struct oci_field device_fields[] = {
 	OCI_FIELD_REQ(struct oci_device, "type", type, t_device_file_type),
 	OCI_FIELD_REQ(struct oci_device, "path", path, oci_t_abs_path),
@@ -310,14 +317,14 @@ static const struct oci_field device_fields[] = {
 	OCI_FIELD_OPT(struct oci_device, "minor", minor, oci_t_int64),
 	OCI_FIELD_OPT(struct oci_device, "uid", uid, oci_t_uint32),
 	OCI_FIELD_OPT(struct oci_device, "gid", gid, oci_t_uint32),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_device, device_fields);
 ARRAY_TYPE(t_devices, t_device, struct oci_device);
 
 static const struct oci_field net_device_fields[] = {
 	OCI_FIELD(struct oci_net_device, "name", name, oci_t_string),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_net_device, net_device_fields);
 OBJECT_MAP_TYPE(t_net_devices, t_net_device, struct oci_net_device);
@@ -328,7 +335,7 @@ static const struct oci_field device_cgroup_fields[] = {
 	OCI_FIELD_OPT(struct oci_device_cgroup, "major", major, oci_t_int64),
 	OCI_FIELD_OPT(struct oci_device_cgroup, "minor", minor, oci_t_int64),
 	OCI_FIELD(struct oci_device_cgroup, "access", access, oci_t_string),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_device_cgroup, device_cgroup_fields);
 ARRAY_TYPE(t_device_cgroups, t_device_cgroup, struct oci_device_cgroup);
@@ -343,7 +350,7 @@ static const struct oci_field memory_fields[] = {
 	OCI_FIELD_OPT(struct oci_memory, "disableOOMKiller", disable_oom_killer, oci_t_bool),
 	OCI_FIELD_OPT(struct oci_memory, "useHierarchy", use_hierarchy, oci_t_bool),
 	OCI_FIELD_OPT(struct oci_memory, "checkBeforeUpdate", check_before_update, oci_t_bool),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_memory, memory_fields);
 
@@ -357,13 +364,13 @@ static const struct oci_field cpu_fields[] = {
 	OCI_FIELD(struct oci_cpu, "cpus", cpus, t_cpu_list),
 	OCI_FIELD(struct oci_cpu, "mems", mems, t_cpu_list),
 	OCI_FIELD_OPT(struct oci_cpu, "idle", idle, oci_t_int64),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_cpu, cpu_fields);
 
 static const struct oci_field pids_fields[] = {
 	OCI_FIELD_REQ(struct oci_pids, "limit", limit, oci_t_int64),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_pids, pids_fields);
 
@@ -372,7 +379,7 @@ static const struct oci_field blkio_weight_device_fields[] = {
 	OCI_FIELD_REQ(struct oci_blkio_weight_device, "minor", minor, oci_t_int64),
 	OCI_FIELD_OPT(struct oci_blkio_weight_device, "weight", weight, oci_t_uint16),
 	OCI_FIELD_OPT(struct oci_blkio_weight_device, "leafWeight", leaf_weight, oci_t_uint16),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_blkio_weight_device, blkio_weight_device_fields);
 ARRAY_TYPE(t_blkio_weight_devices, t_blkio_weight_device, struct oci_blkio_weight_device);
@@ -381,7 +388,7 @@ static const struct oci_field blkio_throttle_fields[] = {
 	OCI_FIELD_REQ(struct oci_blkio_throttle, "major", major, oci_t_int64),
 	OCI_FIELD_REQ(struct oci_blkio_throttle, "minor", minor, oci_t_int64),
 	OCI_FIELD_REQ(struct oci_blkio_throttle, "rate", rate, oci_t_uint64),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_blkio_throttle, blkio_throttle_fields);
 ARRAY_TYPE(t_blkio_throttles, t_blkio_throttle, struct oci_blkio_throttle);
@@ -398,14 +405,14 @@ static const struct oci_field blkio_fields[] = {
 		  t_blkio_throttles),
 	OCI_FIELD(struct oci_blkio, "throttleWriteIOPSDevice", throttle_write_iops_device,
 		  t_blkio_throttles),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_blkio, blkio_fields);
 
 static const struct oci_field hugepage_fields[] = {
 	OCI_FIELD_REQ(struct oci_hugepage_limit, "pageSize", page_size, t_page_size),
 	OCI_FIELD_REQ(struct oci_hugepage_limit, "limit", limit, oci_t_uint64),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_hugepage, hugepage_fields);
 ARRAY_TYPE(t_hugepages, t_hugepage, struct oci_hugepage_limit);
@@ -413,7 +420,7 @@ ARRAY_TYPE(t_hugepages, t_hugepage, struct oci_hugepage_limit);
 static const struct oci_field net_priority_fields[] = {
 	OCI_FIELD_REQ(struct oci_net_priority, "name", name, oci_t_string),
 	OCI_FIELD_REQ(struct oci_net_priority, "priority", priority, oci_t_uint32),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_net_priority, net_priority_fields);
 ARRAY_TYPE(t_net_priorities, t_net_priority, struct oci_net_priority);
@@ -421,14 +428,14 @@ ARRAY_TYPE(t_net_priorities, t_net_priority, struct oci_net_priority);
 static const struct oci_field network_fields[] = {
 	OCI_FIELD_OPT(struct oci_network, "classID", class_id, oci_t_uint32),
 	OCI_FIELD(struct oci_network, "priorities", priorities, t_net_priorities),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_network, network_fields);
 
 static const struct oci_field rdma_fields[] = {
 	OCI_FIELD_OPT(struct oci_rdma, "hcaHandles", hca_handles, oci_t_uint32),
 	OCI_FIELD_OPT(struct oci_rdma, "hcaObjects", hca_objects, oci_t_uint32),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_rdma, rdma_fields);
 OBJECT_MAP_TYPE(t_rdmas, t_rdma, struct oci_rdma);
@@ -444,7 +451,7 @@ const struct oci_field oci_resources_fields[] = {
 	OCI_FIELD_OPT(struct oci_resources, "network", network, t_network),
 	OCI_FIELD(struct oci_resources, "rdma", rdma, t_rdmas),
 	OCI_FIELD(struct oci_resources, "unified", unified, oci_t_string_map),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_resources, oci_resources_fields);
 
@@ -454,7 +461,7 @@ static const struct oci_field intel_rdt_fields[] = {
 	OCI_FIELD(struct oci_intel_rdt, "l3CacheSchema", l3_cache_schema, oci_t_string),
 	OCI_FIELD(struct oci_intel_rdt, "memBwSchema", mem_bw_schema, t_mem_bw),
 	OCI_FIELD(struct oci_intel_rdt, "enableMonitoring", enable_monitoring, oci_t_bool),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_intel_rdt, intel_rdt_fields);
 
@@ -463,7 +470,7 @@ static const struct oci_field memory_policy_fields[] = {
 	OCI_FIELD_REQ(struct oci_memory_policy, "mode", mode, t_mpol_mode),
 	OCI_FIELD(struct oci_memory_policy, "nodes", nodes, oci_t_string),
 	OCI_FIELD(struct oci_memory_policy, "flags", flags, t_mpol_flags),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_memory_policy, memory_policy_fields);
 
@@ -472,7 +479,7 @@ static const struct oci_field syscall_arg_fields[] = {
 	OCI_FIELD_REQ(struct oci_syscall_arg, "value", value, oci_t_uint64),
 	OCI_FIELD(struct oci_syscall_arg, "valueTwo", value_two, oci_t_uint64),
 	OCI_FIELD_REQ(struct oci_syscall_arg, "op", op, t_seccomp_op),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_syscall_arg, syscall_arg_fields);
 ARRAY_TYPE(t_syscall_args, t_syscall_arg, struct oci_syscall_arg);
@@ -482,7 +489,7 @@ static const struct oci_field syscall_fields[] = {
 	OCI_FIELD_REQ(struct oci_syscall, "action", action, t_seccomp_action),
 	OCI_FIELD_OPT(struct oci_syscall, "errnoRet", errno_ret, oci_t_uint32),
 	OCI_FIELD(struct oci_syscall, "args", args, t_syscall_args),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_syscall, syscall_fields);
 ARRAY_TYPE(t_syscalls, t_syscall, struct oci_syscall);
@@ -497,14 +504,14 @@ static const struct oci_field seccomp_fields[] = {
 	OCI_FIELD(struct oci_seccomp, "listenerPath", listener_path, oci_t_abs_path),
 	OCI_FIELD(struct oci_seccomp, "listenerMetadata", listener_metadata, oci_t_string),
 	OCI_FIELD(struct oci_seccomp, "syscalls", syscalls, t_syscalls),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_seccomp, seccomp_fields);
 
 static const struct oci_field personality_fields[] = {
 	OCI_FIELD_REQ(struct oci_personality, "domain", domain, t_personality_domain),
 	OCI_FIELD(struct oci_personality, "flags", flags, oci_t_string_array),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_personality, personality_fields);
 
@@ -526,7 +533,7 @@ static const struct oci_field linux_fields[] = {
 	OCI_FIELD(struct oci_linux, "readonlyPaths", readonly_paths, oci_t_string_array),
 	OCI_FIELD(struct oci_linux, "mountLabel", mount_label, oci_t_string),
 	OCI_FIELD_OPT(struct oci_linux, "personality", personality, t_personality),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_linux, linux_fields);
 
@@ -540,12 +547,12 @@ static const struct oci_field freebsd_jail_fields[] = {
 	OCI_FIELD(struct oci_freebsd_jail, "sysvmsg", sysvmsg, t_freebsd_sharing),
 	OCI_FIELD(struct oci_freebsd_jail, "sysvsem", sysvsem, t_freebsd_sharing),
 	OCI_FIELD(struct oci_freebsd_jail, "sysvshm", sysvshm, t_freebsd_sharing),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_freebsd_jail, freebsd_jail_fields);
 static const struct oci_field freebsd_fields[] = {
 	OCI_FIELD(struct oci_freebsd, "jail", jail, t_freebsd_jail),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_freebsd, freebsd_fields);
 
@@ -554,7 +561,7 @@ OBJECT_TYPE(t_freebsd, freebsd_fields);
 static const struct oci_field root_fields[] = {
 	OCI_FIELD_REQ(struct oci_root, "path", path, oci_t_string),
 	OCI_FIELD(struct oci_root, "readonly", readonly, oci_t_bool),
-	{ NULL },
+	{NULL},
 };
 OBJECT_TYPE(t_root, root_fields);
 
@@ -569,7 +576,7 @@ const struct oci_field oci_config_fields[] = {
 	OCI_FIELD(struct oci_config, "annotations", annotations, oci_t_string_map),
 	OCI_FIELD_OPT(struct oci_config, "linux", linux_, t_linux),
 	OCI_FIELD(struct oci_config, "freebsd", freebsd, t_freebsd),
-	{ NULL },
+	{NULL},
 };
 
 static int check_device_type(struct oci_walk *w, const void *value)

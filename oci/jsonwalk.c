@@ -91,7 +91,8 @@ static const char *describe(yajl_val v, char *buf, size_t size)
 	if (YAJL_IS_STRING(v)) {
 		const char *s = v->u.string;
 		size_t len = strlen(s);
-		snprintf(buf, size, "\"%.*s%s\"", len > 40 ? 40 : (int)len, s, len > 40 ? "..." : "");
+		snprintf(buf, size, "\"%.*s%s\"", len > 40 ? 40 : (int)len, s,
+			 len > 40 ? "..." : "");
 	} else if (YAJL_IS_NUMBER(v)) {
 		snprintf(buf, size, "%s", v->u.number.r);
 	} else if (YAJL_IS_OBJECT(v)) {
@@ -119,20 +120,36 @@ static int type_error(struct oci_walk *w, const char *expected, yajl_val v)
 static void store_uint(void *dst, unsigned width, uint64_t u)
 {
 	switch (width) {
-	case 1: *(uint8_t *)dst = (uint8_t)u; break;
-	case 2: *(uint16_t *)dst = (uint16_t)u; break;
-	case 4: *(uint32_t *)dst = (uint32_t)u; break;
-	default: *(uint64_t *)dst = u; break;
+	case 1:
+		*(uint8_t *)dst = (uint8_t)u;
+		break;
+	case 2:
+		*(uint16_t *)dst = (uint16_t)u;
+		break;
+	case 4:
+		*(uint32_t *)dst = (uint32_t)u;
+		break;
+	default:
+		*(uint64_t *)dst = u;
+		break;
 	}
 }
 
 static void store_int(void *dst, unsigned width, int64_t i)
 {
 	switch (width) {
-	case 1: *(int8_t *)dst = (int8_t)i; break;
-	case 2: *(int16_t *)dst = (int16_t)i; break;
-	case 4: *(int32_t *)dst = (int32_t)i; break;
-	default: *(int64_t *)dst = i; break;
+	case 1:
+		*(int8_t *)dst = (int8_t)i;
+		break;
+	case 2:
+		*(int16_t *)dst = (int16_t)i;
+		break;
+	case 4:
+		*(int32_t *)dst = (int32_t)i;
+		break;
+	default:
+		*(int64_t *)dst = i;
+		break;
 	}
 }
 
@@ -159,14 +176,15 @@ static int walk_integer(struct oci_walk *w, const struct oci_type *t, yajl_val v
 		uint64_t u = strtoull(text, NULL, 10);
 		bool negative = text[0] == '-' && strspn(text + 1, "0") != strlen(text + 1);
 		if (negative || errno == ERANGE || u > t->umax)
-			return oci_walk_error(w, "%s is out of range [0, %" PRIu64 "]", text, t->umax);
+			return oci_walk_error(w, "%s is out of range [0, %" PRIu64 "]", text,
+					      t->umax);
 		store_uint(dst, t->width, u);
 		return 0;
 	}
 	int64_t i = strtoll(text, NULL, 10);
 	if (errno == ERANGE || i < t->min || i > t->max)
-		return oci_walk_error(w, "%s is out of range [%" PRId64 ", %" PRId64 "]", text, t->min,
-				      t->max);
+		return oci_walk_error(w, "%s is out of range [%" PRId64 ", %" PRId64 "]", text,
+				      t->min, t->max);
 	store_int(dst, t->width, i);
 	return 0;
 }
@@ -415,8 +433,8 @@ static int describe_syntax_error(const char *file, const char *text, struct ct_e
 	yajl_free(h);
 	unsigned line, col;
 	offset_to_line_col(text, offset ? offset - 1 : 0, &line, &col);
-	return ct_error_set(err, 0, "%s: malformed JSON at line %u, column %u: %s", file, line,
-			    col, reason);
+	return ct_error_set(err, 0, "%s: malformed JSON at line %u, column %u: %s", file, line, col,
+			    reason);
 }
 
 yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err)
@@ -470,19 +488,22 @@ static int check_abs_path(struct oci_walk *w, const void *value)
 	return 0;
 }
 
-const struct oci_type oci_t_string = { .kind = OCI_STRING };
-const struct oci_type oci_t_abs_path = { .kind = OCI_STRING, .check = check_abs_path };
-const struct oci_type oci_t_bool = { .kind = OCI_BOOL };
-const struct oci_type oci_t_int32 = { .kind = OCI_INT, .width = 4, .min = INT32_MIN, .max = INT32_MAX };
-const struct oci_type oci_t_int64 = { .kind = OCI_INT, .width = 8, .min = INT64_MIN, .max = INT64_MAX };
-const struct oci_type oci_t_uint8 = { .kind = OCI_UINT, .width = 1, .umax = UINT8_MAX };
-const struct oci_type oci_t_uint16 = { .kind = OCI_UINT, .width = 2, .umax = UINT16_MAX };
-const struct oci_type oci_t_uint32 = { .kind = OCI_UINT, .width = 4, .umax = UINT32_MAX };
-const struct oci_type oci_t_uint64 = { .kind = OCI_UINT, .width = 8, .umax = UINT64_MAX };
-const struct oci_type oci_t_string_array = { .kind = OCI_ARRAY, .elem = &oci_t_string,
-					     .elem_size = sizeof(char *) };
-const struct oci_type oci_t_uint32_array = { .kind = OCI_ARRAY, .elem = &oci_t_uint32,
-					     .elem_size = sizeof(uint32_t) };
-const struct oci_type oci_t_string_map = { .kind = OCI_MAP, .elem = &oci_t_string,
-					   .elem_size = sizeof(struct oci_kv),
-					   .value_offset = offsetof(struct oci_kv, value) };
+const struct oci_type oci_t_string = {.kind = OCI_STRING};
+const struct oci_type oci_t_abs_path = {.kind = OCI_STRING, .check = check_abs_path};
+const struct oci_type oci_t_bool = {.kind = OCI_BOOL};
+const struct oci_type oci_t_int32 = {
+	.kind = OCI_INT, .width = 4, .min = INT32_MIN, .max = INT32_MAX};
+const struct oci_type oci_t_int64 = {
+	.kind = OCI_INT, .width = 8, .min = INT64_MIN, .max = INT64_MAX};
+const struct oci_type oci_t_uint8 = {.kind = OCI_UINT, .width = 1, .umax = UINT8_MAX};
+const struct oci_type oci_t_uint16 = {.kind = OCI_UINT, .width = 2, .umax = UINT16_MAX};
+const struct oci_type oci_t_uint32 = {.kind = OCI_UINT, .width = 4, .umax = UINT32_MAX};
+const struct oci_type oci_t_uint64 = {.kind = OCI_UINT, .width = 8, .umax = UINT64_MAX};
+const struct oci_type oci_t_string_array = {
+	.kind = OCI_ARRAY, .elem = &oci_t_string, .elem_size = sizeof(char *)};
+const struct oci_type oci_t_uint32_array = {
+	.kind = OCI_ARRAY, .elem = &oci_t_uint32, .elem_size = sizeof(uint32_t)};
+const struct oci_type oci_t_string_map = {.kind = OCI_MAP,
+					  .elem = &oci_t_string,
+					  .elem_size = sizeof(struct oci_kv),
+					  .value_offset = offsetof(struct oci_kv, value)};

@@ -16,10 +16,10 @@
 
 #include "libct/error.h"
 
-#define OCI_ARRAY(T)                                                                               \
-	struct {                                                                                   \
-		T *items;                                                                          \
-		size_t len;                                                                        \
+#define OCI_ARRAY(T)        \
+	struct {            \
+		T *items;   \
+		size_t len; \
 	}
 
 enum oci_kind {
@@ -61,17 +61,23 @@ struct oci_field {
 };
 
 /* Sentinel-terminated field tables: { NULL } ends the list. */
-#define OCI_FIELD(st, json, member, typ)                                                           \
-	{ json, &(typ), offsetof(st, member), OCI_NO_PRESENCE, false }
-#define OCI_FIELD_REQ(st, json, member, typ)                                                       \
-	{ json, &(typ), offsetof(st, member), OCI_NO_PRESENCE, true }
+#define OCI_FIELD(st, json, member, typ)                                   \
+	{                                                                  \
+		json, &(typ), offsetof(st, member), OCI_NO_PRESENCE, false \
+	}
+#define OCI_FIELD_REQ(st, json, member, typ)                              \
+	{                                                                 \
+		json, &(typ), offsetof(st, member), OCI_NO_PRESENCE, true \
+	}
 /* An optional scalar whose absence matters: sets st.has_<member>. */
-#define OCI_FIELD_OPT(st, json, member, typ)                                                       \
-	{ json, &(typ), offsetof(st, member), offsetof(st, has_##member), false }
+#define OCI_FIELD_OPT(st, json, member, typ)                                          \
+	{                                                                             \
+		json, &(typ), offsetof(st, member), offsetof(st, has_##member), false \
+	}
 
 struct oci_walk {
-	const char *file;  /* "config.json": first word of every message */
-	char path[512];    /* ".linux.resources.memory.limit" */
+	const char *file; /* "config.json": first word of every message */
+	char path[512];	  /* ".linux.resources.memory.limit" */
 	size_t path_len;
 	unsigned nerrors;
 	struct ct_error *err; /* receives the first error */

@@ -7,8 +7,7 @@
 
 #include "runtime/log.h"
 
-int ct_bundle_check_root(const char *bundle, const struct oci_config *config,
-			 struct ct_error *err)
+int ct_bundle_check_root(const char *bundle, const struct oci_config *config, struct ct_error *err)
 {
 	char path[PATH_MAX];
 	const char *root = config->root.path;

@@ -28,8 +28,8 @@ static int parse_simple(int argc, char **argv, const struct option *opts, unsign
 		if (!opts[n].name[1])
 			strncat(shorts, opts[n].name, 1);
 	}
-	all[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	all[n] = (struct option){ NULL, 0, NULL, 0 };
+	all[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	all[n] = (struct option){NULL, 0, NULL, 0};
 	int c;
 	while ((c = ct_getopt(argc, argv, shorts, all)) != -1) {
 		if (c == 'h') {
@@ -72,7 +72,7 @@ int cmd_start(const struct ct_globals *g, int argc, char **argv)
 		return 1;
 	const char *id = argv[optind];
 	struct ct_container c;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	int rc = 0;
 	if (ct_container_open(g, id, true, &c, &err) < 0) {
 		rc = fail("start", id, &err);
@@ -97,7 +97,7 @@ int cmd_state(const struct ct_globals *g, int argc, char **argv)
 		return 1;
 	const char *id = argv[optind];
 	struct ct_container c;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	char *json = NULL;
 	int rc = 0;
 	if (ct_container_open(g, id, false, &c, &err) < 0 ||
@@ -125,9 +125,9 @@ static int send_signal(struct ct_container *c, int sig, bool all, struct ct_erro
 
 int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 {
-	static const struct option opts[] = { { "all", no_argument, NULL, KILL_ALL },
-					      { "a", no_argument, NULL, KILL_ALL },
-					      { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{"all", no_argument, NULL, KILL_ALL},
+					     {"a", no_argument, NULL, KILL_ALL},
+					     {NULL, 0, NULL, 0}};
 	unsigned set = 0;
 	int n = parse_simple(argc, argv, opts, &set, "[--all] ID [SIGNAL]");
 	if (n < 0)
@@ -140,7 +140,7 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	if (sig < 0)
 		return ct_usage_error(argv[0], "unknown signal \"%s\"", signame);
 	struct ct_container c;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	int rc = 0;
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
@@ -157,7 +157,7 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 /* Waits for the init to exit: its pidfd turns readable, whoever its parent is. */
 static int wait_for_exit(int pidfd, struct ct_error *err)
 {
-	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	struct pollfd p = {.fd = pidfd, .events = POLLIN};
 	while (poll(&p, 1, -1) < 0)
 		if (errno != EINTR)
 			return ct_error_set(err, errno, "wait for the container to exit");
@@ -168,9 +168,9 @@ enum { DELETE_FORCE = 256 };
 
 int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 {
-	static const struct option opts[] = { { "force", no_argument, NULL, DELETE_FORCE },
-					      { "f", no_argument, NULL, DELETE_FORCE },
-					      { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{"force", no_argument, NULL, DELETE_FORCE},
+					     {"f", no_argument, NULL, DELETE_FORCE},
+					     {NULL, 0, NULL, 0}};
 	unsigned set = 0;
 	int n = parse_simple(argc, argv, opts, &set, "[--force] ID");
 	if (n < 0)
@@ -180,15 +180,17 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 	bool force = set & (1u << (DELETE_FORCE - 256));
 	const char *id = argv[optind];
 	struct ct_container c;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	int rc = 0;
 	if (ct_container_open(g, id, true, &c, &err) < 0) {
 		/* --force on a container that is already gone: idempotent clean-up */
 		rc = force && err.errnum == ENOENT ? 0 : fail("delete", id, &err);
 	} else if (c.status != CT_STATUS_STOPPED && !force) {
 		/* runtime.md#delete: deleting a container that is not stopped is an error */
-		ct_log(CT_LOG_ERROR, "delete container \"%s\": container is %s, not stopped "
-				     "(use --force)", id, ct_status_name(c.status));
+		ct_log(CT_LOG_ERROR,
+		       "delete container \"%s\": container is %s, not stopped "
+		       "(use --force)",
+		       id, ct_status_name(c.status));
 		rc = 1;
 	} else if (c.status != CT_STATUS_STOPPED && ct_container_pidfd(&c, &err) >= 0 &&
 		   (ct_kill_all(&c, SIGKILL, &err) < 0 || wait_for_exit(c.proc.pidfd, &err) < 0)) {

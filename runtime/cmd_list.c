@@ -30,7 +30,7 @@ static int read_row(const struct ct_globals *g, const char *id, struct row *r,
 		    struct ct_state *keep)
 {
 	struct ct_container c;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		ct_container_close(&c);
 		return -1;
@@ -51,10 +51,11 @@ static size_t column_width(const struct row *rows, size_t n, size_t offset, cons
 {
 	size_t w = strlen(title);
 	for (size_t i = 0; i < n; i++) {
-		const char *cell = offset == offsetof(struct row, owner)  ? rows[i].owner
-				   : offset == offsetof(struct row, pid)  ? rows[i].pid
-				   : offset == offsetof(struct row, status) ? rows[i].status
-									    : *(char *const *)((const char *)&rows[i] + offset);
+		const char *cell = offset == offsetof(struct row, owner) ? rows[i].owner
+				   : offset == offsetof(struct row, pid) ? rows[i].pid
+				   : offset == offsetof(struct row, status)
+					   ? rows[i].status
+					   : *(char *const *)((const char *)&rows[i] + offset);
 		if (strlen(cell) > w)
 			w = strlen(cell);
 	}
@@ -110,10 +111,10 @@ static void print_json(const struct row *rows, const struct ct_state *states, si
 int cmd_list(const struct ct_globals *g, int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"format", required_argument, NULL, 'f'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	bool quiet = false, json = false;
 	int c;
@@ -125,14 +126,19 @@ int cmd_list(const struct ct_globals *g, int argc, char **argv)
 						      optarg);
 			json = strcmp(optarg, "json") == 0;
 			break;
-		case 'q': quiet = true; break;
-		case 'h': printf("Usage: ctrun list [--format table|json] [-q]\n"); return 0;
-		default: return 1;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			printf("Usage: ctrun list [--format table|json] [-q]\n");
+			return 0;
+		default:
+			return 1;
 		}
 	}
 	if (optind < argc)
 		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	char **ids = NULL;
 	size_t n = 0;
 	int rootfd = ct_state_root_open(g->root, false, &err);

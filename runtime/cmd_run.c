@@ -18,7 +18,7 @@
 static void forwarded_signals(sigset_t *set)
 {
 	sigfillset(set);
-	static const int own[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS };
+	static const int own[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		sigdelset(set, own[i]);
 }
@@ -36,7 +36,7 @@ static int forward_and_wait(int pidfd, const sigset_t *signals, struct ct_error 
 	int sfd = signalfd(-1, signals, SFD_CLOEXEC);
 	if (sfd < 0)
 		return ct_error_set(err, errno, "signalfd");
-	struct pollfd fds[2] = { { .fd = pidfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
+	struct pollfd fds[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
 	int status = -1;
 	while (status < 0) {
 		if (poll(fds, 2, -1) < 0) {
@@ -49,7 +49,7 @@ static int forward_and_wait(int pidfd, const sigset_t *signals, struct ct_error 
 		if ((fds[1].revents & POLLIN) && read(sfd, &si, sizeof(si)) == sizeof(si) &&
 		    si.ssi_signo != SIGCHLD)
 			ct_pidfd_send_signal(pidfd, (int)si.ssi_signo, NULL, 0);
-		siginfo_t info = { 0 };
+		siginfo_t info = {0};
 		if ((fds[0].revents & POLLIN) &&
 		    waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) == 0 && info.si_pid)
 			status = exit_status_of(&info);
@@ -70,7 +70,7 @@ static int start_now(struct ct_container *c, struct ct_error *err)
 static void delete_after_run(const struct ct_globals *g, const char *id)
 {
 	struct ct_container c;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	if (ct_container_open(g, id, true, &c, &err) < 0 || ct_container_destroy(&c, &err) < 0)
 		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", id, err.msg);
 	ct_container_close(&c);
@@ -78,7 +78,7 @@ static void delete_after_run(const struct ct_globals *g, const char *id)
 
 int cmd_run(const struct ct_globals *g, int argc, char **argv)
 {
-	struct ct_run_flags f = { .create = { .start = CT_START_SYNC } };
+	struct ct_run_flags f = {.create = {.start = CT_START_SYNC}};
 	int rc = ct_parse_create_flags(argc, argv, true, &f);
 	if (rc)
 		return rc < 0 ? 1 : 0;
@@ -86,7 +86,7 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 	forwarded_signals(&signals);
 	sigprocmask(SIG_BLOCK, &signals, &f.create.child_sigmask);
 	struct ct_container c;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	const char *id = f.create.id;
 	if (ct_container_create(g, &f.create, &c, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", id, err.msg);

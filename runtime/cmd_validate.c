@@ -23,27 +23,32 @@ int cmd_validate(const struct ct_globals *g, int argc, char **argv)
 {
 	(void)g;
 	static const struct option options[] = {
-		{ "bundle", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"bundle", required_argument, NULL, 'b'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	const char *bundle = ".";
 	int c;
 	while ((c = ct_getopt(argc, argv, "+:b:h", options)) != -1) {
 		switch (c) {
-		case 'b': bundle = optarg; break;
-		case 'h': printf("Usage: ctrun validate [--bundle DIR]\n"); return 0;
-		default: return 1;
+		case 'b':
+			bundle = optarg;
+			break;
+		case 'h':
+			printf("Usage: ctrun validate [--bundle DIR]\n");
+			return 0;
+		default:
+			return 1;
 		}
 	}
 	if (optind < argc)
 		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
 
 	unsigned problems = 0;
-	struct oci_config_opts opts = { .on_error = print_problem, .on_unknown = ct_bundle_log_unknown,
-					.data = &problems };
+	struct oci_config_opts opts = {
+		.on_error = print_problem, .on_unknown = ct_bundle_log_unknown, .data = &problems};
 	struct oci_config *config = NULL;
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	if (oci_config_load(path, &opts, &config, &err) == 0 &&
@@ -53,7 +58,8 @@ int cmd_validate(const struct ct_globals *g, int argc, char **argv)
 	}
 	oci_config_free(config);
 	if (problems) {
-		fprintf(stderr, "%s: %u problem%s found\n", path, problems, problems == 1 ? "" : "s");
+		fprintf(stderr, "%s: %u problem%s found\n", path, problems,
+			problems == 1 ? "" : "s");
 		return 1;
 	}
 	printf("%s: valid\n", path);

@@ -50,7 +50,7 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 		return ct_error_set(err, errno, "bundle \"%s\"", a->bundle ? a->bundle : ".");
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
-	struct oci_config_opts opts = { .on_unknown = ct_bundle_log_unknown };
+	struct oci_config_opts opts = {.on_unknown = ct_bundle_log_unknown};
 	if (oci_config_load(path, &opts, config, err) < 0 ||
 	    ct_bundle_check_root(bundle, *config, err) < 0)
 		return -1;
@@ -60,8 +60,9 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 	if (!realpath(path, rootfs))
 		return ct_error_set(err, errno, "config.json: .root.path: \"%s\"", path);
 	if ((*config)->process.terminal && !a->console_socket)
-		return ct_error_set(err, EINVAL, "config.json: .process.terminal is true: "
-						 "--console-socket is required");
+		return ct_error_set(err, EINVAL,
+				    "config.json: .process.terminal is true: "
+				    "--console-socket is required");
 	return 0;
 }
 
@@ -82,9 +83,8 @@ static int copy_annotations(const oci_string_map *from, oci_string_map *to)
 	return 0;
 }
 
-static int record_state(struct ct_container *c, const struct ct_create_args *a,
-			const char *bundle, const char *rootfs, const struct oci_config *config,
-			struct ct_error *err)
+static int record_state(struct ct_container *c, const struct ct_create_args *a, const char *bundle,
+			const char *rootfs, const struct oci_config *config, struct ct_error *err)
 {
 	struct ct_state *st = &c->state;
 	struct timespec now;
@@ -116,11 +116,18 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 	const char *bundle = b->bundle, *rootfs = b->rootfs;
 	const struct oci_config *config = b->config;
 	struct ct_spawn_opts so = {
-		.config = config, .bundle = bundle, .rootfs = rootfs, .id = a->id,
-		.state_dirfd = c->dir.dirfd, .start = a->start, .no_pivot = a->no_pivot,
-		.no_new_keyring = a->no_new_keyring, .preserve_fds = a->preserve_fds,
+		.config = config,
+		.bundle = bundle,
+		.rootfs = rootfs,
+		.id = a->id,
+		.state_dirfd = c->dir.dirfd,
+		.start = a->start,
+		.no_pivot = a->no_pivot,
+		.no_new_keyring = a->no_new_keyring,
+		.preserve_fds = a->preserve_fds,
 		.child_sigmask = a->child_sigmask,
-		.runtime_fds = { c->rootfd, c->dir.dirfd, c->dir.lockfd }, .n_runtime_fds = 3,
+		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
+		.n_runtime_fds = 3,
 	};
 	const char *listen_fds = getenv("LISTEN_FDS");
 	if (listen_fds)
@@ -141,10 +148,11 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 int ct_container_create(const struct ct_globals *g, const struct ct_create_args *a,
 			struct ct_container *c, struct ct_error *err)
 {
-	*c = (struct ct_container){ .rootfd = -1, .dir = CT_CONTAINER_DIR_INIT,
-				    .proc = { .pid = -1, .pidfd = -1, .pty_master = -1,
-					      .sync_fd = -1 } };
-	struct loaded_bundle b = { .config = NULL };
+	*c = (struct ct_container){
+		.rootfd = -1,
+		.dir = CT_CONTAINER_DIR_INIT,
+		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
+	struct loaded_bundle b = {.config = NULL};
 	if (ct_state_check_id(a->id, err) < 0 ||
 	    load_bundle(a, b.bundle, b.rootfs, &b.config, err) < 0)
 		goto fail;
@@ -167,9 +175,10 @@ fail:
 int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
 		      struct ct_container *c, struct ct_error *err)
 {
-	*c = (struct ct_container){ .rootfd = -1, .dir = CT_CONTAINER_DIR_INIT,
-				    .proc = { .pid = -1, .pidfd = -1, .pty_master = -1,
-					      .sync_fd = -1 } };
+	*c = (struct ct_container){
+		.rootfd = -1,
+		.dir = CT_CONTAINER_DIR_INIT,
+		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
 	if (ct_state_check_id(id, err) < 0)
 		return -1;
 	c->rootfd = ct_state_root_open(g->root, false, err);
@@ -213,11 +222,11 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	int pidfd = ct_container_pidfd(c, err);
 	if (pidfd < 0)
 		return -1;
-	_cleanup_close_ int fifo = openat(c->dir.dirfd, "exec.fifo",
-					  O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	_cleanup_close_ int fifo =
+		openat(c->dir.dirfd, "exec.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fifo < 0)
 		return ct_error_set(err, errno, "container \"%s\": open exec fifo", c->state.id);
-	struct pollfd fds[2] = { { .fd = fifo, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
+	struct pollfd fds[2] = {{.fd = fifo, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
 	for (;;) {
 		if (poll(fds, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -228,7 +237,8 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		if ((fds[0].revents & POLLIN) && read(fifo, &byte, 1) == 1)
 			break;
 		if (fds[1].revents)
-			return ct_error_set(err, ECHILD, "container \"%s\": init exited before start",
+			return ct_error_set(err, ECHILD,
+					    "container \"%s\": init exited before start",
 					    c->state.id);
 	}
 	unlinkat(c->dir.dirfd, "exec.fifo", 0);

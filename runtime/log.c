@@ -13,7 +13,7 @@ static int log_fd = -1;
 static enum ct_log_format log_format = CT_LOG_TEXT;
 static bool log_debug;
 
-static const char *const level_names[] = { "debug", "info", "warning", "error" };
+static const char *const level_names[] = {"debug", "info", "warning", "error"};
 
 int ct_log_open(const struct ct_globals *g, struct ct_error *err)
 {
@@ -49,7 +49,7 @@ int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const 
 	if (!gen)
 		return -1;
 	yajl_gen_map_open(gen);
-	const char *pairs[][2] = { { "level", level_names[level] }, { "msg", msg }, { "time", time } };
+	const char *pairs[][2] = {{"level", level_names[level]}, {"msg", msg}, {"time", time}};
 	for (size_t i = 0; i < 3; i++) {
 		yajl_gen_string(gen, (const unsigned char *)pairs[i][0], strlen(pairs[i][0]));
 		yajl_gen_string(gen, (const unsigned char *)pairs[i][1], strlen(pairs[i][1]));

@@ -74,36 +74,51 @@ static int parse_choice(const char *flag, const char *value, const char *const *
 	return -1;
 }
 
-enum { OPT_ROOT = 256, OPT_LOG, OPT_LOG_FORMAT, OPT_DEBUG, OPT_SYSTEMD, OPT_ROOTLESS,
-       OPT_CGROUP_MANAGER };
+enum {
+	OPT_ROOT = 256,
+	OPT_LOG,
+	OPT_LOG_FORMAT,
+	OPT_DEBUG,
+	OPT_SYSTEMD,
+	OPT_ROOTLESS,
+	OPT_CGROUP_MANAGER
+};
 
 static const struct option global_options[] = {
-	{ "root", required_argument, NULL, OPT_ROOT },
-	{ "log", required_argument, NULL, OPT_LOG },
-	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
-	{ "debug", no_argument, NULL, OPT_DEBUG },
-	{ "systemd-cgroup", no_argument, NULL, OPT_SYSTEMD },
-	{ "rootless", required_argument, NULL, OPT_ROOTLESS },
-	{ "cgroup-manager", required_argument, NULL, OPT_CGROUP_MANAGER },
-	{ "version", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{"root", required_argument, NULL, OPT_ROOT},
+	{"log", required_argument, NULL, OPT_LOG},
+	{"log-format", required_argument, NULL, OPT_LOG_FORMAT},
+	{"debug", no_argument, NULL, OPT_DEBUG},
+	{"systemd-cgroup", no_argument, NULL, OPT_SYSTEMD},
+	{"rootless", required_argument, NULL, OPT_ROOTLESS},
+	{"cgroup-manager", required_argument, NULL, OPT_CGROUP_MANAGER},
+	{"version", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 /* Returns -1 to go on to the subcommand, else the exit status. */
 static int parse_globals(int argc, char **argv, struct ct_globals *g)
 {
-	static const char *const formats[] = { "text", "json", NULL };
-	static const char *const rootless[] = { "auto", "true", "false", NULL };
-	static const char *const managers[] = { "cgroupfs", "systemd", "disabled", NULL };
+	static const char *const formats[] = {"text", "json", NULL};
+	static const char *const rootless[] = {"auto", "true", "false", NULL};
+	static const char *const managers[] = {"cgroupfs", "systemd", "disabled", NULL};
 	int c, v;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:vh", global_options, NULL)) != -1) {
 		switch (c) {
-		case OPT_ROOT: g->root = optarg; break;
-		case OPT_LOG: g->log_file = optarg; break;
-		case OPT_DEBUG: g->debug = true; break;
-		case OPT_SYSTEMD: g->cgroup_manager = CT_CGROUP_SYSTEMD; break;
+		case OPT_ROOT:
+			g->root = optarg;
+			break;
+		case OPT_LOG:
+			g->log_file = optarg;
+			break;
+		case OPT_DEBUG:
+			g->debug = true;
+			break;
+		case OPT_SYSTEMD:
+			g->cgroup_manager = CT_CGROUP_SYSTEMD;
+			break;
 		case OPT_LOG_FORMAT:
 			if ((v = parse_choice("--log-format", optarg, formats)) < 0)
 				return 1;
@@ -119,9 +134,15 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 				return 1;
 			g->cgroup_manager = (enum ct_cgroup_manager)v;
 			break;
-		case 'v': ct_print_version(); return 0;
-		case 'h': print_help(); return 0;
-		case ':': return ct_usage_error(NULL, "flag '%s' needs an argument", argv[optind - 1]);
+		case 'v':
+			ct_print_version();
+			return 0;
+		case 'h':
+			print_help();
+			return 0;
+		case ':':
+			return ct_usage_error(NULL, "flag '%s' needs an argument",
+					      argv[optind - 1]);
 		default:
 			if (optopt)
 				return ct_usage_error(NULL, "unknown flag '-%c'", optopt);
@@ -158,7 +179,7 @@ static int check_unsupported(const struct ct_globals *g, const struct ct_command
 
 int main(int argc, char **argv)
 {
-	struct ct_globals g = { .root = NULL };
+	struct ct_globals g = {.root = NULL};
 	int status = parse_globals(argc, argv, &g);
 	if (status >= 0)
 		return status;
@@ -176,7 +197,7 @@ int main(int argc, char **argv)
 	const struct ct_command *cmd = find_command(name);
 	if (!cmd)
 		return ct_usage_error(NULL, "unknown command \"%s\"", name);
-	struct ct_error err = { 0 };
+	struct ct_error err = {0};
 	if (ct_log_open(&g, &err) < 0) {
 		fprintf(stderr, "ctrun: %s\n", err.msg);
 		return 1;
