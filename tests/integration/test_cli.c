@@ -21,7 +21,7 @@ static bool matches(const char *text, const char *pattern)
 }
 
 /* A usage error: exit 1, nothing on stdout, exactly one line on stderr. */
-static void expect_usage_error(const struct ctt_result *r, const char *what)
+static void assert_usage_error(const struct ctt_result *r, const char *what)
 {
 	cr_expect_eq(r->status, 1, "%s: exit %d", what, r->status);
 	cr_expect_str_empty(r->out, "%s: stdout: %s", what, r->out);
@@ -55,7 +55,7 @@ Test(cli, unknown_global_flag)
 {
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "--no-such-flag", "state", "x", NULL);
-	expect_usage_error(&r, "--no-such-flag");
+	assert_usage_error(&r, "--no-such-flag");
 	cr_expect(strstr(r.err, "--no-such-flag"), "the flag is named: %s", r.err);
 	ctt_result_free(&r);
 }
@@ -64,7 +64,7 @@ Test(cli, unknown_subcommand_flag)
 {
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "validate", "--no-such-flag", NULL);
-	expect_usage_error(&r, "validate --no-such-flag");
+	assert_usage_error(&r, "validate --no-such-flag");
 	cr_expect(strstr(r.err, "ctrun validate: "), "the command is named: %s", r.err);
 	cr_expect(strstr(r.err, "--no-such-flag"), "the flag is named: %s", r.err);
 	ctt_result_free(&r);
@@ -74,7 +74,7 @@ Test(cli, unknown_command)
 {
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "frobnicate", NULL);
-	expect_usage_error(&r, "frobnicate");
+	assert_usage_error(&r, "frobnicate");
 	cr_expect(strstr(r.err, "\"frobnicate\""), "stderr: %s", r.err);
 	ctt_result_free(&r);
 }
@@ -90,7 +90,7 @@ Test(cli, missing_flag_argument)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct ctt_result r;
 		ctt_ctrunv(&r, NULL, cases[i]);
-		expect_usage_error(&r, cases[i][1] ? cases[i][1] : cases[i][0]);
+		assert_usage_error(&r, cases[i][1] ? cases[i][1] : cases[i][0]);
 		cr_expect(strstr(r.err, "needs an argument"), "stderr: %s", r.err);
 		ctt_result_free(&r);
 	}
@@ -100,7 +100,7 @@ Test(cli, invalid_flag_value)
 {
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "--log-format", "xml", "state", "x", NULL);
-	expect_usage_error(&r, "--log-format xml");
+	assert_usage_error(&r, "--log-format xml");
 	cr_expect(strstr(r.err, "\"xml\""), "stderr: %s", r.err);
 	ctt_result_free(&r);
 }
@@ -125,7 +125,7 @@ Test(cli, commands_not_implemented_yet)
 	}
 }
 
-static void expect_json_log_line(const char *line, const char *msg_part)
+static void assert_json_log_line(const char *line, const char *msg_part)
 {
 	yajl_val rec = ctt_json_parse(line, "log line");
 	cr_expect(YAJL_IS_OBJECT(rec), "not an object: %s", line);
@@ -157,7 +157,7 @@ Test(cli, log_file_json_one_object_per_line)
 	cr_assert_eq(ctt_count_lines(text), 2, "log: %s", text);
 	cr_assert_eq(text[strlen(text) - 1], '\n', "log: %s", text);
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
-		expect_json_log_line(line, "No such file or directory");
+		assert_json_log_line(line, "No such file or directory");
 	free(text);
 	free(missing);
 	free(log);
@@ -184,7 +184,7 @@ Test(cli, flag_equals_value_form)
 	ctt_result_free(&r);
 	char *text = ctt_read_file(log);
 	cr_assert_eq(ctt_count_lines(text), 1, "log: %s", text);
-	expect_json_log_line(text, "already exists");
+	assert_json_log_line(text, "already exists");
 	free(text);
 	free(config);
 	free(flag_bundle);
@@ -194,7 +194,7 @@ Test(cli, flag_equals_value_form)
 
 /* ctrun refuses what it cannot do instead of silently using cgroupfs. The check sits in front
  * of commands that manage cgroups, so it is only reachable once `create` exists. */
-static void expect_refused(const char *flag, const char *value, const char *message)
+static void assert_refused(const char *flag, const char *value, const char *message)
 {
 	char *dir = ctt_tmpdir();
 	struct ctt_result probe;
@@ -217,12 +217,12 @@ static void expect_refused(const char *flag, const char *value, const char *mess
 
 Test(cli, systemd_cgroup_not_supported_yet)
 {
-	expect_refused("--systemd-cgroup", NULL, "not supported yet");
+	assert_refused("--systemd-cgroup", NULL, "not supported yet");
 }
 
 Test(cli, rootless_true_not_supported_yet)
 {
-	expect_refused("--rootless", "true", "not supported yet");
+	assert_refused("--rootless", "true", "not supported yet");
 }
 
 Test(cli, help_lists_every_command)

@@ -71,7 +71,7 @@ static struct oci_config *parse(const char *text)
 }
 
 /* Refused, and every message reported, in order, is one of `msgs` (NULL-terminated). */
-static void expect_errors(const char *text, const char *const *msgs)
+static void assert_errors(const char *text, const char *const *msgs)
 {
 	struct reports r = {0};
 	struct oci_config_opts opts = {.on_error = collect_error, .data = &r};
@@ -93,10 +93,10 @@ static void expect_errors(const char *text, const char *const *msgs)
 		oci_config_free(c);
 }
 
-static void expect_error(const char *text, const char *msg)
+static void assert_error(const char *text, const char *msg)
 {
 	const char *const msgs[] = {msg, NULL};
-	expect_errors(text, msgs);
+	assert_errors(text, msgs);
 }
 
 /* ---- the whole document ---- */
@@ -904,62 +904,62 @@ Test(config_minimal, no_opts_is_fine)
 
 Test(config_errors, missing_oci_version)
 {
-	expect_error(JSON({"root" : {"path" : "rootfs"}}),
+	assert_error(JSON({"root" : {"path" : "rootfs"}}),
 		     "config.json: .: missing required property \"ociVersion\"");
 }
 
 Test(config_errors, unsupported_oci_versions)
 {
-	expect_error(JSON({"ociVersion" : "0.5.0", "root" : {"path" : "r"}}),
+	assert_error(JSON({"ociVersion" : "0.5.0", "root" : {"path" : "r"}}),
 		     "config.json: .ociVersion: unsupported version \"0.5.0\" "
 		     "(ctrun implements 1.x.y)");
-	expect_error(JSON({"ociVersion" : "2.0.0", "root" : {"path" : "r"}}),
+	assert_error(JSON({"ociVersion" : "2.0.0", "root" : {"path" : "r"}}),
 		     "config.json: .ociVersion: unsupported version \"2.0.0\" "
 		     "(ctrun implements 1.x.y)");
-	expect_error(JSON({"ociVersion" : 1, "root" : {"path" : "r"}}),
+	assert_error(JSON({"ociVersion" : 1, "root" : {"path" : "r"}}),
 		     "config.json: .ociVersion: expected a string, got 1");
 }
 
 Test(config_errors, missing_root)
 {
-	expect_error(JSON({"ociVersion" : "1.3.0"}),
+	assert_error(JSON({"ociVersion" : "1.3.0"}),
 		     "config.json: .: missing required property \"root\"");
-	expect_error(JSON({"ociVersion" : "1.3.0", "root" : {}}),
+	assert_error(JSON({"ociVersion" : "1.3.0", "root" : {}}),
 		     "config.json: .root: missing required property \"path\"");
-	expect_error(JSON({"ociVersion" : "1.3.0", "root" : {"path" : "r", "readonly" : "yes"}}),
+	assert_error(JSON({"ociVersion" : "1.3.0", "root" : {"path" : "r", "readonly" : "yes"}}),
 		     "config.json: .root.readonly: expected a boolean, got \"yes\"");
 }
 
 Test(config_errors, wrong_top_level_type)
 {
-	expect_error("[]", "config.json: .: expected an object, got an array");
-	expect_error("\"config\"", "config.json: .: expected an object, got \"config\"");
-	expect_error("42", "config.json: .: expected an object, got 42");
-	expect_error(doc(JSON({"linux" : []})),
+	assert_error("[]", "config.json: .: expected an object, got an array");
+	assert_error("\"config\"", "config.json: .: expected an object, got \"config\"");
+	assert_error("42", "config.json: .: expected an object, got 42");
+	assert_error(doc(JSON({"linux" : []})),
 		     "config.json: .linux: expected an object, got an array");
-	expect_error(doc(JSON({"process" : "sh"})),
+	assert_error(doc(JSON({"process" : "sh"})),
 		     "config.json: .process: expected an object, got \"sh\"");
-	expect_error(doc(JSON({"mounts" : {}})),
+	assert_error(doc(JSON({"mounts" : {}})),
 		     "config.json: .mounts: expected an array, got an object");
-	expect_error(doc(JSON({"hooks" : []})),
+	assert_error(doc(JSON({"hooks" : []})),
 		     "config.json: .hooks: expected an object, got an array");
-	expect_error(doc(JSON({"annotations" : ["a"]})),
+	assert_error(doc(JSON({"annotations" : ["a"]})),
 		     "config.json: .annotations: expected an object, got an array");
 }
 
 Test(config_errors, malformed_json)
 {
-	expect_error("{\n  \"ociVersion\": \"1.3.0\",\n  \"root\": {\"path\": \"r\"},,\n}",
+	assert_error("{\n  \"ociVersion\": \"1.3.0\",\n  \"root\": {\"path\": \"r\"},,\n}",
 		     "config.json: malformed JSON at line 3, column 25: invalid object key (must "
 		     "be a string)");
-	expect_error("", "config.json: malformed JSON at line 1, column 1: premature EOF");
+	assert_error("", "config.json: malformed JSON at line 1, column 1: premature EOF");
 }
 
 Test(config_errors, duplicate_property)
 {
-	expect_error(doc(JSON({"hostname" : "a", "hostname" : "b"})),
+	assert_error(doc(JSON({"hostname" : "a", "hostname" : "b"})),
 		     "config.json: .hostname: duplicate property");
-	expect_error(doc(JSON({"annotations" : {"k" : "1", "k" : "2"}})),
+	assert_error(doc(JSON({"annotations" : {"k" : "1", "k" : "2"}})),
 		     "config.json: .annotations.k: duplicate property");
 }
 
@@ -973,7 +973,7 @@ Test(config_errors, every_problem_reported)
 		"config.json: .linux.resources.memory.limit: expected an integer, got \"512M\"",
 		NULL,
 	};
-	expect_errors(JSON({
+	assert_errors(JSON({
 			      "ociVersion" : "1.3.0",
 			      "root" : {"path" : 1},
 			      "process" : {
@@ -1004,25 +1004,25 @@ Test(config_errors, load_missing_file)
 
 Test(config_errors, process_cwd)
 {
-	expect_error(doc(JSON({"process" : {"cwd" : "tmp", "args" : ["sh"]}})),
+	assert_error(doc(JSON({"process" : {"cwd" : "tmp", "args" : ["sh"]}})),
 		     "config.json: .process.cwd: expected an absolute path, got \"tmp\"");
-	expect_error(doc(JSON({"process" : {"args" : ["sh"]}})),
+	assert_error(doc(JSON({"process" : {"args" : ["sh"]}})),
 		     "config.json: .process: missing required property \"cwd\"");
 }
 
 Test(config_errors, process_args)
 {
-	expect_error(doc(JSON({"process" : {"cwd" : "/"}})),
+	assert_error(doc(JSON({"process" : {"cwd" : "/"}})),
 		     "config.json: .process: missing required property \"args\"");
-	expect_error(doc(JSON({"process" : {"cwd" : "/", "args" : []}})),
+	assert_error(doc(JSON({"process" : {"cwd" : "/", "args" : []}})),
 		     "config.json: .process.args: expected at least one entry");
-	expect_error(doc(JSON({"process" : {"cwd" : "/", "args" : [ "sh", 1 ]}})),
+	assert_error(doc(JSON({"process" : {"cwd" : "/", "args" : [ "sh", 1 ]}})),
 		     "config.json: .process.args[1]: expected a string, got 1");
 }
 
 Test(config_errors, process_user)
 {
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1030,14 +1030,14 @@ Test(config_errors, process_user)
 			     }
 		     })),
 		     "config.json: .process.user.uid: 4294967296 is out of range [0, 4294967295]");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"process" : {"cwd" : "/", "args" : ["sh"], "user" : {"uid" : -1, "gid" : 0}}
 		})),
 		"config.json: .process.user.uid: -1 is out of range [0, 4294967295]");
-	expect_error(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "user" : {"uid" : 0}}})),
+	assert_error(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "user" : {"uid" : 0}}})),
 		     "config.json: .process.user: missing required property \"gid\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"process" : {
 				"cwd" : "/",
@@ -1046,7 +1046,7 @@ Test(config_errors, process_user)
 			}
 		})),
 		"config.json: .process.user.additionalGids[1]: expected an integer, got \"2\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1058,12 +1058,12 @@ Test(config_errors, process_user)
 
 Test(config_errors, process_console_size)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"process" : {"cwd" : "/", "args" : ["sh"], "consoleSize" : {"height" : 24}}
 		})),
 		"config.json: .process.consoleSize: missing required property \"width\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1076,7 +1076,7 @@ Test(config_errors, process_console_size)
 
 Test(config_errors, process_capabilities_and_env)
 {
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1085,16 +1085,16 @@ Test(config_errors, process_capabilities_and_env)
 		     })),
 		     "config.json: .process.capabilities.ambient: expected an array, got "
 		     "\"CAP_KILL\"");
-	expect_error(
+	assert_error(
 		doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "env" : [ "A=1", null ]}})),
 		"config.json: .process.env[1]: expected a string, got null");
-	expect_error(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "terminal" : 1}})),
+	assert_error(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "terminal" : 1}})),
 		     "config.json: .process.terminal: expected a boolean, got 1");
 }
 
 Test(config_errors, process_rlimits)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"process" : {
 				"cwd" : "/",
@@ -1103,7 +1103,7 @@ Test(config_errors, process_rlimits)
 			}
 		})),
 		"config.json: .process.rlimits[0].type: expected RLIMIT_<NAME>, got \"NOFILE\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1111,7 +1111,7 @@ Test(config_errors, process_rlimits)
 			     }
 		     })),
 		     "config.json: .process.rlimits[0]: missing required property \"hard\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1128,7 +1128,7 @@ Test(config_errors, process_rlimits)
 
 Test(config_errors, process_io_priority_and_scheduler)
 {
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1137,12 +1137,12 @@ Test(config_errors, process_io_priority_and_scheduler)
 		     })),
 		     "config.json: .process.ioPriority.class: expected one of \"IOPRIO_CLASS_RT\", "
 		     "\"IOPRIO_CLASS_BE\", \"IOPRIO_CLASS_IDLE\", got \"IOPRIO_CLASS_NONE\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"process" : {"cwd" : "/", "args" : ["sh"], "ioPriority" : {"priority" : 1}}
 		})),
 		"config.json: .process.ioPriority: missing required property \"class\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"process" : {
 				"cwd" : "/",
@@ -1153,7 +1153,7 @@ Test(config_errors, process_io_priority_and_scheduler)
 		"config.json: .process.scheduler.policy: expected one of \"SCHED_OTHER\", "
 		"\"SCHED_FIFO\", \"SCHED_RR\", \"SCHED_BATCH\", \"SCHED_ISO\", \"SCHED_IDLE\", "
 		"\"SCHED_DEADLINE\", got \"SCHED_FAIR\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"process" : {
 				"cwd" : "/",
@@ -1166,7 +1166,7 @@ Test(config_errors, process_io_priority_and_scheduler)
 		"\"SCHED_FLAG_KEEP_POLICY\", \"SCHED_FLAG_KEEP_PARAMS\", "
 		"\"SCHED_FLAG_UTIL_CLAMP_MIN\", \"SCHED_FLAG_UTIL_CLAMP_MAX\", got "
 		"\"SCHED_FLAG_X\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1179,7 +1179,7 @@ Test(config_errors, process_io_priority_and_scheduler)
 
 Test(config_errors, process_cpu_affinity_oom_score)
 {
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "process" : {
 				     "cwd" : "/",
 				     "args" : ["sh"],
@@ -1188,10 +1188,10 @@ Test(config_errors, process_cpu_affinity_oom_score)
 		     })),
 		     "config.json: .process.execCPUAffinity.initial: expected a CPU list such as "
 		     "\"0-3,7\", got \"a-b\"");
-	expect_error(
+	assert_error(
 		doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "oomScoreAdj" : "-1000"}})),
 		"config.json: .process.oomScoreAdj: expected an integer, got \"-1000\"");
-	expect_error(
+	assert_error(
 		doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "noNewPrivileges" : "true"}})),
 		"config.json: .process.noNewPrivileges: expected a boolean, got \"true\"");
 }
@@ -1200,18 +1200,18 @@ Test(config_errors, process_cpu_affinity_oom_score)
 
 Test(config_errors, mounts)
 {
-	expect_error(doc(JSON({"mounts" : [ {"type" : "proc"} ]})),
+	assert_error(doc(JSON({"mounts" : [ {"type" : "proc"} ]})),
 		     "config.json: .mounts[0]: missing required property \"destination\"");
-	expect_error(doc(JSON({"mounts" : [ {"destination" : "/a", "options" : "ro"} ]})),
+	assert_error(doc(JSON({"mounts" : [ {"destination" : "/a", "options" : "ro"} ]})),
 		     "config.json: .mounts[0].options: expected an array, got \"ro\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "mounts" : [ {
 				     "destination" : "/a",
 				     "uidMappings" : [ {"containerID" : 0, "hostID" : 0} ]
 			     } ]
 		     })),
 		     "config.json: .mounts[0].uidMappings[0]: missing required property \"size\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"mounts" : [ {
 				"destination" : "/a",
@@ -1225,11 +1225,11 @@ Test(config_errors, mounts)
 
 Test(config_errors, hook_timeout)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({"hooks" : {"prestart" : [ {"path" : "/bin/true", "timeout" : 0} ]}})),
 		"config.json: .hooks.prestart[0].timeout: 0 is out of range "
 		"[1, 9223372036854775807]");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "hooks" : {
 				     "poststop" : [
 					     {"path" : "/bin/true"},
@@ -1239,19 +1239,19 @@ Test(config_errors, hook_timeout)
 		     })),
 		     "config.json: .hooks.poststop[1].timeout: -5 is out of range "
 		     "[1, 9223372036854775807]");
-	expect_error(
+	assert_error(
 		doc(JSON({"hooks" : {"poststart" : [ {"path" : "/bin/true", "timeout" : 2.5} ]}})),
 		"config.json: .hooks.poststart[0].timeout: expected an integer, got 2.5");
 }
 
 Test(config_errors, hook_path)
 {
-	expect_error(doc(JSON({"hooks" : {"createRuntime" : [ {"args" : ["x"]} ]}})),
+	assert_error(doc(JSON({"hooks" : {"createRuntime" : [ {"args" : ["x"]} ]}})),
 		     "config.json: .hooks.createRuntime[0]: missing required property \"path\"");
-	expect_error(doc(JSON({"hooks" : {"createContainer" : [ {"path" : "bin/hook"} ]}})),
+	assert_error(doc(JSON({"hooks" : {"createContainer" : [ {"path" : "bin/hook"} ]}})),
 		     "config.json: .hooks.createContainer[0].path: expected an absolute path, got "
 		     "\"bin/hook\"");
-	expect_error(doc(JSON({"hooks" : {"startContainer" : {"path" : "/x"}}})),
+	assert_error(doc(JSON({"hooks" : {"startContainer" : {"path" : "/x"}}})),
 		     "config.json: .hooks.startContainer: expected an array, got an object");
 }
 
@@ -1259,12 +1259,12 @@ Test(config_errors, hook_path)
 
 Test(config_errors, unknown_namespace_type)
 {
-	expect_error(doc(JSON({"linux" : {"namespaces" : [ {"type" : "net"} ]}})),
+	assert_error(doc(JSON({"linux" : {"namespaces" : [ {"type" : "net"} ]}})),
 		     "config.json: .linux.namespaces[0].type: expected one of \"mount\", \"pid\", "
 		     "\"network\", \"uts\", \"ipc\", \"user\", \"cgroup\", \"time\", got \"net\"");
-	expect_error(doc(JSON({"linux" : {"namespaces" : [ {"path" : "/proc/1/ns/pid"} ]}})),
+	assert_error(doc(JSON({"linux" : {"namespaces" : [ {"path" : "/proc/1/ns/pid"} ]}})),
 		     "config.json: .linux.namespaces[0]: missing required property \"type\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {"namespaces" : [ {"type" : "pid", "path" : "proc/1/ns/pid"} ]}
 		})),
@@ -1274,7 +1274,7 @@ Test(config_errors, unknown_namespace_type)
 
 Test(config_errors, duplicated_namespace_type)
 {
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "namespaces" : [
 					     {"type" : "pid"}, {"type" : "mount"},
@@ -1287,22 +1287,22 @@ Test(config_errors, duplicated_namespace_type)
 
 Test(config_errors, hostname_without_uts_namespace)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({"hostname" : "web", "linux" : {"namespaces" : [ {"type" : "pid"} ]}})),
 		"config.json: .hostname: setting a hostname needs a uts namespace");
-	expect_error(doc(JSON({"domainname" : "example.org", "linux" : {}})),
+	assert_error(doc(JSON({"domainname" : "example.org", "linux" : {}})),
 		     "config.json: .domainname: setting a domainname needs a uts namespace");
 }
 
 Test(config_errors, id_mappings_without_user_namespace)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" :
 				{"uidMappings" : [ {"containerID" : 0, "hostID" : 1, "size" : 1} ]}
 		})),
 		"config.json: .linux.uidMappings: id mappings need a new user namespace");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"namespaces" : [ {"type" : "user", "path" : "/proc/1/ns/user"} ],
@@ -1314,9 +1314,9 @@ Test(config_errors, id_mappings_without_user_namespace)
 
 Test(config_errors, time_offsets)
 {
-	expect_error(doc(JSON({"linux" : {"timeOffsets" : {"monotonic" : {"secs" : 1}}}})),
+	assert_error(doc(JSON({"linux" : {"timeOffsets" : {"monotonic" : {"secs" : 1}}}})),
 		     "config.json: .linux.timeOffsets: time offsets need a new time namespace");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "namespaces" : [ {"type" : "time"} ],
 				     "timeOffsets" : {"boottime" : {"nanosecs" : -1}}
@@ -1328,13 +1328,13 @@ Test(config_errors, time_offsets)
 
 Test(config_errors, device_without_major_minor)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" :
 				{"devices" : [ {"type" : "c", "path" : "/dev/null", "major" : 1} ]}
 		})),
 		"config.json: .linux.devices[0]: major and minor are required for type \"c\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "devices" : [
 					     {"type" : "p", "path" : "/dev/p"},
@@ -1347,7 +1347,7 @@ Test(config_errors, device_without_major_minor)
 
 Test(config_errors, device_fields)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"devices" : [
@@ -1357,7 +1357,7 @@ Test(config_errors, device_fields)
 		})),
 		"config.json: .linux.devices[0].type: expected one of \"c\", \"b\", \"u\", "
 		"\"p\", got \"x\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "devices" : [ {
 					     "type" : "c",
@@ -1369,7 +1369,7 @@ Test(config_errors, device_fields)
 		     })),
 		     "config.json: .linux.devices[0].path: expected an absolute path, got "
 		     "\"dev/null\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "devices" : [ {
 					     "type" : "c",
@@ -1381,42 +1381,42 @@ Test(config_errors, device_fields)
 			     }
 		     })),
 		     "config.json: .linux.devices[0].fileMode: 512 is out of range [0, 511]");
-	expect_error(doc(JSON({"linux" : {"devices" : [ {"path" : "/dev/null"} ]}})),
+	assert_error(doc(JSON({"linux" : {"devices" : [ {"path" : "/dev/null"} ]}})),
 		     "config.json: .linux.devices[0]: missing required property \"type\"");
 }
 
 Test(config_errors, net_devices)
 {
-	expect_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {"name" : 23}}}})),
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {"name" : 23}}}})),
 		     "config.json: .linux.netDevices.eth0.name: expected a string, got 23");
-	expect_error(doc(JSON({"linux" : {"netDevices" : ["eth0"]}})),
+	assert_error(doc(JSON({"linux" : {"netDevices" : ["eth0"]}})),
 		     "config.json: .linux.netDevices: expected an object, got an array");
 }
 
 Test(config_errors, resources_memory_limit)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"resources" : {"memory" : {"limit" : "512M"}}}})),
 		"config.json: .linux.resources.memory.limit: expected an integer, got \"512M\"");
-	expect_error(doc(JSON({"linux" : {"resources" : {"memory" : {"swappiness" : -1}}}})),
+	assert_error(doc(JSON({"linux" : {"resources" : {"memory" : {"swappiness" : -1}}}})),
 		     "config.json: .linux.resources.memory.swappiness: -1 is out of range "
 		     "[0, 18446744073709551615]");
 }
 
 Test(config_errors, resources_cpu_pids_blkio)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"resources" : {"cpu" : {"cpus" : "0-3;5"}}}})),
 		"config.json: .linux.resources.cpu.cpus: expected a CPU list such as \"0-3,7\", "
 		"got \"0-3;5\"");
-	expect_error(doc(JSON({"linux" : {"resources" : {"cpu" : {"shares" : 1e3}}}})),
+	assert_error(doc(JSON({"linux" : {"resources" : {"cpu" : {"shares" : 1e3}}}})),
 		     "config.json: .linux.resources.cpu.shares: expected an integer, got 1e3");
-	expect_error(doc(JSON({"linux" : {"resources" : {"pids" : {}}}})),
+	assert_error(doc(JSON({"linux" : {"resources" : {"pids" : {}}}})),
 		     "config.json: .linux.resources.pids: missing required property \"limit\"");
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"resources" : {"blockIO" : {"weight" : 65536}}}})),
 		"config.json: .linux.resources.blockIO.weight: 65536 is out of range [0, 65535]");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "resources" : {
 					     "blockIO" : {
@@ -1432,10 +1432,10 @@ Test(config_errors, resources_cpu_pids_blkio)
 
 Test(config_errors, resources_devices_hugepages_network_rdma_unified)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"resources" : {"devices" : [ {"access" : "rwm"} ]}}})),
 		"config.json: .linux.resources.devices[0]: missing required property \"allow\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"resources" :
@@ -1444,20 +1444,20 @@ Test(config_errors, resources_devices_hugepages_network_rdma_unified)
 		})),
 		"config.json: .linux.resources.hugepageLimits[0].pageSize: expected a page size "
 		"such as \"2MB\", got \"64kB\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {"resources" : {"network" : {"priorities" : [ {"name" : "e"} ]}}}
 		})),
 		"config.json: .linux.resources.network.priorities[0]: missing required property "
 		"\"priority\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" :
 				{"resources" : {"rdma" : {"mlx5_1" : {"hcaHandles" : "many"}}}}
 		})),
 		"config.json: .linux.resources.rdma.mlx5_1.hcaHandles: expected an integer, got "
 		"\"many\"");
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"resources" : {"unified" : {"memory.max" : 1024}}}})),
 		"config.json: .linux.resources.unified[\"memory.max\"]: expected a string, got "
 		"1024");
@@ -1465,12 +1465,12 @@ Test(config_errors, resources_devices_hugepages_network_rdma_unified)
 
 Test(config_errors, intel_rdt_and_memory_policy)
 {
-	expect_error(doc(JSON({"linux" : {"intelRdt" : {"memBwSchema" : "L3:0=f"}}})),
+	assert_error(doc(JSON({"linux" : {"intelRdt" : {"memBwSchema" : "L3:0=f"}}})),
 		     "config.json: .linux.intelRdt.memBwSchema: expected \"MB:<schema>\", got "
 		     "\"L3:0=f\"");
-	expect_error(doc(JSON({"linux" : {"memoryPolicy" : {"nodes" : "0"}}})),
+	assert_error(doc(JSON({"linux" : {"memoryPolicy" : {"nodes" : "0"}}})),
 		     "config.json: .linux.memoryPolicy: missing required property \"mode\"");
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"memoryPolicy" : {"mode" : "MPOL_LOCAL", "flags" : ["X"]}}})),
 		"config.json: .linux.memoryPolicy.flags[0]: expected one of "
 		"\"MPOL_F_NUMA_BALANCING\", \"MPOL_F_RELATIVE_NODES\", \"MPOL_F_STATIC_NODES\", "
@@ -1479,23 +1479,23 @@ Test(config_errors, intel_rdt_and_memory_policy)
 
 Test(config_errors, rootfs_propagation_and_personality)
 {
-	expect_error(doc(JSON({"linux" : {"rootfsPropagation" : "rslave"}})),
+	assert_error(doc(JSON({"linux" : {"rootfsPropagation" : "rslave"}})),
 		     "config.json: .linux.rootfsPropagation: expected one of \"private\", "
 		     "\"shared\", \"slave\", \"unbindable\", got \"rslave\"");
-	expect_error(doc(JSON({"linux" : {"personality" : {"domain" : "LINUX64"}}})),
+	assert_error(doc(JSON({"linux" : {"personality" : {"domain" : "LINUX64"}}})),
 		     "config.json: .linux.personality.domain: expected one of \"LINUX\", "
 		     "\"LINUX32\", got \"LINUX64\"");
 }
 
 Test(config_errors, unknown_seccomp_action)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"seccomp" : {"defaultAction" : "SCMP_ACT_DENY"}}})),
 		"config.json: .linux.seccomp.defaultAction: expected one of \"SCMP_ACT_KILL\", "
 		"\"SCMP_ACT_KILL_PROCESS\", \"SCMP_ACT_KILL_THREAD\", \"SCMP_ACT_TRAP\", "
 		"\"SCMP_ACT_ERRNO\", \"SCMP_ACT_TRACE\", \"SCMP_ACT_ALLOW\", \"SCMP_ACT_LOG\", "
 		"\"SCMP_ACT_NOTIFY\", got \"SCMP_ACT_DENY\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"seccomp" : {
@@ -1508,13 +1508,13 @@ Test(config_errors, unknown_seccomp_action)
 		"\"SCMP_ACT_KILL\", \"SCMP_ACT_KILL_PROCESS\", \"SCMP_ACT_KILL_THREAD\", "
 		"\"SCMP_ACT_TRAP\", \"SCMP_ACT_ERRNO\", \"SCMP_ACT_TRACE\", \"SCMP_ACT_ALLOW\", "
 		"\"SCMP_ACT_LOG\", \"SCMP_ACT_NOTIFY\", got \"allow\"");
-	expect_error(doc(JSON({"linux" : {"seccomp" : {}}})),
+	assert_error(doc(JSON({"linux" : {"seccomp" : {}}})),
 		     "config.json: .linux.seccomp: missing required property \"defaultAction\"");
 }
 
 Test(config_errors, seccomp_other_fields)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"seccomp" : {
@@ -1527,7 +1527,7 @@ Test(config_errors, seccomp_other_fields)
 		"\"SECCOMP_FILTER_FLAG_TSYNC\", \"SECCOMP_FILTER_FLAG_LOG\", "
 		"\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\", \"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV\", "
 		"got \"SECCOMP_FILTER_FLAG_NEW\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "seccomp" : {
 					     "defaultAction" : "SCMP_ACT_ALLOW",
@@ -1537,7 +1537,7 @@ Test(config_errors, seccomp_other_fields)
 		     })),
 		     "config.json: .linux.seccomp.listenerPath: expected an absolute path, got "
 		     "\"agent.sock\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"seccomp" : {
@@ -1547,7 +1547,7 @@ Test(config_errors, seccomp_other_fields)
 			}
 		})),
 		"config.json: .linux.seccomp.syscalls[0].names: expected at least one entry");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"seccomp" : {
@@ -1584,7 +1584,7 @@ Test(config_errors, seccomp_architecture_lists_every_choice)
 
 Test(config_errors, seccomp_syscall_args)
 {
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "seccomp" : {
 					     "defaultAction" : "SCMP_ACT_ALLOW",
@@ -1604,7 +1604,7 @@ Test(config_errors, seccomp_syscall_args)
 		     "\"SCMP_CMP_NE\", \"SCMP_CMP_LT\", \"SCMP_CMP_LE\", \"SCMP_CMP_EQ\", "
 		     "\"SCMP_CMP_GE\", \"SCMP_CMP_GT\", \"SCMP_CMP_MASKED_EQ\", got "
 		     "\"SCMP_CMP_EQUAL\"");
-	expect_error(
+	assert_error(
 		doc(JSON({
 			"linux" : {
 				"seccomp" : {
@@ -1619,7 +1619,7 @@ Test(config_errors, seccomp_syscall_args)
 		})),
 		"config.json: .linux.seccomp.syscalls[0].args[0]: missing required property "
 		"\"value\"");
-	expect_error(doc(JSON({
+	assert_error(doc(JSON({
 			     "linux" : {
 				     "seccomp" : {
 					     "defaultAction" : "SCMP_ACT_ALLOW",
@@ -1637,22 +1637,22 @@ Test(config_errors, seccomp_syscall_args)
 
 Test(config_errors, sysctl_and_paths)
 {
-	expect_error(
+	assert_error(
 		doc(JSON({"linux" : {"sysctl" : {"net.ipv4.ip_forward" : 1}}})),
 		"config.json: .linux.sysctl[\"net.ipv4.ip_forward\"]: expected a string, got 1");
-	expect_error(doc(JSON({"linux" : {"maskedPaths" : "/proc/kcore"}})),
+	assert_error(doc(JSON({"linux" : {"maskedPaths" : "/proc/kcore"}})),
 		     "config.json: .linux.maskedPaths: expected an array, got \"/proc/kcore\"");
-	expect_error(doc(JSON({"linux" : {"readonlyPaths" : [1]}})),
+	assert_error(doc(JSON({"linux" : {"readonlyPaths" : [1]}})),
 		     "config.json: .linux.readonlyPaths[0]: expected a string, got 1");
-	expect_error(doc(JSON({"linux" : {"mountLabel" : false}})),
+	assert_error(doc(JSON({"linux" : {"mountLabel" : false}})),
 		     "config.json: .linux.mountLabel: expected a string, got false");
-	expect_error(doc(JSON({"linux" : {"cgroupsPath" : 5}})),
+	assert_error(doc(JSON({"linux" : {"cgroupsPath" : 5}})),
 		     "config.json: .linux.cgroupsPath: expected a string, got 5");
 }
 
 Test(config_errors, freebsd_vnet_disable)
 {
-	expect_error(doc(JSON({"freebsd" : {"jail" : {"vnet" : "disable"}}})),
+	assert_error(doc(JSON({"freebsd" : {"jail" : {"vnet" : "disable"}}})),
 		     "config.json: .freebsd.jail.vnet: expected one of \"new\", \"inherit\", got "
 		     "\"disable\"");
 }

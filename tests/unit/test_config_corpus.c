@@ -128,7 +128,7 @@ Test(config_corpus, bad_documents_are_refused)
 
 /* The issue refuses 0.x: the version must be the only complaint, and the rest of the
  * document is good once the version is current. */
-static void check_old_version_example(const char *name)
+static void assert_only_version_refused(const char *name)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 256];
 	DIR *d = open_corpus("good", dir, sizeof(dir));
@@ -157,10 +157,10 @@ static void check_old_version_example(const char *name)
 
 Test(config_corpus, spec_example_only_refuses_its_version)
 {
-	check_old_version_example("spec-example.json");
+	assert_only_version_refused("spec-example.json");
 }
 
 Test(config_corpus, zos_example_only_refuses_its_version)
 {
-	check_old_version_example("zos-example.json");
+	assert_only_version_refused("zos-example.json");
 }

@@ -318,7 +318,7 @@ static void table_free(struct table *t)
 }
 
 /* Fails once per schema path without a row; returns how many. */
-static unsigned expect_all_rows(const struct strings *schema, const struct strings *rows,
+static unsigned assert_all_rows(const struct strings *schema, const struct strings *rows,
 				const char *doc)
 {
 	unsigned missing = 0;
@@ -332,7 +332,7 @@ static unsigned expect_all_rows(const struct strings *schema, const struct strin
 }
 
 /* A row for a property the schema does not have is a typo or a stale row. */
-static unsigned expect_no_stray_rows(const struct strings *schema, const struct strings *rows,
+static unsigned assert_no_stray_rows(const struct strings *schema, const struct strings *rows,
 				     const char *doc)
 {
 	unsigned stray = 0;
@@ -346,7 +346,7 @@ static unsigned expect_no_stray_rows(const struct strings *schema, const struct 
 	return stray;
 }
 
-static void check_document(const char *schema_file_name, bool config, const char *doc)
+static void assert_document_covered(const char *schema_file_name, bool config, const char *doc)
 {
 	struct schemas s;
 	schemas_init(&s);
@@ -355,8 +355,8 @@ static void check_document(const char *schema_file_name, bool config, const char
 	table_load(&t);
 	const struct strings *rows = config ? &t.config : &t.state;
 	cr_assert_gt(s.paths.len, 0, "no property found in %s", schema_file_name);
-	unsigned missing = expect_all_rows(&s.paths, rows, doc);
-	unsigned stray = expect_no_stray_rows(&s.paths, rows, doc);
+	unsigned missing = assert_all_rows(&s.paths, rows, doc);
+	unsigned stray = assert_no_stray_rows(&s.paths, rows, doc);
 	table_free(&t);
 	schemas_free(&s);
 	cr_assert(missing == 0 && stray == 0,
@@ -385,12 +385,12 @@ Test(conformance, schema_walk_finds_nested_properties)
 
 Test(conformance, every_config_field_has_a_row)
 {
-	check_document("config-schema.json", true, "config.json");
+	assert_document_covered("config-schema.json", true, "config.json");
 }
 
 Test(conformance, every_state_field_has_a_row)
 {
-	check_document("state-schema.json", false, "state.json");
+	assert_document_covered("state-schema.json", false, "state.json");
 }
 
 /* ---- cited tests: "tests/unit/test_config.c: config/process_user" ---- */

@@ -23,7 +23,7 @@ static int open_some_file(void)
 	return fd;
 }
 
-static void expect_same_file(int a, int b)
+static void assert_same_file(int a, int b)
 {
 	struct stat sa, sb;
 	cr_assert_eq(fstat(a, &sa), 0);
@@ -45,7 +45,7 @@ Test(fdpass, received_fd_is_the_same_file)
 	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
 	cr_assert_geq(got, 0);
 	cr_expect_neq(got, file, "a new fd number in the receiving table");
-	expect_same_file(file, got);
+	assert_same_file(file, got);
 	cr_expect(fcntl(got, F_GETFD) & FD_CLOEXEC, "received fd is close-on-exec");
 	cr_expect_eq(len, 1);
 	cr_expect_eq(buf[0], 'x');
@@ -65,7 +65,7 @@ Test(fdpass, payload_round_trips_with_the_fd)
 	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
 	cr_expect_eq(len, sizeof(payload));
 	cr_expect_eq(memcmp(buf, payload, sizeof(payload)), 0);
-	expect_same_file(file, got);
+	assert_same_file(file, got);
 }
 
 Test(fdpass, empty_payload_still_carries_the_fd)
@@ -79,7 +79,7 @@ Test(fdpass, empty_payload_still_carries_the_fd)
 	char buf[4];
 	size_t len = sizeof(buf);
 	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
-	expect_same_file(file, got);
+	assert_same_file(file, got);
 	cr_expect_eq(len, 1, "one placeholder byte carried it");
 	cr_expect_eq(buf[0], '\0');
 }
@@ -93,13 +93,13 @@ Test(fdpass, receiver_may_ignore_the_payload)
 
 	int got = -1;
 	cr_assert_eq(ct_recv_fd(sv[1], &got, NULL, NULL, &err), 0, "%s", err.msg);
-	expect_same_file(file, got);
+	assert_same_file(file, got);
 
 	cr_assert_eq(ct_send_fd(sv[0], file, "again", 5, &err), 0, "%s", err.msg);
 	size_t len = 0;
 	cr_assert_eq(ct_recv_fd(sv[1], &got, NULL, &len, &err), 0, "%s", err.msg);
 	cr_expect_neq(len, 0, "a dropped payload does not read as EOF");
-	expect_same_file(file, got);
+	assert_same_file(file, got);
 }
 
 Test(fdpass, message_without_fd_gives_minus_one)
@@ -127,7 +127,7 @@ Test(fdpass, message_without_fd_gives_minus_one)
 }
 
 /* EOF is an empty message without fd, which ct_send_fd() never sends. */
-static void expect_eof(int sock)
+static void assert_eof(int sock)
 {
 	struct ct_error err = {0};
 	int got = 123;
@@ -143,7 +143,7 @@ Test(fdpass, peer_closing_reads_as_an_empty_message)
 	int sv[2];
 	make_pair(SOCK_STREAM, sv);
 	close(sv[0]);
-	expect_eof(sv[1]);
+	assert_eof(sv[1]);
 }
 
 Test(fdpass, peer_closing_after_a_message_is_seen_after_it)
@@ -158,8 +158,8 @@ Test(fdpass, peer_closing_after_a_message_is_seen_after_it)
 	char buf[4];
 	size_t len = sizeof(buf);
 	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
-	expect_same_file(file, got);
-	expect_eof(sv[1]);
+	assert_same_file(file, got);
+	assert_eof(sv[1]);
 }
 
 Test(fdpass, sending_to_a_closed_peer_is_epipe_without_sigpipe)

@@ -160,7 +160,7 @@ static void done(struct run *run)
 }
 
 /* The document must be refused with exactly this one message. */
-static void expect_only_error(const char *text, const char *msg)
+static void assert_only_error(const char *text, const char *msg)
 {
 	struct run run;
 	walk(&run, text);
@@ -173,7 +173,7 @@ static void expect_only_error(const char *text, const char *msg)
 	done(&run);
 }
 
-static void expect_ok(struct run *run, const char *text)
+static void assert_ok(struct run *run, const char *text)
 {
 	walk(run, text);
 	cr_assert_eq(run->ret, 0, "%s refused: %s", text, run->err.msg);
@@ -185,22 +185,22 @@ static void expect_ok(struct run *run, const char *text)
 Test(jsonwalk_string, stored_as_copy)
 {
 	struct run run;
-	expect_ok(&run, "{\"str\": \"hello \\\"world\\\" \\u00e9\"}");
+	assert_ok(&run, "{\"str\": \"hello \\\"world\\\" \\u00e9\"}");
 	cr_expect_str_eq(run.s.str, "hello \"world\" \xc3\xa9");
 	done(&run);
 }
 
 Test(jsonwalk_string, wrong_type)
 {
-	expect_only_error("{\"str\": 5}", "t.json: .str: expected a string, got 5");
-	expect_only_error("{\"str\": true}", "t.json: .str: expected a string, got true");
-	expect_only_error("{\"str\": []}", "t.json: .str: expected a string, got an array");
-	expect_only_error("{\"str\": {}}", "t.json: .str: expected a string, got an object");
+	assert_only_error("{\"str\": 5}", "t.json: .str: expected a string, got 5");
+	assert_only_error("{\"str\": true}", "t.json: .str: expected a string, got true");
+	assert_only_error("{\"str\": []}", "t.json: .str: expected a string, got an array");
+	assert_only_error("{\"str\": {}}", "t.json: .str: expected a string, got an object");
 }
 
 Test(jsonwalk_string, long_value_is_shortened_in_messages)
 {
-	expect_only_error("{\"u32\": \"0123456789012345678901234567890123456789abcdef\"}",
+	assert_only_error("{\"u32\": \"0123456789012345678901234567890123456789abcdef\"}",
 			  "t.json: .u32: expected an integer, got "
 			  "\"0123456789012345678901234567890123456789...\"");
 }
@@ -208,30 +208,30 @@ Test(jsonwalk_string, long_value_is_shortened_in_messages)
 Test(jsonwalk_string, absolute_path_check)
 {
 	struct run run;
-	expect_ok(&run, "{\"abs\": \"/usr/bin\"}");
+	assert_ok(&run, "{\"abs\": \"/usr/bin\"}");
 	cr_expect_str_eq(run.s.abs, "/usr/bin");
 	done(&run);
-	expect_only_error("{\"abs\": \"usr/bin\"}",
+	assert_only_error("{\"abs\": \"usr/bin\"}",
 			  "t.json: .abs: expected an absolute path, got \"usr/bin\"");
-	expect_only_error("{\"abs\": \"\"}", "t.json: .abs: expected an absolute path, got \"\"");
+	assert_only_error("{\"abs\": \"\"}", "t.json: .abs: expected an absolute path, got \"\"");
 }
 
 Test(jsonwalk_bool, true_and_false)
 {
 	struct run run;
-	expect_ok(&run, "{\"flag\": true}");
+	assert_ok(&run, "{\"flag\": true}");
 	cr_expect(run.s.flag);
 	done(&run);
 	run.s.flag = true;
-	expect_ok(&run, "{\"flag\": false}");
+	assert_ok(&run, "{\"flag\": false}");
 	cr_expect_not(run.s.flag);
 	done(&run);
 }
 
 Test(jsonwalk_bool, wrong_type)
 {
-	expect_only_error("{\"flag\": \"yes\"}", "t.json: .flag: expected a boolean, got \"yes\"");
-	expect_only_error("{\"flag\": 1}", "t.json: .flag: expected a boolean, got 1");
+	assert_only_error("{\"flag\": \"yes\"}", "t.json: .flag: expected a boolean, got \"yes\"");
+	assert_only_error("{\"flag\": 1}", "t.json: .flag: expected a boolean, got 1");
 }
 
 /* ---- integers ---- */
@@ -239,34 +239,34 @@ Test(jsonwalk_bool, wrong_type)
 Test(jsonwalk_int, int32_limits)
 {
 	struct run run;
-	expect_ok(&run, "{\"i32\": 2147483647}");
+	assert_ok(&run, "{\"i32\": 2147483647}");
 	cr_expect_eq(run.s.i32, INT32_MAX);
 	done(&run);
-	expect_ok(&run, "{\"i32\": -2147483648}");
+	assert_ok(&run, "{\"i32\": -2147483648}");
 	cr_expect_eq(run.s.i32, INT32_MIN);
 	done(&run);
-	expect_only_error("{\"i32\": 2147483648}",
+	assert_only_error("{\"i32\": 2147483648}",
 			  "t.json: .i32: 2147483648 is out of range [-2147483648, 2147483647]");
-	expect_only_error("{\"i32\": -2147483649}",
+	assert_only_error("{\"i32\": -2147483649}",
 			  "t.json: .i32: -2147483649 is out of range [-2147483648, 2147483647]");
 }
 
 Test(jsonwalk_int, int64_limits)
 {
 	struct run run;
-	expect_ok(&run, "{\"i64\": 9223372036854775807}");
+	assert_ok(&run, "{\"i64\": 9223372036854775807}");
 	cr_expect_eq(run.s.i64, INT64_MAX);
 	done(&run);
-	expect_ok(&run, "{\"i64\": -9223372036854775808}");
+	assert_ok(&run, "{\"i64\": -9223372036854775808}");
 	cr_expect_eq(run.s.i64, INT64_MIN);
 	done(&run);
-	expect_ok(&run, "{\"i64\": -42}");
+	assert_ok(&run, "{\"i64\": -42}");
 	cr_expect_eq(run.s.i64, -42);
 	done(&run);
-	expect_only_error("{\"i64\": 9223372036854775808}",
+	assert_only_error("{\"i64\": 9223372036854775808}",
 			  "t.json: .i64: 9223372036854775808 is out of range "
 			  "[-9223372036854775808, 9223372036854775807]");
-	expect_only_error("{\"i64\": -9223372036854775809}",
+	assert_only_error("{\"i64\": -9223372036854775809}",
 			  "t.json: .i64: -9223372036854775809 is out of range "
 			  "[-9223372036854775808, 9223372036854775807]");
 }
@@ -274,32 +274,32 @@ Test(jsonwalk_int, int64_limits)
 Test(jsonwalk_uint, uint8_and_uint16_limits)
 {
 	struct run run;
-	expect_ok(&run, "{\"u8\": 255, \"u16\": 65535}");
+	assert_ok(&run, "{\"u8\": 255, \"u16\": 65535}");
 	cr_expect_eq(run.s.u8, 255);
 	cr_expect_eq(run.s.u16, 65535);
 	done(&run);
-	expect_only_error("{\"u8\": 256}", "t.json: .u8: 256 is out of range [0, 255]");
-	expect_only_error("{\"u16\": 65536}", "t.json: .u16: 65536 is out of range [0, 65535]");
+	assert_only_error("{\"u8\": 256}", "t.json: .u8: 256 is out of range [0, 255]");
+	assert_only_error("{\"u16\": 65536}", "t.json: .u16: 65536 is out of range [0, 65535]");
 }
 
 Test(jsonwalk_uint, uint32_limits)
 {
 	struct run run;
-	expect_ok(&run, "{\"u32\": 4294967295}");
+	assert_ok(&run, "{\"u32\": 4294967295}");
 	cr_expect_eq(run.s.u32, UINT32_MAX);
 	done(&run);
-	expect_ok(&run, "{\"u32\": 0}");
+	assert_ok(&run, "{\"u32\": 0}");
 	cr_expect_eq(run.s.u32, 0);
 	done(&run);
-	expect_only_error("{\"u32\": 4294967296}",
+	assert_only_error("{\"u32\": 4294967296}",
 			  "t.json: .u32: 4294967296 is out of range [0, 4294967295]");
 }
 
 Test(jsonwalk_uint, negative_refused)
 {
-	expect_only_error("{\"u32\": -1}", "t.json: .u32: -1 is out of range [0, 4294967295]");
-	expect_only_error("{\"u8\": -200}", "t.json: .u8: -200 is out of range [0, 255]");
-	expect_only_error("{\"u64\": -1}",
+	assert_only_error("{\"u32\": -1}", "t.json: .u32: -1 is out of range [0, 4294967295]");
+	assert_only_error("{\"u8\": -200}", "t.json: .u8: -200 is out of range [0, 255]");
+	assert_only_error("{\"u64\": -1}",
 			  "t.json: .u64: -1 is out of range [0, 18446744073709551615]");
 }
 
@@ -307,7 +307,7 @@ Test(jsonwalk_uint, minus_zero_is_zero)
 {
 	struct run run;
 	run.s.u32 = 7;
-	expect_ok(&run, "{\"u32\": -0}");
+	assert_ok(&run, "{\"u32\": -0}");
 	cr_expect_eq(run.s.u32, 0);
 	done(&run);
 }
@@ -315,25 +315,25 @@ Test(jsonwalk_uint, minus_zero_is_zero)
 Test(jsonwalk_uint, uint64_limits)
 {
 	struct run run;
-	expect_ok(&run, "{\"u64\": 18446744073709551615}");
+	assert_ok(&run, "{\"u64\": 18446744073709551615}");
 	cr_expect_eq(run.s.u64, UINT64_MAX);
 	done(&run);
-	expect_only_error("{\"u64\": 18446744073709551616}",
+	assert_only_error("{\"u64\": 18446744073709551616}",
 			  "t.json: .u64: 18446744073709551616 is out of range "
 			  "[0, 18446744073709551615]");
-	expect_only_error("{\"u64\": 99999999999999999999999}",
+	assert_only_error("{\"u64\": 99999999999999999999999}",
 			  "t.json: .u64: 99999999999999999999999 is out of range "
 			  "[0, 18446744073709551615]");
 }
 
 Test(jsonwalk_int, non_integers_refused)
 {
-	expect_only_error("{\"u32\": 1.5}", "t.json: .u32: expected an integer, got 1.5");
-	expect_only_error("{\"u32\": 1e3}", "t.json: .u32: expected an integer, got 1e3");
-	expect_only_error("{\"i64\": 1.0}", "t.json: .i64: expected an integer, got 1.0");
-	expect_only_error("{\"i32\": -2E2}", "t.json: .i32: expected an integer, got -2E2");
-	expect_only_error("{\"u64\": \"5\"}", "t.json: .u64: expected an integer, got \"5\"");
-	expect_only_error("{\"i32\": false}", "t.json: .i32: expected an integer, got false");
+	assert_only_error("{\"u32\": 1.5}", "t.json: .u32: expected an integer, got 1.5");
+	assert_only_error("{\"u32\": 1e3}", "t.json: .u32: expected an integer, got 1e3");
+	assert_only_error("{\"i64\": 1.0}", "t.json: .i64: expected an integer, got 1.0");
+	assert_only_error("{\"i32\": -2E2}", "t.json: .i32: expected an integer, got -2E2");
+	assert_only_error("{\"u64\": \"5\"}", "t.json: .u64: expected an integer, got \"5\"");
+	assert_only_error("{\"i32\": false}", "t.json: .i32: expected an integer, got false");
 }
 
 /* ---- enums ---- */
@@ -341,7 +341,7 @@ Test(jsonwalk_int, non_integers_refused)
 Test(jsonwalk_enum, known_names_store_their_index)
 {
 	struct run run;
-	expect_ok(&run, "{\"color\": \"blue\", \"colors\": [\"green\", \"red\"]}");
+	assert_ok(&run, "{\"color\": \"blue\", \"colors\": [\"green\", \"red\"]}");
 	cr_expect_eq(run.s.color, 2);
 	cr_assert_eq(run.s.colors.len, 2);
 	cr_expect_eq(run.s.colors.items[0], 1);
@@ -351,13 +351,13 @@ Test(jsonwalk_enum, known_names_store_their_index)
 
 Test(jsonwalk_enum, unknown_name_lists_choices)
 {
-	expect_only_error(
+	assert_only_error(
 		"{\"color\": \"pink\"}",
 		"t.json: .color: expected one of \"red\", \"green\", \"blue\", got \"pink\"");
-	expect_only_error(
+	assert_only_error(
 		"{\"color\": \"Red\"}",
 		"t.json: .color: expected one of \"red\", \"green\", \"blue\", got \"Red\"");
-	expect_only_error(
+	assert_only_error(
 		"{\"colors\": [\"red\", 2]}",
 		"t.json: .colors[1]: expected one of \"red\", \"green\", \"blue\", got 2");
 }
@@ -367,17 +367,17 @@ Test(jsonwalk_enum, unknown_name_lists_choices)
 Test(jsonwalk_object, nested_fields_and_presence)
 {
 	struct run run;
-	expect_ok(&run, "{\"obj\": {\"name\": \"a\", \"n\": 3}}");
+	assert_ok(&run, "{\"obj\": {\"name\": \"a\", \"n\": 3}}");
 	cr_expect(run.s.has_obj);
 	cr_expect_str_eq(run.s.obj.name, "a");
 	cr_expect(run.s.obj.has_n);
 	cr_expect_eq(run.s.obj.n, 3);
 	done(&run);
-	expect_ok(&run, "{\"obj\": {\"name\": \"a\"}}");
+	assert_ok(&run, "{\"obj\": {\"name\": \"a\"}}");
 	cr_expect(run.s.has_obj);
 	cr_expect_not(run.s.obj.has_n);
 	done(&run);
-	expect_ok(&run, "{}");
+	assert_ok(&run, "{}");
 	cr_expect_not(run.s.has_obj);
 	cr_expect_null(run.s.obj.name);
 	done(&run);
@@ -385,9 +385,9 @@ Test(jsonwalk_object, nested_fields_and_presence)
 
 Test(jsonwalk_object, missing_required_property)
 {
-	expect_only_error("{\"obj\": {\"n\": 1}}",
+	assert_only_error("{\"obj\": {\"n\": 1}}",
 			  "t.json: .obj: missing required property \"name\"");
-	expect_only_error("{\"list\": [{\"name\": \"a\"}, {}]}",
+	assert_only_error("{\"list\": [{\"name\": \"a\"}, {}]}",
 			  "t.json: .list[1]: missing required property \"name\"");
 }
 
@@ -404,7 +404,7 @@ Test(jsonwalk_object, missing_required_property_at_the_root)
 
 Test(jsonwalk_object, wrong_type)
 {
-	expect_only_error("{\"obj\": [1]}", "t.json: .obj: expected an object, got an array");
+	assert_only_error("{\"obj\": [1]}", "t.json: .obj: expected an object, got an array");
 	struct required_doc doc = {0};
 	struct reports r = {0};
 	struct ct_error err = {0};
@@ -415,8 +415,8 @@ Test(jsonwalk_object, wrong_type)
 
 Test(jsonwalk_object, duplicate_property)
 {
-	expect_only_error("{\"str\": \"a\", \"str\": \"b\"}", "t.json: .str: duplicate property");
-	expect_only_error("{\"obj\": {\"name\": \"a\", \"n\": 1, \"n\": 2}}",
+	assert_only_error("{\"str\": \"a\", \"str\": \"b\"}", "t.json: .str: duplicate property");
+	assert_only_error("{\"obj\": {\"name\": \"a\", \"n\": 1, \"n\": 2}}",
 			  "t.json: .obj.n: duplicate property");
 }
 
@@ -432,7 +432,7 @@ Test(jsonwalk_object, duplicate_property_keeps_the_first_value)
 Test(jsonwalk_object, unknown_property_reported_and_ignored)
 {
 	struct run run;
-	expect_ok(&run, "{\"str\": \"x\", \"extra\": [1, 2], \"obj\": {\"name\": \"a\", "
+	assert_ok(&run, "{\"str\": \"x\", \"extra\": [1, 2], \"obj\": {\"name\": \"a\", "
 			"\"future\": {\"deep\": 1}}, \"list\": [{\"name\": \"b\", \"z\": null}]}");
 	cr_expect_str_eq(run.s.str, "x");
 	cr_expect_str_eq(run.s.obj.name, "a");
@@ -446,7 +446,7 @@ Test(jsonwalk_object, unknown_property_reported_and_ignored)
 Test(jsonwalk_object, unknown_property_with_odd_name_is_quoted)
 {
 	struct run run;
-	expect_ok(&run, "{\"io.example/x\": 1}");
+	assert_ok(&run, "{\"io.example/x\": 1}");
 	cr_assert_eq(run.r.nunknown, 1);
 	cr_expect_str_eq(run.r.unknown[0], "t.json [\"io.example/x\"]");
 	done(&run);
@@ -469,7 +469,7 @@ Test(jsonwalk_object, unknown_property_without_callback_is_ignored)
 Test(jsonwalk_object, null_is_absent)
 {
 	struct run run;
-	expect_ok(&run, "{\"str\": null, \"flag\": null, \"u32\": null, \"obj\": null, "
+	assert_ok(&run, "{\"str\": null, \"flag\": null, \"u32\": null, \"obj\": null, "
 			"\"list\": null, \"map\": null, \"color\": null}");
 	cr_expect_null(run.s.str);
 	cr_expect_not(run.s.flag);
@@ -483,7 +483,7 @@ Test(jsonwalk_object, null_is_absent)
 
 Test(jsonwalk_object, null_required_property_is_missing)
 {
-	expect_only_error("{\"obj\": {\"name\": null}}",
+	assert_only_error("{\"obj\": {\"name\": null}}",
 			  "t.json: .obj: missing required property \"name\"");
 }
 
@@ -492,7 +492,7 @@ Test(jsonwalk_object, null_required_property_is_missing)
 Test(jsonwalk_array, elements_in_order)
 {
 	struct run run;
-	expect_ok(&run, "{\"strs\": [\"a\", \"b\", \"c\"], \"ids\": [0, 4294967295], "
+	assert_ok(&run, "{\"strs\": [\"a\", \"b\", \"c\"], \"ids\": [0, 4294967295], "
 			"\"list\": [{\"name\": \"x\", \"n\": 1}, {\"name\": \"y\"}]}");
 	cr_assert_eq(run.s.strs.len, 3);
 	cr_expect_str_eq(run.s.strs.items[0], "a");
@@ -510,7 +510,7 @@ Test(jsonwalk_array, elements_in_order)
 Test(jsonwalk_array, empty)
 {
 	struct run run;
-	expect_ok(&run, "{\"strs\": []}");
+	assert_ok(&run, "{\"strs\": []}");
 	cr_expect_eq(run.s.strs.len, 0);
 	cr_expect_null(run.s.strs.items);
 	done(&run);
@@ -518,18 +518,18 @@ Test(jsonwalk_array, empty)
 
 Test(jsonwalk_array, index_in_path)
 {
-	expect_only_error("{\"strs\": [\"a\", \"b\", 3]}",
+	assert_only_error("{\"strs\": [\"a\", \"b\", 3]}",
 			  "t.json: .strs[2]: expected a string, got 3");
-	expect_only_error("{\"list\": [{\"name\": \"a\"}, {\"name\": \"b\", \"n\": \"x\"}]}",
+	assert_only_error("{\"list\": [{\"name\": \"a\"}, {\"name\": \"b\", \"n\": \"x\"}]}",
 			  "t.json: .list[1].n: expected an integer, got \"x\"");
-	expect_only_error("{\"ids\": [1, 4294967296]}",
+	assert_only_error("{\"ids\": [1, 4294967296]}",
 			  "t.json: .ids[1]: 4294967296 is out of range [0, 4294967295]");
 }
 
 Test(jsonwalk_array, wrong_type)
 {
-	expect_only_error("{\"strs\": \"a\"}", "t.json: .strs: expected an array, got \"a\"");
-	expect_only_error("{\"list\": {}}", "t.json: .list: expected an array, got an object");
+	assert_only_error("{\"strs\": \"a\"}", "t.json: .strs: expected an array, got \"a\"");
+	assert_only_error("{\"list\": {}}", "t.json: .list: expected an array, got an object");
 }
 
 Test(jsonwalk_array, later_elements_walked_after_an_error)
@@ -547,7 +547,7 @@ Test(jsonwalk_array, later_elements_walked_after_an_error)
 Test(jsonwalk_map, keys_and_values_in_order)
 {
 	struct run run;
-	expect_ok(&run, "{\"map\": {\"foo\": \"1\", \"net.ipv4.ip_forward\": \"0\", \"\": \"e\"}}");
+	assert_ok(&run, "{\"map\": {\"foo\": \"1\", \"net.ipv4.ip_forward\": \"0\", \"\": \"e\"}}");
 	cr_assert_eq(run.s.map.len, 3);
 	cr_expect_str_eq(run.s.map.items[0].key, "foo");
 	cr_expect_str_eq(run.s.map.items[0].value, "1");
@@ -560,24 +560,24 @@ Test(jsonwalk_map, keys_and_values_in_order)
 
 Test(jsonwalk_map, identifier_key_in_path)
 {
-	expect_only_error("{\"map\": {\"foo\": 1}}", "t.json: .map.foo: expected a string, got 1");
-	expect_only_error("{\"map\": {\"a_B9\": true}}",
+	assert_only_error("{\"map\": {\"foo\": 1}}", "t.json: .map.foo: expected a string, got 1");
+	assert_only_error("{\"map\": {\"a_B9\": true}}",
 			  "t.json: .map.a_B9: expected a string, got true");
 }
 
 Test(jsonwalk_map, other_keys_quoted_in_path)
 {
-	expect_only_error("{\"map\": {\"net.ipv4.ip_forward\": 1}}",
+	assert_only_error("{\"map\": {\"net.ipv4.ip_forward\": 1}}",
 			  "t.json: .map[\"net.ipv4.ip_forward\"]: expected a string, got 1");
-	expect_only_error("{\"map\": {\"a-b\": 1}}",
+	assert_only_error("{\"map\": {\"a-b\": 1}}",
 			  "t.json: .map[\"a-b\"]: expected a string, got 1");
-	expect_only_error("{\"map\": {\"\": 1}}", "t.json: .map[\"\"]: expected a string, got 1");
+	assert_only_error("{\"map\": {\"\": 1}}", "t.json: .map[\"\"]: expected a string, got 1");
 }
 
 Test(jsonwalk_map, object_values_hold_their_key)
 {
 	struct run run;
-	expect_ok(&run, "{\"objmap\": {\"eth0\": {\"name\": \"c0\", \"n\": 2}, \"ens4\": {}}}");
+	assert_ok(&run, "{\"objmap\": {\"eth0\": {\"name\": \"c0\", \"n\": 2}, \"ens4\": {}}}");
 	cr_assert_eq(run.s.objmap.len, 2);
 	cr_expect_str_eq(run.s.objmap.items[0].key, "eth0");
 	cr_expect_str_eq(run.s.objmap.items[0].name, "c0");
@@ -585,20 +585,20 @@ Test(jsonwalk_map, object_values_hold_their_key)
 	cr_expect_str_eq(run.s.objmap.items[1].key, "ens4");
 	cr_expect_null(run.s.objmap.items[1].name);
 	done(&run);
-	expect_only_error("{\"objmap\": {\"mlx5_1\": {\"n\": \"x\"}}}",
+	assert_only_error("{\"objmap\": {\"mlx5_1\": {\"n\": \"x\"}}}",
 			  "t.json: .objmap.mlx5_1.n: expected an integer, got \"x\"");
 }
 
 Test(jsonwalk_map, wrong_type)
 {
-	expect_only_error("{\"map\": [\"a=b\"]}", "t.json: .map: expected an object, got an array");
-	expect_only_error("{\"objmap\": {\"eth0\": \"x\"}}",
+	assert_only_error("{\"map\": [\"a=b\"]}", "t.json: .map: expected an object, got an array");
+	assert_only_error("{\"objmap\": {\"eth0\": \"x\"}}",
 			  "t.json: .objmap.eth0: expected an object, got \"x\"");
 }
 
 Test(jsonwalk_map, repeated_key_refused)
 {
-	expect_only_error("{\"map\": {\"a\": \"1\", \"b\": \"2\", \"a\": \"3\"}}",
+	assert_only_error("{\"map\": {\"a\": \"1\", \"b\": \"2\", \"a\": \"3\"}}",
 			  "t.json: .map.a: duplicate property");
 }
 
@@ -663,7 +663,7 @@ Test(jsonwalk_errors, error_without_err_or_callback)
 
 /* ---- documents ---- */
 
-static void expect_malformed(const char *text, const char *msg)
+static void assert_malformed(const char *text, const char *msg)
 {
 	struct ct_error err = {0};
 	yajl_val tree = oci_json_parse("config.json", text, &err);
@@ -675,19 +675,19 @@ static void expect_malformed(const char *text, const char *msg)
 
 Test(jsonwalk_parse, malformed_json_has_line_and_column)
 {
-	expect_malformed("{\n  \"ociVersion\": \"1.0.0\",\n  \"root\": ]\n}",
+	assert_malformed("{\n  \"ociVersion\": \"1.0.0\",\n  \"root\": ]\n}",
 			 "config.json: malformed JSON at line 3, column 11: unallowed token at "
 			 "this point in JSON text");
-	expect_malformed("{]",
+	assert_malformed("{]",
 			 "config.json: malformed JSON at line 1, column 2: invalid object key "
 			 "(must be a string)");
 }
 
 Test(jsonwalk_parse, truncated_json)
 {
-	expect_malformed("{\"a\":",
+	assert_malformed("{\"a\":",
 			 "config.json: malformed JSON at line 1, column 5: premature EOF");
-	expect_malformed("", "config.json: malformed JSON at line 1, column 1: premature EOF");
+	assert_malformed("", "config.json: malformed JSON at line 1, column 1: premature EOF");
 }
 
 Test(jsonwalk_parse, trailing_garbage)
@@ -776,7 +776,7 @@ Test(jsonwalk_free, everything_and_partial_walks)
 {
 	/* Run under valgrind to see no leak; here: freeing full, partial and empty results. */
 	struct run run;
-	expect_ok(&run,
+	assert_ok(&run,
 		  "{\"str\": \"s\", \"abs\": \"/a\", \"obj\": {\"name\": \"n\"}, "
 		  "\"list\": [{\"name\": \"a\"}], \"colors\": [\"red\"], \"strs\": [\"x\"], "
 		  "\"ids\": [1], \"map\": {\"k\": \"v\"}, \"objmap\": {\"e\": {\"name\": \"c\"}}}");

@@ -11,7 +11,7 @@
 
 static const char *const time_sample = "2026-12-03T08:00:00.123456789Z";
 
-static void expect_record(enum ct_log_level level, const char *msg, const char *expected)
+static void assert_record(enum ct_log_level level, const char *msg, const char *expected)
 {
 	char buf[512];
 	cr_assert_eq(ct_log_format_json(buf, sizeof(buf), level, msg, time_sample), 0);
@@ -20,7 +20,7 @@ static void expect_record(enum ct_log_level level, const char *msg, const char *
 
 Test(log_json, error_record_has_level_msg_time)
 {
-	expect_record(CT_LOG_ERROR, "container \"web\" not found",
+	assert_record(CT_LOG_ERROR, "container \"web\" not found",
 		      "{\"level\":\"error\",\"msg\":\"container \\\"web\\\" not found\","
 		      "\"time\":\"2026-12-03T08:00:00.123456789Z\"}");
 }
@@ -40,7 +40,7 @@ Test(log_json, every_level_has_its_name)
 
 Test(log_json, escapes_quotes_newlines_backslashes)
 {
-	expect_record(CT_LOG_WARNING, "a \"b\"\nc\\d\te",
+	assert_record(CT_LOG_WARNING, "a \"b\"\nc\\d\te",
 		      "{\"level\":\"warning\",\"msg\":\"a \\\"b\\\"\\nc\\\\d\\te\","
 		      "\"time\":\"2026-12-03T08:00:00.123456789Z\"}");
 }

@@ -25,7 +25,7 @@ static void make_stat_line(char *buf, size_t size, const char *comm, char state,
 	snprintf(buf + n, size - n, "\n");
 }
 
-static void expect_parsed(const char *comm, char state, uint64_t start)
+static void assert_parsed(const char *comm, char state, uint64_t start)
 {
 	char line[1024];
 	make_stat_line(line, sizeof(line), comm, state, start);
@@ -38,23 +38,23 @@ static void expect_parsed(const char *comm, char state, uint64_t start)
 
 Test(procstat_parse, plain_comm)
 {
-	expect_parsed("bash", 'S', 123456789);
+	assert_parsed("bash", 'S', 123456789);
 }
 
 Test(procstat_parse, comm_with_spaces_and_parentheses)
 {
-	expect_parsed("a) b (c", 'R', 77);
-	expect_parsed(") Z 1 2 3", 'S', 5);
-	expect_parsed("((()))", 'D', 9);
-	expect_parsed("", 'S', 1);
+	assert_parsed("a) b (c", 'R', 77);
+	assert_parsed(") Z 1 2 3", 'S', 5);
+	assert_parsed("((()))", 'D', 9);
+	assert_parsed("", 'S', 1);
 }
 
 Test(procstat_parse, every_state_letter_and_large_start_times)
 {
 	const char states[] = "RSDZTtXxKWPI";
 	for (size_t i = 0; i < sizeof(states) - 1; i++)
-		expect_parsed("sh", states[i], UINT64_MAX - i);
-	expect_parsed("sh", 'S', 0);
+		assert_parsed("sh", states[i], UINT64_MAX - i);
+	assert_parsed("sh", 'S', 0);
 }
 
 Test(procstat_parse, outputs_may_be_null)

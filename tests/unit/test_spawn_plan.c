@@ -71,7 +71,7 @@ static void build_ok(struct fixture *f, const char *text)
 
 /* Refused with errnum and msg. Config messages may or may not carry ": <strerror>" (both
  * ct_error_set and ct_error_set_plain are fine here); nothing else may follow. */
-static void build_fails(struct fixture *f, const char *text, int errnum, const char *msg)
+static void assert_build_fails(struct fixture *f, const char *text, int errnum, const char *msg)
 {
 	build(f, text);
 	cr_assert_eq(f->ret, -1, "accepted:\n%s", text);
@@ -133,7 +133,8 @@ Test(spawn_plan, minimal_config)
 Test(spawn_plan, config_without_process_is_refused)
 {
 	struct fixture f;
-	build_fails(&f, doc_with(NULL, ""), EINVAL, "config.json: .process: required to run");
+	assert_build_fails(&f, doc_with(NULL, ""), EINVAL,
+			   "config.json: .process: required to run");
 	done(&f);
 }
 
@@ -146,7 +147,8 @@ Test(spawn_plan, free_after_early_failure_closes_no_foreign_fd)
 	cr_assert_eq(dup2(devnull, 0), 0);
 	close(devnull);
 	struct fixture f;
-	build_fails(&f, doc_with(NULL, ""), EINVAL, "config.json: .process: required to run");
+	assert_build_fails(&f, doc_with(NULL, ""), EINVAL,
+			   "config.json: .process: required to run");
 	done(&f);
 	cr_expect_neq(fcntl(0, F_GETFD), -1, "fd 0 was closed by ct_init_plan_free()");
 }
@@ -208,20 +210,20 @@ Test(spawn_plan, namespace_with_path_is_opened_to_join)
 Test(spawn_plan, missing_namespace_path_is_refused)
 {
 	struct fixture f;
-	build_fails(&f,
-		    doc(JSON("linux"
-			     : {"namespaces" : [ {"type" : "uts", "path" : "/nope"} ]})),
-		    ENOENT, "open uts namespace \"/nope\": No such file or directory");
+	assert_build_fails(&f,
+			   doc(JSON("linux"
+				    : {"namespaces" : [ {"type" : "uts", "path" : "/nope"} ]})),
+			   ENOENT, "open uts namespace \"/nope\": No such file or directory");
 	done(&f);
 }
 
 Test(spawn_plan, user_namespace_not_supported_yet)
 {
 	struct fixture f;
-	build_fails(&f,
-		    doc(JSON("linux"
-			     : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
-		    ENOTSUP, "linux.namespaces: user namespaces are not supported yet");
+	assert_build_fails(&f,
+			   doc(JSON("linux"
+				    : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
+			   ENOTSUP, "linux.namespaces: user namespaces are not supported yet");
 	done(&f);
 }
 
@@ -330,21 +332,22 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 Test(spawn_plan, bind_without_source_is_refused)
 {
 	struct fixture f;
-	build_fails(&f,
-		    doc(JSON("linux"
-			     : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
-			     : [ {"destination" : "/data", "options" : ["bind"]} ])),
-		    EINVAL, "mount \"/data\": bind mount without a source");
+	assert_build_fails(&f,
+			   doc(JSON("linux"
+				    : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
+				    : [ {"destination" : "/data", "options" : ["bind"]} ])),
+			   EINVAL, "mount \"/data\": bind mount without a source");
 	done(&f);
 }
 
 Test(spawn_plan, mounts_need_a_mount_namespace)
 {
 	struct fixture f;
-	build_fails(&f,
-		    doc(JSON("mounts"
-			     : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])),
-		    EINVAL, "config.json: .mounts: needs a mount namespace");
+	assert_build_fails(
+		&f,
+		doc(JSON("mounts"
+			 : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])),
+		EINVAL, "config.json: .mounts: needs a mount namespace");
 	done(&f);
 }
 
@@ -380,14 +383,15 @@ Test(spawn_plan, rlimits_are_mapped)
 Test(spawn_plan, unknown_rlimit_is_refused)
 {
 	struct fixture f;
-	build_fails(&f,
-		    doc_with(JSON({
-				     "args" : ["/bin/true"],
-				     "cwd" : "/",
-				     "rlimits" : [ {"type" : "RLIMIT_FOO", "soft" : 1, "hard" : 1} ]
-			     }),
-			     ""),
-		    EINVAL, "config.json: .process.rlimits[0].type: unknown rlimit \"RLIMIT_FOO\"");
+	assert_build_fails(
+		&f,
+		doc_with(JSON({
+				 "args" : ["/bin/true"],
+				 "cwd" : "/",
+				 "rlimits" : [ {"type" : "RLIMIT_FOO", "soft" : 1, "hard" : 1} ]
+			 }),
+			 ""),
+		EINVAL, "config.json: .process.rlimits[0].type: unknown rlimit \"RLIMIT_FOO\"");
 	done(&f);
 }
 
@@ -471,7 +475,7 @@ Test(spawn_plan, empty_capabilities_drop_everything)
 Test(spawn_plan, unknown_capability_is_refused)
 {
 	struct fixture f;
-	build_fails(
+	assert_build_fails(
 		&f,
 		doc_with(JSON({
 				 "args" : ["/bin/true"],
@@ -560,19 +564,19 @@ Test(spawn_plan, listen_fds_zero_or_junk_adds_nothing)
 Test(spawn_plan, seccomp_not_supported_yet)
 {
 	struct fixture f;
-	build_fails(&f,
-		    doc(JSON("linux"
-			     : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})),
-		    ENOTSUP, "config.json: .linux.seccomp: not supported yet");
+	assert_build_fails(&f,
+			   doc(JSON("linux"
+				    : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})),
+			   ENOTSUP, "config.json: .linux.seccomp: not supported yet");
 	done(&f);
 }
 
 Test(spawn_plan, resources_not_supported_yet)
 {
 	struct fixture f;
-	build_fails(&f,
-		    doc(JSON("linux"
-			     : {"resources" : {"pids" : {"limit" : 10}}})),
-		    ENOTSUP, "config.json: .linux.resources: not supported yet");
+	assert_build_fails(&f,
+			   doc(JSON("linux"
+				    : {"resources" : {"pids" : {"limit" : 10}}})),
+			   ENOTSUP, "config.json: .linux.resources: not supported yet");
 	done(&f);
 }

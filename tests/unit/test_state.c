@@ -69,13 +69,13 @@ static mode_t mode_of(const char *path)
 
 /* ---- ids ---- */
 
-static void expect_id_ok(const char *id)
+static void assert_id_ok(const char *id)
 {
 	struct ct_error err = {0};
 	cr_expect_eq(ct_state_check_id(id, &err), 0, "\"%s\" refused: %s", id, err.msg);
 }
 
-static void expect_id_bad(const char *id, const char *shown, const char *why)
+static void assert_id_bad(const char *id, const char *shown, const char *why)
 {
 	struct ct_error err = {0};
 	cr_assert_eq(ct_state_check_id(id, &err), -1, "\"%s\" accepted", shown);
@@ -91,27 +91,27 @@ Test(state_id, good_ids)
 	const char *good[] = {"a",  "web", "0",	    "A-b_c+d.e", "-x", "+x",
 			      "_x", "a.b", "a.b.c", "x.",	 "Z9", "my-container_1.2+build"};
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		expect_id_ok(good[i]);
+		assert_id_ok(good[i]);
 	char longest[CT_ID_MAX + 1];
 	memset(longest, 'a', CT_ID_MAX);
 	longest[CT_ID_MAX] = '\0';
-	expect_id_ok(longest);
+	assert_id_ok(longest);
 }
 
 Test(state_id, bad_ids_say_why)
 {
-	expect_id_bad("", "", "empty");
-	expect_id_bad("..", "..", "must start with");
-	expect_id_bad(".x", ".x", "must start with");
-	expect_id_bad("a/b", "a/b", "'/' at offset 1");
-	expect_id_bad("a..b", "a..b", "\"..\"");
-	expect_id_bad("x..", "x..", "\"..\"");
-	expect_id_bad("a b", "a b", "' ' at offset 1");
-	expect_id_bad(" a", " a", "must start with");
-	expect_id_bad("caf\xc3\xa9", "caf\\xc3\\xa9", "byte 0xc3 at offset 3");
-	expect_id_bad("a\nb", "a\\x0ab", "byte 0x0a at offset 1");
-	expect_id_bad("a:b", "a:b", "':' at offset 1");
-	expect_id_bad("a\"b", "a\\x22b", "'\"' at offset 1");
+	assert_id_bad("", "", "empty");
+	assert_id_bad("..", "..", "must start with");
+	assert_id_bad(".x", ".x", "must start with");
+	assert_id_bad("a/b", "a/b", "'/' at offset 1");
+	assert_id_bad("a..b", "a..b", "\"..\"");
+	assert_id_bad("x..", "x..", "\"..\"");
+	assert_id_bad("a b", "a b", "' ' at offset 1");
+	assert_id_bad(" a", " a", "must start with");
+	assert_id_bad("caf\xc3\xa9", "caf\\xc3\\xa9", "byte 0xc3 at offset 3");
+	assert_id_bad("a\nb", "a\\x0ab", "byte 0x0a at offset 1");
+	assert_id_bad("a:b", "a:b", "':' at offset 1");
+	assert_id_bad("a\"b", "a\\x22b", "'\"' at offset 1");
 	struct ct_error err = {0};
 	cr_expect_eq(ct_state_check_id(NULL, &err), -1);
 	cr_expect_eq(ct_state_check_id("a/b", NULL), -1, "a NULL error object is allowed");
@@ -544,7 +544,7 @@ Test(state_file, read_without_state_json_is_enoent, .init = setup_root, .fini = 
 	ct_container_dir_close(&d);
 }
 
-static void expect_read_error(const char *text, const char *expected_msg)
+static void assert_read_error(const char *text, const char *expected_msg)
 {
 	struct ct_container_dir d;
 	reserve_ok("web", &d);
@@ -570,23 +570,23 @@ static void expect_read_error(const char *text, const char *expected_msg)
 
 Test(state_file, bad_files_are_named_with_the_json_path, .init = setup_root, .fini = remove_tmpdir)
 {
-	expect_read_error("{\"id\": ",
+	assert_read_error("{\"id\": ",
 			  "container \"web\": state.json: malformed JSON at line 1, column 7: "
 			  "premature EOF");
-	expect_read_error("{" GOOD_HEAD "\"pid\": \"x\", " GOOD_PRIVATE "}",
+	assert_read_error("{" GOOD_HEAD "\"pid\": \"x\", " GOOD_PRIVATE "}",
 			  "container \"web\": state.json: .pid: expected an integer, got \"x\"");
-	expect_read_error("{" GOOD_HEAD "\"pid\": 1, \"ctrun\": {\"started\": true}}",
+	assert_read_error("{" GOOD_HEAD "\"pid\": 1, \"ctrun\": {\"started\": true}}",
 			  "container \"web\": state.json: .ctrun: missing required property "
 			  "\"pidStartTime\"");
-	expect_read_error("{" GOOD_HEAD "\"pid\": 1}",
+	assert_read_error("{" GOOD_HEAD "\"pid\": 1}",
 			  "container \"web\": state.json: .: missing required property \"ctrun\"");
-	expect_read_error("[]",
+	assert_read_error("[]",
 			  "container \"web\": state.json: .: expected an object, got an array");
 }
 
 Test(state_file, id_must_match_the_directory, .init = setup_root, .fini = remove_tmpdir)
 {
-	expect_read_error(
+	assert_read_error(
 		"{\"ociVersion\": \"1.3.0\", \"id\": \"other\", \"bundle\": \"/b\", "
 		"\"rootfs\": \"/r\", \"created\": \"c\", \"owner\": 0, \"pid\": 1, " GOOD_PRIVATE
 		"}",
