@@ -39,9 +39,10 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 	for (size_t i = 0; i < lx->namespaces.len; i++) {
 		const struct oci_namespace *ns = &lx->namespaces.items[i];
 		if (ns->type == OCI_NS_USER)
-			return ct_error_set(
-				err, ENOTSUP,
-				"linux.namespaces: user namespaces are not supported yet");
+			return ct_error_set_plain(err, ENOTSUP,
+						  "config.json: .linux.namespaces[%zu]: user "
+						  "namespaces are not supported yet",
+						  i);
 		if (!ns->path) {
 			plan->unshare_flags |= ns_clone_flags[ns->type];
 			continue;
@@ -79,7 +80,7 @@ static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount 
 		m->type && (strcmp(m->type, "cgroup") == 0 || strcmp(m->type, "cgroup2") == 0);
 	if (pm->flags.bind) {
 		if (!m->source)
-			return ct_error_set(err, EINVAL,
+			return ct_error_set_plain(err, EINVAL,
 					    "mount \"%s\": bind mount without a source",
 					    m->destination);
 		pm->bind_source =
@@ -95,7 +96,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 {
 	const struct oci_config *c = o->config;
 	if (c->mounts.len && !plan->new_mount_ns)
-		return ct_error_set(err, EINVAL, "config.json: .mounts: needs a mount namespace");
+		return ct_error_set_plain(err, EINVAL, "config.json: .mounts: needs a mount namespace");
 	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
 	if (!plan->mounts)
 		return ct_error_set(err, ENOMEM, "plan mounts");
@@ -200,7 +201,7 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 		       strcmp(rlimit_names[k].name, r->type) != 0)
 			k++;
 		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
-			return ct_error_set(err, EINVAL,
+			return ct_error_set_plain(err, EINVAL,
 					    "config.json: .process.rlimits[%zu].type: unknown "
 					    "rlimit \"%s\"",
 					    i, r->type);
@@ -243,7 +244,7 @@ static int cap_set_mask(const oci_strings *names, const char *set, int last, uin
 	for (size_t i = 0; i < names->len; i++) {
 		int v = ct_capability_from_name(names->items[i]);
 		if (v < 0)
-			return ct_error_set(err, EINVAL,
+			return ct_error_set_plain(err, EINVAL,
 					    "config.json: .process.capabilities.%s[%zu]: unknown "
 					    "capability \"%s\"",
 					    set, i, names->items[i]);
@@ -351,7 +352,7 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].given)
-			return ct_error_set(err, ENOTSUP, "config.json: %s: not supported yet",
+			return ct_error_set_plain(err, ENOTSUP, "config.json: %s: not supported yet",
 					    rows[i].field);
 	return 0;
 }
@@ -367,7 +368,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	plan->config = c;
 	plan->sync_fd = plan->exec_fifo_fd = -1;
 	if (!c->has_process)
-		return ct_error_set(err, EINVAL, "config.json: .process: required to run");
+		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
 	if (refuse_unsupported(c, err) < 0 || plan_namespaces(&c->linux_, plan, err) < 0 ||
 	    plan_mounts(o, plan, err) < 0 || plan_rlimits(&c->process, plan, err) < 0 ||
