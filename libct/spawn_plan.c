@@ -81,8 +81,8 @@ static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount 
 	if (pm->flags.bind) {
 		if (!m->source)
 			return ct_error_set_plain(err, EINVAL,
-					    "mount \"%s\": bind mount without a source",
-					    m->destination);
+						  "mount \"%s\": bind mount without a source",
+						  m->destination);
 		pm->bind_source =
 			m->source[0] == '/' ? strdup(m->source) : join_path(o->bundle, m->source);
 		if (!pm->bind_source)
@@ -96,7 +96,8 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 {
 	const struct oci_config *c = o->config;
 	if (c->mounts.len && !plan->new_mount_ns)
-		return ct_error_set_plain(err, EINVAL, "config.json: .mounts: needs a mount namespace");
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .mounts: needs a mount namespace");
 	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
 	if (!plan->mounts)
 		return ct_error_set(err, ENOMEM, "plan mounts");
@@ -201,10 +202,11 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 		       strcmp(rlimit_names[k].name, r->type) != 0)
 			k++;
 		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
-			return ct_error_set_plain(err, EINVAL,
-					    "config.json: .process.rlimits[%zu].type: unknown "
-					    "rlimit \"%s\"",
-					    i, r->type);
+			return ct_error_set_plain(
+				err, EINVAL,
+				"config.json: .process.rlimits[%zu].type: unknown "
+				"rlimit \"%s\"",
+				i, r->type);
 		plan->rlimits[plan->n_rlimits++] =
 			(struct ct_planned_rlimit){rlimit_names[k].resource, {r->soft, r->hard}};
 	}
@@ -244,10 +246,11 @@ static int cap_set_mask(const oci_strings *names, const char *set, int last, uin
 	for (size_t i = 0; i < names->len; i++) {
 		int v = ct_capability_from_name(names->items[i]);
 		if (v < 0)
-			return ct_error_set_plain(err, EINVAL,
-					    "config.json: .process.capabilities.%s[%zu]: unknown "
-					    "capability \"%s\"",
-					    set, i, names->items[i]);
+			return ct_error_set_plain(
+				err, EINVAL,
+				"config.json: .process.capabilities.%s[%zu]: unknown "
+				"capability \"%s\"",
+				set, i, names->items[i]);
 		if (v <= last) /* names the running kernel lacks are skipped */
 			*mask |= 1ULL << v;
 	}
@@ -352,8 +355,8 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].given)
-			return ct_error_set_plain(err, ENOTSUP, "config.json: %s: not supported yet",
-					    rows[i].field);
+			return ct_error_set_plain(
+				err, ENOTSUP, "config.json: %s: not supported yet", rows[i].field);
 	return 0;
 }
 

@@ -52,28 +52,33 @@ static int fail(const char *what, const char *id, const struct ct_error *err)
 	return 1;
 }
 
-static int one_id(int argc, char **argv, int positional, int max)
+/* parse_simple() for a command on one container: the number of positional arguments
+ * (1..max, the id first), or -1 with *rc set to the exit status (0 after --help). */
+static int parse_id_command(int argc, char **argv, const struct option *opts, unsigned *set,
+			    const char *usage, int max, int *rc)
 {
-	if (positional < 1)
-		return ct_usage_error(argv[0], "missing container id");
-	if (positional > max)
-		return ct_usage_error(argv[0], "too many arguments");
-	(void)argc;
-	return 0;
+	int n = parse_simple(argc, argv, opts, set, usage);
+	*rc = n == -2 ? 0 : 1;
+	if (n < 0)
+		return -1;
+	if (n < 1 || n > max) {
+		*rc = ct_usage_error(argv[0],
+				     n < 1 ? "missing container id" : "too many arguments");
+		return -1;
+	}
+	return n;
 }
 
 int cmd_start(const struct ct_globals *g, int argc, char **argv)
 {
 	unsigned set = 0;
-	int n = parse_simple(argc, argv, NULL, &set, "ID");
+	int rc, n = parse_id_command(argc, argv, NULL, &set, "ID", 1, &rc);
 	if (n < 0)
-		return n == -2 ? 0 : 1;
-	if (one_id(argc, argv, n, 1))
-		return 1;
+		return rc;
 	const char *id = argv[optind];
 	struct ct_container c;
 	struct ct_error err = {0};
-	int rc = 0;
+	rc = 0;
 	if (ct_container_open(g, id, true, &c, &err) < 0) {
 		rc = fail("start", id, &err);
 	} else if (c.status != CT_STATUS_CREATED) {
@@ -90,16 +95,14 @@ int cmd_start(const struct ct_globals *g, int argc, char **argv)
 int cmd_state(const struct ct_globals *g, int argc, char **argv)
 {
 	unsigned set = 0;
-	int n = parse_simple(argc, argv, NULL, &set, "ID");
+	int rc, n = parse_id_command(argc, argv, NULL, &set, "ID", 1, &rc);
 	if (n < 0)
-		return n == -2 ? 0 : 1;
-	if (one_id(argc, argv, n, 1))
-		return 1;
+		return rc;
 	const char *id = argv[optind];
 	struct ct_container c;
 	struct ct_error err = {0};
 	char *json = NULL;
-	int rc = 0;
+	rc = 0;
 	if (ct_container_open(g, id, false, &c, &err) < 0 ||
 	    ct_state_format_json(&c.state, ct_status_name(c.status), &json, &err) < 0)
 		rc = fail("state of", id, &err);
@@ -129,11 +132,9 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 					     {"a", no_argument, NULL, KILL_ALL},
 					     {NULL, 0, NULL, 0}};
 	unsigned set = 0;
-	int n = parse_simple(argc, argv, opts, &set, "[--all] ID [SIGNAL]");
+	int rc, n = parse_id_command(argc, argv, opts, &set, "[--all] ID [SIGNAL]", 2, &rc);
 	if (n < 0)
-		return n == -2 ? 0 : 1;
-	if (one_id(argc, argv, n, 2))
-		return 1;
+		return rc;
 	const char *id = argv[optind];
 	const char *signame = n == 2 ? argv[optind + 1] : "TERM";
 	int sig = ct_signal_parse(signame);
@@ -141,7 +142,7 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 		return ct_usage_error(argv[0], "unknown signal \"%s\"", signame);
 	struct ct_container c;
 	struct ct_error err = {0};
-	int rc = 0;
+	rc = 0;
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
 	} else if (c.status == CT_STATUS_STOPPED) {
@@ -172,16 +173,14 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 					     {"f", no_argument, NULL, DELETE_FORCE},
 					     {NULL, 0, NULL, 0}};
 	unsigned set = 0;
-	int n = parse_simple(argc, argv, opts, &set, "[--force] ID");
+	int rc, n = parse_id_command(argc, argv, opts, &set, "[--force] ID", 1, &rc);
 	if (n < 0)
-		return n == -2 ? 0 : 1;
-	if (one_id(argc, argv, n, 1))
-		return 1;
+		return rc;
 	bool force = set & (1u << (DELETE_FORCE - 256));
 	const char *id = argv[optind];
 	struct ct_container c;
 	struct ct_error err = {0};
-	int rc = 0;
+	rc = 0;
 	if (ct_container_open(g, id, true, &c, &err) < 0) {
 		/* --force on a container that is already gone: idempotent clean-up */
 		rc = force && err.errnum == ENOENT ? 0 : fail("delete", id, &err);

@@ -11,9 +11,15 @@
 #include "runtime/container.h"
 #include "runtime/log.h"
 
+enum column { COL_ID, COL_PID, COL_STATUS, COL_BUNDLE, COL_CREATED, COL_OWNER, NCOLUMNS };
+
+static const char *const column_titles[NCOLUMNS] = {"ID",     "PID",	 "STATUS",
+						    "BUNDLE", "CREATED", "OWNER"};
+
+/* One container: its cells point into its state or into the buffers beside them. */
 struct row {
-	char *id, *bundle, *created, owner[64], pid[16];
-	const char *status;
+	const char *cell[NCOLUMNS];
+	char owner[64], pid[16];
 };
 
 static void owner_name(uid_t uid, char *buf, size_t size)
@@ -35,46 +41,41 @@ static int read_row(const struct ct_globals *g, const char *id, struct row *r,
 		ct_container_close(&c);
 		return -1;
 	}
-	r->id = c.state.id;
-	r->bundle = c.state.bundle;
-	r->created = c.state.created;
-	r->status = ct_status_name(c.status);
 	snprintf(r->pid, sizeof(r->pid), "%d", c.status == CT_STATUS_STOPPED ? 0 : c.state.pid);
 	owner_name(c.state.owner, r->owner, sizeof(r->owner));
 	*keep = c.state;
+	r->cell[COL_ID] = keep->id;
+	r->cell[COL_PID] = r->pid;
+	r->cell[COL_STATUS] = ct_status_name(c.status);
+	r->cell[COL_BUNDLE] = keep->bundle;
+	r->cell[COL_CREATED] = keep->created;
+	r->cell[COL_OWNER] = r->owner;
 	memset(&c.state, 0, sizeof(c.state));
 	ct_container_close(&c);
 	return 0;
 }
 
-static size_t column_width(const struct row *rows, size_t n, size_t offset, const char *title)
+/* runc's tabwriter: columns padded by 3, at least 12 wide, the last one not padded. */
+static void print_cells(const char *const *cell, const size_t *width)
 {
-	size_t w = strlen(title);
-	for (size_t i = 0; i < n; i++) {
-		const char *cell = offset == offsetof(struct row, owner) ? rows[i].owner
-				   : offset == offsetof(struct row, pid) ? rows[i].pid
-				   : offset == offsetof(struct row, status)
-					   ? rows[i].status
-					   : *(char *const *)((const char *)&rows[i] + offset);
-		if (strlen(cell) > w)
-			w = strlen(cell);
-	}
-	return w + 3 > 12 ? w + 3 : 12; /* runc's tabwriter: min width 12, padding 3 */
+	for (int col = 0; col < NCOLUMNS - 1; col++)
+		printf("%-*s", (int)width[col], cell[col]);
+	printf("%s\n", cell[NCOLUMNS - 1]);
 }
 
 static void print_table(const struct row *rows, size_t n)
 {
-	size_t wi = column_width(rows, n, offsetof(struct row, id), "ID");
-	size_t wp = column_width(rows, n, offsetof(struct row, pid), "PID");
-	size_t ws = column_width(rows, n, offsetof(struct row, status), "STATUS");
-	size_t wb = column_width(rows, n, offsetof(struct row, bundle), "BUNDLE");
-	size_t wc = column_width(rows, n, offsetof(struct row, created), "CREATED");
-	printf("%-*s%-*s%-*s%-*s%-*s%s\n", (int)wi, "ID", (int)wp, "PID", (int)ws, "STATUS",
-	       (int)wb, "BUNDLE", (int)wc, "CREATED", "OWNER");
+	size_t width[NCOLUMNS];
+	for (int col = 0; col < NCOLUMNS; col++) {
+		size_t w = strlen(column_titles[col]);
+		for (size_t i = 0; i < n; i++)
+			if (strlen(rows[i].cell[col]) > w)
+				w = strlen(rows[i].cell[col]);
+		width[col] = w + 3 > 12 ? w + 3 : 12;
+	}
+	print_cells(column_titles, width);
 	for (size_t i = 0; i < n; i++)
-		printf("%-*s%-*s%-*s%-*s%-*s%s\n", (int)wi, rows[i].id, (int)wp, rows[i].pid,
-		       (int)ws, rows[i].status, (int)wb, rows[i].bundle, (int)wc, rows[i].created,
-		       rows[i].owner);
+		print_cells(rows[i].cell, width);
 }
 
 static void gen_kv(yajl_gen gen, const char *key, const char *value)
@@ -90,13 +91,13 @@ static void print_json(const struct row *rows, const struct ct_state *states, si
 	for (size_t i = 0; i < n; i++) {
 		yajl_gen_map_open(gen);
 		gen_kv(gen, "ociVersion", states[i].oci_version ? states[i].oci_version : "1.3.0");
-		gen_kv(gen, "id", rows[i].id);
+		gen_kv(gen, "id", rows[i].cell[COL_ID]);
 		yajl_gen_string(gen, (const unsigned char *)"pid", 3);
 		yajl_gen_integer(gen, atoi(rows[i].pid));
-		gen_kv(gen, "status", rows[i].status);
-		gen_kv(gen, "bundle", rows[i].bundle);
+		gen_kv(gen, "status", rows[i].cell[COL_STATUS]);
+		gen_kv(gen, "bundle", rows[i].cell[COL_BUNDLE]);
 		gen_kv(gen, "rootfs", states[i].rootfs);
-		gen_kv(gen, "created", rows[i].created);
+		gen_kv(gen, "created", rows[i].cell[COL_CREATED]);
 		gen_kv(gen, "owner", rows[i].owner);
 		yajl_gen_map_close(gen);
 	}
@@ -157,7 +158,7 @@ int cmd_list(const struct ct_globals *g, int argc, char **argv)
 			found++;
 	if (quiet)
 		for (size_t i = 0; i < found; i++)
-			printf("%s\n", rows[i].id);
+			printf("%s\n", rows[i].cell[COL_ID]);
 	else if (json)
 		print_json(rows, states, found);
 	else

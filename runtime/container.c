@@ -61,8 +61,8 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 		return ct_error_set(err, errno, "config.json: .root.path: \"%s\"", path);
 	if ((*config)->process.terminal && !a->console_socket)
 		return ct_error_set_plain(err, EINVAL,
-				    "config.json: .process.terminal is true: "
-				    "--console-socket is required");
+					  "config.json: .process.terminal is true: "
+					  "--console-socket is required");
 	return 0;
 }
 

@@ -217,10 +217,12 @@ Test(spawn_plan, missing_namespace_path_is_refused)
 Test(spawn_plan, user_namespace_not_supported_yet)
 {
 	struct fixture f;
-	assert_build_fails(&f,
-			   doc(JSON("linux"
-				    : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
-			   ENOTSUP, "config.json: .linux.namespaces[1]: user namespaces are not supported yet");
+	assert_build_fails(
+		&f,
+		doc(JSON("linux"
+			 : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
+		ENOTSUP,
+		"config.json: .linux.namespaces[1]: user namespaces are not supported yet");
 	done(&f);
 }
 
