@@ -58,10 +58,15 @@ $(BUILD)/libctrun.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/ctrun: $(RT_OBJS) $(BUILD)/libctrun.a
+# The runtime's commands without main(), so unit tests reach them too.
+$(BUILD)/libctrun-cli.a: $(filter-out $(BUILD)/runtime/main.o,$(RT_OBJS))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/ctrun: $(BUILD)/runtime/main.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/libctrun.a
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 $(BUILD)/integration-tests: $(INTG_OBJS) $(BUILD)/libctrun.a

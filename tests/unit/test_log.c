@@ -5,10 +5,6 @@
 
 #include "runtime/log.h"
 
-/* The runtime/ sources are linked into ctrun only, not into libctrun.a that the unit tests
- * link: compile the formatter into this test. */
-#include "runtime/log.c"
-
 static const char *const time_sample = "2026-12-03T08:00:00.123456789Z";
 
 static void assert_record(enum ct_log_level level, const char *msg, const char *expected)
