@@ -1,6 +1,7 @@
 /* The --log-format json record that Podman and containerd read, and its timestamp. */
 #include <criterion/criterion.h>
 #include <regex.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "runtime/log.h"
