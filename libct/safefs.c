@@ -1,0 +1,279 @@
+#include "libct/safefs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/syscalls.h"
+
+#define MAX_SYMLINKS   40 /* the kernel's own limit for one lookup */
+#define EAGAIN_RETRIES 16
+
+static enum ct_resolver used_resolver = CT_RESOLVE_AUTO;
+static bool no_fchmodat2;
+
+enum ct_resolver ct_root_resolver(void)
+{
+	return used_resolver;
+}
+
+const char *ct_fd_path(int fd, char *buf, size_t size)
+{
+	snprintf(buf, size, "/proc/self/fd/%d", fd);
+	return buf;
+}
+
+static int open_openat2(int rootfd, const char *path, bool nofollow)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+	/* EAGAIN: a rename raced with the lookup; the kernel asks to try again */
+	for (int i = 0; i < EAGAIN_RETRIES; i++)
+		if ((fd = ct_openat2(rootfd, path, &how, sizeof(how))) >= 0 || errno != EAGAIN)
+			break;
+	return fd;
+}
+
+/* ---- the walk: the fallback without openat2 ---- */
+
+/* The part of the path still to resolve; symlink targets are spliced in at its front. */
+struct walk {
+	char todo[PATH_MAX];
+	char done[PATH_MAX]; /* components resolved so far, "/a/b": no symlink, no ".." */
+	int cur;	     /* O_PATH fd of done */
+	int links;
+	bool nofollow; /* a symlink as the last component is the answer */
+	bool create;   /* make what is missing: directories, and `last` as the last one */
+	enum ct_make last;
+};
+
+/* cur := done, opened again from the root one component at a time (O_NOFOLLOW each), as a
+ * directory on the way may have been swapped for a symlink since we passed it. */
+static int reopen_done(struct walk *w, int rootfd)
+{
+	int fd = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+	for (char *p = w->done; fd >= 0 && *p;) {
+		char *end = strchr(p + 1, '/');
+		char name[NAME_MAX + 1];
+		size_t n = end ? (size_t)(end - p - 1) : strlen(p + 1);
+		snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
+		int sub = openat(fd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY);
+		close(fd);
+		fd = sub;
+		p = end ? end : p + 1 + n;
+	}
+	if (fd < 0)
+		return -1;
+	close(w->cur);
+	w->cur = fd;
+	return 0;
+}
+
+/* Takes the next component of todo into name; false at the end. */
+static bool next_component(struct walk *w, char *name, bool *last)
+{
+	char *p = w->todo;
+	while (*p == '/')
+		p++;
+	if (!*p)
+		return false;
+	size_t n = strcspn(p, "/");
+	memcpy(name, p, n);
+	name[n] = '\0';
+	p += n;
+	while (*p == '/')
+		p++;
+	*last = *p == '\0';
+	memmove(w->todo, p, strlen(p) + 1);
+	return true;
+}
+
+/* The symlink at fd replaces its component: its target, then what was left. */
+static int splice_symlink(struct walk *w, int rootfd, int fd)
+{
+	char target[PATH_MAX];
+	if (++w->links > MAX_SYMLINKS)
+		return errno = ELOOP, -1;
+	ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	if (n + strlen(w->todo) + 2 > sizeof(w->todo))
+		return errno = ENAMETOOLONG, -1;
+	char rest[PATH_MAX];
+	snprintf(rest, sizeof(rest), "%s", w->todo);
+	snprintf(w->todo, sizeof(w->todo), "%s/%s", target, rest);
+	if (target[0] == '/') {
+		w->done[0] = '\0';
+		return reopen_done(w, rootfd);
+	}
+	return 0;
+}
+
+static int make_component(int parent, const char *name, bool file)
+{
+	if (!file)
+		return mkdirat(parent, name, 0755);
+	int fd = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int open_component(struct walk *w, const char *name, bool last)
+{
+	int fd = openat(w->cur, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0 || errno != ENOENT || !w->create)
+		return fd;
+	/* EEXIST: made meanwhile by someone else; opened below like any other */
+	if (make_component(w->cur, name, last && w->last == CT_MAKE_FILE) < 0 && errno != EEXIST)
+		return -1;
+	return openat(w->cur, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+}
+
+static int step(struct walk *w, int rootfd, const char *name, bool last)
+{
+	if (strcmp(name, ".") == 0)
+		return 0;
+	if (strcmp(name, "..") == 0) {
+		/* lexically, so ".." at the root stays there and no fd can lead above it */
+		char *slash = strrchr(w->done, '/');
+		if (slash)
+			*slash = '\0';
+		return reopen_done(w, rootfd);
+	}
+	_cleanup_close_ int fd = open_component(w, name, last);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return -1;
+	if (S_ISLNK(st.st_mode) && !(last && w->nofollow))
+		return splice_symlink(w, rootfd, fd);
+	if (!last && !S_ISDIR(st.st_mode))
+		return errno = ENOTDIR, -1;
+	size_t len = strlen(w->done);
+	if (len + strlen(name) + 2 > sizeof(w->done))
+		return errno = ENAMETOOLONG, -1;
+	snprintf(w->done + len, sizeof(w->done) - len, "/%s", name);
+	close(w->cur);
+	w->cur = steal_fd(&fd);
+	return 0;
+}
+
+static int walk(struct walk *w0, int rootfd, const char *path)
+{
+	struct walk w = *w0;
+	w.cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+	if (w.cur < 0)
+		return -1;
+	if (strlen(path) >= sizeof(w.todo)) {
+		close(w.cur);
+		return errno = ENAMETOOLONG, -1;
+	}
+	strcpy(w.todo, path);
+	char name[NAME_MAX + 1];
+	bool last;
+	while (next_component(&w, name, &last))
+		if (strlen(name) > NAME_MAX || step(&w, rootfd, name, last) < 0) {
+			int saved = strlen(name) > NAME_MAX ? ENAMETOOLONG : errno;
+			close(w.cur);
+			return errno = saved, -1;
+		}
+	return w.cur;
+}
+
+static int open_walk(int rootfd, const char *path, bool nofollow)
+{
+	struct walk w = {.nofollow = nofollow};
+	return walk(&w, rootfd, path);
+}
+
+int ct_root_open_with(enum ct_resolver how, int rootfd, const char *path, bool nofollow)
+{
+	if (how == CT_RESOLVE_WALK)
+		return open_walk(rootfd, path, nofollow);
+	int fd = open_openat2(rootfd, path, nofollow);
+	if (how == CT_RESOLVE_OPENAT2 || fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return fd;
+	/* EPERM is also what a seccomp profile answers: the walk tells a real EPERM apart */
+	return open_walk(rootfd, path, nofollow);
+}
+
+int ct_root_open(int rootfd, const char *path, bool nofollow)
+{
+	if (used_resolver == CT_RESOLVE_WALK)
+		return open_walk(rootfd, path, nofollow);
+	int fd = open_openat2(rootfd, path, nofollow);
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+		used_resolver = CT_RESOLVE_OPENAT2;
+		return fd;
+	}
+	if (errno == ENOSYS)
+		used_resolver = CT_RESOLVE_WALK;
+	return open_walk(rootfd, path, nofollow);
+}
+
+int ct_root_mkpath(int rootfd, const char *path, enum ct_make what)
+{
+	int fd = ct_root_open(rootfd, path, false);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	/* Something is missing: the walk creates it, each component in the directory fd the
+	 * walk holds, a dangling symlink's target included (inside the root, like any other) */
+	struct walk w = {.create = true, .last = what};
+	return walk(&w, rootfd, path);
+}
+
+int ct_root_open_parent(int rootfd, const char *path, char *name, size_t size)
+{
+	size_t len = strlen(path);
+	while (len > 0 && path[len - 1] == '/')
+		len--;
+	size_t start = len;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	size_t n = len - start;
+	if (n == 0 || (n == 1 && path[start] == '.') ||
+	    (n == 2 && path[start] == '.' && path[start + 1] == '.'))
+		return errno = EINVAL, -1;
+	if (n >= size)
+		return errno = ENAMETOOLONG, -1;
+	snprintf(name, size, "%.*s", (int)n, path + start);
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%.*s", (int)start, path);
+	return ct_root_open(rootfd, start ? dir : ".", false);
+}
+
+/* ---- attributes through the fd ---- */
+
+int ct_fd_chmod(int fd, mode_t mode)
+{
+	if (!no_fchmodat2) {
+		if (ct_fchmodat2(fd, "", mode, AT_EMPTY_PATH) == 0)
+			return 0;
+		if (errno != ENOSYS && errno != EPERM)
+			return -1;
+		/* ENOSYS is remembered; EPERM may be seccomp or real, the fallback tells */
+		no_fchmodat2 = errno == ENOSYS;
+	}
+	return ct_fd_chmod_by_proc(fd, mode);
+}
+
+int ct_fd_chmod_by_proc(int fd, mode_t mode)
+{
+	char path[32];
+	return chmod(ct_fd_path(fd, path, sizeof(path)), mode);
+}
+
+int ct_fd_chown(int fd, uid_t uid, gid_t gid)
+{
+	return fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+}
