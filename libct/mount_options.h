@@ -10,6 +10,11 @@ struct ct_mount_flags {
 	unsigned long flags;	   /* MS_* for the mount (and the remount of a bind) */
 	unsigned long propagation; /* MS_PRIVATE/MS_SHARED/MS_SLAVE/MS_UNBINDABLE (| MS_REC) */
 	bool bind, recursive_bind;
+	/* The recursive options ("rro", "rnosuid", ...): MOUNT_ATTR_* for mount_setattr() with
+	 * AT_RECURSIVE. An atime option puts MOUNT_ATTR__ATIME in rec_clear and its mode in
+	 * rec_set, as the kernel asks. */
+	unsigned rec_set, rec_clear;
+	bool idmap; /* "idmap"/"ridmap": needs the mount's uid/gid mappings */
 	char *data; /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */
 };
 

@@ -6,6 +6,7 @@
 #include <sys/mount.h>
 
 #include "libct/mount_options.h"
+#include "libct/syscalls.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -48,6 +49,7 @@ static const struct flag_case flag_cases[] = {
 	{"nostrictatime", 0, MS_STRICTATIME},
 	{"silent", MS_SILENT, 0},
 	{"loud", 0, MS_SILENT},
+	{"nosymfollow", MS_NOSYMFOLLOW, 0},
 };
 
 static void expect_nothing_else(const struct ct_mount_flags *f, const char *name)
@@ -240,5 +242,71 @@ Test(mount_options, option_names_are_case_sensitive)
 	cr_expect_eq(f.flags, 0);
 	cr_assert_not_null(f.data);
 	cr_expect_str_eq(f.data, "RO");
+	free(f.data);
+}
+
+struct recursive_case {
+	const char *name;
+	unsigned set, clear;
+};
+
+/* The recursive options of config-linux.md, as mount_setattr() wants them. */
+static const struct recursive_case recursive_cases[] = {
+	{"rro", MOUNT_ATTR_RDONLY, 0},
+	{"rrw", 0, MOUNT_ATTR_RDONLY},
+	{"rnosuid", MOUNT_ATTR_NOSUID, 0},
+	{"rsuid", 0, MOUNT_ATTR_NOSUID},
+	{"rnodev", MOUNT_ATTR_NODEV, 0},
+	{"rdev", 0, MOUNT_ATTR_NODEV},
+	{"rnoexec", MOUNT_ATTR_NOEXEC, 0},
+	{"rexec", 0, MOUNT_ATTR_NOEXEC},
+	{"rnodiratime", MOUNT_ATTR_NODIRATIME, 0},
+	{"rdiratime", 0, MOUNT_ATTR_NODIRATIME},
+	{"rnosymfollow", MOUNT_ATTR_NOSYMFOLLOW, 0},
+	{"rsymfollow", 0, MOUNT_ATTR_NOSYMFOLLOW},
+	{"rnoatime", MOUNT_ATTR_NOATIME, MOUNT_ATTR__ATIME},
+	{"rstrictatime", MOUNT_ATTR_STRICTATIME, MOUNT_ATTR__ATIME},
+	{"rrelatime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
+	{"ratime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
+};
+
+Test(mount_options, recursive_options_become_mount_attributes)
+{
+	for (size_t i = 0; i < N(recursive_cases); i++) {
+		const struct recursive_case *c = &recursive_cases[i];
+		struct ct_mount_flags f;
+		char *opts[] = {(char *)c->name};
+		cr_assert_eq(ct_mount_flags_parse(opts, 1, &f), 0);
+		cr_expect_eq(f.rec_set, c->set, "%s: set %#x, expected %#x", c->name, f.rec_set,
+			     c->set);
+		cr_expect_eq(f.rec_clear, c->clear, "%s: clear %#x, expected %#x", c->name,
+			     f.rec_clear, c->clear);
+		cr_expect_eq(f.flags, 0, "%s: not a per-mount flag", c->name);
+		expect_nothing_else(&f, c->name);
+		free(f.data);
+	}
+}
+
+Test(mount_options, later_recursive_option_wins)
+{
+	struct ct_mount_flags f;
+	PARSE(&f, "rro", "rnosuid", "rrw");
+	cr_expect_eq(f.rec_set, MOUNT_ATTR_NOSUID);
+	cr_expect_eq(f.rec_clear, MOUNT_ATTR_RDONLY);
+	free(f.data);
+
+	PARSE(&f, "rnoatime", "rstrictatime", "ro");
+	cr_expect_eq(f.rec_set, MOUNT_ATTR_STRICTATIME, "one atime mode, the last");
+	cr_expect_eq(f.rec_clear, MOUNT_ATTR__ATIME);
+	cr_expect_eq(f.flags, MS_RDONLY, "ro stays a per-mount flag");
+	free(f.data);
+}
+
+Test(mount_options, idmap_is_noted_not_passed_as_data)
+{
+	struct ct_mount_flags f;
+	PARSE(&f, "bind", "idmap");
+	cr_expect(f.idmap);
+	cr_expect_null(f.data);
 	free(f.data);
 }
