@@ -232,7 +232,7 @@ int ct_root_mkpath(int rootfd, const char *path, enum ct_make what)
 	return walk(&w, rootfd, path);
 }
 
-int ct_root_open_parent(int rootfd, const char *path, char *name, size_t size)
+int ct_root_mkparent(int rootfd, const char *path, char *name, size_t size)
 {
 	size_t len = strlen(path);
 	while (len > 0 && path[len - 1] == '/')
@@ -249,7 +249,7 @@ int ct_root_open_parent(int rootfd, const char *path, char *name, size_t size)
 	snprintf(name, size, "%.*s", (int)n, path + start);
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%.*s", (int)start, path);
-	return ct_root_open(rootfd, start ? dir : ".", false);
+	return ct_root_mkpath(rootfd, start ? dir : ".", CT_MAKE_DIR);
 }
 
 /* ---- attributes through the fd ---- */

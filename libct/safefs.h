@@ -37,10 +37,11 @@ enum ct_make { CT_MAKE_DIR, CT_MAKE_FILE };
  * followed within the root like any other, and fails with ENOENT. */
 int ct_root_mkpath(int rootfd, const char *path, enum ct_make what);
 
-/* O_PATH fd of the directory that holds path's last component (resolved in the root), and
- * that component in name (no '/'); fails with EINVAL when path has no last component
- * ("/", "..", "a/."). */
-int ct_root_open_parent(int rootfd, const char *path, char *name, size_t size);
+/* O_PATH fd of the directory that holds path's last component (resolved in the root, made
+ * when missing), and that component in name (no '/'), for the *at() calls that create
+ * (mknodat, symlinkat); fails with EINVAL when path has no last component ("/", "..",
+ * "a/."). */
+int ct_root_mkparent(int rootfd, const char *path, char *name, size_t size);
 
 /* chmod / chown of what fd (O_PATH is fine) refers to, never following a symlink:
  * fchmodat2(AT_EMPTY_PATH) where the kernel has it (6.6), chmod of /proc/self/fd/N (the

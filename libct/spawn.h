@@ -37,7 +37,7 @@ struct ct_spawn_opts {
 };
 
 struct ct_planned_mount {
-	char *target; /* host path under the rootfs, before pivot_root */
+	const char *destination; /* in the container: resolved inside the rootfs */
 	const char *source, *type;
 	char *bind_source; /* absolute host path of a bind source */
 	struct ct_mount_flags flags;

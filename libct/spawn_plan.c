@@ -69,10 +69,10 @@ static char *join_path(const char *a, const char *b)
 static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount *m,
 			  struct ct_planned_mount *pm, struct ct_error *err)
 {
-	pm->target = join_path(o->rootfs, m->destination);
+	pm->destination = m->destination;
 	pm->source = m->source;
 	pm->type = m->type;
-	if (!pm->target || ct_mount_flags_parse(m->options.items, m->options.len, &pm->flags) < 0)
+	if (ct_mount_flags_parse(m->options.items, m->options.len, &pm->flags) < 0)
 		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
 	if (m->type && strcmp(m->type, "bind") == 0)
 		pm->flags.bind = true;
@@ -390,7 +390,6 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		if (plan->join_fds[i] >= 0)
 			close(plan->join_fds[i]);
 	for (size_t i = 0; i < plan->n_mounts; i++) {
-		free(plan->mounts[i].target);
 		free(plan->mounts[i].bind_source);
 		free(plan->mounts[i].flags.data);
 	}

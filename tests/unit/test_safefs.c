@@ -181,19 +181,21 @@ Test(safefs, mkpath_on_a_file_component_fails, .init = setup, .fini = teardown)
 	assert_fails(ct_root_mkpath(rootfd, "etc/passwd/x", CT_MAKE_DIR), ENOTDIR);
 }
 
-Test(safefs, open_parent, .init = setup, .fini = teardown)
+Test(safefs, mkparent, .init = setup, .fini = teardown)
 {
 	char name[NAME_MAX + 1];
 	make_link("/etc", "abs");
-	assert_is(ct_root_open_parent(rootfd, "/abs/passwd", name, sizeof(name)), root, "etc");
+	assert_is(ct_root_mkparent(rootfd, "/abs/passwd", name, sizeof(name)), root, "etc");
 	cr_assert_str_eq(name, "passwd");
-	assert_is(ct_root_open_parent(rootfd, "top", name, sizeof(name)), root, "");
+	assert_is(ct_root_mkparent(rootfd, "top", name, sizeof(name)), root, "");
 	cr_assert_str_eq(name, "top");
-	assert_is(ct_root_open_parent(rootfd, "/etc/new/", name, sizeof(name)), root, "etc");
+	assert_is(ct_root_mkparent(rootfd, "/etc/new/", name, sizeof(name)), root, "etc");
 	cr_assert_str_eq(name, "new");
-	assert_fails(ct_root_open_parent(rootfd, "/", name, sizeof(name)), EINVAL);
-	assert_fails(ct_root_open_parent(rootfd, "etc/..", name, sizeof(name)), EINVAL);
-	assert_fails(ct_root_open_parent(rootfd, "etc/.", name, sizeof(name)), EINVAL);
+	assert_is(ct_root_mkparent(rootfd, "/abs/made/dev", name, sizeof(name)), root, "etc/made");
+	cr_assert_str_eq(name, "dev");
+	assert_fails(ct_root_mkparent(rootfd, "/", name, sizeof(name)), EINVAL);
+	assert_fails(ct_root_mkparent(rootfd, "etc/..", name, sizeof(name)), EINVAL);
+	assert_fails(ct_root_mkparent(rootfd, "etc/.", name, sizeof(name)), EINVAL);
 }
 
 static mode_t mode_of(const char *rel)

@@ -228,14 +228,7 @@ Test(spawn_plan, user_namespace_not_supported_yet)
 
 /* ---- mounts ---- */
 
-static char *under_rootfs(const char *dest)
-{
-	static char path[256];
-	snprintf(path, sizeof(path), "%s%s", rootfs, dest);
-	return path;
-}
-
-Test(spawn_plan, mounts_get_targets_under_the_rootfs)
+Test(spawn_plan, mounts_keep_their_destinations_and_options)
 {
 	struct fixture f;
 	build_ok(&f,
@@ -264,20 +257,20 @@ Test(spawn_plan, mounts_get_targets_under_the_rootfs)
 			  ])));
 	cr_assert_eq(f.plan.n_mounts, 3);
 	const struct ct_planned_mount *m = f.plan.mounts;
-	cr_expect_str_eq(m[0].target, under_rootfs("/proc"));
+	cr_expect_str_eq(m[0].destination, "/proc");
 	cr_expect_str_eq(m[0].source, "proc");
 	cr_expect_str_eq(m[0].type, "proc");
 	cr_expect_eq(m[0].flags.flags, MS_NOSUID | MS_NOEXEC | MS_NODEV);
 	cr_expect_null(m[0].bind_source);
 	cr_expect_not(m[0].is_cgroup);
 
-	cr_expect_str_eq(m[1].target, under_rootfs("/dev"));
+	cr_expect_str_eq(m[1].destination, "/dev");
 	cr_expect_eq(m[1].flags.flags, MS_NOSUID | MS_STRICTATIME);
 	cr_assert_not_null(m[1].flags.data);
 	cr_expect_str_eq(m[1].flags.data, "mode=755,size=65536k");
 	cr_expect(f.plan.dev_is_tmpfs);
 
-	cr_expect_str_eq(m[2].target, under_rootfs("/sys/fs/cgroup"));
+	cr_expect_str_eq(m[2].destination, "/sys/fs/cgroup");
 	cr_expect(m[2].is_cgroup);
 	done(&f);
 }
@@ -309,7 +302,7 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 	const struct ct_planned_mount *m = f.plan.mounts;
 	char want[256];
 	snprintf(want, sizeof(want), "%s/data/dir", bundle);
-	cr_expect_str_eq(m[0].target, under_rootfs("/data"));
+	cr_expect_str_eq(m[0].destination, "/data");
 	cr_assert_not_null(m[0].bind_source);
 	cr_expect_str_eq(m[0].bind_source, want);
 	cr_expect(m[0].flags.bind);

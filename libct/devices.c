@@ -1,0 +1,110 @@
+#include "libct/devices.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/mountfd.h"
+#include "libct/safefs.h"
+
+/* dev is major << 8 | minor, as makedev() gives for these small numbers */
+struct node {
+	const char *path; /* in the container, also the host node to bind when mknod fails */
+	mode_t type, mode;
+	dev_t dev;
+	uid_t uid;
+	gid_t gid;
+};
+
+/* An empty file with the host's node bound on it: mknod is not allowed here. */
+static int bind_host_node(int rootfd, const struct node *n, struct ct_error *err)
+{
+	struct ct_mount_flags flags = {.bind = true};
+	struct ct_mount_request rq = {
+		.source = n->path, .source_fd = -1, .flags = &flags, .file = true};
+	return ct_mount_in_root(rootfd, n->path, &rq, err);
+}
+
+static int make_node(int rootfd, const struct node *n, struct ct_error *err)
+{
+	char name[NAME_MAX + 1];
+	_cleanup_close_ int dir = ct_root_mkparent(rootfd, n->path, name, sizeof(name));
+	if (dir < 0)
+		return ct_error_set(err, errno, "create device \"%s\"", n->path);
+	/* the image may hold anything there: a file, a symlink to a host file */
+	if (unlinkat(dir, name, 0) < 0 && errno != ENOENT)
+		return ct_error_set(err, errno, "replace \"%s\" with a device", n->path);
+	if (mknodat(dir, name, n->type | (n->mode & 0777), n->dev) < 0) {
+		if (errno == EPERM && n->type != S_IFIFO)
+			return bind_host_node(rootfd, n, err) < 0
+				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)
+				       : 0;
+		return ct_error_set(err, errno, "create device \"%s\"", n->path);
+	}
+	_cleanup_close_ int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || ct_fd_chmod(fd, n->mode) < 0 || ct_fd_chown(fd, n->uid, n->gid) < 0)
+		return ct_error_set(err, errno, "set mode and owner of device \"%s\"", n->path);
+	return 0;
+}
+
+static int create_default_devices(int rootfd, struct ct_error *err)
+{
+	static const struct node nodes[] = {
+		{"/dev/null", S_IFCHR, 0666, 0x103, 0, 0},
+		{"/dev/zero", S_IFCHR, 0666, 0x105, 0, 0},
+		{"/dev/full", S_IFCHR, 0666, 0x107, 0, 0},
+		{"/dev/random", S_IFCHR, 0666, 0x108, 0, 0},
+		{"/dev/urandom", S_IFCHR, 0666, 0x109, 0, 0},
+		{"/dev/tty", S_IFCHR, 0666, 0x500, 0, 0},
+	};
+	static const char *const links[][2] = {
+		{"/proc/self/fd", "fd"},       {"/proc/self/fd/0", "stdin"},
+		{"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"},
+		{"pts/ptmx", "ptmx"},
+	};
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++)
+		if (make_node(rootfd, &nodes[i], err) < 0)
+			return -1;
+	_cleanup_close_ int dev = ct_root_open(rootfd, "/dev", false);
+	if (dev < 0)
+		return ct_error_set(err, errno, "open /dev");
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlinkat(links[i][0], dev, links[i][1]) < 0 && errno != EEXIST)
+			return ct_error_set(err, errno, "create symlink \"/dev/%s\"", links[i][1]);
+	/* core only where the kernel has /proc/kcore, as config-linux.md says */
+	if (access("/proc/kcore", F_OK) == 0 && symlinkat("/proc/kcore", dev, "core") < 0 &&
+	    errno != EEXIST)
+		return ct_error_set(err, errno, "create symlink \"/dev/core\"");
+	return 0;
+}
+
+static mode_t device_type(const char *type)
+{
+	return type[0] == 'b' ? S_IFBLK : type[0] == 'p' ? S_IFIFO : S_IFCHR;
+}
+
+int ct_devices_create(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+{
+	if (plan->dev_is_tmpfs && create_default_devices(rootfd, err) < 0)
+		return -1;
+	const struct oci_linux *lx = &plan->config->linux_;
+	for (size_t i = 0; i < lx->devices.len; i++) {
+		const struct oci_device *d = &lx->devices.items[i];
+		struct node n = {
+			.path = d->path,
+			.type = device_type(d->type),
+			.mode = d->has_file_mode ? d->file_mode : 0666,
+			.dev = makedev(d->major, d->minor),
+			.uid = d->has_uid ? d->uid : 0,
+			.gid = d->has_gid ? d->gid : 0,
+		};
+		if (make_node(rootfd, &n, err) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,257 @@
+#include "libct/mountfd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/safefs.h"
+#include "libct/syscalls.h"
+
+#define MOVE_FLAGS (MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH)
+
+static enum ct_mount_api api = CT_MOUNT_API_AUTO;
+
+enum ct_mount_api ct_mount_api_used(void)
+{
+	return api;
+}
+
+/* The new API is missing (old kernel) or refused (seccomp): use mount(2) from now on. */
+static bool new_api_missing(void)
+{
+	if (errno != ENOSYS && errno != EPERM)
+		return false;
+	api = CT_MOUNT_API_LEGACY;
+	return true;
+}
+
+/* MS_* per-mount flags as MOUNT_ATTR_* (the atime mode included). */
+static unsigned attr_of(unsigned long ms)
+{
+	unsigned a = 0;
+	a |= ms & MS_RDONLY ? MOUNT_ATTR_RDONLY : 0;
+	a |= ms & MS_NOSUID ? MOUNT_ATTR_NOSUID : 0;
+	a |= ms & MS_NODEV ? MOUNT_ATTR_NODEV : 0;
+	a |= ms & MS_NOEXEC ? MOUNT_ATTR_NOEXEC : 0;
+	a |= ms & MS_NODIRATIME ? MOUNT_ATTR_NODIRATIME : 0;
+	a |= ms & MS_NOSYMFOLLOW ? MOUNT_ATTR_NOSYMFOLLOW : 0;
+	a |= ms & MS_NOATIME	   ? MOUNT_ATTR_NOATIME
+	     : ms & MS_STRICTATIME ? MOUNT_ATTR_STRICTATIME
+				   : 0;
+	return a;
+}
+
+/* The kernel's reasons for a refused fsconfig(), "tmpfs: Unknown parameter 'x'". */
+static void append_fs_log(int fsfd, struct ct_error *err)
+{
+	char buf[512];
+	ssize_t n;
+	while ((n = read(fsfd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		size_t len = strlen(err->msg);
+		if (buf[0] == 'e' && buf[1] == ' ')
+			snprintf(err->msg + len, sizeof(err->msg) - len, " (%s)", buf + 2);
+	}
+}
+
+/* Each "key=value" or "key" of the comma-separated data as one fsconfig() call. */
+static int configure_data(int fsfd, const char *data)
+{
+	_cleanup_free_ char *copy = data ? strdup(data) : NULL;
+	if (data && !copy)
+		return errno = ENOMEM, -1;
+	char *save = NULL;
+	for (char *opt = copy ? strtok_r(copy, ",", &save) : NULL; opt;
+	     opt = strtok_r(NULL, ",", &save)) {
+		char *value = strchr(opt, '=');
+		if (value)
+			*value++ = '\0';
+		if (ct_fsconfig(fsfd, value ? FSCONFIG_SET_STRING : FSCONFIG_SET_FLAG, opt, value,
+				0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Superblock flags that mount(2) takes with the others. */
+static int configure_sb_flags(int fsfd, unsigned long ms)
+{
+	static const struct {
+		unsigned long flag;
+		const char *key;
+	} sb[] = {{MS_RDONLY, "ro"}, {MS_SYNCHRONOUS, "sync"}, {MS_DIRSYNC, "dirsync"}};
+	for (size_t i = 0; i < sizeof(sb) / sizeof(sb[0]); i++)
+		if ((ms & sb[i].flag) &&
+		    ct_fsconfig(fsfd, FSCONFIG_SET_FLAG, sb[i].key, NULL, 0) < 0)
+			return -1;
+	return 0;
+}
+
+/* A detached mount of a new filesystem, or -1 (err set unless the API is missing). */
+static int new_fs_mount(const struct ct_mount_request *rq, struct ct_error *err)
+{
+	const struct ct_mount_flags *f = rq->flags;
+	_cleanup_close_ int fsfd = ct_fsopen(rq->type, FSOPEN_CLOEXEC);
+	if (fsfd < 0) {
+		if (new_api_missing())
+			return -1;
+		return ct_error_set(err, errno, "open filesystem \"%s\"", rq->type);
+	}
+	if ((rq->source && ct_fsconfig(fsfd, FSCONFIG_SET_STRING, "source", rq->source, 0) < 0) ||
+	    configure_data(fsfd, f->data) < 0 || configure_sb_flags(fsfd, f->flags) < 0 ||
+	    ct_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		ct_error_set(err, errno, "mount %s", rq->type);
+		append_fs_log(fsfd, err);
+		return -1;
+	}
+	int mnt = ct_fsmount(fsfd, FSMOUNT_CLOEXEC, attr_of(f->flags));
+	if (mnt < 0)
+		return ct_error_set(err, errno, "mount %s", rq->type);
+	return mnt;
+}
+
+static int setattr(int mnt, bool recursive, unsigned set, unsigned clear, uint64_t propagation)
+{
+	struct mount_attr a = {.attr_set = set, .attr_clr = clear, .propagation = propagation};
+	return ct_mount_setattr(mnt, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a,
+				sizeof(a));
+}
+
+/* A detached copy of the bind source with the asked per-mount flags. */
+static int new_bind_mount(const struct ct_mount_request *rq, struct ct_error *err)
+{
+	const struct ct_mount_flags *f = rq->flags;
+	unsigned flags =
+		OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (f->recursive_bind ? AT_RECURSIVE : 0);
+	_cleanup_close_ int tree = rq->source_fd >= 0
+					   ? ct_open_tree(rq->source_fd, "", flags | AT_EMPTY_PATH)
+					   : ct_open_tree(AT_FDCWD, rq->source, flags);
+	if (tree < 0) {
+		if (new_api_missing())
+			return -1;
+		return ct_error_set(err, errno, "bind \"%s\"", rq->source ? rq->source : "");
+	}
+	/* like mount(2)'s bind remount: the flags given replace the source's */
+	unsigned set = attr_of(f->flags);
+	unsigned clear = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			 MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODIRATIME | MOUNT_ATTR_NOSYMFOLLOW |
+			 MOUNT_ATTR__ATIME;
+	if (f->flags && setattr(tree, false, set, clear, 0) < 0)
+		return ct_error_set(err, errno, "set the options of the bind mount");
+	return steal_fd(&tree);
+}
+
+static int apply_recursive(int mnt, const struct ct_mount_flags *f, struct ct_error *err)
+{
+	if (!(f->rec_set | f->rec_clear) || setattr(mnt, true, f->rec_set, f->rec_clear, 0) == 0)
+		return 0;
+	if (errno == ENOSYS)
+		return ct_error_set_plain(err, ENOSYS,
+					  "recursive mount options need mount_setattr() "
+					  "(Linux 5.12), which this kernel lacks");
+	return ct_error_set(err, errno, "apply the recursive options");
+}
+
+static int apply_propagation(int mnt, const char *fdpath, unsigned long propagation,
+			     struct ct_error *err)
+{
+	if (!propagation)
+		return 0;
+	unsigned long type = propagation & ~(unsigned long)MS_REC;
+	int rc = fdpath ? mount(NULL, fdpath, NULL, propagation, NULL)
+			: setattr(mnt, propagation & MS_REC, 0, 0, type);
+	return rc < 0 ? ct_error_set(err, errno, "set the propagation") : 0;
+}
+
+/* 1: mounted; 0: the new API is missing, nothing was done; -1: failed. */
+static int mount_new(int target, const struct ct_mount_request *rq, struct ct_error *err)
+{
+	const struct ct_mount_flags *f = rq->flags;
+	_cleanup_close_ int mnt = f->bind ? new_bind_mount(rq, err) : new_fs_mount(rq, err);
+	if (mnt < 0)
+		return api == CT_MOUNT_API_LEGACY ? 0 : -1;
+	if (apply_recursive(mnt, f, err) < 0)
+		return -1;
+	if (ct_move_mount(mnt, "", target, "", MOVE_FLAGS) < 0)
+		return ct_error_set(err, errno, "attach the mount");
+	api = CT_MOUNT_API_NEW;
+	return apply_propagation(mnt, NULL, f->propagation, err) < 0 ? -1 : 1;
+}
+
+static int mount_legacy(int rootfd, const char *dest, int target, const struct ct_mount_request *rq,
+			struct ct_error *err)
+{
+	const struct ct_mount_flags *f = rq->flags;
+	char on[32], from[32];
+	ct_fd_path(target, on, sizeof(on));
+	int rc;
+	if (f->bind) {
+		const char *src = rq->source_fd >= 0 ? ct_fd_path(rq->source_fd, from, sizeof(from))
+						     : rq->source;
+		rc = mount(src, on, NULL, MS_BIND | (f->recursive_bind ? MS_REC : 0), NULL);
+	} else {
+		rc = mount(rq->source ? rq->source : rq->type, on, rq->type, f->flags, f->data);
+	}
+	if (rc < 0)
+		return ct_error_set(err, errno, f->bind ? "bind \"%s\"" : "mount %s",
+				    f->bind ? (rq->source ? rq->source : "") : rq->type);
+	/* what now sits on dest, for the remount and the attributes */
+	_cleanup_close_ int mnt = ct_root_open(rootfd, dest, false);
+	if (mnt < 0)
+		return ct_error_set(err, errno, "open the new mount");
+	ct_fd_path(mnt, on, sizeof(on));
+	if (f->bind && f->flags && mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags, NULL) < 0)
+		return ct_error_set(err, errno, "remount the bind with its options");
+	if (apply_recursive(mnt, f, err) < 0 || apply_propagation(-1, on, f->propagation, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request *rq,
+		     struct ct_error *err)
+{
+	_cleanup_close_ int target =
+		ct_root_mkpath(rootfd, dest, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
+	if (target < 0)
+		return ct_error_set(err, errno, "create mount point");
+	if (api != CT_MOUNT_API_LEGACY) {
+		int rc = mount_new(target, rq, err);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	return mount_legacy(rootfd, dest, target, rq, err);
+}
+
+int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct ct_error *err)
+{
+	_cleanup_close_ int mnt = ct_root_open(rootfd, dest, false);
+	if (mnt < 0)
+		return ct_error_set(err, errno, "open the mount");
+	if (setattr(mnt, recursive, MOUNT_ATTR_RDONLY, 0, 0) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EPERM)
+		return ct_error_set(err, errno, "make the mount read-only");
+	/* MS_BIND with MS_REMOUNT changes the mount, not its filesystem, as mount_setattr does,
+	 * but sets all its flags: the ones it has are given again */
+	struct statvfs sv;
+	if (fstatvfs(mnt, &sv) < 0)
+		return ct_error_set(err, errno, "read the flags of the mount");
+	unsigned long keep = (sv.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
+			     (sv.f_flag & ST_NODEV ? MS_NODEV : 0) |
+			     (sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
+			     (sv.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
+			     (sv.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
+			     (sv.f_flag & ST_RELATIME ? MS_RELATIME : 0);
+	char on[32];
+	if (mount(NULL, ct_fd_path(mnt, on, sizeof(on)), NULL,
+		  MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) < 0)
+		return ct_error_set(err, errno, "remount read-only");
+	return 0;
+}

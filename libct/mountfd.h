@@ -1,0 +1,43 @@
+/* Mounting onto paths resolved inside a root (libct/safefs.h): the destination is opened
+ * (and created when missing) under the root fd, and the mount lands on that fd, never on a
+ * path looked up again.
+ *
+ * The new mount API does it where the kernel has it: fsopen/fsconfig/fsmount for a new
+ * filesystem, open_tree(OPEN_TREE_CLONE) for a bind, mount_setattr for the flags (the
+ * recursive ones with AT_RECURSIVE), move_mount onto the destination fd. Elsewhere (Linux <
+ * 5.12, or a seccomp profile refusing those calls) mount(2) on /proc/self/fd/N of that fd,
+ * and a remount for the flags of a bind; the recursive options then need mount_setattr and
+ * fail clearly without it. */
+#ifndef CT_MOUNTFD_H
+#define CT_MOUNTFD_H
+
+#include <stdbool.h>
+
+#include "libct/error.h"
+#include "libct/mount_options.h"
+
+struct ct_mount_request {
+	const char *type;   /* filesystem type; ignored for a bind */
+	const char *source; /* filesystem source, or the host path of a bind source */
+	int source_fd;	    /* a bind of this O_PATH fd instead of source; -1 when unused */
+	const struct ct_mount_flags *flags;
+	bool file; /* the destination is a file (a bind of a file): create it as one */
+};
+
+enum ct_mount_api { CT_MOUNT_API_AUTO, CT_MOUNT_API_NEW, CT_MOUNT_API_LEGACY };
+
+/* Mounts rq on dest (inside rootfd; created when missing). On failure err says which step
+ * failed ("create mount point", "mount tmpfs", "remount read-only", ...), with the kernel's
+ * own message for a refused filesystem option where it gives one; callers prefix the
+ * mount's index and destination. */
+int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request *rq,
+		     struct ct_error *err);
+
+/* Makes the mount at dest (inside rootfd) read-only, with every mount below it when
+ * recursive (mount_setattr; a remount of the top one where that call is missing). */
+int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct ct_error *err);
+
+/* The API ct_mount_in_root() has used so far (AUTO before the first mount). */
+enum ct_mount_api ct_mount_api_used(void);
+
+#endif
