@@ -187,19 +187,26 @@ void lc_okv(const struct lc *t, const char *const *args)
 	ctt_result_free(&r);
 }
 
-char *lc_run_output(const struct lc *t)
+/* `run` as configured; what names the process in a failure. */
+static char *run_output(const struct lc *t, const char *what)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "run", "--bundle", t->bundle, "sh");
-	cr_assert_eq(r.status, 0, "run: exit %d\nstdout: %s\nstderr: %s", r.status, r.out, r.err);
+	cr_assert_eq(r.status, 0, "run `%s`: exit %d\nstdout: %s\nstderr: %s", what, r.status,
+		     r.out, r.err);
 	free(r.err);
 	return r.out;
+}
+
+char *lc_run_output(const struct lc *t)
+{
+	return run_output(t, "process.args");
 }
 
 char *lc_sh_output(const struct lc *t, const char *script)
 {
 	lc_set_script(t, script);
-	return lc_run_output(t);
+	return run_output(t, script);
 }
 
 yajl_val lc_state(const struct lc *t, const char *id)
