@@ -32,7 +32,7 @@ static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 						 OCI_NS_CGROUP, OCI_NS_MOUNT};
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		int fd = plan->join_fds[order[i]];
-		if (fd >= 0 && setns(fd, 0) < 0)
+		if (fd >= 0 && setns(fd, (int)ct_ns_clone_flags[order[i]]) < 0)
 			return ct_error_set(err, errno, "join %s namespace",
 					    oci_namespace_names[order[i]]);
 	}

@@ -103,6 +103,9 @@ int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *pl
 void ct_init_plan_free(struct ct_init_plan *plan);
 __attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
 
+/* CLONE_NEW* of each namespace type, also setns()'s nstype. */
+extern const unsigned long ct_ns_clone_flags[OCI_NS_COUNT];
+
 /* Capability name ("CAP_KILL" or "kill") -> number, -1 when unknown. Pure. */
 int ct_capability_from_name(const char *name);
 

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/nsfs.h>
 #include <sys/capability.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -24,12 +26,29 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
-static const unsigned long ns_clone_flags[OCI_NS_COUNT] = {
+const unsigned long ct_ns_clone_flags[OCI_NS_COUNT] = {
 	[OCI_NS_MOUNT] = CLONE_NEWNS,	   [OCI_NS_PID] = CLONE_NEWPID,
 	[OCI_NS_NETWORK] = CLONE_NEWNET,   [OCI_NS_UTS] = CLONE_NEWUTS,
 	[OCI_NS_IPC] = CLONE_NEWIPC,	   [OCI_NS_USER] = CLONE_NEWUSER,
 	[OCI_NS_CGROUP] = CLONE_NEWCGROUP, [OCI_NS_TIME] = CLONE_NEWTIME,
 };
+
+/* setns() of the child is typed, but a wrong type found there could not name the path:
+ * check it here, where the path is known. */
+static int check_namespace_type(int fd, const struct oci_namespace *ns, struct ct_error *err)
+{
+	const char *name = oci_namespace_names[ns->type];
+	int type = ioctl(fd, NS_GET_NSTYPE);
+	if (type < 0 && errno == ENOTTY)
+		return ct_error_set_plain(err, EINVAL, "%s namespace \"%s\": not a namespace", name,
+					  ns->path);
+	if (type < 0)
+		return ct_error_set(err, errno, "%s namespace \"%s\"", name, ns->path);
+	if ((unsigned long)type != ct_ns_clone_flags[ns->type])
+		return ct_error_set_plain(err, EINVAL, "%s namespace \"%s\": not a %s namespace",
+					  name, ns->path, name);
+	return 0;
+}
 
 static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan,
 			   struct ct_error *err)
@@ -44,13 +63,15 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 						  "namespaces are not supported yet",
 						  i);
 		if (!ns->path) {
-			plan->unshare_flags |= ns_clone_flags[ns->type];
+			plan->unshare_flags |= ct_ns_clone_flags[ns->type];
 			continue;
 		}
 		plan->join_fds[ns->type] = open(ns->path, O_RDONLY | O_CLOEXEC);
 		if (plan->join_fds[ns->type] < 0)
 			return ct_error_set(err, errno, "open %s namespace \"%s\"",
 					    oci_namespace_names[ns->type], ns->path);
+		if (check_namespace_type(plan->join_fds[ns->type], ns, err) < 0)
+			return -1;
 	}
 	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
 	return 0;

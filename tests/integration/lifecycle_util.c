@@ -152,15 +152,21 @@ static const char **with_root(const struct lc *t, const char *const *args, const
 	return argv;
 }
 
-int lc_ctrunv(struct ctt_result *r, const struct lc *t, const char *const *args)
+int lc_ctrun_inputv(struct ctt_result *r, const struct lc *t, const char *input,
+		    const char *const *args)
 {
 	const char *argv[64];
 	char *mark = mark_env(t);
 	const char *env[] = {mark, NULL};
-	struct ctt_run_opts opts = {.env = env};
+	struct ctt_run_opts opts = {.env = env, .input = input};
 	int status = ctt_ctrunv(r, &opts, with_root(t, args, argv, 64));
 	free(mark);
 	return status;
+}
+
+int lc_ctrunv(struct ctt_result *r, const struct lc *t, const char *const *args)
+{
+	return lc_ctrun_inputv(r, t, NULL, args);
 }
 
 static char *joined(const char *const *args)
@@ -181,15 +187,26 @@ void lc_okv(const struct lc *t, const char *const *args)
 	ctt_result_free(&r);
 }
 
-char *lc_sh_output(const struct lc *t, const char *script)
+/* `run` as configured; what names the process in a failure. */
+static char *run_output(const struct lc *t, const char *what)
 {
-	lc_set_script(t, script);
 	struct ctt_result r;
 	lc_ctrun(&r, t, "run", "--bundle", t->bundle, "sh");
-	cr_assert_eq(r.status, 0, "run `%s`: exit %d\nstdout: %s\nstderr: %s", script, r.status,
+	cr_assert_eq(r.status, 0, "run `%s`: exit %d\nstdout: %s\nstderr: %s", what, r.status,
 		     r.out, r.err);
 	free(r.err);
 	return r.out;
+}
+
+char *lc_run_output(const struct lc *t)
+{
+	return run_output(t, "process.args");
+}
+
+char *lc_sh_output(const struct lc *t, const char *script)
+{
+	lc_set_script(t, script);
+	return run_output(t, script);
 }
 
 yajl_val lc_state(const struct lc *t, const char *id)

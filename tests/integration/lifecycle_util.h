@@ -42,12 +42,19 @@ char *lc_json_quote(const char *s);
 /* `ctrun --root ROOT args...`. */
 int lc_ctrunv(struct ctt_result *r, const struct lc *t, const char *const *args);
 #define lc_ctrun(r, t, ...) lc_ctrunv(r, t, (const char *const[]){__VA_ARGS__, NULL})
+/* The same with input (NULL: /dev/null) on ctrun's stdin. */
+int lc_ctrun_inputv(struct ctt_result *r, const struct lc *t, const char *input,
+		    const char *const *args);
+#define lc_ctrun_input(r, t, input, ...) \
+	lc_ctrun_inputv(r, t, input, (const char *const[]){__VA_ARGS__, NULL})
 /* The same, expecting exit status 0 (the result is freed). */
 void lc_okv(const struct lc *t, const char *const *args);
 #define lc_ok(t, ...) lc_okv(t, (const char *const[]){__VA_ARGS__, NULL})
 
 /* `run --bundle B ID` of `sh -c script`; expects exit 0 and returns stdout (malloc'd). */
 char *lc_sh_output(const struct lc *t, const char *script);
+/* The same for process.args as configured. */
+char *lc_run_output(const struct lc *t);
 
 /* `state ID`, which must succeed, parsed. */
 yajl_val lc_state(const struct lc *t, const char *id);

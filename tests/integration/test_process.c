@@ -1,0 +1,656 @@
+/* The container process as it sees itself: args, env, cwd, user, umask, rlimits,
+ * noNewPrivileges, capabilities, oomScoreAdj, host names, pid 1, namespaces (new, shared,
+ * joined by path), passed fds, --no-pivot and the root filesystem of `ctrun spec`. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(process, .fini = lc_cleanup);
+
+#define ID "box"
+
+/* The value of "key:\t..." in /proc/<pid>/status text, malloc'd; fails when absent. */
+static char *status_field(const char *status, const char *key)
+{
+	size_t len = strlen(key);
+	for (const char *line = status; line && *line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (strncmp(line, key, len) == 0 && line[len] == ':') {
+			const char *v = line + len + 1 + strspn(line + len + 1, "\t ");
+			return strndup(v, strcspn(v, "\n"));
+		}
+	}
+	cr_assert_fail("no %s in:\n%s", key, status);
+	return NULL;
+}
+
+static void expect_field(const char *status, const char *key, const char *want)
+{
+	char *got = status_field(status, key);
+	cr_expect_str_eq(got, want, "%s", key);
+	free(got);
+}
+
+static char *container_status(const struct lc *t)
+{
+	return lc_sh_output(t, "cat /proc/self/status");
+}
+
+static void expect_output(const struct lc *t, const char *script, const char *want)
+{
+	char *out = lc_sh_output(t, script);
+	cr_expect_str_eq(out, want, "`%s`", script);
+	free(out);
+}
+
+static void set_user(const struct lc *t, const char *json)
+{
+	ctt_config_set(t->bundle, ".process.user", json);
+}
+
+Test(process, args_are_passed_verbatim)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_args(&t, (const char *const[]){"sh", "-c", "printf '[%s]\\n' \"$@\"", "sh", "a b",
+					      "it's", "\"q\"", "$HOME", "", NULL});
+	char *out = lc_run_output(&t);
+	cr_expect_str_eq(out, "[a b]\n[it's]\n[\"q\"]\n[$HOME]\n[]\n");
+	free(out);
+}
+
+/* process.env and nothing of ctrun's own environment (make sets CTRUN for the tests). */
+Test(process, env_is_process_env)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_config_append(&t, ".process.env", "\"GREETING=hello world\"");
+	lc_config_append(&t, ".process.env", "\"EMPTY=\"");
+	char *out = lc_sh_output(&t, "echo \"$GREETING,${EMPTY-unset},$PATH\"; env");
+	cr_expect(lc_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+				  "/usr/bin:/sbin:/bin\n"),
+		  "%s", out);
+	cr_expect(lc_matches(out, "^TERM=xterm$"), "%s", out);
+	cr_expect(!lc_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
+	free(out);
+}
+
+Test(process, path_finds_the_executable)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = lc_rootfs_path(&t, "opt/tools");
+	ctt_mkdir_p(dir);
+	char *prog = ctt_path(dir, "greet");
+	ctt_write_file(prog, "#!/bin/sh\necho \"greeted via $PATH\"\n");
+	cr_assert_eq(chmod(prog, 0755), 0);
+	ctt_config_set(t.bundle, ".process.env[0]", "\"PATH=/opt/tools:/bin\"");
+	lc_set_args(&t, (const char *const[]){"greet", NULL});
+	char *out = lc_run_output(&t);
+	cr_expect_str_eq(out, "greeted via /opt/tools:/bin\n");
+	free(out);
+	free(prog);
+	free(dir);
+}
+
+Test(process, cwd_is_entered)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = lc_rootfs_path(&t, "srv/app");
+	ctt_mkdir_p(dir);
+	char *marker = ctt_path(dir, "marker");
+	ctt_write_file(marker, "");
+	ctt_config_set(t.bundle, ".process.cwd", "\"/srv/app\"");
+	expect_output(&t, "pwd; ls", "/srv/app\nmarker\n");
+	free(marker);
+	free(dir);
+}
+
+Test(process, user_uid_gid_and_additional_gids)
+{
+	struct lc t;
+	lc_init(&t);
+	set_user(&t, "{\"uid\": 1000, \"gid\": 1001, \"additionalGids\": [5, 2000]}");
+	char *status = container_status(&t);
+	expect_field(status, "Uid", "1000\t1000\t1000\t1000");
+	expect_field(status, "Gid", "1001\t1001\t1001\t1001");
+	expect_field(status, "Groups", "5 2000 ");
+	free(status);
+	expect_output(&t, "id", "uid=1000 gid=1001 groups=5(tty),2000\n");
+}
+
+Test(process, umask_applies_to_new_files)
+{
+	struct lc t;
+	lc_init(&t);
+	set_user(&t, "{\"uid\": 0, \"gid\": 0, \"umask\": 63}"); /* 0077 */
+	expect_output(&t,
+		      "umask; touch /dev/shm/f; mkdir /dev/shm/d; stat -c %a /dev/shm/f /dev/shm/d",
+		      "0077\n600\n700\n");
+}
+
+Test(process, rlimits_soft_and_hard)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.rlimits",
+		       "[{\"type\": \"RLIMIT_NOFILE\", \"soft\": 512, \"hard\": 2048},"
+		       " {\"type\": \"RLIMIT_CORE\", \"soft\": 4096, \"hard\": 8192}]");
+	char *out = lc_sh_output(&t, "ulimit -Sn; ulimit -Hn; grep 'core file' /proc/self/limits");
+	cr_expect(lc_matches(out, "\\`512\n2048\nMax core file size +4096 +8192 +bytes"), "%s",
+		  out);
+	free(out);
+}
+
+static void assert_no_new_privs(const char *value, const char *want)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.noNewPrivileges", value);
+	char *status = container_status(&t);
+	expect_field(status, "NoNewPrivs", want);
+	free(status);
+}
+
+Test(process, no_new_privileges_true)
+{
+	assert_no_new_privs("true", "1");
+}
+
+Test(process, no_new_privileges_false)
+{
+	char *own = ctt_read_file("/proc/self/status");
+	char *nnp = status_field(own, "NoNewPrivs");
+	bool inherited = strcmp(nnp, "1") == 0;
+	free(nnp);
+	free(own);
+	if (inherited)
+		ctt_skip("the tests already run with no_new_privs set");
+	assert_no_new_privs("false", "0");
+}
+
+/* CAP_CHOWN 0, CAP_KILL 5, CAP_NET_BIND_SERVICE 10, CAP_AUDIT_WRITE 29 */
+#define CAP(n) (1ULL << (n))
+
+static void expect_caps(const char *status, const char *key, uint64_t mask)
+{
+	char want[32];
+	snprintf(want, sizeof(want), "%016llx", (unsigned long long)mask);
+	expect_field(status, key, want);
+}
+
+/* As root, exec gives the bounding set as permitted and effective: spec's sets are equal. */
+Test(process, default_capabilities_are_the_configs)
+{
+	struct lc t;
+	lc_init(&t);
+	char *status = container_status(&t);
+	uint64_t set = CAP(5) | CAP(10) | CAP(29);
+	expect_caps(status, "CapBnd", set);
+	expect_caps(status, "CapEff", set);
+	expect_caps(status, "CapPrm", set);
+	expect_caps(status, "CapInh", 0);
+	expect_caps(status, "CapAmb", 0);
+	free(status);
+}
+
+Test(process, empty_capability_sets_are_zero)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.capabilities",
+		       "{\"bounding\": [], \"effective\": [], \"permitted\": [], "
+		       "\"inheritable\": [], \"ambient\": []}");
+	char *status = container_status(&t);
+	static const char *const keys[] = {"CapBnd", "CapEff", "CapPrm", "CapInh", "CapAmb"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		expect_caps(status, keys[i], 0);
+	free(status);
+}
+
+/* A non-root process keeps across exec only what is ambient, within its bounding set. */
+Test(process, non_root_keeps_its_ambient_set)
+{
+	struct lc t;
+	lc_init(&t);
+	set_user(&t, "{\"uid\": 1000, \"gid\": 1000}");
+	ctt_config_set(t.bundle, ".process.capabilities",
+		       "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+		       " \"effective\": [\"CAP_NET_BIND_SERVICE\"],"
+		       " \"permitted\": [\"CAP_NET_BIND_SERVICE\"],"
+		       " \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
+		       " \"ambient\": [\"CAP_NET_BIND_SERVICE\"]}");
+	char *status = container_status(&t);
+	expect_caps(status, "CapBnd", CAP(5) | CAP(10));
+	expect_caps(status, "CapEff", CAP(10));
+	expect_caps(status, "CapPrm", CAP(10));
+	expect_caps(status, "CapInh", CAP(10));
+	expect_caps(status, "CapAmb", CAP(10));
+	free(status);
+}
+
+Test(process, oom_score_adj)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.oomScoreAdj", "423");
+	expect_output(&t, "cat /proc/self/oom_score_adj", "423\n");
+}
+
+Test(process, hostname_and_domainname)
+{
+	char before[HOST_NAME_MAX + 1], after[HOST_NAME_MAX + 1];
+	cr_assert_eq(gethostname(before, sizeof(before)), 0);
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".hostname", "\"box-one\"");
+	ctt_config_set(t.bundle, ".domainname", "\"example.test\"");
+	expect_output(&t, "hostname; uname -n; cat /proc/sys/kernel/domainname",
+		      "box-one\nbox-one\nexample.test\n");
+	cr_assert_eq(gethostname(after, sizeof(after)), 0);
+	cr_expect_str_eq(after, before, "the host's hostname changed");
+}
+
+/* The shell is pid 1 and /proc shows the container's pids only (the shell and maybe ls). */
+Test(process, process_is_pid_1)
+{
+	struct lc t;
+	lc_init(&t);
+	char *out = lc_sh_output(&t, "echo $$; ls /proc");
+	cr_expect(strncmp(out, "1\n", 2) == 0, "%s", out);
+	unsigned pids = 0;
+	bool has_1 = false;
+	for (char *line = strtok(out + 2, "\n"); line; line = strtok(NULL, "\n"))
+		if (strspn(line, "0123456789") == strlen(line)) {
+			pids++;
+			has_1 |= strcmp(line, "1") == 0;
+		}
+	cr_expect(has_1, "no pid 1 in /proc");
+	cr_expect_leq(pids, 2, "%u pids in /proc", pids);
+	free(out);
+}
+
+/* ---- namespaces ---- */
+
+static const char *const ns_files[] = {"pid", "net", "ipc", "uts", "mnt", "cgroup", "time"};
+#define N_NS (sizeof(ns_files) / sizeof(ns_files[0]))
+
+/* readlink of /proc/<who>/ns/<name>, malloc'd. */
+static char *ns_link(const char *who, const char *name)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof(path), "/proc/%s/ns/%s", who, name);
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	cr_assert_gt(n, 0, "readlink %s", path);
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+/* The container's view of every ns_files entry, one line each. */
+static char *container_ns_links(const struct lc *t)
+{
+	char script[512] = "";
+	for (size_t i = 0; i < N_NS; i++)
+		snprintf(script + strlen(script), sizeof(script) - strlen(script),
+			 "readlink /proc/self/ns/%s; ", ns_files[i]);
+	return lc_sh_output(t, script);
+}
+
+/* Whether the container's namespace of each type is the test's: shared[i]. */
+static void expect_ns_shared(const struct lc *t, const bool *shared)
+{
+	char *out = container_ns_links(t);
+	char *save = NULL, *line = strtok_r(out, "\n", &save);
+	for (size_t i = 0; i < N_NS; i++, line = strtok_r(NULL, "\n", &save)) {
+		cr_assert_not_null(line, "no line for %s", ns_files[i]);
+		char *host = ns_link("self", ns_files[i]);
+		if (shared[i])
+			cr_expect_str_eq(line, host, "%s is not shared", ns_files[i]);
+		else
+			cr_expect_str_neq(line, host, "%s is not new", ns_files[i]);
+		free(host);
+	}
+	free(out);
+}
+
+Test(process, configured_namespaces_are_new)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_config_append(&t, ".linux.namespaces", "{\"type\": \"time\"}");
+	expect_ns_shared(&t, (const bool[N_NS]){false, false, false, false, false, false, false});
+}
+
+Test(process, removed_namespaces_are_shared)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_namespace_set(&t, "network", NULL);
+	lc_namespace_set(&t, "ipc", NULL);
+	lc_namespace_set(&t, "cgroup", NULL);
+	/* pid net ipc uts mnt cgroup time */
+	expect_ns_shared(&t, (const bool[N_NS]){false, true, true, false, false, true, true});
+}
+
+static char *ns_path_json(pid_t pid, const char *type, const char *file)
+{
+	char *json;
+	cr_assert_geq(asprintf(&json, "{\"type\": \"%s\", \"path\": \"/proc/%d/ns/%s\"}", type,
+			       (int)pid, file),
+		      0);
+	return json;
+}
+
+/* B joins the network and uts namespaces of A, which waits in `created`. */
+Test(process, joins_namespaces_by_path)
+{
+	struct lc a, b;
+	lc_init(&a);
+	lc_init(&b);
+	ctt_config_set(a.bundle, ".hostname", "\"host-a\"");
+	lc_ok(&a, "create", "--bundle", a.bundle, "a");
+	pid_t pid = lc_pid(&a, "a");
+	char *net = ns_path_json(pid, "network", "net"), *uts = ns_path_json(pid, "uts", "uts");
+	lc_namespace_set(&b, "network", net);
+	lc_namespace_set(&b, "uts", uts);
+	ctt_config_set(b.bundle, ".hostname", NULL);
+	char who[16];
+	snprintf(who, sizeof(who), "%d", (int)pid);
+	char *a_net = ns_link(who, "net"), *a_uts = ns_link(who, "uts"), *want;
+	cr_assert_geq(asprintf(&want, "%s\n%s\nhost-a\n", a_net, a_uts), 0);
+	expect_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname", want);
+	lc_ok(&a, "delete", "--force", "a");
+	lc_assert_nothing_left(&a);
+	lc_assert_nothing_left(&b);
+	free(want);
+	free(a_uts);
+	free(a_net);
+	free(uts);
+	free(net);
+}
+
+/* A network namespace path that is no network namespace: one error naming it. */
+static void assert_bad_network_path(const char *path, const char *why)
+{
+	struct lc t;
+	lc_init(&t);
+	char *quoted = lc_json_quote(path), *json;
+	cr_assert_geq(asprintf(&json, "{\"type\": \"network\", \"path\": %s}", quoted), 0);
+	lc_namespace_set(&t, "network", json);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	char *named;
+	cr_assert_geq(asprintf(&named, "\"%s\"", path), 0);
+	lc_expect_error(&r, "network namespace", named, why);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+	free(named);
+	free(json);
+	free(quoted);
+}
+
+Test(process, missing_namespace_path_is_an_error)
+{
+	assert_bad_network_path("/nonexistent/ns/net", "No such file or directory");
+}
+
+Test(process, namespace_path_to_a_plain_file_is_an_error)
+{
+	char *file = ctt_path(ctt_tmpdir(), "not-a-namespace");
+	ctt_write_file(file, "");
+	assert_bad_network_path(file, "not a namespace");
+	free(file);
+}
+
+/* setns(fd, 0) would join this ipc namespace in place of a network one. */
+Test(process, namespace_path_of_another_type_is_an_error)
+{
+	assert_bad_network_path("/proc/self/ns/ipc", "not a network namespace");
+}
+
+/* ---- passed file descriptors ---- */
+
+/* A file holding "from-test\n", opened read-write for the container's fd 3. */
+static int fd3_file(char **path)
+{
+	*path = ctt_path(ctt_tmpdir(), "fd3");
+	ctt_write_file(*path, "from-test\n");
+	int fd = open(*path, O_RDWR | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	return fd;
+}
+
+/* Runs argv in the background with fd3 as its fd 3; expects exit 0, returns the output. */
+static char *spawn_with_fd3(const struct lc *t, const char *const *argv, int fd3)
+{
+	char *out = ctt_path(ctt_tmpdir(), "out");
+	pid_t pid = lc_spawn(t, argv, out, fd3);
+	int status = lc_wait(pid, 20000);
+	char *text = ctt_read_file(out);
+	cr_expect_eq(status, 0, "exit %d: %s", status, text);
+	free(out);
+	return text;
+}
+
+Test(process, preserve_fds_passes_fd_3)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "read line <&3; echo \"got:$line\"; echo from-container >&3");
+	char *path;
+	int fd = fd3_file(&path);
+	char *out = spawn_with_fd3(
+		&t,
+		lc_ctrun_argv(&t, (const char *const[]){"run", "--preserve-fds", "1", "--bundle",
+							t.bundle, ID, NULL}),
+		fd);
+	close(fd);
+	cr_expect_str_eq(out, "got:from-test\n");
+	char *content = ctt_read_file(path);
+	cr_expect_str_eq(content, "from-test\nfrom-container\n");
+	free(content);
+	free(out);
+	free(path);
+}
+
+Test(process, fd_3_is_closed_without_preserve_fds)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "[ -e /proc/self/fd/3 ] && echo open || echo closed");
+	char *path;
+	int fd = fd3_file(&path);
+	char *out = spawn_with_fd3(
+		&t, lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL}),
+		fd);
+	close(fd);
+	cr_expect_str_eq(out, "closed\n");
+	free(out);
+	free(path);
+}
+
+/* As with runc: LISTEN_FDS=N given to ctrun passes fds 3.. and tells the container, whose
+ * pid 1 is the listener. */
+Test(process, listen_fds_passes_fd_3)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo \"$LISTEN_FDS $LISTEN_PID\"; read line <&3; echo \"got:$line\"");
+	const char *const *ctrun =
+		lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL});
+	const char *argv[64] = {"/usr/bin/env", "LISTEN_FDS=1"};
+	for (size_t i = 0; ctrun[i]; i++) {
+		cr_assert_lt(i + 3, sizeof(argv) / sizeof(argv[0]));
+		argv[i + 2] = ctrun[i];
+	}
+	char *path;
+	int fd = fd3_file(&path);
+	char *out = spawn_with_fd3(&t, argv, fd);
+	close(fd);
+	cr_expect_str_eq(out, "1 1\ngot:from-test\n");
+	free(out);
+	free(path);
+}
+
+/* ---- the root filesystem ---- */
+
+Test(process, no_pivot_runs_in_the_rootfs)
+{
+	struct lc t;
+	lc_init(&t);
+	char *marker = lc_rootfs_path(&t, "marker");
+	ctt_write_file(marker, "");
+	lc_set_script(&t, "[ -e /marker ] && echo marker; "
+			  "[ -e /config.json ] || [ -e /../config.json ] || echo confined");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--no-pivot", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "marker\nconfined\n");
+	ctt_result_free(&r);
+	free(marker);
+}
+
+struct mount_entry {
+	char point[256], options[256], fstype[64];
+};
+
+/* The last (topmost) mount at point in mountinfo text. */
+static bool find_mount(const char *mountinfo, const char *point, struct mount_entry *m)
+{
+	bool found = false;
+	for (const char *line = mountinfo; *line;) {
+		struct mount_entry e;
+		const char *sep = strstr(line, " - ");
+		size_t len = strcspn(line, "\n");
+		if (sep && sep < line + len &&
+		    sscanf(line, "%*s %*s %*s %*s %255s %255s", e.point, e.options) == 2 &&
+		    sscanf(sep + 3, "%63s", e.fstype) == 1 && strcmp(e.point, point) == 0) {
+			*m = e;
+			found = true;
+		}
+		line += len + (line[len] == '\n');
+	}
+	return found;
+}
+
+static bool has_option(const char *options, const char *opt)
+{
+	size_t len = strlen(opt);
+	for (const char *p = options; p; p = strchr(p, ',')) {
+		p += *p == ',';
+		if (strncmp(p, opt, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+static void expect_mount(const char *mountinfo, const char *point, const char *fstype)
+{
+	struct mount_entry m;
+	cr_expect(find_mount(mountinfo, point, &m), "no mount at %s:\n%s", point, mountinfo);
+	cr_expect_str_eq(m.fstype, fstype, "%s", point);
+}
+
+static void expect_read_only(const char *mountinfo, const char *point)
+{
+	struct mount_entry m;
+	cr_expect(find_mount(mountinfo, point, &m) && has_option(m.options, "ro"),
+		  "%s is not a read-only mount:\n%s", point, mountinfo);
+}
+
+Test(process, default_mounts)
+{
+	struct lc t;
+	lc_init(&t);
+	char *info = lc_sh_output(&t, "cat /proc/self/mountinfo");
+	static const char *const mounts[][2] = {
+		{"/proc", "proc"},     {"/dev", "tmpfs"},	  {"/dev/pts", "devpts"},
+		{"/dev/shm", "tmpfs"}, {"/dev/mqueue", "mqueue"}, {"/sys", "sysfs"},
+	};
+	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++)
+		expect_mount(info, mounts[i][0], mounts[i][1]);
+	expect_read_only(info, "/sys");
+	expect_read_only(info, "/");
+	free(info);
+}
+
+Test(process, default_devices)
+{
+	struct lc t;
+	lc_init(&t);
+	expect_output(&t,
+		      "for d in null zero full random urandom tty; do "
+		      "stat -c '%n %F %t:%T' /dev/$d; done; "
+		      "readlink /dev/ptmx; readlink /dev/fd; [ -c /dev/pts/ptmx ] && echo pts; "
+		      "echo x > /dev/null && head -c 5 /dev/urandom | wc -c; "
+		      "echo x 2>/dev/null > /dev/full || echo full",
+		      "/dev/null character special file 1:3\n"
+		      "/dev/zero character special file 1:5\n"
+		      "/dev/full character special file 1:7\n"
+		      "/dev/random character special file 1:8\n"
+		      "/dev/urandom character special file 1:9\n"
+		      "/dev/tty character special file 5:0\n"
+		      "pts/ptmx\n/proc/self/fd\npts\n5\nfull\n");
+}
+
+/* Two masked files and two masked directories of the default spec, which exist on the host
+ * with content. */
+Test(process, masked_paths_are_empty)
+{
+	static const char *const files[] = {"/proc/keys", "/proc/timer_list"};
+	static const char *const dirs[] = {"/proc/acpi", "/sys/firmware"};
+	for (size_t i = 0; i < 2; i++)
+		if (!ctt_exists(files[i]) || !ctt_exists(dirs[i]))
+			ctt_skip("this host has no %s or %s to mask", files[i], dirs[i]);
+	struct lc t;
+	lc_init(&t);
+	expect_output(&t,
+		      "wc -c < /proc/keys; wc -c < /proc/timer_list; "
+		      "ls -A /proc/acpi | wc -l; ls -A /sys/firmware | wc -l",
+		      "0\n0\n0\n0\n");
+}
+
+Test(process, readonly_paths_are_read_only)
+{
+	struct lc t;
+	lc_init(&t);
+	char *info = lc_sh_output(&t, "cat /proc/self/mountinfo");
+	static const char *const paths[] = {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys"};
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (ctt_exists(paths[i]))
+			expect_read_only(info, paths[i]);
+	free(info);
+	expect_output(&t, "echo x 2>/dev/null > /proc/sys/kernel/domainname || echo refused",
+		      "refused\n");
+}
+
+Test(process, readonly_root_refuses_writes)
+{
+	struct lc t;
+	lc_init(&t);
+	expect_output(&t, "touch /probe 2>&1 || echo refused",
+		      "touch: /probe: Read-only file system\nrefused\n");
+	char *probe = lc_rootfs_path(&t, "probe");
+	cr_expect(!ctt_exists(probe));
+	free(probe);
+}
+
+Test(process, writable_root_takes_writes)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".root.readonly", "false");
+	expect_output(&t, "touch /probe && echo done", "done\n");
+	char *probe = lc_rootfs_path(&t, "probe");
+	cr_expect(ctt_exists(probe));
+	free(probe);
+}
