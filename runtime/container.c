@@ -134,6 +134,8 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 		so.preserve_fds += atoi(listen_fds);
 	if (ct_spawn(&so, &c->proc, err) < 0)
 		return -1;
+	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", a->id, c->proc.pid,
+	       c->proc.method);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;
