@@ -91,8 +91,18 @@ static pid_t clone_init(unsigned long flags, int *pidfd, const char **method)
 	/* Before Linux 5.2 there is no CLONE_PIDFD: take the pidfd right after. */
 	*method = "clone+pidfd_open";
 	pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid > 0)
-		*pidfd = ct_pidfd_open(pid, 0);
+	if (pid <= 0)
+		return pid;
+	*pidfd = ct_pidfd_open(pid, 0);
+	if (*pidfd < 0) {
+		/* No pidfd, no way to drive the init safely: do not leave it running. */
+		int saved = errno;
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		errno = saved;
+		return -1;
+	}
 	return pid;
 }
 
@@ -128,10 +138,14 @@ static int wait_for_ready(int sock, struct ct_spawned *out, struct ct_error *err
 	}
 }
 
+/* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
+ * kill() is safe where a seccomp profile refuses pidfd_send_signal (without it, the wait
+ * below would block forever on an init that waits for start). */
 void ct_spawned_kill(struct ct_spawned *s)
 {
 	if (s->pidfd >= 0) {
-		ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
+		if (ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0) < 0)
+			kill(s->pid, SIGKILL);
 		siginfo_t info;
 		while (waitid(P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0 && errno == EINTR)
 			;
