@@ -63,6 +63,12 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 		return ct_error_set(err, EINVAL,
 				    "config.json: .process.terminal is true: "
 				    "--console-socket is required");
+	/* As runc: a caller passing a socket waits for a master that would never come. */
+	if (!(*config)->process.terminal && a->console_socket)
+		return ct_error_set_plain(err, EINVAL,
+					  "--console-socket \"%s\" given, but config.json: "
+					  ".process.terminal is false",
+					  a->console_socket);
 	return 0;
 }
 
