@@ -69,26 +69,40 @@ static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *e
 	return 0;
 }
 
-/* Returns the pid (0 in the child), -1 with errno on failure. */
-static pid_t clone_init(unsigned long flags, int *pidfd)
+/* Returns the pid (0 in the child), -1 with errno on failure; *method names the call that
+ * made the child, for the debug log (the fallbacks are otherwise invisible). */
+static pid_t clone_init(unsigned long flags, int *pidfd, const char **method)
 {
 	struct clone_args args = {
 		.flags = CLONE_PIDFD | flags,
 		.pidfd = (uint64_t)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
 	};
+	*method = "clone3";
 	pid_t pid = ct_clone3(&args, sizeof(args));
 	if (pid >= 0 || (errno != ENOSYS && errno != EPERM))
 		return pid;
 	/* clone3 missing, or refused by an old seccomp profile: clone() with CLONE_PIDFD,
 	 * used like fork (no new stack); x86_64 argument order: flags, stack, parent_tid. */
+	*method = "clone";
 	pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | flags | SIGCHLD, NULL, pidfd, NULL, 0);
 	if (pid != -1 || errno != EINVAL)
 		return pid;
 	/* Before Linux 5.2 there is no CLONE_PIDFD: take the pidfd right after. */
+	*method = "clone+pidfd_open";
 	pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid > 0)
-		*pidfd = ct_pidfd_open(pid, 0);
+	if (pid <= 0)
+		return pid;
+	*pidfd = ct_pidfd_open(pid, 0);
+	if (*pidfd < 0) {
+		/* No pidfd, no way to drive the init safely: do not leave it running. */
+		int saved = errno;
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		errno = saved;
+		return -1;
+	}
 	return pid;
 }
 
@@ -124,10 +138,14 @@ static int wait_for_ready(int sock, struct ct_spawned *out, struct ct_error *err
 	}
 }
 
+/* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
+ * kill() is safe where a seccomp profile refuses pidfd_send_signal (without it, the wait
+ * below would block forever on an init that waits for start). */
 void ct_spawned_kill(struct ct_spawned *s)
 {
 	if (s->pidfd >= 0) {
-		ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
+		if (ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0) < 0)
+			kill(s->pid, SIGKILL);
 		siginfo_t info;
 		while (waitid(P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0 && errno == EINTR)
 			;
@@ -168,7 +186,7 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 		goto out;
 	if (enter_parent_namespaces(&plan, err) < 0 || ct_sync_pair(sync, err) < 0)
 		goto out;
-	pid_t pid = clone_init(plan.unshare_flags, &out->pidfd);
+	pid_t pid = clone_init(plan.unshare_flags, &out->pidfd, &out->method);
 	if (pid < 0) {
 		ct_error_set(err, errno, "clone the container init");
 		goto out;

@@ -85,6 +85,9 @@ struct ct_spawned {
 	int pidfd;
 	int pty_master; /* -1 without process.terminal */
 	int sync_fd;	/* CT_START_SYNC: open until ct_spawn_start() */
+	/* The call that made the init: "clone3", "clone" (CLONE_PIDFD) or "clone+pidfd_open";
+	 * static storage, NULL before a spawn. */
+	const char *method;
 };
 
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the

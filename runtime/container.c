@@ -63,6 +63,12 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 		return ct_error_set_plain(err, EINVAL,
 					  "config.json: .process.terminal is true: "
 					  "--console-socket is required");
+	/* As runc: a caller passing a socket waits for a master that would never come. */
+	if (!(*config)->process.terminal && a->console_socket)
+		return ct_error_set_plain(err, EINVAL,
+					  "--console-socket \"%s\" given, but config.json: "
+					  ".process.terminal is false",
+					  a->console_socket);
 	return 0;
 }
 
@@ -134,6 +140,8 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 		so.preserve_fds += atoi(listen_fds);
 	if (ct_spawn(&so, &c->proc, err) < 0)
 		return -1;
+	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", a->id, c->proc.pid,
+	       c->proc.method);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;

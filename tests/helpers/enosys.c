@@ -1,6 +1,7 @@
 /* enosys: run a command as if the kernel lacked some syscalls.
  *
  *   enosys [--errno ERRNO] [--no-nnp] SYSCALL[,SYSCALL...] -- CMD [ARG...]
+ *   enosys [--errno ERRNO] [--no-nnp] --clone-pidfd-einval [SYSCALL[,SYSCALL...]] -- CMD ...
  *
  * Installs a seccomp filter that makes each named syscall fail with ENOSYS (or ERRNO, a name
  * like EPERM or a number) and lets everything else through, then execs CMD. The filter is
@@ -8,6 +9,13 @@
  * the way an old kernel or a container host's seccomp profile would. SYSCALL is a name or a
  * number; names libseccomp 2.5.4 does not know (fchmodat2, statmount, listmount, ...) are
  * taken from libct/syscalls.h.
+ *
+ * --clone-pidfd-einval also makes clone() fail with EINVAL when CLONE_PIDFD is among its
+ * flags (an argument filter on the first argument, masked with CLONE_PIDFD), as a kernel
+ * before 5.2 answers; clone() without it, and so fork(), still works. With it the list of
+ * syscalls may be left out. `enosys --clone-pidfd-einval clone3 -- ctrun ...` drives ctrun's
+ * spawn onto its last fallback, clone() then pidfd_open(). ctrun makes no other clone() with
+ * CLONE_PIDFD (glibc's fork and threads never ask for a pidfd), so only that spawn is hit.
  *
  * no_new_privs is set, as seccomp requires of an unprivileged caller; --no-nnp leaves it
  * clear, which needs CAP_SYS_ADMIN, for tests that look at NoNewPrivs.
@@ -63,8 +71,8 @@ static const struct named_number errno_names[] = {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: enosys [--errno ERRNO] [--no-nnp] SYSCALL[,SYSCALL...] -- "
-			"CMD [ARG...]\n");
+	fprintf(stderr, "usage: enosys [--errno ERRNO] [--no-nnp] [--clone-pidfd-einval] "
+			"SYSCALL[,SYSCALL...] -- CMD [ARG...]\n");
 	exit(EXIT_USAGE);
 }
 
@@ -116,8 +124,8 @@ static int resolve_syscall(const char *name)
 	return -1;
 }
 
-/* Adds one ERRNO rule per name of the comma-separated list. */
-static void add_rules(scmp_filter_ctx ctx, const char *list, int err)
+/* Adds one ERRNO rule per name of the comma-separated list; returns how many. */
+static int add_rules(scmp_filter_ctx ctx, const char *list, int err)
 {
 	char *copy = strdup(list);
 	if (!copy) {
@@ -141,18 +149,32 @@ static void add_rules(scmp_filter_ctx ctx, const char *list, int err)
 		count++;
 	}
 	free(copy);
-	if (count == 0)
-		usage();
+	return count;
 }
 
-static void install_filter(const char *list, int err, bool nnp)
+/* clone(flags, ...) with (flags & CLONE_PIDFD) == CLONE_PIDFD: EINVAL, as before Linux 5.2. */
+static void add_clone_pidfd_rule(scmp_filter_ctx ctx)
+{
+	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EINVAL), SCMP_SYS(clone), 1,
+				 SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD));
+	if (r < 0) {
+		fprintf(stderr, "enosys: seccomp rule for clone(CLONE_PIDFD): %s\n", strerror(-r));
+		exit(EXIT_SETUP);
+	}
+}
+
+/* list may be NULL when clone_pidfd is set. */
+static void install_filter(const char *list, int err, bool nnp, bool clone_pidfd)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
 		fprintf(stderr, "enosys: seccomp_init failed\n");
 		exit(EXIT_SETUP);
 	}
-	add_rules(ctx, list, err);
+	if (clone_pidfd)
+		add_clone_pidfd_rule(ctx);
+	if (list && add_rules(ctx, list, err) == 0 && !clone_pidfd)
+		usage();
 
 	/* Said explicitly rather than left to libseccomp's default, and --no-nnp relies on it. */
 	if (nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
@@ -174,11 +196,12 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"errno", required_argument, NULL, 'e'},
 		{"no-nnp", no_argument, NULL, 'N'},
+		{"clone-pidfd-einval", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	int err = ENOSYS;
-	bool nnp = true;
+	bool nnp = true, clone_pidfd = false;
 	int c;
 
 	/* "+": stop at the first operand, so CMD's own options are never ours. */
@@ -190,16 +213,29 @@ int main(int argc, char **argv)
 		case 'N':
 			nnp = false;
 			break;
+		case 'C':
+			clone_pidfd = true;
+			break;
 		default:
 			usage();
 		}
 	}
-	if (argc - optind < 3 || strcmp(argv[optind + 1], "--") != 0)
+	/* Without a syscall list (only with --clone-pidfd-einval) "--" comes first, and getopt
+	 * has already taken it. */
+	const char *list = NULL;
+	if (strcmp(argv[optind - 1], "--") != 0) {
+		if (optind < argc && strcmp(argv[optind], "--") != 0)
+			list = argv[optind++];
+		if (optind >= argc || strcmp(argv[optind], "--") != 0)
+			usage();
+		optind++;
+	}
+	if ((!list && !clone_pidfd) || optind >= argc)
 		usage();
 
-	install_filter(argv[optind], err, nnp);
+	install_filter(list, err, nnp, clone_pidfd);
 
-	char **cmd = &argv[optind + 2];
+	char **cmd = &argv[optind];
 	execvp(cmd[0], cmd);
 	fprintf(stderr, "enosys: exec \"%s\": %s\n", cmd[0], strerror(errno));
 	return EXIT_EXEC;

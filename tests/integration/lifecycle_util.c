@@ -76,6 +76,7 @@ void lc_config_append(const struct lc *t, const char *path, const char *json)
 void lc_init(struct lc *t)
 {
 	cr_assert_lt(nboxes, MAX_BOXES, "too many bundles in one test");
+	t->wrapper = NULL;
 	t->root = ctt_tmpdir();
 	t->bundle = ctt_bundle_new(NULL);
 	char *mark = mark_env(t);
@@ -152,14 +153,30 @@ static const char **with_root(const struct lc *t, const char *const *args, const
 	return argv;
 }
 
+#define MAX_ARGV 72
+
+/* t's wrapper, ctrun, --root and args into argv (max entries). */
+static const char *const *full_argv(const struct lc *t, const char *const *args, const char **argv,
+				    size_t max)
+{
+	size_t n = 0;
+	for (const char *const *w = t->wrapper; w && *w; w++) {
+		cr_assert_lt(n + 2, max, "wrapper too long");
+		argv[n++] = *w;
+	}
+	argv[n++] = ctt_ctrun_path();
+	with_root(t, args, argv + n, max - n);
+	return argv;
+}
+
 int lc_ctrun_inputv(struct ctt_result *r, const struct lc *t, const char *input,
 		    const char *const *args)
 {
-	const char *argv[64];
+	const char *argv[MAX_ARGV];
 	char *mark = mark_env(t);
 	const char *env[] = {mark, NULL};
 	struct ctt_run_opts opts = {.env = env, .input = input};
-	int status = ctt_ctrunv(r, &opts, with_root(t, args, argv, 64));
+	int status = ctt_run(r, &opts, full_argv(t, args, argv, MAX_ARGV));
 	free(mark);
 	return status;
 }
@@ -327,10 +344,8 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args)
 {
-	static const char *argv[64];
-	argv[0] = ctt_ctrun_path();
-	with_root(t, args, argv + 1, 63);
-	return argv;
+	static const char *argv[MAX_ARGV];
+	return full_argv(t, args, argv, MAX_ARGV);
 }
 
 int lc_wait(pid_t pid, unsigned timeout_ms)
@@ -469,8 +484,12 @@ int lc_count_in_pidns(pid_t pid, const char *cmdline)
 
 /* ---- clean-up ---- */
 
-static void delete_all(const struct lc *t)
+/* Without the wrapper: clean-up must work whatever the test made ctrun lack. */
+static void delete_all(const struct lc *box)
 {
+	struct lc plain = *box;
+	plain.wrapper = NULL;
+	const struct lc *t = &plain;
 	struct ctt_result r;
 	lc_ctrun(&r, t, "list", "-q");
 	for (char *id = strtok(r.out, "\n"); id; id = strtok(NULL, "\n")) {

@@ -18,9 +18,12 @@
 struct lc {
 	char *root;   /* the --root of every command */
 	char *bundle; /* a busybox bundle whose config env has CTT_MARK */
+	/* argv prefix every ctrun of the helpers runs under (NULL-terminated), e.g.
+	 * {enosys, "clone3", "--", NULL}; NULL: none. lc_cleanup() never uses it. */
+	const char *const *wrapper;
 };
 
-/* A new root and bundle, registered for lc_cleanup(). */
+/* A new root and bundle (no wrapper), registered for lc_cleanup(). */
 void lc_init(struct lc *t);
 
 /* Use as a suite's .fini: `delete --force` of every container, then ctt_cleanup(). */
@@ -84,8 +87,7 @@ int lc_wait(pid_t pid, unsigned timeout_ms);
 /* An error of ctrun: non-zero exit, one line on stderr that contains each of the
  * NULL-terminated needles. */
 void lc_expect_error_line(const struct ctt_result *r, const char *const *needles);
-#define lc_expect_error(r, ...) \
-	lc_expect_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
+#define lc_expect_error(r, ...) lc_expect_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
 
 /* The root has no container (no entry, `list -q` empty), no process of the test's
  * containers exists and no mount below the test's directories is left. */

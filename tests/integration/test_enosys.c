@@ -2,6 +2,7 @@
  * make exactly the named syscalls look missing to the whole command, and libct/kernel.c must
  * see them as missing. kernel_probe prints libct's probe results as `name=yes|no` lines. */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,19 +10,6 @@
 
 #include "libct/kernel.h"
 #include "tests/lib/testlib.h"
-
-static const char *helper(const char *name)
-{
-	static char path[4][4096];
-	static int next;
-	const char *dir = getenv("CTRUN_HELPERS");
-	if (!dir || !*dir)
-		cr_assert_fail("CTRUN_HELPERS is not set: run the tests with `make integration`");
-	char *p = path[next++ % 4];
-	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
-	cr_assert(access(p, X_OK) == 0, "%s is not built", p);
-	return p;
-}
 
 /* Runs argv (NULL-terminated) and expects exit status 0. */
 static void run_ok(struct ctt_result *r, const char *const *argv)
@@ -52,7 +40,7 @@ static const char *probe_value(const char *out, const char *feature)
 /* kernel_probe's output without any filter: the baseline others are compared with. */
 static void probe_unfiltered(struct ctt_result *r)
 {
-	const char *argv[] = {helper("kernel_probe"), NULL};
+	const char *argv[] = {ctt_helper("kernel_probe"), NULL};
 	run_ok(r, argv);
 	cr_assert_eq(ctt_count_lines(r->out), CT_KF_COUNT, "output:\n%s", r->out);
 }
@@ -79,8 +67,8 @@ Test(enosys, named_syscalls_are_missing_and_no_others)
 	skip_unless_present(base.out, "fchmodat2");
 	skip_unless_present(base.out, "statmount");
 
-	const char *argv[] = {helper("enosys"), "clone3,fchmodat2,statmount", "--",
-			      helper("kernel_probe"), NULL};
+	const char *argv[] = {ctt_helper("enosys"), "clone3,fchmodat2,statmount", "--",
+			      ctt_helper("kernel_probe"), NULL};
 	run_ok(&r, argv);
 
 	const char *blocked[] = {"clone3", "clone_into_cgroup", "fchmodat2", "statmount"};
@@ -104,8 +92,8 @@ Test(enosys, named_syscalls_are_missing_and_no_others)
 Test(enosys, eperm_from_seccomp_is_missing)
 {
 	struct ctt_result r;
-	const char *argv[] = {helper("enosys"),	      "--errno", "EPERM", "clone3", "--",
-			      helper("kernel_probe"), NULL};
+	const char *argv[] = {ctt_helper("enosys"),	  "--errno", "EPERM", "clone3", "--",
+			      ctt_helper("kernel_probe"), NULL};
 	run_ok(&r, argv);
 	cr_expect_str_eq(probe_value(r.out, "clone3"), "no");
 	cr_expect_str_eq(probe_value(r.out, "clone_into_cgroup"), "no");
@@ -121,11 +109,13 @@ Test(enosys, accepts_numbers_and_names_newer_than_libseccomp)
 	skip_unless_present(base.out, "fchmodat2");
 	skip_unless_present(base.out, "listmount");
 
-	const char *by_number[] = {helper("enosys"), "452", "--", helper("kernel_probe"), NULL};
+	const char *by_number[] = {ctt_helper("enosys"), "452", "--", ctt_helper("kernel_probe"),
+				   NULL};
 	run_ok(&r1, by_number);
 	cr_expect_str_eq(probe_value(r1.out, "fchmodat2"), "no");
 
-	const char *by_name[] = {helper("enosys"), "listmount", "--", helper("kernel_probe"), NULL};
+	const char *by_name[] = {ctt_helper("enosys"), "listmount", "--",
+				 ctt_helper("kernel_probe"), NULL};
 	run_ok(&r2, by_name);
 	cr_expect_str_eq(probe_value(r2.out, "listmount"), "no");
 	cr_expect_str_eq(probe_value(r2.out, "statmount"), probe_value(base.out, "statmount"));
@@ -137,7 +127,8 @@ Test(enosys, accepts_numbers_and_names_newer_than_libseccomp)
 Test(enosys, command_runs_filtered_with_no_new_privs)
 {
 	struct ctt_result r;
-	const char *argv[] = {helper("enosys"), "clone3", "--", "cat", "/proc/self/status", NULL};
+	const char *argv[] = {ctt_helper("enosys"), "clone3", "--", "cat",
+			      "/proc/self/status",  NULL};
 	run_ok(&r, argv);
 	cr_expect_not_null(strstr(r.out, "\nSeccomp:\t2\n"), "status:\n%s", r.out);
 	cr_expect_not_null(strstr(r.out, "\nNoNewPrivs:\t1\n"), "status:\n%s", r.out);
@@ -149,8 +140,8 @@ Test(enosys, no_nnp_leaves_no_new_privs_clear)
 	if (geteuid() != 0)
 		cr_skip("--no-nnp needs CAP_SYS_ADMIN");
 	struct ctt_result r;
-	const char *argv[] = {helper("enosys"),	   "--no-nnp", "clone3", "--", "cat",
-			      "/proc/self/status", NULL};
+	const char *argv[] = {ctt_helper("enosys"), "--no-nnp", "clone3", "--", "cat",
+			      "/proc/self/status",  NULL};
 	run_ok(&r, argv);
 	cr_expect_not_null(strstr(r.out, "\nSeccomp:\t2\n"), "status:\n%s", r.out);
 	cr_expect_not_null(strstr(r.out, "\nNoNewPrivs:\t0\n"), "status:\n%s", r.out);
@@ -160,7 +151,7 @@ Test(enosys, no_nnp_leaves_no_new_privs_clear)
 Test(enosys, passes_arguments_and_exit_status_through)
 {
 	struct ctt_result r;
-	const char *argv[] = {helper("enosys"),	     "clone3", "--",	  "sh", "-c",
+	const char *argv[] = {ctt_helper("enosys"),  "clone3", "--",	  "sh", "-c",
 			      "echo \"$1\"; exit 7", "sh",     "--errno", NULL};
 	ctt_run(&r, NULL, argv);
 	cr_expect_eq(r.status, 7, "stderr: %s", r.err);
@@ -171,7 +162,7 @@ Test(enosys, passes_arguments_and_exit_status_through)
 Test(enosys, unknown_syscall_is_a_usage_error)
 {
 	struct ctt_result r;
-	const char *argv[] = {helper("enosys"), "clone3,no_such_call", "--", "true", NULL};
+	const char *argv[] = {ctt_helper("enosys"), "clone3,no_such_call", "--", "true", NULL};
 	ctt_run(&r, NULL, argv);
 	cr_expect_eq(r.status, 2);
 	cr_expect_not_null(strstr(r.err, "no_such_call"), "stderr: %s", r.err);
@@ -181,7 +172,7 @@ Test(enosys, unknown_syscall_is_a_usage_error)
 Test(enosys, missing_separator_is_a_usage_error)
 {
 	struct ctt_result r;
-	const char *argv[] = {helper("enosys"), "clone3", "true", NULL};
+	const char *argv[] = {ctt_helper("enosys"), "clone3", "true", NULL};
 	ctt_run(&r, NULL, argv);
 	cr_expect_eq(r.status, 2);
 	cr_expect_not_null(strstr(r.err, "usage"), "stderr: %s", r.err);
@@ -191,9 +182,77 @@ Test(enosys, missing_separator_is_a_usage_error)
 Test(enosys, command_that_cannot_run_exits_127)
 {
 	struct ctt_result r;
-	const char *argv[] = {helper("enosys"), "clone3", "--", "/nonexistent/cmd", NULL};
+	const char *argv[] = {ctt_helper("enosys"), "clone3", "--", "/nonexistent/cmd", NULL};
 	ctt_run(&r, NULL, argv);
 	cr_expect_eq(r.status, 127);
 	cr_expect_not_null(strstr(r.err, "/nonexistent/cmd"), "stderr: %s", r.err);
+	ctt_result_free(&r);
+}
+
+/* Makes clone(flags, 0, &pidfd) in a python3 child and prints what came back: "pidfd" or
+ * the error; then the same without CLONE_PIDFD ("plain"), as fork() does it. */
+static const char clone_script[] = "import ctypes, os\n"
+				   "libc = ctypes.CDLL(None, use_errno=True)\n"
+				   "for name, flags in (('pidfd', 0x1000 | 17), ('plain', 17)):\n"
+				   "    fd = ctypes.c_int(-1)\n"
+				   "    pid = libc.syscall(56, flags, 0, ctypes.byref(fd), 0, 0)\n"
+				   "    if pid == 0:\n"
+				   "        os._exit(0)\n"
+				   "    if pid < 0:\n"
+				   "        print(name, os.strerror(ctypes.get_errno()))\n"
+				   "    else:\n"
+				   "        os.waitpid(pid, 0)\n"
+				   "        print(name, 'ok')\n";
+
+static void run_clone_script(struct ctt_result *r, bool filtered)
+{
+	if (access("/usr/bin/python3", X_OK) != 0)
+		cr_skip("python3 is not installed");
+	const char *plain[] = {"python3", "-c", clone_script, NULL};
+	const char *wrapped[] = {ctt_helper("enosys"),
+				 "--clone-pidfd-einval",
+				 "--",
+				 "python3",
+				 "-c",
+				 clone_script,
+				 NULL};
+	run_ok(r, filtered ? wrapped : plain);
+}
+
+/* A kernel before 5.2 refuses CLONE_PIDFD with EINVAL; everything else still clones. */
+Test(enosys, clone_pidfd_einval_refuses_only_clone_with_a_pidfd)
+{
+	struct ctt_result base, r;
+	run_clone_script(&base, false);
+	cr_expect_str_eq(base.out, "pidfd ok\nplain ok\n", "stderr: %s", base.err);
+	run_clone_script(&r, true);
+	cr_expect_str_eq(r.out, "pidfd Invalid argument\nplain ok\n", "stderr: %s", r.err);
+	ctt_result_free(&base);
+	ctt_result_free(&r);
+}
+
+/* The option combines with a syscall list, and clone3 is then blocked as before. */
+Test(enosys, clone_pidfd_einval_combines_with_a_list)
+{
+	struct ctt_result r;
+	const char *argv[] = {ctt_helper("enosys"),
+			      "--clone-pidfd-einval",
+			      "clone3",
+			      "--",
+			      ctt_helper("kernel_probe"),
+			      NULL};
+	run_ok(&r, argv);
+	cr_expect_str_eq(probe_value(r.out, "clone3"), "no");
+	cr_expect_str_eq(probe_value(r.out, "pidfd_open"), "yes");
+	ctt_result_free(&r);
+}
+
+Test(enosys, empty_list_without_clone_option_is_a_usage_error)
+{
+	struct ctt_result r;
+	const char *argv[] = {ctt_helper("enosys"), "--", "true", NULL};
+	ctt_run(&r, NULL, argv);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "usage"), "stderr: %s", r.err);
 	ctt_result_free(&r);
 }

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -269,6 +270,19 @@ const char *ctt_ctrun_path(void)
 		cr_assert_fail(
 			"CTRUN is not set: run the integration tests with `make integration`");
 	return path;
+}
+
+const char *ctt_helper(const char *name)
+{
+	static char path[4][4096];
+	static unsigned next;
+	const char *dir = getenv("CTRUN_HELPERS");
+	if (!dir || !*dir)
+		cr_assert_fail("CTRUN_HELPERS is not set: run the tests with `make integration`");
+	char *p = path[next++ % 4];
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+	cr_assert(access(p, X_OK) == 0, "%s is not built", p);
+	return p;
 }
 
 int ctt_ctrunv(struct ctt_result *res, const struct ctt_run_opts *opts, const char *const *args)

@@ -58,6 +58,11 @@ void ctt_result_free(struct ctt_result *res);
 /* $CTRUN (set by `make integration`); fails the test when unset. */
 const char *ctt_ctrun_path(void);
 
+/* $CTRUN_HELPERS/name: a program of tests/helpers/ (set by `make integration`); fails the
+ * test when the variable is unset or the helper is not built. Static storage, reused after
+ * four calls. */
+const char *ctt_helper(const char *name);
+
 /* Number of lines of s (a last line without '\n' counts). */
 unsigned ctt_count_lines(const char *s);
 
