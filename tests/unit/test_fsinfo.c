@@ -712,7 +712,7 @@ static void expect_stack_deleted_sync(const struct ct_mount_table *t)
 }
 
 /* Each back end, on its own, sees the odd mounts as they were made. */
-static void expect_odd_mounts(enum ct_mounts_backend want)
+static void assert_odd_mounts(enum ct_mounts_backend want)
 {
 	struct ct_mount_table t;
 	read_table(&t, want);
@@ -727,14 +727,14 @@ static void expect_odd_mounts(enum ct_mounts_backend want)
 Test(fsinfo_live, mountinfo_sees_the_mounts_as_made)
 {
 	make_odd_mounts();
-	expect_odd_mounts(CT_MOUNTS_MOUNTINFO);
+	assert_odd_mounts(CT_MOUNTS_MOUNTINFO);
 }
 
 Test(fsinfo_live, statmount_sees_the_mounts_as_made)
 {
 	require_statmount();
 	make_odd_mounts();
-	expect_odd_mounts(CT_MOUNTS_STATMOUNT);
+	assert_odd_mounts(CT_MOUNTS_STATMOUNT);
 }
 
 /* A mount made by fd with no "source" parameter: the kernel names its source "none". */
@@ -763,7 +763,7 @@ Test(fsinfo_live, mount_without_source_is_none)
 
 /* What an old kernel or a container host's seccomp profile does to ctrun: AUTO falls back
  * to mountinfo and reads the same mounts; asking for statmount alone fails, saying why. */
-static void expect_fallback(int nr, int errnum)
+static void assert_fallback(int nr, int errnum)
 {
 	require_statmount();
 	make_odd_mounts();
@@ -789,12 +789,12 @@ static void expect_fallback(int nr, int errnum)
 
 Test(fsinfo_live, statmount_enosys_falls_back_to_mountinfo)
 {
-	expect_fallback(__NR_statmount, ENOSYS);
+	assert_fallback(__NR_statmount, ENOSYS);
 }
 
 Test(fsinfo_live, listmount_eperm_falls_back_to_mountinfo)
 {
-	expect_fallback(__NR_listmount, EPERM);
+	assert_fallback(__NR_listmount, EPERM);
 }
 
 /* An O_PATH fd on the directory live_base/name. */
@@ -807,7 +807,7 @@ static int open_in_base(const char *name)
 }
 
 /* The mount an fd is on, by the kind of id each back end knows. */
-static void expect_fd_mounts(enum ct_mounts_backend want)
+static void assert_fd_mounts(enum ct_mounts_backend want)
 {
 	struct ct_mount_table t;
 	read_table(&t, want);
@@ -833,9 +833,9 @@ static void expect_fd_mounts(enum ct_mounts_backend want)
 Test(fsinfo_live, find_by_fd_with_each_backend)
 {
 	make_odd_mounts();
-	expect_fd_mounts(CT_MOUNTS_MOUNTINFO);
+	assert_fd_mounts(CT_MOUNTS_MOUNTINFO);
 	if (ct_kernel_has(CT_KF_STATMOUNT) && ct_kernel_has(CT_KF_LISTMOUNT))
-		expect_fd_mounts(CT_MOUNTS_STATMOUNT);
+		assert_fd_mounts(CT_MOUNTS_STATMOUNT);
 }
 
 /* The ids statx gives are the ones statmount reports. */
