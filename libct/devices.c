@@ -27,7 +27,7 @@ static int bind_host_node(int rootfd, const struct node *n, struct ct_error *err
 	struct ct_mount_flags flags = {.bind = true};
 	struct ct_mount_request rq = {
 		.source = n->path, .source_fd = -1, .flags = &flags, .file = true};
-	return ct_mount_in_root(rootfd, n->path, &rq, err);
+	return ct_mount_in_root(rootfd, n->path, &rq, NULL, err);
 }
 
 static int make_node(int rootfd, const struct node *n, struct ct_error *err)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/mountcheck.h"
 #include "libct/mountfd.h"
 #include "libct/rootfs.h"
 #include "libct/spawn.h"
@@ -158,14 +159,14 @@ static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
 }
 
 /* /dev/console is the container's terminal (config-linux.md#default-devices). */
-static int bind_console(int slave, struct ct_error *err)
+static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mount_flags bind = {.bind = true};
 	struct ct_mount_request rq = {.source_fd = slave, .flags = &bind, .file = true};
 	if (root < 0)
 		return ct_error_set(err, errno, "open /");
-	if (ct_mount_in_root(root, "/dev/console", &rq, err) < 0)
+	if (ct_mount_in_root(root, "/dev/console", &rq, mounted_id, err) < 0)
 		return ct_error_prefix(err, "bind the terminal on /dev/console");
 	return 0;
 }
@@ -187,7 +188,9 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 						   (unsigned short)p->console_size.width, err) < 0)
 		goto out;
 	slave = ct_pty_open_slave(master, slave_name, err);
-	if (slave < 0 || (plan->new_mount_ns && bind_console(slave, err) < 0) ||
+	if (slave < 0 ||
+	    (plan->new_mount_ns &&
+	     bind_console(slave, &plan->expect[plan->expect_console].mounted_id, err) < 0) ||
 	    ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
 		goto out;
 	rc = ct_pty_make_controlling_fd(slave, err);
@@ -287,6 +290,22 @@ static void reset_signals(const sigset_t *mask)
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
+/* Last of the mount work (the terminal's bind included), before the identity changes. */
+static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (!plan->new_mount_ns || !plan->opts->verify_mounts)
+		return 0;
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	enum ct_mounts_backend backend;
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	if (ct_mountcheck_run(plan->expect, plan->n_expect, root, &backend, err) < 0)
+		return -1;
+	snprintf(plan->ready_note, sizeof(plan->ready_note), "mounts verified with %s",
+		 ct_mounts_backend_name(backend));
+	return 0;
+}
+
 static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -298,9 +317,9 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	if (!plan->new_mount_ns && chroot(plan->opts->rootfs) < 0)
 		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
 	if (write_oom_score_adj(&c->process, err) < 0 || apply_rlimits(plan, err) < 0 ||
-	    setup_terminal(plan, err) < 0 || apply_identity(plan, err) < 0 ||
-	    enter_cwd(&c->process, err) < 0 || resolve_executable(plan, exe, exe_size, err) < 0 ||
-	    prepare_fds(plan, err) < 0)
+	    setup_terminal(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
+	    apply_identity(plan, err) < 0 || enter_cwd(&c->process, err) < 0 ||
+	    resolve_executable(plan, exe, exe_size, err) < 0 || prepare_fds(plan, err) < 0)
 		return -1;
 	return 0;
 }
@@ -317,7 +336,7 @@ void ct_init_run(struct ct_init_plan *plan)
 		_exit(1);
 	}
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
-	if (ct_sync_send_ready(plan->sync_fd, &err) < 0)
+	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0)
 		_exit(1);
 	if (wait_for_start(plan, &err) < 0) {
 		fprintf(stderr, "ctrun: %s\n", err.msg);

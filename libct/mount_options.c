@@ -145,3 +145,18 @@ int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *
 	}
 	return 0;
 }
+
+unsigned ct_mount_attr_of(unsigned long ms)
+{
+	unsigned a = 0;
+	a |= ms & MS_RDONLY ? MOUNT_ATTR_RDONLY : 0;
+	a |= ms & MS_NOSUID ? MOUNT_ATTR_NOSUID : 0;
+	a |= ms & MS_NODEV ? MOUNT_ATTR_NODEV : 0;
+	a |= ms & MS_NOEXEC ? MOUNT_ATTR_NOEXEC : 0;
+	a |= ms & MS_NODIRATIME ? MOUNT_ATTR_NODIRATIME : 0;
+	a |= ms & MS_NOSYMFOLLOW ? MOUNT_ATTR_NOSYMFOLLOW : 0;
+	a |= ms & MS_NOATIME	   ? MOUNT_ATTR_NOATIME
+	     : ms & MS_STRICTATIME ? MOUNT_ATTR_STRICTATIME
+				   : 0;
+	return a;
+}

@@ -18,6 +18,10 @@ struct ct_mount_flags {
 	char *data; /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */
 };
 
+/* MS_* per-mount flags as MOUNT_ATTR_* (the atime mode included), as fsmount() and
+ * mount_setattr() take them and statmount() reports them. Pure. */
+unsigned ct_mount_attr_of(unsigned long ms);
+
 /* Returns 0, or -1 when out of memory. data must be freed by the caller. */
 int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *out);
 

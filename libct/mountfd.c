@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/fsinfo.h"
 #include "libct/safefs.h"
 #include "libct/syscalls.h"
 
@@ -29,22 +30,6 @@ static bool new_api_missing(void)
 		return false;
 	api = CT_MOUNT_API_LEGACY;
 	return true;
-}
-
-/* MS_* per-mount flags as MOUNT_ATTR_* (the atime mode included). */
-static unsigned attr_of(unsigned long ms)
-{
-	unsigned a = 0;
-	a |= ms & MS_RDONLY ? MOUNT_ATTR_RDONLY : 0;
-	a |= ms & MS_NOSUID ? MOUNT_ATTR_NOSUID : 0;
-	a |= ms & MS_NODEV ? MOUNT_ATTR_NODEV : 0;
-	a |= ms & MS_NOEXEC ? MOUNT_ATTR_NOEXEC : 0;
-	a |= ms & MS_NODIRATIME ? MOUNT_ATTR_NODIRATIME : 0;
-	a |= ms & MS_NOSYMFOLLOW ? MOUNT_ATTR_NOSYMFOLLOW : 0;
-	a |= ms & MS_NOATIME	   ? MOUNT_ATTR_NOATIME
-	     : ms & MS_STRICTATIME ? MOUNT_ATTR_STRICTATIME
-				   : 0;
-	return a;
 }
 
 /* The kernel's reasons for a refused fsconfig(), "tmpfs: Unknown parameter 'x'". */
@@ -111,7 +96,7 @@ static int new_fs_mount(const struct ct_mount_request *rq, struct ct_error *err)
 		append_fs_log(fsfd, err);
 		return -1;
 	}
-	int mnt = ct_fsmount(fsfd, FSMOUNT_CLOEXEC, attr_of(f->flags));
+	int mnt = ct_fsmount(fsfd, FSMOUNT_CLOEXEC, ct_mount_attr_of(f->flags));
 	if (mnt < 0)
 		return ct_error_set(err, errno, "mount %s", rq->type);
 	return mnt;
@@ -139,7 +124,7 @@ static int new_bind_mount(const struct ct_mount_request *rq, struct ct_error *er
 		return ct_error_set(err, errno, "bind \"%s\"", rq->source ? rq->source : "");
 	}
 	/* like mount(2)'s bind remount: the flags given replace the source's */
-	unsigned set = attr_of(f->flags);
+	unsigned set = ct_mount_attr_of(f->flags);
 	unsigned clear = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 			 MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODIRATIME | MOUNT_ATTR_NOSYMFOLLOW |
 			 MOUNT_ATTR__ATIME;
@@ -170,8 +155,14 @@ static int apply_propagation(int mnt, const char *fdpath, unsigned long propagat
 	return rc < 0 ? ct_error_set(err, errno, "set the propagation") : 0;
 }
 
+static int record_id(int mnt, uint64_t *mounted_id, struct ct_error *err)
+{
+	return mounted_id ? ct_fd_mount_id(mnt, false, mounted_id, err) : 0;
+}
+
 /* 1: mounted; 0: the new API is missing, nothing was done; -1: failed. */
-static int mount_new(int target, const struct ct_mount_request *rq, struct ct_error *err)
+static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mounted_id,
+		     struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
 	_cleanup_close_ int mnt = f->bind ? new_bind_mount(rq, err) : new_fs_mount(rq, err);
@@ -182,11 +173,14 @@ static int mount_new(int target, const struct ct_mount_request *rq, struct ct_er
 	if (ct_move_mount(mnt, "", target, "", MOVE_FLAGS) < 0)
 		return ct_error_set(err, errno, "attach the mount");
 	api = CT_MOUNT_API_NEW;
-	return apply_propagation(mnt, NULL, f->propagation, err) < 0 ? -1 : 1;
+	if (apply_propagation(mnt, NULL, f->propagation, err) < 0 ||
+	    record_id(mnt, mounted_id, err) < 0)
+		return -1;
+	return 1;
 }
 
 static int mount_legacy(int rootfd, const char *dest, int target, const struct ct_mount_request *rq,
-			struct ct_error *err)
+			uint64_t *mounted_id, struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
 	char on[32], from[32];
@@ -211,22 +205,22 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 		return ct_error_set(err, errno, "remount the bind with its options");
 	if (apply_recursive(mnt, f, err) < 0 || apply_propagation(-1, on, f->propagation, err) < 0)
 		return -1;
-	return 0;
+	return record_id(mnt, mounted_id, err);
 }
 
 int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request *rq,
-		     struct ct_error *err)
+		     uint64_t *mounted_id, struct ct_error *err)
 {
 	_cleanup_close_ int target =
 		ct_root_mkpath(rootfd, dest, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
 	if (target < 0)
 		return ct_error_set(err, errno, "create mount point");
 	if (api != CT_MOUNT_API_LEGACY) {
-		int rc = mount_new(target, rq, err);
+		int rc = mount_new(target, rq, mounted_id, err);
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
 	}
-	return mount_legacy(rootfd, dest, target, rq, err);
+	return mount_legacy(rootfd, dest, target, rq, mounted_id, err);
 }
 
 int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct ct_error *err)

@@ -12,6 +12,7 @@
 #define CT_MOUNTFD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "libct/error.h"
 #include "libct/mount_options.h"
@@ -26,12 +27,14 @@ struct ct_mount_request {
 
 enum ct_mount_api { CT_MOUNT_API_AUTO, CT_MOUNT_API_NEW, CT_MOUNT_API_LEGACY };
 
-/* Mounts rq on dest (inside rootfd; created when missing). On failure err says which step
- * failed ("create mount point", "mount tmpfs", "remount read-only", ...), with the kernel's
- * own message for a refused filesystem option where it gives one; callers prefix the
- * mount's index and destination. */
+/* Mounts rq on dest (inside rootfd; created when missing) and, when mounted_id is not NULL,
+ * stores the id of the new mount there (the mnt_id of libct/fsinfo.h), for the check that
+ * it is still what sits at dest later. On failure err says which step failed ("create
+ * mount point", "mount tmpfs", "remount read-only", ...), with the kernel's own message for
+ * a refused filesystem option where it gives one; callers prefix the mount's index and
+ * destination. */
 int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request *rq,
-		     struct ct_error *err);
+		     uint64_t *mounted_id, struct ct_error *err);
 
 /* Makes the mount at dest (inside rootfd) read-only, with every mount below it when
  * recursive (mount_setattr; a remount of the top one where that call is missing). */

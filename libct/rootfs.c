@@ -14,21 +14,23 @@
 
 #include "libct/cleanup.h"
 #include "libct/devices.h"
+#include "libct/fsinfo.h"
 #include "libct/mountfd.h"
 #include "libct/safefs.h"
 #include "libct/sysctl.h"
 
 static int mount_request(int rootfd, size_t index, const char *dest,
-			 const struct ct_mount_request *rq, struct ct_error *err)
+			 const struct ct_mount_request *rq, uint64_t *mounted_id,
+			 struct ct_error *err)
 {
-	if (ct_mount_in_root(rootfd, dest, rq, err) < 0)
+	if (ct_mount_in_root(rootfd, dest, rq, mounted_id, err) < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", index, dest);
 	return 0;
 }
 
 /* A "cgroup" mount on a v1 host: a tmpfs holding one mount per hierarchy (and cgroup2 at
  * unified on a hybrid host), as runc and crun show it; read-only after they are in. */
-static int mount_cgroup_v1(const struct ct_init_plan *plan, int rootfd, size_t index,
+static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 			   struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
@@ -37,7 +39,8 @@ static int mount_cgroup_v1(const struct ct_init_plan *plan, int rootfd, size_t i
 	tmpfs.data = "mode=755";
 	struct ct_mount_request rq = {
 		.type = "tmpfs", .source = "tmpfs", .source_fd = -1, .flags = &tmpfs};
-	if (mount_request(rootfd, index, m->destination, &rq, err) < 0)
+	if (mount_request(rootfd, index, m->destination, &rq, &plan->expect[index].mounted_id,
+			  err) < 0)
 		return -1;
 	char dest[PATH_MAX];
 	rq.flags = &hierarchy;
@@ -49,7 +52,8 @@ static int mount_cgroup_v1(const struct ct_init_plan *plan, int rootfd, size_t i
 		rq.type = rq.source = unified ? "cgroup2" : "cgroup";
 		snprintf(dest, sizeof(dest), "%s/%s", m->destination,
 			 unified ? "unified" : plan->cgroup_v1[i].dir);
-		if (mount_request(rootfd, index, dest, &rq, err) < 0)
+		uint64_t *id = &plan->expect[m->expect_hierarchies + i].mounted_id;
+		if (mount_request(rootfd, index, dest, &rq, id, err) < 0)
 			return -1;
 	}
 	if ((m->flags.flags & MS_RDONLY) &&
@@ -58,8 +62,7 @@ static int mount_cgroup_v1(const struct ct_init_plan *plan, int rootfd, size_t i
 	return 0;
 }
 
-static int mount_planned(const struct ct_init_plan *plan, int rootfd, size_t index,
-			 struct ct_error *err)
+static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
 	struct ct_mount_request rq = {
@@ -79,7 +82,8 @@ static int mount_planned(const struct ct_init_plan *plan, int rootfd, size_t ind
 	}
 	if (!rq.source)
 		rq.source = m->type;
-	return mount_request(rootfd, index, m->destination, &rq, err);
+	return mount_request(rootfd, index, m->destination, &rq, &plan->expect[index].mounted_id,
+			     err);
 }
 
 static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
@@ -104,8 +108,9 @@ static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_e
 }
 
 /* After pivot_root: "/" is the rootfs, resolution still refuses magic links. */
-static int mask_paths(const struct oci_linux *lx, int rootfd, struct ct_error *err)
+static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
+	const struct oci_linux *lx = &plan->config->linux_;
 	struct ct_mount_flags dir_mask = {.flags = MS_RDONLY, .data = "size=0k,mode=0555"};
 	struct ct_mount_flags file_mask = {.flags = MS_RDONLY, .bind = true};
 	for (size_t i = 0; i < lx->masked_paths.len; i++) {
@@ -124,14 +129,17 @@ static int mask_paths(const struct oci_linux *lx, int rootfd, struct ct_error *e
 			.flags = dir ? &dir_mask : &file_mask,
 			.file = !dir,
 		};
-		if (ct_mount_in_root(rootfd, p, &rq, err) < 0)
+		struct ct_mount_expect *e = &plan->expect[plan->expect_masked + i];
+		e->fstype = rq.type;
+		if (ct_mount_in_root(rootfd, p, &rq, &e->mounted_id, err) < 0)
 			return ct_error_prefix(err, "mask \"%s\"", p);
 	}
 	return 0;
 }
 
-static int make_paths_readonly(const struct oci_linux *lx, int rootfd, struct ct_error *err)
+static int make_paths_readonly(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
+	const struct oci_linux *lx = &plan->config->linux_;
 	struct ct_mount_flags rbind = {.bind = true, .recursive_bind = true};
 	for (size_t i = 0; i < lx->readonly_paths.len; i++) {
 		const char *p = lx->readonly_paths.items[i];
@@ -141,7 +149,8 @@ static int make_paths_readonly(const struct oci_linux *lx, int rootfd, struct ct
 		if (fd < 0)
 			return ct_error_set(err, errno, "make \"%s\" read-only", p);
 		struct ct_mount_request rq = {.source_fd = fd, .flags = &rbind};
-		if (ct_mount_in_root(rootfd, p, &rq, err) < 0 ||
+		uint64_t *id = &plan->expect[plan->expect_readonly + i].mounted_id;
+		if (ct_mount_in_root(rootfd, p, &rq, id, err) < 0 ||
 		    ct_mount_set_readonly(rootfd, p, true, err) < 0)
 			return ct_error_prefix(err, "make \"%s\" read-only", p);
 	}
@@ -178,7 +187,7 @@ static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
 	return fd;
 }
 
-static int finish_root(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
 	static const unsigned long propagation[] = {MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE};
@@ -186,9 +195,11 @@ static int finish_root(const struct ct_init_plan *plan, int rootfd, struct ct_er
 	    mount(NULL, "/", NULL, MS_REC | propagation[c->linux_.rootfs_propagation], NULL) < 0)
 		return ct_error_set(err, errno, "set rootfs propagation \"%s\"",
 				    oci_propagation_names[c->linux_.rootfs_propagation]);
-	if (c->root.readonly && ct_mount_set_readonly(rootfd, "/", false, err) < 0)
+	if (!c->root.readonly)
+		return 0;
+	if (ct_mount_set_readonly(rootfd, "/", false, err) < 0)
 		return ct_error_prefix(err, "make the root read-only");
-	return 0;
+	return ct_fd_mount_id(rootfd, false, &plan->expect[plan->expect_root].mounted_id, err);
 }
 
 /* Mounts, devices and pivot_root with paths resolved in the rootfs; then, inside it, the
@@ -204,8 +215,8 @@ static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error 
 	_cleanup_close_ int newroot = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (newroot < 0)
 		return ct_error_set(err, errno, "open the new root");
-	if (write_sysctls(lx, err) < 0 || mask_paths(lx, newroot, err) < 0 ||
-	    make_paths_readonly(lx, newroot, err) < 0 || finish_root(plan, newroot, err) < 0)
+	if (write_sysctls(lx, err) < 0 || mask_paths(plan, newroot, err) < 0 ||
+	    make_paths_readonly(plan, newroot, err) < 0 || finish_root(plan, newroot, err) < 0)
 		return -1;
 	return 0;
 }

@@ -115,6 +115,7 @@ static int wait_for_ready(int sock, struct ct_spawned *out, struct ct_error *err
 			return -1;
 		switch (msg.type) {
 		case CT_SYNC_READY:
+			snprintf(out->note, sizeof(out->note), "%s", msg.text);
 			return 0;
 		case CT_SYNC_PTY_MASTER:
 			if (fd < 0)

@@ -12,6 +12,7 @@
 
 #include "libct/error.h"
 #include "libct/mount_options.h"
+#include "libct/mountcheck.h"
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */
@@ -32,6 +33,7 @@ struct ct_spawn_opts {
 	size_t n_runtime_fds;
 	enum ct_start_mode start;
 	bool no_pivot, no_new_keyring;
+	bool verify_mounts;	/* compare the mount table with the config before READY */
 	int preserve_fds;	/* fds 3 .. 3+n-1 stay open in the container */
 	sigset_t child_sigmask; /* the mask the user process starts with */
 };
@@ -41,7 +43,8 @@ struct ct_planned_mount {
 	const char *source, *type;
 	char *bind_source; /* absolute host path of a bind source */
 	struct ct_mount_flags flags;
-	bool is_cgroup; /* "cgroup"/"cgroup2" type: see mount_cgroup() in init.c */
+	bool is_cgroup;		   /* "cgroup"/"cgroup2" type: see mount_cgroup() in init.c */
+	size_t expect_hierarchies; /* v1 "cgroup": first expectation of its hierarchies */
 };
 
 struct ct_planned_rlimit {
@@ -78,6 +81,14 @@ struct ct_init_plan {
 	size_t n_cgroup_v1;
 	bool cgroup2_host;	   /* /sys/fs/cgroup is cgroup2 */
 	bool have_cgroup2_unified; /* hybrid: cgroup2 at /sys/fs/cgroup/unified */
+	/* Mount verification (libct/mountcheck.h): an expectation per mount made, in groups:
+	 * [0, n_mounts) the config's mounts, the cgroup v1 hierarchies of each "cgroup" mount,
+	 * then from the indices below the masked paths, the read-only paths, /dev/console and
+	 * the read-only root. The child fills in the ids of what it mounted. */
+	struct ct_mount_expect *expect;
+	size_t n_expect;
+	size_t expect_masked, expect_readonly, expect_console, expect_root;
+	char ready_note[128]; /* the child's line for the debug log, sent with READY */
 };
 
 struct ct_spawned {
@@ -88,6 +99,7 @@ struct ct_spawned {
 	/* The call that made the init: "clone3", "clone" (CLONE_PIDFD) or "clone+pidfd_open";
 	 * static storage, NULL before a spawn. */
 	const char *method;
+	char note[128]; /* what the child said with READY (the mount check), "" when nothing */
 };
 
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the

@@ -452,9 +452,13 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    plan_environment(&c->process, plan, err) < 0)
 		return -1;
 	for (size_t i = 0; i < plan->n_mounts; i++)
-		if (plan->mounts[i].is_cgroup)
-			return plan_cgroup_hierarchies(plan, err);
-	return 0;
+		if (plan->mounts[i].is_cgroup) {
+			if (plan_cgroup_hierarchies(plan, err) < 0)
+				return -1;
+			break;
+		}
+	/* the expectations are what the child writes mount ids into: always made */
+	return plan->new_mount_ns ? ct_mountcheck_plan(plan, err) : 0;
 }
 
 void ct_init_plan_free(struct ct_init_plan *plan)
@@ -474,6 +478,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		free(plan->cgroup_v1[i].options);
 	}
 	free(plan->cgroup_v1);
+	free(plan->expect);
 	free(plan->argv);
 	if (plan->exec_fifo_fd >= 0)
 		close(plan->exec_fifo_fd);

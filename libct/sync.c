@@ -1,6 +1,7 @@
 #include "libct/sync.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -26,9 +27,10 @@ int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
 	}
 }
 
-int ct_sync_send_ready(int sock, struct ct_error *err)
+int ct_sync_send_ready(int sock, const char *note, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_READY};
+	snprintf(msg.text, sizeof(msg.text), "%s", note ? note : "");
 	return ct_sync_send(sock, &msg, err);
 }
 

@@ -5,7 +5,7 @@
  *   socketpair, clone3 ------------------------->  join namespaces, mounts, pivot_root,
  *                                                  process attributes
  *        <------------------- PTY_MASTER (+fd)     (only with process.terminal)
- *        <------------------- READY                set-up done, about to block on the
+ *        <------------------- READY {note}         set-up done, about to block on the
  *   write state.json, pid file, exit               exec fifo until `ctrun start`
  *   (run: write state.json, then)
  *   START ------------------------------------->   execve the user process
@@ -38,7 +38,8 @@ struct ct_sync_msg {
 int ct_sync_pair(int fds[2], struct ct_error *err);
 
 int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err);
-int ct_sync_send_ready(int sock, struct ct_error *err);
+/* note: a line for the runtime's debug log (what the set-up found), or NULL. */
+int ct_sync_send_ready(int sock, const char *note, struct ct_error *err);
 int ct_sync_send_error(int sock, const struct ct_error *cause);
 int ct_sync_send_pty_master(int sock, int master, struct ct_error *err);
 

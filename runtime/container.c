@@ -112,8 +112,9 @@ struct loaded_bundle {
 	struct oci_config *config;
 };
 
-static int spawn_and_record(const struct ct_create_args *a, const struct loaded_bundle *b,
-			    struct ct_container *c, struct ct_error *err)
+static int spawn_and_record(const struct ct_globals *g, const struct ct_create_args *a,
+			    const struct loaded_bundle *b, struct ct_container *c,
+			    struct ct_error *err)
 {
 	const char *bundle = b->bundle, *rootfs = b->rootfs;
 	const struct oci_config *config = b->config;
@@ -126,6 +127,7 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 		.start = a->start,
 		.no_pivot = a->no_pivot,
 		.no_new_keyring = a->no_new_keyring,
+		.verify_mounts = !g->no_verify_mounts,
 		.preserve_fds = a->preserve_fds,
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
@@ -141,6 +143,8 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 		return -1;
 	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", a->id, c->proc.pid,
 	       c->proc.method);
+	if (c->proc.note[0])
+		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", a->id, c->proc.note);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;
@@ -166,7 +170,7 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	c->rootfd = ct_state_root_open(g->root, true, err);
 	if (c->rootfd < 0 || ct_state_reserve(c->rootfd, a->id, &c->dir, err) < 0)
 		goto fail;
-	if (spawn_and_record(a, &b, c, err) == 0) {
+	if (spawn_and_record(g, a, &b, c, err) == 0) {
 		oci_config_free(b.config);
 		return 0;
 	}

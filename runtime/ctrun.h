@@ -16,6 +16,7 @@ struct ct_globals {
 	const char *log_file;
 	enum ct_log_format log_format;
 	bool debug;
+	bool no_verify_mounts; /* --no-verify-mounts: for measuring the check's cost */
 	enum ct_rootless rootless;
 	enum ct_cgroup_manager cgroup_manager; /* --systemd-cgroup / --cgroup-manager */
 };

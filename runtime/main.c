@@ -23,6 +23,7 @@ static void print_help(void)
 	       "  --systemd-cgroup             use systemd for cgroups (not supported yet)\n"
 	       "  --cgroup-manager cgroupfs|systemd|disabled\n"
 	       "  --rootless auto|true|false   rootless mode\n"
+	       "  --no-verify-mounts           skip the check of the mount table at create\n"
 	       "  -v, --version                print the version\n"
 	       "  -h, --help                   print this help\n"
 	       "\nRun 'ctrun COMMAND --help' for a command's flags.\n");
@@ -81,7 +82,8 @@ enum {
 	OPT_DEBUG,
 	OPT_SYSTEMD,
 	OPT_ROOTLESS,
-	OPT_CGROUP_MANAGER
+	OPT_CGROUP_MANAGER,
+	OPT_NO_VERIFY_MOUNTS
 };
 
 static const struct option global_options[] = {
@@ -92,6 +94,7 @@ static const struct option global_options[] = {
 	{"systemd-cgroup", no_argument, NULL, OPT_SYSTEMD},
 	{"rootless", required_argument, NULL, OPT_ROOTLESS},
 	{"cgroup-manager", required_argument, NULL, OPT_CGROUP_MANAGER},
+	{"no-verify-mounts", no_argument, NULL, OPT_NO_VERIFY_MOUNTS},
 	{"version", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -118,6 +121,9 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			break;
 		case OPT_SYSTEMD:
 			g->cgroup_manager = CT_CGROUP_SYSTEMD;
+			break;
+		case OPT_NO_VERIFY_MOUNTS:
+			g->no_verify_mounts = true;
 			break;
 		case OPT_LOG_FORMAT:
 			if ((v = parse_choice("--log-format", optarg, formats)) < 0)

@@ -5,7 +5,7 @@
 # checks that every command of `ctrun --help` is here).
 
 _ctrun_global_flags="--root --log --log-format --debug --systemd-cgroup --cgroup-manager
-	--rootless --version -v --help -h"
+	--rootless --no-verify-mounts --version -v --help -h"
 # Global flags followed by a value (skipped when looking for the command).
 _ctrun_global_valued="--root --log --log-format --cgroup-manager --rootless"
 

@@ -48,7 +48,7 @@ Test(sync, pair_is_close_on_exec_seqpacket)
 Test(sync, ready)
 {
 	struct ct_error err = {0};
-	cr_assert_eq(ct_sync_send_ready(fds[1], &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_sync_send_ready(fds[1], NULL, &err), 0, "%s", err.msg);
 	struct ct_sync_msg msg;
 	int fd;
 	recv_one(fds[0], &msg, &fd);
@@ -127,7 +127,7 @@ Test(sync, messages_keep_their_order_and_boundaries)
 	struct ct_error err = {0}, cause = {0};
 	ct_error_set_plain(&cause, ENOENT, "first");
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
-	cr_assert_eq(ct_sync_send_ready(fds[1], &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_sync_send_ready(fds[1], NULL, &err), 0, "%s", err.msg);
 
 	struct ct_sync_msg msg;
 	int fd;
@@ -154,7 +154,7 @@ Test(sync, closed_peer_is_eof)
 Test(sync, eof_after_the_last_message)
 {
 	struct ct_error err = {0};
-	cr_assert_eq(ct_sync_send_ready(fds[1], &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_sync_send_ready(fds[1], NULL, &err), 0, "%s", err.msg);
 	close(fds[1]);
 	fds[1] = -1;
 	struct ct_sync_msg msg;
@@ -170,7 +170,7 @@ Test(sync, send_to_a_closed_peer_fails_without_sigpipe)
 	close(fds[0]);
 	fds[0] = -1;
 	struct ct_error err = {0};
-	cr_expect_eq(ct_sync_send_ready(fds[1], &err), -1);
+	cr_expect_eq(ct_sync_send_ready(fds[1], NULL, &err), -1);
 	cr_expect_eq(err.errnum, EPIPE);
 	cr_expect_str_eq(err.msg, "send sync message 1: Broken pipe");
 }

@@ -1,0 +1,325 @@
+#include "libct/mountcheck.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/safefs.h"
+#include "libct/spawn.h"
+#include "libct/syscalls.h"
+
+/* The per-mount flags a config can ask for, with the words a difference is told in. */
+static const struct {
+	uint64_t bit;
+	const char *on, *off;
+} attr_words[] = {
+	{MOUNT_ATTR_RDONLY, "read-only", "read-write"},
+	{MOUNT_ATTR_NOSUID, "nosuid", "suid"},
+	{MOUNT_ATTR_NODEV, "nodev", "dev"},
+	{MOUNT_ATTR_NOEXEC, "noexec", "exec"},
+	{MOUNT_ATTR_NODIRATIME, "nodiratime", "diratime"},
+	{MOUNT_ATTR_NOSYMFOLLOW, "nosymfollow", "symfollow"},
+};
+
+static const char *atime_word(uint64_t mode)
+{
+	return mode == MOUNT_ATTR_NOATIME	? "noatime"
+	       : mode == MOUNT_ATTR_STRICTATIME ? "strictatime"
+						: "relatime";
+}
+
+static const char *propagation_word(uint64_t p)
+{
+	return p & MS_SHARED	   ? "shared"
+	       : p & MS_SLAVE	   ? "slave"
+	       : p & MS_UNBINDABLE ? "unbindable"
+				   : "private";
+}
+
+/* A slave with no master is private: that is what "slave" gives a mount of its own. */
+static bool propagation_matches(uint64_t want, uint64_t have)
+{
+	switch (want) {
+	case MS_SHARED:
+		return have & MS_SHARED;
+	case MS_SLAVE:
+		return (have & MS_SLAVE) || have == MS_PRIVATE;
+	case MS_UNBINDABLE:
+		return have & MS_UNBINDABLE;
+	default:
+		return have == MS_PRIVATE;
+	}
+}
+
+static int attr_difference(uint64_t set, uint64_t clear, const struct ct_mount *m,
+			   const char *where, char *buf, size_t size)
+{
+	for (size_t i = 0; i < sizeof(attr_words) / sizeof(attr_words[0]); i++) {
+		uint64_t bit = attr_words[i].bit;
+		bool want_on = set & bit, want_off = clear & bit, on = m->attr & bit;
+		if ((want_on && !on) || (want_off && on)) {
+			snprintf(buf, size, "asked %s%s, the kernel has it %s",
+				 want_on ? attr_words[i].on : attr_words[i].off, where,
+				 on ? attr_words[i].on : attr_words[i].off);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount *m,
+			  const struct ct_mount *const *below, size_t n_below, char *buf,
+			  size_t size)
+{
+	if (e->fstype && strcmp(e->fstype, m->fstype) != 0)
+		return snprintf(buf, size, "asked type %s, the kernel has %s", e->fstype,
+				m->fstype),
+		       -1;
+	if (e->source && strcmp(e->source, m->source) != 0)
+		return snprintf(buf, size, "asked source \"%s\", the kernel has \"%s\"", e->source,
+				m->source),
+		       -1;
+	if (e->check_dev && (e->dev_major != m->dev_major || e->dev_minor != m->dev_minor))
+		return snprintf(buf, size,
+				"asked a bind of device %u:%u, the kernel has device %u:%u",
+				e->dev_major, e->dev_minor, m->dev_major, m->dev_minor),
+		       -1;
+	if (attr_difference(e->attr_set, e->attr_clear, m, "", buf, size) < 0)
+		return -1;
+	uint64_t atime = m->attr & MOUNT_ATTR__ATIME;
+	if (e->check_atime && atime != e->atime)
+		return snprintf(buf, size, "asked %s, the kernel has %s", atime_word(e->atime),
+				atime_word(atime)),
+		       -1;
+	if (e->propagation && !propagation_matches(e->propagation, m->propagation))
+		return snprintf(buf, size, "asked %s propagation, the kernel has %s",
+				propagation_word(e->propagation), propagation_word(m->propagation)),
+		       -1;
+	char where[128];
+	for (size_t i = 0; i <= n_below; i++) {
+		const struct ct_mount *sub = i == 0 ? m : below[i - 1];
+		snprintf(where, sizeof(where), " recursively (\"%s\")", sub->target);
+		if (attr_difference(e->rec_set, e->rec_clear, sub, where, buf, size) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- expectations, in the parent ---- */
+
+/* Lexically: leading '/', no empty, "." or ".." components, no trailing '/'. */
+static void normalize(const char *path, char *out, size_t size)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (const char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		size_t len = strcspn(p, "/");
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (n > 0 && out[--n] != '/')
+				;
+			out[n] = '\0';
+		} else if (len && !(len == 1 && p[0] == '.') && n + len + 2 < size) {
+			n += (size_t)snprintf(out + n, size - n, "/%.*s", (int)len, p);
+		}
+		p += len;
+	}
+	if (n == 0)
+		snprintf(out, size, "/");
+}
+
+/* A mount made later at path `later` hides one made at `earlier`. The root never does:
+ * it is made read-only in place, not mounted. */
+static bool covers(const char *later, const char *earlier)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	normalize(later, a, sizeof(a));
+	normalize(earlier, b, sizeof(b));
+	size_t n = strlen(a);
+	return strcmp(a, "/") != 0 && strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
+}
+
+#define PER_MOUNT (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
+
+static void expect_flags(struct ct_mount_expect *e, const struct ct_mount_flags *f)
+{
+	uint64_t asked = ct_mount_attr_of(f->flags);
+	e->attr_set = asked & ~(uint64_t)MOUNT_ATTR__ATIME;
+	e->attr_clear = PER_MOUNT & ~asked;
+	e->check_atime = f->flags & (MS_NOATIME | MS_STRICTATIME | MS_RELATIME);
+	e->atime = asked & MOUNT_ATTR__ATIME;
+	e->rec_set = f->rec_set & ~(unsigned)MOUNT_ATTR__ATIME;
+	e->rec_clear = f->rec_clear & ~(unsigned)MOUNT_ATTR__ATIME;
+	e->propagation = f->propagation & ~(unsigned long)MS_REC;
+}
+
+static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_mount_expect *e)
+{
+	const struct ct_planned_mount *m = &plan->mounts[i];
+	snprintf(e->label, sizeof(e->label), "mount #%zu \"%s\"", i, m->destination);
+	e->path = m->destination;
+	expect_flags(e, &m->flags);
+	struct stat st;
+	if (m->flags.bind) {
+		/* without options a bind keeps its source's flags: nothing to ask */
+		if (!m->flags.flags)
+			e->attr_set = e->attr_clear = 0;
+		e->check_dev = stat(m->bind_source, &st) == 0;
+		e->dev_major = major(st.st_dev);
+		e->dev_minor = minor(st.st_dev);
+	} else if (m->is_cgroup) {
+		bool v1 = !plan->cgroup2_host && strcmp(m->type, "cgroup2") != 0;
+		e->fstype = v1 ? "tmpfs" : "cgroup2";
+	} else {
+		e->fstype = m->type;
+		e->source = m->source ? m->source : m->type;
+	}
+}
+
+static void expect_hierarchies(const struct ct_init_plan *plan, size_t i, struct ct_mount_expect *e)
+{
+	const struct ct_planned_mount *m = &plan->mounts[i];
+	for (size_t h = 0; h <= plan->n_cgroup_v1; h++, e++) {
+		bool unified = h == plan->n_cgroup_v1;
+		if (unified && !plan->have_cgroup2_unified)
+			break;
+		const char *dir = unified ? "unified" : plan->cgroup_v1[h].dir;
+		snprintf(e->own_path, sizeof(e->own_path), "%s/%s", m->destination, dir);
+		snprintf(e->label, sizeof(e->label), "mount #%zu \"%s\"", i, e->own_path);
+		e->path = e->own_path;
+		expect_flags(e, &m->flags);
+		e->fstype = unified ? "cgroup2" : "cgroup";
+	}
+}
+
+static size_t hierarchies_per_mount(const struct ct_init_plan *plan)
+{
+	return plan->n_cgroup_v1 + (plan->have_cgroup2_unified ? 1 : 0);
+}
+
+static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, const char *what)
+{
+	for (size_t i = 0; i < paths->len; i++, e++) {
+		snprintf(e->label, sizeof(e->label), "%s \"%s\"", what, paths->items[i]);
+		e->path = paths->items[i];
+		e->attr_set = MOUNT_ATTR_RDONLY;
+	}
+}
+
+int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_config *c = plan->config;
+	const struct oci_linux *lx = &c->linux_;
+	size_t n_sub = 0;
+	for (size_t i = 0; i < plan->n_mounts; i++)
+		if (plan->mounts[i].is_cgroup && !plan->cgroup2_host)
+			n_sub += hierarchies_per_mount(plan);
+	plan->expect_masked = plan->n_mounts + n_sub;
+	plan->expect_readonly = plan->expect_masked + lx->masked_paths.len;
+	plan->expect_console = plan->expect_readonly + lx->readonly_paths.len;
+	plan->expect_root = plan->expect_console + 1;
+	plan->n_expect = plan->expect_root + 1;
+	plan->expect = calloc(plan->n_expect, sizeof(*plan->expect));
+	if (!plan->expect)
+		return ct_error_set(err, ENOMEM, "plan the mount check");
+	size_t sub = plan->n_mounts;
+	for (size_t i = 0; i < plan->n_mounts; i++) {
+		expect_planned(plan, i, &plan->expect[i]);
+		plan->mounts[i].expect_hierarchies = sub;
+		if (plan->mounts[i].is_cgroup && strcmp(plan->expect[i].fstype, "tmpfs") == 0) {
+			expect_hierarchies(plan, i, &plan->expect[sub]);
+			sub += hierarchies_per_mount(plan);
+		}
+	}
+	expect_paths(&plan->expect[plan->expect_masked], &lx->masked_paths, "masked path");
+	expect_paths(&plan->expect[plan->expect_readonly], &lx->readonly_paths, "read-only path");
+	snprintf(plan->expect[plan->expect_console].label, sizeof(plan->expect[0].label),
+		 "terminal \"/dev/console\"");
+	plan->expect[plan->expect_console].path = "/dev/console";
+	struct ct_mount_expect *root = &plan->expect[plan->expect_root];
+	snprintf(root->label, sizeof(root->label), "root \"/\"");
+	root->path = "/";
+	root->attr_set = c->root.readonly ? MOUNT_ATTR_RDONLY : 0;
+	for (size_t i = 0; i < plan->n_expect; i++)
+		for (size_t j = i + 1; j < plan->n_expect && !plan->expect[i].shadowed; j++)
+			if (plan->expect[j].path && plan->expect[i].path)
+				plan->expect[i].shadowed =
+					covers(plan->expect[j].path, plan->expect[i].path);
+	return 0;
+}
+
+/* ---- the check, in the child ---- */
+
+static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint64_t id)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].mnt_id == id)
+			return &t->v[i];
+	return NULL;
+}
+
+/* The mounts strictly below m's mount point, into below (t->n entries). */
+static size_t mounts_below(const struct ct_mount_table *t, const struct ct_mount *m,
+			   const struct ct_mount **below)
+{
+	size_t n = 0, len = strlen(m->target);
+	bool root = strcmp(m->target, "/") == 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *p = t->v[i].target;
+		if (&t->v[i] != m && strncmp(p, m->target, len) == 0 &&
+		    (root ? p[1] != '\0' : p[len] == '/'))
+			below[n++] = &t->v[i];
+	}
+	return n;
+}
+
+static int check_one(const struct ct_mount_expect *e, const struct ct_mount_table *t, int rootfd,
+		     const struct ct_mount **below, struct ct_error *err)
+{
+	_cleanup_close_ int fd = ct_root_open(rootfd, e->path, false);
+	uint64_t now;
+	if (fd < 0)
+		return ct_error_set(err, errno, "%s: gone after it was mounted", e->label);
+	if (ct_fd_mount_id(fd, false, &now, err) < 0)
+		return ct_error_prefix(err, "%s", e->label);
+	if (now != e->mounted_id)
+		return ct_error_set_plain(err, EIO,
+					  "%s: the mount at its destination (id %" PRIu64
+					  ") is not the one made there (id %" PRIu64 ")",
+					  e->label, now, e->mounted_id);
+	const struct ct_mount *m = find_by_mnt_id(t, now);
+	if (!m)
+		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
+					  e->label, now);
+	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, below) : 0;
+	char diff[CT_ERROR_MSG_MAX / 2];
+	if (ct_mountcheck_compare(e, m, below, n_below, diff, sizeof(diff)) < 0)
+		return ct_error_set_plain(err, EIO, "%s: %s", e->label, diff);
+	return 0;
+}
+
+int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,
+		      enum ct_mounts_backend *backend, struct ct_error *err)
+{
+	struct ct_mount_table t;
+	if (ct_mounts_read(&t, CT_MOUNTS_AUTO, err) < 0)
+		return ct_error_prefix(err, "verify the mounts");
+	*backend = t.backend;
+	const struct ct_mount **below = calloc(t.n + 1, sizeof(*below));
+	int rc = below ? 0 : ct_error_set(err, ENOMEM, "verify the mounts");
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (e[i].mounted_id && !e[i].shadowed)
+			rc = check_one(&e[i], &t, rootfd, below, err);
+	free(below);
+	ct_mount_table_free(&t);
+	return rc;
+}

@@ -1,0 +1,59 @@
+/* Mount verification (DESIGN.md, the statmount row): after the rootfs is set up and before
+ * the user process runs, the live mount table (libct/fsinfo.h) is compared with what
+ * config.json asked for. A difference fails create with one line naming the mount and the
+ * difference: `mount #3 "/data": asked read-only, the kernel has it read-write`.
+ *
+ * The expectations are made in the parent from the plan (ct_mountcheck_plan); the child
+ * records, as it mounts, the id of each mount it made (ct_mount_in_root's mounted_id), and
+ * at the end looks up what is at each destination now: a mount that is not the one made
+ * there (a path swapped for a symlink between resolution and mount, a mount moved or covered
+ * by something else) is caught by its id before its flags are compared. */
+#ifndef CT_MOUNTCHECK_H
+#define CT_MOUNTCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libct/error.h"
+#include "libct/fsinfo.h"
+
+struct ct_init_plan;
+
+/* What one mount must look like. Zero fields are not checked. */
+struct ct_mount_expect {
+	char label[96];	    /* `mount #3 "/data"`, `masked path "/proc/kcore"` */
+	const char *path;   /* in the container, after pivot_root */
+	char own_path[128]; /* where path points for a cgroup v1 hierarchy */
+	const char *fstype; /* NULL: a bind, whose type is its source's */
+	const char *source; /* the filesystem source asked for; NULL: not checked */
+	bool check_dev;	    /* a bind: the source's superblock device */
+	unsigned dev_major, dev_minor;
+	uint64_t attr_set, attr_clear; /* MOUNT_ATTR_* bits that must be set / clear */
+	bool check_atime;
+	uint64_t atime;		     /* the MOUNT_ATTR__ATIME mode asked for */
+	uint64_t rec_set, rec_clear; /* the same for the mount and every mount below it */
+	uint64_t propagation;	     /* MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE; 0 */
+	bool shadowed;		     /* a later mount covers it: only made, not compared */
+	/* Filled by the child: the id of the mount it made (the reusable mnt_id, which is
+	 * unique among live mounts), 0 when nothing was mounted (a masked path that is absent). */
+	uint64_t mounted_id;
+};
+
+/* First difference between e and the mount m found at its destination, written into buf
+ * as `asked read-only, the kernel has it read-write`; 0 when they agree. Pure. below: the
+ * mounts under m (for the recursive options), n_below of them. */
+int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount *m,
+			  const struct ct_mount *const *below, size_t n_below, char *buf,
+			  size_t size);
+
+/* Builds the expectations of plan (its mounts, the cgroup v1 hierarchies, masked and
+ * read-only paths, /dev/console, the read-only root) into plan->expect. Parent side. */
+int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err);
+
+/* Reads the table and checks every expectation that was mounted. rootfd: "/" of the
+ * container. Fills *backend with the back end used. */
+int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,
+		      enum ct_mounts_backend *backend, struct ct_error *err);
+
+#endif
