@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/mountfd.h"
 #include "libct/rootfs.h"
 #include "libct/spawn.h"
 #include "libct/sync.h"
@@ -156,6 +157,19 @@ static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* /dev/console is the container's terminal (config-linux.md#default-devices). */
+static int bind_console(int slave, struct ct_error *err)
+{
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct ct_mount_flags bind = {.bind = true};
+	struct ct_mount_request rq = {.source_fd = slave, .flags = &bind, .file = true};
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	if (ct_mount_in_root(root, "/dev/console", &rq, err) < 0)
+		return ct_error_prefix(err, "bind the terminal on /dev/console");
+	return 0;
+}
+
 /* The slave is opened from the master (no path lookup in the container) before the master
  * leaves, so the terminal exists whatever the receiver does with its copy. */
 static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
@@ -173,7 +187,8 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 						   (unsigned short)p->console_size.width, err) < 0)
 		goto out;
 	slave = ct_pty_open_slave(master, slave_name, err);
-	if (slave < 0 || ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
+	if (slave < 0 || (plan->new_mount_ns && bind_console(slave, err) < 0) ||
+	    ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
 		goto out;
 	rc = ct_pty_make_controlling_fd(slave, err);
 	slave = -1; /* now fds 0-2 */

@@ -16,6 +16,7 @@
 #include "libct/devices.h"
 #include "libct/mountfd.h"
 #include "libct/safefs.h"
+#include "libct/sysctl.h"
 
 static int mount_request(int rootfd, size_t index, const char *dest,
 			 const struct ct_mount_request *rq, struct ct_error *err)
@@ -152,10 +153,8 @@ static int write_sysctls(const struct oci_linux *lx, struct ct_error *err)
 	for (size_t i = 0; i < lx->sysctl.len; i++) {
 		const struct oci_kv *kv = &lx->sysctl.items[i];
 		char path[PATH_MAX];
-		int n = snprintf(path, sizeof(path), "/proc/sys/%s", kv->key);
-		for (char *p = path + 10; p < path + n; p++)
-			if (*p == '.')
-				*p = '/';
+		if (ct_sysctl_path(kv->key, path, sizeof(path)) < 0)
+			return ct_error_set(err, ENAMETOOLONG, "set sysctl %s", kv->key);
 		_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0 || write(fd, kv->value, strlen(kv->value)) < 0)
 			return ct_error_set(err, errno, "set sysctl %s=%s", kv->key, kv->value);

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/mount_label.h"
 #include "libct/spawn.h"
+#include "libct/sysctl.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -327,6 +329,52 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 	return 0;
 }
 
+static bool nonempty(const char *s)
+{
+	return s && *s;
+}
+
+/* Ignored without SELinux: the runtime says so (ct_selinux_enabled) at debug level. */
+static int plan_mount_label(const struct oci_linux *lx, struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	if (!nonempty(lx->mount_label) || !ct_selinux_enabled())
+		return 0;
+	if (ct_mount_label_apply(plan, lx->mount_label) < 0)
+		return ct_error_set(err, ENOMEM, "apply linux.mountLabel");
+	return 0;
+}
+
+/* A new namespace of that type, or a joined one that is not ctrun's own (the host's). */
+static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type,
+			  const char *proc_name)
+{
+	if (plan->unshare_flags & ct_ns_clone_flags[type])
+		return true;
+	char path[64];
+	struct stat joined, ours;
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", proc_name);
+	return plan->join_fds[type] >= 0 && fstat(plan->join_fds[type], &joined) == 0 &&
+	       stat(path, &ours) == 0 && joined.st_ino != ours.st_ino;
+}
+
+/* Only keys of namespaces the container has of its own: never the host's sysctls. */
+static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *plan,
+			struct ct_error *err)
+{
+	if (!lx->sysctl.len)
+		return 0;
+	struct ct_sysctl_namespaces ns = {
+		.ipc = own_namespace(plan, OCI_NS_IPC, "ipc"),
+		.net = own_namespace(plan, OCI_NS_NETWORK, "net"),
+		.uts = own_namespace(plan, OCI_NS_UTS, "uts"),
+	};
+	for (size_t i = 0; i < lx->sysctl.len; i++)
+		if (ct_sysctl_check(lx->sysctl.items[i].key, &ns, err) < 0)
+			return -1;
+	return 0;
+}
+
 static bool hooks_given(const struct oci_config *c)
 {
 	const struct oci_hooks *h = &c->hooks;
@@ -334,17 +382,20 @@ static bool hooks_given(const struct oci_config *c)
 	       h->start_container.len || h->poststart.len || h->poststop.len;
 }
 
+/* uidMappings/gidMappings of a mount, or its "idmap"/"ridmap" option: the user namespace
+ * issue brings them. */
 static bool mount_idmaps_given(const struct oci_config *c)
 {
-	for (size_t i = 0; i < c->mounts.len; i++)
-		if (c->mounts.items[i].uid_mappings.len || c->mounts.items[i].gid_mappings.len)
+	for (size_t i = 0; i < c->mounts.len; i++) {
+		const struct oci_mount *m = &c->mounts.items[i];
+		if (m->uid_mappings.len || m->gid_mappings.len)
 			return true;
+		for (size_t j = 0; j < m->options.len; j++)
+			if (strcmp(m->options.items[j], "idmap") == 0 ||
+			    strcmp(m->options.items[j], "ridmap") == 0)
+				return true;
+	}
 	return false;
-}
-
-static bool nonempty(const char *s)
-{
-	return s && *s;
 }
 
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
@@ -368,11 +419,10 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		{p->has_exec_cpu_affinity, ".process.execCPUAffinity"},
 		{hooks_given(c), ".hooks"},
 		{lx->net_devices.len, ".linux.netDevices"},
-		{nonempty(lx->mount_label), ".linux.mountLabel"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
 		{lx->has_memory_policy, ".linux.memoryPolicy"},
 		{lx->has_personality, ".linux.personality"},
-		{mount_idmaps_given(c), ".mounts[].uidMappings"},
+		{mount_idmaps_given(c), ".mounts[]: id-mapped mounts"},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].given)
@@ -395,7 +445,9 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
 	if (refuse_unsupported(c, err) < 0 || plan_namespaces(&c->linux_, plan, err) < 0 ||
-	    plan_mounts(o, plan, err) < 0 || plan_rlimits(&c->process, plan, err) < 0 ||
+	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
+	    plan_mount_label(&c->linux_, plan, err) < 0 ||
+	    plan_rlimits(&c->process, plan, err) < 0 ||
 	    plan_capabilities(&c->process, plan, err) < 0 ||
 	    plan_environment(&c->process, plan, err) < 0)
 		return -1;

@@ -84,6 +84,18 @@ static void gen_kv(yajl_gen gen, const char *key, const char *value)
 	yajl_gen_string(gen, (const unsigned char *)value, strlen(value));
 }
 
+/* runc's "annotations", left out when empty; state.json keeps them sorted by key. */
+static void gen_annotations(yajl_gen gen, const oci_string_map *map)
+{
+	if (!map->len)
+		return;
+	yajl_gen_string(gen, (const unsigned char *)"annotations", 11);
+	yajl_gen_map_open(gen);
+	for (size_t i = 0; i < map->len; i++)
+		gen_kv(gen, map->items[i].key, map->items[i].value);
+	yajl_gen_map_close(gen);
+}
+
 static void print_json(const struct row *rows, const struct ct_state *states, size_t n)
 {
 	yajl_gen gen = yajl_gen_alloc(NULL);
@@ -98,6 +110,7 @@ static void print_json(const struct row *rows, const struct ct_state *states, si
 		gen_kv(gen, "bundle", rows[i].cell[COL_BUNDLE]);
 		gen_kv(gen, "rootfs", states[i].rootfs);
 		gen_kv(gen, "created", rows[i].cell[COL_CREATED]);
+		gen_annotations(gen, &states[i].annotations);
 		gen_kv(gen, "owner", rows[i].owner);
 		yajl_gen_map_close(gen);
 	}

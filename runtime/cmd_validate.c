@@ -52,7 +52,7 @@ int cmd_validate(const struct ct_globals *g, int argc, char **argv)
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	if (oci_config_load(path, &opts, &config, &err) == 0 &&
-	    ct_bundle_check_root(bundle, config, &err) < 0) {
+	    ct_bundle_rootfs(bundle, config, NULL, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "%s", err.msg);
 		problems++;
 	}

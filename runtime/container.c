@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/mount_label.h"
 #include "libct/cleanup.h"
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
@@ -52,13 +53,8 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	struct oci_config_opts opts = {.on_unknown = ct_bundle_log_unknown};
 	if (oci_config_load(path, &opts, config, err) < 0 ||
-	    ct_bundle_check_root(bundle, *config, err) < 0)
+	    ct_bundle_rootfs(bundle, *config, rootfs, err) < 0)
 		return -1;
-	const char *root = (*config)->root.path;
-	snprintf(path, sizeof(path), "%s%s%s", root[0] == '/' ? "" : bundle,
-		 root[0] == '/' ? "" : "/", root);
-	if (!realpath(path, rootfs))
-		return ct_error_set(err, errno, "config.json: .root.path: \"%s\"", path);
 	if ((*config)->process.terminal && !a->console_socket)
 		return ct_error_set_plain(err, EINVAL,
 					  "config.json: .process.terminal is true: "
@@ -138,6 +134,9 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 	const char *listen_fds = getenv("LISTEN_FDS");
 	if (listen_fds)
 		so.preserve_fds += atoi(listen_fds);
+	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
+		ct_log(CT_LOG_DEBUG,
+		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled", a->id);
 	if (ct_spawn(&so, &c->proc, err) < 0)
 		return -1;
 	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", a->id, c->proc.pid,

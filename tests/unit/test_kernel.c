@@ -3,27 +3,15 @@
  * make a syscall look missing: it dies with that process. */
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "libct/cleanup.h"
 #include "libct/kernel.h"
 #include "libct/syscalls.h"
-
-/* Makes nr fail with err in this (test) process from now on. */
-static void block_syscall(int nr, int err)
-{
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	cr_assert_not_null(ctx);
-	cr_assert_eq(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0), 0);
-	cr_assert_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
-	cr_assert_eq(seccomp_load(ctx), 0);
-	seccomp_release(ctx);
-}
+#include "tests/unit/block_syscall.h"
 
 /* This machine runs 6.18, which has every feature. An older kernel may lack the newer ones:
  * that is a skip naming the feature, not a failure. clone3 and pidfd_open (5.3) are the

@@ -1,0 +1,210 @@
+/* Bad input to the lifecycle commands: each is one clear error line naming what was wrong,
+ * a non-zero exit, and nothing left behind (no state directory, process or mount). */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(bad_input, .fini = lc_cleanup);
+
+/* How many characters of an id ctrun quotes in its messages before cutting it. */
+#define SHOWN_ID_MAX 64
+
+/* Runs `ctrun --root R <args...>`, which must fail with one line holding every needle. */
+static void expect_failure(const struct lc *t, const char *const *args, const char *const *needles)
+{
+	struct ctt_result r;
+	lc_ctrunv(&r, t, args);
+	lc_expect_error_line(&r, needles);
+	ctt_result_free(&r);
+}
+
+/* Both `create` and `run` of id on t's bundle fail, naming each needle. */
+static void expect_create_fails(const struct lc *t, const char *id, const char *const *needles)
+{
+	static const char *const commands[] = {"create", "run"};
+	for (size_t i = 0; i < 2; i++) {
+		expect_failure(t,
+			       (const char *const[]){commands[i], "--bundle", t->bundle, id, NULL},
+			       needles);
+		lc_assert_nothing_left(t);
+	}
+}
+
+static char *real_path(const char *path)
+{
+	char *p = realpath(path, NULL);
+	cr_assert_not_null(p, "realpath %s", path);
+	return p;
+}
+
+/* ---- ids ---- */
+
+Test(bad_input, unknown_id)
+{
+	static const char *const commands[][4] = {
+		{"start", "ghost", NULL},  {"state", "ghost", NULL},  {"kill", "ghost", NULL},
+		{"kill", "ghost", "KILL"}, {"delete", "ghost", NULL},
+	};
+	struct lc t;
+	lc_init(&t);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		expect_failure(&t, commands[i],
+			       (const char *const[]){"\"ghost\"", "does not exist", NULL});
+	lc_assert_nothing_left(&t);
+}
+
+static void expect_invalid_id(const struct lc *t, const char *id)
+{
+	char needle[SHOWN_ID_MAX + 32];
+	snprintf(needle, sizeof(needle), "invalid container id \"%.*s", SHOWN_ID_MAX, id);
+	const char *const needles[] = {needle, NULL};
+	const char *const commands[][6] = {
+		{"create", "--bundle", t->bundle, id, NULL},
+		{"run", "--bundle", t->bundle, id, NULL},
+		{"start", id, NULL},
+		{"state", id, NULL},
+		{"kill", id, "KILL", NULL},
+		{"delete", id, NULL},
+		{"delete", "--force", id, NULL},
+	};
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		expect_failure(t, commands[i], needles);
+	lc_assert_nothing_left(t);
+}
+
+Test(bad_input, invalid_ids)
+{
+	static const char *const ids[] = {"../x", "a/b", "..", ".hidden", "", "bad id", "x..y"};
+	struct lc t;
+	lc_init(&t);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		expect_invalid_id(&t, ids[i]);
+}
+
+Test(bad_input, id_longer_than_1024)
+{
+	char id[1100];
+	memset(id, 'a', sizeof(id) - 1);
+	id[sizeof(id) - 1] = '\0';
+	struct lc t;
+	lc_init(&t);
+	expect_invalid_id(&t, id);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "state", id);
+	cr_expect(strstr(r.err, "longer than 1024"), "stderr: %s", r.err);
+	ctt_result_free(&r);
+}
+
+Test(bad_input, duplicate_id)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "sleep 1000");
+	lc_ok(&t, "create", "--bundle", t.bundle, "dup");
+	pid_t pid = lc_pid(&t, "dup");
+	expect_failure(&t, (const char *const[]){"create", "--bundle", t.bundle, "dup", NULL},
+		       (const char *const[]){"\"dup\"", "already exists", NULL});
+	expect_failure(&t, (const char *const[]){"run", "--bundle", t.bundle, "dup", NULL},
+		       (const char *const[]){"\"dup\"", "already exists", NULL});
+	/* the first container is untouched and still works */
+	cr_expect_eq(lc_pid(&t, "dup"), pid);
+	char *status = lc_status(&t, "dup");
+	cr_expect_str_eq(status, "created");
+	free(status);
+	lc_ok(&t, "start", "dup");
+	lc_wait_status(&t, "dup", "running");
+	lc_ok(&t, "delete", "--force", "dup");
+	lc_assert_nothing_left(&t);
+}
+
+/* ---- bundles ---- */
+
+Test(bad_input, missing_bundle_dir)
+{
+	struct lc t;
+	lc_init(&t);
+	char *missing = ctt_path(t.bundle, "no-such-bundle");
+	const char *const needles[] = {missing, "No such file", NULL};
+	expect_failure(&t, (const char *const[]){"create", "--bundle", missing, "b1", NULL},
+		       needles);
+	expect_failure(&t, (const char *const[]){"run", "--bundle", missing, "b1", NULL}, needles);
+	lc_assert_nothing_left(&t);
+	free(missing);
+}
+
+Test(bad_input, bundle_without_config)
+{
+	struct lc t;
+	lc_init(&t);
+	char *config = ctt_path(t.bundle, "config.json");
+	cr_assert_eq(unlink(config), 0);
+	char *shown = real_path(t.bundle);
+	char *needle = ctt_path(shown, "config.json");
+	expect_create_fails(&t, "b1", (const char *const[]){needle, "No such file", NULL});
+	free(needle);
+	free(shown);
+	free(config);
+}
+
+Test(bad_input, malformed_config_names_file_and_line)
+{
+	struct lc t;
+	lc_init(&t);
+	char *config = ctt_path(t.bundle, "config.json");
+	ctt_write_file(config, "{\n  \"ociVersion\": \"1.0.2\",\n  \"process\": {,\n}\n");
+	expect_create_fails(&t, "b1", (const char *const[]){"config.json", "line 3", NULL});
+	free(config);
+}
+
+Test(bad_input, missing_rootfs)
+{
+	struct lc t;
+	lc_init(&t);
+	char *shown = real_path(t.bundle);
+	char *rootfs = ctt_path(shown, "rootfs");
+	cr_assert_eq(ctt_rm_rf(rootfs), 0);
+	expect_create_fails(&t, "b1", (const char *const[]){rootfs, "No such file", NULL});
+	free(rootfs);
+	free(shown);
+}
+
+/* ---- errors in the container's set-up, reported by the child ---- */
+
+Test(bad_input, missing_binary)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_args(&t, (const char *const[]){"/bin/no-such-program", NULL});
+	expect_create_fails(&t, "p1",
+			    (const char *const[]){"exec", "\"/bin/no-such-program\"", NULL});
+}
+
+Test(bad_input, bad_cwd)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.cwd", "\"/no/such/dir\"");
+	expect_create_fails(&t, "p1", (const char *const[]){"chdir", "\"/no/such/dir\"", NULL});
+}
+
+Test(bad_input, failing_bind_mount)
+{
+	struct lc t;
+	lc_init(&t);
+	char *source = ctt_path(ctt_tmpdir(), "missing-source");
+	char *json;
+	cr_assert_geq(asprintf(&json,
+			       "{\"destination\":\"/mnt/data\",\"type\":\"bind\",\"source\":\"%s\","
+			       "\"options\":[\"rbind\"]}",
+			       source),
+		      0);
+	lc_config_append(&t, ".mounts", json);
+	expect_create_fails(&t, "p1", (const char *const[]){source, NULL});
+	free(json);
+	free(source);
+}

@@ -1,0 +1,680 @@
+/* The container lifecycle (runtime.md#lifecycle, runc's CLI): create, start, state, kill,
+ * delete and list, checked from outside (exit codes, `state`, `list`, the pid file) and from
+ * inside (marker files the container writes into its rootfs, what it prints). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(lifecycle, .fini = lc_cleanup);
+
+#define RFC3339_NANO "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{1,9}Z$"
+
+/* Records TERM and USR1 in /sig instead of dying; /ready says the traps are set. */
+#define TRAP_SCRIPT                                                                    \
+	"trap 'echo TERM >> /sig' TERM; trap 'echo USR1 >> /sig' USR1; touch /ready; " \
+	"while :; do sleep 0.1; done"
+
+/* lc_init with a writable root, where the container leaves its markers. */
+static void init(struct lc *t)
+{
+	lc_init(t);
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+}
+
+static void create(const struct lc *t, const char *id)
+{
+	lc_ok(t, "create", "--bundle", t->bundle, id);
+}
+
+/* The status now (lc_wait_status would wait for a change that must not come). */
+static void expect_status(const struct lc *t, const char *id, const char *want)
+{
+	char *status = lc_status(t, id);
+	cr_expect_str_eq(status, want, "container %s", id);
+	free(status);
+}
+
+/* Whether pid is a live process (a zombie has exited). Read here, not through libct, so
+ * that ctrun's own parser does not judge ctrun. */
+static bool alive(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+/* Removes a marker of an earlier container of the same bundle. */
+static void forget(const struct lc *t, const char *rel)
+{
+	char *path = lc_rootfs_path(t, rel);
+	unlink(path);
+	free(path);
+}
+
+static void wait_marker(const struct lc *t, const char *rel)
+{
+	char *path = lc_rootfs_path(t, rel);
+	lc_wait_file(path);
+	free(path);
+}
+
+static bool has_marker(const struct lc *t, const char *rel)
+{
+	char *path = lc_rootfs_path(t, rel);
+	bool there = ctt_exists(path);
+	free(path);
+	return there;
+}
+
+/* Creates and starts id running script, which touches /ready once it is set up. */
+static void start_ready(const struct lc *t, const char *id, const char *script)
+{
+	forget(t, "ready");
+	lc_set_script(t, script);
+	create(t, id);
+	lc_ok(t, "start", id);
+	wait_marker(t, "ready");
+}
+
+/* Waits until /sig in the rootfs holds want; a fresh container starts without it. */
+static void expect_recorded(const struct lc *t, const char *want)
+{
+	char *path = lc_rootfs_path(t, "sig");
+	char *text = lc_wait_content(path, want);
+	cr_expect_str_eq(text, want, "/sig: %s", text);
+	free(text);
+	free(path);
+}
+
+static char *state_file(const struct lc *t, const char *id)
+{
+	char *dir = ctt_path(t->root, id);
+	char *file = ctt_path(dir, "state.json");
+	free(dir);
+	return file;
+}
+
+/* ---- create and start ---- */
+
+static void expect_state_fields(const struct lc *t, yajl_val st, const char *id)
+{
+	char bundle[PATH_MAX];
+	cr_assert_not_null(realpath(t->bundle, bundle));
+	char *rootfs = ctt_path(bundle, "rootfs");
+	const char *created = ctt_json_get_string(st, ".created");
+	cr_expect(lc_matches(ctt_json_get_string(st, ".ociVersion"), "^1\\.[0-9]+\\.[0-9]+"));
+	cr_expect_str_eq(ctt_json_get_string(st, ".id"), id);
+	cr_expect_str_eq(ctt_json_get_string(st, ".status"), "created");
+	cr_expect_str_eq(ctt_json_get_string(st, ".bundle"), bundle);
+	cr_expect_str_eq(ctt_json_get_string(st, ".rootfs"), rootfs);
+	cr_expect(created && lc_matches(created, RFC3339_NANO), "created: %s", created);
+	/* runc's `state` has the owner key and leaves it empty; `list` fills it */
+	cr_expect_not_null(ctt_json_get_string(st, ".owner"), "no owner string");
+	cr_expect_str_eq(ctt_json_get_string(st, ".annotations[\"org.example.team\"]"), "infra");
+	cr_expect_str_eq(ctt_json_get_string(st, ".annotations.empty"), "");
+	free(rootfs);
+}
+
+static void expect_state_schema_valid(const struct lc *t, const char *id)
+{
+	struct ctt_result r;
+	lc_ctrun(&r, t, "state", id);
+	char *file = ctt_path(ctt_tmpdir(), "state.json");
+	ctt_write_file(file, r.out);
+	ctt_assert_schema_valid(file, "state-schema.json");
+	free(file);
+	ctt_result_free(&r);
+}
+
+static unsigned count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+	unsigned n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+Test(lifecycle, create_reports_created_state)
+{
+	struct lc t;
+	init(&t);
+	ctt_config_set(t.bundle, ".annotations", "{\"org.example.team\":\"infra\",\"empty\":\"\"}");
+	lc_set_script(&t, "touch /started; sleep 1000");
+	cr_assert_eq(rmdir(t.root), 0, "rmdir %s: %s", t.root, strerror(errno));
+	char *piddir = ctt_tmpdir();
+	char *pidfile = ctt_path(piddir, "ctr.pid");
+	lc_ok(&t, "create", "--bundle", t.bundle, "--pid-file", pidfile, "c1");
+
+	yajl_val st = lc_state(&t, "c1");
+	expect_state_fields(&t, st, "c1");
+	pid_t pid = (pid_t)ctt_json_get_int(st, ".pid");
+	cr_expect_gt(pid, 0);
+	cr_expect(alive(pid), "the init %d does not exist", pid);
+	yajl_tree_free(st);
+	expect_state_schema_valid(&t, "c1");
+
+	struct stat sb;
+	cr_assert_eq(stat(t.root, &sb), 0, "stat %s: %s", t.root, strerror(errno));
+	cr_expect_eq(sb.st_mode & 07777, 0700, "state root mode %o", sb.st_mode & 07777);
+	char *pidtext = ctt_read_file(pidfile);
+	cr_expect_eq(atoi(pidtext), pid, "pid file \"%s\", state pid %d", pidtext, pid);
+	cr_expect_eq(count_entries(piddir), 1, "a temporary file is left beside the pid file");
+	/* the init waits for start: the user program has not run */
+	cr_expect_not(has_marker(&t, "started"), "the program ran before start");
+	free(pidtext);
+	free(pidfile);
+	free(piddir);
+}
+
+Test(lifecycle, start_runs_the_process_once)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "touch /started; sleep 1000");
+	create(&t, "s1");
+	cr_expect_not(has_marker(&t, "started"));
+	lc_ok(&t, "start", "s1");
+	wait_marker(&t, "started");
+	expect_status(&t, "s1", "running");
+
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "start", "s1");
+	lc_expect_error(&r, "\"s1\"", "running");
+	ctt_result_free(&r);
+	expect_status(&t, "s1", "running");
+	lc_ctrun(&r, &t, "start", "nosuch");
+	lc_expect_error(&r, "\"nosuch\"", "does not exist");
+	ctt_result_free(&r);
+}
+
+Test(lifecycle, container_inherits_stdio_without_terminal)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "echo out-from-container; echo err-from-container >&2");
+	char *out = ctt_path(ctt_tmpdir(), "create.out");
+	pid_t pid = lc_spawn(&t,
+			     lc_ctrun_argv(&t, (const char *const[]){"create", "--bundle", t.bundle,
+								     "io", NULL}),
+			     out, -1);
+	cr_assert_eq(lc_wait(pid, 30000), 0, "create: %s", ctt_read_file(out));
+	lc_ok(&t, "start", "io");
+	free(lc_wait_content(out, "out-from-container\n"));
+	free(lc_wait_content(out, "err-from-container\n"));
+	free(out);
+}
+
+Test(lifecycle, create_returns_while_the_container_waits)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "touch /started");
+	char *out = ctt_path(ctt_tmpdir(), "create.out");
+	pid_t runtime = lc_spawn(
+		&t,
+		lc_ctrun_argv(&t, (const char *const[]){"create", "--bundle", t.bundle, "w", NULL}),
+		out, -1);
+	cr_assert_eq(lc_wait(runtime, 30000), 0, "create: %s", ctt_read_file(out));
+	pid_t init = lc_pid(&t, "w");
+	cr_expect_neq(init, runtime);
+	cr_expect(alive(init), "the container init is gone with the runtime");
+	expect_status(&t, "w", "created");
+	cr_expect_not(has_marker(&t, "started"));
+	lc_ok(&t, "start", "w");
+	wait_marker(&t, "started");
+	free(out);
+}
+
+Test(lifecycle, exited_process_is_stopped)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "touch /started; exit 3");
+	create(&t, "e1");
+	lc_ok(&t, "start", "e1");
+	lc_wait_status(&t, "e1", "stopped");
+	cr_expect(has_marker(&t, "started"));
+	yajl_val st = lc_state(&t, "e1");
+	cr_expect_str_eq(ctt_json_get_string(st, ".id"), "e1");
+	/* runc reports pid 0 once stopped: the recorded pid may belong to someone else */
+	cr_expect_eq(ctt_json_get_int(st, ".pid"), 0);
+	yajl_tree_free(st);
+}
+
+/* The state file still names the exited init's pid and start time; pointing the pid at a
+ * live process of ours is exactly what a recycled pid looks like. */
+Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "true");
+	create(&t, "r1");
+	lc_ok(&t, "start", "r1");
+	lc_wait_status(&t, "r1", "stopped");
+	char *out = ctt_path(ctt_tmpdir(), "sleep.out");
+	pid_t other = lc_spawn(&t, (const char *const[]){"/bin/sleep", "1000", NULL}, out, -1);
+	char *file = state_file(&t, "r1");
+	char pidtext[16];
+	snprintf(pidtext, sizeof(pidtext), "%d", other);
+	ctt_json_edit_file(file, ".pid", pidtext);
+
+	expect_status(&t, "r1", "stopped");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "kill", "r1", "KILL");
+	lc_expect_error(&r, "\"r1\"");
+	ctt_result_free(&r);
+	lc_ok(&t, "delete", "r1");
+	cr_expect(alive(other), "ctrun signalled the process that got the recycled pid");
+	free(file);
+	free(out);
+}
+
+/* ---- kill ---- */
+
+Test(lifecycle, kill_sends_term_by_default)
+{
+	struct lc t;
+	init(&t);
+	start_ready(&t, "k1", TRAP_SCRIPT);
+	lc_ok(&t, "kill", "k1");
+	expect_recorded(&t, "TERM\n");
+	expect_status(&t, "k1", "running");
+}
+
+Test(lifecycle, kill_takes_names_and_numbers)
+{
+	static const char *const usr1[] = {"USR1", "SIGUSR1", "10"};
+	static const char *const kill9[] = {"KILL", "SIGKILL", "9"};
+	struct lc t;
+	init(&t);
+	for (size_t i = 0; i < 3; i++) {
+		forget(&t, "sig");
+		start_ready(&t, "n1", TRAP_SCRIPT);
+		lc_ok(&t, "kill", "n1", usr1[i]);
+		expect_recorded(&t, "USR1\n");
+		lc_ok(&t, "kill", "n1", kill9[i]);
+		lc_wait_status(&t, "n1", "stopped");
+		lc_ok(&t, "delete", "n1");
+	}
+}
+
+Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
+{
+	struct lc t;
+	init(&t);
+	start_ready(&t, "u1", TRAP_SCRIPT);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "kill", "u1", "NOSUCHSIG");
+	lc_expect_error(&r, "NOSUCHSIG");
+	ctt_result_free(&r);
+	expect_status(&t, "u1", "running");
+	cr_expect_not(has_marker(&t, "sig"), "a signal was sent after all");
+
+	lc_ok(&t, "kill", "u1", "KILL");
+	lc_wait_status(&t, "u1", "stopped");
+	lc_ctrun(&r, &t, "kill", "u1", "KILL");
+	lc_expect_error(&r, "\"u1\"", "not running");
+	ctt_result_free(&r);
+}
+
+/* The init traps TERM; the background sleeps die of it, but only if they get it. */
+#define SLEEPERS_SCRIPT                                                          \
+	"trap 'echo TERM >> /sig' TERM; sleep 1000 & sleep 1000 & sleep 1000 & " \
+	"touch /ready; while :; do sleep 0.1; done"
+
+static void wait_sleepers(pid_t init, int want)
+{
+	for (int i = 0; lc_count_in_pidns(init, "sleep 1000") != want; i++) {
+		cr_assert_lt(i, 1000, "%d sleepers expected, %d there", want,
+			     lc_count_in_pidns(init, "sleep 1000"));
+		usleep(10000);
+	}
+}
+
+Test(lifecycle, kill_all_reaches_every_process)
+{
+	static const char *const flags[] = {"--all", "-a"};
+	struct lc t;
+	init(&t);
+	for (size_t i = 0; i < 2; i++) {
+		forget(&t, "sig");
+		start_ready(&t, "a1", SLEEPERS_SCRIPT);
+		pid_t init = lc_pid(&t, "a1");
+		wait_sleepers(init, 3);
+		lc_ok(&t, "kill", "a1", "TERM");
+		expect_recorded(&t, "TERM\n");
+		cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 3,
+			     "TERM reached more than pid 1");
+		lc_ok(&t, "kill", flags[i], "a1", "TERM");
+		expect_recorded(&t, "TERM\nTERM\n");
+		wait_sleepers(init, 0);
+		expect_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
+		lc_ok(&t, "delete", "--force", "a1");
+	}
+}
+
+/* ---- delete ---- */
+
+static void expect_gone(const struct lc *t, const char *id)
+{
+	struct ctt_result r;
+	lc_ctrun(&r, t, "state", id);
+	lc_expect_error(&r, id, "does not exist");
+	ctt_result_free(&r);
+	lc_ctrun(&r, t, "list", "-q");
+	cr_expect_null(strstr(r.out, id), "list -q: %s", r.out);
+	ctt_result_free(&r);
+}
+
+Test(lifecycle, delete_removes_a_stopped_container)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "true");
+	create(&t, "d1");
+	lc_ok(&t, "start", "d1");
+	lc_wait_status(&t, "d1", "stopped");
+	lc_ok(&t, "delete", "d1");
+	expect_gone(&t, "d1");
+	lc_assert_nothing_left(&t);
+}
+
+/* runtime.md#delete: "Attempting to delete a container that is not stopped MUST generate an
+ * error"; ctrun treats `created` as not stopped, as runc does, and --force kills first. */
+Test(lifecycle, delete_refuses_live_containers_without_force)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000");
+	create(&t, "created1");
+	create(&t, "running1");
+	lc_ok(&t, "start", "running1");
+	struct ctt_result r;
+	const char *ids[] = {"created1", "running1"}, *status[] = {"created", "running"};
+	for (size_t i = 0; i < 2; i++) {
+		lc_ctrun(&r, &t, "delete", ids[i]);
+		lc_expect_error(&r, ids[i], status[i], "--force");
+		ctt_result_free(&r);
+		expect_status(&t, ids[i], status[i]);
+		cr_expect(alive(lc_pid(&t, ids[i])));
+	}
+}
+
+Test(lifecycle, delete_force_kills_created_and_running)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "trap '' TERM; touch /started; sleep 1000");
+	create(&t, "created1");
+	create(&t, "running1");
+	lc_ok(&t, "start", "running1");
+	wait_marker(&t, "started");
+	pid_t pids[] = {lc_pid(&t, "created1"), lc_pid(&t, "running1")};
+	lc_ok(&t, "delete", "--force", "created1");
+	lc_ok(&t, "delete", "-f", "running1");
+	expect_gone(&t, "created1");
+	expect_gone(&t, "running1");
+	cr_expect_not(alive(pids[0]) || alive(pids[1]), "a container init survived");
+	lc_assert_nothing_left(&t);
+}
+
+Test(lifecycle, delete_of_unknown_id)
+{
+	struct lc t;
+	init(&t);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "delete", "ghost");
+	lc_expect_error(&r, "\"ghost\"", "does not exist");
+	ctt_result_free(&r);
+	/* idempotent clean-up for CI: quietly done */
+	lc_ctrun(&r, &t, "delete", "--force", "ghost");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_empty(r.err);
+	cr_expect_str_empty(r.out);
+	ctt_result_free(&r);
+}
+
+/* ---- list ---- */
+
+#define TABLE_HEADER "^ID +PID +STATUS +BUNDLE +CREATED +OWNER$"
+
+Test(lifecycle, list_of_an_empty_root)
+{
+	struct lc t;
+	init(&t);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "list");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_eq(ctt_count_lines(r.out), 1, "list: %s", r.out);
+	cr_expect(lc_matches(r.out, TABLE_HEADER), "list: %s", r.out);
+	ctt_result_free(&r);
+	lc_ctrun(&r, &t, "list", "--format", "json");
+	yajl_val list = ctt_json_parse(r.out, "list --format json");
+	cr_expect(YAJL_IS_ARRAY(list) && ctt_json_len(list, ".") == 0, "json: %s", r.out);
+	yajl_tree_free(list);
+	ctt_result_free(&r);
+	lc_ctrun(&r, &t, "list", "-q");
+	cr_expect_str_empty(r.out);
+	ctt_result_free(&r);
+}
+
+struct expected_row {
+	const char *id, *status;
+	pid_t pid;
+};
+
+/* One container of each status: "c-created", "r-running", "s-stopped" (list's order). */
+static void make_three(const struct lc *t, struct expected_row rows[3])
+{
+	lc_set_script(t, "sleep 1000");
+	create(t, "c-created");
+	create(t, "r-running");
+	lc_ok(t, "start", "r-running");
+	lc_set_script(t, "true");
+	create(t, "s-stopped");
+	lc_ok(t, "start", "s-stopped");
+	lc_wait_status(t, "s-stopped", "stopped");
+	rows[0] = (struct expected_row){"c-created", "created", lc_pid(t, "c-created")};
+	rows[1] = (struct expected_row){"r-running", "running", lc_pid(t, "r-running")};
+	rows[2] = (struct expected_row){"s-stopped", "stopped", 0};
+}
+
+static void expect_table_row(const char *line, const struct expected_row *want, const char *bundle)
+{
+	char id[64], status[16], path[PATH_MAX], created[64], owner[64];
+	int pid;
+	cr_assert_eq(sscanf(line, "%63s %d %15s %4095s %63s %63s", id, &pid, status, path, created,
+			    owner),
+		     6, "row: %s", line);
+	cr_expect_str_eq(id, want->id);
+	cr_expect_eq(pid, want->pid, "row: %s", line);
+	cr_expect_str_eq(status, want->status);
+	cr_expect_str_eq(path, bundle);
+	cr_expect(lc_matches(created, RFC3339_NANO), "row: %s", line);
+	cr_expect_str_eq(owner, "root");
+}
+
+Test(lifecycle, list_table_of_several_states)
+{
+	struct lc t;
+	init(&t);
+	struct expected_row rows[3];
+	make_three(&t, rows);
+	char bundle[PATH_MAX];
+	cr_assert_not_null(realpath(t.bundle, bundle));
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "list");
+	cr_assert_eq(ctt_count_lines(r.out), 4, "list: %s", r.out);
+	char *line = strtok(r.out, "\n");
+	cr_expect(lc_matches(line, TABLE_HEADER), "header: %s", line);
+	for (int i = 0; i < 3; i++)
+		expect_table_row(strtok(NULL, "\n"), &rows[i], bundle);
+	ctt_result_free(&r);
+	lc_ctrun(&r, &t, "list", "-q");
+	cr_expect_str_eq(r.out, "c-created\nr-running\ns-stopped\n");
+	ctt_result_free(&r);
+}
+
+static void expect_json_entry(yajl_val list, long i, const struct expected_row *want,
+			      const char *bundle)
+{
+	char path[64];
+#define FIELD(name) (snprintf(path, sizeof(path), "[%ld]." name, i), path)
+	char *rootfs = ctt_path(bundle, "rootfs");
+	cr_expect_str_eq(ctt_json_get_string(list, FIELD("id")), want->id);
+	cr_expect_str_eq(ctt_json_get_string(list, FIELD("status")), want->status);
+	cr_expect_eq(ctt_json_get_int(list, FIELD("pid")), want->pid);
+	cr_expect_str_eq(ctt_json_get_string(list, FIELD("bundle")), bundle);
+	cr_expect_str_eq(ctt_json_get_string(list, FIELD("rootfs")), rootfs);
+	cr_expect_str_eq(ctt_json_get_string(list, FIELD("owner")), "root");
+	cr_expect(lc_matches(ctt_json_get_string(list, FIELD("created")), RFC3339_NANO));
+	cr_expect(lc_matches(ctt_json_get_string(list, FIELD("ociVersion")), "^1\\."));
+	cr_expect_str_eq(ctt_json_get_string(list, FIELD("annotations.tier")), "db");
+#undef FIELD
+	free(rootfs);
+}
+
+Test(lifecycle, list_json_of_several_states)
+{
+	struct lc t;
+	init(&t);
+	ctt_config_set(t.bundle, ".annotations", "{\"tier\":\"db\"}");
+	struct expected_row rows[3];
+	make_three(&t, rows);
+	char bundle[PATH_MAX];
+	cr_assert_not_null(realpath(t.bundle, bundle));
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "list", "--format", "json");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	yajl_val list = ctt_json_parse(r.out, "list --format json");
+	cr_assert(YAJL_IS_ARRAY(list) && ctt_json_len(list, ".") == 3, "json: %s", r.out);
+	for (long i = 0; i < 3; i++)
+		expect_json_entry(list, i, &rows[i], bundle);
+	yajl_tree_free(list);
+	ctt_result_free(&r);
+}
+
+/* ---- keyring ---- */
+
+#define KEYCTL_JOIN_SESSION_KEYRING 1
+#define KEYCTL_SETPERM		    5
+#define KEY_POS_ALL		    0x3f000000
+
+/* Gives this test process (and so ctrun) a session keyring only a possessor can see: it
+ * shows in a container's /proc/keys exactly when the container shares it. */
+static void join_private_session_keyring(char *name, size_t size)
+{
+	snprintf(name, size, "ctt-caller-%d", getpid());
+	long serial = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, name, 0, 0, 0);
+	if (serial < 0 && (errno == ENOSYS || errno == EPERM))
+		ctt_skip("no session keyrings here: %s", strerror(errno));
+	cr_assert_geq(serial, 0, "join session keyring: %s", strerror(errno));
+	cr_assert_eq(syscall(SYS_keyctl, KEYCTL_SETPERM, serial, KEY_POS_ALL, 0, 0), 0,
+		     "setperm: %s", strerror(errno));
+}
+
+/* The default spec masks /proc/keys, which is what the container must read. */
+static void unmask_proc_keys(const struct lc *t)
+{
+	char *file = ctt_path(t->bundle, "config.json");
+	yajl_val cfg = ctt_json_load(file);
+	long n = ctt_json_len(cfg, ".linux.maskedPaths"), at = -1;
+	for (long i = 0; i < n && at < 0; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), ".linux.maskedPaths[%ld]", i);
+		const char *s = ctt_json_get_string(cfg, path);
+		if (s && strcmp(s, "/proc/keys") == 0)
+			at = i;
+	}
+	yajl_tree_free(cfg);
+	if (at >= 0) {
+		char path[64];
+		snprintf(path, sizeof(path), ".linux.maskedPaths[%ld]", at);
+		ctt_json_edit_file(file, path, NULL);
+	}
+	free(file);
+}
+
+static char *proc_keys_in(const struct lc *t, const char *flag, const char *id)
+{
+	lc_set_script(t, "cat /proc/keys");
+	struct ctt_result r;
+	if (flag)
+		lc_ctrun(&r, t, "run", flag, "--bundle", t->bundle, id);
+	else
+		lc_ctrun(&r, t, "run", "--bundle", t->bundle, id);
+	cr_assert_eq(r.status, 0, "run: %s", r.err);
+	free(r.err);
+	return r.out;
+}
+
+Test(lifecycle, session_keyring_per_container_unless_no_new_keyring)
+{
+	struct lc t;
+	init(&t);
+	unmask_proc_keys(&t);
+	char caller[64];
+	join_private_session_keyring(caller, sizeof(caller));
+
+	char *keys = proc_keys_in(&t, NULL, "key1");
+	cr_expect(strstr(keys, " _ses.key1: "), "no own keyring in:\n%s", keys);
+	cr_expect_null(strstr(keys, caller), "the caller's keyring is shared:\n%s", keys);
+	free(keys);
+	keys = proc_keys_in(&t, "--no-new-keyring", "key2");
+	cr_expect(strstr(keys, caller), "the caller's keyring is not shared:\n%s", keys);
+	free(keys);
+}
+
+/* ---- concurrency ---- */
+
+Test(lifecycle, concurrent_create_of_one_id)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "touch /started; sleep 1000");
+	char *dir = ctt_tmpdir();
+	char *out[2] = {ctt_path(dir, "a.out"), ctt_path(dir, "b.out")};
+	pid_t pid[2];
+	for (int i = 0; i < 2; i++)
+		pid[i] = lc_spawn(&t,
+				  lc_ctrun_argv(&t, (const char *const[]){"create", "--bundle",
+									  t.bundle, "twin", NULL}),
+				  out[i], -1);
+	int status[2] = {lc_wait(pid[0], 30000), lc_wait(pid[1], 30000)};
+	cr_assert((status[0] == 0) != (status[1] == 0), "exits %d and %d", status[0], status[1]);
+	int loser = status[0] == 0;
+	char *err = ctt_read_file(out[loser]);
+	cr_expect(lc_matches(err, "^ctrun: .*\"twin\".*already exists\n$"), "loser: %s", err);
+	char *winner = ctt_read_file(out[!loser]);
+	cr_expect_str_empty(winner, "winner: %s", winner);
+	free(winner);
+
+	expect_status(&t, "twin", "created");
+	cr_expect(alive(lc_pid(&t, "twin")));
+	lc_ok(&t, "start", "twin");
+	wait_marker(&t, "started");
+	free(err);
+	free(out[0]);
+	free(out[1]);
+	free(dir);
+}
