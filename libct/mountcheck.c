@@ -288,7 +288,7 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_tabl
 	_cleanup_close_ int fd = ct_root_open(rootfd, e->path, false);
 	uint64_t now;
 	if (fd < 0)
-		return ct_error_set(err, errno, "%s: gone after it was mounted", e->label);
+		return ct_error_set(err, errno, "%s: the path no longer leads to a mount", e->label);
 	if (ct_fd_mount_id(fd, false, &now, err) < 0)
 		return ct_error_prefix(err, "%s", e->label);
 	if (now != e->mounted_id)

@@ -14,7 +14,8 @@
 #include "libct/safefs.h"
 #include "libct/syscalls.h"
 
-#define MOVE_FLAGS (MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH)
+#define MOVE_FLAGS  (MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH)
+#define ATIME_FLAGS (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)
 
 static enum ct_mount_api api = CT_MOUNT_API_AUTO;
 
@@ -123,11 +124,13 @@ static int new_bind_mount(const struct ct_mount_request *rq, struct ct_error *er
 			return -1;
 		return ct_error_set(err, errno, "bind \"%s\"", rq->source ? rq->source : "");
 	}
-	/* like mount(2)'s bind remount: the flags given replace the source's */
+	/* like mount(2)'s bind remount: the flags given replace the source's, except that
+	 * the atime mode is kept when none is given (the remount keeps it too) */
 	unsigned set = ct_mount_attr_of(f->flags);
 	unsigned clear = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-			 MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODIRATIME | MOUNT_ATTR_NOSYMFOLLOW |
-			 MOUNT_ATTR__ATIME;
+			 MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSYMFOLLOW;
+	if (f->flags & ATIME_FLAGS)
+		clear |= MOUNT_ATTR_NODIRATIME | MOUNT_ATTR__ATIME;
 	if (f->flags && setattr(tree, false, set, clear, 0) < 0)
 		return ct_error_set(err, errno, "set the options of the bind mount");
 	return steal_fd(&tree);

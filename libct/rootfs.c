@@ -191,8 +191,9 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
 {
 	const struct oci_config *c = plan->config;
 	static const unsigned long propagation[] = {MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE};
+	/* "/" alone, as runc does: a recursive change would undo the mounts' own propagation */
 	if (c->linux_.has_rootfs_propagation &&
-	    mount(NULL, "/", NULL, MS_REC | propagation[c->linux_.rootfs_propagation], NULL) < 0)
+	    mount(NULL, "/", NULL, propagation[c->linux_.rootfs_propagation], NULL) < 0)
 		return ct_error_set(err, errno, "set rootfs propagation \"%s\"",
 				    oci_propagation_names[c->linux_.rootfs_propagation]);
 	if (!c->root.readonly)

@@ -64,9 +64,12 @@ void lc_config_append(const struct lc *t, const char *path, const char *json)
 {
 	char *file = ctt_path(t->bundle, "config.json");
 	yajl_val tree = ctt_json_load(file);
-	long n = ctt_json_len(tree, path);
+	bool absent = !ctt_json_get(tree, path);
+	long n = absent ? 0 : ctt_json_len(tree, path);
 	yajl_tree_free(tree);
 	cr_assert_geq(n, 0, "config.json has no array at %s", path);
+	if (absent)
+		ctt_json_edit_file(file, path, "[]");
 	char item[256];
 	snprintf(item, sizeof(item), "%s[%ld]", path, n);
 	ctt_json_edit_file(file, item, json);

@@ -32,7 +32,7 @@ void lc_cleanup(void);
 /* Sets process.args to argv (NULL-terminated) / to `sh -c script`. */
 void lc_set_args(const struct lc *t, const char *const *argv);
 void lc_set_script(const struct lc *t, const char *script);
-/* Appends json to the array at path of config.json. */
+/* Appends json to the array at path of config.json (made when absent). */
 void lc_config_append(const struct lc *t, const char *path, const char *json);
 /* Index of the namespace of that type in .linux.namespaces, -1 when absent. */
 long lc_namespace_index(const struct lc *t, const char *type);

@@ -1,0 +1,963 @@
+/* The root filesystem (issue 5): every mount type and option of config-linux.md, devices,
+ * masked and read-only paths, root.readonly and rootfsPropagation, each checked from inside
+ * the container through /proc/self/mountinfo and by trying what the option forbids; the
+ * fallbacks (no new mount API, no openat2, no fchmodat2, mknod refused) under the enosys
+ * helper, whose mounts and devices must come out as without it; and bad input. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+/* Host mounts a test made (submounts of bind sources), detached before the clean-up. */
+static char *host_mounts[4];
+static unsigned n_host_mounts;
+
+static void mounts_fini(void)
+{
+	while (n_host_mounts) {
+		char *p = host_mounts[--n_host_mounts];
+		umount2(p, MNT_DETACH);
+		free(p);
+	}
+	lc_cleanup();
+}
+
+TestSuite(mounts, .fini = mounts_fini);
+
+#define ID "mnt"
+
+/* A writable-root bundle: the options under test are the only read-only ones. */
+static void mt_init(struct lc *t)
+{
+	lc_init(t);
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+}
+
+/* options: comma-separated ("ro,size=1m"), NULL for none. */
+static char *options_json(const char *options)
+{
+	char *copy = strdup(options), *save = NULL, *json = calloc(1, strlen(options) * 7 + 3);
+	cr_assert(copy && json);
+	strcat(json, "[");
+	for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		char *q = lc_json_quote(o);
+		strcat(json, json[1] ? "," : "");
+		strcat(json, q);
+		free(q);
+	}
+	strcat(json, "]");
+	free(copy);
+	return json;
+}
+
+static void add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
+		      const char *options)
+{
+	char *d = lc_json_quote(dest), *ty = lc_json_quote(type), *s = lc_json_quote(source);
+	char *o = options ? options_json(options) : strdup("[]");
+	char *json;
+	cr_assert_geq(asprintf(&json,
+			       "{\"destination\":%s,\"type\":%s,\"source\":%s,\"options\":%s}", d,
+			       ty, s, o),
+		      0);
+	lc_config_append(t, ".mounts", json);
+	free(json);
+	free(o);
+	free(s);
+	free(ty);
+	free(d);
+}
+
+static void add_tmpfs(const struct lc *t, const char *dest, const char *options)
+{
+	add_mount(t, dest, "tmpfs", "tmpfs", options);
+}
+
+/* A host directory (under a new tmpdir) holding a file "f" with text "host". */
+static char *host_dir(void)
+{
+	char *dir = ctt_tmpdir();
+	char *f = ctt_path(dir, "f");
+	ctt_write_file(f, "host");
+	free(f);
+	return dir;
+}
+
+/* A tmpfs on dir/sub, detached by mounts_fini(): a bind source with a submount. */
+static void host_submount(const char *dir)
+{
+	cr_assert_lt(n_host_mounts, 4);
+	char *sub = ctt_path(dir, "sub");
+	ctt_mkdir_p(sub);
+	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, "size=1m"), 0, "mount %s: %s", sub,
+		     strerror(errno));
+	host_mounts[n_host_mounts++] = sub;
+}
+
+/* ---- reading mountinfo ---- */
+
+/* Field i (0-based, space-separated) of a mountinfo line, malloc'd ("" when absent). */
+static char *field(const char *line, unsigned i)
+{
+	while (i-- && line)
+		if ((line = strchr(line, ' ')))
+			line++;
+	if (!line)
+		return strdup("");
+	return strndup(line, strcspn(line, " \n"));
+}
+
+/* The line of mountinfo whose mount point is dest; the last one, the top of a stack. */
+static char *mount_line(const char *mountinfo, const char *dest)
+{
+	char *found = NULL;
+	for (const char *l = mountinfo; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		char *point = field(l, 4);
+		if (strcmp(point, dest) == 0) {
+			free(found);
+			found = strndup(l, strcspn(l, "\n"));
+		}
+		free(point);
+	}
+	return found;
+}
+
+static bool in_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* Whether the line's per-mount options (field 5) have opt. */
+static bool has_option(const char *line, const char *opt)
+{
+	char *opts = field(line, 5);
+	bool found = in_list(opts, opt);
+	free(opts);
+	return found;
+}
+
+/* Whether an optional field (between field 5 and "-") starts with tag ("shared:"). */
+static bool has_tag(const char *line, const char *tag)
+{
+	bool found = false, stop = false;
+	for (unsigned i = 6; !found && !stop; i++) {
+		char *f = field(line, i);
+		stop = !*f || strcmp(f, "-") == 0;
+		found = !stop && strncmp(f, tag, strlen(tag)) == 0;
+		free(f);
+	}
+	return found;
+}
+
+/* What follows " - ": i = 0 the type, 1 the source, 2 the super options. */
+static char *super_field(const char *line, unsigned i)
+{
+	const char *p = strstr(line, " - ");
+	cr_assert_not_null(p, "no \" - \" in mountinfo line: %s", line);
+	return field(p + 3, i);
+}
+
+/* The line of dest, which must be there with that fs type; malloc'd. */
+static char *assert_mounted(const char *mountinfo, const char *dest, const char *type)
+{
+	char *line = mount_line(mountinfo, dest);
+	cr_assert_not_null(line, "nothing mounted on %s:\n%s", dest, mountinfo);
+	char *got = super_field(line, 0);
+	cr_expect_str_eq(got, type, "%s: %s", dest, line);
+	free(got);
+	return line;
+}
+
+static void expect_option(const char *mountinfo, const char *dest, const char *opt, bool want)
+{
+	char *line = mount_line(mountinfo, dest);
+	cr_assert_not_null(line, "nothing mounted on %s:\n%s", dest, mountinfo);
+	cr_expect_eq(has_option(line, opt), want, "%s %s \"%s\": %s", dest, want ? "lacks" : "has",
+		     opt, line);
+	free(line);
+}
+
+static void expect_not_mounted(const char *mountinfo, const char *dest)
+{
+	char *line = mount_line(mountinfo, dest);
+	cr_expect_null(line, "%s is mounted: %s", dest, line);
+	free(line);
+}
+
+/* ---- trying things inside ---- */
+
+/* Shell that prints "name=ok" or "name=fail" as cmd succeeds or not. */
+#define TRY(name, cmd) \
+	"if " cmd " 2>/dev/null; then echo " name "=ok; else echo " name "=fail; fi; "
+#define MOUNTINFO "cat /proc/self/mountinfo; "
+
+static void expect_result(const char *out, const char *name, bool ok)
+{
+	char re[128];
+	snprintf(re, sizeof(re), "^%s=%s$", name, ok ? "ok" : "fail");
+	cr_expect(lc_matches(out, re), "expected %s=%s in:\n%s", name, ok ? "ok" : "fail", out);
+}
+
+/* ---- types ---- */
+
+Test(mounts, bind_of_a_directory_and_of_a_file)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir(), *file = ctt_path(dir, "f");
+	add_mount(&t, "/hostdir", "bind", dir, "bind");
+	add_mount(&t, "/etc/hostfile", "bind", file, "bind");
+	char *out = lc_sh_output(&t, MOUNTINFO "cat /hostdir/f; echo; cat /etc/hostfile; echo; "
+					       "echo inside > /hostdir/g");
+	char *d = mount_line(out, "/hostdir"), *f = mount_line(out, "/etc/hostfile");
+	cr_expect_not_null(d, "no /hostdir in:\n%s", out);
+	cr_expect_not_null(f, "no /etc/hostfile in:\n%s", out);
+	cr_expect(strstr(out, "\nhost\nhost\n"), "%s", out);
+	char *g = ctt_path(dir, "g"), *text = ctt_read_file(g);
+	cr_expect_str_eq(text, "inside\n", "the bind is not the host directory");
+	free(text);
+	free(g);
+	free(d);
+	free(f);
+	free(out);
+	free(file);
+	free(dir);
+}
+
+Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	host_submount(dir);
+	add_mount(&t, "/b", "bind", dir, "bind");
+	add_mount(&t, "/r", "bind", dir, "rbind");
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	free(assert_mounted(out, "/r/sub", "tmpfs"));
+	char *b = mount_line(out, "/b");
+	cr_expect_not_null(b, "no /b in:\n%s", out);
+	expect_not_mounted(out, "/b/sub");
+	free(b);
+	free(out);
+	free(dir);
+}
+
+Test(mounts, tmpfs_takes_its_data_options)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/t", "size=1m,mode=0711");
+	char *out = lc_sh_output(&t, MOUNTINFO "stat -c 'mode=%a' /t");
+	char *line = assert_mounted(out, "/t", "tmpfs");
+	char *super = super_field(line, 2);
+	cr_expect(in_list(super, "size=1024k") && in_list(super, "mode=711"), "%s", line);
+	cr_expect(lc_matches(out, "^mode=711$"), "%s", out);
+	free(super);
+	free(line);
+	free(out);
+}
+
+/* The default config's proc, sysfs, devpts (newinstance, ptmxmode=0666) and mqueue. */
+Test(mounts, proc_sysfs_devpts_and_mqueue_at_their_destinations)
+{
+	struct lc t;
+	mt_init(&t);
+	char *out = lc_sh_output(&t, MOUNTINFO "ls -ln /dev/pts/ptmx; readlink /dev/ptmx; "
+					       "cat /proc/self/comm");
+	static const char *const want[][2] = {{"/proc", "proc"},
+					      {"/sys", "sysfs"},
+					      {"/dev/pts", "devpts"},
+					      {"/dev/mqueue", "mqueue"},
+					      {"/dev/shm", "tmpfs"}};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		free(assert_mounted(out, want[i][0], want[i][1]));
+	char *pts = mount_line(out, "/dev/pts"), *super = super_field(pts, 2);
+	cr_expect(in_list(super, "ptmxmode=666"), "%s", pts);
+	cr_expect(lc_matches(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$"), "%s", out);
+	cr_expect(lc_matches(out, "^pts/ptmx$"), "%s", out);
+	cr_expect(lc_matches(out, "^cat$"), "proc is not the container's: %s", out);
+	free(super);
+	free(pts);
+	free(out);
+}
+
+/* Host mountinfo entries below /sys/fs/cgroup, as "dir type" lines. */
+static char *host_cgroup_dirs(void)
+{
+	char *mi = ctt_read_file("/proc/self/mountinfo");
+	char *list = calloc(1, strlen(mi) + 1);
+	cr_assert_not_null(list);
+	for (char *l = strtok(mi, "\n"); l; l = strtok(NULL, "\n")) {
+		char *point = field(l, 4), *type = super_field(l, 0);
+		if (strncmp(point, "/sys/fs/cgroup/", 15) == 0)
+			sprintf(list + strlen(list), "%s %s\n", point, type);
+		free(point);
+		free(type);
+	}
+	free(mi);
+	return list;
+}
+
+/* A v1/v2 hybrid host: a read-only tmpfs with one mount per hierarchy, cgroup2 at unified. */
+Test(mounts, cgroup_shows_the_hosts_hierarchies)
+{
+	struct lc t;
+	mt_init(&t);
+	char *host = host_cgroup_dirs();
+	if (!*host)
+		ctt_skip("the host has no cgroup hierarchy below /sys/fs/cgroup");
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("write", "touch /sys/fs/cgroup/x"));
+	char *top = assert_mounted(out, "/sys/fs/cgroup", "tmpfs");
+	cr_expect(has_option(top, "ro"), "%s", top);
+	for (char *l = strtok(host, "\n"); l; l = strtok(NULL, "\n")) {
+		char *sp = strchr(l, ' ');
+		*sp = '\0';
+		char *line = assert_mounted(out, l, sp + 1);
+		cr_expect(has_option(line, "ro") && has_option(line, "nosuid"), "%s", line);
+		free(line);
+	}
+	expect_result(out, "write", false);
+	free(top);
+	free(out);
+	free(host);
+}
+
+Test(mounts, overlay_of_bundle_directories)
+{
+	struct lc t;
+	mt_init(&t);
+	char *lower = ctt_path(t.bundle, "lower"), *upper = ctt_path(t.bundle, "upper");
+	char *work = ctt_path(t.bundle, "work"), *lf = ctt_path(lower, "l");
+	ctt_mkdir_p(upper);
+	ctt_mkdir_p(work);
+	ctt_mkdir_p(lower);
+	ctt_write_file(lf, "lower");
+	char *opts;
+	cr_assert_geq(asprintf(&opts, "lowerdir=%s,upperdir=%s,workdir=%s", lower, upper, work), 0);
+	add_mount(&t, "/ov", "overlay", "overlay", opts);
+	char *out = lc_sh_output(&t, MOUNTINFO "cat /ov/l; echo; echo new > /ov/n");
+	free(assert_mounted(out, "/ov", "overlay"));
+	cr_expect(lc_matches(out, "^lower$"), "%s", out);
+	char *n = ctt_path(upper, "n"), *text = ctt_read_file(n);
+	cr_expect_str_eq(text, "new\n", "the write did not go to the upper directory");
+	free(text);
+	free(n);
+	free(out);
+	free(opts);
+	free(lf);
+	free(work);
+	free(upper);
+	free(lower);
+}
+
+/* ---- options ---- */
+
+Test(mounts, ro_refuses_writes)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/ro", "ro");
+	add_tmpfs(&t, "/rw", "rw");
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("ro", "touch /ro/x") TRY("rw", "touch /rw/x"));
+	expect_option(out, "/ro", "ro", true);
+	expect_option(out, "/rw", "rw", true);
+	expect_result(out, "ro", false);
+	expect_result(out, "rw", true);
+	free(out);
+}
+
+Test(mounts, nosuid_is_shown)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/ns", "nosuid");
+	add_tmpfs(&t, "/s", "suid");
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	expect_option(out, "/ns", "nosuid", true);
+	expect_option(out, "/s", "nosuid", false);
+	free(out);
+}
+
+/* The same device node (made by linux.devices) on a nodev mount and on a dev one. */
+Test(mounts, nodev_refuses_opening_a_device)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/nd", "nodev");
+	add_tmpfs(&t, "/d", "dev");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/nd/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/d/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("nodev", "cat /nd/null")
+					     TRY("dev", "cat /d/null") "ls -ln /nd/null");
+	expect_option(out, "/nd", "nodev", true);
+	expect_option(out, "/d", "nodev", false);
+	expect_result(out, "nodev", false);
+	expect_result(out, "dev", true);
+	cr_expect(lc_matches(out, "^crw.* 1, +3 .*/nd/null$"), "the node is not there: %s", out);
+	free(out);
+}
+
+/* A script and a binary copied onto a noexec mount do not run; on an exec one they do. */
+Test(mounts, noexec_refuses_exec)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/nx", "noexec");
+	add_tmpfs(&t, "/x", "exec");
+	/* busybox runs the applet its name says: "true" */
+	static const char script[] = MOUNTINFO
+		"for d in /nx /x; do cp /bin/busybox $d/true; "
+		"printf '#!/bin/sh\\necho ran\\n' > $d/s; chmod 755 $d/s $d/true; done; " TRY(
+			"nx_bin", "/nx/true") TRY("nx_script", "/nx/s") TRY("x_bin", "/x/true")
+			TRY("x_script", "/x/s");
+	char *out = lc_sh_output(&t, script);
+	expect_option(out, "/nx", "noexec", true);
+	expect_option(out, "/x", "noexec", false);
+	expect_result(out, "nx_bin", false);
+	expect_result(out, "nx_script", false);
+	expect_result(out, "x_bin", true);
+	expect_result(out, "x_script", true);
+	free(out);
+}
+
+Test(mounts, atime_modes_are_shown)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/noatime", "noatime");
+	add_tmpfs(&t, "/strict", "strictatime");
+	add_tmpfs(&t, "/relatime", "relatime");
+	add_tmpfs(&t, "/nodiratime", "nodiratime");
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	expect_option(out, "/noatime", "noatime", true);
+	expect_option(out, "/strict", "relatime", false);
+	expect_option(out, "/strict", "noatime", false);
+	expect_option(out, "/relatime", "relatime", true);
+	expect_option(out, "/nodiratime", "nodiratime", true);
+	expect_option(out, "/noatime", "nodiratime", false);
+	free(out);
+}
+
+Test(mounts, nosymfollow_refuses_following_a_symlink)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/nsf", "nosymfollow");
+	add_tmpfs(&t, "/sf", NULL);
+	char *out = lc_sh_output(&t, MOUNTINFO "for d in /nsf /sf; do echo t > $d/f; "
+					       "ln -s f $d/l; done; " TRY("nsf", "cat /nsf/l")
+						       TRY("sf", "cat /sf/l")
+							       TRY("readlink", "readlink /nsf/l"));
+	expect_option(out, "/nsf", "nosymfollow", true);
+	expect_result(out, "nsf", false);
+	expect_result(out, "sf", true);
+	expect_result(out, "readlink", true);
+	free(out);
+}
+
+/* ro on a bind needs a remount: the container cannot write, the host directory still can. */
+Test(mounts, ro_bind_is_read_only_inside_only)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	add_mount(&t, "/hostdir", "bind", dir, "bind,ro");
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("write", "touch /hostdir/x") "cat /hostdir/f");
+	expect_option(out, "/hostdir", "ro", true);
+	expect_result(out, "write", false);
+	cr_expect(strstr(out, "\nhost"), "%s", out);
+	char *x = ctt_path(dir, "x");
+	cr_expect(!ctt_exists(x));
+	ctt_write_file(x, "still writable");
+	free(x);
+	free(out);
+	free(dir);
+}
+
+/* "ro" makes the top of an rbind read-only, "rro" the submount too. */
+Test(mounts, rro_reaches_the_submounts_and_ro_does_not)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	host_submount(dir);
+	add_mount(&t, "/ro", "bind", dir, "rbind,ro");
+	add_mount(&t, "/rro", "bind", dir, "rbind,rro");
+	char *out = lc_sh_output(
+		&t, MOUNTINFO TRY("ro_top", "touch /ro/x") TRY("ro_sub", "touch /ro/sub/x")
+			    TRY("rro_top", "touch /rro/x") TRY("rro_sub", "touch /rro/sub/y"));
+	expect_option(out, "/ro", "ro", true);
+	expect_option(out, "/ro/sub", "rw", true);
+	expect_option(out, "/rro", "ro", true);
+	expect_option(out, "/rro/sub", "ro", true);
+	expect_result(out, "ro_top", false);
+	expect_result(out, "ro_sub", true);
+	expect_result(out, "rro_top", false);
+	expect_result(out, "rro_sub", false);
+	free(out);
+	free(dir);
+}
+
+Test(mounts, recursive_flags_reach_the_submounts)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	host_submount(dir);
+	add_mount(&t, "/r", "bind", dir, "rbind,rnosuid,rnodev,rnoexec,rnoatime");
+	add_mount(&t, "/p", "bind", dir, "rbind,nosuid,nodev,noexec,noatime");
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	static const char *const flags[] = {"nosuid", "nodev", "noexec", "noatime"};
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		expect_option(out, "/r", flags[i], true);
+		expect_option(out, "/r/sub", flags[i], true);
+		expect_option(out, "/p", flags[i], true);
+		expect_option(out, "/p/sub", flags[i], false);
+	}
+	free(out);
+	free(dir);
+}
+
+static void expect_tag(const char *mountinfo, const char *dest, const char *tag, bool want)
+{
+	char *line = mount_line(mountinfo, dest);
+	cr_assert_not_null(line, "nothing mounted on %s:\n%s", dest, mountinfo);
+	cr_expect_eq(has_tag(line, tag), want, "%s %s \"%s\": %s", dest, want ? "lacks" : "has",
+		     tag, line);
+	free(line);
+}
+
+/* A shared tmpfs, binds of it made slaves of it, and the other propagation types. */
+Test(mounts, propagation_options_are_shown)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/shared", "shared");
+	add_mount(&t, "/slave", "bind", "rootfs/shared", "bind,slave");
+	add_mount(&t, "/rslave", "bind", "rootfs/shared", "rbind,rslave");
+	add_tmpfs(&t, "/rshared", "rshared");
+	add_tmpfs(&t, "/unbindable", "unbindable");
+	add_tmpfs(&t, "/private", "private");
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	expect_tag(out, "/shared", "shared:", true);
+	expect_tag(out, "/rshared", "shared:", true);
+	expect_tag(out, "/slave", "master:", true);
+	expect_tag(out, "/slave", "shared:", false);
+	expect_tag(out, "/rslave", "master:", true);
+	expect_tag(out, "/unbindable", "unbindable", true);
+	expect_tag(out, "/private", "shared:", false);
+	expect_tag(out, "/private", "master:", false);
+	free(out);
+}
+
+/* ---- order and destinations ---- */
+
+Test(mounts, a_mount_inside_an_earlier_one)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	add_tmpfs(&t, "/a", NULL);
+	add_mount(&t, "/a/b", "bind", dir, "bind");
+	char *out = lc_sh_output(&t, MOUNTINFO "cat /a/b/f");
+	free(assert_mounted(out, "/a", "tmpfs"));
+	char *b = mount_line(out, "/a/b");
+	cr_expect_not_null(b, "no /a/b in:\n%s", out);
+	cr_expect(strstr(out, "\nhost"), "%s", out);
+	char *in_image = lc_rootfs_path(&t, "a/b");
+	cr_expect(!ctt_exists(in_image), "/a/b was made in the image, not in the tmpfs");
+	free(in_image);
+	free(b);
+	free(out);
+	free(dir);
+}
+
+Test(mounts, relative_destination_is_below_the_root)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "data", NULL);
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	free(assert_mounted(out, "/data", "tmpfs"));
+	free(out);
+}
+
+/* /link -> /inside (absolute, so the host's /inside were it followed on the host). */
+Test(mounts, symlink_destination_resolves_inside_the_rootfs)
+{
+	struct lc t;
+	mt_init(&t);
+	char *link = lc_rootfs_path(&t, "link"), *rel = lc_rootfs_path(&t, "rel");
+	cr_assert_eq(symlink("/inside", link), 0);
+	cr_assert_eq(symlink("../../inside2", rel), 0);
+	add_tmpfs(&t, "/link", NULL);
+	add_tmpfs(&t, "/rel", NULL);
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	free(assert_mounted(out, "/inside", "tmpfs"));
+	free(assert_mounted(out, "/inside2", "tmpfs"));
+	cr_expect(!ctt_exists("/inside") && !ctt_exists("/inside2"), "made on the host");
+	free(out);
+	free(rel);
+	free(link);
+}
+
+/* ---- devices ---- */
+
+Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/mychar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+			 "\"fileMode\":416,\"uid\":1000,\"gid\":1001}");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/myblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
+			 "\"fileMode\":384}");
+	lc_config_append(&t, ".linux.devices", "{\"path\":\"/dev/myfifo\",\"type\":\"p\"}");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/sub/dev\",\"type\":\"c\",\"major\":1,\"minor\":3}");
+	char *out = lc_sh_output(&t, "ls -ln /dev/mychar /dev/myblock /dev/myfifo /dev/sub/dev");
+	cr_expect(lc_matches(out, "^crw-r----- +1 +1000 +1001 +1, +5 .*/dev/mychar$"), "%s", out);
+	cr_expect(lc_matches(out, "^brw------- +1 +0 +0 +7, +3 .*/dev/myblock$"), "%s", out);
+	cr_expect(lc_matches(out, "^prw-rw-rw- +1 +0 +0 .*/dev/myfifo$"), "%s", out);
+	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"), "%s", out);
+	free(out);
+}
+
+#define DEFAULT_DEVICES                                                                       \
+	"ls -ln /dev | awk '{ if ($1 ~ /^l/) print $1, $(NF-2), $NF; else print $1, $3, $4, " \
+	"$5, $6, $NF }'"
+
+Test(mounts, default_devices_and_symlinks)
+{
+	struct lc t;
+	mt_init(&t);
+	char *out = lc_sh_output(&t, DEFAULT_DEVICES);
+	static const char *const want[] = {
+		"^crw-rw-rw- 0 0 1, 3 null$",	       "^crw-rw-rw- 0 0 1, 5 zero$",
+		"^crw-rw-rw- 0 0 1, 7 full$",	       "^crw-rw-rw- 0 0 1, 8 random$",
+		"^crw-rw-rw- 0 0 1, 9 urandom$",       "^crw-rw-rw- 0 0 5, 0 tty$",
+		"^lrwxrwxrwx ptmx pts/ptmx$",	       "^lrwxrwxrwx fd /proc/self/fd$",
+		"^lrwxrwxrwx stdin /proc/self/fd/0$",  "^lrwxrwxrwx stdout /proc/self/fd/1$",
+		"^lrwxrwxrwx stderr /proc/self/fd/2$",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_expect(lc_matches(out, want[i]), "no %s in:\n%s", want[i], out);
+	cr_expect_eq(lc_matches(out, "^lrwxrwxrwx core /proc/kcore$"), ctt_exists("/proc/kcore"),
+		     "/dev/core and /proc/kcore:\n%s", out);
+	free(out);
+}
+
+/* ---- masked and read-only paths ---- */
+
+Test(mounts, masked_file_reads_empty_and_keeps_nothing)
+{
+	struct lc t;
+	mt_init(&t);
+	char *secret = lc_rootfs_path(&t, "etc/secret");
+	ctt_write_file(secret, "secret");
+	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
+	char *out = lc_sh_output(&t, MOUNTINFO "echo x > /etc/secret; "
+					       "echo \"size=$(cat /etc/secret | wc -c)\"");
+	expect_option(out, "/etc/secret", "ro", true);
+	cr_expect(lc_matches(out, "^size=0$"), "%s", out);
+	char *text = ctt_read_file(secret);
+	cr_expect_str_eq(text, "secret", "the image's file changed");
+	free(text);
+	free(out);
+	free(secret);
+}
+
+Test(mounts, masked_directory_is_an_empty_read_only_tmpfs)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = lc_rootfs_path(&t, "secretdir"), *f = ctt_path(dir, "f");
+	ctt_mkdir_p(dir);
+	ctt_write_file(f, "secret");
+	lc_config_append(&t, ".linux.maskedPaths", "\"/secretdir\"");
+	char *out = lc_sh_output(&t, MOUNTINFO "echo \"n=$(ls -A /secretdir | wc -l)\"; " TRY(
+					     "write", "touch /secretdir/x"));
+	char *line = assert_mounted(out, "/secretdir", "tmpfs");
+	cr_expect(has_option(line, "ro"), "%s", line);
+	cr_expect(lc_matches(out, "^n=0$"), "%s", out);
+	expect_result(out, "write", false);
+	free(line);
+	free(out);
+	free(f);
+	free(dir);
+}
+
+/* A read-only path over a rw tmpfs with a rw submount: both end up read-only. */
+Test(mounts, readonly_paths_are_read_only_recursively)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/data", NULL);
+	add_tmpfs(&t, "/data/sub", NULL);
+	lc_config_append(&t, ".linux.readonlyPaths", "\"/data\"");
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("top", "touch /data/x")
+					     TRY("sub", "touch /data/sub/x"));
+	expect_option(out, "/data", "ro", true);
+	expect_option(out, "/data/sub", "ro", true);
+	expect_result(out, "top", false);
+	expect_result(out, "sub", false);
+	free(out);
+}
+
+/* ---- the root ---- */
+
+Test(mounts, readonly_root)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".root.readonly", "true");
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("root", "touch /x") TRY("dev", "touch /dev/x"));
+	expect_option(out, "/", "ro", true);
+	expect_result(out, "root", false);
+	expect_result(out, "dev", true);
+	free(out);
+}
+
+/* mountinfo of "/" with rootfsPropagation prop (NULL: unset); ctrun runs under wrapper. A
+ * shared tmpfs mounted too must stay shared. */
+static char *root_line(const char *prop, const char *const *wrapper)
+{
+	struct lc t;
+	mt_init(&t);
+	t.wrapper = wrapper;
+	if (prop) {
+		char *q = lc_json_quote(prop);
+		ctt_config_set(t.bundle, ".linux.rootfsPropagation", q);
+		free(q);
+	}
+	add_tmpfs(&t, "/keep", "shared");
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	char *line = mount_line(out, "/");
+	cr_assert_not_null(line, "no / in:\n%s", out);
+	/* the root's propagation is the root's: a mount's own option stays */
+	expect_tag(out, "/keep", "shared:", true);
+	free(out);
+	return line;
+}
+
+Test(mounts, rootfs_propagation_shared_and_unbindable)
+{
+	char *shared = root_line("shared", NULL), *unbindable = root_line("unbindable", NULL);
+	cr_expect(has_tag(shared, "shared:"), "%s", shared);
+	cr_expect(has_tag(unbindable, "unbindable"), "%s", unbindable);
+	free(unbindable);
+	free(shared);
+}
+
+/* Under a host whose mounts are shared (a new mount namespace of unshare), the default and
+ * "slave" make "/" a slave of the host's, "private" cuts it off. */
+Test(mounts, rootfs_propagation_slave_and_private)
+{
+	static const char *const shared_host[] = {"unshare", "-m", "--propagation", "shared", NULL};
+	char *dflt = root_line(NULL, shared_host), *slave = root_line("slave", shared_host);
+	char *private = root_line("private", shared_host);
+	cr_expect(has_tag(dflt, "master:"), "%s", dflt);
+	cr_expect(has_tag(slave, "master:"), "%s", slave);
+	cr_expect(!has_tag(private, "master:") && !has_tag(private, "shared:"), "%s", private);
+	free(private);
+	free(slave);
+	free(dflt);
+}
+
+/* ---- the fallbacks ---- */
+
+#define NEW_MOUNT_API "fsopen,fsmount,fsconfig,open_tree,move_mount"
+
+/* enosys_args (NULL: none) as t's wrapper, in storage of the caller: enosys ARGS -- */
+static void wrap(struct lc *t, const char **argv, const char *const *enosys_args)
+{
+	t->wrapper = NULL;
+	if (!enosys_args)
+		return;
+	size_t n = 0;
+	argv[n++] = ctt_helper("enosys");
+	while (*enosys_args)
+		argv[n++] = *enosys_args++;
+	argv[n++] = "--";
+	argv[n] = NULL;
+	t->wrapper = argv;
+}
+
+/* Something of every kind: binds (ro, of a file, rbind), tmpfs options, an atime mode, a
+ * device, a masked file and directory, the default read-only paths. */
+static void varied_config(const struct lc *t, const char *dir)
+{
+	char *file = ctt_path(dir, "f");
+	add_mount(t, "/ro", "bind", dir, "bind,ro,nosuid");
+	add_mount(t, "/file", "bind", file, "bind");
+	add_mount(t, "/r", "bind", dir, "rbind,nodev");
+	add_tmpfs(t, "/t", "size=1m,mode=0700,noatime");
+	add_tmpfs(t, "/t/a/b", "strictatime,noexec");
+	lc_config_append(t, ".linux.devices",
+			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":11,"
+			 "\"fileMode\":420}");
+	lc_config_append(t, ".linux.maskedPaths", "\"/etc/passwd\"");
+	lc_config_append(t, ".linux.maskedPaths", "\"/t/a\"");
+	free(file);
+}
+
+#define VIEW_MOUNTS "awk '{ $1 = $2 = $3 = \"\"; print }' /proc/self/mountinfo; echo ==; "
+
+/* The container's mounts (without ids) and /dev, under enosys_args; then the same without
+ * the helper must be equal. */
+static void expect_same_view(const char *const *enosys_args, bool compare_mounts)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	varied_config(&t, dir);
+	const char *argv[8];
+	wrap(&t, argv, enosys_args);
+	char *with = lc_sh_output(&t, VIEW_MOUNTS DEFAULT_DEVICES);
+	wrap(&t, argv, NULL);
+	char *without = lc_sh_output(&t, VIEW_MOUNTS DEFAULT_DEVICES);
+	char *devs_with = strstr(with, "==\n"), *devs_without = strstr(without, "==\n");
+	cr_assert(devs_with && devs_without);
+	cr_expect_str_eq(devs_with, devs_without, "/dev differs");
+	if (compare_mounts) {
+		*devs_with = *devs_without = '\0';
+		cr_expect_str_eq(with, without, "the mounts differ");
+	}
+	lc_assert_nothing_left(&t);
+	free(without);
+	free(with);
+	free(dir);
+}
+
+Test(mounts, same_mounts_without_the_new_mount_api)
+{
+	expect_same_view((const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL}, true);
+}
+
+Test(mounts, same_mounts_without_openat2)
+{
+	expect_same_view((const char *const[]){"openat2", NULL}, true);
+}
+
+Test(mounts, same_mounts_without_fchmodat2)
+{
+	expect_same_view((const char *const[]){"fchmodat2", NULL}, true);
+}
+
+/* Nodes are bound from the host instead: /dev looks the same, each node being a bind. */
+Test(mounts, same_devices_when_mknod_is_refused)
+{
+	expect_same_view((const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL}, false);
+	struct lc t;
+	mt_init(&t);
+	const char *argv[8];
+	wrap(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
+	char *out = lc_sh_output(&t, MOUNTINFO);
+	static const char *const nodes[] = {"/dev/null",   "/dev/zero",	   "/dev/full",
+					    "/dev/random", "/dev/urandom", "/dev/tty"};
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		char *line = mount_line(out, nodes[i]);
+		cr_expect_not_null(line, "%s is no bind of the host's:\n%s", nodes[i], out);
+		free(line);
+	}
+	free(out);
+}
+
+/* An rbind with rro of a source with a submount, ctrun under enosys_args. */
+static void rro_setup(struct lc *t, const char **argv, const char *const *enosys_args)
+{
+	mt_init(t);
+	char *dir = host_dir();
+	host_submount(dir);
+	add_mount(t, "/rro", "bind", dir, "rbind,rro");
+	wrap(t, argv, enosys_args);
+	free(dir);
+}
+
+Test(mounts, rro_without_the_new_mount_api_uses_mount_setattr)
+{
+	struct lc t;
+	const char *argv[8];
+	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API, NULL});
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("sub", "touch /rro/sub/x"));
+	expect_option(out, "/rro", "ro", true);
+	expect_option(out, "/rro/sub", "ro", true);
+	expect_result(out, "sub", false);
+	free(out);
+}
+
+Test(mounts, rro_without_mount_setattr_is_a_clear_error)
+{
+	struct lc t;
+	const char *argv[8];
+	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL});
+	lc_set_script(&t, "true");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_expect_error(&r, "mount #7 \"/rro\"", "mount_setattr");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+/* ---- bad input ---- */
+
+/* `run` fails with one line naming what (and the kernel's reason). */
+static void expect_run_error(const struct lc *t, const char *what, const char *reason)
+{
+	lc_set_script(t, "true");
+	struct ctt_result r;
+	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_expect_error(&r, what, reason);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(t);
+}
+
+/* The default config has 7 mounts: the one a test adds is #7. */
+Test(mounts, unknown_mount_option_is_an_error_naming_the_mount)
+{
+	struct lc t;
+	mt_init(&t);
+	add_tmpfs(&t, "/data", "bogus=1");
+	expect_run_error(&t, "mount #7 \"/data\"", "bogus");
+}
+
+Test(mounts, missing_bind_source_is_an_error_naming_the_mount)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = ctt_tmpdir(), *missing = ctt_path(dir, "missing");
+	add_mount(&t, "/data", "bind", missing, "bind");
+	expect_run_error(&t, "mount #7 \"/data\"", missing);
+	free(missing);
+	free(dir);
+}
+
+Test(mounts, unknown_filesystem_type_is_an_error_naming_the_mount)
+{
+	struct lc t;
+	mt_init(&t);
+	add_mount(&t, "/data", "nosuchfs", "none", NULL);
+	expect_run_error(&t, "mount #7 \"/data\"", "nosuchfs");
+}
+
+/* The config parser refuses it, naming the field. */
+Test(mounts, device_of_an_invalid_type_is_an_error)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/x\",\"type\":\"q\",\"major\":1,\"minor\":3}");
+	expect_run_error(&t, ".linux.devices[0].type", "\"q\"");
+}
