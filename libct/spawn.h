@@ -33,9 +33,10 @@ struct ct_spawn_opts {
 	size_t n_runtime_fds;
 	enum ct_start_mode start;
 	bool no_pivot, no_new_keyring;
-	bool verify_mounts;	/* compare the mount table with the config before READY */
-	int preserve_fds;	/* fds 3 .. 3+n-1 stay open in the container */
-	sigset_t child_sigmask; /* the mask the user process starts with */
+	bool verify_mounts;	       /* compare the mount table with the config before READY */
+	void (*warn)(const char *msg); /* a config.md warning, in the parent; may be NULL */
+	int preserve_fds;	       /* fds 3 .. 3+n-1 stay open in the container */
+	sigset_t child_sigmask;	       /* the mask the user process starts with */
 };
 
 struct ct_planned_mount {

@@ -262,9 +262,11 @@ static int read_cap_last(void)
 	return last;
 }
 
-static int cap_set_mask(const oci_strings *names, const char *set, int last, uint64_t *mask,
-			struct ct_error *err)
+/* config.md: a name the runtime knows but the running kernel lacks is a warning. */
+static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *names, const char *set,
+			uint64_t *mask, struct ct_error *err)
 {
+	int last = plan->cap_last;
 	*mask = 0;
 	for (size_t i = 0; i < names->len; i++) {
 		int v = ct_capability_from_name(names->items[i]);
@@ -274,8 +276,16 @@ static int cap_set_mask(const oci_strings *names, const char *set, int last, uin
 				"config.json: .process.capabilities.%s[%zu]: unknown "
 				"capability \"%s\"",
 				set, i, names->items[i]);
-		if (v <= last) /* names the running kernel lacks are skipped */
+		if (v <= last) {
 			*mask |= 1ULL << v;
+		} else if (plan->opts->warn) {
+			char msg[160];
+			snprintf(msg, sizeof(msg),
+				 "config.json: .process.capabilities.%s[%zu]: \"%s\" is unknown to "
+				 "this kernel: skipped",
+				 set, i, names->items[i]);
+			plan->opts->warn(msg);
+		}
 	}
 	return 0;
 }
@@ -288,14 +298,11 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 		return 0;
 	const struct oci_capabilities *c = &p->capabilities;
 	plan->set_caps = true;
-	if (cap_set_mask(&c->bounding, "bounding", plan->cap_last, &plan->cap_bounding, err) < 0 ||
-	    cap_set_mask(&c->effective, "effective", plan->cap_last, &plan->cap_effective, err) <
-		    0 ||
-	    cap_set_mask(&c->permitted, "permitted", plan->cap_last, &plan->cap_permitted, err) <
-		    0 ||
-	    cap_set_mask(&c->inheritable, "inheritable", plan->cap_last, &plan->cap_inheritable,
-			 err) < 0 ||
-	    cap_set_mask(&c->ambient, "ambient", plan->cap_last, &plan->cap_ambient, err) < 0)
+	if (cap_set_mask(plan, &c->bounding, "bounding", &plan->cap_bounding, err) < 0 ||
+	    cap_set_mask(plan, &c->effective, "effective", &plan->cap_effective, err) < 0 ||
+	    cap_set_mask(plan, &c->permitted, "permitted", &plan->cap_permitted, err) < 0 ||
+	    cap_set_mask(plan, &c->inheritable, "inheritable", &plan->cap_inheritable, err) < 0 ||
+	    cap_set_mask(plan, &c->ambient, "ambient", &plan->cap_ambient, err) < 0)
 		return -1;
 	return 0;
 }
@@ -411,7 +418,8 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		{lx->has_seccomp, ".linux.seccomp"},
 		{lx->has_resources, ".linux.resources"},
 		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
-		{lx->uid_mappings.len || lx->gid_mappings.len, ".linux.uidMappings"},
+		{lx->uid_mappings.len, ".linux.uidMappings"},
+		{lx->gid_mappings.len, ".linux.gidMappings"},
 		{nonempty(p->apparmor_profile), ".process.apparmorProfile"},
 		{nonempty(p->selinux_label), ".process.selinuxLabel"},
 		{p->has_io_priority, ".process.ioPriority"},
@@ -443,6 +451,10 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	plan->sync_fd = plan->exec_fifo_fd = -1;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
+	if (!c->process.args.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .process.args: required to run on Linux "
+					  "(.process.commandLine is for Windows)");
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
 	if (refuse_unsupported(c, err) < 0 || plan_namespaces(&c->linux_, plan, err) < 0 ||
 	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||

@@ -107,6 +107,11 @@ static int record_state(struct ct_container *c, const struct ct_create_args *a, 
 	return ct_state_write(&c->dir, st, err);
 }
 
+static void log_warning(const char *msg)
+{
+	ct_log(CT_LOG_WARNING, "%s", msg);
+}
+
 struct loaded_bundle {
 	char bundle[PATH_MAX], rootfs[PATH_MAX];
 	struct oci_config *config;
@@ -128,6 +133,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.no_pivot = a->no_pivot,
 		.no_new_keyring = a->no_new_keyring,
 		.verify_mounts = !g->no_verify_mounts,
+		.warn = log_warning,
 		.preserve_fds = a->preserve_fds,
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},

@@ -214,6 +214,30 @@ Test(spawn_plan, missing_namespace_path_is_refused)
 	done(&f);
 }
 
+Test(spawn_plan, process_without_args_is_refused)
+{
+	struct fixture f;
+	assert_build_fails(&f, doc_with(JSON({"commandLine" : "true", "cwd" : "/"}), ""), EINVAL,
+			   "config.json: .process.args: required to run on Linux "
+			   "(.process.commandLine is for Windows)");
+	done(&f);
+}
+
+Test(spawn_plan, gid_mappings_alone_are_named)
+{
+	struct fixture f;
+	assert_build_fails(
+		&f,
+		doc(JSON("linux"
+			 : {
+				 "namespaces" : [ {"type" : "user"} ],
+				 "gidMappings" :
+					 [ {"containerID" : 0, "hostID" : 1000, "size" : 1} ]
+			 })),
+		ENOTSUP, "config.json: .linux.gidMappings: not supported yet");
+	done(&f);
+}
+
 Test(spawn_plan, user_namespace_not_supported_yet)
 {
 	struct fixture f;
