@@ -455,9 +455,19 @@ static char *read_proc_file(const char *path, struct ct_error *err)
 	return steal_ptr(&buf);
 }
 
+char *ct_mountinfo_read(pid_t pid, struct ct_error *err)
+{
+	char path[64];
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	return read_proc_file(path, err);
+}
+
 static int read_mountinfo(struct ct_mount_table *t, struct ct_error *err)
 {
-	_cleanup_free_ char *text = read_proc_file("/proc/self/mountinfo", err);
+	_cleanup_free_ char *text = ct_mountinfo_read(0, err);
 	if (!text)
 		return -1;
 	return ct_mountinfo_parse(text, t, err);

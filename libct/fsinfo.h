@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "libct/error.h"
 
@@ -76,6 +77,10 @@ int ct_mounts_read(struct ct_mount_table *t, enum ct_mounts_backend want, struct
  * `mountinfo line 3: no " - " separator`. Empty text is an empty table. t is overwritten;
  * on failure it is empty. */
 int ct_mountinfo_parse(const char *text, struct ct_mount_table *t, struct ct_error *err);
+
+/* The text of /proc/PID/mountinfo (pid 0: /proc/self), malloc'd; NULL with err. Another
+ * process's table is seen from its root, as it sees it. */
+char *ct_mountinfo_read(pid_t pid, struct ct_error *err);
 
 void ct_mount_table_free(struct ct_mount_table *t);
 

@@ -115,35 +115,13 @@ int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount
 
 /* ---- expectations, in the parent ---- */
 
-/* Lexically: leading '/', no empty, "." or ".." components, no trailing '/'. */
-static void normalize(const char *path, char *out, size_t size)
-{
-	size_t n = 0;
-	out[0] = '\0';
-	for (const char *p = path; *p;) {
-		while (*p == '/')
-			p++;
-		size_t len = strcspn(p, "/");
-		if (len == 2 && p[0] == '.' && p[1] == '.') {
-			while (n > 0 && out[--n] != '/')
-				;
-			out[n] = '\0';
-		} else if (len && !(len == 1 && p[0] == '.') && n + len + 2 < size) {
-			n += (size_t)snprintf(out + n, size - n, "/%.*s", (int)len, p);
-		}
-		p += len;
-	}
-	if (n == 0)
-		snprintf(out, size, "/");
-}
-
 /* A mount made later at path `later` hides one made at `earlier`. The root never does:
  * it is made read-only in place, not mounted. */
 static bool covers(const char *later, const char *earlier)
 {
 	char a[PATH_MAX], b[PATH_MAX];
-	normalize(later, a, sizeof(a));
-	normalize(earlier, b, sizeof(b));
+	ct_path_normalize(later, a, sizeof(a));
+	ct_path_normalize(earlier, b, sizeof(b));
 	size_t n = strlen(a);
 	return strcmp(a, "/") != 0 && strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
 }

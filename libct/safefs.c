@@ -277,3 +277,24 @@ int ct_fd_chown(int fd, uid_t uid, gid_t gid)
 {
 	return fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
 }
+
+void ct_path_normalize(const char *path, char *out, size_t size)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (const char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		size_t len = strcspn(p, "/");
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (n > 0 && out[--n] != '/')
+				;
+			out[n] = '\0';
+		} else if (len && !(len == 1 && p[0] == '.') && n + len + 2 < size) {
+			n += (size_t)snprintf(out + n, size - n, "/%.*s", (int)len, p);
+		}
+		p += len;
+	}
+	if (n == 0)
+		snprintf(out, size, "/");
+}

@@ -51,6 +51,10 @@ int ct_fd_chown(int fd, uid_t uid, gid_t gid);
 /* ct_fd_chmod()'s fallback alone, for tests. */
 int ct_fd_chmod_by_proc(int fd, mode_t mode);
 
+/* path made absolute and plain, by its text alone (no lookup): a leading '/', no empty, "."
+ * or ".." components (".." above "/" stays there), no trailing '/'; "/" for "". Pure. */
+void ct_path_normalize(const char *path, char *out, size_t size);
+
 /* "/proc/self/fd/N" in buf, the way to hand an fd to calls that only take paths. */
 const char *ct_fd_path(int fd, char *buf, size_t size);
 

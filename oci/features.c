@@ -204,6 +204,10 @@ static void gen_annotations(yajl_gen g, const struct oci_features_info *info)
 		gen_string(g, "io.github.seccomp.libseccomp.version");
 		gen_string(g, info->libseccomp_version);
 	}
+	if (info->mounts_backend) {
+		gen_string(g, "org.ctrun.mounts.backend");
+		gen_string(g, info->mounts_backend);
+	}
 	yajl_gen_map_close(g);
 }
 

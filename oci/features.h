@@ -8,6 +8,9 @@
 /* Facts known only to the caller (oci/ links no libseccomp). */
 struct oci_features_info {
 	const char *libseccomp_version; /* "2.5.4", or NULL to leave the annotation out */
+	/* The back end of the mount query layer on this kernel ("statmount", "mountinfo"),
+	 * which create's mount check uses; NULL to leave it out. */
+	const char *mounts_backend;
 };
 
 /* Returns the pretty-printed document (malloc'd, ends with a newline), or NULL with err. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "libct/cleanup.h"
+#include "libct/fsinfo.h"
 #include "oci/features.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"
@@ -32,8 +33,14 @@ int cmd_features(const struct ct_globals *g, int argc, char **argv)
 	const struct scmp_version *v = seccomp_version();
 	char seccomp[64];
 	snprintf(seccomp, sizeof(seccomp), "%u.%u.%u", v->major, v->minor, v->micro);
-	struct oci_features_info info = {.libseccomp_version = seccomp};
 	struct ct_error err = {0};
+	struct ct_mount_table mounts;
+	const char *backend = NULL;
+	if (ct_mounts_read(&mounts, CT_MOUNTS_AUTO, &err) == 0) {
+		backend = ct_mounts_backend_name(mounts.backend);
+		ct_mount_table_free(&mounts);
+	}
+	struct oci_features_info info = {.libseccomp_version = seccomp, .mounts_backend = backend};
 	_cleanup_free_ char *text = oci_features_json(&info, &err);
 	if (!text) {
 		ct_log(CT_LOG_ERROR, "features: %s", err.msg);

@@ -238,3 +238,24 @@ Test(safefs, fd_path)
 	char buf[32];
 	cr_assert_str_eq(ct_fd_path(7, buf, sizeof(buf)), "/proc/self/fd/7");
 }
+
+static void assert_normal(const char *in_path, const char *want)
+{
+	char out[64];
+	ct_path_normalize(in_path, out, sizeof(out));
+	cr_assert_str_eq(out, want, "\"%s\"", in_path);
+}
+
+Test(safefs, path_normalize)
+{
+	assert_normal("", "/");
+	assert_normal("/", "/");
+	assert_normal("//", "/");
+	assert_normal("data", "/data");
+	assert_normal("/dev/", "/dev");
+	assert_normal("/a//b/./c", "/a/b/c");
+	assert_normal("/a/b/../c", "/a/c");
+	assert_normal("../../x", "/x");
+	assert_normal("/a/..", "/");
+	assert_normal("./", "/");
+}

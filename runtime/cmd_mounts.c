@@ -1,0 +1,168 @@
+/* `ctrun mounts [--format table|json] ID`: the live mount table of a container's mount
+ * namespace (entered through the init's pidfd), like findmnt, with each mount marked as
+ * planned by config.json or extra. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+#include "libct/cleanup.h"
+#include "libct/fsinfo.h"
+#include "oci/jsonwalk.h"
+#include "runtime/bundle.h"
+#include "runtime/container.h"
+#include "runtime/log.h"
+#include "runtime/mounts_view.h"
+
+static void propagation_string(const struct ct_mount *m, char *buf, size_t size)
+{
+	int n = 0;
+	buf[0] = '\0';
+	if (m->peer_group)
+		n += snprintf(buf + n, size - (size_t)n, "shared:%" PRIu64, m->peer_group);
+	if (m->master)
+		n += snprintf(buf + n, size - (size_t)n, "%smaster:%" PRIu64, n ? "," : "",
+			      m->master);
+	if (m->propagation & MS_UNBINDABLE)
+		n += snprintf(buf + n, size - (size_t)n, "%sunbindable", n ? "," : "");
+	if (!n)
+		snprintf(buf, size, "private");
+}
+
+static void print_table(const struct ct_mount_table *t, const struct ct_planned_paths *p)
+{
+	char opts[1024], prop[64];
+	printf("%-5s %-6s %-28s %-10s %-12s %-10s %-7s %s\n", "ID", "PARENT", "TARGET", "TYPE",
+	       "SOURCE", "PROPAGATION", "PLANNED", "OPTIONS");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ct_mount *m = &t->v[i];
+		propagation_string(m, prop, sizeof(prop));
+		printf("%-5" PRIu32 " %-6" PRIu32 " %-28s %-10s %-12s %-10s %-7s %s\n", m->mnt_id,
+		       m->parent_mnt_id, m->target, m->fstype, m->source, prop,
+		       ct_planned_paths_match(p, m->target) ? "yes" : "extra",
+		       ct_mount_options_string(m, opts, sizeof(opts)));
+	}
+}
+
+static void gen_str(yajl_gen g, const char *key, const char *value)
+{
+	yajl_gen_string(g, (const unsigned char *)key, strlen(key));
+	yajl_gen_string(g, (const unsigned char *)value, strlen(value));
+}
+
+static void gen_int(yajl_gen g, const char *key, long long value)
+{
+	yajl_gen_string(g, (const unsigned char *)key, strlen(key));
+	yajl_gen_integer(g, value);
+}
+
+static void print_json(const struct ct_mount_table *t, const struct ct_planned_paths *p)
+{
+	char opts[1024], prop[64];
+	yajl_gen g = yajl_gen_alloc(NULL);
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ct_mount *m = &t->v[i];
+		propagation_string(m, prop, sizeof(prop));
+		yajl_gen_map_open(g);
+		gen_int(g, "id", m->mnt_id);
+		gen_int(g, "parent", m->parent_mnt_id);
+		gen_str(g, "target", m->target);
+		gen_str(g, "fstype", m->fstype);
+		gen_str(g, "source", m->source);
+		gen_str(g, "options", ct_mount_options_string(m, opts, sizeof(opts)));
+		gen_str(g, "propagation", prop);
+		yajl_gen_string(g, (const unsigned char *)"planned", 7);
+		yajl_gen_bool(g, ct_planned_paths_match(p, m->target));
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	const unsigned char *buf;
+	size_t len;
+	yajl_gen_get_buf(g, &buf, &len);
+	printf("%.*s\n", (int)len, (const char *)buf);
+	yajl_gen_free(g);
+}
+
+/* The table as the init sees it: statmount inside its mount namespace, or its mountinfo
+ * (read from outside first, as the container's /proc has no entry for us). */
+static int read_container_mounts(struct ct_container *c, struct ct_mount_table *t,
+				 struct ct_error *err)
+{
+	_cleanup_free_ char *text = ct_mountinfo_read(c->state.pid, err);
+	int pidfd = ct_container_pidfd(c, err);
+	if (!text || pidfd < 0)
+		return -1;
+	if (setns(pidfd, CLONE_NEWNS) < 0)
+		return ct_error_set(err, errno, "enter the mount namespace");
+	if (ct_mounts_read(t, CT_MOUNTS_STATMOUNT, err) == 0)
+		return 0;
+	return ct_mountinfo_parse(text, t, err);
+}
+
+static int show_mounts(struct ct_container *c, bool json, struct ct_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/config.json", c->state.bundle);
+	struct oci_config *config = NULL;
+	struct oci_config_opts opts = {.on_unknown = ct_bundle_log_unknown};
+	if (oci_config_load(path, &opts, &config, err) < 0)
+		return -1;
+	struct ct_planned_paths planned;
+	struct ct_mount_table t = {0};
+	int rc = -1;
+	if (ct_planned_paths_from_config(config, &planned) < 0)
+		ct_error_set(err, ENOMEM, "list the planned mounts");
+	else if (read_container_mounts(c, &t, err) == 0)
+		rc = 0;
+	if (rc == 0 && json)
+		print_json(&t, &planned);
+	else if (rc == 0)
+		print_table(&t, &planned);
+	ct_mount_table_free(&t);
+	ct_planned_paths_free(&planned);
+	oci_config_free(config);
+	return rc;
+}
+
+int cmd_mounts(const struct ct_globals *g, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	bool json = false;
+	int c;
+	while ((c = ct_getopt(argc, argv, "+:f:h", options)) != -1) {
+		if (c == 'h') {
+			printf("Usage: ctrun mounts [--format table|json] ID\n");
+			return 0;
+		}
+		if (c != 'f')
+			return 1;
+		if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
+			return ct_usage_error(argv[0], "--format: invalid value \"%s\"", optarg);
+		json = strcmp(optarg, "json") == 0;
+	}
+	if (optind + 1 != argc)
+		return ct_usage_error(argv[0], optind == argc ? "missing container id"
+							      : "too many arguments");
+	const char *id = argv[optind];
+	struct ct_container ct;
+	struct ct_error err = {0};
+	int rc = 0;
+	if (ct_container_open(g, id, false, &ct, &err) < 0 || show_mounts(&ct, json, &err) < 0) {
+		ct_log(CT_LOG_ERROR, "mounts of container \"%s\": %s", id, err.msg);
+		rc = 1;
+	}
+	ct_container_close(&ct);
+	return rc;
+}
