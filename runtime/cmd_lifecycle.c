@@ -46,7 +46,7 @@ static int parse_simple(int argc, char **argv, const struct option *opts, unsign
 
 static int fail(const char *what, const char *id, const struct ct_error *err)
 {
-	ct_log(CT_LOG_ERROR, "%s container \"%s\": %s", what, id, err->msg);
+	ct_log(CT_LOG_ERROR, "%s container \"%s\": %s", what, ct_shown_id(id).s, err->msg);
 	return 1;
 }
 
@@ -81,7 +81,7 @@ int cmd_start(const struct ct_globals *g, int argc, char **argv)
 		rc = fail("start", id, &err);
 	} else if (c.status != CT_STATUS_CREATED) {
 		ct_log(CT_LOG_ERROR, "start container \"%s\": cannot start a container that is %s",
-		       id, ct_status_name(c.status));
+		       ct_shown_id(id).s, ct_status_name(c.status));
 		rc = 1;
 	} else if (ct_container_start_fifo(&c, &err) < 0) {
 		rc = fail("start", id, &err);
@@ -142,7 +142,8 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
 	} else if (c.status == CT_STATUS_STOPPED) {
-		ct_log(CT_LOG_ERROR, "kill container \"%s\": container is not running", id);
+		ct_log(CT_LOG_ERROR, "kill container \"%s\": container is not running",
+		       ct_shown_id(id).s);
 		rc = 1;
 	} else if (send_signal(&c, sig, set & (1u << (KILL_ALL - 256)), &err) < 0) {
 		rc = fail("kill", id, &err);
@@ -185,7 +186,7 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 		ct_log(CT_LOG_ERROR,
 		       "delete container \"%s\": container is %s, not stopped "
 		       "(use --force)",
-		       id, ct_status_name(c.status));
+		       ct_shown_id(id).s, ct_status_name(c.status));
 		rc = 1;
 	} else if (c.status != CT_STATUS_STOPPED && kill_and_wait(&c, &err) < 0) {
 		rc = fail("delete", id, &err);

@@ -72,7 +72,7 @@ static void delete_after_run(const struct ct_globals *g, const char *id)
 	struct ct_container c;
 	struct ct_error err = {0};
 	if (ct_container_open(g, id, true, &c, &err) < 0 || ct_container_destroy(&c, &err) < 0)
-		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", ct_shown_id(id).s, err.msg);
 	ct_container_close(&c);
 }
 
@@ -89,11 +89,11 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 	struct ct_error err = {0};
 	const char *id = f.create.id;
 	if (ct_container_create(g, &f.create, &c, &err) < 0) {
-		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", ct_shown_id(id).s, err.msg);
 		return 1;
 	}
 	if (start_now(&c, &err) < 0) {
-		ct_log(CT_LOG_ERROR, "start container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "start container \"%s\": %s", ct_shown_id(id).s, err.msg);
 		ct_spawned_kill(&c.proc);
 		ct_container_destroy(&c, &err);
 		ct_container_close(&c);
@@ -106,7 +106,7 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 	ct_container_dir_close(&c.dir); /* others may look at it while it runs */
 	int status = forward_and_wait(c.proc.pidfd, &signals, &err);
 	if (status < 0)
-		ct_log(CT_LOG_ERROR, "run container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "run container \"%s\": %s", ct_shown_id(id).s, err.msg);
 	ct_container_close(&c);
 	if (!f.keep)
 		delete_after_run(g, id);

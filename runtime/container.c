@@ -137,11 +137,12 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 		so.preserve_fds += atoi(listen_fds);
 	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
 		ct_log(CT_LOG_DEBUG,
-		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled", a->id);
+		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled",
+		       ct_shown_id(a->id).s);
 	if (ct_spawn(&so, &c->proc, err) < 0)
 		return -1;
-	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", a->id, c->proc.pid,
-	       c->proc.method);
+	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", ct_shown_id(a->id).s,
+	       c->proc.pid, c->proc.method);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;
@@ -192,14 +193,16 @@ int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive
 	c->rootfd = ct_state_root_open(g->root, false, err);
 	if (c->rootfd < 0) {
 		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" does not exist", id);
+			ct_error_set(err, ENOENT, "container \"%s\" does not exist",
+				     ct_shown_id(id).s);
 		return -1;
 	}
 	if (ct_state_open(c->rootfd, id, exclusive, &c->dir, err) < 0)
 		return -1;
 	if (ct_state_read(&c->dir, &c->state, err) < 0) {
 		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" is still being created", id);
+			ct_error_set(err, ENOENT, "container \"%s\" is still being created",
+				     ct_shown_id(id).s);
 		return -1;
 	}
 	c->status = ct_status_derive(c->state.pid, c->state.pid_start_time, c->state.started);
@@ -214,12 +217,14 @@ int ct_container_attach(struct ct_container *c, struct ct_error *err)
 	int saved = errno;
 	/* pidfd_open missing: go on without a pidfd, every signal is a checked kill() */
 	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN))
-		return ct_error_set(err, saved, "container \"%s\" is not running", c->state.id);
+		return ct_error_set(err, saved, "container \"%s\" is not running",
+				    ct_shown_id(c->state.id).s);
 	/* The pidfd pins the process: if its start time still matches, it is ours. */
 	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
 		if (fd >= 0)
 			close(fd);
-		return ct_error_set(err, ESRCH, "container \"%s\" is not running", c->state.id);
+		return ct_error_set(err, ESRCH, "container \"%s\" is not running",
+				    ct_shown_id(c->state.id).s);
 	}
 	c->proc.pidfd = fd;
 	c->proc.pid = c->state.pid;
@@ -273,7 +278,8 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	_cleanup_close_ int fifo =
 		openat(c->dir.dirfd, "exec.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fifo < 0)
-		return ct_error_set(err, errno, "container \"%s\": open exec fifo", c->state.id);
+		return ct_error_set(err, errno, "container \"%s\": open exec fifo",
+				    ct_shown_id(c->state.id).s);
 	struct pollfd fds[2] = {{.fd = fifo, .events = POLLIN},
 				{.fd = c->proc.pidfd, .events = POLLIN}};
 	for (;;) {
@@ -288,7 +294,7 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		if (init_gone(c, &fds[1]))
 			return ct_error_set(err, ECHILD,
 					    "container \"%s\": init exited before start",
-					    c->state.id);
+					    ct_shown_id(c->state.id).s);
 	}
 	unlinkat(c->dir.dirfd, "exec.fifo", 0);
 	c->state.started = true;
