@@ -132,9 +132,7 @@ static int spawn_and_record(const struct ct_create_args *a, const struct loaded_
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
 	};
-	const char *listen_fds = getenv("LISTEN_FDS");
-	if (listen_fds)
-		so.preserve_fds += atoi(listen_fds);
+	so.preserve_fds += ct_listen_fds();
 	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
 		ct_log(CT_LOG_DEBUG,
 		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled",
