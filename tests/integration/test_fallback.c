@@ -281,7 +281,7 @@ Test(fallback, recycled_pid_is_spared_without_pidfd_open_and_pidfd_send_signal)
 	check_recycled_pid_spared(no_pidfd_calls);
 }
 
-/* run only forwards signals with it: waiting and the exit code need no pidfd_send_signal. */
+/* Waiting and the exit code need no pidfd_send_signal. */
 Test(fallback, run_works_without_pidfd_send_signal)
 {
 	struct fb f;
@@ -292,6 +292,31 @@ Test(fallback, run_works_without_pidfd_send_signal)
 	cr_expect_str_eq(r.out, "ran\n");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&f.t);
+}
+
+/* A foreground run still forwards the signals it gets, by the checked kill(): the
+ * container's trap runs and its exit status comes back. */
+Test(fallback, run_forwards_signals_without_pidfd_send_signal)
+{
+	struct fb f;
+	fb_init(&f, send_signal_enosys,
+		"trap 'echo TERM > /got; exit 7' TERM; touch /ready; sleep 100 & wait");
+	char *out = ctt_path(ctt_tmpdir(), "run.out");
+	pid_t run = lc_spawn(
+		&f.t,
+		lc_ctrun_argv(&f.t, (const char *const[]){"run", "--bundle", f.t.bundle, ID, NULL}),
+		out, -1);
+	char *ready = lc_rootfs_path(&f.t, "ready");
+	lc_wait_file(ready);
+	cr_assert_eq(kill(run, SIGTERM), 0); /* ours: lc_spawn()ed above */
+	int status = lc_wait(run, 20000);
+	char *text = ctt_read_file(out);
+	cr_expect_eq(status, 7, "run: %s", text);
+	free(text);
+	lc_expect_rootfs_content(&f.t, "got", "TERM\n");
+	lc_assert_nothing_left(&f.t);
+	free(ready);
+	free(out);
 }
 
 /* A create that fails after the init is ready (no console socket listener) must still kill
