@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,4 +147,14 @@ enum ct_status ct_status_derive(pid_t pid, uint64_t recorded_start_time, bool st
 	if (start_time != recorded_start_time)
 		return CT_STATUS_STOPPED; /* the pid was reaped and given to someone else */
 	return started ? CT_STATUS_RUNNING : CT_STATUS_CREATED;
+}
+
+int ct_proc_kill_checked(pid_t pid, uint64_t start_time, int sig, struct ct_error *err)
+{
+	/* What is left is the gap between two syscalls, the best a pid allows (runc too). */
+	if (ct_status_derive(pid, start_time, true) == CT_STATUS_STOPPED)
+		return ct_error_set(err, ESRCH, "send signal %d to process %d", sig, (int)pid);
+	if (kill(pid, sig) < 0)
+		return ct_error_set(err, errno, "send signal %d", sig);
+	return 0;
 }

@@ -39,4 +39,10 @@ const char *ct_status_name(enum ct_status s);
  * else created. Paused needs the cgroup freezer and is the caller's to add. */
 enum ct_status ct_status_derive(pid_t pid, uint64_t recorded_start_time, bool started);
 
+/* kill(2) for a process known only by pid and start time, where no pidfd can carry the
+ * signal (pidfd_open or pidfd_send_signal missing): the start time is checked right before
+ * the call, so a pid that was reaped and given to someone else is never signalled. Fails
+ * with errnum ESRCH when the process is gone, a zombie or not the one recorded. */
+int ct_proc_kill_checked(pid_t pid, uint64_t start_time, int sig, struct ct_error *err);
+
 #endif

@@ -113,6 +113,14 @@ void ct_spawned_kill(struct ct_spawned *s);
 void ct_spawned_close(struct ct_spawned *s);
 void ct_spawned_close_sync(struct ct_spawned *s);
 
+/* Socket activation (sd_listen_fds(3)) as runc honours it: the number of fds from 3 on
+ * that LISTEN_FDS hands to the container, or 0. They are ctrun's only when LISTEN_PID is
+ * unset or names `self`: set to another pid, they were meant for that process, which
+ * passed the variables on without clearing them. LISTEN_FDS must be a count of 1..65536.
+ * Pure; ct_listen_fds() asks it about ctrun's own environment and pid. */
+int ct_listen_fds_count(const char *listen_fds, const char *listen_pid, pid_t self);
+int ct_listen_fds(void);
+
 /* Plan building (spawn_plan.c) and the child's sequence (init.c). */
 int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
 		       struct ct_error *err);

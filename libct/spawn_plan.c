@@ -307,11 +307,35 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	return 0;
 }
 
+/* A decimal number and nothing else; -1 otherwise. */
+static long parse_decimal(const char *s)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0)
+		return -1;
+	return v;
+}
+
+int ct_listen_fds_count(const char *listen_fds, const char *listen_pid, pid_t self)
+{
+	if (!listen_fds || (listen_pid && parse_decimal(listen_pid) != (long)self))
+		return 0;
+	long n = parse_decimal(listen_fds);
+	return n >= 1 && n <= 65536 ? (int)n : 0;
+}
+
+int ct_listen_fds(void)
+{
+	return ct_listen_fds_count(getenv("LISTEN_FDS"), getenv("LISTEN_PID"), getpid());
+}
+
 /* process.env plus LISTEN_FDS/LISTEN_PID when socket-activated fds are passed on. */
 static int plan_environment(const struct oci_process *p, struct ct_init_plan *plan,
 			    struct ct_error *err)
 {
-	const char *listen_fds = getenv("LISTEN_FDS");
+	int listen_fds = ct_listen_fds();
 	size_t n = p->env.len;
 	plan->envp = calloc(n + 3, sizeof(char *));
 	if (!plan->envp)
@@ -321,9 +345,9 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
 			plan->path_env = p->env.items[i] + 5;
 	}
-	if (listen_fds && atoi(listen_fds) > 0) {
+	if (listen_fds > 0) {
 		static char fds_var[64];
-		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", atoi(listen_fds));
+		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", listen_fds);
 		plan->envp[n++] = fds_var;
 		plan->envp[n++] = "LISTEN_PID=1";
 	}

@@ -59,45 +59,45 @@ static bool is_id_char(unsigned char c)
 	return is_id_first_char(c) || c == '.';
 }
 
-/* An id as it can be shown inside a message: bytes outside printable ASCII as \xNN, and
- * long ids cut (the message has a fixed size and the full id helps nobody). */
-static const char *printable_id(const char *id, char *buf, size_t size)
+struct ct_shown_id ct_shown_id(const char *id)
 {
-	size_t n = 0;
-	const size_t shown_max = 64;
-	size_t i;
-	for (i = 0; id[i] && i < shown_max && n + 5 < size; i++) {
+	struct ct_shown_id shown;
+	const size_t size = sizeof(shown.s);
+	size_t n = 0, i;
+	if (!id)
+		id = "";
+	for (i = 0; id[i] && i < CT_ID_SHOWN_CHARS && n + 5 < size; i++) {
 		unsigned char c = (unsigned char)id[i];
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-			buf[n++] = (char)c;
+			shown.s[n++] = (char)c;
 		else
-			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+			n += (size_t)snprintf(shown.s + n, size - n, "\\x%02x", c);
 	}
 	if (id[i] && n + 4 < size) {
-		memcpy(buf + n, "...", 3);
+		memcpy(shown.s + n, "...", 3);
 		n += 3;
 	}
-	buf[n] = '\0';
-	return buf;
+	shown.s[n] = '\0';
+	return shown;
 }
 
 int ct_state_check_id(const char *id, struct ct_error *err)
 {
-	char shown[5 * 64 + 8];
 	if (!id || !*id)
 		return fail_with(err, EINVAL, "invalid container id \"\": it is empty");
-	printable_id(id, shown, sizeof(shown));
+	/* a copy that lives to the end of the function, not a temporary */
+	const struct ct_shown_id shown = ct_shown_id(id);
 	size_t len = strnlen(id, CT_ID_MAX + 1);
 	if (len > CT_ID_MAX)
 		return fail_with(err, EINVAL,
-				 "invalid container id \"%s\": longer than %d characters", shown,
+				 "invalid container id \"%s\": longer than %d characters", shown.s,
 				 CT_ID_MAX);
 	if (!is_id_first_char((unsigned char)id[0]))
 		return fail_with(
 			err, EINVAL,
 			"invalid container id \"%s\": it must start with a letter, a digit, "
 			"'_', '+' or '-'",
-			shown);
+			shown.s);
 	for (size_t i = 1; i < len; i++) {
 		unsigned char c = (unsigned char)id[i];
 		if (is_id_char(c))
@@ -110,12 +110,13 @@ int ct_state_check_id(const char *id, struct ct_error *err)
 		return fail_with(err, EINVAL,
 				 "invalid container id \"%s\": %s at offset %zu is not allowed "
 				 "(only letters, digits, '_', '+', '-' and '.')",
-				 shown, what, i);
+				 shown.s, what, i);
 	}
 	/* the id becomes a path component and a cgroup name: nothing that walks upwards */
 	if (strstr(id, ".."))
 		return fail_with(err, EINVAL,
-				 "invalid container id \"%s\": it must not contain \"..\"", shown);
+				 "invalid container id \"%s\": it must not contain \"..\"",
+				 shown.s);
 	return 0;
 }
 
@@ -193,12 +194,15 @@ static int open_and_lock(int rootfd, const char *name, int lock_op, struct ct_co
 	_cleanup_close_ int dirfd =
 		openat(rootfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (dirfd < 0)
-		return ct_error_set(err, errno, "open \"%s\" in the state root", name);
+		return ct_error_set(err, errno, "open \"%s\" in the state root",
+				    ct_shown_id(name).s);
 	_cleanup_close_ int lockfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lockfd < 0)
-		return ct_error_set(err, errno, "open \"%s\" in the state root", name);
+		return ct_error_set(err, errno, "open \"%s\" in the state root",
+				    ct_shown_id(name).s);
 	if (flock_retrying(lockfd, lock_op) < 0)
-		return ct_error_set(err, errno, "lock \"%s\" in the state root", name);
+		return ct_error_set(err, errno, "lock \"%s\" in the state root",
+				    ct_shown_id(name).s);
 	d->dirfd = steal_fd(&dirfd);
 	d->lockfd = steal_fd(&lockfd);
 	return 0;
@@ -221,7 +225,7 @@ static int make_reservation_dir(int rootfd, char *name, size_t size, struct ct_e
 
 static int already_exists(struct ct_error *err, const char *id)
 {
-	return fail_with(err, EEXIST, "container \"%s\" already exists", id);
+	return fail_with(err, EEXIST, "container \"%s\" already exists", ct_shown_id(id).s);
 }
 
 /* The plain way, for file systems without RENAME_NOREPLACE: between mkdir and flock another
@@ -232,7 +236,8 @@ static int reserve_by_mkdir(int rootfd, const char *id, struct ct_container_dir 
 	if (mkdirat(rootfd, id, 0700) < 0) {
 		if (errno == EEXIST)
 			return already_exists(err, id);
-		return ct_error_set(err, errno, "create the directory of container \"%s\"", id);
+		return ct_error_set(err, errno, "create the directory of container \"%s\"",
+				    ct_shown_id(id).s);
 	}
 	if (open_and_lock(rootfd, id, LOCK_EX, d, err) < 0) {
 		unlinkat(rootfd, id, AT_REMOVEDIR);
@@ -265,7 +270,7 @@ static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir
 		*unsupported = true;
 		return -1;
 	}
-	return ct_error_set(err, e, "create the directory of container \"%s\"", id);
+	return ct_error_set(err, e, "create the directory of container \"%s\"", ct_shown_id(id).s);
 }
 
 int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out, struct ct_error *err)
@@ -285,7 +290,7 @@ int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out, s
 
 static int does_not_exist(struct ct_error *err, const char *id)
 {
-	return fail_with(err, ENOENT, "container \"%s\" does not exist", id);
+	return fail_with(err, ENOENT, "container \"%s\" does not exist", ct_shown_id(id).s);
 }
 
 /* After rmdir a directory has no links; one that lost them while we waited for its lock was
@@ -359,7 +364,8 @@ int ct_state_remove(int rootfd, struct ct_container_dir *d, struct ct_error *err
 	/* Entries removed during readdir may hide others from the same pass: go again. */
 	for (int pass = 0; pass < 3; pass++) {
 		if (remove_contents(d->dirfd, err) < 0) {
-			ct_error_prefix(err, "remove the directory of container \"%s\"", d->id);
+			ct_error_prefix(err, "remove the directory of container \"%s\"",
+					ct_shown_id(d->id).s);
 			break;
 		}
 		if (unlinkat(rootfd, d->id, AT_REMOVEDIR) == 0 || errno == ENOENT) {
@@ -367,7 +373,8 @@ int ct_state_remove(int rootfd, struct ct_container_dir *d, struct ct_error *err
 			break;
 		}
 		if (errno != ENOTEMPTY || pass == 2) {
-			ct_error_set(err, errno, "remove the directory of container \"%s\"", d->id);
+			ct_error_set(err, errno, "remove the directory of container \"%s\"",
+				     ct_shown_id(d->id).s);
 			break;
 		}
 	}
@@ -517,22 +524,25 @@ int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 	/* ct_state_read refuses a file whose id is not its directory's: never write one */
 	if (!st->id || strcmp(st->id, d->id) != 0)
 		return fail_with(err, EINVAL,
-				 "write the state of container \"%s\": id \"%s\" differs", d->id,
-				 st->id ? st->id : "");
+				 "write the state of container \"%s\": id \"%s\" differs",
+				 ct_shown_id(d->id).s, ct_shown_id(st->id).s);
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "write the state of container \"%s\"", d->id);
+		return ct_error_set(err, ENOMEM, "write the state of container \"%s\"",
+				    ct_shown_id(d->id).s);
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_config(g, yajl_gen_indent_string, "  ");
 	int ret = 0;
 	if (gen_state_file(g, st)) {
-		ret = ct_error_set(err, EINVAL, "encode the state of container \"%s\"", d->id);
+		ret = ct_error_set(err, EINVAL, "encode the state of container \"%s\"",
+				   ct_shown_id(d->id).s);
 	} else {
 		const unsigned char *buf;
 		size_t len;
 		yajl_gen_get_buf(g, &buf, &len);
 		if (replace_file(d->dirfd, buf, len, err) < 0)
-			ret = ct_error_prefix(err, "write the state of container \"%s\"", d->id);
+			ret = ct_error_prefix(err, "write the state of container \"%s\"",
+					      ct_shown_id(d->id).s);
 	}
 	yajl_gen_free(g);
 	return ret;
@@ -624,14 +634,15 @@ int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct 
 {
 	memset(st, 0, sizeof(*st));
 	char label[CT_ID_MAX + 64];
-	snprintf(label, sizeof(label), "container \"%s\": %s", d->id, CT_STATE_FILE);
+	snprintf(label, sizeof(label), "container \"%s\": %s", ct_shown_id(d->id).s, CT_STATE_FILE);
 	_cleanup_free_ char *text = read_state_text(d->dirfd, label, err);
 	if (!text)
 		return -1;
 	if (parse_state(label, text, st, err) < 0)
 		return -1;
 	if (strcmp(st->id, d->id) != 0) {
-		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label, st->id);
+		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label,
+			  ct_shown_id(st->id).s);
 		ct_state_free(st);
 		return -1;
 	}
@@ -752,12 +763,14 @@ int ct_state_format_json(const struct ct_state *st, const char *status, char **o
 	*out = NULL;
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "format the state of container \"%s\"", st->id);
+		return ct_error_set(err, ENOMEM, "format the state of container \"%s\"",
+				    ct_shown_id(st->id).s);
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_config(g, yajl_gen_indent_string, "  ");
 	int ret = 0;
 	if (gen_runc_state(g, st, status)) {
-		ret = ct_error_set(err, EINVAL, "format the state of container \"%s\"", st->id);
+		ret = ct_error_set(err, EINVAL, "format the state of container \"%s\"",
+				   ct_shown_id(st->id).s);
 	} else {
 		const unsigned char *buf;
 		size_t len;
@@ -768,7 +781,7 @@ int ct_state_format_json(const struct ct_state *st, const char *status, char **o
 		*out = strndup((const char *)buf, len);
 		if (!*out)
 			ret = ct_error_set(err, ENOMEM, "format the state of container \"%s\"",
-					   st->id);
+					   ct_shown_id(st->id).s);
 	}
 	yajl_gen_free(g);
 	return ret;

@@ -24,6 +24,16 @@
 #define CT_STATE_FILE	     "state.json"
 #define CT_TIMESTAMP_MAX     40 /* "2006-01-02T15:04:05.123456789Z" and its NUL, with room */
 
+/* How an id is quoted in every message, so that an error line stays one short line: bytes
+ * outside printable ASCII (and '"', '\\') as \xNN, cut after CT_ID_SHOWN_CHARS characters
+ * with "...". Returned by value: ct_shown_id(id).s lives until the end of the full
+ * expression, long enough for one printf-like call; keep the struct to use it longer. */
+#define CT_ID_SHOWN_CHARS 64
+struct ct_shown_id {
+	char s[4 * CT_ID_SHOWN_CHARS + 8];
+};
+struct ct_shown_id ct_shown_id(const char *id);
+
 /* Checks an id before it becomes a directory name (and a cgroup name, a hook's input):
  * [a-zA-Z0-9_+-][a-zA-Z0-9_+.-]*, no "..", at most CT_ID_MAX characters. errnum EINVAL;
  * the message is `invalid container id "ID": <why>`. */

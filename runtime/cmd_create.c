@@ -92,7 +92,8 @@ int cmd_create(const struct ct_globals *g, int argc, char **argv)
 	struct ct_container c;
 	struct ct_error err = {0};
 	if (ct_container_create(g, &f.create, &c, &err) < 0) {
-		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", f.create.id, err.msg);
+		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", ct_shown_id(f.create.id).s,
+		       err.msg);
 		return 1;
 	}
 	ct_container_close(&c);

@@ -1,7 +1,6 @@
 /* `ctrun start`, `state`, `kill`, `delete`: commands on one existing container. */
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +8,6 @@
 #include <unistd.h>
 
 #include "libct/signals.h"
-#include "libct/syscalls.h"
 #include "runtime/container.h"
 #include "runtime/kill_all.h"
 #include "runtime/log.h"
@@ -48,7 +46,7 @@ static int parse_simple(int argc, char **argv, const struct option *opts, unsign
 
 static int fail(const char *what, const char *id, const struct ct_error *err)
 {
-	ct_log(CT_LOG_ERROR, "%s container \"%s\": %s", what, id, err->msg);
+	ct_log(CT_LOG_ERROR, "%s container \"%s\": %s", what, ct_shown_id(id).s, err->msg);
 	return 1;
 }
 
@@ -83,7 +81,7 @@ int cmd_start(const struct ct_globals *g, int argc, char **argv)
 		rc = fail("start", id, &err);
 	} else if (c.status != CT_STATUS_CREATED) {
 		ct_log(CT_LOG_ERROR, "start container \"%s\": cannot start a container that is %s",
-		       id, ct_status_name(c.status));
+		       ct_shown_id(id).s, ct_status_name(c.status));
 		rc = 1;
 	} else if (ct_container_start_fifo(&c, &err) < 0) {
 		rc = fail("start", id, &err);
@@ -117,13 +115,11 @@ enum { KILL_ALL = 256 };
 
 static int send_signal(struct ct_container *c, int sig, bool all, struct ct_error *err)
 {
-	if (ct_container_pidfd(c, err) < 0)
+	if (ct_container_attach(c, err) < 0)
 		return -1;
 	if (all)
 		return ct_kill_all(c, sig, err);
-	if (ct_pidfd_send_signal(c->proc.pidfd, sig, NULL, 0) < 0)
-		return ct_error_set(err, errno, "send signal %d", sig);
-	return 0;
+	return ct_container_signal(c, sig, err);
 }
 
 int cmd_kill(const struct ct_globals *g, int argc, char **argv)
@@ -146,7 +142,8 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
 	} else if (c.status == CT_STATUS_STOPPED) {
-		ct_log(CT_LOG_ERROR, "kill container \"%s\": container is not running", id);
+		ct_log(CT_LOG_ERROR, "kill container \"%s\": container is not running",
+		       ct_shown_id(id).s);
 		rc = 1;
 	} else if (send_signal(&c, sig, set & (1u << (KILL_ALL - 256)), &err) < 0) {
 		rc = fail("kill", id, &err);
@@ -155,14 +152,14 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	return rc;
 }
 
-/* Waits for the init to exit: its pidfd turns readable, whoever its parent is. */
-static int wait_for_exit(int pidfd, struct ct_error *err)
+/* delete --force: SIGKILL to every process of the container, then wait for the init. */
+static int kill_and_wait(struct ct_container *c, struct ct_error *err)
 {
-	struct pollfd p = {.fd = pidfd, .events = POLLIN};
-	while (poll(&p, 1, -1) < 0)
-		if (errno != EINTR)
-			return ct_error_set(err, errno, "wait for the container to exit");
-	return 0;
+	if (ct_container_attach(c, err) < 0)
+		return err->errnum == ESRCH ? 0 : -1; /* exited since we looked: nothing to kill */
+	if (ct_kill_all(c, SIGKILL, err) < 0)
+		return -1;
+	return ct_container_wait_exit(c, err);
 }
 
 enum { DELETE_FORCE = 256 };
@@ -189,11 +186,9 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 		ct_log(CT_LOG_ERROR,
 		       "delete container \"%s\": container is %s, not stopped "
 		       "(use --force)",
-		       id, ct_status_name(c.status));
+		       ct_shown_id(id).s, ct_status_name(c.status));
 		rc = 1;
-	} else if (c.status != CT_STATUS_STOPPED && ct_container_pidfd(&c, &err) >= 0 &&
-		   (ct_kill_all(&c, SIGKILL, &err) < 0 || wait_for_exit(c.proc.pidfd, &err) < 0)) {
-		/* (no pidfd: the init exited since we looked, nothing left to kill) */
+	} else if (c.status != CT_STATUS_STOPPED && kill_and_wait(&c, &err) < 0) {
 		rc = fail("delete", id, &err);
 	} else if (ct_container_destroy(&c, &err) < 0) {
 		rc = fail("delete", id, &err);

@@ -96,11 +96,17 @@ static void print_json(const struct ct_mount_table *t, const struct ct_planned_p
 static int read_container_mounts(struct ct_container *c, struct ct_mount_table *t,
 				 struct ct_error *err)
 {
-	_cleanup_free_ char *text = ct_mountinfo_read(c->state.pid, err);
-	int pidfd = ct_container_pidfd(c, err);
-	if (!text || pidfd < 0)
+	if (ct_container_attach(c, err) < 0)
 		return -1;
-	if (setns(pidfd, CLONE_NEWNS) < 0)
+	_cleanup_free_ char *text = ct_mountinfo_read(c->state.pid, err);
+	if (!text)
+		return -1;
+	/* without pidfd_open, the namespace file of the pid the start time just vouched for */
+	char ns[64];
+	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", c->state.pid);
+	_cleanup_close_ int nsfd = c->proc.pidfd >= 0 ? -1 : open(ns, O_RDONLY | O_CLOEXEC);
+	int target = c->proc.pidfd >= 0 ? c->proc.pidfd : nsfd;
+	if (target < 0 || setns(target, CLONE_NEWNS) < 0)
 		return ct_error_set(err, errno, "enter the mount namespace");
 	if (ct_mounts_read(t, CT_MOUNTS_STATMOUNT, err) == 0)
 		return 0;

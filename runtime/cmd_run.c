@@ -9,7 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libct/syscalls.h"
 #include "runtime/container.h"
 #include "runtime/create_flags.h"
 #include "runtime/log.h"
@@ -30,9 +29,11 @@ static int exit_status_of(const siginfo_t *info)
 	return 128 + info->si_status; /* killed or dumped: as shells report it */
 }
 
-/* Returns the container's exit status, or -1 with err set. */
-static int forward_and_wait(int pidfd, const sigset_t *signals, struct ct_error *err)
+/* Returns the container's exit status, or -1 with err set. A signal is forwarded as kill
+ * sends one (ct_container_signal: the checked kill() where pidfd_send_signal is missing). */
+static int forward_and_wait(struct ct_container *c, const sigset_t *signals, struct ct_error *err)
 {
+	int pidfd = c->proc.pidfd;
 	int sfd = signalfd(-1, signals, SFD_CLOEXEC);
 	if (sfd < 0)
 		return ct_error_set(err, errno, "signalfd");
@@ -48,7 +49,7 @@ static int forward_and_wait(int pidfd, const sigset_t *signals, struct ct_error 
 		struct signalfd_siginfo si;
 		if ((fds[1].revents & POLLIN) && read(sfd, &si, sizeof(si)) == sizeof(si) &&
 		    si.ssi_signo != SIGCHLD)
-			ct_pidfd_send_signal(pidfd, (int)si.ssi_signo, NULL, 0);
+			ct_container_signal(c, (int)si.ssi_signo, NULL);
 		siginfo_t info = {0};
 		if ((fds[0].revents & POLLIN) &&
 		    waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) == 0 && info.si_pid)
@@ -72,7 +73,7 @@ static void delete_after_run(const struct ct_globals *g, const char *id)
 	struct ct_container c;
 	struct ct_error err = {0};
 	if (ct_container_open(g, id, true, &c, &err) < 0 || ct_container_destroy(&c, &err) < 0)
-		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", ct_shown_id(id).s, err.msg);
 	ct_container_close(&c);
 }
 
@@ -89,11 +90,11 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 	struct ct_error err = {0};
 	const char *id = f.create.id;
 	if (ct_container_create(g, &f.create, &c, &err) < 0) {
-		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", ct_shown_id(id).s, err.msg);
 		return 1;
 	}
 	if (start_now(&c, &err) < 0) {
-		ct_log(CT_LOG_ERROR, "start container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "start container \"%s\": %s", ct_shown_id(id).s, err.msg);
 		ct_spawned_kill(&c.proc);
 		ct_container_destroy(&c, &err);
 		ct_container_close(&c);
@@ -104,9 +105,9 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 		return 0;
 	}
 	ct_container_dir_close(&c.dir); /* others may look at it while it runs */
-	int status = forward_and_wait(c.proc.pidfd, &signals, &err);
+	int status = forward_and_wait(&c, &signals, &err);
 	if (status < 0)
-		ct_log(CT_LOG_ERROR, "run container \"%s\": %s", id, err.msg);
+		ct_log(CT_LOG_ERROR, "run container \"%s\": %s", ct_shown_id(id).s, err.msg);
 	ct_container_close(&c);
 	if (!f.keep)
 		delete_after_run(g, id);

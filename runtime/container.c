@@ -10,8 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libct/mount_label.h"
 #include "libct/cleanup.h"
+#include "libct/kernel.h"
+#include "libct/mount_label.h"
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
 #include "runtime/bundle.h"
@@ -139,18 +140,17 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
 	};
-	const char *listen_fds = getenv("LISTEN_FDS");
-	if (listen_fds)
-		so.preserve_fds += atoi(listen_fds);
+	so.preserve_fds += ct_listen_fds();
 	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
 		ct_log(CT_LOG_DEBUG,
-		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled", a->id);
+		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled",
+		       ct_shown_id(a->id).s);
 	if (ct_spawn(&so, &c->proc, err) < 0)
 		return -1;
-	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", a->id, c->proc.pid,
-	       c->proc.method);
+	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", ct_shown_id(a->id).s,
+	       c->proc.pid, c->proc.method);
 	if (c->proc.note[0])
-		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", a->id, c->proc.note);
+		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", ct_shown_id(a->id).s, c->proc.note);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;
@@ -201,51 +201,97 @@ int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive
 	c->rootfd = ct_state_root_open(g->root, false, err);
 	if (c->rootfd < 0) {
 		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" does not exist", id);
+			ct_error_set(err, ENOENT, "container \"%s\" does not exist",
+				     ct_shown_id(id).s);
 		return -1;
 	}
 	if (ct_state_open(c->rootfd, id, exclusive, &c->dir, err) < 0)
 		return -1;
 	if (ct_state_read(&c->dir, &c->state, err) < 0) {
 		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" is still being created", id);
+			ct_error_set(err, ENOENT, "container \"%s\" is still being created",
+				     ct_shown_id(id).s);
 		return -1;
 	}
 	c->status = ct_status_derive(c->state.pid, c->state.pid_start_time, c->state.started);
 	return 0;
 }
 
-int ct_container_pidfd(struct ct_container *c, struct ct_error *err)
+int ct_container_attach(struct ct_container *c, struct ct_error *err)
 {
-	if (c->proc.pidfd >= 0)
-		return c->proc.pidfd;
+	if (c->proc.pid > 0)
+		return 0;
 	int fd = ct_pidfd_open(c->state.pid, 0);
-	if (fd < 0)
-		return ct_error_set(err, errno, "container \"%s\" is not running", c->state.id);
+	int saved = errno;
+	/* pidfd_open missing: go on without a pidfd, every signal is a checked kill() */
+	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN))
+		return ct_error_set(err, saved, "container \"%s\" is not running",
+				    ct_shown_id(c->state.id).s);
 	/* The pidfd pins the process: if its start time still matches, it is ours. */
 	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
-		close(fd);
-		return ct_error_set(err, ESRCH, "container \"%s\" is not running", c->state.id);
+		if (fd >= 0)
+			close(fd);
+		return ct_error_set(err, ESRCH, "container \"%s\" is not running",
+				    ct_shown_id(c->state.id).s);
 	}
 	c->proc.pidfd = fd;
 	c->proc.pid = c->state.pid;
-	return fd;
+	return 0;
+}
+
+int ct_container_signal(struct ct_container *c, int sig, struct ct_error *err)
+{
+	if (c->proc.pidfd >= 0) {
+		if (ct_pidfd_send_signal(c->proc.pidfd, sig, NULL, 0) == 0)
+			return 0;
+		if (ct_kernel_has(CT_KF_PIDFD_SEND_SIGNAL))
+			return ct_error_set(err, errno, "send signal %d", sig);
+	}
+	return ct_proc_kill_checked(c->state.pid, c->state.pid_start_time, sig, err);
+}
+
+/* Without a pidfd to poll, how often the init is looked at while waiting for it. */
+#define NO_PIDFD_POLL_MS 20
+
+static int poll_timeout(const struct ct_container *c)
+{
+	return c->proc.pidfd >= 0 ? -1 : NO_PIDFD_POLL_MS;
+}
+
+/* The init is gone: its pidfd turned readable, or (without one) its start time says so. */
+static bool init_gone(const struct ct_container *c, const struct pollfd *pidfd_poll)
+{
+	if (c->proc.pidfd >= 0)
+		return pidfd_poll->revents != 0;
+	return ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED;
+}
+
+int ct_container_wait_exit(struct ct_container *c, struct ct_error *err)
+{
+	struct pollfd p = {.fd = c->proc.pidfd, .events = POLLIN};
+	do {
+		if (poll(&p, 1, poll_timeout(c)) < 0 && errno != EINTR)
+			return ct_error_set(err, errno, "wait for the container to exit");
+	} while (!init_gone(c, &p));
+	return 0;
 }
 
 /* Opening the read end lets the init's blocking open of the write end return; its one byte
- * says it is through. A dead init is noticed on its pidfd instead of blocking forever. */
+ * says it is through. A dead init is noticed on its pidfd (or, without one, by looking at
+ * it now and then) instead of blocking forever. */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 {
-	int pidfd = ct_container_pidfd(c, err);
-	if (pidfd < 0)
+	if (ct_container_attach(c, err) < 0)
 		return -1;
 	_cleanup_close_ int fifo =
 		openat(c->dir.dirfd, "exec.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fifo < 0)
-		return ct_error_set(err, errno, "container \"%s\": open exec fifo", c->state.id);
-	struct pollfd fds[2] = {{.fd = fifo, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
+		return ct_error_set(err, errno, "container \"%s\": open exec fifo",
+				    ct_shown_id(c->state.id).s);
+	struct pollfd fds[2] = {{.fd = fifo, .events = POLLIN},
+				{.fd = c->proc.pidfd, .events = POLLIN}};
 	for (;;) {
-		if (poll(fds, 2, -1) < 0) {
+		if (poll(fds, 2, poll_timeout(c)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ct_error_set(err, errno, "wait for the container init");
@@ -253,10 +299,10 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		char byte;
 		if ((fds[0].revents & POLLIN) && read(fifo, &byte, 1) == 1)
 			break;
-		if (fds[1].revents)
+		if (init_gone(c, &fds[1]))
 			return ct_error_set(err, ECHILD,
 					    "container \"%s\": init exited before start",
-					    c->state.id);
+					    ct_shown_id(c->state.id).s);
 	}
 	unlinkat(c->dir.dirfd, "exec.fifo", 0);
 	c->state.started = true;

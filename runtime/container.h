@@ -40,8 +40,18 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
 		      struct ct_container *out, struct ct_error *err);
 
-/* A pidfd for the init, verified against the recorded start time (race-free signalling). */
-int ct_container_pidfd(struct ct_container *c, struct ct_error *err);
+/* Takes hold of a live init: c->proc.pid, and c->proc.pidfd opened and verified against
+ * the recorded start time (race-free signalling), or -1 where pidfd_open is missing. Fails
+ * (errnum ESRCH) when the init is gone. A container just created is held already. */
+int ct_container_attach(struct ct_container *c, struct ct_error *err);
+
+/* Signals the attached init through its pidfd; where pidfd_open or pidfd_send_signal is
+ * missing (ENOSYS, EPERM from seccomp), by kill() once the start time proved the pid is
+ * still the init's (DESIGN.md: a recycled pid never gets the signal). */
+int ct_container_signal(struct ct_container *c, int sig, struct ct_error *err);
+
+/* Waits until the attached init has exited, whoever its parent is. */
+int ct_container_wait_exit(struct ct_container *c, struct ct_error *err);
 
 /* Opens the exec fifo, lets the init exec, records `started`. */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/procstat.h"
 #include "libct/syscalls.h"
 
 static int pid_ns_of(pid_t pid, struct stat *st)
@@ -25,24 +26,36 @@ static bool same_ns(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/* The start time is read first and checked again by the fallback's kill(): the process
+ * whose namespace was looked at is the one signalled, never a newcomer under its pid. */
 static void signal_if_in_ns(pid_t pid, const struct stat *ns, int sig)
 {
+	uint64_t start_time;
+	if (ct_proc_start_time(pid, &start_time, NULL) < 0)
+		return;
 	_cleanup_close_ int fd = ct_pidfd_open(pid, 0);
 	struct stat st;
-	if (fd >= 0 && pid_ns_of(pid, &st) == 0 && same_ns(&st, ns))
-		ct_pidfd_send_signal(fd, sig, NULL, 0);
+	if (pid_ns_of(pid, &st) < 0 || !same_ns(&st, ns))
+		return;
+	if (fd >= 0 && ct_pidfd_send_signal(fd, sig, NULL, 0) == 0)
+		return;
+	ct_proc_kill_checked(pid, start_time, sig, NULL);
+}
+
+/* A container whose init is already gone has nothing more to signal: not an error. */
+static int signal_init(struct ct_container *c, int sig, struct ct_error *err)
+{
+	if (ct_container_signal(c, sig, err) < 0 && err->errnum != ESRCH)
+		return -1;
+	return 0;
 }
 
 int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err)
 {
 	struct stat init_ns, own_ns;
-	int pidfd = c->proc.pidfd;
 	if (pid_ns_of(c->state.pid, &init_ns) < 0 || pid_ns_of(0, &own_ns) < 0 ||
-	    same_ns(&init_ns, &own_ns)) {
-		if (ct_pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
-			return ct_error_set(err, errno, "send signal %d", sig);
-		return 0;
-	}
+	    same_ns(&init_ns, &own_ns))
+		return signal_init(c, sig, err);
 	_cleanup_closedir_ DIR *proc = opendir("/proc");
 	if (!proc)
 		return ct_error_set(err, errno, "open /proc");
@@ -52,7 +65,5 @@ int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err)
 		if (pid > 0 && pid != c->state.pid)
 			signal_if_in_ns(pid, &init_ns, sig);
 	}
-	if (ct_pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
-		return ct_error_set(err, errno, "send signal %d", sig);
-	return 0;
+	return signal_init(c, sig, err);
 }

@@ -7,7 +7,8 @@
  * container a cgroup, "the container" is its pid namespace: every process whose
  * /proc/PID/ns/pid is the init's. Without a pid namespace of its own only the init is
  * signalled. Each process is signalled through a pidfd opened before its namespace is
- * checked, so a recycled pid is never hit. */
+ * checked, or where pidfd_open or pidfd_send_signal is missing, by kill() after its start
+ * time, read before that check, is found unchanged: a recycled pid is never hit. */
 int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err);
 
 #endif

@@ -31,6 +31,7 @@ _ctrun_command_flags()
 	exec) echo "--process -p --tty -t --cwd --env -e --user -u --detach -d --pid-file
 		--console-socket --help" ;;
 	ps) echo "--format -f --help" ;;
+	mounts) echo "--format --help" ;;
 	update) echo "--resources -r --help" ;;
 	events) echo "--stats --help" ;;
 	*) echo "--help" ;;
@@ -43,7 +44,7 @@ _ctrun_command_valued()
 	case $1 in
 	create | run) echo "--bundle -b --pid-file --console-socket --preserve-fds" ;;
 	spec | validate) echo "--bundle -b" ;;
-	list | ps) echo "--format -f" ;;
+	list | ps | mounts) echo "--format -f" ;;
 	exec) echo "--process -p --cwd --env -e --user -u --pid-file --console-socket" ;;
 	update) echo "--resources -r" ;;
 	esac

@@ -271,12 +271,43 @@ pid_t lc_pid(const struct lc *t, const char *id)
 	return pid;
 }
 
+char *lc_state_file(const struct lc *t, const char *id)
+{
+	char *dir = ctt_path(t->root, id);
+	char *file = ctt_path(dir, "state.json");
+	free(dir);
+	return file;
+}
+
+bool lc_alive(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
 char *lc_rootfs_path(const struct lc *t, const char *rel)
 {
 	char *rootfs = ctt_path(t->bundle, "rootfs");
 	char *path = ctt_path(rootfs, rel);
 	free(rootfs);
 	return path;
+}
+
+void lc_expect_rootfs_content(const struct lc *t, const char *rel, const char *want)
+{
+	char *path = lc_rootfs_path(t, rel);
+	char *text = lc_wait_content(path, want);
+	cr_expect_str_eq(text, want, "/%s: %s", rel, text);
+	free(text);
+	free(path);
 }
 
 void lc_wait_file(const char *path)
@@ -483,6 +514,15 @@ int lc_count_in_pidns(pid_t pid, const char *cmdline)
 	}
 	closedir(d);
 	return n;
+}
+
+void lc_wait_count_in_pidns(pid_t pid, const char *cmdline, int want)
+{
+	for (unsigned waited = 0; lc_count_in_pidns(pid, cmdline) != want; waited += 20) {
+		cr_assert_lt(waited, POLL_LIMIT_MS, "%d of \"%s\" expected, %d there", want,
+			     cmdline, lc_count_in_pidns(pid, cmdline));
+		sleep_ms(20);
+	}
 }
 
 /* ---- clean-up ---- */

@@ -68,12 +68,21 @@ void lc_wait_status(const struct lc *t, const char *id, const char *want);
 /* The pid from `state`. */
 pid_t lc_pid(const struct lc *t, const char *id);
 
+/* ROOT/id/state.json, malloc'd. */
+char *lc_state_file(const struct lc *t, const char *id);
+
+/* Whether pid is a live process (a zombie has exited). Read here, not through libct, so
+ * that ctrun's own parser does not judge ctrun. */
+bool lc_alive(pid_t pid);
+
 /* bundle/rootfs/rel on the host, malloc'd; the container writes its /rel there. */
 char *lc_rootfs_path(const struct lc *t, const char *rel);
 /* Polls until the file exists (fails after 10 s). */
 void lc_wait_file(const char *path);
 /* Polls until the file holds needle (fails after 10 s); returns the content, malloc'd. */
 char *lc_wait_content(const char *path, const char *needle);
+/* Polls until bundle/rootfs/rel holds needle, then expects it to be exactly want. */
+void lc_expect_rootfs_content(const struct lc *t, const char *rel, const char *want);
 
 /* Starts argv in the background: stdin /dev/null, stdout and stderr appended to out,
  * fd3 (when >= 0) as its fd 3, CTT_MARK of t in its environment. Killed at lc_cleanup()
@@ -96,6 +105,8 @@ void lc_assert_nothing_left(const struct lc *t);
 /* Number of processes whose pid namespace is that of pid and whose cmdline is cmdline
  * (arguments joined by spaces). */
 int lc_count_in_pidns(pid_t pid, const char *cmdline);
+/* Polls until lc_count_in_pidns() is want (fails after 10 s). */
+void lc_wait_count_in_pidns(pid_t pid, const char *cmdline, int want);
 
 bool lc_matches(const char *text, const char *regex);
 

@@ -58,12 +58,13 @@ Test(bad_input, unknown_id)
 	lc_assert_nothing_left(&t);
 }
 
-static void expect_invalid_id(const struct lc *t, const char *id)
+/* Every command that takes a container id, with id in place (N_ID_COMMANDS of them). */
+#define N_ID_COMMANDS 7
+typedef const char *id_command[6];
+
+static void id_commands(const struct lc *t, const char *id, id_command out[N_ID_COMMANDS])
 {
-	char needle[SHOWN_ID_MAX + 32];
-	snprintf(needle, sizeof(needle), "invalid container id \"%.*s", SHOWN_ID_MAX, id);
-	const char *const needles[] = {needle, NULL};
-	const char *const commands[][6] = {
+	const id_command commands[N_ID_COMMANDS] = {
 		{"create", "--bundle", t->bundle, id, NULL},
 		{"run", "--bundle", t->bundle, id, NULL},
 		{"start", id, NULL},
@@ -72,7 +73,17 @@ static void expect_invalid_id(const struct lc *t, const char *id)
 		{"delete", id, NULL},
 		{"delete", "--force", id, NULL},
 	};
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	memcpy(out, commands, sizeof(commands));
+}
+
+static void expect_invalid_id(const struct lc *t, const char *id)
+{
+	char needle[SHOWN_ID_MAX + 32];
+	snprintf(needle, sizeof(needle), "invalid container id \"%.*s", SHOWN_ID_MAX, id);
+	const char *const needles[] = {needle, NULL};
+	id_command commands[N_ID_COMMANDS];
+	id_commands(t, id, commands);
+	for (size_t i = 0; i < N_ID_COMMANDS; i++)
 		expect_failure(t, commands[i], needles);
 	lc_assert_nothing_left(t);
 }
@@ -98,6 +109,51 @@ Test(bad_input, id_longer_than_1024)
 	lc_ctrun(&r, &t, "state", id);
 	cr_expect(strstr(r.err, "longer than 1024"), "stderr: %s", r.err);
 	ctt_result_free(&r);
+}
+
+/* An error line quotes the id cut short, in the command's prefix as in the message. */
+#define ERROR_LINE_MAX 300
+
+/* Each command in `which` (indexes into id_commands(), -1 ends) fails with one line under
+ * ERROR_LINE_MAX characters that still names the problem. */
+static void expect_short_error_lines(const struct lc *t, const char *id, const int *which,
+				     const char *problem)
+{
+	id_command commands[N_ID_COMMANDS];
+	id_commands(t, id, commands);
+	for (; *which >= 0; which++) {
+		struct ctt_result r;
+		lc_ctrunv(&r, t, commands[*which]);
+		lc_expect_error(&r, problem);
+		cr_expect_lt(strlen(r.err), ERROR_LINE_MAX, "%s: a line of %zu characters: %s",
+			     commands[*which][0], strlen(r.err), r.err);
+		ctt_result_free(&r);
+	}
+	lc_assert_nothing_left(t);
+}
+
+static char *repeated(char c, size_t n)
+{
+	char *s = malloc(n + 1);
+	cr_assert_not_null(s);
+	memset(s, c, n);
+	s[n] = '\0';
+	return s;
+}
+
+Test(bad_input, error_lines_for_very_long_ids_stay_short)
+{
+	static const int every[] = {0, 1, 2, 3, 4, 5, 6, -1};
+	struct lc t;
+	lc_init(&t);
+	char *too_long = repeated('a', 1100);
+	expect_short_error_lines(&t, too_long, every, "longer than 1024 characters");
+	/* the longest valid id: longer than a file name may be (NAME_MAX), so no such
+	 * container can exist or be made */
+	char *longest = repeated('b', 1024);
+	expect_short_error_lines(&t, longest, every, "File name too long");
+	free(too_long);
+	free(longest);
 }
 
 Test(bad_input, duplicate_id)

@@ -3,9 +3,11 @@
  * (an old seccomp profile), or clone() with CLONE_PIDFD fail with EINVAL (a kernel before
  * 5.2). Every command of a test runs under the same filter, and the debug log of create and
  * run says which call made the init, so each test proves it took the path it is about. Then
- * pidfd_send_signal missing: what kill, delete --force, run and a failed create do. */
+ * pidfd_send_signal (and pidfd_open) missing: kill, kill --all and delete --force fall back
+ * to a kill() checked against the recorded start time; run and a failed create still work. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,42 +181,107 @@ Test(fallback, run_works_without_clone_pidfd)
 	check_run(&no_clone_pidfd);
 }
 
-/* ---- pidfd_send_signal missing ---- */
+/* ---- pidfd_send_signal (and pidfd_open) missing ---- */
 
-/* ctrun has no pid-based fallback for it: kill and delete --force fail with one clear line
- * naming the container and the errno, and the container is left as it was. */
-static void check_kill_refused(const char *errno_name, int errnum)
+/* Filters under which kill and delete --force fall back to kill() by pid, checked against
+ * the start time recorded in state.json. */
+static const char *const send_signal_enosys[] = {"pidfd_send_signal", NULL};
+static const char *const send_signal_eperm[] = {"--errno", "EPERM", "pidfd_send_signal", NULL};
+static const char *const no_pidfd_calls[] = {"pidfd_open,pidfd_send_signal", NULL};
+
+/* The init records USR1 and TERM; its two background sleeps die of TERM. */
+#define RECORDER_SCRIPT                                                  \
+	"trap 'echo USR1 >> /sig' USR1; trap 'echo TERM >> /sig' TERM; " \
+	"sleep 1000 & sleep 1000 & touch /ready; while :; do sleep 0.1; done"
+
+/* The whole lifecycle under the filter: the status is derived, kill reaches the init,
+ * kill --all the init and every other process, delete --force kills and removes it. */
+static void check_kill_fallback(const char *const *enosys_args)
 {
 	struct fb f;
-	fb_init(&f, NULL, "exec sleep 600");
-	lc_ok(&f.t, "run", "--detach", "--bundle", f.t.bundle, ID);
-	fb_wrap(&f, (const char *const[]){"--errno", errno_name, "pidfd_send_signal", NULL});
-	struct ctt_result r;
-	lc_ctrun(&r, &f.t, "kill", ID, "KILL");
-	lc_expect_error(&r, "kill container \"" ID "\"", "send signal 9", strerror(errnum));
-	ctt_result_free(&r);
-	lc_ctrun(&r, &f.t, "delete", "--force", ID);
-	lc_expect_error(&r, "delete container \"" ID "\"", "send signal 9", strerror(errnum));
-	ctt_result_free(&r);
+	fb_init(&f, enosys_args, RECORDER_SCRIPT);
+	lc_ok(&f.t, "create", "--bundle", f.t.bundle, ID);
+	expect_status(&f, "created");
+	lc_ok(&f.t, "start", ID);
+	char *ready = lc_rootfs_path(&f.t, "ready");
+	lc_wait_file(ready);
+	free(ready);
 	expect_status(&f, "running");
-	fb_wrap(&f, NULL);
-	lc_ok(&f.t, "kill", ID, "KILL");
-	lc_wait_status(&f.t, ID, "stopped");
-	lc_ok(&f.t, "delete", ID);
+	pid_t init = lc_pid(&f.t, ID);
+	lc_wait_count_in_pidns(init, "sleep 1000", 2);
+
+	lc_ok(&f.t, "kill", ID, "USR1");
+	lc_expect_rootfs_content(&f.t, "sig", "USR1\n");
+	lc_ok(&f.t, "kill", "--all", ID, "TERM");
+	lc_expect_rootfs_content(&f.t, "sig", "USR1\nTERM\n");
+	lc_wait_count_in_pidns(init, "sleep 1000", 0);
+	expect_status(&f, "running");
+
+	lc_ok(&f.t, "delete", "--force", ID);
+	cr_expect_not(lc_alive(init), "delete --force left the init %d running", init);
 	lc_assert_nothing_left(&f.t);
 }
 
-Test(fallback, kill_without_pidfd_send_signal_is_a_clear_error)
+Test(fallback, kill_works_when_pidfd_send_signal_is_enosys)
 {
-	check_kill_refused("ENOSYS", ENOSYS);
+	check_kill_fallback(send_signal_enosys);
 }
 
-Test(fallback, kill_with_pidfd_send_signal_refused_is_a_clear_error)
+Test(fallback, kill_works_when_pidfd_send_signal_is_eperm)
 {
-	check_kill_refused("EPERM", EPERM);
+	check_kill_fallback(send_signal_eperm);
 }
 
-/* run only forwards signals with it: waiting and the exit code need no pidfd_send_signal. */
+Test(fallback, kill_works_without_pidfd_open_and_pidfd_send_signal)
+{
+	check_kill_fallback(no_pidfd_calls);
+}
+
+/* A stopped container whose pid now names an unrelated process of ours (a sleep with
+ * another start time): under the fallback it is still stopped, kill and kill --all
+ * refuse, delete --force only removes it, and the sleep is never signalled. */
+static void check_recycled_pid_spared(const char *const *enosys_args)
+{
+	struct fb f;
+	fb_init(&f, NULL, "true");
+	lc_ok(&f.t, "run", "--detach", "--bundle", f.t.bundle, ID);
+	lc_wait_status(&f.t, ID, "stopped");
+	char *out = ctt_path(ctt_tmpdir(), "sleep.out");
+	pid_t other = lc_spawn(&f.t, (const char *const[]){"/bin/sleep", "1000", NULL}, out, -1);
+	char *file = lc_state_file(&f.t, ID);
+	char pidtext[16];
+	snprintf(pidtext, sizeof(pidtext), "%d", other);
+	ctt_json_edit_file(file, ".pid", pidtext);
+
+	fb_wrap(&f, enosys_args);
+	expect_status(&f, "stopped");
+	struct ctt_result r;
+	lc_ctrun(&r, &f.t, "kill", ID, "KILL");
+	lc_expect_error(&r, "kill container \"" ID "\"", "not running");
+	ctt_result_free(&r);
+	lc_ctrun(&r, &f.t, "kill", "--all", ID, "KILL");
+	lc_expect_error(&r, "kill container \"" ID "\"", "not running");
+	ctt_result_free(&r);
+	lc_ok(&f.t, "delete", "--force", ID);
+	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
+	kill(other, SIGKILL); /* ours: lc_spawn()ed above */
+	lc_wait(other, 10000);
+	lc_assert_nothing_left(&f.t);
+	free(file);
+	free(out);
+}
+
+Test(fallback, recycled_pid_is_spared_without_pidfd_send_signal)
+{
+	check_recycled_pid_spared(send_signal_enosys);
+}
+
+Test(fallback, recycled_pid_is_spared_without_pidfd_open_and_pidfd_send_signal)
+{
+	check_recycled_pid_spared(no_pidfd_calls);
+}
+
+/* Waiting and the exit code need no pidfd_send_signal. */
 Test(fallback, run_works_without_pidfd_send_signal)
 {
 	struct fb f;
@@ -225,6 +292,31 @@ Test(fallback, run_works_without_pidfd_send_signal)
 	cr_expect_str_eq(r.out, "ran\n");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&f.t);
+}
+
+/* A foreground run still forwards the signals it gets, by the checked kill(): the
+ * container's trap runs and its exit status comes back. */
+Test(fallback, run_forwards_signals_without_pidfd_send_signal)
+{
+	struct fb f;
+	fb_init(&f, send_signal_enosys,
+		"trap 'echo TERM > /got; exit 7' TERM; touch /ready; sleep 100 & wait");
+	char *out = ctt_path(ctt_tmpdir(), "run.out");
+	pid_t run = lc_spawn(
+		&f.t,
+		lc_ctrun_argv(&f.t, (const char *const[]){"run", "--bundle", f.t.bundle, ID, NULL}),
+		out, -1);
+	char *ready = lc_rootfs_path(&f.t, "ready");
+	lc_wait_file(ready);
+	cr_assert_eq(kill(run, SIGTERM), 0); /* ours: lc_spawn()ed above */
+	int status = lc_wait(run, 20000);
+	char *text = ctt_read_file(out);
+	cr_expect_eq(status, 7, "run: %s", text);
+	free(text);
+	lc_expect_rootfs_content(&f.t, "got", "TERM\n");
+	lc_assert_nothing_left(&f.t);
+	free(ready);
+	free(out);
 }
 
 /* A create that fails after the init is ready (no console socket listener) must still kill

@@ -43,22 +43,6 @@ static void expect_status(const struct lc *t, const char *id, const char *want)
 	free(status);
 }
 
-/* Whether pid is a live process (a zombie has exited). Read here, not through libct, so
- * that ctrun's own parser does not judge ctrun. */
-static bool alive(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
-}
-
 /* Removes a marker of an earlier container of the same bundle. */
 static void forget(const struct lc *t, const char *rel)
 {
@@ -90,24 +74,6 @@ static void start_ready(const struct lc *t, const char *id, const char *script)
 	create(t, id);
 	lc_ok(t, "start", id);
 	wait_marker(t, "ready");
-}
-
-/* Waits until /sig in the rootfs holds want; a fresh container starts without it. */
-static void expect_recorded(const struct lc *t, const char *want)
-{
-	char *path = lc_rootfs_path(t, "sig");
-	char *text = lc_wait_content(path, want);
-	cr_expect_str_eq(text, want, "/sig: %s", text);
-	free(text);
-	free(path);
-}
-
-static char *state_file(const struct lc *t, const char *id)
-{
-	char *dir = ctt_path(t->root, id);
-	char *file = ctt_path(dir, "state.json");
-	free(dir);
-	return file;
 }
 
 /* ---- create and start ---- */
@@ -169,7 +135,7 @@ Test(lifecycle, create_reports_created_state)
 	expect_state_fields(&t, st, "c1");
 	pid_t pid = (pid_t)ctt_json_get_int(st, ".pid");
 	cr_expect_gt(pid, 0);
-	cr_expect(alive(pid), "the init %d does not exist", pid);
+	cr_expect(lc_alive(pid), "the init %d does not exist", pid);
 	yajl_tree_free(st);
 	expect_state_schema_valid(&t, "c1");
 
@@ -237,7 +203,7 @@ Test(lifecycle, create_returns_while_the_container_waits)
 	cr_assert_eq(lc_wait(runtime, 30000), 0, "create: %s", ctt_read_file(out));
 	pid_t init = lc_pid(&t, "w");
 	cr_expect_neq(init, runtime);
-	cr_expect(alive(init), "the container init is gone with the runtime");
+	cr_expect(lc_alive(init), "the container init is gone with the runtime");
 	expect_status(&t, "w", "created");
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "w");
@@ -273,7 +239,7 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 	lc_wait_status(&t, "r1", "stopped");
 	char *out = ctt_path(ctt_tmpdir(), "sleep.out");
 	pid_t other = lc_spawn(&t, (const char *const[]){"/bin/sleep", "1000", NULL}, out, -1);
-	char *file = state_file(&t, "r1");
+	char *file = lc_state_file(&t, "r1");
 	char pidtext[16];
 	snprintf(pidtext, sizeof(pidtext), "%d", other);
 	ctt_json_edit_file(file, ".pid", pidtext);
@@ -284,7 +250,7 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 	lc_expect_error(&r, "\"r1\"");
 	ctt_result_free(&r);
 	lc_ok(&t, "delete", "r1");
-	cr_expect(alive(other), "ctrun signalled the process that got the recycled pid");
+	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
 	free(file);
 	free(out);
 }
@@ -297,7 +263,7 @@ Test(lifecycle, kill_sends_term_by_default)
 	init(&t);
 	start_ready(&t, "k1", TRAP_SCRIPT);
 	lc_ok(&t, "kill", "k1");
-	expect_recorded(&t, "TERM\n");
+	lc_expect_rootfs_content(&t, "sig", "TERM\n");
 	expect_status(&t, "k1", "running");
 }
 
@@ -311,7 +277,7 @@ Test(lifecycle, kill_takes_names_and_numbers)
 		forget(&t, "sig");
 		start_ready(&t, "n1", TRAP_SCRIPT);
 		lc_ok(&t, "kill", "n1", usr1[i]);
-		expect_recorded(&t, "USR1\n");
+		lc_expect_rootfs_content(&t, "sig", "USR1\n");
 		lc_ok(&t, "kill", "n1", kill9[i]);
 		lc_wait_status(&t, "n1", "stopped");
 		lc_ok(&t, "delete", "n1");
@@ -342,15 +308,6 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 	"trap 'echo TERM >> /sig' TERM; sleep 1000 & sleep 1000 & sleep 1000 & " \
 	"touch /ready; while :; do sleep 0.1; done"
 
-static void wait_sleepers(pid_t init, int want)
-{
-	for (int i = 0; lc_count_in_pidns(init, "sleep 1000") != want; i++) {
-		cr_assert_lt(i, 1000, "%d sleepers expected, %d there", want,
-			     lc_count_in_pidns(init, "sleep 1000"));
-		usleep(10000);
-	}
-}
-
 Test(lifecycle, kill_all_reaches_every_process)
 {
 	static const char *const flags[] = {"--all", "-a"};
@@ -360,14 +317,14 @@ Test(lifecycle, kill_all_reaches_every_process)
 		forget(&t, "sig");
 		start_ready(&t, "a1", SLEEPERS_SCRIPT);
 		pid_t init = lc_pid(&t, "a1");
-		wait_sleepers(init, 3);
+		lc_wait_count_in_pidns(init, "sleep 1000", 3);
 		lc_ok(&t, "kill", "a1", "TERM");
-		expect_recorded(&t, "TERM\n");
+		lc_expect_rootfs_content(&t, "sig", "TERM\n");
 		cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 3,
 			     "TERM reached more than pid 1");
 		lc_ok(&t, "kill", flags[i], "a1", "TERM");
-		expect_recorded(&t, "TERM\nTERM\n");
-		wait_sleepers(init, 0);
+		lc_expect_rootfs_content(&t, "sig", "TERM\nTERM\n");
+		lc_wait_count_in_pidns(init, "sleep 1000", 0);
 		expect_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
 		lc_ok(&t, "delete", "--force", "a1");
 	}
@@ -416,7 +373,7 @@ Test(lifecycle, delete_refuses_live_containers_without_force)
 		lc_expect_error(&r, ids[i], status[i], "--force");
 		ctt_result_free(&r);
 		expect_status(&t, ids[i], status[i]);
-		cr_expect(alive(lc_pid(&t, ids[i])));
+		cr_expect(lc_alive(lc_pid(&t, ids[i])));
 	}
 }
 
@@ -434,7 +391,7 @@ Test(lifecycle, delete_force_kills_created_and_running)
 	lc_ok(&t, "delete", "-f", "running1");
 	expect_gone(&t, "created1");
 	expect_gone(&t, "running1");
-	cr_expect_not(alive(pids[0]) || alive(pids[1]), "a container init survived");
+	cr_expect_not(lc_alive(pids[0]) || lc_alive(pids[1]), "a container init survived");
 	lc_assert_nothing_left(&t);
 }
 
@@ -670,7 +627,7 @@ Test(lifecycle, concurrent_create_of_one_id)
 	free(winner);
 
 	expect_status(&t, "twin", "created");
-	cr_expect(alive(lc_pid(&t, "twin")));
+	cr_expect(lc_alive(lc_pid(&t, "twin")));
 	lc_ok(&t, "start", "twin");
 	wait_marker(&t, "started");
 	free(err);

@@ -478,6 +478,35 @@ Test(process, fd_3_is_closed_without_preserve_fds)
 	free(path);
 }
 
+/* `ctrun run` of t's bundle behind prefix (a program that execs the rest of its argv),
+ * with fd3_file() as fd 3; expects exit 0 and returns the output. */
+static char *run_behind_with_fd3(const struct lc *t, const char *const *prefix)
+{
+	const char *const *ctrun =
+		lc_ctrun_argv(t, (const char *const[]){"run", "--bundle", t->bundle, ID, NULL});
+	const char *argv[64];
+	size_t n = 0;
+	for (; prefix[n]; n++)
+		argv[n] = prefix[n];
+	for (size_t i = 0; ctrun[i]; i++) {
+		cr_assert_lt(n + 1, sizeof(argv) / sizeof(argv[0]));
+		argv[n++] = ctrun[i];
+	}
+	argv[n] = NULL;
+	char *path;
+	int fd = fd3_file(&path);
+	char *out = spawn_with_fd3(t, argv, fd);
+	close(fd);
+	free(path);
+	return out;
+}
+
+/* What the container sees of socket activation: the variables, and fd 3 if it got it. */
+#define LISTEN_SCRIPT                                      \
+	"echo \"[$LISTEN_FDS] [$LISTEN_PID]\"; "           \
+	"if read line <&3; then echo \"got:$line\"; else " \
+	"echo no-fd3; fi 2>/dev/null"
+
 /* As with runc: LISTEN_FDS=N given to ctrun passes fds 3.. and tells the container, whose
  * pid 1 is the listener. */
 Test(process, listen_fds_passes_fd_3)
@@ -485,20 +514,38 @@ Test(process, listen_fds_passes_fd_3)
 	struct lc t;
 	lc_init(&t);
 	lc_set_script(&t, "echo \"$LISTEN_FDS $LISTEN_PID\"; read line <&3; echo \"got:$line\"");
-	const char *const *ctrun =
-		lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL});
-	const char *argv[64] = {"/usr/bin/env", "LISTEN_FDS=1"};
-	for (size_t i = 0; ctrun[i]; i++) {
-		cr_assert_lt(i + 3, sizeof(argv) / sizeof(argv[0]));
-		argv[i + 2] = ctrun[i];
-	}
-	char *path;
-	int fd = fd3_file(&path);
-	char *out = spawn_with_fd3(&t, argv, fd);
-	close(fd);
+	char *out = run_behind_with_fd3(
+		&t, (const char *const[]){"/usr/bin/env", "LISTEN_FDS=1", NULL});
 	cr_expect_str_eq(out, "1 1\ngot:from-test\n");
 	free(out);
-	free(path);
+}
+
+/* LISTEN_PID naming ctrun itself (the shell's pid, which exec hands to ctrun): ours. */
+Test(process, listen_fds_for_ctrun_own_pid_passes_fd_3)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, LISTEN_SCRIPT);
+	char *out = run_behind_with_fd3(
+		&t, (const char *const[]){"/bin/sh", "-c", "LISTEN_FDS=1 LISTEN_PID=$$ exec \"$@\"",
+					  "sh", NULL});
+	cr_expect_str_eq(out, "[1] [1]\ngot:from-test\n");
+	free(out);
+}
+
+/* LISTEN_PID naming another process (this test): the fds were meant for it, so the
+ * container gets neither fd 3 nor the variables. */
+Test(process, listen_fds_for_another_pid_are_not_passed)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, LISTEN_SCRIPT);
+	char pid_var[32];
+	snprintf(pid_var, sizeof(pid_var), "LISTEN_PID=%d", (int)getpid());
+	char *out = run_behind_with_fd3(
+		&t, (const char *const[]){"/usr/bin/env", "LISTEN_FDS=1", pid_var, NULL});
+	cr_expect_str_eq(out, "[] []\nno-fd3\n");
+	free(out);
 }
 
 /* ---- the root filesystem ---- */

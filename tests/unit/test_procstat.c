@@ -218,3 +218,52 @@ Test(status, zombie_child_is_stopped)
 	cr_expect_eq(ct_status_derive(child, start, false), CT_STATUS_STOPPED);
 	cr_assert_eq(waitpid(child, NULL, 0), child);
 }
+
+/* ---- kill by pid, checked against the start time ---- */
+
+/* The signal that ended the child, or 0 when it exited by itself (pipe closed). */
+static int release_and_reap(pid_t child, int release)
+{
+	close(release);
+	int status;
+	cr_assert_eq(waitpid(child, &status, 0), child);
+	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
+Test(kill_checked, signals_the_recorded_process)
+{
+	int release;
+	uint64_t start;
+	pid_t child = fork_waiting_child(&release, &start);
+	struct ct_error err = {0};
+	cr_expect_eq(ct_proc_kill_checked(child, start, SIGTERM, &err), 0, "%s", err.msg);
+	cr_expect_eq(release_and_reap(child, release), SIGTERM);
+}
+
+Test(kill_checked, another_start_time_is_never_signalled)
+{
+	int release;
+	uint64_t start;
+	pid_t child = fork_waiting_child(&release, &start);
+	/* the same pid with another start time: what a recycled pid looks like */
+	struct ct_error err = {0};
+	cr_expect_eq(ct_proc_kill_checked(child, start + 1, SIGTERM, &err), -1);
+	cr_expect_eq(err.errnum, ESRCH, "errnum %d: %s", err.errnum, err.msg);
+	cr_expect_eq(release_and_reap(child, release), 0, "the process was signalled");
+}
+
+Test(kill_checked, gone_or_zombie_is_esrch)
+{
+	int release;
+	uint64_t start;
+	pid_t child = fork_waiting_child(&release, &start);
+	close(release);
+	siginfo_t info;
+	cr_assert_eq(waitid(P_PID, (id_t)child, &info, WEXITED | WNOWAIT), 0);
+	struct ct_error err = {0};
+	cr_expect_eq(ct_proc_kill_checked(child, start, SIGKILL, &err), -1);
+	cr_expect_eq(err.errnum, ESRCH, "zombie: errnum %d: %s", err.errnum, err.msg);
+	cr_assert_eq(waitpid(child, NULL, 0), child);
+	cr_expect_eq(ct_proc_kill_checked(child, start, SIGKILL, &err), -1);
+	cr_expect_eq(err.errnum, ESRCH, "reaped: errnum %d: %s", err.errnum, err.msg);
+}

@@ -549,6 +549,7 @@ Test(spawn_plan, env_is_passed_and_path_found)
 Test(spawn_plan, listen_fds_are_announced)
 {
 	cr_assert_eq(setenv("LISTEN_FDS", "2", 1), 0);
+	unsetenv("LISTEN_PID"); /* unset: the fds are ours */
 	struct fixture f;
 	build_ok(&f, doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
 	cr_assert_not_null(f.plan.envp);
@@ -573,6 +574,54 @@ Test(spawn_plan, listen_fds_zero_or_junk_adds_nothing)
 			       f.plan.envp[1]);
 		done(&f);
 	}
+}
+
+Test(spawn_plan, listen_fds_count_needs_our_pid_or_none)
+{
+	const struct {
+		const char *fds, *pid;
+		int want;
+	} cases[] = {
+		{NULL, NULL, 0},    {"2", NULL, 2},   {"2", "100", 2},	{"2", "101", 0},
+		{"2", "", 0},	    {"2", "100x", 0}, {"2", "-100", 0}, {"0", NULL, 0},
+		{"junk", NULL, 0},  {"-1", NULL, 0},  {"1x", NULL, 0},	{"65536", "100", 65536},
+		{"65537", NULL, 0}, {"1", "0100", 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cr_expect_eq(ct_listen_fds_count(cases[i].fds, cases[i].pid, 100), cases[i].want,
+			     "LISTEN_FDS=%s LISTEN_PID=%s", cases[i].fds ? cases[i].fds : "(unset)",
+			     cases[i].pid ? cases[i].pid : "(unset)");
+}
+
+/* The plan's environment with LISTEN_FDS=2 and LISTEN_PID=pid: announced or not. */
+static void expect_listen_fds_for_pid(pid_t pid, bool announced)
+{
+	char pidtext[16];
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
+	cr_assert_eq(setenv("LISTEN_FDS", "2", 1), 0);
+	cr_assert_eq(setenv("LISTEN_PID", pidtext, 1), 0);
+	struct fixture f;
+	build_ok(&f, doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
+	cr_expect_str_eq(f.plan.envp[0], "A=1");
+	if (announced) {
+		cr_expect_str_eq(f.plan.envp[1], "LISTEN_FDS=2");
+		cr_expect_str_eq(f.plan.envp[2], "LISTEN_PID=1");
+	} else {
+		cr_expect_null(f.plan.envp[1], "LISTEN_PID=%d (not ours) added %s", (int)pid,
+			       f.plan.envp[1]);
+	}
+	done(&f);
+	unsetenv("LISTEN_PID");
+}
+
+Test(spawn_plan, listen_fds_for_our_pid_are_announced)
+{
+	expect_listen_fds_for_pid(getpid(), true);
+}
+
+Test(spawn_plan, listen_fds_for_another_pid_add_nothing)
+{
+	expect_listen_fds_for_pid(getppid(), false);
 }
 
 /* ---- fields whose issue has not landed ---- */

@@ -130,6 +130,30 @@ Test(state_id, too_long)
 	cr_expect_not_null(strstr(err.msg, "aaaa...\""), "%s", err.msg);
 }
 
+Test(state_id, shown_id_is_short_and_printable)
+{
+	cr_expect_str_eq(ct_shown_id("web").s, "web");
+	cr_expect_str_eq(ct_shown_id("a\"b\\c\n").s, "a\\x22b\\x5cc\\x0a");
+	cr_expect_str_eq(ct_shown_id(NULL).s, "");
+	char id[CT_ID_MAX + 100];
+	memset(id, 'a', sizeof(id) - 1);
+	id[sizeof(id) - 1] = '\0';
+	char want[CT_ID_SHOWN_CHARS + 4];
+	memset(want, 'a', CT_ID_SHOWN_CHARS);
+	memcpy(want + CT_ID_SHOWN_CHARS, "...", 4);
+	cr_expect_str_eq(ct_shown_id(id).s, want);
+	/* exactly CT_ID_SHOWN_CHARS characters are shown whole, without "..." */
+	id[CT_ID_SHOWN_CHARS] = '\0';
+	want[CT_ID_SHOWN_CHARS] = '\0';
+	cr_expect_str_eq(ct_shown_id(id).s, want);
+	/* the worst case, every byte escaped, still fits */
+	memset(id, '\x01', CT_ID_SHOWN_CHARS + 1);
+	id[CT_ID_SHOWN_CHARS + 1] = '\0';
+	struct ct_shown_id shown = ct_shown_id(id);
+	cr_expect_eq(strlen(shown.s), 4 * CT_ID_SHOWN_CHARS + 3, "%s", shown.s);
+	cr_expect_str_eq(shown.s + 4 * CT_ID_SHOWN_CHARS, "...");
+}
+
 /* ---- the root ---- */
 
 Test(state_root, create_makes_missing_components_0700, .fini = remove_tmpdir)
