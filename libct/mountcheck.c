@@ -237,6 +237,11 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 
 /* ---- the check, in the child ---- */
 
+uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i)
+{
+	return plan->opts->verify_mounts ? &plan->expect[i].mounted_id : NULL;
+}
+
 static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint64_t id)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -266,7 +271,8 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_tabl
 	_cleanup_close_ int fd = ct_root_open(rootfd, e->path, false);
 	uint64_t now;
 	if (fd < 0)
-		return ct_error_set(err, errno, "%s: the path no longer leads to a mount", e->label);
+		return ct_error_set(err, errno, "%s: the path no longer leads to a mount",
+				    e->label);
 	if (ct_fd_mount_id(fd, false, &now, err) < 0)
 		return ct_error_prefix(err, "%s", e->label);
 	if (now != e->mounted_id)

@@ -51,6 +51,10 @@ int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount
  * read-only paths, /dev/console, the read-only root) into plan->expect. Parent side. */
 int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err);
 
+/* Where the child stores the id of what it mounted for expectation i; NULL when the check
+ * is off (--no-verify-mounts), so that nothing is recorded for nothing. */
+uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i);
+
 /* Reads the table and checks every expectation that was mounted. rootfd: "/" of the
  * container. Fills *backend with the back end used. */
 int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,

@@ -39,8 +39,7 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 	tmpfs.data = "mode=755";
 	struct ct_mount_request rq = {
 		.type = "tmpfs", .source = "tmpfs", .source_fd = -1, .flags = &tmpfs};
-	if (mount_request(rootfd, index, m->destination, &rq, &plan->expect[index].mounted_id,
-			  err) < 0)
+	if (mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err) < 0)
 		return -1;
 	char dest[PATH_MAX];
 	rq.flags = &hierarchy;
@@ -52,7 +51,7 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 		rq.type = rq.source = unified ? "cgroup2" : "cgroup";
 		snprintf(dest, sizeof(dest), "%s/%s", m->destination,
 			 unified ? "unified" : plan->cgroup_v1[i].dir);
-		uint64_t *id = &plan->expect[m->expect_hierarchies + i].mounted_id;
+		uint64_t *id = ct_expect_id(plan, m->expect_hierarchies + i);
 		if (mount_request(rootfd, index, dest, &rq, id, err) < 0)
 			return -1;
 	}
@@ -82,8 +81,7 @@ static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, st
 	}
 	if (!rq.source)
 		rq.source = m->type;
-	return mount_request(rootfd, index, m->destination, &rq, &plan->expect[index].mounted_id,
-			     err);
+	return mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err);
 }
 
 static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
@@ -131,7 +129,8 @@ static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *er
 		};
 		struct ct_mount_expect *e = &plan->expect[plan->expect_masked + i];
 		e->fstype = rq.type;
-		if (ct_mount_in_root(rootfd, p, &rq, &e->mounted_id, err) < 0)
+		if (ct_mount_in_root(rootfd, p, &rq, ct_expect_id(plan, plan->expect_masked + i),
+				     err) < 0)
 			return ct_error_prefix(err, "mask \"%s\"", p);
 	}
 	return 0;
@@ -149,7 +148,7 @@ static int make_paths_readonly(struct ct_init_plan *plan, int rootfd, struct ct_
 		if (fd < 0)
 			return ct_error_set(err, errno, "make \"%s\" read-only", p);
 		struct ct_mount_request rq = {.source_fd = fd, .flags = &rbind};
-		uint64_t *id = &plan->expect[plan->expect_readonly + i].mounted_id;
+		uint64_t *id = ct_expect_id(plan, plan->expect_readonly + i);
 		if (ct_mount_in_root(rootfd, p, &rq, id, err) < 0 ||
 		    ct_mount_set_readonly(rootfd, p, true, err) < 0)
 			return ct_error_prefix(err, "make \"%s\" read-only", p);
@@ -200,7 +199,8 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
 		return 0;
 	if (ct_mount_set_readonly(rootfd, "/", false, err) < 0)
 		return ct_error_prefix(err, "make the root read-only");
-	return ct_fd_mount_id(rootfd, false, &plan->expect[plan->expect_root].mounted_id, err);
+	uint64_t *id = ct_expect_id(plan, plan->expect_root);
+	return id ? ct_fd_mount_id(rootfd, false, id, err) : 0;
 }
 
 /* Mounts, devices and pivot_root with paths resolved in the rootfs; then, inside it, the

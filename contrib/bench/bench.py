@@ -117,6 +117,21 @@ def measure(name, rt, bundle):
     }
 
 
+def check_cost(bundle):
+    """create with and without the mount check, alternating so that both see the same
+    machine; returns the two medians (ms)."""
+    root = os.path.join(WORK, "root-ctrun-check")
+    with_check, without = [], []
+    for i in range(2 * REPEAT):
+        flags = [] if i % 2 == 0 else ["--no-verify-mounts"]
+        cid = "ctrun-bench-check-%d" % i
+        rt = [CTRUN, "--root", root] + flags
+        (with_check if not flags else without).append(
+            timed(rt + ["create", "--bundle", bundle, cid]))
+        sh(CTRUN, "--root", root, "delete", "--force", cid)
+    return statistics.median(with_check) * 1000, statistics.median(without) * 1000
+
+
 def cleanup_cgroups():
     """crun/runc with cgroupfs make /sys/fs/cgroup/<controller>/<id> for our ids: remove
     those (and only those) if a failed run left any behind."""
@@ -162,6 +177,9 @@ def main():
             line += "%16s" % (("%.1f" % v if v >= 10 else "%.3f" % v) + ratio)
         print(line)
     print("peak RSS floor (the launcher running /bin/true): %d KiB" % floor)
+    checked, unchecked = check_cost(bundle)
+    print("ctrun create with the mount check %.3f ms, without %.3f ms: the check costs %.1f%%"
+          % (checked, unchecked, 100 * (checked - unchecked) / unchecked))
     print("ratios are to crun (cgroup manager disabled); medians of %d, run is %d in a row"
           % (REPEAT, RUNS))
 
