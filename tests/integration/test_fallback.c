@@ -33,26 +33,9 @@ static const struct path no_clone_pidfd = {
 
 struct fb {
 	struct lc t;
-	const char *wrapper[8];
+	const char *wrapper[LC_WRAPPER_MAX];
 	char *log; /* the --log file of create and run */
 };
-
-/* enosys_args (NULL: none) become t.wrapper: enosys ARGS -- */
-static void fb_wrap(struct fb *f, const char *const *enosys_args)
-{
-	f->t.wrapper = NULL;
-	if (!enosys_args)
-		return;
-	size_t n = 0;
-	f->wrapper[n++] = ctt_helper("enosys");
-	for (; *enosys_args; enosys_args++) {
-		cr_assert_lt(n, 6, "too many enosys arguments");
-		f->wrapper[n++] = *enosys_args;
-	}
-	f->wrapper[n++] = "--";
-	f->wrapper[n] = NULL;
-	f->t.wrapper = f->wrapper;
-}
 
 /* A bundle running `sh -c script` with a writable root, ctrun under enosys_args. */
 static void fb_init(struct fb *f, const char *const *enosys_args, const char *script)
@@ -63,7 +46,7 @@ static void fb_init(struct fb *f, const char *const *enosys_args, const char *sc
 	char *dir = ctt_tmpdir();
 	f->log = ctt_path(dir, "ctrun.log");
 	free(dir);
-	fb_wrap(f, enosys_args);
+	lc_wrap_enosys(&f->t, f->wrapper, enosys_args);
 }
 
 /* The debug record of create/run names method, and exactly it ("clone" is no "clone3"). */
@@ -188,7 +171,8 @@ static void check_kill_refused(const char *errno_name, int errnum)
 	struct fb f;
 	fb_init(&f, NULL, "exec sleep 600");
 	lc_ok(&f.t, "run", "--detach", "--bundle", f.t.bundle, ID);
-	fb_wrap(&f, (const char *const[]){"--errno", errno_name, "pidfd_send_signal", NULL});
+	lc_wrap_enosys(&f.t, f.wrapper,
+		       (const char *const[]){"--errno", errno_name, "pidfd_send_signal", NULL});
 	struct ctt_result r;
 	lc_ctrun(&r, &f.t, "kill", ID, "KILL");
 	lc_expect_error(&r, "kill container \"" ID "\"", "send signal 9", strerror(errnum));
@@ -197,7 +181,7 @@ static void check_kill_refused(const char *errno_name, int errnum)
 	lc_expect_error(&r, "delete container \"" ID "\"", "send signal 9", strerror(errnum));
 	ctt_result_free(&r);
 	expect_status(&f, "running");
-	fb_wrap(&f, NULL);
+	lc_wrap_enosys(&f.t, f.wrapper, NULL);
 	lc_ok(&f.t, "kill", ID, "KILL");
 	lc_wait_status(&f.t, ID, "stopped");
 	lc_ok(&f.t, "delete", ID);

@@ -39,19 +39,9 @@ static void term_init(struct term *x, const char *script)
 	x->receiver = -1;
 }
 
-/* Starts console_receiver on x->sock with opts (NULL-terminated, may be NULL) and waits
- * until it listens. */
 static void receiver_start(struct term *x, const char *const *opts)
 {
-	const char *argv[8] = {ctt_helper("console_receiver"), x->sock};
-	size_t n = 2;
-	for (; opts && *opts; opts++) {
-		cr_assert_lt(n, 7, "too many receiver options");
-		argv[n++] = *opts;
-	}
-	argv[n] = NULL;
-	x->receiver = lc_spawn(&x->t, argv, x->out, -1);
-	free(lc_wait_content(x->out, "ready\n"));
+	x->receiver = lc_console_receiver(&x->t, x->sock, x->out, opts);
 }
 
 /* Removes the "\r" the terminal puts before each "\n", so lines can be matched. */
