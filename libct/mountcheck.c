@@ -215,6 +215,27 @@ static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, co
 	}
 }
 
+/* A "cgroup" mount on a v1 host: a tmpfs with one mount per hierarchy. */
+static bool has_hierarchies(const struct ct_init_plan *plan, size_t i)
+{
+	return plan->mounts[i].is_cgroup && strcmp(plan->expect[i].fstype, "tmpfs") == 0;
+}
+
+/* When the child makes expectation k: a cgroup v1 hierarchy right after its own "cgroup"
+ * mount, though it is listed after all the mounts; everything else in list order. */
+static size_t made_order(const struct ct_init_plan *plan, size_t k)
+{
+	if (k < plan->n_mounts || k >= plan->expect_masked)
+		return 2 * k;
+	for (size_t i = 0; i < plan->n_mounts; i++) {
+		size_t first = plan->mounts[i].expect_hierarchies;
+		if (has_hierarchies(plan, i) && k >= first &&
+		    k < first + hierarchies_per_mount(plan))
+			return 2 * i + 1;
+	}
+	return 2 * k;
+}
+
 int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -235,7 +256,7 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	for (size_t i = 0; i < plan->n_mounts; i++) {
 		expect_planned(plan, i, &plan->expect[i]);
 		plan->mounts[i].expect_hierarchies = sub;
-		if (plan->mounts[i].is_cgroup && strcmp(plan->expect[i].fstype, "tmpfs") == 0) {
+		if (has_hierarchies(plan, i)) {
 			expect_hierarchies(plan, i, &plan->expect[sub]);
 			sub += hierarchies_per_mount(plan);
 		}
@@ -250,8 +271,9 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	root->path = "/";
 	root->attr_set = c->root.readonly ? MOUNT_ATTR_RDONLY : 0;
 	for (size_t i = 0; i < plan->n_expect; i++)
-		for (size_t j = i + 1; j < plan->n_expect && !plan->expect[i].shadowed; j++)
-			if (plan->expect[j].path && plan->expect[i].path)
+		for (size_t j = 0; j < plan->n_expect && !plan->expect[i].shadowed; j++)
+			if (plan->expect[j].path && plan->expect[i].path &&
+			    made_order(plan, j) > made_order(plan, i))
 				plan->expect[i].shadowed =
 					covers(plan->expect[j].path, plan->expect[i].path);
 	return 0;
