@@ -210,3 +210,40 @@ Test(mountcheck, no_verify_mounts_gives_no_verified_line)
 	ctt_result_free(&without);
 	lc_assert_nothing_left(&t);
 }
+
+/* ---- later mounts over or below earlier ones, as asked: not a difference ---- */
+
+/* A later sysfs on /sys covers the default cgroup mount and its hierarchies. */
+Test(mountcheck, later_mount_over_the_cgroup_hierarchies_is_accepted)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_add_mount(&t, "/sys", "sysfs", "sysfs", "ro");
+	lc_set_script(&t, "grep ' /sys' /proc/self/mountinfo");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+/* rro applies to what is below the bind when it is made; a tmpfs mounted there later is
+ * rw as asked. */
+Test(mountcheck, later_rw_mount_below_an_rro_bind_is_accepted)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = source_with_submount(), *point = ctt_path(host_mount, "later");
+	ctt_mkdir_p(point); /* the rro bind cannot have it made */
+	free(point);
+	lc_add_mount(&t, "/rro", "bind", dir, "rbind,rro");
+	lc_add_mount(&t, "/rro/sub/later", "tmpfs", "tmpfs", "rw");
+	lc_set_script(&t, "touch /rro/sub/later/x && echo later-writable");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect_str_eq(r.out, "later-writable\n");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+	free(dir);
+}
