@@ -2,13 +2,15 @@
  * masked and read-only paths, root.readonly and rootfsPropagation, each checked from inside
  * the container through /proc/self/mountinfo and by trying what the option forbids; the
  * fallbacks (no new mount API, no openat2, no fchmodat2, mknod refused) under the enosys
- * helper, whose mounts and devices must come out as without it; and bad input. */
+ * helper, whose mounts and devices must come out as without it; linux.mountLabel on a host
+ * without SELinux; and bad input, id-mapped mounts among it. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "tests/integration/lifecycle_util.h"
@@ -741,6 +743,35 @@ Test(mounts, rootfs_propagation_slave_and_private)
 	free(dflt);
 }
 
+/* ---- linux.mountLabel ---- */
+
+#define SELINUX_MAGIC 0xf97cff8cU
+
+/* Without SELinux the label means nothing: the container runs, no mount gets a context=
+ * option, and the debug log says the label was ignored. */
+Test(mounts, mount_label_without_selinux_is_ignored)
+{
+	struct statfs sfs;
+	if (statfs("/sys/fs/selinux", &sfs) == 0 && (unsigned)sfs.f_type == SELINUX_MAGIC)
+		ctt_skip("SELinux is enabled on this host");
+	struct lc t;
+	mt_init(&t);
+	ctt_config_set(t.bundle, ".linux.mountLabel",
+		       "\"system_u:object_r:container_file_t:s0:c1,c2\"");
+	add_tmpfs(&t, "/t", NULL);
+	lc_set_script(&t, MOUNTINFO "echo ran");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect(lc_matches(r.out, "^ran$"), "%s", r.out);
+	free(assert_mounted(r.out, "/t", "tmpfs"));
+	cr_expect_null(strstr(r.out, "context="), "a label was given:\n%s", r.out);
+	cr_expect(strstr(r.err, "linux.mountLabel ignored: SELinux is not enabled"),
+		  "the debug log does not say it was ignored:\n%s", r.err);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 /* ---- the fallbacks ---- */
 
 #define NEW_MOUNT_API "fsopen,fsmount,fsconfig,open_tree,move_mount"
@@ -910,4 +941,18 @@ Test(mounts, device_of_an_invalid_type_is_an_error)
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/dev/x\",\"type\":\"q\",\"major\":1,\"minor\":3}");
 	expect_run_error(&t, ".linux.devices[0].type", "\"q\"");
+}
+
+/* Id-mapped mounts wait for user namespaces: refused, not ignored. */
+Test(mounts, idmap_mount_option_is_not_supported_yet)
+{
+	static const char *const options[] = {"bind,idmap", "rbind,ridmap"};
+	for (size_t i = 0; i < 2; i++) {
+		struct lc t;
+		mt_init(&t);
+		char *dir = host_dir();
+		lc_add_mount(&t, "/data", "bind", dir, options[i]);
+		expect_run_error(&t, ".mounts[]: id-mapped mounts", "not supported yet");
+		free(dir);
+	}
 }

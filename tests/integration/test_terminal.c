@@ -184,6 +184,26 @@ Test(terminal, pty_is_the_controlling_terminal)
 	free(out);
 }
 
+/* config-linux.md#default-devices: /dev/console is a bind of the pty, with tty's device
+ * number, and what is written to it reaches the receiver. */
+Test(terminal, dev_console_is_the_pty)
+{
+	struct term x;
+	term_init(&x, "echo \"tty $(stat -c '%t:%T' \"$(tty)\")\"; "
+		      "echo \"console $(stat -c '%t:%T' /dev/console)\"; "
+		      "echo \"bound $(grep -c ' /dev/console ' /proc/self/mountinfo)\"; "
+		      "echo 'via /dev/console' > /dev/console");
+	char *out = terminal_cycle(&x, NULL);
+	const char *tty = strstr(out, "tty "), *console = strstr(out, "console ");
+	cr_assert(tty && console, "%s", out);
+	size_t n = strcspn(tty + 4, "\n");
+	cr_expect(n > 0 && strncmp(tty + 4, console + 8, n) == 0 && console[8 + n] == '\n',
+		  "/dev/console is not the pty:\n%s", out);
+	expect_line(out, "^bound 1$");
+	expect_line(out, "^via /dev/console$");
+	free(out);
+}
+
 /* Before start the init already owns the terminal, seen from the host's /proc. */
 Test(terminal, created_init_already_has_the_terminal)
 {
