@@ -193,6 +193,27 @@ static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, co
 	}
 }
 
+/* A "cgroup" mount on a v1 host: a tmpfs with one mount per hierarchy. */
+static bool has_hierarchies(const struct ct_init_plan *plan, size_t i)
+{
+	return plan->mounts[i].is_cgroup && strcmp(plan->expect[i].fstype, "tmpfs") == 0;
+}
+
+/* When the child makes expectation k: a cgroup v1 hierarchy right after its own "cgroup"
+ * mount, though it is listed after all the mounts; everything else in list order. */
+static size_t made_order(const struct ct_init_plan *plan, size_t k)
+{
+	if (k < plan->n_mounts || k >= plan->expect_masked)
+		return 2 * k;
+	for (size_t i = 0; i < plan->n_mounts; i++) {
+		size_t first = plan->mounts[i].expect_hierarchies;
+		if (has_hierarchies(plan, i) && k >= first &&
+		    k < first + hierarchies_per_mount(plan))
+			return 2 * i + 1;
+	}
+	return 2 * k;
+}
+
 int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -213,7 +234,7 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	for (size_t i = 0; i < plan->n_mounts; i++) {
 		expect_planned(plan, i, &plan->expect[i]);
 		plan->mounts[i].expect_hierarchies = sub;
-		if (plan->mounts[i].is_cgroup && strcmp(plan->expect[i].fstype, "tmpfs") == 0) {
+		if (has_hierarchies(plan, i)) {
 			expect_hierarchies(plan, i, &plan->expect[sub]);
 			sub += hierarchies_per_mount(plan);
 		}
@@ -228,8 +249,9 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	root->path = "/";
 	root->attr_set = c->root.readonly ? MOUNT_ATTR_RDONLY : 0;
 	for (size_t i = 0; i < plan->n_expect; i++)
-		for (size_t j = i + 1; j < plan->n_expect && !plan->expect[i].shadowed; j++)
-			if (plan->expect[j].path && plan->expect[i].path)
+		for (size_t j = 0; j < plan->n_expect && !plan->expect[i].shadowed; j++)
+			if (plan->expect[j].path && plan->expect[i].path &&
+			    made_order(plan, j) > made_order(plan, i))
 				plan->expect[i].shadowed =
 					covers(plan->expect[j].path, plan->expect[i].path);
 	return 0;
@@ -250,22 +272,44 @@ static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uin
 	return NULL;
 }
 
-/* The mounts strictly below m's mount point, into below (t->n entries). */
+static bool made_by_ctrun(const struct ct_mount_expect *e, size_t n, uint64_t mnt_id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (e[i].mounted_id == mnt_id)
+			return true;
+	return false;
+}
+
+/* Whether v is in the tree of mounts under top as top was made: ctrun's own later mounts
+ * there (and what is under them) were not reached by top's recursive options and have
+ * expectations of their own. A mount only hidden under top's path is not below it. */
+static bool below_as_made(const struct ct_mount_table *t, const struct ct_mount *v,
+			  const struct ct_mount *top, const struct ct_mount_expect *all, size_t n)
+{
+	for (size_t depth = 0; v && depth <= t->n; depth++) {
+		if (v == top)
+			return depth > 0;
+		if (made_by_ctrun(all, n, v->mnt_id))
+			return false;
+		v = find_by_mnt_id(t, v->parent_mnt_id);
+	}
+	return false;
+}
+
+/* The mounts below m, into below (t->n entries). */
 static size_t mounts_below(const struct ct_mount_table *t, const struct ct_mount *m,
+			   const struct ct_mount_expect *all, size_t n_all,
 			   const struct ct_mount **below)
 {
-	size_t n = 0, len = strlen(m->target);
-	bool root = strcmp(m->target, "/") == 0;
-	for (size_t i = 0; i < t->n; i++) {
-		const char *p = t->v[i].target;
-		if (&t->v[i] != m && strncmp(p, m->target, len) == 0 &&
-		    (root ? p[1] != '\0' : p[len] == '/'))
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (below_as_made(t, &t->v[i], m, all, n_all))
 			below[n++] = &t->v[i];
-	}
 	return n;
 }
 
-static int check_one(const struct ct_mount_expect *e, const struct ct_mount_table *t, int rootfd,
+static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expect *all,
+		     size_t n_all, const struct ct_mount_table *t, int rootfd,
 		     const struct ct_mount **below, struct ct_error *err)
 {
 	_cleanup_close_ int fd = ct_root_open(rootfd, e->path, false);
@@ -284,7 +328,7 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_tabl
 	if (!m)
 		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
 					  e->label, now);
-	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, below) : 0;
+	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, all, n_all, below) : 0;
 	char diff[CT_ERROR_MSG_MAX / 2];
 	if (ct_mountcheck_compare(e, m, below, n_below, diff, sizeof(diff)) < 0)
 		return ct_error_set_plain(err, EIO, "%s: %s", e->label, diff);
@@ -302,7 +346,7 @@ int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,
 	int rc = below ? 0 : ct_error_set(err, ENOMEM, "verify the mounts");
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (e[i].mounted_id && !e[i].shadowed)
-			rc = check_one(&e[i], &t, rootfd, below, err);
+			rc = check_one(&e[i], e, n, &t, rootfd, below, err);
 	free(below);
 	ct_mount_table_free(&t);
 	return rc;

@@ -76,6 +76,57 @@ void lc_config_append(const struct lc *t, const char *path, const char *json)
 	free(file);
 }
 
+/* options: comma-separated ("ro,size=1m") as a JSON array, malloc'd. */
+static char *options_json(const char *options)
+{
+	char *copy = strdup(options), *save = NULL, *json = calloc(1, strlen(options) * 7 + 3);
+	cr_assert(copy && json);
+	strcat(json, "[");
+	for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		char *q = lc_json_quote(o);
+		strcat(json, json[1] ? "," : "");
+		strcat(json, q);
+		free(q);
+	}
+	strcat(json, "]");
+	free(copy);
+	return json;
+}
+
+void lc_add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
+		  const char *options)
+{
+	char *d = lc_json_quote(dest), *ty = lc_json_quote(type), *s = lc_json_quote(source);
+	char *o = options ? options_json(options) : strdup("[]");
+	char *json;
+	cr_assert_geq(asprintf(&json,
+			       "{\"destination\":%s,\"type\":%s,\"source\":%s,\"options\":%s}", d,
+			       ty, s, o),
+		      0);
+	lc_config_append(t, ".mounts", json);
+	free(json);
+	free(o);
+	free(s);
+	free(ty);
+	free(d);
+}
+
+void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_args)
+{
+	t->wrapper = NULL;
+	if (!enosys_args)
+		return;
+	size_t n = 0;
+	argv[n++] = ctt_helper("enosys");
+	for (; *enosys_args; enosys_args++) {
+		cr_assert_lt(n, LC_WRAPPER_MAX - 2, "too many enosys arguments");
+		argv[n++] = *enosys_args;
+	}
+	argv[n++] = "--";
+	argv[n] = NULL;
+	t->wrapper = argv;
+}
+
 void lc_init(struct lc *t)
 {
 	cr_assert_lt(nboxes, MAX_BOXES, "too many bundles in one test");
@@ -373,6 +424,21 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 	free(env[n]); /* the mark, last */
 	free(env);
 	spawned[nspawned++] = pid;
+	return pid;
+}
+
+pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
+			  const char *const *opts)
+{
+	const char *argv[8] = {ctt_helper("console_receiver"), sock};
+	size_t n = 2;
+	for (; opts && *opts; opts++) {
+		cr_assert_lt(n, 7, "too many receiver options");
+		argv[n++] = *opts;
+	}
+	argv[n] = NULL;
+	pid_t pid = lc_spawn(t, argv, out, -1);
+	free(lc_wait_content(out, "ready\n"));
 	return pid;
 }
 

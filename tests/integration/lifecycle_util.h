@@ -39,6 +39,16 @@ long lc_namespace_index(const struct lc *t, const char *type);
 /* Replaces (json) or removes (NULL) the namespace entry of that type. */
 void lc_namespace_set(const struct lc *t, const char *type, const char *json);
 
+/* Appends {destination, type, source, options} to .mounts; options comma-separated
+ * ("ro,size=1m"), NULL for none. */
+void lc_add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
+		  const char *options);
+
+/* Sets t->wrapper to `enosys ARGS... --` built in argv (LC_WRAPPER_MAX entries, owned by the
+ * caller); enosys_args NULL: no wrapper. */
+#define LC_WRAPPER_MAX 8
+void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_args);
+
 /* JSON string literal of s, malloc'd. */
 char *lc_json_quote(const char *s);
 
@@ -92,6 +102,11 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);
 /* Waits for a lc_spawn()ed process; returns its status (128+N when killed by signal N). */
 int lc_wait(pid_t pid, unsigned timeout_ms);
+
+/* Starts tests/helpers/console_receiver on sock with opts (NULL-terminated, may be NULL),
+ * its output appended to out, and waits until it listens. */
+pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
+			  const char *const *opts);
 
 /* An error of ctrun: non-zero exit, one line on stderr that contains each of the
  * NULL-terminated needles. */

@@ -35,26 +35,9 @@ static const struct path no_clone_pidfd = {
 
 struct fb {
 	struct lc t;
-	const char *wrapper[8];
+	const char *wrapper[LC_WRAPPER_MAX];
 	char *log; /* the --log file of create and run */
 };
-
-/* enosys_args (NULL: none) become t.wrapper: enosys ARGS -- */
-static void fb_wrap(struct fb *f, const char *const *enosys_args)
-{
-	f->t.wrapper = NULL;
-	if (!enosys_args)
-		return;
-	size_t n = 0;
-	f->wrapper[n++] = ctt_helper("enosys");
-	for (; *enosys_args; enosys_args++) {
-		cr_assert_lt(n, 6, "too many enosys arguments");
-		f->wrapper[n++] = *enosys_args;
-	}
-	f->wrapper[n++] = "--";
-	f->wrapper[n] = NULL;
-	f->t.wrapper = f->wrapper;
-}
 
 /* A bundle running `sh -c script` with a writable root, ctrun under enosys_args. */
 static void fb_init(struct fb *f, const char *const *enosys_args, const char *script)
@@ -65,7 +48,7 @@ static void fb_init(struct fb *f, const char *const *enosys_args, const char *sc
 	char *dir = ctt_tmpdir();
 	f->log = ctt_path(dir, "ctrun.log");
 	free(dir);
-	fb_wrap(f, enosys_args);
+	lc_wrap_enosys(&f->t, f->wrapper, enosys_args);
 }
 
 /* The debug record of create/run names method, and exactly it ("clone" is no "clone3"). */
@@ -253,7 +236,7 @@ static void check_recycled_pid_spared(const char *const *enosys_args)
 	snprintf(pidtext, sizeof(pidtext), "%d", other);
 	ctt_json_edit_file(file, ".pid", pidtext);
 
-	fb_wrap(&f, enosys_args);
+	lc_wrap_enosys(&f.t, f.wrapper, enosys_args);
 	expect_status(&f, "stopped");
 	struct ctt_result r;
 	lc_ctrun(&r, &f.t, "kill", ID, "KILL");

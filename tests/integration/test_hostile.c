@@ -4,7 +4,8 @@
  * proves, after the containers are gone, that it is unchanged: same content, mode, owner,
  * nothing created in it, and no mount on it in the test's own mountinfo. Where the image
  * holds a copy of the victim at the same path, what the config asked for happens to that
- * copy inside the rootfs, which the container shows. */
+ * copy inside the rootfs, which the container shows. A root.path that is itself a symlink
+ * is refused outright. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
@@ -313,6 +314,41 @@ Test(hostile, readonly_path_symlinked_to_a_host_directory)
 	free(probe);
 	free(copy);
 	free(out);
+}
+
+/* ---- the root itself ---- */
+
+/* root.path a symlink (relative, absolute) to a real rootfs: refused naming the path, so
+ * an image cannot choose where the root is. */
+Test(hostile, root_path_that_is_a_symlink_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	char *real = ctt_path(t.bundle, "rootfs"), *rel = ctt_path(t.bundle, "rel-link");
+	char *abs = ctt_path(t.bundle, "abs-link");
+	cr_assert_eq(symlink("rootfs", rel), 0);
+	cr_assert_eq(symlink(real, abs), 0);
+	const char *const links[][2] = {{"\"rel-link\"", rel}, {NULL, abs}};
+	for (size_t i = 0; i < 2; i++) {
+		char *q = lc_json_quote(links[i][1]), *named;
+		ctt_config_set(t.bundle, ".root.path", links[i][0] ? links[i][0] : q);
+		cr_assert_geq(asprintf(&named, "\"%s\" is a symlink", links[i][1]), 0);
+		struct ctt_result r;
+		lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
+		lc_expect_error(&r, ".root.path", named);
+		ctt_result_free(&r);
+		lc_assert_nothing_left(&t);
+		free(named);
+		free(q);
+	}
+	ctt_config_set(t.bundle, ".root.path", "\"rootfs\"");
+	char *out = lc_sh_output(&t, "echo ran");
+	cr_expect_str_eq(out, "ran\n", "the directory itself is fine");
+	lc_assert_nothing_left(&t);
+	free(out);
+	free(abs);
+	free(rel);
+	free(real);
 }
 
 /* ---- a directory swapped for a symlink during create ---- */

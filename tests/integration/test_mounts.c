@@ -2,13 +2,15 @@
  * masked and read-only paths, root.readonly and rootfsPropagation, each checked from inside
  * the container through /proc/self/mountinfo and by trying what the option forbids; the
  * fallbacks (no new mount API, no openat2, no fchmodat2, mknod refused) under the enosys
- * helper, whose mounts and devices must come out as without it; and bad input. */
+ * helper, whose mounts and devices must come out as without it; linux.mountLabel on a host
+ * without SELinux; and bad input, id-mapped mounts among it. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "tests/integration/lifecycle_util.h"
@@ -38,44 +40,9 @@ static void mt_init(struct lc *t)
 	ctt_config_set(t->bundle, ".root.readonly", "false");
 }
 
-/* options: comma-separated ("ro,size=1m"), NULL for none. */
-static char *options_json(const char *options)
-{
-	char *copy = strdup(options), *save = NULL, *json = calloc(1, strlen(options) * 7 + 3);
-	cr_assert(copy && json);
-	strcat(json, "[");
-	for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-		char *q = lc_json_quote(o);
-		strcat(json, json[1] ? "," : "");
-		strcat(json, q);
-		free(q);
-	}
-	strcat(json, "]");
-	free(copy);
-	return json;
-}
-
-static void add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
-		      const char *options)
-{
-	char *d = lc_json_quote(dest), *ty = lc_json_quote(type), *s = lc_json_quote(source);
-	char *o = options ? options_json(options) : strdup("[]");
-	char *json;
-	cr_assert_geq(asprintf(&json,
-			       "{\"destination\":%s,\"type\":%s,\"source\":%s,\"options\":%s}", d,
-			       ty, s, o),
-		      0);
-	lc_config_append(t, ".mounts", json);
-	free(json);
-	free(o);
-	free(s);
-	free(ty);
-	free(d);
-}
-
 static void add_tmpfs(const struct lc *t, const char *dest, const char *options)
 {
-	add_mount(t, dest, "tmpfs", "tmpfs", options);
+	lc_add_mount(t, dest, "tmpfs", "tmpfs", options);
 }
 
 /* A host directory (under a new tmpdir) holding a file "f" with text "host". */
@@ -214,8 +181,8 @@ Test(mounts, bind_of_a_directory_and_of_a_file)
 	struct lc t;
 	mt_init(&t);
 	char *dir = host_dir(), *file = ctt_path(dir, "f");
-	add_mount(&t, "/hostdir", "bind", dir, "bind");
-	add_mount(&t, "/etc/hostfile", "bind", file, "bind");
+	lc_add_mount(&t, "/hostdir", "bind", dir, "bind");
+	lc_add_mount(&t, "/etc/hostfile", "bind", file, "bind");
 	char *out = lc_sh_output(&t, MOUNTINFO "cat /hostdir/f; echo; cat /etc/hostfile; echo; "
 					       "echo inside > /hostdir/g");
 	char *d = mount_line(out, "/hostdir"), *f = mount_line(out, "/etc/hostfile");
@@ -239,8 +206,8 @@ Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
 	mt_init(&t);
 	char *dir = host_dir();
 	host_submount(dir);
-	add_mount(&t, "/b", "bind", dir, "bind");
-	add_mount(&t, "/r", "bind", dir, "rbind");
+	lc_add_mount(&t, "/b", "bind", dir, "bind");
+	lc_add_mount(&t, "/r", "bind", dir, "rbind");
 	char *out = lc_sh_output(&t, MOUNTINFO);
 	free(assert_mounted(out, "/r/sub", "tmpfs"));
 	char *b = mount_line(out, "/b");
@@ -343,7 +310,7 @@ Test(mounts, overlay_of_bundle_directories)
 	ctt_write_file(lf, "lower");
 	char *opts;
 	cr_assert_geq(asprintf(&opts, "lowerdir=%s,upperdir=%s,workdir=%s", lower, upper, work), 0);
-	add_mount(&t, "/ov", "overlay", "overlay", opts);
+	lc_add_mount(&t, "/ov", "overlay", "overlay", opts);
 	char *out = lc_sh_output(&t, MOUNTINFO "cat /ov/l; echo; echo new > /ov/n");
 	free(assert_mounted(out, "/ov", "overlay"));
 	cr_expect(lc_matches(out, "^lower$"), "%s", out);
@@ -472,7 +439,7 @@ Test(mounts, ro_bind_is_read_only_inside_only)
 	struct lc t;
 	mt_init(&t);
 	char *dir = host_dir();
-	add_mount(&t, "/hostdir", "bind", dir, "bind,ro");
+	lc_add_mount(&t, "/hostdir", "bind", dir, "bind,ro");
 	char *out = lc_sh_output(&t, MOUNTINFO TRY("write", "touch /hostdir/x") "cat /hostdir/f");
 	expect_option(out, "/hostdir", "ro", true);
 	expect_result(out, "write", false);
@@ -492,8 +459,8 @@ Test(mounts, rro_reaches_the_submounts_and_ro_does_not)
 	mt_init(&t);
 	char *dir = host_dir();
 	host_submount(dir);
-	add_mount(&t, "/ro", "bind", dir, "rbind,ro");
-	add_mount(&t, "/rro", "bind", dir, "rbind,rro");
+	lc_add_mount(&t, "/ro", "bind", dir, "rbind,ro");
+	lc_add_mount(&t, "/rro", "bind", dir, "rbind,rro");
 	char *out = lc_sh_output(
 		&t, MOUNTINFO TRY("ro_top", "touch /ro/x") TRY("ro_sub", "touch /ro/sub/x")
 			    TRY("rro_top", "touch /rro/x") TRY("rro_sub", "touch /rro/sub/y"));
@@ -515,8 +482,8 @@ Test(mounts, recursive_flags_reach_the_submounts)
 	mt_init(&t);
 	char *dir = host_dir();
 	host_submount(dir);
-	add_mount(&t, "/r", "bind", dir, "rbind,rnosuid,rnodev,rnoexec,rnoatime");
-	add_mount(&t, "/p", "bind", dir, "rbind,nosuid,nodev,noexec,noatime");
+	lc_add_mount(&t, "/r", "bind", dir, "rbind,rnosuid,rnodev,rnoexec,rnoatime");
+	lc_add_mount(&t, "/p", "bind", dir, "rbind,nosuid,nodev,noexec,noatime");
 	char *out = lc_sh_output(&t, MOUNTINFO);
 	static const char *const flags[] = {"nosuid", "nodev", "noexec", "noatime"};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -544,8 +511,8 @@ Test(mounts, propagation_options_are_shown)
 	struct lc t;
 	mt_init(&t);
 	add_tmpfs(&t, "/shared", "shared");
-	add_mount(&t, "/slave", "bind", "rootfs/shared", "bind,slave");
-	add_mount(&t, "/rslave", "bind", "rootfs/shared", "rbind,rslave");
+	lc_add_mount(&t, "/slave", "bind", "rootfs/shared", "bind,slave");
+	lc_add_mount(&t, "/rslave", "bind", "rootfs/shared", "rbind,rslave");
 	add_tmpfs(&t, "/rshared", "rshared");
 	add_tmpfs(&t, "/unbindable", "unbindable");
 	add_tmpfs(&t, "/private", "private");
@@ -569,7 +536,7 @@ Test(mounts, a_mount_inside_an_earlier_one)
 	mt_init(&t);
 	char *dir = host_dir();
 	add_tmpfs(&t, "/a", NULL);
-	add_mount(&t, "/a/b", "bind", dir, "bind");
+	lc_add_mount(&t, "/a/b", "bind", dir, "bind");
 	char *out = lc_sh_output(&t, MOUNTINFO "cat /a/b/f");
 	free(assert_mounted(out, "/a", "tmpfs"));
 	char *b = mount_line(out, "/a/b");
@@ -776,33 +743,47 @@ Test(mounts, rootfs_propagation_slave_and_private)
 	free(dflt);
 }
 
+/* ---- linux.mountLabel ---- */
+
+#define SELINUX_MAGIC 0xf97cff8cU
+
+/* Without SELinux the label means nothing: the container runs, no mount gets a context=
+ * option, and the debug log says the label was ignored. */
+Test(mounts, mount_label_without_selinux_is_ignored)
+{
+	struct statfs sfs;
+	if (statfs("/sys/fs/selinux", &sfs) == 0 && (unsigned)sfs.f_type == SELINUX_MAGIC)
+		ctt_skip("SELinux is enabled on this host");
+	struct lc t;
+	mt_init(&t);
+	ctt_config_set(t.bundle, ".linux.mountLabel",
+		       "\"system_u:object_r:container_file_t:s0:c1,c2\"");
+	add_tmpfs(&t, "/t", NULL);
+	lc_set_script(&t, MOUNTINFO "echo ran");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect(lc_matches(r.out, "^ran$"), "%s", r.out);
+	free(assert_mounted(r.out, "/t", "tmpfs"));
+	cr_expect_null(strstr(r.out, "context="), "a label was given:\n%s", r.out);
+	cr_expect(strstr(r.err, "linux.mountLabel ignored: SELinux is not enabled"),
+		  "the debug log does not say it was ignored:\n%s", r.err);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 /* ---- the fallbacks ---- */
 
 #define NEW_MOUNT_API "fsopen,fsmount,fsconfig,open_tree,move_mount"
-
-/* enosys_args (NULL: none) as t's wrapper, in storage of the caller: enosys ARGS -- */
-static void wrap(struct lc *t, const char **argv, const char *const *enosys_args)
-{
-	t->wrapper = NULL;
-	if (!enosys_args)
-		return;
-	size_t n = 0;
-	argv[n++] = ctt_helper("enosys");
-	while (*enosys_args)
-		argv[n++] = *enosys_args++;
-	argv[n++] = "--";
-	argv[n] = NULL;
-	t->wrapper = argv;
-}
 
 /* Something of every kind: binds (ro, of a file, rbind), tmpfs options, an atime mode, a
  * device, a masked file and directory, the default read-only paths. */
 static void varied_config(const struct lc *t, const char *dir)
 {
 	char *file = ctt_path(dir, "f");
-	add_mount(t, "/ro", "bind", dir, "bind,ro,nosuid");
-	add_mount(t, "/file", "bind", file, "bind");
-	add_mount(t, "/r", "bind", dir, "rbind,nodev");
+	lc_add_mount(t, "/ro", "bind", dir, "bind,ro,nosuid");
+	lc_add_mount(t, "/file", "bind", file, "bind");
+	lc_add_mount(t, "/r", "bind", dir, "rbind,nodev");
 	add_tmpfs(t, "/t", "size=1m,mode=0700,noatime");
 	add_tmpfs(t, "/t/a/b", "strictatime,noexec");
 	lc_config_append(t, ".linux.devices",
@@ -823,10 +804,10 @@ static void expect_same_view(const char *const *enosys_args, bool compare_mounts
 	mt_init(&t);
 	char *dir = host_dir();
 	varied_config(&t, dir);
-	const char *argv[8];
-	wrap(&t, argv, enosys_args);
+	const char *argv[LC_WRAPPER_MAX];
+	lc_wrap_enosys(&t, argv, enosys_args);
 	char *with = lc_sh_output(&t, VIEW_MOUNTS DEFAULT_DEVICES);
-	wrap(&t, argv, NULL);
+	lc_wrap_enosys(&t, argv, NULL);
 	char *without = lc_sh_output(&t, VIEW_MOUNTS DEFAULT_DEVICES);
 	char *devs_with = strstr(with, "==\n"), *devs_without = strstr(without, "==\n");
 	cr_assert(devs_with && devs_without);
@@ -862,8 +843,8 @@ Test(mounts, same_devices_when_mknod_is_refused)
 	expect_same_view((const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL}, false);
 	struct lc t;
 	mt_init(&t);
-	const char *argv[8];
-	wrap(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
+	const char *argv[LC_WRAPPER_MAX];
+	lc_wrap_enosys(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
 	char *out = lc_sh_output(&t, MOUNTINFO);
 	static const char *const nodes[] = {"/dev/null",   "/dev/zero",	   "/dev/full",
 					    "/dev/random", "/dev/urandom", "/dev/tty"};
@@ -881,15 +862,15 @@ static void rro_setup(struct lc *t, const char **argv, const char *const *enosys
 	mt_init(t);
 	char *dir = host_dir();
 	host_submount(dir);
-	add_mount(t, "/rro", "bind", dir, "rbind,rro");
-	wrap(t, argv, enosys_args);
+	lc_add_mount(t, "/rro", "bind", dir, "rbind,rro");
+	lc_wrap_enosys(t, argv, enosys_args);
 	free(dir);
 }
 
 Test(mounts, rro_without_the_new_mount_api_uses_mount_setattr)
 {
 	struct lc t;
-	const char *argv[8];
+	const char *argv[LC_WRAPPER_MAX];
 	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API, NULL});
 	char *out = lc_sh_output(&t, MOUNTINFO TRY("sub", "touch /rro/sub/x"));
 	expect_option(out, "/rro", "ro", true);
@@ -901,7 +882,7 @@ Test(mounts, rro_without_the_new_mount_api_uses_mount_setattr)
 Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 {
 	struct lc t;
-	const char *argv[8];
+	const char *argv[LC_WRAPPER_MAX];
 	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL});
 	lc_set_script(&t, "true");
 	struct ctt_result r;
@@ -938,7 +919,7 @@ Test(mounts, missing_bind_source_is_an_error_naming_the_mount)
 	struct lc t;
 	mt_init(&t);
 	char *dir = ctt_tmpdir(), *missing = ctt_path(dir, "missing");
-	add_mount(&t, "/data", "bind", missing, "bind");
+	lc_add_mount(&t, "/data", "bind", missing, "bind");
 	expect_run_error(&t, "mount #7 \"/data\"", missing);
 	free(missing);
 	free(dir);
@@ -948,7 +929,7 @@ Test(mounts, unknown_filesystem_type_is_an_error_naming_the_mount)
 {
 	struct lc t;
 	mt_init(&t);
-	add_mount(&t, "/data", "nosuchfs", "none", NULL);
+	lc_add_mount(&t, "/data", "nosuchfs", "none", NULL);
 	expect_run_error(&t, "mount #7 \"/data\"", "nosuchfs");
 }
 
@@ -960,4 +941,18 @@ Test(mounts, device_of_an_invalid_type_is_an_error)
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/dev/x\",\"type\":\"q\",\"major\":1,\"minor\":3}");
 	expect_run_error(&t, ".linux.devices[0].type", "\"q\"");
+}
+
+/* Id-mapped mounts wait for user namespaces: refused, not ignored. */
+Test(mounts, idmap_mount_option_is_not_supported_yet)
+{
+	static const char *const options[] = {"bind,idmap", "rbind,ridmap"};
+	for (size_t i = 0; i < 2; i++) {
+		struct lc t;
+		mt_init(&t);
+		char *dir = host_dir();
+		lc_add_mount(&t, "/data", "bind", dir, options[i]);
+		expect_run_error(&t, ".mounts[]: id-mapped mounts", "not supported yet");
+		free(dir);
+	}
 }

@@ -1,5 +1,5 @@
 /* The container process as it sees itself: args, env, cwd, user, umask, rlimits,
- * noNewPrivileges, capabilities, oomScoreAdj, host names, pid 1, namespaces (new, shared,
+ * noNewPrivileges, capabilities, oomScoreAdj, host names, sysctls, pid 1, namespaces (new, shared,
  * joined by path), passed fds, --no-pivot and the root filesystem of `ctrun spec`. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -260,6 +260,98 @@ Test(process, hostname_and_domainname)
 	cr_expect_str_eq(after, before, "the host's hostname changed");
 }
 
+/* ---- linux.sysctl ---- */
+
+static char *ns_path_json(pid_t pid, const char *type, const char *file)
+{
+	char *json;
+	cr_assert_geq(asprintf(&json, "{\"type\": \"%s\", \"path\": \"/proc/%d/ns/%s\"}", type,
+			       (int)pid, file),
+		      0);
+	return json;
+}
+
+/* Keys of the container's own ipc and network namespaces, read back inside; the host's
+ * values stay. */
+Test(process, namespaced_sysctls_are_applied)
+{
+	char *host_shmmax = ctt_read_file("/proc/sys/kernel/shmmax");
+	char *host_forward = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
+	struct lc t;
+	lc_init(&t);
+	const char *forward = strcmp(host_forward, "1\n") == 0 ? "0" : "1";
+	char *json;
+	cr_assert_geq(asprintf(&json,
+			       "{\"kernel.shmmax\": \"123456789\", "
+			       "\"net/ipv4/ip_forward\": \"%s\"}",
+			       forward),
+		      0);
+	ctt_config_set(t.bundle, ".linux.sysctl", json);
+	char want[32];
+	snprintf(want, sizeof(want), "123456789\n%s\n", forward);
+	expect_output(&t, "cat /proc/sys/kernel/shmmax /proc/sys/net/ipv4/ip_forward", want);
+	char *shmmax = ctt_read_file("/proc/sys/kernel/shmmax");
+	char *ip_forward = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
+	cr_expect_str_eq(shmmax, host_shmmax, "the host's kernel.shmmax changed");
+	cr_expect_str_eq(ip_forward, host_forward, "the host's ip_forward changed");
+	free(ip_forward);
+	free(shmmax);
+	free(json);
+	free(host_forward);
+	free(host_shmmax);
+}
+
+/* linux.sysctl is {key: value}; create refuses it with one line naming the key. */
+static void assert_sysctl_refused(const struct lc *t, const char *key, const char *why)
+{
+	char *q = lc_json_quote(key), *json, *named;
+	cr_assert_geq(asprintf(&json, "{%s: \"1\"}", q), 0);
+	cr_assert_geq(asprintf(&named, ".linux.sysctl[%s]", q), 0);
+	ctt_config_set(t->bundle, ".linux.sysctl", json);
+	struct ctt_result r;
+	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
+	lc_expect_error(&r, named, why);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(t);
+	free(named);
+	free(json);
+	free(q);
+}
+
+Test(process, host_sysctl_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	assert_sysctl_refused(&t, "vm.swappiness", "not a namespaced sysctl");
+}
+
+Test(process, ipc_sysctl_without_an_ipc_namespace_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_namespace_set(&t, "ipc", NULL);
+	assert_sysctl_refused(&t, "kernel.shmmax", "needs the container's own ipc namespace");
+}
+
+Test(process, sysctl_climbing_out_of_its_namespace_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	assert_sysctl_refused(&t, "net/../../vm/swappiness", "not a sysctl name");
+}
+
+/* Joined by path, but the namespace is the one ctrun (and this test) runs in: the host's. */
+Test(process, net_sysctl_in_the_hosts_network_namespace_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	char *net = ns_path_json(getpid(), "network", "net");
+	lc_namespace_set(&t, "network", net);
+	assert_sysctl_refused(&t, "net.ipv4.ip_forward",
+			      "needs the container's own network namespace");
+	free(net);
+}
+
 /* The shell is pid 1 and /proc shows the container's pids only (the shell and maybe ls). */
 Test(process, process_is_pid_1)
 {
@@ -339,15 +431,6 @@ Test(process, removed_namespaces_are_shared)
 	lc_namespace_set(&t, "cgroup", NULL);
 	/* pid net ipc uts mnt cgroup time */
 	expect_ns_shared(&t, (const bool[N_NS]){false, true, true, false, false, true, true});
-}
-
-static char *ns_path_json(pid_t pid, const char *type, const char *file)
-{
-	char *json;
-	cr_assert_geq(asprintf(&json, "{\"type\": \"%s\", \"path\": \"/proc/%d/ns/%s\"}", type,
-			       (int)pid, file),
-		      0);
-	return json;
 }
 
 /* B joins the network and uts namespaces of A, which waits in `created`. */

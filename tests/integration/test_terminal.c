@@ -39,19 +39,9 @@ static void term_init(struct term *x, const char *script)
 	x->receiver = -1;
 }
 
-/* Starts console_receiver on x->sock with opts (NULL-terminated, may be NULL) and waits
- * until it listens. */
 static void receiver_start(struct term *x, const char *const *opts)
 {
-	const char *argv[8] = {ctt_helper("console_receiver"), x->sock};
-	size_t n = 2;
-	for (; opts && *opts; opts++) {
-		cr_assert_lt(n, 7, "too many receiver options");
-		argv[n++] = *opts;
-	}
-	argv[n] = NULL;
-	x->receiver = lc_spawn(&x->t, argv, x->out, -1);
-	free(lc_wait_content(x->out, "ready\n"));
+	x->receiver = lc_console_receiver(&x->t, x->sock, x->out, opts);
 }
 
 /* Removes the "\r" the terminal puts before each "\n", so lines can be matched. */
@@ -191,6 +181,26 @@ Test(terminal, pty_is_the_controlling_terminal)
 	cr_expect_eq(tty_nr, dev, "controlling terminal %ld is not the pty %ld", tty_nr, dev);
 	expect_line(out, "^leader$");
 	expect_line(out, "^via /dev/tty$");
+	free(out);
+}
+
+/* config-linux.md#default-devices: /dev/console is a bind of the pty, with tty's device
+ * number, and what is written to it reaches the receiver. */
+Test(terminal, dev_console_is_the_pty)
+{
+	struct term x;
+	term_init(&x, "echo \"tty $(stat -c '%t:%T' \"$(tty)\")\"; "
+		      "echo \"console $(stat -c '%t:%T' /dev/console)\"; "
+		      "echo \"bound $(grep -c ' /dev/console ' /proc/self/mountinfo)\"; "
+		      "echo 'via /dev/console' > /dev/console");
+	char *out = terminal_cycle(&x, NULL);
+	const char *tty = strstr(out, "tty "), *console = strstr(out, "console ");
+	cr_assert(tty && console, "%s", out);
+	size_t n = strcspn(tty + 4, "\n");
+	cr_expect(n > 0 && strncmp(tty + 4, console + 8, n) == 0 && console[8 + n] == '\n',
+		  "/dev/console is not the pty:\n%s", out);
+	expect_line(out, "^bound 1$");
+	expect_line(out, "^via /dev/console$");
 	free(out);
 }
 

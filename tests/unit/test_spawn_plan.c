@@ -14,104 +14,28 @@
 #include <unistd.h>
 
 #include "libct/spawn.h"
+#include "tests/unit/plan_fixture.h"
 
-/* JSON written as C tokens (see test_config.c): `#` keeps true/false and "linux" as written. */
-#define JSON(...) #__VA_ARGS__
-
-static char bundle[64];
-static char rootfs[128];
-
-static void make_bundle(void)
-{
-	snprintf(bundle, sizeof(bundle), "/tmp/ct-h8-plan-XXXXXX");
-	cr_assert_not_null(mkdtemp(bundle), "mkdtemp: %s", strerror(errno));
-	snprintf(rootfs, sizeof(rootfs), "%s/rootfs", bundle);
-	cr_assert_eq(mkdir(rootfs, 0755), 0, "mkdir %s: %s", rootfs, strerror(errno));
-}
-
-static void remove_bundle(void)
-{
-	rmdir(rootfs);
-	rmdir(bundle);
-}
-
-TestSuite(spawn_plan, .init = make_bundle, .fini = remove_bundle);
-
-/* One config, its options and its plan. */
-struct fixture {
-	struct oci_config *config;
-	struct ct_spawn_opts opts;
-	struct ct_init_plan plan;
-	struct ct_error err;
-	int ret;
-};
-
-static void build(struct fixture *f, const char *text)
-{
-	memset(f, 0, sizeof(*f));
-	struct ct_error perr = {0};
-	cr_assert_eq(oci_config_parse(text, NULL, &f->config, &perr), 0, "parse: %s\n%s", perr.msg,
-		     text);
-	f->opts = (struct ct_spawn_opts){
-		.config = f->config,
-		.bundle = bundle,
-		.rootfs = rootfs,
-		.id = "h8",
-		.state_dirfd = -1,
-		.start = CT_START_SYNC,
-	};
-	f->ret = ct_init_plan_build(&f->opts, &f->plan, &f->err);
-}
-
-static void build_ok(struct fixture *f, const char *text)
-{
-	build(f, text);
-	cr_assert_eq(f->ret, 0, "refused: %s\n%s", f->err.msg, text);
-}
+TestSuite(spawn_plan, .init = plan_bundle_make, .fini = plan_bundle_remove);
 
 /* Refused with errnum and msg. Config messages may or may not carry ": <strerror>" (both
  * ct_error_set and ct_error_set_plain are fine here); nothing else may follow. */
-static void assert_build_fails(struct fixture *f, const char *text, int errnum, const char *msg)
+static void assert_build_fails(struct plan_fixture *f, const char *text, int errnum,
+			       const char *msg)
 {
-	build(f, text);
+	plan_build(f, text);
 	cr_assert_eq(f->ret, -1, "accepted:\n%s", text);
 	cr_expect_eq(f->err.errnum, errnum, "errnum %d, expected %d (%s)", f->err.errnum, errnum,
 		     f->err.msg);
 	cr_expect_str_eq(f->err.msg, msg);
 }
 
-static void done(struct fixture *f)
-{
-	ct_init_plan_free(&f->plan);
-	oci_config_free(f->config);
-}
-
-#define MINIMAL_PROCESS JSON({"args" : ["/bin/true"], "cwd" : "/"})
-
-/* A document with `process` (an object, NULL for none) and the given extra members (each a
- * "key": value). The result lives until the next call. */
-static const char *doc_with(const char *process, const char *members)
-{
-	static char text[8192];
-	int n = snprintf(text, sizeof(text),
-			 "{\"ociVersion\": \"1.3.0\", \"root\": {\"path\": \"rootfs\"}%s%s%s%s}",
-			 process ? ", \"process\": " : "", process ? process : "",
-			 *members ? ", " : "", members);
-	cr_assert_lt((size_t)n, sizeof(text));
-	return text;
-}
-
-static const char *doc(const char *members)
-{
-	return doc_with(MINIMAL_PROCESS, members);
-}
-
 /* ---- the plan's fixed parts ---- */
 
 Test(spawn_plan, minimal_config)
 {
-	struct fixture f;
-	build_ok(&f, doc(""));
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc(""));
 	cr_expect_eq(f.plan.config, f.config);
 	cr_expect_eq(f.plan.opts, &f.opts);
 	cr_expect_eq(f.plan.sync_fd, -1);
@@ -124,15 +48,15 @@ Test(spawn_plan, minimal_config)
 	cr_expect_eq(f.plan.n_rlimits, 0);
 	cr_expect_not(f.plan.set_caps, "no capabilities object, caps are left alone");
 	cr_expect_str_eq(f.plan.keyring_name, "_ses.h8");
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, config_without_process_is_refused)
 {
-	struct fixture f;
-	assert_build_fails(&f, doc_with(NULL, ""), EINVAL,
+	struct plan_fixture f;
+	assert_build_fails(&f, plan_doc_with(NULL, ""), EINVAL,
 			   "config.json: .process: required to run");
-	done(&f);
+	plan_done(&f);
 }
 
 /* A plan that failed before its fds were planned must not close fds it never opened: stdin
@@ -143,10 +67,10 @@ Test(spawn_plan, free_after_early_failure_closes_no_foreign_fd)
 	cr_assert_geq(devnull, 0);
 	cr_assert_eq(dup2(devnull, 0), 0);
 	close(devnull);
-	struct fixture f;
-	assert_build_fails(&f, doc_with(NULL, ""), EINVAL,
+	struct plan_fixture f;
+	assert_build_fails(&f, plan_doc_with(NULL, ""), EINVAL,
 			   "config.json: .process: required to run");
-	done(&f);
+	plan_done(&f);
 	cr_expect_neq(fcntl(0, F_GETFD), -1, "fd 0 was closed by ct_init_plan_free()");
 }
 
@@ -154,15 +78,16 @@ Test(spawn_plan, free_after_early_failure_closes_no_foreign_fd)
 
 Test(spawn_plan, new_namespaces_become_clone_flags)
 {
-	struct fixture f;
-	build_ok(&f, doc(JSON("linux"
-			      : {
-				      "namespaces" : [
-					      {"type" : "pid"}, {"type" : "network"},
-					      {"type" : "ipc"}, {"type" : "uts"},
-					      {"type" : "mount"}, {"type" : "cgroup"}
-				      ]
-			      })));
+	struct plan_fixture f;
+	plan_build_ok(&f,
+		      plan_doc(JSON("linux"
+				    : {
+					    "namespaces" : [
+						    {"type" : "pid"}, {"type" : "network"},
+						    {"type" : "ipc"}, {"type" : "uts"},
+						    {"type" : "mount"}, {"type" : "cgroup"}
+					    ]
+				    })));
 	cr_expect_eq(f.plan.unshare_flags,
 		     CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS |
 			     CLONE_NEWCGROUP,
@@ -170,28 +95,29 @@ Test(spawn_plan, new_namespaces_become_clone_flags)
 	cr_expect(f.plan.new_mount_ns);
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		cr_expect_eq(f.plan.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, time_namespace_flag)
 {
-	struct fixture f;
-	build_ok(&f, doc(JSON("linux" : {"namespaces" : [ {"type" : "time"} ]})));
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc(JSON("linux" : {"namespaces" : [ {"type" : "time"} ]})));
 	cr_expect_eq(f.plan.unshare_flags, 0x00000080 /* CLONE_NEWTIME */);
 	cr_expect_not(f.plan.new_mount_ns);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, namespace_with_path_is_opened_to_join)
 {
-	struct fixture f;
-	build_ok(&f, doc(JSON("linux"
-			      : {
-				      "namespaces" : [
-					      {"type" : "pid"},
-					      {"type" : "uts", "path" : "/proc/self/ns/uts"}
-				      ]
-			      })));
+	struct plan_fixture f;
+	plan_build_ok(&f,
+		      plan_doc(JSON("linux"
+				    : {
+					    "namespaces" : [
+						    {"type" : "pid"},
+						    {"type" : "uts", "path" : "/proc/self/ns/uts"}
+					    ]
+				    })));
 	int fd = f.plan.join_fds[OCI_NS_UTS];
 	cr_assert_geq(fd, 0, "uts namespace fd opened");
 	cr_expect(fcntl(fd, F_GETFD) & FD_CLOEXEC, "join fd is close-on-exec");
@@ -201,84 +127,85 @@ Test(spawn_plan, namespace_with_path_is_opened_to_join)
 	cr_expect_eq(have.st_ino, want.st_ino, "the fd is our uts namespace");
 	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWPID, "a joined namespace is not unshared");
 	cr_expect_eq(f.plan.join_fds[OCI_NS_PID], -1);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, missing_namespace_path_is_refused)
 {
-	struct fixture f;
-	assert_build_fails(&f,
-			   doc(JSON("linux"
-				    : {"namespaces" : [ {"type" : "uts", "path" : "/nope"} ]})),
-			   ENOENT, "open uts namespace \"/nope\": No such file or directory");
-	done(&f);
+	struct plan_fixture f;
+	assert_build_fails(
+		&f,
+		plan_doc(JSON("linux"
+			      : {"namespaces" : [ {"type" : "uts", "path" : "/nope"} ]})),
+		ENOENT, "open uts namespace \"/nope\": No such file or directory");
+	plan_done(&f);
 }
 
 Test(spawn_plan, process_without_args_is_refused)
 {
-	struct fixture f;
-	assert_build_fails(&f, doc_with(JSON({"commandLine" : "true", "cwd" : "/"}), ""), EINVAL,
+	struct plan_fixture f;
+	assert_build_fails(&f, plan_doc_with(JSON({"commandLine" : "true", "cwd" : "/"}), ""), EINVAL,
 			   "config.json: .process.args: required to run on Linux "
 			   "(.process.commandLine is for Windows)");
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, gid_mappings_alone_are_named)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(
 		&f,
-		doc(JSON("linux"
+		plan_doc(JSON("linux"
 			 : {
 				 "namespaces" : [ {"type" : "user"} ],
 				 "gidMappings" :
 					 [ {"containerID" : 0, "hostID" : 1000, "size" : 1} ]
 			 })),
 		ENOTSUP, "config.json: .linux.gidMappings: not supported yet");
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, user_namespace_not_supported_yet)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(
 		&f,
-		doc(JSON("linux"
-			 : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
+		plan_doc(JSON("linux"
+			      : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
 		ENOTSUP,
 		"config.json: .linux.namespaces[1]: user namespaces are not supported yet");
-	done(&f);
+	plan_done(&f);
 }
 
 /* ---- mounts ---- */
 
 Test(spawn_plan, mounts_keep_their_destinations_and_options)
 {
-	struct fixture f;
-	build_ok(&f,
-		 doc(JSON("linux"
-			  : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
-			  : [
-				  {
-					  "destination" : "/proc",
-					  "type" : "proc",
-					  "source" : "proc",
-					  "options" : [ "nosuid", "noexec", "nodev" ]
-				  },
-				  {
-					  "destination" : "/dev",
-					  "type" : "tmpfs",
-					  "source" : "tmpfs",
-					  "options" : [
-						  "nosuid", "strictatime", "mode=755", "size=65536k"
-					  ]
-				  },
-				  {
-					  "destination" : "/sys/fs/cgroup",
-					  "type" : "cgroup",
-					  "source" : "cgroup"
-				  }
-			  ])));
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc(JSON("linux"
+					: {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
+					: [
+						{
+							"destination" : "/proc",
+							"type" : "proc",
+							"source" : "proc",
+							"options" : [ "nosuid", "noexec", "nodev" ]
+						},
+						{
+							"destination" : "/dev",
+							"type" : "tmpfs",
+							"source" : "tmpfs",
+							"options" : [
+								"nosuid", "strictatime", "mode=755",
+								"size=65536k"
+							]
+						},
+						{
+							"destination" : "/sys/fs/cgroup",
+							"type" : "cgroup",
+							"source" : "cgroup"
+						}
+					])));
 	cr_assert_eq(f.plan.n_mounts, 3);
 	const struct ct_planned_mount *m = f.plan.mounts;
 	cr_expect_str_eq(m[0].destination, "/proc");
@@ -296,36 +223,36 @@ Test(spawn_plan, mounts_keep_their_destinations_and_options)
 
 	cr_expect_str_eq(m[2].destination, "/sys/fs/cgroup");
 	cr_expect(m[2].is_cgroup);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, bind_sources_relative_to_the_bundle)
 {
-	struct fixture f;
-	build_ok(&f, doc(JSON("linux"
-			      : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
-			      : [
-				      {
-					      "destination" : "/data",
-					      "source" : "data/dir",
-					      "options" : [ "rbind", "ro" ]
-				      },
-				      {
-					      "destination" : "/etc/hosts",
-					      "type" : "bind",
-					      "source" : "/etc/hosts"
-				      },
-				      {
-					      "destination" : "/x",
-					      "type" : "none",
-					      "source" : "./x",
-					      "options" : ["bind"]
-				      }
-			      ])));
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc(JSON("linux"
+					: {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
+					: [
+						{
+							"destination" : "/data",
+							"source" : "data/dir",
+							"options" : [ "rbind", "ro" ]
+						},
+						{
+							"destination" : "/etc/hosts",
+							"type" : "bind",
+							"source" : "/etc/hosts"
+						},
+						{
+							"destination" : "/x",
+							"type" : "none",
+							"source" : "./x",
+							"options" : ["bind"]
+						}
+					])));
 	cr_assert_eq(f.plan.n_mounts, 3);
 	const struct ct_planned_mount *m = f.plan.mounts;
 	char want[256];
-	snprintf(want, sizeof(want), "%s/data/dir", bundle);
+	snprintf(want, sizeof(want), "%s/data/dir", plan_bundle);
 	cr_expect_str_eq(m[0].destination, "/data");
 	cr_assert_not_null(m[0].bind_source);
 	cr_expect_str_eq(m[0].bind_source, want);
@@ -338,54 +265,55 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 	cr_expect(m[1].flags.bind, "type \"bind\" alone makes a bind mount");
 	cr_expect_not(m[1].flags.recursive_bind);
 
-	snprintf(want, sizeof(want), "%s/./x", bundle);
+	snprintf(want, sizeof(want), "%s/./x", plan_bundle);
 	cr_assert_not_null(m[2].bind_source);
 	cr_expect_str_eq(m[2].bind_source, want);
 	cr_expect_not(f.plan.dev_is_tmpfs);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, bind_without_source_is_refused)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(&f,
-			   doc(JSON("linux"
-				    : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
-				    : [ {"destination" : "/data", "options" : ["bind"]} ])),
+			   plan_doc(JSON("linux"
+					 : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
+					 : [ {"destination" : "/data", "options" : ["bind"]} ])),
 			   EINVAL, "mount \"/data\": bind mount without a source");
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, mounts_need_a_mount_namespace)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(
 		&f,
-		doc(JSON("mounts"
-			 : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])),
+		plan_doc(JSON("mounts"
+			      : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])),
 		EINVAL, "config.json: .mounts: needs a mount namespace");
-	done(&f);
+	plan_done(&f);
 }
 
 /* ---- rlimits ---- */
 
 Test(spawn_plan, rlimits_are_mapped)
 {
-	struct fixture f;
-	build_ok(
+	struct plan_fixture f;
+	plan_build_ok(
 		&f,
-		doc_with(JSON({
-				 "args" : ["/bin/true"],
-				 "cwd" : "/",
-				 "rlimits" : [
-					 {"type" : "RLIMIT_NOFILE", "soft" : 1024, "hard" : 4096}, {
-						 "type" : "RLIMIT_CORE",
-						 "soft" : 0,
-						 "hard" : 18446744073709551615
-					 }
-				 ]
-			 }),
-			 ""));
+		plan_doc_with(
+			JSON({
+				"args" : ["/bin/true"],
+				"cwd" : "/",
+				"rlimits" : [
+					{"type" : "RLIMIT_NOFILE", "soft" : 1024, "hard" : 4096}, {
+						"type" : "RLIMIT_CORE",
+						"soft" : 0,
+						"hard" : 18446744073709551615
+					}
+				]
+			}),
+			""));
 	cr_assert_eq(f.plan.n_rlimits, 2);
 	cr_expect_eq(f.plan.rlimits[0].resource, RLIMIT_NOFILE);
 	cr_expect_eq(f.plan.rlimits[0].limit.rlim_cur, 1024);
@@ -393,22 +321,23 @@ Test(spawn_plan, rlimits_are_mapped)
 	cr_expect_eq(f.plan.rlimits[1].resource, RLIMIT_CORE);
 	cr_expect_eq(f.plan.rlimits[1].limit.rlim_cur, 0);
 	cr_expect_eq(f.plan.rlimits[1].limit.rlim_max, RLIM_INFINITY);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, unknown_rlimit_is_refused)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(
 		&f,
-		doc_with(JSON({
-				 "args" : ["/bin/true"],
-				 "cwd" : "/",
-				 "rlimits" : [ {"type" : "RLIMIT_FOO", "soft" : 1, "hard" : 1} ]
-			 }),
-			 ""),
+		plan_doc_with(
+			JSON({
+				"args" : ["/bin/true"],
+				"cwd" : "/",
+				"rlimits" : [ {"type" : "RLIMIT_FOO", "soft" : 1, "hard" : 1} ]
+			}),
+			""),
 		EINVAL, "config.json: .process.rlimits[0].type: unknown rlimit \"RLIMIT_FOO\"");
-	done(&f);
+	plan_done(&f);
 }
 
 /* ---- capabilities ---- */
@@ -448,10 +377,10 @@ Test(spawn_plan, capability_must_be_exactly_one_name)
 
 Test(spawn_plan, capabilities_become_bit_masks)
 {
-	struct fixture f;
-	build_ok(
+	struct plan_fixture f;
+	plan_build_ok(
 		&f,
-		doc_with(
+		plan_doc_with(
 			JSON({
 				"args" : ["/bin/true"],
 				"cwd" : "/",
@@ -473,38 +402,40 @@ Test(spawn_plan, capabilities_become_bit_masks)
 	cr_expect_eq(f.plan.cap_permitted, (1ULL << 5) | (1ULL << 10));
 	cr_expect_eq(f.plan.cap_inheritable, 0);
 	cr_expect_eq(f.plan.cap_ambient, 1ULL << 10);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, empty_capabilities_drop_everything)
 {
-	struct fixture f;
-	build_ok(&f,
-		 doc_with(JSON({"args" : ["/bin/true"], "cwd" : "/", "capabilities" : {}}), ""));
+	struct plan_fixture f;
+	plan_build_ok(
+		&f, plan_doc_with(JSON({"args" : ["/bin/true"], "cwd" : "/", "capabilities" : {}}),
+				  ""));
 	cr_expect(f.plan.set_caps, "an empty object still means: set these (none)");
 	cr_expect_eq(f.plan.cap_bounding | f.plan.cap_effective | f.plan.cap_permitted |
 			     f.plan.cap_inheritable | f.plan.cap_ambient,
 		     0);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, unknown_capability_is_refused)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(
 		&f,
-		doc_with(JSON({
-				 "args" : ["/bin/true"],
-				 "cwd" : "/",
-				 "capabilities" :
-					 {"bounding" : [],
-					  "permitted" : [ "CAP_KILL", "CAP_FOO" ]}
-			 }),
-			 ""),
+		plan_doc_with(
+			JSON({
+				"args" : ["/bin/true"],
+				"cwd" : "/",
+				"capabilities" :
+					{"bounding" : [],
+					 "permitted" : [ "CAP_KILL", "CAP_FOO" ]}
+			}),
+			""),
 		EINVAL,
 		"config.json: .process.capabilities.permitted[1]: unknown capability "
 		"\"CAP_FOO\"");
-	done(&f);
+	plan_done(&f);
 }
 
 /* ---- argv and environment ---- */
@@ -512,8 +443,9 @@ Test(spawn_plan, unknown_capability_is_refused)
 Test(spawn_plan, argv_is_null_terminated)
 {
 	unsetenv("LISTEN_FDS");
-	struct fixture f;
-	build_ok(&f, doc_with(JSON({"args" : [ "sh", "-c", "echo hi" ], "cwd" : "/"}), ""));
+	struct plan_fixture f;
+	plan_build_ok(&f,
+		      plan_doc_with(JSON({"args" : [ "sh", "-c", "echo hi" ], "cwd" : "/"}), ""));
 	cr_assert_not_null(f.plan.argv);
 	cr_expect_str_eq(f.plan.argv[0], "sh");
 	cr_expect_str_eq(f.plan.argv[1], "-c");
@@ -524,14 +456,16 @@ Test(spawn_plan, argv_is_null_terminated)
 	cr_expect_str_eq(f.plan.path_env,
 			 "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 			 "the default PATH to find args[0] in");
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, env_is_passed_and_path_found)
 {
 	unsetenv("LISTEN_FDS");
-	struct fixture f;
-	build_ok(&f, doc_with(JSON({
+	struct plan_fixture f;
+	plan_build_ok(
+		&f,
+		plan_doc_with(JSON({
 				      "args" : ["ls"],
 				      "cwd" : "/",
 				      "env" : [ "TERM=xterm", "PATH=/opt/bin:/bin", "HOME=/root" ]
@@ -543,15 +477,15 @@ Test(spawn_plan, env_is_passed_and_path_found)
 	cr_expect_str_eq(f.plan.envp[2], "HOME=/root");
 	cr_expect_null(f.plan.envp[3]);
 	cr_expect_str_eq(f.plan.path_env, "/opt/bin:/bin");
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, listen_fds_are_announced)
 {
 	cr_assert_eq(setenv("LISTEN_FDS", "2", 1), 0);
 	unsetenv("LISTEN_PID"); /* unset: the fds are ours */
-	struct fixture f;
-	build_ok(&f, doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
 	cr_assert_not_null(f.plan.envp);
 	cr_expect_str_eq(f.plan.envp[0], "A=1");
 	cr_assert_not_null(f.plan.envp[1]);
@@ -559,7 +493,7 @@ Test(spawn_plan, listen_fds_are_announced)
 	cr_assert_not_null(f.plan.envp[2]);
 	cr_expect_str_eq(f.plan.envp[2], "LISTEN_PID=1", "the process is pid 1 of its namespace");
 	cr_expect_null(f.plan.envp[3]);
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, listen_fds_zero_or_junk_adds_nothing)
@@ -567,12 +501,14 @@ Test(spawn_plan, listen_fds_zero_or_junk_adds_nothing)
 	const char *values[] = {"0", "junk", ""};
 	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
 		cr_assert_eq(setenv("LISTEN_FDS", values[i], 1), 0);
-		struct fixture f;
-		build_ok(&f, doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
+		struct plan_fixture f;
+		plan_build_ok(
+			&f,
+			plan_doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
 		cr_expect_str_eq(f.plan.envp[0], "A=1");
 		cr_expect_null(f.plan.envp[1], "LISTEN_FDS=\"%s\" added %s", values[i],
 			       f.plan.envp[1]);
-		done(&f);
+		plan_done(&f);
 	}
 }
 
@@ -600,8 +536,8 @@ static void expect_listen_fds_for_pid(pid_t pid, bool announced)
 	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
 	cr_assert_eq(setenv("LISTEN_FDS", "2", 1), 0);
 	cr_assert_eq(setenv("LISTEN_PID", pidtext, 1), 0);
-	struct fixture f;
-	build_ok(&f, doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
 	cr_expect_str_eq(f.plan.envp[0], "A=1");
 	if (announced) {
 		cr_expect_str_eq(f.plan.envp[1], "LISTEN_FDS=2");
@@ -610,7 +546,7 @@ static void expect_listen_fds_for_pid(pid_t pid, bool announced)
 		cr_expect_null(f.plan.envp[1], "LISTEN_PID=%d (not ours) added %s", (int)pid,
 			       f.plan.envp[1]);
 	}
-	done(&f);
+	plan_done(&f);
 	unsetenv("LISTEN_PID");
 }
 
@@ -628,20 +564,20 @@ Test(spawn_plan, listen_fds_for_another_pid_add_nothing)
 
 Test(spawn_plan, seccomp_not_supported_yet)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(&f,
-			   doc(JSON("linux"
-				    : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})),
+			   plan_doc(JSON("linux"
+					 : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})),
 			   ENOTSUP, "config.json: .linux.seccomp: not supported yet");
-	done(&f);
+	plan_done(&f);
 }
 
 Test(spawn_plan, resources_not_supported_yet)
 {
-	struct fixture f;
+	struct plan_fixture f;
 	assert_build_fails(&f,
-			   doc(JSON("linux"
-				    : {"resources" : {"pids" : {"limit" : 10}}})),
+			   plan_doc(JSON("linux"
+					 : {"resources" : {"pids" : {"limit" : 10}}})),
 			   ENOTSUP, "config.json: .linux.resources: not supported yet");
-	done(&f);
+	plan_done(&f);
 }
