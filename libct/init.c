@@ -296,13 +296,15 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 	if (!plan->new_mount_ns || !plan->opts->verify_mounts)
 		return 0;
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	enum ct_mounts_backend backend;
+	struct ct_mountcheck_report r;
 	if (root < 0)
 		return ct_error_set(err, errno, "open /");
-	if (ct_mountcheck_run(plan->expect, plan->n_expect, root, &backend, err) < 0)
+	if (ct_mountcheck_run(plan->expect, plan->n_expect, root, &r, err) < 0)
 		return -1;
-	snprintf(plan->ready_note, sizeof(plan->ready_note), "mounts verified with %s",
-		 ct_mounts_backend_name(backend));
+	snprintf(plan->ready_note, sizeof(plan->ready_note),
+		 "mounts verified with %s: %zu checked, %zu extra%s%s",
+		 ct_mounts_backend_name(r.backend), r.checked, r.n_extra, r.n_extra ? ": " : "",
+		 r.extra);
 	return 0;
 }
 

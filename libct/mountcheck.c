@@ -146,6 +146,9 @@ static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_
 	snprintf(e->label, sizeof(e->label), "mount #%zu \"%s\"", i, m->destination);
 	e->path = m->destination;
 	expect_flags(e, &m->flags);
+	/* an rbind brings its submounts; a fresh /dev, the nodes bound where mknod is refused */
+	e->tree = m->flags.recursive_bind ||
+		  (plan->dev_is_tmpfs && strcmp(m->destination, "/dev") == 0);
 	struct stat st;
 	if (m->flags.bind) {
 		/* without options a bind keeps its source's flags: nothing to ask */
@@ -190,6 +193,7 @@ static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, co
 		snprintf(e->label, sizeof(e->label), "%s \"%s\"", what, paths->items[i]);
 		e->path = paths->items[i];
 		e->attr_set = MOUNT_ATTR_RDONLY;
+		e->tree = true; /* a read-only path is an rbind of itself */
 	}
 }
 
@@ -335,18 +339,53 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expe
 	return 0;
 }
 
+/* Made by ctrun (its id recorded), the root, or below an rbind of the plan. */
+static bool accounted(const struct ct_mount *m, const struct ct_mount_expect *e, size_t n,
+		      const struct ct_mount_table *t)
+{
+	if (strcmp(m->target, "/") == 0)
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].mounted_id && e[i].mounted_id == m->mnt_id)
+			return true;
+		const struct ct_mount *tree = e[i].tree ? find_by_mnt_id(t, e[i].mounted_id) : NULL;
+		size_t len = tree ? strlen(tree->target) : 0;
+		if (tree && strncmp(m->target, tree->target, len) == 0 && m->target[len] == '/')
+			return true;
+	}
+	return false;
+}
+
+static void report_extras(const struct ct_mount_expect *e, size_t n, const struct ct_mount_table *t,
+			  struct ct_mountcheck_report *r)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (accounted(&t->v[i], e, n, t))
+			continue;
+		size_t len = strlen(r->extra);
+		snprintf(r->extra + len, sizeof(r->extra) - len, "%s%s", r->n_extra ? ", " : "",
+			 t->v[i].target);
+		r->n_extra++;
+	}
+}
+
 int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,
-		      enum ct_mounts_backend *backend, struct ct_error *err)
+		      struct ct_mountcheck_report *report, struct ct_error *err)
 {
 	struct ct_mount_table t;
+	*report = (struct ct_mountcheck_report){0};
 	if (ct_mounts_read(&t, CT_MOUNTS_AUTO, err) < 0)
 		return ct_error_prefix(err, "verify the mounts");
-	*backend = t.backend;
+	report->backend = t.backend;
 	const struct ct_mount **below = calloc(t.n + 1, sizeof(*below));
 	int rc = below ? 0 : ct_error_set(err, ENOMEM, "verify the mounts");
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (e[i].mounted_id && !e[i].shadowed)
+		if (e[i].mounted_id && !e[i].shadowed) {
 			rc = check_one(&e[i], e, n, &t, rootfd, below, err);
+			report->checked++;
+		}
+	if (rc == 0)
+		report_extras(e, n, &t, report);
 	free(below);
 	ct_mount_table_free(&t);
 	return rc;

@@ -35,6 +35,7 @@ struct ct_mount_expect {
 	uint64_t rec_set, rec_clear; /* the same for the mount and every mount below it */
 	uint64_t propagation;	     /* MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE; 0 */
 	bool shadowed;		     /* a later mount covers it: only made, not compared */
+	bool tree; /* an rbind: the mounts below it come with it (planned, not extra) */
 	/* Filled by the child: the id of the mount it made (the reusable mnt_id, which is
 	 * unique among live mounts), 0 when nothing was mounted (a masked path that is absent). */
 	uint64_t mounted_id;
@@ -55,9 +56,17 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err);
  * is off (--no-verify-mounts), so that nothing is recorded for nothing. */
 uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i);
 
+/* What a check that passed saw, for the debug log. */
+struct ct_mountcheck_report {
+	enum ct_mounts_backend backend;
+	size_t checked;	 /* expectations compared */
+	size_t n_extra;	 /* mounts nobody planned (a hook's, say): reported, not refused */
+	char extra[256]; /* their targets, ", "-separated, cut to fit */
+};
+
 /* Reads the table and checks every expectation that was mounted. rootfd: "/" of the
  * container. Fills *backend with the back end used. */
 int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,
-		      enum ct_mounts_backend *backend, struct ct_error *err);
+		      struct ct_mountcheck_report *report, struct ct_error *err);
 
 #endif

@@ -89,7 +89,7 @@ struct ct_init_plan {
 	struct ct_mount_expect *expect;
 	size_t n_expect;
 	size_t expect_masked, expect_readonly, expect_console, expect_root;
-	char ready_note[128]; /* the child's line for the debug log, sent with READY */
+	char ready_note[512]; /* the child's line for the debug log, sent with READY */
 };
 
 struct ct_spawned {
@@ -100,7 +100,7 @@ struct ct_spawned {
 	/* The call that made the init: "clone3", "clone" (CLONE_PIDFD) or "clone+pidfd_open";
 	 * static storage, NULL before a spawn. */
 	const char *method;
-	char note[128]; /* what the child said with READY (the mount check), "" when nothing */
+	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
 };
 
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the
