@@ -486,8 +486,8 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 	return 0;
 }
 
-static int write_file_synced(int dirfd, const char *name, const unsigned char *buf, size_t len,
-			     struct ct_error *err)
+static int write_new_file(int dirfd, const char *name, const unsigned char *buf, size_t len,
+			  struct ct_error *err)
 {
 	_cleanup_close_ int fd =
 		openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -495,15 +495,15 @@ static int write_file_synced(int dirfd, const char *name, const unsigned char *b
 		return ct_error_set(err, errno, "create \"%s\"", name);
 	if (write_all(fd, buf, len) < 0)
 		return ct_error_set(err, errno, "write \"%s\"", name);
-	if (fsync(fd) < 0)
-		return ct_error_set(err, errno, "fsync \"%s\"", name);
 	return 0;
 }
 
-/* Rename is atomic; the fsyncs make the new content, then the new name, survive a crash. */
+/* Rename is atomic: a reader sees the old file or the new one. No fsync: the state never
+ * outlives the machine's uptime (the containers die with it, and the root is normally the
+ * tmpfs /run), and one fsync of a disk-backed root costs more than the whole create. */
 static int replace_file(int dirfd, const unsigned char *buf, size_t len, struct ct_error *err)
 {
-	if (write_file_synced(dirfd, STATE_TMP_FILE, buf, len, err) < 0) {
+	if (write_new_file(dirfd, STATE_TMP_FILE, buf, len, err) < 0) {
 		unlinkat(dirfd, STATE_TMP_FILE, 0);
 		return -1;
 	}
@@ -513,8 +513,6 @@ static int replace_file(int dirfd, const unsigned char *buf, size_t len, struct 
 		return ct_error_set(err, e, "rename \"%s\" to \"%s\"", STATE_TMP_FILE,
 				    CT_STATE_FILE);
 	}
-	if (fsync(dirfd) < 0 && errno != EINVAL)
-		return ct_error_set(err, errno, "fsync the state directory");
 	return 0;
 }
 

@@ -99,7 +99,7 @@ struct ct_state {
 	oci_string_map annotations;
 };
 
-/* Serialises `st` to state.json.tmp in the directory, fsyncs it and renames it over
+/* Serialises `st` to state.json.tmp in the directory and renames it over
  * state.json, so a reader sees the old file or the new one, never a part. The caller holds
  * LOCK_EX. File format (ctrun's own; the status is never stored):
  *   { "ociVersion", "id", "pid", "bundle", "rootfs", "created", "owner" (uid, integer),
