@@ -76,6 +76,11 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libctrun.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libctrun.a $(LIBS)
 
+# Runs inside the busybox rootfs, which has no libc: static, and none of libct.
+$(BUILD)/helpers/sysprobe: tests/helpers/sysprobe.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static-pie -o $@ $<
+
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests --jobs 2
 

@@ -290,6 +290,23 @@ static void reset_signals(const sigset_t *mask)
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
+/* Loads the filter when this is its point (spawn.h); a notify fd goes to the parent, which
+ * passes it on to the agent: the container keeps no copy that could answer for it. */
+static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point point,
+			   struct ct_error *err)
+{
+	if (!plan->seccomp.insns || plan->seccomp_point != point)
+		return 0;
+	int listener;
+	if (ct_seccomp_load(&plan->seccomp, &listener, err) < 0)
+		return -1;
+	if (listener < 0)
+		return 0;
+	int rc = ct_sync_send_seccomp_fd(plan->sync_fd, listener, err);
+	close(listener);
+	return rc;
+}
+
 /* Last of the mount work (the terminal's bind included), before the identity changes. */
 static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 {
@@ -320,8 +337,10 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
 	if (write_oom_score_adj(&c->process, err) < 0 || apply_rlimits(plan, err) < 0 ||
 	    setup_terminal(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
+	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
 	    apply_identity(plan, err) < 0 || enter_cwd(&c->process, err) < 0 ||
-	    resolve_executable(plan, exe, exe_size, err) < 0 || prepare_fds(plan, err) < 0)
+	    resolve_executable(plan, exe, exe_size, err) < 0 || prepare_fds(plan, err) < 0 ||
+	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
 		return -1;
 	return 0;
 }
@@ -346,6 +365,11 @@ void ct_init_run(struct ct_init_plan *plan)
 	}
 	close(plan->sync_fd);
 	reset_signals(&plan->opts->child_sigmask);
+	/* after the start: READY and the exec fifo are through, only execve is left */
+	if (load_seccomp_at(plan, CT_SECCOMP_BEFORE_EXEC, &err) < 0) {
+		fprintf(stderr, "ctrun: %s\n", err.msg);
+		_exit(126);
+	}
 	extern char **environ;
 	environ = plan->envp;
 	execv(exe, plan->argv);

@@ -106,7 +106,28 @@ static pid_t clone_init(unsigned long flags, int *pidfd, const char **method)
 	return pid;
 }
 
-static int wait_for_ready(int sock, struct ct_spawned *out, struct ct_error *err)
+/* config-linux.md#seccomp: the agent at listenerPath gets the notify fd with the state of
+ * the container being created; failing to send it fails the create. */
+static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spawned *out, int fd,
+			      struct ct_error *err)
+{
+	const struct oci_seccomp *s = &o->config->linux_.seccomp;
+	if (fd < 0)
+		return ct_error_set(err, EPROTO, "seccomp message without a descriptor");
+	struct ct_seccomp_state st = {
+		.id = o->id,
+		.bundle = o->bundle,
+		.metadata = s->listener_metadata,
+		.pid = out->pid,
+		.annotations = &o->config->annotations,
+	};
+	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
+	close(fd);
+	return rc;
+}
+
+static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
+			  struct ct_error *err)
 {
 	for (;;) {
 		struct ct_sync_msg msg;
@@ -124,6 +145,10 @@ static int wait_for_ready(int sock, struct ct_spawned *out, struct ct_error *err
 			if (out->pty_master >= 0)
 				close(out->pty_master);
 			out->pty_master = fd;
+			break;
+		case CT_SYNC_SECCOMP_FD:
+			if (forward_seccomp_fd(o, out, fd, err) < 0)
+				return -1;
 			break;
 		case CT_SYNC_ERROR:
 			ct_error_set(err, 0, "%s", msg.text);
@@ -200,7 +225,7 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	out->pid = pid;
 	close(steal_fd(&sync[1]));
 	out->sync_fd = steal_fd(&sync[0]);
-	if (wait_for_ready(out->sync_fd, out, err) < 0) {
+	if (wait_for_ready(o, out->sync_fd, out, err) < 0) {
 		ct_spawned_kill(out);
 		goto out;
 	}

@@ -13,6 +13,7 @@
 #include "libct/error.h"
 #include "libct/mount_options.h"
 #include "libct/mountcheck.h"
+#include "libct/seccomp.h"
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */
@@ -33,10 +34,11 @@ struct ct_spawn_opts {
 	size_t n_runtime_fds;
 	enum ct_start_mode start;
 	bool no_pivot, no_new_keyring;
-	bool verify_mounts;	       /* compare the mount table with the config before READY */
-	void (*warn)(const char *msg); /* a config.md warning, in the parent; may be NULL */
-	int preserve_fds;	       /* fds 3 .. 3+n-1 stay open in the container */
-	sigset_t child_sigmask;	       /* the mask the user process starts with */
+	bool verify_mounts;		 /* compare the mount table with the config before READY */
+	void (*warn)(const char *msg);	 /* a config.md warning, in the parent; may be NULL */
+	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
+	int preserve_fds;		 /* fds 3 .. 3+n-1 stay open in the container */
+	sigset_t child_sigmask;		 /* the mask the user process starts with */
 };
 
 struct ct_planned_mount {
@@ -46,6 +48,15 @@ struct ct_planned_mount {
 	struct ct_mount_flags flags;
 	bool is_cgroup;		   /* "cgroup"/"cgroup2" type: see mount_cgroup() in init.c */
 	size_t expect_hierarchies; /* v1 "cgroup": first expectation of its hierarchies */
+};
+
+/* Where the child loads the seccomp filter (init.c). As late as possible is right before
+ * execve; the kernel takes a filter only with no_new_privs or CAP_SYS_ADMIN, and an agent
+ * must have the notify fd before create returns. */
+enum ct_seccomp_point {
+	CT_SECCOMP_BEFORE_EXEC,	    /* no_new_privs, or CAP_SYS_ADMIN kept */
+	CT_SECCOMP_BEFORE_READY,    /* SCMP_ACT_NOTIFY: the fd goes out with the set-up */
+	CT_SECCOMP_BEFORE_IDENTITY, /* neither: while the init still has CAP_SYS_ADMIN, as runc */
 };
 
 struct ct_planned_rlimit {
@@ -75,6 +86,8 @@ struct ct_init_plan {
 	bool set_caps;
 	int cap_last;
 	char keyring_name[128];
+	struct ct_seccomp_prog seccomp; /* insns NULL without .linux.seccomp */
+	enum ct_seccomp_point seccomp_point;
 	struct ct_cgroup_hierarchy {
 		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */
 		char *options; /* its mount data: "cpu,cpuacct", "name=systemd" */

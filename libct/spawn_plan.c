@@ -307,6 +307,33 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	return 0;
 }
 
+/* Whether the user process keeps CAP_SYS_ADMIN in its effective set: without capabilities
+ * in the config it keeps the runtime's, which uid 0 keeps across the switch. */
+static bool keeps_sys_admin(const struct oci_process *p, const struct ct_init_plan *plan)
+{
+	if (plan->set_caps)
+		return plan->cap_effective & (1ULL << CAP_SYS_ADMIN);
+	return p->user.uid == 0;
+}
+
+/* Compiled here, in the parent, so a bad profile fails create before the clone. Needs
+ * plan_capabilities() first: the load point depends on what the process keeps. */
+static int plan_seccomp(const struct oci_config *c, struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_process *p = &c->process;
+	if (!c->linux_.has_seccomp)
+		return 0;
+	if (ct_seccomp_compile(&c->linux_.seccomp, plan->opts->notice, &plan->seccomp, err) < 0)
+		return -1;
+	if (!p->no_new_privileges && !keeps_sys_admin(p, plan))
+		plan->seccomp_point = CT_SECCOMP_BEFORE_IDENTITY;
+	else if (plan->seccomp.notify)
+		plan->seccomp_point = CT_SECCOMP_BEFORE_READY;
+	else
+		plan->seccomp_point = CT_SECCOMP_BEFORE_EXEC;
+	return 0;
+}
+
 /* A decimal number and nothing else; -1 otherwise. */
 static long parse_decimal(const char *s)
 {
@@ -439,7 +466,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		bool given;
 		const char *field;
 	} rows[] = {
-		{lx->has_seccomp, ".linux.seccomp"},
 		{lx->has_resources, ".linux.resources"},
 		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
 		{lx->uid_mappings.len, ".linux.uidMappings"},
@@ -484,7 +510,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
 	    plan_mount_label(&c->linux_, plan, err) < 0 ||
 	    plan_rlimits(&c->process, plan, err) < 0 ||
-	    plan_capabilities(&c->process, plan, err) < 0 ||
+	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
 	    plan_environment(&c->process, plan, err) < 0)
 		return -1;
 	for (size_t i = 0; i < plan->n_mounts; i++)
@@ -516,6 +542,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	free(plan->cgroup_v1);
 	free(plan->expect);
 	free(plan->argv);
+	ct_seccomp_prog_free(&plan->seccomp);
 	if (plan->exec_fifo_fd >= 0)
 		close(plan->exec_fifo_fd);
 	if (plan->sync_fd >= 0)

@@ -42,10 +42,20 @@ int ct_sync_send_error(int sock, const struct ct_error *cause)
 	return ct_sync_send(sock, &msg, NULL);
 }
 
+static int send_typed_fd(int sock, uint32_t type, int fd, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = type};
+	return ct_send_fd(sock, fd, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+}
+
 int ct_sync_send_pty_master(int sock, int master, struct ct_error *err)
 {
-	struct ct_sync_msg msg = {.type = CT_SYNC_PTY_MASTER};
-	return ct_send_fd(sock, master, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+	return send_typed_fd(sock, CT_SYNC_PTY_MASTER, master, err);
+}
+
+int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err)
+{
+	return send_typed_fd(sock, CT_SYNC_SECCOMP_FD, listener, err);
 }
 
 int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err)

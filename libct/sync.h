@@ -5,6 +5,9 @@
  *   socketpair, clone3 ------------------------->  join namespaces, mounts, pivot_root,
  *                                                  process attributes
  *        <------------------- PTY_MASTER (+fd)     (only with process.terminal)
+ *        <------------------- SECCOMP_FD (+fd)     (only with SCMP_ACT_NOTIFY: loaded the
+ *   send it to listenerPath                        filter; the parent passes the fd on
+ *   with the process state                         before READY, the child keeps no copy)
  *        <------------------- READY {note}         set-up done, about to block on the
  *   write state.json, pid file, exit               exec fifo until `ctrun start`
  *   (run: write state.json, then)
@@ -25,7 +28,8 @@ enum ct_sync_type {
 	CT_SYNC_READY = 1,
 	CT_SYNC_ERROR = 2,
 	CT_SYNC_PTY_MASTER = 3,
-	CT_SYNC_START = 4, /* parent -> child, `run` only */
+	CT_SYNC_START = 4,	/* parent -> child, `run` only */
+	CT_SYNC_SECCOMP_FD = 5, /* the seccomp listener fd, for the agent at listenerPath */
 };
 
 struct ct_sync_msg {
@@ -42,6 +46,7 @@ int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err);
 int ct_sync_send_ready(int sock, const char *note, struct ct_error *err);
 int ct_sync_send_error(int sock, const struct ct_error *cause);
 int ct_sync_send_pty_master(int sock, int master, struct ct_error *err);
+int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err);
 
 /* Receives one message; *fd gets a passed descriptor or -1. */
 int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 
+#include "oci/config.h"
+
 #define OCI_VERSION_MIN "1.0.0"
 #define OCI_VERSION_MAX "1.3.0"
 
@@ -113,8 +115,28 @@ static const struct feature_flag features_cgroup[] = {
 	{"systemdUser", false}, {"rdma", false}, END,
 };
 
-/* Parsed by config.c but not applied: say so rather than claim the action lists. */
-static const struct feature_flag features_seccomp[] = {{"enabled", false}, END};
+/* features-linux.md#seccomp: libct/seccomp.c applies every action and operator; the arches
+ * are the ones libseccomp 2.5 knows (loongarch64, m68k and sh came with 2.6); of the flags,
+ * WAIT_KILLABLE_RECV has no libseccomp 2.5 attribute and is refused. */
+static const struct feature_flag features_seccomp[] = {{"enabled", true}, END};
+static const char *const features_seccomp_archs[] = {
+	"SCMP_ARCH_X86",     "SCMP_ARCH_X86_64",   "SCMP_ARCH_X32",	    "SCMP_ARCH_ARM",
+	"SCMP_ARCH_AARCH64", "SCMP_ARCH_MIPS",	   "SCMP_ARCH_MIPS64",	    "SCMP_ARCH_MIPS64N32",
+	"SCMP_ARCH_MIPSEL",  "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",
+	"SCMP_ARCH_PPC64",   "SCMP_ARCH_PPC64LE",  "SCMP_ARCH_S390",	    "SCMP_ARCH_S390X",
+	"SCMP_ARCH_PARISC",  "SCMP_ARCH_PARISC64", "SCMP_ARCH_RISCV64",	    NULL,
+};
+static const char *const features_seccomp_supported_flags[] = {
+	"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_SPEC_ALLOW",
+	NULL};
+static const struct feature_list features_seccomp_lists[] = {
+	{"actions", oci_seccomp_action_names},
+	{"operators", oci_seccomp_op_names},
+	{"archs", features_seccomp_archs},
+	{"knownFlags", oci_seccomp_flag_names},
+	{"supportedFlags", features_seccomp_supported_flags},
+	END,
+};
 static const struct feature_flag features_apparmor[] = {{"enabled", false}, END};
 static const struct feature_flag features_selinux[] = {{"enabled", false}, END};
 static const struct feature_flag features_intel_rdt[] = {{"enabled", false}, END};
@@ -134,7 +156,7 @@ static const struct feature_list features_linux_lists[] = {
 
 static const struct feature_object features_linux_children[] = {
 	{"cgroup", features_cgroup, NULL, NULL},
-	{"seccomp", features_seccomp, NULL, NULL},
+	{"seccomp", features_seccomp, features_seccomp_lists, NULL},
 	{"apparmor", features_apparmor, NULL, NULL},
 	{"selinux", features_selinux, NULL, NULL},
 	{"intelRdt", features_intel_rdt, NULL, NULL},

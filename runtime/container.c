@@ -113,6 +113,11 @@ static void log_warning(const char *msg)
 	ct_log(CT_LOG_WARNING, "%s", msg);
 }
 
+static void log_notice(const char *msg)
+{
+	ct_log(CT_LOG_DEBUG, "%s", msg);
+}
+
 struct loaded_bundle {
 	char bundle[PATH_MAX], rootfs[PATH_MAX];
 	struct oci_config *config;
@@ -135,6 +140,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.no_new_keyring = a->no_new_keyring,
 		.verify_mounts = !g->no_verify_mounts,
 		.warn = log_warning,
+		.notice = log_notice,
 		.preserve_fds = a->preserve_fds,
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},

@@ -90,13 +90,31 @@ Test(features, claims_no_hooks_and_plain_mount_options)
 Test(features, unimplemented_security_is_disabled)
 {
 	yajl_val f = features(NULL);
-	static const char *const off[] = {".linux.seccomp.enabled", ".linux.apparmor.enabled",
-					  ".linux.selinux.enabled", ".linux.intelRdt.enabled",
+	static const char *const off[] = {".linux.apparmor.enabled", ".linux.selinux.enabled",
+					  ".linux.intelRdt.enabled",
 					  ".linux.mountExtensions.idmap.enabled"};
 	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
 		if (ctt_json_get(f, off[i])) /* absent is fine too */
 			cr_expect_not(ctt_json_get_bool(f, off[i]), "%s", off[i]);
-	cr_expect_null(ctt_json_get(f, ".linux.seccomp.actions"), "no seccomp actions claimed");
+	yajl_tree_free(f);
+}
+
+/* Every name claimed is one create takes (the seccomp suite applies them). */
+Test(features, seccomp_lists)
+{
+	yajl_val f = features(NULL);
+	cr_expect(ctt_json_get_bool(f, ".linux.seccomp.enabled"));
+	cr_expect_eq(ctt_json_len(f, ".linux.seccomp.actions"), 9);
+	cr_expect(ctt_json_array_has(f, ".linux.seccomp.actions", "SCMP_ACT_NOTIFY"));
+	cr_expect_eq(ctt_json_len(f, ".linux.seccomp.operators"), 7);
+	cr_expect(ctt_json_array_has(f, ".linux.seccomp.operators", "SCMP_CMP_MASKED_EQ"));
+	cr_expect(ctt_json_array_has(f, ".linux.seccomp.archs", "SCMP_ARCH_X86_64"));
+	cr_expect_not(ctt_json_array_has(f, ".linux.seccomp.archs", "SCMP_ARCH_LOONGARCH64"));
+	cr_expect_eq(ctt_json_len(f, ".linux.seccomp.knownFlags"), 4);
+	cr_expect(
+		ctt_json_array_has(f, ".linux.seccomp.supportedFlags", "SECCOMP_FILTER_FLAG_LOG"));
+	cr_expect_not(ctt_json_array_has(f, ".linux.seccomp.supportedFlags",
+					 "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"));
 	yajl_tree_free(f);
 }
 

@@ -144,7 +144,8 @@ Test(spawn_plan, missing_namespace_path_is_refused)
 Test(spawn_plan, process_without_args_is_refused)
 {
 	struct plan_fixture f;
-	assert_build_fails(&f, plan_doc_with(JSON({"commandLine" : "true", "cwd" : "/"}), ""), EINVAL,
+	assert_build_fails(&f, plan_doc_with(JSON({"commandLine" : "true", "cwd" : "/"}), ""),
+			   EINVAL,
 			   "config.json: .process.args: required to run on Linux "
 			   "(.process.commandLine is for Windows)");
 	plan_done(&f);
@@ -156,11 +157,11 @@ Test(spawn_plan, gid_mappings_alone_are_named)
 	assert_build_fails(
 		&f,
 		plan_doc(JSON("linux"
-			 : {
-				 "namespaces" : [ {"type" : "user"} ],
-				 "gidMappings" :
-					 [ {"containerID" : 0, "hostID" : 1000, "size" : 1} ]
-			 })),
+			      : {
+				      "namespaces" : [ {"type" : "user"} ],
+				      "gidMappings" :
+					      [ {"containerID" : 0, "hostID" : 1000, "size" : 1} ]
+			      })),
 		ENOTSUP, "config.json: .linux.gidMappings: not supported yet");
 	plan_done(&f);
 }
@@ -562,13 +563,78 @@ Test(spawn_plan, listen_fds_for_another_pid_add_nothing)
 
 /* ---- fields whose issue has not landed ---- */
 
-Test(spawn_plan, seccomp_not_supported_yet)
+/* The profile is compiled into the plan, before any clone, with its load point. */
+Test(spawn_plan, seccomp_compiled_into_the_plan)
 {
 	struct plan_fixture f;
-	assert_build_fails(&f,
-			   plan_doc(JSON("linux"
-					 : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})),
-			   ENOTSUP, "config.json: .linux.seccomp: not supported yet");
+	plan_build_ok(&f, plan_doc(JSON("linux"
+					: {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
+	cr_expect_not_null(f.plan.seccomp.insns);
+	cr_expect_gt(f.plan.seccomp.len, 0);
+	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_EXEC, "uid 0 keeps CAP_SYS_ADMIN");
+	plan_done(&f);
+}
+
+/* No no_new_privs and no CAP_SYS_ADMIN left: loaded before the identity switch drops it. */
+Test(spawn_plan, seccomp_before_identity_without_nnp_or_sys_admin)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f,
+		      plan_doc_with(JSON({
+					    "args" : ["/bin/true"],
+					    "cwd" : "/",
+					    "capabilities" : {"effective" : ["CAP_KILL"]}
+				    }),
+				    JSON("linux"
+					 : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
+	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_IDENTITY);
+	plan_done(&f);
+	plan_build_ok(&f,
+		      plan_doc_with(JSON({
+					    "args" : ["/bin/true"],
+					    "cwd" : "/",
+					    "noNewPrivileges" : true,
+					    "capabilities" : {"effective" : ["CAP_KILL"]}
+				    }),
+				    JSON("linux"
+					 : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
+	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_EXEC);
+	plan_done(&f);
+}
+
+Test(spawn_plan, seccomp_notify_before_ready)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc(JSON("linux"
+					: {
+						"seccomp" : {
+							"defaultAction" : "SCMP_ACT_ALLOW",
+							"listenerPath" : "/run/agent.sock",
+							"syscalls" : [ {
+								"names" : ["mkdir"],
+								"action" : "SCMP_ACT_NOTIFY"
+							} ]
+						}
+					})));
+	cr_expect(f.plan.seccomp.notify);
+	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_READY);
+	plan_done(&f);
+}
+
+Test(spawn_plan, seccomp_profile_error_fails_the_build)
+{
+	struct plan_fixture f;
+	assert_build_fails(
+		&f,
+		plan_doc(JSON(
+			"linux"
+			: {
+				"seccomp" :
+					{"defaultAction" : "SCMP_ACT_ALLOW", "defaultErrnoRet" : 1}
+			})),
+		EINVAL,
+		"config.json: .linux.seccomp.defaultErrnoRet: SCMP_ACT_ALLOW takes no "
+		"errno");
 	plan_done(&f);
 }
 

@@ -1,0 +1,343 @@
+/* linux.seccomp in real containers: what the process meets when a profile denies, kills,
+ * compares arguments, answers with ENOSYS for clone3 or hands a syscall to an agent at
+ * listenerPath; profiles that cannot be applied fail create with nothing left. Raw calls
+ * are made by tests/helpers/sysprobe (static) copied into the rootfs. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(seccomp, .fini = lc_cleanup);
+
+#define ID "sc"
+
+/* Busybox creates directories with mkdir on x86_64; mkdirat is denied too so the test does
+ * not depend on which one a build uses. */
+#define DENY_MKDIR(action_and_more) \
+	"{\"names\": [\"mkdir\", \"mkdirat\"], \"action\": " action_and_more "}"
+
+/* The root is made writable so that mkdir has something to refuse. */
+static void set_profile(const struct lc *t, const char *json)
+{
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+	ctt_config_set(t->bundle, ".linux.seccomp", json);
+}
+
+/* A profile allowing everything but the given rules (a JSON array's members). */
+static void allow_but(const struct lc *t, const char *rules)
+{
+	char json[4096];
+	snprintf(json, sizeof(json), "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [%s]}",
+		 rules);
+	set_profile(t, json);
+}
+
+static void expect_sh(const struct lc *t, const char *script, const char *want)
+{
+	char *out = lc_sh_output(t, script);
+	cr_expect_str_eq(out, want, "`%s`", script);
+	free(out);
+}
+
+/* Copies sysprobe into the rootfs as /bin/sysprobe. */
+static void install_sysprobe(const struct lc *t)
+{
+	char *dest = lc_rootfs_path(t, "bin/sysprobe");
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("sysprobe"), dest, NULL});
+	cr_assert_eq(r.status, 0, "cp sysprobe: %s", r.err);
+	ctt_result_free(&r);
+	free(dest);
+}
+
+/* `run` of sysprobe with the given probes; returns its stdout. */
+static char *probe_output(const struct lc *t, const char *const *probes)
+{
+	const char *argv[16] = {"/bin/sysprobe"};
+	size_t n = 1;
+	for (; *probes; probes++)
+		argv[n++] = *probes;
+	argv[n] = NULL;
+	lc_set_args(t, argv);
+	return lc_run_output(t);
+}
+
+#define expect_probes(t, want, ...)                                                     \
+	do {                                                                            \
+		char *out_ = probe_output(t, (const char *const[]){__VA_ARGS__, NULL}); \
+		cr_expect_str_eq(out_, want);                                           \
+		free(out_);                                                             \
+	} while (0)
+
+Test(seccomp, errno_rule_denies_mkdir_only)
+{
+	struct lc t;
+	lc_init(&t);
+	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\""));
+	expect_sh(&t, "mkdir /tmp/d 2>&1; echo rc=$?; touch /tmp/f && ls /tmp",
+		  "mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\nf\n");
+}
+
+Test(seccomp, errno_ret_is_honoured)
+{
+	struct lc t;
+	lc_init(&t);
+	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
+	expect_sh(&t, "mkdir /tmp/d 2>&1; true",
+		  "mkdir: can't create directory '/tmp/d': No space left on device\n");
+}
+
+static void expect_killed_by_mkdir(const char *action)
+{
+	struct lc t;
+	lc_init(&t);
+	char rule[256];
+	snprintf(rule, sizeof(rule), DENY_MKDIR("\"%s\""), action);
+	allow_but(&t, rule);
+	lc_set_script(&t, "echo before; exec mkdir /tmp/d");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 128 + SIGSYS, "%s: status %d, stderr %s", action, r.status, r.err);
+	cr_expect_str_eq(r.out, "before\n", "%s", action);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+Test(seccomp, kill_kills_the_process)
+{
+	expect_killed_by_mkdir("SCMP_ACT_KILL");
+}
+
+Test(seccomp, kill_process_kills_the_process)
+{
+	expect_killed_by_mkdir("SCMP_ACT_KILL_PROCESS");
+}
+
+/* One comparison (personality(0xffffffff) only), then two in one rule (AND), MASKED_EQ. */
+Test(seccomp, argument_comparisons)
+{
+	struct lc t;
+	lc_init(&t);
+	install_sysprobe(&t);
+	allow_but(&t, "{\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": "
+		      "[{\"index\": 0, \"value\": 4294967295, \"op\": \"SCMP_CMP_EQ\"}]},"
+		      "{\"names\": [\"getppid\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 33,"
+		      " \"args\": [{\"index\": 0, \"value\": 65280, \"valueTwo\": 2048, \"op\": "
+		      "\"SCMP_CMP_MASKED_EQ\"}, {\"index\": 1, \"value\": 5, \"op\": "
+		      "\"SCMP_CMP_GT\"}]}");
+	expect_probes(&t,
+		      "personality=EPERM\npersonality=ok\ngetppid=EDOM\ngetppid=ok\ngetppid=ok\n",
+		      "personality:0xffffffff", "personality:0", "getppid:0x0812,6",
+		      "getppid:0x0812,5", "getppid:0x0912,6");
+}
+
+/* The default errno profile of old container hosts: clone3 gets ENOSYS (so a libc falls back
+ * to clone), everything else not listed the default EPERM. */
+#define STATIC_START                                                                       \
+	"\"execve\", \"brk\", \"arch_prctl\", \"set_tid_address\", \"set_robust_list\", "  \
+	"\"rseq\", \"prlimit64\", \"readlinkat\", \"getrandom\", \"mprotect\", \"mmap\", " \
+	"\"munmap\", \"write\", \"writev\", \"exit_group\", \"newfstatat\", \"fstat\", "   \
+	"\"ioctl\", \"uname\", \"futex\""
+
+Test(seccomp, default_errno_gives_clone3_enosys)
+{
+	struct lc t;
+	lc_init(&t);
+	install_sysprobe(&t);
+	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
+			"[" STATIC_START ", \"getpid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
+	expect_probes(&t, "clone3=ENOSYS\nmkdir=EPERM\ngetpid=ok\n", "clone3", "mkdir", "getpid");
+}
+
+/* A profile that names clone3 has the last word on it. */
+Test(seccomp, clone3_named_by_the_profile_keeps_its_rule)
+{
+	struct lc t;
+	lc_init(&t);
+	install_sysprobe(&t);
+	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
+			"[" STATIC_START ", \"clone3\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
+	expect_probes(&t, "clone3=EINVAL\nmkdir=EPERM\n", "clone3", "mkdir");
+}
+
+Test(seccomp, unknown_syscall_name_is_skipped)
+{
+	struct lc t;
+	lc_init(&t);
+	allow_but(&t, "{\"names\": [\"no_such_syscall\", \"mkdir\", \"mkdirat\"], \"action\": "
+		      "\"SCMP_ACT_ERRNO\"}");
+	lc_set_script(&t, "mkdir /tmp/d 2>&1; echo rc=$?");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out,
+			 "mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\n");
+	cr_expect(strstr(r.err, ".linux.seccomp.syscalls[0].names[0]: \"no_such_syscall\" "
+				"unknown to libseccomp"),
+		  "%s", r.err);
+	ctt_result_free(&r);
+}
+
+/* Without noNewPrivileges and without CAP_SYS_ADMIN in the process's sets the filter must
+ * go in while the init still has CAP_SYS_ADMIN; it still holds in the process. */
+Test(seccomp, applies_without_no_new_privileges)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
+	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
+	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
+	expect_sh(&t, "grep NoNewPrivs /proc/self/status; id -u; mkdir /tmp/d 2>&1; true",
+		  "NoNewPrivs:\t0\n1000\nmkdir: can't create directory '/tmp/d': No space left "
+		  "on device\n");
+}
+
+Test(seccomp, log_flag_is_applied)
+{
+	struct lc t;
+	lc_init(&t);
+	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": "
+			"[\"SECCOMP_FILTER_FLAG_LOG\", \"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], "
+			"\"syscalls\": [" DENY_MKDIR("\"SCMP_ACT_ERRNO\"") "]}");
+	expect_sh(&t, "grep -c '^Seccomp:.2' /proc/self/status; mkdir /tmp/d 2>/dev/null; echo $?",
+		  "1\n1\n");
+}
+
+static void expect_refused(const struct lc *t, const char *const *needles)
+{
+	struct ctt_result r;
+	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
+	lc_expect_error_line(&r, needles);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(t);
+}
+
+Test(seccomp, bad_action_name_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\"") ", {\"names\": [\"getpid\"], \"action\": "
+						       "\"SCMP_ACT_BOGUS\"}");
+	expect_refused(&t, (const char *const[]){"config.json: .linux.seccomp.syscalls[1].action",
+						 "SCMP_ACT_BOGUS", NULL});
+}
+
+Test(seccomp, errno_ret_on_kill_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_KILL\", \"errnoRet\": 1"));
+	expect_refused(&t, (const char *const[]){"config.json: .linux.seccomp.syscalls[0]"
+						 ".errnoRet: SCMP_ACT_KILL takes no errno",
+						 NULL});
+}
+
+Test(seccomp, flag_libseccomp_cannot_apply_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": "
+			"[\"SECCOMP_FILTER_FLAG_TSYNC\", "
+			"\"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV\"]}");
+	expect_refused(&t, (const char *const[]){"config.json: .linux.seccomp.flags[1]: "
+						 "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
+						 NULL});
+}
+
+/* ---- SCMP_ACT_NOTIFY with listenerPath ---- */
+
+static void notify_mkdir(const struct lc *t, const char *sock)
+{
+	char json[4096];
+	char *quoted = lc_json_quote(sock);
+	snprintf(json, sizeof(json),
+		 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"listenerPath\": %s, "
+		 "\"listenerMetadata\": \"agent-data 1\", \"syscalls\": [" DENY_MKDIR(
+			 "\"SCMP_ACT_NOTIFY\"") "]}",
+		 quoted);
+	free(quoted);
+	set_profile(t, json);
+}
+
+static pid_t start_listener(const struct lc *t, const char *sock, const char *state,
+			    const char *out, const char *answer)
+{
+	const char *argv[] = {ctt_helper("seccomp_listener"), sock, state, answer, NULL};
+	pid_t pid = lc_spawn(t, argv, out, -1);
+	free(lc_wait_content(out, "ready\n"));
+	return pid;
+}
+
+static void expect_process_state(const struct lc *t, const char *state_file)
+{
+	yajl_val st = ctt_json_load(state_file);
+	cr_expect_str_eq(ctt_json_get_string(st, ".ociVersion"), "1.3.0");
+	cr_expect_eq(ctt_json_len(st, ".fds"), 1);
+	cr_expect(ctt_json_array_has(st, ".fds", "seccompFd"));
+	cr_expect_str_eq(ctt_json_get_string(st, ".metadata"), "agent-data 1");
+	long long pid = ctt_json_get_int(st, ".pid");
+	cr_expect_gt(pid, 1);
+	cr_expect_eq(ctt_json_get_int(st, ".state.pid"), pid);
+	cr_expect_str_eq(ctt_json_get_string(st, ".state.id"), "sh"); /* lc_sh_output's id */
+	cr_expect_str_eq(ctt_json_get_string(st, ".state.status"), "creating");
+	cr_expect_str_eq(ctt_json_get_string(st, ".state.bundle"), t->bundle);
+	yajl_tree_free(st);
+}
+
+/* The agent answers mkdir with a success it did not perform: only an answer from the agent
+ * makes mkdir succeed and leave no directory. */
+Test(seccomp, notify_goes_to_the_listener)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir();
+	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
+	char *out = ctt_path(dir, "agent.out");
+	pid_t agent = start_listener(&t, sock, state, out, "0");
+	notify_mkdir(&t, sock);
+	expect_sh(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
+		  "made\nabsent\n");
+	cr_expect_eq(lc_wait(agent, 20000), 0);
+	char *log = ctt_read_file(out);
+	cr_expect(strstr(log, "answered mkdir"), "%s", log);
+	free(log);
+	expect_process_state(&t, state);
+	free(sock);
+	free(state);
+	free(out);
+	free(dir);
+}
+
+Test(seccomp, notify_errno_from_the_listener)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir();
+	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
+	char *out = ctt_path(dir, "agent.out");
+	pid_t agent = start_listener(&t, sock, state, out, "122"); /* EDQUOT */
+	notify_mkdir(&t, sock);
+	expect_sh(&t, "mkdir /tmp/d 2>&1; true",
+		  "mkdir: can't create directory '/tmp/d': Disk quota "
+		  "exceeded\n");
+	cr_expect_eq(lc_wait(agent, 20000), 0);
+	free(sock);
+	free(state);
+	free(out);
+	free(dir);
+}
+
+Test(seccomp, notify_without_listener_fails_create)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir();
+	char *sock = ctt_path(dir, "nobody.sock");
+	notify_mkdir(&t, sock);
+	expect_refused(&t, (const char *const[]){"connect to the seccomp listener", sock, NULL});
+	free(sock);
+	free(dir);
+}
