@@ -21,6 +21,7 @@
 #include "libct/cleanup.h"
 #include "libct/mountcheck.h"
 #include "libct/mountfd.h"
+#include "libct/procfs.h"
 #include "libct/rootfs.h"
 #include "libct/spawn.h"
 #include "libct/sync.h"
@@ -66,11 +67,10 @@ static int write_oom_score_adj(const struct oci_process *p, struct ct_error *err
 {
 	if (!p->has_oom_score_adj)
 		return 0;
-	_cleanup_close_ int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
 	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
-	if (fd < 0 || write(fd, buf, (size_t)len) != len)
-		return ct_error_set(err, errno, "set oom_score_adj %d", p->oom_score_adj);
+	snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+	if (ct_proc_write("/proc/self/oom_score_adj", buf, err) < 0)
+		return ct_error_prefix(err, "set oom_score_adj %d", p->oom_score_adj);
 	return 0;
 }
 

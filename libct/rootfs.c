@@ -16,6 +16,7 @@
 #include "libct/devices.h"
 #include "libct/fsinfo.h"
 #include "libct/mountfd.h"
+#include "libct/procfs.h"
 #include "libct/safefs.h"
 #include "libct/sysctl.h"
 
@@ -163,9 +164,8 @@ static int write_sysctls(const struct oci_linux *lx, struct ct_error *err)
 		char path[PATH_MAX];
 		if (ct_sysctl_path(kv->key, path, sizeof(path)) < 0)
 			return ct_error_set(err, ENAMETOOLONG, "set sysctl %s", kv->key);
-		_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-		if (fd < 0 || write(fd, kv->value, strlen(kv->value)) < 0)
-			return ct_error_set(err, errno, "set sysctl %s=%s", kv->key, kv->value);
+		if (ct_proc_write(path, kv->value, err) < 0)
+			return ct_error_prefix(err, "set sysctl %s=%s", kv->key, kv->value);
 	}
 	return 0;
 }
