@@ -23,6 +23,7 @@
 #include "libct/mountfd.h"
 #include "libct/procfs.h"
 #include "libct/rootfs.h"
+#include "libct/safefs.h"
 #include "libct/spawn.h"
 #include "libct/sync.h"
 #include "libct/terminal.h"
@@ -228,9 +229,16 @@ static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
 				  name);
 }
 
+/* cwd is resolved in the container's root like every rootfs path: "..", a symlink to a
+ * host path or a magic link such as /proc/self/fd/N (an inherited host directory) cannot
+ * leave it (CVE-2024-21626). */
 static int enter_cwd(const struct oci_process *p, struct ct_error *err)
 {
-	if (chdir(p->cwd) < 0)
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	_cleanup_close_ int fd = ct_root_open(root, p->cwd, false);
+	if (fd < 0 || fchdir(fd) < 0)
 		return ct_error_set(err, errno, "chdir to cwd \"%s\"", p->cwd);
 	return 0;
 }
