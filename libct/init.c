@@ -256,7 +256,16 @@ static int wait_for_start_message(struct ct_init_plan *plan, struct ct_error *er
 	return 0;
 }
 
-/* Blocks until `ctrun start` opens the fifo for reading, then tells it we are through. */
+static bool same_inode(int a, int b)
+{
+	struct stat sa, sb;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Blocks until `ctrun start` opens the fifo for reading, then tells it we are through. The
+ * fifo is reopened through the container's /proc, where a config mount (on /proc/1/fd) may
+ * put another file: it is written only when it is the fifo. */
 static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->opts->start == CT_START_SYNC)
@@ -265,10 +274,15 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
 	int fd;
 	do
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open exec fifo");
+	if (!same_inode(fd, plan->exec_fifo_fd)) {
+		close(fd);
+		return ct_error_set_plain(err, EXDEV, "open exec fifo: \"%s\" is not the fifo",
+					  path);
+	}
 	ssize_t n = write(fd, "0", 1);
 	close(fd);
 	if (n != 1)
