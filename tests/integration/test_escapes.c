@@ -324,6 +324,39 @@ Test(escapes, oom_score_adj_not_written_through_a_bind)
 	free(fake);
 }
 
+/* A host directory on /proc/1/fd, where the init reopens its exec fifo (/proc/self/fd/N):
+ * one file per fd number the fifo could have. */
+Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
+{
+	struct lc t;
+	lc_init(&t);
+	char *fake = ctt_tmpdir();
+	char *files[64];
+	for (int i = 0; i < 64; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "%d", i);
+		files[i] = ctt_path(fake, name);
+		ctt_write_file(files[i], "");
+	}
+	lc_add_mount(&t, "/proc/1/fd", "bind", fake, "bind");
+	lc_set_script(&t, "echo ran");
+	char *out = ctt_path(ctt_tmpdir(), "out");
+	create_in_background(&t, 0, -1, out);
+	char *text = lc_wait_content(out, "is not the fifo");
+	cr_expect(strstr(text, "open exec fifo") != NULL, "%s", text);
+	lc_wait_status(&t, ID, "stopped");
+	char *all = ctt_read_file(out);
+	cr_expect(strstr(all, "ran") == NULL, "the process ran without start: %s", all);
+	free(all);
+	for (int i = 0; i < 64; i++) {
+		expect_file_text(files[i], "");
+		free(files[i]);
+	}
+	lc_ok(&t, "delete", ID);
+	free(text);
+	free(out);
+}
+
 /* ---- CVE-2025-31133: the /dev/null that masks ---- */
 
 /* The image's own /dev (no tmpfs there) with /dev/null as make() leaves it, and one masked
