@@ -21,7 +21,9 @@
 #include "libct/cleanup.h"
 #include "libct/mountcheck.h"
 #include "libct/mountfd.h"
+#include "libct/procfs.h"
 #include "libct/rootfs.h"
+#include "libct/safefs.h"
 #include "libct/spawn.h"
 #include "libct/sync.h"
 #include "libct/terminal.h"
@@ -66,11 +68,10 @@ static int write_oom_score_adj(const struct oci_process *p, struct ct_error *err
 {
 	if (!p->has_oom_score_adj)
 		return 0;
-	_cleanup_close_ int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
 	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
-	if (fd < 0 || write(fd, buf, (size_t)len) != len)
-		return ct_error_set(err, errno, "set oom_score_adj %d", p->oom_score_adj);
+	snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+	if (ct_proc_write("/proc/self/oom_score_adj", buf, err) < 0)
+		return ct_error_prefix(err, "set oom_score_adj %d", p->oom_score_adj);
 	return 0;
 }
 
@@ -228,9 +229,16 @@ static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
 				  name);
 }
 
+/* cwd is resolved in the container's root like every rootfs path: "..", a symlink to a
+ * host path or a magic link such as /proc/self/fd/N (an inherited host directory) cannot
+ * leave it (CVE-2024-21626). */
 static int enter_cwd(const struct oci_process *p, struct ct_error *err)
 {
-	if (chdir(p->cwd) < 0)
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	_cleanup_close_ int fd = ct_root_open(root, p->cwd, false);
+	if (fd < 0 || fchdir(fd) < 0)
 		return ct_error_set(err, errno, "chdir to cwd \"%s\"", p->cwd);
 	return 0;
 }
@@ -248,7 +256,16 @@ static int wait_for_start_message(struct ct_init_plan *plan, struct ct_error *er
 	return 0;
 }
 
-/* Blocks until `ctrun start` opens the fifo for reading, then tells it we are through. */
+static bool same_inode(int a, int b)
+{
+	struct stat sa, sb;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Blocks until `ctrun start` opens the fifo for reading, then tells it we are through. The
+ * fifo is reopened through the container's /proc, where a config mount (on /proc/1/fd) may
+ * put another file: it is written only when it is the fifo. */
 static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->opts->start == CT_START_SYNC)
@@ -257,10 +274,15 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
 	int fd;
 	do
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open exec fifo");
+	if (!same_inode(fd, plan->exec_fifo_fd)) {
+		close(fd);
+		return ct_error_set_plain(err, EXDEV, "open exec fifo: \"%s\" is not the fifo",
+					  path);
+	}
 	ssize_t n = write(fd, "0", 1);
 	close(fd);
 	if (n != 1)

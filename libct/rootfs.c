@@ -16,6 +16,7 @@
 #include "libct/devices.h"
 #include "libct/fsinfo.h"
 #include "libct/mountfd.h"
+#include "libct/procfs.h"
 #include "libct/safefs.h"
 #include "libct/sysctl.h"
 
@@ -105,12 +106,27 @@ static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_e
 	return 0;
 }
 
+/* The source of a file mask, bound by this very fd: without a /dev tmpfs the image's
+ * /dev/null may be a file or a symlink to one that masking would expose (CVE-2025-31133). */
+static int open_dev_null(int rootfd, struct ct_error *err)
+{
+	_cleanup_close_ int fd = ct_root_open(rootfd, "/dev/null", true);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return ct_error_set(err, errno, "open \"/dev/null\"");
+	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+		return ct_error_set_plain(err, EPERM,
+					  "\"/dev/null\" is not the null device (char 1:3)");
+	return steal_fd(&fd);
+}
+
 /* After pivot_root: "/" is the rootfs, resolution still refuses magic links. */
 static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	const struct oci_linux *lx = &plan->config->linux_;
 	struct ct_mount_flags dir_mask = {.flags = MS_RDONLY, .data = "size=0k,mode=0555"};
 	struct ct_mount_flags file_mask = {.flags = MS_RDONLY, .bind = true};
+	_cleanup_close_ int null = -1;
 	for (size_t i = 0; i < lx->masked_paths.len; i++) {
 		const char *p = lx->masked_paths.items[i];
 		_cleanup_close_ int fd = ct_root_open(rootfd, p, false);
@@ -120,10 +136,12 @@ static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *er
 		if (fd < 0 || fstat(fd, &st) < 0)
 			return ct_error_set(err, errno, "mask \"%s\"", p);
 		bool dir = S_ISDIR(st.st_mode);
+		if (!dir && null < 0 && (null = open_dev_null(rootfd, err)) < 0)
+			return ct_error_prefix(err, "mask \"%s\"", p);
 		struct ct_mount_request rq = {
 			.type = dir ? "tmpfs" : NULL,
-			.source = dir ? "tmpfs" : "/dev/null",
-			.source_fd = -1,
+			.source = dir ? "tmpfs" : NULL,
+			.source_fd = dir ? -1 : null,
 			.flags = dir ? &dir_mask : &file_mask,
 			.file = !dir,
 		};
@@ -163,9 +181,8 @@ static int write_sysctls(const struct oci_linux *lx, struct ct_error *err)
 		char path[PATH_MAX];
 		if (ct_sysctl_path(kv->key, path, sizeof(path)) < 0)
 			return ct_error_set(err, ENAMETOOLONG, "set sysctl %s", kv->key);
-		_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-		if (fd < 0 || write(fd, kv->value, strlen(kv->value)) < 0)
-			return ct_error_set(err, errno, "set sysctl %s=%s", kv->key, kv->value);
+		if (ct_proc_write(path, kv->value, err) < 0)
+			return ct_error_prefix(err, "set sysctl %s=%s", kv->key, kv->value);
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/procfs.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
 
@@ -43,9 +44,8 @@ static int write_time_offsets(const struct oci_time_offsets *t, struct ct_error 
 	if (t->has_boottime)
 		n += snprintf(buf + n, sizeof(buf) - n, "boottime %lld %u\n",
 			      (long long)t->boottime.secs, t->boottime.nanosecs);
-	_cleanup_close_ int fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, buf, (size_t)n) != n)
-		return ct_error_set(err, errno, "write time namespace offsets");
+	if (ct_proc_write("/proc/self/timens_offsets", buf, err) < 0)
+		return ct_error_prefix(err, "write time namespace offsets");
 	return 0;
 }
 

@@ -7,12 +7,17 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "libct/cleanup.h"
 #include "libct/fdpass.h"
+
+/* pts devices: majors 136-143 (Documentation/admin-guide/devices.txt) */
+#define UNIX98_PTY_SLAVE_MAJOR 136
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
@@ -40,10 +45,16 @@ int ct_pty_open_slave(int master, const char *slave_name, struct ct_error *err)
 		return fd;
 	if (errno != EINVAL && errno != ENOTTY)
 		return ct_error_set(err, errno, "open the slave of pty \"%s\"", slave_name);
-	fd = open(slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
+	/* by name, in the container's /dev/pts: what opened must be a pty slave, as it is
+	 * bound on /dev/console next (CVE-2025-52565) */
+	_cleanup_close_ int named = open(slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (named < 0 || fstat(named, &st) < 0)
 		return ct_error_set(err, errno, "open \"%s\"", slave_name);
-	return fd;
+	if (!S_ISCHR(st.st_mode) || major(st.st_rdev) < UNIX98_PTY_SLAVE_MAJOR ||
+	    major(st.st_rdev) >= UNIX98_PTY_SLAVE_MAJOR + 8)
+		return ct_error_set_plain(err, EPERM, "\"%s\" is not a pty slave", slave_name);
+	return steal_fd(&named);
 }
 
 int ct_pty_set_size(int master, unsigned short rows, unsigned short cols, struct ct_error *err)

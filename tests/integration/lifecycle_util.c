@@ -111,6 +111,27 @@ void lc_add_mount(const struct lc *t, const char *dest, const char *type, const 
 	free(d);
 }
 
+void lc_remove_mount(const struct lc *t, const char *dest)
+{
+	char *file = ctt_path(t->bundle, "config.json");
+	yajl_val tree = ctt_json_load(file);
+	long n = ctt_json_len(tree, ".mounts");
+	long found = -1;
+	for (long i = 0; i < n && found < 0; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), ".mounts[%ld].destination", i);
+		const char *d = ctt_json_get_string(tree, path);
+		if (d && strcmp(d, dest) == 0)
+			found = i;
+	}
+	yajl_tree_free(tree);
+	cr_assert_geq(found, 0, "config.json has no mount on \"%s\"", dest);
+	char item[64];
+	snprintf(item, sizeof(item), ".mounts[%ld]", found);
+	ctt_json_edit_file(file, item, NULL);
+	free(file);
+}
+
 void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_args)
 {
 	t->wrapper = NULL;
@@ -425,6 +446,16 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 	free(env);
 	spawned[nspawned++] = pid;
 	return pid;
+}
+
+char *lc_spawn_output(const struct lc *t, const char *const *argv, int fd3, int *status)
+{
+	char *out = ctt_path(ctt_tmpdir(), "out");
+	pid_t pid = lc_spawn(t, argv, out, fd3);
+	*status = lc_wait(pid, 20000);
+	char *text = ctt_read_file(out);
+	free(out);
+	return text;
 }
 
 pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,

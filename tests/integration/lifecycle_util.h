@@ -44,6 +44,9 @@ void lc_namespace_set(const struct lc *t, const char *type, const char *json);
 void lc_add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
 		  const char *options);
 
+/* Removes the entry of .mounts whose destination is dest (which must be there). */
+void lc_remove_mount(const struct lc *t, const char *dest);
+
 /* Sets t->wrapper to `enosys ARGS... --` built in argv (LC_WRAPPER_MAX entries, owned by the
  * caller); enosys_args NULL: no wrapper. */
 #define LC_WRAPPER_MAX 8
@@ -102,6 +105,10 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);
 /* Waits for a lc_spawn()ed process; returns its status (128+N when killed by signal N). */
 int lc_wait(pid_t pid, unsigned timeout_ms);
+
+/* lc_spawn() of argv with fd3 (when >= 0) as its fd 3, waited for (20 s); its exit status
+ * in *status, its output returned (malloc'd). */
+char *lc_spawn_output(const struct lc *t, const char *const *argv, int fd3, int *status);
 
 /* Starts tests/helpers/console_receiver on sock with opts (NULL-terminated, may be NULL),
  * its output appended to out, and waits until it listens. */

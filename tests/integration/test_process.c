@@ -515,12 +515,9 @@ static int fd3_file(char **path)
 /* Runs argv in the background with fd3 as its fd 3; expects exit 0, returns the output. */
 static char *spawn_with_fd3(const struct lc *t, const char *const *argv, int fd3)
 {
-	char *out = ctt_path(ctt_tmpdir(), "out");
-	pid_t pid = lc_spawn(t, argv, out, fd3);
-	int status = lc_wait(pid, 20000);
-	char *text = ctt_read_file(out);
+	int status;
+	char *text = lc_spawn_output(t, argv, fd3, &status);
 	cr_expect_eq(status, 0, "exit %d: %s", status, text);
-	free(out);
 	return text;
 }
 

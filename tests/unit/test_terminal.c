@@ -206,6 +206,28 @@ Test(terminal, missing_slave_names_the_path)
 	cr_expect_str_eq(err.msg, "open \"/dev/pts/no-such-pty\": No such file or directory");
 }
 
+/* Without TIOCGPTPEER (a master that is no pty answers ENOTTY, as old kernels answer
+ * EINVAL) the slave is opened by name: a file planted there is refused. */
+Test(terminal, slave_opened_by_name_must_be_a_pty_slave)
+{
+	char dir[] = "/tmp/ctrun-pts.XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof(path), "%s/0", dir);
+	int file = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	cr_assert_geq(file, 0, "%s: %s", path, strerror(errno));
+	struct ct_error err = {0};
+	int fd = ct_pty_open_slave(file, path, &err);
+	close(file);
+	unlink(path);
+	rmdir(dir);
+	cr_expect_eq(fd, -1);
+	cr_expect_eq(err.errnum, EPERM);
+	char want[128];
+	snprintf(want, sizeof(want), "\"%s\" is not a pty slave", path);
+	cr_expect_str_eq(err.msg, want);
+}
+
 Test(terminal, a_non_tty_cannot_become_the_controlling_terminal)
 {
 	pid_t pid = fork();

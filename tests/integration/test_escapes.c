@@ -1,0 +1,427 @@
+/* The known runtime escapes (issue 7, "Hardening against the known escapes"), one class per
+ * test, each a container that tries what the published exploit did:
+ *
+ * - CVE-2019-5736: overwrite the host's runtime binary through /proc/<init>/exe or an fd of
+ *   it held by a container process;
+ * - CVE-2024-21626: use a host fd leaked into the container, or a process.cwd that leads
+ *   out of the rootfs (a "..", a magic link /proc/self/fd/N to a host directory);
+ * - CVE-2025-52881: redirect a /proc write of the runtime (a sysctl, oom_score_adj) to
+ *   another file by mounting over /proc/sys or a /proc/<pid> file;
+ * - CVE-2025-31133: an image /dev/null that is a file or a symlink, which masking would
+ *   bind over the masked paths.
+ *
+ * Mount-destination symlink races (CVE-2021-30465) are test_hostile.c's swap tests. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(escapes, .fini = lc_cleanup);
+
+#define ID "escape"
+
+static struct stat stat_of(const char *path)
+{
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0, "stat %s: %s", path, strerror(errno));
+	return st;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* "dev:ino" as busybox `stat -c %d:%i` prints it inside the container. */
+static void devino_text(const struct stat *st, char *buf, size_t size)
+{
+	snprintf(buf, size, "%llu:%llu", (unsigned long long)st->st_dev,
+		 (unsigned long long)st->st_ino);
+}
+
+/* No fd of pid (seen from the host) is the file of st. */
+static void assert_no_fd_of(pid_t pid, const struct stat *st, const char *what)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+	for (struct dirent *e; (e = readdir(d));) {
+		char path[320];
+		struct stat fst;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_name[0] != '.' && stat(path, &fst) == 0)
+			cr_expect(!same_file(&fst, st), "%s is %s", path, what);
+	}
+	closedir(d);
+}
+
+/* fd numbers of pid other than 0-2 (and the preserved ones below keep) are close-on-exec:
+ * the "flags:" of fdinfo has O_CLOEXEC (02000000). */
+static void assert_fds_cloexec(pid_t pid, int keep)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+	unsigned checked = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.' || atoi(e->d_name) < keep)
+			continue;
+		char path[320];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		char *info = ctt_read_file(path);
+		const char *flags = strstr(info, "flags:");
+		cr_assert_not_null(flags, "%s: %s", path, info);
+		unsigned long f = strtoul(flags + strlen("flags:"), NULL, 8);
+		cr_expect(f & O_CLOEXEC, "fd %s of the init is not close-on-exec: %s", e->d_name,
+			  info);
+		checked++;
+		free(info);
+	}
+	closedir(d);
+	cr_expect_gt(checked, 0, "the created init holds no fd of ctrun at all");
+}
+
+/* `create` with --preserve-fds n in the background (fd3 its fd 3 when >= 0), the
+ * container's output appended to out; returns the created init's pid. */
+static pid_t create_in_background(const struct lc *t, int preserve, int fd3, const char *out)
+{
+	char n[16];
+	snprintf(n, sizeof(n), "%d", preserve);
+	pid_t runtime =
+		lc_spawn(t,
+			 lc_ctrun_argv(t, (const char *const[]){"create", "--preserve-fds", n,
+								"--bundle", t->bundle, ID, NULL}),
+			 out, fd3);
+	int status = lc_wait(runtime, 20000);
+	cr_assert_eq(status, 0, "create: exit %d: %s", status, ctt_read_file(out));
+	return lc_pid(t, ID);
+}
+
+/* ---- CVE-2019-5736: the host's ctrun binary ---- */
+
+/* Each line "dev:ino name" of the container's `stat -L` of every /proc/N/exe and fd. */
+static void expect_seen_from_inside(const char *seen, const struct stat *ctrun,
+				    const struct stat *busybox)
+{
+	char host[64], user[64];
+	devino_text(ctrun, host, sizeof(host));
+	devino_text(busybox, user, sizeof(user));
+	bool init_seen = false;
+	for (const char *line = seen; *line;) {
+		size_t n = strcspn(line, "\n");
+		cr_expect(strncmp(line, host, strlen(host)) != 0 || line[strlen(host)] != ' ',
+			  "inside, %.*s is the host's ctrun (%s)", (int)n, line, host);
+		if (n > 12 && strncmp(line + n - 12, " /proc/1/exe", 12) == 0) {
+			init_seen = true;
+			cr_expect(strncmp(line, user, strlen(user)) == 0,
+				  "inside, %.*s is not busybox (%s)", (int)n, line, user);
+		}
+		line += n + (line[n] == '\n');
+	}
+	cr_expect(init_seen, "no /proc/1/exe among what the container saw:\n%s", seen);
+}
+
+Test(escapes, host_binary_never_reachable_from_the_container)
+{
+	struct lc t;
+	lc_init(&t);
+	struct stat ctrun = stat_of(ctt_ctrun_path());
+	char *busybox_path = lc_rootfs_path(&t, "bin/busybox");
+	struct stat busybox = stat_of(busybox_path);
+	lc_set_script(&t, "stat -L -c '%d:%i %n' /proc/[0-9]*/exe /proc/[0-9]*/fd/* "
+			  "2>/dev/null; echo end; exec sleep 1000");
+	char *out = ctt_path(ctt_tmpdir(), "out");
+	pid_t pid = create_in_background(&t, 0, -1, out);
+	char exe[64];
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
+
+	/* created: the init is still ctrun's own clone, yet nobody can write the binary */
+	assert_no_fd_of(pid, &ctrun, "the host's ctrun");
+	int fd = open(exe, O_WRONLY | O_CLOEXEC);
+	int saved = errno;
+	if (fd >= 0)
+		close(fd);
+	cr_expect(fd < 0 && saved == ETXTBSY, "open %s for writing: %s", exe,
+		  fd < 0 ? strerror(saved) : "it opened");
+
+	lc_ok(&t, "start", ID);
+	char *seen = lc_wait_content(out, "end\n");
+	expect_seen_from_inside(seen, &ctrun, &busybox);
+	/* and from outside: the init is busybox, holding no fd of ctrun */
+	struct stat now = stat_of(exe);
+	cr_expect(same_file(&now, &busybox), "%s is not the container's busybox", exe);
+	assert_no_fd_of(pid, &ctrun, "the host's ctrun");
+	lc_ok(&t, "delete", "--force", ID);
+	free(seen);
+	free(out);
+	free(busybox_path);
+}
+
+/* ---- CVE-2024-21626: leaked fds and process.cwd ---- */
+
+/* The created init's fds are checked from outside, the started process looks inside. */
+static char *create_check_start(const struct lc *t, int preserve, int fd3)
+{
+	char *out = ctt_path(ctt_tmpdir(), "out");
+	assert_fds_cloexec(create_in_background(t, preserve, fd3, out), 3 + preserve);
+	lc_ok(t, "start", ID);
+	char *text = lc_wait_content(out, "end\n");
+	free(out);
+	return text;
+}
+
+Test(escapes, no_host_fd_reaches_the_container)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "ls /proc/1/fd; echo end");
+	char *plain = create_check_start(&t, 0, -1);
+	cr_expect_str_eq(plain, "0\n1\n2\nend\n");
+	lc_ok(&t, "delete", "--force", ID);
+
+	/* a preserved fd, and only that one, comes in */
+	int dir = open(ctt_tmpdir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(dir, 0);
+	char *preserved = create_check_start(&t, 1, dir);
+	close(dir);
+	cr_expect_str_eq(preserved, "0\n1\n2\n3\nend\n");
+	lc_ok(&t, "delete", "--force", ID);
+	free(preserved);
+	free(plain);
+}
+
+static void set_cwd(const struct lc *t, const char *cwd)
+{
+	char *json = lc_json_quote(cwd);
+	ctt_config_set(t->bundle, ".process.cwd", json);
+	free(json);
+}
+
+/* A cwd of "..", and a symlink in the image to a host path, lead to the rootfs's own. */
+Test(escapes, cwd_resolved_inside_the_rootfs)
+{
+	struct lc t;
+	lc_init(&t);
+	char *marker = lc_rootfs_path(&t, "in-rootfs");
+	ctt_write_file(marker, "");
+	set_cwd(&t, "/../../../../");
+	char *out = lc_sh_output(&t, "pwd; ls -d in-rootfs");
+	cr_expect_str_eq(out, "/\nin-rootfs\n");
+	free(out);
+
+	/* the host directory and its copy in the image, each with its own marker */
+	char *host = ctt_tmpdir();
+	char *host_marker = ctt_path(host, "on-host");
+	ctt_write_file(host_marker, "");
+	char *copy = lc_rootfs_path(&t, host + 1);
+	ctt_mkdir_p(copy);
+	char *copy_marker = ctt_path(copy, "in-image");
+	ctt_write_file(copy_marker, "");
+	char *link = lc_rootfs_path(&t, "hostlink");
+	cr_assert_eq(symlink(host, link), 0, "symlink %s: %s", link, strerror(errno));
+	set_cwd(&t, "/hostlink");
+	out = lc_sh_output(&t, "ls");
+	cr_expect_str_eq(out, "in-image\n");
+	free(out);
+	free(link);
+	free(copy_marker);
+	free(copy);
+	free(host_marker);
+	free(marker);
+}
+
+/* The runc exploit: cwd /proc/self/fd/N, N an fd of a host directory still open in the
+ * init; passed here on purpose with --preserve-fds. */
+Test(escapes, cwd_through_a_host_fd_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	char *host = ctt_tmpdir();
+	int dir = open(host, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(dir, 0);
+	set_cwd(&t, "/proc/self/fd/3");
+	lc_set_script(&t, "ls; touch escaped");
+	int status;
+	char *out = lc_spawn_output(
+		&t,
+		lc_ctrun_argv(&t, (const char *const[]){"run", "--preserve-fds", "1", "--bundle",
+							t.bundle, ID, NULL}),
+		dir, &status);
+	close(dir);
+	cr_expect_neq(status, 0, "run succeeded: %s", out);
+	cr_expect(strstr(out, "cwd \"/proc/self/fd/3\"") != NULL, "error does not name the cwd: %s",
+		  out);
+	char *escaped = ctt_path(host, "escaped");
+	cr_expect(!ctt_exists(escaped), "the container wrote into the host directory");
+	lc_assert_nothing_left(&t);
+	free(escaped);
+	free(out);
+}
+
+/* ---- CVE-2025-52881: /proc writes redirected by a mount ---- */
+
+/* Both `create` and `run` fail naming each needle, and nothing is left behind. */
+static void expect_create_refused(const struct lc *t, const char *const *needles)
+{
+	static const char *const commands[] = {"create", "run"};
+	for (size_t i = 0; i < 2; i++) {
+		struct ctt_result r;
+		lc_ctrun(&r, t, commands[i], "--bundle", t->bundle, ID);
+		lc_expect_error_line(&r, needles);
+		ctt_result_free(&r);
+		lc_assert_nothing_left(t);
+	}
+}
+
+static void expect_file_text(const char *path, const char *want)
+{
+	char *got = ctt_read_file(path);
+	cr_expect_str_eq(got, want, "%s changed", path);
+	free(got);
+}
+
+/* A host directory in place of /proc/sys: the sysctl would be written into it. */
+Test(escapes, sysctl_not_written_through_a_mount_over_proc_sys)
+{
+	struct lc t;
+	lc_init(&t);
+	char *fake = ctt_tmpdir();
+	char *kernel = ctt_path(fake, "kernel");
+	ctt_mkdir_p(kernel);
+	char *shmmax = ctt_path(kernel, "shmmax");
+	ctt_write_file(shmmax, "host\n");
+	lc_add_mount(&t, "/proc/sys", "bind", fake, "rbind");
+	ctt_config_set(t.bundle, ".linux.sysctl", "{\"kernel.shmmax\": \"65536\"}");
+	expect_create_refused(&t,
+			      (const char *const[]){"sysctl kernel.shmmax",
+						    "/proc/sys/kernel/shmmax", "not procfs", NULL});
+	expect_file_text(shmmax, "host\n");
+	free(shmmax);
+	free(kernel);
+}
+
+/* A host file bound on the init's own /proc/1/oom_score_adj (what /proc/self leads to). */
+Test(escapes, oom_score_adj_not_written_through_a_bind)
+{
+	struct lc t;
+	lc_init(&t);
+	char *fake = ctt_path(ctt_tmpdir(), "oom");
+	ctt_write_file(fake, "host\n");
+	lc_add_mount(&t, "/proc/1/oom_score_adj", "bind", fake, "bind");
+	ctt_config_set(t.bundle, ".process.oomScoreAdj", "100");
+	expect_create_refused(&t, (const char *const[]){"oom_score_adj 100", "not procfs", NULL});
+	expect_file_text(fake, "host\n");
+	free(fake);
+}
+
+/* A host directory on /proc/1/fd, where the init reopens its exec fifo (/proc/self/fd/N):
+ * one file per fd number the fifo could have. */
+Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
+{
+	struct lc t;
+	lc_init(&t);
+	char *fake = ctt_tmpdir();
+	char *files[64];
+	for (int i = 0; i < 64; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "%d", i);
+		files[i] = ctt_path(fake, name);
+		ctt_write_file(files[i], "");
+	}
+	lc_add_mount(&t, "/proc/1/fd", "bind", fake, "bind");
+	lc_set_script(&t, "echo ran");
+	char *out = ctt_path(ctt_tmpdir(), "out");
+	create_in_background(&t, 0, -1, out);
+	char *text = lc_wait_content(out, "is not the fifo");
+	cr_expect(strstr(text, "open exec fifo") != NULL, "%s", text);
+	lc_wait_status(&t, ID, "stopped");
+	char *all = ctt_read_file(out);
+	cr_expect(strstr(all, "ran") == NULL, "the process ran without start: %s", all);
+	free(all);
+	for (int i = 0; i < 64; i++) {
+		expect_file_text(files[i], "");
+		free(files[i]);
+	}
+	lc_ok(&t, "delete", ID);
+	free(text);
+	free(out);
+}
+
+/* ---- CVE-2025-31133: the /dev/null that masks ---- */
+
+/* The image's own /dev (no tmpfs there) with /dev/null as make() leaves it, and one masked
+ * path: the image's /etc/masked, so that the test does not depend on the host's /proc. */
+static void image_dev_null(const struct lc *t, void (*make)(const char *path))
+{
+	lc_remove_mount(t, "/dev");
+	char *masked = lc_rootfs_path(t, "etc/masked");
+	ctt_write_file(masked, "secret\n");
+	free(masked);
+	ctt_config_set(t->bundle, ".linux.maskedPaths", "[\"/etc/masked\"]");
+	char *null = lc_rootfs_path(t, "dev/null");
+	unlink(null);
+	make(null);
+	free(null);
+}
+
+static void make_regular(const char *path)
+{
+	ctt_write_file(path, "not null\n");
+}
+
+static void make_link_to_victim(const char *path)
+{
+	cr_assert_eq(symlink("/host/victim", path), 0, "symlink %s: %s", path, strerror(errno));
+}
+
+static void make_null_node(const char *path)
+{
+	cr_assert_eq(mknod(path, S_IFCHR | 0666, makedev(1, 3)), 0, "mknod %s: %s", path,
+		     strerror(errno));
+}
+
+Test(escapes, mask_refuses_a_dev_null_that_is_a_file)
+{
+	struct lc t;
+	lc_init(&t);
+	image_dev_null(&t, make_regular);
+	expect_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
+							"not the null device", NULL});
+}
+
+/* The link leads to a host file bound into the container: masking would show it. */
+Test(escapes, mask_refuses_a_dev_null_symlink_to_a_host_file)
+{
+	struct lc t;
+	lc_init(&t);
+	char *host = ctt_tmpdir();
+	char *victim = ctt_path(host, "victim");
+	ctt_write_file(victim, "victim\n");
+	lc_add_mount(&t, "/host", "bind", host, "rbind");
+	image_dev_null(&t, make_link_to_victim);
+	expect_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
+							"not the null device", NULL});
+	expect_file_text(victim, "victim\n");
+	free(victim);
+}
+
+/* A real null device in the image's /dev is used: the masked file reads as it. */
+Test(escapes, mask_uses_the_image_null_device)
+{
+	struct lc t;
+	lc_init(&t);
+	image_dev_null(&t, make_null_node);
+	char *out = lc_sh_output(&t, "stat -c '%F %t:%T' /etc/masked; wc -c </etc/masked");
+	cr_expect_str_eq(out, "character special file 1:3\n0\n");
+	free(out);
+}
