@@ -16,6 +16,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/kernel.h"
+#include "libct/readall.h"
 #include "libct/syscalls.h"
 
 #define SB_FLAGS_MASK (CT_SB_RDONLY | CT_SB_SYNCHRONOUS | CT_SB_DIRSYNC | CT_SB_LAZYTIME)
@@ -427,32 +428,18 @@ int ct_mountinfo_parse(const char *text, struct ct_mount_table *t, struct ct_err
 /* ---- reading /proc ------------------------------------------------------------------- */
 
 /* The whole of a /proc file (whose st_size is 0), NUL-terminated. */
+/* mountinfo of a host with tens of thousands of mounts still fits */
+#define PROC_FILE_MAX (64u << 20)
+
 static char *read_proc_file(const char *path, struct ct_error *err)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path), NULL;
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *grown = realloc(buf, cap + 16384);
-			if (!grown)
-				return ct_error_set(err, ENOMEM, "read \"%s\"", path), NULL;
-			buf = grown;
-			cap += 16384;
-		}
-		ssize_t n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return ct_error_set(err, errno, "read \"%s\"", path), NULL;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	return steal_ptr(&buf);
+	char *text = ct_read_all(fd, PROC_FILE_MAX, NULL);
+	if (!text)
+		ct_error_set(err, errno, "read \"%s\"", path);
+	return text;
 }
 
 char *ct_mountinfo_read(pid_t pid, struct ct_error *err)

@@ -20,6 +20,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "libct/cleanup.h"
+#include "libct/readall.h"
 
 #define STATE_TMP_FILE	"state.json.tmp"
 #define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
@@ -587,22 +588,11 @@ static char *read_state_text(int dirfd, const char *label, struct ct_error *err)
 	if ((size_t)sb.st_size > STATE_MAX_BYTES)
 		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
 		       NULL;
-	_cleanup_free_ char *buf = malloc((size_t)sb.st_size + 1);
+	size_t len;
+	_cleanup_free_ char *buf = ct_read_all(fd, STATE_MAX_BYTES, &len);
 	if (!buf)
-		return ct_error_set(err, ENOMEM, "%s", label), NULL;
-	size_t got = 0;
-	while (got < (size_t)sb.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)sb.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return ct_error_set(err, errno, "%s", label), NULL;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	if (strlen(buf) != got)
+		return ct_error_set(err, errno, "%s", label), NULL;
+	if (strlen(buf) != len)
 		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", label), NULL;
 	return steal_ptr(&buf);
 }

@@ -12,6 +12,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "libct/cleanup.h"
+#include "libct/readall.h"
 
 /* ---- the JSON path of the value being walked ---- */
 
@@ -458,22 +459,11 @@ char *oci_read_file(const char *path, size_t max, struct ct_error *err)
 		return ct_error_set(err, EINVAL, "\"%s\" is not a regular file", path), NULL;
 	if ((size_t)st.st_size > max)
 		return ct_error_set(err, EFBIG, "\"%s\" is larger than %zu bytes", path, max), NULL;
-	_cleanup_free_ char *buf = malloc((size_t)st.st_size + 1);
+	size_t len;
+	_cleanup_free_ char *buf = ct_read_all(fd, max, &len);
 	if (!buf)
-		return ct_error_set(err, ENOMEM, "read \"%s\"", path), NULL;
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return ct_error_set(err, errno, "read \"%s\"", path), NULL;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	if (strlen(buf) != got)
+		return ct_error_set(err, errno, "read \"%s\"", path), NULL;
+	if (strlen(buf) != len)
 		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", path), NULL;
 	return steal_ptr(&buf);
 }

@@ -9,6 +9,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "runtime/container.h"
+#include "runtime/json_out.h"
 #include "runtime/log.h"
 
 enum column { COL_ID, COL_PID, COL_STATUS, COL_BUNDLE, COL_CREATED, COL_OWNER, NCOLUMNS };
@@ -78,21 +79,15 @@ static void print_table(const struct row *rows, size_t n)
 		print_cells(rows[i].cell, width);
 }
 
-static void gen_kv(yajl_gen gen, const char *key, const char *value)
-{
-	yajl_gen_string(gen, (const unsigned char *)key, strlen(key));
-	yajl_gen_string(gen, (const unsigned char *)value, strlen(value));
-}
-
 /* runc's "annotations", left out when empty; state.json keeps them sorted by key. */
 static void gen_annotations(yajl_gen gen, const oci_string_map *map)
 {
 	if (!map->len)
 		return;
-	yajl_gen_string(gen, (const unsigned char *)"annotations", 11);
+	ct_json_key(gen, "annotations");
 	yajl_gen_map_open(gen);
 	for (size_t i = 0; i < map->len; i++)
-		gen_kv(gen, map->items[i].key, map->items[i].value);
+		ct_json_str(gen, map->items[i].key, map->items[i].value);
 	yajl_gen_map_close(gen);
 }
 
@@ -102,24 +97,20 @@ static void print_json(const struct row *rows, const struct ct_state *states, si
 	yajl_gen_array_open(gen);
 	for (size_t i = 0; i < n; i++) {
 		yajl_gen_map_open(gen);
-		gen_kv(gen, "ociVersion", states[i].oci_version ? states[i].oci_version : "1.3.0");
-		gen_kv(gen, "id", rows[i].cell[COL_ID]);
-		yajl_gen_string(gen, (const unsigned char *)"pid", 3);
-		yajl_gen_integer(gen, atoi(rows[i].pid));
-		gen_kv(gen, "status", rows[i].cell[COL_STATUS]);
-		gen_kv(gen, "bundle", rows[i].cell[COL_BUNDLE]);
-		gen_kv(gen, "rootfs", states[i].rootfs);
-		gen_kv(gen, "created", rows[i].cell[COL_CREATED]);
+		ct_json_str(gen, "ociVersion",
+			    states[i].oci_version ? states[i].oci_version : "1.3.0");
+		ct_json_str(gen, "id", rows[i].cell[COL_ID]);
+		ct_json_int(gen, "pid", atoi(rows[i].pid));
+		ct_json_str(gen, "status", rows[i].cell[COL_STATUS]);
+		ct_json_str(gen, "bundle", rows[i].cell[COL_BUNDLE]);
+		ct_json_str(gen, "rootfs", states[i].rootfs);
+		ct_json_str(gen, "created", rows[i].cell[COL_CREATED]);
 		gen_annotations(gen, &states[i].annotations);
-		gen_kv(gen, "owner", rows[i].owner);
+		ct_json_str(gen, "owner", rows[i].owner);
 		yajl_gen_map_close(gen);
 	}
 	yajl_gen_array_close(gen);
-	const unsigned char *buf;
-	size_t len;
-	yajl_gen_get_buf(gen, &buf, &len);
-	printf("%.*s\n", (int)len, (const char *)buf);
-	yajl_gen_free(gen);
+	ct_json_print(gen);
 }
 
 int cmd_list(const struct ct_globals *g, int argc, char **argv)

@@ -18,6 +18,7 @@
 #include "oci/jsonwalk.h"
 #include "runtime/bundle.h"
 #include "runtime/container.h"
+#include "runtime/json_out.h"
 #include "runtime/log.h"
 #include "runtime/mounts_view.h"
 
@@ -51,18 +52,6 @@ static void print_table(const struct ct_mount_table *t, const struct ct_planned_
 	}
 }
 
-static void gen_str(yajl_gen g, const char *key, const char *value)
-{
-	yajl_gen_string(g, (const unsigned char *)key, strlen(key));
-	yajl_gen_string(g, (const unsigned char *)value, strlen(value));
-}
-
-static void gen_int(yajl_gen g, const char *key, long long value)
-{
-	yajl_gen_string(g, (const unsigned char *)key, strlen(key));
-	yajl_gen_integer(g, value);
-}
-
 static void print_json(const struct ct_mount_table *t, const struct ct_planned_paths *p)
 {
 	char opts[1024], prop[64];
@@ -72,23 +61,18 @@ static void print_json(const struct ct_mount_table *t, const struct ct_planned_p
 		const struct ct_mount *m = &t->v[i];
 		propagation_string(m, prop, sizeof(prop));
 		yajl_gen_map_open(g);
-		gen_int(g, "id", m->mnt_id);
-		gen_int(g, "parent", m->parent_mnt_id);
-		gen_str(g, "target", m->target);
-		gen_str(g, "fstype", m->fstype);
-		gen_str(g, "source", m->source);
-		gen_str(g, "options", ct_mount_options_string(m, opts, sizeof(opts)));
-		gen_str(g, "propagation", prop);
-		yajl_gen_string(g, (const unsigned char *)"planned", 7);
-		yajl_gen_bool(g, ct_planned_paths_match(p, m->target));
+		ct_json_int(g, "id", m->mnt_id);
+		ct_json_int(g, "parent", m->parent_mnt_id);
+		ct_json_str(g, "target", m->target);
+		ct_json_str(g, "fstype", m->fstype);
+		ct_json_str(g, "source", m->source);
+		ct_json_str(g, "options", ct_mount_options_string(m, opts, sizeof(opts)));
+		ct_json_str(g, "propagation", prop);
+		ct_json_bool(g, "planned", ct_planned_paths_match(p, m->target));
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
-	const unsigned char *buf;
-	size_t len;
-	yajl_gen_get_buf(g, &buf, &len);
-	printf("%.*s\n", (int)len, (const char *)buf);
-	yajl_gen_free(g);
+	ct_json_print(g);
 }
 
 /* The table as the init sees it: statmount inside its mount namespace, or its mountinfo

@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
+#include "runtime/json_out.h"
+
 static int log_fd = -1;
 static enum ct_log_format log_format = CT_LOG_TEXT;
 static bool log_debug;
@@ -50,10 +52,8 @@ int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const 
 		return -1;
 	yajl_gen_map_open(gen);
 	const char *pairs[][2] = {{"level", level_names[level]}, {"msg", msg}, {"time", time}};
-	for (size_t i = 0; i < 3; i++) {
-		yajl_gen_string(gen, (const unsigned char *)pairs[i][0], strlen(pairs[i][0]));
-		yajl_gen_string(gen, (const unsigned char *)pairs[i][1], strlen(pairs[i][1]));
-	}
+	for (size_t i = 0; i < 3; i++)
+		ct_json_str(gen, pairs[i][0], pairs[i][1]);
 	yajl_gen_map_close(gen);
 	const unsigned char *out;
 	size_t len;

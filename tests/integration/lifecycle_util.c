@@ -186,21 +186,26 @@ void lc_set_script(const struct lc *t, const char *script)
 	lc_set_args(t, (const char *const[]){"sh", "-c", script, NULL});
 }
 
-long lc_namespace_index(const struct lc *t, const char *type)
+long lc_config_index(const struct lc *t, const char *array, const char *member, const char *value)
 {
 	char *file = ctt_path(t->bundle, "config.json");
 	yajl_val tree = ctt_json_load(file);
-	long n = ctt_json_len(tree, ".linux.namespaces"), found = -1;
+	long n = ctt_json_len(tree, array), found = -1;
 	for (long i = 0; i < n && found < 0; i++) {
-		char path[64];
-		snprintf(path, sizeof(path), ".linux.namespaces[%ld].type", i);
+		char path[256];
+		snprintf(path, sizeof(path), "%s[%ld]%s", array, i, member);
 		const char *s = ctt_json_get_string(tree, path);
-		if (s && strcmp(s, type) == 0)
+		if (s && strcmp(s, value) == 0)
 			found = i;
 	}
 	yajl_tree_free(tree);
 	free(file);
 	return found;
+}
+
+long lc_namespace_index(const struct lc *t, const char *type)
+{
+	return lc_config_index(t, ".linux.namespaces", ".type", type);
 }
 
 void lc_namespace_set(const struct lc *t, const char *type, const char *json)
@@ -519,6 +524,14 @@ void lc_expect_error_line(const struct ctt_result *r, const char *const *needles
 	cr_expect(lc_matches(r->err, "^ctrun( [a-z]+)?: "), "stderr: %s", r->err);
 	for (; *needles; needles++)
 		cr_expect(strstr(r->err, *needles), "\"%s\" not in stderr: %s", *needles, r->err);
+}
+
+void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles)
+{
+	struct ctt_result r;
+	lc_ctrunv(&r, t, args);
+	lc_expect_error_line(&r, needles);
+	ctt_result_free(&r);
 }
 
 /* Whether /proc/<pid>/<file> (NUL-separated) has an entry equal to entry. */

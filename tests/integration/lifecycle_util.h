@@ -34,6 +34,9 @@ void lc_set_args(const struct lc *t, const char *const *argv);
 void lc_set_script(const struct lc *t, const char *script);
 /* Appends json to the array at path of config.json (made when absent). */
 void lc_config_append(const struct lc *t, const char *path, const char *json);
+/* Index of the element of the array at path whose string at member ("" for the element
+ * itself, ".type" for its type) is value; -1 when none is. */
+long lc_config_index(const struct lc *t, const char *array, const char *member, const char *value);
 /* Index of the namespace of that type in .linux.namespaces, -1 when absent. */
 long lc_namespace_index(const struct lc *t, const char *type);
 /* Replaces (json) or removes (NULL) the namespace entry of that type. */
@@ -63,6 +66,8 @@ int lc_ctrun_inputv(struct ctt_result *r, const struct lc *t, const char *input,
 		    const char *const *args);
 #define lc_ctrun_input(r, t, input, ...) \
 	lc_ctrun_inputv(r, t, input, (const char *const[]){__VA_ARGS__, NULL})
+/* A NULL-terminated argument list in place. */
+#define LC_ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
 /* The same, expecting exit status 0 (the result is freed). */
 void lc_okv(const struct lc *t, const char *const *args);
 #define lc_ok(t, ...) lc_okv(t, (const char *const[]){__VA_ARGS__, NULL})
@@ -119,6 +124,9 @@ pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
  * NULL-terminated needles. */
 void lc_expect_error_line(const struct ctt_result *r, const char *const *needles);
 #define lc_expect_error(r, ...) lc_expect_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
+/* `ctrun --root ROOT args...` fails as lc_expect_error() checks, with each needle. */
+void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles);
+#define lc_expect_fail(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))
 
 /* The root has no container (no entry, `list -q` empty), no process of the test's
  * containers exists and no mount below the test's directories is left. */

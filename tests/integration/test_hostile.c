@@ -91,6 +91,13 @@ static void assert_victim_intact(const struct victim *v)
 	free(inner);
 }
 
+/* The victim intact and nothing of t left. */
+static void assert_untouched(const struct lc *t, const struct victim *v)
+{
+	assert_victim_intact(v);
+	lc_assert_nothing_left(t);
+}
+
 static void hs_init(struct lc *t, struct victim *v)
 {
 	lc_init(t);
@@ -132,13 +139,7 @@ static char *image_copy(const struct lc *t, const char *host_path, bool dir, con
 
 static void add_tmpfs(const struct lc *t, const char *dest)
 {
-	char *d = lc_json_quote(dest), *json;
-	cr_assert_geq(
-		asprintf(&json, "{\"destination\":%s,\"type\":\"tmpfs\",\"source\":\"tmpfs\"}", d),
-		0);
-	lc_config_append(t, ".mounts", json);
-	free(json);
-	free(d);
+	lc_add_mount(t, dest, "tmpfs", "tmpfs", NULL);
 }
 
 /* Runs `sh -c script`, expecting success, and returns its output. */
@@ -171,8 +172,7 @@ Test(hostile, mount_on_a_symlink_to_a_host_directory)
 	add_tmpfs(&t, "/evil");
 	char *out = run_sh(&t, "cat /proc/self/mountinfo; ls -A %s", v.dir);
 	expect_tmpfs_inside(out, v.dir);
-	assert_victim_intact(&v);
-	lc_assert_nothing_left(&t);
+	assert_untouched(&t, &v);
 	free(out);
 }
 
@@ -188,8 +188,7 @@ Test(hostile, mount_below_a_symlink_to_the_root)
 	add_tmpfs(&t, dest);
 	char *out = run_sh(&t, "cat /proc/self/mountinfo", NULL);
 	expect_tmpfs_inside(out, v.dir);
-	assert_victim_intact(&v);
-	lc_assert_nothing_left(&t);
+	assert_untouched(&t, &v);
 	free(out);
 }
 
@@ -222,8 +221,7 @@ static void check_dotdot(bool walk)
 	char *other = ctt_path(v.top, "victim-file-dir");
 	expect_tmpfs_inside(out, other);
 	free(other);
-	assert_victim_intact(&v);
-	lc_assert_nothing_left(&t);
+	assert_untouched(&t, &v);
 	free(out);
 }
 
@@ -258,8 +256,7 @@ Test(hostile, device_path_symlinked_to_a_host_file)
 	char *out = run_sh(&t, "ls -ln /evildev %s/node", v.top);
 	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +3 .*/evildev$"), "%s", out);
 	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +5 .*/node$"), "%s", out);
-	assert_victim_intact(&v);
-	lc_assert_nothing_left(&t);
+	assert_untouched(&t, &v);
 	free(out);
 }
 
@@ -283,8 +280,7 @@ Test(hostile, masked_path_symlinked_to_a_host_file)
 	cr_expect(lc_matches(out, "^size=0$"), "the image's copy is not masked: %s", out);
 	char *text = ctt_read_file(copy);
 	cr_expect_str_eq(text, "image copy");
-	assert_victim_intact(&v);
-	lc_assert_nothing_left(&t);
+	assert_untouched(&t, &v);
 	free(text);
 	free(copy);
 	free(out);
@@ -333,10 +329,8 @@ Test(hostile, root_path_that_is_a_symlink_is_refused)
 		char *q = lc_json_quote(links[i][1]), *named;
 		ctt_config_set(t.bundle, ".root.path", links[i][0] ? links[i][0] : q);
 		cr_assert_geq(asprintf(&named, "\"%s\" is a symlink", links[i][1]), 0);
-		struct ctt_result r;
-		lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-		lc_expect_error(&r, ".root.path", named);
-		ctt_result_free(&r);
+		lc_expect_fail(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".root.path",
+			       named);
 		lc_assert_nothing_left(&t);
 		free(named);
 		free(q);
@@ -386,13 +380,7 @@ static void check_swap(bool walk)
 	char *src = ctt_tmpdir();
 	char *srcf = ctt_path(src, "f");
 	ctt_write_file(srcf, "bound");
-	char *opts = lc_json_quote(src), *json;
-	cr_assert_geq(asprintf(&json,
-			       "{\"destination\":\"/swap/sub\",\"type\":\"bind\",\"source\":%s,"
-			       "\"options\":[\"bind\"]}",
-			       opts),
-		      0);
-	lc_config_append(&t, ".mounts", json);
+	lc_add_mount(&t, "/swap/sub", "bind", src, "bind");
 	char *dir = lc_rootfs_path(&t, "swap"), *link = lc_rootfs_path(&t, "swaplink");
 	ctt_mkdir_p(dir);
 	cr_assert_eq(symlink(v.dir, link), 0);
@@ -419,14 +407,11 @@ static void check_swap(bool walk)
 	/* the symlink was met at least once: its target was made inside the rootfs */
 	char *inside = lc_rootfs_path(&t, v.dir + 1), *sub = ctt_path(inside, "sub");
 	cr_expect(ctt_exists(sub), "no run met the symlink");
-	assert_victim_intact(&v);
-	lc_assert_nothing_left(&t);
+	assert_untouched(&t, &v);
 	free(sub);
 	free(inside);
 	free(link);
 	free(dir);
-	free(json);
-	free(opts);
 	free(srcf);
 	free(src);
 }

@@ -76,6 +76,31 @@ static void start_ready(const struct lc *t, const char *id, const char *script)
 	wait_marker(t, "ready");
 }
 
+/* `create` of id in the background, its output (the container's too) appended to out. */
+static pid_t spawn_create(const struct lc *t, const char *id, const char *out)
+{
+	return lc_spawn(t, lc_ctrun_argv(t, LC_ARGV("create", "--bundle", t->bundle, id)), out, -1);
+}
+
+/* spawn_create() of id into a new file (*out, malloc'd), which must exit 0; its pid. */
+static pid_t create_behind(const struct lc *t, const char *id, char **out)
+{
+	*out = ctt_path(ctt_tmpdir(), "create.out");
+	pid_t pid = spawn_create(t, id, *out);
+	cr_assert_eq(lc_wait(pid, 30000), 0, "create: %s", ctt_read_file(*out));
+	return pid;
+}
+
+/* A new bundle running script as id, created, started and waited for until stopped. */
+static void run_until_stopped(struct lc *t, const char *id, const char *script)
+{
+	init(t);
+	lc_set_script(t, script);
+	create(t, id);
+	lc_ok(t, "start", id);
+	lc_wait_status(t, id, "stopped");
+}
+
 /* ---- create and start ---- */
 
 static void expect_state_fields(const struct lc *t, yajl_val st, const char *id)
@@ -163,14 +188,9 @@ Test(lifecycle, start_runs_the_process_once)
 	wait_marker(&t, "started");
 	expect_status(&t, "s1", "running");
 
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "start", "s1");
-	lc_expect_error(&r, "\"s1\"", "running");
-	ctt_result_free(&r);
+	lc_expect_fail(&t, LC_ARGV("start", "s1"), "\"s1\"", "running");
 	expect_status(&t, "s1", "running");
-	lc_ctrun(&r, &t, "start", "nosuch");
-	lc_expect_error(&r, "\"nosuch\"", "does not exist");
-	ctt_result_free(&r);
+	lc_expect_fail(&t, LC_ARGV("start", "nosuch"), "\"nosuch\"", "does not exist");
 }
 
 Test(lifecycle, container_inherits_stdio_without_terminal)
@@ -178,12 +198,8 @@ Test(lifecycle, container_inherits_stdio_without_terminal)
 	struct lc t;
 	init(&t);
 	lc_set_script(&t, "echo out-from-container; echo err-from-container >&2");
-	char *out = ctt_path(ctt_tmpdir(), "create.out");
-	pid_t pid = lc_spawn(&t,
-			     lc_ctrun_argv(&t, (const char *const[]){"create", "--bundle", t.bundle,
-								     "io", NULL}),
-			     out, -1);
-	cr_assert_eq(lc_wait(pid, 30000), 0, "create: %s", ctt_read_file(out));
+	char *out;
+	create_behind(&t, "io", &out);
 	lc_ok(&t, "start", "io");
 	free(lc_wait_content(out, "out-from-container\n"));
 	free(lc_wait_content(out, "err-from-container\n"));
@@ -195,12 +211,8 @@ Test(lifecycle, create_returns_while_the_container_waits)
 	struct lc t;
 	init(&t);
 	lc_set_script(&t, "touch /started");
-	char *out = ctt_path(ctt_tmpdir(), "create.out");
-	pid_t runtime = lc_spawn(
-		&t,
-		lc_ctrun_argv(&t, (const char *const[]){"create", "--bundle", t.bundle, "w", NULL}),
-		out, -1);
-	cr_assert_eq(lc_wait(runtime, 30000), 0, "create: %s", ctt_read_file(out));
+	char *out;
+	pid_t runtime = create_behind(&t, "w", &out);
 	pid_t init = lc_pid(&t, "w");
 	cr_expect_neq(init, runtime);
 	cr_expect(lc_alive(init), "the container init is gone with the runtime");
@@ -214,11 +226,7 @@ Test(lifecycle, create_returns_while_the_container_waits)
 Test(lifecycle, exited_process_is_stopped)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "touch /started; exit 3");
-	create(&t, "e1");
-	lc_ok(&t, "start", "e1");
-	lc_wait_status(&t, "e1", "stopped");
+	run_until_stopped(&t, "e1", "touch /started; exit 3");
 	cr_expect(has_marker(&t, "started"));
 	yajl_val st = lc_state(&t, "e1");
 	cr_expect_str_eq(ctt_json_get_string(st, ".id"), "e1");
@@ -232,11 +240,7 @@ Test(lifecycle, exited_process_is_stopped)
 Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "true");
-	create(&t, "r1");
-	lc_ok(&t, "start", "r1");
-	lc_wait_status(&t, "r1", "stopped");
+	run_until_stopped(&t, "r1", "true");
 	char *out = ctt_path(ctt_tmpdir(), "sleep.out");
 	pid_t other = lc_spawn(&t, (const char *const[]){"/bin/sleep", "1000", NULL}, out, -1);
 	char *file = lc_state_file(&t, "r1");
@@ -245,10 +249,7 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 	ctt_json_edit_file(file, ".pid", pidtext);
 
 	expect_status(&t, "r1", "stopped");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "kill", "r1", "KILL");
-	lc_expect_error(&r, "\"r1\"");
-	ctt_result_free(&r);
+	lc_expect_fail(&t, LC_ARGV("kill", "r1", "KILL"), "\"r1\"");
 	lc_ok(&t, "delete", "r1");
 	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
 	free(file);
@@ -289,18 +290,13 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 	struct lc t;
 	init(&t);
 	start_ready(&t, "u1", TRAP_SCRIPT);
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "kill", "u1", "NOSUCHSIG");
-	lc_expect_error(&r, "NOSUCHSIG");
-	ctt_result_free(&r);
+	lc_expect_fail(&t, LC_ARGV("kill", "u1", "NOSUCHSIG"), "NOSUCHSIG");
 	expect_status(&t, "u1", "running");
 	cr_expect_not(has_marker(&t, "sig"), "a signal was sent after all");
 
 	lc_ok(&t, "kill", "u1", "KILL");
 	lc_wait_status(&t, "u1", "stopped");
-	lc_ctrun(&r, &t, "kill", "u1", "KILL");
-	lc_expect_error(&r, "\"u1\"", "not running");
-	ctt_result_free(&r);
+	lc_expect_fail(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "not running");
 }
 
 /* The init traps TERM; the background sleeps die of it, but only if they get it. */
@@ -335,9 +331,7 @@ Test(lifecycle, kill_all_reaches_every_process)
 static void expect_gone(const struct lc *t, const char *id)
 {
 	struct ctt_result r;
-	lc_ctrun(&r, t, "state", id);
-	lc_expect_error(&r, id, "does not exist");
-	ctt_result_free(&r);
+	lc_expect_fail(t, LC_ARGV("state", id), id, "does not exist");
 	lc_ctrun(&r, t, "list", "-q");
 	cr_expect_null(strstr(r.out, id), "list -q: %s", r.out);
 	ctt_result_free(&r);
@@ -366,12 +360,9 @@ Test(lifecycle, delete_refuses_live_containers_without_force)
 	create(&t, "created1");
 	create(&t, "running1");
 	lc_ok(&t, "start", "running1");
-	struct ctt_result r;
 	const char *ids[] = {"created1", "running1"}, *status[] = {"created", "running"};
 	for (size_t i = 0; i < 2; i++) {
-		lc_ctrun(&r, &t, "delete", ids[i]);
-		lc_expect_error(&r, ids[i], status[i], "--force");
-		ctt_result_free(&r);
+		lc_expect_fail(&t, LC_ARGV("delete", ids[i]), ids[i], status[i], "--force");
 		expect_status(&t, ids[i], status[i]);
 		cr_expect(lc_alive(lc_pid(&t, ids[i])));
 	}
@@ -400,9 +391,7 @@ Test(lifecycle, delete_of_unknown_id)
 	struct lc t;
 	init(&t);
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "delete", "ghost");
-	lc_expect_error(&r, "\"ghost\"", "does not exist");
-	ctt_result_free(&r);
+	lc_expect_fail(&t, LC_ARGV("delete", "ghost"), "\"ghost\"", "does not exist");
 	/* idempotent clean-up for CI: quietly done */
 	lc_ctrun(&r, &t, "delete", "--force", "ghost");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
@@ -553,23 +542,12 @@ static void join_private_session_keyring(char *name, size_t size)
 /* The default spec masks /proc/keys, which is what the container must read. */
 static void unmask_proc_keys(const struct lc *t)
 {
-	char *file = ctt_path(t->bundle, "config.json");
-	yajl_val cfg = ctt_json_load(file);
-	long n = ctt_json_len(cfg, ".linux.maskedPaths"), at = -1;
-	for (long i = 0; i < n && at < 0; i++) {
-		char path[64];
-		snprintf(path, sizeof(path), ".linux.maskedPaths[%ld]", i);
-		const char *s = ctt_json_get_string(cfg, path);
-		if (s && strcmp(s, "/proc/keys") == 0)
-			at = i;
-	}
-	yajl_tree_free(cfg);
+	long at = lc_config_index(t, ".linux.maskedPaths", "", "/proc/keys");
 	if (at >= 0) {
 		char path[64];
 		snprintf(path, sizeof(path), ".linux.maskedPaths[%ld]", at);
-		ctt_json_edit_file(file, path, NULL);
+		ctt_config_set(t->bundle, path, NULL);
 	}
-	free(file);
 }
 
 static char *proc_keys_in(const struct lc *t, const char *flag, const char *id)
@@ -613,10 +591,7 @@ Test(lifecycle, concurrent_create_of_one_id)
 	char *out[2] = {ctt_path(dir, "a.out"), ctt_path(dir, "b.out")};
 	pid_t pid[2];
 	for (int i = 0; i < 2; i++)
-		pid[i] = lc_spawn(&t,
-				  lc_ctrun_argv(&t, (const char *const[]){"create", "--bundle",
-									  t.bundle, "twin", NULL}),
-				  out[i], -1);
+		pid[i] = spawn_create(&t, "twin", out[i]);
 	int status[2] = {lc_wait(pid[0], 30000), lc_wait(pid[1], 30000)};
 	cr_assert((status[0] == 0) != (status[1] == 0), "exits %d and %d", status[0], status[1]);
 	int loser = status[0] == 0;

@@ -66,6 +66,24 @@ static void host_submount(const char *dir)
 	host_mounts[n_host_mounts++] = sub;
 }
 
+/* mt_init(t) and a host_dir() with a submount, returned. */
+static char *submount_bundle(struct lc *t)
+{
+	mt_init(t);
+	char *dir = host_dir();
+	host_submount(dir);
+	return dir;
+}
+
+/* dir/name on the host holds want, what the container wrote there; why: else. */
+static void expect_host_text(const char *dir, const char *name, const char *want, const char *why)
+{
+	char *path = ctt_path(dir, name), *text = ctt_read_file(path);
+	cr_expect_str_eq(text, want, "%s", why);
+	free(text);
+	free(path);
+}
+
 /* ---- reading mountinfo ---- */
 
 /* Field i (0-based, space-separated) of a mountinfo line, malloc'd ("" when absent). */
@@ -144,13 +162,25 @@ static char *assert_mounted(const char *mountinfo, const char *dest, const char 
 	return line;
 }
 
-static void expect_option(const char *mountinfo, const char *dest, const char *opt, bool want)
+/* dest's line has what (by has()) or not, as want says. */
+static void expect_line(const char *mountinfo, const char *dest, const char *what, bool want,
+			bool (*has)(const char *, const char *))
 {
 	char *line = mount_line(mountinfo, dest);
 	cr_assert_not_null(line, "nothing mounted on %s:\n%s", dest, mountinfo);
-	cr_expect_eq(has_option(line, opt), want, "%s %s \"%s\": %s", dest, want ? "lacks" : "has",
-		     opt, line);
+	cr_expect_eq(has(line, what), want, "%s %s \"%s\": %s", dest, want ? "lacks" : "has", what,
+		     line);
 	free(line);
+}
+
+static void expect_option(const char *mountinfo, const char *dest, const char *opt, bool want)
+{
+	expect_line(mountinfo, dest, opt, want, has_option);
+}
+
+static void expect_tag(const char *mountinfo, const char *dest, const char *tag, bool want)
+{
+	expect_line(mountinfo, dest, tag, want, has_tag);
 }
 
 static void expect_not_mounted(const char *mountinfo, const char *dest)
@@ -174,6 +204,47 @@ static void expect_result(const char *out, const char *name, bool ok)
 	cr_expect(lc_matches(out, re), "expected %s=%s in:\n%s", name, ok ? "ok" : "fail", out);
 }
 
+/* An option or tag of dest's mountinfo line, there (yes) or not. */
+struct want {
+	const char *dest, *what;
+	bool yes;
+};
+
+/* What a test adds, runs after MOUNTINFO, and expects; lists end at a NULL first member. */
+struct mount_case {
+	const char *tmpfs[6][2];   /* {destination, options}, added to the bundle first */
+	const char *script;	   /* NULL: only MOUNTINFO */
+	const char *mounted[4][2]; /* {destination, fs type} */
+	struct want options[10], tags[10];
+	struct {
+		const char *name;
+		bool ok;
+	} results[6]; /* of TRY() in the script */
+};
+
+/* Runs c in t (a new mt_init() bundle when NULL); returns the output, malloc'd. */
+static char *run_case(struct lc *t, const struct mount_case *c)
+{
+	struct lc fresh;
+	if (!t)
+		mt_init(t = &fresh);
+	for (size_t i = 0; i < 6 && c->tmpfs[i][0]; i++)
+		add_tmpfs(t, c->tmpfs[i][0], c->tmpfs[i][1]);
+	char *script;
+	cr_assert_geq(asprintf(&script, MOUNTINFO "%s", c->script ? c->script : ""), 0);
+	char *out = lc_sh_output(t, script);
+	free(script);
+	for (size_t i = 0; i < 4 && c->mounted[i][0]; i++)
+		free(assert_mounted(out, c->mounted[i][0], c->mounted[i][1]));
+	for (const struct want *w = c->options; w < c->options + 10 && w->dest; w++)
+		expect_option(out, w->dest, w->what, w->yes);
+	for (const struct want *w = c->tags; w < c->tags + 10 && w->dest; w++)
+		expect_tag(out, w->dest, w->what, w->yes);
+	for (size_t i = 0; i < 6 && c->results[i].name; i++)
+		expect_result(out, c->results[i].name, c->results[i].ok);
+	return out;
+}
+
 /* ---- types ---- */
 
 Test(mounts, bind_of_a_directory_and_of_a_file)
@@ -189,10 +260,7 @@ Test(mounts, bind_of_a_directory_and_of_a_file)
 	cr_expect_not_null(d, "no /hostdir in:\n%s", out);
 	cr_expect_not_null(f, "no /etc/hostfile in:\n%s", out);
 	cr_expect(strstr(out, "\nhost\nhost\n"), "%s", out);
-	char *g = ctt_path(dir, "g"), *text = ctt_read_file(g);
-	cr_expect_str_eq(text, "inside\n", "the bind is not the host directory");
-	free(text);
-	free(g);
+	expect_host_text(dir, "g", "inside\n", "the bind is not the host directory");
 	free(d);
 	free(f);
 	free(out);
@@ -202,14 +270,12 @@ Test(mounts, bind_of_a_directory_and_of_a_file)
 
 Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
 {
+	static const struct mount_case c = {.mounted = {{"/r/sub", "tmpfs"}}};
 	struct lc t;
-	mt_init(&t);
-	char *dir = host_dir();
-	host_submount(dir);
+	char *dir = submount_bundle(&t);
 	lc_add_mount(&t, "/b", "bind", dir, "bind");
 	lc_add_mount(&t, "/r", "bind", dir, "rbind");
-	char *out = lc_sh_output(&t, MOUNTINFO);
-	free(assert_mounted(out, "/r/sub", "tmpfs"));
+	char *out = run_case(&t, &c);
 	char *b = mount_line(out, "/b");
 	cr_expect_not_null(b, "no /b in:\n%s", out);
 	expect_not_mounted(out, "/b/sub");
@@ -220,12 +286,13 @@ Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
 
 Test(mounts, tmpfs_takes_its_data_options)
 {
-	struct lc t;
-	mt_init(&t);
-	add_tmpfs(&t, "/t", "size=1m,mode=0711");
-	char *out = lc_sh_output(&t, MOUNTINFO "stat -c 'mode=%a' /t");
-	char *line = assert_mounted(out, "/t", "tmpfs");
-	char *super = super_field(line, 2);
+	static const struct mount_case c = {
+		.tmpfs = {{"/t", "size=1m,mode=0711"}},
+		.script = "stat -c 'mode=%a' /t",
+		.mounted = {{"/t", "tmpfs"}},
+	};
+	char *out = run_case(NULL, &c);
+	char *line = mount_line(out, "/t"), *super = super_field(line, 2);
 	cr_expect(in_list(super, "size=1024k") && in_list(super, "mode=711"), "%s", line);
 	cr_expect(lc_matches(out, "^mode=711$"), "%s", out);
 	free(super);
@@ -314,10 +381,7 @@ Test(mounts, overlay_of_bundle_directories)
 	char *out = lc_sh_output(&t, MOUNTINFO "cat /ov/l; echo; echo new > /ov/n");
 	free(assert_mounted(out, "/ov", "overlay"));
 	cr_expect(lc_matches(out, "^lower$"), "%s", out);
-	char *n = ctt_path(upper, "n"), *text = ctt_read_file(n);
-	cr_expect_str_eq(text, "new\n", "the write did not go to the upper directory");
-	free(text);
-	free(n);
+	expect_host_text(upper, "n", "new\n", "the write did not go to the upper directory");
 	free(out);
 	free(opts);
 	free(lf);
@@ -330,47 +394,40 @@ Test(mounts, overlay_of_bundle_directories)
 
 Test(mounts, ro_refuses_writes)
 {
-	struct lc t;
-	mt_init(&t);
-	add_tmpfs(&t, "/ro", "ro");
-	add_tmpfs(&t, "/rw", "rw");
-	char *out = lc_sh_output(&t, MOUNTINFO TRY("ro", "touch /ro/x") TRY("rw", "touch /rw/x"));
-	expect_option(out, "/ro", "ro", true);
-	expect_option(out, "/rw", "rw", true);
-	expect_result(out, "ro", false);
-	expect_result(out, "rw", true);
-	free(out);
+	static const struct mount_case c = {
+		.tmpfs = {{"/ro", "ro"}, {"/rw", "rw"}},
+		.script = TRY("ro", "touch /ro/x") TRY("rw", "touch /rw/x"),
+		.options = {{"/ro", "ro", true}, {"/rw", "rw", true}},
+		.results = {{"ro", false}, {"rw", true}},
+	};
+	free(run_case(NULL, &c));
 }
 
 Test(mounts, nosuid_is_shown)
 {
-	struct lc t;
-	mt_init(&t);
-	add_tmpfs(&t, "/ns", "nosuid");
-	add_tmpfs(&t, "/s", "suid");
-	char *out = lc_sh_output(&t, MOUNTINFO);
-	expect_option(out, "/ns", "nosuid", true);
-	expect_option(out, "/s", "nosuid", false);
-	free(out);
+	static const struct mount_case c = {
+		.tmpfs = {{"/ns", "nosuid"}, {"/s", "suid"}},
+		.options = {{"/ns", "nosuid", true}, {"/s", "nosuid", false}},
+	};
+	free(run_case(NULL, &c));
 }
 
 /* The same device node (made by linux.devices) on a nodev mount and on a dev one. */
 Test(mounts, nodev_refuses_opening_a_device)
 {
+	static const struct mount_case c = {
+		.tmpfs = {{"/nd", "nodev"}, {"/d", "dev"}},
+		.script = TRY("nodev", "cat /nd/null") TRY("dev", "cat /d/null") "ls -ln /nd/null",
+		.options = {{"/nd", "nodev", true}, {"/d", "nodev", false}},
+		.results = {{"nodev", false}, {"dev", true}},
+	};
 	struct lc t;
 	mt_init(&t);
-	add_tmpfs(&t, "/nd", "nodev");
-	add_tmpfs(&t, "/d", "dev");
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/nd/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/d/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
-	char *out = lc_sh_output(&t, MOUNTINFO TRY("nodev", "cat /nd/null")
-					     TRY("dev", "cat /d/null") "ls -ln /nd/null");
-	expect_option(out, "/nd", "nodev", true);
-	expect_option(out, "/d", "nodev", false);
-	expect_result(out, "nodev", false);
-	expect_result(out, "dev", true);
+	char *out = run_case(&t, &c);
 	cr_expect(lc_matches(out, "^crw.* 1, +3 .*/nd/null$"), "the node is not there: %s", out);
 	free(out);
 }
@@ -378,71 +435,65 @@ Test(mounts, nodev_refuses_opening_a_device)
 /* A script and a binary copied onto a noexec mount do not run; on an exec one they do. */
 Test(mounts, noexec_refuses_exec)
 {
-	struct lc t;
-	mt_init(&t);
-	add_tmpfs(&t, "/nx", "noexec");
-	add_tmpfs(&t, "/x", "exec");
 	/* busybox runs the applet its name says: "true" */
-	static const char script[] = MOUNTINFO
-		"for d in /nx /x; do cp /bin/busybox $d/true; "
-		"printf '#!/bin/sh\\necho ran\\n' > $d/s; chmod 755 $d/s $d/true; done; " TRY(
-			"nx_bin", "/nx/true") TRY("nx_script", "/nx/s") TRY("x_bin", "/x/true")
-			TRY("x_script", "/x/s");
-	char *out = lc_sh_output(&t, script);
-	expect_option(out, "/nx", "noexec", true);
-	expect_option(out, "/x", "noexec", false);
-	expect_result(out, "nx_bin", false);
-	expect_result(out, "nx_script", false);
-	expect_result(out, "x_bin", true);
-	expect_result(out, "x_script", true);
-	free(out);
+	static const struct mount_case c = {
+		.tmpfs = {{"/nx", "noexec"}, {"/x", "exec"}},
+		.script = "for d in /nx /x; do cp /bin/busybox $d/true; "
+			  "printf '#!/bin/sh\\necho ran\\n' > $d/s; chmod 755 $d/s $d/true; "
+			  "done; " TRY("nx_bin", "/nx/true") TRY("nx_script", "/nx/s")
+				  TRY("x_bin", "/x/true") TRY("x_script", "/x/s"),
+		.options = {{"/nx", "noexec", true}, {"/x", "noexec", false}},
+		.results = {{"nx_bin", false},
+			    {"nx_script", false},
+			    {"x_bin", true},
+			    {"x_script", true}},
+	};
+	free(run_case(NULL, &c));
 }
 
 Test(mounts, atime_modes_are_shown)
 {
-	struct lc t;
-	mt_init(&t);
-	add_tmpfs(&t, "/noatime", "noatime");
-	add_tmpfs(&t, "/strict", "strictatime");
-	add_tmpfs(&t, "/relatime", "relatime");
-	add_tmpfs(&t, "/nodiratime", "nodiratime");
-	char *out = lc_sh_output(&t, MOUNTINFO);
-	expect_option(out, "/noatime", "noatime", true);
-	expect_option(out, "/strict", "relatime", false);
-	expect_option(out, "/strict", "noatime", false);
-	expect_option(out, "/relatime", "relatime", true);
-	expect_option(out, "/nodiratime", "nodiratime", true);
-	expect_option(out, "/noatime", "nodiratime", false);
-	free(out);
+	static const struct mount_case c = {
+		.tmpfs = {{"/noatime", "noatime"},
+			  {"/strict", "strictatime"},
+			  {"/relatime", "relatime"},
+			  {"/nodiratime", "nodiratime"}},
+		.options = {{"/noatime", "noatime", true},
+			    {"/strict", "relatime", false},
+			    {"/strict", "noatime", false},
+			    {"/relatime", "relatime", true},
+			    {"/nodiratime", "nodiratime", true},
+			    {"/noatime", "nodiratime", false}},
+	};
+	free(run_case(NULL, &c));
 }
 
 Test(mounts, nosymfollow_refuses_following_a_symlink)
 {
-	struct lc t;
-	mt_init(&t);
-	add_tmpfs(&t, "/nsf", "nosymfollow");
-	add_tmpfs(&t, "/sf", NULL);
-	char *out = lc_sh_output(&t, MOUNTINFO "for d in /nsf /sf; do echo t > $d/f; "
-					       "ln -s f $d/l; done; " TRY("nsf", "cat /nsf/l")
-						       TRY("sf", "cat /sf/l")
-							       TRY("readlink", "readlink /nsf/l"));
-	expect_option(out, "/nsf", "nosymfollow", true);
-	expect_result(out, "nsf", false);
-	expect_result(out, "sf", true);
-	expect_result(out, "readlink", true);
-	free(out);
+	static const struct mount_case c = {
+		.tmpfs = {{"/nsf", "nosymfollow"}, {"/sf", NULL}},
+		.script = "for d in /nsf /sf; do echo t > $d/f; ln -s f $d/l; done; " TRY(
+			"nsf", "cat /nsf/l") TRY("sf", "cat /sf/l")
+			TRY("readlink", "readlink /nsf/l"),
+		.options = {{"/nsf", "nosymfollow", true}},
+		.results = {{"nsf", false}, {"sf", true}, {"readlink", true}},
+	};
+	free(run_case(NULL, &c));
 }
 
 /* ro on a bind needs a remount: the container cannot write, the host directory still can. */
 Test(mounts, ro_bind_is_read_only_inside_only)
 {
+	static const struct mount_case c = {
+		.script = TRY("write", "touch /hostdir/x") "cat /hostdir/f",
+		.options = {{"/hostdir", "ro", true}},
+		.results = {{"write", false}},
+	};
 	struct lc t;
 	mt_init(&t);
 	char *dir = host_dir();
 	lc_add_mount(&t, "/hostdir", "bind", dir, "bind,ro");
-	char *out = lc_sh_output(&t, MOUNTINFO TRY("write", "touch /hostdir/x") "cat /hostdir/f");
-	expect_option(out, "/hostdir", "ro", true);
-	expect_result(out, "write", false);
+	char *out = run_case(&t, &c);
 	cr_expect(strstr(out, "\nhost"), "%s", out);
 	char *x = ctt_path(dir, "x");
 	cr_expect(!ctt_exists(x));
@@ -455,33 +506,30 @@ Test(mounts, ro_bind_is_read_only_inside_only)
 /* "ro" makes the top of an rbind read-only, "rro" the submount too. */
 Test(mounts, rro_reaches_the_submounts_and_ro_does_not)
 {
+	static const struct mount_case c = {
+		.script = TRY("ro_top", "touch /ro/x") TRY("ro_sub", "touch /ro/sub/x")
+			TRY("rro_top", "touch /rro/x") TRY("rro_sub", "touch /rro/sub/y"),
+		.options = {{"/ro", "ro", true},
+			    {"/ro/sub", "rw", true},
+			    {"/rro", "ro", true},
+			    {"/rro/sub", "ro", true}},
+		.results = {{"ro_top", false},
+			    {"ro_sub", true},
+			    {"rro_top", false},
+			    {"rro_sub", false}},
+	};
 	struct lc t;
-	mt_init(&t);
-	char *dir = host_dir();
-	host_submount(dir);
+	char *dir = submount_bundle(&t);
 	lc_add_mount(&t, "/ro", "bind", dir, "rbind,ro");
 	lc_add_mount(&t, "/rro", "bind", dir, "rbind,rro");
-	char *out = lc_sh_output(
-		&t, MOUNTINFO TRY("ro_top", "touch /ro/x") TRY("ro_sub", "touch /ro/sub/x")
-			    TRY("rro_top", "touch /rro/x") TRY("rro_sub", "touch /rro/sub/y"));
-	expect_option(out, "/ro", "ro", true);
-	expect_option(out, "/ro/sub", "rw", true);
-	expect_option(out, "/rro", "ro", true);
-	expect_option(out, "/rro/sub", "ro", true);
-	expect_result(out, "ro_top", false);
-	expect_result(out, "ro_sub", true);
-	expect_result(out, "rro_top", false);
-	expect_result(out, "rro_sub", false);
-	free(out);
+	free(run_case(&t, &c));
 	free(dir);
 }
 
 Test(mounts, recursive_flags_reach_the_submounts)
 {
 	struct lc t;
-	mt_init(&t);
-	char *dir = host_dir();
-	host_submount(dir);
+	char *dir = submount_bundle(&t);
 	lc_add_mount(&t, "/r", "bind", dir, "rbind,rnosuid,rnodev,rnoexec,rnoatime");
 	lc_add_mount(&t, "/p", "bind", dir, "rbind,nosuid,nodev,noexec,noatime");
 	char *out = lc_sh_output(&t, MOUNTINFO);
@@ -496,49 +544,41 @@ Test(mounts, recursive_flags_reach_the_submounts)
 	free(dir);
 }
 
-static void expect_tag(const char *mountinfo, const char *dest, const char *tag, bool want)
-{
-	char *line = mount_line(mountinfo, dest);
-	cr_assert_not_null(line, "nothing mounted on %s:\n%s", dest, mountinfo);
-	cr_expect_eq(has_tag(line, tag), want, "%s %s \"%s\": %s", dest, want ? "lacks" : "has",
-		     tag, line);
-	free(line);
-}
-
 /* A shared tmpfs, binds of it made slaves of it, and the other propagation types. */
 Test(mounts, propagation_options_are_shown)
 {
+	static const struct mount_case c = {
+		.tmpfs = {{"/rshared", "rshared"},
+			  {"/unbindable", "unbindable"},
+			  {"/private", "private"}},
+		.tags = {{"/shared", "shared:", true},
+			 {"/rshared", "shared:", true},
+			 {"/slave", "master:", true},
+			 {"/slave", "shared:", false},
+			 {"/rslave", "master:", true},
+			 {"/unbindable", "unbindable", true},
+			 {"/private", "shared:", false},
+			 {"/private", "master:", false}},
+	};
 	struct lc t;
 	mt_init(&t);
 	add_tmpfs(&t, "/shared", "shared");
 	lc_add_mount(&t, "/slave", "bind", "rootfs/shared", "bind,slave");
 	lc_add_mount(&t, "/rslave", "bind", "rootfs/shared", "rbind,rslave");
-	add_tmpfs(&t, "/rshared", "rshared");
-	add_tmpfs(&t, "/unbindable", "unbindable");
-	add_tmpfs(&t, "/private", "private");
-	char *out = lc_sh_output(&t, MOUNTINFO);
-	expect_tag(out, "/shared", "shared:", true);
-	expect_tag(out, "/rshared", "shared:", true);
-	expect_tag(out, "/slave", "master:", true);
-	expect_tag(out, "/slave", "shared:", false);
-	expect_tag(out, "/rslave", "master:", true);
-	expect_tag(out, "/unbindable", "unbindable", true);
-	expect_tag(out, "/private", "shared:", false);
-	expect_tag(out, "/private", "master:", false);
-	free(out);
+	free(run_case(&t, &c));
 }
 
 /* ---- order and destinations ---- */
 
 Test(mounts, a_mount_inside_an_earlier_one)
 {
+	static const struct mount_case c = {.script = "cat /a/b/f", .mounted = {{"/a", "tmpfs"}}};
 	struct lc t;
 	mt_init(&t);
 	char *dir = host_dir();
 	add_tmpfs(&t, "/a", NULL);
 	lc_add_mount(&t, "/a/b", "bind", dir, "bind");
-	char *out = lc_sh_output(&t, MOUNTINFO "cat /a/b/f");
-	free(assert_mounted(out, "/a", "tmpfs"));
+	char *out = run_case(&t, &c);
 	char *b = mount_line(out, "/a/b");
 	cr_expect_not_null(b, "no /a/b in:\n%s", out);
 	cr_expect(strstr(out, "\nhost"), "%s", out);
@@ -552,29 +592,27 @@ Test(mounts, a_mount_inside_an_earlier_one)
 
 Test(mounts, relative_destination_is_below_the_root)
 {
-	struct lc t;
-	mt_init(&t);
-	add_tmpfs(&t, "data", NULL);
-	char *out = lc_sh_output(&t, MOUNTINFO);
-	free(assert_mounted(out, "/data", "tmpfs"));
-	free(out);
+	static const struct mount_case c = {
+		.tmpfs = {{"data", NULL}},
+		.mounted = {{"/data", "tmpfs"}},
+	};
+	free(run_case(NULL, &c));
 }
 
 /* /link -> /inside (absolute, so the host's /inside were it followed on the host). */
 Test(mounts, symlink_destination_resolves_inside_the_rootfs)
 {
+	static const struct mount_case c = {
+		.tmpfs = {{"/link", NULL}, {"/rel", NULL}},
+		.mounted = {{"/inside", "tmpfs"}, {"/inside2", "tmpfs"}},
+	};
 	struct lc t;
 	mt_init(&t);
 	char *link = lc_rootfs_path(&t, "link"), *rel = lc_rootfs_path(&t, "rel");
 	cr_assert_eq(symlink("/inside", link), 0);
 	cr_assert_eq(symlink("../../inside2", rel), 0);
-	add_tmpfs(&t, "/link", NULL);
-	add_tmpfs(&t, "/rel", NULL);
-	char *out = lc_sh_output(&t, MOUNTINFO);
-	free(assert_mounted(out, "/inside", "tmpfs"));
-	free(assert_mounted(out, "/inside2", "tmpfs"));
+	free(run_case(&t, &c));
 	cr_expect(!ctt_exists("/inside") && !ctt_exists("/inside2"), "made on the host");
-	free(out);
 	free(rel);
 	free(link);
 }
@@ -669,32 +707,31 @@ Test(mounts, masked_directory_is_an_empty_read_only_tmpfs)
 /* A read-only path over a rw tmpfs with a rw submount: both end up read-only. */
 Test(mounts, readonly_paths_are_read_only_recursively)
 {
+	static const struct mount_case c = {
+		.tmpfs = {{"/data", NULL}, {"/data/sub", NULL}},
+		.script = TRY("top", "touch /data/x") TRY("sub", "touch /data/sub/x"),
+		.options = {{"/data", "ro", true}, {"/data/sub", "ro", true}},
+		.results = {{"top", false}, {"sub", false}},
+	};
 	struct lc t;
 	mt_init(&t);
-	add_tmpfs(&t, "/data", NULL);
-	add_tmpfs(&t, "/data/sub", NULL);
 	lc_config_append(&t, ".linux.readonlyPaths", "\"/data\"");
-	char *out = lc_sh_output(&t, MOUNTINFO TRY("top", "touch /data/x")
-					     TRY("sub", "touch /data/sub/x"));
-	expect_option(out, "/data", "ro", true);
-	expect_option(out, "/data/sub", "ro", true);
-	expect_result(out, "top", false);
-	expect_result(out, "sub", false);
-	free(out);
+	free(run_case(&t, &c));
 }
 
 /* ---- the root ---- */
 
 Test(mounts, readonly_root)
 {
+	static const struct mount_case c = {
+		.script = TRY("root", "touch /x") TRY("dev", "touch /dev/x"),
+		.options = {{"/", "ro", true}},
+		.results = {{"root", false}, {"dev", true}},
+	};
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".root.readonly", "true");
-	char *out = lc_sh_output(&t, MOUNTINFO TRY("root", "touch /x") TRY("dev", "touch /dev/x"));
-	expect_option(out, "/", "ro", true);
-	expect_result(out, "root", false);
-	expect_result(out, "dev", true);
-	free(out);
+	free(run_case(&t, &c));
 }
 
 /* mountinfo of "/" with rootfsPropagation prop (NULL: unset); ctrun runs under wrapper. A
@@ -859,9 +896,7 @@ Test(mounts, same_devices_when_mknod_is_refused)
 /* An rbind with rro of a source with a submount, ctrun under enosys_args. */
 static void rro_setup(struct lc *t, const char **argv, const char *const *enosys_args)
 {
-	mt_init(t);
-	char *dir = host_dir();
-	host_submount(dir);
+	char *dir = submount_bundle(t);
 	lc_add_mount(t, "/rro", "bind", dir, "rbind,rro");
 	lc_wrap_enosys(t, argv, enosys_args);
 	free(dir);
@@ -869,14 +904,15 @@ static void rro_setup(struct lc *t, const char **argv, const char *const *enosys
 
 Test(mounts, rro_without_the_new_mount_api_uses_mount_setattr)
 {
+	static const struct mount_case c = {
+		.script = TRY("sub", "touch /rro/sub/x"),
+		.options = {{"/rro", "ro", true}, {"/rro/sub", "ro", true}},
+		.results = {{"sub", false}},
+	};
 	struct lc t;
 	const char *argv[LC_WRAPPER_MAX];
 	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API, NULL});
-	char *out = lc_sh_output(&t, MOUNTINFO TRY("sub", "touch /rro/sub/x"));
-	expect_option(out, "/rro", "ro", true);
-	expect_option(out, "/rro/sub", "ro", true);
-	expect_result(out, "sub", false);
-	free(out);
+	free(run_case(&t, &c));
 }
 
 Test(mounts, rro_without_mount_setattr_is_a_clear_error)

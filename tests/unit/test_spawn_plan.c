@@ -180,33 +180,35 @@ Test(spawn_plan, user_namespace_not_supported_yet)
 
 /* ---- mounts ---- */
 
+/* A document with a mount namespace and mounts (a JSON array). */
+static const char *mounts_doc(const char *mounts)
+{
+	static char members[4096];
+	int n = snprintf(members, sizeof(members),
+			 "\"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}, \"mounts\": %s",
+			 mounts);
+	cr_assert_lt((size_t)n, sizeof(members));
+	return plan_doc(members);
+}
+
 Test(spawn_plan, mounts_keep_their_destinations_and_options)
 {
 	struct plan_fixture f;
-	plan_build_ok(&f, plan_doc(JSON("linux"
-					: {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
-					: [
-						{
-							"destination" : "/proc",
-							"type" : "proc",
-							"source" : "proc",
-							"options" : [ "nosuid", "noexec", "nodev" ]
-						},
-						{
-							"destination" : "/dev",
-							"type" : "tmpfs",
-							"source" : "tmpfs",
-							"options" : [
-								"nosuid", "strictatime", "mode=755",
-								"size=65536k"
-							]
-						},
-						{
-							"destination" : "/sys/fs/cgroup",
-							"type" : "cgroup",
-							"source" : "cgroup"
-						}
-					])));
+	plan_build_ok(&f, mounts_doc(JSON([
+		{
+			"destination" : "/proc",
+			"type" : "proc",
+			"source" : "proc",
+			"options" : [ "nosuid", "noexec", "nodev" ]
+		},
+		{
+			"destination" : "/dev",
+			"type" : "tmpfs",
+			"source" : "tmpfs",
+			"options" : [ "nosuid", "strictatime", "mode=755", "size=65536k" ]
+		},
+		{"destination" : "/sys/fs/cgroup", "type" : "cgroup", "source" : "cgroup"}
+	])));
 	cr_assert_eq(f.plan.n_mounts, 3);
 	const struct ct_planned_mount *m = f.plan.mounts;
 	cr_expect_str_eq(m[0].destination, "/proc");
@@ -230,26 +232,11 @@ Test(spawn_plan, mounts_keep_their_destinations_and_options)
 Test(spawn_plan, bind_sources_relative_to_the_bundle)
 {
 	struct plan_fixture f;
-	plan_build_ok(&f, plan_doc(JSON("linux"
-					: {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
-					: [
-						{
-							"destination" : "/data",
-							"source" : "data/dir",
-							"options" : [ "rbind", "ro" ]
-						},
-						{
-							"destination" : "/etc/hosts",
-							"type" : "bind",
-							"source" : "/etc/hosts"
-						},
-						{
-							"destination" : "/x",
-							"type" : "none",
-							"source" : "./x",
-							"options" : ["bind"]
-						}
-					])));
+	plan_build_ok(&f, mounts_doc(JSON([
+		{"destination" : "/data", "source" : "data/dir", "options" : [ "rbind", "ro" ]},
+		{"destination" : "/etc/hosts", "type" : "bind", "source" : "/etc/hosts"},
+		{"destination" : "/x", "type" : "none", "source" : "./x", "options" : ["bind"]}
+	])));
 	cr_assert_eq(f.plan.n_mounts, 3);
 	const struct ct_planned_mount *m = f.plan.mounts;
 	char want[256];
@@ -277,9 +264,7 @@ Test(spawn_plan, bind_without_source_is_refused)
 {
 	struct plan_fixture f;
 	assert_build_fails(&f,
-			   plan_doc(JSON("linux"
-					 : {"namespaces" : [ {"type" : "mount"} ]}, "mounts"
-					 : [ {"destination" : "/data", "options" : ["bind"]} ])),
+			   mounts_doc(JSON([ {"destination" : "/data", "options" : ["bind"]} ])),
 			   EINVAL, "mount \"/data\": bind mount without a source");
 	plan_done(&f);
 }

@@ -1,0 +1,68 @@
+/* ct_read_all: to the end of what the fd gives, whatever st_size says, within a cap. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libct/readall.h"
+
+/* The read end of a pipe that holds n bytes of 'a'..'z' and is closed for writing. */
+static int pipe_with(size_t n)
+{
+	int p[2];
+	cr_assert_eq(pipe(p), 0, "pipe: %s", strerror(errno));
+	char *data = malloc(n);
+	cr_assert_not_null(data);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)('a' + i % 26);
+	cr_assert_eq(write(p[1], data, n), (ssize_t)n, "write: %s", strerror(errno));
+	free(data);
+	close(p[1]);
+	return p[0];
+}
+
+/* More than one growth step of the buffer, exactly max bytes. */
+Test(readall, reads_past_one_chunk_up_to_max)
+{
+	int fd = pipe_with(40000);
+	size_t len = 0;
+	char *text = ct_read_all(fd, 40000, &len);
+	close(fd);
+	cr_assert_not_null(text, "ct_read_all: %s", strerror(errno));
+	cr_expect_eq(len, 40000);
+	cr_expect_eq(strlen(text), 40000, "not NUL-terminated at its end");
+	cr_expect_eq(text[39999], (char)('a' + 39999 % 26));
+	free(text);
+}
+
+Test(readall, more_than_max_is_efbig)
+{
+	int fd = pipe_with(101);
+	errno = 0;
+	cr_expect_null(ct_read_all(fd, 100, NULL));
+	cr_expect_eq(errno, EFBIG, "errno %d", errno);
+	close(fd);
+}
+
+/* A proc file reports size 0 and still has text. */
+Test(readall, proc_file_of_size_zero)
+{
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "open: %s", strerror(errno));
+	size_t len = 0;
+	char *text = ct_read_all(fd, 1 << 24, &len);
+	close(fd);
+	cr_assert_not_null(text, "ct_read_all: %s", strerror(errno));
+	cr_expect_gt(len, 0);
+	cr_expect(strstr(text, " / "), "no root mount in: %s", text);
+	free(text);
+}
+
+Test(readall, bad_fd_fails_with_its_errno)
+{
+	errno = 0;
+	cr_expect_null(ct_read_all(-1, 100, NULL));
+	cr_expect_eq(errno, EBADF, "errno %d", errno);
+}
