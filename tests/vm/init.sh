@@ -32,9 +32,9 @@ check() {
 run_case() {
 	dir=$1
 	name=${dir##*/}
-	flags=$(cat "$dir/run-flags" 2>/dev/null)
-	# shellcheck disable=SC2086 # the flags are words
-	check "$name" ctrun --root /run/ctrun --debug run $flags --bundle "$dir" "$name"
+	args=$(cat "$dir/ctrun-args" 2>/dev/null || echo --debug run)
+	# shellcheck disable=SC2086 # the arguments are words
+	check "$name" ctrun --root /run/ctrun $args --bundle "$dir" "$name"
 }
 
 # The cases of this stage, in name order.
@@ -62,16 +62,19 @@ switch_to_tmpfs() {
 if [ "$1" = tmpfs ]; then
 	mount_system
 	exec >/dev/console 2>&1
+	echo # the firmware's escape sequences end the line before
 	check uname uname -r
 	check probe kernel_probe
 	check features ctrun features
 	run_cases tmpfs
-	check left ctrun --root /run/ctrun list -q
+	check left-tmpfs ctrun --root /run/ctrun list -q
 	echo "@vm end"
 	poweroff -f
 fi
 
 mount_system
 exec >/dev/console 2>&1
+echo # the firmware's escape sequences end the line before
 run_cases initramfs
+check left-initramfs ctrun --root /run/ctrun list -q
 switch_to_tmpfs

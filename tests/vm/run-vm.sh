@@ -8,13 +8,14 @@
 # CTRUN is the ctrun binary, HELPERS the directory of the built tests/helpers (kernel_probe
 # is used), CASES a directory of bundles (one per case, the directory's name is the
 # container's id), CACHE where the kernel package, the kernel and the initramfs are kept.
-# A case directory may hold `run-flags` (more flags for `ctrun run`, e.g. --no-pivot) and
-# `stage` ("initramfs": run on the initramfs root, before the switch to a tmpfs; otherwise
+# A case directory may hold `ctrun-args` (what comes between `ctrun --root R` and `--bundle
+# DIR NAME`; default `--debug run`) and `stage` ("initramfs": run on the initramfs root, before the switch to a tmpfs; otherwise
 # after it, where pivot_root works).
 #
 # Every result line is `@vm NAME KIND TEXT`: KIND `rc` (the exit code), `out` / `err` (one
 # line of stdout / stderr). NAME is a case, or one of the fixed checks: uname, probe
-# (tests/helpers/kernel_probe), features, left (`ctrun list -q` at the end). The last line
+# (tests/helpers/kernel_probe), features, left-initramfs and left-tmpfs (`ctrun list -q`
+# after each stage). The last line
 # is `@vm end`. Exit status 77 (with the reason on stderr) when qemu or the kernel cannot
 # be had; 0 when the guest ran to its end; 1 otherwise.
 set -euo pipefail
@@ -89,7 +90,10 @@ make_initramfs() {
 	cp "$helpers/kernel_probe" "$root/usr/bin/kernel_probe"
 	copy_libraries "$root" "$ctrun"
 	copy_libraries "$root" "$helpers/kernel_probe"
-	cp -a "$cases" "$root/cases"
+	mkdir "$root/cases"
+	for case in "$cases"/*; do # a case may be a symlink to its bundle
+		cp -a "$(realpath "$case")" "$root/cases/${case##*/}"
+	done
 	cp "$(dirname "$0")/init.sh" "$root/init"
 	chmod 0755 "$root/init"
 	mknod -m 0600 "$root/dev/console" c 5 1
