@@ -237,3 +237,23 @@ Test(mountcheck, later_rw_mount_below_an_rro_bind_is_accepted)
 	lc_assert_nothing_left(&t);
 	free(dir);
 }
+
+/* A bind source in the rootfs under an earlier mount of the container: the bind is of what
+ * covers it (the tmpfs), as the child sees the path when it binds it. */
+Test(mountcheck, bind_of_a_source_under_an_earlier_mount_is_accepted)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = lc_rootfs_path(&t, "shared");
+	ctt_mkdir_p(dir); /* the parent sees it, on the bundle's file system */
+	free(dir);
+	lc_add_mount(&t, "/shared", "tmpfs", "tmpfs", "size=1m");
+	lc_add_mount(&t, "/seen", "bind", "rootfs/shared", "bind");
+	lc_set_script(&t, "touch /shared/f && ls /seen");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect_str_eq(r.out, "f\n");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
