@@ -42,33 +42,29 @@ command -v "$QEMU" >/dev/null || skip "no $QEMU (apt-get install qemu-system-x86
 command -v cpio >/dev/null || skip "no cpio (apt-get install cpio)"
 [ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
 
-# apt-get download into the cache; the package lists may be missing on a fresh machine.
+# apt-get download into the cache (sets deb); the package lists may be missing on a fresh
+# machine. Not in a $(...): a skip must end the script, not a subshell.
 download_kernel_deb() {
-	local deb
 	deb=$(ls "$cache/$KERNEL_PKG"_*.deb 2>/dev/null | head -n1 || true)
-	if [ -z "$deb" ]; then
-		command -v apt-get >/dev/null || skip "no apt-get to download $KERNEL_PKG"
-		if ! (cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2); then
-			[ "$(id -u)" = 0 ] || skip "apt-get download $KERNEL_PKG failed (not root: no apt-get update)"
-			apt-get update -qq >&2 || skip "apt-get update failed"
-			(cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2) ||
-				skip "apt-get download $KERNEL_PKG failed"
-		fi
-		deb=$(ls "$cache/$KERNEL_PKG"_*.deb | head -n1)
+	[ -n "$deb" ] && return
+	command -v apt-get >/dev/null || skip "no apt-get to download $KERNEL_PKG"
+	if ! (cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2); then
+		[ "$(id -u)" = 0 ] || skip "apt-get download $KERNEL_PKG failed (not root: no apt-get update)"
+		apt-get update -qq >&2 || skip "apt-get update failed"
+		(cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2) ||
+			skip "apt-get download $KERNEL_PKG failed"
 	fi
-	echo "$deb"
+	deb=$(ls "$cache/$KERNEL_PKG"_*.deb | head -n1)
 }
 
-# Only the kernel image is needed: what the initramfs boot uses is built in.
+# Only the kernel image is needed: what the initramfs boot uses is built in (sets kernel).
 kernel_image() {
-	local image=$cache/vmlinuz deb
-	if [ ! -s "$image" ]; then
-		deb=$(download_kernel_deb)
-		dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './boot/vmlinuz-*' >"$image.tmp" ||
-			die "no ./boot/vmlinuz-* in $deb"
-		mv "$image.tmp" "$image"
-	fi
-	echo "$image"
+	kernel=$cache/vmlinuz
+	[ -s "$kernel" ] && return
+	download_kernel_deb
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './boot/vmlinuz-*' >"$kernel.tmp" ||
+		die "no ./boot/vmlinuz-* in $deb"
+	mv "$kernel.tmp" "$kernel"
 }
 
 # Copies each shared library a binary needs to the same path under the initramfs.
@@ -101,7 +97,7 @@ make_initramfs() {
 	rm -rf "$root"
 }
 
-kernel=$(kernel_image)
+kernel_image
 make_initramfs
 # No KVM: software emulation only (KVM hangs on this kind of machine). No network, no
 # disk: the initramfs is the whole system; the guest powers off at the end.
