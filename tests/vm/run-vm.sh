@@ -44,8 +44,15 @@ command -v cpio >/dev/null || skip "no cpio (apt-get install cpio)"
 
 # apt-get download into the cache (sets deb); the package lists may be missing on a fresh
 # machine. Not in a $(...): a skip must end the script, not a subshell.
+cached_deb() {
+	local f
+	for f in "$cache/$KERNEL_PKG"_*.deb; do
+		[ -e "$f" ] && echo "$f"
+		return
+	done
+}
 download_kernel_deb() {
-	deb=$(ls "$cache/$KERNEL_PKG"_*.deb 2>/dev/null | head -n1 || true)
+	deb=$(cached_deb)
 	[ -n "$deb" ] && return
 	command -v apt-get >/dev/null || skip "no apt-get to download $KERNEL_PKG"
 	if ! (cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2); then
@@ -54,7 +61,7 @@ download_kernel_deb() {
 		(cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2) ||
 			skip "apt-get download $KERNEL_PKG failed"
 	fi
-	deb=$(ls "$cache/$KERNEL_PKG"_*.deb | head -n1)
+	deb=$(cached_deb)
 }
 
 # Only the kernel image is needed: what the initramfs boot uses is built in (sets kernel).
