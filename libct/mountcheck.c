@@ -268,6 +268,15 @@ uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i)
 	return plan->opts->verify_mounts ? &plan->expect[i].mounted_id : NULL;
 }
 
+void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct stat *st)
+{
+	if (!plan->opts->verify_mounts || !plan->expect)
+		return;
+	plan->expect[i].check_dev = true;
+	plan->expect[i].dev_major = major(st->st_dev);
+	plan->expect[i].dev_minor = minor(st->st_dev);
+}
+
 static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint64_t id)
 {
 	for (size_t i = 0; i < t->n; i++)

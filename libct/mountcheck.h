@@ -19,6 +19,7 @@
 #include "libct/fsinfo.h"
 
 struct ct_init_plan;
+struct stat;
 
 /* What one mount must look like. Zero fields are not checked. */
 struct ct_mount_expect {
@@ -55,6 +56,12 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err);
 /* Where the child stores the id of what it mounted for expectation i; NULL when the check
  * is off (--no-verify-mounts), so that nothing is recorded for nothing. */
 uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i);
+
+/* The child, as it binds the source of expectation i: the device of the source is the one
+ * seen now, not the parent's, since an earlier mount of the container may cover the source
+ * (a bind of "rootfs/shared" after a tmpfs on /shared is a bind of that tmpfs). No-op when
+ * the check is off. */
+void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct stat *st);
 
 /* What a check that passed saw, for the debug log. */
 struct ct_mountcheck_report {

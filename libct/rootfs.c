@@ -74,6 +74,7 @@ static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, st
 					    index, m->destination, m->bind_source);
 		rq.source = m->bind_source;
 		rq.file = !S_ISDIR(st.st_mode);
+		ct_expect_bind_source(plan, index, &st);
 	} else if (m->is_cgroup && !plan->cgroup2_host && strcmp(m->type, "cgroup2") != 0) {
 		return mount_cgroup_v1(plan, rootfd, index, err);
 	} else if (m->is_cgroup) {

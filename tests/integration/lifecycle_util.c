@@ -186,6 +186,18 @@ void lc_set_script(const struct lc *t, const char *script)
 	lc_set_args(t, (const char *const[]){"sh", "-c", script, NULL});
 }
 
+void lc_covered_mounts(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+	char *link = lc_rootfs_path(t, "y");
+	cr_assert_eq(symlink("/x", link), 0, "symlink %s", link);
+	free(link);
+	lc_add_mount(t, "/x", "tmpfs", "tmpfs", "ro");
+	lc_add_mount(t, "/y", "tmpfs", "tmpfs", "rw");
+	lc_set_script(t, "grep ' /x ' /proc/self/mountinfo; "
+			 "if touch /x/f; then echo x-writable; fi");
+}
+
 long lc_config_index(const struct lc *t, const char *array, const char *member, const char *value)
 {
 	char *file = ctt_path(t->bundle, "config.json");

@@ -49,6 +49,12 @@ void lc_add_mount(const struct lc *t, const char *dest, const char *type, const 
 
 /* Removes the entry of .mounts whose destination is dest (which must be there). */
 void lc_remove_mount(const struct lc *t, const char *dest);
+/* A mount the mount check must refuse: #7 a read-only tmpfs at /x, #8 a tmpfs at /y, which
+ * the image makes a symlink to /x, so the later mount covers the earlier one. The root is
+ * writable; the process prints the mountinfo line of /x and "x-writable" if it is. */
+void lc_covered_mounts(const struct lc *t);
+/* What create says of it (the needles of lc_expect_error). */
+#define LC_COVERED_REFUSAL "mount #7 \"/x\"", "is not the one made there"
 
 /* Sets t->wrapper to `enosys ARGS... --` built in argv (LC_WRAPPER_MAX entries, owned by the
  * caller); enosys_args NULL: no wrapper. */

@@ -1,0 +1,80 @@
+#!/bin/sh
+# The guest's /init (tests/vm/run-vm.sh): runs the cases of /cases with ctrun and prints
+# `@vm NAME KIND TEXT` lines on the console, then powers off. It runs twice: first on the
+# initramfs root (the cases whose `stage` says "initramfs": pivot_root cannot leave that
+# root), then, as `/init tmpfs`, after switch_root into a tmpfs, where pivot_root works.
+/bin/busybox --install -s /bin 2>/dev/null
+export PATH=/usr/bin:/bin
+
+mount_system() {
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev
+	mount -t tmpfs -o mode=0755 tmpfs /run
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup
+}
+
+# Every line of file as `@vm name kind LINE`.
+emit_lines() {
+	sed "s/^/@vm $1 $2 /" "$3"
+}
+
+# check NAME CMD...: runs CMD and reports its exit code and output.
+check() {
+	name=$1
+	shift
+	"$@" </dev/null >/tmp/out 2>/tmp/err
+	echo "@vm $name rc $?"
+	emit_lines "$name" out /tmp/out
+	emit_lines "$name" err /tmp/err
+}
+
+run_case() {
+	dir=$1
+	name=${dir##*/}
+	args=$(cat "$dir/ctrun-args" 2>/dev/null || echo --debug run)
+	# shellcheck disable=SC2086 # the arguments are words
+	check "$name" ctrun --root /run/ctrun $args --bundle "$dir" "$name"
+}
+
+# The cases of this stage, in name order.
+run_cases() {
+	for dir in /cases/*; do
+		stage=$(cat "$dir/stage" 2>/dev/null)
+		[ "${stage:-tmpfs}" = "$1" ] && run_case "$dir"
+	done
+}
+
+# Copies the initramfs into a tmpfs and becomes /init there (never returns).
+switch_to_tmpfs() {
+	mount -t tmpfs -o size=400m tmpfs /newroot
+	for entry in /*; do
+		case $entry in
+		/proc | /sys | /dev | /run | /newroot) mkdir -p "/newroot$entry" ;;
+		*) cp -a "$entry" /newroot/ ;;
+		esac
+	done
+	umount /sys/fs/cgroup /sys /proc /run
+	umount -l /dev
+	exec switch_root /newroot /init tmpfs
+}
+
+if [ "$1" = tmpfs ]; then
+	mount_system
+	exec >/dev/console 2>&1
+	echo # the firmware's escape sequences end the line before
+	check uname uname -r
+	check probe kernel_probe
+	check features ctrun features
+	run_cases tmpfs
+	check left-tmpfs ctrun --root /run/ctrun list -q
+	echo "@vm end"
+	poweroff -f
+fi
+
+mount_system
+exec >/dev/console 2>&1
+echo # the firmware's escape sequences end the line before
+run_cases initramfs
+check left-initramfs ctrun --root /run/ctrun list -q
+switch_to_tmpfs

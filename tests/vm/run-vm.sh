@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Runs ctrun on a real Linux 6.1 (Debian's cloud kernel) in qemu, without KVM, and prints
+# the guest's result lines on stdout. Linux 6.1 lacks fchmodat2 and statmount/listmount, so
+# ctrun takes its fallback paths there for real, not under a seccomp filter.
+#
+#   run-vm.sh CTRUN HELPERS CASES CACHE
+#
+# CTRUN is the ctrun binary, HELPERS the directory of the built tests/helpers (kernel_probe
+# is used), CASES a directory of bundles (one per case, the directory's name is the
+# container's id), CACHE where the kernel package, the kernel and the initramfs are kept.
+# A case directory may hold `ctrun-args` (what comes between `ctrun --root R` and `--bundle
+# DIR NAME`; default `--debug run`) and `stage` ("initramfs": run on the initramfs root, before the switch to a tmpfs; otherwise
+# after it, where pivot_root works).
+#
+# Every result line is `@vm NAME KIND TEXT`: KIND `rc` (the exit code), `out` / `err` (one
+# line of stdout / stderr). NAME is a case, or one of the fixed checks: uname, probe
+# (tests/helpers/kernel_probe), features, left-initramfs and left-tmpfs (`ctrun list -q`
+# after each stage). The last line
+# is `@vm end`. Exit status 77 (with the reason on stderr) when qemu or the kernel cannot
+# be had; 0 when the guest ran to its end; 1 otherwise.
+set -euo pipefail
+
+KERNEL_PKG=${CTRUN_VM_KERNEL_PKG:-linux-image-6.1.0-50-cloud-amd64-unsigned}
+QEMU=qemu-system-x86_64
+VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-150}
+
+die() {
+	echo "run-vm: $*" >&2
+	exit 1
+}
+skip() {
+	echo "run-vm: skip: $*" >&2
+	exit 77
+}
+
+[ $# = 4 ] || die "usage: run-vm.sh CTRUN HELPERS CASES CACHE"
+ctrun=$(realpath "$1") helpers=$(realpath "$2") cases=$(realpath "$3")
+mkdir -p "$4"
+cache=$(realpath "$4")
+
+command -v "$QEMU" >/dev/null || skip "no $QEMU (apt-get install qemu-system-x86)"
+command -v cpio >/dev/null || skip "no cpio (apt-get install cpio)"
+[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
+
+# apt-get download into the cache (sets deb); the package lists may be missing on a fresh
+# machine. Not in a $(...): a skip must end the script, not a subshell.
+cached_deb() {
+	local f
+	for f in "$cache/$KERNEL_PKG"_*.deb; do
+		if [ -e "$f" ]; then echo "$f"; fi
+		return 0
+	done
+}
+download_kernel_deb() {
+	deb=$(cached_deb)
+	[ -n "$deb" ] && return
+	command -v apt-get >/dev/null || skip "no apt-get to download $KERNEL_PKG"
+	if ! (cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2); then
+		[ "$(id -u)" = 0 ] || skip "apt-get download $KERNEL_PKG failed (not root: no apt-get update)"
+		apt-get update -qq >&2 || skip "apt-get update failed"
+		(cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2) ||
+			skip "apt-get download $KERNEL_PKG failed"
+	fi
+	deb=$(cached_deb)
+}
+
+# Only the kernel image is needed: what the initramfs boot uses is built in (sets kernel).
+kernel_image() {
+	kernel=$cache/vmlinuz
+	[ -s "$kernel" ] && return
+	download_kernel_deb
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './boot/vmlinuz-*' >"$kernel.tmp" ||
+		die "no ./boot/vmlinuz-* in $deb"
+	mv "$kernel.tmp" "$kernel"
+}
+
+# Copies each shared library a binary needs to the same path under the initramfs.
+copy_libraries() {
+	local root=$1 bin=$2 lib
+	for lib in $(ldd "$bin" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\).*/\1/p'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+make_initramfs() {
+	local root=$cache/initramfs
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,dev,proc,sys,run,tmp,newroot,usr/bin,vm}
+	cp /bin/busybox "$root/bin/busybox"
+	ln -s busybox "$root/bin/sh"
+	cp "$ctrun" "$root/usr/bin/ctrun"
+	cp "$helpers/kernel_probe" "$root/usr/bin/kernel_probe"
+	copy_libraries "$root" "$ctrun"
+	copy_libraries "$root" "$helpers/kernel_probe"
+	mkdir "$root/cases"
+	for case in "$cases"/*; do # a case may be a symlink to its bundle
+		cp -a "$(realpath "$case")" "$root/cases/${case##*/}"
+	done
+	cp "$(dirname "$0")/init.sh" "$root/init"
+	chmod 0755 "$root/init"
+	mknod -m 0600 "$root/dev/console" c 5 1
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$cache/initramfs.cpio"
+	rm -rf "$root"
+}
+
+kernel_image
+make_initramfs
+# No KVM: software emulation only (KVM hangs on this kind of machine). No network, no
+# disk: the initramfs is the whole system; the guest powers off at the end.
+timeout "$VM_TIMEOUT" "$QEMU" -cpu max -m 512 -nographic -no-reboot -net none \
+	-kernel "$kernel" -initrd "$cache/initramfs.cpio" \
+	-append "console=ttyS0 quiet loglevel=1 panic=-1" </dev/null | tr -d '\r' | tee "$cache/console.log" ||
+	die "qemu failed or timed out after $VM_TIMEOUT s (console: $cache/console.log)"
+grep -qx '@vm end' "$cache/console.log" || die "the guest did not finish (console: $cache/console.log)"
