@@ -26,18 +26,41 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 INTG_OBJS := $(INTG_SRCS:%.c=$(BUILD)/%.o)
 HELPERS   := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
-.PHONY: all deps check unit integration demo bench install format clean
+# Fuzzing (make fuzz): libFuzzer harnesses built by clang with ASan and UBSan, from their own
+# objects under $(BUILD)/fuzz/ (never the gcc ones). FUZZ_LIB_SRCS is what the parsers
+# under test need; the linker takes from it only what each harness uses.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_PKGS    := clang libclang-rt-14-dev
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers \
+                -D_GNU_SOURCE= -I. -MMD -MP $(FUZZ_SAN)
+FUZZ_LIB_SRCS := oci/config.c oci/config_fields.c oci/jsonwalk.c oci/version.c libct/error.c \
+                 libct/fsinfo.c libct/kernel.c libct/state.c
+FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+
+.PHONY: all deps fuzz-deps check unit integration fuzz fuzz-run demo bench install format clean
 all: $(BUILD)/ctrun
 
-# Installs what is missing (Debian); quick when everything is there.
-deps:
-	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+# Installs what is missing of the packages $(1) (Debian); quick when everything is there.
+define install_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" != 0 ]; then echo "make deps: missing packages (run as root): $$missing" >&2; exit 1; fi; \
 		echo "make deps: installing $$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PKGS))
+
+fuzz-deps:
+	$(call install_missing,$(DEB_PKGS) $(FUZZ_PKGS))
 
 # The commit is baked in only when it changes, so a rebuild stays incremental.
 $(BUILD)/version.h: FORCE
@@ -93,6 +116,36 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) integration
 
+# The objects only take coverage hooks (fuzzer-no-link); the harness link adds libFuzzer.
+$(FUZZ_LIB_OBJS): $(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/libctrun-fuzz.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libctrun-fuzz.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libctrun-fuzz.a $(LIBS)
+
+# Each harness runs FUZZ_SECONDS on the checked-in seeds (read only) plus what it found
+# before in $(FUZZ_DIR)/corpus; the first crash, leak or sanitizer report fails, and its
+# input is kept in $(FUZZ_DIR)/crashes/<harness>/.
+fuzz: fuzz-deps
+	$(MAKE) fuzz-run
+
+fuzz-run: $(FUZZ_BINS)
+	@for h in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$h $(FUZZ_DIR)/crashes/$$h; \
+		echo "make fuzz: $$h for $(FUZZ_SECONDS) s"; \
+		$(FUZZ_DIR)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+			-dict=tests/fuzz/$$h.dict -artifact_prefix=$(FUZZ_DIR)/crashes/$$h/ \
+			$(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h 2>$(FUZZ_DIR)/$$h.log || \
+			{ tail -n 60 $(FUZZ_DIR)/$$h.log; echo "make fuzz: $$h failed, input in" \
+			  "$(FUZZ_DIR)/crashes/$$h/"; exit 1; }; \
+		grep -E '^stat::(number_of_executed_units|new_units_added)' $(FUZZ_DIR)/$$h.log; \
+	done
+
 demo: deps $(BUILD)/ctrun
 	contrib/demo.sh $(BUILD)
 
@@ -111,4 +164,5 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(INTG_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(INTG_OBJS:.o=.d) \
+	$(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)

@@ -597,9 +597,9 @@ static char *read_state_text(int dirfd, const char *label, struct ct_error *err)
 	return steal_ptr(&buf);
 }
 
-static int parse_state(const char *label, const char *text, struct ct_state *st,
-		       struct ct_error *err)
+int ct_state_parse(const char *label, const char *text, struct ct_state *st, struct ct_error *err)
 {
+	memset(st, 0, sizeof(*st));
 	yajl_val tree = oci_json_parse(label, text, err);
 	if (!tree) {
 		if (err)
@@ -626,7 +626,7 @@ int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct 
 	_cleanup_free_ char *text = read_state_text(d->dirfd, label, err);
 	if (!text)
 		return -1;
-	if (parse_state(label, text, st, err) < 0)
+	if (ct_state_parse(label, text, st, err) < 0)
 		return -1;
 	if (strcmp(st->id, d->id) != 0) {
 		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label,

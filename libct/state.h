@@ -113,6 +113,11 @@ int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
  * from the directory's is refused. On failure `st` holds nothing to free. */
 int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct ct_error *err);
 
+/* Parses the text of a state.json into `st` (zeroed here first), naming `label` in errors;
+ * ct_state_read without the file and the id check. Pure. On failure `st` holds nothing to
+ * free. */
+int ct_state_parse(const char *label, const char *text, struct ct_state *st, struct ct_error *err);
+
 /* Frees what `st` holds and zeroes it; safe on a zeroed struct. */
 void ct_state_free(struct ct_state *st);
 

@@ -438,8 +438,51 @@ static int describe_syntax_error(const char *file, const char *text, struct ct_e
 			    reason);
 }
 
+static int depth_open(void *ctx)
+{
+	unsigned *depth = ctx;
+	return ++*depth <= OCI_JSON_MAX_DEPTH;
+}
+
+static int depth_close(void *ctx)
+{
+	unsigned *depth = ctx;
+	--*depth;
+	return 1;
+}
+
+static const yajl_callbacks depth_callbacks = {
+	.yajl_start_map = depth_open,
+	.yajl_end_map = depth_close,
+	.yajl_start_array = depth_open,
+	.yajl_end_array = depth_close,
+};
+
+/* Refuses text nested deeper than OCI_JSON_MAX_DEPTH before yajl_tree builds it. yajl's own
+ * lexer counts, so brackets in strings and comments are no levels. Malformed text passes:
+ * yajl_tree_parse tells what is wrong with it. */
+static int check_depth(const char *file, const char *text, struct ct_error *err)
+{
+	unsigned depth = 0;
+	yajl_handle h = yajl_alloc(&depth_callbacks, NULL, &depth);
+	if (!h)
+		return ct_error_set(err, ENOMEM, "%s: parse", file);
+	yajl_config(h, yajl_allow_comments, 1);
+	yajl_status st = yajl_parse(h, (const unsigned char *)text, strlen(text));
+	size_t offset = yajl_get_bytes_consumed(h);
+	yajl_free(h);
+	if (st != yajl_status_client_canceled)
+		return 0;
+	unsigned line, col;
+	offset_to_line_col(text, offset ? offset - 1 : 0, &line, &col);
+	return ct_error_set(err, 0, "%s: JSON nested deeper than %d levels at line %u, column %u",
+			    file, OCI_JSON_MAX_DEPTH, line, col);
+}
+
 yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err)
 {
+	if (check_depth(file, text, err) < 0)
+		return NULL;
 	char errbuf[256];
 	yajl_val tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
 	if (!tree)

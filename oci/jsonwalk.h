@@ -101,8 +101,14 @@ int oci_walk_error_at(struct oci_walk *w, const char *subpath, const char *fmt, 
 /* Releases everything oci_walk_object allocated in `obj` (not obj itself). */
 void oci_walk_free(const struct oci_field *fields, void *obj);
 
+/* How deep objects and arrays may nest, the document itself being level 1. yajl_tree_free
+ * recurses once per level, so a deeper document could overflow the stack; no spec'd
+ * document nests past a dozen. */
+#define OCI_JSON_MAX_DEPTH 1000
+
 /* Parses a whole document: NUL-terminated text -> tree. Malformed JSON is reported with its
- * line and column. The caller frees the tree with yajl_tree_free(). */
+ * line and column, as is nesting deeper than OCI_JSON_MAX_DEPTH. The caller frees the tree
+ * with yajl_tree_free(). */
 yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err);
 
 /* Reads a file into a NUL-terminated buffer (at most `max` bytes). */
