@@ -27,8 +27,8 @@ INTG_OBJS := $(INTG_SRCS:%.c=$(BUILD)/%.o)
 HELPERS   := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
 # Fuzzing (make fuzz): libFuzzer harnesses built by clang with ASan and UBSan, from their own
-# objects under $(BUILD)/fuzz/ (never the gcc ones). FUZZ_LIB_SRCS is what the parsers
-# under test need; the linker takes from it only what each harness uses.
+# objects under $(BUILD)/fuzz/ (never the gcc ones), of the whole library: the linker takes
+# from it only what each harness uses.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_PKGS    := clang libclang-rt-14-dev
@@ -36,8 +36,7 @@ FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers \
                 -D_GNU_SOURCE= -I. -MMD -MP $(FUZZ_SAN)
-FUZZ_LIB_SRCS := oci/config.c oci/config_fields.c oci/jsonwalk.c oci/version.c libct/error.c \
-                 libct/fsinfo.c libct/kernel.c libct/state.c
+FUZZ_LIB_SRCS := $(LIB_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)

@@ -94,13 +94,15 @@ static int install_as_stdio(int slave, const char *what, struct ct_error *err)
 
 static int take_terminal(int slave, const char *what, struct ct_error *err)
 {
-	_cleanup_close_ int owned = slave > 2 ? slave : -1;
-	if (start_session(err) < 0)
-		return -1;
+	int rc = start_session(err);
 	/* Opening never made it controlling (O_NOCTTY): this does, for a session leader. */
-	if (ioctl(slave, TIOCSCTTY, 0) < 0)
-		return ct_error_set(err, errno, "make %s the controlling terminal", what);
-	return install_as_stdio(slave, what, err);
+	if (rc == 0 && ioctl(slave, TIOCSCTTY, 0) < 0)
+		rc = ct_error_set(err, errno, "make %s the controlling terminal", what);
+	if (rc == 0)
+		rc = install_as_stdio(slave, what, err);
+	if (slave > 2) /* its copies on 0-2 are what stays */
+		close(slave);
+	return rc;
 }
 
 int ct_pty_make_controlling_fd(int slave, struct ct_error *err)
