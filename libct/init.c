@@ -358,10 +358,12 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	if (!plan->new_mount_ns && chroot(plan->opts->rootfs) < 0)
 		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
 	if (write_oom_score_adj(&c->process, err) < 0 || apply_rlimits(plan, err) < 0 ||
-	    setup_terminal(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
+	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0 ||
+	    verify_mounts(plan, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
 	    apply_identity(plan, err) < 0 || enter_cwd(&c->process, err) < 0 ||
 	    resolve_executable(plan, exe, exe_size, err) < 0 || prepare_fds(plan, err) < 0 ||
+	    ct_personality_apply(&plan->sched, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
 		return -1;
 	return 0;

@@ -13,6 +13,7 @@
 #include "libct/error.h"
 #include "libct/mount_options.h"
 #include "libct/mountcheck.h"
+#include "libct/sched.h"
 #include "libct/seccomp.h"
 #include "oci/config.h"
 
@@ -87,6 +88,7 @@ struct ct_init_plan {
 	int cap_last;
 	char keyring_name[128];
 	struct ct_seccomp_prog seccomp; /* insns NULL without .linux.seccomp */
+	struct ct_sched_plan sched;	/* scheduler, ioPriority, memoryPolicy, personality */
 	enum ct_seccomp_point seccomp_point;
 	struct ct_cgroup_hierarchy {
 		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */

@@ -472,14 +472,9 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		{lx->gid_mappings.len, ".linux.gidMappings"},
 		{nonempty(p->apparmor_profile), ".process.apparmorProfile"},
 		{nonempty(p->selinux_label), ".process.selinuxLabel"},
-		{p->has_io_priority, ".process.ioPriority"},
-		{p->has_scheduler, ".process.scheduler"},
-		{p->has_exec_cpu_affinity, ".process.execCPUAffinity"},
 		{hooks_given(c), ".hooks"},
 		{lx->net_devices.len, ".linux.netDevices"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
-		{lx->has_memory_policy, ".linux.memoryPolicy"},
-		{lx->has_personality, ".linux.personality"},
 		{mount_idmaps_given(c), ".mounts[]: id-mapped mounts"},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -511,6 +506,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    plan_mount_label(&c->linux_, plan, err) < 0 ||
 	    plan_rlimits(&c->process, plan, err) < 0 ||
 	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
+	    ct_sched_plan_build(c, &plan->sched, err) < 0 ||
 	    plan_environment(&c->process, plan, err) < 0)
 		return -1;
 	for (size_t i = 0; i < plan->n_mounts; i++)

@@ -129,6 +129,10 @@ static const struct oci_type t_cpu_list = {.kind = OCI_STRING, .check = check_cp
 static const struct oci_type t_page_size = {.kind = OCI_STRING, .check = check_page_size};
 static const struct oci_type t_mem_bw = {.kind = OCI_STRING, .check = check_mem_bw_schema};
 static const struct oci_type t_file_mode = {.kind = OCI_UINT, .width = 4, .umax = 0777};
+/* the kernel's OOM_SCORE_ADJ_MIN..MAX; ioprio(7): levels 0 (highest) to 7 */
+static const struct oci_type t_oom_score_adj = {
+	.kind = OCI_INT, .width = 4, .min = -1000, .max = 1000};
+static const struct oci_type t_ioprio_level = {.kind = OCI_INT, .width = 4, .min = 0, .max = 7};
 static const struct oci_type t_hook_timeout = {
 	.kind = OCI_INT, .width = 8, .min = 1, .max = INT64_MAX};
 static const struct oci_type t_names = {.kind = OCI_ARRAY,
@@ -237,7 +241,7 @@ ARRAY_TYPE(t_rlimits, t_rlimit, struct oci_rlimit);
 
 static const struct oci_field io_priority_fields[] = {
 	OCI_FIELD_REQ(struct oci_io_priority, "class", class, t_ioprio_class),
-	OCI_FIELD(struct oci_io_priority, "priority", priority, oci_t_int32),
+	OCI_FIELD(struct oci_io_priority, "priority", priority, t_ioprio_level),
 	{NULL},
 };
 OBJECT_TYPE(t_io_priority, io_priority_fields);
@@ -279,7 +283,7 @@ const struct oci_field oci_process_fields[] = {
 	OCI_FIELD_OPT(struct oci_process, "scheduler", scheduler, t_scheduler),
 	OCI_FIELD_OPT(struct oci_process, "execCPUAffinity", exec_cpu_affinity, t_cpu_affinity),
 	OCI_FIELD(struct oci_process, "noNewPrivileges", no_new_privileges, oci_t_bool),
-	OCI_FIELD_OPT(struct oci_process, "oomScoreAdj", oom_score_adj, oci_t_int32),
+	OCI_FIELD_OPT(struct oci_process, "oomScoreAdj", oom_score_adj, t_oom_score_adj),
 	{NULL},
 };
 OBJECT_TYPE(t_process, oci_process_fields);

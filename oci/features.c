@@ -143,6 +143,14 @@ static const struct feature_flag features_intel_rdt[] = {{"enabled", false}, END
 static const struct feature_flag features_idmap[] = {{"enabled", false}, END};
 static const struct feature_flag features_net_devices[] = {{"enabled", false}, END};
 
+/* features-linux.md#memorypolicy: every mode and flag of config.json is recognized
+ * (libct/sched.c), even those the host kernel lacks. */
+static const struct feature_list features_memory_policy_lists[] = {
+	{"modes", oci_mpol_mode_names},
+	{"flags", oci_mpol_flag_names},
+	END,
+};
+
 static const struct feature_object features_mount_extensions[] = {
 	{"idmap", features_idmap, NULL, NULL},
 	END,
@@ -162,6 +170,7 @@ static const struct feature_object features_linux_children[] = {
 	{"intelRdt", features_intel_rdt, NULL, NULL},
 	{"mountExtensions", NULL, NULL, features_mount_extensions},
 	{"netDevices", features_net_devices, NULL, NULL},
+	{"memoryPolicy", NULL, features_memory_policy_lists, NULL},
 	END,
 };
 

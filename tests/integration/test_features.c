@@ -118,6 +118,27 @@ Test(features, seccomp_lists)
 	yajl_tree_free(f);
 }
 
+/* Every mode and flag of config-linux.md#memory-policy: create takes them all (sched suite). */
+Test(features, memory_policy_lists)
+{
+	yajl_val f = features(NULL);
+	static const char *const modes[] = {"MPOL_DEFAULT",    "MPOL_BIND",
+					    "MPOL_INTERLEAVE", "MPOL_WEIGHTED_INTERLEAVE",
+					    "MPOL_PREFERRED",  "MPOL_PREFERRED_MANY",
+					    "MPOL_LOCAL"};
+	static const char *const flags[] = {"MPOL_F_NUMA_BALANCING", "MPOL_F_RELATIVE_NODES",
+					    "MPOL_F_STATIC_NODES"};
+	cr_expect_eq(ctt_json_len(f, ".linux.memoryPolicy.modes"), 7);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		cr_expect(ctt_json_array_has(f, ".linux.memoryPolicy.modes", modes[i]), "%s",
+			  modes[i]);
+	cr_expect_eq(ctt_json_len(f, ".linux.memoryPolicy.flags"), 3);
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		cr_expect(ctt_json_array_has(f, ".linux.memoryPolicy.flags", flags[i]), "%s",
+			  flags[i]);
+	yajl_tree_free(f);
+}
+
 Test(features, libseccomp_version_annotation)
 {
 	yajl_val f = features(NULL);

@@ -1196,6 +1196,46 @@ Test(config_errors, process_cpu_affinity_oom_score)
 		"config.json: .process.noNewPrivileges: expected a boolean, got \"true\"");
 }
 
+/* The kernel's bounds, so a value it would refuse (or clamp) fails at parse time. */
+Test(config_errors, oom_score_adj_and_io_priority_ranges)
+{
+	assert_error(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "oomScoreAdj" : 1001}})),
+		     "config.json: .process.oomScoreAdj: 1001 is out of range [-1000, 1000]");
+	assert_error(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"], "oomScoreAdj" : -1001}})),
+		     "config.json: .process.oomScoreAdj: -1001 is out of range [-1000, 1000]");
+	assert_error(doc(JSON({
+			     "process" : {
+				     "cwd" : "/",
+				     "args" : ["sh"],
+				     "ioPriority" : {"class" : "IOPRIO_CLASS_BE", "priority" : 8}
+			     }
+		     })),
+		     "config.json: .process.ioPriority.priority: 8 is out of range [0, 7]");
+	assert_error(doc(JSON({
+			     "process" : {
+				     "cwd" : "/",
+				     "args" : ["sh"],
+				     "ioPriority" : {"class" : "IOPRIO_CLASS_BE", "priority" : -1}
+			     }
+		     })),
+		     "config.json: .process.ioPriority.priority: -1 is out of range [0, 7]");
+}
+
+Test(config_minimal, oom_score_adj_and_io_priority_bounds_accepted)
+{
+	struct oci_config *c = parse(doc(JSON({
+		"process" : {
+			"cwd" : "/",
+			"args" : ["sh"],
+			"oomScoreAdj" : -1000,
+			"ioPriority" : {"class" : "IOPRIO_CLASS_IDLE", "priority" : 7}
+		}
+	})));
+	cr_expect_eq(c->process.oom_score_adj, -1000);
+	cr_expect_eq(c->process.io_priority.priority, 7);
+	oci_config_free(c);
+}
+
 /* ---- refusals: mounts and hooks ---- */
 
 Test(config_errors, mounts)
