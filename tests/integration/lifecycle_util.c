@@ -148,9 +148,12 @@ void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_a
 	t->wrapper = argv;
 }
 
+static void forget_containers(void);
+
 void lc_init(struct lc *t)
 {
 	cr_assert_lt(nboxes, MAX_BOXES, "too many bundles in one test");
+	ctt_cleanup_first(forget_containers);
 	t->wrapper = NULL;
 	t->root = ctt_tmpdir();
 	t->bundle = ctt_bundle_new(NULL);
@@ -665,7 +668,9 @@ static void delete_all(const struct lc *box)
 	ctt_result_free(&r);
 }
 
-void lc_cleanup(void)
+/* Every spawned process and container of the test, gone; registered with
+ * ctt_cleanup_first() so that a skipped test (no .fini) leaves none either. */
+static void forget_containers(void)
 {
 	for (unsigned i = 0; i < nspawned; i++)
 		if (spawned[i] > 0) {
@@ -675,5 +680,10 @@ void lc_cleanup(void)
 	nspawned = 0;
 	while (nboxes)
 		delete_all(&boxes[--nboxes]);
+}
+
+void lc_cleanup(void)
+{
+	forget_containers();
 	ctt_cleanup();
 }

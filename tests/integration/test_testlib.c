@@ -138,3 +138,24 @@ Test(testlib, rm_rf_does_not_follow_symlinks)
 	free(sub);
 	free(keep);
 }
+
+static int first_calls;
+
+static void count_first(void)
+{
+	first_calls++;
+}
+
+/* What lifecycle_util relies on so that a skipped test leaves no container. */
+Test(testlib, cleanup_first_runs_once_before_the_directories_go)
+{
+	char *dir = ctt_tmpdir();
+	first_calls = 0;
+	ctt_cleanup_first(count_first);
+	ctt_cleanup();
+	cr_expect_eq(first_calls, 1);
+	cr_expect_not(ctt_exists(dir), "the directory outlived ctt_cleanup");
+	ctt_cleanup();
+	cr_expect_eq(first_calls, 1, "the hook ran again");
+	free(dir);
+}

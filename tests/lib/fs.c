@@ -26,8 +26,19 @@ char *ctt_tmpdir(void)
 	return dir;
 }
 
+static void (*cleanup_first)(void);
+
+void ctt_cleanup_first(void (*fn)(void))
+{
+	cleanup_first = fn;
+}
+
 void ctt_cleanup(void)
 {
+	void (*first)(void) = cleanup_first;
+	cleanup_first = NULL;
+	if (first)
+		first();
 	while (ntmpdirs) {
 		char *dir = tmpdirs[--ntmpdirs];
 		if (ctt_rm_rf(dir) < 0)

@@ -92,6 +92,10 @@ char *ctt_read_file(const char *path);
 
 bool ctt_exists(const char *path);
 
+/* fn runs first at the next ctt_cleanup() (once): what a helper library must undo before the
+ * directories go, e.g. the containers of lifecycle_util, also when a test skips. */
+void ctt_cleanup_first(void (*fn)(void));
+
 /* Skips the current test with the reason, after ctt_cleanup() (Criterion runs no .fini for
  * a skipped test). */
 #define ctt_skip(...)                 \
