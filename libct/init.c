@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/lsm.h"
 #include "libct/mountcheck.h"
 #include "libct/mountfd.h"
 #include "libct/procfs.h"
@@ -360,6 +361,7 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	if (write_oom_score_adj(&c->process, err) < 0 || apply_rlimits(plan, err) < 0 ||
 	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0 ||
 	    verify_mounts(plan, err) < 0 ||
+	    ct_lsm_apply(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
 	    apply_identity(plan, err) < 0 || enter_cwd(&c->process, err) < 0 ||
 	    resolve_executable(plan, exe, exe_size, err) < 0 || prepare_fds(plan, err) < 0 ||

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/lsm.h"
 #include "libct/mount_label.h"
 #include "libct/spawn.h"
 #include "libct/sysctl.h"
@@ -461,7 +462,6 @@ static bool mount_idmaps_given(const struct oci_config *c)
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
-	const struct oci_process *p = &c->process;
 	const struct {
 		bool given;
 		const char *field;
@@ -470,8 +470,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
 		{lx->uid_mappings.len, ".linux.uidMappings"},
 		{lx->gid_mappings.len, ".linux.gidMappings"},
-		{nonempty(p->apparmor_profile), ".process.apparmorProfile"},
-		{nonempty(p->selinux_label), ".process.selinuxLabel"},
 		{hooks_given(c), ".hooks"},
 		{lx->net_devices.len, ".linux.netDevices"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
@@ -501,9 +499,10 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 					  "config.json: .process.args: required to run on Linux "
 					  "(.process.commandLine is for Windows)");
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
-	if (refuse_unsupported(c, err) < 0 || plan_namespaces(&c->linux_, plan, err) < 0 ||
-	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
-	    plan_mount_label(&c->linux_, plan, err) < 0 ||
+	if (refuse_unsupported(c, err) < 0 ||
+	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
+	    plan_namespaces(&c->linux_, plan, err) < 0 || plan_sysctls(&c->linux_, plan, err) < 0 ||
+	    plan_mounts(o, plan, err) < 0 || plan_mount_label(&c->linux_, plan, err) < 0 ||
 	    plan_rlimits(&c->process, plan, err) < 0 ||
 	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
 	    ct_sched_plan_build(c, &plan->sched, err) < 0 ||

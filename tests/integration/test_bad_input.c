@@ -264,3 +264,32 @@ Test(bad_input, failing_bind_mount)
 	free(json);
 	free(source);
 }
+
+/* This host runs neither AppArmor nor SELinux: a label asked for is refused, not dropped
+ * (the container would run unconfined). */
+static void expect_label_refused(const char *field, const char *label, const char *lsm,
+				 const char *enabled_file)
+{
+	if (ctt_exists(enabled_file))
+		cr_skip("%s is enabled here (%s): the refusal cannot be seen", lsm, enabled_file);
+	struct lc t;
+	lc_init(&t);
+	char path[64], json[64];
+	snprintf(path, sizeof(path), ".process.%s", field);
+	snprintf(json, sizeof(json), "\"%s\"", label);
+	ctt_config_set(t.bundle, path, json);
+	expect_create_fails(&t, "lsm",
+			    (const char *const[]){path, label, lsm, "not enabled", NULL});
+}
+
+Test(bad_input, apparmor_profile_without_apparmor)
+{
+	expect_label_refused("apparmorProfile", "ctrun-test", "AppArmor",
+			     "/sys/module/apparmor/parameters/enabled");
+}
+
+Test(bad_input, selinux_label_without_selinux)
+{
+	expect_label_refused("selinuxLabel", "system_u:system_r:container_t:s0", "SELinux",
+			     "/sys/fs/selinux/enforce");
+}

@@ -1,0 +1,55 @@
+#include "libct/lsm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "libct/mount_label.h"
+#include "libct/procfs.h"
+
+bool ct_apparmor_enabled(void)
+{
+	char c = 0;
+	int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool yes = read(fd, &c, 1) == 1 && c == 'Y';
+	close(fd);
+	return yes;
+}
+
+static bool asked(const char *s)
+{
+	return s && *s;
+}
+
+int ct_lsm_check(const char *apparmor_profile, const char *selinux_label, struct ct_error *err)
+{
+	if (asked(apparmor_profile) && !ct_apparmor_enabled())
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .process.apparmorProfile: \"%s\" asked, "
+					  "but AppArmor is not enabled on this host",
+					  apparmor_profile);
+	if (asked(selinux_label) && !ct_selinux_enabled())
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .process.selinuxLabel: \"%s\" asked, but "
+					  "SELinux is not enabled on this host",
+					  selinux_label);
+	return 0;
+}
+
+int ct_lsm_apply(const char *apparmor_profile, const char *selinux_label, struct ct_error *err)
+{
+	char value[4096 + 8];
+	if (asked(apparmor_profile)) {
+		snprintf(value, sizeof(value), "exec %s", apparmor_profile);
+		if (ct_proc_write("/proc/thread-self/attr/apparmor/exec", value, err) < 0)
+			return ct_error_prefix(err, "set the AppArmor profile \"%s\"",
+					       apparmor_profile);
+	}
+	if (asked(selinux_label) &&
+	    ct_proc_write("/proc/thread-self/attr/exec", selinux_label, err) < 0)
+		return ct_error_prefix(err, "set the SELinux label \"%s\"", selinux_label);
+	return 0;
+}
