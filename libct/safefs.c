@@ -77,15 +77,19 @@ static int reopen_done(struct walk *w, int rootfd)
 	return 0;
 }
 
-/* Takes the next component of todo into name; false at the end. */
-static bool next_component(struct walk *w, char *name, bool *last)
+/* Takes the next component of todo into name (NAME_MAX + 1 bytes): 1, 0 at the end, -1
+ * with ENAMETOOLONG for a component longer than a name can be (a symlink target from the
+ * image can hold one). */
+static int next_component(struct walk *w, char *name, bool *last)
 {
 	char *p = w->todo;
 	while (*p == '/')
 		p++;
 	if (!*p)
-		return false;
+		return 0;
 	size_t n = strcspn(p, "/");
+	if (n > NAME_MAX)
+		return errno = ENAMETOOLONG, -1;
 	memcpy(name, p, n);
 	name[n] = '\0';
 	p += n;
@@ -93,7 +97,7 @@ static bool next_component(struct walk *w, char *name, bool *last)
 		p++;
 	*last = *p == '\0';
 	memmove(w->todo, p, strlen(p) + 1);
-	return true;
+	return 1;
 }
 
 /* The symlink at fd replaces its component: its target, then what was left. */
@@ -181,13 +185,15 @@ static int walk(struct walk *w0, int rootfd, const char *path)
 	strcpy(w.todo, path);
 	char name[NAME_MAX + 1];
 	bool last;
-	while (next_component(&w, name, &last))
-		if (strlen(name) > NAME_MAX || step(&w, rootfd, name, last) < 0) {
-			int saved = strlen(name) > NAME_MAX ? ENAMETOOLONG : errno;
-			close(w.cur);
-			return errno = saved, -1;
-		}
-	return w.cur;
+	int more;
+	while ((more = next_component(&w, name, &last)) > 0)
+		if (step(&w, rootfd, name, last) < 0)
+			break;
+	if (more == 0)
+		return w.cur;
+	int saved = errno;
+	close(w.cur);
+	return errno = saved, -1;
 }
 
 static int open_walk(int rootfd, const char *path, bool nofollow)

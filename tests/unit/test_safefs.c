@@ -259,3 +259,16 @@ Test(safefs, path_normalize)
 	assert_normal("/a/..", "/");
 	assert_normal("./", "/");
 }
+
+/* A symlink target can hold one component far longer than a name: refused, never copied. */
+Test(safefs, overlong_component_in_a_symlink_target, .init = setup, .fini = teardown)
+{
+	static char target[3100];
+	memset(target, 'A', 3000);
+	memcpy(target, "missing/", 8);
+	make_link(target, "long");
+	assert_fails(ct_root_mkpath(rootfd, "/long", CT_MAKE_DIR), ENAMETOOLONG);
+	assert_fails(ct_root_open_with(CT_RESOLVE_WALK, rootfd, "/long/x", false), ENAMETOOLONG);
+	make_link(target + 8, "long2");
+	assert_fails(ct_root_open_with(CT_RESOLVE_WALK, rootfd, "/long2", false), ENAMETOOLONG);
+}
