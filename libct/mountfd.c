@@ -164,10 +164,21 @@ static int record_id(int mnt, uint64_t *mounted_id, struct ct_error *err)
 }
 
 /* 1: mounted; 0: the new API is missing, nothing was done; -1: failed. */
+/* The new API is used whole or not at all: mount_setattr (5.12) came after fsopen,
+ * open_tree and move_mount (5.2), and a bind's options or a propagation need it. Probed
+ * once, with a bad fd: EBADF says it is there. */
+static bool have_mount_setattr(void)
+{
+	struct mount_attr a = {0};
+	return ct_mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof(a)) == 0 || !new_api_missing();
+}
+
 static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mounted_id,
 		     struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
+	if (api == CT_MOUNT_API_AUTO && !have_mount_setattr())
+		return 0;
 	_cleanup_close_ int mnt = f->bind ? new_bind_mount(rq, err) : new_fs_mount(rq, err);
 	if (mnt < 0)
 		return api == CT_MOUNT_API_LEGACY ? 0 : -1;

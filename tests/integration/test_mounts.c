@@ -864,6 +864,12 @@ Test(mounts, same_mounts_without_the_new_mount_api)
 	expect_same_view((const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL}, true);
 }
 
+/* Linux 5.2 to 5.11: fsopen, open_tree and move_mount without mount_setattr. */
+Test(mounts, same_mounts_without_mount_setattr_alone)
+{
+	expect_same_view((const char *const[]){"mount_setattr", NULL}, true);
+}
+
 Test(mounts, same_mounts_without_openat2)
 {
 	expect_same_view((const char *const[]){"openat2", NULL}, true);
