@@ -160,3 +160,19 @@ unsigned ct_mount_attr_of(unsigned long ms)
 				   : 0;
 	return a;
 }
+
+char *ct_mount_data_next(char **cursor)
+{
+	char *p = *cursor;
+	while (p && *p == ',')
+		p++;
+	if (!p || !*p)
+		return *cursor = NULL;
+	char *start = p;
+	for (bool quoted = false; *p && (quoted || *p != ','); p++)
+		if (*p == '"')
+			quoted = !quoted;
+	*cursor = *p ? p + 1 : NULL;
+	*p = '\0';
+	return start;
+}

@@ -22,6 +22,11 @@ struct ct_mount_flags {
  * mount_setattr() take them and statmount() reports them. Pure. */
 unsigned ct_mount_attr_of(unsigned long ms);
 
+/* The next option of comma-separated mount data, like strtok_r(), except that a comma inside
+ * double quotes (SELinux's context="u:r:t:s0:c1,c2") does not split; NULL at the end.
+ * Writes NULs into the string. Pure. */
+char *ct_mount_data_next(char **cursor);
+
 /* Returns 0, or -1 when out of memory. data must be freed by the caller. */
 int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *out);
 

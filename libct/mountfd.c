@@ -47,18 +47,23 @@ static void append_fs_log(int fsfd, struct ct_error *err)
 	}
 }
 
-/* Each "key=value" or "key" of the comma-separated data as one fsconfig() call. */
+/* Each "key=value" or "key" of the comma-separated data as one fsconfig() call; a quoted
+ * value loses its quotes, which only mount(2)'s data string needs. */
 static int configure_data(int fsfd, const char *data)
 {
 	_cleanup_free_ char *copy = data ? strdup(data) : NULL;
 	if (data && !copy)
 		return errno = ENOMEM, -1;
-	char *save = NULL;
-	for (char *opt = copy ? strtok_r(copy, ",", &save) : NULL; opt;
-	     opt = strtok_r(NULL, ",", &save)) {
+	char *cursor = copy;
+	for (char *opt; (opt = ct_mount_data_next(&cursor));) {
 		char *value = strchr(opt, '=');
 		if (value)
 			*value++ = '\0';
+		size_t n = value ? strlen(value) : 0;
+		if (n >= 2 && value[0] == '"' && value[n - 1] == '"') {
+			value[n - 1] = '\0';
+			value++;
+		}
 		if (ct_fsconfig(fsfd, value ? FSCONFIG_SET_STRING : FSCONFIG_SET_FLAG, opt, value,
 				0) < 0)
 			return -1;

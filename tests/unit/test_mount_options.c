@@ -1,6 +1,7 @@
 /* config-linux.md#mount-options: the option strings of a mount -> mount(2) flags, propagation,
  * bind and the filesystem data, without mounting anything. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -309,4 +310,30 @@ Test(mount_options, idmap_is_noted_not_passed_as_data)
 	cr_expect(f.idmap);
 	cr_expect_null(f.data);
 	free(f.data);
+}
+
+static void assert_split(const char *data, const char *const *want)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", data);
+	char *cursor = buf, *opt;
+	size_t i = 0;
+	while ((opt = ct_mount_data_next(&cursor))) {
+		cr_assert_not_null(want[i], "\"%s\": extra option \"%s\"", data, opt);
+		cr_expect_str_eq(opt, want[i], "\"%s\": option %zu", data, i);
+		i++;
+	}
+	cr_expect_null(want[i], "\"%s\": option \"%s\" missing", data, want[i]);
+}
+
+Test(mount_options, data_split_keeps_quoted_commas)
+{
+	assert_split("size=64k,mode=755", (const char *const[]){"size=64k", "mode=755", NULL});
+	assert_split(
+		"context=\"system_u:object_r:container_file_t:s0:c1,c2\",mode=755",
+		(const char *const[]){"context=\"system_u:object_r:container_file_t:s0:c1,c2\"",
+				      "mode=755", NULL});
+	assert_split(",,a,,b,", (const char *const[]){"a", "b", NULL});
+	assert_split("", (const char *const[]){NULL});
+	assert_split("flag", (const char *const[]){"flag", NULL});
 }
