@@ -24,9 +24,18 @@ struct node {
 /* An empty file with the host's node bound on it: mknod is not allowed here. */
 static int bind_host_node(int rootfd, const struct node *n, struct ct_error *err)
 {
+	/* the host's node is what gets bound: it must be the device asked for */
+	_cleanup_close_ int host = open(n->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (host < 0 || fstat(host, &st) < 0)
+		return ct_error_set(err, errno, "open the host's \"%s\"", n->path);
+	if ((st.st_mode & S_IFMT) != n->type || st.st_rdev != n->dev)
+		return ct_error_set_plain(err, ENODEV,
+					  "the host's \"%s\" is not the device asked for (%u:%u)",
+					  n->path, major(n->dev), minor(n->dev));
 	struct ct_mount_flags flags = {.bind = true};
 	struct ct_mount_request rq = {
-		.source = n->path, .source_fd = -1, .flags = &flags, .file = true};
+		.source = n->path, .source_fd = host, .flags = &flags, .file = true};
 	return ct_mount_in_root(rootfd, n->path, &rq, NULL, err);
 }
 

@@ -342,8 +342,16 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expe
 		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
 					  e->label, now);
 	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, all, n_all, below) : 0;
+	/* A bind's device as stat() sees it, as for its source: a btrfs subvolume's differs
+	 * from the superblock's that the table gives. */
+	struct ct_mount seen = *m;
+	struct stat st;
+	if (e->check_dev && fstat(fd, &st) == 0) {
+		seen.dev_major = major(st.st_dev);
+		seen.dev_minor = minor(st.st_dev);
+	}
 	char diff[CT_ERROR_MSG_MAX / 2];
-	if (ct_mountcheck_compare(e, m, below, n_below, diff, sizeof(diff)) < 0)
+	if (ct_mountcheck_compare(e, &seen, below, n_below, diff, sizeof(diff)) < 0)
 		return ct_error_set_plain(err, EIO, "%s: %s", e->label, diff);
 	return 0;
 }

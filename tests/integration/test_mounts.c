@@ -899,6 +899,22 @@ Test(mounts, same_devices_when_mknod_is_refused)
 	free(out);
 }
 
+/* Where mknod is refused the host's node is bound, and only when it is the device asked. */
+Test(mounts, host_node_of_another_device_is_not_bound)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":12}");
+	const char *argv[LC_WRAPPER_MAX];
+	lc_wrap_enosys(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, "badnode");
+	lc_expect_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 /* An rbind with rro of a source with a submount, ctrun under enosys_args. */
 static void rro_setup(struct lc *t, const char **argv, const char *const *enosys_args)
 {
