@@ -165,7 +165,8 @@ static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mount_flags bind = {.bind = true};
-	struct ct_mount_request rq = {.source_fd = slave, .flags = &bind, .file = true};
+	struct ct_mount_request rq = {
+		.source = "the pty slave", .source_fd = slave, .flags = &bind, .file = true};
 	if (root < 0)
 		return ct_error_set(err, errno, "open /");
 	if (ct_mount_in_root(root, "/dev/console", &rq, mounted_id, err) < 0)

@@ -2,10 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -198,6 +200,30 @@ static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mo
 	return 1;
 }
 
+/* What now sits on target, for the remount and the attributes. An fd of target never
+ * crosses into the mount made on it, a lookup does: its last component is looked up from
+ * the parent (a symlink there sends us through the root again), and a result still on
+ * target's own mount means the path no longer leads to the new one. */
+static int open_mounted(int rootfd, const char *dest, int target)
+{
+	char name[NAME_MAX + 1];
+	_cleanup_close_ int parent = ct_root_mkparent(rootfd, dest, name, sizeof(name));
+	int fd = parent >= 0 ? openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC) : -1;
+	struct stat st;
+	if (fd < 0 || (fstat(fd, &st) == 0 && S_ISLNK(st.st_mode))) {
+		if (fd >= 0)
+			close(fd);
+		fd = ct_root_open(rootfd, dest, false); /* "/", "..", or a symlink */
+	}
+	uint64_t made, under;
+	if (fd >= 0 && ct_fd_mount_id(fd, false, &made, NULL) == 0 &&
+	    ct_fd_mount_id(target, false, &under, NULL) == 0 && made == under) {
+		close(fd);
+		return errno = EXDEV, -1;
+	}
+	return fd;
+}
+
 static int mount_legacy(int rootfd, const char *dest, int target, const struct ct_mount_request *rq,
 			uint64_t *mounted_id, struct ct_error *err)
 {
@@ -215,8 +241,7 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 	if (rc < 0)
 		return ct_error_set(err, errno, f->bind ? "bind \"%s\"" : "mount %s",
 				    f->bind ? (rq->source ? rq->source : "") : rq->type);
-	/* what now sits on dest, for the remount and the attributes */
-	_cleanup_close_ int mnt = ct_root_open(rootfd, dest, false);
+	_cleanup_close_ int mnt = open_mounted(rootfd, dest, target);
 	if (mnt < 0)
 		return ct_error_set(err, errno, "open the new mount");
 	ct_fd_path(mnt, on, sizeof(on));
@@ -261,7 +286,8 @@ int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct c
 			     (sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
 			     (sv.f_flag & ST_NOATIME ? MS_NOATIME : 0) |
 			     (sv.f_flag & ST_NODIRATIME ? MS_NODIRATIME : 0) |
-			     (sv.f_flag & ST_RELATIME ? MS_RELATIME : 0);
+			     (sv.f_flag & ST_RELATIME ? MS_RELATIME : 0) |
+			     (sv.f_flag & ST_NOSYMFOLLOW ? MS_NOSYMFOLLOW : 0);
 	char on[32];
 	if (mount(NULL, ct_fd_path(mnt, on, sizeof(on)), NULL,
 		  MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) < 0)

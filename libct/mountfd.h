@@ -19,7 +19,8 @@
 
 struct ct_mount_request {
 	const char *type;   /* filesystem type; ignored for a bind */
-	const char *source; /* filesystem source, or the host path of a bind source */
+	const char *source; /* filesystem source, or the host path of a bind source (with a
+			     * source_fd: what it is, for messages) */
 	int source_fd;	    /* a bind of this O_PATH fd instead of source; -1 when unused */
 	const struct ct_mount_flags *flags;
 	bool file; /* the destination is a file (a bind of a file): create it as one */

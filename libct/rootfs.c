@@ -141,7 +141,7 @@ static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *er
 			return ct_error_prefix(err, "mask \"%s\"", p);
 		struct ct_mount_request rq = {
 			.type = dir ? "tmpfs" : NULL,
-			.source = dir ? "tmpfs" : NULL,
+			.source = dir ? "tmpfs" : "/dev/null",
 			.source_fd = dir ? -1 : null,
 			.flags = dir ? &dir_mask : &file_mask,
 			.file = !dir,
@@ -166,7 +166,7 @@ static int make_paths_readonly(struct ct_init_plan *plan, int rootfd, struct ct_
 			continue;
 		if (fd < 0)
 			return ct_error_set(err, errno, "make \"%s\" read-only", p);
-		struct ct_mount_request rq = {.source_fd = fd, .flags = &rbind};
+		struct ct_mount_request rq = {.source = p, .source_fd = fd, .flags = &rbind};
 		uint64_t *id = ct_expect_id(plan, plan->expect_readonly + i);
 		if (ct_mount_in_root(rootfd, p, &rq, id, err) < 0 ||
 		    ct_mount_set_readonly(rootfd, p, true, err) < 0)

@@ -128,6 +128,9 @@ _Static_assert(sizeof(struct clone_args) >= CLONE_ARGS_SIZE_VER2,
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW 0x2000 /* statvfs f_flag of a nosymfollow mount (5.10) */
+#endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000 /* open_tree(), mount_setattr(): the whole subtree */
 #endif
