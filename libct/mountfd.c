@@ -18,6 +18,26 @@
 #define ATIME_FLAGS (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)
 
 static enum ct_mount_api api = CT_MOUNT_API_AUTO;
+static bool keep_source_flags;
+
+void ct_mount_keep_source_flags(bool on)
+{
+	keep_source_flags = on;
+}
+
+unsigned long ct_mount_lockable_flags(int fd)
+{
+	struct statvfs sv;
+	if (fstatvfs(fd, &sv) < 0)
+		return 0;
+	return sv.f_flag & (ST_RDONLY | ST_NOSUID | ST_NODEV | ST_NOEXEC);
+}
+
+/* What a bind of the mount under fd must keep (ct_mount_keep_source_flags). */
+static unsigned long kept_flags(int fd)
+{
+	return keep_source_flags ? ct_mount_lockable_flags(fd) : 0;
+}
 
 enum ct_mount_api ct_mount_api_used(void)
 {
@@ -126,7 +146,7 @@ static int new_bind_mount(const struct ct_mount_request *rq, struct ct_error *er
 	}
 	/* like mount(2)'s bind remount: the flags given replace the source's, except that
 	 * the atime mode is kept when none is given (the remount keeps it too) */
-	unsigned set = ct_mount_attr_of(f->flags);
+	unsigned set = ct_mount_attr_of(f->flags | (f->flags ? kept_flags(tree) : 0));
 	unsigned clear = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 			 MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSYMFOLLOW;
 	if (f->flags & ATIME_FLAGS)
@@ -204,7 +224,8 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 	if (mnt < 0)
 		return ct_error_set(err, errno, "open the new mount");
 	ct_fd_path(mnt, on, sizeof(on));
-	if (f->bind && f->flags && mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags, NULL) < 0)
+	if (f->bind && f->flags &&
+	    mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags | kept_flags(mnt), NULL) < 0)
 		return ct_error_set(err, errno, "remount the bind with its options");
 	if (apply_recursive(mnt, f, err) < 0 || apply_propagation(-1, on, f->propagation, err) < 0)
 		return -1;

@@ -40,6 +40,14 @@ int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request
  * recursive (mount_setattr; a remount of the top one where that call is missing). */
 int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct ct_error *err);
 
+/* In a user namespace the kernel locks the flags of the mounts it copied from the host:
+ * a bind remount must keep the source's ro/nosuid/nodev/noexec or it is refused. On: every
+ * bind made from now on keeps those of its source (as runc does). */
+void ct_mount_keep_source_flags(bool on);
+/* The ro/nosuid/nodev/noexec of the mount under fd, as MS_* flags (statvfs's ST_* values
+ * are the same bits); 0 when it cannot be read. */
+unsigned long ct_mount_lockable_flags(int fd);
+
 /* The API ct_mount_in_root() has used so far (AUTO before the first mount). */
 enum ct_mount_api ct_mount_api_used(void);
 

@@ -73,6 +73,8 @@ struct ct_init_plan {
 	int join_fds[OCI_NS_COUNT];  /* setns() targets, -1 when not joined */
 	unsigned long unshare_flags; /* CLONE_NEW* given to clone */
 	bool new_mount_ns;
+	bool userns;		 /* a user namespace of its own, new or joined: locked mounts */
+	char *uid_map, *gid_map; /* a new one's maps, written by the parent (libct/userns.h) */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */

@@ -20,6 +20,7 @@
 #include "libct/mount_label.h"
 #include "libct/spawn.h"
 #include "libct/sysctl.h"
+#include "libct/userns.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -59,11 +60,6 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 		plan->join_fds[i] = -1;
 	for (size_t i = 0; i < lx->namespaces.len; i++) {
 		const struct oci_namespace *ns = &lx->namespaces.items[i];
-		if (ns->type == OCI_NS_USER)
-			return ct_error_set_plain(err, ENOTSUP,
-						  "config.json: .linux.namespaces[%zu]: user "
-						  "namespaces are not supported yet",
-						  i);
 		if (!ns->path) {
 			plan->unshare_flags |= ct_ns_clone_flags[ns->type];
 			continue;
@@ -76,6 +72,28 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 			return -1;
 	}
 	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
+	plan->userns = (plan->unshare_flags & CLONE_NEWUSER) || plan->join_fds[OCI_NS_USER] >= 0;
+	return 0;
+}
+
+/* A new user namespace gets its maps from the parent (spawn.c); a joined one has its own. */
+static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	if (!(plan->unshare_flags & CLONE_NEWUSER))
+		return 0;
+	if (!lx->uid_mappings.len || !lx->gid_mappings.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.%s: a new user namespace needs "
+					  "uid and gid mappings",
+					  lx->uid_mappings.len ? "gidMappings" : "uidMappings");
+	if (ct_idmap_check(&lx->uid_mappings, "uidMappings", err) < 0 ||
+	    ct_idmap_check(&lx->gid_mappings, "gidMappings", err) < 0)
+		return -1;
+	plan->uid_map = ct_idmap_format(&lx->uid_mappings);
+	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
+	if (!plan->uid_map || !plan->gid_map)
+		return ct_error_set(err, ENOMEM, "plan the id mappings");
 	return 0;
 }
 
@@ -114,6 +132,24 @@ static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount 
 	return 0;
 }
 
+static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type,
+			  const char *proc_name);
+
+/* A user namespace mounts a sysfs only with a network namespace it owns; without one, the
+ * host's /sys is bound instead, as runc does. */
+static int plan_host_sysfs(const struct ct_init_plan *plan, struct ct_planned_mount *pm,
+			   struct ct_error *err)
+{
+	if (!plan->userns || !pm->type || strcmp(pm->type, "sysfs") != 0 ||
+	    own_namespace(plan, OCI_NS_NETWORK, "net"))
+		return 0;
+	pm->flags.bind = pm->flags.recursive_bind = true;
+	pm->bind_source = strdup("/sys");
+	if (!pm->bind_source)
+		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", pm->destination);
+	return 0;
+}
+
 static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
@@ -127,7 +163,8 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->n_mounts++;
-		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0)
+		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0 ||
+		    plan_host_sysfs(plan, &plan->mounts[i], err) < 0)
 			return -1;
 		if (strcmp(m->destination, "/dev") == 0)
 			plan->dev_is_tmpfs = m->type && strcmp(m->type, "tmpfs") == 0;
@@ -468,8 +505,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	} rows[] = {
 		{lx->has_resources, ".linux.resources"},
 		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
-		{lx->uid_mappings.len, ".linux.uidMappings"},
-		{lx->gid_mappings.len, ".linux.gidMappings"},
 		{nonempty(p->apparmor_profile), ".process.apparmorProfile"},
 		{nonempty(p->selinux_label), ".process.selinuxLabel"},
 		{p->has_io_priority, ".process.ioPriority"},
@@ -507,6 +542,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 					  "(.process.commandLine is for Windows)");
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
 	if (refuse_unsupported(c, err) < 0 || plan_namespaces(&c->linux_, plan, err) < 0 ||
+	    plan_id_mappings(&c->linux_, plan, err) < 0 ||
 	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
 	    plan_mount_label(&c->linux_, plan, err) < 0 ||
 	    plan_rlimits(&c->process, plan, err) < 0 ||
@@ -542,6 +578,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	free(plan->cgroup_v1);
 	free(plan->expect);
 	free(plan->argv);
+	free(plan->uid_map);
+	free(plan->gid_map);
 	ct_seccomp_prog_free(&plan->seccomp);
 	if (plan->exec_fifo_fd >= 0)
 		close(plan->exec_fifo_fd);

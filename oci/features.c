@@ -35,9 +35,9 @@ static const char *const features_mount_options[] = {
 	"suid",	      "sync",	       "unbindable",  NULL,
 };
 
-/* config-linux.md#namespaces that the spawn path creates; user joins with id mappings. */
+/* config-linux.md#namespaces that the spawn path creates or joins; user with id mappings. */
 static const char *const features_namespaces[] = {
-	"cgroup", "ipc", "mount", "network", "pid", "uts", "time", NULL,
+	"cgroup", "ipc", "mount", "network", "pid", "uts", "time", "user", NULL,
 };
 
 /* Every capability of linux/capability.h up to 6.x: the names process.capabilities may use. */

@@ -49,11 +49,10 @@ Test(features, lists_the_namespaces)
 {
 	yajl_val f = features(NULL);
 	static const char *const want[] = {"cgroup", "ipc", "mount", "network",
-					   "pid",    "uts", "time"};
+					   "pid",    "uts", "time",  "user"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		cr_expect(ctt_json_array_has(f, ".linux.namespaces", want[i]), "%s", want[i]);
-	cr_expect_eq(ctt_json_len(f, ".linux.namespaces"), 7);
-	cr_expect_not(ctt_json_array_has(f, ".linux.namespaces", "user"), "user comes later");
+	cr_expect_eq(ctt_json_len(f, ".linux.namespaces"), 8);
 	yajl_tree_free(f);
 }
 

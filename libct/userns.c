@@ -1,0 +1,96 @@
+#include "libct/userns.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "libct/procfs.h"
+
+/* [a, a+n) and [b, b+m) share an id; sizes are > 0 and ends fit in 64 bits */
+static bool ranges_overlap(uint64_t a, uint64_t n, uint64_t b, uint64_t m)
+{
+	return a < b + m && b < a + n;
+}
+
+/* The kernel refuses overlaps on either side: "containerID", "hostID" or NULL. */
+static const char *overlapping_side(const struct oci_id_mapping *a, const struct oci_id_mapping *b)
+{
+	if (ranges_overlap(a->container_id, a->size, b->container_id, b->size))
+		return "containerID";
+	if (ranges_overlap(a->host_id, a->size, b->host_id, b->size))
+		return "hostID";
+	return NULL;
+}
+
+static int check_range(const oci_id_mappings *m, size_t i, const char *field, struct ct_error *err)
+{
+	const struct oci_id_mapping *r = &m->items[i];
+	if (r->size == 0)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.%s[%zu].size: must be at least 1",
+					  field, i);
+	if ((uint64_t)r->container_id + r->size > UINT32_MAX + 1ULL ||
+	    (uint64_t)r->host_id + r->size > UINT32_MAX + 1ULL)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.%s[%zu]: the range ends past id "
+					  "4294967295",
+					  field, i);
+	for (size_t j = 0; j < i; j++) {
+		const char *side = overlapping_side(r, &m->items[j]);
+		if (side)
+			return ct_error_set_plain(err, EINVAL,
+						  "config.json: .linux.%s[%zu]: its %s range "
+						  "overlaps that of .linux.%s[%zu]",
+						  field, i, side, field, j);
+	}
+	return 0;
+}
+
+int ct_idmap_check(const oci_id_mappings *m, const char *field, struct ct_error *err)
+{
+	if (m->len > CT_IDMAP_MAX_LINES)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.%s: %zu ranges, the kernel takes "
+					  "at most %d",
+					  field, m->len, CT_IDMAP_MAX_LINES);
+	for (size_t i = 0; i < m->len; i++)
+		if (check_range(m, i, field, err) < 0)
+			return -1;
+	return 0;
+}
+
+char *ct_idmap_format(const oci_id_mappings *m)
+{
+	/* three 10-digit numbers, two spaces and a newline per line */
+	size_t size = m->len * 33 + 1, n = 0;
+	char *out = malloc(size);
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (size_t i = 0; i < m->len; i++) {
+		const struct oci_id_mapping *r = &m->items[i];
+		n += (size_t)snprintf(out + n, size - n, "%u %u %u\n", r->container_id, r->host_id,
+				      r->size);
+	}
+	return out;
+}
+
+static int write_map(pid_t pid, const char *file, const char *text, struct ct_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	if (ct_proc_write(path, text, err) < 0)
+		return ct_error_prefix(err, "write the user namespace's %s", file);
+	return 0;
+}
+
+int ct_idmap_write(pid_t pid, const char *uid_map, const char *gid_map, struct ct_error *err)
+{
+	if (uid_map && write_map(pid, "uid_map", uid_map, err) < 0)
+		return -1;
+	if (gid_map && write_map(pid, "gid_map", gid_map, err) < 0)
+		return -1;
+	return 0;
+}
