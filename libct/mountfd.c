@@ -183,15 +183,50 @@ static int record_id(int mnt, uint64_t *mounted_id, struct ct_error *err)
 	return mounted_id ? ct_fd_mount_id(mnt, false, mounted_id, err) : 0;
 }
 
+/* MOUNT_ATTR_IDMAP goes on the detached mount, before it is attached (mount_setattr(2)). */
+static int apply_idmap(int mnt, const struct ct_mount_flags *f, int userns_fd, struct ct_error *err)
+{
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)userns_fd};
+	unsigned at = AT_EMPTY_PATH | (f->ridmap ? AT_RECURSIVE : 0);
+	if (ct_mount_setattr(mnt, "", at, &a, sizeof(a)) == 0)
+		return 0;
+	if (errno == EINVAL)
+		return ct_error_set(err, errno, "id-map the mount (does its filesystem take it?)");
+	return ct_error_set(err, errno, "id-map the mount");
+}
+
+#define NO_IDMAP_API \
+	"an id-mapped mount needs the new mount API (open_tree, mount_setattr: Linux 5.12)"
+
+int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err)
+{
+	_cleanup_close_ int tree = new_bind_mount(rq, err);
+	if (tree < 0 && api == CT_MOUNT_API_LEGACY)
+		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API ", which is missing");
+	if (tree < 0 || apply_idmap(tree, rq->flags, userns_fd, err) < 0 ||
+	    apply_recursive(tree, rq->flags, err) < 0)
+		return -1;
+	return steal_fd(&tree);
+}
+
+/* The parent's id-mapped mount, which has its flags already; attaching it uses it up. */
+static int premade_mount(const struct ct_mount_flags *f, struct ct_error *err)
+{
+	int mnt = fcntl(f->idmap_tree, F_DUPFD_CLOEXEC, 3);
+	return mnt >= 0 ? mnt : ct_error_set(err, errno, "take the id-mapped mount");
+}
+
 /* 1: mounted; 0: the new API is missing, nothing was done; -1: failed. */
 static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mounted_id,
 		     struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
-	_cleanup_close_ int mnt = f->bind ? new_bind_mount(rq, err) : new_fs_mount(rq, err);
+	_cleanup_close_ int mnt = f->idmap  ? premade_mount(f, err)
+				  : f->bind ? new_bind_mount(rq, err)
+					    : new_fs_mount(rq, err);
 	if (mnt < 0)
-		return api == CT_MOUNT_API_LEGACY ? 0 : -1;
-	if (apply_recursive(mnt, f, err) < 0)
+		return api == CT_MOUNT_API_LEGACY && !f->idmap ? 0 : -1;
+	if (!f->idmap && apply_recursive(mnt, f, err) < 0)
 		return -1;
 	if (ct_move_mount(mnt, "", target, "", MOVE_FLAGS) < 0)
 		return ct_error_set(err, errno, "attach the mount");
@@ -207,6 +242,8 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 {
 	const struct ct_mount_flags *f = rq->flags;
 	char on[32], from[32];
+	if (f->idmap)
+		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API);
 	ct_fd_path(target, on, sizeof(on));
 	int rc;
 	if (f->bind) {

@@ -18,6 +18,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/mount_label.h"
+#include "libct/mountfd.h"
 #include "libct/spawn.h"
 #include "libct/sysctl.h"
 #include "libct/userns.h"
@@ -87,8 +88,8 @@ static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *pla
 					  "config.json: .linux.%s: a new user namespace needs "
 					  "uid and gid mappings",
 					  lx->uid_mappings.len ? "gidMappings" : "uidMappings");
-	if (ct_idmap_check(&lx->uid_mappings, "uidMappings", err) < 0 ||
-	    ct_idmap_check(&lx->gid_mappings, "gidMappings", err) < 0)
+	if (ct_idmap_check(&lx->uid_mappings, "linux.uidMappings", err) < 0 ||
+	    ct_idmap_check(&lx->gid_mappings, "linux.gidMappings", err) < 0)
 		return -1;
 	plan->uid_map = ct_idmap_format(&lx->uid_mappings);
 	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
@@ -132,6 +133,71 @@ static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount 
 	return 0;
 }
 
+/* One of the maps of a mount of its own, checked (named .mounts[i].field) and formatted. */
+static int mount_maps(const oci_id_mappings *m, size_t i, const char *field, char **text,
+		      struct ct_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "mounts[%zu].%s", i, field);
+	if (ct_idmap_check(m, path, err) < 0)
+		return -1;
+	*text = ct_idmap_format(m);
+	return *text ? 0 : ct_error_set(err, ENOMEM, "plan the id mappings");
+}
+
+/* config.md#mounts "idmap": the user namespace of the mount's own maps, else the
+ * container's (made with its maps, or the joined one itself); neither is an error. */
+static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
+			    struct ct_error *err)
+{
+	if (!m->uid_mappings.len != !m->gid_mappings.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .mounts[%zu].%s: needed along with %s", i,
+					  m->uid_mappings.len ? "gidMappings" : "uidMappings",
+					  m->uid_mappings.len ? "uidMappings" : "gidMappings");
+	if (!m->uid_mappings.len && plan->join_fds[OCI_NS_USER] >= 0) {
+		int fd = fcntl(plan->join_fds[OCI_NS_USER], F_DUPFD_CLOEXEC, 3);
+		return fd >= 0 ? fd : ct_error_set(err, errno, "plan mount #%zu", i);
+	}
+	if (!m->uid_mappings.len && !plan->uid_map)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .mounts[%zu]: an id-mapped mount needs "
+					  "uidMappings and gidMappings, or a user namespace",
+					  i);
+	_cleanup_free_ char *uid_map = NULL, *gid_map = NULL;
+	if (m->uid_mappings.len &&
+	    (mount_maps(&m->uid_mappings, i, "uidMappings", &uid_map, err) < 0 ||
+	     mount_maps(&m->gid_mappings, i, "gidMappings", &gid_map, err) < 0))
+		return -1;
+	int fd = ct_userns_open(uid_map ? uid_map : plan->uid_map,
+				gid_map ? gid_map : plan->gid_map, err);
+	return fd >= 0 ? fd : ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
+}
+
+/* Mappings without "idmap"/"ridmap" make an id-mapped mount too (config.md: the option
+ * SHOULD be there). The parent makes it (libct/mountfd.h); the child attaches it. */
+static int plan_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
+			    struct ct_planned_mount *pm, struct ct_error *err)
+{
+	if (!pm->flags.idmap && !m->uid_mappings.len && !m->gid_mappings.len)
+		return 0;
+	pm->flags.idmap = true;
+	if (!pm->flags.bind)
+		return ct_error_set_plain(err, ENOTSUP,
+					  "config.json: .mounts[%zu]: an id-mapped mount of a new "
+					  "filesystem: not supported yet (binds are)",
+					  i);
+	_cleanup_close_ int userns = open_mount_idmap(plan, m, i, err);
+	if (userns < 0)
+		return -1;
+	struct ct_mount_request rq = {
+		.source = pm->bind_source, .source_fd = -1, .flags = &pm->flags};
+	pm->flags.idmap_tree = ct_mount_idmapped_tree(&rq, userns, err);
+	if (pm->flags.idmap_tree < 0)
+		return ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
+	return 0;
+}
+
 static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type,
 			  const char *proc_name);
 
@@ -164,7 +230,8 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->n_mounts++;
 		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0 ||
-		    plan_host_sysfs(plan, &plan->mounts[i], err) < 0)
+		    plan_host_sysfs(plan, &plan->mounts[i], err) < 0 ||
+		    plan_mount_idmap(plan, m, i, &plan->mounts[i], err) < 0)
 			return -1;
 		if (strcmp(m->destination, "/dev") == 0)
 			plan->dev_is_tmpfs = m->type && strcmp(m->type, "tmpfs") == 0;
@@ -477,22 +544,6 @@ static bool hooks_given(const struct oci_config *c)
 	       h->start_container.len || h->poststart.len || h->poststop.len;
 }
 
-/* uidMappings/gidMappings of a mount, or its "idmap"/"ridmap" option: the user namespace
- * issue brings them. */
-static bool mount_idmaps_given(const struct oci_config *c)
-{
-	for (size_t i = 0; i < c->mounts.len; i++) {
-		const struct oci_mount *m = &c->mounts.items[i];
-		if (m->uid_mappings.len || m->gid_mappings.len)
-			return true;
-		for (size_t j = 0; j < m->options.len; j++)
-			if (strcmp(m->options.items[j], "idmap") == 0 ||
-			    strcmp(m->options.items[j], "ridmap") == 0)
-				return true;
-	}
-	return false;
-}
-
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
  * wait for their issues (security, cgroups, hooks, rootfs). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
@@ -515,7 +566,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		{lx->has_intel_rdt, ".linux.intelRdt"},
 		{lx->has_memory_policy, ".linux.memoryPolicy"},
 		{lx->has_personality, ".linux.personality"},
-		{mount_idmaps_given(c), ".mounts[]: id-mapped mounts"},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].given)
@@ -565,6 +615,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		if (plan->join_fds[i] >= 0)
 			close(plan->join_fds[i]);
 	for (size_t i = 0; i < plan->n_mounts; i++) {
+		if (plan->mounts[i].flags.idmap_tree >= 0)
+			close(plan->mounts[i].flags.idmap_tree);
 		free(plan->mounts[i].bind_source);
 		free(plan->mounts[i].flags.data);
 	}

@@ -1,10 +1,15 @@
 #include "libct/userns.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "libct/procfs.h"
 
@@ -28,21 +33,20 @@ static int check_range(const oci_id_mappings *m, size_t i, const char *field, st
 {
 	const struct oci_id_mapping *r = &m->items[i];
 	if (r->size == 0)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.%s[%zu].size: must be at least 1",
-					  field, i);
+		return ct_error_set_plain(
+			err, EINVAL, "config.json: .%s[%zu].size: must be at least 1", field, i);
 	if ((uint64_t)r->container_id + r->size > UINT32_MAX + 1ULL ||
 	    (uint64_t)r->host_id + r->size > UINT32_MAX + 1ULL)
 		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.%s[%zu]: the range ends past id "
+					  "config.json: .%s[%zu]: the range ends past id "
 					  "4294967295",
 					  field, i);
 	for (size_t j = 0; j < i; j++) {
 		const char *side = overlapping_side(r, &m->items[j]);
 		if (side)
 			return ct_error_set_plain(err, EINVAL,
-						  "config.json: .linux.%s[%zu]: its %s range "
-						  "overlaps that of .linux.%s[%zu]",
+						  "config.json: .%s[%zu]: its %s range "
+						  "overlaps that of .%s[%zu]",
 						  field, i, side, field, j);
 	}
 	return 0;
@@ -52,7 +56,7 @@ int ct_idmap_check(const oci_id_mappings *m, const char *field, struct ct_error 
 {
 	if (m->len > CT_IDMAP_MAX_LINES)
 		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.%s: %zu ranges, the kernel takes "
+					  "config.json: .%s: %zu ranges, the kernel takes "
 					  "at most %d",
 					  field, m->len, CT_IDMAP_MAX_LINES);
 	for (size_t i = 0; i < m->len; i++)
@@ -93,4 +97,61 @@ int ct_idmap_write(pid_t pid, const char *uid_map, const char *gid_map, struct c
 	if (gid_map && write_map(pid, "gid_map", gid_map, err) < 0)
 		return -1;
 	return 0;
+}
+
+/* The child makes its user namespace, says so, and waits for the parent to hang up. */
+__attribute__((noreturn)) static void hold_userns(int ready, int hold)
+{
+	char c = unshare(CLONE_NEWUSER) == 0 ? 'y' : 'n';
+	if (write(ready, &c, 1) == 1)
+		while (read(hold, &c, 1) < 0 && errno == EINTR)
+			;
+	_exit(0);
+}
+
+static int open_held_userns(pid_t pid, int ready, const char *uid_map, const char *gid_map,
+			    struct ct_error *err)
+{
+	char c = 'n', path[64];
+	ssize_t n;
+	while ((n = read(ready, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (n != 1 || c != 'y')
+		return ct_error_set_plain(
+			err, EPERM, "create a user namespace for an id-mapped mount: refused");
+	if (ct_idmap_write(pid, uid_map, gid_map, err) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_set(err, errno, "open \"%s\"", path);
+	return fd;
+}
+
+int ct_userns_open(const char *uid_map, const char *gid_map, struct ct_error *err)
+{
+	int ready[2], hold[2];
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return ct_error_set(err, errno, "create a pipe");
+	if (pipe2(hold, O_CLOEXEC) < 0) {
+		close(ready[0]);
+		close(ready[1]);
+		return ct_error_set(err, errno, "create a pipe");
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		close(hold[1]); /* so that the parent's hang-up reaches it */
+		hold_userns(ready[1], hold[0]);
+	}
+	int fd = pid < 0 ? ct_error_set(err, errno, "fork") : 0;
+	close(ready[1]);
+	close(hold[0]);
+	if (pid > 0)
+		fd = open_held_userns(pid, ready[0], uid_map, gid_map, err);
+	close(ready[0]);
+	close(hold[1]); /* the child exits */
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return fd;
 }

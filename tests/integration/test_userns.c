@@ -3,7 +3,8 @@
  * its namespace, the host sees the mapped ids; mknod is refused there, so devices are bound
  * from the host; a bind of a host mount keeps the flags the kernel locks; the mount check
  * passes with all of it. The rootfs belongs to the mapped root (as with runc, whose tests
- * chown it too), the bundle is searchable by it. */
+ * chown it too), the bundle is searchable by it. Id-mapped binds (config.md "idmap") show
+ * host files through the container's mapping or their own. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +314,58 @@ Test(userns, joins_the_user_namespace_of_another_container)
 	free(out);
 }
 
+/* config.md "idmap": a host directory of host root's, id-mapped with the container's own
+ * mapping, is root's inside; what the container's root makes there is host root's. */
+Test(userns, idmapped_bind_takes_the_containers_mapping)
+{
+	struct lc t;
+	userns_init(&t);
+	char *dir = bind_host_dir(&t, "/unmapped", 0);
+	lc_add_mount(&t, "/mapped", "bind", dir, "bind,idmap");
+	char *file = ctt_path(dir, "by-host-root");
+	ctt_write_file(file, "x");
+	char *out = debug_run_verified(&t, "stat -c '%u:%g' /unmapped/by-host-root "
+					   "/mapped/by-host-root; touch /mapped/made; " FLAGS_OF(
+						   "/mapped") " | grep -x idmapped");
+	cr_expect_str_eq(out, "65534:65534\n0:0\nidmapped\n");
+	char *made = ctt_path(dir, "made");
+	stat_owner(made, 0, 0);
+	free(made);
+	free(out);
+	free(file);
+	free(dir);
+	lc_assert_nothing_left(&t);
+}
+
+/* Its own mappings, recursive ("ridmap") into a submount of the source. */
+Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
+{
+	struct lc t;
+	userns_init(&t);
+	host_mount = ctt_tmpdir();
+	make_searchable(host_mount);
+	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", 0, "size=1m,mode=755"), 0);
+	char *sub = ctt_path(host_mount, "sub");
+	ctt_mkdir_p(sub);
+	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, "size=1m,mode=755"), 0);
+	char *file = ctt_path(sub, "f");
+	ctt_write_file(file, "x");
+	cr_assert_eq(chown(file, 3, 4), 0);
+	lc_add_mount(&t, "/own", "bind", host_mount, "rbind,ridmap");
+	ctt_config_set(t.bundle, ".mounts[7].uidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 100010, \"size\": 100}]");
+	ctt_config_set(t.bundle, ".mounts[7].gidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 100020, \"size\": 100}]");
+	/* on disk 3:4 -> host 100013:100024 -> inside 13:24 */
+	char *out = debug_run_verified(&t, "stat -c '%u:%g' /own/sub/f");
+	cr_expect_str_eq(out, "13:24\n");
+	umount2(sub, MNT_DETACH);
+	free(out);
+	free(file);
+	free(sub);
+	lc_assert_nothing_left(&t);
+}
+
 static void assert_mappings_refused(const char *ranges, const char *path, const char *why)
 {
 	struct lc t;
@@ -332,6 +385,26 @@ Test(userns, overlapping_mappings_are_refused)
 				" {\"containerID\": 999, \"hostID\": 300000, \"size\": 10}]",
 				"config.json: .linux.uidMappings[1]:",
 				"containerID range overlaps that of .linux.uidMappings[0]");
+}
+
+Test(userns, overlapping_mount_mappings_are_refused)
+{
+	struct lc t;
+	userns_init(&t);
+	char *dir = bind_host_dir(&t, "/data", 0);
+	ctt_config_set(t.bundle, ".mounts[7].uidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 0, \"size\": 10},"
+		       " {\"containerID\": 20, \"hostID\": 5, \"size\": 10}]");
+	ctt_config_set(t.bundle, ".mounts[7].gidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 0, \"size\": 10}]");
+	lc_set_script(&t, "true");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_expect_error(&r, "config.json: .mounts[7].uidMappings[1]:",
+			"hostID range overlaps that of .mounts[7].uidMappings[0]");
+	ctt_result_free(&r);
+	free(dir);
+	lc_assert_nothing_left(&t);
 }
 
 Test(userns, mapping_of_size_zero_is_refused)

@@ -278,6 +278,43 @@ Test(spawn_plan, sysfs_in_user_namespace_with_netns_is_mounted)
 	plan_done(&f);
 }
 
+Test(spawn_plan, idmapped_new_filesystem_is_not_supported_yet)
+{
+	struct plan_fixture f;
+	assert_build_fails(&f,
+			   userns_doc(JSON({"type" : "user"}, {"type" : "mount"}),
+				      JSON(, "mounts"
+					   : [ {
+						   "destination" : "/t",
+						   "type" : "tmpfs",
+						   "source" : "tmpfs",
+						   "options" : ["idmap"]
+					   } ])),
+			   ENOTSUP,
+			   "config.json: .mounts[0]: an id-mapped mount of a new filesystem: not "
+			   "supported yet (binds are)");
+	plan_done(&f);
+}
+
+Test(spawn_plan, mount_uid_mappings_need_gid_mappings)
+{
+	struct plan_fixture f;
+	assert_build_fails(
+		&f,
+		userns_doc(JSON({"type" : "user"}, {"type" : "mount"}),
+			   JSON(, "mounts"
+				: [ {
+					"destination" : "/b",
+					"type" : "bind",
+					"source" : "/tmp",
+					"options" : [ "bind", "idmap" ],
+					"uidMappings" :
+						[ {"containerID" : 0, "hostID" : 1, "size" : 1} ]
+				} ])),
+		EINVAL, "config.json: .mounts[0].gidMappings: needed along with uidMappings");
+	plan_done(&f);
+}
+
 /* ---- mounts ---- */
 
 Test(spawn_plan, mounts_keep_their_destinations_and_options)

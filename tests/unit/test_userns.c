@@ -21,7 +21,7 @@ static oci_id_mappings mappings(struct oci_id_mapping *items, size_t n)
 static void assert_refused(oci_id_mappings m, const char *msg)
 {
 	struct ct_error err = {0};
-	cr_assert_eq(ct_idmap_check(&m, "uidMappings", &err), -1, "accepted, expected: %s", msg);
+	cr_assert_eq(ct_idmap_check(&m, "linux.uidMappings", &err), -1, "accepted, expected: %s", msg);
 	cr_expect_eq(err.errnum, EINVAL);
 	cr_expect_str_eq(err.msg, msg);
 }
@@ -29,7 +29,7 @@ static void assert_refused(oci_id_mappings m, const char *msg)
 static void assert_accepted(oci_id_mappings m)
 {
 	struct ct_error err = {0};
-	cr_assert_eq(ct_idmap_check(&m, "gidMappings", &err), 0, "refused: %s", err.msg);
+	cr_assert_eq(ct_idmap_check(&m, "linux.gidMappings", &err), 0, "refused: %s", err.msg);
 }
 
 Test(userns, several_disjoint_ranges_are_accepted)
