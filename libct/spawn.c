@@ -178,17 +178,35 @@ static int release_user_namespace(const struct ct_init_plan *plan, const struct 
 	return ct_sync_send_userns_ready(out->sync_fd, err);
 }
 
-/* A joined user namespace owns the namespaces the init makes only if they are made inside
- * it: the joiner enters it and clones the init as ctrun's own child, hands over its pidfd
- * and exits (libct/sync.h). The init waits for the parent before its first step. */
+/* In the joiner: the user namespace first (the others may belong to it), then those a new
+ * user namespace could not join any more. The init inherits them; with their fds closed in
+ * its copy of the plan, it does not join them again. */
+static int join_early(struct ct_init_plan *plan, struct ct_error *err)
+{
+	static const enum oci_ns_type order[] = {OCI_NS_USER, OCI_NS_IPC, OCI_NS_UTS,
+						 OCI_NS_NETWORK, OCI_NS_CGROUP};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int *fd = &plan->join_fds[order[i]];
+		if (*fd < 0)
+			continue;
+		if (setns(*fd, (int)ct_ns_clone_flags[order[i]]) < 0)
+			return ct_error_set(err, errno, "join %s namespace",
+					    oci_namespace_names[order[i]]);
+		close(*fd);
+		*fd = -1;
+	}
+	return 0;
+}
+
+/* The namespaces the init makes belong to the user namespace it is made in: the joiner
+ * enters the namespaces to join, then clones the init as ctrun's own child (CLONE_PARENT),
+ * hands over its pidfd and exits (libct/sync.h). The init waits for the parent first. */
 __attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
 {
 	struct ct_error err = {0};
 	int pidfd = -1;
 	const char *method;
-	if (setns(plan->join_fds[OCI_NS_USER], CLONE_NEWUSER) < 0) {
-		ct_error_set(&err, errno, "join user namespace");
-	} else {
+	if (join_early(plan, &err) == 0) {
 		pid_t pid = clone_init(plan->unshare_flags | CLONE_PARENT, &pidfd, &method);
 		if (pid == 0)
 			ct_init_run(plan);
@@ -236,7 +254,7 @@ static int receive_init(pid_t joiner, struct ct_spawned *out, struct ct_error *e
 	if (msg.type == CT_SYNC_ERROR)
 		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type == CT_SYNC_EOF)
-		return ct_error_set(err, ECHILD, "user namespace joiner exited without a word");
+		return ct_error_set(err, ECHILD, "namespace joiner exited without a word");
 	return ct_error_set(err, EPROTO, "unexpected sync message %u from the joiner", msg.type);
 }
 
@@ -245,11 +263,11 @@ static int receive_init(pid_t joiner, struct ct_spawned *out, struct ct_error *e
 static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned *out,
 		      struct ct_error *err)
 {
-	bool joiner = plan->join_fds[OCI_NS_USER] >= 0;
+	bool joiner = plan->use_joiner;
 	pid_t pid = joiner ? fork() : clone_init(plan->unshare_flags, &out->pidfd, &out->method);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
-				    joiner ? "fork the user namespace joiner"
+				    joiner ? "fork the namespace joiner"
 					   : "clone the container init");
 	if (pid == 0) {
 		close(sync[0]);

@@ -74,6 +74,12 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 	}
 	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
 	plan->userns = (plan->unshare_flags & CLONE_NEWUSER) || plan->join_fds[OCI_NS_USER] >= 0;
+	/* a new user namespace could not join the others any more: they are joined first */
+	bool others_joined = plan->join_fds[OCI_NS_IPC] >= 0 || plan->join_fds[OCI_NS_UTS] >= 0 ||
+			     plan->join_fds[OCI_NS_NETWORK] >= 0 ||
+			     plan->join_fds[OCI_NS_CGROUP] >= 0;
+	plan->use_joiner = plan->join_fds[OCI_NS_USER] >= 0 ||
+			   ((plan->unshare_flags & CLONE_NEWUSER) && others_joined);
 	return 0;
 }
 

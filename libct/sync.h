@@ -17,11 +17,12 @@
  *   (run: write state.json, then)
  *   START ------------------------------------->   execve the user process
  *
- *   A joined user namespace: a joiner (fork) enters it and clones the init as ctrun's
- *   child (CLONE_PARENT), so that the init's new namespaces belong to that user namespace:
- *   fork ------------> joiner: setns(user), clone3 ---> init: waits
+ *   A joined user namespace, or a new one with other namespaces joined: a joiner (fork)
+ *   joins them (the user namespace first) and clones the init as ctrun's child
+ *   (CLONE_PARENT), so that the init's new namespaces belong to the right user namespace:
+ *   fork ------------> joiner: setns(...), clone3 --> init: waits
  *        <------------ INIT_PIDFD (+pidfd) {"<pid> <clone call>"}; joiner exits
- *   reap the joiner
+ *   reap the joiner, write the maps of a new user namespace
  *   USERNS_READY ------------------------------->  setresgid/setresuid 0, the rest above
  *
  *   any step failing:  <----- ERROR {errno, "mount \"proc\" on \"/proc\": ..."} ; _exit(1)

@@ -366,6 +366,28 @@ Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
 	lc_assert_nothing_left(&t);
 }
 
+/* runc's order: the namespaces to join are joined before the user namespace is made, so a
+ * new user namespace can share the host's network (which it could not join from inside);
+ * sysfs is then the host's, bound. */
+Test(userns, new_user_namespace_joins_the_hosts_network_namespace)
+{
+	struct lc t;
+	userns_init(&t);
+	char json[128];
+	snprintf(json, sizeof(json), "{\"type\": \"network\", \"path\": \"/proc/%d/ns/net\"}",
+		 (int)getpid());
+	lc_namespace_set(&t, "network", json);
+	char *out =
+		debug_run_verified(&t, "readlink /proc/self/ns/net; id -u; " FSTYPES_OF("/sys"));
+	char *host_net = ns_link(getpid(), "net"), *want;
+	cr_assert_geq(asprintf(&want, "%s\n0\n/sys sysfs\n", host_net), 0);
+	cr_expect_str_eq(out, want);
+	free(want);
+	free(host_net);
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
 static void assert_mappings_refused(const char *ranges, const char *path, const char *why)
 {
 	struct lc t;

@@ -198,6 +198,7 @@ Test(spawn_plan, new_user_namespace_is_cloned_with_its_maps)
 	cr_assert_not_null(f.plan.gid_map);
 	cr_expect_str_eq(f.plan.uid_map, "0 100000 1000\n1000 300000 5\n");
 	cr_expect_str_eq(f.plan.gid_map, "0 200000 65536\n");
+	cr_expect_not(f.plan.use_joiner, "one clone3 makes them all");
 	plan_done(&f);
 }
 
@@ -214,6 +215,18 @@ Test(spawn_plan, joined_user_namespace_has_no_maps_to_write)
 	cr_expect_geq(f.plan.join_fds[OCI_NS_USER], 0);
 	cr_expect_null(f.plan.uid_map);
 	cr_expect_null(f.plan.gid_map);
+	cr_expect(f.plan.use_joiner, "the init is cloned inside the joined namespace");
+	plan_done(&f);
+}
+
+Test(spawn_plan, new_user_namespace_with_joined_ones_uses_a_joiner)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, userns_doc(JSON({"type" : "user"},
+					  {"type" : "uts", "path" : "/proc/self/ns/uts"}),
+				     ""));
+	cr_expect(f.plan.use_joiner);
+	cr_expect_geq(f.plan.join_fds[OCI_NS_UTS], 0);
 	plan_done(&f);
 }
 
