@@ -125,14 +125,50 @@ static void stat_owner(const char *path, unsigned uid, unsigned gid)
 	cr_expect_eq(st.st_gid, gid, "%s: group %u, expected %u", path, st.st_gid, gid);
 }
 
+/* method: the clone call the debug log must name. */
+static void check_root_inside(const char *const *enosys_args, const char *method)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	userns_init(&t);
+	lc_wrap_enosys(&t, wrapper, enosys_args);
+	lc_set_script(&t, "id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
+	cr_expect(lc_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"), "got:\n%s",
+		  r.out);
+	char needle[64];
+	snprintf(needle, sizeof(needle), "spawned with %s\n", method);
+	cr_expect_not_null(strstr(r.err, needle), "not %s:\n%s", method, r.err);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 Test(userns, process_is_root_inside_with_the_mapping)
+{
+	check_root_inside(NULL, "clone3");
+}
+
+/* clone() with CLONE_PIDFD where clone3 is refused: the same namespaces, the same maps. */
+Test(userns, process_is_root_inside_with_clone_fallback)
+{
+	static const char *const no_clone3[] = {"clone3", NULL};
+	check_root_inside(no_clone3, "clone");
+}
+
+/* The init cannot become root where 0 is not mapped: its error comes back, nothing is
+ * left. */
+Test(userns, mapping_without_root_fails_in_the_init_and_leaves_nothing)
 {
 	struct lc t;
 	userns_init(&t);
-	char *out = lc_sh_output(&t, "id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map");
-	cr_expect(lc_matches(out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"), "got:\n%s",
-		  out);
-	free(out);
+	set_mappings(&t, "[{\"containerID\": 1, \"hostID\": 100001, \"size\": 1000}]");
+	lc_set_script(&t, "true");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
+	lc_expect_error(&r, "set gid 0 in the user namespace", "Invalid argument");
+	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
 
