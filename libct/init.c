@@ -32,7 +32,8 @@
 static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 {
 	/* pid and time namespaces apply to children only: the parent joined them before the
-	 * clone (spawn.c). The mount namespace goes last so the other paths stay reachable. */
+	 * clone (spawn.c), and the user namespace a joiner did (sync.h). The mount namespace
+	 * goes last so the other paths stay reachable. */
 	static const enum oci_ns_type order[] = {OCI_NS_IPC, OCI_NS_UTS, OCI_NS_NETWORK,
 						 OCI_NS_CGROUP, OCI_NS_MOUNT};
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
@@ -41,6 +42,23 @@ static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 			return ct_error_set(err, errno, "join %s namespace",
 					    oci_namespace_names[order[i]]);
 	}
+	return 0;
+}
+
+/* user_namespaces(7): born with no id mapped (or cloned by a joiner that the parent has
+ * not heard from yet), the init waits for the parent, then takes uid and gid 0 inside,
+ * whose capabilities the rest of the set-up needs. */
+static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (!plan->userns)
+		return 0;
+	if (ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the user namespace", err) < 0)
+		return -1;
+	if (setresgid(0, 0, 0) < 0)
+		return ct_error_set(err, errno, "set gid 0 in the user namespace");
+	if (setresuid(0, 0, 0) < 0)
+		return ct_error_set(err, errno, "set uid 0 in the user namespace");
+	ct_mount_keep_source_flags(true);
 	return 0;
 }
 
@@ -245,19 +263,6 @@ static int enter_cwd(const struct oci_process *p, struct ct_error *err)
 	return 0;
 }
 
-static int wait_for_start_message(struct ct_init_plan *plan, struct ct_error *err)
-{
-	struct ct_sync_msg msg;
-	int fd;
-	if (ct_sync_recv(plan->sync_fd, &msg, &fd, err) < 0)
-		return -1;
-	if (fd >= 0)
-		close(fd);
-	if (msg.type != CT_SYNC_START)
-		return ct_error_set(err, ECANCELED, "runtime went away before start");
-	return 0;
-}
-
 static bool same_inode(int a, int b)
 {
 	struct stat sa, sb;
@@ -271,7 +276,7 @@ static bool same_inode(int a, int b)
 static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->opts->start == CT_START_SYNC)
-		return wait_for_start_message(plan, err);
+		return ct_sync_expect(plan->sync_fd, CT_SYNC_START, "start", err);
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
 	int fd;
@@ -352,8 +357,8 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
-	if (join_namespaces(plan, err) < 0 || set_host_names(c, err) < 0 ||
-	    join_session_keyring(plan, err) < 0)
+	if (enter_user_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
+	    set_host_names(c, err) < 0 || join_session_keyring(plan, err) < 0)
 		return -1;
 	if (plan->new_mount_ns && ct_rootfs_setup(plan, err) < 0)
 		return -1;

@@ -121,6 +121,7 @@ static int append_data(char **data, const char *option)
 int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->idmap_tree = -1;
 	for (size_t i = 0; i < n; i++) {
 		const char *opt = options[i];
 		const struct option_row *row = find_option(opt);
@@ -131,6 +132,7 @@ int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *
 			out->bind = out->recursive_bind = true;
 		} else if (strcmp(opt, "idmap") == 0 || strcmp(opt, "ridmap") == 0) {
 			out->idmap = true;
+			out->ridmap = opt[0] == 'r';
 		} else if (rec) {
 			apply_recursive(out, rec);
 		} else if (row && row->propagation) {

@@ -14,8 +14,9 @@ struct ct_mount_flags {
 	 * AT_RECURSIVE. An atime option puts MOUNT_ATTR__ATIME in rec_clear and its mode in
 	 * rec_set, as the kernel asks. */
 	unsigned rec_set, rec_clear;
-	bool idmap; /* "idmap"/"ridmap": needs the mount's uid/gid mappings */
-	char *data; /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */
+	bool idmap, ridmap; /* "idmap", "ridmap" (recursive): an id-mapped mount */
+	int idmap_tree;	    /* with idmap: the parent's id-mapped detached mount, or -1 */
+	char *data;	    /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */
 };
 
 /* MS_* per-mount flags as MOUNT_ATTR_* (the atime mode included), as fsmount() and

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/mountfd.h"
 #include "libct/safefs.h"
 #include "libct/spawn.h"
 #include "libct/syscalls.h"
@@ -140,6 +141,15 @@ static void expect_flags(struct ct_mount_expect *e, const struct ct_mount_flags 
 	e->propagation = f->propagation & ~(unsigned long)MS_REC;
 }
 
+/* In a user namespace a bind keeps the locked flags of its source (mountfd.h): those may be
+ * set whatever the config asked. */
+static void allow_source_flags(const char *source, struct ct_mount_expect *e)
+{
+	_cleanup_close_ int fd = open(source, O_PATH | O_CLOEXEC);
+	if (fd >= 0)
+		e->attr_clear &= ~(uint64_t)ct_mount_attr_of(ct_mount_lockable_flags(fd));
+}
+
 static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_mount_expect *e)
 {
 	const struct ct_planned_mount *m = &plan->mounts[i];
@@ -154,6 +164,8 @@ static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_
 		/* without options a bind keeps its source's flags: nothing to ask */
 		if (!m->flags.flags)
 			e->attr_set = e->attr_clear = 0;
+		if (plan->userns)
+			allow_source_flags(m->bind_source, e);
 		e->check_dev = stat(m->bind_source, &st) == 0;
 		e->dev_major = major(st.st_dev);
 		e->dev_minor = minor(st.st_dev);

@@ -20,6 +20,26 @@
 #define ATIME_FLAGS (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)
 
 static enum ct_mount_api api = CT_MOUNT_API_AUTO;
+static bool keep_source_flags;
+
+void ct_mount_keep_source_flags(bool on)
+{
+	keep_source_flags = on;
+}
+
+unsigned long ct_mount_lockable_flags(int fd)
+{
+	struct statvfs sv;
+	if (fstatvfs(fd, &sv) < 0)
+		return 0;
+	return sv.f_flag & (ST_RDONLY | ST_NOSUID | ST_NODEV | ST_NOEXEC);
+}
+
+/* What a bind of the mount under fd must keep (ct_mount_keep_source_flags). */
+static unsigned long kept_flags(int fd)
+{
+	return keep_source_flags ? ct_mount_lockable_flags(fd) : 0;
+}
 
 enum ct_mount_api ct_mount_api_used(void)
 {
@@ -133,7 +153,7 @@ static int new_bind_mount(const struct ct_mount_request *rq, struct ct_error *er
 	}
 	/* like mount(2)'s bind remount: the flags given replace the source's, except that
 	 * the atime mode is kept when none is given (the remount keeps it too) */
-	unsigned set = ct_mount_attr_of(f->flags);
+	unsigned set = ct_mount_attr_of(f->flags | (f->flags ? kept_flags(tree) : 0));
 	unsigned clear = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 			 MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSYMFOLLOW;
 	if (f->flags & ATIME_FLAGS)
@@ -170,7 +190,39 @@ static int record_id(int mnt, uint64_t *mounted_id, struct ct_error *err)
 	return mounted_id ? ct_fd_mount_id(mnt, false, mounted_id, err) : 0;
 }
 
-/* 1: mounted; 0: the new API is missing, nothing was done; -1: failed. */
+/* MOUNT_ATTR_IDMAP goes on the detached mount, before it is attached (mount_setattr(2)). */
+static int apply_idmap(int mnt, const struct ct_mount_flags *f, int userns_fd, struct ct_error *err)
+{
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)userns_fd};
+	unsigned at = AT_EMPTY_PATH | (f->ridmap ? AT_RECURSIVE : 0);
+	if (ct_mount_setattr(mnt, "", at, &a, sizeof(a)) == 0)
+		return 0;
+	if (errno == EINVAL)
+		return ct_error_set(err, errno, "id-map the mount (does its filesystem take it?)");
+	return ct_error_set(err, errno, "id-map the mount");
+}
+
+#define NO_IDMAP_API \
+	"an id-mapped mount needs the new mount API (open_tree, mount_setattr: Linux 5.12)"
+
+int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err)
+{
+	_cleanup_close_ int tree = new_bind_mount(rq, err);
+	if (tree < 0 && api == CT_MOUNT_API_LEGACY)
+		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API ", which is missing");
+	if (tree < 0 || apply_idmap(tree, rq->flags, userns_fd, err) < 0 ||
+	    apply_recursive(tree, rq->flags, err) < 0)
+		return -1;
+	return steal_fd(&tree);
+}
+
+/* The parent's id-mapped mount, which has its flags already; attaching it uses it up. */
+static int premade_mount(const struct ct_mount_flags *f, struct ct_error *err)
+{
+	int mnt = fcntl(f->idmap_tree, F_DUPFD_CLOEXEC, 3);
+	return mnt >= 0 ? mnt : ct_error_set(err, errno, "take the id-mapped mount");
+}
+
 /* The new API is used whole or not at all: mount_setattr (5.12) came after fsopen,
  * open_tree and move_mount (5.2), and a bind's options or a propagation need it. Probed
  * once, with a bad fd: EBADF says it is there. */
@@ -180,16 +232,19 @@ static bool have_mount_setattr(void)
 	return ct_mount_setattr(-1, "", AT_EMPTY_PATH, &a, sizeof(a)) == 0 || !new_api_missing();
 }
 
+/* 1: mounted; 0: the new API is missing, nothing was done; -1: failed. */
 static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mounted_id,
 		     struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
 	if (api == CT_MOUNT_API_AUTO && !have_mount_setattr())
 		return 0;
-	_cleanup_close_ int mnt = f->bind ? new_bind_mount(rq, err) : new_fs_mount(rq, err);
+	_cleanup_close_ int mnt = f->idmap  ? premade_mount(f, err)
+				  : f->bind ? new_bind_mount(rq, err)
+					    : new_fs_mount(rq, err);
 	if (mnt < 0)
-		return api == CT_MOUNT_API_LEGACY ? 0 : -1;
-	if (apply_recursive(mnt, f, err) < 0)
+		return api == CT_MOUNT_API_LEGACY && !f->idmap ? 0 : -1;
+	if (!f->idmap && apply_recursive(mnt, f, err) < 0)
 		return -1;
 	if (ct_move_mount(mnt, "", target, "", MOVE_FLAGS) < 0)
 		return ct_error_set(err, errno, "attach the mount");
@@ -229,6 +284,8 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 {
 	const struct ct_mount_flags *f = rq->flags;
 	char on[32], from[32];
+	if (f->idmap)
+		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API);
 	ct_fd_path(target, on, sizeof(on));
 	int rc;
 	if (f->bind) {
@@ -245,7 +302,8 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 	if (mnt < 0)
 		return ct_error_set(err, errno, "open the new mount");
 	ct_fd_path(mnt, on, sizeof(on));
-	if (f->bind && f->flags && mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags, NULL) < 0)
+	if (f->bind && f->flags &&
+	    mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags | kept_flags(mnt), NULL) < 0)
 		return ct_error_set(err, errno, "remount the bind with its options");
 	if (apply_recursive(mnt, f, err) < 0 || apply_propagation(-1, on, f->propagation, err) < 0)
 		return -1;

@@ -41,6 +41,21 @@ int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request
  * recursive (mount_setattr; a remount of the top one where that call is missing). */
 int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct ct_error *err);
 
+/* In a user namespace the kernel locks the flags of the mounts it copied from the host:
+ * a bind remount must keep the source's ro/nosuid/nodev/noexec or it is refused. On: every
+ * bind made from now on keeps those of its source (as runc does). */
+void ct_mount_keep_source_flags(bool on);
+/* The ro/nosuid/nodev/noexec of the mount under fd, as MS_* flags (statvfs's ST_* values
+ * are the same bits); 0 when it cannot be read. */
+unsigned long ct_mount_lockable_flags(int fd);
+
+/* A detached, id-mapped copy of rq's bind source with rq's flags (config.md "idmap"),
+ * made where the source filesystem's owner may id-map it (the parent, before the clone;
+ * a user namespace may not id-map a host filesystem). ct_mount_in_root() in the child then
+ * attaches that mount (rq->flags->idmap_tree) instead of binding anything. userns_fd: the
+ * user namespace of the mapping. Returns the fd, or -1. */
+int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err);
+
 /* The API ct_mount_in_root() has used so far (AUTO before the first mount). */
 enum ct_mount_api ct_mount_api_used(void);
 

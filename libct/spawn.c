@@ -16,6 +16,7 @@
 #include "libct/procfs.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
+#include "libct/userns.h"
 
 #define EXEC_FIFO "exec.fifo"
 
@@ -76,7 +77,8 @@ static pid_t clone_init(unsigned long flags, int *pidfd, const char **method)
 	struct clone_args args = {
 		.flags = CLONE_PIDFD | flags,
 		.pidfd = (uint64_t)(uintptr_t)pidfd,
-		.exit_signal = SIGCHLD,
+		/* a CLONE_PARENT child signals as its creator would: clone3 wants 0 here */
+		.exit_signal = flags & CLONE_PARENT ? 0 : SIGCHLD,
 	};
 	*method = "clone3";
 	pid_t pid = ct_clone3(&args, sizeof(args));
@@ -164,6 +166,122 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 	}
 }
 
+/* The parent writes the maps: as root it may map any range, setgroups staying allowed
+ * (runc writes "deny" only where an unprivileged writer needs it, in rootless mode). */
+static int release_user_namespace(const struct ct_init_plan *plan, const struct ct_spawned *out,
+				  struct ct_error *err)
+{
+	if (!plan->userns)
+		return 0;
+	if (plan->uid_map && ct_idmap_write(out->pid, plan->uid_map, plan->gid_map, err) < 0)
+		return -1;
+	return ct_sync_send_userns_ready(out->sync_fd, err);
+}
+
+/* In the joiner: the user namespace first (the others may belong to it), then those a new
+ * user namespace could not join any more. The init inherits them; with their fds closed in
+ * its copy of the plan, it does not join them again. */
+static int join_early(struct ct_init_plan *plan, struct ct_error *err)
+{
+	static const enum oci_ns_type order[] = {OCI_NS_USER, OCI_NS_IPC, OCI_NS_UTS,
+						 OCI_NS_NETWORK, OCI_NS_CGROUP};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int *fd = &plan->join_fds[order[i]];
+		if (*fd < 0)
+			continue;
+		if (setns(*fd, (int)ct_ns_clone_flags[order[i]]) < 0)
+			return ct_error_set(err, errno, "join %s namespace",
+					    oci_namespace_names[order[i]]);
+		close(*fd);
+		*fd = -1;
+	}
+	return 0;
+}
+
+/* The namespaces the init makes belong to the user namespace it is made in: the joiner
+ * enters the namespaces to join, then clones the init as ctrun's own child (CLONE_PARENT),
+ * hands over its pidfd and exits (libct/sync.h). The init waits for the parent first. */
+__attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
+{
+	struct ct_error err = {0};
+	int pidfd = -1;
+	const char *method;
+	if (join_early(plan, &err) == 0) {
+		pid_t pid = clone_init(plan->unshare_flags | CLONE_PARENT, &pidfd, &method);
+		if (pid == 0)
+			ct_init_run(plan);
+		if (pid > 0 &&
+		    ct_sync_send_init_pidfd(plan->sync_fd, pidfd, pid, method, &err) == 0)
+			_exit(0);
+		if (pid > 0)
+			ct_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+		else
+			ct_error_set(&err, errno, "clone the container init");
+	}
+	ct_sync_send_error(plan->sync_fd, &err);
+	_exit(1);
+}
+
+/* The method named by the joiner, as the static string out->method must be. */
+static const char *clone_method(const char *name)
+{
+	static const char *const methods[] = {"clone3", "clone", "clone+pidfd_open"};
+	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+		if (strcmp(name, methods[i]) == 0)
+			return methods[i];
+	return "clone";
+}
+
+/* Reaps the joiner and takes the init it made from its message. */
+static int receive_init(pid_t joiner, struct ct_spawned *out, struct ct_error *err)
+{
+	while (waitpid(joiner, NULL, 0) < 0 && errno == EINTR)
+		;
+	struct ct_sync_msg msg;
+	int fd, pid;
+	char name[32];
+	if (ct_sync_recv(out->sync_fd, &msg, &fd, err) < 0)
+		return -1;
+	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 &&
+	    sscanf(msg.text, "%d %31s", &pid, name) == 2) {
+		out->pidfd = fd;
+		out->pid = pid;
+		out->method = clone_method(name);
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (msg.type == CT_SYNC_ERROR)
+		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+	if (msg.type == CT_SYNC_EOF)
+		return ct_error_set(err, ECHILD, "namespace joiner exited without a word");
+	return ct_error_set(err, EPROTO, "unexpected sync message %u from the joiner", msg.type);
+}
+
+/* The init, through a joiner when the user namespace is joined; in the parent, out has
+ * the pid, pidfd and sync socket. The child never returns. */
+static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned *out,
+		      struct ct_error *err)
+{
+	bool joiner = plan->use_joiner;
+	pid_t pid = joiner ? fork() : clone_init(plan->unshare_flags, &out->pidfd, &out->method);
+	if (pid < 0)
+		return ct_error_set(err, errno, "%s",
+				    joiner ? "fork the namespace joiner"
+					   : "clone the container init");
+	if (pid == 0) {
+		close(sync[0]);
+		plan->sync_fd = sync[1];
+		if (joiner)
+			run_joiner(plan);
+		ct_init_run(plan);
+	}
+	close(steal_fd(&sync[1]));
+	out->sync_fd = steal_fd(&sync[0]);
+	out->pid = pid;
+	return joiner ? receive_init(pid, out, err) : 0;
+}
+
 /* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
  * kill() is safe where a seccomp profile refuses pidfd_send_signal (without it, the wait
  * below would block forever on an init that waits for start). */
@@ -212,20 +330,8 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 		goto out;
 	if (enter_parent_namespaces(&plan, err) < 0 || ct_sync_pair(sync, err) < 0)
 		goto out;
-	pid_t pid = clone_init(plan.unshare_flags, &out->pidfd, &out->method);
-	if (pid < 0) {
-		ct_error_set(err, errno, "clone the container init");
-		goto out;
-	}
-	if (pid == 0) {
-		close(sync[0]);
-		plan.sync_fd = sync[1];
-		ct_init_run(&plan);
-	}
-	out->pid = pid;
-	close(steal_fd(&sync[1]));
-	out->sync_fd = steal_fd(&sync[0]);
-	if (wait_for_ready(o, out->sync_fd, out, err) < 0) {
+	if (spawn_init(&plan, sync, out, err) < 0 || release_user_namespace(&plan, out, err) < 0 ||
+	    wait_for_ready(o, out->sync_fd, out, err) < 0) {
 		ct_spawned_kill(out);
 		goto out;
 	}

@@ -74,6 +74,11 @@ struct ct_init_plan {
 	int join_fds[OCI_NS_COUNT];  /* setns() targets, -1 when not joined */
 	unsigned long unshare_flags; /* CLONE_NEW* given to clone */
 	bool new_mount_ns;
+	bool userns;		 /* a user namespace of its own, new or joined: locked mounts */
+	char *uid_map, *gid_map; /* a new one's maps, written by the parent (libct/userns.h) */
+	/* spawned through a joiner (libct/sync.h): a joined user namespace, or a new one with
+	 * other namespaces joined, which it could not join from inside */
+	bool use_joiner;
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */

@@ -19,8 +19,10 @@
 #include "libct/cleanup.h"
 #include "libct/lsm.h"
 #include "libct/mount_label.h"
+#include "libct/mountfd.h"
 #include "libct/spawn.h"
 #include "libct/sysctl.h"
+#include "libct/userns.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -60,11 +62,6 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 		plan->join_fds[i] = -1;
 	for (size_t i = 0; i < lx->namespaces.len; i++) {
 		const struct oci_namespace *ns = &lx->namespaces.items[i];
-		if (ns->type == OCI_NS_USER)
-			return ct_error_set_plain(err, ENOTSUP,
-						  "config.json: .linux.namespaces[%zu]: user "
-						  "namespaces are not supported yet",
-						  i);
 		if (!ns->path) {
 			plan->unshare_flags |= ct_ns_clone_flags[ns->type];
 			continue;
@@ -77,6 +74,34 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 			return -1;
 	}
 	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
+	plan->userns = (plan->unshare_flags & CLONE_NEWUSER) || plan->join_fds[OCI_NS_USER] >= 0;
+	/* a new user namespace could not join the others any more: they are joined first */
+	bool others_joined = plan->join_fds[OCI_NS_IPC] >= 0 || plan->join_fds[OCI_NS_UTS] >= 0 ||
+			     plan->join_fds[OCI_NS_NETWORK] >= 0 ||
+			     plan->join_fds[OCI_NS_CGROUP] >= 0;
+	plan->use_joiner = plan->join_fds[OCI_NS_USER] >= 0 ||
+			   ((plan->unshare_flags & CLONE_NEWUSER) && others_joined);
+	return 0;
+}
+
+/* A new user namespace gets its maps from the parent (spawn.c); a joined one has its own. */
+static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	if (!(plan->unshare_flags & CLONE_NEWUSER))
+		return 0;
+	if (!lx->uid_mappings.len || !lx->gid_mappings.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.%s: a new user namespace needs "
+					  "uid and gid mappings",
+					  lx->uid_mappings.len ? "gidMappings" : "uidMappings");
+	if (ct_idmap_check(&lx->uid_mappings, "linux.uidMappings", err) < 0 ||
+	    ct_idmap_check(&lx->gid_mappings, "linux.gidMappings", err) < 0)
+		return -1;
+	plan->uid_map = ct_idmap_format(&lx->uid_mappings);
+	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
+	if (!plan->uid_map || !plan->gid_map)
+		return ct_error_set(err, ENOMEM, "plan the id mappings");
 	return 0;
 }
 
@@ -115,6 +140,89 @@ static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount 
 	return 0;
 }
 
+/* One of the maps of a mount of its own, checked (named .mounts[i].field) and formatted. */
+static int mount_maps(const oci_id_mappings *m, size_t i, const char *field, char **text,
+		      struct ct_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "mounts[%zu].%s", i, field);
+	if (ct_idmap_check(m, path, err) < 0)
+		return -1;
+	*text = ct_idmap_format(m);
+	return *text ? 0 : ct_error_set(err, ENOMEM, "plan the id mappings");
+}
+
+/* config.md#mounts "idmap": the user namespace of the mount's own maps, else the
+ * container's (made with its maps, or the joined one itself); neither is an error. */
+static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
+			    struct ct_error *err)
+{
+	if (!m->uid_mappings.len != !m->gid_mappings.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .mounts[%zu].%s: needed along with %s", i,
+					  m->uid_mappings.len ? "gidMappings" : "uidMappings",
+					  m->uid_mappings.len ? "uidMappings" : "gidMappings");
+	if (!m->uid_mappings.len && plan->join_fds[OCI_NS_USER] >= 0) {
+		int fd = fcntl(plan->join_fds[OCI_NS_USER], F_DUPFD_CLOEXEC, 3);
+		return fd >= 0 ? fd : ct_error_set(err, errno, "plan mount #%zu", i);
+	}
+	if (!m->uid_mappings.len && !plan->uid_map)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .mounts[%zu]: an id-mapped mount needs "
+					  "uidMappings and gidMappings, or a user namespace",
+					  i);
+	_cleanup_free_ char *uid_map = NULL, *gid_map = NULL;
+	if (m->uid_mappings.len &&
+	    (mount_maps(&m->uid_mappings, i, "uidMappings", &uid_map, err) < 0 ||
+	     mount_maps(&m->gid_mappings, i, "gidMappings", &gid_map, err) < 0))
+		return -1;
+	int fd = ct_userns_open(uid_map ? uid_map : plan->uid_map,
+				gid_map ? gid_map : plan->gid_map, err);
+	return fd >= 0 ? fd : ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
+}
+
+/* Mappings without "idmap"/"ridmap" make an id-mapped mount too (config.md: the option
+ * SHOULD be there). The parent makes it (libct/mountfd.h); the child attaches it. */
+static int plan_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
+			    struct ct_planned_mount *pm, struct ct_error *err)
+{
+	if (!pm->flags.idmap && !m->uid_mappings.len && !m->gid_mappings.len)
+		return 0;
+	pm->flags.idmap = true;
+	if (!pm->flags.bind)
+		return ct_error_set_plain(err, ENOTSUP,
+					  "config.json: .mounts[%zu]: an id-mapped mount of a new "
+					  "filesystem: not supported yet (binds are)",
+					  i);
+	_cleanup_close_ int userns = open_mount_idmap(plan, m, i, err);
+	if (userns < 0)
+		return -1;
+	struct ct_mount_request rq = {
+		.source = pm->bind_source, .source_fd = -1, .flags = &pm->flags};
+	pm->flags.idmap_tree = ct_mount_idmapped_tree(&rq, userns, err);
+	if (pm->flags.idmap_tree < 0)
+		return ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
+	return 0;
+}
+
+static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type,
+			  const char *proc_name);
+
+/* A user namespace mounts a sysfs only with a network namespace it owns; without one, the
+ * host's /sys is bound instead, as runc does. */
+static int plan_host_sysfs(const struct ct_init_plan *plan, struct ct_planned_mount *pm,
+			   struct ct_error *err)
+{
+	if (!plan->userns || !pm->type || strcmp(pm->type, "sysfs") != 0 ||
+	    own_namespace(plan, OCI_NS_NETWORK, "net"))
+		return 0;
+	pm->flags.bind = pm->flags.recursive_bind = true;
+	pm->bind_source = strdup("/sys");
+	if (!pm->bind_source)
+		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", pm->destination);
+	return 0;
+}
+
 static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
@@ -128,7 +236,9 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->n_mounts++;
-		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0)
+		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0 ||
+		    plan_host_sysfs(plan, &plan->mounts[i], err) < 0 ||
+		    plan_mount_idmap(plan, m, i, &plan->mounts[i], err) < 0)
 			return -1;
 		if (strcmp(m->destination, "/dev") == 0)
 			plan->dev_is_tmpfs = m->type && strcmp(m->type, "tmpfs") == 0;
@@ -441,22 +551,6 @@ static bool hooks_given(const struct oci_config *c)
 	       h->start_container.len || h->poststart.len || h->poststop.len;
 }
 
-/* uidMappings/gidMappings of a mount, or its "idmap"/"ridmap" option: the user namespace
- * issue brings them. */
-static bool mount_idmaps_given(const struct oci_config *c)
-{
-	for (size_t i = 0; i < c->mounts.len; i++) {
-		const struct oci_mount *m = &c->mounts.items[i];
-		if (m->uid_mappings.len || m->gid_mappings.len)
-			return true;
-		for (size_t j = 0; j < m->options.len; j++)
-			if (strcmp(m->options.items[j], "idmap") == 0 ||
-			    strcmp(m->options.items[j], "ridmap") == 0)
-				return true;
-	}
-	return false;
-}
-
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
  * wait for their issues (security, cgroups, hooks, rootfs). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
@@ -468,12 +562,9 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	} rows[] = {
 		{lx->has_resources, ".linux.resources"},
 		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
-		{lx->uid_mappings.len, ".linux.uidMappings"},
-		{lx->gid_mappings.len, ".linux.gidMappings"},
 		{hooks_given(c), ".hooks"},
 		{lx->net_devices.len, ".linux.netDevices"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
-		{mount_idmaps_given(c), ".mounts[]: id-mapped mounts"},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].given)
@@ -501,8 +592,10 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
 	if (refuse_unsupported(c, err) < 0 ||
 	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
-	    plan_namespaces(&c->linux_, plan, err) < 0 || plan_sysctls(&c->linux_, plan, err) < 0 ||
-	    plan_mounts(o, plan, err) < 0 || plan_mount_label(&c->linux_, plan, err) < 0 ||
+	    plan_namespaces(&c->linux_, plan, err) < 0 ||
+	    plan_id_mappings(&c->linux_, plan, err) < 0 ||
+	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
+	    plan_mount_label(&c->linux_, plan, err) < 0 ||
 	    plan_rlimits(&c->process, plan, err) < 0 ||
 	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
 	    ct_sched_plan_build(c, &plan->sched, err) < 0 ||
@@ -524,6 +617,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		if (plan->join_fds[i] >= 0)
 			close(plan->join_fds[i]);
 	for (size_t i = 0; i < plan->n_mounts; i++) {
+		if (plan->mounts[i].flags.idmap_tree >= 0)
+			close(plan->mounts[i].flags.idmap_tree);
 		free(plan->mounts[i].bind_source);
 		free(plan->mounts[i].flags.data);
 	}
@@ -537,6 +632,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	free(plan->cgroup_v1);
 	free(plan->expect);
 	free(plan->argv);
+	free(plan->uid_map);
+	free(plan->gid_map);
 	ct_seccomp_prog_free(&plan->seccomp);
 	if (plan->exec_fifo_fd >= 0)
 		close(plan->exec_fifo_fd);

@@ -70,3 +70,31 @@ int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *er
 	msg->text[sizeof(msg->text) - 1] = '\0';
 	return 0;
 }
+
+int ct_sync_send_userns_ready(int sock, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_USERNS_READY};
+	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
+			    struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_INIT_PIDFD};
+	snprintf(msg.text, sizeof(msg.text), "%d %s", (int)pid, method);
+	size_t len = offsetof(struct ct_sync_msg, text) + strlen(msg.text) + 1;
+	return ct_send_fd(sock, pidfd, &msg, len, err);
+}
+
+int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *err)
+{
+	struct ct_sync_msg msg;
+	int fd;
+	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		return -1;
+	if (fd >= 0)
+		close(fd);
+	if (msg.type != type)
+		return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
+	return 0;
+}

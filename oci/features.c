@@ -25,19 +25,18 @@ static const char *const features_hooks[] = {NULL};
  * bind and propagation. The recursive (rro, rnosuid, ...) and other options come with the
  * rootfs work. */
 static const char *const features_mount_options[] = {
-	"async",      "atime",	       "bind",	      "dev",
-	"diratime",   "exec",	       "mand",	      "noatime",
-	"nodev",      "nodiratime",    "noexec",      "nomand",
-	"norelatime", "nostrictatime", "nosuid",      "private",
-	"rbind",      "relatime",      "remount",     "rprivate",
-	"rshared",    "rslave",	       "runbindable", "ro",
-	"rw",	      "shared",	       "slave",	      "strictatime",
-	"suid",	      "sync",	       "unbindable",  NULL,
+	"async",      "atime",	  "bind",	"dev",	      "diratime",
+	"exec",	      "idmap",	  "mand",	"noatime",    "nodev",
+	"nodiratime", "noexec",	  "nomand",	"norelatime", "nostrictatime",
+	"nosuid",     "private",  "rbind",	"ridmap",     "relatime",
+	"remount",    "rprivate", "rshared",	"rslave",     "runbindable",
+	"ro",	      "rw",	  "shared",	"slave",      "strictatime",
+	"suid",	      "sync",	  "unbindable", NULL,
 };
 
-/* config-linux.md#namespaces that the spawn path creates; user joins with id mappings. */
+/* config-linux.md#namespaces that the spawn path creates or joins; user with id mappings. */
 static const char *const features_namespaces[] = {
-	"cgroup", "ipc", "mount", "network", "pid", "uts", "time", NULL,
+	"cgroup", "ipc", "mount", "network", "pid", "uts", "time", "user", NULL,
 };
 
 /* Every capability of linux/capability.h up to 6.x: the names process.capabilities may use. */
@@ -140,7 +139,7 @@ static const struct feature_list features_seccomp_lists[] = {
 static const struct feature_flag features_apparmor[] = {{"enabled", false}, END};
 static const struct feature_flag features_selinux[] = {{"enabled", false}, END};
 static const struct feature_flag features_intel_rdt[] = {{"enabled", false}, END};
-static const struct feature_flag features_idmap[] = {{"enabled", false}, END};
+static const struct feature_flag features_idmap[] = {{"enabled", true}, END};
 static const struct feature_flag features_net_devices[] = {{"enabled", false}, END};
 
 /* features-linux.md#memorypolicy: every mode and flag of config.json is recognized

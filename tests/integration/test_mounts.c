@@ -1001,8 +1001,9 @@ Test(mounts, device_of_an_invalid_type_is_an_error)
 	expect_run_error(&t, ".linux.devices[0].type", "\"q\"");
 }
 
-/* Id-mapped mounts wait for user namespaces: refused, not ignored. */
-Test(mounts, idmap_mount_option_is_not_supported_yet)
+/* config.md "idmap": without mappings of its own and without a user namespace to take
+ * them from, an id-mapped mount is an error (runtime.md#errors). */
+Test(mounts, idmap_without_any_mapping_is_an_error)
 {
 	static const char *const options[] = {"bind,idmap", "rbind,ridmap"};
 	for (size_t i = 0; i < 2; i++) {
@@ -1010,7 +1011,8 @@ Test(mounts, idmap_mount_option_is_not_supported_yet)
 		mt_init(&t);
 		char *dir = host_dir();
 		lc_add_mount(&t, "/data", "bind", dir, options[i]);
-		expect_run_error(&t, ".mounts[]: id-mapped mounts", "not supported yet");
+		expect_run_error(&t, "config.json: .mounts[7]: an id-mapped mount needs",
+				 "uidMappings and gidMappings, or a user namespace");
 		free(dir);
 	}
 }

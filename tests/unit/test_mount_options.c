@@ -308,6 +308,19 @@ Test(mount_options, idmap_is_noted_not_passed_as_data)
 	struct ct_mount_flags f;
 	PARSE(&f, "bind", "idmap");
 	cr_expect(f.idmap);
+	cr_expect_not(f.ridmap);
+	cr_expect_eq(f.idmap_tree, -1, "no mount made yet");
+	cr_expect_null(f.data);
+	free(f.data);
+}
+
+Test(mount_options, ridmap_is_a_recursive_idmap)
+{
+	struct ct_mount_flags f;
+	PARSE(&f, "rbind", "ridmap");
+	cr_expect(f.idmap);
+	cr_expect(f.ridmap);
+	cr_expect(f.recursive_bind);
 	cr_expect_null(f.data);
 	free(f.data);
 }

@@ -162,19 +162,169 @@ Test(spawn_plan, gid_mappings_alone_are_named)
 				      "gidMappings" :
 					      [ {"containerID" : 0, "hostID" : 1000, "size" : 1} ]
 			      })),
-		ENOTSUP, "config.json: .linux.gidMappings: not supported yet");
+		EINVAL,
+		"config.json: .linux.uidMappings: a new user namespace needs uid and gid mappings");
 	plan_done(&f);
 }
 
-Test(spawn_plan, user_namespace_not_supported_yet)
+#define USERNS_MAPS                                                         \
+	JSON("uidMappings"                                                  \
+	     :                                                              \
+	     [                                                              \
+		     {"containerID" : 0, "hostID" : 100000, "size" : 1000}, \
+		     {"containerID" : 1000, "hostID" : 300000, "size" : 5}  \
+	     ],                                                             \
+	     "gidMappings"                                                  \
+	     : [ {"containerID" : 0, "hostID" : 200000, "size" : 65536} ])
+
+/* A document with the namespaces (JSON array items), USERNS_MAPS and the extra members. */
+static const char *userns_doc(const char *namespaces, const char *members)
+{
+	static char doc[2048];
+	snprintf(doc, sizeof(doc), "\"linux\": {\"namespaces\": [%s], %s}%s", namespaces,
+		 USERNS_MAPS, members);
+	return plan_doc(doc);
+}
+
+Test(spawn_plan, new_user_namespace_is_cloned_with_its_maps)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "pid"}), ""));
+	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWUSER | CLONE_NEWPID, "unshare_flags %#lx",
+		     f.plan.unshare_flags);
+	cr_expect(f.plan.userns);
+	cr_expect_eq(f.plan.join_fds[OCI_NS_USER], -1);
+	cr_assert_not_null(f.plan.uid_map);
+	cr_assert_not_null(f.plan.gid_map);
+	cr_expect_str_eq(f.plan.uid_map, "0 100000 1000\n1000 300000 5\n");
+	cr_expect_str_eq(f.plan.gid_map, "0 200000 65536\n");
+	cr_expect_not(f.plan.use_joiner, "one clone3 makes them all");
+	plan_done(&f);
+}
+
+Test(spawn_plan, joined_user_namespace_has_no_maps_to_write)
+{
+	struct plan_fixture f;
+	plan_build_ok(
+		&f,
+		plan_doc(JSON(
+			"linux"
+			: {"namespaces" : [ {"type" : "user", "path" : "/proc/self/ns/user"} ]})));
+	cr_expect_eq(f.plan.unshare_flags, 0);
+	cr_expect(f.plan.userns);
+	cr_expect_geq(f.plan.join_fds[OCI_NS_USER], 0);
+	cr_expect_null(f.plan.uid_map);
+	cr_expect_null(f.plan.gid_map);
+	cr_expect(f.plan.use_joiner, "the init is cloned inside the joined namespace");
+	plan_done(&f);
+}
+
+Test(spawn_plan, new_user_namespace_with_joined_ones_uses_a_joiner)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, userns_doc(JSON({"type" : "user"},
+					  {"type" : "uts", "path" : "/proc/self/ns/uts"}),
+				     ""));
+	cr_expect(f.plan.use_joiner);
+	cr_expect_geq(f.plan.join_fds[OCI_NS_UTS], 0);
+	plan_done(&f);
+}
+
+Test(spawn_plan, overlapping_maps_are_refused_with_their_path)
 {
 	struct plan_fixture f;
 	assert_build_fails(
 		&f,
-		plan_doc(JSON("linux"
-			      : {"namespaces" : [ {"type" : "pid"}, {"type" : "user"} ]})),
-		ENOTSUP,
-		"config.json: .linux.namespaces[1]: user namespaces are not supported yet");
+		plan_doc(JSON(
+			"linux"
+			: {
+				"namespaces" : [ {"type" : "user"} ],
+				"uidMappings" :
+					[ {"containerID" : 0, "hostID" : 100000, "size" : 10} ],
+				"gidMappings" : [
+					{"containerID" : 0, "hostID" : 100000, "size" : 10},
+					{"containerID" : 5, "hostID" : 200000, "size" : 10}
+				]
+			})),
+		EINVAL,
+		"config.json: .linux.gidMappings[1]: its containerID range overlaps that of "
+		".linux.gidMappings[0]");
+	plan_done(&f);
+}
+
+/* Without a network namespace of its own, a user namespace cannot mount sysfs (runc binds
+ * the host's /sys then); with one, the config's sysfs stays. */
+static void plan_sysfs(struct plan_fixture *f, const char *net)
+{
+	char namespaces[256];
+	snprintf(namespaces, sizeof(namespaces), JSON({"type" : "user"}, {"type" : "mount"}) "%s",
+		 net);
+	plan_build_ok(f, userns_doc(namespaces, JSON(, "mounts"
+						     : [ {
+							     "destination" : "/sys",
+							     "type" : "sysfs",
+							     "source" : "sysfs",
+							     "options" : [ "nosuid", "ro" ]
+						     } ])));
+	cr_assert_eq(f->plan.n_mounts, 1);
+}
+
+Test(spawn_plan, sysfs_in_user_namespace_without_netns_binds_host_sys)
+{
+	struct plan_fixture f;
+	plan_sysfs(&f, "");
+	const struct ct_planned_mount *m = &f.plan.mounts[0];
+	cr_expect(m->flags.bind);
+	cr_expect(m->flags.recursive_bind);
+	cr_assert_not_null(m->bind_source);
+	cr_expect_str_eq(m->bind_source, "/sys");
+	cr_expect_eq(m->flags.flags, MS_NOSUID | MS_RDONLY);
+	plan_done(&f);
+}
+
+Test(spawn_plan, sysfs_in_user_namespace_with_netns_is_mounted)
+{
+	struct plan_fixture f;
+	plan_sysfs(&f, JSON(, {"type" : "network"}));
+	cr_expect_not(f.plan.mounts[0].flags.bind);
+	cr_expect_null(f.plan.mounts[0].bind_source);
+	plan_done(&f);
+}
+
+Test(spawn_plan, idmapped_new_filesystem_is_not_supported_yet)
+{
+	struct plan_fixture f;
+	assert_build_fails(&f,
+			   userns_doc(JSON({"type" : "user"}, {"type" : "mount"}),
+				      JSON(, "mounts"
+					   : [ {
+						   "destination" : "/t",
+						   "type" : "tmpfs",
+						   "source" : "tmpfs",
+						   "options" : ["idmap"]
+					   } ])),
+			   ENOTSUP,
+			   "config.json: .mounts[0]: an id-mapped mount of a new filesystem: not "
+			   "supported yet (binds are)");
+	plan_done(&f);
+}
+
+Test(spawn_plan, mount_uid_mappings_need_gid_mappings)
+{
+	struct plan_fixture f;
+	assert_build_fails(
+		&f,
+		userns_doc(JSON({"type" : "user"}, {"type" : "mount"}),
+			   JSON(, "mounts"
+				: [ {
+					"destination" : "/b",
+					"type" : "bind",
+					"source" : "/tmp",
+					"options" : [ "bind", "idmap" ],
+					"uidMappings" :
+						[ {"containerID" : 0, "hostID" : 1, "size" : 1} ]
+				} ])),
+		EINVAL, "config.json: .mounts[0].gidMappings: needed along with uidMappings");
 	plan_done(&f);
 }
 

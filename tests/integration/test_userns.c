@@ -1,0 +1,472 @@
+/* User namespaces with id mappings, as root (config-linux.md#user-namespace-mappings): the
+ * parent writes the maps of the init's new user namespace; inside, the process is root of
+ * its namespace, the host sees the mapped ids; mknod is refused there, so devices are bound
+ * from the host; a bind of a host mount keeps the flags the kernel locks; the mount check
+ * passes with all of it. The rootfs belongs to the mapped root (as with runc, whose tests
+ * chown it too), the bundle is searchable by it. Id-mapped binds (config.md "idmap") show
+ * host files through the container's mapping or their own. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+#define ID	 "uns"
+#define HOST_ID	 100000
+#define MAP_SIZE 65536
+#define VERIFIED "mounts verified with "
+
+/* The host tmpfs a test mounted, detached before the clean-up. */
+static char *host_mount;
+
+static void userns_fini(void)
+{
+	if (host_mount) {
+		umount2(host_mount, MNT_DETACH);
+		free(host_mount);
+		host_mount = NULL;
+	}
+	lc_cleanup();
+}
+
+TestSuite(userns, .fini = userns_fini);
+
+static void chown_tree(const char *path, unsigned uid)
+{
+	char owner[32];
+	snprintf(owner, sizeof(owner), "%u:%u", uid, uid);
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"chown", "-R", "-h", owner, path, NULL});
+	cr_assert_eq(r.status, 0, "chown -R %s %s: %s", owner, path, r.err);
+	ctt_result_free(&r);
+}
+
+/* A directory the mapped root may search: the temporary ones are 0700. */
+static void make_searchable(const char *dir)
+{
+	cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
+}
+
+/* Sets the uid and gid maps (the same ranges for both) from a JSON array. */
+static void set_mappings(const struct lc *t, const char *ranges)
+{
+	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
+	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+}
+
+/* A busybox bundle in a new user namespace mapping 0 -> HOST_ID for MAP_SIZE ids. */
+static void userns_init(struct lc *t)
+{
+	lc_init(t);
+	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
+	char ranges[128];
+	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": %d}]",
+		 HOST_ID, MAP_SIZE);
+	set_mappings(t, ranges);
+	make_searchable(t->bundle);
+	char *rootfs = ctt_path(t->bundle, "rootfs");
+	chown_tree(rootfs, HOST_ID);
+	free(rootfs);
+}
+
+/* A host directory owned by uid (searchable), bound read-write at dest. */
+static char *bind_host_dir(const struct lc *t, const char *dest, unsigned uid)
+{
+	char *dir = ctt_tmpdir();
+	make_searchable(dir);
+	cr_assert_eq(chown(dir, uid, uid), 0, "chown %s", dir);
+	lc_add_mount(t, dest, "bind", dir, "bind,rw");
+	return dir;
+}
+
+/* name (a JSON string) in the bounding, effective and permitted sets. */
+static void add_capability(const struct lc *t, const char *name)
+{
+	static const char *const sets[] = {"bounding", "effective", "permitted"};
+	char *quoted = lc_json_quote(name);
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), ".process.capabilities.%s", sets[i]);
+		lc_config_append(t, path, quoted);
+	}
+	free(quoted);
+}
+
+static void expect_sh(const struct lc *t, const char *script, const char *want)
+{
+	char *out = lc_sh_output(t, script);
+	cr_expect_str_eq(out, want, "`%s`", script);
+	free(out);
+}
+
+/* `--debug run` of script: exit 0, stdout returned, the mount check in the log. */
+static char *debug_run_verified(const struct lc *t, const char *script)
+{
+	lc_set_script(t, script);
+	struct ctt_result r;
+	lc_ctrun(&r, t, "--debug", "run", "--bundle", t->bundle, ID);
+	cr_assert_eq(r.status, 0, "run: exit %d\nstdout: %s\nstderr: %s", r.status, r.out, r.err);
+	cr_expect_not_null(strstr(r.err, VERIFIED), "no mount check in the log:\n%s", r.err);
+	char *out = r.out;
+	r.out = NULL;
+	ctt_result_free(&r);
+	return out;
+}
+
+static void stat_owner(const char *path, unsigned uid, unsigned gid)
+{
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0, "stat %s", path);
+	cr_expect_eq(st.st_uid, uid, "%s: owner %u, expected %u", path, st.st_uid, uid);
+	cr_expect_eq(st.st_gid, gid, "%s: group %u, expected %u", path, st.st_gid, gid);
+}
+
+/* method: the clone call the debug log must name. */
+static void check_root_inside(const char *const *enosys_args, const char *method)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	userns_init(&t);
+	lc_wrap_enosys(&t, wrapper, enosys_args);
+	lc_set_script(&t, "id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
+	cr_expect(lc_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"), "got:\n%s",
+		  r.out);
+	char needle[64];
+	snprintf(needle, sizeof(needle), "spawned with %s\n", method);
+	cr_expect_not_null(strstr(r.err, needle), "not %s:\n%s", method, r.err);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, process_is_root_inside_with_the_mapping)
+{
+	check_root_inside(NULL, "clone3");
+}
+
+/* clone() with CLONE_PIDFD where clone3 is refused: the same namespaces, the same maps. */
+Test(userns, process_is_root_inside_with_clone_fallback)
+{
+	static const char *const no_clone3[] = {"clone3", NULL};
+	check_root_inside(no_clone3, "clone");
+}
+
+/* The init cannot become root where 0 is not mapped: its error comes back, nothing is
+ * left. */
+Test(userns, mapping_without_root_fails_in_the_init_and_leaves_nothing)
+{
+	struct lc t;
+	userns_init(&t);
+	set_mappings(&t, "[{\"containerID\": 1, \"hostID\": 100001, \"size\": 1000}]");
+	lc_set_script(&t, "true");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
+	lc_expect_error(&r, "set gid 0 in the user namespace", "Invalid argument");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, file_created_in_a_bound_host_dir_is_owned_by_the_mapped_root)
+{
+	struct lc t;
+	userns_init(&t);
+	char *dir = bind_host_dir(&t, "/data", HOST_ID);
+	expect_sh(&t, "touch /data/made && stat -c '%u:%g' /data/made", "0:0\n");
+	char *made = ctt_path(dir, "made");
+	stat_owner(made, HOST_ID, HOST_ID);
+	free(made);
+	free(dir);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, several_ranges_map_each_its_ids)
+{
+	struct lc t;
+	userns_init(&t);
+	set_mappings(&t, "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 1000},"
+			 " {\"containerID\": 1000, \"hostID\": 300000, \"size\": 1000}]");
+	add_capability(&t, "CAP_CHOWN");
+	char *dir = bind_host_dir(&t, "/data", HOST_ID);
+	char *out =
+		lc_sh_output(&t, "cat /proc/self/uid_map; touch /data/low /data/high && "
+				 "chown 7:7 /data/low && chown 1500:1500 /data/high && echo ok");
+	cr_expect(lc_matches(out, "^ *0 +100000 +1000\n *1000 +300000 +1000\nok\n$"), "got:\n%s",
+		  out);
+	char *low = ctt_path(dir, "low"), *high = ctt_path(dir, "high");
+	stat_owner(low, 100007, 100007);
+	stat_owner(high, 300500, 300500);
+	free(low);
+	free(high);
+	free(out);
+	free(dir);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, an_id_outside_the_mapping_shows_as_nobody)
+{
+	struct lc t;
+	userns_init(&t);
+	char *dir = bind_host_dir(&t, "/data", 0); /* host root: not mapped */
+	char *file = ctt_path(dir, "by-host-root");
+	ctt_write_file(file, "x");
+	cr_assert_eq(chown(file, 4242, 0), 0);
+	expect_sh(&t, "stat -c '%u:%g' /data /data/by-host-root", "65534:65534\n65534:65534\n");
+	free(file);
+	free(dir);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, devices_are_bound_from_the_host_and_work)
+{
+	struct lc t;
+	userns_init(&t);
+	/* bound, not made: the mountinfo root of /dev/null is the host node's */
+	char *out = lc_sh_output(&t, "stat -c '%t:%T %F' /dev/null /dev/zero; echo x > /dev/null "
+				     "&& head -c 5 /dev/zero | wc -c; "
+				     "grep -c ' /null /dev/null ' /proc/self/mountinfo");
+	cr_expect_str_eq(out, "1:3 character special file\n1:5 character special file\n5\n1\n");
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
+/* The fstype of each mount point, one per line, from the container's mountinfo. */
+#define FSTYPES_OF(points)                                                                         \
+	"for m in " points "; do awk -v m=$m '$5 == m { sub(/.* - /, \"\"); split($0, f, \" \"); " \
+	"t = f[1] } END { print m, t }' /proc/self/mountinfo; done"
+
+/* The per-mount flags of the mount at point, one per line. */
+#define FLAGS_OF(point) "awk '$5 == \"" point "\" { print $6 }' /proc/self/mountinfo | tr , '\\n'"
+
+Test(userns, default_mounts_come_out_and_pass_the_mount_check)
+{
+	struct lc t;
+	userns_init(&t);
+	char *out = debug_run_verified(
+		&t, FSTYPES_OF("/proc /sys /dev /dev/pts /dev/mqueue /dev/shm /sys/fs/cgroup"));
+	cr_expect(lc_matches(out, "^/proc proc\n/sys sysfs\n/dev tmpfs\n/dev/pts devpts\n"
+				  "/dev/mqueue mqueue\n/dev/shm tmpfs\n/sys/fs/cgroup "
+				  "(cgroup2|tmpfs)\n$"),
+		  "got:\n%s", out);
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
+/* sysfs needs a network namespace the user namespace owns: without one it is the host's
+ * /sys, bound read-only, and the check accepts it as that bind. */
+Test(userns, without_network_namespace_sys_is_the_hosts_bound)
+{
+	struct lc t;
+	userns_init(&t);
+	lc_namespace_set(&t, "network", NULL);
+	char *out = debug_run_verified(
+		&t, FSTYPES_OF("/sys") "; " FLAGS_OF("/sys") " | grep -x ro; "
+							     "ls /sys/class/net | grep -c .");
+	/* the host's interfaces are there: at least lo */
+	cr_expect(lc_matches(out, "^/sys sysfs\nro\n[1-9][0-9]*\n$"), "got:\n%s", out);
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
+/* A host tmpfs mounted nosuid,nodev,noexec: in the user namespace those flags are locked, a
+ * bind of it asked "ro" keeps them (the kernel refuses clearing them), and the check
+ * accepts the extra flags the source had. */
+static void bind_keeps_locked_flags(const char *const *enosys_args)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	userns_init(&t);
+	lc_wrap_enosys(&t, wrapper, enosys_args);
+	host_mount = ctt_tmpdir();
+	make_searchable(host_mount);
+	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			   "size=1m,mode=755"),
+		     0, "mount tmpfs on %s", host_mount);
+	lc_add_mount(&t, "/locked", "bind", host_mount, "bind,ro");
+	char *out = debug_run_verified(&t, FLAGS_OF("/locked") " | grep -v relatime | sort");
+	cr_expect_str_eq(out, "nodev\nnoexec\nnosuid\nro\n");
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, bind_of_a_locked_mount_keeps_its_flags)
+{
+	bind_keeps_locked_flags(NULL);
+}
+
+Test(userns, bind_of_a_locked_mount_keeps_its_flags_with_mount2)
+{
+	static const char *const no_new_api[] = {"fsopen,fsmount,fsconfig,open_tree,move_mount",
+						 NULL};
+	bind_keeps_locked_flags(no_new_api);
+}
+
+/* readlink of /proc/<pid>/ns/<name>, malloc'd. */
+static char *ns_link(pid_t pid, const char *name)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, name);
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	cr_assert_gt(n, 0, "readlink %s", path);
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+/* The namespaces the joining container makes are made inside the joined user namespace:
+ * else it could not mount its proc (its pid namespace would be the host's user's). */
+Test(userns, joins_the_user_namespace_of_another_container)
+{
+	struct lc a, b;
+	userns_init(&a);
+	userns_init(&b);
+	lc_set_script(&a, "sleep 60");
+	lc_ok(&a, "create", "--bundle", a.bundle, "a");
+	pid_t pid = lc_pid(&a, "a");
+	char json[128];
+	snprintf(json, sizeof(json), "{\"type\": \"user\", \"path\": \"/proc/%d/ns/user\"}",
+		 (int)pid);
+	lc_namespace_set(&b, "user", json);
+	ctt_config_set(b.bundle, ".linux.uidMappings", NULL);
+	ctt_config_set(b.bundle, ".linux.gidMappings", NULL);
+	char *out = debug_run_verified(&b, "readlink /proc/self/ns/user; id -u; "
+					   "cat /proc/self/uid_map; readlink /proc/1/ns/pid");
+	char *a_user = ns_link(pid, "user"), *a_pid = ns_link(pid, "pid");
+	size_t n = strlen(a_user);
+	cr_assert(strncmp(out, a_user, n) == 0 && out[n] == '\n',
+		  "user namespace:\n%s\nexpected %s", out, a_user);
+	cr_expect(lc_matches(out + n + 1, "^0\n *0 +100000 +65536\npid:\\[[0-9]+\\]\n$"),
+		  "got:\n%s", out);
+	cr_expect_null(strstr(out, a_pid), "shares the pid namespace of a:\n%s", out);
+	lc_ok(&a, "delete", "--force", "a");
+	lc_assert_nothing_left(&a);
+	lc_assert_nothing_left(&b);
+	free(a_pid);
+	free(a_user);
+	free(out);
+}
+
+/* config.md "idmap": a host directory of host root's, id-mapped with the container's own
+ * mapping, is root's inside; what the container's root makes there is host root's. */
+Test(userns, idmapped_bind_takes_the_containers_mapping)
+{
+	struct lc t;
+	userns_init(&t);
+	char *dir = bind_host_dir(&t, "/unmapped", 0);
+	lc_add_mount(&t, "/mapped", "bind", dir, "bind,idmap");
+	char *file = ctt_path(dir, "by-host-root");
+	ctt_write_file(file, "x");
+	char *out = debug_run_verified(&t, "stat -c '%u:%g' /unmapped/by-host-root "
+					   "/mapped/by-host-root; touch /mapped/made; " FLAGS_OF(
+						   "/mapped") " | grep -x idmapped");
+	cr_expect_str_eq(out, "65534:65534\n0:0\nidmapped\n");
+	char *made = ctt_path(dir, "made");
+	stat_owner(made, 0, 0);
+	free(made);
+	free(out);
+	free(file);
+	free(dir);
+	lc_assert_nothing_left(&t);
+}
+
+/* Its own mappings, recursive ("ridmap") into a submount of the source. */
+Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
+{
+	struct lc t;
+	userns_init(&t);
+	host_mount = ctt_tmpdir();
+	make_searchable(host_mount);
+	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", 0, "size=1m,mode=755"), 0);
+	char *sub = ctt_path(host_mount, "sub");
+	ctt_mkdir_p(sub);
+	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, "size=1m,mode=755"), 0);
+	char *file = ctt_path(sub, "f");
+	ctt_write_file(file, "x");
+	cr_assert_eq(chown(file, 3, 4), 0);
+	lc_add_mount(&t, "/own", "bind", host_mount, "rbind,ridmap");
+	ctt_config_set(t.bundle, ".mounts[7].uidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 100010, \"size\": 100}]");
+	ctt_config_set(t.bundle, ".mounts[7].gidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 100020, \"size\": 100}]");
+	/* on disk 3:4 -> host 100013:100024 -> inside 13:24 */
+	char *out = debug_run_verified(&t, "stat -c '%u:%g' /own/sub/f");
+	cr_expect_str_eq(out, "13:24\n");
+	umount2(sub, MNT_DETACH);
+	free(out);
+	free(file);
+	free(sub);
+	lc_assert_nothing_left(&t);
+}
+
+/* runc's order: the namespaces to join are joined before the user namespace is made, so a
+ * new user namespace can share the host's network (which it could not join from inside);
+ * sysfs is then the host's, bound. */
+Test(userns, new_user_namespace_joins_the_hosts_network_namespace)
+{
+	struct lc t;
+	userns_init(&t);
+	char json[128];
+	snprintf(json, sizeof(json), "{\"type\": \"network\", \"path\": \"/proc/%d/ns/net\"}",
+		 (int)getpid());
+	lc_namespace_set(&t, "network", json);
+	char *out =
+		debug_run_verified(&t, "readlink /proc/self/ns/net; id -u; " FSTYPES_OF("/sys"));
+	char *host_net = ns_link(getpid(), "net"), *want;
+	cr_assert_geq(asprintf(&want, "%s\n0\n/sys sysfs\n", host_net), 0);
+	cr_expect_str_eq(out, want);
+	free(want);
+	free(host_net);
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
+static void assert_mappings_refused(const char *ranges, const char *path, const char *why)
+{
+	struct lc t;
+	userns_init(&t);
+	set_mappings(&t, ranges);
+	lc_set_script(&t, "true");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_expect_error(&r, path, why);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, overlapping_mappings_are_refused)
+{
+	assert_mappings_refused("[{\"containerID\": 0, \"hostID\": 100000, \"size\": 1000},"
+				" {\"containerID\": 999, \"hostID\": 300000, \"size\": 10}]",
+				"config.json: .linux.uidMappings[1]:",
+				"containerID range overlaps that of .linux.uidMappings[0]");
+}
+
+Test(userns, overlapping_mount_mappings_are_refused)
+{
+	struct lc t;
+	userns_init(&t);
+	char *dir = bind_host_dir(&t, "/data", 0);
+	ctt_config_set(t.bundle, ".mounts[7].uidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 0, \"size\": 10},"
+		       " {\"containerID\": 20, \"hostID\": 5, \"size\": 10}]");
+	ctt_config_set(t.bundle, ".mounts[7].gidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 0, \"size\": 10}]");
+	lc_set_script(&t, "true");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_expect_error(&r, "config.json: .mounts[7].uidMappings[1]:",
+			"hostID range overlaps that of .mounts[7].uidMappings[0]");
+	ctt_result_free(&r);
+	free(dir);
+	lc_assert_nothing_left(&t);
+}
+
+Test(userns, mapping_of_size_zero_is_refused)
+{
+	assert_mappings_refused("[{\"containerID\": 0, \"hostID\": 100000, \"size\": 0}]",
+				"config.json: .linux.uidMappings[0].size:", "must be at least 1");
+}
