@@ -112,6 +112,9 @@ void lc_expect_rootfs_content(const struct lc *t, const char *rel, const char *w
  * fd3 (when >= 0) as its fd 3, CTT_MARK of t in its environment. Killed at lc_cleanup()
  * if still there. */
 pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int fd3);
+/* A stopped container's pid recycled: a process of ours (lc_spawn()ed `sleep 1000`, started
+ * in another clock tick than the init) whose pid state.json of id now names. */
+pid_t lc_recycle_pid(const struct lc *t, const char *id);
 /* argv of `ctrun --root ROOT args...` for lc_spawn (static storage, one at a time). */
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);
 /* Waits for a lc_spawn()ed process; returns its status (128+N when killed by signal N). */

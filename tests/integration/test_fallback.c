@@ -229,12 +229,7 @@ static void check_recycled_pid_spared(const char *const *enosys_args)
 	fb_init(&f, NULL, "true");
 	lc_ok(&f.t, "run", "--detach", "--bundle", f.t.bundle, ID);
 	lc_wait_status(&f.t, ID, "stopped");
-	char *out = ctt_path(ctt_tmpdir(), "sleep.out");
-	pid_t other = lc_spawn(&f.t, (const char *const[]){"/bin/sleep", "1000", NULL}, out, -1);
-	char *file = lc_state_file(&f.t, ID);
-	char pidtext[16];
-	snprintf(pidtext, sizeof(pidtext), "%d", other);
-	ctt_json_edit_file(file, ".pid", pidtext);
+	pid_t other = lc_recycle_pid(&f.t, ID);
 
 	lc_wrap_enosys(&f.t, f.wrapper, enosys_args);
 	expect_status(&f, "stopped");
@@ -250,8 +245,6 @@ static void check_recycled_pid_spared(const char *const *enosys_args)
 	kill(other, SIGKILL); /* ours: lc_spawn()ed above */
 	lc_wait(other, 10000);
 	lc_assert_nothing_left(&f.t);
-	free(file);
-	free(out);
 }
 
 Test(fallback, recycled_pid_is_spared_without_pidfd_send_signal)

@@ -241,19 +241,12 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 {
 	struct lc t;
 	run_until_stopped(&t, "r1", "true");
-	char *out = ctt_path(ctt_tmpdir(), "sleep.out");
-	pid_t other = lc_spawn(&t, (const char *const[]){"/bin/sleep", "1000", NULL}, out, -1);
-	char *file = lc_state_file(&t, "r1");
-	char pidtext[16];
-	snprintf(pidtext, sizeof(pidtext), "%d", other);
-	ctt_json_edit_file(file, ".pid", pidtext);
+	pid_t other = lc_recycle_pid(&t, "r1");
 
 	expect_status(&t, "r1", "stopped");
 	lc_expect_fail(&t, LC_ARGV("kill", "r1", "KILL"), "\"r1\"");
 	lc_ok(&t, "delete", "r1");
 	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
-	free(file);
-	free(out);
 }
 
 /* ---- kill ---- */
