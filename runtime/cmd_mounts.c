@@ -85,13 +85,15 @@ static int read_container_mounts(struct ct_container *c, struct ct_mount_table *
 	_cleanup_free_ char *text = ct_mountinfo_read(c->state.pid, err);
 	if (!text)
 		return -1;
-	/* without pidfd_open, the namespace file of the pid the start time just vouched for */
-	char ns[64];
-	snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", c->state.pid);
-	_cleanup_close_ int nsfd = c->proc.pidfd >= 0 ? -1 : open(ns, O_RDONLY | O_CLOEXEC);
-	int target = c->proc.pidfd >= 0 ? c->proc.pidfd : nsfd;
-	if (target < 0 || setns(target, CLONE_NEWNS) < 0)
-		return ct_error_set(err, errno, "enter the mount namespace");
+	/* setns() takes a pidfd from Linux 5.8; before, or without pidfd_open, the namespace
+	 * file of the pid the start time just vouched for */
+	if (c->proc.pidfd < 0 || setns(c->proc.pidfd, CLONE_NEWNS) < 0) {
+		char ns[64];
+		snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", c->state.pid);
+		_cleanup_close_ int nsfd = open(ns, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0 || setns(nsfd, CLONE_NEWNS) < 0)
+			return ct_error_set(err, errno, "enter the mount namespace");
+	}
 	if (ct_mounts_read(t, CT_MOUNTS_STATMOUNT, err) == 0)
 		return 0;
 	return ct_mountinfo_parse(text, t, err);

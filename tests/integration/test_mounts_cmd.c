@@ -170,3 +170,13 @@ Test(mounts_cmd, features_names_the_backend)
 	const char *enosys[] = {ctt_helper("enosys"), "statmount,listmount", "--", NULL};
 	cr_expect_str_eq(features_backend(enosys), "mountinfo");
 }
+
+/* No pidfd (pidfd_open missing): the mount namespace is entered through /proc/PID/ns/mnt. */
+Test(mounts_cmd, json_is_the_same_without_pidfd_open)
+{
+	struct lc t;
+	start_sleeper(&t);
+	const char *enosys[] = {ctt_helper("enosys"), "pidfd_open", "--", NULL};
+	t.wrapper = enosys;
+	assert_matches_mountinfo(&t);
+}
