@@ -310,6 +310,24 @@ Test(escapes, sysctl_not_written_through_a_mount_over_proc_sys)
 	free(kernel);
 }
 
+/* Procfs bound over procfs: a volume's symlink led the bind source to another sysctl. The
+ * file is procfs, but not on the mount of /proc: refused, nothing written. */
+Test(escapes, sysctl_not_written_through_a_procfs_file_bound_over_it)
+{
+	struct lc t;
+	lc_init(&t);
+	char *vol = ctt_tmpdir(), *link = ctt_path(vol, "link");
+	cr_assert_eq(symlink("/proc/sys/kernel/shmall", link), 0);
+	char *before = ctt_read_file("/proc/sys/kernel/shmall");
+	lc_add_mount(&t, "/proc/sys/kernel/shmmax", "bind", link, "bind");
+	ctt_config_set(t.bundle, ".linux.sysctl", "{\"kernel.shmmax\": \"65536\"}");
+	expect_create_refused(
+		&t, (const char *const[]){"sysctl kernel.shmmax", "not on the /proc mount", NULL});
+	expect_file_text("/proc/sys/kernel/shmall", before);
+	free(before);
+	free(link);
+}
+
 /* A host file bound on the init's own /proc/1/oom_score_adj (what /proc/self leads to). */
 Test(escapes, oom_score_adj_not_written_through_a_bind)
 {
