@@ -727,3 +727,18 @@ void lc_cleanup(void)
 	forget_containers();
 	ctt_cleanup();
 }
+
+void lc_chown_tree(const char *path, unsigned uid)
+{
+	char owner[32];
+	snprintf(owner, sizeof(owner), "%u:%u", uid, uid);
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"chown", "-R", "-h", owner, path, NULL});
+	cr_assert_eq(r.status, 0, "chown -R %s %s: %s", owner, path, r.err);
+	ctt_result_free(&r);
+}
+
+void lc_make_searchable(const char *dir)
+{
+	cr_assert_eq(chmod(dir, 0755), 0, "chmod %s: %s", dir, strerror(errno));
+}

@@ -115,6 +115,11 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 /* A stopped container's pid recycled: a process of ours (lc_spawn()ed `sleep 1000`, started
  * in another clock tick than the init) whose pid state.json of id now names. */
 pid_t lc_recycle_pid(const struct lc *t, const char *id);
+
+/* chown -R -h uid:uid path (for a user namespace's mapped root). */
+void lc_chown_tree(const char *path, unsigned uid);
+/* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
+void lc_make_searchable(const char *dir);
 /* argv of `ctrun --root ROOT args...` for lc_spawn (static storage, one at a time). */
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);
 /* Waits for a lc_spawn()ed process; returns its status (128+N when killed by signal N). */

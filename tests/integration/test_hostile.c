@@ -369,7 +369,29 @@ static pid_t start_swapper(const char *a, const char *b)
  * containers bind a host directory onto /swap/sub. Each run works (whichever it met) or is
  * refused by the mount check, which sees that what /swap/sub leads to changed after the
  * mount; and the victim never gets the mount or the "sub" directory. */
-static void check_swap(bool walk)
+#define MAPPED_ROOT 100000
+
+/* The swap again inside a user namespace (0 -> MAPPED_ROOT) under a seccomp profile: the
+ * mapped root owns the rootfs and may search the bundle and the bind source. */
+static void confine(const struct lc *t, const char *src)
+{
+	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
+	char ranges[128];
+	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": 65536}]",
+		 MAPPED_ROOT);
+	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
+	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+	ctt_config_set(t->bundle, ".linux.seccomp",
+		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+		       "[\"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
+	lc_make_searchable(t->bundle);
+	lc_make_searchable(src);
+	char *rootfs = ctt_path(t->bundle, "rootfs");
+	lc_chown_tree(rootfs, MAPPED_ROOT);
+	free(rootfs);
+}
+
+static void check_swap(bool walk, bool confined)
 {
 	struct lc t;
 	struct victim v;
@@ -384,6 +406,8 @@ static void check_swap(bool walk)
 	char *dir = lc_rootfs_path(&t, "swap"), *link = lc_rootfs_path(&t, "swaplink");
 	ctt_mkdir_p(dir);
 	cr_assert_eq(symlink(v.dir, link), 0);
+	if (confined)
+		confine(&t, src);
 	pid_t swapper = start_swapper(dir, link);
 	int failures = 0, refused = 0;
 	char first_error[512] = "";
@@ -418,10 +442,15 @@ static void check_swap(bool walk)
 
 Test(hostile, directory_swapped_for_a_symlink_during_create)
 {
-	check_swap(false);
+	check_swap(false, false);
 }
 
 Test(hostile, directory_swapped_for_a_symlink_during_create_without_openat2)
 {
-	check_swap(true);
+	check_swap(true, false);
+}
+
+Test(hostile, directory_swapped_in_a_user_namespace_under_seccomp)
+{
+	check_swap(false, true);
 }

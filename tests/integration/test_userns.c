@@ -35,22 +35,6 @@ static void userns_fini(void)
 
 TestSuite(userns, .fini = userns_fini);
 
-static void chown_tree(const char *path, unsigned uid)
-{
-	char owner[32];
-	snprintf(owner, sizeof(owner), "%u:%u", uid, uid);
-	struct ctt_result r;
-	ctt_run(&r, NULL, (const char *const[]){"chown", "-R", "-h", owner, path, NULL});
-	cr_assert_eq(r.status, 0, "chown -R %s %s: %s", owner, path, r.err);
-	ctt_result_free(&r);
-}
-
-/* A directory the mapped root may search: the temporary ones are 0700. */
-static void make_searchable(const char *dir)
-{
-	cr_assert_eq(chmod(dir, 0755), 0, "chmod %s", dir);
-}
-
 /* Sets the uid and gid maps (the same ranges for both) from a JSON array. */
 static void set_mappings(const struct lc *t, const char *ranges)
 {
@@ -67,9 +51,9 @@ static void userns_init(struct lc *t)
 	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": %d}]",
 		 HOST_ID, MAP_SIZE);
 	set_mappings(t, ranges);
-	make_searchable(t->bundle);
+	lc_make_searchable(t->bundle);
 	char *rootfs = ctt_path(t->bundle, "rootfs");
-	chown_tree(rootfs, HOST_ID);
+	lc_chown_tree(rootfs, HOST_ID);
 	free(rootfs);
 }
 
@@ -77,7 +61,7 @@ static void userns_init(struct lc *t)
 static char *bind_host_dir(const struct lc *t, const char *dest, unsigned uid)
 {
 	char *dir = ctt_tmpdir();
-	make_searchable(dir);
+	lc_make_searchable(dir);
 	cr_assert_eq(chown(dir, uid, uid), 0, "chown %s", dir);
 	lc_add_mount(t, dest, "bind", dir, "bind,rw");
 	return dir;
@@ -283,7 +267,7 @@ static void bind_keeps_locked_flags(const char *const *enosys_args)
 	userns_init(&t);
 	lc_wrap_enosys(&t, wrapper, enosys_args);
 	host_mount = ctt_tmpdir();
-	make_searchable(host_mount);
+	lc_make_searchable(host_mount);
 	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			   "size=1m,mode=755"),
 		     0, "mount tmpfs on %s", host_mount);
@@ -379,7 +363,7 @@ Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
 	struct lc t;
 	userns_init(&t);
 	host_mount = ctt_tmpdir();
-	make_searchable(host_mount);
+	lc_make_searchable(host_mount);
 	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", 0, "size=1m,mode=755"), 0);
 	char *sub = ctt_path(host_mount, "sub");
 	ctt_mkdir_p(sub);
