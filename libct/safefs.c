@@ -227,18 +227,9 @@ int ct_root_open(int rootfd, const char *path, bool nofollow)
 	return open_walk(rootfd, path, nofollow);
 }
 
-int ct_root_mkpath(int rootfd, const char *path, enum ct_make what)
-{
-	int fd = ct_root_open(rootfd, path, false);
-	if (fd >= 0 || errno != ENOENT)
-		return fd;
-	/* Something is missing: the walk creates it, each component in the directory fd the
-	 * walk holds, a dangling symlink's target included (inside the root, like any other) */
-	struct walk w = {.create = true, .last = what};
-	return walk(&w, rootfd, path);
-}
-
-int ct_root_mkparent(int rootfd, const char *path, char *name, size_t size)
+/* path as its directory (dir, "." for none) and last component (name): -1 with EINVAL when
+ * it has none ("/", "..", "a/."), ENAMETOOLONG when name does not fit. */
+static int split_last(const char *path, char *dir, size_t dir_size, char *name, size_t size)
 {
 	size_t len = strlen(path);
 	while (len > 0 && path[len - 1] == '/')
@@ -250,12 +241,51 @@ int ct_root_mkparent(int rootfd, const char *path, char *name, size_t size)
 	if (n == 0 || (n == 1 && path[start] == '.') ||
 	    (n == 2 && path[start] == '.' && path[start + 1] == '.'))
 		return errno = EINVAL, -1;
-	if (n >= size)
+	if (n >= size || start >= dir_size)
 		return errno = ENAMETOOLONG, -1;
 	snprintf(name, size, "%.*s", (int)n, path + start);
+	if (start)
+		snprintf(dir, dir_size, "%.*s", (int)start, path);
+	else
+		snprintf(dir, dir_size, ".");
+	return 0;
+}
+
+/* The common case, only the last component missing: made in its parent as resolved, then
+ * looked up again like any path. -1 (errno kept) when the parent is missing too. */
+static int make_last(int rootfd, const char *path, enum ct_make what)
+{
+	char dir[PATH_MAX], name[NAME_MAX + 1];
+	if (split_last(path, dir, sizeof(dir), name, sizeof(name)) < 0)
+		return -1;
+	_cleanup_close_ int parent = ct_root_open(rootfd, dir, false);
+	if (parent < 0)
+		return -1;
+	/* EEXIST: made meanwhile, or a dangling symlink (the lookup below says which) */
+	if (make_component(parent, name, what == CT_MAKE_FILE) < 0 && errno != EEXIST)
+		return -1;
+	return ct_root_open(rootfd, path, false);
+}
+
+int ct_root_mkpath(int rootfd, const char *path, enum ct_make what)
+{
+	int fd = ct_root_open(rootfd, path, false);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	if ((fd = make_last(rootfd, path, what)) >= 0 || errno != ENOENT)
+		return fd;
+	/* More is missing, or a dangling symlink leads on: the walk creates it, each component
+	 * in the directory fd the walk holds, a symlink's target included (inside the root) */
+	struct walk w = {.create = true, .last = what};
+	return walk(&w, rootfd, path);
+}
+
+int ct_root_mkparent(int rootfd, const char *path, char *name, size_t size)
+{
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%.*s", (int)start, path);
-	return ct_root_mkpath(rootfd, start ? dir : ".", CT_MAKE_DIR);
+	if (split_last(path, dir, sizeof(dir), name, size) < 0)
+		return -1;
+	return ct_root_mkpath(rootfd, dir, CT_MAKE_DIR);
 }
 
 /* ---- attributes through the fd ---- */
