@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
-#include "libct/mount_label.h"
 #include "libct/procfs.h"
 
 bool ct_apparmor_enabled(void)
@@ -17,6 +17,14 @@ bool ct_apparmor_enabled(void)
 	bool yes = read(fd, &c, 1) == 1 && c == 'Y';
 	close(fd);
 	return yes;
+}
+
+#define SELINUX_MAGIC 0xf97cff8cU
+
+bool ct_selinux_enabled(void)
+{
+	struct statfs st;
+	return statfs("/sys/fs/selinux", &st) == 0 && (unsigned)st.f_type == SELINUX_MAGIC;
 }
 
 static bool asked(const char *s)

@@ -13,6 +13,9 @@
 /* The kernel runs AppArmor (/sys/module/apparmor/parameters/enabled is "Y"). */
 bool ct_apparmor_enabled(void);
 
+/* SELinux is enabled: selinuxfs is mounted at /sys/fs/selinux. */
+bool ct_selinux_enabled(void);
+
 /* Parent side: 0, or -1 naming the field when its LSM is not enabled here. Either may be
  * NULL or "" (nothing asked). */
 int ct_lsm_check(const char *apparmor_profile, const char *selinux_label, struct ct_error *err);

@@ -3,15 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
-
-#define SELINUX_MAGIC 0xf97cff8cU
-
-bool ct_selinux_enabled(void)
-{
-	struct statfs st;
-	return statfs("/sys/fs/selinux", &st) == 0 && (unsigned)st.f_type == SELINUX_MAGIC;
-}
 
 bool ct_mount_takes_label(const struct ct_planned_mount *m)
 {

@@ -8,9 +8,6 @@
 
 #include "libct/spawn.h"
 
-/* selinuxfs is mounted at /sys/fs/selinux. */
-bool ct_selinux_enabled(void);
-
 /* Whether a mount of this type takes a context= option: new filesystems do, binds keep
  * their source's labels, and proc, sysfs, cgroup and mqueue refuse it. Pure. */
 bool ct_mount_takes_label(const struct ct_planned_mount *m);

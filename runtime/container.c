@@ -12,7 +12,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/kernel.h"
-#include "libct/mount_label.h"
+#include "libct/lsm.h"
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
 #include "runtime/bundle.h"

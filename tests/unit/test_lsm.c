@@ -2,7 +2,6 @@
 #include <criterion/criterion.h>
 
 #include "libct/lsm.h"
-#include "libct/mount_label.h"
 
 Test(lsm, nothing_asked_is_fine)
 {
