@@ -433,7 +433,7 @@ char *lc_rootfs_path(const struct lc *t, const char *rel)
 	return path;
 }
 
-void lc_expect_rootfs_content(const struct lc *t, const char *rel, const char *want)
+void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *want)
 {
 	char *path = lc_rootfs_path(t, rel);
 	char *text = lc_wait_content(path, want);
@@ -572,7 +572,7 @@ bool lc_matches(const char *text, const char *pattern)
 	return ok;
 }
 
-void lc_expect_error_line(const struct ctt_result *r, const char *const *needles)
+void lc_assert_error_line(const struct ctt_result *r, const char *const *needles)
 {
 	cr_expect_neq(r->status, 0, "exit 0, stdout: %s", r->out);
 	cr_expect_eq(ctt_count_lines(r->err), 1, "one line expected on stderr: %s", r->err);
@@ -585,7 +585,7 @@ void lc_expect_failv(const struct lc *t, const char *const *args, const char *co
 {
 	struct ctt_result r;
 	lc_ctrunv(&r, t, args);
-	lc_expect_error_line(&r, needles);
+	lc_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 }
 

@@ -53,7 +53,7 @@ void lc_remove_mount(const struct lc *t, const char *dest);
  * the image makes a symlink to /x, so the later mount covers the earlier one. The root is
  * writable; the process prints the mountinfo line of /x and "x-writable" if it is. */
 void lc_covered_mounts(const struct lc *t);
-/* What create says of it (the needles of lc_expect_error). */
+/* What create says of it (the needles of lc_assert_error). */
 #define LC_COVERED_REFUSAL "mount #7 \"/x\"", "is not the one made there"
 
 /* Sets t->wrapper to `enosys ARGS... --` built in argv (LC_WRAPPER_MAX entries, owned by the
@@ -106,7 +106,7 @@ void lc_wait_file(const char *path);
 /* Polls until the file holds needle (fails after 10 s); returns the content, malloc'd. */
 char *lc_wait_content(const char *path, const char *needle);
 /* Polls until bundle/rootfs/rel holds needle, then expects it to be exactly want. */
-void lc_expect_rootfs_content(const struct lc *t, const char *rel, const char *want);
+void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *want);
 
 /* Starts argv in the background: stdin /dev/null, stdout and stderr appended to out,
  * fd3 (when >= 0) as its fd 3, CTT_MARK of t in its environment. Killed at lc_cleanup()
@@ -136,11 +136,11 @@ pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 
 /* An error of ctrun: non-zero exit, one line on stderr that contains each of the
  * NULL-terminated needles. */
-void lc_expect_error_line(const struct ctt_result *r, const char *const *needles);
-#define lc_expect_error(r, ...) lc_expect_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
-/* `ctrun --root ROOT args...` fails as lc_expect_error() checks, with each needle. */
+void lc_assert_error_line(const struct ctt_result *r, const char *const *needles);
+#define lc_assert_error(r, ...) lc_assert_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
+/* `ctrun --root ROOT args...` fails as lc_assert_error() checks, with each needle. */
 void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles);
-#define lc_expect_fail(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))
+#define lc_assert_fails(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))
 
 /* The root has no container (no entry, `list -q` empty), no process of the test's
  * containers exists and no mount below the test's directories is left. */

@@ -15,20 +15,20 @@ TestSuite(bad_input, .fini = lc_cleanup);
 #define SHOWN_ID_MAX 64
 
 /* Runs `ctrun --root R <args...>`, which must fail with one line holding every needle. */
-static void expect_failure(const struct lc *t, const char *const *args, const char *const *needles)
+static void assert_failure(const struct lc *t, const char *const *args, const char *const *needles)
 {
 	struct ctt_result r;
 	lc_ctrunv(&r, t, args);
-	lc_expect_error_line(&r, needles);
+	lc_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 }
 
 /* Both `create` and `run` of id on t's bundle fail, naming each needle. */
-static void expect_create_fails(const struct lc *t, const char *id, const char *const *needles)
+static void assert_create_fails(const struct lc *t, const char *id, const char *const *needles)
 {
 	static const char *const commands[] = {"create", "run"};
 	for (size_t i = 0; i < 2; i++) {
-		expect_failure(t,
+		assert_failure(t,
 			       (const char *const[]){commands[i], "--bundle", t->bundle, id, NULL},
 			       needles);
 		lc_assert_nothing_left(t);
@@ -53,7 +53,7 @@ Test(bad_input, unknown_id)
 	struct lc t;
 	lc_init(&t);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		expect_failure(&t, commands[i],
+		assert_failure(&t, commands[i],
 			       (const char *const[]){"\"ghost\"", "does not exist", NULL});
 	lc_assert_nothing_left(&t);
 }
@@ -76,7 +76,7 @@ static void id_commands(const struct lc *t, const char *id, id_command out[N_ID_
 	memcpy(out, commands, sizeof(commands));
 }
 
-static void expect_invalid_id(const struct lc *t, const char *id)
+static void assert_invalid_id(const struct lc *t, const char *id)
 {
 	char needle[SHOWN_ID_MAX + 32];
 	snprintf(needle, sizeof(needle), "invalid container id \"%.*s", SHOWN_ID_MAX, id);
@@ -84,7 +84,7 @@ static void expect_invalid_id(const struct lc *t, const char *id)
 	id_command commands[N_ID_COMMANDS];
 	id_commands(t, id, commands);
 	for (size_t i = 0; i < N_ID_COMMANDS; i++)
-		expect_failure(t, commands[i], needles);
+		assert_failure(t, commands[i], needles);
 	lc_assert_nothing_left(t);
 }
 
@@ -94,7 +94,7 @@ Test(bad_input, invalid_ids)
 	struct lc t;
 	lc_init(&t);
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		expect_invalid_id(&t, ids[i]);
+		assert_invalid_id(&t, ids[i]);
 }
 
 Test(bad_input, id_longer_than_1024)
@@ -104,7 +104,7 @@ Test(bad_input, id_longer_than_1024)
 	id[sizeof(id) - 1] = '\0';
 	struct lc t;
 	lc_init(&t);
-	expect_invalid_id(&t, id);
+	assert_invalid_id(&t, id);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "state", id);
 	cr_expect(strstr(r.err, "longer than 1024"), "stderr: %s", r.err);
@@ -116,7 +116,7 @@ Test(bad_input, id_longer_than_1024)
 
 /* Each command in `which` (indexes into id_commands(), -1 ends) fails with one line under
  * ERROR_LINE_MAX characters that still names the problem. */
-static void expect_short_error_lines(const struct lc *t, const char *id, const int *which,
+static void assert_short_error_lines(const struct lc *t, const char *id, const int *which,
 				     const char *problem)
 {
 	id_command commands[N_ID_COMMANDS];
@@ -124,7 +124,7 @@ static void expect_short_error_lines(const struct lc *t, const char *id, const i
 	for (; *which >= 0; which++) {
 		struct ctt_result r;
 		lc_ctrunv(&r, t, commands[*which]);
-		lc_expect_error(&r, problem);
+		lc_assert_error(&r, problem);
 		cr_expect_lt(strlen(r.err), ERROR_LINE_MAX, "%s: a line of %zu characters: %s",
 			     commands[*which][0], strlen(r.err), r.err);
 		ctt_result_free(&r);
@@ -147,11 +147,11 @@ Test(bad_input, error_lines_for_very_long_ids_stay_short)
 	struct lc t;
 	lc_init(&t);
 	char *too_long = repeated('a', 1100);
-	expect_short_error_lines(&t, too_long, every, "longer than 1024 characters");
+	assert_short_error_lines(&t, too_long, every, "longer than 1024 characters");
 	/* the longest valid id: longer than a file name may be (NAME_MAX), so no such
 	 * container can exist or be made */
 	char *longest = repeated('b', 1024);
-	expect_short_error_lines(&t, longest, every, "File name too long");
+	assert_short_error_lines(&t, longest, every, "File name too long");
 	free(too_long);
 	free(longest);
 }
@@ -163,9 +163,9 @@ Test(bad_input, duplicate_id)
 	lc_set_script(&t, "sleep 1000");
 	lc_ok(&t, "create", "--bundle", t.bundle, "dup");
 	pid_t pid = lc_pid(&t, "dup");
-	expect_failure(&t, (const char *const[]){"create", "--bundle", t.bundle, "dup", NULL},
+	assert_failure(&t, (const char *const[]){"create", "--bundle", t.bundle, "dup", NULL},
 		       (const char *const[]){"\"dup\"", "already exists", NULL});
-	expect_failure(&t, (const char *const[]){"run", "--bundle", t.bundle, "dup", NULL},
+	assert_failure(&t, (const char *const[]){"run", "--bundle", t.bundle, "dup", NULL},
 		       (const char *const[]){"\"dup\"", "already exists", NULL});
 	/* the first container is untouched and still works */
 	cr_expect_eq(lc_pid(&t, "dup"), pid);
@@ -186,9 +186,9 @@ Test(bad_input, missing_bundle_dir)
 	lc_init(&t);
 	char *missing = ctt_path(t.bundle, "no-such-bundle");
 	const char *const needles[] = {missing, "No such file", NULL};
-	expect_failure(&t, (const char *const[]){"create", "--bundle", missing, "b1", NULL},
+	assert_failure(&t, (const char *const[]){"create", "--bundle", missing, "b1", NULL},
 		       needles);
-	expect_failure(&t, (const char *const[]){"run", "--bundle", missing, "b1", NULL}, needles);
+	assert_failure(&t, (const char *const[]){"run", "--bundle", missing, "b1", NULL}, needles);
 	lc_assert_nothing_left(&t);
 	free(missing);
 }
@@ -201,7 +201,7 @@ Test(bad_input, bundle_without_config)
 	cr_assert_eq(unlink(config), 0);
 	char *shown = real_path(t.bundle);
 	char *needle = ctt_path(shown, "config.json");
-	expect_create_fails(&t, "b1", (const char *const[]){needle, "No such file", NULL});
+	assert_create_fails(&t, "b1", (const char *const[]){needle, "No such file", NULL});
 	free(needle);
 	free(shown);
 	free(config);
@@ -213,7 +213,7 @@ Test(bad_input, malformed_config_names_file_and_line)
 	lc_init(&t);
 	char *config = ctt_path(t.bundle, "config.json");
 	ctt_write_file(config, "{\n  \"ociVersion\": \"1.0.2\",\n  \"process\": {,\n}\n");
-	expect_create_fails(&t, "b1", (const char *const[]){"config.json", "line 3", NULL});
+	assert_create_fails(&t, "b1", (const char *const[]){"config.json", "line 3", NULL});
 	free(config);
 }
 
@@ -224,7 +224,7 @@ Test(bad_input, missing_rootfs)
 	char *shown = real_path(t.bundle);
 	char *rootfs = ctt_path(shown, "rootfs");
 	cr_assert_eq(ctt_rm_rf(rootfs), 0);
-	expect_create_fails(&t, "b1", (const char *const[]){rootfs, "No such file", NULL});
+	assert_create_fails(&t, "b1", (const char *const[]){rootfs, "No such file", NULL});
 	free(rootfs);
 	free(shown);
 }
@@ -236,7 +236,7 @@ Test(bad_input, missing_binary)
 	struct lc t;
 	lc_init(&t);
 	lc_set_args(&t, (const char *const[]){"/bin/no-such-program", NULL});
-	expect_create_fails(&t, "p1",
+	assert_create_fails(&t, "p1",
 			    (const char *const[]){"exec", "\"/bin/no-such-program\"", NULL});
 }
 
@@ -245,7 +245,7 @@ Test(bad_input, bad_cwd)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.cwd", "\"/no/such/dir\"");
-	expect_create_fails(&t, "p1", (const char *const[]){"chdir", "\"/no/such/dir\"", NULL});
+	assert_create_fails(&t, "p1", (const char *const[]){"chdir", "\"/no/such/dir\"", NULL});
 }
 
 Test(bad_input, failing_bind_mount)
@@ -260,14 +260,14 @@ Test(bad_input, failing_bind_mount)
 			       source),
 		      0);
 	lc_config_append(&t, ".mounts", json);
-	expect_create_fails(&t, "p1", (const char *const[]){source, NULL});
+	assert_create_fails(&t, "p1", (const char *const[]){source, NULL});
 	free(json);
 	free(source);
 }
 
 /* This host runs neither AppArmor nor SELinux: a label asked for is refused, not dropped
  * (the container would run unconfined). */
-static void expect_label_refused(const char *field, const char *label, const char *lsm,
+static void assert_label_refused(const char *field, const char *label, const char *lsm,
 				 const char *enabled_file)
 {
 	if (ctt_exists(enabled_file))
@@ -278,18 +278,18 @@ static void expect_label_refused(const char *field, const char *label, const cha
 	snprintf(path, sizeof(path), ".process.%s", field);
 	snprintf(json, sizeof(json), "\"%s\"", label);
 	ctt_config_set(t.bundle, path, json);
-	expect_create_fails(&t, "lsm",
+	assert_create_fails(&t, "lsm",
 			    (const char *const[]){path, label, lsm, "not enabled", NULL});
 }
 
 Test(bad_input, apparmor_profile_without_apparmor)
 {
-	expect_label_refused("apparmorProfile", "ctrun-test", "AppArmor",
+	assert_label_refused("apparmorProfile", "ctrun-test", "AppArmor",
 			     "/sys/module/apparmor/parameters/enabled");
 }
 
 Test(bad_input, selinux_label_without_selinux)
 {
-	expect_label_refused("selinuxLabel", "system_u:system_r:container_t:s0", "SELinux",
+	assert_label_refused("selinuxLabel", "system_u:system_r:container_t:s0", "SELinux",
 			     "/sys/fs/selinux/enforce");
 }

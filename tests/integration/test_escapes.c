@@ -271,19 +271,19 @@ Test(escapes, cwd_through_a_host_fd_refused)
 /* ---- CVE-2025-52881: /proc writes redirected by a mount ---- */
 
 /* Both `create` and `run` fail naming each needle, and nothing is left behind. */
-static void expect_create_refused(const struct lc *t, const char *const *needles)
+static void assert_create_refused(const struct lc *t, const char *const *needles)
 {
 	static const char *const commands[] = {"create", "run"};
 	for (size_t i = 0; i < 2; i++) {
 		struct ctt_result r;
 		lc_ctrun(&r, t, commands[i], "--bundle", t->bundle, ID);
-		lc_expect_error_line(&r, needles);
+		lc_assert_error_line(&r, needles);
 		ctt_result_free(&r);
 		lc_assert_nothing_left(t);
 	}
 }
 
-static void expect_file_text(const char *path, const char *want)
+static void assert_file_text(const char *path, const char *want)
 {
 	char *got = ctt_read_file(path);
 	cr_expect_str_eq(got, want, "%s changed", path);
@@ -302,10 +302,10 @@ Test(escapes, sysctl_not_written_through_a_mount_over_proc_sys)
 	ctt_write_file(shmmax, "host\n");
 	lc_add_mount(&t, "/proc/sys", "bind", fake, "rbind");
 	ctt_config_set(t.bundle, ".linux.sysctl", "{\"kernel.shmmax\": \"65536\"}");
-	expect_create_refused(&t,
+	assert_create_refused(&t,
 			      (const char *const[]){"sysctl kernel.shmmax",
 						    "/proc/sys/kernel/shmmax", "not procfs", NULL});
-	expect_file_text(shmmax, "host\n");
+	assert_file_text(shmmax, "host\n");
 	free(shmmax);
 	free(kernel);
 }
@@ -321,9 +321,9 @@ Test(escapes, sysctl_not_written_through_a_procfs_file_bound_over_it)
 	char *before = ctt_read_file("/proc/sys/kernel/shmall");
 	lc_add_mount(&t, "/proc/sys/kernel/shmmax", "bind", link, "bind");
 	ctt_config_set(t.bundle, ".linux.sysctl", "{\"kernel.shmmax\": \"65536\"}");
-	expect_create_refused(
+	assert_create_refused(
 		&t, (const char *const[]){"sysctl kernel.shmmax", "not on the /proc mount", NULL});
-	expect_file_text("/proc/sys/kernel/shmall", before);
+	assert_file_text("/proc/sys/kernel/shmall", before);
 	free(before);
 	free(link);
 }
@@ -337,8 +337,8 @@ Test(escapes, oom_score_adj_not_written_through_a_bind)
 	ctt_write_file(fake, "host\n");
 	lc_add_mount(&t, "/proc/1/oom_score_adj", "bind", fake, "bind");
 	ctt_config_set(t.bundle, ".process.oomScoreAdj", "100");
-	expect_create_refused(&t, (const char *const[]){"oom_score_adj 100", "not procfs", NULL});
-	expect_file_text(fake, "host\n");
+	assert_create_refused(&t, (const char *const[]){"oom_score_adj 100", "not procfs", NULL});
+	assert_file_text(fake, "host\n");
 	free(fake);
 }
 
@@ -367,7 +367,7 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	cr_expect(strstr(all, "ran") == NULL, "the process ran without start: %s", all);
 	free(all);
 	for (int i = 0; i < 64; i++) {
-		expect_file_text(files[i], "");
+		assert_file_text(files[i], "");
 		free(files[i]);
 	}
 	lc_ok(&t, "delete", ID);
@@ -413,7 +413,7 @@ Test(escapes, mask_refuses_a_dev_null_that_is_a_file)
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_regular);
-	expect_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
+	assert_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
 							"not the null device", NULL});
 }
 
@@ -427,9 +427,9 @@ Test(escapes, mask_refuses_a_dev_null_symlink_to_a_host_file)
 	ctt_write_file(victim, "victim\n");
 	lc_add_mount(&t, "/host", "bind", host, "rbind");
 	image_dev_null(&t, make_link_to_victim);
-	expect_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
+	assert_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
 							"not the null device", NULL});
-	expect_file_text(victim, "victim\n");
+	assert_file_text(victim, "victim\n");
 	free(victim);
 }
 

@@ -83,7 +83,7 @@ static void expect_status(const struct fb *f, const char *want)
 
 /* create, start, state, kill, delete, all under the path's filter. Inside, the process is
  * pid 1 of its own pid namespace with the configured hostname. */
-static void check_lifecycle(const struct path *p)
+static void assert_lifecycle_works(const struct path *p)
 {
 	struct fb f;
 	fb_init(&f, p->enosys_args, "echo \"pid $$ host $(hostname)\" > /inside; exec sleep 600");
@@ -111,7 +111,7 @@ static void check_lifecycle(const struct path *p)
 
 /* `run` in the foreground under the path's filter: the container's output and exit code
  * come back, and it is deleted. */
-static void check_run(const struct path *p)
+static void assert_run_works(const struct path *p)
 {
 	struct fb f;
 	fb_init(&f, p->enosys_args, "echo \"pid $$\"; exit 3");
@@ -126,42 +126,42 @@ static void check_run(const struct path *p)
 
 Test(fallback, clone3_is_used_when_the_kernel_has_it)
 {
-	check_lifecycle(&plain);
+	assert_lifecycle_works(&plain);
 }
 
 Test(fallback, run_uses_clone3_when_the_kernel_has_it)
 {
-	check_run(&plain);
+	assert_run_works(&plain);
 }
 
 Test(fallback, lifecycle_works_when_clone3_is_enosys)
 {
-	check_lifecycle(&clone3_enosys);
+	assert_lifecycle_works(&clone3_enosys);
 }
 
 Test(fallback, run_works_when_clone3_is_enosys)
 {
-	check_run(&clone3_enosys);
+	assert_run_works(&clone3_enosys);
 }
 
 Test(fallback, lifecycle_works_when_clone3_is_eperm)
 {
-	check_lifecycle(&clone3_eperm);
+	assert_lifecycle_works(&clone3_eperm);
 }
 
 Test(fallback, run_works_when_clone3_is_eperm)
 {
-	check_run(&clone3_eperm);
+	assert_run_works(&clone3_eperm);
 }
 
 Test(fallback, lifecycle_works_without_clone_pidfd)
 {
-	check_lifecycle(&no_clone_pidfd);
+	assert_lifecycle_works(&no_clone_pidfd);
 }
 
 Test(fallback, run_works_without_clone_pidfd)
 {
-	check_run(&no_clone_pidfd);
+	assert_run_works(&no_clone_pidfd);
 }
 
 /* ---- pidfd_send_signal (and pidfd_open) missing ---- */
@@ -179,7 +179,7 @@ static const char *const no_pidfd_calls[] = {"pidfd_open,pidfd_send_signal", NUL
 
 /* The whole lifecycle under the filter: the status is derived, kill reaches the init,
  * kill --all the init and every other process, delete --force kills and removes it. */
-static void check_kill_fallback(const char *const *enosys_args)
+static void assert_kill_fallback_works(const char *const *enosys_args)
 {
 	struct fb f;
 	fb_init(&f, enosys_args, RECORDER_SCRIPT);
@@ -194,9 +194,9 @@ static void check_kill_fallback(const char *const *enosys_args)
 	lc_wait_count_in_pidns(init, "sleep 1000", 2);
 
 	lc_ok(&f.t, "kill", ID, "USR1");
-	lc_expect_rootfs_content(&f.t, "sig", "USR1\n");
+	lc_assert_rootfs_content(&f.t, "sig", "USR1\n");
 	lc_ok(&f.t, "kill", "--all", ID, "TERM");
-	lc_expect_rootfs_content(&f.t, "sig", "USR1\nTERM\n");
+	lc_assert_rootfs_content(&f.t, "sig", "USR1\nTERM\n");
 	lc_wait_count_in_pidns(init, "sleep 1000", 0);
 	expect_status(&f, "running");
 
@@ -207,23 +207,23 @@ static void check_kill_fallback(const char *const *enosys_args)
 
 Test(fallback, kill_works_when_pidfd_send_signal_is_enosys)
 {
-	check_kill_fallback(send_signal_enosys);
+	assert_kill_fallback_works(send_signal_enosys);
 }
 
 Test(fallback, kill_works_when_pidfd_send_signal_is_eperm)
 {
-	check_kill_fallback(send_signal_eperm);
+	assert_kill_fallback_works(send_signal_eperm);
 }
 
 Test(fallback, kill_works_without_pidfd_open_and_pidfd_send_signal)
 {
-	check_kill_fallback(no_pidfd_calls);
+	assert_kill_fallback_works(no_pidfd_calls);
 }
 
 /* A stopped container whose pid now names an unrelated process of ours (a sleep with
  * another start time): under the fallback it is still stopped, kill and kill --all
  * refuse, delete --force only removes it, and the sleep is never signalled. */
-static void check_recycled_pid_spared(const char *const *enosys_args)
+static void assert_recycled_pid_spared(const char *const *enosys_args)
 {
 	struct fb f;
 	fb_init(&f, NULL, "true");
@@ -235,10 +235,10 @@ static void check_recycled_pid_spared(const char *const *enosys_args)
 	expect_status(&f, "stopped");
 	struct ctt_result r;
 	lc_ctrun(&r, &f.t, "kill", ID, "KILL");
-	lc_expect_error(&r, "kill container \"" ID "\"", "not running");
+	lc_assert_error(&r, "kill container \"" ID "\"", "not running");
 	ctt_result_free(&r);
 	lc_ctrun(&r, &f.t, "kill", "--all", ID, "KILL");
-	lc_expect_error(&r, "kill container \"" ID "\"", "not running");
+	lc_assert_error(&r, "kill container \"" ID "\"", "not running");
 	ctt_result_free(&r);
 	lc_ok(&f.t, "delete", "--force", ID);
 	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
@@ -249,12 +249,12 @@ static void check_recycled_pid_spared(const char *const *enosys_args)
 
 Test(fallback, recycled_pid_is_spared_without_pidfd_send_signal)
 {
-	check_recycled_pid_spared(send_signal_enosys);
+	assert_recycled_pid_spared(send_signal_enosys);
 }
 
 Test(fallback, recycled_pid_is_spared_without_pidfd_open_and_pidfd_send_signal)
 {
-	check_recycled_pid_spared(no_pidfd_calls);
+	assert_recycled_pid_spared(no_pidfd_calls);
 }
 
 /* Waiting and the exit code need no pidfd_send_signal. */
@@ -289,7 +289,7 @@ Test(fallback, run_forwards_signals_without_pidfd_send_signal)
 	char *text = ctt_read_file(out);
 	cr_expect_eq(status, 7, "run: %s", text);
 	free(text);
-	lc_expect_rootfs_content(&f.t, "got", "TERM\n");
+	lc_assert_rootfs_content(&f.t, "got", "TERM\n");
 	lc_assert_nothing_left(&f.t);
 	free(ready);
 	free(out);
@@ -305,7 +305,7 @@ Test(fallback, failed_create_without_pidfd_send_signal_leaves_nothing)
 	char *sock = ctt_path(f.t.root, "nobody.sock");
 	struct ctt_result r;
 	lc_ctrun(&r, &f.t, "create", "--bundle", f.t.bundle, "--console-socket", sock, ID);
-	lc_expect_error(&r, "console socket", sock, strerror(ENOENT));
+	lc_assert_error(&r, "console socket", sock, strerror(ENOENT));
 	ctt_result_free(&r);
 	free(sock);
 	lc_assert_nothing_left(&f.t);

@@ -203,7 +203,7 @@ static void without_openat2(struct lc *t)
 }
 
 /* A relative symlink climbing far above the root, and ".." in the destination itself. */
-static void check_dotdot(bool walk)
+static void assert_dotdot_stays_inside(bool walk)
 {
 	struct lc t;
 	struct victim v;
@@ -227,12 +227,12 @@ static void check_dotdot(bool walk)
 
 Test(hostile, dotdot_chains_stay_in_the_root)
 {
-	check_dotdot(false);
+	assert_dotdot_stays_inside(false);
 }
 
 Test(hostile, dotdot_chains_stay_in_the_root_without_openat2)
 {
-	check_dotdot(true);
+	assert_dotdot_stays_inside(true);
 }
 
 /* ---- devices, masked and read-only paths ---- */
@@ -329,8 +329,8 @@ Test(hostile, root_path_that_is_a_symlink_is_refused)
 		char *q = lc_json_quote(links[i][1]), *named;
 		ctt_config_set(t.bundle, ".root.path", links[i][0] ? links[i][0] : q);
 		cr_assert_geq(asprintf(&named, "\"%s\" is a symlink", links[i][1]), 0);
-		lc_expect_fail(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".root.path",
-			       named);
+		lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".root.path",
+				named);
 		lc_assert_nothing_left(&t);
 		free(named);
 		free(q);
@@ -391,7 +391,7 @@ static void confine(const struct lc *t, const char *src)
 	free(rootfs);
 }
 
-static void check_swap(bool walk, bool confined)
+static void assert_swap_harmless(bool walk, bool confined)
 {
 	struct lc t;
 	struct victim v;
@@ -442,15 +442,15 @@ static void check_swap(bool walk, bool confined)
 
 Test(hostile, directory_swapped_for_a_symlink_during_create)
 {
-	check_swap(false, false);
+	assert_swap_harmless(false, false);
 }
 
 Test(hostile, directory_swapped_for_a_symlink_during_create_without_openat2)
 {
-	check_swap(true, false);
+	assert_swap_harmless(true, false);
 }
 
 Test(hostile, directory_swapped_in_a_user_namespace_under_seccomp)
 {
-	check_swap(false, true);
+	assert_swap_harmless(false, true);
 }

@@ -36,7 +36,7 @@ static void create(const struct lc *t, const char *id)
 }
 
 /* The status now (lc_wait_status would wait for a change that must not come). */
-static void expect_status(const struct lc *t, const char *id, const char *want)
+static void assert_status(const struct lc *t, const char *id, const char *want)
 {
 	char *status = lc_status(t, id);
 	cr_expect_str_eq(status, want, "container %s", id);
@@ -186,11 +186,11 @@ Test(lifecycle, start_runs_the_process_once)
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "s1");
 	wait_marker(&t, "started");
-	expect_status(&t, "s1", "running");
+	assert_status(&t, "s1", "running");
 
-	lc_expect_fail(&t, LC_ARGV("start", "s1"), "\"s1\"", "running");
-	expect_status(&t, "s1", "running");
-	lc_expect_fail(&t, LC_ARGV("start", "nosuch"), "\"nosuch\"", "does not exist");
+	lc_assert_fails(&t, LC_ARGV("start", "s1"), "\"s1\"", "running");
+	assert_status(&t, "s1", "running");
+	lc_assert_fails(&t, LC_ARGV("start", "nosuch"), "\"nosuch\"", "does not exist");
 }
 
 Test(lifecycle, container_inherits_stdio_without_terminal)
@@ -202,7 +202,9 @@ Test(lifecycle, container_inherits_stdio_without_terminal)
 	create_behind(&t, "io", &out);
 	lc_ok(&t, "start", "io");
 	free(lc_wait_content(out, "out-from-container\n"));
-	free(lc_wait_content(out, "err-from-container\n"));
+	char *both = lc_wait_content(out, "err-from-container\n");
+	cr_expect(strstr(both, "out-from-container\n"), "stdout went missing: %s", both);
+	free(both);
 	free(out);
 }
 
@@ -216,7 +218,7 @@ Test(lifecycle, create_returns_while_the_container_waits)
 	pid_t init = lc_pid(&t, "w");
 	cr_expect_neq(init, runtime);
 	cr_expect(lc_alive(init), "the container init is gone with the runtime");
-	expect_status(&t, "w", "created");
+	assert_status(&t, "w", "created");
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "w");
 	wait_marker(&t, "started");
@@ -243,8 +245,8 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 	run_until_stopped(&t, "r1", "true");
 	pid_t other = lc_recycle_pid(&t, "r1");
 
-	expect_status(&t, "r1", "stopped");
-	lc_expect_fail(&t, LC_ARGV("kill", "r1", "KILL"), "\"r1\"");
+	assert_status(&t, "r1", "stopped");
+	lc_assert_fails(&t, LC_ARGV("kill", "r1", "KILL"), "\"r1\"");
 	lc_ok(&t, "delete", "r1");
 	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
 }
@@ -257,8 +259,8 @@ Test(lifecycle, kill_sends_term_by_default)
 	init(&t);
 	start_ready(&t, "k1", TRAP_SCRIPT);
 	lc_ok(&t, "kill", "k1");
-	lc_expect_rootfs_content(&t, "sig", "TERM\n");
-	expect_status(&t, "k1", "running");
+	lc_assert_rootfs_content(&t, "sig", "TERM\n");
+	assert_status(&t, "k1", "running");
 }
 
 Test(lifecycle, kill_takes_names_and_numbers)
@@ -271,7 +273,7 @@ Test(lifecycle, kill_takes_names_and_numbers)
 		forget(&t, "sig");
 		start_ready(&t, "n1", TRAP_SCRIPT);
 		lc_ok(&t, "kill", "n1", usr1[i]);
-		lc_expect_rootfs_content(&t, "sig", "USR1\n");
+		lc_assert_rootfs_content(&t, "sig", "USR1\n");
 		lc_ok(&t, "kill", "n1", kill9[i]);
 		lc_wait_status(&t, "n1", "stopped");
 		lc_ok(&t, "delete", "n1");
@@ -283,13 +285,13 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 	struct lc t;
 	init(&t);
 	start_ready(&t, "u1", TRAP_SCRIPT);
-	lc_expect_fail(&t, LC_ARGV("kill", "u1", "NOSUCHSIG"), "NOSUCHSIG");
-	expect_status(&t, "u1", "running");
+	lc_assert_fails(&t, LC_ARGV("kill", "u1", "NOSUCHSIG"), "NOSUCHSIG");
+	assert_status(&t, "u1", "running");
 	cr_expect_not(has_marker(&t, "sig"), "a signal was sent after all");
 
 	lc_ok(&t, "kill", "u1", "KILL");
 	lc_wait_status(&t, "u1", "stopped");
-	lc_expect_fail(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "not running");
+	lc_assert_fails(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "not running");
 }
 
 /* The init traps TERM; the background sleeps die of it, but only if they get it. */
@@ -308,13 +310,13 @@ Test(lifecycle, kill_all_reaches_every_process)
 		pid_t init = lc_pid(&t, "a1");
 		lc_wait_count_in_pidns(init, "sleep 1000", 3);
 		lc_ok(&t, "kill", "a1", "TERM");
-		lc_expect_rootfs_content(&t, "sig", "TERM\n");
+		lc_assert_rootfs_content(&t, "sig", "TERM\n");
 		cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 3,
 			     "TERM reached more than pid 1");
 		lc_ok(&t, "kill", flags[i], "a1", "TERM");
-		lc_expect_rootfs_content(&t, "sig", "TERM\nTERM\n");
+		lc_assert_rootfs_content(&t, "sig", "TERM\nTERM\n");
 		lc_wait_count_in_pidns(init, "sleep 1000", 0);
-		expect_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
+		assert_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
 		lc_ok(&t, "delete", "--force", "a1");
 	}
 }
@@ -324,7 +326,7 @@ Test(lifecycle, kill_all_reaches_every_process)
 static void expect_gone(const struct lc *t, const char *id)
 {
 	struct ctt_result r;
-	lc_expect_fail(t, LC_ARGV("state", id), id, "does not exist");
+	lc_assert_fails(t, LC_ARGV("state", id), id, "does not exist");
 	lc_ctrun(&r, t, "list", "-q");
 	cr_expect_null(strstr(r.out, id), "list -q: %s", r.out);
 	ctt_result_free(&r);
@@ -355,8 +357,8 @@ Test(lifecycle, delete_refuses_live_containers_without_force)
 	lc_ok(&t, "start", "running1");
 	const char *ids[] = {"created1", "running1"}, *status[] = {"created", "running"};
 	for (size_t i = 0; i < 2; i++) {
-		lc_expect_fail(&t, LC_ARGV("delete", ids[i]), ids[i], status[i], "--force");
-		expect_status(&t, ids[i], status[i]);
+		lc_assert_fails(&t, LC_ARGV("delete", ids[i]), ids[i], status[i], "--force");
+		assert_status(&t, ids[i], status[i]);
 		cr_expect(lc_alive(lc_pid(&t, ids[i])));
 	}
 }
@@ -384,7 +386,7 @@ Test(lifecycle, delete_of_unknown_id)
 	struct lc t;
 	init(&t);
 	struct ctt_result r;
-	lc_expect_fail(&t, LC_ARGV("delete", "ghost"), "\"ghost\"", "does not exist");
+	lc_assert_fails(&t, LC_ARGV("delete", "ghost"), "\"ghost\"", "does not exist");
 	/* idempotent clean-up for CI: quietly done */
 	lc_ctrun(&r, &t, "delete", "--force", "ghost");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
@@ -594,7 +596,7 @@ Test(lifecycle, concurrent_create_of_one_id)
 	cr_expect_str_empty(winner, "winner: %s", winner);
 	free(winner);
 
-	expect_status(&t, "twin", "created");
+	assert_status(&t, "twin", "created");
 	cr_expect(lc_alive(lc_pid(&t, "twin")));
 	lc_ok(&t, "start", "twin");
 	wait_marker(&t, "started");

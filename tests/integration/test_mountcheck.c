@@ -106,7 +106,7 @@ static char *run_every_kind(const char *const *enosys_args, char **inside)
 }
 
 /* The container ran as asked, its mounts verified with backend. */
-static void expect_verified(const char *const *enosys_args, const char *backend)
+static void assert_verified(const char *const *enosys_args, const char *backend)
 {
 	char *inside, *err = run_every_kind(enosys_args, &inside);
 	char needle[64];
@@ -124,17 +124,17 @@ static void expect_verified(const char *const *enosys_args, const char *backend)
 
 Test(mountcheck, every_kind_of_mount_passes_with_statmount)
 {
-	expect_verified(NULL, "statmount");
+	assert_verified(NULL, "statmount");
 }
 
 Test(mountcheck, every_kind_of_mount_passes_with_mountinfo_when_statmount_is_enosys)
 {
-	expect_verified(no_statmount, "mountinfo");
+	assert_verified(no_statmount, "mountinfo");
 }
 
 Test(mountcheck, every_kind_of_mount_passes_with_mountinfo_when_statmount_is_eperm)
 {
-	expect_verified(statmount_eperm, "mountinfo");
+	assert_verified(statmount_eperm, "mountinfo");
 }
 
 /* ---- a mount that is not what was planned ---- */
@@ -145,7 +145,7 @@ static void covered_config(struct lc *t)
 	lc_covered_mounts(t);
 }
 
-static void expect_covered_refused(const char *const *enosys_args)
+static void assert_covered_refused(const char *const *enosys_args)
 {
 	struct lc t;
 	const char *argv[LC_WRAPPER_MAX];
@@ -153,19 +153,19 @@ static void expect_covered_refused(const char *const *enosys_args)
 	lc_wrap_enosys(&t, argv, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_expect_error(&r, LC_COVERED_REFUSAL);
+	lc_assert_error(&r, LC_COVERED_REFUSAL);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
 
 Test(mountcheck, mount_covered_by_a_later_one_is_refused)
 {
-	expect_covered_refused(NULL);
+	assert_covered_refused(NULL);
 }
 
 Test(mountcheck, mount_covered_by_a_later_one_is_refused_with_mountinfo)
 {
-	expect_covered_refused(no_statmount);
+	assert_covered_refused(no_statmount);
 }
 
 /* The same config runs without the check: /x is then the later, writable tmpfs. */

@@ -173,7 +173,7 @@ static void expect_line(const char *mountinfo, const char *dest, const char *wha
 	free(line);
 }
 
-static void expect_option(const char *mountinfo, const char *dest, const char *opt, bool want)
+static void assert_option(const char *mountinfo, const char *dest, const char *opt, bool want)
 {
 	expect_line(mountinfo, dest, opt, want, has_option);
 }
@@ -223,7 +223,7 @@ struct mount_case {
 };
 
 /* Runs c in t (a new mt_init() bundle when NULL); returns the output, malloc'd. */
-static char *run_case(struct lc *t, const struct mount_case *c)
+static char *assert_case(struct lc *t, const struct mount_case *c)
 {
 	struct lc fresh;
 	if (!t)
@@ -237,7 +237,7 @@ static char *run_case(struct lc *t, const struct mount_case *c)
 	for (size_t i = 0; i < 4 && c->mounted[i][0]; i++)
 		free(assert_mounted(out, c->mounted[i][0], c->mounted[i][1]));
 	for (const struct want *w = c->options; w < c->options + 10 && w->dest; w++)
-		expect_option(out, w->dest, w->what, w->yes);
+		assert_option(out, w->dest, w->what, w->yes);
 	for (const struct want *w = c->tags; w < c->tags + 10 && w->dest; w++)
 		expect_tag(out, w->dest, w->what, w->yes);
 	for (size_t i = 0; i < 6 && c->results[i].name; i++)
@@ -275,7 +275,7 @@ Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
 	char *dir = submount_bundle(&t);
 	lc_add_mount(&t, "/b", "bind", dir, "bind");
 	lc_add_mount(&t, "/r", "bind", dir, "rbind");
-	char *out = run_case(&t, &c);
+	char *out = assert_case(&t, &c);
 	char *b = mount_line(out, "/b");
 	cr_expect_not_null(b, "no /b in:\n%s", out);
 	expect_not_mounted(out, "/b/sub");
@@ -291,7 +291,7 @@ Test(mounts, tmpfs_takes_its_data_options)
 		.script = "stat -c 'mode=%a' /t",
 		.mounted = {{"/t", "tmpfs"}},
 	};
-	char *out = run_case(NULL, &c);
+	char *out = assert_case(NULL, &c);
 	char *line = mount_line(out, "/t"), *super = super_field(line, 2);
 	cr_expect(in_list(super, "size=1024k") && in_list(super, "mode=711"), "%s", line);
 	cr_expect(lc_matches(out, "^mode=711$"), "%s", out);
@@ -400,7 +400,7 @@ Test(mounts, ro_refuses_writes)
 		.options = {{"/ro", "ro", true}, {"/rw", "rw", true}},
 		.results = {{"ro", false}, {"rw", true}},
 	};
-	free(run_case(NULL, &c));
+	free(assert_case(NULL, &c));
 }
 
 Test(mounts, nosuid_is_shown)
@@ -409,7 +409,7 @@ Test(mounts, nosuid_is_shown)
 		.tmpfs = {{"/ns", "nosuid"}, {"/s", "suid"}},
 		.options = {{"/ns", "nosuid", true}, {"/s", "nosuid", false}},
 	};
-	free(run_case(NULL, &c));
+	free(assert_case(NULL, &c));
 }
 
 /* The same device node (made by linux.devices) on a nodev mount and on a dev one. */
@@ -427,7 +427,7 @@ Test(mounts, nodev_refuses_opening_a_device)
 			 "{\"path\":\"/nd/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/d/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
-	char *out = run_case(&t, &c);
+	char *out = assert_case(&t, &c);
 	cr_expect(lc_matches(out, "^crw.* 1, +3 .*/nd/null$"), "the node is not there: %s", out);
 	free(out);
 }
@@ -448,7 +448,7 @@ Test(mounts, noexec_refuses_exec)
 			    {"x_bin", true},
 			    {"x_script", true}},
 	};
-	free(run_case(NULL, &c));
+	free(assert_case(NULL, &c));
 }
 
 Test(mounts, atime_modes_are_shown)
@@ -465,7 +465,7 @@ Test(mounts, atime_modes_are_shown)
 			    {"/nodiratime", "nodiratime", true},
 			    {"/noatime", "nodiratime", false}},
 	};
-	free(run_case(NULL, &c));
+	free(assert_case(NULL, &c));
 }
 
 Test(mounts, nosymfollow_refuses_following_a_symlink)
@@ -478,7 +478,7 @@ Test(mounts, nosymfollow_refuses_following_a_symlink)
 		.options = {{"/nsf", "nosymfollow", true}},
 		.results = {{"nsf", false}, {"sf", true}, {"readlink", true}},
 	};
-	free(run_case(NULL, &c));
+	free(assert_case(NULL, &c));
 }
 
 /* ro on a bind needs a remount: the container cannot write, the host directory still can. */
@@ -493,7 +493,7 @@ Test(mounts, ro_bind_is_read_only_inside_only)
 	mt_init(&t);
 	char *dir = host_dir();
 	lc_add_mount(&t, "/hostdir", "bind", dir, "bind,ro");
-	char *out = run_case(&t, &c);
+	char *out = assert_case(&t, &c);
 	cr_expect(strstr(out, "\nhost"), "%s", out);
 	char *x = ctt_path(dir, "x");
 	cr_expect(!ctt_exists(x));
@@ -522,7 +522,7 @@ Test(mounts, rro_reaches_the_submounts_and_ro_does_not)
 	char *dir = submount_bundle(&t);
 	lc_add_mount(&t, "/ro", "bind", dir, "rbind,ro");
 	lc_add_mount(&t, "/rro", "bind", dir, "rbind,rro");
-	free(run_case(&t, &c));
+	free(assert_case(&t, &c));
 	free(dir);
 }
 
@@ -535,10 +535,10 @@ Test(mounts, recursive_flags_reach_the_submounts)
 	char *out = lc_sh_output(&t, MOUNTINFO);
 	static const char *const flags[] = {"nosuid", "nodev", "noexec", "noatime"};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		expect_option(out, "/r", flags[i], true);
-		expect_option(out, "/r/sub", flags[i], true);
-		expect_option(out, "/p", flags[i], true);
-		expect_option(out, "/p/sub", flags[i], false);
+		assert_option(out, "/r", flags[i], true);
+		assert_option(out, "/r/sub", flags[i], true);
+		assert_option(out, "/p", flags[i], true);
+		assert_option(out, "/p/sub", flags[i], false);
 	}
 	free(out);
 	free(dir);
@@ -565,7 +565,7 @@ Test(mounts, propagation_options_are_shown)
 	add_tmpfs(&t, "/shared", "shared");
 	lc_add_mount(&t, "/slave", "bind", "rootfs/shared", "bind,slave");
 	lc_add_mount(&t, "/rslave", "bind", "rootfs/shared", "rbind,rslave");
-	free(run_case(&t, &c));
+	free(assert_case(&t, &c));
 }
 
 /* ---- order and destinations ---- */
@@ -578,7 +578,7 @@ Test(mounts, a_mount_inside_an_earlier_one)
 	char *dir = host_dir();
 	add_tmpfs(&t, "/a", NULL);
 	lc_add_mount(&t, "/a/b", "bind", dir, "bind");
-	char *out = run_case(&t, &c);
+	char *out = assert_case(&t, &c);
 	char *b = mount_line(out, "/a/b");
 	cr_expect_not_null(b, "no /a/b in:\n%s", out);
 	cr_expect(strstr(out, "\nhost"), "%s", out);
@@ -596,7 +596,7 @@ Test(mounts, relative_destination_is_below_the_root)
 		.tmpfs = {{"data", NULL}},
 		.mounted = {{"/data", "tmpfs"}},
 	};
-	free(run_case(NULL, &c));
+	free(assert_case(NULL, &c));
 }
 
 /* /link -> /inside (absolute, so the host's /inside were it followed on the host). */
@@ -611,7 +611,7 @@ Test(mounts, symlink_destination_resolves_inside_the_rootfs)
 	char *link = lc_rootfs_path(&t, "link"), *rel = lc_rootfs_path(&t, "rel");
 	cr_assert_eq(symlink("/inside", link), 0);
 	cr_assert_eq(symlink("../../inside2", rel), 0);
-	free(run_case(&t, &c));
+	free(assert_case(&t, &c));
 	cr_expect(!ctt_exists("/inside") && !ctt_exists("/inside2"), "made on the host");
 	free(rel);
 	free(link);
@@ -675,7 +675,7 @@ Test(mounts, masked_file_reads_empty_and_keeps_nothing)
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
 	char *out = lc_sh_output(&t, MOUNTINFO "echo x > /etc/secret; "
 					       "echo \"size=$(cat /etc/secret | wc -c)\"");
-	expect_option(out, "/etc/secret", "ro", true);
+	assert_option(out, "/etc/secret", "ro", true);
 	cr_expect(lc_matches(out, "^size=0$"), "%s", out);
 	char *text = ctt_read_file(secret);
 	cr_expect_str_eq(text, "secret", "the image's file changed");
@@ -716,7 +716,7 @@ Test(mounts, readonly_paths_are_read_only_recursively)
 	struct lc t;
 	mt_init(&t);
 	lc_config_append(&t, ".linux.readonlyPaths", "\"/data\"");
-	free(run_case(&t, &c));
+	free(assert_case(&t, &c));
 }
 
 /* ---- the root ---- */
@@ -731,7 +731,7 @@ Test(mounts, readonly_root)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".root.readonly", "true");
-	free(run_case(&t, &c));
+	free(assert_case(&t, &c));
 }
 
 /* mountinfo of "/" with rootfsPropagation prop (NULL: unset); ctrun runs under wrapper. A
@@ -835,7 +835,7 @@ static void varied_config(const struct lc *t, const char *dir)
 
 /* The container's mounts (without ids) and /dev, under enosys_args; then the same without
  * the helper must be equal. */
-static void expect_same_view(const char *const *enosys_args, bool compare_mounts)
+static void assert_same_view(const char *const *enosys_args, bool compare_mounts)
 {
 	struct lc t;
 	mt_init(&t);
@@ -861,29 +861,29 @@ static void expect_same_view(const char *const *enosys_args, bool compare_mounts
 
 Test(mounts, same_mounts_without_the_new_mount_api)
 {
-	expect_same_view((const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL}, true);
+	assert_same_view((const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL}, true);
 }
 
 /* Linux 5.2 to 5.11: fsopen, open_tree and move_mount without mount_setattr. */
 Test(mounts, same_mounts_without_mount_setattr_alone)
 {
-	expect_same_view((const char *const[]){"mount_setattr", NULL}, true);
+	assert_same_view((const char *const[]){"mount_setattr", NULL}, true);
 }
 
 Test(mounts, same_mounts_without_openat2)
 {
-	expect_same_view((const char *const[]){"openat2", NULL}, true);
+	assert_same_view((const char *const[]){"openat2", NULL}, true);
 }
 
 Test(mounts, same_mounts_without_fchmodat2)
 {
-	expect_same_view((const char *const[]){"fchmodat2", NULL}, true);
+	assert_same_view((const char *const[]){"fchmodat2", NULL}, true);
 }
 
 /* Nodes are bound from the host instead: /dev looks the same, each node being a bind. */
 Test(mounts, same_devices_when_mknod_is_refused)
 {
-	expect_same_view((const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL}, false);
+	assert_same_view((const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL}, false);
 	struct lc t;
 	mt_init(&t);
 	const char *argv[LC_WRAPPER_MAX];
@@ -910,7 +910,7 @@ Test(mounts, host_node_of_another_device_is_not_bound)
 	lc_wrap_enosys(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, "badnode");
-	lc_expect_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
+	lc_assert_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -934,7 +934,7 @@ Test(mounts, rro_without_the_new_mount_api_uses_mount_setattr)
 	struct lc t;
 	const char *argv[LC_WRAPPER_MAX];
 	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API, NULL});
-	free(run_case(&t, &c));
+	free(assert_case(&t, &c));
 }
 
 Test(mounts, rro_without_mount_setattr_is_a_clear_error)
@@ -945,7 +945,7 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_expect_error(&r, "mount #7 \"/rro\"", "mount_setattr");
+	lc_assert_error(&r, "mount #7 \"/rro\"", "mount_setattr");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -953,12 +953,12 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 /* ---- bad input ---- */
 
 /* `run` fails with one line naming what (and the kernel's reason). */
-static void expect_run_error(const struct lc *t, const char *what, const char *reason)
+static void assert_run_error(const struct lc *t, const char *what, const char *reason)
 {
 	lc_set_script(t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
-	lc_expect_error(&r, what, reason);
+	lc_assert_error(&r, what, reason);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 }
@@ -969,7 +969,7 @@ Test(mounts, unknown_mount_option_is_an_error_naming_the_mount)
 	struct lc t;
 	mt_init(&t);
 	add_tmpfs(&t, "/data", "bogus=1");
-	expect_run_error(&t, "mount #7 \"/data\"", "bogus");
+	assert_run_error(&t, "mount #7 \"/data\"", "bogus");
 }
 
 Test(mounts, missing_bind_source_is_an_error_naming_the_mount)
@@ -978,7 +978,7 @@ Test(mounts, missing_bind_source_is_an_error_naming_the_mount)
 	mt_init(&t);
 	char *dir = ctt_tmpdir(), *missing = ctt_path(dir, "missing");
 	lc_add_mount(&t, "/data", "bind", missing, "bind");
-	expect_run_error(&t, "mount #7 \"/data\"", missing);
+	assert_run_error(&t, "mount #7 \"/data\"", missing);
 	free(missing);
 	free(dir);
 }
@@ -988,7 +988,7 @@ Test(mounts, unknown_filesystem_type_is_an_error_naming_the_mount)
 	struct lc t;
 	mt_init(&t);
 	lc_add_mount(&t, "/data", "nosuchfs", "none", NULL);
-	expect_run_error(&t, "mount #7 \"/data\"", "nosuchfs");
+	assert_run_error(&t, "mount #7 \"/data\"", "nosuchfs");
 }
 
 /* The config parser refuses it, naming the field. */
@@ -998,7 +998,7 @@ Test(mounts, device_of_an_invalid_type_is_an_error)
 	mt_init(&t);
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/dev/x\",\"type\":\"q\",\"major\":1,\"minor\":3}");
-	expect_run_error(&t, ".linux.devices[0].type", "\"q\"");
+	assert_run_error(&t, ".linux.devices[0].type", "\"q\"");
 }
 
 /* config.md "idmap": without mappings of its own and without a user namespace to take
@@ -1011,7 +1011,7 @@ Test(mounts, idmap_without_any_mapping_is_an_error)
 		mt_init(&t);
 		char *dir = host_dir();
 		lc_add_mount(&t, "/data", "bind", dir, options[i]);
-		expect_run_error(&t, "config.json: .mounts[7]: an id-mapped mount needs",
+		assert_run_error(&t, "config.json: .mounts[7]: an id-mapped mount needs",
 				 "uidMappings and gidMappings, or a user namespace");
 		free(dir);
 	}

@@ -131,12 +131,12 @@ Test(mounts_cmd, unknown_and_stopped_containers_are_errors)
 	lc_init(&t);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "mounts", "nosuch");
-	lc_expect_error(&r, "nosuch");
+	lc_assert_error(&r, "nosuch");
 	ctt_result_free(&r);
 	lc_set_script(&t, "true");
 	lc_ok(&t, "run", "--keep", "--bundle", t.bundle, ID);
 	lc_ctrun(&r, &t, "mounts", ID);
-	lc_expect_error(&r, ID, "not running");
+	lc_assert_error(&r, ID, "not running");
 	ctt_result_free(&r);
 }
 

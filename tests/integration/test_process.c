@@ -32,7 +32,7 @@ static char *status_field(const char *status, const char *key)
 	return NULL;
 }
 
-static void expect_field(const char *status, const char *key, const char *want)
+static void assert_field(const char *status, const char *key, const char *want)
 {
 	char *got = status_field(status, key);
 	cr_expect_str_eq(got, want, "%s", key);
@@ -44,7 +44,7 @@ static char *container_status(const struct lc *t)
 	return lc_sh_output(t, "cat /proc/self/status");
 }
 
-static void expect_output(const struct lc *t, const char *script, const char *want)
+static void assert_output(const struct lc *t, const char *script, const char *want)
 {
 	char *out = lc_sh_output(t, script);
 	cr_expect_str_eq(out, want, "`%s`", script);
@@ -110,7 +110,7 @@ Test(process, cwd_is_entered)
 	char *marker = ctt_path(dir, "marker");
 	ctt_write_file(marker, "");
 	ctt_config_set(t.bundle, ".process.cwd", "\"/srv/app\"");
-	expect_output(&t, "pwd; ls", "/srv/app\nmarker\n");
+	assert_output(&t, "pwd; ls", "/srv/app\nmarker\n");
 	free(marker);
 	free(dir);
 }
@@ -121,11 +121,11 @@ Test(process, user_uid_gid_and_additional_gids)
 	lc_init(&t);
 	set_user(&t, "{\"uid\": 1000, \"gid\": 1001, \"additionalGids\": [5, 2000]}");
 	char *status = container_status(&t);
-	expect_field(status, "Uid", "1000\t1000\t1000\t1000");
-	expect_field(status, "Gid", "1001\t1001\t1001\t1001");
-	expect_field(status, "Groups", "5 2000 ");
+	assert_field(status, "Uid", "1000\t1000\t1000\t1000");
+	assert_field(status, "Gid", "1001\t1001\t1001\t1001");
+	assert_field(status, "Groups", "5 2000 ");
 	free(status);
-	expect_output(&t, "id", "uid=1000 gid=1001 groups=5(tty),2000\n");
+	assert_output(&t, "id", "uid=1000 gid=1001 groups=5(tty),2000\n");
 }
 
 Test(process, umask_applies_to_new_files)
@@ -133,7 +133,7 @@ Test(process, umask_applies_to_new_files)
 	struct lc t;
 	lc_init(&t);
 	set_user(&t, "{\"uid\": 0, \"gid\": 0, \"umask\": 63}"); /* 0077 */
-	expect_output(&t,
+	assert_output(&t,
 		      "umask; touch /dev/shm/f; mkdir /dev/shm/d; stat -c %a /dev/shm/f /dev/shm/d",
 		      "0077\n600\n700\n");
 }
@@ -157,7 +157,7 @@ static void assert_no_new_privs(const char *value, const char *want)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.noNewPrivileges", value);
 	char *status = container_status(&t);
-	expect_field(status, "NoNewPrivs", want);
+	assert_field(status, "NoNewPrivs", want);
 	free(status);
 }
 
@@ -181,11 +181,11 @@ Test(process, no_new_privileges_false)
 /* CAP_CHOWN 0, CAP_KILL 5, CAP_NET_BIND_SERVICE 10, CAP_AUDIT_WRITE 29 */
 #define CAP(n) (1ULL << (n))
 
-static void expect_caps(const char *status, const char *key, uint64_t mask)
+static void assert_caps(const char *status, const char *key, uint64_t mask)
 {
 	char want[32];
 	snprintf(want, sizeof(want), "%016llx", (unsigned long long)mask);
-	expect_field(status, key, want);
+	assert_field(status, key, want);
 }
 
 /* As root, exec gives the bounding set as permitted and effective: spec's sets are equal. */
@@ -195,11 +195,11 @@ Test(process, default_capabilities_are_the_configs)
 	lc_init(&t);
 	char *status = container_status(&t);
 	uint64_t set = CAP(5) | CAP(10) | CAP(29);
-	expect_caps(status, "CapBnd", set);
-	expect_caps(status, "CapEff", set);
-	expect_caps(status, "CapPrm", set);
-	expect_caps(status, "CapInh", 0);
-	expect_caps(status, "CapAmb", 0);
+	assert_caps(status, "CapBnd", set);
+	assert_caps(status, "CapEff", set);
+	assert_caps(status, "CapPrm", set);
+	assert_caps(status, "CapInh", 0);
+	assert_caps(status, "CapAmb", 0);
 	free(status);
 }
 
@@ -213,7 +213,7 @@ Test(process, empty_capability_sets_are_zero)
 	char *status = container_status(&t);
 	static const char *const keys[] = {"CapBnd", "CapEff", "CapPrm", "CapInh", "CapAmb"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		expect_caps(status, keys[i], 0);
+		assert_caps(status, keys[i], 0);
 	free(status);
 }
 
@@ -230,11 +230,11 @@ Test(process, non_root_keeps_its_ambient_set)
 		       " \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
 		       " \"ambient\": [\"CAP_NET_BIND_SERVICE\"]}");
 	char *status = container_status(&t);
-	expect_caps(status, "CapBnd", CAP(5) | CAP(10));
-	expect_caps(status, "CapEff", CAP(10));
-	expect_caps(status, "CapPrm", CAP(10));
-	expect_caps(status, "CapInh", CAP(10));
-	expect_caps(status, "CapAmb", CAP(10));
+	assert_caps(status, "CapBnd", CAP(5) | CAP(10));
+	assert_caps(status, "CapEff", CAP(10));
+	assert_caps(status, "CapPrm", CAP(10));
+	assert_caps(status, "CapInh", CAP(10));
+	assert_caps(status, "CapAmb", CAP(10));
 	free(status);
 }
 
@@ -243,7 +243,7 @@ Test(process, oom_score_adj)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.oomScoreAdj", "423");
-	expect_output(&t, "cat /proc/self/oom_score_adj", "423\n");
+	assert_output(&t, "cat /proc/self/oom_score_adj", "423\n");
 }
 
 Test(process, hostname_and_domainname)
@@ -254,7 +254,7 @@ Test(process, hostname_and_domainname)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".hostname", "\"box-one\"");
 	ctt_config_set(t.bundle, ".domainname", "\"example.test\"");
-	expect_output(&t, "hostname; uname -n; cat /proc/sys/kernel/domainname",
+	assert_output(&t, "hostname; uname -n; cat /proc/sys/kernel/domainname",
 		      "box-one\nbox-one\nexample.test\n");
 	cr_assert_eq(gethostname(after, sizeof(after)), 0);
 	cr_expect_str_eq(after, before, "the host's hostname changed");
@@ -289,7 +289,7 @@ Test(process, namespaced_sysctls_are_applied)
 	ctt_config_set(t.bundle, ".linux.sysctl", json);
 	char want[32];
 	snprintf(want, sizeof(want), "123456789\n%s\n", forward);
-	expect_output(&t, "cat /proc/sys/kernel/shmmax /proc/sys/net/ipv4/ip_forward", want);
+	assert_output(&t, "cat /proc/sys/kernel/shmmax /proc/sys/net/ipv4/ip_forward", want);
 	char *shmmax = ctt_read_file("/proc/sys/kernel/shmmax");
 	char *ip_forward = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
 	cr_expect_str_eq(shmmax, host_shmmax, "the host's kernel.shmmax changed");
@@ -310,7 +310,7 @@ static void assert_sysctl_refused(const struct lc *t, const char *key, const cha
 	ctt_config_set(t->bundle, ".linux.sysctl", json);
 	struct ctt_result r;
 	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
-	lc_expect_error(&r, named, why);
+	lc_assert_error(&r, named, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 	free(named);
@@ -398,7 +398,7 @@ static char *container_ns_links(const struct lc *t)
 }
 
 /* Whether the container's namespace of each type is the test's: shared[i]. */
-static void expect_ns_shared(const struct lc *t, const bool *shared)
+static void assert_ns_shared(const struct lc *t, const bool *shared)
 {
 	char *out = container_ns_links(t);
 	char *save = NULL, *line = strtok_r(out, "\n", &save);
@@ -419,7 +419,7 @@ Test(process, configured_namespaces_are_new)
 	struct lc t;
 	lc_init(&t);
 	lc_config_append(&t, ".linux.namespaces", "{\"type\": \"time\"}");
-	expect_ns_shared(&t, (const bool[N_NS]){false, false, false, false, false, false, false});
+	assert_ns_shared(&t, (const bool[N_NS]){false, false, false, false, false, false, false});
 }
 
 Test(process, removed_namespaces_are_shared)
@@ -430,7 +430,7 @@ Test(process, removed_namespaces_are_shared)
 	lc_namespace_set(&t, "ipc", NULL);
 	lc_namespace_set(&t, "cgroup", NULL);
 	/* pid net ipc uts mnt cgroup time */
-	expect_ns_shared(&t, (const bool[N_NS]){false, true, true, false, false, true, true});
+	assert_ns_shared(&t, (const bool[N_NS]){false, true, true, false, false, true, true});
 }
 
 /* B joins the network and uts namespaces of A, which waits in `created`. */
@@ -450,7 +450,7 @@ Test(process, joins_namespaces_by_path)
 	snprintf(who, sizeof(who), "%d", (int)pid);
 	char *a_net = ns_link(who, "net"), *a_uts = ns_link(who, "uts"), *want;
 	cr_assert_geq(asprintf(&want, "%s\n%s\nhost-a\n", a_net, a_uts), 0);
-	expect_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname", want);
+	assert_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname", want);
 	lc_ok(&a, "delete", "--force", "a");
 	lc_assert_nothing_left(&a);
 	lc_assert_nothing_left(&b);
@@ -473,7 +473,7 @@ static void assert_bad_network_path(const char *path, const char *why)
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
 	char *named;
 	cr_assert_geq(asprintf(&named, "\"%s\"", path), 0);
-	lc_expect_error(&r, "network namespace", named, why);
+	lc_assert_error(&r, "network namespace", named, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 	free(named);
@@ -680,14 +680,14 @@ static bool has_option(const char *options, const char *opt)
 	return false;
 }
 
-static void expect_mount(const char *mountinfo, const char *point, const char *fstype)
+static void assert_mount(const char *mountinfo, const char *point, const char *fstype)
 {
 	struct mount_entry m;
 	cr_expect(find_mount(mountinfo, point, &m), "no mount at %s:\n%s", point, mountinfo);
 	cr_expect_str_eq(m.fstype, fstype, "%s", point);
 }
 
-static void expect_read_only(const char *mountinfo, const char *point)
+static void assert_read_only(const char *mountinfo, const char *point)
 {
 	struct mount_entry m;
 	cr_expect(find_mount(mountinfo, point, &m) && has_option(m.options, "ro"),
@@ -704,9 +704,9 @@ Test(process, default_mounts)
 		{"/dev/shm", "tmpfs"}, {"/dev/mqueue", "mqueue"}, {"/sys", "sysfs"},
 	};
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++)
-		expect_mount(info, mounts[i][0], mounts[i][1]);
-	expect_read_only(info, "/sys");
-	expect_read_only(info, "/");
+		assert_mount(info, mounts[i][0], mounts[i][1]);
+	assert_read_only(info, "/sys");
+	assert_read_only(info, "/");
 	free(info);
 }
 
@@ -714,7 +714,7 @@ Test(process, default_devices)
 {
 	struct lc t;
 	lc_init(&t);
-	expect_output(&t,
+	assert_output(&t,
 		      "for d in null zero full random urandom tty; do "
 		      "stat -c '%n %F %t:%T' /dev/$d; done; "
 		      "readlink /dev/ptmx; readlink /dev/fd; [ -c /dev/pts/ptmx ] && echo pts; "
@@ -740,7 +740,7 @@ Test(process, masked_paths_are_empty)
 			ctt_skip("this host has no %s or %s to mask", files[i], dirs[i]);
 	struct lc t;
 	lc_init(&t);
-	expect_output(&t,
+	assert_output(&t,
 		      "wc -c < /proc/keys; wc -c < /proc/timer_list; "
 		      "ls -A /proc/acpi | wc -l; ls -A /sys/firmware | wc -l",
 		      "0\n0\n0\n0\n");
@@ -754,9 +754,9 @@ Test(process, readonly_paths_are_read_only)
 	static const char *const paths[] = {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys"};
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (ctt_exists(paths[i]))
-			expect_read_only(info, paths[i]);
+			assert_read_only(info, paths[i]);
 	free(info);
-	expect_output(&t, "echo x 2>/dev/null > /proc/sys/kernel/domainname || echo refused",
+	assert_output(&t, "echo x 2>/dev/null > /proc/sys/kernel/domainname || echo refused",
 		      "refused\n");
 }
 
@@ -773,7 +773,7 @@ Test(process, readonly_root_refuses_writes)
 {
 	struct lc t;
 	lc_init(&t);
-	expect_output(&t, "touch /probe 2>&1 || echo refused",
+	assert_output(&t, "touch /probe 2>&1 || echo refused",
 		      "touch: /probe: Read-only file system\nrefused\n");
 	cr_expect(!probe_in_image(&t));
 }
@@ -783,6 +783,6 @@ Test(process, writable_root_takes_writes)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".root.readonly", "false");
-	expect_output(&t, "touch /probe && echo done", "done\n");
+	assert_output(&t, "touch /probe && echo done", "done\n");
 	cr_expect(probe_in_image(&t));
 }

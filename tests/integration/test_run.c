@@ -60,7 +60,7 @@ static void assert_state_fails(const struct lc *t)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "state", ID);
-	lc_expect_error(&r, ID);
+	lc_assert_error(&r, ID);
 	ctt_result_free(&r);
 }
 

@@ -15,7 +15,7 @@ TestSuite(sched, .fini = lc_cleanup);
 
 #define ID "box"
 
-static void expect_output(const struct lc *t, const char *script, const char *want)
+static void assert_output(const struct lc *t, const char *script, const char *want)
 {
 	char *out = lc_sh_output(t, script);
 	cr_expect_str_eq(out, want, "`%s`", script);
@@ -49,7 +49,7 @@ Test(sched, personality_linux32_shows_a_32_bit_machine)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".linux.personality", "{\"domain\": \"LINUX32\"}");
-	expect_output(&t, "uname -m; cat /proc/self/personality", "i686\n00000008\n");
+	assert_output(&t, "uname -m; cat /proc/self/personality", "i686\n00000008\n");
 }
 
 Test(sched, personality_linux_is_the_native_one)
@@ -61,7 +61,7 @@ Test(sched, personality_linux_is_the_native_one)
 	ctt_config_set(t.bundle, ".linux.personality", "{\"domain\": \"LINUX\"}");
 	char want[128];
 	snprintf(want, sizeof(want), "%s\n00000000\n", u.machine);
-	expect_output(&t, "uname -m; cat /proc/self/personality", want);
+	assert_output(&t, "uname -m; cat /proc/self/personality", want);
 }
 
 /* ---- process.scheduler: fields 19 (nice), 40 (rt_priority), 41 (policy) of stat ---- */
@@ -74,7 +74,7 @@ Test(sched, scheduler_batch_with_nice)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.scheduler",
 		       "{\"policy\": \"SCHED_BATCH\", \"nice\": 7}");
-	expect_output(&t, STAT_NICE_PRIO_POLICY, "7 0 3\n");
+	assert_output(&t, STAT_NICE_PRIO_POLICY, "7 0 3\n");
 }
 
 Test(sched, scheduler_idle)
@@ -82,7 +82,7 @@ Test(sched, scheduler_idle)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.scheduler", "{\"policy\": \"SCHED_IDLE\"}");
-	expect_output(&t, "cut -d' ' -f40,41 /proc/$$/stat", "0 5\n");
+	assert_output(&t, "cut -d' ' -f40,41 /proc/$$/stat", "0 5\n");
 }
 
 Test(sched, scheduler_other_with_negative_nice)
@@ -91,7 +91,7 @@ Test(sched, scheduler_other_with_negative_nice)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.scheduler",
 		       "{\"policy\": \"SCHED_OTHER\", \"nice\": -4}");
-	expect_output(&t, STAT_NICE_PRIO_POLICY, "-4 0 0\n");
+	assert_output(&t, STAT_NICE_PRIO_POLICY, "-4 0 0\n");
 }
 
 /* A real-time policy needs an rt budget, which a cgroup may deny root: skipped then. The
@@ -121,10 +121,10 @@ Test(sched, io_priority_best_effort_and_idle)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.ioPriority",
 		       "{\"class\": \"IOPRIO_CLASS_BE\", \"priority\": 6}");
-	expect_output(&t, "ionice -p $$", "best-effort: prio 6\n");
+	assert_output(&t, "ionice -p $$", "best-effort: prio 6\n");
 	ctt_config_set(t.bundle, ".process.ioPriority",
 		       "{\"class\": \"IOPRIO_CLASS_IDLE\", \"priority\": 0}");
-	expect_output(&t, "ionice -p $$", "idle\n");
+	assert_output(&t, "ionice -p $$", "idle\n");
 }
 
 Test(sched, io_priority_realtime)
@@ -133,36 +133,36 @@ Test(sched, io_priority_realtime)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.ioPriority",
 		       "{\"class\": \"IOPRIO_CLASS_RT\", \"priority\": 2}");
-	expect_output(&t, "ionice -p $$", "realtime: prio 2\n");
+	assert_output(&t, "ionice -p $$", "realtime: prio 2\n");
 }
 
 /* ---- linux.memoryPolicy: the policy column of numa_maps, one value for every mapping ---- */
 
-static void expect_memory_policy(const char *policy_json, const char *want)
+static void assert_memory_policy(const char *policy_json, const char *want)
 {
 	if (access("/proc/self/numa_maps", R_OK) != 0)
 		ctt_skip("this kernel has no NUMA support (/proc/self/numa_maps)");
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".linux.memoryPolicy", policy_json);
-	expect_output(&t, "cut -d' ' -f2 /proc/self/numa_maps | sort -u", want);
+	assert_output(&t, "cut -d' ' -f2 /proc/self/numa_maps | sort -u", want);
 }
 
 Test(sched, memory_policy_bind)
 {
-	expect_memory_policy("{\"mode\": \"MPOL_BIND\", \"nodes\": \"0\"}", "bind:0\n");
+	assert_memory_policy("{\"mode\": \"MPOL_BIND\", \"nodes\": \"0\"}", "bind:0\n");
 }
 
 Test(sched, memory_policy_preferred_and_interleave)
 {
-	expect_memory_policy("{\"mode\": \"MPOL_PREFERRED\", \"nodes\": \"0\"}", "prefer:0\n");
-	expect_memory_policy("{\"mode\": \"MPOL_INTERLEAVE\", \"nodes\": \"0\"}", "interleave:0\n");
+	assert_memory_policy("{\"mode\": \"MPOL_PREFERRED\", \"nodes\": \"0\"}", "prefer:0\n");
+	assert_memory_policy("{\"mode\": \"MPOL_INTERLEAVE\", \"nodes\": \"0\"}", "interleave:0\n");
 }
 
 Test(sched, memory_policy_local_and_static_nodes)
 {
-	expect_memory_policy("{\"mode\": \"MPOL_LOCAL\"}", "local\n");
-	expect_memory_policy(
+	assert_memory_policy("{\"mode\": \"MPOL_LOCAL\"}", "local\n");
+	assert_memory_policy(
 		"{\"mode\": \"MPOL_BIND\", \"nodes\": \"0\", \"flags\": [\"MPOL_F_STATIC_NODES\"]}",
 		"bind=static:0\n");
 }
@@ -242,7 +242,7 @@ Test(sched, bad_values_are_refused_naming_the_path)
 		ctt_config_set(t.bundle, bad_values[i].path, bad_values[i].json);
 		struct ctt_result r;
 		lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-		lc_expect_error(&r, bad_values[i].needle);
+		lc_assert_error(&r, bad_values[i].needle);
 		ctt_result_free(&r);
 		lc_assert_nothing_left(&t);
 		ctt_write_file(config, pristine);

@@ -35,7 +35,7 @@ static void allow_but(const struct lc *t, const char *rules)
 	set_profile(t, json);
 }
 
-static void expect_sh(const struct lc *t, const char *script, const char *want)
+static void assert_sh(const struct lc *t, const char *script, const char *want)
 {
 	char *out = lc_sh_output(t, script);
 	cr_expect_str_eq(out, want, "`%s`", script);
@@ -65,7 +65,7 @@ static char *probe_output(const struct lc *t, const char *const *probes)
 	return lc_run_output(t);
 }
 
-#define expect_probes(t, want, ...)                                                     \
+#define assert_probes(t, want, ...)                                                     \
 	do {                                                                            \
 		char *out_ = probe_output(t, (const char *const[]){__VA_ARGS__, NULL}); \
 		cr_expect_str_eq(out_, want);                                           \
@@ -77,7 +77,7 @@ Test(seccomp, errno_rule_denies_mkdir_only)
 	struct lc t;
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\""));
-	expect_sh(&t, "mkdir /tmp/d 2>&1; echo rc=$?; touch /tmp/f && ls /tmp",
+	assert_sh(&t, "mkdir /tmp/d 2>&1; echo rc=$?; touch /tmp/f && ls /tmp",
 		  "mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\nf\n");
 }
 
@@ -86,11 +86,11 @@ Test(seccomp, errno_ret_is_honoured)
 	struct lc t;
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
-	expect_sh(&t, "mkdir /tmp/d 2>&1; true",
+	assert_sh(&t, "mkdir /tmp/d 2>&1; true",
 		  "mkdir: can't create directory '/tmp/d': No space left on device\n");
 }
 
-static void expect_killed_by_mkdir(const char *action)
+static void assert_killed_by_mkdir(const char *action)
 {
 	struct lc t;
 	lc_init(&t);
@@ -108,12 +108,12 @@ static void expect_killed_by_mkdir(const char *action)
 
 Test(seccomp, kill_kills_the_process)
 {
-	expect_killed_by_mkdir("SCMP_ACT_KILL");
+	assert_killed_by_mkdir("SCMP_ACT_KILL");
 }
 
 Test(seccomp, kill_process_kills_the_process)
 {
-	expect_killed_by_mkdir("SCMP_ACT_KILL_PROCESS");
+	assert_killed_by_mkdir("SCMP_ACT_KILL_PROCESS");
 }
 
 /* One comparison (personality(0xffffffff) only), then two in one rule (AND), MASKED_EQ. */
@@ -128,7 +128,7 @@ Test(seccomp, argument_comparisons)
 		      " \"args\": [{\"index\": 0, \"value\": 65280, \"valueTwo\": 2048, \"op\": "
 		      "\"SCMP_CMP_MASKED_EQ\"}, {\"index\": 1, \"value\": 5, \"op\": "
 		      "\"SCMP_CMP_GT\"}]}");
-	expect_probes(&t,
+	assert_probes(&t,
 		      "personality=EPERM\npersonality=ok\ngetppid=EDOM\ngetppid=ok\ngetppid=ok\n",
 		      "personality:0xffffffff", "personality:0", "getppid:0x0812,6",
 		      "getppid:0x0812,5", "getppid:0x0912,6");
@@ -149,7 +149,7 @@ Test(seccomp, default_errno_gives_clone3_enosys)
 	install_sysprobe(&t);
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
 			"[" STATIC_START ", \"getpid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
-	expect_probes(&t, "clone3=ENOSYS\nmkdir=EPERM\ngetpid=ok\n", "clone3", "mkdir", "getpid");
+	assert_probes(&t, "clone3=ENOSYS\nmkdir=EPERM\ngetpid=ok\n", "clone3", "mkdir", "getpid");
 }
 
 /* A profile that names clone3 has the last word on it. */
@@ -160,7 +160,7 @@ Test(seccomp, clone3_named_by_the_profile_keeps_its_rule)
 	install_sysprobe(&t);
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
 			"[" STATIC_START ", \"clone3\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
-	expect_probes(&t, "clone3=EINVAL\nmkdir=EPERM\n", "clone3", "mkdir");
+	assert_probes(&t, "clone3=EINVAL\nmkdir=EPERM\n", "clone3", "mkdir");
 }
 
 Test(seccomp, unknown_syscall_name_is_skipped)
@@ -190,7 +190,7 @@ Test(seccomp, applies_without_no_new_privileges)
 	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
-	expect_sh(&t, "grep NoNewPrivs /proc/self/status; id -u; mkdir /tmp/d 2>&1; true",
+	assert_sh(&t, "grep NoNewPrivs /proc/self/status; id -u; mkdir /tmp/d 2>&1; true",
 		  "NoNewPrivs:\t0\n1000\nmkdir: can't create directory '/tmp/d': No space left "
 		  "on device\n");
 }
@@ -202,15 +202,15 @@ Test(seccomp, log_flag_is_applied)
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": "
 			"[\"SECCOMP_FILTER_FLAG_LOG\", \"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], "
 			"\"syscalls\": [" DENY_MKDIR("\"SCMP_ACT_ERRNO\"") "]}");
-	expect_sh(&t, "grep -c '^Seccomp:.2' /proc/self/status; mkdir /tmp/d 2>/dev/null; echo $?",
+	assert_sh(&t, "grep -c '^Seccomp:.2' /proc/self/status; mkdir /tmp/d 2>/dev/null; echo $?",
 		  "1\n1\n");
 }
 
-static void expect_refused(const struct lc *t, const char *const *needles)
+static void assert_refused(const struct lc *t, const char *const *needles)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
-	lc_expect_error_line(&r, needles);
+	lc_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 }
@@ -221,7 +221,7 @@ Test(seccomp, bad_action_name_is_refused)
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\"") ", {\"names\": [\"getpid\"], \"action\": "
 						       "\"SCMP_ACT_BOGUS\"}");
-	expect_refused(&t, (const char *const[]){"config.json: .linux.seccomp.syscalls[1].action",
+	assert_refused(&t, (const char *const[]){"config.json: .linux.seccomp.syscalls[1].action",
 						 "SCMP_ACT_BOGUS", NULL});
 }
 
@@ -230,7 +230,7 @@ Test(seccomp, errno_ret_on_kill_is_refused)
 	struct lc t;
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_KILL\", \"errnoRet\": 1"));
-	expect_refused(&t, (const char *const[]){"config.json: .linux.seccomp.syscalls[0]"
+	assert_refused(&t, (const char *const[]){"config.json: .linux.seccomp.syscalls[0]"
 						 ".errnoRet: SCMP_ACT_KILL takes no errno",
 						 NULL});
 }
@@ -242,7 +242,7 @@ Test(seccomp, flag_libseccomp_cannot_apply_is_refused)
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": "
 			"[\"SECCOMP_FILTER_FLAG_TSYNC\", "
 			"\"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV\"]}");
-	expect_refused(&t, (const char *const[]){"config.json: .linux.seccomp.flags[1]: "
+	assert_refused(&t, (const char *const[]){"config.json: .linux.seccomp.flags[1]: "
 						 "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
 						 NULL});
 }
@@ -298,7 +298,7 @@ Test(seccomp, notify_goes_to_the_listener)
 	char *out = ctt_path(dir, "agent.out");
 	pid_t agent = start_listener(&t, sock, state, out, "0");
 	notify_mkdir(&t, sock);
-	expect_sh(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
+	assert_sh(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
 		  "made\nabsent\n");
 	cr_expect_eq(lc_wait(agent, 20000), 0);
 	char *log = ctt_read_file(out);
@@ -320,7 +320,7 @@ Test(seccomp, notify_errno_from_the_listener)
 	char *out = ctt_path(dir, "agent.out");
 	pid_t agent = start_listener(&t, sock, state, out, "122"); /* EDQUOT */
 	notify_mkdir(&t, sock);
-	expect_sh(&t, "mkdir /tmp/d 2>&1; true",
+	assert_sh(&t, "mkdir /tmp/d 2>&1; true",
 		  "mkdir: can't create directory '/tmp/d': Disk quota "
 		  "exceeded\n");
 	cr_expect_eq(lc_wait(agent, 20000), 0);
@@ -337,7 +337,7 @@ Test(seccomp, notify_without_listener_fails_create)
 	char *dir = ctt_tmpdir();
 	char *sock = ctt_path(dir, "nobody.sock");
 	notify_mkdir(&t, sock);
-	expect_refused(&t, (const char *const[]){"connect to the seccomp listener", sock, NULL});
+	assert_refused(&t, (const char *const[]){"connect to the seccomp listener", sock, NULL});
 	free(sock);
 	free(dir);
 }

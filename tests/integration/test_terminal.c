@@ -104,7 +104,7 @@ static char *terminal_cycle(struct term *x, const char *const *opts)
 	return start_and_collect(x);
 }
 
-static void expect_line(const char *out, const char *regex)
+static void assert_line(const char *out, const char *regex)
 {
 	cr_expect(lc_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
 }
@@ -129,10 +129,10 @@ Test(terminal, stdio_of_the_container_is_the_pty)
 		      "[ \"$(readlink /proc/$$/fd/$fd)\" = \"$t\" ] && echo \"fd$fd on $t\"; "
 		      "done");
 	char *out = terminal_cycle(&x, NULL);
-	expect_line(out, "^tty /dev/pts/[0-9]+$");
-	expect_line(out, "^fd0 on /dev/pts/[0-9]+$");
-	expect_line(out, "^fd1 on /dev/pts/[0-9]+$");
-	expect_line(out, "^fd2 on /dev/pts/[0-9]+$");
+	assert_line(out, "^tty /dev/pts/[0-9]+$");
+	assert_line(out, "^fd0 on /dev/pts/[0-9]+$");
+	assert_line(out, "^fd1 on /dev/pts/[0-9]+$");
+	assert_line(out, "^fd2 on /dev/pts/[0-9]+$");
 	free(out);
 }
 
@@ -141,7 +141,7 @@ Test(terminal, input_typed_at_the_master_reaches_the_container)
 	struct term x;
 	term_init(&x, "read -r line; echo \"got [$line]\"");
 	char *out = terminal_cycle(&x, (const char *const[]){"--input", "hello there\\n", NULL});
-	expect_line(out, "^got \\[hello there\\]$");
+	assert_line(out, "^got \\[hello there\\]$");
 	free(out);
 }
 
@@ -151,7 +151,7 @@ Test(terminal, eof_typed_at_the_master_ends_the_input)
 	struct term x;
 	term_init(&x, "n=0; while read -r l; do n=$((n + 1)); done; echo \"lines $n\"");
 	char *out = terminal_cycle(&x, (const char *const[]){"--input", "one\\ntwo\\n\\x04", NULL});
-	expect_line(out, "^lines 2$");
+	assert_line(out, "^lines 2$");
 	free(out);
 }
 
@@ -161,8 +161,8 @@ Test(terminal, console_size_is_the_window_size)
 	term_init(&x, "echo \"size $(stty size)\"");
 	ctt_config_set(x.t.bundle, ".process.consoleSize", "{\"height\": 33, \"width\": 77}");
 	char *out = terminal_cycle(&x, (const char *const[]){"--winsize", NULL});
-	expect_line(out, "^winsize 33 77$"); /* what the master reports to the receiver */
-	expect_line(out, "^size 33 77$");    /* what the process sees */
+	assert_line(out, "^winsize 33 77$"); /* what the master reports to the receiver */
+	assert_line(out, "^size 33 77$");    /* what the process sees */
 	free(out);
 }
 
@@ -179,8 +179,8 @@ Test(terminal, pty_is_the_controlling_terminal)
 	long dev = value_of(out, "dev"), tty_nr = value_of(out, "tty_nr");
 	cr_expect_neq(tty_nr, 0, "no controlling terminal:\n%s", out);
 	cr_expect_eq(tty_nr, dev, "controlling terminal %ld is not the pty %ld", tty_nr, dev);
-	expect_line(out, "^leader$");
-	expect_line(out, "^via /dev/tty$");
+	assert_line(out, "^leader$");
+	assert_line(out, "^via /dev/tty$");
 	free(out);
 }
 
@@ -199,8 +199,8 @@ Test(terminal, dev_console_is_the_pty)
 	size_t n = strcspn(tty + 4, "\n");
 	cr_expect(n > 0 && strncmp(tty + 4, console + 8, n) == 0 && console[8 + n] == '\n',
 		  "/dev/console is not the pty:\n%s", out);
-	expect_line(out, "^bound 1$");
-	expect_line(out, "^via /dev/console$");
+	assert_line(out, "^bound 1$");
+	assert_line(out, "^via /dev/console$");
 	free(out);
 }
 
@@ -241,7 +241,7 @@ Test(terminal, run_detached_hands_the_terminal_over)
 	ctt_write_file(go, "");
 	free(go);
 	char *out = receiver_output(&x);
-	expect_line(out, "^finished$");
+	assert_line(out, "^finished$");
 	free(out);
 	lc_wait_status(&x.t, ID, "stopped");
 	lc_ok(&x.t, "delete", ID);
@@ -260,13 +260,13 @@ Test(terminal, run_in_the_foreground_with_a_console_socket)
 	cr_expect_str_empty(r.out);
 	ctt_result_free(&r);
 	char *out = receiver_output(&x);
-	expect_line(out, "^on /dev/pts/[0-9]+$");
+	assert_line(out, "^on /dev/pts/[0-9]+$");
 	free(out);
 	lc_assert_nothing_left(&x.t);
 }
 
 /* create and run (foreground) both fail before anything is made. */
-static void expect_refused_by_create_and_run(const struct term *x, const char *const *extra,
+static void assert_refused_by_create_and_run(const struct term *x, const char *const *extra,
 					     const char *const *needles)
 {
 	static const char *const commands[] = {"create", "run"};
@@ -279,7 +279,7 @@ static void expect_refused_by_create_and_run(const struct term *x, const char *c
 		args[n] = NULL;
 		struct ctt_result r;
 		lc_ctrunv(&r, &x->t, args);
-		lc_expect_error_line(&r, needles);
+		lc_assert_error_line(&r, needles);
 		ctt_result_free(&r);
 		lc_assert_nothing_left(&x->t);
 	}
@@ -289,7 +289,7 @@ Test(terminal, terminal_without_console_socket_is_an_error)
 {
 	struct term x;
 	term_init(&x, "true");
-	expect_refused_by_create_and_run(
+	assert_refused_by_create_and_run(
 		&x, NULL,
 		(const char *const[]){"\"" ID "\"", ".process.terminal", "--console-socket", NULL});
 }
@@ -300,7 +300,7 @@ Test(terminal, console_socket_without_terminal_is_an_error)
 	struct term x;
 	term_init(&x, "true");
 	ctt_config_set(x.t.bundle, ".process.terminal", "false");
-	expect_refused_by_create_and_run(&x,
+	assert_refused_by_create_and_run(&x,
 					 (const char *const[]){"--console-socket", x.sock, NULL},
 					 (const char *const[]){"--console-socket", x.sock,
 							       ".process.terminal is false", NULL});
@@ -310,7 +310,7 @@ Test(terminal, console_socket_that_does_not_exist_is_an_error)
 {
 	struct term x;
 	term_init(&x, "true");
-	expect_refused_by_create_and_run(
+	assert_refused_by_create_and_run(
 		&x, (const char *const[]){"--console-socket", x.sock, NULL},
 		(const char *const[]){"console socket", x.sock, strerror(ENOENT), NULL});
 }
@@ -327,7 +327,7 @@ Test(terminal, console_socket_nobody_listens_on_is_an_error)
 	cr_assert_eq(bind(fd, (struct sockaddr *)&addr, sizeof(addr)), 0, "bind: %s",
 		     strerror(errno));
 	close(fd);
-	expect_refused_by_create_and_run(
+	assert_refused_by_create_and_run(
 		&x, (const char *const[]){"--console-socket", x.sock, NULL},
 		(const char *const[]){"console socket", x.sock, strerror(ECONNREFUSED), NULL});
 }

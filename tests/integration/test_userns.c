@@ -110,7 +110,7 @@ static void stat_owner(const char *path, unsigned uid, unsigned gid)
 }
 
 /* method: the clone call the debug log must name. */
-static void check_root_inside(const char *const *enosys_args, const char *method)
+static void assert_root_inside(const char *const *enosys_args, const char *method)
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
@@ -131,14 +131,14 @@ static void check_root_inside(const char *const *enosys_args, const char *method
 
 Test(userns, process_is_root_inside_with_the_mapping)
 {
-	check_root_inside(NULL, "clone3");
+	assert_root_inside(NULL, "clone3");
 }
 
 /* clone() with CLONE_PIDFD where clone3 is refused: the same namespaces, the same maps. */
 Test(userns, process_is_root_inside_with_clone_fallback)
 {
 	static const char *const no_clone3[] = {"clone3", NULL};
-	check_root_inside(no_clone3, "clone");
+	assert_root_inside(no_clone3, "clone");
 }
 
 /* The init cannot become root where 0 is not mapped: its error comes back, nothing is
@@ -151,7 +151,7 @@ Test(userns, mapping_without_root_fails_in_the_init_and_leaves_nothing)
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_expect_error(&r, "set gid 0 in the user namespace", "Invalid argument");
+	lc_assert_error(&r, "set gid 0 in the user namespace", "Invalid argument");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -260,7 +260,7 @@ Test(userns, without_network_namespace_sys_is_the_hosts_bound)
 /* A host tmpfs mounted nosuid,nodev,noexec: in the user namespace those flags are locked, a
  * bind of it asked "ro" keeps them (the kernel refuses clearing them), and the check
  * accepts the extra flags the source had. */
-static void bind_keeps_locked_flags(const char *const *enosys_args)
+static void assert_bind_keeps_locked_flags(const char *const *enosys_args)
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
@@ -280,14 +280,14 @@ static void bind_keeps_locked_flags(const char *const *enosys_args)
 
 Test(userns, bind_of_a_locked_mount_keeps_its_flags)
 {
-	bind_keeps_locked_flags(NULL);
+	assert_bind_keeps_locked_flags(NULL);
 }
 
 Test(userns, bind_of_a_locked_mount_keeps_its_flags_with_mount2)
 {
 	static const char *const no_new_api[] = {"fsopen,fsmount,fsconfig,open_tree,move_mount",
 						 NULL};
-	bind_keeps_locked_flags(no_new_api);
+	assert_bind_keeps_locked_flags(no_new_api);
 }
 
 /* readlink of /proc/<pid>/ns/<name>, malloc'd. */
@@ -416,7 +416,7 @@ static void assert_mappings_refused(const char *ranges, const char *path, const 
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_expect_error(&r, path, why);
+	lc_assert_error(&r, path, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -442,7 +442,7 @@ Test(userns, overlapping_mount_mappings_are_refused)
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_expect_error(&r, "config.json: .mounts[7].uidMappings[1]:",
+	lc_assert_error(&r, "config.json: .mounts[7].uidMappings[1]:",
 			"hostID range overlaps that of .mounts[7].uidMappings[0]");
 	ctt_result_free(&r);
 	free(dir);

@@ -272,7 +272,7 @@ Test(vm, guest_kernel_is_linux_6_1_without_fchmodat2_and_statmount)
 }
 
 /* The container of case name ran its IDENTITY script as itself: pid 1, its hostname. */
-static void expect_identity(const char *console, const char *name)
+static void assert_identity(const char *console, const char *name)
 {
 	struct ctt_result r;
 	vm_result(&r, console, name);
@@ -290,7 +290,7 @@ static void expect_identity(const char *console, const char *name)
 Test(vm, container_runs_spawned_with_clone3_and_verified_with_mountinfo)
 {
 	char *console = vm_console();
-	expect_identity(console, "basic");
+	assert_identity(console, "basic");
 	free(console);
 }
 
@@ -314,7 +314,7 @@ Test(vm, devices_get_their_modes_without_fchmodat2)
 Test(vm, no_pivot_runs_on_the_initramfs_root)
 {
 	char *console = vm_console();
-	expect_identity(console, "nopivot");
+	assert_identity(console, "nopivot");
 	free(console);
 }
 
@@ -323,7 +323,7 @@ Test(vm, pivot_root_on_the_initramfs_root_is_refused_naming_it)
 	char *console = vm_console();
 	struct ctt_result r;
 	vm_result(&r, console, "pivot-initramfs");
-	lc_expect_error(&r, "create container \"pivot-initramfs\"", "pivot_root");
+	lc_assert_error(&r, "create container \"pivot-initramfs\"", "pivot_root");
 	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
 	ctt_result_free(&r);
 	free(console);
@@ -334,7 +334,7 @@ Test(vm, mount_covered_by_a_later_one_is_refused_with_mountinfo)
 	char *console = vm_console();
 	struct ctt_result r;
 	vm_result(&r, console, "covered");
-	lc_expect_error(&r, LC_COVERED_REFUSAL);
+	lc_assert_error(&r, LC_COVERED_REFUSAL);
 	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
 	ctt_result_free(&r);
 	free(console);

@@ -601,7 +601,7 @@ Test(mountcheck_plan, later_mounts_shadow_the_hierarchies)
 /* ---- shadowing ---- */
 
 /* Mounts at dests (NULL-terminated, tmpfs each); shadowed[i] must match. */
-static void expect_shadowing(const char *const *dests, const bool *shadowed)
+static void assert_shadowing(const char *const *dests, const bool *shadowed)
 {
 	char mounts[2048] = "[";
 	for (size_t i = 0; dests[i]; i++)
@@ -619,39 +619,39 @@ static void expect_shadowing(const char *const *dests, const bool *shadowed)
 
 Test(mountcheck_plan, later_mount_on_the_same_destination_shadows)
 {
-	expect_shadowing((const char *const[]){"/a", "/b", "/a", NULL},
+	assert_shadowing((const char *const[]){"/a", "/b", "/a", NULL},
 			 (const bool[]){true, false, false});
 }
 
 Test(mountcheck_plan, later_mount_on_an_ancestor_shadows)
 {
-	expect_shadowing((const char *const[]){"/a/b/c", "/a", NULL}, (const bool[]){true, false});
+	assert_shadowing((const char *const[]){"/a/b/c", "/a", NULL}, (const bool[]){true, false});
 }
 
 Test(mountcheck_plan, later_mount_below_does_not_shadow)
 {
-	expect_shadowing((const char *const[]){"/a", "/a/b", NULL}, (const bool[]){false, false});
+	assert_shadowing((const char *const[]){"/a", "/a/b", NULL}, (const bool[]){false, false});
 }
 
 Test(mountcheck_plan, a_sibling_with_a_common_prefix_does_not_shadow)
 {
-	expect_shadowing((const char *const[]){"/a/b", "/ab", "/a/bc", NULL},
+	assert_shadowing((const char *const[]){"/a/b", "/ab", "/a/bc", NULL},
 			 (const bool[]){false, false, false});
 }
 
 /* Compared lexically: "a", "/a/", "/x/../a" and "/./a" are one place. */
 Test(mountcheck_plan, destinations_are_compared_normalized)
 {
-	expect_shadowing((const char *const[]){"/a", "a/", NULL}, (const bool[]){true, false});
-	expect_shadowing((const char *const[]){"/a/b", "/x/../a", NULL},
+	assert_shadowing((const char *const[]){"/a", "a/", NULL}, (const bool[]){true, false});
+	assert_shadowing((const char *const[]){"/a/b", "/x/../a", NULL},
 			 (const bool[]){true, false});
-	expect_shadowing((const char *const[]){"a//b", "/./a/b/", NULL},
+	assert_shadowing((const char *const[]){"a//b", "/./a/b/", NULL},
 			 (const bool[]){true, false});
 }
 
 Test(mountcheck_plan, a_mount_on_the_root_never_shadows)
 {
-	expect_shadowing((const char *const[]){"/a", "/", NULL}, (const bool[]){false, false});
+	assert_shadowing((const char *const[]){"/a", "/", NULL}, (const bool[]){false, false});
 }
 
 /* A read-only path is a bind over itself: it covers a mount at its path, not one below. */

@@ -98,7 +98,7 @@ static struct oci_config *parse(const char *seccomp)
 	return c;
 }
 
-static void expect_compile_error(const char *seccomp, const char *msg)
+static void assert_compile_error(const char *seccomp, const char *msg)
 {
 	struct oci_config *c = parse(seccomp);
 	struct ct_seccomp_prog p;
@@ -111,16 +111,16 @@ static void expect_compile_error(const char *seccomp, const char *msg)
 
 Test(seccomp_compile, errors_name_the_json_path)
 {
-	expect_compile_error(JSON({"defaultAction" : "SCMP_ACT_KILL", "defaultErrnoRet" : 1}),
+	assert_compile_error(JSON({"defaultAction" : "SCMP_ACT_KILL", "defaultErrnoRet" : 1}),
 			     "config.json: .linux.seccomp.defaultErrnoRet: SCMP_ACT_KILL takes no "
 			     "errno");
-	expect_compile_error(JSON({"defaultAction" : "SCMP_ACT_NOTIFY"}),
+	assert_compile_error(JSON({"defaultAction" : "SCMP_ACT_NOTIFY"}),
 			     "config.json: .linux.seccomp.defaultAction: SCMP_ACT_NOTIFY would "
 			     "notify the runtime's own syscalls");
-	expect_compile_error(
+	assert_compile_error(
 		JSON({"defaultAction" : "SCMP_ACT_ALLOW", "listenerMetadata" : "x"}),
 		"config.json: .linux.seccomp.listenerMetadata: needs .linux.seccomp.listenerPath");
-	expect_compile_error(
+	assert_compile_error(
 		JSON({
 			"defaultAction" : "SCMP_ACT_ALLOW",
 			"syscalls" : [
@@ -131,14 +131,14 @@ Test(seccomp_compile, errors_name_the_json_path)
 			]
 		}),
 		"config.json: .linux.seccomp.syscalls[3].errnoRet: SCMP_ACT_TRAP takes no errno");
-	expect_compile_error(
+	assert_compile_error(
 		JSON({
 			"defaultAction" : "SCMP_ACT_ALLOW",
 			"syscalls" : [ {"names" : ["mkdir"], "action" : "SCMP_ACT_NOTIFY"} ]
 		}),
 		"config.json: .linux.seccomp.syscalls[0].action: SCMP_ACT_NOTIFY "
 		"needs .linux.seccomp.listenerPath");
-	expect_compile_error(
+	assert_compile_error(
 		JSON({
 			"defaultAction" : "SCMP_ACT_ALLOW",
 			"syscalls" : [ {
@@ -159,7 +159,7 @@ Test(seccomp_compile, unknown_arch_and_flag_name_the_entry)
 		 "config.json: .linux.seccomp.flags[1]: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: "
 		 "libseccomp %u.%u.%u cannot apply it",
 		 v->major, v->minor, v->micro);
-	expect_compile_error(
+	assert_compile_error(
 		JSON({
 			"defaultAction" : "SCMP_ACT_ALLOW",
 			"flags" : [
@@ -173,7 +173,7 @@ Test(seccomp_compile, unknown_arch_and_flag_name_the_entry)
 		 "config.json: .linux.seccomp.architectures[1]: SCMP_ARCH_LOONGARCH64: not known "
 		 "to libseccomp %u.%u.%u",
 		 v->major, v->minor, v->micro);
-	expect_compile_error(
+	assert_compile_error(
 		JSON({
 			"defaultAction" : "SCMP_ACT_ALLOW",
 			"architectures" : [ "SCMP_ARCH_X86", "SCMP_ARCH_LOONGARCH64" ]

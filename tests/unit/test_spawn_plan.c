@@ -666,7 +666,7 @@ Test(spawn_plan, listen_fds_count_needs_our_pid_or_none)
 }
 
 /* The plan's environment with LISTEN_FDS=2 and LISTEN_PID=pid: announced or not. */
-static void expect_listen_fds_for_pid(pid_t pid, bool announced)
+static void assert_listen_fds_for_pid(pid_t pid, bool announced)
 {
 	char pidtext[16];
 	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
@@ -688,12 +688,12 @@ static void expect_listen_fds_for_pid(pid_t pid, bool announced)
 
 Test(spawn_plan, listen_fds_for_our_pid_are_announced)
 {
-	expect_listen_fds_for_pid(getpid(), true);
+	assert_listen_fds_for_pid(getpid(), true);
 }
 
 Test(spawn_plan, listen_fds_for_another_pid_add_nothing)
 {
-	expect_listen_fds_for_pid(getppid(), false);
+	assert_listen_fds_for_pid(getppid(), false);
 }
 
 /* ---- fields whose issue has not landed ---- */

@@ -21,7 +21,8 @@ static oci_id_mappings mappings(struct oci_id_mapping *items, size_t n)
 static void assert_refused(oci_id_mappings m, const char *msg)
 {
 	struct ct_error err = {0};
-	cr_assert_eq(ct_idmap_check(&m, "linux.uidMappings", &err), -1, "accepted, expected: %s", msg);
+	cr_assert_eq(ct_idmap_check(&m, "linux.uidMappings", &err), -1, "accepted, expected: %s",
+		     msg);
 	cr_expect_eq(err.errnum, EINVAL);
 	cr_expect_str_eq(err.msg, msg);
 }
