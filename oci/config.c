@@ -125,3 +125,38 @@ void oci_config_free(struct oci_config *config)
 	oci_walk_free(oci_config_fields, config);
 	free(config);
 }
+
+int oci_process_parse(const char *text, const char *label, struct oci_process *out,
+		      struct ct_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	yajl_val tree = oci_json_parse(label, text, err);
+	if (!tree)
+		return -1;
+	struct oci_walk w = {.file = label, .err = err};
+	int ret = oci_walk_object(&w, oci_process_fields, tree, out);
+	yajl_tree_free(tree);
+	if (ret == 0 && !w.nerrors && !out->args.len)
+		oci_walk_error_at(&w, "args", "required to run on Linux");
+	if (w.nerrors) {
+		oci_process_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+int oci_process_load(const char *path, struct oci_process *out, struct ct_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	_cleanup_free_ char *text = oci_read_file(path, CONFIG_MAX_BYTES, err);
+	if (!text)
+		return -1;
+	return oci_process_parse(text, path, out, err);
+}
+
+void oci_process_free(struct oci_process *p)
+{
+	oci_walk_free(oci_process_fields, p);
+	memset(p, 0, sizeof(*p));
+}
+
