@@ -147,7 +147,8 @@ static int take_flag(int c, char **argv, struct ct_exec_flags *f)
 		f->no_new_privs_set = true;
 		break;
 	case OPT_PRESERVE_FDS:
-		return ct_parse_count(argv[0], "--preserve-fds", optarg, &f->preserve_fds);
+		return ct_parse_count(argv[0], "--preserve-fds", optarg, &f->preserve_fds) < 0 ? -1
+											       : 0;
 	default:
 		return -1;
 	}
