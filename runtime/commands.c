@@ -14,7 +14,7 @@ const struct ct_command ct_commands[] = {
 	{"kill", "[--all] ID [SIGNAL]", "send a signal to a container", cmd_kill, false},
 	{"delete", "[--force] ID", "delete a container", cmd_delete, false},
 	{"exec", "[flags] ID [CMD ARGS...]", "run a process in a running container", cmd_exec,
-	 false},
+	 true},
 	{"ps", "[--format table|json] ID", "list the processes of a container", NULL, false},
 	{"pause", "ID", "freeze every process of a container", NULL, false},
 	{"resume", "ID", "thaw a paused container", NULL, false},
