@@ -159,16 +159,15 @@ static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_
 	/* an rbind brings its submounts; a fresh /dev, the nodes bound where mknod is refused */
 	e->tree = m->flags.recursive_bind ||
 		  (plan->dev_is_tmpfs && strcmp(m->destination, "/dev") == 0);
-	struct stat st;
 	if (m->flags.bind) {
 		/* without options a bind keeps its source's flags: nothing to ask */
 		if (!m->flags.flags)
 			e->attr_set = e->attr_clear = 0;
 		if (plan->userns)
 			allow_source_flags(m->bind_source, e);
-		e->check_dev = stat(m->bind_source, &st) == 0;
-		e->dev_major = major(st.st_dev);
-		e->dev_minor = minor(st.st_dev);
+		/* its device comes from the child, which stats the source as it binds it
+		 * (ct_expect_bind_source): only then is a source covered by an earlier
+		 * mount seen as it really is */
 	} else if (m->is_cgroup) {
 		bool v1 = !plan->cgroup2_host && strcmp(m->type, "cgroup2") != 0;
 		e->fstype = v1 ? "tmpfs" : "cgroup2";
@@ -277,12 +276,12 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 
 uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i)
 {
-	return plan->opts->verify_mounts ? &plan->expect[i].mounted_id : NULL;
+	return plan->expect ? &plan->expect[i].mounted_id : NULL;
 }
 
 void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct stat *st)
 {
-	if (!plan->opts->verify_mounts || !plan->expect)
+	if (!plan->expect)
 		return;
 	plan->expect[i].check_dev = true;
 	plan->expect[i].dev_major = major(st->st_dev);
