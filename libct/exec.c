@@ -229,28 +229,19 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 {
 	for (;;) {
 		struct ct_sync_msg msg;
-		int fd;
-		if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		int fd, taken;
+		if (ct_sync_recv(sock, &msg, &fd, err) < 0 ||
+		    (taken = ct_spawn_take_fd(o, out->pid, &msg, fd, &out->pty_master, err)) < 0)
 			return -1;
+		if (taken)
+			continue;
 		switch (msg.type) {
 		case CT_SYNC_EOF:
 			return 0;
-		case CT_SYNC_PTY_MASTER:
-			if (fd < 0)
-				return ct_error_set(err, EPROTO,
-						    "pty message without a descriptor");
-			if (out->pty_master >= 0)
-				close(out->pty_master);
-			out->pty_master = fd;
-			break;
-		case CT_SYNC_SECCOMP_FD:
-			if (ct_spawn_forward_seccomp_fd(o, out->pid, fd, err) < 0)
-				return -1;
-			break;
-		case CT_SYNC_ERROR:
 		case CT_SYNC_EXEC_ERROR:
-			if (msg.type == CT_SYNC_EXEC_ERROR)
-				out->fail_status = ct_process_exec_status(msg.errnum);
+			out->fail_status = ct_process_exec_status(msg.errnum);
+			/* fall through */
+		case CT_SYNC_ERROR:
 			return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
 		default:
 			if (fd >= 0)
