@@ -352,8 +352,6 @@ Test(exec, tty_through_the_console_socket)
 	cr_expect(strstr(text, "tty /dev/pts/"), "receiver saw:\n%s", text);
 	cr_expect(strstr(text, "on-pty"), "receiver saw:\n%s", text);
 	free(text);
-	/* runc relays a foreground tty itself; ctrun says it does not yet */
-	assert_exec_status(&t, LC_ARGV("-t", ID, "true"), 255, "--console-socket");
 	assert_exec_status(&t, LC_ARGV("-d", "-t", ID, "true"), 255, "--console-socket");
 	assert_exec_status(&t, LC_ARGV("--console-socket", sock, ID, "true"), 255, "--tty");
 	free(out);
@@ -476,4 +474,18 @@ Test(exec, works_without_clone_pidfd)
 Test(exec, joins_through_ns_files_without_pidfd_open)
 {
 	assert_exec_under(LC_ARGV("pidfd_open"), "spawned with clone3, joined by nsfd");
+}
+
+Test(exec, tty_in_the_foreground_is_relayed_as_runc_does)
+{
+	struct lc t;
+	ex_start(&t);
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t, "typed\n", "exec", "--tty", ID, "sh", "-c",
+		       "read x; echo \"got-$x\"; tty; [ -t 0 ] && [ -t 1 ] && echo on-pty; exit 4");
+	cr_expect_eq(r.status, 4, "stderr: %s", r.err);
+	cr_expect(strstr(r.out, "got-typed"), "stdout: %s", r.out);
+	cr_expect(strstr(r.out, "/dev/pts/"), "stdout: %s", r.out);
+	cr_expect(strstr(r.out, "on-pty"), "stdout: %s", r.out);
+	ctt_result_free(&r);
 }
