@@ -263,31 +263,12 @@ void ct_exec_proc_kill(struct ct_exec_proc *p)
 	ct_exec_proc_close(p);
 }
 
-/* A descriptor the child keeps until its execve must not be one of the fds it passes on
- * (3 .. 3+preserve_fds-1), which it would make inheritable. */
-static int move_above(int *fd, int min, struct ct_error *err)
-{
-	if (*fd >= min)
-		return 0;
-	int moved = fcntl(*fd, F_DUPFD_CLOEXEC, min);
-	if (moved < 0)
-		return ct_error_set(err, errno, "move fd %d", *fd);
-	close(*fd);
-	*fd = moved;
-	return 0;
-}
-
 static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t,
 		       struct exec_join *j, struct ct_exec_proc *out, struct ct_error *err)
 {
 	int sync[2];
 	if (ct_sync_pair(sync, err) < 0)
 		return -1;
-	if (move_above(&sync[1], 3 + plan->opts->preserve_fds, err) < 0) {
-		close(sync[0]);
-		close(sync[1]);
-		return -1;
-	}
 	pid_t pid = ct_clone_pidfd(0, &out->pidfd, &out->method);
 	if (pid == 0) {
 		close(sync[0]);

@@ -187,38 +187,70 @@ Test(exec, capabilities_no_new_privs_and_seccomp_of_the_config)
 	assert_exec_status(&t, LC_ARGV("--cap", "CAP_NOPE", ID, "true"), 1, "CAP_NOPE");
 }
 
-Test(exec, only_stdio_and_preserved_fds_reach_the_process)
+/* `exec [--preserve-fds N] ID sh -c script` with fd 3 open on a file (not close-on-exec, as
+ * a caller passes it); the output. */
+static char *fds_seen(const struct lc *t, const char *log, int fd3, const char *preserve)
 {
-	struct lc t;
-	ex_start(&t);
+	/* no pipe or substitution: the shell would hold fds of its own */
+	const char *script = "ls -l /proc/$$/fd; cat <&3 2>/dev/null || echo no-fd-3";
+	const char *args[16] = {"--log", log, "exec"};
+	size_t n = 3;
+	if (preserve) {
+		args[n++] = "--preserve-fds";
+		args[n++] = preserve;
+	}
+	const char *tail[] = {ID, "sh", "-c", script, NULL};
+	memcpy(args + n, tail, sizeof(tail));
+	int status;
+	char *out = lc_spawn_output(t, lc_ctrun_argv(t, args), fd3, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	cr_expect_not(strstr(out, ctt_ctrun_path()), "an fd names the runtime:\n%s", out);
+	return out;
+}
+
+/* Only 0-2 and the fds asked for; none of ctrun's own, even in the preserved range: its
+ * --log file, opened first, takes the lowest free fd, 3 when the caller passes none. */
+static void assert_only_stdio_and_preserved_fds(struct lc *t)
+{
 	char *dir = ctt_tmpdir();
+	char *log = ctt_path(dir, "ctrun.log");
 	char *file = ctt_path(dir, "passed");
 	ctt_write_file(file, "through fd 3\n");
 	int fd = open(file, O_RDONLY); /* inheritable: only --preserve-fds lets it in */
 	cr_assert_geq(fd, 0);
-	int status;
-	/* no pipe or substitution: the shell would hold fds of its own */
-	const char *script = "ls -l /proc/$$/fd; cat <&3 2>/dev/null || echo no-fd-3";
-	char *out = lc_spawn_output(&t, lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c", script)),
-				    fd, &status);
-	cr_expect_eq(status, 0, "%s", out);
+	char *out = fds_seen(t, log, fd, NULL);
 	assert_has(out, " 2 -> ");
 	cr_expect_not(lc_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^no-fd-3$");
-	cr_expect_not(strstr(out, ctt_ctrun_path()), "an fd names the runtime:\n%s", out);
 	free(out);
-	out = lc_spawn_output(
-		&t,
-		lc_ctrun_argv(&t, LC_ARGV("exec", "--preserve-fds", "1", ID, "sh", "-c", script)),
-		fd, &status);
-	cr_expect_eq(status, 0, "%s", out);
+	out = fds_seen(t, log, fd, "1");
 	assert_has(out, " 3 -> .*/passed$");
 	cr_expect_not(lc_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^through fd 3$");
 	free(out);
+	out = fds_seen(t, log, -1, "1");
+	cr_expect_not(lc_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
+	free(out);
 	close(fd);
+	free(log);
 	free(file);
 	free(dir);
+}
+
+Test(exec, only_stdio_and_preserved_fds_reach_the_process)
+{
+	struct lc t;
+	ex_start(&t);
+	assert_only_stdio_and_preserved_fds(&t);
+}
+
+Test(exec, only_stdio_and_preserved_fds_without_close_range)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	ex_start(&t);
+	lc_wrap_enosys(&t, wrapper, LC_ARGV("close_range"));
+	assert_only_stdio_and_preserved_fds(&t);
 }
 
 Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
