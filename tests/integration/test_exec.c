@@ -521,3 +521,25 @@ Test(exec, tty_in_the_foreground_is_relayed_as_runc_does)
 	cr_expect(strstr(r.out, "on-pty"), "stdout: %s", r.out);
 	ctt_result_free(&r);
 }
+
+Test(exec, lsm_labels_are_refused_where_the_lsm_does_not_run)
+{
+	struct lc t;
+	ex_start(&t);
+	if (ctt_exists("/sys/module/apparmor/parameters/enabled") ||
+	    ctt_exists("/sys/fs/selinux/enforce"))
+		cr_skip("AppArmor or SELinux runs here: the refusal is not what happens");
+	assert_exec_status(&t, LC_ARGV("--apparmor", "ctrun-test", ID, "true"), 255,
+			   "AppArmor is not enabled");
+	assert_exec_status(&t, LC_ARGV("--process-label", "system_u:system_r:t:s0", ID, "true"),
+			   255, "SELinux is not enabled");
+	char *dir = ctt_tmpdir();
+	char *path = ctt_path(dir, "p.json");
+	ctt_write_file(path, "{\"args\":[\"true\"],\"cwd\":\"/\",\"apparmorProfile\":\"x\"}");
+	struct ctt_result r;
+	ex_run(&r, &t, LC_ARGV("--process", path, ID));
+	lc_assert_error(&r, path, ".apparmorProfile");
+	ctt_result_free(&r);
+	free(path);
+	free(dir);
+}
