@@ -15,6 +15,7 @@
 #include "libct/mountcheck.h"
 #include "libct/sched.h"
 #include "libct/seccomp.h"
+#include "libct/state.h"
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */
@@ -29,6 +30,9 @@ struct ct_spawn_opts {
 	const char *rootfs; /* absolute */
 	const char *id;
 	int state_dirfd; /* where exec.fifo lives */
+	/* The container's state as hooks read it (its pid is filled in per hook); needed
+	 * when the config has hooks, may be NULL otherwise. */
+	const struct ct_state *state;
 	/* The runtime's own fds (state root, state dir, its flock): the child closes them at
 	 * once, so the container never holds them and no flock outlives `create`. */
 	int runtime_fds[4];
@@ -146,6 +150,13 @@ int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *pl
 		       struct ct_error *err);
 void ct_init_plan_free(struct ct_init_plan *plan);
 __attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
+
+/* A child with a pidfd, as fork() makes one when flags has no CLONE_NEW*: clone3, else
+ * clone(CLONE_PIDFD), else clone and pidfd_open (a child that gets no pidfd is killed and
+ * reaped: nothing is driven without one). Returns the pid (0 in the child), -1 with errno;
+ * *method names the call that made it, for the debug log (the fallbacks are otherwise
+ * invisible). */
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
 
 /* CLONE_NEW* of each namespace type, also setns()'s nstype. */
 extern const unsigned long ct_ns_clone_flags[OCI_NS_COUNT];

@@ -544,15 +544,8 @@ static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *p
 	return 0;
 }
 
-static bool hooks_given(const struct oci_config *c)
-{
-	const struct oci_hooks *h = &c->hooks;
-	return h->prestart.len || h->create_runtime.len || h->create_container.len ||
-	       h->start_container.len || h->poststart.len || h->poststop.len;
-}
-
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
- * wait for their issues (security, cgroups, hooks, rootfs). */
+ * wait for their issues (cgroups, rdt, network devices). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
@@ -562,7 +555,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	} rows[] = {
 		{lx->has_resources, ".linux.resources"},
 		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
-		{hooks_given(c), ".hooks"},
 		{lx->net_devices.len, ".linux.netDevices"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
 	};
