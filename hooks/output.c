@@ -62,7 +62,8 @@ void ct_hook_tail_format(const struct ct_hook_tail *t, unsigned lines, char *out
 		size_t len = strcspn(text + i, "\n");
 		if (!blank(text + i, len))
 			n += (size_t)snprintf(out + n, size - n, "%s%.*s",
-					      n && strcmp(out, "...") ? "; " : "", (int)len, text + i);
+					      n && strcmp(out, "...") ? "; " : "", (int)len,
+					      text + i);
 		i += len + (text[i + len] == '\n');
 	}
 }

@@ -95,7 +95,7 @@ static void close_inherited_fds(void)
 		return;
 	struct rlimit rl;
 	int max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur
-									  : 65536;
+									    : 65536;
 	for (int fd = 3; fd < max; fd++) {
 		int flags = fcntl(fd, F_GETFD);
 		if (flags >= 0)
@@ -105,8 +105,8 @@ static void close_inherited_fds(void)
 
 /* In the hook's process: a clean signal state (ctrun run blocks every signal), the three
  * streams, then the program. A failing exec sends its errno on `report`. */
-__attribute__((noreturn)) static void exec_hook(const char *path, const struct hook_exec *x,
-						int in, int out, int errfd, int report)
+__attribute__((noreturn)) static void exec_hook(const char *path, const struct hook_exec *x, int in,
+						int out, int errfd, int report)
 {
 	sigset_t none;
 	sigemptyset(&none);
@@ -280,7 +280,7 @@ static int run_started(const struct oci_hook *h, struct hook_proc *p, struct ct_
 	int64_t deadline = -1;
 	if (h->has_timeout)
 		deadline = h->timeout > INT64_MAX / 1000 - now_ms() ? INT64_MAX
-								     : now_ms() + h->timeout * 1000;
+								    : now_ms() + h->timeout * 1000;
 	bool exited = wait_exit(p, deadline);
 	if (!exited)
 		kill_hook(p);
@@ -298,8 +298,8 @@ static int run_started(const struct oci_hook *h, struct hook_proc *p, struct ct_
 	return ct_error_set_plain(err, ECANCELED, "%s%s", how, note);
 }
 
-int ct_hook_run(enum ct_hook_kind kind, size_t index, const struct oci_hook *h,
-		const char *state, struct ct_error *err)
+int ct_hook_run(enum ct_hook_kind kind, size_t index, const struct oci_hook *h, const char *state,
+		struct ct_error *err)
 {
 	struct hook_exec x = {null_terminated(&h->args, h->path), null_terminated(&h->env, NULL)};
 	struct hook_proc p = {.pid = -1, .pidfd = -1, .out = -1, .errfd = -1};

@@ -15,8 +15,8 @@
 
 /* The state as the container sees it: runtime.md#state gives a hook in the container
  * namespace the pid as seen there (1 in a new pid namespace). */
-static int run_in_container(struct ct_init_plan *plan, enum ct_hook_kind kind,
-			    const char *status, struct ct_error *err)
+static int run_in_container(struct ct_init_plan *plan, enum ct_hook_kind kind, const char *status,
+			    struct ct_error *err)
 {
 	const struct oci_hooks *h = &plan->config->hooks;
 	if (!ct_hook_list(h, kind)->len)
@@ -48,8 +48,8 @@ int ct_init_start_hooks(struct ct_init_plan *plan, struct ct_error *err)
 	return run_in_container(plan, CT_HOOK_START_CONTAINER, "created", err);
 }
 
-int ct_init_report_start(const struct ct_init_plan *plan, int channel,
-			 const struct ct_error *cause, struct ct_error *err)
+int ct_init_report_start(const struct ct_init_plan *plan, int channel, const struct ct_error *cause,
+			 struct ct_error *err)
 {
 	if (plan->opts->start == CT_START_SYNC)
 		return cause ? ct_sync_send_error(channel, cause)

@@ -17,7 +17,7 @@ int ct_init_start_hooks(struct ct_init_plan *plan, struct ct_error *err);
 
 /* Reports the start on `channel` (the exec fifo or the sync socket): STARTED when cause is
  * NULL, else the cause as an ERROR. */
-int ct_init_report_start(const struct ct_init_plan *plan, int channel,
-			 const struct ct_error *cause, struct ct_error *err);
+int ct_init_report_start(const struct ct_init_plan *plan, int channel, const struct ct_error *cause,
+			 struct ct_error *err);
 
 #endif

@@ -1,6 +1,5 @@
 #include "libct/rootfs.h"
 
-
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

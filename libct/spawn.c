@@ -286,7 +286,8 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 		      struct ct_error *err)
 {
 	bool joiner = plan->use_joiner;
-	pid_t pid = joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
+	pid_t pid =
+		joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"
@@ -350,7 +351,8 @@ int ct_spawn_start(struct ct_spawned *s, struct ct_error *err)
 		close(fd);
 	ct_spawned_close_sync(s);
 	if (msg.type != CT_SYNC_EOF)
-		return ct_error_set(err, EPROTO, "unexpected sync message %u after start", msg.type);
+		return ct_error_set(err, EPROTO, "unexpected sync message %u after start",
+				    msg.type);
 	return 0;
 }
 

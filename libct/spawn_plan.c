@@ -544,6 +544,17 @@ static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *p
 	return 0;
 }
 
+/* The hooks create and the init run read the state the caller gives (libct/spawn.h). */
+static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
+{
+	const struct oci_hooks *h = &o->config->hooks;
+	bool run_here = h->prestart.len || h->create_runtime.len || h->create_container.len ||
+			h->start_container.len;
+	if (run_here && !o->state)
+		return ct_error_set_plain(err, EINVAL, "hooks given without the state they read");
+	return 0;
+}
+
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
  * wait for their issues (cgroups, rdt, network devices). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
@@ -582,7 +593,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 					  "config.json: .process.args: required to run on Linux "
 					  "(.process.commandLine is for Windows)");
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
-	if (refuse_unsupported(c, err) < 0 ||
+	if (refuse_unsupported(c, err) < 0 || check_hook_state(o, err) < 0 ||
 	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
 	    plan_namespaces(&c->linux_, plan, err) < 0 ||
 	    plan_id_mappings(&c->linux_, plan, err) < 0 ||

@@ -793,8 +793,8 @@ static int gen_runc_state(yajl_gen g, const struct ct_state *st, const char *sta
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
-static int format_state(const struct ct_state *st, const char *status, bool beautify,
-			char **out, struct ct_error *err)
+static int format_state(const struct ct_state *st, const char *status, bool beautify, char **out,
+			struct ct_error *err)
 {
 	*out = NULL;
 	yajl_gen g = yajl_gen_alloc(NULL);
@@ -831,8 +831,8 @@ int ct_state_format_json(const struct ct_state *st, const char *status, char **o
 	return format_state(st, status, true, out, err);
 }
 
-int ct_state_format_compact(const struct ct_state *st, const char *status, pid_t pid,
-			    char **out, struct ct_error *err)
+int ct_state_format_compact(const struct ct_state *st, const char *status, pid_t pid, char **out,
+			    struct ct_error *err)
 {
 	struct ct_state shown = *st; /* shallow: only the pid differs */
 	shown.pid = pid;

@@ -145,8 +145,8 @@ int ct_state_format_json(const struct ct_state *st, const char *status, char **o
 /* The same document in one line (yajl's compact form), as a hook reads it on stdin
  * (config.md#posix-platform-hooks); pid is the one to show (runtime.md#state: the pid as
  * seen in the namespace the hook runs in). */
-int ct_state_format_compact(const struct ct_state *st, const char *status, pid_t pid,
-			    char **out, struct ct_error *err);
+int ct_state_format_compact(const struct ct_state *st, const char *status, pid_t pid, char **out,
+			    struct ct_error *err);
 
 /* Formats `ts` as Go's time.RFC3339Nano in UTC, which is what runc's "created" looks like:
  * "2006-01-02T15:04:05.123456789Z", trailing zeros of the fraction dropped, and the fraction

@@ -89,9 +89,8 @@ static int copy_annotations(const oci_string_map *from, oci_string_map *to)
 
 /* The state before the spawn: hooks read it (libct/spawn.h). The poststart and poststop
  * hooks move from the config into it, to be kept in state.json (libct/state.h). */
-static int prepare_state(struct ct_container *c, const struct ct_create_args *a,
-			 const char *bundle, const char *rootfs, struct oci_config *config,
-			 struct ct_error *err)
+static int prepare_state(struct ct_container *c, const struct ct_create_args *a, const char *bundle,
+			 const char *rootfs, struct oci_config *config, struct ct_error *err)
 {
 	struct ct_state *st = &c->state;
 	struct timespec now;

@@ -130,7 +130,8 @@ int main(int argc, char **argv)
 			sleep((unsigned)atoi(val));
 		else if (!strcmp(opt, "--exit"))
 			status = atoi(val);
-		else if (!strcmp(opt, "--mount-tmpfs") && mount("hooktmp", val, "tmpfs", 0, NULL) < 0)
+		else if (!strcmp(opt, "--mount-tmpfs") &&
+			 mount("hooktmp", val, "tmpfs", 0, NULL) < 0)
 			perror("hook_recorder: mount"), status = 2;
 	}
 	return status;

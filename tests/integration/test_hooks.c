@@ -66,7 +66,8 @@ static char *hook(const struct hk *h, const char *path, const char *kind, const 
 	char tm[32] = "";
 	if (timeout)
 		snprintf(tm, sizeof(tm), ",\"timeout\":%d", timeout);
-	cr_assert_geq(asprintf(&json, "{\"path\":%s,\"args\":[\"hook_recorder\",\"%s\",%s%s%s]%s%s%s%s}",
+	cr_assert_geq(asprintf(&json,
+			       "{\"path\":%s,\"args\":[\"hook_recorder\",\"%s\",%s%s%s]%s%s%s%s}",
 			       p, kind, l, extra ? "," : "", extra ? extra : "",
 			       env ? ",\"env\":[" : "", env ? env : "", env ? "]" : "", tm),
 		      0);
@@ -176,16 +177,6 @@ static char *record_of(const struct hk *h, const char *kind)
 	return found;
 }
 
-static char *ns_of(const char *pid, const char *ns)
-{
-	char path[64], link[64];
-	snprintf(path, sizeof(path), "/proc/%s/ns/%s", pid, ns);
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-	cr_assert_gt(n, 0, "readlink %s", path);
-	link[n] = '\0';
-	return strdup(link);
-}
-
 static char *root_id(const char *dir)
 {
 	struct stat sb;
@@ -205,8 +196,7 @@ static void assert_field(const char *record, const char *key, const char *want)
 }
 
 /* The state the hook read: status and pid as given, the rest as `ctrun state` says. */
-static void assert_hook_state(const char *record, yajl_val state, const char *status,
-			      long long pid)
+static void assert_hook_state(const char *record, yajl_val state, const char *status, long long pid)
 {
 	char *text = field(record, "state");
 	yajl_val got = ctt_json_parse(text, "the hook's stdin");
@@ -224,7 +214,8 @@ static void assert_hook_state(const char *record, yajl_val state, const char *st
 /* The hook ran in the runtime's (our) namespaces on the host's root, with fds 0-2 only. */
 static void assert_in_runtime(const char *record)
 {
-	char *mnt = ns_of("self", "mnt"), *pid = ns_of("self", "pid"), *root = root_id("/");
+	char *mnt = lc_ns_link("self", "mnt"), *pid = lc_ns_link("self", "pid"),
+	     *root = root_id("/");
 	assert_field(record, "mnt", mnt);
 	assert_field(record, "pid", pid);
 	assert_field(record, "root", root);
@@ -243,7 +234,7 @@ static struct init_ns init_ns_of(pid_t init)
 {
 	char p[16];
 	snprintf(p, sizeof(p), "%d", init);
-	return (struct init_ns){ns_of(p, "mnt"), ns_of(p, "pid"), ns_of(p, "net")};
+	return (struct init_ns){lc_ns_link(p, "mnt"), lc_ns_link(p, "pid"), lc_ns_link(p, "net")};
 }
 
 /* The hook ran in the init's namespaces, on root (a dev:ino), with fds 0-2 only. */
@@ -379,7 +370,8 @@ Test(hooks, failing_create_runtime_hook_stops_create_with_its_stderr)
 	set_hook(&h, "createContainer", hook(&h, h.host_rec, "createContainer", NULL, NULL, 0));
 	char *name;
 	cr_assert_geq(asprintf(&name, "createRuntime hook #0 \"%s\"", h.host_rec), 0);
-	assert_create_fails(&h, LC_ARGV(name, "exited with status 3", "(stderr: no network for you)"),
+	assert_create_fails(&h,
+			    LC_ARGV(name, "exited with status 3", "(stderr: no network for you)"),
 			    "createRuntime poststop");
 	free(name);
 }
@@ -389,9 +381,11 @@ Test(hooks, failing_prestart_hook_stops_create)
 	struct hk h;
 	hk_init(&h);
 	set_hook(&h, "prestart",
-		 hook(&h, h.host_rec, "prestart", "\"--stdout\",\"said\",\"--exit\",\"1\"", NULL, 0));
+		 hook(&h, h.host_rec, "prestart", "\"--stdout\",\"said\",\"--exit\",\"1\"", NULL,
+		      0));
 	set_hook(&h, "createRuntime", hook(&h, h.host_rec, "createRuntime", NULL, NULL, 0));
-	assert_create_fails(&h, LC_ARGV("prestart hook #0", "exited with status 1", "(stdout: said)"),
+	assert_create_fails(&h,
+			    LC_ARGV("prestart hook #0", "exited with status 1", "(stdout: said)"),
 			    "prestart poststop");
 }
 
@@ -405,9 +399,9 @@ Test(hooks, failing_create_container_hook_stops_create)
 	char *both;
 	cr_assert_geq(asprintf(&both, "%s,%s", ok, bad), 0);
 	set_hook(&h, "createContainer", both);
-	assert_create_fails(&h,
-			    LC_ARGV("createContainer hook #1", "exited with status 7", "stderr: bad"),
-			    "createContainer createContainer poststop");
+	assert_create_fails(
+		&h, LC_ARGV("createContainer hook #1", "exited with status 7", "stderr: bad"),
+		"createContainer createContainer poststop");
 	free(ok);
 	free(bad);
 }
@@ -416,7 +410,8 @@ Test(hooks, missing_hook_program_stops_create)
 {
 	struct hk h;
 	hk_init(&h);
-	set_hook(&h, "createRuntime", hook(&h, "/nonexistent/hook", "createRuntime", NULL, NULL, 0));
+	set_hook(&h, "createRuntime",
+		 hook(&h, "/nonexistent/hook", "createRuntime", NULL, NULL, 0));
 	assert_create_fails(&h,
 			    LC_ARGV("createRuntime hook #0 \"/nonexistent/hook\": exec: No such "
 				    "file or directory"),
@@ -440,8 +435,8 @@ Test(hooks, failing_start_container_hook_fails_start_and_deletes)
 	hk_init(&h);
 	hk_bind_log(&h);
 	set_hook(&h, "startContainer",
-		 hook(&h, IN_ROOTFS, "startContainer", "\"--stderr\",\"no ldconfig\",\"--exit\",\"2\"",
-		      NULL, 0));
+		 hook(&h, IN_ROOTFS, "startContainer",
+		      "\"--stderr\",\"no ldconfig\",\"--exit\",\"2\"", NULL, 0));
 	set_hook(&h, "poststart", hook(&h, h.host_rec, "poststart", NULL, NULL, 0));
 	assert_start_fails(&h,
 			   LC_ARGV("start container \"" ID "\": startContainer hook #0 \"" IN_ROOTFS
@@ -465,8 +460,8 @@ Test(hooks, failing_poststart_hook_fails_start_and_deletes)
 	struct hk h;
 	hk_init(&h);
 	set_hook(&h, "poststart",
-		 hook(&h, h.host_rec, "poststart", "\"--stderr\",\"not today\",\"--exit\",\"4\"", NULL,
-		      0));
+		 hook(&h, h.host_rec, "poststart", "\"--stderr\",\"not today\",\"--exit\",\"4\"",
+		      NULL, 0));
 	assert_start_fails(&h, LC_ARGV("poststart hook #0", "exited with status 4", "not today"),
 			   "poststart poststop");
 }
@@ -475,8 +470,8 @@ Test(hooks, failing_poststop_hook_is_a_warning_and_delete_completes)
 {
 	struct hk h;
 	hk_init(&h);
-	char *bad = hook(&h, h.host_rec, "poststop", "\"--stderr\",\"cannot clean\",\"--exit\",\"5\"",
-			 NULL, 0);
+	char *bad = hook(&h, h.host_rec, "poststop",
+			 "\"--stderr\",\"cannot clean\",\"--exit\",\"5\"", NULL, 0);
 	char *ok = hook(&h, h.host_rec, "poststop", NULL, NULL, 0);
 	char *both;
 	cr_assert_geq(asprintf(&both, "%s,%s", bad, ok), 0);
@@ -540,8 +535,9 @@ Test(hooks, create_container_mount_elsewhere_is_extra)
 	struct ctt_result r;
 	lc_ctrun(&r, &h.t, "--debug", "create", "--bundle", h.t.bundle, ID);
 	cr_assert_eq(r.status, 0, "create: %s", r.err);
-	cr_expect(lc_matches(r.err, "mounts verified with [a-z]+: [0-9]+ checked, 1 extra: /hookmnt"),
-		  "debug: %s", r.err);
+	cr_expect(
+		lc_matches(r.err, "mounts verified with [a-z]+: [0-9]+ checked, 1 extra: /hookmnt"),
+		"debug: %s", r.err);
 	ctt_result_free(&r);
 	lc_ctrun(&r, &h.t, "mounts", ID);
 	cr_expect_eq(r.status, 0, "mounts: %s", r.err);

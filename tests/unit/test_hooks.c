@@ -105,8 +105,9 @@ Test(hook_run, exit_zero_succeeds)
 Test(hook_run, gets_the_state_args_env_and_only_fds_0_to_2)
 {
 	char *env[] = {"ONLY=this"};
-	struct oci_hook h = sh_hook("echo \"argv0=$0 state=$(cat)\" >&2; env | grep -v '^PWD=\\|^SHLVL=\\|^_=' | "
-				    "tr '\\n' ' ' >&2; echo >&2; ls /proc/self/fd | tr '\\n' ' ' >&2; exit 1");
+	struct oci_hook h = sh_hook(
+		"echo \"argv0=$0 state=$(cat)\" >&2; env | grep -v '^PWD=\\|^SHLVL=\\|^_=' | "
+		"tr '\\n' ' ' >&2; echo >&2; ls /proc/self/fd | tr '\\n' ' ' >&2; exit 1");
 	h.env = (oci_strings){env, 1};
 	assert_hook_fails(&h, "createRuntime hook #2 \"/bin/sh\": exited with status 1",
 			  "argv0=sh state={\"id\":\"x\"}", "; ONLY=this ;", "; 0 1 2 3 )");
@@ -191,14 +192,15 @@ static int rm_entry(const char *path, const struct stat *sb, int type, struct FT
 
 Test(hook_state, compact_one_line_with_the_pid_given)
 {
-	struct ct_state st = {.id = "c", .bundle = "/b", .rootfs = "/b/rootfs", .created = "t",
-			      .pid = 4242};
+	struct ct_state st = {
+		.id = "c", .bundle = "/b", .rootfs = "/b/rootfs", .created = "t", .pid = 4242};
 	char *json;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_state_format_compact(&st, "creating", 1, &json, &err), 0, "%s", err.msg);
-	cr_expect_str_eq(json, "{\"ociVersion\":\"" CT_STATE_OCI_VERSION "\",\"id\":\"c\",\"pid\":1,"
-			       "\"status\":\"creating\",\"bundle\":\"/b\",\"rootfs\":\"/b/rootfs\","
-			       "\"created\":\"t\",\"owner\":\"\"}");
+	cr_expect_str_eq(json,
+			 "{\"ociVersion\":\"" CT_STATE_OCI_VERSION "\",\"id\":\"c\",\"pid\":1,"
+			 "\"status\":\"creating\",\"bundle\":\"/b\",\"rootfs\":\"/b/rootfs\","
+			 "\"created\":\"t\",\"owner\":\"\"}");
 	free(json);
 }
 
@@ -211,11 +213,18 @@ Test(hook_state, poststart_and_poststop_survive_state_json)
 	struct ct_container_dir d;
 	cr_assert_eq(ct_state_reserve(rootfd, "c", &d, &err), 0, "%s", err.msg);
 	char *args[] = {"notify", "-x"}, *env[] = {"A=1"};
-	struct oci_hook start = {.path = "/bin/notify", .args = {args, 2}, .env = {env, 1},
-				 .timeout = 5, .has_timeout = true};
+	struct oci_hook start = {.path = "/bin/notify",
+				 .args = {args, 2},
+				 .env = {env, 1},
+				 .timeout = 5,
+				 .has_timeout = true};
 	struct oci_hook stop = {.path = "/bin/cleanup"};
-	struct ct_state st = {.id = "c", .bundle = "/b", .rootfs = "/b/r", .created = "t",
-			      .pid = 7, .hooks = {.poststart = {&start, 1}, .poststop = {&stop, 1}}};
+	struct ct_state st = {.id = "c",
+			      .bundle = "/b",
+			      .rootfs = "/b/r",
+			      .created = "t",
+			      .pid = 7,
+			      .hooks = {.poststart = {&start, 1}, .poststop = {&stop, 1}}};
 	cr_assert_eq(ct_state_write(&d, &st, &err), 0, "%s", err.msg);
 	struct ct_state back;
 	cr_assert_eq(ct_state_read(&d, &back, &err), 0, "%s", err.msg);
