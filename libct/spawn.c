@@ -72,6 +72,8 @@ static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *e
 	return 0;
 }
 
+/* Returns the pid (0 in the child), -1 with errno on failure; *method names the call that
+ * made the child, for the debug log (the fallbacks are otherwise invisible). */
 pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
 {
 	struct clone_args args = {
@@ -110,8 +112,8 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
 
 /* config-linux.md#seccomp: the agent at listenerPath gets the notify fd with the state of
  * the container being created; failing to send it fails the create. */
-static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spawned *out, int fd,
-			      struct ct_error *err)
+int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd,
+				struct ct_error *err)
 {
 	const struct oci_seccomp *s = &o->config->linux_.seccomp;
 	if (fd < 0)
@@ -120,7 +122,7 @@ static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spa
 		.id = o->id,
 		.bundle = o->bundle,
 		.metadata = s->listener_metadata,
-		.pid = out->pid,
+		.pid = pid,
 		.annotations = &o->config->annotations,
 	};
 	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
@@ -165,7 +167,7 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			out->pty_master = fd;
 			break;
 		case CT_SYNC_SECCOMP_FD:
-			if (forward_seccomp_fd(o, out, fd, err) < 0)
+			if (ct_spawn_forward_seccomp_fd(o, out->pid, fd, err) < 0)
 				return -1;
 			break;
 		case CT_SYNC_CREATE_HOOKS:
@@ -286,8 +288,7 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 		      struct ct_error *err)
 {
 	bool joiner = plan->use_joiner;
-	pid_t pid =
-		joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
+	pid_t pid = joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"
