@@ -146,30 +146,39 @@ static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct 
 	return rc < 0 ? -1 : ct_sync_send_hooks_done(out->sync_fd, err);
 }
 
+int ct_spawn_take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg,
+		     int fd, int *pty_master, struct ct_error *err)
+{
+	switch (msg->type) {
+	case CT_SYNC_PTY_MASTER:
+		if (fd < 0)
+			return ct_error_set(err, EPROTO, "pty message without a descriptor");
+		if (*pty_master >= 0)
+			close(*pty_master);
+		*pty_master = fd;
+		return 1;
+	case CT_SYNC_SECCOMP_FD:
+		return ct_spawn_forward_seccomp_fd(o, pid, fd, err) < 0 ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
 			  struct ct_error *err)
 {
 	for (;;) {
 		struct ct_sync_msg msg;
-		int fd;
-		if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		int fd, taken;
+		if (ct_sync_recv(sock, &msg, &fd, err) < 0 ||
+		    (taken = ct_spawn_take_fd(o, out->pid, &msg, fd, &out->pty_master, err)) < 0)
 			return -1;
+		if (taken)
+			continue;
 		switch (msg.type) {
 		case CT_SYNC_READY:
 			snprintf(out->note, sizeof(out->note), "%s", msg.text);
 			return 0;
-		case CT_SYNC_PTY_MASTER:
-			if (fd < 0)
-				return ct_error_set(err, EPROTO,
-						    "pty message without a descriptor");
-			if (out->pty_master >= 0)
-				close(out->pty_master);
-			out->pty_master = fd;
-			break;
-		case CT_SYNC_SECCOMP_FD:
-			if (ct_spawn_forward_seccomp_fd(o, out->pid, fd, err) < 0)
-				return -1;
-			break;
 		case CT_SYNC_CREATE_HOOKS:
 			if (fd >= 0)
 				close(fd);
