@@ -15,6 +15,7 @@
 #include "libct/mountcheck.h"
 #include "libct/sched.h"
 #include "libct/seccomp.h"
+#include "libct/state.h"
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */
@@ -29,6 +30,9 @@ struct ct_spawn_opts {
 	const char *rootfs; /* absolute */
 	const char *id;
 	int state_dirfd; /* where exec.fifo lives */
+	/* The container's state as hooks read it (its pid is filled in per hook); needed
+	 * when the config has hooks, may be NULL otherwise. */
+	const struct ct_state *state;
 	/* The runtime's own fds (state root, state dir, its flock): the child closes them at
 	 * once, so the container never holds them and no flock outlives `create`. */
 	int runtime_fds[4];
