@@ -547,3 +547,80 @@ Test(hooks, create_container_mount_elsewhere_is_extra)
 	free(extra);
 	free(mnt);
 }
+
+/* The runner's fallbacks (DESIGN.md): hooks cloned with clone() (clone3 missing) or clone()
+ * then pidfd_open() (no CLONE_PIDFD), and a timed-out hook killed with kill() where
+ * pidfd_send_signal is refused. */
+static void assert_hooks_under_enosys(const char *const *enosys_args)
+{
+	struct hk h;
+	hk_init(&h);
+	const char *wrapper[LC_WRAPPER_MAX];
+	lc_wrap_enosys(&h.t, wrapper, enosys_args);
+	set_all_six(&h);
+	lc_set_script(&h.t, "echo ran");
+	char *out = lc_run_output(&h.t);
+	cr_expect_str_eq(out, "ran\n");
+	free(out);
+	assert_kinds(&h, "prestart createRuntime createContainer startContainer poststart "
+			 "poststop");
+	char *mark;
+	cr_assert_geq(asprintf(&mark, "\"CTT_MARK=%s\"", h.t.root), 0);
+	set_hook(&h, "createRuntime",
+		 hook(&h, h.host_rec, "createRuntime", "\"--sleep\",\"600\"", mark, 1));
+	lc_assert_fails(&h.t, LC_ARGV("create", "--bundle", h.t.bundle, ID),
+			"createRuntime hook #0", "timed out after 1 s");
+	lc_assert_nothing_left(&h.t);
+	free(mark);
+}
+
+Test(hooks, run_and_time_out_without_clone3_and_pidfd_send_signal)
+{
+	static const char *const args[] = {"clone3,pidfd_send_signal", NULL};
+	assert_hooks_under_enosys(args);
+}
+
+Test(hooks, run_and_time_out_with_clone_then_pidfd_open)
+{
+	static const char *const args[] = {"--clone-pidfd-einval", "clone3", NULL};
+	assert_hooks_under_enosys(args);
+}
+
+/* Without a mount namespace the init chroots instead of pivot_root: createContainer runs
+ * before the chroot, startContainer inside it. */
+Test(hooks, without_a_mount_namespace_around_the_chroot)
+{
+	struct hk h;
+	hk_init(&h);
+	lc_namespace_set(&h.t, "mount", NULL);
+	static const char *const need_mount_ns[] = {".mounts", ".linux.maskedPaths",
+						    ".linux.readonlyPaths"};
+	for (size_t i = 0; i < 3; i++)
+		ctt_config_set(h.t.bundle, need_mount_ns[i], "[]");
+	/* no bind without a mount namespace: the log sits in the rootfs */
+	free(h.log);
+	h.log = lc_rootfs_path(&h.t, "hooks.log");
+	set_hook(&h, "createContainer", hook(&h, h.host_rec, "createContainer", NULL, NULL, 0));
+	char *start_log = lc_json_quote("/hooks.log"), *json;
+	cr_assert_geq(asprintf(&json,
+			       "{\"path\":\"" IN_ROOTFS "\",\"args\":[\"hook_recorder\","
+			       "\"startContainer\",%s]}",
+			       start_log),
+		      0);
+	set_hook(&h, "startContainer", json);
+	lc_ok(&h.t, "run", "--bundle", h.t.bundle, ID);
+	assert_kinds(&h, "createContainer startContainer");
+	char *host_root = root_id("/"), *rootfs = lc_rootfs_path(&h.t, ""),
+	     *container_root = root_id(rootfs);
+	char *r = record_of(&h, "createContainer");
+	assert_field(r, "root", host_root);
+	free(r);
+	r = record_of(&h, "startContainer");
+	assert_field(r, "root", container_root);
+	free(r);
+	lc_assert_nothing_left(&h.t);
+	free(start_log);
+	free(host_root);
+	free(rootfs);
+	free(container_root);
+}
