@@ -177,7 +177,7 @@ static char *record_of(const struct hk *h, const char *kind)
 	return found;
 }
 
-static char *root_id(const char *dir)
+static char *file_id(const char *dir)
 {
 	struct stat sb;
 	cr_assert_eq(stat(dir, &sb), 0, "stat %s", dir);
@@ -215,7 +215,7 @@ static void assert_hook_state(const char *record, yajl_val state, const char *st
 static void assert_in_runtime(const char *record)
 {
 	char *mnt = lc_ns_link("self", "mnt"), *pid = lc_ns_link("self", "pid"),
-	     *root = root_id("/");
+	     *root = file_id("/");
 	assert_field(record, "mnt", mnt);
 	assert_field(record, "pid", pid);
 	assert_field(record, "root", root);
@@ -247,6 +247,14 @@ static void assert_in_container(const char *record, const struct init_ns *ns, co
 	assert_field(record, "fds", "0,1,2");
 }
 
+/* The state's pid ran the program at path (on the host) when the hook ran. */
+static void assert_exe(const char *record, const char *path)
+{
+	char *want = file_id(path);
+	assert_field(record, "exe", want);
+	free(want);
+}
+
 static void assert_kinds(const struct hk *h, const char *want)
 {
 	char *got = recorded_kinds(h);
@@ -261,14 +269,14 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	set_all_six(&h);
 	set_hook(&h, "createRuntime",
 		 hook(&h, h.host_rec, "createRuntime", "\"x y\"", "\"HOOK_ENV=1\",\"B=2\"", 0));
-	lc_set_script(&h.t, "exit 0");
+	lc_set_script(&h.t, "sleep 1000");
 	lc_ok(&h.t, "create", "--bundle", h.t.bundle, ID);
 	assert_kinds(&h, "prestart createRuntime createContainer");
 	yajl_val state = lc_state(&h.t, ID);
 	pid_t init = (pid_t)ctt_json_get_int(state, ".pid");
 	struct init_ns ns = init_ns_of(init);
-	char *host_root = root_id("/"), *rootfs = lc_rootfs_path(&h.t, "");
-	char *container_root = root_id(rootfs);
+	char *host_root = file_id("/"), *rootfs = lc_rootfs_path(&h.t, "");
+	char *container_root = file_id(rootfs);
 
 	char *r = record_of(&h, "prestart");
 	assert_in_runtime(r);
@@ -277,6 +285,7 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	free(r);
 	r = record_of(&h, "createRuntime");
 	assert_in_runtime(r);
+	assert_exe(r, ctt_ctrun_path()); /* the init before its execve */
 	assert_hook_state(r, state, "creating", init);
 	char *argv;
 	cr_assert_geq(asprintf(&argv, "hook_recorder|createRuntime|%s|x y", h.log), 0);
@@ -296,13 +305,16 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	assert_in_container(r, &ns, container_root);
 	assert_hook_state(r, state, "created", 1);
 	free(r);
+	/* poststart: after the execve, the init is the container's program */
 	r = record_of(&h, "poststart");
 	assert_in_runtime(r);
 	assert_hook_state(r, state, "running", init);
+	char *busybox = lc_rootfs_path(&h.t, "bin/busybox");
+	assert_exe(r, busybox);
+	free(busybox);
 	free(r);
 
-	lc_wait_status(&h.t, ID, "stopped");
-	lc_ok(&h.t, "delete", ID);
+	lc_ok(&h.t, "delete", "--force", ID);
 	assert_kinds(&h, "prestart createRuntime createContainer startContainer poststart "
 			 "poststop");
 	r = record_of(&h, "poststop");
@@ -610,8 +622,8 @@ Test(hooks, without_a_mount_namespace_around_the_chroot)
 	set_hook(&h, "startContainer", json);
 	lc_ok(&h.t, "run", "--bundle", h.t.bundle, ID);
 	assert_kinds(&h, "createContainer startContainer");
-	char *host_root = root_id("/"), *rootfs = lc_rootfs_path(&h.t, ""),
-	     *container_root = root_id(rootfs);
+	char *host_root = file_id("/"), *rootfs = lc_rootfs_path(&h.t, ""),
+	     *container_root = file_id(rootfs);
 	char *r = record_of(&h, "createContainer");
 	assert_field(r, "root", host_root);
 	free(r);
