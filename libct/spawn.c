@@ -124,6 +124,7 @@ int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd
 		.metadata = s->listener_metadata,
 		.pid = pid,
 		.annotations = &o->config->annotations,
+		.status = o->agent_status,
 	};
 	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
 	close(fd);

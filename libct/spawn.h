@@ -47,6 +47,8 @@ struct ct_spawn_opts {
 	/* Where the process object is, for messages: "config.json: .process" when NULL, or
 	 * "proc.json: " for the document of `exec --process`. */
 	const char *process_path;
+	/* The container's status in the state a seccomp agent gets: NULL for "creating". */
+	const char *agent_status;
 };
 
 struct ct_planned_mount {
