@@ -160,8 +160,8 @@ static int join_for_children(const struct ct_exec_target *t, struct exec_join *j
 }
 
 /* The child: every other namespace in one call on the pidfd (or one by one), then the
- * init's root. Joining the mount namespace alone would leave us at its root, which is the
- * host's when the container was made with --no-pivot. */
+ * init's root. The mount namespace alone would leave us at its root, which is the host's
+ * for a container that has none of its own and is only chroot()ed. */
 static int join_container(const struct ct_exec_target *t, struct exec_join *j, struct ct_error *err)
 {
 	if (j->by_pidfd && j->child_flags && setns(t->pidfd, (int)j->child_flags) < 0)

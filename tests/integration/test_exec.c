@@ -557,3 +557,23 @@ Test(exec, lsm_labels_are_refused_where_the_lsm_does_not_run)
 	free(path);
 	free(dir);
 }
+
+/* Without a mount namespace the init is only chroot()ed to the rootfs: joining its
+ * namespaces gives the host's root, so exec takes the init's own (/proc/PID/root). */
+Test(exec, root_of_a_container_without_mount_namespace_is_the_inits)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_namespace_set(&t, "mount", NULL);
+	ctt_config_set(t.bundle, ".mounts", "[]");
+	ctt_config_set(t.bundle, ".linux.maskedPaths", "[]");
+	ctt_config_set(t.bundle, ".linux.readonlyPaths", "[]");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
+	ctt_write_file(marker, "");
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *out = ex_output(&t, LC_ARGV(ID, "ls", "/"));
+	assert_has(out, "^in-the-rootfs$");
+	free(out);
+	free(marker);
+}
