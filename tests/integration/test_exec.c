@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/integration/lifecycle_util.h"
@@ -253,10 +255,13 @@ Test(exec, only_stdio_and_preserved_fds_without_close_range)
 	assert_only_stdio_and_preserved_fds(&t);
 }
 
+/* The test process plays conmon: a subreaper, which the detached process goes to once
+ * ctrun has exited. */
 Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 {
 	struct lc t;
 	ex_start(&t);
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	char *dir = ctt_tmpdir();
 	char *pidfile = ctt_path(dir, "exec.pid");
 	struct ctt_result r;
@@ -275,7 +280,16 @@ Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 	cr_expect_neq(atoi(inner), 1);
 	cr_expect_neq(atoi(inner), pid, "the pid inside is the container's own");
 	cr_expect_eq(lc_count_in_pidns(lc_pid(&t, ID), "sleep 1000"), 2);
+	char status_path[64];
+	snprintf(status_path, sizeof(status_path), "/proc/%d/status", pid);
+	char *status = ctt_read_file(status_path);
+	char ppid[32];
+	snprintf(ppid, sizeof(ppid), "^PPid:\t%d$", getpid());
+	cr_expect(lc_matches(status, ppid), "not reparented to the subreaper %d:\n%s", getpid(),
+		  status);
+	free(status);
 	cr_expect_eq(kill(pid, SIGKILL), 0);
+	cr_expect_eq(waitpid(pid, NULL, 0), pid, "the subreaper reaps it");
 	free(inner);
 	free(text);
 	free(pidfile);
