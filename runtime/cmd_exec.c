@@ -115,7 +115,7 @@ struct exec_run {
 	sigset_t signals, old_mask;
 };
 
-/* Everything up to a running process; *status is the exit status on failure. */
+/* Everything up to a running process (r->proc.fail_status says how a spawn failed). */
 static int start_process(const struct ct_globals *g, struct exec_run *r, struct ct_error *err)
 {
 	if (ct_container_open(g, r->f.id, false, &r->c, err) < 0 ||
