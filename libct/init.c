@@ -83,13 +83,14 @@ static int join_session_keyring(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
-static int write_oom_score_adj(const struct oci_process *p, struct ct_error *err)
+static int write_oom_score_adj(const struct ct_init_plan *plan, struct ct_error *err)
 {
+	const struct oci_process *p = &plan->config->process;
 	if (!p->has_oom_score_adj)
 		return 0;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
-	if (ct_proc_write("/proc/self/oom_score_adj", buf, err) < 0)
+	if (ct_procfs_write(&plan->procfs, "/proc/self/oom_score_adj", buf, err) < 0)
 		return ct_error_prefix(err, "set oom_score_adj %d", p->oom_score_adj);
 	return 0;
 }
@@ -354,6 +355,14 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* For the debug log: which procfs the /proc writes went through (procfs.h). */
+static void note_procfs(struct ct_init_plan *plan)
+{
+	size_t n = strlen(plan->ready_note);
+	snprintf(plan->ready_note + n, sizeof(plan->ready_note) - n, "%s/proc writes through %s",
+		 n ? "; " : "", plan->procfs.how);
+}
+
 static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -364,10 +373,13 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 		return -1;
 	if (!plan->new_mount_ns && chroot(plan->opts->rootfs) < 0)
 		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
-	if (write_oom_score_adj(&c->process, err) < 0 || apply_rlimits(plan, err) < 0 ||
+	if (!plan->new_mount_ns)
+		ct_procfs_open(&plan->procfs, NULL);
+	if (write_oom_score_adj(plan, err) < 0 || apply_rlimits(plan, err) < 0 ||
 	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0 ||
 	    verify_mounts(plan, err) < 0 ||
-	    ct_lsm_apply(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
+	    ct_lsm_apply(&plan->procfs, c->process.apparmor_profile, c->process.selinux_label,
+			 err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
 	    apply_identity(plan, err) < 0 || enter_cwd(&c->process, err) < 0 ||
 	    resolve_executable(plan, exe, exe_size, err) < 0 || prepare_fds(plan, err) < 0 ||
@@ -389,6 +401,8 @@ void ct_init_run(struct ct_init_plan *plan)
 		_exit(1);
 	}
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
+	note_procfs(plan);
+	ct_procfs_close(&plan->procfs);
 	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0)
 		_exit(1);
 	if (wait_for_start(plan, &err) < 0) {

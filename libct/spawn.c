@@ -45,7 +45,11 @@ static int write_time_offsets(const struct oci_time_offsets *t, struct ct_error 
 	if (t->has_boottime)
 		n += snprintf(buf + n, sizeof(buf) - n, "boottime %lld %u\n",
 			      (long long)t->boottime.secs, t->boottime.nanosecs);
-	if (ct_proc_write("/proc/self/timens_offsets", buf, err) < 0)
+	struct ct_procfs procfs;
+	ct_procfs_open(&procfs, NULL);
+	int rc = ct_procfs_write(&procfs, "/proc/self/timens_offsets", buf, err);
+	ct_procfs_close(&procfs);
+	if (rc < 0)
 		return ct_error_prefix(err, "write time namespace offsets");
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "libct/error.h"
 #include "libct/mount_options.h"
 #include "libct/mountcheck.h"
+#include "libct/procfs.h"
 #include "libct/sched.h"
 #include "libct/seccomp.h"
 #include "oci/config.h"
@@ -109,7 +110,8 @@ struct ct_init_plan {
 	struct ct_mount_expect *expect;
 	size_t n_expect;
 	size_t expect_masked, expect_readonly, expect_console, expect_root;
-	char ready_note[512]; /* the child's line for the debug log, sent with READY */
+	char ready_note[512];	 /* the child's line for the debug log, sent with READY */
+	struct ct_procfs procfs; /* the init's own, for its /proc writes: made in the init */
 };
 
 struct ct_spawned {

@@ -583,6 +583,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	plan->opts = o;
 	plan->config = c;
 	plan->sync_fd = plan->exec_fifo_fd = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
 	if (!c->process.args.len)
@@ -639,8 +640,10 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		close(plan->exec_fifo_fd);
 	if (plan->sync_fd >= 0)
 		close(plan->sync_fd);
+	ct_procfs_close(&plan->procfs);
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;
 	plan->sync_fd = plan->exec_fifo_fd = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 }

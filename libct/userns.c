@@ -81,22 +81,26 @@ char *ct_idmap_format(const oci_id_mappings *m)
 	return out;
 }
 
-static int write_map(pid_t pid, const char *file, const char *text, struct ct_error *err)
+static int write_map(const struct ct_procfs *procfs, pid_t pid, const char *file, const char *text,
+		     struct ct_error *err)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	if (ct_proc_write(path, text, err) < 0)
+	if (ct_procfs_write(procfs, path, text, err) < 0)
 		return ct_error_prefix(err, "write the user namespace's %s", file);
 	return 0;
 }
 
 int ct_idmap_write(pid_t pid, const char *uid_map, const char *gid_map, struct ct_error *err)
 {
-	if (uid_map && write_map(pid, "uid_map", uid_map, err) < 0)
-		return -1;
-	if (gid_map && write_map(pid, "gid_map", gid_map, err) < 0)
-		return -1;
-	return 0;
+	struct ct_procfs procfs;
+	ct_procfs_open(&procfs, NULL);
+	int rc = 0;
+	if ((uid_map && write_map(&procfs, pid, "uid_map", uid_map, err) < 0) ||
+	    (gid_map && write_map(&procfs, pid, "gid_map", gid_map, err) < 0))
+		rc = -1;
+	ct_procfs_close(&procfs);
+	return rc;
 }
 
 /* The child makes its user namespace, says so, and waits for the parent to hang up. */
