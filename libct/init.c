@@ -118,9 +118,11 @@ static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
-static int switch_user(const struct oci_user *u, struct ct_error *err)
+/* With setgroups denied (a gid map of the caller's own gid), the groups stay as they are:
+ * the plan refused additional gids there. */
+static int switch_user(const struct oci_user *u, bool setgroups_denied, struct ct_error *err)
 {
-	if (setgroups(u->additional_gids.len, u->additional_gids.items) < 0)
+	if (!setgroups_denied && setgroups(u->additional_gids.len, u->additional_gids.items) < 0)
 		return ct_error_set(err, errno, "set additional groups");
 	if (setresgid(u->gid, u->gid, u->gid) < 0)
 		return ct_error_set(err, errno, "set gid %u", u->gid);
@@ -168,7 +170,7 @@ static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
 		return -1;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return ct_error_set(err, errno, "keep capabilities across setuid");
-	if (switch_user(&p->user, err) < 0)
+	if (switch_user(&p->user, plan->setgroups_denied, err) < 0)
 		return -1;
 	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
 		return ct_error_set(err, errno, "reset keep-capabilities");
@@ -348,19 +350,12 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 		return ct_error_set(err, errno, "open /");
 	if (ct_mountcheck_run(plan->expect, plan->n_expect, root, &r, err) < 0)
 		return -1;
-	snprintf(plan->ready_note, sizeof(plan->ready_note),
-		 "mounts verified with %s: %zu checked, %zu extra%s%s",
+	size_t n = strlen(plan->ready_note);
+	snprintf(plan->ready_note + n, sizeof(plan->ready_note) - n,
+		 "%smounts verified with %s: %zu checked, %zu extra%s%s", n ? "; " : "",
 		 ct_mounts_backend_name(r.backend), r.checked, r.n_extra, r.n_extra ? ": " : "",
 		 r.extra);
 	return 0;
-}
-
-/* For the debug log: which procfs the /proc writes went through (procfs.h). */
-static void note_procfs(struct ct_init_plan *plan)
-{
-	size_t n = strlen(plan->ready_note);
-	snprintf(plan->ready_note + n, sizeof(plan->ready_note) - n, "%s/proc writes through %s",
-		 n ? "; " : "", plan->procfs.how);
 }
 
 static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
@@ -375,6 +370,9 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
 	if (!plan->new_mount_ns)
 		ct_procfs_open(&plan->procfs, NULL);
+	/* for the debug log, first: the mount check's report ends the line */
+	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
+		 plan->procfs.how);
 	if (write_oom_score_adj(plan, err) < 0 || apply_rlimits(plan, err) < 0 ||
 	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0 ||
 	    verify_mounts(plan, err) < 0 ||
@@ -401,7 +399,6 @@ void ct_init_run(struct ct_init_plan *plan)
 		_exit(1);
 	}
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
-	note_procfs(plan);
 	ct_procfs_close(&plan->procfs);
 	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0)
 		_exit(1);

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "libct/error.h"
+#include "libct/idmap_writer.h"
 #include "libct/mount_options.h"
 #include "libct/mountcheck.h"
 #include "libct/procfs.h"
@@ -77,6 +78,8 @@ struct ct_init_plan {
 	bool new_mount_ns;
 	bool userns;		 /* a user namespace of its own, new or joined: locked mounts */
 	char *uid_map, *gid_map; /* a new one's maps, written by the parent (libct/userns.h) */
+	enum ct_idmap_writer uid_writer, gid_writer; /* how (libct/idmap_writer.h) */
+	bool setgroups_denied; /* the gid map of a user without newgidmap: no setgroups() */
 	/* spawned through a joiner (libct/sync.h): a joined user namespace, or a new one with
 	 * other namespaces joined, which it could not join from inside */
 	bool use_joiner;

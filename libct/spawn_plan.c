@@ -102,6 +102,15 @@ static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *pla
 	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
 	if (!plan->uid_map || !plan->gid_map)
 		return ct_error_set(err, ENOMEM, "plan the id mappings");
+	bool root = geteuid() == 0;
+	plan->uid_writer = ct_idmap_writer_for(&lx->uid_mappings, root, geteuid());
+	plan->gid_writer = ct_idmap_writer_for(&lx->gid_mappings, root, getegid());
+	plan->setgroups_denied = plan->gid_writer == CT_IDMAP_OWN_ID;
+	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
+		return ct_error_set_plain(err, EPERM,
+					  "config.json: .process.user.additionalGids: a user "
+					  "namespace whose gid map is the caller's own gid denies "
+					  "setgroups; map more gids (newgidmap, /etc/subgid)");
 	return 0;
 }
 
