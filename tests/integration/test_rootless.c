@@ -118,6 +118,14 @@ static void set_maps(struct rl *r, unsigned size, const char *sub_uid_text)
 	ctt_config_set(r->t.bundle, ".linux.gidMappings", gids);
 }
 
+/* 1000 ids of the user's /etc/subuid and /etc/subgid ranges, from id 1. */
+static void map_subordinate_ids(struct rl *r)
+{
+	char sub[16];
+	snprintf(sub, sizeof(sub), "%u", r->u.sub_uid);
+	set_maps(r, 1000, sub);
+}
+
 /* A `spec --rootless` bundle and a state root, both the user's; its own ids mapped. */
 static void rl_init(struct rl *r)
 {
@@ -207,9 +215,7 @@ Test(rootless, subordinate_ids_through_newuidmap)
 {
 	struct rl r;
 	rl_init(&r);
-	char sub[16];
-	snprintf(sub, sizeof(sub), "%u", r.u.sub_uid);
-	set_maps(&r, 1000, sub);
+	map_subordinate_ids(&r);
 	ctt_config_set(r.t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
 	lc_set_script(&r.t, "tr -s ' ' < /proc/self/uid_map; tr -s ' ' < /proc/self/gid_map; "
 			    "id -u; id -g");
@@ -226,9 +232,7 @@ Test(rootless, missing_newuidmap_is_named)
 {
 	struct rl r;
 	rl_init(&r);
-	char sub[16];
-	snprintf(sub, sizeof(sub), "%u", r.u.sub_uid);
-	set_maps(&r, 1000, sub);
+	map_subordinate_ids(&r);
 	as_user(&r, LC_ARGV("/usr/bin/env", "PATH=/nonexistent"));
 	lc_assert_create_refused(&r.t, ID,
 				 LC_ARGV("uid_map", "newuidmap not found in $PATH", "uidmap"));
@@ -259,6 +263,25 @@ Test(rootless, mounts_of_a_rootless_container)
 	lc_assert_nothing_left(&r.t);
 }
 
+/* ctrun as the user, with env_args (for env(1)) before it and args after: no --root. */
+static void run_as_user(struct ctt_result *res, const struct rl *r, const char *const *env_args,
+			const char *const *args)
+{
+	const char *argv[24];
+	size_t n = 0;
+	for (size_t i = 0; i < 4; i++)
+		argv[n++] = r->wrapper[i];
+	argv[n++] = "--";
+	argv[n++] = "env";
+	for (; *env_args; env_args++)
+		argv[n++] = *env_args;
+	argv[n++] = ctt_ctrun_path();
+	for (; *args && n < 23; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	ctt_run(res, NULL, argv);
+}
+
 /* Without --root: $XDG_RUNTIME_DIR/ctrun; with it unset, an error that says so. */
 Test(rootless, state_in_xdg_runtime_dir)
 {
@@ -269,27 +292,18 @@ Test(rootless, state_in_xdg_runtime_dir)
 	lc_make_searchable(xdg);
 	lc_chown_tree(xdg, r.u.uid);
 	snprintf(env, sizeof(env), "XDG_RUNTIME_DIR=%s", xdg);
-	const char *const create[] = {
-		r.wrapper[0],	  r.wrapper[1], r.wrapper[2], r.wrapper[3], "--", "env", env,
-		ctt_ctrun_path(), "create",	"--bundle",   r.t.bundle,   ID,	  NULL};
 	struct ctt_result res;
-	ctt_run(&res, NULL, create);
+	run_as_user(&res, &r, LC_ARGV(env), LC_ARGV("create", "--bundle", r.t.bundle, ID));
 	cr_assert_eq(res.status, 0, "create: %s", res.err);
 	ctt_result_free(&res);
 	char state[600];
 	snprintf(state, sizeof(state), "%s/ctrun/" ID "/state.json", xdg);
 	cr_expect(ctt_exists(state), "no %s", state);
-	const char *const del[] = {r.wrapper[0], r.wrapper[1], r.wrapper[2], r.wrapper[3],
-				   "--",	 "env",	       env,	     ctt_ctrun_path(),
-				   "delete",	 "--force",    ID,	     NULL};
-	ctt_run(&res, NULL, del);
+	run_as_user(&res, &r, LC_ARGV(env), LC_ARGV("delete", "--force", ID));
 	cr_expect_eq(res.status, 0, "delete: %s", res.err);
 	ctt_result_free(&res);
 	cr_expect(!ctt_exists(state), "%s left", state);
-	const char *const list[] = {
-		r.wrapper[0], r.wrapper[1],	 r.wrapper[2],	   r.wrapper[3], "--", "env",
-		"-u",	      "XDG_RUNTIME_DIR", ctt_ctrun_path(), "list",	 NULL};
-	ctt_run(&res, NULL, list);
+	run_as_user(&res, &r, LC_ARGV("-u", "XDG_RUNTIME_DIR"), LC_ARGV("list"));
 	lc_assert_error(&res, "list: XDG_RUNTIME_DIR is not set", "--root");
 	ctt_result_free(&res);
 	lc_assert_nothing_left(&r.t);
