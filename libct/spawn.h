@@ -112,7 +112,7 @@ struct ct_init_plan {
 	 * the read-only root. The child fills in the ids of what it mounted. */
 	struct ct_mount_expect *expect;
 	size_t n_expect;
-	size_t expect_masked, expect_readonly, expect_console, expect_root;
+	size_t expect_devices, expect_masked, expect_readonly, expect_console, expect_root;
 	char ready_note[512];	 /* the child's line for the debug log, sent with READY */
 	struct ct_procfs procfs; /* the init's own, for its /proc writes: made in the init */
 };

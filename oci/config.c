@@ -125,3 +125,34 @@ void oci_config_free(struct oci_config *config)
 	oci_walk_free(oci_config_fields, config);
 	free(config);
 }
+
+int oci_resources_parse(const char *text, const char *label, struct oci_resources **out,
+			struct ct_error *err)
+{
+	*out = NULL;
+	yajl_val tree = oci_json_parse(label, text, err);
+	if (!tree)
+		return -1;
+	struct oci_resources *r = calloc(1, sizeof(*r));
+	if (!r) {
+		yajl_tree_free(tree);
+		return ct_error_set(err, ENOMEM, "%s", label);
+	}
+	struct oci_walk w = {.file = label, .err = err};
+	int ret = oci_walk_object(&w, oci_resources_fields, tree, r);
+	yajl_tree_free(tree);
+	if (ret < 0 || w.nerrors) {
+		oci_resources_free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+void oci_resources_free(struct oci_resources *r)
+{
+	if (!r)
+		return;
+	oci_walk_free(oci_resources_fields, r);
+	free(r);
+}
