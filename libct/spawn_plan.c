@@ -191,23 +191,22 @@ static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mo
 }
 
 /* Mappings without "idmap"/"ridmap" make an id-mapped mount too (config.md: the option
- * SHOULD be there). The parent makes it (libct/mountfd.h); the child attaches it. */
+ * SHOULD be there). The parent makes it, a bind or a new filesystem (libct/mountfd.h); the
+ * child attaches it. */
 static int plan_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
 			    struct ct_planned_mount *pm, struct ct_error *err)
 {
 	if (!pm->flags.idmap && !m->uid_mappings.len && !m->gid_mappings.len)
 		return 0;
 	pm->flags.idmap = true;
-	if (!pm->flags.bind)
-		return ct_error_set_plain(err, ENOTSUP,
-					  "config.json: .mounts[%zu]: an id-mapped mount of a new "
-					  "filesystem: not supported yet (binds are)",
-					  i);
 	_cleanup_close_ int userns = open_mount_idmap(plan, m, i, err);
 	if (userns < 0)
 		return -1;
 	struct ct_mount_request rq = {
-		.source = pm->bind_source, .source_fd = -1, .flags = &pm->flags};
+		.type = pm->type,
+		.source = pm->flags.bind ? pm->bind_source : (pm->source ? pm->source : pm->type),
+		.source_fd = -1,
+		.flags = &pm->flags};
 	pm->flags.idmap_tree = ct_mount_idmapped_tree(&rq, userns, err);
 	if (pm->flags.idmap_tree < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
