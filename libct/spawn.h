@@ -17,6 +17,7 @@
 #include "libct/procfs.h"
 #include "libct/sched.h"
 #include "libct/seccomp.h"
+#include "libct/state.h"
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */
@@ -31,6 +32,9 @@ struct ct_spawn_opts {
 	const char *rootfs; /* absolute */
 	const char *id;
 	int state_dirfd; /* where exec.fifo lives */
+	/* The container's state as hooks read it (its pid is filled in per hook); needed
+	 * when the config has hooks, may be NULL otherwise. */
+	const struct ct_state *state;
 	/* The runtime's own fds (state root, state dir, its flock): the child closes them at
 	 * once, so the container never holds them and no flock outlives `create`. */
 	int runtime_fds[4];
@@ -42,6 +46,9 @@ struct ct_spawn_opts {
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
 	int preserve_fds;		 /* fds 3 .. 3+n-1 stay open in the container */
 	sigset_t child_sigmask;		 /* the mask the user process starts with */
+	/* Where the process object is, for messages: "config.json: .process" when NULL, or
+	 * "proc.json: " for the document of `exec --process`. */
+	const char *process_path;
 };
 
 struct ct_planned_mount {
@@ -150,6 +157,29 @@ int ct_listen_fds(void);
 int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
 		       struct ct_error *err);
 void ct_init_plan_free(struct ct_init_plan *plan);
+/* The plan of a process exec'd into an existing container (libct/exec.h): the process's
+ * attributes only, no namespaces, mounts or fifo. Freed by ct_init_plan_free(). */
+int ct_exec_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
+		       struct ct_error *err);
+/* opts->process_path or its default. */
+const char *ct_process_path(const struct ct_spawn_opts *opts);
+
+/* clone3(CLONE_PIDFD | flags) with the clone() and pidfd_open() fallbacks: the pid (0 in
+ * the child) or -1 with errno; *method names the call that worked (static storage).
+ */
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
+
+/* The set-up messages that carry an fd, the same for the init and exec: the terminal's
+ * master (kept in *pty_master) and a seccomp notify fd (passed on to listenerPath). 1 when
+ * msg was one of them, 0 when it is another, -1 on error. */
+struct ct_sync_msg;
+int ct_spawn_take_fd(const struct ct_spawn_opts *opts, pid_t pid, const struct ct_sync_msg *msg,
+		     int fd, int *pty_master, struct ct_error *err);
+
+/* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
+ * of the container and the process pid. */
+int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *opts, pid_t pid, int fd,
+				struct ct_error *err);
 __attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
 
 /* CLONE_NEW* of each namespace type, also setns()'s nstype. */

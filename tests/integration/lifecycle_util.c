@@ -17,7 +17,7 @@
 
 #define POLL_LIMIT_MS 10000
 #define MAX_BOXES     8
-#define MAX_SPAWNED   8
+#define MAX_SPAWNED   24
 
 extern char **environ;
 
@@ -673,6 +673,16 @@ void lc_assert_nothing_left(const struct lc *t)
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
 	cr_expect_null(strstr(mounts, t->bundle), "a mount is left below %s", t->bundle);
 	free(mounts);
+}
+
+char *lc_ns_link(const char *who, const char *name)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof(path), "/proc/%s/ns/%s", who, name);
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	cr_assert_gt(n, 0, "readlink %s", path);
+	buf[n] = '\0';
+	return strdup(buf);
 }
 
 int lc_count_in_pidns(pid_t pid, const char *cmdline)
