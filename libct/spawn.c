@@ -128,6 +128,7 @@ int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd
 		.metadata = s->listener_metadata,
 		.pid = pid,
 		.annotations = &o->config->annotations,
+		.status = o->agent_status,
 	};
 	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
 	close(fd);
@@ -304,7 +305,8 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 		      struct ct_error *err)
 {
 	bool joiner = plan->use_joiner;
-	pid_t pid = joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
+	pid_t pid =
+		joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"
@@ -348,9 +350,9 @@ void ct_spawned_close(struct ct_spawned *s)
 	s->pidfd = s->pty_master = s->sync_fd = -1;
 }
 
-/* START, then STARTED (the startContainer hooks passed) and EOF: the init's execve closed
- * its end, so the user process has been executed (libct/sync.h). */
-int ct_spawn_start(struct ct_spawned *s, struct ct_error *err)
+/* START, then STARTED (the startContainer hooks passed), then, when asked, EOF: the init's
+ * execve closed its end, so the user process has been executed (libct/sync.h). */
+int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_START};
 	int fd = -1;
@@ -362,12 +364,12 @@ int ct_spawn_start(struct ct_spawned *s, struct ct_error *err)
 		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type != CT_SYNC_STARTED)
 		return ct_error_set(err, ECHILD, "container init exited before start");
-	if (ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
+	if (wait_exec && ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
-	if (fd >= 0)
+	if (wait_exec && fd >= 0)
 		close(fd);
 	ct_spawned_close_sync(s);
-	if (msg.type != CT_SYNC_EOF)
+	if (wait_exec && msg.type != CT_SYNC_EOF)
 		return ct_error_set(err, EPROTO, "unexpected sync message %u after start",
 				    msg.type);
 	return 0;

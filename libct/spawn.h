@@ -49,6 +49,8 @@ struct ct_spawn_opts {
 	/* Where the process object is, for messages: "config.json: .process" when NULL, or
 	 * "proc.json: " for the document of `exec --process`. */
 	const char *process_path;
+	/* The container's status in the state a seccomp agent gets: NULL for "creating". */
+	const char *agent_status;
 };
 
 struct ct_planned_mount {
@@ -138,8 +140,9 @@ struct ct_spawned {
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the
  * child is killed and reaped and the exec fifo removed: nothing is left. */
 int ct_spawn(const struct ct_spawn_opts *opts, struct ct_spawned *out, struct ct_error *err);
-/* CT_START_SYNC: let the user process run. */
-int ct_spawn_start(struct ct_spawned *s, struct ct_error *err);
+/* CT_START_SYNC: let the user process run, once its startContainer hooks passed; with
+ * wait_exec (poststart hooks to run), return only after its execve. */
+int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err);
 /* SIGKILL through the pidfd, reap, close everything. */
 void ct_spawned_kill(struct ct_spawned *s);
 void ct_spawned_close(struct ct_spawned *s);

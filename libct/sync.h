@@ -24,11 +24,13 @@
  *   START ------------------------------------->   startContainer hooks ("created", in
  *        <------------------- STARTED              the container's root)
  *        <------------------- EOF                  execve: the close-on-exec socket
- *   poststart hooks ("running")                    closes, so EOF means it has run
+ *   poststart hooks ("running"; only with them     closes, so EOF means it has run
+ *   does run wait for the EOF)
  *
  *   `ctrun start` (create's init, CT_START_FIFO) has the same last steps over the exec
  *   fifo: its open for reading is START, then STARTED or ERROR as one whole ct_sync_msg
- *   (atomic: smaller than PIPE_BUF), then EOF at the execve (ct_sync_fifo_write/_read).
+ *   (atomic: smaller than PIPE_BUF), then EOF at the execve, awaited with poststart hooks
+ *   (ct_sync_fifo_write/_read).
  *
  *   A joined user namespace, or a new one with other namespaces joined: a joiner (fork)
  *   joins them (the user namespace first) and clones the init as ctrun's child

@@ -345,7 +345,8 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	if (msg.type != CT_SYNC_STARTED)
 		return ct_error_set(err, ECHILD, "container \"%s\": init exited before start",
 				    ct_shown_id(c->state.id).s);
-	if (await_fifo(c, fifo, &msg, err) < 0) /* EOF: executed (or died trying) */
+	/* poststart runs after the execve: EOF, the fifo closed on exec (or the init died) */
+	if (c->state.hooks.poststart.len && await_fifo(c, fifo, &msg, err) < 0)
 		return -1;
 	unlinkat(c->dir.dirfd, "exec.fifo", 0);
 	c->state.started = true;

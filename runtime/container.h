@@ -54,8 +54,8 @@ int ct_container_signal(struct ct_container *c, int sig, struct ct_error *err);
 /* Waits until the attached init has exited, whoever its parent is. */
 int ct_container_wait_exit(struct ct_container *c, struct ct_error *err);
 
-/* Opens the exec fifo, lets the init run its startContainer hooks and exec, and returns once
- * the execve happened, `started` recorded. A refusal by a startContainer hook is returned
+/* Opens the exec fifo, lets the init run its startContainer hooks and exec, and returns with
+ * `started` recorded (once the execve happened, when poststart hooks are to run). A refusal by a startContainer hook is returned
  * as the error with c->start_refused set. */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);
 

@@ -5,11 +5,13 @@
  *                          [--sleep SECONDS] [--exit STATUS]
  *
  *   kind=KIND<TAB>mnt=mnt:[N]<TAB>pid=pid:[N]<TAB>net=net:[N]<TAB>root=DEV:INO
- *   <TAB>argv=A|B|...<TAB>env=E|...<TAB>fds=0,1,2<TAB>state=<stdin, as read>
+ *   <TAB>argv=A|B|...<TAB>env=E|...<TAB>fds=0,1,2<TAB>exe=PATH<TAB>state=<stdin, as read>
  *
  * root is the device and inode of its "/" (the host's, or the container's after
- * pivot_root), fds the descriptors it inherited. Built static, so that it runs inside the
- * busybox rootfs too (startContainer). */
+ * pivot_root), fds the descriptors it inherited, exe the device and inode of the file
+ * /proc/PID/exe of the state's pid is ("?" when it cannot be read): ctrun while the init is set up,
+ * the container's program once it was executed. Built static, so that it runs inside the busybox
+ * rootfs too (startContainer). */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -80,12 +82,23 @@ static size_t put_fds(char *buf, size_t n, size_t size)
 
 static size_t put_stdin(char *buf, size_t n, size_t size)
 {
-	n = put(buf, n, size, "\tstate=");
+	static char state[1 << 15];
+	size_t len = 0;
 	ssize_t r;
-	while (n + 2 < size && (r = read(0, buf + n, size - n - 2)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-	return n;
+	while (len + 1 < sizeof(state) && (r = read(0, state + len, sizeof(state) - len - 1)) > 0)
+		len += (size_t)r;
+	state[len] = '\0';
+	const char *pid = strstr(state, "\"pid\":");
+	char path[64], exe[64] = "?";
+	struct stat sb;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid ? atoi(pid + 6) : 0);
+	if (stat(path, &sb) == 0)
+		snprintf(exe, sizeof(exe), "%lu:%lu", (unsigned long)sb.st_dev,
+			 (unsigned long)sb.st_ino);
+	n = put(buf, n, size, "\texe=");
+	n = put(buf, n, size, exe);
+	n = put(buf, n, size, "\tstate=");
+	return put(buf, n, size, state);
 }
 
 int main(int argc, char **argv)

@@ -177,7 +177,7 @@ static char *record_of(const struct hk *h, const char *kind)
 	return found;
 }
 
-static char *root_id(const char *dir)
+static char *file_id(const char *dir)
 {
 	struct stat sb;
 	cr_assert_eq(stat(dir, &sb), 0, "stat %s", dir);
@@ -215,7 +215,7 @@ static void assert_hook_state(const char *record, yajl_val state, const char *st
 static void assert_in_runtime(const char *record)
 {
 	char *mnt = lc_ns_link("self", "mnt"), *pid = lc_ns_link("self", "pid"),
-	     *root = root_id("/");
+	     *root = file_id("/");
 	assert_field(record, "mnt", mnt);
 	assert_field(record, "pid", pid);
 	assert_field(record, "root", root);
@@ -247,6 +247,14 @@ static void assert_in_container(const char *record, const struct init_ns *ns, co
 	assert_field(record, "fds", "0,1,2");
 }
 
+/* The state's pid ran the program at path (on the host) when the hook ran. */
+static void assert_exe(const char *record, const char *path)
+{
+	char *want = file_id(path);
+	assert_field(record, "exe", want);
+	free(want);
+}
+
 static void assert_kinds(const struct hk *h, const char *want)
 {
 	char *got = recorded_kinds(h);
@@ -261,14 +269,14 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	set_all_six(&h);
 	set_hook(&h, "createRuntime",
 		 hook(&h, h.host_rec, "createRuntime", "\"x y\"", "\"HOOK_ENV=1\",\"B=2\"", 0));
-	lc_set_script(&h.t, "exit 0");
+	lc_set_script(&h.t, "sleep 1000");
 	lc_ok(&h.t, "create", "--bundle", h.t.bundle, ID);
 	assert_kinds(&h, "prestart createRuntime createContainer");
 	yajl_val state = lc_state(&h.t, ID);
 	pid_t init = (pid_t)ctt_json_get_int(state, ".pid");
 	struct init_ns ns = init_ns_of(init);
-	char *host_root = root_id("/"), *rootfs = lc_rootfs_path(&h.t, "");
-	char *container_root = root_id(rootfs);
+	char *host_root = file_id("/"), *rootfs = lc_rootfs_path(&h.t, "");
+	char *container_root = file_id(rootfs);
 
 	char *r = record_of(&h, "prestart");
 	assert_in_runtime(r);
@@ -277,6 +285,7 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	free(r);
 	r = record_of(&h, "createRuntime");
 	assert_in_runtime(r);
+	assert_exe(r, ctt_ctrun_path()); /* the init before its execve */
 	assert_hook_state(r, state, "creating", init);
 	char *argv;
 	cr_assert_geq(asprintf(&argv, "hook_recorder|createRuntime|%s|x y", h.log), 0);
@@ -296,13 +305,16 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	assert_in_container(r, &ns, container_root);
 	assert_hook_state(r, state, "created", 1);
 	free(r);
+	/* poststart: after the execve, the init is the container's program */
 	r = record_of(&h, "poststart");
 	assert_in_runtime(r);
 	assert_hook_state(r, state, "running", init);
+	char *busybox = lc_rootfs_path(&h.t, "bin/busybox");
+	assert_exe(r, busybox);
+	free(busybox);
 	free(r);
 
-	lc_wait_status(&h.t, ID, "stopped");
-	lc_ok(&h.t, "delete", ID);
+	lc_ok(&h.t, "delete", "--force", ID);
 	assert_kinds(&h, "prestart createRuntime createContainer startContainer poststart "
 			 "poststop");
 	r = record_of(&h, "poststop");
@@ -546,4 +558,81 @@ Test(hooks, create_container_mount_elsewhere_is_extra)
 	lc_ok(&h.t, "delete", "--force", ID);
 	free(extra);
 	free(mnt);
+}
+
+/* The runner's fallbacks (DESIGN.md): hooks cloned with clone() (clone3 missing) or clone()
+ * then pidfd_open() (no CLONE_PIDFD), and a timed-out hook killed with kill() where
+ * pidfd_send_signal is refused. */
+static void assert_hooks_under_enosys(const char *const *enosys_args)
+{
+	struct hk h;
+	hk_init(&h);
+	const char *wrapper[LC_WRAPPER_MAX];
+	lc_wrap_enosys(&h.t, wrapper, enosys_args);
+	set_all_six(&h);
+	lc_set_script(&h.t, "echo ran");
+	char *out = lc_run_output(&h.t);
+	cr_expect_str_eq(out, "ran\n");
+	free(out);
+	assert_kinds(&h, "prestart createRuntime createContainer startContainer poststart "
+			 "poststop");
+	char *mark;
+	cr_assert_geq(asprintf(&mark, "\"CTT_MARK=%s\"", h.t.root), 0);
+	set_hook(&h, "createRuntime",
+		 hook(&h, h.host_rec, "createRuntime", "\"--sleep\",\"600\"", mark, 1));
+	lc_assert_fails(&h.t, LC_ARGV("create", "--bundle", h.t.bundle, ID),
+			"createRuntime hook #0", "timed out after 1 s");
+	lc_assert_nothing_left(&h.t);
+	free(mark);
+}
+
+Test(hooks, run_and_time_out_without_clone3_and_pidfd_send_signal)
+{
+	static const char *const args[] = {"clone3,pidfd_send_signal", NULL};
+	assert_hooks_under_enosys(args);
+}
+
+Test(hooks, run_and_time_out_with_clone_then_pidfd_open)
+{
+	static const char *const args[] = {"--clone-pidfd-einval", "clone3", NULL};
+	assert_hooks_under_enosys(args);
+}
+
+/* Without a mount namespace the init chroots instead of pivot_root: createContainer runs
+ * before the chroot, startContainer inside it. */
+Test(hooks, without_a_mount_namespace_around_the_chroot)
+{
+	struct hk h;
+	hk_init(&h);
+	lc_namespace_set(&h.t, "mount", NULL);
+	static const char *const need_mount_ns[] = {".mounts", ".linux.maskedPaths",
+						    ".linux.readonlyPaths"};
+	for (size_t i = 0; i < 3; i++)
+		ctt_config_set(h.t.bundle, need_mount_ns[i], "[]");
+	/* no bind without a mount namespace: the log sits in the rootfs */
+	free(h.log);
+	h.log = lc_rootfs_path(&h.t, "hooks.log");
+	set_hook(&h, "createContainer", hook(&h, h.host_rec, "createContainer", NULL, NULL, 0));
+	char *start_log = lc_json_quote("/hooks.log"), *json;
+	cr_assert_geq(asprintf(&json,
+			       "{\"path\":\"" IN_ROOTFS "\",\"args\":[\"hook_recorder\","
+			       "\"startContainer\",%s]}",
+			       start_log),
+		      0);
+	set_hook(&h, "startContainer", json);
+	lc_ok(&h.t, "run", "--bundle", h.t.bundle, ID);
+	assert_kinds(&h, "createContainer startContainer");
+	char *host_root = file_id("/"), *rootfs = lc_rootfs_path(&h.t, ""),
+	     *container_root = file_id(rootfs);
+	char *r = record_of(&h, "createContainer");
+	assert_field(r, "root", host_root);
+	free(r);
+	r = record_of(&h, "startContainer");
+	assert_field(r, "root", container_root);
+	free(r);
+	lc_assert_nothing_left(&h.t);
+	free(start_log);
+	free(host_root);
+	free(rootfs);
+	free(container_root);
 }
