@@ -20,6 +20,10 @@
  *        <------------------- EOF                    execve: the close-on-exec socket closes
  *   any step failing: <------ ERROR / EXEC_ERROR {errno, text}; _exit
  *
+ * A container with a user namespace of its own: a joiner (a fork) joins them all in one
+ * setns, user first, and clones the process as ctrun's own child (CLONE_PARENT); ctrun
+ * gets its pidfd (INIT_PIDFD) and lets it go on (USERNS_READY), as spawn.c does.
+ *
  * The child is the caller's child and never the init's: a foreground exec waits for it on
  * its pidfd, and when the caller exits (exec --detach) it goes to the caller's subreaper. */
 #ifndef CT_EXEC_H
@@ -42,7 +46,7 @@ struct ct_exec_proc {
 	int pidfd;
 	int pty_master;	     /* -1 without process.terminal */
 	const char *method;  /* "clone3", "clone" or "clone+pidfd_open" */
-	const char *ns_join; /* "pidfd" or "nsfd": how the namespaces were joined */
+	const char *ns_join; /* "pidfd", "nsfd" or "a joiner": how the namespaces were joined */
 	/* On failure: the exit status `exec` gives, 127 (command not found), 126 (cannot be
 	 * executed) or 255 (anything else before the process ran). */
 	int fail_status;

@@ -172,6 +172,11 @@ const char *ct_process_path(const struct ct_spawn_opts *opts);
  */
 pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
 
+/* Reaps a namespace joiner (a fork that joined namespaces and cloned the real child as our
+ * own, CLONE_PARENT) and takes that child from its INIT_PIDFD message (libct/sync.h). */
+int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
+				 const char **method, struct ct_error *err);
+
 /* The next set-up message from the child that carries no fd, the same for the init and
  * exec: on the way, the terminal's master is kept in *pty_master and a seccomp notify fd
  * passed on to listenerPath. *fd: a descriptor that came with msg, or -1. */
