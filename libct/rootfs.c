@@ -48,8 +48,12 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 		bool unified = i == plan->n_cgroup_v1;
 		if (unified && !plan->have_cgroup2_unified)
 			break;
-		hierarchy.data = unified ? NULL : plan->cgroup_v1[i].options;
+		const char *bind = unified ? NULL : plan->cgroup_v1[i].bind;
+		hierarchy.data = unified || bind ? NULL : plan->cgroup_v1[i].options;
+		hierarchy.bind = bind != NULL;
 		rq.type = rq.source = unified ? "cgroup2" : "cgroup";
+		if (bind)
+			rq.source = bind;
 		snprintf(dest, sizeof(dest), "%s/%s", m->destination,
 			 unified ? "unified" : plan->cgroup_v1[i].dir);
 		uint64_t *id = ct_expect_id(plan, m->expect_hierarchies + i);

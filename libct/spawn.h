@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "libct/cgroup/cgroup.h"
 #include "libct/error.h"
 #include "libct/mount_options.h"
 #include "libct/mountcheck.h"
@@ -39,6 +40,9 @@ struct ct_spawn_opts {
 	void (*warn)(const char *msg);	 /* a config.md warning, in the parent; may be NULL */
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
 	int preserve_fds;		 /* fds 3 .. 3+n-1 stay open in the container */
+	/* The container's cgroup, made and limited by the caller (libct/cgroup/cgroup.h): the
+	 * init is born in it or put there before it runs anything; NULL: none. */
+	struct ct_cgroup *cgroup;
 	sigset_t child_sigmask;		 /* the mask the user process starts with */
 };
 
@@ -79,6 +83,8 @@ struct ct_init_plan {
 	/* spawned through a joiner (libct/sync.h): a joined user namespace, or a new one with
 	 * other namespaces joined, which it could not join from inside */
 	bool use_joiner;
+	int cgroup_fd;	       /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
+	bool late_cgroupns;    /* unshare the cgroup namespace once in the cgroup, not at clone */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */
@@ -98,6 +104,7 @@ struct ct_init_plan {
 	struct ct_cgroup_hierarchy {
 		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */
 		char *options; /* its mount data: "cpu,cpuacct", "name=systemd" */
+		char *bind;    /* the container's own cgroup in it, bound there; NULL: mounted */
 	} * cgroup_v1;	       /* for a "cgroup" mount on a v1 host */
 	size_t n_cgroup_v1;
 	bool cgroup2_host;	   /* /sys/fs/cgroup is cgroup2 */
@@ -120,6 +127,7 @@ struct ct_spawned {
 	/* The call that made the init: "clone3", "clone" (CLONE_PIDFD) or "clone+pidfd_open";
 	 * static storage, NULL before a spawn. */
 	const char *method;
+	bool born_in_cgroup; /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
 	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
 };
 

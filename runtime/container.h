@@ -29,6 +29,7 @@ struct ct_container {
 	struct ct_state state;
 	enum ct_status status;
 	struct ct_spawned proc; /* pidfd of the init when it lives (and we made or opened it) */
+	struct ct_cgroup *cgroup; /* create: the cgroup it made (freed by ct_container_close) */
 };
 
 /* create: reserves the id, spawns the init, writes state.json and the pid file. On error
@@ -56,7 +57,8 @@ int ct_container_wait_exit(struct ct_container *c, struct ct_error *err);
 /* Opens the exec fifo, lets the init exec, records `started`. */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);
 
-/* Removes the state directory; the container must be stopped. */
+/* Removes the cgroup (killing what is left in it) and the state directory; the container
+ * must be stopped. */
 int ct_container_destroy(struct ct_container *c, struct ct_error *err);
 
 void ct_container_close(struct ct_container *c);
