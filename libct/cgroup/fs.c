@@ -14,6 +14,7 @@
 
 #include "libct/cgroup/internal.h"
 #include "libct/cleanup.h"
+#include "libct/procstat.h"
 #include "libct/readall.h"
 #include "libct/syscalls.h"
 
@@ -133,17 +134,18 @@ void ct_cg_pids_sort(pid_t *pids, size_t *n)
 	*n = out;
 }
 
+/* By pidfd; where a profile refuses the pidfd calls, by kill() once the start time read
+ * before says the pid is still the process the cgroup listed. */
 void ct_cg_signal_pids(const pid_t *pids, size_t n, int sig)
 {
 	for (size_t i = 0; i < n; i++) {
-		int fd = ct_pidfd_open(pids[i], 0);
-		if (fd >= 0) {
-			ct_pidfd_send_signal(fd, sig, NULL, 0);
-			close(fd);
-		} else {
-			/* pidfd_open missing: listed by the cgroup a moment ago */
-			kill(pids[i], sig);
-		}
+		uint64_t start_time;
+		if (ct_proc_start_time(pids[i], &start_time, NULL) < 0)
+			continue; /* gone already */
+		_cleanup_close_ int fd = ct_pidfd_open(pids[i], 0);
+		if (fd >= 0 && ct_pidfd_send_signal(fd, sig, NULL, 0) == 0)
+			continue;
+		ct_proc_kill_checked(pids[i], start_time, sig, NULL);
 	}
 }
 
