@@ -22,44 +22,45 @@
 /* ---- create ---- */
 
 /* A new cpuset cgroup starts with empty cpus and mems, and a process cannot join it until
- * both are set: each level made gets its parent's. */
-static int copy_cpuset_down(const char *leaf, const char *made_from, struct ct_error *err)
+ * both are set: each level below the mount that has none gets its parent's. */
+static int copy_cpuset_level(const char *dir, struct ct_error *err)
 {
-	char path[4096];
-	size_t from = strlen(made_from);
-	snprintf(path, sizeof(path), "%s", leaf);
-	for (char *p = path + from;; p = strchr(p + 1, '/')) {
-		char saved = p ? *p : '\0';
-		if (p)
-			*p = '\0';
-		char parent[4096];
-		snprintf(parent, sizeof(parent), "%s", path);
-		*strrchr(parent, '/') = '\0';
-		static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
-		for (size_t i = 0; i < 2; i++) {
-			_cleanup_free_ char *mine = ct_cg_read(path, files[i]);
-			if (mine && strcmp(mine, "\n") != 0 && *mine)
-				continue;
-			_cleanup_free_ char *theirs = ct_cg_read(parent, files[i]);
-			if (!theirs)
-				return ct_error_set(err, errno, "read \"%s/%s\"", parent, files[i]);
-			theirs[strcspn(theirs, "\n")] = '\0';
-			if (*theirs && ct_cg_write(path, files[i], theirs, err) < 0)
-				return -1;
-		}
-		if (!p)
-			return 0;
-		*p = saved;
+	static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
+	char parent[4096];
+	snprintf(parent, sizeof(parent), "%s", dir);
+	*strrchr(parent, '/') = '\0';
+	for (size_t i = 0; i < 2; i++) {
+		_cleanup_free_ char *mine = ct_cg_read(dir, files[i]);
+		if (mine && *mine && *mine != '\n')
+			continue;
+		_cleanup_free_ char *theirs = ct_cg_read(parent, files[i]);
+		if (!theirs)
+			return ct_error_set(err, errno, "read \"%s/%s\"", parent, files[i]);
+		theirs[strcspn(theirs, "\n")] = '\0';
+		if (*theirs && ct_cg_write(dir, files[i], theirs, err) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 static int v1_prepare(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err)
 {
 	(void)cg;
-	if (!d->made_from || strcmp(d->key, CT_CGROUP_UNIFIED_KEY) == 0 ||
-	    !ct_cg_has(d->path, "cpuset.cpus"))
+	const struct ct_cgroup_layout *l;
+	const struct ct_cgroup_hierarchy_info *h;
+	if (ct_cgroup_layout_get(&l, err) < 0)
+		return -1;
+	if (!(h = ct_cgroup_layout_find(l, "cpuset")) || strcmp(h->key, d->key) != 0)
 		return 0;
-	return copy_cpuset_down(d->path, d->made_from, err);
+	char level[4096];
+	for (const char *p = d->path + strlen(h->mountpoint); p && *p; p = strchr(p + 1, '/')) {
+		const char *end = strchr(p + 1, '/');
+		snprintf(level, sizeof(level), "%.*s", (int)(end ? end - d->path : (long)strlen(d->path)),
+			 d->path);
+		if (copy_cpuset_level(level, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int v1_create(struct ct_cgroup *cg, struct ct_error *err)

@@ -93,7 +93,7 @@ static void find_one(const char *controllers, const char *dir, void *arg)
 {
 	struct find *f = arg;
 	if (!f->found && line_has(controllers, f->controller) &&
-	    asprintf(&f->found, "%s/%s", dir, f->rel) < 0)
+	    asprintf(&f->found, "%s%s%s", dir, *f->rel ? "/" : "", f->rel) < 0)
 		f->found = NULL;
 }
 
