@@ -108,6 +108,9 @@ struct ct_init_plan {
 	} * cgroup_v1;	       /* for a "cgroup" mount on a v1 host */
 	size_t n_cgroup_v1;
 	bool cgroup2_host;	   /* /sys/fs/cgroup is cgroup2 */
+	/* Without a cgroup namespace of its own a fresh cgroup2 mount would show the host's
+	 * whole tree: the container's cgroup2 directory is bound instead; NULL otherwise. */
+	char *cgroup2_bind;
 	bool have_cgroup2_unified; /* hybrid: cgroup2 at /sys/fs/cgroup/unified */
 	/* Mount verification (libct/mountcheck.h): an expectation per mount made, in groups:
 	 * [0, n_mounts) the config's mounts, the cgroup v1 hierarchies of each "cgroup" mount,

@@ -294,9 +294,21 @@ static int add_cgroup_hierarchy(struct ct_init_plan *plan, const char *dir, char
 
 /* A "cgroup" mount shows the container's own hierarchies: on a v1 (or hybrid) host that is
  * one mount per v1 hierarchy, so the controller lists are read here, before the clone. */
+static int plan_cgroup2_bind(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	const char *dir = cg ? ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) : NULL;
+	if (!dir || plan->late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
+		return 0;
+	plan->cgroup2_bind = strdup(dir);
+	return plan->cgroup2_bind ? 0 : ct_error_set(err, ENOMEM, "plan cgroup mount");
+}
+
 static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct statfs sfs;
+	if (plan_cgroup2_bind(plan, err) < 0)
+		return -1;
 	if (statfs("/sys/fs/cgroup", &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC) {
 		plan->cgroup2_host = true;
 		return 0;
@@ -671,6 +683,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		free(plan->cgroup_v1[i].bind);
 	}
 	free(plan->cgroup_v1);
+	free(plan->cgroup2_bind);
 	free(plan->expect);
 	free(plan->argv);
 	free(plan->uid_map);

@@ -97,23 +97,44 @@ static int read_procs(const char *dir, pid_t **pids, size_t *n, struct ct_error 
 	return 0;
 }
 
-int ct_cg_collect_pids(const char *dir, pid_t **pids, size_t *n, struct ct_error *err)
+/* fn on every child cgroup of dir (a cgroup's subdirectories are its children); a dir that
+ * is gone has none. */
+static int each_child(const char *dir, int (*fn)(const char *sub, void *arg), void *arg,
+		      struct ct_error *err)
 {
-	if (read_procs(dir, pids, n, err) < 0)
-		return -1;
 	_cleanup_closedir_ DIR *d = opendir(dir);
 	if (!d)
-		return errno == ENOENT ? 0 : ct_error_set(err, errno, "open \"%s\"", dir);
+		return errno == ENOENT ? 0 : ct_error_set(err, errno, "open cgroup \"%s\"", dir);
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_type != DT_DIR || e->d_name[0] == '.')
 			continue;
 		char sub[4096];
 		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
-		if (ct_cg_collect_pids(sub, pids, n, err) < 0)
+		if (fn(sub, arg) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+struct collect {
+	pid_t **pids;
+	size_t *n;
+	struct ct_error *err;
+};
+
+static int collect_child(const char *sub, void *arg)
+{
+	struct collect *c = arg;
+	return ct_cg_collect_pids(sub, c->pids, c->n, c->err);
+}
+
+int ct_cg_collect_pids(const char *dir, pid_t **pids, size_t *n, struct ct_error *err)
+{
+	struct collect c = {pids, n, err};
+	if (read_procs(dir, pids, n, err) < 0)
+		return -1;
+	return each_child(dir, collect_child, &c, err);
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -184,20 +205,15 @@ static int rmdir_waiting(const char *dir, struct ct_error *err)
 	}
 }
 
+static int remove_child(const char *sub, void *err)
+{
+	return ct_cg_remove_tree(sub, err);
+}
+
 int ct_cg_remove_tree(const char *dir, struct ct_error *err)
 {
-	_cleanup_closedir_ DIR *d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : ct_error_set(err, errno, "open cgroup \"%s\"", dir);
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_type != DT_DIR || e->d_name[0] == '.')
-			continue;
-		char sub[4096];
-		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
-		if (ct_cg_remove_tree(sub, err) < 0)
-			return -1;
-	}
+	if (each_child(dir, remove_child, err, err) < 0)
+		return -1;
 	return rmdir_waiting(dir, err);
 }
 

@@ -12,7 +12,7 @@
 
 #define PROC_TEXT_MAX (4u << 20)
 
-void ct_cgroup_layout_free(struct ct_cgroup_layout *l)
+static void free_v1(struct ct_cgroup_layout *l)
 {
 	for (size_t i = 0; i < l->n_v1; i++) {
 		free(l->v1[i].key);
@@ -21,6 +21,13 @@ void ct_cgroup_layout_free(struct ct_cgroup_layout *l)
 		free(l->v1[i].caller_path);
 	}
 	free(l->v1);
+	l->v1 = NULL;
+	l->n_v1 = 0;
+}
+
+void ct_cgroup_layout_free(struct ct_cgroup_layout *l)
+{
+	free_v1(l);
 	free(l->unified_mount);
 	free(l->unified_mount_root);
 	free(l->unified_caller_path);
@@ -161,15 +168,7 @@ int ct_cgroup_layout_parse(const char *mountinfo, const char *proc_cgroup,
 	}
 	if (l->mode == CT_CGROUP_MODE_UNIFIED) {
 		/* v1 hierarchies mounted below a cgroup2 root are not the layout */
-		for (size_t i = 0; i < l->n_v1; i++) {
-			free(l->v1[i].key);
-			free(l->v1[i].mountpoint);
-			free(l->v1[i].mount_root);
-			free(l->v1[i].caller_path);
-		}
-		free(l->v1);
-		l->v1 = NULL;
-		l->n_v1 = 0;
+		free_v1(l);
 	} else if (l->n_v1) {
 		l->mode = l->unified_mount ? CT_CGROUP_MODE_HYBRID : CT_CGROUP_MODE_LEGACY;
 	} else if (l->unified_mount) {

@@ -332,3 +332,23 @@ Test(cgroup, hybrid_unified_placement)
 	free(rel);
 	assert_output(&t, "cat /proc/self/cgroup | grep '^0::'", "0::/\n");
 }
+
+/* Without a cgroup namespace the view is still the container's own cgroup, bound (a fresh
+ * mount would show the hierarchies from their roots, the tests' subtree among them). */
+Test(cgroup, own_view_without_a_cgroup_namespace)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "nocgns");
+	lc_namespace_set(&t, "cgroup", NULL);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 20}}");
+	char script[256];
+	snprintf(script, sizeof(script),
+		 "cat /sys/fs/cgroup/pids/pids.max; read p < /sys/fs/cgroup/pids/cgroup.procs; "
+		 "echo $p; ls /sys/fs/cgroup/pids /sys/fs/cgroup/unified | grep -c %s; true",
+		 cgt_subtree());
+	char *out = lc_sh_output(&t, script);
+	cr_expect_str_eq(out, "20\n1\n0\n");
+	free(out);
+}
