@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/mountcheck.h"
 #include "libct/mountfd.h"
 #include "libct/safefs.h"
 
@@ -21,8 +22,33 @@ struct node {
 	gid_t gid;
 };
 
-/* An empty file with the host's node bound on it: mknod is not allowed here. */
-static int bind_host_node(int rootfd, const struct node *n, struct ct_error *err)
+static const struct node default_nodes[] = {
+	{"/dev/null", S_IFCHR, 0666, 0x103, 0, 0},    {"/dev/zero", S_IFCHR, 0666, 0x105, 0, 0},
+	{"/dev/full", S_IFCHR, 0666, 0x107, 0, 0},    {"/dev/random", S_IFCHR, 0666, 0x108, 0, 0},
+	{"/dev/urandom", S_IFCHR, 0666, 0x109, 0, 0}, {"/dev/tty", S_IFCHR, 0666, 0x500, 0, 0},
+};
+#define N_DEFAULT_NODES (sizeof(default_nodes) / sizeof(default_nodes[0]))
+
+static size_t n_default_nodes(const struct ct_init_plan *plan)
+{
+	return plan->dev_is_tmpfs ? N_DEFAULT_NODES : 0;
+}
+
+size_t ct_devices_count(const struct ct_init_plan *plan)
+{
+	return n_default_nodes(plan) + plan->config->linux_.devices.len;
+}
+
+const char *ct_devices_path(const struct ct_init_plan *plan, size_t i)
+{
+	size_t n = n_default_nodes(plan);
+	return i < n ? default_nodes[i].path : plan->config->linux_.devices.items[i - n].path;
+}
+
+/* An empty file with the host's node bound on it: mknod is not allowed here. Node i's bind is
+ * recorded for the mount check like any mount ctrun makes. */
+static int bind_host_node(struct ct_init_plan *plan, size_t i, int rootfd, const struct node *n,
+			  struct ct_error *err)
 {
 	/* the host's node is what gets bound: it must be the device asked for */
 	_cleanup_close_ int host = open(n->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -36,10 +62,13 @@ static int bind_host_node(int rootfd, const struct node *n, struct ct_error *err
 	struct ct_mount_flags flags = {.bind = true};
 	struct ct_mount_request rq = {
 		.source = n->path, .source_fd = host, .flags = &flags, .file = true};
-	return ct_mount_in_root(rootfd, n->path, &rq, NULL, err);
+	ct_expect_bind_source(plan, plan->expect_devices + i, &st);
+	return ct_mount_in_root(rootfd, n->path, &rq, ct_expect_id(plan, plan->expect_devices + i),
+				err);
 }
 
-static int make_node(int rootfd, const struct node *n, struct ct_error *err)
+static int make_node(struct ct_init_plan *plan, size_t i, int rootfd, const struct node *n,
+		     struct ct_error *err)
 {
 	char name[NAME_MAX + 1];
 	_cleanup_close_ int dir = ct_root_mkparent(rootfd, n->path, name, sizeof(name));
@@ -50,7 +79,7 @@ static int make_node(int rootfd, const struct node *n, struct ct_error *err)
 		return ct_error_set(err, errno, "replace \"%s\" with a device", n->path);
 	if (mknodat(dir, name, n->type | (n->mode & 0777), n->dev) < 0) {
 		if (errno == EPERM && n->type != S_IFIFO)
-			return bind_host_node(rootfd, n, err) < 0
+			return bind_host_node(plan, i, rootfd, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)
 				       : 0;
 		return ct_error_set(err, errno, "create device \"%s\"", n->path);
@@ -61,23 +90,15 @@ static int make_node(int rootfd, const struct node *n, struct ct_error *err)
 	return 0;
 }
 
-static int create_default_devices(int rootfd, struct ct_error *err)
+static int create_default_devices(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
-	static const struct node nodes[] = {
-		{"/dev/null", S_IFCHR, 0666, 0x103, 0, 0},
-		{"/dev/zero", S_IFCHR, 0666, 0x105, 0, 0},
-		{"/dev/full", S_IFCHR, 0666, 0x107, 0, 0},
-		{"/dev/random", S_IFCHR, 0666, 0x108, 0, 0},
-		{"/dev/urandom", S_IFCHR, 0666, 0x109, 0, 0},
-		{"/dev/tty", S_IFCHR, 0666, 0x500, 0, 0},
-	};
 	static const char *const links[][2] = {
 		{"/proc/self/fd", "fd"},       {"/proc/self/fd/0", "stdin"},
 		{"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"},
 		{"pts/ptmx", "ptmx"},
 	};
-	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++)
-		if (make_node(rootfd, &nodes[i], err) < 0)
+	for (size_t i = 0; i < N_DEFAULT_NODES; i++)
+		if (make_node(plan, i, rootfd, &default_nodes[i], err) < 0)
 			return -1;
 	_cleanup_close_ int dev = ct_root_open(rootfd, "/dev", false);
 	if (dev < 0)
@@ -97,9 +118,9 @@ static mode_t device_type(const char *type)
 	return type[0] == 'b' ? S_IFBLK : type[0] == 'p' ? S_IFIFO : S_IFCHR;
 }
 
-int ct_devices_create(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+int ct_devices_create(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
-	if (plan->dev_is_tmpfs && create_default_devices(rootfd, err) < 0)
+	if (plan->dev_is_tmpfs && create_default_devices(plan, rootfd, err) < 0)
 		return -1;
 	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < lx->devices.len; i++) {
@@ -112,7 +133,7 @@ int ct_devices_create(const struct ct_init_plan *plan, int rootfd, struct ct_err
 			.uid = d->has_uid ? d->uid : 0,
 			.gid = d->has_gid ? d->gid : 0,
 		};
-		if (make_node(rootfd, &n, err) < 0)
+		if (make_node(plan, n_default_nodes(plan) + i, rootfd, &n, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -8,7 +8,12 @@
 #include "libct/error.h"
 #include "libct/spawn.h"
 
-/* The default nodes and /dev symlinks (plan->dev_is_tmpfs), then linux.devices. */
-int ct_devices_create(const struct ct_init_plan *plan, int rootfd, struct ct_error *err);
+/* The default nodes and /dev symlinks (plan->dev_is_tmpfs), then linux.devices. A node bound
+ * from the host records its mount for the check (plan->expect_devices + its index). */
+int ct_devices_create(struct ct_init_plan *plan, int rootfd, struct ct_error *err);
+
+/* The nodes ct_devices_create makes, in its order: how many, and node i's path. */
+size_t ct_devices_count(const struct ct_init_plan *plan);
+const char *ct_devices_path(const struct ct_init_plan *plan, size_t i);
 
 #endif

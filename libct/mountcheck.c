@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/devices.h"
 #include "libct/mountfd.h"
 #include "libct/safefs.h"
 #include "libct/spawn.h"
@@ -156,19 +157,16 @@ static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_
 	snprintf(e->label, sizeof(e->label), "mount #%zu \"%s\"", i, m->destination);
 	e->path = m->destination;
 	expect_flags(e, &m->flags);
-	/* an rbind brings its submounts; a fresh /dev, the nodes bound where mknod is refused */
-	e->tree = m->flags.recursive_bind ||
-		  (plan->dev_is_tmpfs && strcmp(m->destination, "/dev") == 0);
-	struct stat st;
+	e->tree = m->flags.recursive_bind; /* an rbind brings its submounts */
 	if (m->flags.bind) {
 		/* without options a bind keeps its source's flags: nothing to ask */
 		if (!m->flags.flags)
 			e->attr_set = e->attr_clear = 0;
 		if (plan->userns)
 			allow_source_flags(m->bind_source, e);
-		e->check_dev = stat(m->bind_source, &st) == 0;
-		e->dev_major = major(st.st_dev);
-		e->dev_minor = minor(st.st_dev);
+		/* its device comes from the child, which stats the source as it binds it
+		 * (ct_expect_bind_source): only then is a source covered by an earlier
+		 * mount seen as it really is */
 	} else if (m->is_cgroup) {
 		bool v1 = !plan->cgroup2_host && strcmp(m->type, "cgroup2") != 0;
 		e->fstype = v1 ? "tmpfs" : "cgroup2";
@@ -209,6 +207,17 @@ static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, co
 	}
 }
 
+/* A node bound from the host where mknod is refused: a plain bind, its device recorded by the
+ * child (ct_expect_bind_source); not made, nothing to check. */
+static void expect_device_binds(struct ct_init_plan *plan)
+{
+	for (size_t i = 0; i < plan->expect_masked - plan->expect_devices; i++) {
+		struct ct_mount_expect *e = &plan->expect[plan->expect_devices + i];
+		e->path = ct_devices_path(plan, i);
+		snprintf(e->label, sizeof(e->label), "device \"%s\"", e->path);
+	}
+}
+
 /* A "cgroup" mount on a v1 host: a tmpfs with one mount per hierarchy. */
 static bool has_hierarchies(const struct ct_init_plan *plan, size_t i)
 {
@@ -219,7 +228,7 @@ static bool has_hierarchies(const struct ct_init_plan *plan, size_t i)
  * mount, though it is listed after all the mounts; everything else in list order. */
 static size_t made_order(const struct ct_init_plan *plan, size_t k)
 {
-	if (k < plan->n_mounts || k >= plan->expect_masked)
+	if (k < plan->n_mounts || k >= plan->expect_devices)
 		return 2 * k;
 	for (size_t i = 0; i < plan->n_mounts; i++) {
 		size_t first = plan->mounts[i].expect_hierarchies;
@@ -238,7 +247,8 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (plan->mounts[i].is_cgroup && !plan->cgroup2_host)
 			n_sub += hierarchies_per_mount(plan);
-	plan->expect_masked = plan->n_mounts + n_sub;
+	plan->expect_devices = plan->n_mounts + n_sub;
+	plan->expect_masked = plan->expect_devices + ct_devices_count(plan);
 	plan->expect_readonly = plan->expect_masked + lx->masked_paths.len;
 	plan->expect_console = plan->expect_readonly + lx->readonly_paths.len;
 	plan->expect_root = plan->expect_console + 1;
@@ -255,6 +265,7 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 			sub += hierarchies_per_mount(plan);
 		}
 	}
+	expect_device_binds(plan);
 	expect_paths(&plan->expect[plan->expect_masked], &lx->masked_paths, "masked path");
 	expect_paths(&plan->expect[plan->expect_readonly], &lx->readonly_paths, "read-only path");
 	snprintf(plan->expect[plan->expect_console].label, sizeof(plan->expect[0].label),
@@ -277,12 +288,12 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 
 uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i)
 {
-	return plan->opts->verify_mounts ? &plan->expect[i].mounted_id : NULL;
+	return plan->expect ? &plan->expect[i].mounted_id : NULL;
 }
 
 void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct stat *st)
 {
-	if (!plan->opts->verify_mounts || !plan->expect)
+	if (!plan->expect)
 		return;
 	plan->expect[i].check_dev = true;
 	plan->expect[i].dev_major = major(st->st_dev);

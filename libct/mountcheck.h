@@ -49,8 +49,9 @@ int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount
 			  const struct ct_mount *const *below, size_t n_below, char *buf,
 			  size_t size);
 
-/* Builds the expectations of plan (its mounts, the cgroup v1 hierarchies, masked and
- * read-only paths, /dev/console, the read-only root) into plan->expect. Parent side. */
+/* Builds the expectations of plan (its mounts, the cgroup v1 hierarchies, device nodes bound
+ * from the host, masked and read-only paths, /dev/console, the read-only root) into
+ * plan->expect. Parent side. */
 int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err);
 
 /* Where the child stores the id of what it mounted for expectation i; NULL when the check

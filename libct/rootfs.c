@@ -165,8 +165,8 @@ static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *er
 			.flags = dir ? &dir_mask : &file_mask,
 			.file = !dir,
 		};
-		struct ct_mount_expect *e = &plan->expect[plan->expect_masked + i];
-		e->fstype = rq.type;
+		if (plan->expect)
+			plan->expect[plan->expect_masked + i].fstype = rq.type;
 		if (ct_mount_in_root(rootfd, p, &rq, ct_expect_id(plan, plan->expect_masked + i),
 				     err) < 0)
 			return ct_error_prefix(err, "mask \"%s\"", p);

@@ -74,8 +74,8 @@ static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *e
 /* Returns the pid (0 in the child), -1 with errno on failure; *method names the call that
  * made the child, for the debug log (the fallbacks are otherwise invisible). cgroup_fd >= 0:
  * born in that cgroup2 directory (CLONE_INTO_CGROUP, 5.7+), *born says whether it was. */
-static pid_t clone_init(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
-			bool *born)
+pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			  bool *born)
 {
 	struct clone_args args = {
 		.flags = CLONE_PIDFD | flags,
@@ -125,10 +125,16 @@ static pid_t clone_init(unsigned long flags, int cgroup_fd, int *pidfd, const ch
 	return pid;
 }
 
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
+{
+	bool born;
+	return ct_clone_pidfd_into(flags, -1, pidfd, method, &born);
+}
+
 /* config-linux.md#seccomp: the agent at listenerPath gets the notify fd with the state of
  * the container being created; failing to send it fails the create. */
-static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spawned *out, int fd,
-			      struct ct_error *err)
+int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd,
+				struct ct_error *err)
 {
 	const struct oci_seccomp *s = &o->config->linux_.seccomp;
 	if (fd < 0)
@@ -137,7 +143,7 @@ static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spa
 		.id = o->id,
 		.bundle = o->bundle,
 		.metadata = s->listener_metadata,
-		.pid = out->pid,
+		.pid = pid,
 		.annotations = &o->config->annotations,
 	};
 	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
@@ -145,30 +151,39 @@ static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spa
 	return rc;
 }
 
+int ct_spawn_take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg,
+		     int fd, int *pty_master, struct ct_error *err)
+{
+	switch (msg->type) {
+	case CT_SYNC_PTY_MASTER:
+		if (fd < 0)
+			return ct_error_set(err, EPROTO, "pty message without a descriptor");
+		if (*pty_master >= 0)
+			close(*pty_master);
+		*pty_master = fd;
+		return 1;
+	case CT_SYNC_SECCOMP_FD:
+		return ct_spawn_forward_seccomp_fd(o, pid, fd, err) < 0 ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
 			  struct ct_error *err)
 {
 	for (;;) {
 		struct ct_sync_msg msg;
-		int fd;
-		if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		int fd, taken;
+		if (ct_sync_recv(sock, &msg, &fd, err) < 0 ||
+		    (taken = ct_spawn_take_fd(o, out->pid, &msg, fd, &out->pty_master, err)) < 0)
 			return -1;
+		if (taken)
+			continue;
 		switch (msg.type) {
 		case CT_SYNC_READY:
 			snprintf(out->note, sizeof(out->note), "%s", msg.text);
 			return 0;
-		case CT_SYNC_PTY_MASTER:
-			if (fd < 0)
-				return ct_error_set(err, EPROTO,
-						    "pty message without a descriptor");
-			if (out->pty_master >= 0)
-				close(out->pty_master);
-			out->pty_master = fd;
-			break;
-		case CT_SYNC_SECCOMP_FD:
-			if (forward_seccomp_fd(o, out, fd, err) < 0)
-				return -1;
-			break;
 		case CT_SYNC_ERROR:
 			ct_error_set(err, 0, "%s", msg.text);
 			err->errnum = msg.errnum;
@@ -225,8 +240,8 @@ __attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
 	const char *method;
 	bool born;
 	if (join_early(plan, &err) == 0) {
-		pid_t pid = clone_init(plan->unshare_flags | CLONE_PARENT, plan->cgroup_fd, &pidfd,
-				       &method, &born);
+		pid_t pid = ct_clone_pidfd_into(plan->unshare_flags | CLONE_PARENT, plan->cgroup_fd,
+						&pidfd, &method, &born);
 		if (pid == 0)
 			ct_init_run(plan);
 		if (pid > 0 &&
@@ -284,8 +299,8 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 {
 	bool joiner = plan->use_joiner;
 	pid_t pid = joiner ? fork()
-			   : clone_init(plan->unshare_flags, plan->cgroup_fd, &out->pidfd,
-					&out->method, &out->born_in_cgroup);
+			   : ct_clone_pidfd_into(plan->unshare_flags, plan->cgroup_fd, &out->pidfd,
+						 &out->method, &out->born_in_cgroup);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"

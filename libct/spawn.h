@@ -44,6 +44,9 @@ struct ct_spawn_opts {
 	 * init is born in it or put there before it runs anything; NULL: none. */
 	struct ct_cgroup *cgroup;
 	sigset_t child_sigmask;		 /* the mask the user process starts with */
+	/* Where the process object is, for messages: "config.json: .process" when NULL, or
+	 * "proc.json: " for the document of `exec --process`. */
+	const char *process_path;
 };
 
 struct ct_planned_mount {
@@ -118,7 +121,7 @@ struct ct_init_plan {
 	 * the read-only root. The child fills in the ids of what it mounted. */
 	struct ct_mount_expect *expect;
 	size_t n_expect;
-	size_t expect_masked, expect_readonly, expect_console, expect_root;
+	size_t expect_devices, expect_masked, expect_readonly, expect_console, expect_root;
 	char ready_note[512]; /* the child's line for the debug log, sent with READY */
 };
 
@@ -156,6 +159,34 @@ int ct_listen_fds(void);
 int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
 		       struct ct_error *err);
 void ct_init_plan_free(struct ct_init_plan *plan);
+/* The plan of a process exec'd into an existing container (libct/exec.h): the process's
+ * attributes only, no namespaces, mounts or fifo. Freed by ct_init_plan_free(). */
+int ct_exec_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
+		       struct ct_error *err);
+/* opts->process_path or its default. */
+const char *ct_process_path(const struct ct_spawn_opts *opts);
+
+/* clone3(CLONE_PIDFD | flags) with the clone() and pidfd_open() fallbacks: the pid (0 in
+ * the child) or -1 with errno; *method names the call that worked (static storage).
+ */
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
+/* The same, born in the cgroup2 directory cgroup_fd (clone3 CLONE_INTO_CGROUP) when it is
+ * >= 0 and the kernel takes it: *born says so; otherwise the caller writes cgroup.procs
+ * (ct_cgroup_enter) before the child runs anything of the container's. */
+pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			  bool *born);
+
+/* The set-up messages that carry an fd, the same for the init and exec: the terminal's
+ * master (kept in *pty_master) and a seccomp notify fd (passed on to listenerPath). 1 when
+ * msg was one of them, 0 when it is another, -1 on error. */
+struct ct_sync_msg;
+int ct_spawn_take_fd(const struct ct_spawn_opts *opts, pid_t pid, const struct ct_sync_msg *msg,
+		     int fd, int *pty_master, struct ct_error *err);
+
+/* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
+ * of the container and the process pid. */
+int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *opts, pid_t pid, int fd,
+				struct ct_error *err);
 __attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
 
 /* CLONE_NEW* of each namespace type, also setns()'s nstype. */

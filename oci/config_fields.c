@@ -115,6 +115,18 @@ static int check_mem_bw_schema(struct oci_walk *w, const void *value)
 	return check_pattern(w, value, "^MB:[^\n]*$", "\"MB:<schema>\"");
 }
 
+/* config-linux.md#configLinuxDeviceAllowedlist: type a, b or c; access a composition of r,
+ * w and m (an empty access decides nothing: the rule matches no request). */
+static int check_device_cgroup_type(struct oci_walk *w, const void *value)
+{
+	return check_pattern(w, value, "^[abc]$", "\"a\", \"b\" or \"c\"");
+}
+
+static int check_device_cgroup_access(struct oci_walk *w, const void *value)
+{
+	return check_pattern(w, value, "^[rwm]*$", "a composition of \"r\", \"w\" and \"m\"");
+}
+
 static int check_not_empty_array(struct oci_walk *w, const void *value)
 {
 	const oci_strings *a = value;
@@ -128,6 +140,13 @@ static const struct oci_type t_rlimit_type = {.kind = OCI_STRING, .check = check
 static const struct oci_type t_cpu_list = {.kind = OCI_STRING, .check = check_cpu_list};
 static const struct oci_type t_page_size = {.kind = OCI_STRING, .check = check_page_size};
 static const struct oci_type t_mem_bw = {.kind = OCI_STRING, .check = check_mem_bw_schema};
+static const struct oci_type t_device_cgroup_type = {.kind = OCI_STRING,
+						      .check = check_device_cgroup_type};
+static const struct oci_type t_device_cgroup_access = {.kind = OCI_STRING,
+							.check = check_device_cgroup_access};
+/* -1 is runc's "any" (as absent); the kernel's device numbers are unsigned 32-bit */
+static const struct oci_type t_device_cgroup_number = {
+	.kind = OCI_INT, .width = 8, .min = -1, .max = UINT32_MAX};
 static const struct oci_type t_file_mode = {.kind = OCI_UINT, .width = 4, .umax = 0777};
 /* the kernel's OOM_SCORE_ADJ_MIN..MAX; ioprio(7): levels 0 (highest) to 7 */
 static const struct oci_type t_oom_score_adj = {
@@ -335,10 +354,10 @@ OBJECT_MAP_TYPE(t_net_devices, t_net_device, struct oci_net_device);
 
 static const struct oci_field device_cgroup_fields[] = {
 	OCI_FIELD_REQ(struct oci_device_cgroup, "allow", allow, oci_t_bool),
-	OCI_FIELD(struct oci_device_cgroup, "type", type, oci_t_string),
-	OCI_FIELD_OPT(struct oci_device_cgroup, "major", major, oci_t_int64),
-	OCI_FIELD_OPT(struct oci_device_cgroup, "minor", minor, oci_t_int64),
-	OCI_FIELD(struct oci_device_cgroup, "access", access, oci_t_string),
+	OCI_FIELD(struct oci_device_cgroup, "type", type, t_device_cgroup_type),
+	OCI_FIELD_OPT(struct oci_device_cgroup, "major", major, t_device_cgroup_number),
+	OCI_FIELD_OPT(struct oci_device_cgroup, "minor", minor, t_device_cgroup_number),
+	OCI_FIELD(struct oci_device_cgroup, "access", access, t_device_cgroup_access),
 	{NULL},
 };
 OBJECT_TYPE(t_device_cgroup, device_cgroup_fields);

@@ -12,25 +12,20 @@ static void log_cgroup_warning(const char *msg)
 	ct_log(CT_LOG_WARNING, "%s", msg);
 }
 
-/* linux.devices are the container's own nodes: allowed in its device cgroup after the
- * config's rules, as runc does (a node it cannot open would be useless). The copy shares
- * everything with res but the rule list, which is freed by the caller. */
+/* linux.devices are the container's own nodes: allowed in its device filter after the
+ * config's rules, as runc does (a node it cannot open would be useless); the standard
+ * devices come after them (libct/cgroup/device_rules.h). The copy shares everything with
+ * the config's resources but the rule list, which the caller frees. */
 static int with_config_devices(const struct oci_config *c, struct oci_resources *out,
 			       struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
 	*out = lx->resources;
-	size_t n = lx->resources.devices.len, n_std = 0;
-	const struct oci_device_cgroup *std = ct_cgroup_standard_devices(&n_std);
-	if (!ct_cgroup_devices_need_standard(&lx->resources) || !lx->devices.len)
-		n_std = 0; /* the driver adds them when nothing is allowed */
-	out->devices.items =
-		calloc(n + n_std + lx->devices.len + 1, sizeof(*out->devices.items));
+	size_t n = lx->resources.devices.len;
+	out->devices.items = calloc(n + lx->devices.len + 1, sizeof(*out->devices.items));
 	if (!out->devices.items)
 		return ct_error_set(err, ENOMEM, "plan device rules");
 	memcpy(out->devices.items, lx->resources.devices.items, n * sizeof(*out->devices.items));
-	memcpy(out->devices.items + n, std, n_std * sizeof(*std));
-	n += n_std;
 	for (size_t i = 0; i < lx->devices.len; i++) {
 		const struct oci_device *d = &lx->devices.items[i];
 		if (!d->type || (strcmp(d->type, "c") && strcmp(d->type, "b") && strcmp(d->type, "u")))
@@ -66,10 +61,8 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 	struct ct_cgroup *cg;
 	if (ct_cgroup_plan(&cfg, &cg, err) < 0)
 		return -1;
-	/* v2: the rules as given (libct/cgroup/v2.c) */
-	struct oci_resources res = c->linux_.resources;
-	bool v1 = cg->ops == &ct_cgroup_v1_ops;
-	if (v1 && with_config_devices(c, &res, err) < 0) {
+	struct oci_resources res;
+	if (with_config_devices(c, &res, err) < 0) {
 		ct_cgroup_free(cg);
 		return -1;
 	}
@@ -79,8 +72,7 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 		ct_cgroup_destroy(cg, &ignored);
 		rc = -1;
 	}
-	if (v1)
-		free(res.devices.items);
+	free(res.devices.items);
 	if (rc < 0) {
 		ct_cgroup_free(cg);
 		return -1;

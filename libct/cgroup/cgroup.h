@@ -265,14 +265,6 @@ int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struc
  * container start, as crun does); NULL when there is none (v2: born in its cgroup). */
 const char *ct_cgroup_late_key(const struct ct_cgroup *cg);
 
-/* The devices every container may use (config-linux.md#default-devices: null, zero, full,
- * random, urandom, tty, console 5:1, ptmx 5:2, pts 136:*, and mknod of any), allowed after
- * the config's rules when those allow nothing (an empty list, or only Podman's deny-all),
- * as runc and crun do. */
-const struct oci_device_cgroup *ct_cgroup_standard_devices(size_t *n);
-/* Whether the config's device rules allow nothing, so the standard ones are added. */
-bool ct_cgroup_devices_need_standard(const struct oci_resources *res);
-
 /* The directory of a hierarchy key (CT_CGROUP_UNIFIED_KEY, "memory"...), NULL when none. */
 const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key);
 

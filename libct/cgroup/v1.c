@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libct/cgroup/convert.h"
+#include "libct/cgroup/device_rules.h"
 #include "libct/cgroup/internal.h"
 #include "libct/cleanup.h"
 
@@ -70,92 +71,47 @@ static int v1_create(struct ct_cgroup *cg, struct ct_error *err)
 
 /* ---- devices ---- */
 
-static const struct oci_device_cgroup standard_devices[] = {
-	{.allow = true, .type = "c", .access = "m"}, /* mknod of any: the runtime's /dev */
-	{.allow = true, .type = "b", .access = "m"},
-	{true, "c", "rwm", 1, 3, true, true},	    /* /dev/null */
-	{true, "c", "rwm", 1, 5, true, true},	    /* /dev/zero */
-	{true, "c", "rwm", 1, 7, true, true},	    /* /dev/full */
-	{true, "c", "rwm", 1, 8, true, true},	    /* /dev/random */
-	{true, "c", "rwm", 1, 9, true, true},	    /* /dev/urandom */
-	{true, "c", "rwm", 5, 0, true, true},	    /* /dev/tty */
-	{true, "c", "rwm", 5, 1, true, true},	    /* /dev/console */
-	{true, "c", "rwm", 5, 2, true, true},	    /* /dev/ptmx */
-	{true, "c", "rwm", 136, 0, true, false},    /* /dev/pts/N */
-};
-
-const struct oci_device_cgroup *ct_cgroup_standard_devices(size_t *n)
+/* "c 1:3 rwm", "a *:* rwm": devices.allow and devices.deny take one rule a write. */
+static void format_rule(const struct ct_dev_rule *r, char *buf, size_t size)
 {
-	*n = sizeof(standard_devices) / sizeof(standard_devices[0]);
-	return standard_devices;
+	char major[24], minor[24], access[4];
+	size_t n = 0;
+	ct_cgroup_format_devnum(r->major != CT_DEV_ANY, r->major, major, sizeof(major));
+	ct_cgroup_format_devnum(r->minor != CT_DEV_ANY, r->minor, minor, sizeof(minor));
+	if (r->access & CT_DEV_ACC_READ)
+		access[n++] = 'r';
+	if (r->access & CT_DEV_ACC_WRITE)
+		access[n++] = 'w';
+	if (r->access & CT_DEV_ACC_MKNOD)
+		access[n++] = 'm';
+	access[n] = '\0';
+	snprintf(buf, size, "%c %s:%s %s", r->type, major, minor, access);
 }
 
-bool ct_cgroup_devices_need_standard(const struct oci_resources *res)
-{
-	for (size_t i = 0; i < res->devices.len; i++)
-		if (res->devices.items[i].allow)
-			return false;
-	return true;
-}
-
-/* "c 1:3 rwm", "a *:* rwm" (devices.allow/deny take one rule a write). */
-static int format_rule(const struct oci_device_cgroup *d, size_t index, char *buf, size_t size,
-		       struct ct_error *err)
-{
-	const char *type = d->type && *d->type ? d->type : "a";
-	const char *access = d->access && *d->access ? d->access : "rwm";
-	if (strlen(type) != 1 || !strchr("abc", type[0]))
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.resources.devices[%zu].type: \"%s\" "
-					  "is not a, b or c",
-					  index, type);
-	if (strspn(access, "rwm") != strlen(access))
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.resources.devices[%zu].access: "
-					  "\"%s\" is not made of r, w and m",
-					  index, access);
-	char major[24], minor[24];
-	ct_cgroup_format_devnum(d->has_major, d->major, major, sizeof(major));
-	ct_cgroup_format_devnum(d->has_minor, d->minor, minor, sizeof(minor));
-	snprintf(buf, size, "%s %s:%s %s", type, major, minor, access);
-	return 0;
-}
-
-static int write_rule(const char *dir, const struct oci_device_cgroup *d, size_t index,
-		      struct ct_error *err)
-{
-	char rule[96];
-	if (format_rule(d, index, rule, sizeof(rule), err) < 0)
-		return -1;
-	if (ct_cg_write(dir, d->allow ? "devices.allow" : "devices.deny", rule, err) < 0)
-		return ct_error_prefix(err, "config.json: .linux.resources.devices[%zu]", index);
-	return 0;
-}
-
-/* Starts from nothing allowed, then the rules in order, then the standard devices when the
- * rules allow none. */
+/* Starts from nothing allowed, then the rules in order (the config's, then the standard
+ * devices, libct/cgroup/device_rules.h): the kernel's exception list does the rest. */
 static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *res,
 			    struct ct_error *err)
 {
 	const char *dir = ct_cg_controller_dir(cg, "devices");
 	if (!dir)
 		return 0; /* no devices hierarchy mounted: nothing to restrict with */
-	if (ct_cg_write(dir, "devices.deny", "a", err) < 0)
+	struct ct_dev_rules rules;
+	if (ct_dev_rules_build(res, &rules, err) < 0)
 		return -1;
-	for (size_t i = 0; i < res->devices.len; i++)
-		if (write_rule(dir, &res->devices.items[i], i, err) < 0)
-			return -1;
-	if (!ct_cgroup_devices_need_standard(res))
-		return 0;
-	size_t n;
-	const struct oci_device_cgroup *std = ct_cgroup_standard_devices(&n);
-	for (size_t i = 0; i < n; i++) {
+	int rc = ct_cg_write(dir, "devices.deny", "a", err);
+	for (size_t i = 0; rc == 0 && i < rules.len; i++) {
 		char rule[96];
-		format_rule(&std[i], i, rule, sizeof(rule), NULL);
-		if (ct_cg_write(dir, "devices.allow", rule, err) < 0)
-			return -1;
+		if (!rules.items[i].access)
+			continue;
+		format_rule(&rules.items[i], rule, sizeof(rule));
+		rc = ct_cg_write(dir, rules.items[i].allow ? "devices.allow" : "devices.deny", rule,
+				 err);
+		if (rc < 0 && i < res->devices.len)
+			ct_error_prefix(err, "config.json: .linux.resources.devices[%zu]", i);
 	}
-	return 0;
+	ct_dev_rules_free(&rules);
+	return rc;
 }
 
 static int v1_apply(struct ct_cgroup *cg, const struct oci_resources *res,

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/cgroup/bpf_devices.h"
 #include "libct/cgroup/internal.h"
 #include "libct/cleanup.h"
 
@@ -93,26 +94,15 @@ static int v2_create(struct ct_cgroup *cg, struct ct_error *err)
 
 /* ---- apply ---- */
 
-/* Device rules on cgroup v2 are an eBPF program (BPF_CGROUP_DEVICE) attached to the cgroup:
- * libct/cgroup/bpf_devices.c plugs in HERE, replacing the refusal below with the program's
- * load and attach (and the standard devices of ct_cgroup_standard_devices when
- * ct_cgroup_devices_need_standard says so). Until then only rules that restrict nothing
- * are accepted: none at all, or a single "allow everything". */
+/* Device rules on cgroup v2 are an eBPF program (BPF_CGROUP_DEVICE) attached to the
+ * cgroup directory: libct/cgroup/bpf_devices.c, the config's rules then the standard ones. */
 static int v2_apply_devices(struct ct_cgroup *cg, const struct oci_resources *res,
 			    struct ct_error *err)
 {
-	(void)cg;
-	if (!res->devices.len)
-		return 0;
-	const struct oci_device_cgroup *d = &res->devices.items[0];
-	bool allow_all = res->devices.len == 1 && d->allow && (!d->type || !strcmp(d->type, "a")) &&
-			 !d->has_major && !d->has_minor &&
-			 (!d->access || !strcmp(d->access, "rwm"));
-	if (allow_all)
-		return 0;
-	return ct_error_set_plain(err, ENOTSUP,
-				  "config.json: .linux.resources.devices: device rules on cgroup "
-				  "v2 (an eBPF program) are not supported yet");
+	int fd = ct_cgroup_clone_fd(cg, err);
+	if (fd < 0)
+		return -1;
+	return ct_bpf_devices_apply(fd, res, err);
 }
 
 static int v2_apply(struct ct_cgroup *cg, const struct oci_resources *res,

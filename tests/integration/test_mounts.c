@@ -880,6 +880,22 @@ Test(mounts, same_mounts_without_fchmodat2)
 	assert_same_view((const char *const[]){"fchmodat2", NULL}, true);
 }
 
+/* How many mounts the check of a run compared; it must have found none extra. */
+static size_t mounts_checked(const struct lc *t)
+{
+	struct ctt_result r;
+	lc_ctrun(&r, t, "--debug", "run", "--bundle", t->bundle, "checked");
+	cr_assert_eq(r.status, 0, "run: %s", r.err);
+	const char *line = strstr(r.err, "mounts verified with ");
+	size_t n = 0;
+	int end = 0;
+	cr_assert(line && sscanf(strchr(line, ':') + 1, " %zu checked, 0 extra%n", &n, &end) == 1 &&
+			  end > 0,
+		  "no check, or extra mounts:\n%s", r.err);
+	ctt_result_free(&r);
+	return n;
+}
+
 /* Nodes are bound from the host instead: /dev looks the same, each node being a bind. */
 Test(mounts, same_devices_when_mknod_is_refused)
 {
@@ -897,6 +913,13 @@ Test(mounts, same_devices_when_mknod_is_refused)
 		free(line);
 	}
 	free(out);
+	/* each node's bind is one ctrun made: checked like the rest, none of them extra */
+	lc_set_args(&t, (const char *const[]){"/bin/true", NULL});
+	size_t bound = mounts_checked(&t);
+	t.wrapper = NULL;
+	cr_expect_eq(bound, mounts_checked(&t) + sizeof(nodes) / sizeof(nodes[0]),
+		     "the bound nodes are not checked");
+	lc_assert_nothing_left(&t);
 }
 
 /* Where mknod is refused the host's node is bound, and only when it is the device asked. */

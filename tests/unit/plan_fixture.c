@@ -38,6 +38,7 @@ void plan_build(struct plan_fixture *f, const char *text)
 		.id = "h8",
 		.state_dirfd = -1,
 		.start = CT_START_SYNC,
+		.verify_mounts = true,
 	};
 	f->ret = ct_init_plan_build(&f->opts, &f->plan, &f->err);
 }

@@ -178,25 +178,3 @@ Test(cgroup_format, limits_cpu_max_and_device_numbers)
 	ct_cgroup_format_devnum(true, 136, buf, sizeof(buf));
 	cr_expect_str_eq(buf, "136");
 }
-
-Test(cgroup_devices, standard_list_only_when_nothing_is_allowed)
-{
-	struct oci_resources r = {0};
-	cr_expect(ct_cgroup_devices_need_standard(&r), "empty");
-	struct oci_device_cgroup deny_all = {.allow = false, .access = "rwm"};
-	r.devices.items = &deny_all;
-	r.devices.len = 1;
-	cr_expect(ct_cgroup_devices_need_standard(&r), "Podman's deny-all");
-	struct oci_device_cgroup rules[2] = {deny_all, {.allow = true, .type = "c"}};
-	r.devices.items = rules;
-	r.devices.len = 2;
-	cr_expect_not(ct_cgroup_devices_need_standard(&r));
-	size_t n;
-	const struct oci_device_cgroup *std = ct_cgroup_standard_devices(&n);
-	bool console = false, pts = false;
-	for (size_t i = 0; i < n; i++) {
-		console |= std[i].major == 5 && std[i].minor == 1;
-		pts |= std[i].major == 136 && !std[i].has_minor;
-	}
-	cr_expect(console && pts);
-}

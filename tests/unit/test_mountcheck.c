@@ -418,6 +418,8 @@ Test(mountcheck_plan, binds_are_checked_by_device)
 	cr_assert_eq(stat("/etc/hosts", &hosts), 0);
 	cr_expect_null(e[0].fstype);
 	cr_expect_null(e[0].source);
+	cr_expect_not(e[0].check_dev, "a bind's device is the child's to record, as it binds");
+	ct_expect_bind_source(&f.plan, 0, &hosts);
 	cr_expect(e[0].check_dev);
 	cr_expect_eq(e[0].dev_major, major(hosts.st_dev));
 	cr_expect_eq(e[0].dev_minor, minor(hosts.st_dev));
