@@ -21,13 +21,31 @@ void ct_cg_unmake_dirs(struct ct_cgroup *cg)
 	}
 }
 
+/* A cgroup that was there already and holds processes belongs to someone else (another
+ * container of the same id under another --root): joining it would put limits on them, and
+ * delete would kill them. */
+static int refuse_populated(const struct ct_cgroup_dir *d, struct ct_error *err)
+{
+	if (d->made_from)
+		return 0;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	if (ct_cg_collect_pids(d->path, &pids, &n, err) < 0)
+		return -1;
+	if (!n)
+		return 0;
+	return ct_error_set_plain(err, EBUSY,
+				  "cgroup \"%s\" exists and has processes (another container's?)",
+				  d->path);
+}
+
 int ct_cg_make_dirs(struct ct_cgroup *cg,
 		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err),
 		    struct ct_error *err)
 {
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
-		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 ||
+		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 || refuse_populated(d, err) < 0 ||
 		    (prepare && prepare(cg, d, err) < 0)) {
 			ct_cg_unmake_dirs(cg);
 			return -1;

@@ -352,3 +352,19 @@ Test(cgroup, own_view_without_a_cgroup_namespace)
 	cr_expect_str_eq(out, "20\n1\n0\n");
 	free(out);
 }
+
+/* Another container's cgroup (same path, another --root) is never joined nor removed. */
+Test(cgroup, populated_cgroup_of_another_is_refused)
+{
+	need_v1_hierarchy("pids");
+	struct lc a, b;
+	lc_init(&a);
+	lc_init(&b);
+	cgt_use_path(&a, "shared");
+	cgt_use_path(&b, "shared");
+	lc_ok(&a, "create", "--bundle", a.bundle, ID);
+	lc_assert_fails(&b, LC_ARGV("create", "--bundle", b.bundle, ID), "exists and has processes");
+	lc_assert_nothing_left(&b);
+	cr_expect(lc_alive(lc_pid(&a, ID)), "the first container's init was killed");
+	lc_ok(&a, "delete", "--force", ID);
+}
