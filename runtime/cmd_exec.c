@@ -137,6 +137,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 		.preserve_fds = r->f.preserve_fds + ct_listen_fds(),
 		.child_sigmask = r->old_mask,
 		.process_path = r->f.process_file ? where : NULL,
+		.agent_status = ct_status_name(r->c.status),
 	};
 	struct ct_exec_target t = {.pid = r->c.proc.pid,
 				   .pidfd = r->c.proc.pidfd,

@@ -462,6 +462,20 @@ Test(exec, cwd_is_resolved_inside_the_container)
 	out = ex_output(&t, LC_ARGV("--cwd", "/../../..", ID, "ls"));
 	assert_has(out, "^in-the-rootfs$");
 	free(out);
+	/* CVE-2024-21626: a host directory passed as fd 3, named through the container's /proc */
+	char *dir = ctt_tmpdir();
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(fd, 0);
+	int status;
+	out = lc_spawn_output(&t,
+			      lc_ctrun_argv(&t, LC_ARGV("exec", "--preserve-fds", "1", "--cwd",
+							"/proc/self/fd/3", ID, "pwd")),
+			      fd, &status);
+	cr_expect_eq(status, 255, "%s", out);
+	cr_expect(strstr(out, "chdir to cwd \"/proc/self/fd/3\""), "%s", out);
+	close(fd);
+	free(out);
+	free(dir);
 	free(marker);
 	free(link);
 }
