@@ -368,3 +368,83 @@ Test(cgroup, populated_cgroup_of_another_is_refused)
 	cr_expect(lc_alive(lc_pid(&a, ID)), "the first container's init was killed");
 	lc_ok(&a, "delete", "--force", ID);
 }
+
+/* The major:minor of a whole disk of this machine (/sys/block/vda/dev), or false. */
+static bool some_disk(char *buf, size_t size)
+{
+	static const char *const disks[] = {"vda", "sda", "nvme0n1", "xvda"};
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/sys/block/%s/dev", disks[i]);
+		if (!ctt_exists(path))
+			continue;
+		char *text = ctt_read_file(path);
+		snprintf(buf, size, "%.*s", (int)strcspn(text, "\n"), text);
+		free(text);
+		return true;
+	}
+	return false;
+}
+
+Test(cgroup, block_io_throttles_per_device)
+{
+	need_v1_hierarchy("blkio");
+	char dev[32];
+	if (!some_disk(dev, sizeof(dev)))
+		ctt_skip("no whole disk (vda, sda, nvme0n1, xvda) to throttle");
+	unsigned major, minor;
+	cr_assert_eq(sscanf(dev, "%u:%u", &major, &minor), 2, "%s", dev);
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "blkio");
+	char json[512];
+	snprintf(json, sizeof(json),
+		 "{\"blockIO\": {\"throttleReadBpsDevice\": [{\"major\": %u, \"minor\": %u, "
+		 "\"rate\": 1048576}], \"throttleWriteIOPSDevice\": [{\"major\": %u, \"minor\": %u, "
+		 "\"rate\": 100}]}}",
+		 major, minor, major, minor);
+	ctt_config_set(t.bundle, ".linux.resources", json);
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("blkio"), want[64];
+	snprintf(want, sizeof(want), "%s 1048576", dev);
+	assert_file("blkio", rel, "blkio.throttle.read_bps_device", want);
+	snprintf(want, sizeof(want), "%s 100", dev);
+	assert_file("blkio", rel, "blkio.throttle.write_iops_device", want);
+	free(rel);
+	lc_ok(&t, "delete", "--force", ID);
+}
+
+/* A controller the host does not mount cannot take its field: refused, naming both. */
+Test(cgroup, field_of_an_unmounted_controller_is_refused)
+{
+	need_v1_hierarchy("memory");
+	char *net_cls = cgt_dir("net_cls", "");
+	if (net_cls) {
+		free(net_cls);
+		ctt_skip("net_cls is mounted here: nothing to refuse");
+	}
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "netcls");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"network\": {\"classID\": 1048577}}");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
+			".linux.resources.network.classID", "net_cls controller is not mounted");
+	lc_assert_nothing_left(&t);
+}
+
+/* memory.kernel: the kernel dropped kmem limits; a warning, the container runs. */
+Test(cgroup, kernel_memory_is_a_deprecation_warning)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "kmem");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"kernel\": 67108864}}");
+	lc_set_args(&t, LC_ARGV("/bin/true"));
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, ".linux.resources.memory.kernel") && strstr(r.err, "deprecated"),
+		  "no deprecation warning: %s", r.err);
+	ctt_result_free(&r);
+}
