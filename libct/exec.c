@@ -17,6 +17,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/process.h"
+#include "libct/procfs.h"
 #include "libct/procstat.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
@@ -199,6 +200,14 @@ static int check_setgroups(const struct ct_exec_target *t, struct ct_init_plan *
 	return 0;
 }
 
+/* /proc writes (oom_score_adj, LSM labels) go through a procfs of our own, mounted in the
+ * container's pid namespace, not through the container's /proc (libct/procfs.h). */
+static bool needs_procfs(const struct oci_process *p)
+{
+	return p->has_oom_score_adj || (p->apparmor_profile && *p->apparmor_profile) ||
+	       (p->selinux_label && *p->selinux_label);
+}
+
 static int set_affinity(bool given, const cpu_set_t *cpus, const char *which, struct ct_error *err)
 {
 	if (given && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
@@ -214,8 +223,12 @@ static int child_steps(struct ct_init_plan *plan, const struct ct_exec_target *t
 	*exec_failed = false;
 	if ((j->via_joiner &&
 	     ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the exec'd process", err) < 0) ||
+	    (plan->opts->cgroup &&
+	     ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0) ||
 	    join_container(t, j, err) < 0)
 		return -1;
+	if (needs_procfs(&plan->config->process))
+		ct_procfs_open(&plan->procfs, NULL);
 	exec_join_close(j);
 	if (t->pidfd >= 0)
 		close(t->pidfd);
@@ -296,8 +309,10 @@ run_joiner(struct ct_init_plan *plan, const struct ct_exec_target *t, struct exe
 	struct ct_error err = {0};
 	int pidfd = -1;
 	const char *method;
+	bool born;
 	if (join_flags(t, j, j->child_flags | j->parent_flags, &err) == 0) {
-		pid_t pid = ct_clone_pidfd(CLONE_PARENT, &pidfd, &method);
+		pid_t pid =
+			ct_clone_pidfd_into(CLONE_PARENT, plan->cgroup_fd, &pidfd, &method, &born);
 		if (pid == 0)
 			run_child(plan, t, j);
 		if (pid > 0 &&
@@ -317,7 +332,9 @@ static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 		       struct exec_join *j, int sync[2], struct ct_exec_proc *out,
 		       struct ct_error *err)
 {
-	pid_t pid = j->via_joiner ? fork() : ct_clone_pidfd(0, &out->pidfd, &out->method);
+	pid_t pid = j->via_joiner ? fork()
+				  : ct_clone_pidfd_into(0, plan->cgroup_fd, &out->pidfd,
+							&out->method, &out->born_in_cgroup);
 	if (pid == 0) {
 		close(sync[0]);
 		plan->sync_fd = sync[1];
@@ -341,6 +358,20 @@ static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 	return ct_sync_send_userns_ready(sync[0], err);
 }
 
+/* Into the container's cgroup before it runs anything of the container's: born in its
+ * cgroup2 directory with CLONE_INTO_CGROUP where that worked, cgroup.procs for the rest
+ * (moving a process where it is changes nothing). */
+static int place_child(const struct ct_init_plan *plan, int sock, const struct ct_exec_proc *out,
+		       struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg)
+		return 0;
+	if (ct_cgroup_enter(cg, out->pid, out->born_in_cgroup, NULL, err) < 0)
+		return ct_error_prefix(err, "place the exec'd process in the container's cgroup");
+	return ct_sync_send_cgroup_ready(sock, err);
+}
+
 static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t,
 		       struct exec_join *j, struct ct_exec_proc *out, struct ct_error *err)
 {
@@ -348,6 +379,8 @@ static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 	if (ct_sync_pair(sync, err) < 0)
 		return -1;
 	int rc = clone_child(plan, t, j, sync, out, err);
+	if (rc == 0)
+		rc = place_child(plan, sync[0], out, err);
 	if (rc == 0)
 		rc = wait_for_exec(plan->opts, sync[0], out, err);
 	close(sync[0]);

@@ -10,7 +10,9 @@
  *   affinity := execCPUAffinity.initial
  *   setns(init pidfd, PID [| TIME]): our children
  *   are born in the container's pid namespace
- *   clone3(CLONE_PIDFD) ---------------------------> setns(init pidfd, USER|MNT|NET|...) in one
+ *   clone3(CLONE_PIDFD | CLONE_INTO_CGROUP) -------> (waits until it is in the cgroup)
+ *   cgroup.procs of the other hierarchies
+ *   CGROUP_READY ----------------------------------> setns(init pidfd, USER|MNT|NET|...) in one
  *                                                    call, chroot to the init's root,
  *                                                    affinity := execCPUAffinity.final,
  *                                                    keyring, rlimits, terminal, LSM, seccomp,
@@ -29,6 +31,7 @@
 #ifndef CT_EXEC_H
 #define CT_EXEC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -46,6 +49,7 @@ struct ct_exec_proc {
 	int pidfd;
 	int pty_master;	     /* -1 without process.terminal */
 	const char *method;  /* "clone3", "clone" or "clone+pidfd_open" */
+	bool born_in_cgroup; /* cloned with CLONE_INTO_CGROUP (not through a joiner) */
 	const char *ns_join; /* "pidfd", "nsfd" or "a joiner": how the namespaces were joined */
 	/* On failure: the exit status `exec` gives, 127 (command not found), 126 (cannot be
 	 * executed) or 255 (anything else before the process ran). */

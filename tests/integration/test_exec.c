@@ -591,3 +591,49 @@ Test(exec, root_of_a_container_without_mount_namespace_is_the_inits)
 	free(out);
 	free(marker);
 }
+
+/* The exec'd process is in the init's cgroup, every hierarchy: born there in the cgroup2
+ * directory with clone3(CLONE_INTO_CGROUP), put there by cgroup.procs under the clone()
+ * fallback. Its cgroup is compared with the init's from the host. */
+static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const char *needle)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	ex_start(&t);
+	lc_wrap_enosys(&t, wrapper, enosys_args);
+	char *dir = ctt_tmpdir();
+	char *log = ctt_path(dir, "ctrun.log");
+	char *pidfile = ctt_path(dir, "exec.pid");
+	lc_ok(&t, "--debug", "--log", log, "exec", "--detach", "--pid-file", pidfile, ID, "sleep",
+	      "1000");
+	char *pidtext = ctt_read_file(pidfile);
+	char mine[64], init[64];
+	snprintf(mine, sizeof(mine), "/proc/%d/cgroup", atoi(pidtext));
+	snprintf(init, sizeof(init), "/proc/%d/cgroup", lc_pid(&t, ID));
+	char *a = ctt_read_file(mine), *b = ctt_read_file(init);
+	cr_expect_str_eq(a, b, "the exec'd process's cgroups differ from the init's");
+	cr_expect(strstr(b, "/ctrun/" ID), "the init is not in its own cgroup:\n%s", b);
+	char *text = ctt_read_file(log);
+	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
+	free(text);
+	free(a);
+	free(b);
+	free(pidtext);
+	free(pidfile);
+	free(log);
+	free(dir);
+}
+
+Test(exec, joins_the_containers_cgroup)
+{
+	if (!ctt_exists("/sys/fs/cgroup/unified/cgroup.procs") &&
+	    !ctt_exists("/sys/fs/cgroup/cgroup.procs"))
+		cr_skip("no cgroup2 hierarchy here to be born into");
+	assert_exec_joins_the_cgroup(NULL, "spawned with clone3, joined by pidfd, born in its "
+					   "cgroup");
+}
+
+Test(exec, joins_the_containers_cgroup_without_clone3)
+{
+	assert_exec_joins_the_cgroup(LC_ARGV("clone3"), "spawned with clone, joined by pidfd\"");
+}
