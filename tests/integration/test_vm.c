@@ -64,6 +64,7 @@ struct vm_case {
 	void (*setup)(const struct lc *t); /* makes the bundle's config */
 	const char *stage;		   /* "initramfs", or NULL: after the switch to tmpfs */
 	const char *args;		   /* between --root and --bundle; NULL: --debug run */
+	const char *script; /* instead of one ctrun: `sh script BUNDLE ID` in the guest */
 };
 
 static const struct vm_case cases[] = {
@@ -95,6 +96,7 @@ static void make_case(const char *dir, const struct vm_case *c)
 	c->setup(&t);
 	write_case_file(t.bundle, "stage", c->stage);
 	write_case_file(t.bundle, "ctrun-args", c->args);
+	write_case_file(t.bundle, "script", c->script);
 	char *link = ctt_path(dir, c->name);
 	cr_assert_eq(symlink(t.bundle, link), 0, "symlink %s", link);
 	free(link);
@@ -371,6 +373,26 @@ Test(vm, recursive_ro_nosymfollow_and_propagation_come_out_as_asked)
 		  r.out);
 	cr_expect(lc_matches(r.out, "^f$"), "/slave is not a bind of the /shared tmpfs:\n%s",
 		  r.out);
+	ctt_result_free(&r);
+	free(console);
+}
+
+/* libct/cgroup/bpf_devices.c on 6.1's cgroup2: the helper's child in a cgroup of its own
+ * gets what the rules say, and the replacing program is the only one attached. */
+Test(vm, device_filter_on_cgroup2)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "devcg");
+	cr_assert_eq(r.status, 0, "devcg_check: %s", r.err);
+	cr_expect_str_eq(r.out, "programs 1\n"
+				"r /dev/null ok\n"
+				"w /dev/zero ok\n"
+				"r /dev/kmsg Operation not permitted\n"
+				"programs 1\n"
+				"r /dev/kmsg ok\n"
+				"w /dev/kmsg Operation not permitted\n");
+	cr_expect_str_empty(r.err);
 	ctt_result_free(&r);
 	free(console);
 }
