@@ -72,7 +72,7 @@ static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *e
 
 /* Returns the pid (0 in the child), -1 with errno on failure; *method names the call that
  * made the child, for the debug log (the fallbacks are otherwise invisible). */
-static pid_t clone_init(unsigned long flags, int *pidfd, const char **method)
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
 {
 	struct clone_args args = {
 		.flags = CLONE_PIDFD | flags,
@@ -110,8 +110,8 @@ static pid_t clone_init(unsigned long flags, int *pidfd, const char **method)
 
 /* config-linux.md#seccomp: the agent at listenerPath gets the notify fd with the state of
  * the container being created; failing to send it fails the create. */
-static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spawned *out, int fd,
-			      struct ct_error *err)
+int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd,
+				struct ct_error *err)
 {
 	const struct oci_seccomp *s = &o->config->linux_.seccomp;
 	if (fd < 0)
@@ -120,7 +120,7 @@ static int forward_seccomp_fd(const struct ct_spawn_opts *o, const struct ct_spa
 		.id = o->id,
 		.bundle = o->bundle,
 		.metadata = s->listener_metadata,
-		.pid = out->pid,
+		.pid = pid,
 		.annotations = &o->config->annotations,
 	};
 	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
@@ -149,7 +149,7 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			out->pty_master = fd;
 			break;
 		case CT_SYNC_SECCOMP_FD:
-			if (forward_seccomp_fd(o, out, fd, err) < 0)
+			if (ct_spawn_forward_seccomp_fd(o, out->pid, fd, err) < 0)
 				return -1;
 			break;
 		case CT_SYNC_ERROR:
@@ -207,7 +207,7 @@ __attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
 	int pidfd = -1;
 	const char *method;
 	if (join_early(plan, &err) == 0) {
-		pid_t pid = clone_init(plan->unshare_flags | CLONE_PARENT, &pidfd, &method);
+		pid_t pid = ct_clone_pidfd(plan->unshare_flags | CLONE_PARENT, &pidfd, &method);
 		if (pid == 0)
 			ct_init_run(plan);
 		if (pid > 0 &&
@@ -264,7 +264,7 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 		      struct ct_error *err)
 {
 	bool joiner = plan->use_joiner;
-	pid_t pid = joiner ? fork() : clone_init(plan->unshare_flags, &out->pidfd, &out->method);
+	pid_t pid = joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"

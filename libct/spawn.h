@@ -40,6 +40,9 @@ struct ct_spawn_opts {
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
 	int preserve_fds;		 /* fds 3 .. 3+n-1 stay open in the container */
 	sigset_t child_sigmask;		 /* the mask the user process starts with */
+	/* Where the process object is, for messages: "config.json: .process" when NULL, or
+	 * "proc.json: " for the document of `exec --process`. */
+	const char *process_path;
 };
 
 struct ct_planned_mount {
@@ -145,6 +148,22 @@ int ct_listen_fds(void);
 int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
 		       struct ct_error *err);
 void ct_init_plan_free(struct ct_init_plan *plan);
+/* The plan of a process exec'd into an existing container (libct/exec.h): the process's
+ * attributes only, no namespaces, mounts or fifo. Freed by ct_init_plan_free(). */
+int ct_exec_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
+		       struct ct_error *err);
+/* opts->process_path or its default. */
+const char *ct_process_path(const struct ct_spawn_opts *opts);
+
+/* clone3(CLONE_PIDFD | flags) with the clone() and pidfd_open() fallbacks: the pid (0 in
+ * the child) or -1 with errno; *method names the call that worked (static storage).
+ */
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
+
+/* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
+ * of the container and the process pid. */
+int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *opts, pid_t pid, int fd,
+				struct ct_error *err);
 __attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
 
 /* CLONE_NEW* of each namespace type, also setns()'s nstype. */

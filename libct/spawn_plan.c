@@ -338,9 +338,8 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
 			return ct_error_set_plain(
 				err, EINVAL,
-				"config.json: .process.rlimits[%zu].type: unknown "
-				"rlimit \"%s\"",
-				i, r->type);
+				"%s.rlimits[%zu].type: unknown rlimit \"%s\"",
+				ct_process_path(plan->opts), i, r->type);
 		plan->rlimits[plan->n_rlimits++] =
 			(struct ct_planned_rlimit){rlimit_names[k].resource, {r->soft, r->hard}};
 	}
@@ -384,17 +383,16 @@ static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *name
 		if (v < 0)
 			return ct_error_set_plain(
 				err, EINVAL,
-				"config.json: .process.capabilities.%s[%zu]: unknown "
-				"capability \"%s\"",
-				set, i, names->items[i]);
+				"%s.capabilities.%s[%zu]: unknown capability \"%s\"",
+				ct_process_path(plan->opts), set, i, names->items[i]);
 		if (v <= last) {
 			*mask |= 1ULL << v;
 		} else if (plan->opts->warn) {
 			char msg[160];
 			snprintf(msg, sizeof(msg),
-				 "config.json: .process.capabilities.%s[%zu]: \"%s\" is unknown to "
-				 "this kernel: skipped",
-				 set, i, names->items[i]);
+				 "%s.capabilities.%s[%zu]: \"%s\" is unknown to this kernel: "
+				 "skipped",
+				 ct_process_path(plan->opts), set, i, names->items[i]);
 			plan->opts->warn(msg);
 		}
 	}
@@ -573,13 +571,19 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	return 0;
 }
 
-int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
-		       struct ct_error *err)
+const char *ct_process_path(const struct ct_spawn_opts *o)
+{
+	return o->process_path ? o->process_path : "config.json: .process";
+}
+
+/* The start of every plan: nothing owned yet, so that a free after a failure is safe. */
+static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		      struct ct_error *err)
 {
 	const struct oci_config *c = o->config;
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		plan->join_fds[i] = -1; /* so a free after an early failure closes nothing */
+		plan->join_fds[i] = -1;
 	plan->opts = o;
 	plan->config = c;
 	plan->sync_fd = plan->exec_fifo_fd = -1;
@@ -587,19 +591,35 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
 	if (!c->process.args.len)
 		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .process.args: required to run on Linux "
-					  "(.process.commandLine is for Windows)");
+					  "%s.args: required to run on Linux "
+					  "(.process.commandLine is for Windows)",
+					  ct_process_path(o));
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
-	if (refuse_unsupported(c, err) < 0 ||
+	return 0;
+}
+
+/* What the user process is: the same for the init and for exec. */
+static int plan_process(const struct oci_config *c, struct ct_init_plan *plan,
+			struct ct_error *err)
+{
+	if (plan_rlimits(&c->process, plan, err) < 0 ||
+	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
+	    ct_sched_plan_build(c, &plan->sched, err) < 0 ||
+	    plan_environment(&c->process, plan, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		       struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	if (plan_begin(o, plan, err) < 0 || refuse_unsupported(c, err) < 0 ||
 	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
 	    plan_namespaces(&c->linux_, plan, err) < 0 ||
 	    plan_id_mappings(&c->linux_, plan, err) < 0 ||
 	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
-	    plan_mount_label(&c->linux_, plan, err) < 0 ||
-	    plan_rlimits(&c->process, plan, err) < 0 ||
-	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
-	    ct_sched_plan_build(c, &plan->sched, err) < 0 ||
-	    plan_environment(&c->process, plan, err) < 0)
+	    plan_mount_label(&c->linux_, plan, err) < 0 || plan_process(c, plan, err) < 0)
 		return -1;
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (plan->mounts[i].is_cgroup) {
@@ -609,6 +629,17 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		}
 	/* with the check off (--no-verify-mounts) nothing reads the expectations */
 	return plan->new_mount_ns && o->verify_mounts ? ct_mountcheck_plan(plan, err) : 0;
+}
+
+int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		       struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	if (plan_begin(o, plan, err) < 0 ||
+	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
+	    plan_process(c, plan, err) < 0)
+		return -1;
+	return 0;
 }
 
 void ct_init_plan_free(struct ct_init_plan *plan)

@@ -36,7 +36,12 @@ int ct_sync_send_ready(int sock, const char *note, struct ct_error *err)
 
 int ct_sync_send_error(int sock, const struct ct_error *cause)
 {
-	struct ct_sync_msg msg = {.type = CT_SYNC_ERROR, .errnum = cause->errnum};
+	return ct_sync_send_error_typed(sock, CT_SYNC_ERROR, cause);
+}
+
+int ct_sync_send_error_typed(int sock, uint32_t type, const struct ct_error *cause)
+{
+	struct ct_sync_msg msg = {.type = type, .errnum = cause->errnum};
 	memcpy(msg.text, cause->msg, sizeof(msg.text));
 	msg.text[sizeof(msg.text) - 1] = '\0';
 	return ct_sync_send(sock, &msg, NULL);

@@ -45,6 +45,7 @@ enum ct_sync_type {
 	CT_SYNC_SECCOMP_FD = 5,	  /* the seccomp listener fd, for the agent at listenerPath */
 	CT_SYNC_USERNS_READY = 6, /* parent -> child: maps written, or the init's pidfd in hand */
 	CT_SYNC_INIT_PIDFD = 7,	  /* joiner -> parent: the init it cloned */
+	CT_SYNC_EXEC_ERROR = 8,	  /* exec: the command is missing or cannot be exec'd */
 };
 
 struct ct_sync_msg {
@@ -60,6 +61,8 @@ int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err);
 /* note: a line for the runtime's debug log (what the set-up found), or NULL. */
 int ct_sync_send_ready(int sock, const char *note, struct ct_error *err);
 int ct_sync_send_error(int sock, const struct ct_error *cause);
+/* ERROR, or EXEC_ERROR when the command itself could not be run (exit status 126/127). */
+int ct_sync_send_error_typed(int sock, uint32_t type, const struct ct_error *cause);
 int ct_sync_send_pty_master(int sock, int master, struct ct_error *err);
 int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err);
 

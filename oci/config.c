@@ -126,22 +126,57 @@ void oci_config_free(struct oci_config *config)
 	free(config);
 }
 
+/* One object of the spec alone, walked by its table into obj (zeroed); -1 after any error,
+ * obj then still to be freed by the caller's walker free. */
+static int walk_document(const char *text, const char *label, const struct oci_field *fields,
+			 void *obj, struct ct_error *err)
+{
+	yajl_val tree = oci_json_parse(label, text, err);
+	if (!tree)
+		return -1;
+	struct oci_walk w = {.file = label, .err = err};
+	int ret = oci_walk_object(&w, fields, tree, obj);
+	yajl_tree_free(tree);
+	return ret < 0 || w.nerrors ? -1 : 0;
+}
+
+int oci_process_parse(const char *text, const char *label, struct oci_process *out,
+		      struct ct_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	int ret = walk_document(text, label, oci_process_fields, out, err);
+	if (ret == 0 && !out->args.len) {
+		struct oci_walk w = {.file = label, .err = err};
+		ret = oci_walk_error_at(&w, "args", "required to run on Linux");
+	}
+	if (ret < 0)
+		oci_process_free(out);
+	return ret;
+}
+
+int oci_process_load(const char *path, struct oci_process *out, struct ct_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	_cleanup_free_ char *text = oci_read_file(path, CONFIG_MAX_BYTES, err);
+	if (!text)
+		return -1;
+	return oci_process_parse(text, path, out, err);
+}
+
+void oci_process_free(struct oci_process *p)
+{
+	oci_walk_free(oci_process_fields, p);
+	memset(p, 0, sizeof(*p));
+}
+
 int oci_resources_parse(const char *text, const char *label, struct oci_resources **out,
 			struct ct_error *err)
 {
 	*out = NULL;
-	yajl_val tree = oci_json_parse(label, text, err);
-	if (!tree)
-		return -1;
 	struct oci_resources *r = calloc(1, sizeof(*r));
-	if (!r) {
-		yajl_tree_free(tree);
+	if (!r)
 		return ct_error_set(err, ENOMEM, "%s", label);
-	}
-	struct oci_walk w = {.file = label, .err = err};
-	int ret = oci_walk_object(&w, oci_resources_fields, tree, r);
-	yajl_tree_free(tree);
-	if (ret < 0 || w.nerrors) {
+	if (walk_document(text, label, oci_resources_fields, r, err) < 0) {
 		oci_resources_free(r);
 		return -1;
 	}

@@ -394,6 +394,14 @@ int oci_config_load(const char *path, const struct oci_config_opts *opts, struct
 		    struct ct_error *err);
 void oci_config_free(struct oci_config *config);
 
+/* A process object alone (`exec --process FILE`, as containerd and conmon write it), by the
+ * same descriptors as .process of config.json; errors name label and the JSON path
+ * ("proc.json: .user.uid: ..."). args is required. On failure *out holds nothing. */
+int oci_process_parse(const char *text, const char *label, struct oci_process *out,
+		      struct ct_error *err);
+int oci_process_load(const char *path, struct oci_process *out, struct ct_error *err);
+void oci_process_free(struct oci_process *p);
+
 /* A LinuxResources object alone (`update --resources FILE`, or `-` for stdin as containerd
  * sends it), walked by the table of config.json's .linux.resources: errors name `label` and
  * the path inside the object (`resources.json: .memory.limit: expected an integer`). */

@@ -24,7 +24,7 @@ int ct_parse_count(const char *command, const char *flag, const char *text, int 
 	errno = 0;
 	long v = strtol(text, &end, 10);
 	if (errno || *end || end == text || v < 0 || v > 65536)
-		return ct_usage_error(command, "%s: invalid count \"%s\"", flag, text);
+		return ct_usage_error(command, "%s: invalid count \"%s\"", flag, text), -1;
 	*out = (int)v;
 	return 0;
 }

@@ -61,7 +61,7 @@ int ct_container_destroy(struct ct_container *c, struct ct_error *err);
 
 void ct_container_close(struct ct_container *c);
 
-/* Parses a non-negative count flag (--preserve-fds). */
+/* Parses a non-negative count flag (--preserve-fds): 0, or -1 after a usage error. */
 int ct_parse_count(const char *command, const char *flag, const char *text, int *out);
 
 /* Writes the pid to `path` atomically (temp file in the same directory, rename). */

@@ -41,6 +41,7 @@ int cmd_state(const struct ct_globals *g, int argc, char **argv);
 int cmd_list(const struct ct_globals *g, int argc, char **argv);
 int cmd_kill(const struct ct_globals *g, int argc, char **argv);
 int cmd_delete(const struct ct_globals *g, int argc, char **argv);
+int cmd_exec(const struct ct_globals *g, int argc, char **argv);
 int cmd_mounts(const struct ct_globals *g, int argc, char **argv);
 int cmd_spec(const struct ct_globals *g, int argc, char **argv);
 int cmd_validate(const struct ct_globals *g, int argc, char **argv);

@@ -28,8 +28,9 @@ _ctrun_command_flags()
 	list) echo "--format -f --quiet -q --help" ;;
 	kill) echo "--all -a --help" ;;
 	delete) echo "--force -f --help" ;;
-	exec) echo "--process -p --tty -t --cwd --env -e --user -u --detach -d --pid-file
-		--console-socket --help" ;;
+	exec) echo "--process -p --tty -t --cwd --env -e --user -u --additional-gids -g
+		--cap -c --no-new-privs --apparmor --process-label --preserve-fds --ignore-paused
+		--detach -d --pid-file --console-socket --help" ;;
 	ps) echo "--format -f --help" ;;
 	mounts) echo "--format --help" ;;
 	update) echo "--resources -r --help" ;;
@@ -45,7 +46,8 @@ _ctrun_command_valued()
 	create | run) echo "--bundle -b --pid-file --console-socket --preserve-fds" ;;
 	spec | validate) echo "--bundle -b" ;;
 	list | ps | mounts) echo "--format -f" ;;
-	exec) echo "--process -p --cwd --env -e --user -u --pid-file --console-socket" ;;
+	exec) echo "--process -p --cwd --env -e --user -u --additional-gids -g --cap -c
+		--apparmor --process-label --preserve-fds --pid-file --console-socket" ;;
 	update) echo "--resources -r" ;;
 	esac
 }

@@ -1,0 +1,308 @@
+/* The user process's attributes, shared by the container init and exec (process.h). */
+#include "libct/process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/lsm.h"
+#include "libct/mountfd.h"
+#include "libct/procfs.h"
+#include "libct/safefs.h"
+#include "libct/sync.h"
+#include "libct/terminal.h"
+
+int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->opts->no_new_keyring)
+		return 0;
+	/* KEYCTL_JOIN_SESSION_KEYRING = 1; kernels without keys (ENOSYS) or a profile that
+	 * forbids keyctl are not an error, as with runc. */
+	if (syscall(SYS_keyctl, 1, plan->keyring_name, 0, 0, 0) < 0 && errno != ENOSYS &&
+	    errno != EPERM)
+		return ct_error_set(err, errno, "join session keyring \"%s\"", plan->keyring_name);
+	return 0;
+}
+
+static int write_oom_score_adj(const struct oci_process *p, struct ct_error *err)
+{
+	if (!p->has_oom_score_adj)
+		return 0;
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+	if (ct_proc_write("/proc/self/oom_score_adj", buf, err) < 0)
+		return ct_error_prefix(err, "set oom_score_adj %d", p->oom_score_adj);
+	return 0;
+}
+
+static int apply_rlimits(struct ct_init_plan *plan, struct ct_error *err)
+{
+	for (size_t i = 0; i < plan->n_rlimits; i++) {
+		const struct ct_planned_rlimit *r = &plan->rlimits[i];
+		if (setrlimit(r->resource, &r->limit) < 0)
+			return ct_error_set(err, errno, "set %s",
+					    plan->config->process.rlimits.items[i].type);
+	}
+	return 0;
+}
+
+static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
+{
+	for (int cap = 0; cap <= plan->cap_last; cap++) {
+		if (plan->cap_bounding & (1ULL << cap))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			return ct_error_set(err, errno, "drop capability %d from the bounding set",
+					    cap);
+	}
+	return 0;
+}
+
+static int switch_user(const struct oci_user *u, struct ct_error *err)
+{
+	if (setgroups(u->additional_gids.len, u->additional_gids.items) < 0)
+		return ct_error_set(err, errno, "set additional groups");
+	if (setresgid(u->gid, u->gid, u->gid) < 0)
+		return ct_error_set(err, errno, "set gid %u", u->gid);
+	if (setresuid(u->uid, u->uid, u->uid) < 0)
+		return ct_error_set(err, errno, "set uid %u", u->uid);
+	if (u->has_umask)
+		umask(u->umask);
+	return 0;
+}
+
+static void fill_cap_flag(cap_t caps, cap_flag_t flag, uint64_t mask, int last)
+{
+	for (int cap = 0; cap <= last; cap++) {
+		cap_value_t v = cap;
+		if (mask & (1ULL << cap))
+			cap_set_flag(caps, flag, 1, &v, CAP_SET);
+	}
+}
+
+static int apply_capabilities(struct ct_init_plan *plan, struct ct_error *err)
+{
+	cap_t caps = cap_init();
+	if (!caps)
+		return ct_error_set(err, errno, "allocate capability state");
+	fill_cap_flag(caps, CAP_EFFECTIVE, plan->cap_effective, plan->cap_last);
+	fill_cap_flag(caps, CAP_PERMITTED, plan->cap_permitted, plan->cap_last);
+	fill_cap_flag(caps, CAP_INHERITABLE, plan->cap_inheritable, plan->cap_last);
+	int rc = cap_set_proc(caps);
+	cap_free(caps);
+	if (rc < 0)
+		return ct_error_set(err, errno, "set capabilities");
+	for (int cap = 0; cap <= plan->cap_last; cap++)
+		if ((plan->cap_ambient & (1ULL << cap)) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+			return ct_error_set(err, errno, "raise ambient capability %d", cap);
+	return 0;
+}
+
+/* Capabilities around the uid switch: bounding first (needs CAP_SETPCAP), keep the
+ * permitted set across setuid, then set the configured sets. */
+static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_process *p = &plan->config->process;
+	if (plan->set_caps && drop_bounding_set(plan, err) < 0)
+		return -1;
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return ct_error_set(err, errno, "keep capabilities across setuid");
+	if (switch_user(&p->user, err) < 0)
+		return -1;
+	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+		return ct_error_set(err, errno, "reset keep-capabilities");
+	if (plan->set_caps && apply_capabilities(plan, err) < 0)
+		return -1;
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return ct_error_set(err, errno, "set no_new_privs");
+	return 0;
+}
+
+/* /dev/console is the container's terminal (config-linux.md#default-devices). */
+static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
+{
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct ct_mount_flags bind = {.bind = true};
+	struct ct_mount_request rq = {
+		.source = "the pty slave", .source_fd = slave, .flags = &bind, .file = true};
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	if (ct_mount_in_root(root, "/dev/console", &rq, mounted_id, err) < 0)
+		return ct_error_prefix(err, "bind the terminal on /dev/console");
+	return 0;
+}
+
+/* The slave is opened from the master (no path lookup in the container) before the master
+ * leaves, so the terminal exists whatever the receiver does with its copy. */
+static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_process *p = &plan->config->process;
+	if (!p->terminal)
+		return 0;
+	int master;
+	char slave_name[PATH_MAX];
+	if (ct_pty_open(&master, slave_name, sizeof(slave_name), err) < 0)
+		return -1;
+	int slave = -1;
+	int rc = -1;
+	if (p->has_console_size && ct_pty_set_size(master, (unsigned short)p->console_size.height,
+						   (unsigned short)p->console_size.width, err) < 0)
+		goto out;
+	slave = ct_pty_open_slave(master, slave_name, err);
+	if (slave < 0 ||
+	    (plan->new_mount_ns &&
+	     bind_console(slave, ct_expect_id(plan, plan->expect_console), err) < 0) ||
+	    ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
+		goto out;
+	rc = ct_pty_make_controlling_fd(slave, err);
+	slave = -1; /* now fds 0-2 */
+out:
+	close(master);
+	if (slave >= 0)
+		close(slave);
+	return rc;
+}
+
+/* In runc's (Go's) words, which Podman looks for to tell 127 from 126. */
+static int exec_error(struct ct_error *err, int errnum, const char *name)
+{
+	const char *why = errnum == ENOENT   ? "no such file or directory"
+			  : errnum == EACCES ? "permission denied"
+					     : strerror(errnum);
+	return ct_error_set_plain(err, errnum, "exec \"%s\": %s", name, why);
+}
+
+/* Finds process.args[0] as execvp would, in the container, so a missing binary is an
+ * error of create rather than of start. Returns a path in buf. */
+static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
+			      struct ct_error *err)
+{
+	const char *name = plan->config->process.args.items[0];
+	if (strchr(name, '/')) {
+		if (access(name, X_OK) < 0)
+			return exec_error(err, errno, name);
+		snprintf(buf, size, "%s", name);
+		return 0;
+	}
+	const char *dir = plan->path_env;
+	while (dir) {
+		const char *end = strchr(dir, ':');
+		size_t len = end ? (size_t)(end - dir) : strlen(dir);
+		snprintf(buf, size, "%.*s/%s", (int)len, len ? dir : ".", name);
+		struct stat st;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return 0;
+		dir = end ? end + 1 : NULL;
+	}
+	return ct_error_set_plain(err, ENOENT, "exec \"%s\": executable file not found in $PATH",
+				  name);
+}
+
+/* cwd is resolved in the container's root like every rootfs path: "..", a symlink to a
+ * host path or a magic link such as /proc/self/fd/N (an inherited host directory) cannot
+ * leave it (CVE-2024-21626). */
+static int enter_cwd(const struct oci_process *p, struct ct_error *err)
+{
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	_cleanup_close_ int fd = ct_root_open(root, p->cwd, false);
+	if (fd < 0 || fchdir(fd) < 0)
+		return ct_error_set(err, errno, "chdir to cwd \"%s\"", p->cwd);
+	return 0;
+}
+
+/* fds 3 .. 3+preserve-1 survive the exec; everything else of ours is close-on-exec. */
+static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
+{
+	int keep = 3 + plan->opts->preserve_fds;
+	for (int fd = 3; fd < keep; fd++) {
+		int flags = fcntl(fd, F_GETFD);
+		if (flags >= 0 && fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
+			return ct_error_set(err, errno, "keep fd %d open", fd);
+	}
+	/* CLOSE_RANGE_CLOEXEC (4): the inherited fds the caller did not ask to pass on */
+	if (syscall(SYS_close_range, keep, ~0U, 4) < 0 && errno != ENOSYS && errno != EINVAL)
+		return ct_error_set(err, errno, "mark fds close-on-exec");
+	return 0;
+}
+
+static void reset_signals(const sigset_t *mask)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
+/* Loads the filter when this is its point (spawn.h); a notify fd goes to the parent, which
+ * passes it on to the agent: the container keeps no copy that could answer for it. */
+static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point point,
+			   struct ct_error *err)
+{
+	if (!plan->seccomp.insns || plan->seccomp_point != point)
+		return 0;
+	int listener;
+	if (ct_seccomp_load(&plan->seccomp, &listener, err) < 0)
+		return -1;
+	if (listener < 0)
+		return 0;
+	int rc = ct_sync_send_seccomp_fd(plan->sync_fd, listener, err);
+	close(listener);
+	return rc;
+}
+
+int ct_process_setup_early(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (write_oom_score_adj(&plan->config->process, err) < 0 || apply_rlimits(plan, err) < 0 ||
+	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size, bool *exec_failed,
+			  struct ct_error *err)
+{
+	const struct oci_process *p = &plan->config->process;
+	*exec_failed = false;
+	if (ct_lsm_apply(p->apparmor_profile, p->selinux_label, err) < 0 ||
+	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
+	    apply_identity(plan, err) < 0 || enter_cwd(p, err) < 0)
+		return -1;
+	if (resolve_executable(plan, exe, exe_size, err) < 0) {
+		*exec_failed = true;
+		return -1;
+	}
+	if (prepare_fds(plan, err) < 0 || ct_personality_apply(&plan->sched, err) < 0 ||
+	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ct_process_exec(struct ct_init_plan *plan, const char *exe, struct ct_error *err)
+{
+	reset_signals(&plan->opts->child_sigmask);
+	if (load_seccomp_at(plan, CT_SECCOMP_BEFORE_EXEC, err) < 0)
+		return -1;
+	extern char **environ;
+	environ = plan->envp;
+	execv(exe, plan->argv);
+	int saved = errno;
+	exec_error(err, saved, exe);
+	return ct_process_exec_status(saved);
+}
+
+int ct_process_exec_status(int errnum)
+{
+	return errnum == ENOENT ? 127 : 126;
+}

@@ -1,0 +1,302 @@
+#include "runtime/exec_flags.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libct/spawn.h"
+#include "runtime/container.h"
+#include "runtime/ctrun.h"
+
+enum {
+	OPT_PID_FILE = 256,
+	OPT_CONSOLE_SOCKET,
+	OPT_CWD,
+	OPT_NO_NEW_PRIVS,
+	OPT_APPARMOR,
+	OPT_PROCESS_LABEL,
+	OPT_PRESERVE_FDS,
+	OPT_IGNORE_PAUSED,
+};
+
+static const struct option exec_options[] = {
+	{"process", required_argument, NULL, 'p'},
+	{"detach", no_argument, NULL, 'd'},
+	{"pid-file", required_argument, NULL, OPT_PID_FILE},
+	{"console-socket", required_argument, NULL, OPT_CONSOLE_SOCKET},
+	{"tty", no_argument, NULL, 't'},
+	{"cwd", required_argument, NULL, OPT_CWD},
+	{"env", required_argument, NULL, 'e'},
+	{"user", required_argument, NULL, 'u'},
+	{"additional-gids", required_argument, NULL, 'g'},
+	{"cap", required_argument, NULL, 'c'},
+	{"no-new-privs", optional_argument, NULL, OPT_NO_NEW_PRIVS},
+	{"apparmor", required_argument, NULL, OPT_APPARMOR},
+	{"process-label", required_argument, NULL, OPT_PROCESS_LABEL},
+	{"preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS},
+	{"ignore-paused", no_argument, NULL, OPT_IGNORE_PAUSED},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+#define EXEC_USAGE                                                                           \
+	"[--process FILE] [--detach] [--pid-file F] [--console-socket S] [--tty] [--cwd D] " \
+	"[--env K=V]... [--user UID[:GID]] [--additional-gids G]... [--cap C]... "           \
+	"[--no-new-privs] [--apparmor P] [--process-label L] [--preserve-fds N] "            \
+	"[--ignore-paused] ID [CMD ARGS...]"
+
+static int parse_u32(const char *text, uint32_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || end == text || *end || text[0] == '-' || v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int ct_exec_parse_user(const char *text, uint32_t *uid, uint32_t *gid, bool *has_gid, char *why,
+		       size_t why_size)
+{
+	char buf[64];
+	const char *colon = strchr(text, ':');
+	size_t len = colon ? (size_t)(colon - text) : strlen(text);
+	*has_gid = colon != NULL;
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (parse_u32(buf, uid) < 0 || (colon && parse_u32(colon + 1, gid) < 0)) {
+		snprintf(why, why_size, "\"%s\" is not UID or UID:GID (decimal ids)", text);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_bool(const char *text, bool *out)
+{
+	if (!text || strcmp(text, "true") == 0)
+		*out = true;
+	else if (strcmp(text, "false") == 0)
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+/* One flag of the option table; -1 after a usage error. */
+static int take_flag(int c, char **argv, struct ct_exec_flags *f)
+{
+	char why[128];
+	switch (c) {
+	case 'p':
+		f->process_file = optarg;
+		break;
+	case 'd':
+		f->detach = true;
+		break;
+	case 't':
+		f->tty = true;
+		break;
+	case OPT_PID_FILE:
+		f->pid_file = optarg;
+		break;
+	case OPT_CONSOLE_SOCKET:
+		f->console_socket = optarg;
+		break;
+	case OPT_CWD:
+		f->cwd = optarg;
+		break;
+	case OPT_APPARMOR:
+		f->apparmor = optarg;
+		break;
+	case OPT_PROCESS_LABEL:
+		f->process_label = optarg;
+		break;
+	case OPT_IGNORE_PAUSED:
+		f->ignore_paused = true;
+		break;
+	case 'e':
+		f->env[f->n_env++] = optarg;
+		break;
+	case 'c':
+		if (ct_capability_from_name(optarg) < 0)
+			return ct_usage_error(argv[0], "--cap: unknown capability \"%s\"", optarg),
+			       -1;
+		f->caps[f->n_caps++] = optarg;
+		break;
+	case 'g':
+		if (parse_u32(optarg, &f->gids[f->n_gids]) < 0)
+			return ct_usage_error(argv[0], "--additional-gids: invalid gid \"%s\"",
+					      optarg),
+			       -1;
+		f->n_gids++;
+		break;
+	case 'u':
+		if (ct_exec_parse_user(optarg, &f->uid, &f->gid, &f->has_gid, why, sizeof(why)) < 0)
+			return ct_usage_error(argv[0], "--user: %s", why), -1;
+		f->has_user = true;
+		break;
+	case OPT_NO_NEW_PRIVS:
+		if (parse_bool(optarg, &f->no_new_privs) < 0)
+			return ct_usage_error(argv[0], "--no-new-privs: expected true or false"),
+			       -1;
+		f->no_new_privs_set = true;
+		break;
+	case OPT_PRESERVE_FDS:
+		return ct_parse_count(argv[0], "--preserve-fds", optarg, &f->preserve_fds) < 0 ? -1
+											       : 0;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+int ct_exec_flags_parse(int argc, char **argv, struct ct_exec_flags *f)
+{
+	*f = (struct ct_exec_flags){0};
+	/* each repeatable flag occurs at most argc times */
+	f->env = calloc((size_t)argc, sizeof(*f->env));
+	f->caps = calloc((size_t)argc, sizeof(*f->caps));
+	f->gids = calloc((size_t)argc, sizeof(*f->gids));
+	if (!f->env || !f->caps || !f->gids)
+		return ct_usage_error(argv[0], "out of memory"), -1;
+	int c;
+	while ((c = ct_getopt(argc, argv, "+:p:dte:u:g:c:h", exec_options)) != -1) {
+		if (c == 'h') {
+			printf("Usage: ctrun %s %s\n", argv[0], EXEC_USAGE);
+			return 1;
+		}
+		if (take_flag(c, argv, f) < 0)
+			return -1;
+	}
+	if (optind >= argc)
+		return ct_usage_error(argv[0], "missing container id"), -1;
+	f->id = argv[optind];
+	f->args = argv + optind + 1;
+	f->n_args = (size_t)(argc - optind - 1);
+	if (!f->process_file && !f->n_args)
+		return ct_usage_error(argv[0], "missing the command to run (CMD or --process)"), -1;
+	if (f->process_file && f->n_args)
+		return ct_usage_error(argv[0], "a command and --process: give one of them"), -1;
+	return 0;
+}
+
+void ct_exec_flags_free(struct ct_exec_flags *f)
+{
+	free(f->env);
+	free(f->caps);
+	free(f->gids);
+	f->env = f->caps = NULL;
+	f->gids = NULL;
+}
+
+static int strings_push(oci_strings *s, const char *value)
+{
+	char *copy = strdup(value);
+	char **grown = copy ? realloc(s->items, (s->len + 1) * sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(copy);
+		return -1;
+	}
+	s->items = grown;
+	s->items[s->len++] = copy;
+	return 0;
+}
+
+static int replace_string(char **field, const char *value)
+{
+	if (!value)
+		return 0;
+	char *copy = strdup(value);
+	if (!copy)
+		return -1;
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+static size_t env_key_len(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+/* runc's rule: a variable given again replaces the earlier value, in its place. */
+static int env_set(oci_strings *env, const char *kv)
+{
+	size_t klen = env_key_len(kv);
+	for (size_t i = 0; i < env->len; i++)
+		if (env_key_len(env->items[i]) == klen && strncmp(env->items[i], kv, klen) == 0)
+			return replace_string(&env->items[i], kv);
+	return strings_push(env, kv);
+}
+
+static int set_args(oci_strings *args, char *const *argv, size_t n)
+{
+	for (size_t i = 0; i < args->len; i++)
+		free(args->items[i]);
+	args->len = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strings_push(args, argv[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int push_gids(oci_uint32s *gids, const uint32_t *add, size_t n)
+{
+	if (!n)
+		return 0;
+	uint32_t *grown = realloc(gids->items, (gids->len + n) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	memcpy(grown + gids->len, add, n * sizeof(*add));
+	gids->items = grown;
+	gids->len += n;
+	return 0;
+}
+
+/* runc adds --cap to the bounding, effective and permitted sets (and no longer to the
+ * inheritable one: CVE-2022-29162). */
+static int add_caps(const struct ct_exec_flags *f, struct oci_process *p)
+{
+	struct oci_capabilities *c = &p->capabilities;
+	oci_strings *sets[] = {&c->bounding, &c->effective, &c->permitted};
+	for (size_t i = 0; i < f->n_caps; i++)
+		for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++)
+			if (strings_push(sets[k], f->caps[i]) < 0)
+				return -1;
+	if (f->n_caps)
+		p->has_capabilities = true;
+	return 0;
+}
+
+static int apply_user(const struct ct_exec_flags *f, struct oci_process *p)
+{
+	if (f->has_user) {
+		p->user.uid = f->uid;
+		if (f->has_gid)
+			p->user.gid = f->gid;
+		p->has_user = true;
+	}
+	return push_gids(&p->user.additional_gids, f->gids, f->n_gids);
+}
+
+int ct_exec_apply_flags(const struct ct_exec_flags *f, struct oci_process *p, struct ct_error *err)
+{
+	int rc = set_args(&p->args, f->args, f->n_args) | replace_string(&p->cwd, f->cwd) |
+		 replace_string(&p->apparmor_profile, f->apparmor) |
+		 replace_string(&p->selinux_label, f->process_label) | apply_user(f, p) |
+		 add_caps(f, p);
+	for (size_t i = 0; i < f->n_env && rc == 0; i++)
+		rc = env_set(&p->env, f->env[i]);
+	if (rc < 0)
+		return ct_error_set(err, ENOMEM, "build the exec'd process");
+	if (f->no_new_privs_set)
+		p->no_new_privileges = f->no_new_privs;
+	p->terminal = f->tty;
+	return 0;
+}

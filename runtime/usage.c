@@ -1,0 +1,34 @@
+/* Usage errors and the flag parser every subcommand shares (declared in ctrun.h); outside
+ * main.c so that unit tests can parse a command's flags. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "runtime/ctrun.h"
+
+int ct_usage_error(const char *command, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "ctrun%s%s: %s (see 'ctrun %s%s--help')\n", command ? " " : "",
+		command ? command : "", msg, command ? command : "", command ? " " : "");
+	return 1;
+}
+
+int ct_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (c == '?') {
+		if (optopt)
+			ct_usage_error(argv[0], "unknown or incomplete flag '-%c'", optopt);
+		else
+			ct_usage_error(argv[0], "unknown flag '%s'", argv[optind - 1]);
+	} else if (c == ':') {
+		ct_usage_error(argv[0], "flag '%s' needs an argument", argv[optind - 1]);
+		c = '?';
+	}
+	return c;
+}

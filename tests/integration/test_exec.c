@@ -1,0 +1,479 @@
+/* `ctrun exec` (runc's command): a process joins a running container. Checked from outside
+ * (exit codes, output, pid file, `state`) and from inside (id, pwd, env, the Cap, NoNewPrivs
+ * and Seccomp lines of /proc/self/status, namespaces by inode against the init's, the open
+ * fds), plus --process documents, the terminal, concurrency and the spawn fallbacks. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(exec, .fini = lc_cleanup);
+
+#define ID	"ex"
+#define WAIT_MS 20000
+
+/* A running container whose init sleeps, with a writable root for markers. */
+static void ex_start(struct lc *t)
+{
+	lc_init(t);
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+	lc_set_args(t, LC_ARGV("sleep", "1000"));
+	lc_ok(t, "run", "--detach", "--bundle", t->bundle, ID);
+}
+
+/* `exec ID args...` (after the flags in args): its result. */
+static void ex_run(struct ctt_result *r, const struct lc *t, const char *const *args)
+{
+	const char *argv[32] = {"exec"};
+	size_t n = 1;
+	for (; args[n - 1]; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	lc_ctrunv(r, t, argv);
+}
+
+/* exec succeeds; its stdout (malloc'd). */
+static char *ex_output(const struct lc *t, const char *const *args)
+{
+	struct ctt_result r;
+	ex_run(&r, t, args);
+	cr_assert_eq(r.status, 0, "exec: exit %d\nstdout: %s\nstderr: %s", r.status, r.out, r.err);
+	char *out = strdup(r.out);
+	ctt_result_free(&r);
+	return out;
+}
+
+static void assert_has(const char *out, const char *regex)
+{
+	cr_expect(lc_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
+}
+
+static void assert_exec_status(const struct lc *t, const char *const *args, int want,
+			       const char *err_needle)
+{
+	struct ctt_result r;
+	ex_run(&r, t, args);
+	cr_expect_eq(r.status, want, "exec %s: exit %d, stderr: %s", args[1], r.status, r.err);
+	if (err_needle)
+		lc_assert_error(&r, err_needle);
+	ctt_result_free(&r);
+}
+
+Test(exec, joins_every_namespace_and_the_root_of_the_init)
+{
+	struct lc t;
+	ex_start(&t);
+	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
+	ctt_write_file(marker, "");
+	char *out = ex_output(&t, LC_ARGV(ID, "sh", "-c",
+					  "echo; for n in mnt pid net ipc uts cgroup user; do echo "
+					  "\"$n $(readlink /proc/self/ns/$n)\"; done; "
+					  "echo \"init $(cat /proc/1/cmdline | tr '\\0' ' ')\"; "
+					  "echo \"me $$\"; ls /"));
+	pid_t init = lc_pid(&t, ID);
+	static const char *const names[] = {"mnt", "pid", "net", "ipc", "uts", "cgroup", "user"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[64], target[128] = "", want[160];
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", init, names[i]);
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		cr_assert_gt(n, 0, "readlink %s", path);
+		snprintf(want, sizeof(want), "\n%s %s\n", names[i], target);
+		cr_expect(strstr(out, want), "no \"%s\" in:\n%s", want, out);
+	}
+	assert_has(out, "^init sleep 1000 $");
+	cr_expect_not(lc_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
+	assert_has(out, "^in-the-rootfs$");
+	char *status = lc_status(&t, ID);
+	cr_expect_str_eq(status, "running");
+	free(status);
+	free(out);
+	free(marker);
+}
+
+Test(exec, exit_codes_as_runc_and_podman_expect)
+{
+	struct lc t;
+	ex_start(&t);
+	char *plain = lc_rootfs_path(&t, "not-executable");
+	ctt_write_file(plain, "echo never\n");
+	chmod(plain, 0644);
+	assert_exec_status(&t, LC_ARGV(ID, "true"), 0, NULL);
+	assert_exec_status(&t, LC_ARGV(ID, "sh", "-c", "exit 3"), 3, NULL);
+	assert_exec_status(&t, LC_ARGV(ID, "sh", "-c", "kill -9 $$"), 137, NULL);
+	assert_exec_status(&t, LC_ARGV(ID, "no-such-command"), 127,
+			   "executable file not found in $PATH");
+	assert_exec_status(&t, LC_ARGV(ID, "/no/such/file"), 127, "no such file or directory");
+	assert_exec_status(&t, LC_ARGV(ID, "/not-executable"), 126, "permission denied");
+	assert_exec_status(&t, LC_ARGV("--cwd", "/no-such-dir", ID, "true"), 255, "/no-such-dir");
+	free(plain);
+	char *status = lc_status(&t, ID);
+	cr_expect_str_eq(status, "running", "a failed exec leaves the container as it was");
+	free(status);
+}
+
+Test(exec, user_groups_cwd_and_env_flags)
+{
+	struct lc t;
+	ex_start(&t);
+	char *out = ex_output(&t, LC_ARGV("--user", "1000:1001", "-g", "5", "--additional-gids=6",
+					  "--cwd", "/tmp", "-e", "FOO=bar", "--env=TERM=dumb", ID,
+					  "sh", "-c", "id; pwd; env"));
+	assert_has(out, "^uid=1000 gid=1001 groups=5[^,]*,6$");
+	assert_has(out, "^/tmp$");
+	assert_has(out, "^FOO=bar$");
+	assert_has(out, "^TERM=dumb$"); /* config.json's TERM=xterm replaced */
+	cr_expect_not(lc_matches(out, "^TERM=xterm$"), "TERM twice:\n%s", out);
+	assert_has(out, "^CTT_MARK="); /* the rest of config.json's env */
+	free(out);
+	out = ex_output(&t, LC_ARGV("-u", "7", ID, "id"));
+	assert_has(out, "^uid=7 gid=0"); /* the config's gid stays */
+	free(out);
+}
+
+static char *status_lines(const struct lc *t, const char *const *flags)
+{
+	const char *args[16];
+	size_t n = 0;
+	for (; flags && flags[n]; n++)
+		args[n] = flags[n];
+	args[n++] = ID;
+	args[n++] = "grep";
+	args[n++] = "-E";
+	args[n++] = "^(Cap|NoNewPrivs|Seccomp:)";
+	args[n++] = "/proc/self/status";
+	args[n] = NULL;
+	return ex_output(t, args);
+}
+
+Test(exec, capabilities_no_new_privs_and_seccomp_of_the_config)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.seccomp",
+		       "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"mkdir\","
+		       "\"mkdirat\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1}]}");
+	ctt_config_set(t.bundle, ".process.rlimits",
+		       "[{\"type\":\"RLIMIT_NOFILE\",\"soft\":777,\"hard\":778}]");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *out = status_lines(&t, NULL);
+	/* `ctrun spec`: AUDIT_WRITE, KILL, NET_BIND_SERVICE; noNewPrivileges true */
+	assert_has(out, "^CapEff:\t0000000020000420$");
+	assert_has(out, "^CapBnd:\t0000000020000420$");
+	assert_has(out, "^NoNewPrivs:\t1$");
+	assert_has(out, "^Seccomp:\t2$");
+	free(out);
+	out = status_lines(
+		&t, LC_ARGV("--cap", "CAP_SYS_ADMIN", "-c", "net_raw", "--no-new-privs=false"));
+	assert_has(out, "^CapEff:\t0000000020202420$");
+	assert_has(out, "^CapPrm:\t0000000020202420$");
+	assert_has(out, "^CapBnd:\t0000000020202420$");
+	assert_has(out, "^NoNewPrivs:\t0$");
+	assert_has(out, "^Seccomp:\t2$");
+	free(out);
+	out = ex_output(&t, LC_ARGV(ID, "sh", "-c",
+				    "ulimit -n; ulimit -Hn; mkdir /tmp/x || echo "
+				    "refused"));
+	assert_has(out, "^777$");
+	assert_has(out, "^778$");
+	assert_has(out, "^refused$");
+	free(out);
+	assert_exec_status(&t, LC_ARGV("--cap", "CAP_NOPE", ID, "true"), 1, "CAP_NOPE");
+}
+
+Test(exec, only_stdio_and_preserved_fds_reach_the_process)
+{
+	struct lc t;
+	ex_start(&t);
+	char *dir = ctt_tmpdir();
+	char *file = ctt_path(dir, "passed");
+	ctt_write_file(file, "through fd 3\n");
+	int fd = open(file, O_RDONLY); /* inheritable: only --preserve-fds lets it in */
+	cr_assert_geq(fd, 0);
+	int status;
+	/* no pipe or substitution: the shell would hold fds of its own */
+	const char *script = "ls -l /proc/$$/fd; cat <&3 2>/dev/null || echo no-fd-3";
+	char *out = lc_spawn_output(&t, lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c", script)),
+				    fd, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	assert_has(out, " 2 -> ");
+	cr_expect_not(lc_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
+	assert_has(out, "^no-fd-3$");
+	cr_expect_not(strstr(out, ctt_ctrun_path()), "an fd names the runtime:\n%s", out);
+	free(out);
+	out = lc_spawn_output(
+		&t,
+		lc_ctrun_argv(&t, LC_ARGV("exec", "--preserve-fds", "1", ID, "sh", "-c", script)),
+		fd, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	assert_has(out, " 3 -> .*/passed$");
+	cr_expect_not(lc_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
+	assert_has(out, "^through fd 3$");
+	free(out);
+	close(fd);
+	free(file);
+	free(dir);
+}
+
+Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
+{
+	struct lc t;
+	ex_start(&t);
+	char *dir = ctt_tmpdir();
+	char *pidfile = ctt_path(dir, "exec.pid");
+	struct ctt_result r;
+	ex_run(&r, &t,
+	       LC_ARGV("--detach", "--pid-file", pidfile, ID, "sh", "-c",
+		       "echo $$ > /detached; exec sleep 1000"));
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_empty(r.out);
+	ctt_result_free(&r);
+	char *text = ctt_read_file(pidfile);
+	pid_t pid = atoi(text);
+	cr_assert(lc_alive(pid), "the detached process %d is gone", pid);
+	char *where = lc_rootfs_path(&t, "detached");
+	char *inner = lc_wait_content(where, "\n");
+	free(where);
+	cr_expect_neq(atoi(inner), 1);
+	cr_expect_neq(atoi(inner), pid, "the pid inside is the container's own");
+	cr_expect_eq(lc_count_in_pidns(lc_pid(&t, ID), "sleep 1000"), 2);
+	cr_expect_eq(kill(pid, SIGKILL), 0);
+	free(inner);
+	free(text);
+	free(pidfile);
+	free(dir);
+}
+
+Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *out = ex_output(&t, LC_ARGV(ID, "echo", "in-created"));
+	assert_has(out, "^in-created$");
+	free(out);
+	char *status = lc_status(&t, ID);
+	cr_expect_str_eq(status, "created");
+	free(status);
+	lc_ok(&t, "kill", ID, "KILL");
+	lc_wait_status(&t, ID, "stopped");
+	assert_exec_status(&t, LC_ARGV(ID, "true"), 255, "cannot exec in a stopped container");
+	assert_exec_status(&t, LC_ARGV("nope", "true"), 255, "container \"nope\" does not exist");
+	assert_exec_status(&t, LC_ARGV(ID), 1, "missing the command");
+	lc_ok(&t, "delete", ID);
+	lc_assert_nothing_left(&t);
+}
+
+static char *write_process(const char *json)
+{
+	char *dir = ctt_tmpdir();
+	char *path = ctt_path(dir, "process.json");
+	ctt_write_file(path, json);
+	free(dir);
+	return path;
+}
+
+Test(exec, process_json_as_containerd_sends_it)
+{
+	struct lc t;
+	ex_start(&t);
+	char *path = write_process(
+		"{\"args\":[\"sh\",\"-c\",\"echo $A; pwd; id; grep NoNewPrivs /proc/self/status\"],"
+		"\"cwd\":\"/tmp\",\"env\":[\"A=from-json\",\"PATH=/bin\"],"
+		"\"user\":{\"uid\":1001,\"gid\":1002,\"additionalGids\":[9]},"
+		"\"noNewPrivileges\":false,\"terminal\":false}");
+	char *out = ex_output(&t, LC_ARGV("--process", path, ID));
+	assert_has(out, "^from-json$");
+	assert_has(out, "^/tmp$");
+	assert_has(out, "^uid=1001 gid=1002 groups=9$");
+	assert_has(out, "^NoNewPrivs:\t0$");
+	free(out);
+	free(path);
+	path = write_process("{\"args\":[\"true\"],\"cwd\":\"/\",\"user\":{\"uid\":\"root\"}}");
+	struct ctt_result r;
+	ex_run(&r, &t, LC_ARGV("-p", path, ID));
+	cr_expect_eq(r.status, 255);
+	lc_assert_error(&r, path, ".user.uid", "expected");
+	ctt_result_free(&r);
+	free(path);
+	path = write_process("{\"cwd\":\"/\"}");
+	assert_exec_status(&t, LC_ARGV("--process", path, ID), 255, ".args");
+	free(path);
+}
+
+Test(exec, signals_are_forwarded_in_the_foreground)
+{
+	struct lc t;
+	ex_start(&t);
+	char *dir = ctt_tmpdir();
+	char *out = ctt_path(dir, "out");
+	pid_t ctrun =
+		lc_spawn(&t,
+			 lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c",
+						   "trap 'echo got-TERM; exit 7' TERM; "
+						   "touch /ready; while :; do sleep 0.1; done")),
+			 out, -1);
+	char *ready = lc_rootfs_path(&t, "ready");
+	lc_wait_file(ready);
+	cr_assert_eq(kill(ctrun, SIGTERM), 0);
+	cr_expect_eq(lc_wait(ctrun, WAIT_MS), 7);
+	char *text = ctt_read_file(out);
+	assert_has(text, "^got-TERM$");
+	free(text);
+	free(ready);
+	free(out);
+	free(dir);
+}
+
+Test(exec, tty_through_the_console_socket)
+{
+	struct lc t;
+	ex_start(&t);
+	char *dir = ctt_tmpdir();
+	char *sock = ctt_path(dir, "console.sock");
+	char *out = ctt_path(dir, "receiver.out");
+	pid_t receiver = lc_console_receiver(&t, sock, out, NULL);
+	struct ctt_result r;
+	ex_run(&r, &t,
+	       LC_ARGV("--tty", "--console-socket", sock, ID, "sh", "-c",
+		       "t=$(tty) && echo \"tty $t\"; [ -t 0 ] && [ -t 1 ] && echo on-pty"));
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_empty(r.out);
+	ctt_result_free(&r);
+	cr_expect_eq(lc_wait(receiver, WAIT_MS), 0);
+	char *text = ctt_read_file(out);
+	cr_expect(strstr(text, "tty /dev/pts/"), "receiver saw:\n%s", text);
+	cr_expect(strstr(text, "on-pty"), "receiver saw:\n%s", text);
+	free(text);
+	/* runc relays a foreground tty itself; ctrun says it does not yet */
+	assert_exec_status(&t, LC_ARGV("-t", ID, "true"), 255, "--console-socket");
+	assert_exec_status(&t, LC_ARGV("-d", "-t", ID, "true"), 255, "--console-socket");
+	assert_exec_status(&t, LC_ARGV("--console-socket", sock, ID, "true"), 255, "--tty");
+	free(out);
+	free(sock);
+	free(dir);
+}
+
+#define N_CONCURRENT 20
+
+Test(exec, twenty_concurrent_execs_all_succeed)
+{
+	struct lc t;
+	ex_start(&t);
+	char *dir = ctt_tmpdir();
+	pid_t pids[N_CONCURRENT];
+	char *outs[N_CONCURRENT];
+	for (int i = 0; i < N_CONCURRENT; i++) {
+		char name[32], script[64];
+		snprintf(name, sizeof(name), "out%d", i);
+		snprintf(script, sizeof(script), "echo \"exec-$((%d * 3))\"", i);
+		outs[i] = ctt_path(dir, name);
+		pids[i] = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c", script)),
+				   outs[i], -1);
+	}
+	for (int i = 0; i < N_CONCURRENT; i++) {
+		char want[32];
+		cr_expect_eq(lc_wait(pids[i], WAIT_MS), 0, "exec #%d", i);
+		char *text = ctt_read_file(outs[i]);
+		snprintf(want, sizeof(want), "exec-%d\n", i * 3);
+		cr_expect_str_eq(text, want, "exec #%d", i);
+		free(text);
+		free(outs[i]);
+	}
+	free(dir);
+}
+
+Test(exec, exec_cpu_affinity_initial_and_final)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		cr_skip("execCPUAffinity needs two CPUs to tell initial from final");
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.execCPUAffinity", "{\"initial\":\"0\",\"final\":\"1\"}");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *out = ex_output(&t, LC_ARGV(ID, "grep", "Cpus_allowed_list", "/proc/self/status"));
+	assert_has(out, "^Cpus_allowed_list:\t1$");
+	free(out);
+	/* the init is not touched by it (config.md) */
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", lc_pid(&t, ID));
+	char *init = ctt_read_file(path);
+	cr_expect_not(lc_matches(init, "^Cpus_allowed_list:\t1$"), "%s", init);
+	free(init);
+	char *proc =
+		write_process("{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
+			      "status\"],\"cwd\":\"/\",\"execCPUAffinity\":{\"initial\":\"1\"}}");
+	out = ex_output(&t, LC_ARGV("--process", proc, ID));
+	assert_has(out, "^Cpus_allowed_list:\t1$");
+	free(out);
+	free(proc);
+}
+
+Test(exec, cwd_is_resolved_inside_the_container)
+{
+	struct lc t;
+	ex_start(&t);
+	char *link = lc_rootfs_path(&t, "up");
+	cr_assert_eq(symlink("../../../../../../..", link), 0);
+	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
+	ctt_write_file(marker, "");
+	char *out = ex_output(&t, LC_ARGV("--cwd", "/up", ID, "sh", "-c", "pwd; ls"));
+	assert_has(out, "^/$");
+	assert_has(out, "^in-the-rootfs$");
+	free(out);
+	out = ex_output(&t, LC_ARGV("--cwd", "/../../..", ID, "ls"));
+	assert_has(out, "^in-the-rootfs$");
+	free(out);
+	free(marker);
+	free(link);
+}
+
+/* The spawn fallbacks: ctrun under tests/helpers/enosys; the debug log says what was
+ * used. */
+static void assert_exec_under(const char *const *enosys_args, const char *needle)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	ex_start(&t);
+	lc_wrap_enosys(&t, wrapper, enosys_args);
+	char *dir = ctt_tmpdir();
+	char *log = ctt_path(dir, "ctrun.log");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "--log", log, "exec", ID, "sh", "-c",
+		 "readlink /proc/self/ns/mnt; exit 5");
+	cr_expect_eq(r.status, 5, "stderr: %s", r.err);
+	char path[64], target[128] = "";
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", lc_pid(&t, ID));
+	cr_assert_gt(readlink(path, target, sizeof(target) - 1), 0);
+	cr_expect(strstr(r.out, target), "not in the init's mount namespace: %s", r.out);
+	ctt_result_free(&r);
+	char *text = ctt_read_file(log);
+	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
+	free(text);
+	free(log);
+	free(dir);
+}
+
+Test(exec, works_when_clone3_is_enosys)
+{
+	assert_exec_under(LC_ARGV("clone3"), "spawned with clone, joined by pidfd");
+}
+
+Test(exec, works_without_clone_pidfd)
+{
+	assert_exec_under(LC_ARGV("--clone-pidfd-einval", "clone3"),
+			  "spawned with clone+pidfd_open, joined by pidfd");
+}
+
+Test(exec, joins_through_ns_files_without_pidfd_open)
+{
+	assert_exec_under(LC_ARGV("pidfd_open"), "spawned with clone3, joined by nsfd");
+}
