@@ -98,8 +98,8 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libctrun.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libctrun.a $(LIBS)
 
-# Runs inside the busybox rootfs, which has no libc: static, and none of libct.
-$(BUILD)/helpers/sysprobe: tests/helpers/sysprobe.c
+# Run inside the busybox rootfs, which has no libc: static, and none of libct.
+$(BUILD)/helpers/sysprobe $(BUILD)/helpers/hook_recorder: $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static-pie -o $@ $<
 

@@ -229,28 +229,19 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 {
 	for (;;) {
 		struct ct_sync_msg msg;
-		int fd;
-		if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		int fd, taken;
+		if (ct_sync_recv(sock, &msg, &fd, err) < 0 ||
+		    (taken = ct_spawn_take_fd(o, out->pid, &msg, fd, &out->pty_master, err)) < 0)
 			return -1;
+		if (taken)
+			continue;
 		switch (msg.type) {
 		case CT_SYNC_EOF:
 			return 0;
-		case CT_SYNC_PTY_MASTER:
-			if (fd < 0)
-				return ct_error_set(err, EPROTO,
-						    "pty message without a descriptor");
-			if (out->pty_master >= 0)
-				close(out->pty_master);
-			out->pty_master = fd;
-			break;
-		case CT_SYNC_SECCOMP_FD:
-			if (ct_spawn_forward_seccomp_fd(o, out->pid, fd, err) < 0)
-				return -1;
-			break;
-		case CT_SYNC_ERROR:
 		case CT_SYNC_EXEC_ERROR:
-			if (msg.type == CT_SYNC_EXEC_ERROR)
-				out->fail_status = ct_process_exec_status(msg.errnum);
+			out->fail_status = ct_process_exec_status(msg.errnum);
+			/* fall through */
+		case CT_SYNC_ERROR:
 			return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
 		default:
 			if (fd >= 0)
@@ -272,31 +263,12 @@ void ct_exec_proc_kill(struct ct_exec_proc *p)
 	ct_exec_proc_close(p);
 }
 
-/* A descriptor the child keeps until its execve must not be one of the fds it passes on
- * (3 .. 3+preserve_fds-1), which it would make inheritable. */
-static int move_above(int *fd, int min, struct ct_error *err)
-{
-	if (*fd >= min)
-		return 0;
-	int moved = fcntl(*fd, F_DUPFD_CLOEXEC, min);
-	if (moved < 0)
-		return ct_error_set(err, errno, "move fd %d", *fd);
-	close(*fd);
-	*fd = moved;
-	return 0;
-}
-
 static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t,
 		       struct exec_join *j, struct ct_exec_proc *out, struct ct_error *err)
 {
 	int sync[2];
 	if (ct_sync_pair(sync, err) < 0)
 		return -1;
-	if (move_above(&sync[1], 3 + plan->opts->preserve_fds, err) < 0) {
-		close(sync[0]);
-		close(sync[1]);
-		return -1;
-	}
 	pid_t pid = ct_clone_pidfd(0, &out->pidfd, &out->method);
 	if (pid == 0) {
 		close(sync[0]);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/init_hooks.h"
 #include "libct/lsm.h"
 #include "libct/mountcheck.h"
 #include "libct/mountfd.h"
@@ -79,13 +80,16 @@ static bool same_inode(int a, int b)
 	       sa.st_ino == sb.st_ino;
 }
 
-/* Blocks until `ctrun start` opens the fifo for reading, then tells it we are through. The
- * fifo is reopened through the container's /proc, where a config mount (on /proc/1/fd) may
- * put another file: it is written only when it is the fifo. */
+/* Blocks until `ctrun start` opens the fifo for reading (or run says START) and returns the
+ * channel the start is reported on. The fifo is reopened through the container's /proc,
+ * where a config mount (on /proc/1/fd) may put another file: it is used only when it is
+ * the fifo. */
 static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->opts->start == CT_START_SYNC)
-		return ct_sync_expect(plan->sync_fd, CT_SYNC_START, "start", err);
+		return ct_sync_expect(plan->sync_fd, CT_SYNC_START, "start", err) < 0
+			       ? -1
+			       : plan->sync_fd;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
 	int fd;
@@ -99,11 +103,20 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 		return ct_error_set_plain(err, EXDEV, "open exec fifo: \"%s\" is not the fifo",
 					  path);
 	}
-	ssize_t n = write(fd, "0", 1);
-	close(fd);
-	if (n != 1)
-		return ct_error_set(err, errno, "write exec fifo");
-	return 0;
+	return fd;
+}
+
+/* startContainer, then STARTED or the error to the starter. The channel stays open and
+ * close-on-exec: its EOF tells the starter that the execve happened (poststart). Returns
+ * 0, -1 with err to print, or 1 after a failure the starter has been told. */
+static int start_container(struct ct_init_plan *plan, struct ct_error *err)
+{
+	int channel = wait_for_start(plan, err);
+	if (channel < 0)
+		return -1;
+	if (ct_init_start_hooks(plan, err) < 0)
+		return ct_init_report_start(plan, channel, err, NULL) < 0 ? -1 : 1;
+	return ct_init_report_start(plan, channel, NULL, err);
 }
 
 /* Last of the mount work (the terminal's bind included), before the identity changes. */
@@ -133,6 +146,8 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 		return -1;
 	if (plan->new_mount_ns && ct_rootfs_setup(plan, err) < 0)
 		return -1;
+	if (!plan->new_mount_ns && ct_init_create_hooks(plan, err) < 0)
+		return -1;
 	if (!plan->new_mount_ns && chroot(plan->opts->rootfs) < 0)
 		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
 	if (ct_process_setup_early(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
@@ -155,11 +170,12 @@ void ct_init_run(struct ct_init_plan *plan)
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
 	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0)
 		_exit(1);
-	if (wait_for_start(plan, &err) < 0) {
-		fprintf(stderr, "ctrun: %s\n", err.msg);
+	int started = start_container(plan, &err);
+	if (started != 0) {
+		if (started < 0)
+			fprintf(stderr, "ctrun: %s\n", err.msg);
 		_exit(126);
 	}
-	close(plan->sync_fd);
 	/* after the start: READY and the exec fifo are through, only execve is left */
 	int status = ct_process_exec(plan, exe, &err);
 	fprintf(stderr, "ctrun: %s\n", err.msg);

@@ -32,19 +32,25 @@ static bool asked(const char *s)
 	return s && *s;
 }
 
-int ct_lsm_check(const char *apparmor_profile, const char *selinux_label, struct ct_error *err)
+int ct_lsm_check_at(const char *where, const char *apparmor_profile, const char *selinux_label,
+		    struct ct_error *err)
 {
 	if (asked(apparmor_profile) && !ct_apparmor_enabled())
 		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .process.apparmorProfile: \"%s\" asked, "
-					  "but AppArmor is not enabled on this host",
-					  apparmor_profile);
+					  "%s.apparmorProfile: \"%s\" asked, but AppArmor is not "
+					  "enabled on this host",
+					  where, apparmor_profile);
 	if (asked(selinux_label) && !ct_selinux_enabled())
 		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .process.selinuxLabel: \"%s\" asked, but "
-					  "SELinux is not enabled on this host",
-					  selinux_label);
+					  "%s.selinuxLabel: \"%s\" asked, but SELinux is not "
+					  "enabled on this host",
+					  where, selinux_label);
 	return 0;
+}
+
+int ct_lsm_check(const char *apparmor_profile, const char *selinux_label, struct ct_error *err)
+{
+	return ct_lsm_check_at("config.json: .process", apparmor_profile, selinux_label, err);
 }
 
 int ct_lsm_apply(const char *apparmor_profile, const char *selinux_label, struct ct_error *err)

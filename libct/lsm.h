@@ -19,6 +19,9 @@ bool ct_selinux_enabled(void);
 /* Parent side: 0, or -1 naming the field when its LSM is not enabled here. Either may be
  * NULL or "" (nothing asked). */
 int ct_lsm_check(const char *apparmor_profile, const char *selinux_label, struct ct_error *err);
+/* The same for the process object at where ("proc.json: " for `exec --process`). */
+int ct_lsm_check_at(const char *where, const char *apparmor_profile, const char *selinux_label,
+		    struct ct_error *err);
 
 /* Child side, before execve: the exec labels (a no-op for what is not asked). */
 int ct_lsm_apply(const char *apparmor_profile, const char *selinux_label, struct ct_error *err);

@@ -1,12 +1,14 @@
 /* The user process's attributes, shared by the container init and exec (process.h). */
 #include "libct/process.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
@@ -223,19 +225,35 @@ static int enter_cwd(const struct oci_process *p, struct ct_error *err)
 	return 0;
 }
 
-/* fds 3 .. 3+preserve-1 survive the exec; everything else of ours is close-on-exec. */
+/* Without close_range(CLOSE_RANGE_CLOEXEC) (before 5.11): every open fd from `from` on,
+ * as /proc/self/fd lists them, gets FD_CLOEXEC. */
+static int cloexec_from_listing(int from, struct ct_error *err)
+{
+	_cleanup_closedir_ DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return ct_error_set(err, errno, "list /proc/self/fd");
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+		if (fd >= from && fd != dirfd(d) && fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 &&
+		    errno != EBADF)
+			return ct_error_set(err, errno, "mark fd %d close-on-exec", fd);
+	}
+	return 0;
+}
+
+/* fds 3 .. 3+preserve-1 survive the exec, everything else is close-on-exec. In that range
+ * an fd of ctrun's own is close-on-exec already (one its caller passed came through an
+ * execve, so it is not) and stays so: only the caller's fds are passed on. */
 static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
 {
 	int keep = 3 + plan->opts->preserve_fds;
-	for (int fd = 3; fd < keep; fd++) {
-		int flags = fcntl(fd, F_GETFD);
-		if (flags >= 0 && fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
-			return ct_error_set(err, errno, "keep fd %d open", fd);
-	}
 	/* CLOSE_RANGE_CLOEXEC (4): the inherited fds the caller did not ask to pass on */
-	if (syscall(SYS_close_range, keep, ~0U, 4) < 0 && errno != ENOSYS && errno != EINVAL)
+	if (syscall(SYS_close_range, keep, ~0U, 4) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EINVAL && errno != EPERM)
 		return ct_error_set(err, errno, "mark fds close-on-exec");
-	return 0;
+	return cloexec_from_listing(keep, err);
 }
 
 static void reset_signals(const sigset_t *mask)

@@ -15,6 +15,7 @@
 #include "libct/cleanup.h"
 #include "libct/devices.h"
 #include "libct/fsinfo.h"
+#include "libct/init_hooks.h"
 #include "libct/mountfd.h"
 #include "libct/procfs.h"
 #include "libct/safefs.h"
@@ -229,7 +230,8 @@ static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error 
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (mount_planned(plan, rootfd, i, err) < 0)
 			return -1;
-	if (ct_devices_create(plan, rootfd, err) < 0 || enter_rootfs(plan, rootfd, err) < 0)
+	if (ct_devices_create(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
+	    enter_rootfs(plan, rootfd, err) < 0)
 		return -1;
 	_cleanup_close_ int newroot = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (newroot < 0)

@@ -385,7 +385,7 @@ static void gen_state(yajl_gen g, const struct ct_seccomp_state *st)
 	yajl_gen_map_open(g);
 	gen_kv(g, "ociVersion", CT_STATE_OCI_VERSION);
 	gen_kv(g, "id", st->id);
-	gen_kv(g, "status", "creating");
+	gen_kv(g, "status", st->status ? st->status : "creating");
 	gen_str(g, "pid");
 	yajl_gen_integer(g, st->pid);
 	gen_kv(g, "bundle", st->bundle);

@@ -57,10 +57,11 @@ struct ct_seccomp_state {
 	const char *id, *bundle, *metadata; /* metadata: listenerMetadata, may be NULL */
 	pid_t pid;
 	const oci_string_map *annotations; /* may be NULL */
+	const char *status;		   /* NULL: "creating" (create); exec: "running" */
 };
 
 /* The container process state JSON: ociVersion, fds ["seccompFd"], pid, metadata and state
- * (ociVersion, id, status "creating", pid, bundle, annotations). malloc'ed. */
+ * (ociVersion, id, status, pid, bundle, annotations). malloc'ed. */
 char *ct_seccomp_state_json(const struct ct_seccomp_state *st, struct ct_error *err);
 /* Connects to path (AF_UNIX, SOCK_STREAM), sends the state JSON with fd (SCM_RIGHTS) and
  * closes the connection: one state per connection. */

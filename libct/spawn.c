@@ -7,11 +7,13 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hooks/hooks.h"
 #include "libct/cleanup.h"
 #include "libct/procfs.h"
 #include "libct/sync.h"
@@ -122,10 +124,45 @@ int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd
 		.metadata = s->listener_metadata,
 		.pid = pid,
 		.annotations = &o->config->annotations,
+		.status = o->agent_status,
 	};
 	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
 	close(fd);
 	return rc;
+}
+
+/* prestart then createRuntime (runtime.md#lifecycle steps 3-4), in our namespaces, with
+ * the state as the runtime sees it; the init waits for HOOKS_DONE. */
+static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct ct_spawned *out,
+				    struct ct_error *err)
+{
+	const struct oci_hooks *h = &o->config->hooks;
+	char *state;
+	if (ct_state_format_compact(o->state, "creating", out->pid, &state, err) < 0)
+		return -1;
+	int rc = ct_hooks_run(h, CT_HOOK_PRESTART, state, err);
+	if (rc == 0)
+		rc = ct_hooks_run(h, CT_HOOK_CREATE_RUNTIME, state, err);
+	free(state);
+	return rc < 0 ? -1 : ct_sync_send_hooks_done(out->sync_fd, err);
+}
+
+int ct_spawn_take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg,
+		     int fd, int *pty_master, struct ct_error *err)
+{
+	switch (msg->type) {
+	case CT_SYNC_PTY_MASTER:
+		if (fd < 0)
+			return ct_error_set(err, EPROTO, "pty message without a descriptor");
+		if (*pty_master >= 0)
+			close(*pty_master);
+		*pty_master = fd;
+		return 1;
+	case CT_SYNC_SECCOMP_FD:
+		return ct_spawn_forward_seccomp_fd(o, pid, fd, err) < 0 ? -1 : 1;
+	default:
+		return 0;
+	}
 }
 
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
@@ -133,23 +170,20 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 {
 	for (;;) {
 		struct ct_sync_msg msg;
-		int fd;
-		if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		int fd, taken;
+		if (ct_sync_recv(sock, &msg, &fd, err) < 0 ||
+		    (taken = ct_spawn_take_fd(o, out->pid, &msg, fd, &out->pty_master, err)) < 0)
 			return -1;
+		if (taken)
+			continue;
 		switch (msg.type) {
 		case CT_SYNC_READY:
 			snprintf(out->note, sizeof(out->note), "%s", msg.text);
 			return 0;
-		case CT_SYNC_PTY_MASTER:
-			if (fd < 0)
-				return ct_error_set(err, EPROTO,
-						    "pty message without a descriptor");
-			if (out->pty_master >= 0)
-				close(out->pty_master);
-			out->pty_master = fd;
-			break;
-		case CT_SYNC_SECCOMP_FD:
-			if (ct_spawn_forward_seccomp_fd(o, out->pid, fd, err) < 0)
+		case CT_SYNC_CREATE_HOOKS:
+			if (fd >= 0)
+				close(fd);
+			if (run_create_runtime_hooks(o, out, err) < 0)
 				return -1;
 			break;
 		case CT_SYNC_ERROR:
@@ -264,7 +298,8 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 		      struct ct_error *err)
 {
 	bool joiner = plan->use_joiner;
-	pid_t pid = joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
+	pid_t pid =
+		joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"
@@ -308,13 +343,28 @@ void ct_spawned_close(struct ct_spawned *s)
 	s->pidfd = s->pty_master = s->sync_fd = -1;
 }
 
-int ct_spawn_start(struct ct_spawned *s, struct ct_error *err)
+/* START, then STARTED (the startContainer hooks passed), then, when asked, EOF: the init's
+ * execve closed its end, so the user process has been executed (libct/sync.h). */
+int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_START};
-	if (ct_sync_send(s->sync_fd, &msg, err) < 0)
+	int fd = -1;
+	if (ct_sync_send(s->sync_fd, &msg, err) < 0 || ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
-	close(s->sync_fd);
-	s->sync_fd = -1;
+	if (fd >= 0)
+		close(fd);
+	if (msg.type == CT_SYNC_ERROR)
+		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+	if (msg.type != CT_SYNC_STARTED)
+		return ct_error_set(err, ECHILD, "container init exited before start");
+	if (wait_exec && ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
+		return -1;
+	if (wait_exec && fd >= 0)
+		close(fd);
+	ct_spawned_close_sync(s);
+	if (wait_exec && msg.type != CT_SYNC_EOF)
+		return ct_error_set(err, EPROTO, "unexpected sync message %u after start",
+				    msg.type);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "libct/mountcheck.h"
 #include "libct/sched.h"
 #include "libct/seccomp.h"
+#include "libct/state.h"
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */
@@ -29,6 +30,9 @@ struct ct_spawn_opts {
 	const char *rootfs; /* absolute */
 	const char *id;
 	int state_dirfd; /* where exec.fifo lives */
+	/* The container's state as hooks read it (its pid is filled in per hook); needed
+	 * when the config has hooks, may be NULL otherwise. */
+	const struct ct_state *state;
 	/* The runtime's own fds (state root, state dir, its flock): the child closes them at
 	 * once, so the container never holds them and no flock outlives `create`. */
 	int runtime_fds[4];
@@ -43,6 +47,8 @@ struct ct_spawn_opts {
 	/* Where the process object is, for messages: "config.json: .process" when NULL, or
 	 * "proc.json: " for the document of `exec --process`. */
 	const char *process_path;
+	/* The container's status in the state a seccomp agent gets: NULL for "creating". */
+	const char *agent_status;
 };
 
 struct ct_planned_mount {
@@ -129,8 +135,9 @@ struct ct_spawned {
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the
  * child is killed and reaped and the exec fifo removed: nothing is left. */
 int ct_spawn(const struct ct_spawn_opts *opts, struct ct_spawned *out, struct ct_error *err);
-/* CT_START_SYNC: let the user process run. */
-int ct_spawn_start(struct ct_spawned *s, struct ct_error *err);
+/* CT_START_SYNC: let the user process run, once its startContainer hooks passed; with
+ * wait_exec (poststart hooks to run), return only after its execve. */
+int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err);
 /* SIGKILL through the pidfd, reap, close everything. */
 void ct_spawned_kill(struct ct_spawned *s);
 void ct_spawned_close(struct ct_spawned *s);
@@ -159,6 +166,13 @@ const char *ct_process_path(const struct ct_spawn_opts *opts);
  * the child) or -1 with errno; *method names the call that worked (static storage).
  */
 pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
+
+/* The set-up messages that carry an fd, the same for the init and exec: the terminal's
+ * master (kept in *pty_master) and a seccomp notify fd (passed on to listenerPath). 1 when
+ * msg was one of them, 0 when it is another, -1 on error. */
+struct ct_sync_msg;
+int ct_spawn_take_fd(const struct ct_spawn_opts *opts, pid_t pid, const struct ct_sync_msg *msg,
+		     int fd, int *pty_master, struct ct_error *err);
 
 /* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
  * of the container and the process pid. */

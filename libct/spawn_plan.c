@@ -542,15 +542,19 @@ static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *p
 	return 0;
 }
 
-static bool hooks_given(const struct oci_config *c)
+/* The hooks create and the init run read the state the caller gives (libct/spawn.h). */
+static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
 {
-	const struct oci_hooks *h = &c->hooks;
-	return h->prestart.len || h->create_runtime.len || h->create_container.len ||
-	       h->start_container.len || h->poststart.len || h->poststop.len;
+	const struct oci_hooks *h = &o->config->hooks;
+	bool run_here = h->prestart.len || h->create_runtime.len || h->create_container.len ||
+			h->start_container.len;
+	if (run_here && !o->state)
+		return ct_error_set_plain(err, EINVAL, "hooks given without the state they read");
+	return 0;
 }
 
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
- * wait for their issues (security, cgroups, hooks, rootfs). */
+ * wait for their issues (cgroups, rdt, network devices). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
@@ -560,7 +564,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	} rows[] = {
 		{lx->has_resources, ".linux.resources"},
 		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
-		{hooks_given(c), ".hooks"},
 		{lx->net_devices.len, ".linux.netDevices"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
 	};
@@ -615,6 +618,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 {
 	const struct oci_config *c = o->config;
 	if (plan_begin(o, plan, err) < 0 || refuse_unsupported(c, err) < 0 ||
+	    check_hook_state(o, err) < 0 ||
 	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
 	    plan_namespaces(&c->linux_, plan, err) < 0 ||
 	    plan_id_mappings(&c->linux_, plan, err) < 0 ||
@@ -636,7 +640,8 @@ int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 {
 	const struct oci_config *c = o->config;
 	if (plan_begin(o, plan, err) < 0 ||
-	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
+	    ct_lsm_check_at(ct_process_path(o), c->process.apparmor_profile,
+			    c->process.selinux_label, err) < 0 ||
 	    plan_process(c, plan, err) < 0)
 		return -1;
 	return 0;

@@ -445,6 +445,51 @@ static const char *state_oci_version(const struct ct_state *st)
 	return st->oci_version ? st->oci_version : CT_STATE_OCI_VERSION;
 }
 
+static int gen_strings(yajl_gen g, const char *key, const oci_strings *v)
+{
+	if (gen_key(g, key) || yajl_gen_array_open(g) != yajl_gen_status_ok)
+		return -1;
+	for (size_t i = 0; i < v->len; i++)
+		if (yajl_gen_string(g, (const unsigned char *)v->items[i], strlen(v->items[i])) !=
+		    yajl_gen_status_ok)
+			return -1;
+	return yajl_gen_array_close(g) != yajl_gen_status_ok;
+}
+
+static int gen_hook(yajl_gen g, const struct oci_hook *h)
+{
+	if (yajl_gen_map_open(g) != yajl_gen_status_ok || gen_str(g, "path", h->path) ||
+	    (h->args.len && gen_strings(g, "args", &h->args)) ||
+	    (h->env.len && gen_strings(g, "env", &h->env)) ||
+	    (h->has_timeout && gen_int(g, "timeout", h->timeout)))
+		return -1;
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
+}
+
+static int gen_hook_list(yajl_gen g, const char *key, const oci_hook_list *l)
+{
+	if (!l->len)
+		return 0;
+	if (gen_key(g, key) || yajl_gen_array_open(g) != yajl_gen_status_ok)
+		return -1;
+	for (size_t i = 0; i < l->len; i++)
+		if (gen_hook(g, &l->items[i]))
+			return -1;
+	return yajl_gen_array_close(g) != yajl_gen_status_ok;
+}
+
+/* Only the lists later commands run (struct ct_state). */
+static int gen_kept_hooks(yajl_gen g, const struct oci_hooks *h)
+{
+	if (!h->poststart.len && !h->poststop.len)
+		return 0;
+	if (gen_key(g, "hooks") || yajl_gen_map_open(g) != yajl_gen_status_ok ||
+	    gen_hook_list(g, "poststart", &h->poststart) ||
+	    gen_hook_list(g, "poststop", &h->poststop))
+		return -1;
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
+}
+
 static int gen_private_fields(yajl_gen g, const struct ct_state *st)
 {
 	if (gen_key(g, "ctrun") || yajl_gen_map_open(g) != yajl_gen_status_ok)
@@ -452,6 +497,8 @@ static int gen_private_fields(yajl_gen g, const struct ct_state *st)
 	if (gen_u64(g, "pidStartTime", st->pid_start_time) || gen_bool(g, "started", st->started))
 		return -1;
 	if (st->cgroup_path && gen_str(g, "cgroupPath", st->cgroup_path))
+		return -1;
+	if (gen_kept_hooks(g, &st->hooks))
 		return -1;
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
@@ -573,6 +620,7 @@ static const struct oci_field private_fields[] = {
 	OCI_FIELD_REQ(struct ct_state, "pidStartTime", pid_start_time, oci_t_uint64),
 	OCI_FIELD_REQ(struct ct_state, "started", started, oci_t_bool),
 	OCI_FIELD(struct ct_state, "cgroupPath", cgroup_path, oci_t_string),
+	OCI_FIELD(struct ct_state, "hooks", hooks, oci_t_hooks),
 	{NULL},
 };
 static const struct oci_type t_private = {.kind = OCI_OBJECT, .fields = private_fields};
@@ -763,16 +811,18 @@ static int gen_runc_state(yajl_gen g, const struct ct_state *st, const char *sta
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
-int ct_state_format_json(const struct ct_state *st, const char *status, char **out,
-			 struct ct_error *err)
+static int format_state(const struct ct_state *st, const char *status, bool beautify, char **out,
+			struct ct_error *err)
 {
 	*out = NULL;
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
 		return ct_error_set(err, ENOMEM, "format the state of container \"%s\"",
 				    ct_shown_id(st->id).s);
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	if (beautify) {
+		yajl_gen_config(g, yajl_gen_beautify, 1);
+		yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	}
 	int ret = 0;
 	if (gen_runc_state(g, st, status)) {
 		ret = ct_error_set(err, EINVAL, "format the state of container \"%s\"",
@@ -791,6 +841,20 @@ int ct_state_format_json(const struct ct_state *st, const char *status, char **o
 	}
 	yajl_gen_free(g);
 	return ret;
+}
+
+int ct_state_format_json(const struct ct_state *st, const char *status, char **out,
+			 struct ct_error *err)
+{
+	return format_state(st, status, true, out, err);
+}
+
+int ct_state_format_compact(const struct ct_state *st, const char *status, pid_t pid, char **out,
+			    struct ct_error *err)
+{
+	struct ct_state shown = *st; /* shallow: only the pid differs */
+	shown.pid = pid;
+	return format_state(&shown, status, false, out, err);
 }
 
 void ct_format_timestamp(const struct timespec *ts, char buf[CT_TIMESTAMP_MAX])

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "libct/error.h"
+#include "oci/config.h"
 #include "oci/jsonwalk.h"
 
 #define CT_ID_MAX	     1024
@@ -97,13 +98,20 @@ struct ct_state {
 	char *cgroup_path;	 /* may be NULL */
 	bool started;		 /* set by `start` once the exec fifo was opened */
 	oci_string_map annotations;
+	/* The hooks later commands run: poststart (start) and poststop (delete). Kept here,
+	 * not read again from the bundle, because runtime.md#lifecycle step 2 says later
+	 * changes to config.json must not affect the container, and the bundle may be gone
+	 * or rewritten by delete time (runc keeps its whole config in its state for that).
+	 * The other lists stay empty: create and the init's memory have them. */
+	struct oci_hooks hooks;
 };
 
 /* Serialises `st` to state.json.tmp in the directory and renames it over
  * state.json, so a reader sees the old file or the new one, never a part. The caller holds
  * LOCK_EX. File format (ctrun's own; the status is never stored):
  *   { "ociVersion", "id", "pid", "bundle", "rootfs", "created", "owner" (uid, integer),
- *     "annotations"?, "ctrun": { "pidStartTime", "started", "cgroupPath"? } } */
+ *     "annotations"?, "ctrun": { "pidStartTime", "started", "cgroupPath"?,
+ *     "hooks"?: { "poststart"?, "poststop"? } } } */
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		   struct ct_error *err);
 
@@ -141,6 +149,12 @@ void ct_state_free_ids(char **ids, size_t n);
  *   `runc state` never fills it in). *out is malloc'ed and NUL-terminated. */
 int ct_state_format_json(const struct ct_state *st, const char *status, char **out,
 			 struct ct_error *err);
+
+/* The same document in one line (yajl's compact form), as a hook reads it on stdin
+ * (config.md#posix-platform-hooks); pid is the one to show (runtime.md#state: the pid as
+ * seen in the namespace the hook runs in). */
+int ct_state_format_compact(const struct ct_state *st, const char *status, pid_t pid, char **out,
+			    struct ct_error *err);
 
 /* Formats `ts` as Go's time.RFC3339Nano in UTC, which is what runc's "created" looks like:
  * "2006-01-02T15:04:05.123456789Z", trailing zeros of the fraction dropped, and the fraction

@@ -103,3 +103,56 @@ int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *e
 		return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
 	return 0;
 }
+
+static int send_type(int sock, uint32_t type, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = type};
+	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_create_hooks(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_CREATE_HOOKS, err);
+}
+
+int ct_sync_send_hooks_done(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_HOOKS_DONE, err);
+}
+
+int ct_sync_send_started(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_STARTED, err);
+}
+
+/* The whole struct, so the reader needs no framing: a pipe write of at most PIPE_BUF
+ * bytes is never split or interleaved. */
+_Static_assert(sizeof(struct ct_sync_msg) <= 4096, "one atomic fifo write (PIPE_BUF)");
+
+int ct_sync_fifo_write(int fd, const struct ct_sync_msg *msg, struct ct_error *err)
+{
+	ssize_t n;
+	while ((n = write(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(*msg))
+		return ct_error_set(err, n < 0 ? errno : EIO, "write exec fifo");
+	return 0;
+}
+
+int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err)
+{
+	memset(msg, 0, sizeof(*msg));
+	ssize_t n;
+	while ((n = read(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		return ct_error_set(err, errno, "read exec fifo");
+	if (n == 0) {
+		msg->type = CT_SYNC_EOF;
+		return 0;
+	}
+	if (n != (ssize_t)sizeof(*msg))
+		return ct_error_set(err, EPROTO, "read exec fifo: %zd bytes, not a message", n);
+	msg->text[sizeof(msg->text) - 1] = '\0';
+	return 0;
+}

@@ -6,8 +6,14 @@
  *                                                  no id mapped, for its maps)
  *   write /proc/<pid>/uid_map, gid_map
  *   USERNS_READY ------------------------------->  setresgid/setresuid 0: root inside
- *                                                  join namespaces, mounts, pivot_root,
- *                                                  process attributes
+ *                                                  join namespaces, mounts, devices
+ *        <------------------- CREATE_HOOKS        (only with prestart/createRuntime hooks)
+ *   run prestart, createRuntime in the runtime
+ *   namespace ("creating", the host pid)
+ *   HOOKS_DONE --------------------------------->  createContainer hooks (its own
+ *   (a failing hook: kill the init instead)        children, in the container's
+ *                                                  namespaces, host root still visible)
+ *                                                  pivot_root, process attributes
  *        <------------------- PTY_MASTER (+fd)     (only with process.terminal)
  *        <------------------- SECCOMP_FD (+fd)     (only with SCMP_ACT_NOTIFY: loaded the
  *   send it to listenerPath                        filter; the parent passes the fd on
@@ -15,7 +21,16 @@
  *        <------------------- READY {note}         set-up done, about to block on the
  *   write state.json, pid file, exit               exec fifo until `ctrun start`
  *   (run: write state.json, then)
- *   START ------------------------------------->   execve the user process
+ *   START ------------------------------------->   startContainer hooks ("created", in
+ *        <------------------- STARTED              the container's root)
+ *        <------------------- EOF                  execve: the close-on-exec socket
+ *   poststart hooks ("running"; only with them     closes, so EOF means it has run
+ *   does run wait for the EOF)
+ *
+ *   `ctrun start` (create's init, CT_START_FIFO) has the same last steps over the exec
+ *   fifo: its open for reading is START, then STARTED or ERROR as one whole ct_sync_msg
+ *   (atomic: smaller than PIPE_BUF), then EOF at the execve, awaited with poststart hooks
+ *   (ct_sync_fifo_write/_read).
  *
  *   A joined user namespace, or a new one with other namespaces joined: a joiner (fork)
  *   joins them (the user namespace first) and clones the init as ctrun's child
@@ -46,6 +61,9 @@ enum ct_sync_type {
 	CT_SYNC_USERNS_READY = 6, /* parent -> child: maps written, or the init's pidfd in hand */
 	CT_SYNC_INIT_PIDFD = 7,	  /* joiner -> parent: the init it cloned */
 	CT_SYNC_EXEC_ERROR = 8,	  /* exec: the command is missing or cannot be exec'd */
+	CT_SYNC_CREATE_HOOKS = 9, /* init -> parent: run prestart and createRuntime now */
+	CT_SYNC_HOOKS_DONE = 10,  /* parent -> init: they passed, go on */
+	CT_SYNC_STARTED = 11,	  /* init -> start/run: startContainer passed, exec next */
 };
 
 struct ct_sync_msg {
@@ -71,6 +89,18 @@ int ct_sync_send_userns_ready(int sock, struct ct_error *err);
 /* Joiner -> parent: the init's pidfd, its pid and the call that made it ("clone3"). */
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 			    struct ct_error *err);
+/* Init -> parent: time for the prestart and createRuntime hooks (libct/init_hooks.c). */
+int ct_sync_send_create_hooks(int sock, struct ct_error *err);
+/* Parent -> init: they all passed. */
+int ct_sync_send_hooks_done(int sock, struct ct_error *err);
+/* Init -> run: started (the startContainer hooks passed), the execve comes next. */
+int ct_sync_send_started(int sock, struct ct_error *err);
+
+/* The exec fifo as a channel (a stream, not records): one whole message per write. */
+int ct_sync_fifo_write(int fd, const struct ct_sync_msg *msg, struct ct_error *err);
+/* Reads a message from a readable fifo: type CT_SYNC_EOF when the writer closed it. */
+int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err);
+
 /* Child: receives one message, which must be of that type (any fd passed is closed); any
  * other, or EOF, fails with ECANCELED and "runtime went away before <what>". */
 int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *err);

@@ -31,6 +31,9 @@ struct oci_hooks {
 		poststop;
 };
 
+/* The walker's type of .hooks, which state.json reuses for the hooks it keeps. */
+extern const struct oci_type oci_t_hooks;
+
 struct oci_mount {
 	char *destination, *source, *type;
 	oci_strings options;

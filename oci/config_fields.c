@@ -206,7 +206,7 @@ static const struct oci_field hooks_fields[] = {
 	OCI_FIELD(struct oci_hooks, "poststop", poststop, t_hook_list),
 	{NULL},
 };
-OBJECT_TYPE(t_hooks, hooks_fields);
+const struct oci_type oci_t_hooks = {.kind = OCI_OBJECT, .fields = hooks_fields};
 
 static const struct oci_field mount_fields[] = {
 	OCI_FIELD_REQ(struct oci_mount, "destination", destination, oci_t_string),
@@ -595,7 +595,7 @@ const struct oci_field oci_config_fields[] = {
 	OCI_FIELD_OPT(struct oci_config, "process", process, t_process),
 	OCI_FIELD(struct oci_config, "hostname", hostname, oci_t_string),
 	OCI_FIELD(struct oci_config, "domainname", domainname, oci_t_string),
-	OCI_FIELD_OPT(struct oci_config, "hooks", hooks, t_hooks),
+	OCI_FIELD_OPT(struct oci_config, "hooks", hooks, oci_t_hooks),
 	OCI_FIELD(struct oci_config, "annotations", annotations, oci_t_string_map),
 	OCI_FIELD_OPT(struct oci_config, "linux", linux_, t_linux),
 	OCI_FIELD(struct oci_config, "freebsd", freebsd, t_freebsd),

@@ -18,8 +18,10 @@
 
 /* ---- the tables ---- */
 
-/* config.md#posix-platform-hooks: none run yet (hooks/ comes later). */
-static const char *const features_hooks[] = {NULL};
+/* config.md#posix-platform-hooks: all six run (hooks/hooks.h). */
+static const char *const features_hooks[] = {
+	"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop",
+	NULL};
 
 /* The options of config-linux.md#mount-options that a plain mount(2) path applies: flags,
  * bind and propagation. The recursive (rro, rnosuid, ...) and other options come with the

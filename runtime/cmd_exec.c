@@ -18,6 +18,7 @@
 #include "runtime/exec_flags.h"
 #include "runtime/forward.h"
 #include "runtime/log.h"
+#include "runtime/tty_relay.h"
 
 #define EXEC_FAILED 255
 
@@ -52,12 +53,11 @@ static int build_process(const struct ct_exec_flags *f, struct oci_config *confi
 static int check_terminal(const struct ct_exec_flags *f, const struct oci_process *p,
 			  struct ct_error *err)
 {
-	if (p->terminal && !f->console_socket)
-		return ct_error_set_plain(err, ENOTSUP,
-					  f->detach ? "cannot allocate a tty when detached without "
-						      "--console-socket"
-						    : "a tty without --console-socket (relaying "
-						      "it in the foreground): not supported yet");
+	/* runc's rule; in the foreground ctrun relays the terminal itself */
+	if (p->terminal && !f->console_socket && f->detach)
+		return ct_error_set_plain(err, EINVAL,
+					  "cannot allocate a tty when detached without "
+					  "--console-socket");
 	if (!p->terminal && f->console_socket)
 		return ct_error_set_plain(err, EINVAL,
 					  "--console-socket \"%s\" given, but the process has no "
@@ -99,7 +99,8 @@ static int signal_process(void *data, int sig)
 /* What follows a successful spawn: the terminal to its receiver, the pid file. */
 static int hand_over(const struct ct_exec_flags *f, struct ct_exec_proc *p, struct ct_error *err)
 {
-	if (p->pty_master >= 0 && ct_console_send_master(f->console_socket, p->pty_master, err) < 0)
+	if (p->pty_master >= 0 && f->console_socket &&
+	    ct_console_send_master(f->console_socket, p->pty_master, err) < 0)
 		return -1;
 	if (f->pid_file && ct_write_pid_file(f->pid_file, p->pid, err) < 0)
 		return -1;
@@ -136,6 +137,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 		.preserve_fds = r->f.preserve_fds + ct_listen_fds(),
 		.child_sigmask = r->old_mask,
 		.process_path = r->f.process_file ? where : NULL,
+		.agent_status = ct_status_name(r->c.status),
 	};
 	struct ct_exec_target t = {.pid = r->c.proc.pid,
 				   .pidfd = r->c.proc.pidfd,
@@ -168,8 +170,11 @@ int cmd_exec(const struct ct_globals *g, int argc, char **argv)
 		       err.msg);
 		status = r.proc.fail_status ? r.proc.fail_status : EXEC_FAILED;
 	} else if (!r.f.detach) {
-		status = ct_forward_and_wait(r.proc.pidfd, &r.signals, signal_process, &r.proc,
-					     &err);
+		status = r.proc.pty_master >= 0 && !r.f.console_socket
+				 ? ct_tty_relay_and_wait(r.proc.pidfd, r.proc.pty_master,
+							 &r.signals, signal_process, &r.proc, &err)
+				 : ct_forward_and_wait(r.proc.pidfd, &r.signals, signal_process,
+						       &r.proc, &err);
 		if (status < 0) {
 			ct_log(CT_LOG_ERROR, "exec in container \"%s\": %s", ct_shown_id(r.f.id).s,
 			       err.msg);

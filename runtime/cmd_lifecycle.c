@@ -85,6 +85,12 @@ int cmd_start(const struct ct_globals *g, int argc, char **argv)
 		rc = 1;
 	} else if (ct_container_start_fifo(&c, &err) < 0) {
 		rc = fail("start", id, &err);
+		if (c.start_refused)
+			ct_container_abort_start(&c);
+	} else if (ct_container_poststart(&c, &err) < 0) {
+		/* runtime.md#lifecycle step 9: the error, then the container goes */
+		rc = fail("start", id, &err);
+		ct_container_abort_start(&c);
 	}
 	ct_container_close(&c);
 	return rc;
@@ -192,6 +198,8 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 		rc = fail("delete", id, &err);
 	} else if (ct_container_destroy(&c, &err) < 0) {
 		rc = fail("delete", id, &err);
+	} else {
+		ct_container_poststop(&c); /* after the container is deleted (config.md) */
 	}
 	ct_container_close(&c);
 	return rc;

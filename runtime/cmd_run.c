@@ -15,7 +15,8 @@ static int signal_container(void *data, int sig)
 static int start_now(struct ct_container *c, struct ct_error *err)
 {
 	c->state.started = true;
-	if (ct_state_write(&c->dir, &c->state, err) < 0 || ct_spawn_start(&c->proc, err) < 0)
+	if (ct_state_write(&c->dir, &c->state, err) < 0 ||
+	    ct_spawn_start(&c->proc, c->state.hooks.poststart.len > 0, err) < 0)
 		return -1;
 	c->status = CT_STATUS_RUNNING;
 	return 0;
@@ -27,6 +28,8 @@ static void delete_after_run(const struct ct_globals *g, const char *id)
 	struct ct_error err = {0};
 	if (ct_container_open(g, id, true, &c, &err) < 0 || ct_container_destroy(&c, &err) < 0)
 		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", ct_shown_id(id).s, err.msg);
+	else
+		ct_container_poststop(&c);
 	ct_container_close(&c);
 }
 
@@ -46,10 +49,10 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", ct_shown_id(id).s, err.msg);
 		return 1;
 	}
-	if (start_now(&c, &err) < 0) {
+	if (start_now(&c, &err) < 0 || ct_container_poststart(&c, &err) < 0) {
+		/* runtime.md#lifecycle steps 7-9: the error, then the container goes */
 		ct_log(CT_LOG_ERROR, "start container \"%s\": %s", ct_shown_id(id).s, err.msg);
-		ct_spawned_kill(&c.proc);
-		ct_container_destroy(&c, &err);
+		ct_container_abort_start(&c);
 		ct_container_close(&c);
 		return 1;
 	}

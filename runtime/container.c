@@ -13,6 +13,7 @@
 #include "libct/cleanup.h"
 #include "libct/kernel.h"
 #include "libct/lsm.h"
+#include "libct/sync.h"
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
 #include "runtime/bundle.h"
@@ -86,8 +87,10 @@ static int copy_annotations(const oci_string_map *from, oci_string_map *to)
 	return 0;
 }
 
-static int record_state(struct ct_container *c, const struct ct_create_args *a, const char *bundle,
-			const char *rootfs, const struct oci_config *config, struct ct_error *err)
+/* The state before the spawn: hooks read it (libct/spawn.h). The poststart and poststop
+ * hooks move from the config into it, to be kept in state.json (libct/state.h). */
+static int prepare_state(struct ct_container *c, const struct ct_create_args *a, const char *bundle,
+			 const char *rootfs, struct oci_config *config, struct ct_error *err)
 {
 	struct ct_state *st = &c->state;
 	struct timespec now;
@@ -98,11 +101,21 @@ static int record_state(struct ct_container *c, const struct ct_create_args *a, 
 	st->bundle = strdup(bundle);
 	st->rootfs = strdup(rootfs);
 	st->created = strdup(created);
-	st->pid = c->proc.pid;
 	st->owner = geteuid();
+	st->hooks.poststart = config->hooks.poststart;
+	st->hooks.poststop = config->hooks.poststop;
+	config->hooks.poststart = (oci_hook_list){NULL, 0};
+	config->hooks.poststop = (oci_hook_list){NULL, 0};
 	if (!st->id || !st->bundle || !st->rootfs || !st->created ||
 	    copy_annotations(&config->annotations, &st->annotations) < 0)
 		return ct_error_set(err, ENOMEM, "record state");
+	return 0;
+}
+
+static int record_state(struct ct_container *c, struct ct_error *err)
+{
+	struct ct_state *st = &c->state;
+	st->pid = c->proc.pid;
 	if (ct_proc_start_time(st->pid, &st->pid_start_time, err) < 0)
 		return -1;
 	return ct_state_write(&c->dir, st, err);
@@ -124,10 +137,11 @@ struct loaded_bundle {
 };
 
 static int spawn_and_record(const struct ct_globals *g, const struct ct_create_args *a,
-			    const struct loaded_bundle *b, struct ct_container *c,
-			    struct ct_error *err)
+			    struct loaded_bundle *b, struct ct_container *c, struct ct_error *err)
 {
 	const char *bundle = b->bundle, *rootfs = b->rootfs;
+	if (prepare_state(c, a, bundle, rootfs, b->config, err) < 0)
+		return -1;
 	const struct oci_config *config = b->config;
 	struct ct_spawn_opts so = {
 		.config = config,
@@ -135,6 +149,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.rootfs = rootfs,
 		.id = a->id,
 		.state_dirfd = c->dir.dirfd,
+		.state = &c->state,
 		.start = a->start,
 		.no_pivot = a->no_pivot,
 		.no_new_keyring = a->no_new_keyring,
@@ -160,7 +175,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;
-	if (record_state(c, a, bundle, rootfs, config, err) < 0)
+	if (record_state(c, err) < 0)
 		return -1;
 	if (a->pid_file && ct_write_pid_file(a->pid_file, c->proc.pid, err) < 0)
 		return -1;
@@ -187,8 +202,12 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 		return 0;
 	}
 	struct ct_error ignored;
+	bool spawned = c->proc.pid > 0;
 	ct_spawned_kill(&c->proc);
 	ct_state_remove(c->rootfd, &c->dir, &ignored);
+	/* the container existed: its deletion ends with poststop (runtime.md#lifecycle) */
+	if (spawned)
+		ct_container_poststop(c);
 fail:
 	oci_config_free(b.config);
 	ct_state_free(&c->state);
@@ -282,9 +301,31 @@ int ct_container_wait_exit(struct ct_container *c, struct ct_error *err)
 	return 0;
 }
 
-/* Opening the read end lets the init's blocking open of the write end return; its one byte
- * says it is through. A dead init is noticed on its pidfd (or, without one, by looking at
- * it now and then) instead of blocking forever. */
+/* Waits until the fifo has a message or EOF (the init's end closed), noticing a dead init
+ * on its pidfd (or, without one, by looking at it now and then) instead of blocking. */
+static int await_fifo(struct ct_container *c, int fifo, struct ct_sync_msg *msg,
+		      struct ct_error *err)
+{
+	struct pollfd fds[2] = {{.fd = fifo, .events = POLLIN},
+				{.fd = c->proc.pidfd, .events = POLLIN}};
+	for (;;) {
+		if (poll(fds, 2, poll_timeout(c)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ct_error_set(err, errno, "wait for the container init");
+		}
+		if (fds[0].revents)
+			return ct_sync_fifo_read(fifo, msg, err);
+		if (init_gone(c, &fds[1])) {
+			msg->type = CT_SYNC_EOF;
+			return 0;
+		}
+	}
+}
+
+/* Opening the read end lets the init's blocking open of the write end return; it runs the
+ * startContainer hooks and says STARTED (or why not), and its execve closes its end
+ * (libct/sync.h). */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 {
 	if (ct_container_attach(c, err) < 0)
@@ -294,22 +335,19 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	if (fifo < 0)
 		return ct_error_set(err, errno, "container \"%s\": open exec fifo",
 				    ct_shown_id(c->state.id).s);
-	struct pollfd fds[2] = {{.fd = fifo, .events = POLLIN},
-				{.fd = c->proc.pidfd, .events = POLLIN}};
-	for (;;) {
-		if (poll(fds, 2, poll_timeout(c)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ct_error_set(err, errno, "wait for the container init");
-		}
-		char byte;
-		if ((fds[0].revents & POLLIN) && read(fifo, &byte, 1) == 1)
-			break;
-		if (init_gone(c, &fds[1]))
-			return ct_error_set(err, ECHILD,
-					    "container \"%s\": init exited before start",
-					    ct_shown_id(c->state.id).s);
+	struct ct_sync_msg msg;
+	if (await_fifo(c, fifo, &msg, err) < 0)
+		return -1;
+	if (msg.type == CT_SYNC_ERROR) {
+		c->start_refused = true;
+		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
 	}
+	if (msg.type != CT_SYNC_STARTED)
+		return ct_error_set(err, ECHILD, "container \"%s\": init exited before start",
+				    ct_shown_id(c->state.id).s);
+	/* poststart runs after the execve: EOF, the fifo closed on exec (or the init died) */
+	if (c->state.hooks.poststart.len && await_fifo(c, fifo, &msg, err) < 0)
+		return -1;
 	unlinkat(c->dir.dirfd, "exec.fifo", 0);
 	c->state.started = true;
 	c->status = CT_STATUS_RUNNING;

@@ -29,6 +29,7 @@ struct ct_container {
 	struct ct_state state;
 	enum ct_status status;
 	struct ct_spawned proc; /* pidfd of the init when it lives (and we made or opened it) */
+	bool start_refused;	/* a startContainer hook failed: the init is on its way out */
 };
 
 /* create: reserves the id, spawns the init, writes state.json and the pid file. On error
@@ -53,8 +54,21 @@ int ct_container_signal(struct ct_container *c, int sig, struct ct_error *err);
 /* Waits until the attached init has exited, whoever its parent is. */
 int ct_container_wait_exit(struct ct_container *c, struct ct_error *err);
 
-/* Opens the exec fifo, lets the init exec, records `started`. */
+/* Opens the exec fifo, lets the init run its startContainer hooks and exec, and returns with
+ * `started` recorded (once the execve happened, when poststart hooks are to run). A refusal by a startContainer hook is returned
+ * as the error with c->start_refused set. */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);
+
+/* ---- the hooks the runtime runs after create (runtime/container_hooks.c) ---- */
+
+/* poststart, in order, the first failure returned. */
+int ct_container_poststart(struct ct_container *c, struct ct_error *err);
+/* poststop, every one; failures are logged as warnings. The state directory may be gone. */
+void ct_container_poststop(const struct ct_container *c);
+/* A failing startContainer or poststart hook stops the container and goes on with its
+ * deletion (runtime.md#lifecycle): kill every process, wait for the init, remove the
+ * state directory, run poststop. */
+void ct_container_abort_start(struct ct_container *c);
 
 /* Removes the state directory; the container must be stopped. */
 int ct_container_destroy(struct ct_container *c, struct ct_error *err);

@@ -14,7 +14,7 @@ void ct_forwarded_signals(sigset_t *set)
 		sigdelset(set, own[i]);
 }
 
-static int exit_status_of(const siginfo_t *info)
+int ct_exit_status_of(const siginfo_t *info)
 {
 	if (info->si_code == CLD_EXITED)
 		return info->si_status;
@@ -43,7 +43,7 @@ int ct_forward_and_wait(int pidfd, const sigset_t *signals, int (*send)(void *da
 		siginfo_t info = {0};
 		if ((fds[0].revents & POLLIN) &&
 		    waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) == 0 && info.si_pid)
-			status = exit_status_of(&info);
+			status = ct_exit_status_of(&info);
 	}
 	close(sfd);
 	return status;

@@ -17,4 +17,7 @@ void ct_forwarded_signals(sigset_t *set);
 int ct_forward_and_wait(int pidfd, const sigset_t *signals, int (*send)(void *data, int sig),
 			void *data, struct ct_error *err);
 
+/* A reaped child's status as shells give it: its exit code, or 128+N after signal N. */
+int ct_exit_status_of(const siginfo_t *info);
+
 #endif

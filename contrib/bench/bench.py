@@ -42,6 +42,14 @@ def make_bundle():
     config["ociVersion"] = "1.0.2-dev"  # crun 1.8 knows no later version
     with open(path, "w") as f:
         json.dump(config, f, indent=2)
+    # the container `exec` goes into: the same rootfs, a process that waits
+    sleeper = os.path.join(WORK, "bundle-sleep")
+    shutil.rmtree(sleeper, ignore_errors=True)
+    os.makedirs(sleeper)
+    config["process"]["args"] = ["sleep", "1000"]
+    config["root"]["path"] = os.path.join(bundle, "rootfs")
+    with open(os.path.join(sleeper, "config.json"), "w") as f:
+        json.dump(config, f, indent=2)
     return bundle
 
 
@@ -95,6 +103,17 @@ def wait_stopped(rt, cid):
     raise RuntimeError("container %s never stopped" % cid)
 
 
+def exec_times(name, rt):
+    """`exec CID /bin/true` into one running container, REPEAT times; median (ms)."""
+    cid = "ctrun-bench-exec-%s" % name.replace("+", "-")
+    timed(rt + ["run", "--detach", "--bundle", os.path.join(WORK, "bundle-sleep"), cid])
+    try:
+        return statistics.median(timed(rt + ["exec", cid, "/bin/true"])
+                                 for _ in range(REPEAT)) * 1000
+    finally:
+        sh(*rt, "delete", "--force", cid)
+
+
 def measure(name, rt, bundle):
     ids = ["ctrun-bench-%s-%d" % (name.replace("+", "-"), i) for i in range(REPEAT)]
     start = time.perf_counter()
@@ -114,6 +133,7 @@ def measure(name, rt, bundle):
         "start (ms)": statistics.median(start_t) * 1000,
         "delete (ms)": statistics.median(delete) * 1000,
         "peak RSS of run (KiB)": max(rss),
+        "exec /bin/true (ms)": exec_times(name, rt),
     }
 
 

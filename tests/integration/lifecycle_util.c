@@ -659,6 +659,16 @@ void lc_assert_nothing_left(const struct lc *t)
 	free(mounts);
 }
 
+char *lc_ns_link(const char *who, const char *name)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof(path), "/proc/%s/ns/%s", who, name);
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	cr_assert_gt(n, 0, "readlink %s", path);
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
 int lc_count_in_pidns(pid_t pid, const char *cmdline)
 {
 	char path[64];

@@ -146,6 +146,9 @@ void lc_expect_failv(const struct lc *t, const char *const *args, const char *co
  * containers exists and no mount below the test's directories is left. */
 void lc_assert_nothing_left(const struct lc *t);
 
+/* readlink of /proc/<who>/ns/<name> ("self" or a pid), e.g. "mnt:[4026531841]", malloc'd. */
+char *lc_ns_link(const char *who, const char *name);
+
 /* Number of processes whose pid namespace is that of pid and whose cmdline is cmdline
  * (arguments joined by spaces). */
 int lc_count_in_pidns(pid_t pid, const char *cmdline);

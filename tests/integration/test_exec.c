@@ -187,38 +187,70 @@ Test(exec, capabilities_no_new_privs_and_seccomp_of_the_config)
 	assert_exec_status(&t, LC_ARGV("--cap", "CAP_NOPE", ID, "true"), 1, "CAP_NOPE");
 }
 
-Test(exec, only_stdio_and_preserved_fds_reach_the_process)
+/* `exec [--preserve-fds N] ID sh -c script` with fd 3 open on a file (not close-on-exec, as
+ * a caller passes it); the output. */
+static char *fds_seen(const struct lc *t, const char *log, int fd3, const char *preserve)
 {
-	struct lc t;
-	ex_start(&t);
+	/* no pipe or substitution: the shell would hold fds of its own */
+	const char *script = "ls -l /proc/$$/fd; cat <&3 2>/dev/null || echo no-fd-3";
+	const char *args[16] = {"--log", log, "exec"};
+	size_t n = 3;
+	if (preserve) {
+		args[n++] = "--preserve-fds";
+		args[n++] = preserve;
+	}
+	const char *tail[] = {ID, "sh", "-c", script, NULL};
+	memcpy(args + n, tail, sizeof(tail));
+	int status;
+	char *out = lc_spawn_output(t, lc_ctrun_argv(t, args), fd3, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	cr_expect_not(strstr(out, ctt_ctrun_path()), "an fd names the runtime:\n%s", out);
+	return out;
+}
+
+/* Only 0-2 and the fds asked for; none of ctrun's own, even in the preserved range: its
+ * --log file, opened first, takes the lowest free fd, 3 when the caller passes none. */
+static void assert_only_stdio_and_preserved_fds(struct lc *t)
+{
 	char *dir = ctt_tmpdir();
+	char *log = ctt_path(dir, "ctrun.log");
 	char *file = ctt_path(dir, "passed");
 	ctt_write_file(file, "through fd 3\n");
 	int fd = open(file, O_RDONLY); /* inheritable: only --preserve-fds lets it in */
 	cr_assert_geq(fd, 0);
-	int status;
-	/* no pipe or substitution: the shell would hold fds of its own */
-	const char *script = "ls -l /proc/$$/fd; cat <&3 2>/dev/null || echo no-fd-3";
-	char *out = lc_spawn_output(&t, lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c", script)),
-				    fd, &status);
-	cr_expect_eq(status, 0, "%s", out);
+	char *out = fds_seen(t, log, fd, NULL);
 	assert_has(out, " 2 -> ");
 	cr_expect_not(lc_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^no-fd-3$");
-	cr_expect_not(strstr(out, ctt_ctrun_path()), "an fd names the runtime:\n%s", out);
 	free(out);
-	out = lc_spawn_output(
-		&t,
-		lc_ctrun_argv(&t, LC_ARGV("exec", "--preserve-fds", "1", ID, "sh", "-c", script)),
-		fd, &status);
-	cr_expect_eq(status, 0, "%s", out);
+	out = fds_seen(t, log, fd, "1");
 	assert_has(out, " 3 -> .*/passed$");
 	cr_expect_not(lc_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^through fd 3$");
 	free(out);
+	out = fds_seen(t, log, -1, "1");
+	cr_expect_not(lc_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
+	free(out);
 	close(fd);
+	free(log);
 	free(file);
 	free(dir);
+}
+
+Test(exec, only_stdio_and_preserved_fds_reach_the_process)
+{
+	struct lc t;
+	ex_start(&t);
+	assert_only_stdio_and_preserved_fds(&t);
+}
+
+Test(exec, only_stdio_and_preserved_fds_without_close_range)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	ex_start(&t);
+	lc_wrap_enosys(&t, wrapper, LC_ARGV("close_range"));
+	assert_only_stdio_and_preserved_fds(&t);
 }
 
 Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
@@ -352,8 +384,6 @@ Test(exec, tty_through_the_console_socket)
 	cr_expect(strstr(text, "tty /dev/pts/"), "receiver saw:\n%s", text);
 	cr_expect(strstr(text, "on-pty"), "receiver saw:\n%s", text);
 	free(text);
-	/* runc relays a foreground tty itself; ctrun says it does not yet */
-	assert_exec_status(&t, LC_ARGV("-t", ID, "true"), 255, "--console-socket");
 	assert_exec_status(&t, LC_ARGV("-d", "-t", ID, "true"), 255, "--console-socket");
 	assert_exec_status(&t, LC_ARGV("--console-socket", sock, ID, "true"), 255, "--tty");
 	free(out);
@@ -432,6 +462,20 @@ Test(exec, cwd_is_resolved_inside_the_container)
 	out = ex_output(&t, LC_ARGV("--cwd", "/../../..", ID, "ls"));
 	assert_has(out, "^in-the-rootfs$");
 	free(out);
+	/* CVE-2024-21626: a host directory passed as fd 3, named through the container's /proc */
+	char *dir = ctt_tmpdir();
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(fd, 0);
+	int status;
+	out = lc_spawn_output(&t,
+			      lc_ctrun_argv(&t, LC_ARGV("exec", "--preserve-fds", "1", "--cwd",
+							"/proc/self/fd/3", ID, "pwd")),
+			      fd, &status);
+	cr_expect_eq(status, 255, "%s", out);
+	cr_expect(strstr(out, "chdir to cwd \"/proc/self/fd/3\""), "%s", out);
+	close(fd);
+	free(out);
+	free(dir);
 	free(marker);
 	free(link);
 }
@@ -476,4 +520,40 @@ Test(exec, works_without_clone_pidfd)
 Test(exec, joins_through_ns_files_without_pidfd_open)
 {
 	assert_exec_under(LC_ARGV("pidfd_open"), "spawned with clone3, joined by nsfd");
+}
+
+Test(exec, tty_in_the_foreground_is_relayed_as_runc_does)
+{
+	struct lc t;
+	ex_start(&t);
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t, "typed\n", "exec", "--tty", ID, "sh", "-c",
+		       "read x; echo \"got-$x\"; tty; [ -t 0 ] && [ -t 1 ] && echo on-pty; exit 4");
+	cr_expect_eq(r.status, 4, "stderr: %s", r.err);
+	cr_expect(strstr(r.out, "got-typed"), "stdout: %s", r.out);
+	cr_expect(strstr(r.out, "/dev/pts/"), "stdout: %s", r.out);
+	cr_expect(strstr(r.out, "on-pty"), "stdout: %s", r.out);
+	ctt_result_free(&r);
+}
+
+Test(exec, lsm_labels_are_refused_where_the_lsm_does_not_run)
+{
+	struct lc t;
+	ex_start(&t);
+	if (ctt_exists("/sys/module/apparmor/parameters/enabled") ||
+	    ctt_exists("/sys/fs/selinux/enforce"))
+		cr_skip("AppArmor or SELinux runs here: the refusal is not what happens");
+	assert_exec_status(&t, LC_ARGV("--apparmor", "ctrun-test", ID, "true"), 255,
+			   "AppArmor is not enabled");
+	assert_exec_status(&t, LC_ARGV("--process-label", "system_u:system_r:t:s0", ID, "true"),
+			   255, "SELinux is not enabled");
+	char *dir = ctt_tmpdir();
+	char *path = ctt_path(dir, "p.json");
+	ctt_write_file(path, "{\"args\":[\"true\"],\"cwd\":\"/\",\"apparmorProfile\":\"x\"}");
+	struct ctt_result r;
+	ex_run(&r, &t, LC_ARGV("--process", path, ID));
+	lc_assert_error(&r, path, ".apparmorProfile");
+	ctt_result_free(&r);
+	free(path);
+	free(dir);
 }

@@ -72,10 +72,14 @@ Test(features, namespaces_are_known_to_the_parser)
 	yajl_tree_free(f);
 }
 
-Test(features, claims_no_hooks_and_plain_mount_options)
+Test(features, claims_the_six_hooks_and_plain_mount_options)
 {
 	yajl_val f = features(NULL);
-	cr_expect_eq(ctt_json_len(f, ".hooks"), 0, "hooks: present and empty");
+	static const char *const hooks[] = {"prestart",	      "createRuntime", "createContainer",
+					    "startContainer", "poststart",     "poststop"};
+	cr_expect_eq(ctt_json_len(f, ".hooks"), 6, "hooks: the six of config.md");
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		cr_expect(ctt_json_array_has(f, ".hooks", hooks[i]), "%s", hooks[i]);
 	static const char *const want[] = {"ro",   "rw",    "nosuid",	"nodev",    "noexec",
 					   "bind", "rbind", "rprivate", "relatime", "remount"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)

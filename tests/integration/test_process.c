@@ -376,17 +376,6 @@ Test(process, process_is_pid_1)
 static const char *const ns_files[] = {"pid", "net", "ipc", "uts", "mnt", "cgroup", "time"};
 #define N_NS (sizeof(ns_files) / sizeof(ns_files[0]))
 
-/* readlink of /proc/<who>/ns/<name>, malloc'd. */
-static char *ns_link(const char *who, const char *name)
-{
-	char path[64], buf[128];
-	snprintf(path, sizeof(path), "/proc/%s/ns/%s", who, name);
-	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
-	cr_assert_gt(n, 0, "readlink %s", path);
-	buf[n] = '\0';
-	return strdup(buf);
-}
-
 /* The container's view of every ns_files entry, one line each. */
 static char *container_ns_links(const struct lc *t)
 {
@@ -404,7 +393,7 @@ static void assert_ns_shared(const struct lc *t, const bool *shared)
 	char *save = NULL, *line = strtok_r(out, "\n", &save);
 	for (size_t i = 0; i < N_NS; i++, line = strtok_r(NULL, "\n", &save)) {
 		cr_assert_not_null(line, "no line for %s", ns_files[i]);
-		char *host = ns_link("self", ns_files[i]);
+		char *host = lc_ns_link("self", ns_files[i]);
 		if (shared[i])
 			cr_expect_str_eq(line, host, "%s is not shared", ns_files[i]);
 		else
@@ -448,7 +437,7 @@ Test(process, joins_namespaces_by_path)
 	ctt_config_set(b.bundle, ".hostname", NULL);
 	char who[16];
 	snprintf(who, sizeof(who), "%d", (int)pid);
-	char *a_net = ns_link(who, "net"), *a_uts = ns_link(who, "uts"), *want;
+	char *a_net = lc_ns_link(who, "net"), *a_uts = lc_ns_link(who, "uts"), *want;
 	cr_assert_geq(asprintf(&want, "%s\n%s\nhost-a\n", a_net, a_uts), 0);
 	assert_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname", want);
 	lc_ok(&a, "delete", "--force", "a");

@@ -330,6 +330,43 @@ Test(seccomp, notify_errno_from_the_listener)
 	free(dir);
 }
 
+/* exec: the exec'd process has the filter too, and its notify fd goes to the agent at
+ * listenerPath with the running container's state and the process's pid. The agent of the
+ * init took its connection and left; a second one listens for exec. */
+Test(seccomp, notify_of_an_exec_goes_to_the_listener)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir();
+	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
+	char *state2 = ctt_path(dir, "state2.json"), *out = ctt_path(dir, "agent.out");
+	pid_t agent = start_listener(&t, sock, state, out, "0");
+	notify_mkdir(&t, sock);
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, "sh");
+	lc_wait_file(state);
+	pid_t agent2 = start_listener(&t, sock, state2, out, "0");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "exec", "sh", "sh", "-c",
+		 "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; echo $$ > /tmp/me");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "made\nabsent\n");
+	ctt_result_free(&r);
+	cr_expect_eq(lc_wait(agent2, 20000), 0);
+	yajl_val st = ctt_json_load(state2);
+	cr_expect_str_eq(ctt_json_get_string(st, ".state.status"), "running");
+	cr_expect_str_eq(ctt_json_get_string(st, ".state.id"), "sh");
+	cr_expect_neq(ctt_json_get_int(st, ".pid"), lc_pid(&t, "sh"), "the init's pid, not exec's");
+	yajl_tree_free(st);
+	lc_ok(&t, "delete", "--force", "sh");
+	cr_expect_eq(lc_wait(agent, 20000), 0);
+	free(sock);
+	free(state);
+	free(state2);
+	free(out);
+	free(dir);
+}
+
 Test(seccomp, notify_without_listener_fails_create)
 {
 	struct lc t;

@@ -454,3 +454,27 @@ Test(userns, mapping_of_size_zero_is_refused)
 	assert_mappings_refused("[{\"containerID\": 0, \"hostID\": 100000, \"size\": 0}]",
 				"config.json: .linux.uidMappings[0].size:", "must be at least 1");
 }
+
+/* exec joins the container's user namespace with the others (in one setns on the init's
+ * pidfd) and is root of it, the host seeing the mapped ids. */
+Test(userns, exec_joins_the_user_namespace)
+{
+	struct lc t;
+	userns_init(&t);
+	ctt_config_set(t.bundle, ".root.readonly", "false");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "exec", ID, "sh", "-c",
+		 "id -u; cat /proc/self/uid_map; readlink /proc/self/ns/user; touch /made-by-exec");
+	cr_assert_eq(r.status, 0, "exec: exit %d\nstderr: %s", r.status, r.err);
+	char path[64], userns[128] = "";
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", lc_pid(&t, ID));
+	cr_assert_gt(readlink(path, userns, sizeof(userns) - 1), 0);
+	cr_expect(lc_matches(r.out, "^0\n *0 +100000 +65536\n"), "got:\n%s", r.out);
+	cr_expect(strstr(r.out, userns), "not the init's user namespace %s:\n%s", userns, r.out);
+	ctt_result_free(&r);
+	char *made = ctt_path(t.bundle, "rootfs/made-by-exec");
+	stat_owner(made, HOST_ID, HOST_ID);
+	free(made);
+}

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -173,4 +174,52 @@ Test(sync, send_to_a_closed_peer_fails_without_sigpipe)
 	cr_expect_eq(ct_sync_send_ready(fds[1], NULL, &err), -1);
 	cr_expect_eq(err.errnum, EPIPE);
 	cr_expect_str_eq(err.msg, "send sync message 1: Broken pipe");
+}
+
+Test(sync, hook_messages_in_order)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_send_create_hooks(fds[1], &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_sync_send_hooks_done(fds[0], &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_sync_send_started(fds[1], &err), 0, "%s", err.msg);
+	struct ct_sync_msg msg;
+	int fd;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_CREATE_HOOKS);
+	cr_expect_eq(ct_sync_expect(fds[1], CT_SYNC_HOOKS_DONE, "the hooks", &err), 0, "%s",
+		     err.msg);
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_STARTED);
+}
+
+/* The exec fifo's channel: one whole message, then EOF once the writer is gone. */
+Test(sync, fifo_message_then_eof)
+{
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	struct ct_error err = {0};
+	struct ct_sync_msg out = {.type = CT_SYNC_ERROR, .errnum = EPERM}, in;
+	snprintf(out.text, sizeof(out.text), "startContainer hook #0 \"/x\": exited with status 1");
+	cr_assert_eq(ct_sync_fifo_write(p[1], &out, &err), 0, "%s", err.msg);
+	close(p[1]);
+	cr_assert_eq(ct_sync_fifo_read(p[0], &in, &err), 0, "%s", err.msg);
+	cr_expect_eq(in.type, CT_SYNC_ERROR);
+	cr_expect_eq(in.errnum, EPERM);
+	cr_expect_str_eq(in.text, out.text);
+	cr_assert_eq(ct_sync_fifo_read(p[0], &in, &err), 0, "%s", err.msg);
+	cr_expect_eq(in.type, CT_SYNC_EOF);
+	close(p[0]);
+}
+
+Test(sync, fifo_short_record_is_refused)
+{
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	cr_assert_eq(write(p[1], "0", 1), 1); /* what an older init wrote */
+	close(p[1]);
+	struct ct_sync_msg in;
+	struct ct_error err = {0};
+	cr_expect_eq(ct_sync_fifo_read(p[0], &in, &err), -1);
+	cr_expect(strstr(err.msg, "not a message"), "%s", err.msg);
+	close(p[0]);
 }

@@ -1,0 +1,57 @@
+/* The hooks the runtime runs itself after create (hooks/hooks.h): poststart in the runtime
+ * namespace once the user process has been executed, poststop once the container is gone,
+ * and the spec's way out of a failed start (runtime.md#lifecycle steps 7-9 -> 12-13). They
+ * come from state.json (struct ct_state), never from the bundle again. */
+#include <signal.h>
+#include <stdlib.h>
+
+#include "hooks/hooks.h"
+#include "runtime/container.h"
+#include "runtime/kill_all.h"
+#include "runtime/log.h"
+
+int ct_container_poststart(struct ct_container *c, struct ct_error *err)
+{
+	if (!c->state.hooks.poststart.len)
+		return 0;
+	char *state;
+	if (ct_state_format_compact(&c->state, "running", c->state.pid, &state, err) < 0)
+		return -1;
+	int rc = ct_hooks_run(&c->state.hooks, CT_HOOK_POSTSTART, state, err);
+	free(state);
+	return rc;
+}
+
+static const char *warned_id;
+
+static void warn_hook(const char *msg)
+{
+	ct_log(CT_LOG_WARNING, "delete container \"%s\": %s", ct_shown_id(warned_id).s, msg);
+}
+
+void ct_container_poststop(const struct ct_container *c)
+{
+	if (!c->state.hooks.poststop.len)
+		return;
+	char *state;
+	struct ct_error err = {0};
+	warned_id = c->state.id;
+	/* gen_runc_state shows pid 0 once stopped, as `ctrun state` does */
+	if (ct_state_format_compact(&c->state, "stopped", 0, &state, &err) < 0) {
+		warn_hook(err.msg);
+		return;
+	}
+	ct_hooks_run_all(&c->state.hooks, CT_HOOK_POSTSTOP, state, warn_hook);
+	free(state);
+}
+
+void ct_container_abort_start(struct ct_container *c)
+{
+	struct ct_error ignored = {0};
+	if (ct_container_attach(c, &ignored) == 0 && ct_kill_all(c, SIGKILL, &ignored) == 0)
+		ct_container_wait_exit(c, &ignored);
+	if (ct_container_destroy(c, &ignored) < 0)
+		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", ct_shown_id(c->state.id).s,
+		       ignored.msg);
+	ct_container_poststop(c);
+}
