@@ -70,12 +70,17 @@ if [ "$1" = tmpfs ]; then
 	check uname uname -r
 	check probe kernel_probe
 	check features ctrun features
+	# the cgroup v2 cases' controllers, as a host makes them available
+	for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
+		echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control
+	done
 	# the cgroup v2 device filter on a cgroup of its own: deny all but the standard devices,
 	# then replaced by one that also lets /dev/kmsg be read
 	check devcg devcg_check '{"devices": [{"allow": false}]}' 'r:/dev/null w:/dev/zero r:/dev/kmsg' \
 		'{"devices": [{"allow": false}, {"allow": true, "type": "c", "major": 1, "minor": 11, "access": "r"}]}' \
 		'r:/dev/kmsg w:/dev/kmsg'
 	run_cases tmpfs
+	check cgroups-left find /sys/fs/cgroup -mindepth 1 -type d
 	check left-tmpfs ctrun --root /run/ctrun list -q
 	echo "@vm end"
 	poweroff -f
