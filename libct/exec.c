@@ -227,27 +227,22 @@ __attribute__((noreturn)) static void run_child(struct ct_init_plan *plan,
 static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec_proc *out,
 			 struct ct_error *err)
 {
-	for (;;) {
-		struct ct_sync_msg msg;
-		int fd, taken;
-		if (ct_sync_recv(sock, &msg, &fd, err) < 0 ||
-		    (taken = ct_spawn_take_fd(o, out->pid, &msg, fd, &out->pty_master, err)) < 0)
-			return -1;
-		if (taken)
-			continue;
-		switch (msg.type) {
-		case CT_SYNC_EOF:
-			return 0;
-		case CT_SYNC_EXEC_ERROR:
-			out->fail_status = ct_process_exec_status(msg.errnum);
-			/* fall through */
-		case CT_SYNC_ERROR:
-			return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
-		default:
-			if (fd >= 0)
-				close(fd);
-			return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
-		}
+	struct ct_sync_msg msg;
+	int fd;
+	if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
+		return -1;
+	switch (msg.type) {
+	case CT_SYNC_EOF:
+		return 0;
+	case CT_SYNC_EXEC_ERROR:
+		out->fail_status = ct_process_exec_status(msg.errnum);
+		/* fall through */
+	case CT_SYNC_ERROR:
+		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+	default:
+		if (fd >= 0)
+			close(fd);
+		return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
 	}
 }
 

@@ -170,8 +170,10 @@ static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct 
 	return rc < 0 ? -1 : ct_sync_send_hooks_done(out->sync_fd, err);
 }
 
-int ct_spawn_take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg,
-		     int fd, int *pty_master, struct ct_error *err)
+/* The set-up messages that carry an fd: the terminal's master (kept in *pty_master) and a
+ * seccomp notify fd (passed on). 1 when msg was one of them, 0 when not, -1 on error. */
+static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg,
+		   int fd, int *pty_master, struct ct_error *err)
 {
 	switch (msg->type) {
 	case CT_SYNC_PTY_MASTER:
@@ -188,17 +190,27 @@ int ct_spawn_take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_s
 	}
 }
 
+int ct_spawn_next_msg(const struct ct_spawn_opts *o, int sock, pid_t pid, int *pty_master,
+		      struct ct_sync_msg *msg, int *fd, struct ct_error *err)
+{
+	for (;;) {
+		int taken;
+		if (ct_sync_recv(sock, msg, fd, err) < 0 ||
+		    (taken = take_fd(o, pid, msg, *fd, pty_master, err)) < 0)
+			return -1;
+		if (!taken)
+			return 0;
+	}
+}
+
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
 			  struct ct_error *err)
 {
 	for (;;) {
 		struct ct_sync_msg msg;
-		int fd, taken;
-		if (ct_sync_recv(sock, &msg, &fd, err) < 0 ||
-		    (taken = ct_spawn_take_fd(o, out->pid, &msg, fd, &out->pty_master, err)) < 0)
+		int fd;
+		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
 			return -1;
-		if (taken)
-			continue;
 		switch (msg.type) {
 		case CT_SYNC_READY:
 			snprintf(out->note, sizeof(out->note), "%s", msg.text);

@@ -183,12 +183,12 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
 pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
 			  bool *born);
 
-/* The set-up messages that carry an fd, the same for the init and exec: the terminal's
- * master (kept in *pty_master) and a seccomp notify fd (passed on to listenerPath). 1 when
- * msg was one of them, 0 when it is another, -1 on error. */
+/* The next set-up message from the child that carries no fd, the same for the init and
+ * exec: on the way, the terminal's master is kept in *pty_master and a seccomp notify fd
+ * passed on to listenerPath. *fd: a descriptor that came with msg, or -1. */
 struct ct_sync_msg;
-int ct_spawn_take_fd(const struct ct_spawn_opts *opts, pid_t pid, const struct ct_sync_msg *msg,
-		     int fd, int *pty_master, struct ct_error *err);
+int ct_spawn_next_msg(const struct ct_spawn_opts *opts, int sock, pid_t pid, int *pty_master,
+		      struct ct_sync_msg *msg, int *fd, struct ct_error *err);
 
 /* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
  * of the container and the process pid. */

@@ -372,6 +372,22 @@ Test(hooks, create_runtime_timeout_kills_it_and_leaves_nothing)
 	free(mark);
 }
 
+/* The init's own runner: createContainer is killed at its timeout inside the container. */
+Test(hooks, create_container_timeout_kills_it_and_leaves_nothing)
+{
+	struct hk h;
+	hk_init(&h);
+	char *mark;
+	cr_assert_geq(asprintf(&mark, "\"CTT_MARK=%s\"", h.t.root), 0);
+	set_hook(&h, "createContainer",
+		 hook(&h, h.host_rec, "createContainer",
+		      "\"--stderr\",\"sleeping\",\"--sleep\",\"600\"", mark, 1));
+	assert_create_fails(
+		&h, LC_ARGV("createContainer hook #0", "timed out after 1 s", "(stderr: sleeping)"),
+		"createContainer poststop");
+	free(mark);
+}
+
 Test(hooks, failing_create_runtime_hook_stops_create_with_its_stderr)
 {
 	struct hk h;
