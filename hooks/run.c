@@ -232,42 +232,58 @@ static void output_note(const struct hook_proc *p, char *out, size_t size)
 		 *out_text ? ")" : "");
 }
 
+enum { PIPE_OUT, PIPE_ERR, PIPE_REPORT, N_PIPES };
+
+/* Its stdout, its stderr, and the report of a failed exec: close-on-exec pipes. */
+static int make_pipes(int p[N_PIPES][2], struct ct_error *err)
+{
+	for (int i = 0; i < N_PIPES; i++) {
+		if (pipe2(p[i], O_CLOEXEC) == 0)
+			continue;
+		int e = errno;
+		while (i-- > 0)
+			close(p[i][0]), close(p[i][1]);
+		return ct_error_set(err, e, "pipe");
+	}
+	return 0;
+}
+
+/* After the clone: EOF at its execve (close-on-exec), or the errno of a failed one. */
+static int exec_report(int fd)
+{
+	int e = 0;
+	ssize_t n;
+	while ((n = read(fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(fd);
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
 /* Clones the hook's process with its three streams; p gets our ends. */
 static int start_hook(const struct oci_hook *h, const struct hook_exec *x, int in,
 		      struct hook_proc *p, struct ct_error *err)
 {
-	int out[2], errp[2], report[2];
-	if (pipe2(out, O_CLOEXEC) < 0)
-		return ct_error_set(err, errno, "pipe");
-	if (pipe2(errp, O_CLOEXEC) < 0) {
-		close(out[0]), close(out[1]);
-		return ct_error_set(err, errno, "pipe");
-	}
-	if (pipe2(report, O_CLOEXEC) < 0) {
-		close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
-		return ct_error_set(err, errno, "pipe");
-	}
+	int pipes[N_PIPES][2];
+	if (make_pipes(pipes, err) < 0)
+		return -1;
 	const char *method;
 	p->pid = ct_clone_pidfd(0, &p->pidfd, &method);
 	if (p->pid == 0)
-		exec_hook(h->path, x, in, out[1], errp[1], report[1]);
+		exec_hook(h->path, x, in, pipes[PIPE_OUT][1], pipes[PIPE_ERR][1],
+			  pipes[PIPE_REPORT][1]);
 	int saved = errno;
-	close(out[1]), close(errp[1]), close(report[1]);
-	p->out = out[0];
-	p->errfd = errp[0];
+	for (int i = 0; i < N_PIPES; i++)
+		close(pipes[i][1]);
+	p->out = pipes[PIPE_OUT][0];
+	p->errfd = pipes[PIPE_ERR][0];
 	if (p->pid < 0) {
-		close(report[0]);
+		close(pipes[PIPE_REPORT][0]);
 		return ct_error_set(err, saved, "start");
 	}
 	fcntl(p->out, F_SETFL, O_NONBLOCK);
 	fcntl(p->errfd, F_SETFL, O_NONBLOCK);
-	/* EOF at its execve (close-on-exec), or the errno of a failed one */
-	int e = 0;
-	ssize_t n;
-	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	close(report[0]);
-	if (n == (ssize_t)sizeof(e)) {
+	int e = exec_report(pipes[PIPE_REPORT][0]);
+	if (e) {
 		siginfo_t info;
 		reap(p, &info);
 		return ct_error_set(err, e, "exec");

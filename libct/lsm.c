@@ -53,17 +53,18 @@ int ct_lsm_check(const char *apparmor_profile, const char *selinux_label, struct
 	return ct_lsm_check_at("config.json: .process", apparmor_profile, selinux_label, err);
 }
 
-int ct_lsm_apply(const char *apparmor_profile, const char *selinux_label, struct ct_error *err)
+int ct_lsm_apply(const struct ct_procfs *procfs, const char *apparmor_profile,
+		 const char *selinux_label, struct ct_error *err)
 {
 	char value[4096 + 8];
 	if (asked(apparmor_profile)) {
 		snprintf(value, sizeof(value), "exec %s", apparmor_profile);
-		if (ct_proc_write("/proc/thread-self/attr/apparmor/exec", value, err) < 0)
+		if (ct_procfs_write(procfs, "/proc/thread-self/attr/apparmor/exec", value, err) < 0)
 			return ct_error_prefix(err, "set the AppArmor profile \"%s\"",
 					       apparmor_profile);
 	}
 	if (asked(selinux_label) &&
-	    ct_proc_write("/proc/thread-self/attr/exec", selinux_label, err) < 0)
+	    ct_procfs_write(procfs, "/proc/thread-self/attr/exec", selinux_label, err) < 0)
 		return ct_error_prefix(err, "set the SELinux label \"%s\"", selinux_label);
 	return 0;
 }

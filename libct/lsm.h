@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "libct/error.h"
+#include "libct/procfs.h"
 
 /* The kernel runs AppArmor (/sys/module/apparmor/parameters/enabled is "Y"). */
 bool ct_apparmor_enabled(void);
@@ -23,7 +24,9 @@ int ct_lsm_check(const char *apparmor_profile, const char *selinux_label, struct
 int ct_lsm_check_at(const char *where, const char *apparmor_profile, const char *selinux_label,
 		    struct ct_error *err);
 
-/* Child side, before execve: the exec labels (a no-op for what is not asked). */
-int ct_lsm_apply(const char *apparmor_profile, const char *selinux_label, struct ct_error *err);
+/* Child side, before execve: the exec labels (a no-op for what is not asked), written
+ * through procfs (the init's own). */
+int ct_lsm_apply(const struct ct_procfs *procfs, const char *apparmor_profile,
+		 const char *selinux_label, struct ct_error *err);
 
 #endif

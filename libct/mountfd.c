@@ -190,13 +190,19 @@ static int record_id(int mnt, uint64_t *mounted_id, struct ct_error *err)
 	return mounted_id ? ct_fd_mount_id(mnt, false, mounted_id, err) : 0;
 }
 
-/* MOUNT_ATTR_IDMAP goes on the detached mount, before it is attached (mount_setattr(2)). */
-static int apply_idmap(int mnt, const struct ct_mount_flags *f, int userns_fd, struct ct_error *err)
+/* MOUNT_ATTR_IDMAP goes on the detached mount, before it is attached (mount_setattr(2)).
+ * EINVAL is the filesystem's refusal (no FS_ALLOW_IDMAP: proc, sysfs, mqueue, ...). */
+static int apply_idmap(int mnt, const struct ct_mount_request *rq, int userns_fd,
+		       struct ct_error *err)
 {
 	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)userns_fd};
-	unsigned at = AT_EMPTY_PATH | (f->ridmap ? AT_RECURSIVE : 0);
+	unsigned at = AT_EMPTY_PATH | (rq->flags->ridmap ? AT_RECURSIVE : 0);
 	if (ct_mount_setattr(mnt, "", at, &a, sizeof(a)) == 0)
 		return 0;
+	if (errno == EINVAL && !rq->flags->bind)
+		return ct_error_set(err, errno,
+				    "id-map the %s mount (%s takes no id-mapped mounts)", rq->type,
+				    rq->type);
 	if (errno == EINVAL)
 		return ct_error_set(err, errno, "id-map the mount (does its filesystem take it?)");
 	return ct_error_set(err, errno, "id-map the mount");
@@ -207,10 +213,11 @@ static int apply_idmap(int mnt, const struct ct_mount_flags *f, int userns_fd, s
 
 int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err)
 {
-	_cleanup_close_ int tree = new_bind_mount(rq, err);
+	_cleanup_close_ int tree =
+		rq->flags->bind ? new_bind_mount(rq, err) : new_fs_mount(rq, err);
 	if (tree < 0 && api == CT_MOUNT_API_LEGACY)
 		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API ", which is missing");
-	if (tree < 0 || apply_idmap(tree, rq->flags, userns_fd, err) < 0 ||
+	if (tree < 0 || apply_idmap(tree, rq, userns_fd, err) < 0 ||
 	    apply_recursive(tree, rq->flags, err) < 0)
 		return -1;
 	return steal_fd(&tree);

@@ -49,11 +49,13 @@ void ct_mount_keep_source_flags(bool on);
  * are the same bits); 0 when it cannot be read. */
 unsigned long ct_mount_lockable_flags(int fd);
 
-/* A detached, id-mapped copy of rq's bind source with rq's flags (config.md "idmap"),
- * made where the source filesystem's owner may id-map it (the parent, before the clone;
- * a user namespace may not id-map a host filesystem). ct_mount_in_root() in the child then
- * attaches that mount (rq->flags->idmap_tree) instead of binding anything. userns_fd: the
- * user namespace of the mapping. Returns the fd, or -1. */
+/* A detached, id-mapped mount with rq's flags (config.md "idmap"): a copy of rq's bind
+ * source, or a new filesystem of rq's type (the kernel takes it for those with
+ * FS_ALLOW_IDMAP: tmpfs since 6.3, ext4, btrfs, xfs, ...; EINVAL names the type
+ * otherwise). Made where the filesystem's owner may id-map it (the parent, before the
+ * clone: the kernel id-maps only filesystems of the initial user namespace).
+ * ct_mount_in_root() in the child then attaches that mount (rq->flags->idmap_tree).
+ * userns_fd: the user namespace of the mapping. Returns the fd, or -1. */
 int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err);
 
 /* The API ct_mount_in_root() has used so far (AUTO before the first mount). */

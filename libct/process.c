@@ -36,13 +36,14 @@ int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
-static int write_oom_score_adj(const struct oci_process *p, struct ct_error *err)
+static int write_oom_score_adj(const struct ct_init_plan *plan, struct ct_error *err)
 {
+	const struct oci_process *p = &plan->config->process;
 	if (!p->has_oom_score_adj)
 		return 0;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
-	if (ct_proc_write("/proc/self/oom_score_adj", buf, err) < 0)
+	if (ct_procfs_write(&plan->procfs, "/proc/self/oom_score_adj", buf, err) < 0)
 		return ct_error_prefix(err, "set oom_score_adj %d", p->oom_score_adj);
 	return 0;
 }
@@ -70,9 +71,11 @@ static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
-static int switch_user(const struct oci_user *u, struct ct_error *err)
+/* With setgroups denied (a gid map of the caller's own gid), the groups stay as they are:
+ * the plan refused additional gids there. */
+static int switch_user(const struct oci_user *u, bool setgroups_denied, struct ct_error *err)
 {
-	if (setgroups(u->additional_gids.len, u->additional_gids.items) < 0)
+	if (!setgroups_denied && setgroups(u->additional_gids.len, u->additional_gids.items) < 0)
 		return ct_error_set(err, errno, "set additional groups");
 	if (setresgid(u->gid, u->gid, u->gid) < 0)
 		return ct_error_set(err, errno, "set gid %u", u->gid);
@@ -120,7 +123,7 @@ static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
 		return -1;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return ct_error_set(err, errno, "keep capabilities across setuid");
-	if (switch_user(&p->user, err) < 0)
+	if (switch_user(&p->user, plan->setgroups_denied, err) < 0)
 		return -1;
 	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
 		return ct_error_set(err, errno, "reset keep-capabilities");
@@ -282,7 +285,7 @@ static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point poin
 
 int ct_process_setup_early(struct ct_init_plan *plan, struct ct_error *err)
 {
-	if (write_oom_score_adj(&plan->config->process, err) < 0 || apply_rlimits(plan, err) < 0 ||
+	if (write_oom_score_adj(plan, err) < 0 || apply_rlimits(plan, err) < 0 ||
 	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0)
 		return -1;
 	return 0;
@@ -293,7 +296,7 @@ int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size,
 {
 	const struct oci_process *p = &plan->config->process;
 	*exec_failed = false;
-	if (ct_lsm_apply(p->apparmor_profile, p->selinux_label, err) < 0 ||
+	if (ct_lsm_apply(&plan->procfs, p->apparmor_profile, p->selinux_label, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
 	    apply_identity(plan, err) < 0 || enter_cwd(p, err) < 0)
 		return -1;

@@ -3,12 +3,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
 #include "libct/cleanup.h"
 #include "libct/fsinfo.h"
+#include "libct/syscalls.h"
+
+#define PROC_PREFIX "/proc/"
 
 static const char *fs_name(long type)
 {
@@ -26,6 +31,54 @@ static const char *fs_name(long type)
 	}
 }
 
+static bool is_procfs(int fd)
+{
+	struct statfs sfs;
+	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+}
+
+/* The detached mount of fsopen("proc"), or -1. */
+static int proc_by_fsmount(void)
+{
+	_cleanup_close_ int fsfd = ct_fsopen("proc", FSOPEN_CLOEXEC);
+	if (fsfd < 0 || ct_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return -1;
+	return ct_fsmount(fsfd, FSMOUNT_CLOEXEC,
+			  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+}
+
+/* mount(2) of a proc on dir, opened, then detached from dir: only the fd holds it. */
+static int proc_by_mount(const char *dir)
+{
+	if (mount("proc", dir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return -1;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (umount2(dir, MNT_DETACH) < 0 || (fd >= 0 && !is_procfs(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void ct_procfs_open(struct ct_procfs *p, const char *spare_dir)
+{
+	*p = (struct ct_procfs)CT_PROCFS_INIT;
+	int saved = errno;
+	if ((p->root = proc_by_fsmount()) >= 0)
+		p->how = "fsmount";
+	else if (spare_dir && (p->root = proc_by_mount(spare_dir)) >= 0)
+		p->how = "mount";
+	errno = saved;
+}
+
+void ct_procfs_close(struct ct_procfs *p)
+{
+	if (p->root >= 0)
+		close(p->root);
+	*p = (struct ct_procfs)CT_PROCFS_INIT;
+}
+
 static int check_procfs(int fd, const char *path, struct ct_error *err)
 {
 	struct statfs sfs;
@@ -39,14 +92,11 @@ static int check_procfs(int fd, const char *path, struct ct_error *err)
 
 /* Procfs alone is not enough: a bind of another procfs file over this one (a host volume's
  * symlink that led a bind source to /proc/sysrq-trigger, say) is procfs too, but a mount of
- * its own. The file must be on the mount of /proc itself. */
-static int check_proc_mount(int fd, const char *path, struct ct_error *err)
+ * its own. The file must be on the mount of the procfs root. */
+static int check_same_mount(int root, int fd, const char *path, struct ct_error *err)
 {
-	_cleanup_close_ int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	uint64_t want, have;
-	if (proc < 0)
-		return ct_error_set(err, errno, "open /proc");
-	if (ct_fd_mount_id(proc, false, &want, err) < 0 ||
+	if (ct_fd_mount_id(root, false, &want, err) < 0 ||
 	    ct_fd_mount_id(fd, false, &have, err) < 0)
 		return ct_error_prefix(err, "\"%s\"", path);
 	if (want != have)
@@ -57,12 +107,20 @@ static int check_proc_mount(int fd, const char *path, struct ct_error *err)
 	return 0;
 }
 
-int ct_proc_write(const char *path, const char *value, struct ct_error *err)
+int ct_procfs_write(const struct ct_procfs *p, const char *path, const char *value,
+		    struct ct_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (strncmp(path, PROC_PREFIX, strlen(PROC_PREFIX)) != 0)
+		return ct_error_set_plain(err, EINVAL, "\"%s\" is not under /proc", path);
+	_cleanup_close_ int proc = -1;
+	int root = p->root;
+	if (root < 0 && (root = proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return ct_error_set(err, errno, "open /proc");
+	_cleanup_close_ int fd = openat(root, path + strlen(PROC_PREFIX),
+					O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
-	if (check_procfs(fd, path, err) < 0 || check_proc_mount(fd, path, err) < 0)
+	if (check_procfs(fd, path, err) < 0 || check_same_mount(root, fd, path, err) < 0)
 		return -1;
 	size_t len = strlen(value);
 	ssize_t n = write(fd, value, len);

@@ -195,14 +195,15 @@ static int make_paths_readonly(struct ct_init_plan *plan, int rootfd, struct ct_
 	return 0;
 }
 
-static int write_sysctls(const struct oci_linux *lx, struct ct_error *err)
+static int write_sysctls(const struct ct_init_plan *plan, struct ct_error *err)
 {
+	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < lx->sysctl.len; i++) {
 		const struct oci_kv *kv = &lx->sysctl.items[i];
 		char path[PATH_MAX];
 		if (ct_sysctl_path(kv->key, path, sizeof(path)) < 0)
 			return ct_error_set(err, ENAMETOOLONG, "set sysctl %s", kv->key);
-		if (ct_proc_write(path, kv->value, err) < 0)
+		if (ct_procfs_write(&plan->procfs, path, kv->value, err) < 0)
 			return ct_error_prefix(err, "set sysctl %s=%s", kv->key, kv->value);
 	}
 	return 0;
@@ -245,7 +246,6 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
  * paths that are masked or read-only. */
 static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
-	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (mount_planned(plan, rootfd, i, err) < 0)
 			return -1;
@@ -255,7 +255,7 @@ static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error 
 	_cleanup_close_ int newroot = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (newroot < 0)
 		return ct_error_set(err, errno, "open the new root");
-	if (write_sysctls(lx, err) < 0 || mask_paths(plan, newroot, err) < 0 ||
+	if (write_sysctls(plan, err) < 0 || mask_paths(plan, newroot, err) < 0 ||
 	    make_paths_readonly(plan, newroot, err) < 0 || finish_root(plan, newroot, err) < 0)
 		return -1;
 	return 0;
@@ -266,5 +266,8 @@ int ct_rootfs_setup(struct ct_init_plan *plan, struct ct_error *err)
 	_cleanup_close_ int rootfd = prepare_root(plan, err);
 	if (rootfd < 0)
 		return -1;
+	/* Before any mount of the config: the image has no say in it. The rootfs path is the
+	 * bundle's, and our mounts do not propagate out of this namespace any more. */
+	ct_procfs_open(&plan->procfs, plan->opts->rootfs);
 	return setup_in_root(plan, rootfd, err);
 }

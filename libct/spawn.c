@@ -48,7 +48,11 @@ static int write_time_offsets(const struct oci_time_offsets *t, struct ct_error 
 	if (t->has_boottime)
 		n += snprintf(buf + n, sizeof(buf) - n, "boottime %lld %u\n",
 			      (long long)t->boottime.secs, t->boottime.nanosecs);
-	if (ct_proc_write("/proc/self/timens_offsets", buf, err) < 0)
+	struct ct_procfs procfs;
+	ct_procfs_open(&procfs, NULL);
+	int rc = ct_procfs_write(&procfs, "/proc/self/timens_offsets", buf, err);
+	ct_procfs_close(&procfs);
+	if (rc < 0)
 		return ct_error_prefix(err, "write time namespace offsets");
 	return 0;
 }
@@ -235,14 +239,17 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 	}
 }
 
-/* The parent writes the maps: as root it may map any range, setgroups staying allowed
- * (runc writes "deny" only where an unprivileged writer needs it, in rootless mode). */
+/* The parent writes the maps: as root it may map any range, setgroups staying allowed;
+ * a user without privilege through newuidmap/newgidmap, or its own id alone (setgroups
+ * denied for a gid map), as runc in rootless mode (libct/idmap_writer.h). */
 static int release_user_namespace(const struct ct_init_plan *plan, const struct ct_spawned *out,
 				  struct ct_error *err)
 {
 	if (!plan->userns)
 		return 0;
-	if (plan->uid_map && ct_idmap_write(out->pid, plan->uid_map, plan->gid_map, err) < 0)
+	if (plan->uid_map &&
+	    (ct_idmap_write_with(out->pid, false, plan->uid_writer, plan->uid_map, err) < 0 ||
+	     ct_idmap_write_with(out->pid, true, plan->gid_writer, plan->gid_map, err) < 0))
 		return -1;
 	return ct_sync_send_userns_ready(out->sync_fd, err);
 }

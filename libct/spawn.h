@@ -12,8 +12,10 @@
 
 #include "libct/cgroup/cgroup.h"
 #include "libct/error.h"
+#include "libct/idmap_writer.h"
 #include "libct/mount_options.h"
 #include "libct/mountcheck.h"
+#include "libct/procfs.h"
 #include "libct/sched.h"
 #include "libct/seccomp.h"
 #include "libct/state.h"
@@ -89,6 +91,8 @@ struct ct_init_plan {
 	bool new_mount_ns;
 	bool userns;		 /* a user namespace of its own, new or joined: locked mounts */
 	char *uid_map, *gid_map; /* a new one's maps, written by the parent (libct/userns.h) */
+	enum ct_idmap_writer uid_writer, gid_writer; /* how (libct/idmap_writer.h) */
+	bool setgroups_denied; /* the gid map of a user without newgidmap: no setgroups() */
 	/* spawned through a joiner (libct/sync.h): a joined user namespace, or a new one with
 	 * other namespaces joined, which it could not join from inside */
 	bool use_joiner;
@@ -128,7 +132,8 @@ struct ct_init_plan {
 	struct ct_mount_expect *expect;
 	size_t n_expect;
 	size_t expect_devices, expect_masked, expect_readonly, expect_console, expect_root;
-	char ready_note[512]; /* the child's line for the debug log, sent with READY */
+	char ready_note[512];	 /* the child's line for the debug log, sent with READY */
+	struct ct_procfs procfs; /* the init's own, for its /proc writes: made in the init */
 };
 
 struct ct_spawned {

@@ -102,6 +102,15 @@ static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *pla
 	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
 	if (!plan->uid_map || !plan->gid_map)
 		return ct_error_set(err, ENOMEM, "plan the id mappings");
+	bool root = geteuid() == 0;
+	plan->uid_writer = ct_idmap_writer_for(&lx->uid_mappings, root, geteuid());
+	plan->gid_writer = ct_idmap_writer_for(&lx->gid_mappings, root, getegid());
+	plan->setgroups_denied = plan->gid_writer == CT_IDMAP_OWN_ID;
+	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
+		return ct_error_set_plain(err, EPERM,
+					  "config.json: .process.user.additionalGids: a user "
+					  "namespace whose gid map is the caller's own gid denies "
+					  "setgroups; map more gids (newgidmap, /etc/subgid)");
 	return 0;
 }
 
@@ -182,23 +191,22 @@ static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mo
 }
 
 /* Mappings without "idmap"/"ridmap" make an id-mapped mount too (config.md: the option
- * SHOULD be there). The parent makes it (libct/mountfd.h); the child attaches it. */
+ * SHOULD be there). The parent makes it, a bind or a new filesystem (libct/mountfd.h); the
+ * child attaches it. */
 static int plan_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
 			    struct ct_planned_mount *pm, struct ct_error *err)
 {
 	if (!pm->flags.idmap && !m->uid_mappings.len && !m->gid_mappings.len)
 		return 0;
 	pm->flags.idmap = true;
-	if (!pm->flags.bind)
-		return ct_error_set_plain(err, ENOTSUP,
-					  "config.json: .mounts[%zu]: an id-mapped mount of a new "
-					  "filesystem: not supported yet (binds are)",
-					  i);
 	_cleanup_close_ int userns = open_mount_idmap(plan, m, i, err);
 	if (userns < 0)
 		return -1;
 	struct ct_mount_request rq = {
-		.source = pm->bind_source, .source_fd = -1, .flags = &pm->flags};
+		.type = pm->type,
+		.source = pm->flags.bind ? pm->bind_source : (pm->source ? pm->source : pm->type),
+		.source_fd = -1,
+		.flags = &pm->flags};
 	pm->flags.idmap_tree = ct_mount_idmapped_tree(&rq, userns, err);
 	if (pm->flags.idmap_tree < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
@@ -640,6 +648,7 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	plan->opts = o;
 	plan->config = c;
 	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
 	if (!c->process.args.len)
@@ -729,8 +738,10 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		close(plan->exec_fifo_fd);
 	if (plan->sync_fd >= 0)
 		close(plan->sync_fd);
+	ct_procfs_close(&plan->procfs);
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;
 	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 }

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libct/procfs.h"
+#include "libct/idmap_writer.h"
 
 /* [a, a+n) and [b, b+m) share an id; sizes are > 0 and ends fit in 64 bits */
 static bool ranges_overlap(uint64_t a, uint64_t n, uint64_t b, uint64_t m)
@@ -81,20 +81,11 @@ char *ct_idmap_format(const oci_id_mappings *m)
 	return out;
 }
 
-static int write_map(pid_t pid, const char *file, const char *text, struct ct_error *err)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	if (ct_proc_write(path, text, err) < 0)
-		return ct_error_prefix(err, "write the user namespace's %s", file);
-	return 0;
-}
-
 int ct_idmap_write(pid_t pid, const char *uid_map, const char *gid_map, struct ct_error *err)
 {
-	if (uid_map && write_map(pid, "uid_map", uid_map, err) < 0)
+	if (uid_map && ct_idmap_write_with(pid, false, CT_IDMAP_DIRECT, uid_map, err) < 0)
 		return -1;
-	if (gid_map && write_map(pid, "gid_map", gid_map, err) < 0)
+	if (gid_map && ct_idmap_write_with(pid, true, CT_IDMAP_DIRECT, gid_map, err) < 0)
 		return -1;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,42 @@ static void print_json(const struct ct_mount_table *t, const struct ct_planned_p
 	ct_json_print(g);
 }
 
+/* A user other than root has no say over the container's mount namespace until it is in
+ * the container's user namespace, which it owns (a rootless container). */
+static bool needs_user_namespace(pid_t pid)
+{
+	struct stat ours, theirs;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	return geteuid() != 0 && stat("/proc/self/ns/user", &ours) == 0 &&
+	       stat(path, &theirs) == 0 && ours.st_ino != theirs.st_ino;
+}
+
+/* setns() takes a pidfd from Linux 5.8; before, or without pidfd_open, the namespace files
+ * of the pid the start time just vouched for (the user namespace first). */
+static int enter_namespaces(struct ct_container *c, struct ct_error *err)
+{
+	bool user = needs_user_namespace(c->state.pid);
+	int flags = CLONE_NEWNS | (user ? CLONE_NEWUSER : 0);
+	if (c->proc.pidfd >= 0 && setns(c->proc.pidfd, flags) == 0)
+		return 0;
+	static const struct {
+		int flag;
+		const char *file, *what;
+	} order[] = {{CLONE_NEWUSER, "user", "enter the user namespace"},
+		     {CLONE_NEWNS, "mnt", "enter the mount namespace"}};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!(flags & order[i].flag))
+			continue;
+		char ns[64];
+		snprintf(ns, sizeof(ns), "/proc/%d/ns/%s", c->state.pid, order[i].file);
+		_cleanup_close_ int nsfd = open(ns, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0 || setns(nsfd, order[i].flag) < 0)
+			return ct_error_set(err, errno, "%s", order[i].what);
+	}
+	return 0;
+}
+
 /* The table as the init sees it: statmount inside its mount namespace, or its mountinfo
  * (read from outside first, as the container's /proc has no entry for us). */
 static int read_container_mounts(struct ct_container *c, struct ct_mount_table *t,
@@ -83,17 +120,8 @@ static int read_container_mounts(struct ct_container *c, struct ct_mount_table *
 	if (ct_container_attach(c, err) < 0)
 		return -1;
 	_cleanup_free_ char *text = ct_mountinfo_read(c->state.pid, err);
-	if (!text)
+	if (!text || enter_namespaces(c, err) < 0)
 		return -1;
-	/* setns() takes a pidfd from Linux 5.8; before, or without pidfd_open, the namespace
-	 * file of the pid the start time just vouched for */
-	if (c->proc.pidfd < 0 || setns(c->proc.pidfd, CLONE_NEWNS) < 0) {
-		char ns[64];
-		snprintf(ns, sizeof(ns), "/proc/%d/ns/mnt", c->state.pid);
-		_cleanup_close_ int nsfd = open(ns, O_RDONLY | O_CLOEXEC);
-		if (nsfd < 0 || setns(nsfd, CLONE_NEWNS) < 0)
-			return ct_error_set(err, errno, "enter the mount namespace");
-	}
 	if (ct_mounts_read(t, CT_MOUNTS_STATMOUNT, err) == 0)
 		return 0;
 	return ct_mountinfo_parse(text, t, err);

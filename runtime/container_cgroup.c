@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/log.h"
 
@@ -44,6 +45,14 @@ static int with_config_devices(const struct oci_config *c, struct oci_resources 
 	return 0;
 }
 
+/* As runc: an unprivileged caller that may not make cgroups runs its container in its own
+ * cgroup, as long as nothing asks for a limit there. */
+static bool rootless_without_cgroup(const struct oci_config *c, const struct ct_error *err)
+{
+	return geteuid() != 0 && !c->linux_.has_resources &&
+	       (err->errnum == EACCES || err->errnum == EPERM || err->errnum == EROFS);
+}
+
 int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 			       const struct oci_config *c, struct ct_cgroup **out,
 			       struct ct_error *err)
@@ -67,6 +76,13 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 		return -1;
 	}
 	int rc = ct_cgroup_create(cg, err);
+	if (rc < 0 && rootless_without_cgroup(c, err)) {
+		ct_log(CT_LOG_DEBUG, "container \"%s\": no cgroup (rootless): %s", ct_shown_id(id).s,
+		       err->msg);
+		free(res.devices.items);
+		ct_cgroup_free(cg);
+		return 0;
+	}
 	if (rc == 0 && ct_cgroup_apply(cg, &res, CT_CGROUP_APPLY_CREATE, err) < 0) {
 		struct ct_error ignored;
 		ct_cgroup_destroy(cg, &ignored);

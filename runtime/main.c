@@ -29,14 +29,23 @@ static void print_help(void)
 	       "\nRun 'ctrun COMMAND --help' for a command's flags.\n");
 }
 
+/* /run/ctrun for root; $XDG_RUNTIME_DIR/ctrun for another user (runc's choice), NULL when
+ * that is unset: /run/ctrun is root's, and a user's state must be its own. */
 static const char *default_root(void)
 {
 	static char buf[4096];
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	if (geteuid() == 0 || !xdg || !*xdg)
+	if (geteuid() == 0)
 		return "/run/ctrun";
+	if (!xdg || !*xdg)
+		return NULL;
 	snprintf(buf, sizeof(buf), "%s/ctrun", xdg);
 	return buf;
+}
+
+static bool uses_state_root(const struct ct_command *cmd)
+{
+	return cmd->run != cmd_spec && cmd->run != cmd_features && cmd->run != cmd_validate;
 }
 
 static int parse_choice(const char *flag, const char *value, const char *const *choices)
@@ -149,10 +158,6 @@ static int check_unsupported(const struct ct_globals *g, const struct ct_command
 		       cmd->name);
 		return 1;
 	}
-	if (g->rootless == CT_ROOTLESS_TRUE) {
-		ct_log(CT_LOG_ERROR, "%s: rootless mode is not supported yet", cmd->name);
-		return 1;
-	}
 	return 0;
 }
 
@@ -187,6 +192,13 @@ int main(int argc, char **argv)
 	}
 	if (check_unsupported(&g, cmd))
 		return 1;
+	if (!g.root && uses_state_root(cmd)) {
+		ct_log(CT_LOG_ERROR,
+		       "%s: XDG_RUNTIME_DIR is not set: as a user other than root, "
+		       "give --root DIR for the containers' state",
+		       cmd->name);
+		return 1;
+	}
 	int sub = optind;
 	optind = 0; /* glibc: restart getopt for the subcommand's own argv */
 	return cmd->run(&g, argc - sub, argv + sub);

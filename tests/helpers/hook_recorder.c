@@ -4,7 +4,7 @@
  *   hook_recorder KIND LOG [--stdout TEXT] [--stderr TEXT] [--mount-tmpfs DIR]
  *                          [--sleep SECONDS] [--exit STATUS]
  *
- *   kind=KIND<TAB>mnt=mnt:[N]<TAB>pid=pid:[N]<TAB>net=net:[N]<TAB>root=DEV:INO
+ *   kind=KIND<TAB>mnt=mnt:[N]<TAB>pid=pid:[N]<TAB>net=net:[N]<TAB>user=user:[N]<TAB>root=DEV:INO
  *   <TAB>argv=A|B|...<TAB>env=E|...<TAB>fds=0,1,2<TAB>exe=PATH<TAB>state=<stdin, as read>
  *
  * root is the device and inode of its "/" (the host's, or the container's after
@@ -114,6 +114,7 @@ int main(int argc, char **argv)
 	n = put_ns(line, n, size, "mnt");
 	n = put_ns(line, n, size, "pid");
 	n = put_ns(line, n, size, "net");
+	n = put_ns(line, n, size, "user");
 	struct stat root;
 	char text[64] = "?";
 	if (stat("/", &root) == 0)

@@ -589,6 +589,22 @@ void lc_expect_failv(const struct lc *t, const char *const *args, const char *co
 	ctt_result_free(&r);
 }
 
+void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles)
+{
+	static const char *const commands[] = {"create", "run"};
+	for (size_t i = 0; i < 2; i++) {
+		lc_expect_failv(t, LC_ARGV(commands[i], "--bundle", t->bundle, id), needles);
+		lc_assert_nothing_left(t);
+	}
+}
+
+void lc_assert_file_text(const char *path, const char *want)
+{
+	char *got = ctt_read_file(path);
+	cr_expect_str_eq(got, want, "%s changed", path);
+	free(got);
+}
+
 /* Whether /proc/<pid>/<file> (NUL-separated) has an entry equal to entry. */
 static bool proc_has_entry(const char *pid, const char *file, const char *entry, char sep)
 {

@@ -142,6 +142,11 @@ void lc_assert_error_line(const struct ctt_result *r, const char *const *needles
 void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles);
 #define lc_assert_fails(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))
 
+/* Both `create` and `run` of id fail as lc_assert_error() checks, and leave nothing. */
+void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles);
+/* The file holds exactly want (a victim file a container must not have written). */
+void lc_assert_file_text(const char *path, const char *want);
+
 /* The root has no container (no entry, `list -q` empty), no process of the test's
  * containers exists and no mount below the test's directories is left. */
 void lc_assert_nothing_left(const struct lc *t);

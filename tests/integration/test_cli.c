@@ -220,11 +220,6 @@ Test(cli, systemd_cgroup_not_supported_yet)
 	assert_refused("--systemd-cgroup", NULL, "not supported yet");
 }
 
-Test(cli, rootless_true_not_supported_yet)
-{
-	assert_refused("--rootless", "true", "not supported yet");
-}
-
 Test(cli, help_lists_every_command)
 {
 	struct ctt_result r;

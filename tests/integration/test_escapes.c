@@ -5,8 +5,8 @@
  *   it held by a container process;
  * - CVE-2024-21626: use a host fd leaked into the container, or a process.cwd that leads
  *   out of the rootfs (a "..", a magic link /proc/self/fd/N to a host directory);
- * - CVE-2025-52881: redirect a /proc write of the runtime (a sysctl, oom_score_adj) to
- *   another file by mounting over /proc/sys or a /proc/<pid> file;
+ * - CVE-2025-52881: redirect a /proc write of the runtime to another file by mounting over
+ *   /proc/<pid>/fd (the exec fifo here; sysctl and oom_score_adj in test_proc_writes.c);
  * - CVE-2025-31133: an image /dev/null that is a file or a symlink, which masking would
  *   bind over the masked paths.
  *
@@ -268,79 +268,8 @@ Test(escapes, cwd_through_a_host_fd_refused)
 	free(out);
 }
 
-/* ---- CVE-2025-52881: /proc writes redirected by a mount ---- */
-
-/* Both `create` and `run` fail naming each needle, and nothing is left behind. */
-static void assert_create_refused(const struct lc *t, const char *const *needles)
-{
-	static const char *const commands[] = {"create", "run"};
-	for (size_t i = 0; i < 2; i++) {
-		struct ctt_result r;
-		lc_ctrun(&r, t, commands[i], "--bundle", t->bundle, ID);
-		lc_assert_error_line(&r, needles);
-		ctt_result_free(&r);
-		lc_assert_nothing_left(t);
-	}
-}
-
-static void assert_file_text(const char *path, const char *want)
-{
-	char *got = ctt_read_file(path);
-	cr_expect_str_eq(got, want, "%s changed", path);
-	free(got);
-}
-
-/* A host directory in place of /proc/sys: the sysctl would be written into it. */
-Test(escapes, sysctl_not_written_through_a_mount_over_proc_sys)
-{
-	struct lc t;
-	lc_init(&t);
-	char *fake = ctt_tmpdir();
-	char *kernel = ctt_path(fake, "kernel");
-	ctt_mkdir_p(kernel);
-	char *shmmax = ctt_path(kernel, "shmmax");
-	ctt_write_file(shmmax, "host\n");
-	lc_add_mount(&t, "/proc/sys", "bind", fake, "rbind");
-	ctt_config_set(t.bundle, ".linux.sysctl", "{\"kernel.shmmax\": \"65536\"}");
-	assert_create_refused(&t,
-			      (const char *const[]){"sysctl kernel.shmmax",
-						    "/proc/sys/kernel/shmmax", "not procfs", NULL});
-	assert_file_text(shmmax, "host\n");
-	free(shmmax);
-	free(kernel);
-}
-
-/* Procfs bound over procfs: a volume's symlink led the bind source to another sysctl. The
- * file is procfs, but not on the mount of /proc: refused, nothing written. */
-Test(escapes, sysctl_not_written_through_a_procfs_file_bound_over_it)
-{
-	struct lc t;
-	lc_init(&t);
-	char *vol = ctt_tmpdir(), *link = ctt_path(vol, "link");
-	cr_assert_eq(symlink("/proc/sys/kernel/shmall", link), 0);
-	char *before = ctt_read_file("/proc/sys/kernel/shmall");
-	lc_add_mount(&t, "/proc/sys/kernel/shmmax", "bind", link, "bind");
-	ctt_config_set(t.bundle, ".linux.sysctl", "{\"kernel.shmmax\": \"65536\"}");
-	assert_create_refused(
-		&t, (const char *const[]){"sysctl kernel.shmmax", "not on the /proc mount", NULL});
-	assert_file_text("/proc/sys/kernel/shmall", before);
-	free(before);
-	free(link);
-}
-
-/* A host file bound on the init's own /proc/1/oom_score_adj (what /proc/self leads to). */
-Test(escapes, oom_score_adj_not_written_through_a_bind)
-{
-	struct lc t;
-	lc_init(&t);
-	char *fake = ctt_path(ctt_tmpdir(), "oom");
-	ctt_write_file(fake, "host\n");
-	lc_add_mount(&t, "/proc/1/oom_score_adj", "bind", fake, "bind");
-	ctt_config_set(t.bundle, ".process.oomScoreAdj", "100");
-	assert_create_refused(&t, (const char *const[]){"oom_score_adj 100", "not procfs", NULL});
-	assert_file_text(fake, "host\n");
-	free(fake);
-}
+/* ---- CVE-2025-52881: /proc writes redirected by a mount ----
+ * The sysctl, oom_score_adj and label writes: test_proc_writes.c, on each of their routes. */
 
 /* A host directory on /proc/1/fd, where the init reopens its exec fifo (/proc/self/fd/N):
  * one file per fd number the fifo could have. */
@@ -367,7 +296,7 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	cr_expect(strstr(all, "ran") == NULL, "the process ran without start: %s", all);
 	free(all);
 	for (int i = 0; i < 64; i++) {
-		assert_file_text(files[i], "");
+		lc_assert_file_text(files[i], "");
 		free(files[i]);
 	}
 	lc_ok(&t, "delete", ID);
@@ -413,8 +342,9 @@ Test(escapes, mask_refuses_a_dev_null_that_is_a_file)
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_regular);
-	assert_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
-							"not the null device", NULL});
+	lc_assert_create_refused(&t, ID,
+				 (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
+						       "not the null device", NULL});
 }
 
 /* The link leads to a host file bound into the container: masking would show it. */
@@ -427,9 +357,10 @@ Test(escapes, mask_refuses_a_dev_null_symlink_to_a_host_file)
 	ctt_write_file(victim, "victim\n");
 	lc_add_mount(&t, "/host", "bind", host, "rbind");
 	image_dev_null(&t, make_link_to_victim);
-	assert_create_refused(&t, (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
-							"not the null device", NULL});
-	assert_file_text(victim, "victim\n");
+	lc_assert_create_refused(&t, ID,
+				 (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
+						       "not the null device", NULL});
+	lc_assert_file_text(victim, "victim\n");
 	free(victim);
 }
 

@@ -227,14 +227,15 @@ static void assert_in_runtime(const char *record)
 
 /* The namespaces of the init, read while it lives. */
 struct init_ns {
-	char *mnt, *pid, *net;
+	char *mnt, *pid, *net, *user;
 };
 
 static struct init_ns init_ns_of(pid_t init)
 {
 	char p[16];
 	snprintf(p, sizeof(p), "%d", init);
-	return (struct init_ns){lc_ns_link(p, "mnt"), lc_ns_link(p, "pid"), lc_ns_link(p, "net")};
+	return (struct init_ns){lc_ns_link(p, "mnt"), lc_ns_link(p, "pid"), lc_ns_link(p, "net"),
+				lc_ns_link(p, "user")};
 }
 
 /* The hook ran in the init's namespaces, on root (a dev:ino), with fds 0-2 only. */
@@ -243,6 +244,7 @@ static void assert_in_container(const char *record, const struct init_ns *ns, co
 	assert_field(record, "mnt", ns->mnt);
 	assert_field(record, "pid", ns->pid);
 	assert_field(record, "net", ns->net);
+	assert_field(record, "user", ns->user);
 	assert_field(record, "root", root);
 	assert_field(record, "fds", "0,1,2");
 }
@@ -326,6 +328,7 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	free(ns.mnt);
 	free(ns.pid);
 	free(ns.net);
+	free(ns.user);
 	free(argv);
 	free(host_root);
 	free(container_root);
@@ -651,4 +654,57 @@ Test(hooks, without_a_mount_namespace_around_the_chroot)
 	free(host_root);
 	free(rootfs);
 	free(container_root);
+}
+
+/* In a user namespace of its own, the init's hooks run in it too (as its mapped root),
+ * the runtime's in the host's. */
+Test(hooks, in_a_user_namespace_the_container_hooks_run_in_it)
+{
+	struct hk h;
+	hk_init(&h);
+	const unsigned host_id = 100000;
+	lc_config_append(&h.t, ".linux.namespaces", "{\"type\": \"user\"}");
+	static const char ranges[] = "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]";
+	ctt_config_set(h.t.bundle, ".linux.uidMappings", ranges);
+	ctt_config_set(h.t.bundle, ".linux.gidMappings", ranges);
+	lc_make_searchable(h.t.bundle);
+	char *rootfs = lc_rootfs_path(&h.t, "");
+	lc_chown_tree(rootfs, host_id);
+	/* the mapped root appends to the log the runtime's hooks start */
+	char *dir = strndup(h.log, strrchr(h.log, '/') - h.log);
+	lc_make_searchable(dir);
+	cr_assert_eq(chown(dir, host_id, host_id), 0);
+	ctt_write_file(h.log, "");
+	cr_assert_eq(chmod(h.log, 0666), 0);
+	hk_bind_log(&h);
+	set_hook(&h, "createRuntime", hook(&h, h.host_rec, "createRuntime", NULL, NULL, 0));
+	set_hook(&h, "createContainer", hook(&h, h.host_rec, "createContainer", NULL, NULL, 0));
+	set_hook(&h, "startContainer", hook(&h, IN_ROOTFS, "startContainer", NULL, NULL, 0));
+	lc_set_script(&h.t, "sleep 1000");
+	lc_ok(&h.t, "create", "--bundle", h.t.bundle, ID);
+	struct init_ns ns = init_ns_of(lc_pid(&h.t, ID));
+	char *host_user = lc_ns_link("self", "user"), *host_root = file_id("/"),
+	     *container_root = file_id(rootfs);
+	cr_expect_str_neq(ns.user, host_user, "the init is in the host's user namespace");
+	char *r = record_of(&h, "createRuntime");
+	assert_field(r, "user", host_user);
+	free(r);
+	r = record_of(&h, "createContainer");
+	assert_in_container(r, &ns, host_root);
+	free(r);
+	lc_ok(&h.t, "start", ID);
+	r = record_of(&h, "startContainer");
+	assert_in_container(r, &ns, container_root);
+	free(r);
+	lc_ok(&h.t, "delete", "--force", ID);
+	lc_assert_nothing_left(&h.t);
+	free(ns.mnt);
+	free(ns.pid);
+	free(ns.net);
+	free(ns.user);
+	free(host_user);
+	free(host_root);
+	free(container_root);
+	free(rootfs);
+	free(dir);
 }

@@ -386,6 +386,52 @@ Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
 	lc_assert_nothing_left(&t);
 }
 
+/* A new filesystem id-mapped (made by the parent, where the kernel allows it): a tmpfs
+ * with the container's mapping ("idmap") is its root's, and what root makes there is
+ * HOST_ID's as the host sees it; one with its own mappings shows its root directory (host
+ * root's, 0 on disk) as their containerID 0: 10:20 inside. */
+Test(userns, idmapped_tmpfs_is_owned_by_the_containers_root)
+{
+	struct lc t;
+	userns_init(&t);
+	lc_add_mount(&t, "/scratch", "tmpfs", "tmpfs", "idmap,mode=755,size=1m");
+	lc_add_mount(&t, "/own", "tmpfs", "tmpfs", "mode=755,size=1m");
+	ctt_config_set(t.bundle, ".mounts[8].uidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 100010, \"size\": 100}]");
+	ctt_config_set(t.bundle, ".mounts[8].gidMappings",
+		       "[{\"containerID\": 0, \"hostID\": 100020, \"size\": 100}]");
+	char *out = debug_run_verified(
+		&t, "stat -c '%u:%g' /scratch; touch /scratch/f; "
+		    "stat -c '%u:%g' /scratch/f /own; " FLAGS_OF("/scratch") " | grep -x idmapped");
+	cr_expect_str_eq(out, "0:0\n0:0\n10:20\nidmapped\n");
+	free(out);
+	/* from outside, through the container's root: the file root made is HOST_ID's */
+	lc_set_script(&t, "touch /scratch/f; sleep 1000");
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char path[96];
+	snprintf(path, sizeof(path), "/proc/%d/root/scratch/f", (int)lc_pid(&t, ID));
+	lc_wait_file(path);
+	stat_owner(path, HOST_ID, HOST_ID);
+	lc_ok(&t, "delete", "--force", ID);
+	lc_assert_nothing_left(&t);
+}
+
+/* proc and mqueue take no id-mapped mount: create fails naming the mount and the
+ * filesystem, and leaves nothing. */
+Test(userns, idmapped_proc_or_mqueue_fails_naming_the_mount)
+{
+	static const char *const types[] = {"proc", "mqueue"};
+	for (size_t i = 0; i < 2; i++) {
+		struct lc t;
+		userns_init(&t);
+		lc_add_mount(&t, "/fs", types[i], types[i], "idmap");
+		char why[64];
+		snprintf(why, sizeof(why), "id-map the %s mount (%s takes no id-mapped mounts)",
+			 types[i], types[i]);
+		lc_assert_create_refused(&t, ID, LC_ARGV("mount #7 \"/fs\"", why));
+	}
+}
+
 /* runc's order: the namespaces to join are joined before the user namespace is made, so a
  * new user namespace can share the host's network (which it could not join from inside);
  * sysfs is then the host's, bound. */

@@ -8,7 +8,8 @@ Test(lsm, nothing_asked_is_fine)
 	struct ct_error err = {0};
 	cr_expect_eq(ct_lsm_check(NULL, NULL, &err), 0, "%s", err.msg);
 	cr_expect_eq(ct_lsm_check("", "", &err), 0, "%s", err.msg);
-	cr_expect_eq(ct_lsm_apply(NULL, "", &err), 0, "%s", err.msg);
+	struct ct_procfs procfs = CT_PROCFS_INIT;
+	cr_expect_eq(ct_lsm_apply(&procfs, NULL, "", &err), 0, "%s", err.msg);
 }
 
 Test(lsm, apparmor_profile_needs_apparmor)

@@ -291,7 +291,25 @@ Test(spawn_plan, sysfs_in_user_namespace_with_netns_is_mounted)
 	plan_done(&f);
 }
 
-Test(spawn_plan, idmapped_new_filesystem_is_not_supported_yet)
+/* A new filesystem with "idmap" is made and id-mapped in the parent, as a bind is. */
+Test(spawn_plan, idmapped_tmpfs_is_made_by_the_parent)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "mount"}),
+				     JSON(, "mounts"
+					  : [ {
+						  "destination" : "/t",
+						  "type" : "tmpfs",
+						  "source" : "tmpfs",
+						  "options" : ["idmap"]
+					  } ])));
+	cr_expect(f.plan.mounts[0].flags.idmap);
+	cr_expect_geq(f.plan.mounts[0].flags.idmap_tree, 0);
+	plan_done(&f);
+}
+
+/* proc has no FS_ALLOW_IDMAP: the kernel's EINVAL names the mount and the filesystem. */
+Test(spawn_plan, idmapped_proc_is_refused_naming_the_mount)
 {
 	struct plan_fixture f;
 	assert_build_fails(&f,
@@ -299,13 +317,13 @@ Test(spawn_plan, idmapped_new_filesystem_is_not_supported_yet)
 				      JSON(, "mounts"
 					   : [ {
 						   "destination" : "/t",
-						   "type" : "tmpfs",
-						   "source" : "tmpfs",
+						   "type" : "proc",
+						   "source" : "proc",
 						   "options" : ["idmap"]
 					   } ])),
-			   ENOTSUP,
-			   "config.json: .mounts[0]: an id-mapped mount of a new filesystem: not "
-			   "supported yet (binds are)");
+			   EINVAL,
+			   "mount #0 \"/t\": id-map the proc mount (proc takes no id-mapped "
+			   "mounts): Invalid argument");
 	plan_done(&f);
 }
 

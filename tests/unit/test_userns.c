@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libct/idmap_writer.h"
 #include "libct/userns.h"
 
 #define MAPS(...)                                 \
@@ -127,4 +128,23 @@ Test(userns, format_of_no_range_is_empty)
 	cr_assert_not_null(text);
 	cr_expect_str_eq(text, "");
 	free(text);
+}
+
+/* libct/idmap_writer.h: root writes any map; a user its own id alone (setgroups denied for
+ * a gid map), anything else through newuidmap/newgidmap. */
+Test(idmap_writer, who_writes_which_map)
+{
+	oci_id_mappings own = mappings(MAPS({.container_id = 0, .host_id = 1001, .size = 1}));
+	oci_id_mappings wider = mappings(MAPS({.container_id = 0, .host_id = 1001, .size = 2}));
+	oci_id_mappings other = mappings(MAPS({.container_id = 0, .host_id = 1002, .size = 1}));
+	oci_id_mappings more = mappings(MAPS({.container_id = 0, .host_id = 1001, .size = 1},
+					     {.container_id = 1, .host_id = 100000, .size = 10}));
+	cr_expect_eq(ct_idmap_writer_for(&more, true, 0), CT_IDMAP_DIRECT);
+	cr_expect_eq(ct_idmap_writer_for(&own, true, 1001), CT_IDMAP_DIRECT);
+	cr_expect_eq(ct_idmap_writer_for(&own, false, 1001), CT_IDMAP_OWN_ID);
+	cr_expect_eq(ct_idmap_writer_for(&wider, false, 1001), CT_IDMAP_HELPER);
+	cr_expect_eq(ct_idmap_writer_for(&other, false, 1001), CT_IDMAP_HELPER);
+	cr_expect_eq(ct_idmap_writer_for(&more, false, 1001), CT_IDMAP_HELPER);
+	cr_expect_str_eq(ct_idmap_helper_name(false), "newuidmap");
+	cr_expect_str_eq(ct_idmap_helper_name(true), "newgidmap");
 }

@@ -1,0 +1,293 @@
+/* CVE-2025-52881 class: a config mount or the image tries to redirect a /proc write of the
+ * runtime (a sysctl, oom_score_adj, an LSM label) to another file. ctrun writes through a
+ * procfs it mounted itself, which no path of the container leads to (libct/procfs.h), on
+ * each of its three routes, named in the debug log:
+ *
+ * - "fsmount": fsopen("proc") + fsmount(), a detached mount; the write lands where it
+ *   should whatever is mounted over /proc in the container;
+ * - "mount": the same where the new mount API is missing (ctrun under enosys fsopen): a
+ *   proc mounted on the rootfs path and detached at once;
+ * - "/proc (checked)": where no procfs may be mounted (a user namespace without a pid
+ *   namespace of its own): the file must be procfs on the /proc mount, so the redirected
+ *   write is refused, with nothing left.
+ *
+ * Checked from outside (the victim file is unchanged) and inside (the value is where it
+ * belongs: `hostname` for kernel.hostname, a child's oom_score_adj). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(proc_writes, .fini = lc_cleanup);
+
+#define ID	"pw"
+#define HOST_ID 100000
+
+enum route { FSMOUNT, MOUNT, CHECKED };
+
+static const char *const route_names[] = {"fsmount", "mount", "/proc (checked)"};
+
+struct pw {
+	struct lc t;
+	enum route route;
+	const char *wrapper[LC_WRAPPER_MAX];
+};
+
+/* A user namespace in the host's pid namespace: no procfs of its own may be mounted, so
+ * /proc is the host's, bound. */
+static void use_userns_without_pidns(struct pw *p)
+{
+	struct lc *t = &p->t;
+	lc_namespace_set(t, "pid", NULL);
+	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
+	char ranges[96];
+	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": 65536}]",
+		 HOST_ID);
+	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
+	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+	lc_remove_mount(t, "/proc");
+	lc_add_mount(t, "/proc", "bind", "/proc", "rbind");
+	lc_make_searchable(t->bundle);
+	char *rootfs = ctt_path(t->bundle, "rootfs");
+	lc_chown_tree(rootfs, HOST_ID);
+	free(rootfs);
+}
+
+static void pw_init(struct pw *p, enum route route)
+{
+	lc_init(&p->t);
+	p->route = route;
+	lc_wrap_enosys(&p->t, p->wrapper,
+		       route == MOUNT ? (const char *const[]){"fsopen", NULL} : NULL);
+	if (route == CHECKED)
+		use_userns_without_pidns(p);
+}
+
+/* A host file holding "host\n" in a directory of its own, both the mapped root's (a
+ * volume of the container: only the checks stand between the write and the file),
+ * malloc'd. */
+static char *victim_file(const char *name)
+{
+	char *dir = ctt_tmpdir();
+	lc_make_searchable(dir);
+	char *file = ctt_path(dir, name);
+	ctt_write_file(file, "host\n");
+	lc_chown_tree(dir, HOST_ID);
+	free(dir);
+	return file;
+}
+
+/* On a private procfs: `--debug run` of script prints want, the log names the route. On
+ * the checked /proc: create and run fail naming each needle, and leave nothing. */
+static void assert_write_not_redirected(const struct pw *p, const char *script, const char *want,
+					const char *const *needles)
+{
+	lc_set_script(&p->t, script);
+	struct ctt_result r;
+	if (p->route == CHECKED) {
+		lc_assert_create_refused(&p->t, ID, needles);
+		return;
+	}
+	lc_ctrun(&r, &p->t, "--debug", "run", "--bundle", p->t.bundle, ID);
+	cr_assert_eq(r.status, 0, "run: exit %d\nstdout: %s\nstderr: %s", r.status, r.out, r.err);
+	cr_expect_str_eq(r.out, want, "`%s`", script);
+	char note[64];
+	snprintf(note, sizeof(note), "/proc writes through %s", route_names[p->route]);
+	cr_expect_not_null(strstr(r.err, note), "the log does not say '%s':\n%s", note, r.err);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&p->t);
+}
+
+#define SET_HOSTNAME "{\"kernel.hostname\": \"fromsysctl\"}"
+
+/* A host file bound over the sysctl's file. */
+static void sysctl_through_a_file_bound_over_it(enum route route)
+{
+	struct pw p;
+	pw_init(&p, route);
+	char *fake = victim_file("hostname");
+	lc_add_mount(&p.t, "/proc/sys/kernel/hostname", "bind", fake, "bind");
+	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
+				    LC_ARGV("sysctl kernel.hostname=fromsysctl",
+					    "\"/proc/sys/kernel/hostname\" is not procfs"));
+	lc_assert_file_text(fake, "host\n");
+	free(fake);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it)
+{
+	sysctl_through_a_file_bound_over_it(FSMOUNT);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_mount)
+{
+	sysctl_through_a_file_bound_over_it(MOUNT);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_checked)
+{
+	sysctl_through_a_file_bound_over_it(CHECKED);
+}
+
+/* A host directory in place of /proc/sys: the sysctl would be written into it. */
+static void sysctl_through_a_mount_over_proc_sys(enum route route)
+{
+	struct pw p;
+	pw_init(&p, route);
+	char *fake = victim_file("hostname");
+	char *dir = strdup(fake);
+	*strrchr(dir, '/') = '\0';
+	char *kernel = ctt_path(dir, "kernel"), *file = ctt_path(kernel, "hostname");
+	ctt_mkdir_p(kernel);
+	lc_make_searchable(kernel);
+	cr_assert_eq(rename(fake, file), 0);
+	lc_chown_tree(dir, HOST_ID);
+	lc_add_mount(&p.t, "/proc/sys", "bind", dir, "rbind");
+	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
+				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
+	lc_assert_file_text(file, "host\n");
+	free(file);
+	free(kernel);
+	free(dir);
+	free(fake);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys)
+{
+	sysctl_through_a_mount_over_proc_sys(FSMOUNT);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_mount)
+{
+	sysctl_through_a_mount_over_proc_sys(MOUNT);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_checked)
+{
+	sysctl_through_a_mount_over_proc_sys(CHECKED);
+}
+
+/* Procfs bound over procfs: a volume's symlink led the bind source to another sysctl,
+ * net.ipv4.ip_forward, which the container's root may write (its network namespace's).
+ * Inside, that one keeps its value. */
+static void sysctl_through_a_procfs_file_bound_over_it(enum route route)
+{
+	struct pw p;
+	pw_init(&p, route);
+	char *vol = ctt_tmpdir(), *link = ctt_path(vol, "link");
+	lc_make_searchable(vol);
+	cr_assert_eq(symlink("/proc/sys/net/ipv4/ip_forward", link), 0);
+	char *before = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
+	lc_add_mount(&p.t, "/proc/sys/kernel/hostname", "bind", link, "bind");
+	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	assert_write_not_redirected(&p, "hostname; cat /proc/sys/kernel/hostname",
+				    "fromsysctl\n0\n",
+				    LC_ARGV("sysctl kernel.hostname", "not on the /proc mount"));
+	lc_assert_file_text("/proc/sys/net/ipv4/ip_forward", before);
+	free(before);
+	free(link);
+	free(vol);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it)
+{
+	sysctl_through_a_procfs_file_bound_over_it(FSMOUNT);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_mount)
+{
+	sysctl_through_a_procfs_file_bound_over_it(MOUNT);
+}
+
+Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_checked)
+{
+	sysctl_through_a_procfs_file_bound_over_it(CHECKED);
+}
+
+/* A host file on the init's own /proc/self/oom_score_adj; a child of the process (cat,
+ * which sh must fork: a command follows) inherits the value the init set. */
+static void oom_score_adj_through_a_bind(enum route route)
+{
+	struct pw p;
+	pw_init(&p, route);
+	char *fake = victim_file("oom");
+	lc_add_mount(&p.t, "/proc/self/oom_score_adj", "bind", fake, "bind");
+	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
+	assert_write_not_redirected(&p, "cat /proc/self/oom_score_adj; :", "100\n",
+				    LC_ARGV("oom_score_adj 100", "not procfs"));
+	lc_assert_file_text(fake, "host\n");
+	free(fake);
+}
+
+Test(proc_writes, oom_score_adj_not_written_through_a_bind)
+{
+	oom_score_adj_through_a_bind(FSMOUNT);
+}
+
+Test(proc_writes, oom_score_adj_not_written_through_a_bind_mount)
+{
+	oom_score_adj_through_a_bind(MOUNT);
+}
+
+Test(proc_writes, oom_score_adj_not_written_through_a_bind_checked)
+{
+	oom_score_adj_through_a_bind(CHECKED);
+}
+
+/* The image's /proc is a symlink to a directory of its own, and no proc is mounted: the
+ * sysctl and oom_score_adj would land in its files. Nothing is masked (the mount(2)
+ * fallback binds through /proc/self/fd, which this container does not have). */
+static void writes_through_a_symlinked_proc(enum route route)
+{
+	struct pw p;
+	pw_init(&p, route);
+	lc_remove_mount(&p.t, "/proc");
+	ctt_config_set(p.t.bundle, ".linux.maskedPaths", "[]");
+	ctt_config_set(p.t.bundle, ".linux.readonlyPaths", "[]");
+	char *proc = lc_rootfs_path(&p.t, "proc"),
+	     *kernel = lc_rootfs_path(&p.t, "fake/sys/kernel");
+	char *self = lc_rootfs_path(&p.t, "fake/self");
+	char *hostname = ctt_path(kernel, "hostname"), *oom = ctt_path(self, "oom_score_adj");
+	ctt_rm_rf(proc);
+	cr_assert_eq(symlink("fake", proc), 0);
+	ctt_mkdir_p(kernel);
+	ctt_mkdir_p(self);
+	ctt_write_file(hostname, "host\n");
+	ctt_write_file(oom, "host\n");
+	if (route == CHECKED) {
+		char *fake = lc_rootfs_path(&p.t, "fake");
+		lc_chown_tree(fake, HOST_ID);
+		free(fake);
+	}
+	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
+	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
+				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
+	lc_assert_file_text(hostname, "host\n");
+	lc_assert_file_text(oom, "host\n");
+	free(oom);
+	free(hostname);
+	free(self);
+	free(kernel);
+	free(proc);
+}
+
+Test(proc_writes, writes_not_redirected_by_a_symlinked_proc)
+{
+	writes_through_a_symlinked_proc(FSMOUNT);
+}
+
+Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_mount)
+{
+	writes_through_a_symlinked_proc(MOUNT);
+}
+
+Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_checked)
+{
+	writes_through_a_symlinked_proc(CHECKED);
+}

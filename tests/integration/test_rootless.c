@@ -1,0 +1,354 @@
+/* Rootless containers: a user other than root (made here with useradd, with ranges in
+ * /etc/subuid and /etc/subgid; kept for the next run) runs busybox containers from a
+ * `spec --rootless` config. Its own id alone is mapped by ctrun itself (setgroups denied),
+ * more through newuidmap/newgidmap; devices are bound, as mknod is refused. Every command
+ * runs as that user (setpriv); the state lives in $XDG_RUNTIME_DIR/ctrun by default. */
+#include <criterion/criterion.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+TestSuite(rootless, .fini = lc_cleanup);
+
+#define ID	   "rl"
+#define USER_NAME  "ctrun-rootless"
+#define OUTSIDE_ID "10000000" /* in no /etc/subuid range */
+
+struct user {
+	unsigned uid, gid, sub_uid, sub_gid, sub_size;
+	char reuid[32], regid[32];
+};
+
+struct rl {
+	struct lc t;
+	struct user u;
+	const char *wrapper[10];
+};
+
+/* "NAME:start:count" of name in file, or false. */
+static bool read_sub_range(const char *file, const char *name, unsigned *start, unsigned *count)
+{
+	FILE *f = fopen(file, "re");
+	char line[256], who[64];
+	bool found = false;
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63[^:]:%u:%u", who, start, count) == 3 &&
+			strcmp(who, name) == 0;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void add_sub_range(const char *file, const char *name)
+{
+	FILE *f = fopen(file, "ae");
+	cr_assert_not_null(f, "open %s", file);
+	fprintf(f, "%s:300000:65536\n", name);
+	fclose(f);
+}
+
+/* The test user, made on first use (useradd gives it subordinate ranges on Debian; the
+ * files get one where it did not). */
+static void ensure_user(struct user *u)
+{
+	if (access("/usr/bin/newuidmap", X_OK) != 0 && access("/usr/sbin/newuidmap", X_OK) != 0)
+		ctt_skip("newuidmap is not installed (Debian package uidmap; `make deps`)");
+	if (!getpwnam(USER_NAME)) {
+		struct ctt_result r;
+		ctt_run(&r, NULL, LC_ARGV("useradd", "-M", "-s", "/usr/sbin/nologin", USER_NAME));
+		cr_assert_eq(r.status, 0, "useradd: %s", r.err);
+		ctt_result_free(&r);
+	}
+	struct passwd *pw = getpwnam(USER_NAME);
+	cr_assert_not_null(pw);
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	unsigned n;
+	if (!read_sub_range("/etc/subuid", USER_NAME, &u->sub_uid, &n))
+		add_sub_range("/etc/subuid", USER_NAME);
+	if (!read_sub_range("/etc/subgid", USER_NAME, &u->sub_gid, &n))
+		add_sub_range("/etc/subgid", USER_NAME);
+	cr_assert(read_sub_range("/etc/subuid", USER_NAME, &u->sub_uid, &u->sub_size));
+	cr_assert(read_sub_range("/etc/subgid", USER_NAME, &u->sub_gid, &n));
+	cr_assert_geq(n, u->sub_size);
+	snprintf(u->reuid, sizeof(u->reuid), "--reuid=%u", u->uid);
+	snprintf(u->regid, sizeof(u->regid), "--regid=%u", u->gid);
+}
+
+/* argv prefix that runs a program as the user, then extra (NULL-terminated) */
+static void as_user(struct rl *r, const char *const *extra)
+{
+	size_t n = 0;
+	r->wrapper[n++] = "setpriv";
+	r->wrapper[n++] = r->u.reuid;
+	r->wrapper[n++] = r->u.regid;
+	r->wrapper[n++] = "--clear-groups";
+	r->wrapper[n++] = "--";
+	for (; extra && *extra; extra++)
+		r->wrapper[n++] = *extra;
+	r->wrapper[n] = NULL;
+	r->t.wrapper = r->wrapper;
+}
+
+/* uid and gid maps: the user's own id as root, then size ids of its ranges from 1. */
+static void set_maps(struct rl *r, unsigned size, const char *sub_uid_text)
+{
+	char uids[192], gids[192];
+	const char *own = "{\"containerID\": 0, \"hostID\": %u, \"size\": 1}";
+	int n = snprintf(uids, sizeof(uids), "[");
+	n += snprintf(uids + n, sizeof(uids) - n, own, r->u.uid);
+	if (size)
+		snprintf(uids + n, sizeof(uids) - n,
+			 ", {\"containerID\": 1, \"hostID\": %s, \"size\": %u}", sub_uid_text,
+			 size);
+	strcat(uids, "]");
+	n = snprintf(gids, sizeof(gids), "[");
+	n += snprintf(gids + n, sizeof(gids) - n, own, r->u.gid);
+	if (size)
+		snprintf(gids + n, sizeof(gids) - n,
+			 ", {\"containerID\": 1, \"hostID\": %u, \"size\": %u}", r->u.sub_gid,
+			 size);
+	strcat(gids, "]");
+	ctt_config_set(r->t.bundle, ".linux.uidMappings", uids);
+	ctt_config_set(r->t.bundle, ".linux.gidMappings", gids);
+}
+
+/* 1000 ids of the user's /etc/subuid and /etc/subgid ranges, from id 1. */
+static void map_subordinate_ids(struct rl *r)
+{
+	char sub[16];
+	snprintf(sub, sizeof(sub), "%u", r->u.sub_uid);
+	set_maps(r, 1000, sub);
+}
+
+/* A `spec --rootless` bundle and a state root, both the user's; its own ids mapped. */
+static void rl_init(struct rl *r)
+{
+	ensure_user(&r->u);
+	lc_init(&r->t);
+	char *config = ctt_path(r->t.bundle, "config.json");
+	char *fresh = ctt_bundle_new(&(struct ctt_bundle_opts){.rootless = true});
+	char *fresh_config = ctt_path(fresh, "config.json");
+	/* the rootless variant, with the CTT_MARK environment lc_init() gave the bundle */
+	yajl_val tree = ctt_json_load(config);
+	yajl_val env = ctt_json_get(tree, ".process.env");
+	char *mark = NULL;
+	for (size_t i = 0; env && i < YAJL_GET_ARRAY(env)->len; i++) {
+		const char *e = YAJL_GET_STRING(YAJL_GET_ARRAY(env)->values[i]);
+		if (e && strncmp(e, "CTT_MARK=", 9) == 0)
+			mark = lc_json_quote(e);
+	}
+	yajl_tree_free(tree);
+	cr_assert_not_null(mark);
+	cr_assert_eq(rename(fresh_config, config), 0);
+	lc_config_append(&r->t, ".process.env", mark);
+	set_maps(r, 0, NULL);
+	lc_make_searchable(r->t.bundle);
+	lc_make_searchable(r->t.root);
+	lc_chown_tree(r->t.bundle, r->u.uid);
+	lc_chown_tree(r->t.root, r->u.uid);
+	as_user(r, NULL);
+	free(mark);
+	free(fresh_config);
+	free(fresh);
+	free(config);
+}
+
+/* The uid of pid, as the host sees it. */
+static unsigned host_uid_of(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned uid = ~0U;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	cr_assert_not_null(f, "open %s", path);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid:\t%u", &uid) == 1)
+			break;
+	fclose(f);
+	return uid;
+}
+
+Test(rootless, lifecycle_as_a_user)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
+	lc_ok(&r.t, "create", "--bundle", r.t.bundle, ID);
+	cr_expect_eq(host_uid_of(lc_pid(&r.t, ID)), r.u.uid, "the init is not the user's");
+	char *status = lc_status(&r.t, ID);
+	cr_expect_str_eq(status, "created");
+	free(status);
+	lc_ok(&r.t, "start", ID);
+	lc_wait_status(&r.t, ID, "running");
+	lc_ok(&r.t, "kill", ID, "KILL");
+	lc_wait_status(&r.t, ID, "stopped");
+	lc_ok(&r.t, "delete", ID);
+	lc_assert_nothing_left(&r.t);
+}
+
+/* Inside: root, mapped to the user; the config's hostname; /dev/null bound from the host. */
+Test(rootless, run_sees_root_mapped_to_the_user)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_script(&r.t, "id -u; id -g; tr -s ' ' < /proc/self/uid_map; hostname; "
+			    "stat -c '%t:%T' /dev/null; exit 7");
+	struct ctt_result res;
+	lc_ctrun(&res, &r.t, "run", "--bundle", r.t.bundle, ID);
+	cr_expect_eq(res.status, 7, "exit %d: %s", res.status, res.err);
+	char want[128];
+	snprintf(want, sizeof(want), "0\n0\n 0 %u 1\nctrun\n1:3\n", r.u.uid);
+	cr_expect_str_eq(res.out, want);
+	ctt_result_free(&res);
+	lc_assert_nothing_left(&r.t);
+}
+
+/* More than its own id: the /etc/subuid range through newuidmap and newgidmap; the process
+ * runs as one of those ids. */
+Test(rootless, subordinate_ids_through_newuidmap)
+{
+	struct rl r;
+	rl_init(&r);
+	map_subordinate_ids(&r);
+	ctt_config_set(r.t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
+	lc_set_script(&r.t, "tr -s ' ' < /proc/self/uid_map; tr -s ' ' < /proc/self/gid_map; "
+			    "id -u; id -g");
+	char *out = lc_run_output(&r.t);
+	char want[256];
+	snprintf(want, sizeof(want), " 0 %u 1\n 1 %u 1000\n 0 %u 1\n 1 %u 1000\n1000\n1000\n",
+		 r.u.uid, r.u.sub_uid, r.u.gid, r.u.sub_gid);
+	cr_expect_str_eq(out, want);
+	free(out);
+	lc_assert_nothing_left(&r.t);
+}
+
+Test(rootless, missing_newuidmap_is_named)
+{
+	struct rl r;
+	rl_init(&r);
+	map_subordinate_ids(&r);
+	as_user(&r, LC_ARGV("/usr/bin/env", "PATH=/nonexistent"));
+	lc_assert_create_refused(&r.t, ID,
+				 LC_ARGV("uid_map", "newuidmap not found in $PATH", "uidmap"));
+}
+
+Test(rootless, a_mapping_outside_subuid_fails_with_newuidmaps_reason)
+{
+	struct rl r;
+	rl_init(&r);
+	set_maps(&r, 1000, OUTSIDE_ID);
+	lc_assert_create_refused(&r.t, ID, LC_ARGV("newuidmap failed", "not allowed"));
+}
+
+/* The user's `ctrun mounts` enters the container's user namespace, then its mounts. */
+Test(rootless, mounts_of_a_rootless_container)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
+	lc_ok(&r.t, "create", "--bundle", r.t.bundle, ID);
+	struct ctt_result res;
+	lc_ctrun(&res, &r.t, "mounts", ID);
+	cr_expect_eq(res.status, 0, "mounts: %s", res.err);
+	cr_expect(lc_matches(res.out, "/proc +proc +proc "), "no /proc:\n%s", res.out);
+	cr_expect(lc_matches(res.out, "/dev/null +[a-z0-9]+ "), "no /dev/null:\n%s", res.out);
+	ctt_result_free(&res);
+	lc_ok(&r.t, "delete", "--force", ID);
+	lc_assert_nothing_left(&r.t);
+}
+
+/* ctrun as the user, with env_args (for env(1)) before it and args after: no --root. */
+static void run_as_user(struct ctt_result *res, const struct rl *r, const char *const *env_args,
+			const char *const *args)
+{
+	const char *argv[24];
+	size_t n = 0;
+	for (size_t i = 0; i < 4; i++)
+		argv[n++] = r->wrapper[i];
+	argv[n++] = "--";
+	argv[n++] = "env";
+	for (; *env_args; env_args++)
+		argv[n++] = *env_args;
+	argv[n++] = ctt_ctrun_path();
+	for (; *args && n < 23; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	ctt_run(res, NULL, argv);
+}
+
+/* Without --root: $XDG_RUNTIME_DIR/ctrun; with it unset, an error that says so. */
+Test(rootless, state_in_xdg_runtime_dir)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
+	char *xdg = ctt_tmpdir(), env[512];
+	lc_make_searchable(xdg);
+	lc_chown_tree(xdg, r.u.uid);
+	snprintf(env, sizeof(env), "XDG_RUNTIME_DIR=%s", xdg);
+	struct ctt_result res;
+	run_as_user(&res, &r, LC_ARGV(env), LC_ARGV("create", "--bundle", r.t.bundle, ID));
+	cr_assert_eq(res.status, 0, "create: %s", res.err);
+	ctt_result_free(&res);
+	char state[600];
+	snprintf(state, sizeof(state), "%s/ctrun/" ID "/state.json", xdg);
+	cr_expect(ctt_exists(state), "no %s", state);
+	run_as_user(&res, &r, LC_ARGV(env), LC_ARGV("delete", "--force", ID));
+	cr_expect_eq(res.status, 0, "delete: %s", res.err);
+	ctt_result_free(&res);
+	cr_expect(!ctt_exists(state), "%s left", state);
+	run_as_user(&res, &r, LC_ARGV("-u", "XDG_RUNTIME_DIR"), LC_ARGV("list"));
+	lc_assert_error(&res, "list: XDG_RUNTIME_DIR is not set", "--root");
+	ctt_result_free(&res);
+	lc_assert_nothing_left(&r.t);
+	free(xdg);
+}
+
+/* `spec --rootless` run by the user maps root to the user itself, with no network
+ * namespace of its own (it could not mount sysfs) and /sys bound. */
+Test(rootless, spec_rootless_maps_the_caller)
+{
+	struct rl r;
+	rl_init(&r);
+	char *dir = ctt_tmpdir();
+	lc_make_searchable(dir);
+	lc_chown_tree(dir, r.u.uid);
+	lc_ok(&r.t, "spec", "--rootless", "--bundle", dir);
+	char *file = ctt_path(dir, "config.json");
+	yajl_val c = ctt_json_load(file);
+	cr_expect_eq(ctt_json_get_int(c, ".linux.uidMappings[0].hostID"), r.u.uid);
+	cr_expect_eq(ctt_json_get_int(c, ".linux.gidMappings[0].hostID"), r.u.gid);
+	cr_expect_eq(ctt_json_get_int(c, ".linux.uidMappings[0].size"), 1);
+	const struct lc spec = {.bundle = dir};
+	cr_expect_geq(lc_namespace_index(&spec, "user"), 0, "no user namespace");
+	cr_expect_eq(lc_namespace_index(&spec, "network"), -1, "a network namespace");
+	yajl_tree_free(c);
+	free(file);
+	free(dir);
+}
+
+/* runc's --rootless true|false|auto: taken by every command (as root too). */
+Test(rootless, rootless_flag_values)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo ok");
+	for (const char *const *v = LC_ARGV("true", "false", "auto"); *v; v++) {
+		struct ctt_result res;
+		lc_ctrun(&res, &t, "--rootless", *v, "run", "--bundle", t.bundle, ID);
+		cr_expect_eq(res.status, 0, "--rootless %s: %s", *v, res.err);
+		cr_expect_str_eq(res.out, "ok\n");
+		ctt_result_free(&res);
+	}
+	struct ctt_result res;
+	lc_ctrun(&res, &t, "--rootless", "maybe", "run", "--bundle", t.bundle, ID);
+	lc_assert_error(&res, "--rootless: invalid value \"maybe\"");
+	ctt_result_free(&res);
+	lc_assert_nothing_left(&t);
+}
