@@ -117,6 +117,8 @@ struct vm_case {
 	"devcg_check --count $cg\n"                                                     \
 	"$R update --pids-limit 7 --memory 64m $n; echo update rc $?\n"                     \
 	"echo pids.max $(cat $cg/pids.max) memory.max $(cat $cg/memory.max)\n"             \
+	"e=$($R events --stats $n); echo \"$e\" | grep -o '^{\"type\":\"stats\",\"id\":\"cgcmd\"'\n" \
+	"echo \"$e\" | grep -o '\"usage\":{\"limit\":67108864'; echo \"$e\" | grep -o '\"limit\":7}'\n" \
 	"echo '{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "       \
 	"\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}' | $R update -r - $n\n"          \
 	"echo devices rc $?; wait_for 'grep -q allowed $r/node.st'; echo node $(cat $r/node.st)\n" \
@@ -482,6 +484,9 @@ Test(vm, pause_resume_update_and_devices_on_cgroup2)
 				"programs 1\n"
 				"update rc 0\n"
 				"pids.max 7 memory.max 67108864\n"
+				"{\"type\":\"stats\",\"id\":\"cgcmd\"\n"
+				"\"usage\":{\"limit\":67108864\n"
+				"\"limit\":7}\n"
 				"devices rc 0\n"
 				"node allowed\n"
 				"programs 1\n"
