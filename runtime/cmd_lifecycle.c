@@ -159,17 +159,13 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	return rc;
 }
 
-static int set_frozen(struct ct_container *c, bool frozen, struct ct_error *err);
-
-/* delete --force: SIGKILL to every process of the container, then wait for the init. A
- * paused container is thawed after the signal: a frozen process dies only once it runs. */
+/* delete --force: SIGKILL to every process of the container (a frozen one too: the driver
+ * thaws after it), then wait for the init. */
 static int kill_and_wait(struct ct_container *c, struct ct_error *err)
 {
 	if (ct_container_attach(c, err) < 0)
 		return err->errnum == ESRCH ? 0 : -1; /* exited since we looked: nothing to kill */
 	if (ct_kill_all(c, SIGKILL, err) < 0)
-		return -1;
-	if (c->status == CT_STATUS_PAUSED && set_frozen(c, false, err) < 0)
 		return -1;
 	return ct_container_wait_exit(c, err);
 }
