@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #define POLL_LIMIT_MS 10000
-#define MAX_BOXES     8
+#define MAX_BOXES     16
 #define MAX_SPAWNED   24
 
 extern char **environ;

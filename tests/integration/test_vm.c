@@ -95,32 +95,34 @@ struct vm_case {
  * mem with no driver behind it) gives: "denied" by the device filter (EPERM), or let through
  * to the driver, which answers ENXIO ("allowed"). The deny-all rules of `ctrun spec` refuse
  * it until an update of the device rules allows it. */
-#define CGCMD_COUNTER                                                                     \
-	"i=0; while :; do i=$((i+1)); echo $i > /count.tmp; mv /count.tmp /count; "       \
-	"if head -c 0 /node 2>/node.err; then echo opened; "                              \
-	"elif grep -q 'not permitted' /node.err; then echo denied; else echo allowed; "   \
+#define CGCMD_COUNTER                                                                   \
+	"i=0; while :; do i=$((i+1)); echo $i > /count.tmp; mv /count.tmp /count; "     \
+	"if head -c 0 /node 2>/node.err; then echo opened; "                            \
+	"elif grep -q 'not permitted' /node.err; then echo denied; else echo allowed; " \
 	"fi > /node.tmp; mv /node.tmp /node.st; sleep 0.02; done"
 
-#define CGCMD_SCRIPT                                                                        \
-	"b=$1 n=$2 r=\"$1/rootfs\"; R='ctrun --root /run/ctrun'\n"                          \
-	"wait_for() { i=0; while ! eval \"$1\" && [ $i -lt 500 ]; do sleep 0.02; "           \
-	"i=$((i+1)); done; eval \"$1\"; }\n"                                                \
-	"$R run -d --bundle $b $n || exit 1\n"                                              \
-	"wait_for '[ -e $r/node.st ]'; echo node $(cat $r/node.st)\n"                       \
-	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "               \
-	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                    \
-	"$R pause $n; echo pause rc $?; $R state $n | grep '\"status\"'\n"                  \
-	"c1=$(cat $r/count); sleep 0.3; [ \"$(cat $r/count)\" = \"$c1\" ] && echo frozen\n"  \
-	"$R pause $n 2>&1\n"                                                               \
-	"$R resume $n; echo resume rc $?; $R state $n | grep '\"status\"'\n"                \
-	"wait_for '[ $(cat $r/count) -gt $c1 ]' && echo thawed\n"                           \
-	"devcg_check --count $cg\n"                                                     \
-	"$R update --pids-limit 7 --memory 64m $n; echo update rc $?\n"                     \
-	"echo pids.max $(cat $cg/pids.max) memory.max $(cat $cg/memory.max)\n"             \
-	"e=$($R events --stats $n); echo \"$e\" | grep -o '^{\"type\":\"stats\",\"id\":\"cgcmd\"'\n" \
-	"echo \"$e\" | grep -o '\"usage\":{\"limit\":67108864'; echo \"$e\" | grep -o '\"limit\":7}'\n" \
-	"echo '{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "       \
-	"\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}' | $R update -r - $n\n"          \
+#define CGCMD_SCRIPT                                                                               \
+	"b=$1 n=$2 r=\"$1/rootfs\"; R='ctrun --root /run/ctrun'\n"                                 \
+	"wait_for() { i=0; while ! eval \"$1\" && [ $i -lt 500 ]; do sleep 0.02; "                 \
+	"i=$((i+1)); done; eval \"$1\"; }\n"                                                       \
+	"$R run -d --bundle $b $n || exit 1\n"                                                     \
+	"wait_for '[ -e $r/node.st ]'; echo node $(cat $r/node.st)\n"                              \
+	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "                      \
+	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                           \
+	"$R pause $n; echo pause rc $?; $R state $n | grep '\"status\"'\n"                         \
+	"c1=$(cat $r/count); sleep 0.3; [ \"$(cat $r/count)\" = \"$c1\" ] && echo frozen\n"        \
+	"$R pause $n 2>&1\n"                                                                       \
+	"$R resume $n; echo resume rc $?; $R state $n | grep '\"status\"'\n"                       \
+	"wait_for '[ $(cat $r/count) -gt $c1 ]' && echo thawed\n"                                  \
+	"devcg_check --count $cg\n"                                                                \
+	"$R update --pids-limit 7 --memory 64m $n; echo update rc $?\n"                            \
+	"echo pids.max $(cat $cg/pids.max) memory.max $(cat $cg/memory.max)\n"                     \
+	"e=$($R events --stats $n); echo \"$e\" | grep -o "                                        \
+	"'^{\"type\":\"stats\",\"id\":\"cgcmd\"'\n"                                                \
+	"echo \"$e\" | grep -o '\"usage\":{\"limit\":67108864'; echo \"$e\" | grep -o "            \
+	"'\"limit\":7}'\n"                                                                         \
+	"echo '{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "             \
+	"\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}' | $R update -r - $n\n"                 \
 	"echo devices rc $?; wait_for 'grep -q allowed $r/node.st'; echo node $(cat $r/node.st)\n" \
 	"devcg_check --count $cg; $R delete --force $n; echo delete rc $?\n"
 
@@ -133,6 +135,26 @@ static void cgroup_commands(const struct lc *t)
 	lc_set_script(t, CGCMD_COUNTER);
 }
 
+/* events on cgroup v2: a hog the kernel OOM-kills in the container (a child of the init,
+ * which lives on) is an "oom" record of `events`, which ends when the container is deleted. */
+#define OOM_SCRIPT                                                                         \
+	"b=$1 n=$2; R='ctrun --root /run/ctrun'\n"                                         \
+	"$R run -d --bundle $b $n || exit 1\n"                                             \
+	"$R events --interval 60s $n > /tmp/events.$n & ev=$!\n"                           \
+	"touch $b/rootfs/go; i=0; while [ ! -e $b/rootfs/killed ] && [ $i -lt 1500 ]; do " \
+	"sleep 0.02; i=$((i+1)); done; echo hog $(cat $b/rootfs/killed)\n"                 \
+	"i=0; while ! grep -q oom /tmp/events.$n && [ $i -lt 500 ]; do sleep 0.02; "       \
+	"i=$((i+1)); done; grep -o '^{\"type\":\"oom\",\"id\":\"'$n'\"' /tmp/events.$n\n"  \
+	"$R delete --force $n; echo delete rc $?; wait $ev; echo events rc $?\n"
+
+static void oom_hog(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+	ctt_config_set(t->bundle, ".linux.resources", "{\"memory\": {\"limit\": 8388608}}");
+	lc_set_script(t, "while [ ! -e /go ]; do sleep 0.02; done; tail /dev/zero; "
+			 "echo $? > /killed; sleep 1000");
+}
+
 static const struct vm_case cases[] = {
 	{"basic", identity, NULL, NULL},
 	{"nopivot", identity, "initramfs", "--debug run --no-pivot"},
@@ -142,6 +164,7 @@ static const struct vm_case cases[] = {
 	{"cgv2", cgroup_v2_limits, NULL, NULL},
 	{"cgv2-bad", cgroup_v2_unknown_key, NULL, "run"},
 	{"cgcmd", cgroup_commands, NULL, NULL, CGCMD_SCRIPT},
+	{"oom", oom_hog, NULL, NULL, OOM_SCRIPT},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -472,25 +495,40 @@ Test(vm, pause_resume_update_and_devices_on_cgroup2)
 	struct ctt_result r;
 	vm_result(&r, console, "cgcmd");
 	cr_expect_eq(r.status, 0, "stdout:\n%s\nstderr:\n%s", r.out, r.err);
-	cr_expect_str_eq(r.out, "node denied\n"
-				"pause rc 0\n"
-				"  \"status\": \"paused\",\n"
-				"frozen\n"
-				"ctrun: pause container \"cgcmd\": cannot pause a container that is "
-				"paused\n"
-				"resume rc 0\n"
-				"  \"status\": \"running\",\n"
-				"thawed\n"
-				"programs 1\n"
-				"update rc 0\n"
-				"pids.max 7 memory.max 67108864\n"
-				"{\"type\":\"stats\",\"id\":\"cgcmd\"\n"
-				"\"usage\":{\"limit\":67108864\n"
-				"\"limit\":7}\n"
-				"devices rc 0\n"
-				"node allowed\n"
-				"programs 1\n"
-				"delete rc 0\n");
+	cr_expect_str_eq(r.out,
+			 "node denied\n"
+			 "pause rc 0\n"
+			 "  \"status\": \"paused\",\n"
+			 "frozen\n"
+			 "ctrun: pause container \"cgcmd\": cannot pause a container that is "
+			 "paused\n"
+			 "resume rc 0\n"
+			 "  \"status\": \"running\",\n"
+			 "thawed\n"
+			 "programs 1\n"
+			 "update rc 0\n"
+			 "pids.max 7 memory.max 67108864\n"
+			 "{\"type\":\"stats\",\"id\":\"cgcmd\"\n"
+			 "\"usage\":{\"limit\":67108864\n"
+			 "\"limit\":7}\n"
+			 "devices rc 0\n"
+			 "node allowed\n"
+			 "programs 1\n"
+			 "delete rc 0\n");
+	ctt_result_free(&r);
+	free(console);
+}
+
+Test(vm, oom_kill_on_cgroup2_is_an_events_record)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "oom");
+	cr_expect_eq(r.status, 0, "stdout:\n%s\nstderr:\n%s", r.out, r.err);
+	cr_expect_str_eq(r.out, "hog 137\n"
+				"{\"type\":\"oom\",\"id\":\"oom\"\n"
+				"delete rc 0\n"
+				"events rc 0\n");
 	ctt_result_free(&r);
 	free(console);
 }
