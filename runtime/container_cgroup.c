@@ -125,5 +125,7 @@ bool ct_container_cgroup_frozen(const struct ct_state *st)
 	if (ct_cgroup_from_state(st, NULL, &cg, &ignored) == 0 && cg)
 		ct_cgroup_freezer_state(cg, &state, &ignored);
 	ct_cgroup_free(cg);
-	return state == CT_FREEZER_FROZEN;
+	/* asked to freeze, not every task stopped yet: a process that joined a frozen cgroup
+	 * (exec --ignore-paused) makes it FREEZING again, and it is still paused (as runc) */
+	return state != CT_FREEZER_THAWED;
 }

@@ -340,6 +340,8 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	char *dir = ctt_tmpdir();
 	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
 	char *state2 = ctt_path(dir, "state2.json"), *out = ctt_path(dir, "agent.out");
+	/* the second agent's own output file: the first one's "ready" is already in out */
+	char *out2 = ctt_path(dir, "agent2.out");
 	pid_t agent = start_listener(&t, sock, state, out, "0");
 	notify_mkdir(&t, sock);
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
@@ -349,7 +351,7 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	for (int i = 0; i < 2000 && ctt_exists(sock); i++)
 		usleep(10000);
 	cr_assert_not(ctt_exists(sock), "the first agent still listens on %s", sock);
-	pid_t agent2 = start_listener(&t, sock, state2, out, "0");
+	pid_t agent2 = start_listener(&t, sock, state2, out2, "0");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "exec", "sh", "sh", "-c",
 		 "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; echo $$ > /tmp/me");
@@ -368,6 +370,7 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	free(state);
 	free(state2);
 	free(out);
+	free(out2);
 	free(dir);
 }
 
