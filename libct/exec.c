@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/procfs.h"
 #include "libct/process.h"
 #include "libct/procstat.h"
 #include "libct/sync.h"
@@ -188,6 +189,9 @@ static int child_steps(struct ct_init_plan *plan, const struct ct_exec_target *t
 	*exec_failed = false;
 	if (join_container(t, j, err) < 0)
 		return -1;
+	/* born in the container's pid namespace: its own procfs has our /proc/self
+	 * (libct/procfs.h); dropped at the execve, as it is close-on-exec */
+	ct_procfs_open(&plan->procfs, NULL);
 	exec_join_close(j);
 	if (t->pidfd >= 0)
 		close(t->pidfd);
