@@ -274,7 +274,8 @@ Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 	free(where);
 	cr_expect_neq(atoi(inner), 1);
 	cr_expect_neq(atoi(inner), pid, "the pid inside is the container's own");
-	cr_expect_eq(lc_count_in_pidns(lc_pid(&t, ID), "sleep 1000"), 2);
+	/* sh wrote the file before its exec of sleep: wait for that */
+	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 2);
 	cr_expect_eq(kill(pid, SIGKILL), 0);
 	free(inner);
 	free(text);
