@@ -9,7 +9,7 @@
  *                            resolves on the host's root, as the spec wants
  *   startContainer           the init after `start`, in the container's root (the path
  *                            resolves in the container), before the execve
- *   poststart                ctrun start / run (runtime/hooks_run.c), after the execve
+ *   poststart                ctrun start / run (runtime/container_hooks.c), after the execve
  *   poststop                 ctrun delete / run (and a failed create or start), after the
  *                            container is gone; a failure there is only a warning
  *
@@ -51,10 +51,10 @@ int ct_hook_run(enum ct_hook_kind kind, size_t index, const struct oci_hook *hoo
 int ct_hooks_run(const struct oci_hooks *hooks, enum ct_hook_kind kind, const char *state,
 		 struct ct_error *err);
 
-/* Runs every hook of that kind, a failing one handed to warn (may be NULL) and the rest
- * run as if it had succeeded (runtime.md#lifecycle step 13: poststop). */
+/* Runs every hook of that kind; a failing one is handed to warn(arg, message) (warn may be
+ * NULL) and the rest run as if it had succeeded (runtime.md#lifecycle step 13: poststop). */
 void ct_hooks_run_all(const struct oci_hooks *hooks, enum ct_hook_kind kind, const char *state,
-		      void (*warn)(const char *msg));
+		      void (*warn)(void *arg, const char *msg), void *arg);
 
 /* ---- pieces of the runner, pure (hooks/output.c) ---- */
 

@@ -350,12 +350,12 @@ int ct_hooks_run(const struct oci_hooks *hooks, enum ct_hook_kind kind, const ch
 }
 
 void ct_hooks_run_all(const struct oci_hooks *hooks, enum ct_hook_kind kind, const char *state,
-		      void (*warn)(const char *msg))
+		      void (*warn)(void *arg, const char *msg), void *arg)
 {
 	const oci_hook_list *l = ct_hook_list(hooks, kind);
 	for (size_t i = 0; i < l->len; i++) {
 		struct ct_error err = {0};
 		if (ct_hook_run(kind, i, &l->items[i], state, &err) < 0 && warn)
-			warn(err.msg);
+			warn(arg, err.msg);
 	}
 }

@@ -64,6 +64,22 @@ static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* The parent puts the init in its cgroup before it runs anything of the container's
+ * (libct/sync.h); the cgroup namespace made after that has the container's cgroup as root. */
+static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (!plan->opts->cgroup)
+		return 0;
+	return ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err);
+}
+
+static int unshare_cgroup_namespace(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
+		return ct_error_set(err, errno, "create cgroup namespace");
+	return 0;
+}
+
 static int set_host_names(const struct oci_config *c, struct ct_error *err)
 {
 	if (c->hostname && sethostname(c->hostname, strlen(c->hostname)) < 0)
@@ -142,7 +158,8 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 {
 	const struct oci_config *c = plan->config;
 	bool exec_failed;
-	if (enter_user_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
+	if (wait_for_cgroup(plan, err) < 0 || enter_user_namespace(plan, err) < 0 ||
+	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;
 	if (plan->new_mount_ns && ct_rootfs_setup(plan, err) < 0)

@@ -49,8 +49,12 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 		bool unified = i == plan->n_cgroup_v1;
 		if (unified && !plan->have_cgroup2_unified)
 			break;
-		hierarchy.data = unified ? NULL : plan->cgroup_v1[i].options;
+		const char *bind = unified ? plan->cgroup2_bind : plan->cgroup_v1[i].bind;
+		hierarchy.data = unified || bind ? NULL : plan->cgroup_v1[i].options;
+		hierarchy.bind = bind != NULL;
 		rq.type = rq.source = unified ? "cgroup2" : "cgroup";
+		if (bind)
+			rq.source = bind;
 		snprintf(dest, sizeof(dest), "%s/%s", m->destination,
 			 unified ? "unified" : plan->cgroup_v1[i].dir);
 		uint64_t *id = ct_expect_id(plan, m->expect_hierarchies + i);
@@ -61,6 +65,19 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 	    ct_mount_set_readonly(rootfd, m->destination, false, err) < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", index, m->destination);
 	return 0;
+}
+
+/* A unified host's cgroup mount without a cgroup namespace: the container's directory. */
+static int mount_cgroup2_bind(struct ct_init_plan *plan, int rootfd, size_t index,
+			      struct ct_error *err)
+{
+	const struct ct_planned_mount *m = &plan->mounts[index];
+	struct ct_mount_flags bind = m->flags;
+	bind.bind = true;
+	bind.data = NULL;
+	struct ct_mount_request rq = {
+		.type = "cgroup2", .source = plan->cgroup2_bind, .source_fd = -1, .flags = &bind};
+	return mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err);
 }
 
 static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, struct ct_error *err)
@@ -81,6 +98,8 @@ static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, st
 	} else if (m->is_cgroup) {
 		/* the container's view of a unified host: its own cgroup2 */
 		rq.type = rq.source = "cgroup2";
+		if (plan->cgroup2_bind)
+			return mount_cgroup2_bind(plan, rootfd, index, err);
 	}
 	if (!rq.source)
 		rq.source = m->type;

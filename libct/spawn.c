@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "hooks/hooks.h"
+#include "libct/cgroup/cgroup.h"
 #include "libct/cleanup.h"
 #include "libct/procfs.h"
 #include "libct/sync.h"
@@ -77,8 +78,10 @@ static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *e
 }
 
 /* Returns the pid (0 in the child), -1 with errno on failure; *method names the call that
- * made the child, for the debug log (the fallbacks are otherwise invisible). */
-pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
+ * made the child, for the debug log (the fallbacks are otherwise invisible). cgroup_fd >= 0:
+ * born in that cgroup2 directory (CLONE_INTO_CGROUP, 5.7+), *born says whether it was. */
+pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			  bool *born)
 {
 	struct clone_args args = {
 		.flags = CLONE_PIDFD | flags,
@@ -87,7 +90,21 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
 		.exit_signal = flags & CLONE_PARENT ? 0 : SIGCHLD,
 	};
 	*method = "clone3";
-	pid_t pid = ct_clone3(&args, sizeof(args));
+	*born = false;
+	pid_t pid = -1;
+	if (cgroup_fd >= 0) {
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = (uint64_t)cgroup_fd;
+		pid = ct_clone3(&args, sizeof(args));
+		if (pid >= 0) {
+			*born = pid > 0;
+			return pid;
+		}
+		/* before 5.7 (E2BIG/EINVAL), or refused: the parent writes cgroup.procs */
+		args.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+		args.cgroup = 0;
+	}
+	pid = ct_clone3(&args, sizeof(args));
 	if (pid >= 0 || (errno != ENOSYS && errno != EPERM))
 		return pid;
 	/* clone3 missing, or refused by an old seccomp profile: clone() with CLONE_PIDFD,
@@ -112,6 +129,12 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
 		return -1;
 	}
 	return pid;
+}
+
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
+{
+	bool born;
+	return ct_clone_pidfd_into(flags, -1, pidfd, method, &born);
 }
 
 /* config-linux.md#seccomp: the agent at listenerPath gets the notify fd with the state of
@@ -259,8 +282,10 @@ __attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
 	struct ct_error err = {0};
 	int pidfd = -1;
 	const char *method;
+	bool born;
 	if (join_early(plan, &err) == 0) {
-		pid_t pid = ct_clone_pidfd(plan->unshare_flags | CLONE_PARENT, &pidfd, &method);
+		pid_t pid = ct_clone_pidfd_into(plan->unshare_flags | CLONE_PARENT, plan->cgroup_fd,
+						&pidfd, &method, &born);
 		if (pid == 0)
 			ct_init_run(plan);
 		if (pid > 0 &&
@@ -317,8 +342,9 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 		      struct ct_error *err)
 {
 	bool joiner = plan->use_joiner;
-	pid_t pid =
-		joiner ? fork() : ct_clone_pidfd(plan->unshare_flags, &out->pidfd, &out->method);
+	pid_t pid = joiner ? fork()
+			   : ct_clone_pidfd_into(plan->unshare_flags, plan->cgroup_fd, &out->pidfd,
+						 &out->method, &out->born_in_cgroup);
 	if (pid < 0)
 		return ct_error_set(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"
@@ -334,6 +360,33 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 	out->sync_fd = steal_fd(&sync[0]);
 	out->pid = pid;
 	return joiner ? receive_init(pid, out, err) : 0;
+}
+
+/* The init waits (libct/sync.h) until it is in every directory of its cgroup but the one
+ * it joins once set up (ct_cgroup_late_key); born into the cgroup2 one with clone3, the
+ * others are written here. A joiner's init may or may not have been born there: moving
+ * a process into the cgroup it is in changes nothing. */
+static int place_init(const struct ct_init_plan *plan, const struct ct_spawned *out,
+		      struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg)
+		return 0;
+	if (ct_cgroup_enter(cg, out->pid, out->born_in_cgroup, ct_cgroup_late_key(cg), err) < 0)
+		return ct_error_prefix(err, "place the container init in its cgroup");
+	return ct_sync_send_cgroup_ready(out->sync_fd, err);
+}
+
+/* After READY: the set-up's memory stays charged where it was made, so even a tiny limit
+ * leaves room for the execve of the user process. */
+static int place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,
+			   struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	const char *key = cg ? ct_cgroup_late_key(cg) : NULL;
+	if (key && ct_cgroup_add_pid_to(cg, key, out->pid, err) < 0)
+		return ct_error_prefix(err, "place the container init in its cgroup");
+	return 0;
 }
 
 /* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
@@ -399,8 +452,9 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 		goto out;
 	if (enter_parent_namespaces(&plan, err) < 0 || ct_sync_pair(sync, err) < 0)
 		goto out;
-	if (spawn_init(&plan, sync, out, err) < 0 || release_user_namespace(&plan, out, err) < 0 ||
-	    wait_for_ready(o, out->sync_fd, out, err) < 0) {
+	if (spawn_init(&plan, sync, out, err) < 0 || place_init(&plan, out, err) < 0 ||
+	    release_user_namespace(&plan, out, err) < 0 ||
+	    wait_for_ready(o, out->sync_fd, out, err) < 0 || place_init_late(&plan, out, err) < 0) {
 		ct_spawned_kill(out);
 		goto out;
 	}

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "libct/cgroup/cgroup.h"
 #include "libct/error.h"
 #include "libct/idmap_writer.h"
 #include "libct/mount_options.h"
@@ -45,6 +46,9 @@ struct ct_spawn_opts {
 	void (*warn)(const char *msg);	 /* a config.md warning, in the parent; may be NULL */
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
 	int preserve_fds;		 /* fds 3 .. 3+n-1 stay open in the container */
+	/* The container's cgroup, made and limited by the caller (libct/cgroup/cgroup.h): the
+	 * init is born in it or put there before it runs anything; NULL: none. */
+	struct ct_cgroup *cgroup;
 	sigset_t child_sigmask;		 /* the mask the user process starts with */
 	/* Where the process object is, for messages: "config.json: .process" when NULL, or
 	 * "proc.json: " for the document of `exec --process`. */
@@ -92,6 +96,8 @@ struct ct_init_plan {
 	/* spawned through a joiner (libct/sync.h): a joined user namespace, or a new one with
 	 * other namespaces joined, which it could not join from inside */
 	bool use_joiner;
+	int cgroup_fd;	       /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
+	bool late_cgroupns;    /* unshare the cgroup namespace once in the cgroup, not at clone */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */
@@ -111,9 +117,13 @@ struct ct_init_plan {
 	struct ct_cgroup_hierarchy {
 		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */
 		char *options; /* its mount data: "cpu,cpuacct", "name=systemd" */
+		char *bind;    /* the container's own cgroup in it, bound there; NULL: mounted */
 	} * cgroup_v1;	       /* for a "cgroup" mount on a v1 host */
 	size_t n_cgroup_v1;
 	bool cgroup2_host;	   /* /sys/fs/cgroup is cgroup2 */
+	/* Without a cgroup namespace of its own a fresh cgroup2 mount would show the host's
+	 * whole tree: the container's cgroup2 directory is bound instead; NULL otherwise. */
+	char *cgroup2_bind;
 	bool have_cgroup2_unified; /* hybrid: cgroup2 at /sys/fs/cgroup/unified */
 	/* Mount verification (libct/mountcheck.h): an expectation per mount made, in groups:
 	 * [0, n_mounts) the config's mounts, the cgroup v1 hierarchies of each "cgroup" mount,
@@ -134,6 +144,7 @@ struct ct_spawned {
 	/* The call that made the init: "clone3", "clone" (CLONE_PIDFD) or "clone+pidfd_open";
 	 * static storage, NULL before a spawn. */
 	const char *method;
+	bool born_in_cgroup; /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
 	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
 };
 
@@ -171,6 +182,11 @@ const char *ct_process_path(const struct ct_spawn_opts *opts);
  * the child) or -1 with errno; *method names the call that worked (static storage).
  */
 pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
+/* The same, born in the cgroup2 directory cgroup_fd (clone3 CLONE_INTO_CGROUP) when it is
+ * >= 0 and the kernel takes it: *born says so; otherwise the caller writes cgroup.procs
+ * (ct_cgroup_enter) before the child runs anything of the container's. */
+pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			  bool *born);
 
 /* The next set-up message from the child that carries no fd, the same for the init and
  * exec: on the way, the terminal's master is kept in *pty_master and a seccomp notify fd

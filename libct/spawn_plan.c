@@ -254,6 +254,26 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	return 0;
 }
 
+/* With a cgroup of its own the container sees its own directory of each hierarchy, bound
+ * (as runc and crun do on v1): a fresh mount would show the cgroup namespace's root, which
+ * for the memory hierarchy, joined after the set-up, is the runtime's. */
+static int plan_cgroup_bind(struct ct_init_plan *plan, struct ct_cgroup_hierarchy *h)
+{
+	const struct ct_cgroup_layout *l;
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	struct ct_error ignored;
+	if (!cg || ct_cgroup_layout_get(&l, &ignored) < 0)
+		return 0;
+	char mountpoint[PATH_MAX];
+	snprintf(mountpoint, sizeof(mountpoint), CT_CGROUP_ROOT "/%s", h->dir);
+	for (size_t i = 0; i < l->n_v1; i++) {
+		const char *dir = ct_cgroup_dir_path(cg, l->v1[i].key);
+		if (strcmp(l->v1[i].mountpoint, mountpoint) == 0 && dir)
+			return (h->bind = strdup(dir)) ? 0 : -1;
+	}
+	return 0;
+}
+
 /* Mount data of a v1 hierarchy: its super options without rw/ro. */
 static int add_cgroup_hierarchy(struct ct_init_plan *plan, const char *dir, char *super)
 {
@@ -273,15 +293,30 @@ static int add_cgroup_hierarchy(struct ct_init_plan *plan, const char *dir, char
 	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1];
 	h->dir = strdup(dir);
 	h->options = strdup(options);
+	h->bind = NULL;
 	plan->n_cgroup_v1++;
-	return h->dir && h->options ? 0 : -1;
+	if (!h->dir || !h->options)
+		return -1;
+	return plan_cgroup_bind(plan, h);
 }
 
 /* A "cgroup" mount shows the container's own hierarchies: on a v1 (or hybrid) host that is
  * one mount per v1 hierarchy, so the controller lists are read here, before the clone. */
+static int plan_cgroup2_bind(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	const char *dir = cg ? ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) : NULL;
+	if (!dir || plan->late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
+		return 0;
+	plan->cgroup2_bind = strdup(dir);
+	return plan->cgroup2_bind ? 0 : ct_error_set(err, ENOMEM, "plan cgroup mount");
+}
+
 static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct statfs sfs;
+	if (plan_cgroup2_bind(plan, err) < 0)
+		return -1;
 	if (statfs("/sys/fs/cgroup", &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC) {
 		plan->cgroup2_host = true;
 		return 0;
@@ -562,7 +597,7 @@ static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
 }
 
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
- * wait for their issues (cgroups, rdt, network devices). */
+ * wait for their issues (network devices, Intel RDT). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
@@ -570,8 +605,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		bool given;
 		const char *field;
 	} rows[] = {
-		{lx->has_resources, ".linux.resources"},
-		{nonempty(lx->cgroups_path), ".linux.cgroupsPath"},
 		{lx->net_devices.len, ".linux.netDevices"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
 	};
@@ -579,6 +612,23 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		if (rows[i].given)
 			return ct_error_set_plain(
 				err, ENOTSUP, "config.json: %s: not supported yet", rows[i].field);
+	return 0;
+}
+
+/* A new cgroup namespace is made once the init is in its cgroup (libct/sync.h), so that
+ * its root is the container's cgroup, not the runtime's. */
+static int plan_cgroup(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg)
+		return 0;
+	if (ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) &&
+	    (plan->cgroup_fd = ct_cgroup_clone_fd(cg, err)) < 0)
+		return -1;
+	if (plan->unshare_flags & CLONE_NEWCGROUP) {
+		plan->unshare_flags &= ~(unsigned long)CLONE_NEWCGROUP;
+		plan->late_cgroupns = true;
+	}
 	return 0;
 }
 
@@ -597,7 +647,7 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		plan->join_fds[i] = -1;
 	plan->opts = o;
 	plan->config = c;
-	plan->sync_fd = plan->exec_fifo_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
@@ -633,6 +683,8 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    plan_id_mappings(&c->linux_, plan, err) < 0 ||
 	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
 	    plan_mount_label(&c->linux_, plan, err) < 0 || plan_process(c, plan, err) < 0)
+		return -1;
+	if (plan_cgroup(plan, err) < 0)
 		return -1;
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (plan->mounts[i].is_cgroup) {
@@ -673,8 +725,10 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	for (size_t i = 0; i < plan->n_cgroup_v1; i++) {
 		free(plan->cgroup_v1[i].dir);
 		free(plan->cgroup_v1[i].options);
+		free(plan->cgroup_v1[i].bind);
 	}
 	free(plan->cgroup_v1);
+	free(plan->cgroup2_bind);
 	free(plan->expect);
 	free(plan->argv);
 	free(plan->uid_map);
@@ -688,6 +742,6 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;
-	plan->sync_fd = plan->exec_fifo_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 }

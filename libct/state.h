@@ -95,7 +95,10 @@ struct ct_state {
 	uint64_t pid_start_time; /* field 22 of /proc/PID/stat when the pid was recorded */
 	char *created;		 /* RFC 3339 UTC with nanoseconds (ct_format_timestamp) */
 	uid_t owner;		 /* euid of the creator */
-	char *cgroup_path;	 /* may be NULL */
+	/* the container's cgroup directories: hierarchy key -> absolute path
+	 * (libct/cgroup/cgroup.h), empty without a cgroup (--cgroup-manager disabled) */
+	oci_string_map cgroup_paths;
+	oci_string_map cgroup_bases; /* key -> where removing empty parents stops */
 	bool started;		 /* set by `start` once the exec fifo was opened */
 	oci_string_map annotations;
 	/* The hooks later commands run: poststart (start) and poststop (delete). Kept here,
@@ -110,7 +113,7 @@ struct ct_state {
  * state.json, so a reader sees the old file or the new one, never a part. The caller holds
  * LOCK_EX. File format (ctrun's own; the status is never stored):
  *   { "ociVersion", "id", "pid", "bundle", "rootfs", "created", "owner" (uid, integer),
- *     "annotations"?, "ctrun": { "pidStartTime", "started", "cgroupPath"?,
+ *     "annotations"?, "ctrun": { "pidStartTime", "started", "cgroupPaths"?, "cgroupBases"?,
  *     "hooks"?: { "poststart"?, "poststop"? } } } */
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		   struct ct_error *err);

@@ -82,6 +82,12 @@ int ct_sync_send_userns_ready(int sock, struct ct_error *err)
 	return ct_sync_send(sock, &msg, err);
 }
 
+int ct_sync_send_cgroup_ready(int sock, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
+	return ct_sync_send(sock, &msg, err);
+}
+
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 			    struct ct_error *err)
 {

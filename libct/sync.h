@@ -2,7 +2,12 @@
  * SOCK_SEQPACKET socketpair made before the clone: one record per message.
  *
  *   parent (ctrun create)                          child (container init, libct/init.c)
- *   socketpair, clone3 ------------------------->  (a new user namespace: waits, with
+ *   socketpair, clone3 ------------------------->  (with a cgroup: waits until it is in)
+ *   (born in the cgroup2 directory with
+ *   CLONE_INTO_CGROUP) write cgroup.procs of
+ *   the others but v1 memory
+ *   CGROUP_READY ------------------------------->  unshare the cgroup namespace now
+ *                                                  (a new user namespace: waits, with
  *                                                  no id mapped, for its maps)
  *   write /proc/<pid>/uid_map, gid_map
  *   USERNS_READY ------------------------------->  setresgid/setresuid 0: root inside
@@ -19,7 +24,8 @@
  *   send it to listenerPath                        filter; the parent passes the fd on
  *   with the process state                         before READY, the child keeps no copy)
  *        <------------------- READY {note}         set-up done, about to block on the
- *   write state.json, pid file, exit               exec fifo until `ctrun start`
+ *   v1 memory cgroup.procs                         exec fifo until `ctrun start`
+ *   write state.json, pid file, exit
  *   (run: write state.json, then)
  *   START ------------------------------------->   startContainer hooks ("created", in
  *        <------------------- STARTED              the container's root)
@@ -64,6 +70,7 @@ enum ct_sync_type {
 	CT_SYNC_CREATE_HOOKS = 9, /* init -> parent: run prestart and createRuntime now */
 	CT_SYNC_HOOKS_DONE = 10,  /* parent -> init: they passed, go on */
 	CT_SYNC_STARTED = 11,	  /* init -> start/run: startContainer passed, exec next */
+	CT_SYNC_CGROUP_READY = 12, /* parent -> child: the init is in its cgroup */
 };
 
 struct ct_sync_msg {
@@ -86,6 +93,8 @@ int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err);
 
 /* Parent -> child: the child's user namespace is ready (libct/userns.h). */
 int ct_sync_send_userns_ready(int sock, struct ct_error *err);
+/* Parent -> child: the init is in its cgroup (libct/cgroup/cgroup.h). */
+int ct_sync_send_cgroup_ready(int sock, struct ct_error *err);
 /* Joiner -> parent: the init's pidfd, its pid and the call that made it ("clone3"). */
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 			    struct ct_error *err);

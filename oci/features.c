@@ -110,10 +110,11 @@ struct feature_object {
 		NULL \
 	}
 
-/* features-linux.md#cgroup: no cgroup manager yet. */
+/* features-linux.md#cgroup: the cgroupfs drivers of libct/cgroup (v1 and v2, rdma.max on
+ * both); no systemd manager yet. */
 static const struct feature_flag features_cgroup[] = {
-	{"v1", false},		{"v2", false},	 {"systemd", false},
-	{"systemdUser", false}, {"rdma", false}, END,
+	{"v1", true},		{"v2", true},	{"systemd", false},
+	{"systemdUser", false}, {"rdma", true}, END,
 };
 
 /* features-linux.md#seccomp: libct/seccomp.c applies every action and operator; the arches

@@ -17,6 +17,7 @@
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
 #include "runtime/bundle.h"
+#include "runtime/container_cgroup.h"
 #include "runtime/log.h"
 
 int ct_parse_count(const char *command, const char *flag, const char *text, int *out)
@@ -118,6 +119,8 @@ static int record_state(struct ct_container *c, struct ct_error *err)
 	st->pid = c->proc.pid;
 	if (ct_proc_start_time(st->pid, &st->pid_start_time, err) < 0)
 		return -1;
+	if (c->cgroup && ct_cgroup_to_state(c->cgroup, st, err) < 0)
+		return -1;
 	return ct_state_write(&c->dir, st, err);
 }
 
@@ -161,6 +164,9 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
 	};
+	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, err) < 0)
+		return -1;
+	so.cgroup = c->cgroup;
 	so.preserve_fds += ct_listen_fds();
 	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
 		ct_log(CT_LOG_DEBUG,
@@ -170,6 +176,9 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		return -1;
 	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", ct_shown_id(a->id).s,
 	       c->proc.pid, c->proc.method);
+	if (c->proc.born_in_cgroup)
+		ct_log(CT_LOG_DEBUG, "container \"%s\": init born in its cgroup (CLONE_INTO_CGROUP)",
+		       ct_shown_id(a->id).s);
 	if (c->proc.note[0])
 		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", ct_shown_id(a->id).s, c->proc.note);
 	if (c->proc.pty_master >= 0 &&
@@ -204,6 +213,8 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	struct ct_error ignored;
 	bool spawned = c->proc.pid > 0;
 	ct_spawned_kill(&c->proc);
+	if (c->cgroup)
+		ct_cgroup_destroy(c->cgroup, &ignored);
 	ct_state_remove(c->rootfd, &c->dir, &ignored);
 	/* the container existed: its deletion ends with poststop (runtime.md#lifecycle) */
 	if (spawned)
@@ -211,6 +222,8 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 fail:
 	oci_config_free(b.config);
 	ct_state_free(&c->state);
+	ct_cgroup_free(c->cgroup);
+	c->cgroup = NULL;
 	return -1;
 }
 
@@ -356,12 +369,16 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 
 int ct_container_destroy(struct ct_container *c, struct ct_error *err)
 {
+	if (ct_container_cgroup_destroy(&c->state, err) < 0)
+		return -1;
 	return ct_state_remove(c->rootfd, &c->dir, err);
 }
 
 void ct_container_close(struct ct_container *c)
 {
 	ct_spawned_close(&c->proc);
+	ct_cgroup_free(c->cgroup);
+	c->cgroup = NULL;
 	ct_container_dir_close(&c->dir);
 	if (c->rootfd >= 0)
 		close(c->rootfd);

@@ -29,6 +29,7 @@ struct ct_container {
 	struct ct_state state;
 	enum ct_status status;
 	struct ct_spawned proc; /* pidfd of the init when it lives (and we made or opened it) */
+	struct ct_cgroup *cgroup; /* create: the cgroup it made (freed by ct_container_close) */
 	bool start_refused;	/* a startContainer hook failed: the init is on its way out */
 };
 
@@ -70,7 +71,8 @@ void ct_container_poststop(const struct ct_container *c);
  * state directory, run poststop. */
 void ct_container_abort_start(struct ct_container *c);
 
-/* Removes the state directory; the container must be stopped. */
+/* Removes the cgroup (killing what is left in it) and the state directory; the container
+ * must be stopped. */
 int ct_container_destroy(struct ct_container *c, struct ct_error *err);
 
 void ct_container_close(struct ct_container *c);

@@ -22,11 +22,9 @@ int ct_container_poststart(struct ct_container *c, struct ct_error *err)
 	return rc;
 }
 
-static const char *warned_id;
-
-static void warn_hook(const char *msg)
+static void warn_hook(void *id, const char *msg)
 {
-	ct_log(CT_LOG_WARNING, "delete container \"%s\": %s", ct_shown_id(warned_id).s, msg);
+	ct_log(CT_LOG_WARNING, "delete container \"%s\": %s", ct_shown_id(id).s, msg);
 }
 
 void ct_container_poststop(const struct ct_container *c)
@@ -35,13 +33,12 @@ void ct_container_poststop(const struct ct_container *c)
 		return;
 	char *state;
 	struct ct_error err = {0};
-	warned_id = c->state.id;
 	/* gen_runc_state shows pid 0 once stopped, as `ctrun state` does */
 	if (ct_state_format_compact(&c->state, "stopped", 0, &state, &err) < 0) {
-		warn_hook(err.msg);
+		warn_hook(c->state.id, err.msg);
 		return;
 	}
-	ct_hooks_run_all(&c->state.hooks, CT_HOOK_POSTSTOP, state, warn_hook);
+	ct_hooks_run_all(&c->state.hooks, CT_HOOK_POSTSTOP, state, warn_hook, c->state.id);
 	free(state);
 }
 

@@ -10,6 +10,7 @@
 #include "libct/cleanup.h"
 #include "libct/procstat.h"
 #include "libct/syscalls.h"
+#include "runtime/container_cgroup.h"
 
 static int pid_ns_of(pid_t pid, struct stat *st)
 {
@@ -50,8 +51,26 @@ static int signal_init(struct ct_container *c, int sig, struct ct_error *err)
 	return 0;
 }
 
+/* Every process of the cgroup (cgroup.kill for SIGKILL where the kernel has it), then the
+ * init itself in case it is not in there (it is: this only makes the init's signal sure). */
+static int kill_by_cgroup(struct ct_container *c, struct ct_cgroup *cg, int sig,
+			  struct ct_error *err)
+{
+	if (ct_cgroup_kill_all(cg, sig, err) < 0)
+		return -1;
+	return signal_init(c, sig, err);
+}
+
 int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err)
 {
+	struct ct_cgroup *cg;
+	if (ct_container_cgroup_open(&c->state, &cg, err) < 0)
+		return -1;
+	if (cg) {
+		int rc = kill_by_cgroup(c, cg, sig, err);
+		ct_cgroup_free(cg);
+		return rc;
+	}
 	struct stat init_ns, own_ns;
 	if (pid_ns_of(c->state.pid, &init_ns) < 0 || pid_ns_of(0, &own_ns) < 0 ||
 	    same_ns(&init_ns, &own_ns))

@@ -174,3 +174,15 @@ Test(features, unexpected_argument)
 	cr_expect(strstr(r.err, "\"extra\""), "stderr: %s", r.err);
 	ctt_result_free(&r);
 }
+
+/* The cgroupfs drivers of libct/cgroup, both layouts; no systemd manager. */
+Test(features, cgroup_drivers_without_systemd)
+{
+	yajl_val f = features(NULL);
+	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.v1"));
+	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.v2"));
+	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.rdma"));
+	cr_expect_not(ctt_json_get_bool(f, ".linux.cgroup.systemd"));
+	cr_expect_not(ctt_json_get_bool(f, ".linux.cgroup.systemdUser"));
+	yajl_tree_free(f);
+}

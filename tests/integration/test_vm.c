@@ -59,6 +59,27 @@ static void many_mounts(const struct lc *t)
 			 "stat -c 'mode %a' /t; head -n1 /ro/passwd");
 }
 
+/* cgroup v2: limits written as the v2 files want them (cpu.max, cpu.weight from shares,
+ * memory.max, swap as memory+swap, a unified key), read by the container from its own
+ * cgroup2 mount in its cgroup namespace. */
+static void cgroup_v2_limits(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".linux.resources",
+		       "{\"memory\": {\"limit\": 67108864, \"swap\": 100663296},"
+		       " \"cpu\": {\"shares\": 1024, \"quota\": 25000, \"period\": 50000},"
+		       " \"pids\": {\"limit\": 32},"
+		       " \"unified\": {\"memory.high\": \"50331648\"}}");
+	lc_set_script(t, "cd /sys/fs/cgroup; cat memory.max memory.swap.max memory.high "
+			 "pids.max cpu.max cpu.weight; grep '^0::' /proc/self/cgroup");
+}
+
+/* A unified key the kernel has no file for: refused, nothing left (cgroups-left). */
+static void cgroup_v2_unknown_key(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".linux.resources", "{\"unified\": {\"memory.bogus\": \"1\"}}");
+	lc_set_script(t, "echo ran");
+}
+
 struct vm_case {
 	const char *name;		   /* the container's id and hostname */
 	void (*setup)(const struct lc *t); /* makes the bundle's config */
@@ -72,6 +93,8 @@ static const struct vm_case cases[] = {
 	{"pivot-initramfs", identity, "initramfs", "run"},
 	{"covered", lc_covered_mounts, NULL, "run"},
 	{"mounts", many_mounts, NULL, NULL},
+	{"cgv2", cgroup_v2_limits, NULL, NULL},
+	{"cgv2-bad", cgroup_v2_unknown_key, NULL, "run"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -403,5 +426,43 @@ Test(vm, no_container_is_left_in_the_guest)
 		cr_expect_str_empty(r.out, "%s: left:\n%s", *stage, r.out);
 		ctt_result_free(&r);
 	}
+	free(console);
+}
+
+Test(vm, cgroup_v2_limits_read_back_inside_and_born_in_the_cgroup)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "cgv2");
+	cr_assert_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect_str_eq(r.out, "67108864\n33554432\n50331648\n32\n25000 50000\n39\n0::/\n");
+	cr_expect(lc_matches(r.err, "cgroup /sys/fs/cgroup/ctrun/cgv2 made \\(v2 driver\\)$"),
+		  "not the v2 driver:\n%s", r.err);
+	cr_expect(lc_matches(r.err, "init born in its cgroup \\(CLONE_INTO_CGROUP\\)$"),
+		  "not born in its cgroup:\n%s", r.err);
+	ctt_result_free(&r);
+	free(console);
+}
+
+Test(vm, cgroup_v2_unknown_unified_key_is_refused)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "cgv2-bad");
+	lc_assert_error(&r, ".linux.resources.unified[\"memory.bogus\"]", "does not exist");
+	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
+	ctt_result_free(&r);
+	free(console);
+}
+
+/* Every container's cgroup went with it: delete, run's end and the failed create. */
+Test(vm, no_cgroup_is_left_in_the_guest)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "cgroups-left");
+	cr_expect_eq(r.status, 0, "find: %s", r.err);
+	cr_expect_str_empty(r.out, "left:\n%s", r.out);
+	ctt_result_free(&r);
 	free(console);
 }

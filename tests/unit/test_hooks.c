@@ -153,8 +153,9 @@ static void make_marker_path(void)
 static char *warnings[4];
 static int nwarnings;
 
-static void collect(const char *msg)
+static void collect(void *arg, const char *msg)
 {
+	cr_expect_str_eq(arg, "arg");
 	if (nwarnings < 4)
 		warnings[nwarnings++] = strdup(msg);
 }
@@ -173,7 +174,7 @@ Test(hook_lists, first_failure_stops_the_list_run_all_goes_on)
 	cr_expect(strstr(err.msg, "poststart hook #0 \"/bin/sh\": exited with status 9"), "%s",
 		  err.msg);
 	cr_expect_neq(access(marker, F_OK), 0, "the hook after the failing one ran");
-	ct_hooks_run_all(&hooks, CT_HOOK_POSTSTOP, "{}", collect);
+	ct_hooks_run_all(&hooks, CT_HOOK_POSTSTOP, "{}", collect, "arg");
 	cr_expect_eq(access(marker, F_OK), 0, "poststop stopped at the failing hook");
 	cr_assert_eq(nwarnings, 1);
 	cr_expect(strstr(warnings[0], "poststop hook #0"), "%s", warnings[0]);

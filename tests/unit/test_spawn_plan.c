@@ -791,12 +791,19 @@ Test(spawn_plan, seccomp_profile_error_fails_the_build)
 	plan_done(&f);
 }
 
-Test(spawn_plan, resources_not_supported_yet)
+/* The cgroup is made and limited by the caller (libct/cgroup): the plan only keeps the
+ * cgroup namespace at clone time when there is no cgroup to enter first. */
+Test(spawn_plan, resources_and_cgroups_path_are_left_to_the_cgroup)
 {
 	struct plan_fixture f;
-	assert_build_fails(&f,
-			   plan_doc(JSON("linux"
-					 : {"resources" : {"pids" : {"limit" : 10}}})),
-			   ENOTSUP, "config.json: .linux.resources: not supported yet");
+	plan_build_ok(&f, plan_doc(JSON("linux"
+					: {
+						"resources" : {"pids" : {"limit" : 10}},
+						"cgroupsPath" : "pod/c1",
+						"namespaces" : [ {"type" : "cgroup"} ]
+					})));
+	cr_expect(f.plan.unshare_flags & CLONE_NEWCGROUP);
+	cr_expect_not(f.plan.late_cgroupns);
+	cr_expect_eq(f.plan.cgroup_fd, -1);
 	plan_done(&f);
 }

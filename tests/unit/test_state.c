@@ -424,7 +424,10 @@ static void fill_state(struct ct_state *st)
 	st->pid_start_time = 18446744073709551000u;
 	st->created = strdup("2026-01-02T03:04:05.123456789Z");
 	st->owner = 1000;
-	st->cgroup_path = strdup("/sys/fs/cgroup/ctrun/web");
+	st->cgroup_paths.len = 1;
+	st->cgroup_paths.items = calloc(1, sizeof(struct oci_kv));
+	st->cgroup_paths.items[0].key = strdup("memory");
+	st->cgroup_paths.items[0].value = strdup("/sys/fs/cgroup/memory/ctrun/web");
 	st->started = true;
 	st->annotations.len = 3;
 	st->annotations.items = calloc(3, sizeof(struct oci_kv));
@@ -463,7 +466,9 @@ Test(state_file, write_read_round_trip, .init = setup_root, .fini = remove_tmpdi
 	cr_expect_eq(back.pid_start_time, st.pid_start_time);
 	cr_expect_str_eq(back.created, st.created);
 	cr_expect_eq(back.owner, st.owner);
-	cr_expect_str_eq(back.cgroup_path, st.cgroup_path);
+	cr_assert_eq(back.cgroup_paths.len, 1);
+	cr_expect_str_eq(back.cgroup_paths.items[0].key, "memory");
+	cr_expect_str_eq(back.cgroup_paths.items[0].value, "/sys/fs/cgroup/memory/ctrun/web");
 	cr_expect_eq(back.started, true);
 	cr_assert_eq(back.annotations.len, 3);
 	for (size_t i = 0; i < 3; i++) {
@@ -493,7 +498,7 @@ Test(state_file, optional_fields_stay_absent, .init = setup_root, .fini = remove
 	cr_assert_eq(ct_state_write(&d, &st, &err), 0, "%s", err.msg);
 	struct ct_state back;
 	cr_assert_eq(ct_state_read(&d, &back, &err), 0, "%s", err.msg);
-	cr_expect_null(back.cgroup_path);
+	cr_expect_eq(back.cgroup_paths.len, 0);
 	cr_expect_eq(back.annotations.len, 0);
 	cr_expect_eq(back.started, false);
 	cr_expect_eq(back.owner, 0);

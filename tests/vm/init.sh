@@ -66,7 +66,12 @@ if [ "$1" = tmpfs ]; then
 	check uname uname -r
 	check probe kernel_probe
 	check features ctrun features
+	# the cgroup v2 cases' controllers, as a host makes them available
+	for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
+		echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control
+	done
 	run_cases tmpfs
+	check cgroups-left find /sys/fs/cgroup -mindepth 1 -type d
 	check left-tmpfs ctrun --root /run/ctrun list -q
 	echo "@vm end"
 	poweroff -f

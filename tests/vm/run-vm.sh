@@ -15,7 +15,8 @@
 # Every result line is `@vm NAME KIND TEXT`: KIND `rc` (the exit code), `out` / `err` (one
 # line of stdout / stderr). NAME is a case, or one of the fixed checks: uname, probe
 # (tests/helpers/kernel_probe), features, left-initramfs and left-tmpfs (`ctrun list -q`
-# after each stage). The last line
+# after each stage), cgroups-left (the cgroups below the root after the tmpfs stage). The
+# guest enables every controller in the root's cgroup.subtree_control. The last line
 # is `@vm end`. Exit status 77 (with the reason on stderr) when qemu or the kernel cannot
 # be had; 0 when the guest ran to its end; 1 otherwise.
 set -euo pipefail

@@ -1,0 +1,334 @@
+/* The container's cgroup (libct/cgroup/cgroup.h): planning its directories from the layout,
+ * recording and loading them, and the calls that dispatch to the driver. */
+#include "libct/cgroup/cgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libct/cgroup/internal.h"
+#include "libct/cleanup.h"
+
+static int add_dir(struct ct_cgroup *cg, const char *key, char *path, struct ct_error *err)
+{
+	struct ct_cgroup_dir *grown = realloc(cg->dirs, (cg->n_dirs + 1) * sizeof(*grown));
+	if (!grown) {
+		free(path);
+		return ct_error_set(err, ENOMEM, "plan cgroup");
+	}
+	cg->dirs = grown;
+	cg->dirs[cg->n_dirs] = (struct ct_cgroup_dir){.key = strdup(key), .path = path};
+	if (!cg->dirs[cg->n_dirs++].key)
+		return ct_error_set(err, ENOMEM, "plan cgroup");
+	return 0;
+}
+
+static int plan_dir(struct ct_cgroup *cg, const struct ct_cgroup_config *cfg, const char *key,
+		    const char *mountpoint, const char *mount_root, const char *caller,
+		    struct ct_error *err)
+{
+	_cleanup_free_ char *path = NULL;
+	char *dir;
+	if (ct_cgroup_resolve_path(cfg->cgroups_path, caller, cfg->id, &path, err) < 0 ||
+	    ct_cgroup_dir_for(mountpoint, mount_root, path, &dir, err) < 0 ||
+	    add_dir(cg, key, dir, err) < 0)
+		return -1;
+	bool relative = !cfg->cgroups_path || cfg->cgroups_path[0] != '/';
+	if (relative &&
+	    ct_cgroup_dir_for(mountpoint, mount_root, caller, &cg->dirs[cg->n_dirs - 1].base,
+			      err) < 0)
+		return -1;
+	return 0;
+}
+
+static struct ct_cgroup *cgroup_new(void (*warn)(const char *))
+{
+	struct ct_cgroup *cg = calloc(1, sizeof(*cg));
+	if (cg) {
+		cg->unified_fd = -1;
+		cg->warn = warn;
+	}
+	return cg;
+}
+
+int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out,
+		   struct ct_error *err)
+{
+	const struct ct_cgroup_layout *l;
+	*out = NULL;
+	if (ct_cgroup_layout_get(&l, err) < 0)
+		return -1;
+	if (l->mode == CT_CGROUP_MODE_NONE)
+		return ct_error_set_plain(err, ENOTSUP,
+					  "no cgroup hierarchy is mounted on " CT_CGROUP_ROOT
+					  " (use --cgroup-manager disabled to run without one)");
+	struct ct_cgroup *cg = cgroup_new(cfg->warn);
+	if (!cg)
+		return ct_error_set(err, ENOMEM, "plan cgroup");
+	cg->ops = l->mode == CT_CGROUP_MODE_UNIFIED ? &ct_cgroup_v2_ops : &ct_cgroup_v1_ops;
+	for (size_t i = 0; i < l->n_v1; i++) {
+		const struct ct_cgroup_hierarchy_info *h = &l->v1[i];
+		if (plan_dir(cg, cfg, h->key, h->mountpoint, h->mount_root, h->caller_path, err) <
+		    0)
+			goto fail;
+	}
+	if (l->unified_mount &&
+	    plan_dir(cg, cfg, CT_CGROUP_UNIFIED_KEY, l->unified_mount, l->unified_mount_root,
+		     l->unified_caller_path, err) < 0)
+		goto fail;
+	*out = cg;
+	return 0;
+fail:
+	ct_cgroup_free(cg);
+	return -1;
+}
+
+static const char *map_get(const oci_string_map *m, const char *key)
+{
+	for (size_t i = 0; i < m->len; i++)
+		if (strcmp(m->items[i].key, key) == 0)
+			return m->items[i].value;
+	return NULL;
+}
+
+/* The cgroup2 directory last, as ct_cgroup_plan orders them. */
+static void unified_last(struct ct_cgroup *cg)
+{
+	for (size_t i = 0; i + 1 < cg->n_dirs; i++)
+		if (strcmp(cg->dirs[i].key, CT_CGROUP_UNIFIED_KEY) == 0) {
+			struct ct_cgroup_dir d = cg->dirs[i];
+			memmove(&cg->dirs[i], &cg->dirs[i + 1], (cg->n_dirs - i - 1) * sizeof(d));
+			cg->dirs[cg->n_dirs - 1] = d;
+			return;
+		}
+}
+
+int ct_cgroup_from_state(const struct ct_state *st, void (*warn)(const char *msg),
+			 struct ct_cgroup **out, struct ct_error *err)
+{
+	const oci_string_map *paths = &st->cgroup_paths;
+	*out = NULL;
+	if (!paths->len)
+		return 0;
+	struct ct_cgroup *cg = cgroup_new(warn);
+	if (!cg)
+		return ct_error_set(err, ENOMEM, "load cgroup");
+	bool v1 = false;
+	for (size_t i = 0; i < paths->len; i++) {
+		const struct oci_kv *kv = &paths->items[i];
+		const char *base = map_get(&st->cgroup_bases, kv->key);
+		if (kv->value[0] != '/') {
+			ct_cgroup_free(cg);
+			return ct_error_set_plain(err, EINVAL,
+						  "state.json: cgroup path \"%s\" is not absolute",
+						  kv->value);
+		}
+		char *path = strdup(kv->value);
+		if (!path || add_dir(cg, kv->key, path, err) < 0 ||
+		    (base && !(cg->dirs[cg->n_dirs - 1].base = strdup(base)))) {
+			ct_cgroup_free(cg);
+			return ct_error_set(err, ENOMEM, "load cgroup");
+		}
+		v1 |= strcmp(kv->key, CT_CGROUP_UNIFIED_KEY) != 0;
+	}
+	unified_last(cg);
+	cg->ops = v1 ? &ct_cgroup_v1_ops : &ct_cgroup_v2_ops;
+	*out = cg;
+	return 0;
+}
+
+static int copy_map(const struct ct_cgroup *cg, bool bases, oci_string_map *out)
+{
+	out->items = calloc(cg->n_dirs + 1, sizeof(*out->items));
+	out->len = 0;
+	if (!out->items)
+		return -1;
+	for (size_t i = 0; i < cg->n_dirs; i++) {
+		const char *v = bases ? cg->dirs[i].base : cg->dirs[i].path;
+		if (!v)
+			continue;
+		struct oci_kv *kv = &out->items[out->len++];
+		kv->key = strdup(cg->dirs[i].key);
+		kv->value = strdup(v);
+		if (!kv->key || !kv->value)
+			return -1;
+	}
+	return 0;
+}
+
+int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)
+{
+	if (copy_map(cg, false, &st->cgroup_paths) < 0 || copy_map(cg, true, &st->cgroup_bases) < 0)
+		return ct_error_set(err, ENOMEM, "record cgroup paths");
+	return 0;
+}
+
+void ct_cgroup_free(struct ct_cgroup *cg)
+{
+	if (!cg)
+		return;
+	for (size_t i = 0; i < cg->n_dirs; i++) {
+		free(cg->dirs[i].key);
+		free(cg->dirs[i].path);
+		free(cg->dirs[i].made_from);
+		free(cg->dirs[i].base);
+	}
+	free(cg->dirs);
+	if (cg->unified_fd >= 0)
+		close(cg->unified_fd);
+	free(cg);
+}
+
+const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key)
+{
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		if (strcmp(cg->dirs[i].key, key) == 0)
+			return cg->dirs[i].path;
+	return NULL;
+}
+
+/* Whether controller is one of key's comma-separated names. */
+static bool key_has(const char *key, const char *controller)
+{
+	size_t len = strlen(controller);
+	for (const char *p = key; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == len && strncmp(p, controller, len) == 0)
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *controller)
+{
+	if (cg->ops == &ct_cgroup_v2_ops)
+		return ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		if (key_has(cg->dirs[i].key, controller))
+			return cg->dirs[i].path;
+	return NULL;
+}
+
+int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err)
+{
+	if (cg->unified_fd >= 0)
+		return cg->unified_fd;
+	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
+	if (!dir)
+		return -1;
+	cg->unified_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg->unified_fd < 0)
+		return ct_error_set(err, errno, "open cgroup \"%s\"", dir);
+	return cg->unified_fd;
+}
+
+const char *ct_cgroup_late_key(const struct ct_cgroup *cg)
+{
+	if (cg->ops != &ct_cgroup_v1_ops)
+		return NULL;
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		if (strcmp(cg->dirs[i].key, "memory") == 0)
+			return cg->dirs[i].key;
+	return NULL;
+}
+
+int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struct ct_error *err)
+{
+	const char *dir = ct_cgroup_dir_path(cg, key);
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d", pid);
+	if (!dir)
+		return ct_error_set_plain(err, ENOENT, "the cgroup has no \"%s\" hierarchy", key);
+	return ct_cg_write(dir, "cgroup.procs", buf, err);
+}
+
+int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const char *skip_key,
+		    struct ct_error *err)
+{
+	for (size_t i = 0; i < cg->n_dirs; i++) {
+		const char *key = cg->dirs[i].key;
+		if ((born_in_unified && strcmp(key, CT_CGROUP_UNIFIED_KEY) == 0) ||
+		    (skip_key && strcmp(key, skip_key) == 0))
+			continue;
+		if (ct_cgroup_add_pid_to(cg, key, pid, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err)
+{
+	if (cg->ops->create(cg, err) < 0)
+		return -1;
+	if (ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) && ct_cgroup_clone_fd(cg, err) < 0) {
+		struct ct_error ignored;
+		cg->ops->destroy(cg, &ignored);
+		return -1;
+	}
+	return 0;
+}
+
+int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
+		    enum ct_cgroup_apply_mode mode, struct ct_error *err)
+{
+	return cg->ops->apply(cg, res, mode, err);
+}
+
+int ct_cgroup_add_pid(struct ct_cgroup *cg, pid_t pid, struct ct_error *err)
+{
+	return cg->ops->add_pid(cg, pid, err);
+}
+
+int ct_cgroup_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
+{
+	return cg->ops->freeze(cg, frozen, err);
+}
+
+int ct_cgroup_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
+			    struct ct_error *err)
+{
+	return cg->ops->freezer_state(cg, out, err);
+}
+
+int ct_cgroup_list_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err)
+{
+	return cg->ops->list_pids(cg, pids, n, err);
+}
+
+int ct_cgroup_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *out, struct ct_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	return cg->ops->stats(cg, out, err);
+}
+
+void ct_cgroup_stats_free(struct ct_cgroup_stats *st)
+{
+	free(st->cpu.percpu_ns);
+	for (size_t i = 0; i < st->memory.n_raw; i++)
+		free(st->memory.raw_keys[i]);
+	free(st->memory.raw_keys);
+	free(st->memory.raw_values);
+	free(st->blkio.service_bytes);
+	free(st->blkio.serviced);
+	free(st->hugetlb);
+	memset(st, 0, sizeof(*st));
+}
+
+int ct_cgroup_oom_watch(struct ct_cgroup *cg, struct ct_error *err)
+{
+	return cg->ops->oom_watch(cg, err);
+}
+
+int ct_cgroup_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err)
+{
+	return cg->ops->kill_all(cg, sig, err);
+}
+
+int ct_cgroup_destroy(struct ct_cgroup *cg, struct ct_error *err)
+{
+	return cg->ops->destroy(cg, err);
+}

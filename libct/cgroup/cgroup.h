@@ -1,0 +1,271 @@
+/* A container's cgroup: one small vtable (struct ct_cgroup_ops) with a driver per layout,
+ * v1 (a directory per controller hierarchy, libct/cgroup/v1.c) and v2 (the unified
+ * hierarchy, libct/cgroup/v2.c), behind the ct_cgroup_* calls below, which are what the
+ * commands use (create, delete, kill --all, update, pause/resume, ps, events, exec).
+ *
+ * The layout of /sys/fs/cgroup is detected once per process (ct_cgroup_layout_get):
+ *   unified  cgroup2 on /sys/fs/cgroup: the v2 driver does everything.
+ *   legacy   v1 hierarchies only: the v1 driver.
+ *   hybrid   v1 hierarchies plus cgroup2 on /sys/fs/cgroup/unified (systemd's hybrid mode):
+ *            the v1 driver applies the resources; the container is also placed in the
+ *            unified hierarchy (as systemd puts every service there), born into it with
+ *            clone3(CLONE_INTO_CGROUP), and that directory is what cgroup.kill and
+ *            cgroup.events work on where the v1 freezer would need a loop.
+ *
+ * Paths (ct_cgroup_resolve_path): linux.cgroupsPath absolute -> as given below each
+ * hierarchy's root; relative -> below the caller's own cgroup in that hierarchy (never at
+ * the root beside other tenants); empty -> "ctrun/<id>" below the caller's cgroup. The
+ * systemd form "slice:prefix:name" is refused (no systemd manager yet).
+ *
+ * Every directory the container has is recorded in state.json ("ctrun"."cgroupPaths": a
+ * map of hierarchy key -> absolute directory), so later commands find the cgroup without
+ * the config: ct_cgroup_to_state() / ct_cgroup_from_state().
+ *
+ * Ownership: struct ct_cgroup is malloc'ed, freed by ct_cgroup_free() (which closes fds but
+ * never removes directories: ct_cgroup_destroy() does that). */
+#ifndef CT_CGROUP_H
+#define CT_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libct/error.h"
+#include "libct/state.h"
+#include "oci/config.h"
+
+#define CT_CGROUP_ROOT	      "/sys/fs/cgroup"
+#define CT_CGROUP_UNIFIED_KEY "unified" /* the cgroup2 directory's key in cgroupPaths */
+
+/* ---- layout detection ---- */
+
+enum ct_cgroup_mode {
+	CT_CGROUP_MODE_NONE,	/* nothing mounted on /sys/fs/cgroup */
+	CT_CGROUP_MODE_LEGACY,	/* v1 only */
+	CT_CGROUP_MODE_HYBRID,	/* v1 + cgroup2 on /sys/fs/cgroup/unified */
+	CT_CGROUP_MODE_UNIFIED, /* cgroup2 on /sys/fs/cgroup */
+};
+
+/* One mounted v1 hierarchy. */
+struct ct_cgroup_hierarchy_info {
+	char *key;	   /* its controllers as in /proc/self/cgroup: "cpu,cpuacct", "name=systemd" */
+	char *mountpoint;  /* "/sys/fs/cgroup/cpu,cpuacct" */
+	char *mount_root;  /* the mount's root in the hierarchy (mountinfo field 4), usually "/" */
+	char *caller_path; /* the caller's cgroup in it (from /proc/self/cgroup), "/..." */
+};
+
+struct ct_cgroup_layout {
+	enum ct_cgroup_mode mode;
+	struct ct_cgroup_hierarchy_info *v1; /* legacy and hybrid */
+	size_t n_v1;
+	char *unified_mount;	   /* cgroup2 mount point, NULL when there is none */
+	char *unified_mount_root;  /* its root in the hierarchy, usually "/" */
+	char *unified_caller_path; /* the caller's cgroup2 path ("0::" line), NULL without */
+};
+
+/* The layout of this process's view, detected on the first call and kept (never freed).
+ * Fails only when /proc/self/mountinfo or /proc/self/cgroup cannot be read. */
+int ct_cgroup_layout_get(const struct ct_cgroup_layout **out, struct ct_error *err);
+
+/* The pure parts of the detection, for tests: fill `out` (zeroed first) from the text of
+ * /proc/self/mountinfo and /proc/self/cgroup. Free with ct_cgroup_layout_free. */
+int ct_cgroup_layout_parse(const char *mountinfo, const char *proc_cgroup,
+			   struct ct_cgroup_layout *out, struct ct_error *err);
+void ct_cgroup_layout_free(struct ct_cgroup_layout *l);
+
+/* The v1 hierarchy with that controller (a hierarchy mounting "cpu,cpuacct" has both), by
+ * key ("memory", "name=systemd"); NULL when none is mounted. */
+const struct ct_cgroup_hierarchy_info *ct_cgroup_layout_find(const struct ct_cgroup_layout *l,
+							     const char *controller);
+
+/* ---- paths ---- */
+
+/* linux.cgroupsPath -> a path below a hierarchy's root, for a caller at caller_path there:
+ * "/a/b" stays, "a/b" -> caller_path + "/a/b", "" -> caller_path + "/ctrun/<id>". Normalised
+ * ("//" and a trailing "/" dropped); "." or ".." components and the systemd form
+ * "slice:prefix:name" are refused naming .linux.cgroupsPath. *out malloc'ed. Pure. */
+int ct_cgroup_resolve_path(const char *cgroups_path, const char *caller_path, const char *id,
+			   char **out, struct ct_error *err);
+
+/* Whether cgroupsPath has the systemd "slice:prefix:name" form. Pure. */
+bool ct_cgroup_path_is_systemd(const char *cgroups_path);
+
+/* A directory of the hierarchy for a path in it: mountpoint + (path less mount_root), or
+ * -1 with EXDEV when the path is outside what is mounted there. *out malloc'ed. Pure. */
+int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char *path,
+		      char **out, struct ct_error *err);
+
+/* ---- the cgroup and its driver ---- */
+
+/* One directory of the container's cgroup in one hierarchy. */
+struct ct_cgroup_dir {
+	char *key;  /* v1 hierarchy key, or CT_CGROUP_UNIFIED_KEY */
+	char *path; /* absolute directory */
+	char *made_from; /* the first directory ct_cgroup_create made for it (a failed create
+			  * removes from there down), NULL when all existed or not made here */
+	char *base;	 /* a relative cgroupsPath's anchor, the caller's cgroup: destroy also
+			  * removes the parents between it and the leaf once empty ("ctrun");
+			  * NULL for an absolute cgroupsPath (only the leaf goes) */
+};
+
+struct ct_cgroup_ops;
+
+struct ct_cgroup {
+	const struct ct_cgroup_ops *ops; /* the driver that applies resources */
+	struct ct_cgroup_dir *dirs;	 /* v1 hierarchies first, the cgroup2 one last */
+	size_t n_dirs;
+	int unified_fd; /* O_DIRECTORY fd of the cgroup2 directory once made/opened, or -1 */
+	void (*warn)(const char *msg); /* warnings (a field the kernel dropped); may be NULL */
+};
+
+/* Frozen state (v1 freezer.state, v2 cgroup.freeze / cgroup.events "frozen"). */
+enum ct_cgroup_freezer { CT_FREEZER_THAWED, CT_FREEZER_FREEZING, CT_FREEZER_FROZEN };
+
+/* Statistics for `events --stats` (runc's types.Stats). A field the kernel does not offer
+ * stays 0 (with has_* false for groups). */
+struct ct_cgroup_blkio_entry {
+	uint64_t major, minor;
+	char op[16]; /* "Read", "Write", "Sync", "Async", "Discard", "Total" */
+	uint64_t value;
+};
+
+struct ct_cgroup_memory_entry {
+	uint64_t usage, max_usage, failcnt, limit;
+};
+
+struct ct_cgroup_hugetlb_entry {
+	char page_size[16]; /* "2MB", "1GB" */
+	uint64_t usage, max_usage, failcnt;
+};
+
+struct ct_cgroup_stats {
+	bool has_cpu, has_memory, has_pids, has_blkio;
+	struct {
+		uint64_t total_ns, user_ns, kernel_ns;
+		uint64_t *percpu_ns; /* malloc'ed, n_percpu entries (v1 cpuacct.usage_percpu) */
+		size_t n_percpu;
+		uint64_t periods, throttled_periods, throttled_ns;
+	} cpu;
+	struct {
+		uint64_t cache;
+		struct ct_cgroup_memory_entry usage, swap, kernel, kernel_tcp;
+		bool use_hierarchy;
+		char **raw_keys; /* memory.stat, as the kernel names its fields */
+		uint64_t *raw_values;
+		size_t n_raw;
+	} memory;
+	struct {
+		uint64_t current, limit; /* limit 0: "max" */
+	} pids;
+	struct {
+		/* *_recursive of v1; on v2 the same from io.stat */
+		struct ct_cgroup_blkio_entry *service_bytes, *serviced;
+		size_t n_service_bytes, n_serviced;
+	} blkio;
+	struct ct_cgroup_hugetlb_entry *hugetlb;
+	size_t n_hugetlb;
+	uint64_t oom_kills; /* memory.oom_control / memory.events oom_kill */
+};
+
+/* What an apply is for: create writes everything given; update (ctrun update) also checks
+ * memory.checkBeforeUpdate and orders the v1 memory/memsw writes against the old values. */
+enum ct_cgroup_apply_mode { CT_CGROUP_APPLY_CREATE, CT_CGROUP_APPLY_UPDATE };
+
+/* The vtable. Every entry returns 0 or -1 with err naming the file and the value. */
+struct ct_cgroup_ops {
+	const char *name; /* "v1", "v2" */
+	/* Makes the directories (cg->dirs, parents included) and prepares them for the
+	 * container (v1: cpuset.cpus/mems copied from the parent when empty; v2: the parents'
+	 * cgroup.subtree_control). A failure removes what it made. */
+	int (*create)(struct ct_cgroup *cg, struct ct_error *err);
+	/* Writes linux.resources (table-driven, libct/cgroup/resources.c). Fields the driver
+	 * cannot express fail naming the JSON path: "... not supported yet" or refused. */
+	int (*apply)(struct ct_cgroup *cg, const struct oci_resources *res,
+		     enum ct_cgroup_apply_mode mode, struct ct_error *err);
+	/* Moves pid (a process, all its threads) into every directory of the cgroup. */
+	int (*add_pid)(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
+	/* Freezes (true) or thaws (false) every process, and waits until the kernel says the
+	 * whole cgroup is frozen / thawed. */
+	int (*freeze)(struct ct_cgroup *cg, bool frozen, struct ct_error *err);
+	int (*freezer_state)(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
+			     struct ct_error *err);
+	/* Every pid in the cgroup and below it (cgroup.procs of each directory, sorted, no
+	 * duplicates). *pids malloc'ed. */
+	int (*list_pids)(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
+	/* Fills `out` (zeroed first); free with ct_cgroup_stats_free. */
+	int (*stats)(struct ct_cgroup *cg, struct ct_cgroup_stats *out, struct ct_error *err);
+	/* An fd that turns readable (poll POLLIN/POLLPRI) when the OOM killer acts in the
+	 * cgroup: v1 an eventfd registered on memory.oom_control (read 8 bytes to rearm), v2 an
+	 * inotify fd on memory.events (read the events; compare ct_cgroup_stats.oom_kills). */
+	int (*oom_watch)(struct ct_cgroup *cg, struct ct_error *err);
+	/* Sends sig to every process (SIGKILL: cgroup.kill where present; otherwise the
+	 * cgroup is frozen, each pid signalled, thawed: none can fork away meanwhile). */
+	int (*kill_all)(struct ct_cgroup *cg, int sig, struct ct_error *err);
+	/* Kills what is still in the cgroup, then removes its directories (and what is below
+	 * them), waiting for them to empty (cgroup.events on cgroup2, a short retry on v1).
+	 * Directories ct_cgroup_create made above the leaf go too when empty. */
+	int (*destroy)(struct ct_cgroup *cg, struct ct_error *err);
+};
+
+extern const struct ct_cgroup_ops ct_cgroup_v1_ops, ct_cgroup_v2_ops;
+
+/* What the caller asks for. */
+struct ct_cgroup_config {
+	const char *id;
+	const char *cgroups_path; /* linux.cgroupsPath, NULL or "" for the default */
+	void (*warn)(const char *msg);
+};
+
+/* Plans the container's cgroup for the detected layout: the driver and one directory per
+ * hierarchy (nothing is made yet). Fails on a bad cgroupsPath, or with ENOTSUP when the
+ * host has no cgroups. */
+int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out,
+		   struct ct_error *err);
+
+/* The cgroup of an existing container from its state.json (cgroup_paths, cgroup_bases);
+ * *out NULL when it has none (created with --cgroup-manager disabled). The directories
+ * are not opened; a missing one shows in the calls that need it. This is how every command
+ * after create (delete, kill, update, pause, ps, events, exec) finds the cgroup. */
+int ct_cgroup_from_state(const struct ct_state *st, void (*warn)(const char *msg),
+			 struct ct_cgroup **out, struct ct_error *err);
+/* Records the directories in st->cgroup_paths and st->cgroup_bases (malloc'ed copies). */
+int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err);
+
+/* The dispatching calls (cg->ops). ct_cgroup_create also opens cg->unified_fd. */
+int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err);
+int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
+		    enum ct_cgroup_apply_mode mode, struct ct_error *err);
+int ct_cgroup_add_pid(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
+int ct_cgroup_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err);
+int ct_cgroup_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
+			    struct ct_error *err);
+int ct_cgroup_list_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
+int ct_cgroup_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *out, struct ct_error *err);
+void ct_cgroup_stats_free(struct ct_cgroup_stats *st);
+int ct_cgroup_oom_watch(struct ct_cgroup *cg, struct ct_error *err);
+int ct_cgroup_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err);
+int ct_cgroup_destroy(struct ct_cgroup *cg, struct ct_error *err);
+void ct_cgroup_free(struct ct_cgroup *cg);
+
+/* For a process born into the cgroup (spawn, exec): an O_DIRECTORY fd of its cgroup2
+ * directory to give clone3(CLONE_INTO_CGROUP), opened on the first call and owned by cg;
+ * -1 (no error) when the cgroup has no cgroup2 directory. */
+int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err);
+
+/* After a clone: moves pid into the directories it is not in yet (all of them, or all but
+ * the cgroup2 one when born there with CLONE_INTO_CGROUP). skip_key names a hierarchy to
+ * leave for later (ct_cgroup_add_pid_to), e.g. "memory" (see ct_cgroup_late_key). */
+int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const char *skip_key,
+		    struct ct_error *err);
+int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struct ct_error *err);
+
+/* The v1 memory hierarchy's key when the init should join it only once its set-up is done
+ * (v1: the set-up's memory stays charged to the runtime, so a tiny limit still lets the
+ * container start, as crun does); NULL when there is none (v2: born in its cgroup). */
+const char *ct_cgroup_late_key(const struct ct_cgroup *cg);
+
+/* The directory of a hierarchy key (CT_CGROUP_UNIFIED_KEY, "memory"...), NULL when none. */
+const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key);
+
+#endif

@@ -1,0 +1,158 @@
+/* What the v1 and v2 drivers do alike (libct/cgroup/internal.h): making and removing the
+ * directories, listing and signalling their processes, reading numbers. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libct/cgroup/internal.h"
+#include "libct/cleanup.h"
+
+void ct_cg_unmake_dirs(struct ct_cgroup *cg)
+{
+	for (size_t i = cg->n_dirs; i-- > 0;) {
+		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (!d->made_from)
+			continue;
+		ct_cg_rmdir_up(d->path, d->made_from);
+		free(d->made_from);
+		d->made_from = NULL;
+	}
+}
+
+/* A cgroup that was there already and holds processes belongs to someone else (another
+ * container of the same id under another --root): joining it would put limits on them, and
+ * delete would kill them. */
+static int refuse_populated(const struct ct_cgroup_dir *d, struct ct_error *err)
+{
+	if (d->made_from)
+		return 0;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	if (ct_cg_collect_pids(d->path, &pids, &n, err) < 0)
+		return -1;
+	if (!n)
+		return 0;
+	return ct_error_set_plain(err, EBUSY,
+				  "cgroup \"%s\" exists and has processes (another container's?)",
+				  d->path);
+}
+
+int ct_cg_make_dirs(struct ct_cgroup *cg,
+		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err),
+		    struct ct_error *err)
+{
+	for (size_t i = 0; i < cg->n_dirs; i++) {
+		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 || refuse_populated(d, err) < 0 ||
+		    (prepare && prepare(cg, d, err) < 0)) {
+			ct_cg_unmake_dirs(cg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err)
+{
+	int rc = 0;
+	for (size_t i = cg->n_dirs; i-- > 0;) {
+		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (ct_cg_remove_tree(d->path, rc < 0 ? NULL : err) < 0)
+			rc = -1;
+		else if (d->made_from)
+			ct_cg_rmdir_up(d->path, d->made_from);
+		else if (d->base)
+			ct_cg_rmdir_parents(d->path, d->base);
+	}
+	return rc;
+}
+
+int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err)
+{
+	*pids = NULL;
+	*n = 0;
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		if (ct_cg_collect_pids(cg->dirs[i].path, pids, n, err) < 0) {
+			free(*pids);
+			*pids = NULL;
+			*n = 0;
+			return -1;
+		}
+	ct_cg_pids_sort(*pids, n);
+	return 0;
+}
+
+int ct_cg_add_pid_all(struct ct_cgroup *cg, pid_t pid, struct ct_error *err)
+{
+	return ct_cgroup_enter(cg, pid, false, NULL, err);
+}
+
+int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,
+			int (*freeze)(struct ct_cgroup *cg, bool frozen, struct ct_error *err),
+			struct ct_error *err)
+{
+	if (freeze && freeze(cg, true, err) < 0)
+		return -1;
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n;
+	int rc = ct_cg_list_all_pids(cg, &pids, &n, err);
+	if (rc == 0)
+		ct_cg_signal_pids(pids, n, sig);
+	struct ct_error thaw_err;
+	if (freeze && freeze(cg, false, rc < 0 ? &thaw_err : err) < 0)
+		rc = -1;
+	return rc;
+}
+
+int ct_cg_kill_v2(struct ct_cgroup *cg, struct ct_error *err)
+{
+	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
+	if (!dir || !ct_cg_has(dir, "cgroup.kill"))
+		return 0;
+	return ct_cg_write(dir, "cgroup.kill", "1", err) < 0 ? -1 : 1;
+}
+
+bool ct_cg_read_u64(const char *dir, const char *file, uint64_t *out)
+{
+	_cleanup_free_ char *text = ct_cg_read(dir, file);
+	unsigned long long v;
+	if (!text)
+		return false;
+	if (strncmp(text, "max", 3) == 0) {
+		*out = 0;
+		return true;
+	}
+	if (sscanf(text, "%llu", &v) != 1)
+		return false;
+	*out = v;
+	return true;
+}
+
+int ct_cg_read_raw_stats(const char *dir, const char *file, struct ct_cgroup_stats *st)
+{
+	_cleanup_free_ char *text = ct_cg_read(dir, file);
+	if (!text)
+		return 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char key[128];
+		unsigned long long v;
+		if (sscanf(line, "%127s %llu", key, &v) != 2)
+			continue;
+		size_t n = st->memory.n_raw;
+		char **keys = realloc(st->memory.raw_keys, (n + 1) * sizeof(*keys));
+		if (!keys)
+			return -1;
+		st->memory.raw_keys = keys;
+		uint64_t *values = realloc(st->memory.raw_values, (n + 1) * sizeof(*values));
+		if (!values)
+			return -1;
+		st->memory.raw_values = values;
+		if (!(keys[n] = strdup(key)))
+			return -1;
+		values[n] = v;
+		st->memory.n_raw++;
+	}
+	return 0;
+}

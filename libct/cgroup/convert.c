@@ -1,0 +1,78 @@
+/* Value conversions between OCI resources and cgroup files (libct/cgroup/convert.h). */
+#include "libct/cgroup/convert.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+uint64_t ct_cgroup_shares_to_weight(uint64_t shares)
+{
+	if (shares == 0)
+		return 0;
+	if (shares < 2)
+		shares = 2;
+	if (shares > 262144)
+		shares = 262144;
+	/* the kernel's own mapping of the two ranges onto each other, as runc and crun use */
+	return 1 + ((shares - 2) * 9999) / 262142;
+}
+
+uint64_t ct_cgroup_blkio_to_io_weight(uint64_t weight)
+{
+	if (weight == 0)
+		return 0;
+	if (weight < 10)
+		weight = 10;
+	if (weight > 1000)
+		weight = 1000;
+	return 1 + ((weight - 10) * 9999) / 990;
+}
+
+void ct_cgroup_format_limit(int64_t v, bool v2, char *buf, size_t size)
+{
+	if (v < 0)
+		snprintf(buf, size, "%s", v2 ? "max" : "-1");
+	else
+		snprintf(buf, size, "%" PRId64, v);
+}
+
+int ct_cgroup_swap_to_v2(int64_t swap, bool has_limit, int64_t limit, int64_t *out,
+			 struct ct_error *err)
+{
+	if (swap < 0) {
+		*out = -1;
+		return 0;
+	}
+	if (!has_limit || limit < 0)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.resources.memory.swap: a limit of "
+					  "memory+swap needs .memory.limit too on cgroup v2");
+	if (swap < limit)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.resources.memory.swap: %" PRId64
+					  " is below .memory.limit %" PRId64
+					  " (swap is the limit of memory+swap)",
+					  swap, limit);
+	*out = swap - limit;
+	return 0;
+}
+
+void ct_cgroup_format_cpu_max(bool has_quota, int64_t quota, bool has_period, uint64_t period,
+			      char *buf, size_t size)
+{
+	int n;
+	if (has_quota && quota > 0)
+		n = snprintf(buf, size, "%" PRId64, quota);
+	else
+		n = snprintf(buf, size, "max");
+	if (has_period && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " %" PRIu64, period);
+}
+
+void ct_cgroup_format_devnum(bool has, int64_t v, char *buf, size_t size)
+{
+	if (has && v >= 0)
+		snprintf(buf, size, "%" PRId64, v);
+	else
+		snprintf(buf, size, "*");
+}

@@ -1,0 +1,78 @@
+/* What the cgroup drivers share (libct/cgroup/): file access in a cgroup directory and the
+ * resource table walker. Not for use outside libct/cgroup/. */
+#ifndef CT_CGROUP_INTERNAL_H
+#define CT_CGROUP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "libct/cgroup/cgroup.h"
+
+/* Writes value to dir/file in one write(); err: `write "VALUE" to "DIR/FILE": strerror`. */
+int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_error *err);
+/* Reads dir/file (NUL-terminated, trailing newline kept) into a malloc'ed buffer; NULL with
+ * errno set. */
+char *ct_cg_read(const char *dir, const char *file);
+/* Whether dir/file exists. */
+bool ct_cg_has(const char *dir, const char *file);
+/* The value of "key N" in a flat-keyed file text (memory.events, cgroup.events); false when
+ * absent. Pure. */
+bool ct_cg_keyed_value(const char *text, const char *key, unsigned long long *out);
+/* The pids of dir/cgroup.procs and of every directory below, appended to *pids (sorted and
+ * deduplicated by the caller with ct_cg_pids_sort). */
+int ct_cg_collect_pids(const char *dir, pid_t **pids, size_t *n, struct ct_error *err);
+void ct_cg_pids_sort(pid_t *pids, size_t *n);
+/* rmdir of dir's subdirectories (deepest first), then of dir; retried while EBUSY for a
+ * short while (a dying process still counted). ENOENT is success. */
+int ct_cg_remove_tree(const char *dir, struct ct_error *err);
+/* Makes every missing component of path (0755); *made_from gets the first one made
+ * (malloc'ed, NULL when all existed) so a failure can remove exactly what was made. */
+int ct_cg_mkdir_p(const char *path, char **made_from, struct ct_error *err);
+/* Removes path and its parents up to and including stop (the first made), when empty. */
+void ct_cg_rmdir_up(const char *path, const char *stop);
+/* Removes the parents of path below base (exclusive) while they are empty. */
+void ct_cg_rmdir_parents(const char *path, const char *base);
+/* Sends sig to every pid listed (each by pidfd when it can be opened). */
+void ct_cg_signal_pids(const pid_t *pids, size_t n, int sig);
+/* Waits for an inotify/poll-able change of dir/file (the kernel's modify events on
+ * cgroup.events), at most timeout_ms; returns 0 either way. */
+int ct_cg_wait_modify(const char *dir, const char *file, int timeout_ms);
+
+/* What both drivers do the same way (common.c). */
+/* Makes every directory of cg (recording made_from), calling prepare (may be NULL) on each
+ * after it exists; a failure removes what was made. */
+int ct_cg_make_dirs(struct ct_cgroup *cg,
+		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err),
+		    struct ct_error *err);
+/* Removes what ct_cg_make_dirs made (after a failure). */
+void ct_cg_unmake_dirs(struct ct_cgroup *cg);
+/* Every directory's tree removed (the leaf; made parents when empty). */
+int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err);
+/* The union of the pids of every directory, sorted. */
+int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
+/* Writes pid to cgroup.procs of every directory. */
+int ct_cg_add_pid_all(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
+/* Signals every process: frozen meanwhile through freeze (when not NULL) so that none forks
+ * away between the listing and the signal. */
+int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,
+			int (*freeze)(struct ct_cgroup *cg, bool frozen, struct ct_error *err),
+			struct ct_error *err);
+/* SIGKILL through cgroup.kill of the cgroup2 directory (5.14+): 1 done, 0 not there. */
+int ct_cg_kill_v2(struct ct_cgroup *cg, struct ct_error *err);
+/* One "KEY VALUE" per line of dir/file into the stats' raw memory fields. */
+int ct_cg_read_raw_stats(const char *dir, const char *file, struct ct_cgroup_stats *st);
+/* A number in dir/file (the first of the text); false when unreadable. "max" reads 0. */
+bool ct_cg_read_u64(const char *dir, const char *file, uint64_t *out);
+
+/* The directory where a controller's files are: v2 the cgroup2 one; v1 the hierarchy
+ * that has it ("cpu" in "cpu,cpuacct"); NULL when there is none. */
+const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *controller);
+
+/* The resource table (resources.c), for either version. */
+enum ct_cg_version { CT_CG_V1, CT_CG_V2 };
+int ct_cg_apply_resources(struct ct_cgroup *cg, enum ct_cg_version v,
+			  const struct oci_resources *res, enum ct_cgroup_apply_mode mode,
+			  struct ct_error *err);
+
+#endif

@@ -1,0 +1,213 @@
+/* Which cgroup layout /sys/fs/cgroup has (libct/cgroup/cgroup.h), detected once from
+ * /proc/self/mountinfo and /proc/self/cgroup. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libct/cgroup/cgroup.h"
+#include "libct/cleanup.h"
+#include "libct/readall.h"
+
+#define PROC_TEXT_MAX (4u << 20)
+
+static void free_v1(struct ct_cgroup_layout *l)
+{
+	for (size_t i = 0; i < l->n_v1; i++) {
+		free(l->v1[i].key);
+		free(l->v1[i].mountpoint);
+		free(l->v1[i].mount_root);
+		free(l->v1[i].caller_path);
+	}
+	free(l->v1);
+	l->v1 = NULL;
+	l->n_v1 = 0;
+}
+
+void ct_cgroup_layout_free(struct ct_cgroup_layout *l)
+{
+	free_v1(l);
+	free(l->unified_mount);
+	free(l->unified_mount_root);
+	free(l->unified_caller_path);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Whether every comma-separated token of list is one of opts' tokens. */
+static bool tokens_in(const char *list, const char *opts)
+{
+	const char *p = list;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool found = false;
+		for (const char *q = opts; *q;) {
+			size_t qlen = strcspn(q, ",");
+			if (qlen == len && strncmp(p, q, len) == 0)
+				found = true;
+			q += qlen + (q[qlen] == ',');
+		}
+		if (!found)
+			return false;
+		p += len + (p[len] == ',');
+	}
+	return true;
+}
+
+struct mount_line {
+	char root[1024], mountpoint[1024], fstype[64], super[1024];
+};
+
+/* id parent major:minor root mountpoint options [optional...] - fstype source super */
+static bool parse_mount_line(const char *line, struct mount_line *m)
+{
+	const char *sep = strstr(line, " - ");
+	return sep && sscanf(line, "%*s %*s %*s %1023s %1023s", m->root, m->mountpoint) == 2 &&
+	       sscanf(sep + 3, "%63s %*s %1023s", m->fstype, m->super) == 2;
+}
+
+/* The /proc/self/cgroup line whose controller list the mount's options all carry: the
+ * hierarchy's key and the caller's path in it. */
+static const char *find_caller_line(const char *proc_cgroup, const char *super, char *key,
+				    size_t key_size)
+{
+	for (const char *line = proc_cgroup; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char buf[4096];
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, line);
+		char *c1 = strchr(buf, ':');
+		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (c2 && c2 > c1 + 1) {
+			*c2 = '\0';
+			if (tokens_in(c1 + 1, super)) {
+				snprintf(key, key_size, "%s", c1 + 1);
+				return line + (c2 + 1 - buf);
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The path part of a /proc/self/cgroup line found above, malloc'ed. */
+static char *line_path(const char *p)
+{
+	size_t len = strcspn(p, "\n");
+	return strndup(p, len);
+}
+
+static int add_v1(struct ct_cgroup_layout *l, const struct mount_line *m, const char *key,
+		  const char *caller)
+{
+	for (size_t i = 0; i < l->n_v1; i++)
+		if (strcmp(l->v1[i].key, key) == 0)
+			return 0; /* a second mount of one hierarchy: the first counts */
+	struct ct_cgroup_hierarchy_info *grown = realloc(l->v1, (l->n_v1 + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	l->v1 = grown;
+	struct ct_cgroup_hierarchy_info *h = &l->v1[l->n_v1++];
+	h->key = strdup(key);
+	h->mountpoint = strdup(m->mountpoint);
+	h->mount_root = strdup(m->root);
+	h->caller_path = line_path(caller);
+	return h->key && h->mountpoint && h->mount_root && h->caller_path ? 0 : -1;
+}
+
+static const char *unified_line(const char *proc_cgroup)
+{
+	if (strncmp(proc_cgroup, "0::", 3) == 0)
+		return proc_cgroup + 3;
+	const char *p = strstr(proc_cgroup, "\n0::");
+	return p ? p + 4 : NULL;
+}
+
+static int take_mount(struct ct_cgroup_layout *l, const struct mount_line *m,
+		      const char *proc_cgroup)
+{
+	bool top = strcmp(m->mountpoint, CT_CGROUP_ROOT) == 0;
+	bool below = strncmp(m->mountpoint, CT_CGROUP_ROOT "/", sizeof(CT_CGROUP_ROOT)) == 0 &&
+		     !strchr(m->mountpoint + sizeof(CT_CGROUP_ROOT), '/');
+	if (strcmp(m->fstype, "cgroup2") == 0 &&
+	    (top || strcmp(m->mountpoint, CT_CGROUP_ROOT "/unified") == 0)) {
+		const char *caller = unified_line(proc_cgroup);
+		free(l->unified_mount);
+		free(l->unified_mount_root);
+		free(l->unified_caller_path);
+		l->unified_mount = strdup(m->mountpoint);
+		l->unified_mount_root = strdup(m->root);
+		l->unified_caller_path = caller ? line_path(caller) : strdup("/");
+		if (top)
+			l->mode = CT_CGROUP_MODE_UNIFIED;
+		return l->unified_mount && l->unified_mount_root && l->unified_caller_path ? 0
+											   : -1;
+	}
+	if (strcmp(m->fstype, "cgroup") != 0 || !below)
+		return 0;
+	char key[1024];
+	const char *caller = find_caller_line(proc_cgroup, m->super, key, sizeof(key));
+	return caller ? add_v1(l, m, key, caller) : 0;
+}
+
+int ct_cgroup_layout_parse(const char *mountinfo, const char *proc_cgroup,
+			   struct ct_cgroup_layout *l, struct ct_error *err)
+{
+	memset(l, 0, sizeof(*l));
+	for (const char *line = mountinfo; line && *line;) {
+		const char *end = strchr(line, '\n');
+		char buf[4096];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(end ? end - line : (long)strlen(line)),
+			 line);
+		struct mount_line m;
+		if (parse_mount_line(buf, &m) && take_mount(l, &m, proc_cgroup) < 0) {
+			ct_cgroup_layout_free(l);
+			return ct_error_set(err, ENOMEM, "detect the cgroup layout");
+		}
+		line = end ? end + 1 : NULL;
+	}
+	if (l->mode == CT_CGROUP_MODE_UNIFIED) {
+		/* v1 hierarchies mounted below a cgroup2 root are not the layout */
+		free_v1(l);
+	} else if (l->n_v1) {
+		l->mode = l->unified_mount ? CT_CGROUP_MODE_HYBRID : CT_CGROUP_MODE_LEGACY;
+	} else if (l->unified_mount) {
+		/* a lone cgroup2 on .../unified without v1 controllers: no layout to use */
+		l->mode = CT_CGROUP_MODE_NONE;
+	}
+	return 0;
+}
+
+static char *read_proc(const char *path)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? NULL : ct_read_all(fd, PROC_TEXT_MAX, NULL);
+}
+
+int ct_cgroup_layout_get(const struct ct_cgroup_layout **out, struct ct_error *err)
+{
+	static struct ct_cgroup_layout layout;
+	static bool done;
+	if (!done) {
+		_cleanup_free_ char *mountinfo = read_proc("/proc/self/mountinfo");
+		if (!mountinfo)
+			return ct_error_set(err, errno, "read \"/proc/self/mountinfo\"");
+		_cleanup_free_ char *cgroup = read_proc("/proc/self/cgroup");
+		if (!cgroup)
+			return ct_error_set(err, errno, "read \"/proc/self/cgroup\"");
+		if (ct_cgroup_layout_parse(mountinfo, cgroup, &layout, err) < 0)
+			return -1;
+		done = true;
+	}
+	*out = &layout;
+	return 0;
+}
+
+const struct ct_cgroup_hierarchy_info *ct_cgroup_layout_find(const struct ct_cgroup_layout *l,
+							     const char *controller)
+{
+	for (size_t i = 0; i < l->n_v1; i++)
+		if (tokens_in(controller, l->v1[i].key))
+			return &l->v1[i];
+	return NULL;
+}

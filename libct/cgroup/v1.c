@@ -1,0 +1,367 @@
+/* The cgroup v1 driver: one directory per mounted hierarchy (cpu, cpuacct, cpuset, memory,
+ * pids, blkio, devices, freezer, net_cls, net_prio, hugetlb, rdma, name=systemd, whatever
+ * the host mounts), plus the cgroup2 directory on a hybrid host (placement, cgroup.kill). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libct/cgroup/convert.h"
+#include "libct/cgroup/device_rules.h"
+#include "libct/cgroup/internal.h"
+#include "libct/cleanup.h"
+
+#define FREEZE_WAIT_MS 10000
+
+/* ---- create ---- */
+
+/* A new cpuset cgroup starts with empty cpus and mems, and a process cannot join it until
+ * both are set: each level below the mount that has none gets its parent's. */
+static int copy_cpuset_level(const char *dir, struct ct_error *err)
+{
+	static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
+	char parent[4096];
+	snprintf(parent, sizeof(parent), "%s", dir);
+	*strrchr(parent, '/') = '\0';
+	for (size_t i = 0; i < 2; i++) {
+		_cleanup_free_ char *mine = ct_cg_read(dir, files[i]);
+		if (mine && *mine && *mine != '\n')
+			continue;
+		_cleanup_free_ char *theirs = ct_cg_read(parent, files[i]);
+		if (!theirs)
+			return ct_error_set(err, errno, "read \"%s/%s\"", parent, files[i]);
+		theirs[strcspn(theirs, "\n")] = '\0';
+		if (*theirs && ct_cg_write(dir, files[i], theirs, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int v1_prepare(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err)
+{
+	(void)cg;
+	const struct ct_cgroup_layout *l;
+	const struct ct_cgroup_hierarchy_info *h;
+	if (ct_cgroup_layout_get(&l, err) < 0)
+		return -1;
+	if (!(h = ct_cgroup_layout_find(l, "cpuset")) || strcmp(h->key, d->key) != 0)
+		return 0;
+	char level[4096];
+	for (const char *p = d->path + strlen(h->mountpoint); p && *p; p = strchr(p + 1, '/')) {
+		const char *end = strchr(p + 1, '/');
+		snprintf(level, sizeof(level), "%.*s", (int)(end ? end - d->path : (long)strlen(d->path)),
+			 d->path);
+		if (copy_cpuset_level(level, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int v1_create(struct ct_cgroup *cg, struct ct_error *err)
+{
+	return ct_cg_make_dirs(cg, v1_prepare, err);
+}
+
+/* ---- devices ---- */
+
+/* "c 1:3 rwm", "a *:* rwm": devices.allow and devices.deny take one rule a write. */
+static void format_rule(const struct ct_dev_rule *r, char *buf, size_t size)
+{
+	char major[24], minor[24], access[4];
+	size_t n = 0;
+	ct_cgroup_format_devnum(r->major != CT_DEV_ANY, r->major, major, sizeof(major));
+	ct_cgroup_format_devnum(r->minor != CT_DEV_ANY, r->minor, minor, sizeof(minor));
+	if (r->access & CT_DEV_ACC_READ)
+		access[n++] = 'r';
+	if (r->access & CT_DEV_ACC_WRITE)
+		access[n++] = 'w';
+	if (r->access & CT_DEV_ACC_MKNOD)
+		access[n++] = 'm';
+	access[n] = '\0';
+	snprintf(buf, size, "%c %s:%s %s", r->type, major, minor, access);
+}
+
+/* Starts from nothing allowed, then the rules in order (the config's, then the standard
+ * devices, libct/cgroup/device_rules.h): the kernel's exception list does the rest. */
+static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *res,
+			    struct ct_error *err)
+{
+	const char *dir = ct_cg_controller_dir(cg, "devices");
+	if (!dir)
+		return 0; /* no devices hierarchy mounted: nothing to restrict with */
+	struct ct_dev_rules rules;
+	if (ct_dev_rules_build(res, &rules, err) < 0)
+		return -1;
+	int rc = ct_cg_write(dir, "devices.deny", "a", err);
+	for (size_t i = 0; rc == 0 && i < rules.len; i++) {
+		char rule[96];
+		if (!rules.items[i].access)
+			continue;
+		format_rule(&rules.items[i], rule, sizeof(rule));
+		rc = ct_cg_write(dir, rules.items[i].allow ? "devices.allow" : "devices.deny", rule,
+				 err);
+		if (rc < 0 && i < res->devices.len)
+			ct_error_prefix(err, "config.json: .linux.resources.devices[%zu]", i);
+	}
+	ct_dev_rules_free(&rules);
+	return rc;
+}
+
+static int v1_apply(struct ct_cgroup *cg, const struct oci_resources *res,
+		    enum ct_cgroup_apply_mode mode, struct ct_error *err)
+{
+	if (mode == CT_CGROUP_APPLY_CREATE && v1_apply_devices(cg, res, err) < 0)
+		return -1;
+	if (mode == CT_CGROUP_APPLY_UPDATE && res->devices.len &&
+	    v1_apply_devices(cg, res, err) < 0)
+		return -1;
+	return ct_cg_apply_resources(cg, CT_CG_V1, res, mode, err);
+}
+
+/* ---- freezer ---- */
+
+static int v1_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
+			    struct ct_error *err)
+{
+	const char *dir = ct_cg_controller_dir(cg, "freezer");
+	if (!dir)
+		return ct_error_set_plain(err, ENOTSUP, "the freezer controller is not mounted");
+	_cleanup_free_ char *text = ct_cg_read(dir, "freezer.state");
+	if (!text)
+		return ct_error_set(err, errno, "read \"%s/freezer.state\"", dir);
+	*out = strncmp(text, "FROZEN", 6) == 0	 ? CT_FREEZER_FROZEN
+	       : strncmp(text, "FREEZING", 8) == 0 ? CT_FREEZER_FREEZING
+						   : CT_FREEZER_THAWED;
+	return 0;
+}
+
+/* freezer.state reads FREEZING until every task stopped; v1 has no event for it, so it is
+ * read again after a short pause (and FROZEN written again, which retries a stuck one). */
+static int v1_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
+{
+	const char *dir = ct_cg_controller_dir(cg, "freezer");
+	if (!dir)
+		return ct_error_set_plain(err, ENOTSUP, "the freezer controller is not mounted");
+	const char *want = frozen ? "FROZEN" : "THAWED";
+	for (int waited = 0; waited < FREEZE_WAIT_MS; waited++) {
+		if (ct_cg_write(dir, "freezer.state", want, err) < 0)
+			return -1;
+		enum ct_cgroup_freezer st;
+		if (v1_freezer_state(cg, &st, err) < 0)
+			return -1;
+		if (st == (frozen ? CT_FREEZER_FROZEN : CT_FREEZER_THAWED))
+			return 0;
+		nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
+	}
+	return ct_error_set_plain(err, ETIMEDOUT, "cgroup \"%s\" did not become %s", dir, want);
+}
+
+/* ---- stats ---- */
+
+static void v1_cpu_stats(const char *acct, const char *cpu, struct ct_cgroup_stats *st)
+{
+	if (acct) {
+		st->has_cpu = ct_cg_read_u64(acct, "cpuacct.usage", &st->cpu.total_ns);
+		ct_cg_read_u64(acct, "cpuacct.usage_user", &st->cpu.user_ns);
+		ct_cg_read_u64(acct, "cpuacct.usage_sys", &st->cpu.kernel_ns);
+		_cleanup_free_ char *per = ct_cg_read(acct, "cpuacct.usage_percpu");
+		for (char *p = per, *end; p && *p; p = end) {
+			unsigned long long v = strtoull(p, &end, 10);
+			if (end == p)
+				break;
+			uint64_t *grown = realloc(st->cpu.percpu_ns,
+						  (st->cpu.n_percpu + 1) * sizeof(*grown));
+			if (!grown)
+				break;
+			st->cpu.percpu_ns = grown;
+			grown[st->cpu.n_percpu++] = v;
+		}
+	}
+	_cleanup_free_ char *text = cpu ? ct_cg_read(cpu, "cpu.stat") : NULL;
+	unsigned long long v;
+	if (text && ct_cg_keyed_value(text, "nr_periods", &v))
+		st->cpu.periods = v;
+	if (text && ct_cg_keyed_value(text, "nr_throttled", &v))
+		st->cpu.throttled_periods = v;
+	if (text && ct_cg_keyed_value(text, "throttled_time", &v))
+		st->cpu.throttled_ns = v;
+}
+
+static void v1_memory_entry(const char *dir, const char *prefix, struct ct_cgroup_memory_entry *e)
+{
+	static const char *const names[] = {"usage_in_bytes", "max_usage_in_bytes", "failcnt",
+					    "limit_in_bytes"};
+	uint64_t *fields[] = {&e->usage, &e->max_usage, &e->failcnt, &e->limit};
+	for (size_t i = 0; i < 4; i++) {
+		char file[96];
+		snprintf(file, sizeof(file), "%s%s", prefix, names[i]);
+		ct_cg_read_u64(dir, file, fields[i]);
+	}
+}
+
+static int v1_memory_stats(const char *dir, struct ct_cgroup_stats *st)
+{
+	st->has_memory = true;
+	v1_memory_entry(dir, "memory.", &st->memory.usage);
+	v1_memory_entry(dir, "memory.memsw.", &st->memory.swap);
+	v1_memory_entry(dir, "memory.kmem.", &st->memory.kernel);
+	v1_memory_entry(dir, "memory.kmem.tcp.", &st->memory.kernel_tcp);
+	uint64_t h = 0;
+	st->memory.use_hierarchy = ct_cg_read_u64(dir, "memory.use_hierarchy", &h) && h;
+	_cleanup_free_ char *oom = ct_cg_read(dir, "memory.oom_control");
+	unsigned long long kills;
+	if (oom && ct_cg_keyed_value(oom, "oom_kill", &kills))
+		st->oom_kills = kills;
+	if (ct_cg_read_raw_stats(dir, "memory.stat", st) < 0)
+		return -1;
+	for (size_t i = 0; i < st->memory.n_raw; i++)
+		if (strcmp(st->memory.raw_keys[i], "total_cache") == 0)
+			st->memory.cache = st->memory.raw_values[i];
+	return 0;
+}
+
+/* blkio.throttle.io_service_bytes_recursive: "MAJ:MIN Op VALUE" lines, then "Total N". */
+static int v1_blkio_file(const char *dir, const char *file, struct ct_cgroup_blkio_entry **out,
+			 size_t *n)
+{
+	_cleanup_free_ char *text = ct_cg_read(dir, file);
+	for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+		struct ct_cgroup_blkio_entry e;
+		unsigned long long major, minor, v;
+		if (sscanf(line, "%llu:%llu %15s %llu", &major, &minor, e.op, &v) != 4)
+			continue;
+		e.major = major;
+		e.minor = minor;
+		e.value = v;
+		struct ct_cgroup_blkio_entry *grown = realloc(*out, (*n + 1) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		*out = grown;
+		grown[(*n)++] = e;
+	}
+	return 0;
+}
+
+static int v1_hugetlb_stats(const char *dir, struct ct_cgroup_stats *st)
+{
+	static const char *const sizes[] = {"64KB", "2MB", "32MB", "512MB", "1GB", "16GB"};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char file[64];
+		struct ct_cgroup_hugetlb_entry e = {0};
+		snprintf(file, sizeof(file), "hugetlb.%s.usage_in_bytes", sizes[i]);
+		if (!ct_cg_read_u64(dir, file, &e.usage))
+			continue;
+		snprintf(e.page_size, sizeof(e.page_size), "%s", sizes[i]);
+		snprintf(file, sizeof(file), "hugetlb.%s.max_usage_in_bytes", sizes[i]);
+		ct_cg_read_u64(dir, file, &e.max_usage);
+		snprintf(file, sizeof(file), "hugetlb.%s.failcnt", sizes[i]);
+		ct_cg_read_u64(dir, file, &e.failcnt);
+		struct ct_cgroup_hugetlb_entry *grown =
+			realloc(st->hugetlb, (st->n_hugetlb + 1) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		st->hugetlb = grown;
+		grown[st->n_hugetlb++] = e;
+	}
+	return 0;
+}
+
+static int v1_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_error *err)
+{
+	v1_cpu_stats(ct_cg_controller_dir(cg, "cpuacct"), ct_cg_controller_dir(cg, "cpu"), st);
+	const char *mem = ct_cg_controller_dir(cg, "memory");
+	const char *pids = ct_cg_controller_dir(cg, "pids");
+	const char *blkio = ct_cg_controller_dir(cg, "blkio");
+	const char *huge = ct_cg_controller_dir(cg, "hugetlb");
+	int rc = mem ? v1_memory_stats(mem, st) : 0;
+	if (pids) {
+		st->has_pids = ct_cg_read_u64(pids, "pids.current", &st->pids.current);
+		ct_cg_read_u64(pids, "pids.max", &st->pids.limit);
+	}
+	if (blkio) {
+		st->has_blkio = true;
+		if (v1_blkio_file(blkio, "blkio.throttle.io_service_bytes_recursive",
+				  &st->blkio.service_bytes, &st->blkio.n_service_bytes) < 0 ||
+		    v1_blkio_file(blkio, "blkio.throttle.io_serviced_recursive",
+				  &st->blkio.serviced, &st->blkio.n_serviced) < 0)
+			rc = -1;
+	}
+	if (huge && v1_hugetlb_stats(huge, st) < 0)
+		rc = -1;
+	if (rc < 0) {
+		ct_cgroup_stats_free(st);
+		return ct_error_set(err, ENOMEM, "read cgroup statistics");
+	}
+	return 0;
+}
+
+/* ---- the rest ---- */
+
+/* cgroup-v1/memory.rst "Memory thresholds"/OOM notification: an eventfd registered with
+ * cgroup.event_control against memory.oom_control. */
+static int v1_oom_watch(struct ct_cgroup *cg, struct ct_error *err)
+{
+	const char *dir = ct_cg_controller_dir(cg, "memory");
+	if (!dir)
+		return ct_error_set_plain(err, ENOTSUP, "the memory controller is not mounted");
+	char path[4096], line[64];
+	snprintf(path, sizeof(path), "%s/memory.oom_control", dir);
+	_cleanup_close_ int oom = open(path, O_RDONLY | O_CLOEXEC);
+	if (oom < 0)
+		return ct_error_set(err, errno, "open \"%s\"", path);
+	_cleanup_close_ int efd = eventfd(0, EFD_CLOEXEC);
+	if (efd < 0)
+		return ct_error_set(err, errno, "eventfd");
+	snprintf(line, sizeof(line), "%d %d", efd, oom);
+	if (ct_cg_write(dir, "cgroup.event_control", line, err) < 0)
+		return -1;
+	return steal_fd(&efd);
+}
+
+static int v1_freeze_if_mounted(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
+{
+	return ct_cg_controller_dir(cg, "freezer") ? v1_freeze(cg, frozen, err) : 0;
+}
+
+static int v1_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err)
+{
+	if (sig == SIGKILL) {
+		int done = ct_cg_kill_v2(cg, err);
+		if (done != 0)
+			return done < 0 ? -1 : 0;
+	}
+	bool freezer = ct_cg_controller_dir(cg, "freezer") != NULL;
+	return ct_cg_signal_frozen(cg, sig, freezer ? v1_freeze_if_mounted : NULL, err);
+}
+
+static int v1_destroy(struct ct_cgroup *cg, struct ct_error *err)
+{
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	if (ct_cg_list_all_pids(cg, &pids, &n, err) < 0)
+		return -1;
+	if (n && v1_kill_all(cg, SIGKILL, err) < 0)
+		return -1;
+	return ct_cg_remove_dirs(cg, err);
+}
+
+const struct ct_cgroup_ops ct_cgroup_v1_ops = {
+	.name = "v1",
+	.create = v1_create,
+	.apply = v1_apply,
+	.add_pid = ct_cg_add_pid_all,
+	.freeze = v1_freeze,
+	.freezer_state = v1_freezer_state,
+	.list_pids = ct_cg_list_all_pids,
+	.stats = v1_stats,
+	.oom_watch = v1_oom_watch,
+	.kill_all = v1_kill_all,
+	.destroy = v1_destroy,
+};

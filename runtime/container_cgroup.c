@@ -1,0 +1,118 @@
+/* The container's cgroup as create, delete and kill use it (runtime/container_cgroup.h). */
+#include "runtime/container_cgroup.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/log.h"
+
+static void log_cgroup_warning(const char *msg)
+{
+	ct_log(CT_LOG_WARNING, "%s", msg);
+}
+
+/* linux.devices are the container's own nodes: allowed in its device filter after the
+ * config's rules, as runc does (a node it cannot open would be useless); the standard
+ * devices come after them (libct/cgroup/device_rules.h). The copy shares everything with
+ * the config's resources but the rule list, which the caller frees. */
+static int with_config_devices(const struct oci_config *c, struct oci_resources *out,
+			       struct ct_error *err)
+{
+	const struct oci_linux *lx = &c->linux_;
+	*out = lx->resources;
+	size_t n = lx->resources.devices.len;
+	out->devices.items = calloc(n + lx->devices.len + 1, sizeof(*out->devices.items));
+	if (!out->devices.items)
+		return ct_error_set(err, ENOMEM, "plan device rules");
+	memcpy(out->devices.items, lx->resources.devices.items, n * sizeof(*out->devices.items));
+	for (size_t i = 0; i < lx->devices.len; i++) {
+		const struct oci_device *d = &lx->devices.items[i];
+		if (!d->type || (strcmp(d->type, "c") && strcmp(d->type, "b") && strcmp(d->type, "u")))
+			continue;
+		out->devices.items[n++] = (struct oci_device_cgroup){
+			.allow = true,
+			.type = strcmp(d->type, "b") == 0 ? "b" : "c",
+			.access = "rwm",
+			.major = d->major,
+			.minor = d->minor,
+			.has_major = d->has_major,
+			.has_minor = d->has_minor,
+		};
+	}
+	out->devices.len = n;
+	return 0;
+}
+
+/* As runc: an unprivileged caller that may not make cgroups runs its container in its own
+ * cgroup, as long as nothing asks for a limit there. */
+static bool rootless_without_cgroup(const struct oci_config *c, const struct ct_error *err)
+{
+	return geteuid() != 0 && !c->linux_.has_resources &&
+	       (err->errnum == EACCES || err->errnum == EPERM || err->errnum == EROFS);
+}
+
+int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
+			       const struct oci_config *c, struct ct_cgroup **out,
+			       struct ct_error *err)
+{
+	*out = NULL;
+	if (g->cgroup_manager == CT_CGROUP_DISABLED) {
+		if (c->linux_.has_resources)
+			return ct_error_set_plain(err, EINVAL,
+						  "config.json: .linux.resources: needs a cgroup "
+						  "(--cgroup-manager disabled)");
+		return 0;
+	}
+	struct ct_cgroup_config cfg = {
+		.id = id, .cgroups_path = c->linux_.cgroups_path, .warn = log_cgroup_warning};
+	struct ct_cgroup *cg;
+	if (ct_cgroup_plan(&cfg, &cg, err) < 0)
+		return -1;
+	struct oci_resources res;
+	if (with_config_devices(c, &res, err) < 0) {
+		ct_cgroup_free(cg);
+		return -1;
+	}
+	int rc = ct_cgroup_create(cg, err);
+	if (rc < 0 && rootless_without_cgroup(c, err)) {
+		ct_log(CT_LOG_DEBUG, "container \"%s\": no cgroup (rootless): %s", ct_shown_id(id).s,
+		       err->msg);
+		free(res.devices.items);
+		ct_cgroup_free(cg);
+		return 0;
+	}
+	if (rc == 0 && ct_cgroup_apply(cg, &res, CT_CGROUP_APPLY_CREATE, err) < 0) {
+		struct ct_error ignored;
+		ct_cgroup_destroy(cg, &ignored);
+		rc = -1;
+	}
+	free(res.devices.items);
+	if (rc < 0) {
+		ct_cgroup_free(cg);
+		return -1;
+	}
+	ct_log(CT_LOG_DEBUG, "container \"%s\": cgroup %s made (%s driver)", ct_shown_id(id).s,
+	       cg->dirs[cg->n_dirs - 1].path, cg->ops->name);
+	*out = cg;
+	return 0;
+}
+
+int ct_container_cgroup_open(const struct ct_state *st, struct ct_cgroup **out,
+			     struct ct_error *err)
+{
+	if (ct_cgroup_from_state(st, log_cgroup_warning, out, err) < 0)
+		return ct_error_prefix(err, "container \"%s\"", ct_shown_id(st->id).s);
+	return 0;
+}
+
+int ct_container_cgroup_destroy(const struct ct_state *st, struct ct_error *err)
+{
+	struct ct_cgroup *cg;
+	if (ct_container_cgroup_open(st, &cg, err) < 0)
+		return -1;
+	int rc = cg ? ct_cgroup_destroy(cg, err) : 0;
+	ct_cgroup_free(cg);
+	return rc;
+}

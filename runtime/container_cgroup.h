@@ -1,0 +1,24 @@
+/* The container's cgroup in the commands: made and limited by create before the clone,
+ * found again from state.json by delete, kill --all and the others. */
+#ifndef CTRUN_CONTAINER_CGROUP_H
+#define CTRUN_CONTAINER_CGROUP_H
+
+#include "libct/cgroup/cgroup.h"
+#include "libct/state.h"
+#include "runtime/ctrun.h"
+
+/* Plans, makes and limits the cgroup for config (linux.cgroupsPath, linux.resources, with
+ * linux.devices allowed); *out NULL under --cgroup-manager disabled. On failure nothing
+ * is left. */
+int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
+			       const struct oci_config *c, struct ct_cgroup **out,
+			       struct ct_error *err);
+
+/* The cgroup recorded in state.json; *out NULL when the container has none. */
+int ct_container_cgroup_open(const struct ct_state *st, struct ct_cgroup **out,
+			     struct ct_error *err);
+
+/* Kills what is left in the recorded cgroup and removes it (nothing when there is none). */
+int ct_container_cgroup_destroy(const struct ct_state *st, struct ct_error *err);
+
+#endif

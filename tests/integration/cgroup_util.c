@@ -1,0 +1,134 @@
+/* Helpers of the cgroup suites (cgroup_util.h). */
+#include "tests/integration/cgroup_util.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+const char *cgt_subtree(void)
+{
+	static char name[64];
+	if (!name[0])
+		snprintf(name, sizeof(name), "ctrun-test-%d", (int)getpid());
+	return name;
+}
+
+void cgt_use_path(const struct lc *t, const char *name)
+{
+	char json[256];
+	snprintf(json, sizeof(json), "\"%s/%s\"", cgt_subtree(), name);
+	ctt_config_set(t->bundle, ".linux.cgroupsPath", json);
+}
+
+static bool is_cgroup2(const char *path)
+{
+	struct statfs s;
+	return statfs(path, &s) == 0 && s.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/* The mount point of a /proc/self/cgroup line's hierarchy: its controller list as the
+ * directory name ("cpu,cpuacct"), or the single controller, or a name= hierarchy's name. */
+static bool hierarchy_mount(const char *controllers, char *out, size_t size)
+{
+	struct stat st;
+	if (!*controllers) {
+		snprintf(out, size, "%s",
+			 is_cgroup2("/sys/fs/cgroup") ? "/sys/fs/cgroup" : "/sys/fs/cgroup/unified");
+		return is_cgroup2(out);
+	}
+	const char *name = strncmp(controllers, "name=", 5) == 0 ? controllers + 5 : controllers;
+	snprintf(out, size, "/sys/fs/cgroup/%s", name);
+	return stat(out, &st) == 0;
+}
+
+/* Whether want is one of the comma-separated controllers ("" matches the cgroup2 line). */
+static bool line_has(const char *controllers, const char *want)
+{
+	if (!*want || !*controllers)
+		return !*want && !*controllers;
+	size_t len = strlen(want);
+	for (const char *p = controllers; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == len && strncmp(p, want, len) == 0)
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/* Calls fn for each hierarchy of /proc/self/cgroup with its directory of our cgroup. */
+static void each_hierarchy(void (*fn)(const char *controllers, const char *dir, void *arg),
+			   void *arg)
+{
+	char *text = ctt_read_file("/proc/self/cgroup");
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *c1 = strchr(line, ':');
+		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		char mount[512], dir[1024];
+		if (!hierarchy_mount(c1 + 1, mount, sizeof(mount)))
+			continue;
+		snprintf(dir, sizeof(dir), "%s%s", mount, strcmp(c2 + 1, "/") ? c2 + 1 : "");
+		fn(c1 + 1, dir, arg);
+	}
+	free(text);
+}
+
+struct find {
+	const char *controller, *rel;
+	char *found;
+};
+
+static void find_one(const char *controllers, const char *dir, void *arg)
+{
+	struct find *f = arg;
+	if (!f->found && line_has(controllers, f->controller) &&
+	    asprintf(&f->found, "%s%s%s", dir, *f->rel ? "/" : "", f->rel) < 0)
+		f->found = NULL;
+}
+
+char *cgt_dir(const char *controller, const char *rel)
+{
+	struct find f = {controller, rel, NULL};
+	each_hierarchy(find_one, &f);
+	return f.found;
+}
+
+char *cgt_read(const char *dir, const char *file)
+{
+	char *path = ctt_path(dir, file);
+	char *text = ctt_read_file(path);
+	free(path);
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+static void assert_gone(const char *controllers, const char *dir, void *arg)
+{
+	(void)arg;
+	char path[1200];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, cgt_subtree());
+	cr_expect_neq(stat(path, &st), 0, "cgroup left behind in \"%s\": %s", controllers, path);
+}
+
+void cgt_assert_subtree_gone(void)
+{
+	each_hierarchy(assert_gone, NULL);
+}
+
+void cgt_cleanup(void)
+{
+	lc_cleanup();
+	cgt_assert_subtree_gone();
+}

@@ -1,0 +1,33 @@
+/* Helpers of the cgroup suites (test_cgroup*.c): where the test process's own cgroup is in
+ * each hierarchy (read here from /proc/self/cgroup, not through libct, so that ctrun's own
+ * parser does not judge ctrun), the subtree every container of a test goes under, and the
+ * check that nothing is left of it. */
+#ifndef CTRUN_CGROUP_UTIL_H
+#define CTRUN_CGROUP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tests/integration/lifecycle_util.h"
+
+/* The relative cgroupsPath of the tests' subtree ("ctrun-test-<pid>"). */
+const char *cgt_subtree(void);
+
+/* Sets .linux.cgroupsPath of t's bundle to "<subtree>/<name>". */
+void cgt_use_path(const struct lc *t, const char *name);
+
+/* The directory of the test process's cgroup + "/" + rel in the hierarchy holding
+ * controller ("memory", "cpu", "name=systemd", "" for cgroup2), malloc'ed; NULL when the
+ * host has no such hierarchy. */
+char *cgt_dir(const char *controller, const char *rel);
+
+/* The content of dir/file without its trailing newline, malloc'ed (fails when missing). */
+char *cgt_read(const char *dir, const char *file);
+
+/* No directory named cgt_subtree() below the test's cgroup in any hierarchy. */
+void cgt_assert_subtree_gone(void);
+
+/* The suite's .fini: lc_cleanup(), then cgt_assert_subtree_gone(). */
+void cgt_cleanup(void);
+
+#endif

@@ -1,0 +1,450 @@
+/* The container's cgroup on this host's layout (v1 controllers; on a hybrid host cgroup2 on
+ * /sys/fs/cgroup/unified too): linux.resources read back from the cgroup files outside and
+ * from /sys/fs/cgroup inside, limits enforced (OOM kill, pids.max, a 512 KiB container),
+ * cgroupsPath forms, state.json, kill --all, delete, and nothing left behind (every test
+ * nests its containers under the test process's own cgroup, in cgt_subtree()). */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/integration/cgroup_util.h"
+
+TestSuite(cgroup, .fini = cgt_cleanup);
+
+#define ID "cg"
+
+/* The suite is about v1 controllers; the cgroup2-only case is the vm suite's. */
+static void need_v1_hierarchy(const char *controller)
+{
+	char *dir = cgt_dir(controller, "");
+	if (!dir)
+		ctt_skip("no cgroup v1 %s hierarchy on this host (the vm suite covers cgroup v2)",
+			 controller);
+	free(dir);
+}
+
+static void assert_file(const char *controller, const char *rel, const char *file,
+			const char *want)
+{
+	char *dir = cgt_dir(controller, rel);
+	cr_assert_not_null(dir, "no %s hierarchy", controller);
+	char *got = cgt_read(dir, file);
+	cr_expect_str_eq(got, want, "%s/%s", dir, file);
+	free(got);
+	free(dir);
+}
+
+static void assert_output(const struct lc *t, const char *script, const char *want)
+{
+	char *out = lc_sh_output(t, script);
+	cr_expect_str_eq(out, want, "`%s`", script);
+	free(out);
+}
+
+static char *rel_of(const char *name)
+{
+	char *rel;
+	cr_assert_geq(asprintf(&rel, "%s/%s", cgt_subtree(), name), 0);
+	return rel;
+}
+
+static const char resources[] =
+	"{\"memory\": {\"limit\": 67108864, \"reservation\": 33554432, \"swap\": 134217728,"
+	" \"swappiness\": 10, \"disableOOMKiller\": false},"
+	" \"cpu\": {\"shares\": 512, \"period\": 50000, \"quota\": 25000, \"cpus\": \"0\","
+	" \"mems\": \"0\"},"
+	" \"pids\": {\"limit\": 64}}";
+
+/* Each resource written where runc writes it, seen the same from outside... */
+Test(cgroup, resources_read_back_from_outside)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "outside");
+	ctt_config_set(t.bundle, ".linux.resources", resources);
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("outside");
+	assert_file("memory", rel, "memory.limit_in_bytes", "67108864");
+	assert_file("memory", rel, "memory.soft_limit_in_bytes", "33554432");
+	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "134217728");
+	assert_file("memory", rel, "memory.swappiness", "10");
+	assert_file("cpu", rel, "cpu.shares", "512");
+	assert_file("cpu", rel, "cpu.cfs_period_us", "50000");
+	assert_file("cpu", rel, "cpu.cfs_quota_us", "25000");
+	assert_file("cpuset", rel, "cpuset.cpus", "0");
+	assert_file("pids", rel, "pids.max", "64");
+	/* the init is in every hierarchy's directory */
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
+	static const char *const all[] = {"memory", "cpu", "cpuset", "pids", "devices", "freezer"};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		assert_file(all[i], rel, "cgroup.procs", pid);
+	lc_ok(&t, "delete", "--force", ID);
+	free(rel);
+	cgt_assert_subtree_gone();
+}
+
+/* ...and from inside: /sys/fs/cgroup is the container's own cgroup per hierarchy. */
+Test(cgroup, resources_read_back_from_inside)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "inside");
+	ctt_config_set(t.bundle, ".linux.resources", resources);
+	assert_output(&t,
+		      "cd /sys/fs/cgroup; cat memory/memory.limit_in_bytes pids/pids.max "
+		      "cpu/cpu.shares cpu/cpu.cfs_quota_us; cat pids/cgroup.procs",
+		      "67108864\n64\n512\n25000\n1\n");
+}
+
+Test(cgroup, state_json_records_every_directory)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "state");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *file = lc_state_file(&t, ID);
+	yajl_val st = ctt_json_load(file);
+	char *memory = cgt_dir("memory", "");
+	char *want;
+	cr_assert_geq(asprintf(&want, "%s/%s/state", memory, cgt_subtree()), 0);
+	cr_expect_str_eq(ctt_json_get_string(st, ".ctrun.cgroupPaths.memory"), want);
+	cr_expect_str_eq(ctt_json_get_string(st, ".ctrun.cgroupBases.memory"), memory);
+	yajl_tree_free(st);
+	free(file);
+	free(memory);
+	free(want);
+	lc_ok(&t, "delete", "--force", ID);
+}
+
+/* The default: ctrun/<id> below the caller's cgroup, gone with the container. */
+Test(cgroup, default_path_is_below_the_callers_cgroup)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *dir = cgt_dir("pids", "ctrun/" ID);
+	struct stat st;
+	cr_expect_eq(stat(dir, &st), 0, "%s", dir);
+	lc_ok(&t, "delete", "--force", ID);
+	cr_expect_neq(stat(dir, &st), 0, "%s still there after delete", dir);
+	free(dir);
+}
+
+Test(cgroup, memory_hog_is_oom_killed)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "oom");
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
+	lc_set_script(&t, "x=$(head -c 67108864 /dev/zero | tr '\\000' a); echo survived");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 137, "status %d, out %s, err %s", r.status, r.out, r.err);
+	cr_expect_null(strstr(r.out, "survived"));
+	ctt_result_free(&r);
+}
+
+Test(cgroup, fork_bomb_stops_at_pids_max)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "forks");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 8}}");
+	/* the subshell dies of its failed fork; read, test and echo are builtins, which need
+	 * no fork once the limit is reached; pids.events counts the refusals */
+	assert_output(&t,
+		      "(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 100 & done) "
+		      "2>/dev/null; read n < /sys/fs/cgroup/pids/pids.current; "
+		      "[ $n -le 8 ] && [ $n -ge 6 ] && echo within; "
+		      "read m c < /sys/fs/cgroup/pids/pids.events; [ $c -gt 0 ] && echo $m",
+		      "within\nmax\n");
+}
+
+Test(cgroup, true_runs_under_512_kib)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "tiny");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 524288}}");
+	lc_set_args(&t, LC_ARGV("/bin/true"));
+	lc_ok(&t, "run", "--bundle", t.bundle, ID);
+}
+
+/* A value the kernel refuses fails create naming the file and the value; nothing stays. */
+Test(cgroup, rejected_limit_fails_create_and_leaves_nothing)
+{
+	need_v1_hierarchy("cpuset");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "bad");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"cpu\": {\"cpus\": \"4095\"}}");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.resources.cpu.cpus",
+			"write \"4095\" to", "cpuset.cpus");
+	lc_assert_nothing_left(&t);
+	cgt_assert_subtree_gone();
+}
+
+Test(cgroup, unified_is_refused_on_v1)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "unified");
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"unified\": {\"memory.high\": \"1000000\"}}");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
+			".linux.resources.unified", "only for cgroup v2");
+	lc_assert_nothing_left(&t);
+}
+
+Test(cgroup, systemd_forms_are_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.cgroupsPath", "\"system.slice:ctrun:web\"");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.cgroupsPath",
+			"systemd", "not supported yet");
+	lc_assert_fails(&t, LC_ARGV("--cgroup-manager", "systemd", "create", "--bundle", t.bundle, ID),
+			"systemd cgroup manager is not supported yet");
+	lc_assert_nothing_left(&t);
+}
+
+/* --cgroup-manager disabled: no cgroup at all, the container stays in the caller's. */
+Test(cgroup, manager_disabled_makes_no_cgroup)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	lc_ok(&t, "--cgroup-manager", "disabled", "create", "--bundle", t.bundle, ID);
+	char *file = lc_state_file(&t, ID);
+	yajl_val st = ctt_json_load(file);
+	cr_expect_null(ctt_json_get(st, ".ctrun.cgroupPaths"));
+	yajl_tree_free(st);
+	free(file);
+	char *dir = cgt_dir("pids", "ctrun/" ID);
+	struct stat sb;
+	cr_expect_neq(stat(dir, &sb), 0, "%s made", dir);
+	free(dir);
+	lc_ok(&t, "delete", "--force", ID);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 5}}");
+	lc_assert_fails(&t, LC_ARGV("--cgroup-manager", "disabled", "create", "--bundle", t.bundle, ID),
+			".linux.resources", "needs a cgroup");
+}
+
+/* Without a pid namespace only the cgroup knows the container's processes. */
+Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "killall");
+	lc_namespace_set(&t, "pid", NULL);
+	lc_set_script(&t, "sleep 1000 & sleep 1000 & wait");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	lc_ok(&t, "start", ID);
+	char *rel = rel_of("killall");
+	char *dir = cgt_dir("pids", rel);
+	/* the init and its two sleeps */
+	for (int i = 0; i < 1000; i++) {
+		char *n = cgt_read(dir, "pids.current");
+		bool three = strcmp(n, "3") == 0;
+		free(n);
+		if (three)
+			break;
+		usleep(10000);
+	}
+	assert_file("pids", rel, "pids.current", "3");
+	lc_ok(&t, "kill", "--all", ID, "KILL");
+	lc_wait_status(&t, ID, "stopped");
+	lc_ok(&t, "delete", ID);
+	struct stat st;
+	cr_expect_neq(stat(dir, &st), 0, "%s left", dir);
+	free(dir);
+	free(rel);
+}
+
+/* Devices: deny all, the standard list, and the config's own nodes. */
+Test(cgroup, devices_allow_list)
+{
+	need_v1_hierarchy("devices");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "devices");
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("devices");
+	char *dir = cgt_dir("devices", rel);
+	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
+	cr_expect(strstr(list, "c 1:3 rwm"), "%s", list);
+	cr_expect(strstr(list, "c 136:* rwm"), "%s", list);
+	cr_expect(strstr(list, "c 5:1 rwm"), "%s", list);
+	cr_expect_null(strstr(list, "a *:* rwm"), "%s", list);
+	free(list);
+	free(dir);
+	free(rel);
+	lc_ok(&t, "delete", "--force", ID);
+	/* inside: /dev/null works, a node outside the list cannot be opened */
+	ctt_config_set(t.bundle, ".linux.resources", "{\"devices\": []}");
+	assert_output(&t,
+		      "echo x > /dev/null && echo null-ok; mknod /tmp/mem c 1 1; "
+		      "cat /tmp/mem >/dev/null 2>&1 || echo mem-denied",
+		      "null-ok\nmem-denied\n");
+}
+
+/* On a hybrid host the container is also born in its cgroup2 directory. */
+Test(cgroup, hybrid_unified_placement)
+{
+	char *unified = cgt_dir("", "");
+	if (!unified || !cgt_dir("memory", ""))
+		ctt_skip("not a hybrid host");
+	free(unified);
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "hybrid");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "create", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "born in its cgroup (CLONE_INTO_CGROUP)"), "%s", r.err);
+	ctt_result_free(&r);
+	char *rel = rel_of("hybrid");
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
+	assert_file("", rel, "cgroup.procs", pid);
+	lc_ok(&t, "delete", "--force", ID);
+	char *dir = cgt_dir("", rel);
+	struct stat st;
+	cr_expect_neq(stat(dir, &st), 0, "%s left", dir);
+	free(dir);
+	free(rel);
+	assert_output(&t, "cat /proc/self/cgroup | grep '^0::'", "0::/\n");
+}
+
+/* Without a cgroup namespace the view is still the container's own cgroup, bound (a fresh
+ * mount would show the hierarchies from their roots, the tests' subtree among them). */
+Test(cgroup, own_view_without_a_cgroup_namespace)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "nocgns");
+	lc_namespace_set(&t, "cgroup", NULL);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 20}}");
+	char script[256];
+	snprintf(script, sizeof(script),
+		 "cat /sys/fs/cgroup/pids/pids.max; read p < /sys/fs/cgroup/pids/cgroup.procs; "
+		 "echo $p; ls /sys/fs/cgroup/pids /sys/fs/cgroup/unified | grep -c %s; true",
+		 cgt_subtree());
+	char *out = lc_sh_output(&t, script);
+	cr_expect_str_eq(out, "20\n1\n0\n");
+	free(out);
+}
+
+/* Another container's cgroup (same path, another --root) is never joined nor removed. */
+Test(cgroup, populated_cgroup_of_another_is_refused)
+{
+	need_v1_hierarchy("pids");
+	struct lc a, b;
+	lc_init(&a);
+	lc_init(&b);
+	cgt_use_path(&a, "shared");
+	cgt_use_path(&b, "shared");
+	lc_ok(&a, "create", "--bundle", a.bundle, ID);
+	lc_assert_fails(&b, LC_ARGV("create", "--bundle", b.bundle, ID), "exists and has processes");
+	lc_assert_nothing_left(&b);
+	cr_expect(lc_alive(lc_pid(&a, ID)), "the first container's init was killed");
+	lc_ok(&a, "delete", "--force", ID);
+}
+
+/* The major:minor of a whole disk of this machine (/sys/block/vda/dev), or false. */
+static bool some_disk(char *buf, size_t size)
+{
+	static const char *const disks[] = {"vda", "sda", "nvme0n1", "xvda"};
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/sys/block/%s/dev", disks[i]);
+		if (!ctt_exists(path))
+			continue;
+		char *text = ctt_read_file(path);
+		snprintf(buf, size, "%.*s", (int)strcspn(text, "\n"), text);
+		free(text);
+		return true;
+	}
+	return false;
+}
+
+Test(cgroup, block_io_throttles_per_device)
+{
+	need_v1_hierarchy("blkio");
+	char dev[32];
+	if (!some_disk(dev, sizeof(dev)))
+		ctt_skip("no whole disk (vda, sda, nvme0n1, xvda) to throttle");
+	unsigned major, minor;
+	cr_assert_eq(sscanf(dev, "%u:%u", &major, &minor), 2, "%s", dev);
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "blkio");
+	char json[512];
+	snprintf(json, sizeof(json),
+		 "{\"blockIO\": {\"throttleReadBpsDevice\": [{\"major\": %u, \"minor\": %u, "
+		 "\"rate\": 1048576}], \"throttleWriteIOPSDevice\": [{\"major\": %u, \"minor\": %u, "
+		 "\"rate\": 100}]}}",
+		 major, minor, major, minor);
+	ctt_config_set(t.bundle, ".linux.resources", json);
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("blkio"), want[64];
+	snprintf(want, sizeof(want), "%s 1048576", dev);
+	assert_file("blkio", rel, "blkio.throttle.read_bps_device", want);
+	snprintf(want, sizeof(want), "%s 100", dev);
+	assert_file("blkio", rel, "blkio.throttle.write_iops_device", want);
+	free(rel);
+	lc_ok(&t, "delete", "--force", ID);
+}
+
+/* A controller the host does not mount cannot take its field: refused, naming both. */
+Test(cgroup, field_of_an_unmounted_controller_is_refused)
+{
+	need_v1_hierarchy("memory");
+	char *net_cls = cgt_dir("net_cls", "");
+	if (net_cls) {
+		free(net_cls);
+		ctt_skip("net_cls is mounted here: nothing to refuse");
+	}
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "netcls");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"network\": {\"classID\": 1048577}}");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
+			".linux.resources.network.classID", "net_cls controller is not mounted");
+	lc_assert_nothing_left(&t);
+}
+
+/* memory.kernel: the kernel dropped kmem limits; a warning, the container runs. */
+Test(cgroup, kernel_memory_is_a_deprecation_warning)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "kmem");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"kernel\": 67108864}}");
+	lc_set_args(&t, LC_ARGV("/bin/true"));
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, ".linux.resources.memory.kernel") && strstr(r.err, "deprecated"),
+		  "no deprecation warning: %s", r.err);
+	ctt_result_free(&r);
+}

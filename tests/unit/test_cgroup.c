@@ -1,0 +1,180 @@
+/* The pure parts of libct/cgroup: layout detection from mountinfo and /proc/self/cgroup
+ * text, cgroupsPath resolution, the v1 <-> v2 conversions and value formatters. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libct/cgroup/cgroup.h"
+#include "libct/cgroup/convert.h"
+
+/* This machine's hybrid layout: v1 hierarchies, name=systemd, cgroup2 on unified. */
+static const char hybrid_mountinfo[] =
+	"30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+	"31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct\n"
+	"34 30 0:31 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+	"39 30 0:36 / /sys/fs/cgroup/systemd rw,relatime - cgroup cgroup rw,xattr,name=systemd\n"
+	"40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n"
+	"41 22 0:38 / /mnt/other rw - cgroup cgroup rw,pids\n";
+static const char hybrid_cgroup[] = "9:name=systemd:/user.slice\n"
+				    "4:memory:/process_api/abc\n"
+				    "2:cpu,cpuacct:/\n"
+				    "0::/user.slice\n";
+
+Test(cgroup_layout, hybrid_hierarchies_keys_and_caller_paths)
+{
+	struct ct_cgroup_layout l;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_cgroup_layout_parse(hybrid_mountinfo, hybrid_cgroup, &l, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_HYBRID);
+	cr_assert_eq(l.n_v1, 3, "the pids mount outside /sys/fs/cgroup does not count");
+	cr_expect_str_eq(l.v1[0].key, "cpu,cpuacct");
+	cr_expect_str_eq(l.v1[0].caller_path, "/");
+	cr_expect_str_eq(l.v1[1].key, "memory");
+	cr_expect_str_eq(l.v1[1].caller_path, "/process_api/abc");
+	cr_expect_str_eq(l.v1[2].key, "name=systemd");
+	cr_expect_str_eq(l.v1[2].mountpoint, "/sys/fs/cgroup/systemd");
+	cr_expect_str_eq(l.unified_mount, "/sys/fs/cgroup/unified");
+	cr_expect_str_eq(l.unified_caller_path, "/user.slice");
+	cr_expect_str_eq(ct_cgroup_layout_find(&l, "cpuacct")->key, "cpu,cpuacct");
+	cr_expect_null(ct_cgroup_layout_find(&l, "pids"));
+	ct_cgroup_layout_free(&l);
+}
+
+Test(cgroup_layout, unified_and_legacy_and_none)
+{
+	struct ct_cgroup_layout l;
+	cr_assert_eq(ct_cgroup_layout_parse("25 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
+					    "0::/init.scope\n", &l, NULL),
+		     0);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_UNIFIED);
+	cr_expect_str_eq(l.unified_caller_path, "/init.scope");
+	ct_cgroup_layout_free(&l);
+	cr_assert_eq(ct_cgroup_layout_parse("34 30 0:31 / /sys/fs/cgroup/memory rw - cgroup cgroup "
+					    "rw,memory\n",
+					    "4:memory:/\n", &l, NULL),
+		     0);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_LEGACY);
+	cr_expect_null(l.unified_mount);
+	ct_cgroup_layout_free(&l);
+	cr_assert_eq(ct_cgroup_layout_parse("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n", "", &l, NULL), 0);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_NONE);
+	ct_cgroup_layout_free(&l);
+}
+
+static char *resolved(const char *given, const char *caller, const char *id)
+{
+	char *out = NULL;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_cgroup_resolve_path(given, caller, id, &out, &err), 0, "%s", err.msg);
+	return out;
+}
+
+static void assert_resolves(const char *given, const char *caller, const char *want)
+{
+	char *got = resolved(given, caller, "web");
+	cr_expect_str_eq(got, want, "\"%s\" under \"%s\"", given ? given : "(null)", caller);
+	free(got);
+}
+
+Test(cgroup_path, absolute_relative_and_default)
+{
+	assert_resolves("/machine/web", "/user.slice", "/machine/web");
+	assert_resolves("/machine//web/", "/", "/machine/web");
+	assert_resolves("pod/web", "/process_api/abc", "/process_api/abc/pod/web");
+	assert_resolves("pod/web", "/", "/pod/web");
+	assert_resolves("", "/process_api/abc", "/process_api/abc/ctrun/web");
+	assert_resolves(NULL, "/", "/ctrun/web");
+}
+
+static void assert_path_refused(const char *given, int errnum, const char *needle)
+{
+	char *out = NULL;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_cgroup_resolve_path(given, "/", "web", &out, &err), -1, "%s", given);
+	cr_expect_eq(err.errnum, errnum, "%s: %s", given, err.msg);
+	cr_expect(strstr(err.msg, ".linux.cgroupsPath"), "%s", err.msg);
+	cr_expect(strstr(err.msg, needle), "%s", err.msg);
+	cr_expect_null(out);
+}
+
+Test(cgroup_path, refused_forms)
+{
+	assert_path_refused("system.slice:ctrun:web", ENOTSUP, "systemd");
+	assert_path_refused("/a/../b", EINVAL, "\"..\"");
+	assert_path_refused("a/./b", EINVAL, "\".\"");
+	assert_path_refused("/", EINVAL, "root of the hierarchy");
+	cr_expect(ct_cgroup_path_is_systemd("user.slice:podman:abc"));
+	cr_expect_not(ct_cgroup_path_is_systemd("/a:b:c"));
+	cr_expect_not(ct_cgroup_path_is_systemd("a:b"));
+	cr_expect_not(ct_cgroup_path_is_systemd("a:b:c:d"));
+}
+
+Test(cgroup_path, directory_under_the_mount_root)
+{
+	char *dir = NULL;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_cgroup_dir_for("/sys/fs/cgroup/memory", "/", "/a/b", &dir, &err), 0);
+	cr_expect_str_eq(dir, "/sys/fs/cgroup/memory/a/b");
+	free(dir);
+	cr_assert_eq(ct_cgroup_dir_for("/sys/fs/cgroup/memory", "/", "/", &dir, &err), 0);
+	cr_expect_str_eq(dir, "/sys/fs/cgroup/memory");
+	free(dir);
+	cr_assert_eq(ct_cgroup_dir_for("/sys/fs/cgroup", "/ns", "/ns/a", &dir, &err), 0);
+	cr_expect_str_eq(dir, "/sys/fs/cgroup/a");
+	free(dir);
+	cr_expect_eq(ct_cgroup_dir_for("/sys/fs/cgroup", "/ns", "/nsx/a", &dir, &err), -1);
+	cr_expect_eq(err.errnum, EXDEV);
+}
+
+Test(cgroup_convert, shares_to_weight_as_runc)
+{
+	cr_expect_eq(ct_cgroup_shares_to_weight(0), 0);
+	cr_expect_eq(ct_cgroup_shares_to_weight(2), 1);
+	cr_expect_eq(ct_cgroup_shares_to_weight(1024), 39);
+	cr_expect_eq(ct_cgroup_shares_to_weight(262144), 10000);
+	cr_expect_eq(ct_cgroup_shares_to_weight(1), 1, "below the range: the minimum");
+}
+
+Test(cgroup_convert, blkio_weight_to_io_weight)
+{
+	cr_expect_eq(ct_cgroup_blkio_to_io_weight(0), 0);
+	cr_expect_eq(ct_cgroup_blkio_to_io_weight(10), 1);
+	cr_expect_eq(ct_cgroup_blkio_to_io_weight(500), 4950);
+	cr_expect_eq(ct_cgroup_blkio_to_io_weight(1000), 10000);
+}
+
+Test(cgroup_convert, swap_is_memory_plus_swap)
+{
+	int64_t v;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_cgroup_swap_to_v2(300, true, 100, &v, &err), 0);
+	cr_expect_eq(v, 200);
+	cr_assert_eq(ct_cgroup_swap_to_v2(-1, true, 100, &v, &err), 0);
+	cr_expect_eq(v, -1);
+	cr_expect_eq(ct_cgroup_swap_to_v2(50, true, 100, &v, &err), -1);
+	cr_expect(strstr(err.msg, ".memory.swap"), "%s", err.msg);
+	cr_expect_eq(ct_cgroup_swap_to_v2(50, false, 0, &v, &err), -1);
+}
+
+Test(cgroup_format, limits_cpu_max_and_device_numbers)
+{
+	char buf[64];
+	ct_cgroup_format_limit(-1, false, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "-1");
+	ct_cgroup_format_limit(-1, true, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "max");
+	ct_cgroup_format_limit(524288, true, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "524288");
+	ct_cgroup_format_cpu_max(true, 50000, true, 100000, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "50000 100000");
+	ct_cgroup_format_cpu_max(true, -1, false, 0, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "max");
+	ct_cgroup_format_cpu_max(false, 0, true, 20000, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "max 20000");
+	ct_cgroup_format_devnum(false, 0, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "*");
+	ct_cgroup_format_devnum(true, 136, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "136");
+}
