@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
-#include "libct/procfs.h"
 #include "libct/process.h"
+#include "libct/procfs.h"
 #include "libct/procstat.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
@@ -49,9 +49,11 @@ static const struct {
 struct exec_join {
 	unsigned long child_flags;  /* namespaces the child joins itself */
 	unsigned long parent_flags; /* pid (always) and time: joined for our children */
-	bool by_pidfd;		    /* setns(pidfd) worked; else the fds below */
-	int fds[OCI_NS_COUNT];	    /* /proc/<init>/ns/<name>, the fallback only */
-	int rootfd;		    /* /proc/<init>/root */
+	/* A user namespace of its own: a joiner joins them all (libct/exec.h) */
+	bool via_joiner;
+	bool by_pidfd, by_nsfd; /* how the first setns went: the pidfd, or the fds below */
+	int fds[OCI_NS_COUNT];	/* /proc/<init>/ns/<name>, the fallback only */
+	int rootfd;		/* /proc/<init>/root */
 };
 
 static void exec_join_close(struct exec_join *j)
@@ -108,6 +110,7 @@ static int plan_join(const struct ct_exec_target *t, struct exec_join *j, struct
 		else if (d)
 			j->child_flags |= flag;
 	}
+	j->via_joiner = j->child_flags & CLONE_NEWUSER;
 	snprintf(path, sizeof(path), "/proc/%d/root", t->pid);
 	j->rootfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (j->rootfd < 0)
@@ -145,33 +148,64 @@ static int setns_each(struct exec_join *j, unsigned long flags, struct ct_error 
 	return 0;
 }
 
-/* The parent: our children are born in the container's pid (and time) namespace. */
-static int join_for_children(const struct ct_exec_target *t, struct exec_join *j,
-			     struct ct_error *err)
+/* setns() into the namespaces of flags: in one call on the init's pidfd, or (before 5.8,
+ * or without a pidfd) one by one through its namespace files. The first call decides. */
+static int join_flags(const struct ct_exec_target *t, struct exec_join *j, unsigned long flags,
+		      struct ct_error *err)
 {
-	if (t->pidfd >= 0 && setns(t->pidfd, (int)j->parent_flags) == 0) {
-		j->by_pidfd = true;
+	if (!flags)
 		return 0;
+	if (t->pidfd >= 0 && !j->by_nsfd) {
+		if (setns(t->pidfd, (int)flags) == 0) {
+			j->by_pidfd = true;
+			return 0;
+		}
+		if (errno != EINVAL || j->by_pidfd)
+			return ct_error_set(err, errno, "join the namespaces of the container");
 	}
-	if (t->pidfd >= 0 && errno != EINVAL)
-		return ct_error_set(err, errno, "join the pid namespace of the container");
-	if (open_ns_fds(t, j, err) < 0)
+	if (!j->by_nsfd && open_ns_fds(t, j, err) < 0)
 		return -1;
-	return setns_each(j, j->parent_flags, err);
+	j->by_nsfd = true;
+	return setns_each(j, flags, err);
 }
 
-/* The child: every other namespace in one call on the pidfd (or one by one), then the
- * init's root. Joining the mount namespace alone would leave us at its root, which is the
- * host's when the container was made with --no-pivot. */
+/* The child: the namespaces not joined for it (none after a joiner), then the init's
+ * root. The mount namespace alone would leave us at its root, which is the host's for a
+ * container that has none of its own and is only chroot()ed. */
 static int join_container(const struct ct_exec_target *t, struct exec_join *j, struct ct_error *err)
 {
-	if (j->by_pidfd && j->child_flags && setns(t->pidfd, (int)j->child_flags) < 0)
-		return ct_error_set(err, errno, "join the namespaces of the container");
-	if (!j->by_pidfd && setns_each(j, j->child_flags, err) < 0)
+	if (!j->via_joiner && join_flags(t, j, j->child_flags, err) < 0)
 		return -1;
 	if (fchdir(j->rootfd) < 0 || chroot(".") < 0)
 		return ct_error_set(err, errno, "enter the container's root");
 	return 0;
+}
+
+/* A user namespace whose gid map is its maker's own gid denies setgroups(2)
+ * (user_namespaces(7)): the process keeps the groups it has, and asks for none. */
+static int check_setgroups(const struct ct_exec_target *t, struct ct_init_plan *plan,
+			   struct ct_error *err)
+{
+	char path[64], text[8] = "";
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", t->pid);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, text, sizeof(text) - 1) < 0)
+		return ct_error_set(err, errno, "read \"%s\"", path);
+	plan->setgroups_denied = strncmp(text, "deny", 4) == 0;
+	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
+		return ct_error_set_plain(err, EPERM,
+					  "%s.user.additionalGids: the container's user namespace "
+					  "denies setgroups",
+					  ct_process_path(plan->opts));
+	return 0;
+}
+
+/* /proc writes (oom_score_adj, LSM labels) go through a procfs of our own, mounted in the
+ * container's pid namespace, not through the container's /proc (libct/procfs.h). */
+static bool needs_procfs(const struct oci_process *p)
+{
+	return p->has_oom_score_adj || (p->apparmor_profile && *p->apparmor_profile) ||
+	       (p->selinux_label && *p->selinux_label);
 }
 
 static int set_affinity(bool given, const cpu_set_t *cpus, const char *which, struct ct_error *err)
@@ -187,11 +221,14 @@ static int child_steps(struct ct_init_plan *plan, const struct ct_exec_target *t
 {
 	const struct ct_sched_plan *s = &plan->sched;
 	*exec_failed = false;
-	if (join_container(t, j, err) < 0)
+	if ((j->via_joiner &&
+	     ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the exec'd process", err) < 0) ||
+	    (plan->opts->cgroup &&
+	     ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0) ||
+	    join_container(t, j, err) < 0)
 		return -1;
-	/* born in the container's pid namespace: its own procfs has our /proc/self
-	 * (libct/procfs.h); dropped at the execve, as it is close-on-exec */
-	ct_procfs_open(&plan->procfs, NULL);
+	if (needs_procfs(&plan->config->process))
+		ct_procfs_open(&plan->procfs, NULL);
 	exec_join_close(j);
 	if (t->pidfd >= 0)
 		close(t->pidfd);
@@ -262,26 +299,90 @@ void ct_exec_proc_kill(struct ct_exec_proc *p)
 	ct_exec_proc_close(p);
 }
 
+/* A container with a user namespace of its own: a caller without privilege over the host
+ * may join its pid namespace only from inside it. This fork joins them all (the user one
+ * first), clones the process as ctrun's own child (CLONE_PARENT) and hands over its pidfd,
+ * as spawn.c's joiner does for an init; the process waits until ctrun has it. */
+__attribute__((noreturn)) static void
+run_joiner(struct ct_init_plan *plan, const struct ct_exec_target *t, struct exec_join *j)
+{
+	struct ct_error err = {0};
+	int pidfd = -1;
+	const char *method;
+	bool born;
+	if (join_flags(t, j, j->child_flags | j->parent_flags, &err) == 0) {
+		pid_t pid =
+			ct_clone_pidfd_into(CLONE_PARENT, plan->cgroup_fd, &pidfd, &method, &born);
+		if (pid == 0)
+			run_child(plan, t, j);
+		if (pid > 0 &&
+		    ct_sync_send_init_pidfd(plan->sync_fd, pidfd, pid, method, &err) == 0)
+			_exit(0);
+		if (pid > 0)
+			ct_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+		else
+			ct_error_set(&err, errno, "clone the exec'd process");
+	}
+	ct_sync_send_error(plan->sync_fd, &err);
+	_exit(1);
+}
+
+/* The exec'd process as our child: cloned here, or by a joiner. sync[1] is closed. */
+static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t,
+		       struct exec_join *j, int sync[2], struct ct_exec_proc *out,
+		       struct ct_error *err)
+{
+	pid_t pid = j->via_joiner ? fork()
+				  : ct_clone_pidfd_into(0, plan->cgroup_fd, &out->pidfd,
+							&out->method, &out->born_in_cgroup);
+	if (pid == 0) {
+		close(sync[0]);
+		plan->sync_fd = sync[1];
+		if (j->via_joiner)
+			run_joiner(plan, t, j);
+		run_child(plan, t, j);
+	}
+	int saved = errno;
+	close(steal_fd(&sync[1]));
+	if (pid < 0)
+		return ct_error_set(err, saved, "%s",
+				    j->via_joiner ? "fork the namespace joiner"
+						  : "clone the exec'd process");
+	if (!j->via_joiner) {
+		out->pid = pid;
+		return 0;
+	}
+	if (ct_spawn_receive_from_joiner(sync[0], pid, &out->pid, &out->pidfd, &out->method, err) <
+	    0)
+		return -1;
+	return ct_sync_send_userns_ready(sync[0], err);
+}
+
+/* Into the container's cgroup before it runs anything of the container's: born in its
+ * cgroup2 directory with CLONE_INTO_CGROUP where that worked, cgroup.procs for the rest
+ * (moving a process where it is changes nothing). */
+static int place_child(const struct ct_init_plan *plan, int sock, const struct ct_exec_proc *out,
+		       struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg)
+		return 0;
+	if (ct_cgroup_enter(cg, out->pid, out->born_in_cgroup, NULL, err) < 0)
+		return ct_error_prefix(err, "place the exec'd process in the container's cgroup");
+	return ct_sync_send_cgroup_ready(sock, err);
+}
+
 static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t,
 		       struct exec_join *j, struct ct_exec_proc *out, struct ct_error *err)
 {
 	int sync[2];
 	if (ct_sync_pair(sync, err) < 0)
 		return -1;
-	pid_t pid = ct_clone_pidfd(0, &out->pidfd, &out->method);
-	if (pid == 0) {
-		close(sync[0]);
-		plan->sync_fd = sync[1];
-		run_child(plan, t, j);
-	}
-	int saved = errno;
-	close(sync[1]);
-	if (pid < 0) {
-		close(sync[0]);
-		return ct_error_set(err, saved, "clone the exec'd process");
-	}
-	out->pid = pid;
-	int rc = wait_for_exec(plan->opts, sync[0], out, err);
+	int rc = clone_child(plan, t, j, sync, out, err);
+	if (rc == 0)
+		rc = place_child(plan, sync[0], out, err);
+	if (rc == 0)
+		rc = wait_for_exec(plan->opts, sync[0], out, err);
 	close(sync[0]);
 	return rc;
 }
@@ -295,10 +396,12 @@ int ct_exec_spawn(const struct ct_spawn_opts *o, const struct ct_exec_target *t,
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		j.fds[i] = -1;
 	int ret = -1;
+	/* without a joiner, our children are born in the container's pid (and time) namespace */
 	if (ct_exec_plan_build(o, &plan, err) < 0 || plan_join(t, &j, err) < 0 ||
-	    check_still_init(t, err) < 0 || join_for_children(t, &j, err) < 0)
+	    check_setgroups(t, &plan, err) < 0 || check_still_init(t, err) < 0 ||
+	    (!j.via_joiner && join_flags(t, &j, j.parent_flags, err) < 0))
 		goto out;
-	out->ns_join = j.by_pidfd ? "pidfd" : "nsfd";
+	out->ns_join = j.via_joiner ? "a joiner" : j.by_pidfd ? "pidfd" : "nsfd";
 	/* config.md: initial before the process joins the container's cgroup; inherited */
 	if (set_affinity(plan.sched.has_initial_cpus, &plan.sched.initial_cpus, "initial", err) < 0)
 		goto out;

@@ -10,7 +10,9 @@
  *   affinity := execCPUAffinity.initial
  *   setns(init pidfd, PID [| TIME]): our children
  *   are born in the container's pid namespace
- *   clone3(CLONE_PIDFD) ---------------------------> setns(init pidfd, USER|MNT|NET|...) in one
+ *   clone3(CLONE_PIDFD | CLONE_INTO_CGROUP) -------> (waits until it is in the cgroup)
+ *   cgroup.procs of the other hierarchies
+ *   CGROUP_READY ----------------------------------> setns(init pidfd, USER|MNT|NET|...) in one
  *                                                    call, chroot to the init's root,
  *                                                    affinity := execCPUAffinity.final,
  *                                                    keyring, rlimits, terminal, LSM, seccomp,
@@ -20,11 +22,16 @@
  *        <------------------- EOF                    execve: the close-on-exec socket closes
  *   any step failing: <------ ERROR / EXEC_ERROR {errno, text}; _exit
  *
+ * A container with a user namespace of its own: a joiner (a fork) joins them all in one
+ * setns, user first, and clones the process as ctrun's own child (CLONE_PARENT); ctrun
+ * gets its pidfd (INIT_PIDFD) and lets it go on (USERNS_READY), as spawn.c does.
+ *
  * The child is the caller's child and never the init's: a foreground exec waits for it on
  * its pidfd, and when the caller exits (exec --detach) it goes to the caller's subreaper. */
 #ifndef CT_EXEC_H
 #define CT_EXEC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -42,7 +49,8 @@ struct ct_exec_proc {
 	int pidfd;
 	int pty_master;	     /* -1 without process.terminal */
 	const char *method;  /* "clone3", "clone" or "clone+pidfd_open" */
-	const char *ns_join; /* "pidfd" or "nsfd": how the namespaces were joined */
+	bool born_in_cgroup; /* cloned with CLONE_INTO_CGROUP (not through a joiner) */
+	const char *ns_join; /* "pidfd", "nsfd" or "a joiner": how the namespaces were joined */
 	/* On failure: the exit status `exec` gives, 127 (command not found), 126 (cannot be
 	 * executed) or 255 (anything else before the process ran). */
 	int fail_status;

@@ -176,8 +176,8 @@ static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct 
 
 /* The set-up messages that carry an fd: the terminal's master (kept in *pty_master) and a
  * seccomp notify fd (passed on). 1 when msg was one of them, 0 when not, -1 on error. */
-static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg,
-		   int fd, int *pty_master, struct ct_error *err)
+static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg, int fd,
+		   int *pty_master, struct ct_error *err)
 {
 	switch (msg->type) {
 	case CT_SYNC_PTY_MASTER:
@@ -310,21 +310,21 @@ static const char *clone_method(const char *name)
 	return "clone";
 }
 
-/* Reaps the joiner and takes the init it made from its message. */
-static int receive_init(pid_t joiner, struct ct_spawned *out, struct ct_error *err)
+int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
+				 const char **method, struct ct_error *err)
 {
 	while (waitpid(joiner, NULL, 0) < 0 && errno == EINTR)
 		;
 	struct ct_sync_msg msg;
-	int fd, pid;
+	int fd, child;
 	char name[32];
-	if (ct_sync_recv(out->sync_fd, &msg, &fd, err) < 0)
+	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
 		return -1;
 	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 &&
-	    sscanf(msg.text, "%d %31s", &pid, name) == 2) {
-		out->pidfd = fd;
-		out->pid = pid;
-		out->method = clone_method(name);
+	    sscanf(msg.text, "%d %31s", &child, name) == 2) {
+		*pidfd = fd;
+		*pid = child;
+		*method = clone_method(name);
 		return 0;
 	}
 	if (fd >= 0)
@@ -359,7 +359,9 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 	close(steal_fd(&sync[1]));
 	out->sync_fd = steal_fd(&sync[0]);
 	out->pid = pid;
-	return joiner ? receive_init(pid, out, err) : 0;
+	return joiner ? ct_spawn_receive_from_joiner(out->sync_fd, pid, &out->pid, &out->pidfd,
+						     &out->method, err)
+		      : 0;
 }
 
 /* The init waits (libct/sync.h) until it is in every directory of its cgroup but the one

@@ -188,6 +188,11 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
 pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
 			  bool *born);
 
+/* Reaps a namespace joiner (a fork that joined namespaces and cloned the real child as our
+ * own, CLONE_PARENT) and takes that child from its INIT_PIDFD message (libct/sync.h). */
+int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
+				 const char **method, struct ct_error *err);
+
 /* The next set-up message from the child that carries no fd, the same for the init and
  * exec: on the way, the terminal's master is kept in *pty_master and a seccomp notify fd
  * passed on to listenerPath. *fd: a descriptor that came with msg, or -1. */

@@ -703,6 +703,7 @@ int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	if (plan_begin(o, plan, err) < 0 ||
 	    ct_lsm_check_at(ct_process_path(o), c->process.apparmor_profile,
 			    c->process.selinux_label, err) < 0 ||
+	    plan_cgroup(plan, err) < 0 ||
 	    plan_process(c, plan, err) < 0)
 		return -1;
 	return 0;

@@ -15,6 +15,7 @@
 #include "libct/terminal.h"
 #include "runtime/bundle.h"
 #include "runtime/container.h"
+#include "runtime/container_cgroup.h"
 #include "runtime/exec_flags.h"
 #include "runtime/forward.h"
 #include "runtime/log.h"
@@ -112,15 +113,17 @@ struct exec_run {
 	struct ct_container c;
 	struct oci_config *config;
 	struct ct_exec_proc proc;
+	struct ct_cgroup *cgroup; /* the container's, from state.json; NULL: none */
 	sigset_t signals, old_mask;
 };
 
-/* Everything up to a running process; *status is the exit status on failure. */
+/* Everything up to a running process (r->proc.fail_status says how a spawn failed). */
 static int start_process(const struct ct_globals *g, struct exec_run *r, struct ct_error *err)
 {
 	if (ct_container_open(g, r->f.id, false, &r->c, err) < 0 ||
 	    check_status(&r->c, &r->f, err) < 0 || ct_container_attach(&r->c, err) < 0 ||
-	    load_config(&r->c, &r->f, &r->config, err) < 0)
+	    load_config(&r->c, &r->f, &r->config, err) < 0 ||
+	    ct_container_cgroup_open(&r->c.state, &r->cgroup, err) < 0)
 		return -1;
 	/* no lock or state fd is held while the process runs: execs run side by side */
 	ct_container_dir_close(&r->c.dir);
@@ -138,14 +141,16 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 		.child_sigmask = r->old_mask,
 		.process_path = r->f.process_file ? where : NULL,
 		.agent_status = ct_status_name(r->c.status),
+		.cgroup = r->cgroup,
 	};
 	struct ct_exec_target t = {.pid = r->c.proc.pid,
 				   .pidfd = r->c.proc.pidfd,
 				   .start_time = r->c.state.pid_start_time};
 	if (ct_exec_spawn(&so, &t, &r->proc, err) < 0)
 		return -1;
-	ct_log(CT_LOG_DEBUG, "container \"%s\": exec'd process %d spawned with %s, joined by %s",
-	       ct_shown_id(r->f.id).s, r->proc.pid, r->proc.method, r->proc.ns_join);
+	ct_log(CT_LOG_DEBUG, "container \"%s\": exec'd process %d spawned with %s, joined by %s%s",
+	       ct_shown_id(r->f.id).s, r->proc.pid, r->proc.method, r->proc.ns_join,
+	       r->proc.born_in_cgroup ? ", born in its cgroup" : "");
 	if (hand_over(&r->f, &r->proc, err) < 0) {
 		ct_exec_proc_kill(&r->proc);
 		return -1;
@@ -183,6 +188,7 @@ int cmd_exec(const struct ct_globals *g, int argc, char **argv)
 	}
 	ct_exec_proc_close(&r.proc);
 	oci_config_free(r.config);
+	ct_cgroup_free(r.cgroup);
 	ct_container_close(&r.c);
 	ct_exec_flags_free(&r.f);
 	return status;

@@ -330,12 +330,22 @@ static int v1_freeze_if_mounted(struct ct_cgroup *cg, bool frozen, struct ct_err
 	return ct_cg_controller_dir(cg, "freezer") ? v1_freeze(cg, frozen, err) : 0;
 }
 
+/* A task the v1 freezer holds does not die of SIGKILL until it is thawed. */
+static int thaw_if_frozen(struct ct_cgroup *cg, struct ct_error *err)
+{
+	enum ct_cgroup_freezer st;
+	if (!ct_cg_controller_dir(cg, "freezer") || v1_freezer_state(cg, &st, err) < 0 ||
+	    st == CT_FREEZER_THAWED)
+		return 0;
+	return v1_freeze(cg, false, err);
+}
+
 static int v1_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err)
 {
 	if (sig == SIGKILL) {
 		int done = ct_cg_kill_v2(cg, err);
 		if (done != 0)
-			return done < 0 ? -1 : 0;
+			return done < 0 || thaw_if_frozen(cg, err) < 0 ? -1 : 0;
 	}
 	bool freezer = ct_cg_controller_dir(cg, "freezer") != NULL;
 	return ct_cg_signal_frozen(cg, sig, freezer ? v1_freeze_if_mounted : NULL, err);

@@ -2,6 +2,7 @@
 #include "tests/integration/cgroup_util.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,4 +132,94 @@ void cgt_cleanup(void)
 {
 	lc_cleanup();
 	cgt_assert_subtree_gone();
+}
+
+/* ---- the test process's own cgroup ---- */
+
+#define MAX_OWN 16
+static char *own_parent[MAX_OWN], *own_dir[MAX_OWN];
+static size_t n_own;
+static pid_t own_pid;
+
+static void write_value(const char *dir, const char *file, const char *value)
+{
+	char *path = ctt_path(dir, file);
+	FILE *f = fopen(path, "we");
+	if (f) {
+		fputs(value, f);
+		fclose(f);
+	}
+	free(path);
+}
+
+/* A cpuset cgroup takes no process before it has cpus and mems. */
+static void copy_cpuset(const char *parent, const char *dir)
+{
+	static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
+	for (size_t i = 0; i < 2; i++) {
+		char *path = ctt_path(parent, files[i]);
+		if (ctt_exists(path)) {
+			char *v = ctt_read_file(path);
+			write_value(dir, files[i], v);
+			free(v);
+		}
+		free(path);
+	}
+}
+
+static void enter_one(const char *controllers, const char *dir, void *arg)
+{
+	(void)controllers;
+	(void)arg;
+	char *own = ctt_path(dir, cgt_subtree());
+	char pid[32];
+	if (n_own == MAX_OWN || (mkdir(own, 0755) < 0 && errno != EEXIST)) {
+		free(own);
+		return;
+	}
+	copy_cpuset(dir, own);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	write_value(own, "cgroup.procs", pid);
+	own_parent[n_own] = strdup(dir);
+	own_dir[n_own++] = own;
+}
+
+void cgt_enter_own(void)
+{
+	if (own_pid == getpid())
+		return;
+	own_pid = getpid();
+	n_own = 0;
+	if (geteuid() == 0)
+		each_hierarchy(enter_one, NULL);
+}
+
+/* rmdir, while a process killed a moment ago is still counted (EBUSY), a little longer. */
+static bool remove_own(const char *dir)
+{
+	for (int i = 0; i < 200; i++) {
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			return true;
+		if (errno != EBUSY)
+			return false;
+		usleep(10000);
+	}
+	return false;
+}
+
+void cgt_leave_own(void)
+{
+	if (own_pid != getpid())
+		return;
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	for (size_t i = 0; i < n_own; i++) {
+		write_value(own_parent[i], "cgroup.procs", pid);
+		cr_expect(remove_own(own_dir[i]), "cgroup left behind in the test's own cgroup %s: %s",
+			  own_dir[i], strerror(errno));
+		free(own_parent[i]);
+		free(own_dir[i]);
+	}
+	n_own = 0;
+	own_pid = 0;
 }

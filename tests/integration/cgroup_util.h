@@ -10,6 +10,13 @@
 
 #include "tests/integration/lifecycle_util.h"
 
+/* The test process's own cgroup: lc_init() moves the test process (each test runs in a
+ * process of its own) into "ctrun-test-<pid>" below its cgroup in every hierarchy, so the
+ * containers of concurrent test runs (same ids, default paths) never meet; the clean-up
+ * moves it back and removes that cgroup, failing the test when a cgroup is left in it. */
+void cgt_enter_own(void);
+void cgt_leave_own(void);
+
 /* The relative cgroupsPath of the tests' subtree ("ctrun-test-<pid>"). */
 const char *cgt_subtree(void);
 

@@ -1,5 +1,6 @@
 /* Helpers of the lifecycle suites: see lifecycle_util.h. */
 #include "tests/integration/lifecycle_util.h"
+#include "tests/integration/cgroup_util.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -154,6 +155,7 @@ void lc_init(struct lc *t)
 {
 	cr_assert_lt(nboxes, MAX_BOXES, "too many bundles in one test");
 	ctt_cleanup_first(forget_containers);
+	cgt_enter_own();
 	t->wrapper = NULL;
 	t->root = ctt_tmpdir();
 	t->bundle = ctt_bundle_new(NULL);
@@ -746,6 +748,7 @@ static void forget_containers(void)
 	nspawned = 0;
 	while (nboxes)
 		delete_all(&boxes[--nboxes]);
+	cgt_leave_own();
 }
 
 void lc_cleanup(void)

@@ -448,3 +448,25 @@ Test(cgroup, kernel_memory_is_a_deprecation_warning)
 		  "no deprecation warning: %s", r.err);
 	ctt_result_free(&r);
 }
+
+/* A frozen task dies of SIGKILL only once thawed: delete --force of a container frozen
+ * through its freezer still leaves nothing. */
+Test(cgroup, delete_force_of_a_frozen_container)
+{
+	need_v1_hierarchy("freezer");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "frozen");
+	lc_set_script(&t, "sleep 1000 & wait");
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *rel = rel_of("frozen");
+	char *dir = cgt_dir("freezer", rel);
+	char *state = ctt_path(dir, "freezer.state");
+	ctt_write_file(state, "FROZEN");
+	lc_ok(&t, "delete", "--force", ID);
+	struct stat st;
+	cr_expect_neq(stat(dir, &st), 0, "%s left", dir);
+	free(state);
+	free(dir);
+	free(rel);
+}

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/integration/lifecycle_util.h"
@@ -253,10 +255,13 @@ Test(exec, only_stdio_and_preserved_fds_without_close_range)
 	assert_only_stdio_and_preserved_fds(&t);
 }
 
+/* The test process plays conmon: a subreaper, which the detached process goes to once
+ * ctrun has exited. */
 Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 {
 	struct lc t;
 	ex_start(&t);
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	char *dir = ctt_tmpdir();
 	char *pidfile = ctt_path(dir, "exec.pid");
 	struct ctt_result r;
@@ -276,7 +281,16 @@ Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 	cr_expect_neq(atoi(inner), pid, "the pid inside is the container's own");
 	/* sh wrote the file before its exec of sleep: wait for that */
 	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 2);
+	char status_path[64];
+	snprintf(status_path, sizeof(status_path), "/proc/%d/status", pid);
+	char *status = ctt_read_file(status_path);
+	char ppid[32];
+	snprintf(ppid, sizeof(ppid), "^PPid:\t%d$", getpid());
+	cr_expect(lc_matches(status, ppid), "not reparented to the subreaper %d:\n%s", getpid(),
+		  status);
+	free(status);
 	cr_expect_eq(kill(pid, SIGKILL), 0);
+	cr_expect_eq(waitpid(pid, NULL, 0), pid, "the subreaper reaps it");
 	free(inner);
 	free(text);
 	free(pidfile);
@@ -595,4 +609,70 @@ Test(exec, oom_score_adj_not_redirected_by_a_fake_proc)
 	free(process);
 	free(pid_file);
 	free(ready);
+}
+
+/* Without a mount namespace the init is only chroot()ed to the rootfs: joining its
+ * namespaces gives the host's root, so exec takes the init's own (/proc/PID/root). */
+Test(exec, root_of_a_container_without_mount_namespace_is_the_inits)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_namespace_set(&t, "mount", NULL);
+	ctt_config_set(t.bundle, ".mounts", "[]");
+	ctt_config_set(t.bundle, ".linux.maskedPaths", "[]");
+	ctt_config_set(t.bundle, ".linux.readonlyPaths", "[]");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
+	ctt_write_file(marker, "");
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *out = ex_output(&t, LC_ARGV(ID, "ls", "/"));
+	assert_has(out, "^in-the-rootfs$");
+	free(out);
+	free(marker);
+}
+
+/* The exec'd process is in the init's cgroup, every hierarchy: born there in the cgroup2
+ * directory with clone3(CLONE_INTO_CGROUP), put there by cgroup.procs under the clone()
+ * fallback. Its cgroup is compared with the init's from the host. */
+static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const char *needle)
+{
+	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
+	ex_start(&t);
+	lc_wrap_enosys(&t, wrapper, enosys_args);
+	char *dir = ctt_tmpdir();
+	char *log = ctt_path(dir, "ctrun.log");
+	char *pidfile = ctt_path(dir, "exec.pid");
+	lc_ok(&t, "--debug", "--log", log, "exec", "--detach", "--pid-file", pidfile, ID, "sleep",
+	      "1000");
+	char *pidtext = ctt_read_file(pidfile);
+	char mine[64], init[64];
+	snprintf(mine, sizeof(mine), "/proc/%d/cgroup", atoi(pidtext));
+	snprintf(init, sizeof(init), "/proc/%d/cgroup", lc_pid(&t, ID));
+	char *a = ctt_read_file(mine), *b = ctt_read_file(init);
+	cr_expect_str_eq(a, b, "the exec'd process's cgroups differ from the init's");
+	cr_expect(strstr(b, "/ctrun/" ID), "the init is not in its own cgroup:\n%s", b);
+	char *text = ctt_read_file(log);
+	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
+	free(text);
+	free(a);
+	free(b);
+	free(pidtext);
+	free(pidfile);
+	free(log);
+	free(dir);
+}
+
+Test(exec, joins_the_containers_cgroup)
+{
+	if (!ctt_exists("/sys/fs/cgroup/unified/cgroup.procs") &&
+	    !ctt_exists("/sys/fs/cgroup/cgroup.procs"))
+		cr_skip("no cgroup2 hierarchy here to be born into");
+	assert_exec_joins_the_cgroup(NULL, "spawned with clone3, joined by pidfd, born in its "
+					   "cgroup");
+}
+
+Test(exec, joins_the_containers_cgroup_without_clone3)
+{
+	assert_exec_joins_the_cgroup(LC_ARGV("clone3"), "spawned with clone, joined by pidfd\"");
 }

@@ -352,3 +352,27 @@ Test(rootless, rootless_flag_values)
 	ctt_result_free(&res);
 	lc_assert_nothing_left(&t);
 }
+
+/* exec as the user: the process joins the container's user namespace with the rest and is
+ * its root, mapped to the user on the host. */
+Test(rootless, exec_as_the_user)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
+	lc_ok(&r.t, "run", "--detach", "--bundle", r.t.bundle, ID);
+	struct ctt_result res;
+	lc_ctrun(&res, &r.t, "exec", ID, "sh", "-c", "id -u; readlink /proc/self/ns/user");
+	cr_assert_eq(res.status, 0, "exec: exit %d\nstderr: %s", res.status, res.err);
+	char path[64], userns[128] = "";
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", lc_pid(&r.t, ID));
+	cr_assert_gt(readlink(path, userns, sizeof(userns) - 1), 0);
+	cr_expect(lc_matches(res.out, "^0$"), "got:\n%s", res.out);
+	cr_expect(strstr(res.out, userns), "not the container's user namespace:\n%s", res.out);
+	ctt_result_free(&res);
+	/* its own gid alone is mapped: setgroups is denied there */
+	lc_ctrun(&res, &r.t, "exec", "--additional-gids", "0", ID, "true");
+	cr_expect_eq(res.status, 255);
+	lc_assert_error(&res, "additionalGids", "denies setgroups");
+	ctt_result_free(&res);
+}

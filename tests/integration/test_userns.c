@@ -501,12 +501,15 @@ Test(userns, mapping_of_size_zero_is_refused)
 				"config.json: .linux.uidMappings[0].size:", "must be at least 1");
 }
 
-/* exec joins the container's user namespace with the others (in one setns on the init's
- * pidfd) and is root of it, the host seeing the mapped ids. */
-Test(userns, exec_joins_the_user_namespace)
+/* exec joins the container's user namespace with the others (through a joiner: in one
+ * setns on the init's pidfd, or by its namespace files without pidfd_open) and is root of
+ * it, the host seeing the mapped ids. */
+static void assert_exec_joins_the_user_namespace(const char *const *enosys_args)
 {
 	struct lc t;
+	const char *wrapper[LC_WRAPPER_MAX];
 	userns_init(&t);
+	lc_wrap_enosys(&t, wrapper, enosys_args);
 	ctt_config_set(t.bundle, ".root.readonly", "false");
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
@@ -523,4 +526,14 @@ Test(userns, exec_joins_the_user_namespace)
 	char *made = ctt_path(t.bundle, "rootfs/made-by-exec");
 	stat_owner(made, HOST_ID, HOST_ID);
 	free(made);
+}
+
+Test(userns, exec_joins_the_user_namespace)
+{
+	assert_exec_joins_the_user_namespace(NULL);
+}
+
+Test(userns, exec_joins_the_user_namespace_without_pidfd_open)
+{
+	assert_exec_joins_the_user_namespace(LC_ARGV("pidfd_open"));
 }

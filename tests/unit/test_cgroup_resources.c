@@ -1,0 +1,232 @@
+/* The resource table of libct/cgroup/resources.c through ct_cgroup_apply(): a config's
+ * linux.resources written into a fake cgroup tree (empty files in a temporary directory,
+ * one directory per v1 hierarchy, one for v2) and read back, so every row's file and value
+ * is checked for both versions without a kernel. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/cgroup/cgroup.h"
+#include "oci/config.h"
+
+static const char *const v1_hierarchies[] = {"memory", "cpu,cpuacct", "cpuset", "pids", "blkio",
+					     "rdma"};
+
+static const char *const v1_files[] = {
+	"memory/memory.limit_in_bytes",	      "memory/memory.memsw.limit_in_bytes",
+	"memory/memory.soft_limit_in_bytes",  "memory/memory.swappiness",
+	"memory/memory.oom_control",	      "cpu,cpuacct/cpu.shares",
+	"cpu,cpuacct/cpu.cfs_period_us",      "cpu,cpuacct/cpu.cfs_quota_us",
+	"cpu,cpuacct/cpu.cfs_burst_us",	      "cpu,cpuacct/cpu.rt_period_us",
+	"cpu,cpuacct/cpu.rt_runtime_us",      "cpu,cpuacct/cpu.idle",
+	"cpuset/cpuset.cpus",		      "cpuset/cpuset.mems",
+	"pids/pids.max",		      "blkio/blkio.bfq.weight",
+	"blkio/blkio.throttle.read_bps_device", "rdma/rdma.max",
+};
+
+static const char *const v2_files[] = {
+	"memory.max", "memory.swap.max", "memory.low", "cpu.weight", "cpu.max", "cpu.max.burst",
+	"cpu.idle",   "cpuset.cpus",	 "cpuset.mems", "pids.max",   "io.weight", "io.max",
+	"rdma.max",   "memory.high",	 "hugetlb.2MB.max",
+};
+
+struct fake {
+	char *root;
+	struct ct_cgroup cg;
+	struct oci_config *config;
+	char warnings[2048];
+};
+
+static struct fake *current;
+
+static void record_warning(const char *msg)
+{
+	size_t n = strlen(current->warnings);
+	snprintf(current->warnings + n, sizeof(current->warnings) - n, "%s\n", msg);
+}
+
+static void touch(const char *root, const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+static void add_dir(struct fake *f, const char *key, const char *sub)
+{
+	struct ct_cgroup_dir *d = &f->cg.dirs[f->cg.n_dirs++];
+	d->key = strdup(key);
+	cr_assert_geq(asprintf(&d->path, "%s/%s", f->root, sub), 0);
+	mkdir(d->path, 0755);
+}
+
+static void fake_make(struct fake *f, bool v2)
+{
+	memset(f, 0, sizeof(*f));
+	current = f;
+	char tmpl[] = "/tmp/ctrun-cgfake.XXXXXX";
+	cr_assert_not_null(mkdtemp(tmpl));
+	f->root = strdup(tmpl);
+	f->cg.unified_fd = -1;
+	f->cg.warn = record_warning;
+	f->cg.dirs = calloc(8, sizeof(*f->cg.dirs));
+	if (v2) {
+		f->cg.ops = &ct_cgroup_v2_ops;
+		add_dir(f, CT_CGROUP_UNIFIED_KEY, "unified");
+		for (size_t i = 0; i < sizeof(v2_files) / sizeof(v2_files[0]); i++) {
+			char rel[128];
+			snprintf(rel, sizeof(rel), "unified/%s", v2_files[i]);
+			touch(f->root, rel);
+		}
+		return;
+	}
+	f->cg.ops = &ct_cgroup_v1_ops;
+	for (size_t i = 0; i < sizeof(v1_hierarchies) / sizeof(v1_hierarchies[0]); i++)
+		add_dir(f, v1_hierarchies[i], v1_hierarchies[i]);
+	for (size_t i = 0; i < sizeof(v1_files) / sizeof(v1_files[0]); i++)
+		touch(f->root, v1_files[i]);
+}
+
+static int fake_apply(struct fake *f, const char *resources, struct ct_error *err)
+{
+	char doc[4096];
+	snprintf(doc, sizeof(doc),
+		 "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
+		 "\"linux\": {\"resources\": %s}}",
+		 resources);
+	struct ct_error perr = {0};
+	cr_assert_eq(oci_config_parse(doc, NULL, &f->config, &perr), 0, "%s", perr.msg);
+	/* update: no device rules to write, so nothing but the table runs */
+	return ct_cgroup_apply(&f->cg, &f->config->linux_.resources, CT_CGROUP_APPLY_UPDATE, err);
+}
+
+static void assert_content(const struct fake *f, const char *rel, const char *want)
+{
+	char path[512], buf[256] = "";
+	snprintf(path, sizeof(path), "%s/%s", f->root, rel);
+	FILE *fp = fopen(path, "re");
+	cr_assert_not_null(fp, "%s", path);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	cr_expect_str_eq(buf, want, "%s", rel);
+}
+
+static void fake_free(struct fake *f)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->root);
+	cr_expect_eq(system(cmd), 0);
+	for (size_t i = 0; i < f->cg.n_dirs; i++) {
+		free(f->cg.dirs[i].key);
+		free(f->cg.dirs[i].path);
+	}
+	free(f->cg.dirs);
+	free(f->root);
+	oci_config_free(f->config);
+}
+
+static const char every_table_row[] =
+	"{\"memory\": {\"limit\": 67108864, \"swap\": 100663296, \"reservation\": 1048576,"
+	"  \"swappiness\": 20, \"disableOOMKiller\": true},"
+	" \"cpu\": {\"shares\": 1024, \"quota\": 25000, \"period\": 50000, \"burst\": 1000,"
+	"  \"idle\": 1, \"cpus\": \"0-1\", \"mems\": \"0\"},"
+	" \"pids\": {\"limit\": -1},"
+	" \"blockIO\": {\"weight\": 500, \"throttleReadBpsDevice\": [{\"major\": 8, \"minor\": 0,"
+	"  \"rate\": 1048576}]},"
+	" \"rdma\": {\"mlx5_1\": {\"hcaHandles\": 3}}}";
+
+Test(cgroup_resources, v1_files_and_values)
+{
+	struct fake f;
+	fake_make(&f, false);
+	struct ct_error err = {0};
+	cr_assert_eq(fake_apply(&f, every_table_row, &err), 0, "%s", err.msg);
+	assert_content(&f, "memory/memory.limit_in_bytes", "67108864");
+	assert_content(&f, "memory/memory.memsw.limit_in_bytes", "100663296");
+	assert_content(&f, "memory/memory.soft_limit_in_bytes", "1048576");
+	assert_content(&f, "memory/memory.swappiness", "20");
+	assert_content(&f, "memory/memory.oom_control", "1");
+	assert_content(&f, "cpu,cpuacct/cpu.shares", "1024");
+	assert_content(&f, "cpu,cpuacct/cpu.cfs_period_us", "50000");
+	assert_content(&f, "cpu,cpuacct/cpu.cfs_quota_us", "25000");
+	assert_content(&f, "cpu,cpuacct/cpu.cfs_burst_us", "1000");
+	assert_content(&f, "cpu,cpuacct/cpu.idle", "1");
+	assert_content(&f, "cpuset/cpuset.cpus", "0-1");
+	assert_content(&f, "pids/pids.max", "max");
+	assert_content(&f, "blkio/blkio.bfq.weight", "500");
+	assert_content(&f, "blkio/blkio.throttle.read_bps_device", "8:0 1048576");
+	assert_content(&f, "rdma/rdma.max", "mlx5_1 hca_handle=3 hca_object=max");
+	fake_free(&f);
+}
+
+Test(cgroup_resources, v2_files_and_converted_values)
+{
+	struct fake f;
+	fake_make(&f, true);
+	struct ct_error err = {0};
+	cr_assert_eq(fake_apply(&f, every_table_row, &err), 0, "%s", err.msg);
+	assert_content(&f, "unified/memory.max", "67108864");
+	assert_content(&f, "unified/memory.swap.max", "33554432");
+	assert_content(&f, "unified/memory.low", "1048576");
+	assert_content(&f, "unified/cpu.weight", "39");
+	assert_content(&f, "unified/cpu.max", "25000 50000");
+	assert_content(&f, "unified/cpu.max.burst", "1000");
+	assert_content(&f, "unified/cpuset.cpus", "0-1");
+	assert_content(&f, "unified/pids.max", "max");
+	assert_content(&f, "unified/io.weight", "4950");
+	assert_content(&f, "unified/io.max", "8:0 rbps=1048576");
+	assert_content(&f, "unified/rdma.max", "mlx5_1 hca_handle=3 hca_object=max");
+	/* v2 has no swappiness nor OOM-killer switch: said, not written */
+	cr_expect(strstr(f.warnings, ".memory.swappiness: not supported on cgroup v2"), "%s",
+		  f.warnings);
+	cr_expect(strstr(f.warnings, ".memory.disableOOMKiller: not supported on cgroup v2"),
+		  "%s", f.warnings);
+	fake_free(&f);
+}
+
+Test(cgroup_resources, v2_unified_keys_and_hugepages)
+{
+	struct fake f;
+	fake_make(&f, true);
+	struct ct_error err = {0};
+	cr_assert_eq(fake_apply(&f,
+				"{\"unified\": {\"memory.high\": \"1000000\"}, "
+				"\"hugepageLimits\": [{\"pageSize\": \"2MB\", \"limit\": 4194304}]}",
+				&err),
+		     0, "%s", err.msg);
+	assert_content(&f, "unified/memory.high", "1000000");
+	assert_content(&f, "unified/hugetlb.2MB.max", "4194304");
+	fake_free(&f);
+}
+
+static void assert_refused(bool v2, const char *resources, const char *needle)
+{
+	struct fake f;
+	fake_make(&f, v2);
+	struct ct_error err = {0};
+	cr_expect_eq(fake_apply(&f, resources, &err), -1, "%s accepted", resources);
+	cr_expect(strstr(err.msg, needle), "%s: %s", resources, err.msg);
+	fake_free(&f);
+}
+
+Test(cgroup_resources, refusals_name_the_field)
+{
+	assert_refused(true, "{\"unified\": {\"memory.bogus\": \"1\"}}",
+		       ".unified[\"memory.bogus\"]: \"");
+	assert_refused(true, "{\"unified\": {\"../cgroup.procs\": \"1\"}}", "not a cgroup file");
+	assert_refused(false, "{\"unified\": {\"memory.high\": \"1\"}}", "only for cgroup v2");
+	assert_refused(true, "{\"cpu\": {\"realtimeRuntime\": 1000}}",
+		       ".cpu.realtimeRuntime: not supported on cgroup v2");
+	assert_refused(true, "{\"memory\": {\"limit\": 100, \"swap\": 50}}",
+		       ".memory.swap: 50 is below .memory.limit 100");
+	assert_refused(false, "{\"network\": {\"classID\": 1}}", "net_cls controller is not mounted");
+	assert_refused(false, "{\"memory\": {\"swappiness\": 101}}", "not in [0, 100]");
+}
