@@ -4,7 +4,7 @@ DESTDIR  ?=
 BUILD    ?= build
 VERSION  := 0.1.0
 DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
-            busybox-static python3-jsonschema util-linux qemu-system-x86 cpio \
+            busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
             uidmap
 
 CC       ?= gcc

@@ -299,6 +299,18 @@ void ct_exec_proc_kill(struct ct_exec_proc *p)
 	ct_exec_proc_close(p);
 }
 
+struct child_args {
+	struct ct_init_plan *plan;
+	const struct ct_exec_target *t;
+	struct exec_join *j;
+};
+
+static void run_child_of_joiner(void *arg)
+{
+	struct child_args *a = arg;
+	run_child(a->plan, a->t, a->j);
+}
+
 /* A container with a user namespace of its own: a caller without privilege over the host
  * may join its pid namespace only from inside it. This fork joins them all (the user one
  * first), clones the process as ctrun's own child (CLONE_PARENT) and hands over its pidfd,
@@ -307,24 +319,10 @@ __attribute__((noreturn)) static void
 run_joiner(struct ct_init_plan *plan, const struct ct_exec_target *t, struct exec_join *j)
 {
 	struct ct_error err = {0};
-	int pidfd = -1;
-	const char *method;
-	bool born;
-	if (join_flags(t, j, j->child_flags | j->parent_flags, &err) == 0) {
-		pid_t pid =
-			ct_clone_pidfd_into(CLONE_PARENT, plan->cgroup_fd, &pidfd, &method, &born);
-		if (pid == 0)
-			run_child(plan, t, j);
-		if (pid > 0 &&
-		    ct_sync_send_init_pidfd(plan->sync_fd, pidfd, pid, method, &err) == 0)
-			_exit(0);
-		if (pid > 0)
-			ct_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
-		else
-			ct_error_set(&err, errno, "clone the exec'd process");
-	}
-	ct_sync_send_error(plan->sync_fd, &err);
-	_exit(1);
+	struct child_args a = {plan, t, j};
+	bool joined = join_flags(t, j, j->child_flags | j->parent_flags, &err) == 0;
+	ct_joiner_finish(plan->sync_fd, joined, 0, plan->cgroup_fd, run_child_of_joiner, &a,
+			 "the exec'd process", &err);
 }
 
 /* The exec'd process as our child: cloned here, or by a joiner. sync[1] is closed. */

@@ -277,27 +277,41 @@ static int join_early(struct ct_init_plan *plan, struct ct_error *err)
 /* The namespaces the init makes belong to the user namespace it is made in: the joiner
  * enters the namespaces to join, then clones the init as ctrun's own child (CLONE_PARENT),
  * hands over its pidfd and exits (libct/sync.h). The init waits for the parent first. */
-__attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
+void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags, int cgroup_fd,
+		      void (*child)(void *arg), void *arg, const char *what, struct ct_error *err)
 {
-	struct ct_error err = {0};
 	int pidfd = -1;
 	const char *method;
 	bool born;
-	if (join_early(plan, &err) == 0) {
-		pid_t pid = ct_clone_pidfd_into(plan->unshare_flags | CLONE_PARENT, plan->cgroup_fd,
-						&pidfd, &method, &born);
-		if (pid == 0)
-			ct_init_run(plan);
-		if (pid > 0 &&
-		    ct_sync_send_init_pidfd(plan->sync_fd, pidfd, pid, method, &err) == 0)
+	if (joined) {
+		pid_t pid = ct_clone_pidfd_into(flags | CLONE_PARENT, cgroup_fd, &pidfd, &method,
+						&born);
+		if (pid == 0) {
+			child(arg);
+			_exit(1);
+		}
+		if (pid > 0 && ct_sync_send_init_pidfd(sync_fd, pidfd, pid, method, err) == 0)
 			_exit(0);
 		if (pid > 0)
 			ct_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 		else
-			ct_error_set(&err, errno, "clone the container init");
+			ct_error_set(err, errno, "clone %s", what);
 	}
-	ct_sync_send_error(plan->sync_fd, &err);
+	ct_sync_send_error(sync_fd, err);
 	_exit(1);
+}
+
+static void run_init(void *plan)
+{
+	ct_init_run(plan);
+}
+
+__attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
+{
+	struct ct_error err = {0};
+	bool joined = join_early(plan, &err) == 0;
+	ct_joiner_finish(plan->sync_fd, joined, plan->unshare_flags, plan->cgroup_fd, run_init,
+			 plan, "the container init", &err);
 }
 
 /* The method named by the joiner, as the static string out->method must be. */

@@ -49,7 +49,7 @@ struct ct_spawn_opts {
 	/* The container's cgroup, made and limited by the caller (libct/cgroup/cgroup.h): the
 	 * init is born in it or put there before it runs anything; NULL: none. */
 	struct ct_cgroup *cgroup;
-	sigset_t child_sigmask;		 /* the mask the user process starts with */
+	sigset_t child_sigmask; /* the mask the user process starts with */
 	/* Where the process object is, for messages: "config.json: .process" when NULL, or
 	 * "proc.json: " for the document of `exec --process`. */
 	const char *process_path;
@@ -96,8 +96,8 @@ struct ct_init_plan {
 	/* spawned through a joiner (libct/sync.h): a joined user namespace, or a new one with
 	 * other namespaces joined, which it could not join from inside */
 	bool use_joiner;
-	int cgroup_fd;	       /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
-	bool late_cgroupns;    /* unshare the cgroup namespace once in the cgroup, not at clone */
+	int cgroup_fd;	    /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
+	bool late_cgroupns; /* unshare the cgroup namespace once in the cgroup, not at clone */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */
@@ -120,7 +120,7 @@ struct ct_init_plan {
 		char *bind;    /* the container's own cgroup in it, bound there; NULL: mounted */
 	} * cgroup_v1;	       /* for a "cgroup" mount on a v1 host */
 	size_t n_cgroup_v1;
-	bool cgroup2_host;	   /* /sys/fs/cgroup is cgroup2 */
+	bool cgroup2_host; /* /sys/fs/cgroup is cgroup2 */
 	/* Without a cgroup namespace of its own a fresh cgroup2 mount would show the host's
 	 * whole tree: the container's cgroup2 directory is bound instead; NULL otherwise. */
 	char *cgroup2_bind;
@@ -145,7 +145,7 @@ struct ct_spawned {
 	 * static storage, NULL before a spawn. */
 	const char *method;
 	bool born_in_cgroup; /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
-	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
+	char note[512];	     /* what the child said with READY (the mount check), "" when nothing */
 };
 
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the
@@ -187,6 +187,14 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
  * (ct_cgroup_enter) before the child runs anything of the container's. */
 pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
 			  bool *born);
+
+/* The end of a namespace joiner, spawn's and exec's (libct/sync.h): clones the real child
+ * as the runtime's own (CLONE_PARENT, into cgroup_fd when >= 0), which runs child(arg)
+ * (never to return), hands its pidfd over on sync_fd and exits; when that fails, or the
+ * joiner's own work did (joined false, err set), the error goes to the parent. */
+__attribute__((noreturn)) void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags,
+						int cgroup_fd, void (*child)(void *arg), void *arg,
+						const char *what, struct ct_error *err);
 
 /* Reaps a namespace joiner (a fork that joined namespaces and cloned the real child as our
  * own, CLONE_PARENT) and takes that child from its INIT_PIDFD message (libct/sync.h). */

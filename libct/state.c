@@ -22,7 +22,6 @@
 #include "libct/cleanup.h"
 #include "libct/readall.h"
 
-#define STATE_TMP_FILE	"state.json.tmp"
 #define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
 #define RESERVE_PREFIX	".reserve-" /* never a valid id: ids do not start with '.' */
 #define OPEN_ATTEMPTS	3
@@ -551,19 +550,38 @@ static int write_new_file(int dirfd, const char *name, const unsigned char *buf,
 /* Rename is atomic: a reader sees the old file or the new one. No fsync: the state never
  * outlives the machine's uptime (the containers die with it, and the root is normally the
  * tmpfs /run), and one fsync of a disk-backed root costs more than the whole create. */
-static int replace_file(int dirfd, const unsigned char *buf, size_t len, struct ct_error *err)
+static int replace_file(int dirfd, const char *name, const unsigned char *buf, size_t len,
+			struct ct_error *err)
 {
-	if (write_new_file(dirfd, STATE_TMP_FILE, buf, len, err) < 0) {
-		unlinkat(dirfd, STATE_TMP_FILE, 0);
+	char tmp[256];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	if (write_new_file(dirfd, tmp, buf, len, err) < 0) {
+		unlinkat(dirfd, tmp, 0);
 		return -1;
 	}
-	if (renameat(dirfd, STATE_TMP_FILE, dirfd, CT_STATE_FILE) < 0) {
+	if (renameat(dirfd, tmp, dirfd, name) < 0) {
 		int e = errno;
-		unlinkat(dirfd, STATE_TMP_FILE, 0);
-		return ct_error_set(err, e, "rename \"%s\" to \"%s\"", STATE_TMP_FILE,
-				    CT_STATE_FILE);
+		unlinkat(dirfd, tmp, 0);
+		return ct_error_set(err, e, "rename \"%s\" to \"%s\"", tmp, name);
 	}
 	return 0;
+}
+
+int ct_state_replace_file(const struct ct_container_dir *d, const char *name, const void *buf,
+			  size_t len, struct ct_error *err)
+{
+	return replace_file(d->dirfd, name, buf, len, err);
+}
+
+char *ct_state_read_file(const struct ct_container_dir *d, const char *name, size_t max,
+			 struct ct_error *err)
+{
+	_cleanup_close_ int fd = openat(d->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	char *text = fd < 0 ? NULL : ct_read_all(fd, max, NULL);
+	if (!text)
+		ct_error_set(err, errno, "read \"%s\" of container \"%s\"", name,
+			     ct_shown_id(d->id).s);
+	return text;
 }
 
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
@@ -588,7 +606,7 @@ int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		const unsigned char *buf;
 		size_t len;
 		yajl_gen_get_buf(g, &buf, &len);
-		if (replace_file(d->dirfd, buf, len, err) < 0)
+		if (replace_file(d->dirfd, CT_STATE_FILE, buf, len, err) < 0)
 			ret = ct_error_prefix(err, "write the state of container \"%s\"",
 					      ct_shown_id(d->id).s);
 	}

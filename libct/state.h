@@ -118,6 +118,14 @@ struct ct_state {
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		   struct ct_error *err);
 
+/* Another file of the container directory (what `update` keeps), replaced as state.json is
+ * (NAME.tmp, then rename), and read back (NULL with errnum ENOENT when there is none). The
+ * caller holds the lock. */
+int ct_state_replace_file(const struct ct_container_dir *d, const char *name, const void *buf,
+			  size_t len, struct ct_error *err);
+char *ct_state_read_file(const struct ct_container_dir *d, const char *name, size_t max,
+			 struct ct_error *err);
+
 /* Reads state.json back into `st` (zeroed here first). A missing file fails with errnum
  * ENOENT (a container still being created, or one whose create died); a bad one with
  * `container "ID": state.json: <json path>: <what is wrong>`. An id in the file that differs

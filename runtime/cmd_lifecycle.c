@@ -1,4 +1,4 @@
-/* `ctrun start`, `state`, `kill`, `delete`: commands on one existing container. */
+/* `ctrun start`, `state`, `kill`, `delete`, `pause`, `resume`: commands on one existing container. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -9,6 +9,7 @@
 
 #include "libct/signals.h"
 #include "runtime/container.h"
+#include "runtime/container_cgroup.h"
 #include "runtime/kill_all.h"
 #include "runtime/log.h"
 
@@ -158,7 +159,8 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	return rc;
 }
 
-/* delete --force: SIGKILL to every process of the container, then wait for the init. */
+/* delete --force: SIGKILL to every process of the container (a frozen one too: the driver
+ * thaws after it), then wait for the init. */
 static int kill_and_wait(struct ct_container *c, struct ct_error *err)
 {
 	if (ct_container_attach(c, err) < 0)
@@ -203,4 +205,57 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 	}
 	ct_container_close(&c);
 	return rc;
+}
+
+/* pause / resume: the cgroup freezer (runc's: a created or running container can be paused,
+ * only a paused one resumed). */
+static int set_frozen(struct ct_container *c, bool frozen, struct ct_error *err)
+{
+	struct ct_cgroup *cg = NULL;
+	int rc = ct_container_cgroup_open(&c->state, &cg, err);
+	if (rc == 0 && !cg)
+		rc = ct_error_set_plain(err, ENOENT, "the container has no cgroup to freeze "
+					"(created with --cgroup-manager disabled)");
+	if (rc == 0)
+		rc = ct_cgroup_freeze(cg, frozen, err);
+	ct_cgroup_free(cg);
+	return rc;
+}
+
+static int freeze_command(const struct ct_globals *g, int argc, char **argv, bool frozen)
+{
+	unsigned set = 0;
+	int rc, n = parse_id_command(argc, argv, NULL, &set, "ID", 1, &rc);
+	if (n < 0)
+		return rc;
+	const char *id = argv[optind], *verb = frozen ? "pause" : "resume";
+	struct ct_container c;
+	struct ct_error err = {0};
+	rc = 0;
+	bool can = false;
+	if (ct_container_open(g, id, true, &c, &err) < 0) {
+		rc = fail(verb, id, &err);
+	} else {
+		can = frozen ? c.status == CT_STATUS_RUNNING || c.status == CT_STATUS_CREATED
+			     : c.status == CT_STATUS_PAUSED;
+		if (!can) {
+			ct_log(CT_LOG_ERROR, "%s container \"%s\": cannot %s a container that is %s",
+			       verb, ct_shown_id(id).s, verb, ct_status_name(c.status));
+			rc = 1;
+		} else if (set_frozen(&c, frozen, &err) < 0) {
+			rc = fail(verb, id, &err);
+		}
+	}
+	ct_container_close(&c);
+	return rc;
+}
+
+int cmd_pause(const struct ct_globals *g, int argc, char **argv)
+{
+	return freeze_command(g, argc, argv, true);
+}
+
+int cmd_resume(const struct ct_globals *g, int argc, char **argv)
+{
+	return freeze_command(g, argc, argv, false);
 }

@@ -252,6 +252,9 @@ int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive
 		return -1;
 	}
 	c->status = ct_status_derive(c->state.pid, c->state.pid_start_time, c->state.started);
+	if ((c->status == CT_STATUS_RUNNING || c->status == CT_STATUS_CREATED) &&
+	    ct_container_cgroup_frozen(&c->state))
+		c->status = CT_STATUS_PAUSED;
 	return 0;
 }
 

@@ -116,3 +116,14 @@ int ct_container_cgroup_destroy(const struct ct_state *st, struct ct_error *err)
 	ct_cgroup_free(cg);
 	return rc;
 }
+
+bool ct_container_cgroup_frozen(const struct ct_state *st)
+{
+	struct ct_cgroup *cg = NULL;
+	struct ct_error ignored = {0};
+	enum ct_cgroup_freezer state = CT_FREEZER_THAWED;
+	if (ct_cgroup_from_state(st, NULL, &cg, &ignored) == 0 && cg)
+		ct_cgroup_freezer_state(cg, &state, &ignored);
+	ct_cgroup_free(cg);
+	return state == CT_FREEZER_FROZEN;
+}

@@ -18,6 +18,10 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 int ct_container_cgroup_open(const struct ct_state *st, struct ct_cgroup **out,
 			     struct ct_error *err);
 
+/* Whether the recorded cgroup's freezer holds the container frozen: its status is then
+ * `paused` (DESIGN.md: derived, never stored). False without a cgroup or a readable freezer. */
+bool ct_container_cgroup_frozen(const struct ct_state *st);
+
 /* Kills what is left in the recorded cgroup and removes it (nothing when there is none). */
 int ct_container_cgroup_destroy(const struct ct_state *st, struct ct_error *err);
 

@@ -33,8 +33,11 @@ _ctrun_command_flags()
 		--detach -d --pid-file --console-socket --help" ;;
 	ps) echo "--format -f --help" ;;
 	mounts) echo "--format --help" ;;
-	update) echo "--resources -r --help" ;;
-	events) echo "--stats --help" ;;
+	update) echo "--resources -r --memory --memory-reservation --memory-swap --kernel-memory
+		--kernel-memory-tcp --cpu-share --cpu-shares --cpu-period --cpu-quota --cpu-rt-period
+		--cpu-rt-runtime --cpuset-cpus --cpuset-mems --pids-limit --blkio-weight
+		--l3-cache-schema --mem-bw-schema --help" ;;
+	events) echo "--stats --interval --help" ;;
 	*) echo "--help" ;;
 	esac
 }
@@ -48,7 +51,11 @@ _ctrun_command_valued()
 	list | ps | mounts) echo "--format -f" ;;
 	exec) echo "--process -p --cwd --env -e --user -u --additional-gids -g --cap -c
 		--apparmor --process-label --preserve-fds --pid-file --console-socket" ;;
-	update) echo "--resources -r" ;;
+	update) echo "--resources -r --memory --memory-reservation --memory-swap --kernel-memory
+		--kernel-memory-tcp --cpu-share --cpu-shares --cpu-period --cpu-quota --cpu-rt-period
+		--cpu-rt-runtime --cpuset-cpus --cpuset-mems --pids-limit --blkio-weight
+		--l3-cache-schema --mem-bw-schema" ;;
+	events) echo "--interval" ;;
 	esac
 }
 

@@ -4,6 +4,7 @@
  * that tries each access and prints what it got. Removes the cgroup at the end.
  *
  *   devcg_check RESOURCES_JSON CHECKS [RESOURCES_JSON CHECKS]...
+ *   devcg_check --count CGROUP_DIR      (prints "programs N" of a container's cgroup)
  *
  * CHECKS is a space-separated list of r:PATH, w:PATH, rw:PATH (open the device) and
  * m:c:MAJOR:MINOR (mknod one in a temporary directory). Output per phase:
@@ -142,8 +143,24 @@ static void run_phase(int cgroup_fd, int procs_fd, const char *json, char *check
 		die("the checking child failed");
 }
 
+static int count_programs(const char *dir)
+{
+	struct ct_error err = {0};
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int n = fd < 0 ? -1 : ct_bpf_devices_count(fd, &err);
+	if (n < 0) {
+		fprintf(stderr, "devcg_check: %s: %s\n", dir, fd < 0 ? strerror(errno) : err.msg);
+		return 1;
+	}
+	printf("programs %d\n", n);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "--count") == 0)
+		return count_programs(argv[2]);
 	if (argc < 3 || argc % 2 == 0) {
 		fprintf(stderr, "usage: devcg_check RESOURCES_JSON CHECKS [...]\n");
 		return 2;

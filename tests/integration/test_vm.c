@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "tests/integration/lifecycle_util.h"
@@ -85,7 +87,51 @@ struct vm_case {
 	void (*setup)(const struct lc *t); /* makes the bundle's config */
 	const char *stage;		   /* "initramfs", or NULL: after the switch to tmpfs */
 	const char *args;		   /* between --root and --bundle; NULL: --debug run */
+	const char *script; /* instead of one ctrun: `sh script BUNDLE ID` in the guest */
 };
+
+/* pause, resume, update and the device filter on cgroup v2, in one script of commands: the
+ * container counts in /count and reports in /node.st what opening /node (c 1:99, a minor of
+ * mem with no driver behind it) gives: "denied" by the device filter (EPERM), or let through
+ * to the driver, which answers ENXIO ("allowed"). The deny-all rules of `ctrun spec` refuse
+ * it until an update of the device rules allows it. */
+#define CGCMD_COUNTER                                                                     \
+	"i=0; while :; do i=$((i+1)); echo $i > /count.tmp; mv /count.tmp /count; "       \
+	"if head -c 0 /node 2>/node.err; then echo opened; "                              \
+	"elif grep -q 'not permitted' /node.err; then echo denied; else echo allowed; "   \
+	"fi > /node.tmp; mv /node.tmp /node.st; sleep 0.02; done"
+
+#define CGCMD_SCRIPT                                                                        \
+	"b=$1 n=$2 r=\"$1/rootfs\"; R='ctrun --root /run/ctrun'\n"                          \
+	"wait_for() { i=0; while ! eval \"$1\" && [ $i -lt 500 ]; do sleep 0.02; "           \
+	"i=$((i+1)); done; eval \"$1\"; }\n"                                                \
+	"$R run -d --bundle $b $n || exit 1\n"                                              \
+	"wait_for '[ -e $r/node.st ]'; echo node $(cat $r/node.st)\n"                       \
+	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "               \
+	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                    \
+	"$R pause $n; echo pause rc $?; $R state $n | grep '\"status\"'\n"                  \
+	"c1=$(cat $r/count); sleep 0.3; [ \"$(cat $r/count)\" = \"$c1\" ] && echo frozen\n"  \
+	"$R pause $n 2>&1\n"                                                               \
+	"$R resume $n; echo resume rc $?; $R state $n | grep '\"status\"'\n"                \
+	"wait_for '[ $(cat $r/count) -gt $c1 ]' && echo thawed\n"                           \
+	"devcg_check --count $cg\n"                                                     \
+	"$R update --pids-limit 7 --memory 64m $n; echo update rc $?\n"                     \
+	"echo pids.max $(cat $cg/pids.max) memory.max $(cat $cg/memory.max)\n"             \
+	"e=$($R events --stats $n); echo \"$e\" | grep -o '^{\"type\":\"stats\",\"id\":\"cgcmd\"'\n" \
+	"echo \"$e\" | grep -o '\"usage\":{\"limit\":67108864'; echo \"$e\" | grep -o '\"limit\":7}'\n" \
+	"echo '{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "       \
+	"\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}' | $R update -r - $n\n"          \
+	"echo devices rc $?; wait_for 'grep -q allowed $r/node.st'; echo node $(cat $r/node.st)\n" \
+	"devcg_check --count $cg; $R delete --force $n; echo delete rc $?\n"
+
+static void cgroup_commands(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+	char *node = lc_rootfs_path(t, "node");
+	cr_assert_eq(mknod(node, S_IFCHR | 0644, makedev(1, 99)), 0, "mknod %s", node);
+	free(node);
+	lc_set_script(t, CGCMD_COUNTER);
+}
 
 static const struct vm_case cases[] = {
 	{"basic", identity, NULL, NULL},
@@ -95,6 +141,7 @@ static const struct vm_case cases[] = {
 	{"mounts", many_mounts, NULL, NULL},
 	{"cgv2", cgroup_v2_limits, NULL, NULL},
 	{"cgv2-bad", cgroup_v2_unknown_key, NULL, "run"},
+	{"cgcmd", cgroup_commands, NULL, NULL, CGCMD_SCRIPT},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -118,6 +165,7 @@ static void make_case(const char *dir, const struct vm_case *c)
 	c->setup(&t);
 	write_case_file(t.bundle, "stage", c->stage);
 	write_case_file(t.bundle, "ctrun-args", c->args);
+	write_case_file(t.bundle, "script", c->script);
 	char *link = ctt_path(dir, c->name);
 	cr_assert_eq(symlink(t.bundle, link), 0, "symlink %s", link);
 	free(link);
@@ -394,6 +442,55 @@ Test(vm, recursive_ro_nosymfollow_and_propagation_come_out_as_asked)
 		  r.out);
 	cr_expect(lc_matches(r.out, "^f$"), "/slave is not a bind of the /shared tmpfs:\n%s",
 		  r.out);
+	ctt_result_free(&r);
+	free(console);
+}
+
+/* libct/cgroup/bpf_devices.c on 6.1's cgroup2: the helper's child in a cgroup of its own
+ * gets what the rules say, and the replacing program is the only one attached. */
+Test(vm, device_filter_on_cgroup2)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "devcg");
+	cr_assert_eq(r.status, 0, "devcg_check: %s", r.err);
+	cr_expect_str_eq(r.out, "programs 1\n"
+				"r /dev/null ok\n"
+				"w /dev/zero ok\n"
+				"r /dev/kmsg Operation not permitted\n"
+				"programs 1\n"
+				"r /dev/kmsg ok\n"
+				"w /dev/kmsg Operation not permitted\n");
+	cr_expect_str_empty(r.err);
+	ctt_result_free(&r);
+	free(console);
+}
+
+Test(vm, pause_resume_update_and_devices_on_cgroup2)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "cgcmd");
+	cr_expect_eq(r.status, 0, "stdout:\n%s\nstderr:\n%s", r.out, r.err);
+	cr_expect_str_eq(r.out, "node denied\n"
+				"pause rc 0\n"
+				"  \"status\": \"paused\",\n"
+				"frozen\n"
+				"ctrun: pause container \"cgcmd\": cannot pause a container that is "
+				"paused\n"
+				"resume rc 0\n"
+				"  \"status\": \"running\",\n"
+				"thawed\n"
+				"programs 1\n"
+				"update rc 0\n"
+				"pids.max 7 memory.max 67108864\n"
+				"{\"type\":\"stats\",\"id\":\"cgcmd\"\n"
+				"\"usage\":{\"limit\":67108864\n"
+				"\"limit\":7}\n"
+				"devices rc 0\n"
+				"node allowed\n"
+				"programs 1\n"
+				"delete rc 0\n");
 	ctt_result_free(&r);
 	free(console);
 }

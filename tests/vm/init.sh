@@ -32,6 +32,10 @@ check() {
 run_case() {
 	dir=$1
 	name=${dir##*/}
+	if [ -f "$dir/script" ]; then # several commands: the script gets the bundle and the id
+		check "$name" sh "$dir/script" "$dir" "$name"
+		return
+	fi
 	args=$(cat "$dir/ctrun-args" 2>/dev/null || echo --debug run)
 	# shellcheck disable=SC2086 # the arguments are words
 	check "$name" ctrun --root /run/ctrun $args --bundle "$dir" "$name"
@@ -70,6 +74,11 @@ if [ "$1" = tmpfs ]; then
 	for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
 		echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control
 	done
+	# the cgroup v2 device filter on a cgroup of its own: deny all but the standard devices,
+	# then replaced by one that also lets /dev/kmsg be read
+	check devcg devcg_check '{"devices": [{"allow": false}]}' 'r:/dev/null w:/dev/zero r:/dev/kmsg' \
+		'{"devices": [{"allow": false}, {"allow": true, "type": "c", "major": 1, "minor": 11, "access": "r"}]}' \
+		'r:/dev/kmsg w:/dev/kmsg'
 	run_cases tmpfs
 	check cgroups-left find /sys/fs/cgroup -mindepth 1 -type d
 	check left-tmpfs ctrun --root /run/ctrun list -q

@@ -9,14 +9,16 @@
 # is used), CASES a directory of bundles (one per case, the directory's name is the
 # container's id), CACHE where the kernel package, the kernel and the initramfs are kept.
 # A case directory may hold `ctrun-args` (what comes between `ctrun --root R` and `--bundle
-# DIR NAME`; default `--debug run`) and `stage` ("initramfs": run on the initramfs root, before the switch to a tmpfs; otherwise
+# DIR NAME`; default `--debug run`), or `script` (run as `sh script DIR NAME` instead, for a
+# case of several commands), and `stage` ("initramfs": run on the initramfs root, before the switch to a tmpfs; otherwise
 # after it, where pivot_root works).
 #
 # Every result line is `@vm NAME KIND TEXT`: KIND `rc` (the exit code), `out` / `err` (one
 # line of stdout / stderr). NAME is a case, or one of the fixed checks: uname, probe
-# (tests/helpers/kernel_probe), features, left-initramfs and left-tmpfs (`ctrun list -q`
-# after each stage), cgroups-left (the cgroups below the root after the tmpfs stage). The
-# guest enables every controller in the root's cgroup.subtree_control. The last line
+# (tests/helpers/kernel_probe), features, devcg (tests/helpers/devcg_check), left-initramfs
+# and left-tmpfs (`ctrun list -q` after each stage), cgroups-left (the cgroups below the root
+# after the tmpfs stage). The guest enables every controller in the root's
+# cgroup.subtree_control. The last line
 # is `@vm end`. Exit status 77 (with the reason on stderr) when qemu or the kernel cannot
 # be had; 0 when the guest ran to its end; 1 otherwise.
 set -euo pipefail
@@ -91,9 +93,11 @@ make_initramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
 	cp "$ctrun" "$root/usr/bin/ctrun"
-	cp "$helpers/kernel_probe" "$root/usr/bin/kernel_probe"
+	for helper in kernel_probe devcg_check; do
+		cp "$helpers/$helper" "$root/usr/bin/$helper"
+		copy_libraries "$root" "$helpers/$helper"
+	done
 	copy_libraries "$root" "$ctrun"
-	copy_libraries "$root" "$helpers/kernel_probe"
 	mkdir "$root/cases"
 	for case in "$cases"/*; do # a case may be a symlink to its bundle
 		cp -a "$(realpath "$case")" "$root/cases/${case##*/}"

@@ -1,0 +1,22 @@
+/* The other direction of oci/jsonwalk.h, driven by the same descriptor tables: a struct back
+ * to JSON, and one struct laid over another (`ctrun update` keeps the container's resources
+ * as the config's with every update merged in). */
+#ifndef OCI_JSONWRITE_H
+#define OCI_JSONWRITE_H
+
+#include <yajl/yajl_gen.h>
+
+#include "libct/error.h"
+#include "oci/jsonwalk.h"
+
+/* Writes obj as a JSON object: a field with a presence mark when it is set, a string when not
+ * NULL, an array or map when not empty, a nested object without presence mark always, any
+ * other scalar when required or not zero. What oci_walk_object reads back is obj again. */
+void oci_write_object(yajl_gen g, const struct oci_field *fields, const void *obj);
+
+/* Lays `src` over `dst`: every field src gives (by the rule above) replaces dst's, except
+ * that objects both give are merged member by member. What src gives is moved out of it
+ * (src is left to oci_walk_free as usual). */
+void oci_merge_object(const struct oci_field *fields, void *dst, void *src);
+
+#endif

@@ -1,0 +1,149 @@
+/* `ctrun ps [--format table|json] ID [PS_ARGS...]`, as runc does it: json is the array of
+ * the container's host pids (what containerd reads); table runs the host's ps with the
+ * arguments (default -ef) and keeps its header and the container's rows. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/readall.h"
+#include "runtime/container.h"
+#include "runtime/container_cgroup.h"
+#include "runtime/log.h"
+#include "runtime/ps_filter.h"
+
+#define PS_OUTPUT_MAX (64u << 20)
+
+static void print_json(const pid_t *pids, size_t n)
+{
+	printf("[");
+	for (size_t i = 0; i < n; i++)
+		printf("%s%d", i ? "," : "", (int)pids[i]);
+	printf("]\n");
+}
+
+/* Runs ps with args (argv-style, NULL-terminated, args[0] "ps") and returns its stdout. */
+static char *run_ps(char *const *args, struct ct_error *err)
+{
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		ct_error_set(err, errno, "pipe for ps");
+		return NULL;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		ct_error_set(err, errno, "fork for ps");
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		execvp("ps", args);
+		fprintf(stderr, "ctrun: exec ps: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	char *out = ct_read_all(pipefd[0], PS_OUTPUT_MAX, NULL);
+	int saved = errno;
+	close(pipefd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!out) {
+		ct_error_set(err, saved, "read the output of ps");
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		ct_error_set_plain(err, EINVAL, "ps %s failed (exit status %d)", args[1] ? args[1] : "",
+				   WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		free(out);
+		out = NULL;
+	}
+	return out;
+}
+
+static int print_table(char **ps_args, int n_args, const pid_t *pids, size_t n,
+		       struct ct_error *err)
+{
+	char *default_args[] = {"ps", "-ef", NULL};
+	_cleanup_free_ char **args = calloc((size_t)n_args + 2, sizeof(char *));
+	if (!args)
+		return ct_error_set(err, ENOMEM, "ps arguments");
+	args[0] = "ps";
+	memcpy(args + 1, ps_args, (size_t)n_args * sizeof(char *));
+	_cleanup_free_ char *out = run_ps(n_args ? args : default_args, err);
+	_cleanup_free_ char *table = NULL;
+	if (!out || ct_ps_filter(out, pids, n, &table, err) < 0)
+		return -1;
+	fputs(table, stdout);
+	return 0;
+}
+
+/* The container's pids from its cgroup. */
+static int container_pids(const struct ct_globals *g, const char *id, pid_t **pids, size_t *n,
+			  struct ct_error *err)
+{
+	struct ct_container c;
+	struct ct_cgroup *cg = NULL;
+	int rc = ct_container_open(g, id, false, &c, err);
+	if (rc == 0)
+		rc = ct_container_cgroup_open(&c.state, &cg, err);
+	if (rc == 0 && !cg)
+		rc = ct_error_set_plain(err, ENOENT, "container \"%s\" has no cgroup to list "
+					"(created with --cgroup-manager disabled)",
+					ct_shown_id(id).s);
+	if (rc == 0)
+		rc = ct_cgroup_list_pids(cg, pids, n, err);
+	ct_cgroup_free(cg);
+	ct_container_close(&c);
+	return rc;
+}
+
+int cmd_ps(const struct ct_globals *g, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	bool json = false;
+	int c;
+	while ((c = ct_getopt(argc, argv, "+:f:h", options)) != -1) {
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
+				return ct_usage_error(argv[0], "--format: invalid value \"%s\"",
+						      optarg);
+			json = strcmp(optarg, "json") == 0;
+			break;
+		case 'h':
+			printf("Usage: ctrun ps [--format table|json] ID [PS_ARGS...]\n");
+			return 0;
+		default:
+			return 1;
+		}
+	}
+	if (optind >= argc)
+		return ct_usage_error(argv[0], "missing container id");
+	const char *id = argv[optind];
+	if (json && optind + 1 < argc)
+		return ct_usage_error(argv[0], "ps arguments cannot be used with --format json");
+	struct ct_error err = {0};
+	pid_t *pids = NULL;
+	size_t n = 0;
+	int rc = container_pids(g, id, &pids, &n, &err);
+	if (rc == 0 && json)
+		print_json(pids, n);
+	else if (rc == 0)
+		rc = print_table(argv + optind + 1, argc - optind - 1, pids, n, &err);
+	free(pids);
+	if (rc < 0) {
+		ct_log(CT_LOG_ERROR, "ps of container \"%s\": %s", ct_shown_id(id).s, err.msg);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,337 @@
+/* The commands on a running container's cgroup, runc's: pause/resume (the freezer; `state`
+ * and `list` say paused), ps (json and table), events (--stats and the OOM record) and update
+ * (flags, a document on stdin or in a file; bad input names its flag or JSON path). Checked
+ * from outside (exit codes, output, the cgroup files) and from inside (what the container's
+ * processes do and see). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "tests/integration/cgroup_util.h"
+
+TestSuite(cgroup_cmds, .fini = cgt_cleanup);
+
+/* A bundle with a writable root. */
+static void init(struct lc *t)
+{
+	lc_init(t);
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+}
+
+/* Runs container id at <subtree>/<id> detached with script, which touches /ready. */
+static void run_script(const struct lc *t, const char *id, const char *script)
+{
+	cgt_use_path(t, id);
+	lc_set_script(t, script);
+	lc_ok(t, "run", "--detach", "--bundle", t->bundle, id);
+	char *ready = lc_rootfs_path(t, "ready");
+	lc_wait_file(ready);
+	free(ready);
+}
+
+static long read_counter(const struct lc *t)
+{
+	char *path = lc_rootfs_path(t, "count");
+	char *text = ctt_read_file(path);
+	long v = atol(text);
+	free(text);
+	free(path);
+	return v;
+}
+
+#define COUNTER "i=0; touch /ready; while :; do i=$((i+1)); echo $i > /count.tmp; " \
+		"mv /count.tmp /count; sleep 0.01; done"
+
+static void assert_status(const struct lc *t, const char *id, const char *want)
+{
+	char *status = lc_status(t, id);
+	cr_expect_str_eq(status, want, "container %s", id);
+	free(status);
+}
+
+Test(cgroup_cmds, pause_freezes_and_resume_continues)
+{
+	struct lc t;
+	init(&t);
+	run_script(&t, "pz", COUNTER);
+	lc_ok(&t, "pause", "pz");
+	assert_status(&t, "pz", "paused");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "list", "--format", "json");
+	cr_expect(strstr(r.out, "\"status\":\"paused\""), "list: %s", r.out);
+	ctt_result_free(&r);
+	/* frozen: the counter stands still, however long we look */
+	long frozen = read_counter(&t);
+	usleep(300000);
+	cr_expect_eq(read_counter(&t), frozen, "the counter moved while paused");
+	lc_assert_fails(&t, LC_ARGV("pause", "pz"), "pause container \"pz\"",
+			"cannot pause a container that is paused");
+	lc_ok(&t, "resume", "pz");
+	assert_status(&t, "pz", "running");
+	char *path = lc_rootfs_path(&t, "count");
+	for (int i = 0; i < 1000 && read_counter(&t) <= frozen; i++)
+		usleep(10000);
+	cr_expect_gt(read_counter(&t), frozen, "the counter did not move after resume");
+	free(path);
+	lc_assert_fails(&t, LC_ARGV("resume", "pz"), "resume container \"pz\"",
+			"cannot resume a container that is running");
+}
+
+Test(cgroup_cmds, pause_refuses_a_stopped_container)
+{
+	struct lc t;
+	init(&t);
+	run_script(&t, "ps0", "touch /ready");
+	lc_wait_status(&t, "ps0", "stopped");
+	lc_assert_fails(&t, LC_ARGV("pause", "ps0"), "cannot pause a container that is stopped");
+	lc_assert_fails(&t, LC_ARGV("resume", "ps0"),
+			"cannot resume a container that is stopped");
+	lc_assert_fails(&t, LC_ARGV("pause", "nosuch"), "container \"nosuch\" does not exist");
+}
+
+Test(cgroup_cmds, delete_force_of_a_paused_container)
+{
+	struct lc t;
+	init(&t);
+	run_script(&t, "pd", COUNTER);
+	lc_ok(&t, "pause", "pd");
+	lc_ok(&t, "delete", "--force", "pd");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "list", "-q");
+	cr_expect_str_empty(r.out);
+	ctt_result_free(&r);
+}
+
+#define TWO_PROCS "sleep 1000 & touch /ready; wait"
+
+Test(cgroup_cmds, ps_lists_the_init_and_its_child)
+{
+	struct lc t;
+	init(&t);
+	run_script(&t, "pp", TWO_PROCS);
+	pid_t init = lc_pid(&t, "pp");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "ps", "--format", "json", "pp");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	yajl_val v = ctt_json_parse(r.out, "ps --format json");
+	cr_assert(YAJL_IS_ARRAY(v), "%s", r.out);
+	cr_expect_eq(v->u.array.len, 2, "%s", r.out);
+	bool has_init = false;
+	for (size_t i = 0; i < v->u.array.len; i++) {
+		cr_assert(YAJL_IS_INTEGER(v->u.array.values[i]), "%s", r.out);
+		has_init |= YAJL_GET_INTEGER(v->u.array.values[i]) == init;
+	}
+	cr_expect(has_init, "the init %d is not in %s", init, r.out);
+	yajl_tree_free(v);
+	ctt_result_free(&r);
+
+	lc_ctrun(&r, &t, "ps", "pp", "-o", "pid,comm");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(ctt_count_lines(r.out), 3, "a header and two rows:\n%s", r.out);
+	cr_expect(strstr(r.out, "PID") && strstr(r.out, "sleep"), "%s", r.out);
+	ctt_result_free(&r);
+
+	lc_ctrun(&r, &t, "ps", "pp");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "UID") && strstr(r.out, "sleep 1000"), "ps -ef:\n%s", r.out);
+	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("ps", "--format", "json", "pp", "-ef"),
+			"ps arguments cannot be used with --format json");
+}
+
+Test(cgroup_cmds, events_stats_has_runc_fields)
+{
+	struct lc t;
+	init(&t);
+	run_script(&t, "ev", TWO_PROCS);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "events", "--stats", "ev");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(ctt_count_lines(r.out), 1, "%s", r.out);
+	yajl_val v = ctt_json_parse(r.out, "events --stats");
+	cr_expect_str_eq(ctt_json_get_string(v, ".type"), "stats");
+	cr_expect_str_eq(ctt_json_get_string(v, ".id"), "ev");
+	cr_expect_gt(ctt_json_get_int(v, ".data.cpu.usage.total"), 0, "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.cpu.usage.kernel"), "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.cpu.usage.user"), "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.cpu.throttling"), "%s", r.out);
+	cr_expect_gt(ctt_json_get_int(v, ".data.memory.usage.usage"), 0, "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.memory.usage.limit"), "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.memory.usage.failcnt"), "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.memory.swap"), "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.memory.raw"), "%s", r.out);
+	cr_expect_eq(ctt_json_get_int(v, ".data.pids.current"), 2, "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.blkio"), "%s", r.out);
+	cr_expect(ctt_json_get(v, ".data.hugetlb"), "%s", r.out);
+	yajl_tree_free(v);
+	ctt_result_free(&r);
+}
+
+Test(cgroup_cmds, events_reports_an_oom_kill)
+{
+	struct lc t;
+	init(&t);
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
+	run_script(&t, "oom", "touch /ready; while [ ! -e /go ]; do sleep 0.05; done; "
+			 "tail /dev/zero; touch /killed; sleep 1000");
+	char *out = ctt_path(t.root, "events.out");
+	pid_t ev = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("events", "--interval", "100ms", "oom")),
+			    out, -1);
+	/* the first stats record comes after the OOM watch is armed */
+	free(lc_wait_content(out, "\"type\":\"stats\""));
+	char *go = lc_rootfs_path(&t, "go");
+	ctt_write_file(go, "");
+	char *text = lc_wait_content(out, "\"type\":\"oom\"");
+	cr_expect(strstr(text, "{\"type\":\"oom\",\"id\":\"oom\"}\n"), "%s", text);
+	free(text);
+	lc_ok(&t, "delete", "--force", "oom");
+	cr_expect_eq(lc_wait(ev, 20000), 0, "events ends with the container");
+	free(go);
+	free(out);
+}
+
+/* The container's v1 memory (or cgroup2) file, read from outside. */
+static char *outside(const char *controller, const char *id, const char *file)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s/%s", cgt_subtree(), id);
+	char *dir = cgt_dir(controller, rel);
+	cr_assert(dir, "no %s hierarchy", controller);
+	char *v = cgt_read(dir, file);
+	free(dir);
+	return v;
+}
+
+
+/* In its cgroup namespace the container's memory cgroup is the root of its mount. */
+#define ANSWER                                                                 \
+	"touch /ready; while :; do if [ -e /ask ]; then rm /ask; "            \
+	"cat /sys/fs/cgroup/memory/memory.limit_in_bytes > /answer.tmp; "     \
+	"mv /answer.tmp /answer; fi; sleep 0.02; done"
+
+/* The container's own reading of its memory limit (it answers /ask in /answer). */
+static char *ask_limit(const struct lc *t)
+{
+	char *answer = lc_rootfs_path(t, "answer"), *ask = lc_rootfs_path(t, "ask");
+	unlink(answer);
+	ctt_write_file(ask, "");
+	lc_wait_file(answer);
+	char *v = ctt_read_file(answer);
+	v[strcspn(v, "\n")] = '\0';
+	free(answer);
+	free(ask);
+	return v;
+}
+
+Test(cgroup_cmds, update_flags_change_the_cgroup)
+{
+	struct lc t;
+	init(&t);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 67108864}}");
+	run_script(&t, "up", ANSWER);
+	char *before = outside("memory", "up", "memory.limit_in_bytes");
+	cr_expect_str_eq(before, "67108864");
+	lc_ok(&t, "update", "--memory", "32m", "--pids-limit", "50", "--cpu-period", "100000",
+	      "--cpu-quota", "20000", "up");
+	char *mem = outside("memory", "up", "memory.limit_in_bytes");
+	cr_expect_str_eq(mem, "33554432");
+	char *seen = ask_limit(&t);
+	cr_expect_str_eq(seen, "33554432", "the container sees its new limit");
+	char *pids = outside("pids", "up", "pids.max");
+	cr_expect_str_eq(pids, "50");
+	char *quota = outside("cpu", "up", "cpu.cfs_quota_us");
+	cr_expect_str_eq(quota, "20000");
+	/* a later update of the quota alone keeps the period it was given */
+	lc_ok(&t, "update", "--cpu-quota", "30000", "up");
+	char *quota2 = outside("cpu", "up", "cpu.cfs_quota_us");
+	char *period = outside("cpu", "up", "cpu.cfs_period_us");
+	cr_expect_str_eq(quota2, "30000");
+	cr_expect_str_eq(period, "100000");
+	free(before), free(mem), free(seen), free(pids), free(quota), free(quota2), free(period);
+}
+
+Test(cgroup_cmds, update_reads_a_document_from_stdin_or_a_file)
+{
+	struct lc t;
+	init(&t);
+	run_script(&t, "ud", "touch /ready; sleep 1000");
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t, "{\"pids\": {\"limit\": 33}, \"memory\": {\"limit\": 50331648}}",
+		       "update", "--resources", "-", "ud");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	ctt_result_free(&r);
+	char *pids = outside("pids", "ud", "pids.max");
+	char *mem = outside("memory", "ud", "memory.limit_in_bytes");
+	cr_expect_str_eq(pids, "33");
+	cr_expect_str_eq(mem, "50331648");
+	char *file = ctt_path(t.root, "res.json");
+	ctt_write_file(file, "{\"pids\": {\"limit\": 44}}");
+	char arg[600];
+	snprintf(arg, sizeof(arg), "--resources=%s", file);
+	lc_ok(&t, "update", arg, "ud");
+	char *pids2 = outside("pids", "ud", "pids.max");
+	cr_expect_str_eq(pids2, "44");
+	free(pids), free(mem), free(pids2), free(file);
+}
+
+Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
+{
+	struct lc t;
+	init(&t);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 20}}");
+	run_script(&t, "ub", "touch /ready; sleep 1000");
+	char *file = ctt_path(t.root, "bad.json");
+	ctt_write_file(file, "{\"pids\": {\"limit\": 5}, \"memory\": {\"limit\": \"1g\"}}");
+	lc_assert_fails(&t, LC_ARGV("update", "--resources", file, "ub"), file,
+			".memory.limit: expected an integer, got \"1g\"");
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t, "{\"devices\": [{\"allow\": true, \"access\": \"rwx\"}]}",
+		       "update", "-r", "-", "ub");
+	lc_assert_error(&r, "stdin: .devices[0].access: expected a composition of");
+	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("update", "--memory", "lots", "ub"),
+			"--memory: invalid value \"lots\"");
+	lc_assert_fails(&t, LC_ARGV("update", "ub"), "nothing to update");
+	char *pids = outside("pids", "ub", "pids.max");
+	cr_expect_str_eq(pids, "20", "a refused update changes nothing");
+	free(pids);
+	free(file);
+}
+
+/* /node is c 1:99, a minor of mem without a driver: the device cgroup refuses it (EPERM),
+ * or lets the open reach the driver, which answers ENXIO. */
+#define NODE_PROBE                                                                       \
+	"touch /ready; while :; do if head -c 0 /node 2>/node.err; then echo opened; "   \
+	"elif grep -q 'not permitted' /node.err; then echo denied; else echo allowed; " \
+	"fi > /node.tmp; mv /node.tmp /node.st; sleep 0.02; done"
+
+static void assert_node_becomes(const struct lc *t, const char *want)
+{
+	char *st = lc_rootfs_path(t, "node.st");
+	free(lc_wait_content(st, want));
+	free(st);
+}
+
+Test(cgroup_cmds, update_device_rules)
+{
+	struct lc t;
+	init(&t);
+	char *node = lc_rootfs_path(&t, "node");
+	cr_assert_eq(mknod(node, S_IFCHR | 0644, makedev(1, 99)), 0, "mknod %s", node);
+	free(node);
+	run_script(&t, "udev", NODE_PROBE);
+	assert_node_becomes(&t, "denied");
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t,
+		       "{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "
+		       "\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}",
+		       "update", "--resources", "-", "udev");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	ctt_result_free(&r);
+	assert_node_becomes(&t, "allowed");
+}

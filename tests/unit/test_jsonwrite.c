@@ -1,0 +1,84 @@
+/* oci/jsonwrite.c: a LinuxResources object written back is what was read, and a second one
+ * laid over it replaces what it gives and keeps the rest. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/config.h"
+#include "oci/jsonwrite.h"
+
+#define JSON(...) #__VA_ARGS__
+
+static struct oci_resources *parse(const char *json)
+{
+	struct oci_resources *r;
+	struct ct_error err = {0};
+	cr_assert_eq(oci_resources_parse(json, "r.json", &r, &err), 0, "%s", err.msg);
+	return r;
+}
+
+static char *write_text(const struct oci_resources *r)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	oci_write_object(g, oci_resources_fields, r);
+	const unsigned char *buf;
+	size_t len;
+	yajl_gen_get_buf(g, &buf, &len);
+	char *text = strndup((const char *)buf, len);
+	yajl_gen_free(g);
+	return text;
+}
+
+static void assert_writes(const char *json, const char *want)
+{
+	struct oci_resources *r = parse(json);
+	char *text = write_text(r);
+	cr_expect_str_eq(text, want);
+	struct oci_resources *again = parse(text);
+	char *text2 = write_text(again);
+	cr_expect_str_eq(text2, text, "read back and written again");
+	free(text);
+	free(text2);
+	oci_resources_free(r);
+	oci_resources_free(again);
+}
+
+Test(jsonwrite, resources_round_trip)
+{
+	assert_writes("{}", "{}");
+	assert_writes(JSON({"devices": [{"allow": false, "access": "rwm"},
+					{"allow": true, "type": "c", "major": 1, "minor": -1}],
+			    "memory": {"limit": 0, "swap": -1, "disableOOMKiller": false},
+			    "cpu": {"shares": 1024, "quota": -1, "cpus": "0-1"},
+			    "pids": {"limit": 0},
+			    "blockIO": {"weight": 10, "weightDevice": [{"major": 8, "minor": 0,
+									  "weight": 500}]},
+			    "hugepageLimits": [{"pageSize": "2MB", "limit": 18446744073709551615}],
+			    "unified": {"memory.high": "max"}}),
+		      "{\"devices\":[{\"allow\":false,\"access\":\"rwm\"},{\"allow\":true,\"type\":"
+		      "\"c\",\"major\":1,\"minor\":-1}],\"memory\":{\"limit\":0,\"swap\":-1,"
+		      "\"disableOOMKiller\":false},\"cpu\":{\"shares\":1024,\"quota\":-1,\"cpus\":"
+		      "\"0-1\"},\"pids\":{\"limit\":0},\"blockIO\":{\"weight\":10,\"weightDevice\":"
+		      "[{\"major\":8,\"minor\":0,\"weight\":500}]},\"hugepageLimits\":[{\"pageSize\":"
+		      "\"2MB\",\"limit\":18446744073709551615}],\"unified\":"
+		      "{\"memory.high\":\"max\"}}");
+}
+
+Test(jsonwrite, merge_replaces_given_fields_and_keeps_the_rest)
+{
+	struct oci_resources *base = parse(JSON({"memory": {"limit": 100, "swap": 200},
+						  "cpu": {"period": 100000, "quota": 5000,
+							  "cpus": "0"},
+						  "devices": [{"allow": false}]}));
+	struct oci_resources *upd = parse(JSON({"memory": {"limit": 50}, "cpu": {"cpus": "1"},
+						 "pids": {"limit": 7},
+						 "devices": [{"allow": true}]}));
+	oci_merge_object(oci_resources_fields, base, upd);
+	oci_resources_free(upd);
+	char *text = write_text(base);
+	cr_expect_str_eq(text, "{\"devices\":[{\"allow\":true}],\"memory\":{\"limit\":50,\"swap\""
+			       ":200},\"cpu\":{\"quota\":5000,\"period\":100000,\"cpus\":\"1\"},"
+			       "\"pids\":{\"limit\":7}}");
+	free(text);
+	oci_resources_free(base);
+}
