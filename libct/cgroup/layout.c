@@ -123,9 +123,37 @@ static const char *unified_line(const char *proc_cgroup)
 	return p ? p + 4 : NULL;
 }
 
+/* mountinfo lists mounts in the order they were stacked: a later mount on a hierarchy's
+ * mount point hides it, as an empty tmpfs over .../unified does on a hybrid host to show
+ * plain v1 (what crun 1.8 needs there). */
+static void drop_hidden(struct ct_cgroup_layout *l, const char *point)
+{
+	if (l->unified_mount && strcmp(point, l->unified_mount) == 0) {
+		free(l->unified_mount);
+		free(l->unified_mount_root);
+		free(l->unified_caller_path);
+		l->unified_mount = l->unified_mount_root = l->unified_caller_path = NULL;
+		l->mode = CT_CGROUP_MODE_NONE;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < l->n_v1; i++) {
+		struct ct_cgroup_hierarchy_info *h = &l->v1[i];
+		if (strcmp(point, h->mountpoint) != 0) {
+			l->v1[kept++] = *h;
+			continue;
+		}
+		free(h->key);
+		free(h->mountpoint);
+		free(h->mount_root);
+		free(h->caller_path);
+	}
+	l->n_v1 = kept;
+}
+
 static int take_mount(struct ct_cgroup_layout *l, const struct mount_line *m,
 		      const char *proc_cgroup)
 {
+	drop_hidden(l, m->mountpoint);
 	bool top = strcmp(m->mountpoint, CT_CGROUP_ROOT) == 0;
 	bool below = strncmp(m->mountpoint, CT_CGROUP_ROOT "/", sizeof(CT_CGROUP_ROOT)) == 0 &&
 		     !strchr(m->mountpoint + sizeof(CT_CGROUP_ROOT), '/');
@@ -140,8 +168,7 @@ static int take_mount(struct ct_cgroup_layout *l, const struct mount_line *m,
 		l->unified_caller_path = caller ? line_path(caller) : strdup("/");
 		if (top)
 			l->mode = CT_CGROUP_MODE_UNIFIED;
-		return l->unified_mount && l->unified_mount_root && l->unified_caller_path ? 0
-											   : -1;
+		return l->unified_mount && l->unified_mount_root && l->unified_caller_path ? 0 : -1;
 	}
 	if (strcmp(m->fstype, "cgroup") != 0 || !below)
 		return 0;

@@ -27,8 +27,7 @@ static void need_v1_hierarchy(const char *controller)
 	free(dir);
 }
 
-static void assert_file(const char *controller, const char *rel, const char *file,
-			const char *want)
+static void assert_file(const char *controller, const char *rel, const char *file, const char *want)
 {
 	char *dir = cgt_dir(controller, rel);
 	cr_assert_not_null(dir, "no %s hierarchy", controller);
@@ -191,8 +190,8 @@ Test(cgroup, rejected_limit_fails_create_and_leaves_nothing)
 	lc_init(&t);
 	cgt_use_path(&t, "bad");
 	ctt_config_set(t.bundle, ".linux.resources", "{\"cpu\": {\"cpus\": \"4095\"}}");
-	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.resources.cpu.cpus",
-			"write \"4095\" to", "cpuset.cpus");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
+			".linux.resources.cpu.cpus", "write \"4095\" to", "cpuset.cpus");
 	lc_assert_nothing_left(&t);
 	cgt_assert_subtree_gone();
 }
@@ -205,8 +204,8 @@ Test(cgroup, unified_is_refused_on_v1)
 	cgt_use_path(&t, "unified");
 	ctt_config_set(t.bundle, ".linux.resources",
 		       "{\"unified\": {\"memory.high\": \"1000000\"}}");
-	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
-			".linux.resources.unified", "only for cgroup v2");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.resources.unified",
+			"only for cgroup v2");
 	lc_assert_nothing_left(&t);
 }
 
@@ -217,7 +216,8 @@ Test(cgroup, systemd_forms_are_refused)
 	ctt_config_set(t.bundle, ".linux.cgroupsPath", "\"system.slice:ctrun:web\"");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.cgroupsPath",
 			"systemd", "not supported yet");
-	lc_assert_fails(&t, LC_ARGV("--cgroup-manager", "systemd", "create", "--bundle", t.bundle, ID),
+	lc_assert_fails(&t,
+			LC_ARGV("--cgroup-manager", "systemd", "create", "--bundle", t.bundle, ID),
 			"systemd cgroup manager is not supported yet");
 	lc_assert_nothing_left(&t);
 }
@@ -240,7 +240,8 @@ Test(cgroup, manager_disabled_makes_no_cgroup)
 	free(dir);
 	lc_ok(&t, "delete", "--force", ID);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 5}}");
-	lc_assert_fails(&t, LC_ARGV("--cgroup-manager", "disabled", "create", "--bundle", t.bundle, ID),
+	lc_assert_fails(&t,
+			LC_ARGV("--cgroup-manager", "disabled", "create", "--bundle", t.bundle, ID),
 			".linux.resources", "needs a cgroup");
 }
 
@@ -333,6 +334,44 @@ Test(cgroup, hybrid_unified_placement)
 	assert_output(&t, "cat /proc/self/cgroup | grep '^0::'", "0::/\n");
 }
 
+/* An empty tmpfs over .../unified (how crun 1.8 is run on this host, and how make bench runs
+ * every runtime) hides the cgroup2 tree: plain v1, nothing made on the tmpfs. */
+Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
+{
+	need_v1_hierarchy("memory");
+	if (!cgt_dir("", ""))
+		ctt_skip("no cgroup2 on /sys/fs/cgroup/unified");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "hidden");
+	const char *wrap[] = {"unshare",
+			      "-m",
+			      "--propagation",
+			      "private",
+			      "sh",
+			      "-c",
+			      "mount -t tmpfs none /sys/fs/cgroup/unified && \"$@\"; rc=$?; "
+			      "ls -A /sys/fs/cgroup/unified; exit $rc",
+			      "sh",
+			      NULL};
+	t.wrapper = wrap;
+	lc_set_script(&t, "grep -E '^[0-9]+:(memory|):' /proc/self/cgroup");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* the two lines of the container, then nothing that ls found on the tmpfs */
+	size_t lines = 0;
+	for (const char *p = r.out; (p = strchr(p, '\n')); p++)
+		lines++;
+	cr_expect(lc_matches(r.out, "^[0-9]+:memory:/.*/hidden$"), "not in its memory cgroup:\n%s",
+		  r.out);
+	cr_expect(lc_matches(r.out, "^0::/$"), "in the hidden cgroup2 tree:\n%s", r.out);
+	cr_expect_eq(lines, 2, "made on the tmpfs:\n%s", r.out);
+	ctt_result_free(&r);
+	t.wrapper = NULL;
+	lc_assert_nothing_left(&t);
+}
+
 /* Without a cgroup namespace the view is still the container's own cgroup, bound (a fresh
  * mount would show the hierarchies from their roots, the tests' subtree among them). */
 Test(cgroup, own_view_without_a_cgroup_namespace)
@@ -363,7 +402,8 @@ Test(cgroup, populated_cgroup_of_another_is_refused)
 	cgt_use_path(&a, "shared");
 	cgt_use_path(&b, "shared");
 	lc_ok(&a, "create", "--bundle", a.bundle, ID);
-	lc_assert_fails(&b, LC_ARGV("create", "--bundle", b.bundle, ID), "exists and has processes");
+	lc_assert_fails(&b, LC_ARGV("create", "--bundle", b.bundle, ID),
+			"exists and has processes");
 	lc_assert_nothing_left(&b);
 	cr_expect(lc_alive(lc_pid(&a, ID)), "the first container's init was killed");
 	lc_ok(&a, "delete", "--force", ID);
@@ -398,11 +438,12 @@ Test(cgroup, block_io_throttles_per_device)
 	lc_init(&t);
 	cgt_use_path(&t, "blkio");
 	char json[512];
-	snprintf(json, sizeof(json),
-		 "{\"blockIO\": {\"throttleReadBpsDevice\": [{\"major\": %u, \"minor\": %u, "
-		 "\"rate\": 1048576}], \"throttleWriteIOPSDevice\": [{\"major\": %u, \"minor\": %u, "
-		 "\"rate\": 100}]}}",
-		 major, minor, major, minor);
+	snprintf(
+		json, sizeof(json),
+		"{\"blockIO\": {\"throttleReadBpsDevice\": [{\"major\": %u, \"minor\": %u, "
+		"\"rate\": 1048576}], \"throttleWriteIOPSDevice\": [{\"major\": %u, \"minor\": %u, "
+		"\"rate\": 100}]}}",
+		major, minor, major, minor);
 	ctt_config_set(t.bundle, ".linux.resources", json);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *rel = rel_of("blkio"), want[64];

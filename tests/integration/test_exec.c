@@ -676,3 +676,25 @@ Test(exec, joins_the_containers_cgroup_without_clone3)
 {
 	assert_exec_joins_the_cgroup(LC_ARGV("clone3"), "spawned with clone, joined by pidfd\"");
 }
+
+/* runc's rule: a paused container is refused unless --ignore-paused; then the process
+ * joins the frozen cgroup and runs once the container is resumed. */
+Test(exec, paused_container_needs_ignore_paused)
+{
+	struct lc t;
+	ex_start(&t);
+	lc_ok(&t, "pause", ID);
+	assert_exec_status(&t, LC_ARGV(ID, "true"), 255, "cannot exec in a paused container");
+	char *dir = ctt_tmpdir();
+	char *out = ctt_path(dir, "out");
+	pid_t ctrun = lc_spawn(
+		&t, lc_ctrun_argv(&t, LC_ARGV("exec", "--ignore-paused", ID, "echo", "thawed")),
+		out, -1);
+	lc_ok(&t, "resume", ID);
+	cr_expect_eq(lc_wait(ctrun, WAIT_MS), 0);
+	char *text = ctt_read_file(out);
+	cr_expect_str_eq(text, "thawed\n");
+	free(text);
+	free(out);
+	free(dir);
+}

@@ -58,7 +58,34 @@ Test(cgroup_layout, unified_and_legacy_and_none)
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_LEGACY);
 	cr_expect_null(l.unified_mount);
 	ct_cgroup_layout_free(&l);
-	cr_assert_eq(ct_cgroup_layout_parse("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n", "", &l, NULL), 0);
+	cr_assert_eq(ct_cgroup_layout_parse("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n", "", &l, NULL),
+		     0);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_NONE);
+	ct_cgroup_layout_free(&l);
+}
+
+/* An empty tmpfs over .../unified (how crun 1.8 is run on a hybrid host) leaves plain v1;
+ * one over a v1 hierarchy hides that hierarchy alone. */
+Test(cgroup_layout, a_mount_over_a_hierarchy_hides_it)
+{
+	struct ct_cgroup_layout l;
+	cr_assert_eq(ct_cgroup_layout_parse(
+			     "30 22 0:26 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+			     "31 22 0:27 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+			     "32 22 0:28 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
+			     "90 30 0:60 / /sys/fs/cgroup/unified rw - tmpfs none rw\n"
+			     "91 32 0:61 / /sys/fs/cgroup/pids rw - tmpfs none rw\n",
+			     "5:pids:/\n4:memory:/m\n0::/\n", &l, NULL),
+		     0);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_LEGACY);
+	cr_expect_null(l.unified_mount);
+	cr_assert_eq(l.n_v1, 1);
+	cr_expect_str_eq(l.v1[0].key, "memory");
+	ct_cgroup_layout_free(&l);
+	cr_assert_eq(ct_cgroup_layout_parse("25 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n"
+					    "90 25 0:60 / /sys/fs/cgroup rw - tmpfs none rw\n",
+					    "0::/\n", &l, NULL),
+		     0);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_NONE);
 	ct_cgroup_layout_free(&l);
 }
