@@ -279,7 +279,8 @@ Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 	free(where);
 	cr_expect_neq(atoi(inner), 1);
 	cr_expect_neq(atoi(inner), pid, "the pid inside is the container's own");
-	cr_expect_eq(lc_count_in_pidns(lc_pid(&t, ID), "sleep 1000"), 2);
+	/* sh wrote the file before its exec of sleep: wait for that */
+	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 2);
 	char status_path[64];
 	snprintf(status_path, sizeof(status_path), "/proc/%d/status", pid);
 	char *status = ctt_read_file(status_path);
@@ -570,6 +571,44 @@ Test(exec, lsm_labels_are_refused_where_the_lsm_does_not_run)
 	ctt_result_free(&r);
 	free(path);
 	free(dir);
+}
+
+/* CVE-2025-52881 for exec: the container's root (CAP_SYS_ADMIN) hid /proc under a tmpfs
+ * with a fake self/oom_score_adj. The exec'd process's oomScoreAdj goes through a procfs
+ * of ctrun's own all the same: the host sees 100 on it, the fake file is untouched. */
+Test(exec, oom_score_adj_not_redirected_by_a_fake_proc)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".root.readonly", "false");
+	for (const char *const *set = LC_ARGV("bounding", "effective", "permitted"); *set; set++) {
+		char path[64];
+		snprintf(path, sizeof(path), ".process.capabilities.%s", *set);
+		lc_config_append(&t, path, "\"CAP_SYS_ADMIN\"");
+	}
+	lc_set_script(&t, "mount -t tmpfs fake /proc && mkdir /proc/self && "
+			  "echo fake > /proc/self/oom_score_adj && touch /ready; sleep 1000");
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *ready = lc_rootfs_path(&t, "ready");
+	lc_wait_file(ready);
+	char *pid_file = ctt_path(ctt_tmpdir(), "exec.pid");
+	char *process = write_process("{\"args\":[\"sleep\",\"1000\"],\"cwd\":\"/\","
+				      "\"oomScoreAdj\":100,\"terminal\":false}");
+	char *out = ex_output(
+		&t, LC_ARGV("--detach", "--pid-file", pid_file, "--process", process, ID));
+	free(out);
+	char *pid_text = ctt_read_file(pid_file);
+	char path[96];
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", atoi(pid_text));
+	lc_assert_file_text(path, "100\n");
+	snprintf(path, sizeof(path), "/proc/%d/root/proc/self/oom_score_adj", (int)lc_pid(&t, ID));
+	lc_assert_file_text(path, "fake\n");
+	lc_ok(&t, "delete", "--force", ID);
+	lc_assert_nothing_left(&t);
+	free(pid_text);
+	free(process);
+	free(pid_file);
+	free(ready);
 }
 
 /* Without a mount namespace the init is only chroot()ed to the rootfs: joining its
