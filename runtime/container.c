@@ -177,7 +177,8 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", ct_shown_id(a->id).s,
 	       c->proc.pid, c->proc.method);
 	if (c->proc.born_in_cgroup)
-		ct_log(CT_LOG_DEBUG, "container \"%s\": init born in its cgroup (CLONE_INTO_CGROUP)",
+		ct_log(CT_LOG_DEBUG,
+		       "container \"%s\": init born in its cgroup (CLONE_INTO_CGROUP)",
 		       ct_shown_id(a->id).s);
 	if (c->proc.note[0])
 		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", ct_shown_id(a->id).s, c->proc.note);
@@ -189,6 +190,12 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (a->pid_file && ct_write_pid_file(a->pid_file, c->proc.pid, err) < 0)
 		return -1;
 	c->status = CT_STATUS_CREATED;
+	/* once it is made, so that a create that fails still says one line */
+	if (!c->cgroup && g->cgroup_manager != CT_CGROUP_DISABLED && geteuid() != 0)
+		ct_log(CT_LOG_WARNING,
+		       "container \"%s\" runs without a cgroup: cgroups are not delegated to this "
+		       "user",
+		       ct_shown_id(a->id).s);
 	return 0;
 }
 

@@ -29,7 +29,8 @@ static int with_config_devices(const struct oci_config *c, struct oci_resources 
 	memcpy(out->devices.items, lx->resources.devices.items, n * sizeof(*out->devices.items));
 	for (size_t i = 0; i < lx->devices.len; i++) {
 		const struct oci_device *d = &lx->devices.items[i];
-		if (!d->type || (strcmp(d->type, "c") && strcmp(d->type, "b") && strcmp(d->type, "u")))
+		if (!d->type ||
+		    (strcmp(d->type, "c") && strcmp(d->type, "b") && strcmp(d->type, "u")))
 			continue;
 		out->devices.items[n++] = (struct oci_device_cgroup){
 			.allow = true,
@@ -77,8 +78,8 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 	}
 	int rc = ct_cgroup_create(cg, err);
 	if (rc < 0 && rootless_without_cgroup(c, err)) {
-		ct_log(CT_LOG_DEBUG, "container \"%s\": no cgroup (rootless): %s", ct_shown_id(id).s,
-		       err->msg);
+		ct_log(CT_LOG_DEBUG, "container \"%s\": no cgroup (rootless): %s",
+		       ct_shown_id(id).s, err->msg);
 		free(res.devices.items);
 		ct_cgroup_free(cg);
 		return 0;

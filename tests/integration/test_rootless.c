@@ -209,6 +209,28 @@ Test(rootless, run_sees_root_mapped_to_the_user)
 	lc_assert_nothing_left(&r.t);
 }
 
+/* Cgroups not delegated to the user: the container runs without one, with a warning; a
+ * limit it asks for cannot be had, and create says so with nothing left. */
+Test(rootless, cgroup_skipped_with_a_warning_unless_a_limit_is_asked)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_script(&r.t, "grep -c /ctrun/ /proc/self/cgroup; true");
+	struct ctt_result res;
+	lc_ctrun(&res, &r.t, "run", "--bundle", r.t.bundle, ID);
+	cr_expect_eq(res.status, 0, "exit %d: %s", res.status, res.err);
+	cr_expect_str_eq(res.out, "0\n", "the container is in a cgroup of ctrun's");
+	cr_expect(strstr(res.err, "runs without a cgroup: cgroups are not delegated to this user"),
+		  "no warning: %s", res.err);
+	ctt_result_free(&res);
+	ctt_config_set(r.t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 10}}");
+	lc_ctrun(&res, &r.t, "run", "--bundle", r.t.bundle, ID);
+	cr_expect_neq(res.status, 0, "a limit without a cgroup: %s", res.out);
+	cr_expect(strstr(res.err, "Permission denied"), "%s", res.err);
+	ctt_result_free(&res);
+	lc_assert_nothing_left(&r.t);
+}
+
 /* More than its own id: the /etc/subuid range through newuidmap and newgidmap; the process
  * runs as one of those ids. */
 Test(rootless, subordinate_ids_through_newuidmap)
