@@ -126,10 +126,8 @@ int cmd_list(const struct ct_globals *g, int argc, char **argv)
 	while ((c = ct_getopt(argc, argv, "+:f:qh", options)) != -1) {
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
-				return ct_usage_error(argv[0], "--format: invalid value \"%s\"",
-						      optarg);
-			json = strcmp(optarg, "json") == 0;
+			if (ct_parse_format(argv[0], optarg, &json))
+				return 1;
 			break;
 		case 'q':
 			quiet = true;

@@ -168,9 +168,8 @@ int cmd_mounts(const struct ct_globals *g, int argc, char **argv)
 		}
 		if (c != 'f')
 			return 1;
-		if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
-			return ct_usage_error(argv[0], "--format: invalid value \"%s\"", optarg);
-		json = strcmp(optarg, "json") == 0;
+		if (ct_parse_format(argv[0], optarg, &json))
+			return 1;
 	}
 	if (optind + 1 != argc)
 		return ct_usage_error(argv[0], optind == argc ? "missing container id"

@@ -58,8 +58,9 @@ static char *run_ps(char *const *args, struct ct_error *err)
 	if (!out) {
 		ct_error_set(err, saved, "read the output of ps");
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		ct_error_set_plain(err, EINVAL, "ps %s failed (exit status %d)", args[1] ? args[1] : "",
-				   WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		ct_error_set_plain(
+			err, EINVAL, "ps %s failed (exit status %d)", args[1] ? args[1] : "",
+			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 		free(out);
 		out = NULL;
 	}
@@ -93,7 +94,8 @@ static int container_pids(const struct ct_globals *g, const char *id, pid_t **pi
 	if (rc == 0)
 		rc = ct_container_cgroup_open(&c.state, &cg, err);
 	if (rc == 0 && !cg)
-		rc = ct_error_set_plain(err, ENOENT, "container \"%s\" has no cgroup to list "
+		rc = ct_error_set_plain(err, ENOENT,
+					"container \"%s\" has no cgroup to list "
 					"(created with --cgroup-manager disabled)",
 					ct_shown_id(id).s);
 	if (rc == 0)
@@ -115,10 +117,8 @@ int cmd_ps(const struct ct_globals *g, int argc, char **argv)
 	while ((c = ct_getopt(argc, argv, "+:f:h", options)) != -1) {
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
-				return ct_usage_error(argv[0], "--format: invalid value \"%s\"",
-						      optarg);
-			json = strcmp(optarg, "json") == 0;
+			if (ct_parse_format(argv[0], optarg, &json))
+				return 1;
 			break;
 		case 'h':
 			printf("Usage: ctrun ps [--format table|json] ID [PS_ARGS...]\n");

@@ -57,6 +57,9 @@ void ct_print_version(void);
 /* A usage error: "ctrun <cmd>: <message>" plus the usage hint; returns 1. */
 int ct_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* --format table|json of list, ps and mounts: *json set; 1 after a usage error, else 0. */
+int ct_parse_format(const char *command, const char *text, bool *json);
+
 /* Parses the subcommand's own flags with getopt_long (`--flag value` and `--flag=value`).
  * Returns the option character, -1 at the end, or '?' after printing a usage error. */
 struct option;

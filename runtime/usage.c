@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "runtime/ctrun.h"
 
@@ -31,4 +32,12 @@ int ct_getopt(int argc, char **argv, const char *shortopts, const struct option 
 		c = '?';
 	}
 	return c;
+}
+
+int ct_parse_format(const char *command, const char *text, bool *json)
+{
+	if (strcmp(text, "json") != 0 && strcmp(text, "table") != 0)
+		return ct_usage_error(command, "--format: invalid value \"%s\"", text);
+	*json = strcmp(text, "json") == 0;
+	return 0;
 }
