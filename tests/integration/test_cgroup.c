@@ -171,6 +171,23 @@ Test(cgroup, fork_bomb_stops_at_pids_max)
 		      "within\nmax\n");
 }
 
+/* A quota of 10% of one cpu holds back a busy loop: the cfs bandwidth controller throttles
+ * it (a count, not a time: no threshold on this shared machine). */
+Test(cgroup, cpu_quota_throttles_a_busy_loop)
+{
+	need_v1_hierarchy("cpu");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "busy");
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"cpu\": {\"quota\": 10000, \"period\": 100000}}");
+	assert_output(&t,
+		      "s=$(date +%s); while [ $(date +%s) -lt $((s + 2)) ]; do :; done; "
+		      "while read k v; do [ $k = nr_throttled ] && [ $v -gt 0 ] && echo throttled; "
+		      "done < /sys/fs/cgroup/cpu/cpu.stat; true",
+		      "throttled\n");
+}
+
 Test(cgroup, true_runs_under_512_kib)
 {
 	need_v1_hierarchy("memory");
