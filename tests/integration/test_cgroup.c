@@ -196,7 +196,10 @@ Test(cgroup, true_runs_under_512_kib)
 	cgt_use_path(&t, "tiny");
 	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 524288}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
-	lc_ok(&t, "run", "--bundle", t.bundle, ID);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "/bin/true under 512 KiB: exit %d: %s", r.status, r.err);
+	ctt_result_free(&r);
 }
 
 /* A value the kernel refuses fails create naming the file and the value; nothing stays. */

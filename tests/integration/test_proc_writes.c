@@ -104,7 +104,7 @@ static void assert_write_not_redirected(const struct pw *p, const char *script, 
 #define SET_HOSTNAME "{\"kernel.hostname\": \"fromsysctl\"}"
 
 /* A host file bound over the sysctl's file. */
-static void sysctl_through_a_file_bound_over_it(enum route route)
+static void assert_no_redirect_sysctl_through_a_file_bound_over_it(enum route route)
 {
 	struct pw p;
 	pw_init(&p, route);
@@ -120,21 +120,21 @@ static void sysctl_through_a_file_bound_over_it(enum route route)
 
 Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it)
 {
-	sysctl_through_a_file_bound_over_it(FSMOUNT);
+	assert_no_redirect_sysctl_through_a_file_bound_over_it(FSMOUNT);
 }
 
 Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_mount)
 {
-	sysctl_through_a_file_bound_over_it(MOUNT);
+	assert_no_redirect_sysctl_through_a_file_bound_over_it(MOUNT);
 }
 
 Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_checked)
 {
-	sysctl_through_a_file_bound_over_it(CHECKED);
+	assert_no_redirect_sysctl_through_a_file_bound_over_it(CHECKED);
 }
 
 /* A host directory in place of /proc/sys: the sysctl would be written into it. */
-static void sysctl_through_a_mount_over_proc_sys(enum route route)
+static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route route)
 {
 	struct pw p;
 	pw_init(&p, route);
@@ -159,23 +159,23 @@ static void sysctl_through_a_mount_over_proc_sys(enum route route)
 
 Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys)
 {
-	sysctl_through_a_mount_over_proc_sys(FSMOUNT);
+	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(FSMOUNT);
 }
 
 Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_mount)
 {
-	sysctl_through_a_mount_over_proc_sys(MOUNT);
+	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(MOUNT);
 }
 
 Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_checked)
 {
-	sysctl_through_a_mount_over_proc_sys(CHECKED);
+	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(CHECKED);
 }
 
 /* Procfs bound over procfs: a volume's symlink led the bind source to another sysctl,
  * net.ipv4.ip_forward, which the container's root may write (its network namespace's).
  * Inside, that one keeps its value. */
-static void sysctl_through_a_procfs_file_bound_over_it(enum route route)
+static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum route route)
 {
 	struct pw p;
 	pw_init(&p, route);
@@ -196,22 +196,22 @@ static void sysctl_through_a_procfs_file_bound_over_it(enum route route)
 
 Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it)
 {
-	sysctl_through_a_procfs_file_bound_over_it(FSMOUNT);
+	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(FSMOUNT);
 }
 
 Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_mount)
 {
-	sysctl_through_a_procfs_file_bound_over_it(MOUNT);
+	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(MOUNT);
 }
 
 Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_checked)
 {
-	sysctl_through_a_procfs_file_bound_over_it(CHECKED);
+	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(CHECKED);
 }
 
 /* A host file on the init's own /proc/self/oom_score_adj; a child of the process (cat,
  * which sh must fork: a command follows) inherits the value the init set. */
-static void oom_score_adj_through_a_bind(enum route route)
+static void assert_no_redirect_oom_score_adj_through_a_bind(enum route route)
 {
 	struct pw p;
 	pw_init(&p, route);
@@ -226,23 +226,23 @@ static void oom_score_adj_through_a_bind(enum route route)
 
 Test(proc_writes, oom_score_adj_not_written_through_a_bind)
 {
-	oom_score_adj_through_a_bind(FSMOUNT);
+	assert_no_redirect_oom_score_adj_through_a_bind(FSMOUNT);
 }
 
 Test(proc_writes, oom_score_adj_not_written_through_a_bind_mount)
 {
-	oom_score_adj_through_a_bind(MOUNT);
+	assert_no_redirect_oom_score_adj_through_a_bind(MOUNT);
 }
 
 Test(proc_writes, oom_score_adj_not_written_through_a_bind_checked)
 {
-	oom_score_adj_through_a_bind(CHECKED);
+	assert_no_redirect_oom_score_adj_through_a_bind(CHECKED);
 }
 
 /* The image's /proc is a symlink to a directory of its own, and no proc is mounted: the
  * sysctl and oom_score_adj would land in its files. Nothing is masked (the mount(2)
  * fallback binds through /proc/self/fd, which this container does not have). */
-static void writes_through_a_symlinked_proc(enum route route)
+static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
 {
 	struct pw p;
 	pw_init(&p, route);
@@ -279,15 +279,15 @@ static void writes_through_a_symlinked_proc(enum route route)
 
 Test(proc_writes, writes_not_redirected_by_a_symlinked_proc)
 {
-	writes_through_a_symlinked_proc(FSMOUNT);
+	assert_no_redirect_writes_through_a_symlinked_proc(FSMOUNT);
 }
 
 Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_mount)
 {
-	writes_through_a_symlinked_proc(MOUNT);
+	assert_no_redirect_writes_through_a_symlinked_proc(MOUNT);
 }
 
 Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_checked)
 {
-	writes_through_a_symlinked_proc(CHECKED);
+	assert_no_redirect_writes_through_a_symlinked_proc(CHECKED);
 }
