@@ -200,14 +200,6 @@ static int check_setgroups(const struct ct_exec_target *t, struct ct_init_plan *
 	return 0;
 }
 
-/* /proc writes (oom_score_adj, LSM labels) go through a procfs of our own, mounted in the
- * container's pid namespace, not through the container's /proc (libct/procfs.h). */
-static bool needs_procfs(const struct oci_process *p)
-{
-	return p->has_oom_score_adj || (p->apparmor_profile && *p->apparmor_profile) ||
-	       (p->selinux_label && *p->selinux_label);
-}
-
 static int set_affinity(bool given, const cpu_set_t *cpus, const char *which, struct ct_error *err)
 {
 	if (given && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
@@ -227,7 +219,8 @@ static int child_steps(struct ct_init_plan *plan, const struct ct_exec_target *t
 	     ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0) ||
 	    join_container(t, j, err) < 0)
 		return -1;
-	if (needs_procfs(&plan->config->process))
+	/* through a procfs of our own in the container's pid namespace (libct/procfs.h) */
+	if (ct_process_writes_proc(&plan->config->process))
 		ct_procfs_open(&plan->procfs, NULL);
 	exec_join_close(j);
 	if (t->pidfd >= 0)

@@ -168,11 +168,11 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 		return -1;
 	if (!plan->new_mount_ns && chroot(plan->opts->rootfs) < 0)
 		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
-	if (!plan->new_mount_ns)
+	if (!plan->new_mount_ns && plan->writes_proc)
 		ct_procfs_open(&plan->procfs, NULL);
 	/* for the debug log, first: the mount check's report ends the line */
 	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
-		 plan->procfs.how);
+		 plan->writes_proc ? plan->procfs.how : "none (nothing to write)");
 	if (ct_process_setup_early(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
 	    ct_process_setup_late(plan, exe, exe_size, &exec_failed, err) < 0)
 		return -1;

@@ -327,3 +327,9 @@ int ct_process_exec_status(int errnum)
 {
 	return errnum == ENOENT ? 127 : 126;
 }
+
+bool ct_process_writes_proc(const struct oci_process *p)
+{
+	return p->has_oom_score_adj || (p->apparmor_profile && *p->apparmor_profile) ||
+	       (p->selinux_label && *p->selinux_label);
+}

@@ -11,6 +11,10 @@
 #include "libct/error.h"
 #include "libct/spawn.h"
 
+/* Whether the process's set-up writes to /proc (oom_score_adj, an LSM label): only then is
+ * a private procfs worth making (libct/procfs.h). */
+bool ct_process_writes_proc(const struct oci_process *p);
+
 /* The session keyring "_ses.<id>", unless --no-new-keyring. */
 int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err);
 

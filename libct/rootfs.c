@@ -268,6 +268,7 @@ int ct_rootfs_setup(struct ct_init_plan *plan, struct ct_error *err)
 		return -1;
 	/* Before any mount of the config: the image has no say in it. The rootfs path is the
 	 * bundle's, and our mounts do not propagate out of this namespace any more. */
-	ct_procfs_open(&plan->procfs, plan->opts->rootfs);
+	if (plan->writes_proc)
+		ct_procfs_open(&plan->procfs, plan->opts->rootfs);
 	return setup_in_root(plan, rootfd, err);
 }

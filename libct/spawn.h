@@ -134,6 +134,7 @@ struct ct_init_plan {
 	size_t expect_devices, expect_masked, expect_readonly, expect_console, expect_root;
 	char ready_note[512];	 /* the child's line for the debug log, sent with READY */
 	struct ct_procfs procfs; /* the init's own, for its /proc writes: made in the init */
+	bool writes_proc;	 /* sysctls, oom_score_adj or a label: procfs needed */
 };
 
 struct ct_spawned {

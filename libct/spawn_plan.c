@@ -20,6 +20,7 @@
 #include "libct/lsm.h"
 #include "libct/mount_label.h"
 #include "libct/mountfd.h"
+#include "libct/process.h"
 #include "libct/spawn.h"
 #include "libct/sysctl.h"
 #include "libct/userns.h"
@@ -379,10 +380,9 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 		       strcmp(rlimit_names[k].name, r->type) != 0)
 			k++;
 		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
-			return ct_error_set_plain(
-				err, EINVAL,
-				"%s.rlimits[%zu].type: unknown rlimit \"%s\"",
-				ct_process_path(plan->opts), i, r->type);
+			return ct_error_set_plain(err, EINVAL,
+						  "%s.rlimits[%zu].type: unknown rlimit \"%s\"",
+						  ct_process_path(plan->opts), i, r->type);
 		plan->rlimits[plan->n_rlimits++] =
 			(struct ct_planned_rlimit){rlimit_names[k].resource, {r->soft, r->hard}};
 	}
@@ -425,8 +425,7 @@ static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *name
 		int v = ct_capability_from_name(names->items[i]);
 		if (v < 0)
 			return ct_error_set_plain(
-				err, EINVAL,
-				"%s.capabilities.%s[%zu]: unknown capability \"%s\"",
+				err, EINVAL, "%s.capabilities.%s[%zu]: unknown capability \"%s\"",
 				ct_process_path(plan->opts), set, i, names->items[i]);
 		if (v <= last) {
 			*mask |= 1ULL << v;
@@ -651,6 +650,7 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
+	plan->writes_proc = c->linux_.sysctl.len || ct_process_writes_proc(&c->process);
 	if (!c->process.args.len)
 		return ct_error_set_plain(err, EINVAL,
 					  "%s.args: required to run on Linux "
@@ -661,8 +661,7 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 }
 
 /* What the user process is: the same for the init and for exec. */
-static int plan_process(const struct oci_config *c, struct ct_init_plan *plan,
-			struct ct_error *err)
+static int plan_process(const struct oci_config *c, struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan_rlimits(&c->process, plan, err) < 0 ||
 	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
@@ -703,8 +702,7 @@ int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	if (plan_begin(o, plan, err) < 0 ||
 	    ct_lsm_check_at(ct_process_path(o), c->process.apparmor_profile,
 			    c->process.selinux_label, err) < 0 ||
-	    plan_cgroup(plan, err) < 0 ||
-	    plan_process(c, plan, err) < 0)
+	    plan_cgroup(plan, err) < 0 || plan_process(c, plan, err) < 0)
 		return -1;
 	return 0;
 }
