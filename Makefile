@@ -6,6 +6,8 @@ VERSION  := 0.1.0
 DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
             uidmap
+# What make check-e2e drives ctrun with: the real clients, as Debian ships them.
+E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd
 
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
@@ -42,7 +44,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps fuzz-deps check check-vm unit integration fuzz fuzz-run demo bench install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -58,6 +60,9 @@ endef
 
 deps:
 	$(call install_missing,$(DEB_PKGS))
+
+deps-e2e:
+	$(call install_missing,$(DEB_PKGS) $(E2E_PKGS))
 
 fuzz-deps:
 	$(call install_missing,$(DEB_PKGS) $(FUZZ_PKGS))
@@ -122,6 +127,10 @@ check-vm: deps $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 check: deps
 	$(MAKE) unit
 	$(MAKE) integration
+
+# End to end: Podman (conmon) and containerd (runc shim) with ctrun as their runtime.
+check-e2e: deps-e2e $(BUILD)/ctrun
+	tests/e2e/run-all.sh $(BUILD)
 
 # The objects only take coverage hooks (fuzzer-no-link); the harness link adds libFuzzer.
 $(FUZZ_LIB_OBJS): $(FUZZ_DIR)/%.o: %.c
