@@ -149,7 +149,7 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
 	} else if (c.status == CT_STATUS_STOPPED) {
-		ct_log(CT_LOG_ERROR, "kill container \"%s\": container is not running",
+		ct_log(CT_LOG_ERROR, "kill container \"%s\": container not running",
 		       ct_shown_id(id).s);
 		rc = 1;
 	} else if (send_signal(&c, sig, set & (1u << (KILL_ALL - 256)), &err) < 0) {

@@ -296,14 +296,12 @@ int ct_container_attach(struct ct_container *c, struct ct_error *err)
 	int saved = errno;
 	/* pidfd_open missing: go on without a pidfd, every signal is a checked kill() */
 	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN))
-		return ct_error_set(err, saved, "container \"%s\" is not running",
-				    ct_shown_id(c->state.id).s);
+		return ct_error_set(err, saved, "container not running"); /* runc's words */
 	/* The pidfd pins the process: if its start time still matches, it is ours. */
 	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
 		if (fd >= 0)
 			close(fd);
-		return ct_error_set(err, ESRCH, "container \"%s\" is not running",
-				    ct_shown_id(c->state.id).s);
+		return ct_error_set(err, ESRCH, "container not running");
 	}
 	c->proc.pidfd = fd;
 	c->proc.pid = c->state.pid;

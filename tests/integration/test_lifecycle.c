@@ -319,7 +319,7 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 
 	lc_ok(&t, "kill", "u1", "KILL");
 	lc_wait_status(&t, "u1", "stopped");
-	lc_assert_fails(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "not running");
+	lc_assert_fails(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "container not running");
 }
 
 /* The init traps TERM; the background sleeps die of it, but only if they get it. */
