@@ -1,7 +1,6 @@
 /* `ctrun list [--format table|json] [-q]`: runc's columns and JSON. */
 #include <errno.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "runtime/container.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"
+#include "runtime/passwd.h"
 
 enum column { COL_ID, COL_PID, COL_STATUS, COL_BUNDLE, COL_CREATED, COL_OWNER, NCOLUMNS };
 
@@ -23,15 +23,6 @@ struct row {
 	char owner[64], pid[16];
 };
 
-static void owner_name(uid_t uid, char *buf, size_t size)
-{
-	struct passwd *pw = getpwuid(uid);
-	if (pw)
-		snprintf(buf, size, "%s", pw->pw_name);
-	else
-		snprintf(buf, size, "#%u", uid);
-}
-
 /* Reads one container; a container being created or removed meanwhile is skipped. */
 static int read_row(const struct ct_globals *g, const char *id, struct row *r,
 		    struct ct_state *keep)
@@ -43,7 +34,7 @@ static int read_row(const struct ct_globals *g, const char *id, struct row *r,
 		return -1;
 	}
 	snprintf(r->pid, sizeof(r->pid), "%d", c.status == CT_STATUS_STOPPED ? 0 : c.state.pid);
-	owner_name(c.state.owner, r->owner, sizeof(r->owner));
+	ct_owner_name(c.state.owner, r->owner, sizeof(r->owner));
 	*keep = c.state;
 	r->cell[COL_ID] = keep->id;
 	r->cell[COL_PID] = r->pid;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libct/cgroup/internal.h"
 #include "libct/cleanup.h"
@@ -68,6 +69,15 @@ int ct_cg_make_dirs(struct ct_cgroup *cg,
 	return 0;
 }
 
+/* The parents that are the container's too, once its own directory is gone. */
+static void remove_parents(const struct ct_cgroup_dir *d)
+{
+	if (d->made_from)
+		ct_cg_rmdir_up(d->path, d->made_from);
+	else if (d->base)
+		ct_cg_rmdir_parents(d->path, d->base);
+}
+
 int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err)
 {
 	int rc = 0;
@@ -75,12 +85,21 @@ int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err)
 		struct ct_cgroup_dir *d = &cg->dirs[i];
 		if (ct_cg_remove_tree(d->path, rc < 0 ? NULL : err) < 0)
 			rc = -1;
-		else if (d->made_from)
-			ct_cg_rmdir_up(d->path, d->made_from);
-		else if (d->base)
-			ct_cg_rmdir_parents(d->path, d->base);
+		else
+			remove_parents(d);
 	}
 	return rc;
+}
+
+bool ct_cg_remove_empty_dirs(struct ct_cgroup *cg)
+{
+	for (size_t i = cg->n_dirs; i-- > 0;) {
+		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (rmdir(d->path) < 0 && errno != ENOENT)
+			return false;
+		remove_parents(d);
+	}
+	return true;
 }
 
 int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err)
