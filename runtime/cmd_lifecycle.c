@@ -160,12 +160,12 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 }
 
 /* delete --force: SIGKILL to every process of the container (a frozen one too: the driver
- * thaws after it), then wait for the init. */
+ * thaws after it), then wait for the init; the cgroup's removal kills any process left. */
 static int kill_and_wait(struct ct_container *c, struct ct_error *err)
 {
 	if (ct_container_attach(c, err) < 0)
 		return err->errnum == ESRCH ? 0 : -1; /* exited since we looked: nothing to kill */
-	if (ct_kill_all(c, SIGKILL, err) < 0)
+	if (ct_kill_all_for_delete(c, err) < 0)
 		return -1;
 	return ct_container_wait_exit(c, err);
 }
