@@ -86,12 +86,3 @@ int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err)
 	}
 	return signal_init(c, sig, err);
 }
-
-int ct_kill_all_for_delete(struct ct_container *c, struct ct_error *err)
-{
-	struct stat init_ns, own_ns;
-	if (c->status != CT_STATUS_PAUSED && pid_ns_of(c->state.pid, &init_ns) == 0 &&
-	    pid_ns_of(0, &own_ns) == 0 && !same_ns(&init_ns, &own_ns))
-		return signal_init(c, SIGKILL, err);
-	return ct_kill_all(c, SIGKILL, err);
-}

@@ -11,11 +11,4 @@
  * time, read before that check, is found unchanged: a recycled pid is never hit. */
 int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err);
 
-/* SIGKILL to every process of the container, for delete --force. An init with a pid
- * namespace of its own takes all of that namespace with it: the kernel kills and reaps them
- * before the init's exit shows on its pidfd. So, as runc does, only the init is signalled
- * then (no freezing, no walk of every hierarchy), unless the container is paused: frozen
- * processes do not die, and ct_kill_all's cgroup path thaws them. */
-int ct_kill_all_for_delete(struct ct_container *c, struct ct_error *err);
-
 #endif

@@ -193,6 +193,34 @@ Test(lifecycle, start_runs_the_process_once)
 	lc_assert_fails(&t, LC_ARGV("start", "nosuch"), "\"nosuch\"", "does not exist");
 }
 
+static ino_t assert_state_inode(const struct lc *t, const char *id)
+{
+	char *file = lc_state_file(t, id);
+	struct stat st;
+	cr_assert_eq(stat(file, &st), 0, "%s", file);
+	free(file);
+	return st.st_ino;
+}
+
+/* state.json is written once per create: start records itself by removing the exec fifo,
+ * which state reads as running (one file less to make per start). */
+Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000");
+	create(&t, "once");
+	char *fifo = ctt_path(t.root, "once/exec.fifo");
+	cr_expect(ctt_exists(fifo), "create leaves the exec fifo");
+	ino_t before = assert_state_inode(&t, "once");
+	lc_ok(&t, "start", "once");
+	cr_expect_not(ctt_exists(fifo), "start removes the exec fifo");
+	cr_expect_eq(assert_state_inode(&t, "once"), before, "start rewrote state.json");
+	assert_status(&t, "once", "running");
+	lc_ok(&t, "delete", "--force", "once");
+	free(fifo);
+}
+
 Test(lifecycle, container_inherits_stdio_without_terminal)
 {
 	struct lc t;
