@@ -134,22 +134,6 @@ static void assert_log_empty(const char *log)
 	free(text);
 }
 
-/* The whole log file is one JSON object {"level":"error","msg":...,"time":...} (Podman
- * unmarshals it as one), its msg holding needle. */
-static void assert_log_one_error(const char *log, const char *needle)
-{
-	char *text = ctt_read_file(log);
-	cr_expect_eq(ctt_count_lines(text), 1, "log:\n%s", text);
-	yajl_val v = ctt_json_parse(text, log);
-	cr_expect_str_eq(ctt_json_get_string(v, ".level"), "error");
-	const char *msg = ctt_json_get_string(v, ".msg");
-	cr_expect(msg && strstr(msg, needle), "msg: %s", msg ? msg : "(none)");
-	cr_expect_not_null(ctt_json_get_string(v, ".time"));
-	cr_expect_eq(ctt_json_len(v, ""), 3, "other members than level, msg, time:\n%s", text);
-	yajl_tree_free(v);
-	free(text);
-}
-
 /* The cgroup file of an absolute cgroupsPath in controller's hierarchy, or NULL when the
  * host has no such hierarchy. */
 static char *cgroup_file(const char *controller, const char *path, const char *file)
@@ -362,7 +346,7 @@ Test(clients, containerd_config_as_the_shim_runs_it)
 	ctt_result_free(&r);
 	char gone[200];
 	snprintf(gone, sizeof(gone), "container \"%s\" does not exist", c.id);
-	assert_log_one_error(c.log, gone);
+	lc_assert_log_one_error(c.log, gone);
 	char *nsdir = cgt_root_dir("pids", ns);
 	cr_expect(!dir || !ctt_exists(dir), "cgroup left: %s", dir);
 	cr_expect(!nsdir || !ctt_exists(nsdir), "the namespace's cgroup left: %s", nsdir);
