@@ -148,6 +148,9 @@ void lc_expect_failv(const struct lc *t, const char *const *args, const char *co
 
 /* Both `create` and `run` of id fail as lc_assert_error() checks, and leave nothing. */
 void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles);
+/* The whole --log file is one JSON object {"level":"error","msg":...,"time":...} (Podman
+ * unmarshals it as one), its msg holding needle. */
+void lc_assert_log_one_error(const char *log, const char *needle);
 /* The file holds exactly want (a victim file a container must not have written). */
 void lc_assert_file_text(const char *path, const char *want);
 
