@@ -170,7 +170,13 @@ fuzz-run: $(FUZZ_BINS)
 demo: deps $(BUILD)/ctrun
 	contrib/demo.sh $(BUILD)
 
-bench: deps $(BUILD)/ctrun
+# The bench's own tools: the floor launcher and the peak-RSS meter (plain C, no libraries).
+BENCH_TOOLS := $(BUILD)/bench/floor $(BUILD)/bench/maxrss
+$(BUILD)/bench/%: contrib/bench/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE= -o $@ $<
+
+bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
 
 install: $(BUILD)/ctrun

@@ -413,6 +413,30 @@ pid_t lc_recycle_pid(const struct lc *t, const char *id)
 	return other;
 }
 
+void lc_assert_log_one_error(const char *log, const char *needle)
+{
+	char *text = ctt_read_file(log);
+	cr_expect_eq(ctt_count_lines(text), 1, "log:\n%s", text);
+	yajl_val v = ctt_json_parse(text, log);
+	cr_expect_str_eq(ctt_json_get_string(v, ".level"), "error");
+	const char *msg = ctt_json_get_string(v, ".msg");
+	cr_expect(msg && strstr(msg, needle), "msg: %s", msg ? msg : "(none)");
+	cr_expect_not_null(ctt_json_get_string(v, ".time"));
+	cr_expect_eq(ctt_json_len(v, ""), 3, "other members than level, msg, time:\n%s", text);
+	yajl_tree_free(v);
+	free(text);
+}
+
+void lc_install_sysprobe(const struct lc *t)
+{
+	char *dest = lc_rootfs_path(t, "bin/sysprobe");
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("sysprobe"), dest, NULL});
+	cr_assert_eq(r.status, 0, "cp sysprobe: %s", r.err);
+	ctt_result_free(&r);
+	free(dest);
+}
+
 bool lc_alive(pid_t pid)
 {
 	char path[64], buf[512];
