@@ -711,7 +711,8 @@ char *lc_ns_link(const char *who, const char *name)
 	return strdup(buf);
 }
 
-int lc_count_in_pidns(pid_t pid, const char *cmdline)
+/* How many processes lc_count_in_pidns() means; *first gets one of them (0: none). */
+static int scan_pidns(pid_t pid, const char *cmdline, pid_t *first)
 {
 	char path[64];
 	struct stat ns, st;
@@ -720,17 +721,32 @@ int lc_count_in_pidns(pid_t pid, const char *cmdline)
 	DIR *d = opendir("/proc");
 	cr_assert_not_null(d);
 	int n = 0;
+	*first = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (atoi(e->d_name) <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/ns/pid", e->d_name);
 		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev &&
-		    proc_has_entry(e->d_name, "cmdline", cmdline, ' '))
-			n++;
+		    proc_has_entry(e->d_name, "cmdline", cmdline, ' ') && !n++)
+			*first = (pid_t)atoi(e->d_name);
 	}
 	closedir(d);
 	return n;
+}
+
+int lc_count_in_pidns(pid_t pid, const char *cmdline)
+{
+	pid_t first;
+	return scan_pidns(pid, cmdline, &first);
+}
+
+pid_t lc_find_in_pidns(pid_t pid, const char *cmdline)
+{
+	pid_t first;
+	scan_pidns(pid, cmdline, &first);
+	cr_assert_gt(first, 0, "no \"%s\" in the pid namespace of %d", cmdline, (int)pid);
+	return first;
 }
 
 void lc_wait_count_in_pidns(pid_t pid, const char *cmdline, int want)
