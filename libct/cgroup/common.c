@@ -40,13 +40,27 @@ static int refuse_populated(const struct ct_cgroup_dir *d, struct ct_error *err)
 				  d->path);
 }
 
+/* An absolute cgroupsPath ("/libpod_parent/libpod-ID", containerd's "/<ns>/<ID>"): the
+ * parents made here go with the container once empty, as a relative path's do, so that
+ * nothing of ours is left; the ones that were there stay. */
+static int anchor_made_parents(struct ct_cgroup_dir *d, struct ct_error *err)
+{
+	if (d->base || !d->made_from)
+		return 0;
+	const char *slash = strrchr(d->made_from, '/');
+	d->base = strndup(d->made_from, slash ? (size_t)(slash - d->made_from) : 0);
+	return d->base ? 0 : ct_error_set(err, ENOMEM, "cgroup \"%s\"", d->path);
+}
+
 int ct_cg_make_dirs(struct ct_cgroup *cg,
-		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err),
+		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d,
+				   struct ct_error *err),
 		    struct ct_error *err)
 {
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
-		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 || refuse_populated(d, err) < 0 ||
+		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 ||
+		    refuse_populated(d, err) < 0 || anchor_made_parents(d, err) < 0 ||
 		    (prepare && prepare(cg, d, err) < 0)) {
 			ct_cg_unmake_dirs(cg);
 			return -1;

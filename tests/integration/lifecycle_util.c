@@ -413,6 +413,16 @@ pid_t lc_recycle_pid(const struct lc *t, const char *id)
 	return other;
 }
 
+void lc_install_sysprobe(const struct lc *t)
+{
+	char *dest = lc_rootfs_path(t, "bin/sysprobe");
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("sysprobe"), dest, NULL});
+	cr_assert_eq(r.status, 0, "cp sysprobe: %s", r.err);
+	ctt_result_free(&r);
+	free(dest);
+}
+
 bool lc_alive(pid_t pid)
 {
 	char path[64], buf[512];

@@ -116,6 +116,10 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
  * in another clock tick than the init) whose pid state.json of id now names. */
 pid_t lc_recycle_pid(const struct lc *t, const char *id);
 
+/* Copies tests/helpers/sysprobe (static: raw syscalls, see there) into the rootfs as
+ * /bin/sysprobe. */
+void lc_install_sysprobe(const struct lc *t);
+
 /* chown -R -h uid:uid path (for a user namespace's mapped root). */
 void lc_chown_tree(const char *path, unsigned uid);
 /* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
