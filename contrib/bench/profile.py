@@ -185,6 +185,9 @@ def take_away():
     """What each piece costs a run: with it minus without (ms), for the medians and for the
     fastest runs (noise only adds, so on a busy machine the minimum is the steadier one)."""
     cmds = [variant_cmd(i, flags, edit) for i, (_, flags, edit) in enumerate(VARIANTS)]
+    # the floor as a yardstick: all of ctrun's work that it does not do, taken away at once
+    floor = bench.Floor(bench.ctrun_hierarchies(bench.Runtime("ctrun", [bench.CTRUN])))
+    cmds.append(floor.run_cmd("profile"))
     times = [[] for _ in cmds]
     for _ in range(ITER):
         for i in random.sample(range(len(cmds)), len(cmds)):
@@ -194,7 +197,8 @@ def take_away():
     print("taking one piece away (untraced, %d runs each, round-robin in shuffled order):"
           % ITER)
     print("  %-42s %8s %8s %10s %10s" % ("without", "median", "min", "saves med", "saves min"))
-    for (name, _, _), m, n in zip(VARIANTS, med, low):
+    names = [name for name, _, _ in VARIANTS] + ["everything: the floor (floor.c)"]
+    for name, m, n in zip(names, med, low):
         print("  %-42s %8.2f %8.2f %10.2f %10.2f" % (name, m, n, med[0] - m, low[0] - n))
 
 
