@@ -104,6 +104,39 @@ def marks_start(marks, who):
     return max(own) + 1 if own else 0
 
 
+WAITS = ("recvmsg", "poll", "waitid", "wait4", "exit_group", "+++")
+SLOW = 0.001
+
+
+OPENED = re.compile(r'^open\w*\(\w+, "([^"]+)".* = (\d+) <')
+FD_CALL = re.compile(r"^(write|read|close)\((\d+)")
+
+
+def call_name(text, fds):
+    """A short name for a call: a write/read/close with the file its fd was opened from,
+    cgroup paths cut after the hierarchy."""
+    m = FD_CALL.match(text)
+    if m and m.group(2) in fds:
+        text = '%s("%s"' % (m.group(1), fds[m.group(2)])
+    else:
+        text = text.split(",")[0].split(" ")[0]
+    return re.sub(r"(/sys/fs/cgroup/[^/]+)/[^\"]*/([^/\"]+)", r"\1/.../\2", text)[:70]
+
+
+def slow_calls(calls):
+    """The calls that took over SLOW seconds, waits aside."""
+    out = []
+    for who in (PARENT, INIT):
+        fds = {}
+        for _, text, d in calls[who]:
+            opened = OPENED.match(text)
+            if opened:
+                fds[opened.group(2)] = opened.group(1)
+            if d > SLOW and not text.startswith(WAITS):
+                out.append((call_name(text, fds), d))
+    return out
+
+
 def step_costs(calls):
     """step -> (seconds, syscalls, seconds inside syscalls) of one trace."""
     marks = cut(calls)
@@ -208,7 +241,7 @@ def main():
     bench.make_rootfs()
     made = bench.made_cgroup_ancestors()
     ctrun = bench.Runtime("ctrun", [bench.CTRUN])
-    traced, plain, samples, syscalls = [], [], {}, []
+    traced, plain, samples, syscalls, slow = [], [], {}, [], {}
     trace = os.path.join(bench.WORK, "profile.strace")
     try:
         take_away()
@@ -218,6 +251,8 @@ def main():
                                       ctrun.run_cmd(0)))
             calls = parse(trace)
             syscalls.append(len(calls[PARENT]) + len(calls[INIT]))
+            for name, d in slow_calls(calls):
+                slow.setdefault(name, []).append(d)
             for step, cost in step_costs(calls).items():
                 samples.setdefault(step, []).append(cost)
     finally:
@@ -238,6 +273,11 @@ def main():
         n = statistics.median(c for _, c, _ in samples[step])
         inside = statistics.median(i for _, _, i in samples[step]) * 1000
         print("  %-40s %10.3f %9d %10.3f" % (step, ms, n, inside))
+    print("calls that took over %d ms (waits aside; most total time first), %d traced runs:"
+          % (SLOW * 1000, RUNS))
+    for name, ds in sorted(slow.items(), key=lambda e: -sum(e[1]))[:8]:
+        print("  %3d x %-70s median %6.2f ms, max %6.2f ms"
+              % (len(ds), name, statistics.median(ds) * 1000, max(ds) * 1000))
 
 
 if __name__ == "__main__":
