@@ -256,23 +256,19 @@ static bool start_consumed_fifo(const struct ct_container_dir *d)
 	return fstatat(d->dirfd, "exec.fifo", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
 }
 
-int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
-		      struct ct_container *c, struct ct_error *err)
+static void container_init(struct ct_container *c)
 {
 	*c = (struct ct_container){
 		.rootfd = -1,
 		.dir = CT_CONTAINER_DIR_INIT,
 		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
-	if (ct_state_check_id(id, err) < 0)
-		return -1;
-	c->rootfd = ct_state_root_open(g->root, false, err);
-	if (c->rootfd < 0) {
-		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" does not exist",
-				     ct_shown_id(id).s);
-		return -1;
-	}
-	if (ct_state_open(c->rootfd, id, exclusive, &c->dir, err) < 0)
+}
+
+/* Opens, reads and derives the status of id in rootfd (owned by the caller). */
+static int open_in(int rootfd, const char *id, bool exclusive, struct ct_container *c,
+		   struct ct_error *err)
+{
+	if (ct_state_open(rootfd, id, exclusive, &c->dir, err) < 0)
 		return -1;
 	if (ct_state_read(&c->dir, &c->state, err) < 0) {
 		if (err->errnum == ENOENT)
@@ -286,6 +282,31 @@ int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive
 	    ct_container_cgroup_frozen(&c->state))
 		c->status = CT_STATUS_PAUSED;
 	return 0;
+}
+
+int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
+		      struct ct_container *c, struct ct_error *err)
+{
+	container_init(c);
+	if (ct_state_check_id(id, err) < 0)
+		return -1;
+	c->rootfd = ct_state_root_open(g->root, false, err);
+	if (c->rootfd < 0) {
+		if (err->errnum == ENOENT)
+			ct_error_set(err, ENOENT, "container \"%s\" does not exist",
+				     ct_shown_id(id).s);
+		return -1;
+	}
+	return open_in(c->rootfd, id, exclusive, c, err);
+}
+
+int ct_container_open_in(int rootfd, const char *id, struct ct_container *c,
+			 struct ct_error *err)
+{
+	container_init(c);
+	if (ct_state_check_id(id, err) < 0)
+		return -1;
+	return open_in(rootfd, id, false, c, err);
 }
 
 int ct_container_attach(struct ct_container *c, struct ct_error *err)

@@ -85,34 +85,78 @@ static void install_fixture(const struct client *c, const char *name, const char
 	free(text);
 }
 
-/* The client's `create` (args after the global flags): run with a leaked fd 3 and
- * conmon's stale pipe variables, must exit 0 having written the pid file; the init, whose
- * pid that is, then belongs to the test, the subreaper. Returns the pid. */
-static pid_t client_create(const struct client *c, const char *const *args)
+/* `ctrun --root ROOT args...` as the clients start it: a leaked fd 3 (containerd's
+ * socket, as it were) and conmon's stale _OCI_*PIPE variables; stdout and stderr to out.
+ * Returns its exit status. */
+static int run_leaky(const struct client *c, const char *const *args, const char *out)
 {
-	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	cr_assert_eq(setenv("_OCI_SYNCPIPE", "3", 1) | setenv("_OCI_STARTPIPE", "3", 1), 0);
-	int leak = open(c->t.bundle, O_RDONLY | O_DIRECTORY); /* containerd's socket, as it were */
+	int leak = open(c->t.bundle, O_RDONLY | O_DIRECTORY);
 	cr_assert_geq(leak, 0);
-	pid_t p = lc_spawn(&c->t, lc_ctrun_argv(&c->t, args), c->out, leak);
+	pid_t p = lc_spawn(&c->t, lc_ctrun_argv(&c->t, args), out, leak);
 	int status = lc_wait(p, 20000);
 	close(leak);
 	unsetenv("_OCI_SYNCPIPE");
 	unsetenv("_OCI_STARTPIPE");
-	cr_assert_eq(status, 0, "create: exit %d: %s", status, ctt_read_file(c->out));
-	cr_assert(ctt_exists(c->pidfile), "no pid file once create has exited");
-	char *text = ctt_read_file(c->pidfile);
+	return status;
+}
+
+/* The pid in pidfile, written before the command exited, of a process whose parent is now
+ * the test: the subreaper it was handed to. */
+static pid_t assert_pid_file_of_our_child(const char *pidfile)
+{
+	cr_assert(ctt_exists(pidfile), "no pid file once the command has exited");
+	char *text = ctt_read_file(pidfile);
 	pid_t pid = (pid_t)atoi(text);
 	cr_assert_gt(pid, 0, "pid file: \"%s\"", text);
-	cr_expect_eq(pid, lc_pid(&c->t, c->id), "the pid file and state disagree");
 	char status_file[64], ppid[32];
 	snprintf(status_file, sizeof(status_file), "/proc/%d/status", pid);
 	snprintf(ppid, sizeof(ppid), "\nPPid:\t%d\n", (int)getpid());
 	char *st = ctt_read_file(status_file);
-	cr_expect(strstr(st, ppid), "the init is not the subreaper's child:\n%s", st);
+	cr_expect(strstr(st, ppid), "%d is not the subreaper's child:\n%s", pid, st);
 	free(st);
 	free(text);
 	return pid;
+}
+
+/* The client's `create` (args after the global flags), which must exit 0 having written
+ * the pid file; the init, whose pid that is, then belongs to the test. Returns the pid. */
+static pid_t client_create(const struct client *c, const char *const *args)
+{
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	int status = run_leaky(c, args, c->out);
+	cr_assert_eq(status, 0, "create: exit %d: %s", status, ctt_read_file(c->out));
+	pid_t pid = assert_pid_file_of_our_child(c->pidfile);
+	cr_expect_eq(pid, lc_pid(&c->t, c->id), "the pid file and state disagree");
+	return pid;
+}
+
+/* conmon's exec: `exec --process P --detach --pid-file F ID` of `sh -c script`; waits for
+ * the process (the test's child once exec is gone) and returns its output. */
+static char *client_exec_detached(const struct client *c, const char *const *globals,
+				  const char *script)
+{
+	char *dir = ctt_tmpdir(), *process = ctt_path(dir, "process.json");
+	char *pidfile = ctt_path(dir, "exec.pid"), *out = ctt_path(dir, "out");
+	char *quoted = lc_json_quote(script), json[4096];
+	snprintf(json, sizeof(json),
+		 "{\"args\": [\"sh\", \"-c\", %s], \"cwd\": \"/\", \"user\": {\"uid\": 0, "
+		 "\"gid\": 0}, \"env\": [\"PATH=/bin\"]}",
+		 quoted);
+	ctt_write_file(process, json);
+	int status =
+		run_leaky(c,
+			  LC_ARGV(globals[0], globals[1], globals[2], globals[3], "exec",
+				  "--process", process, "--detach", "--pid-file", pidfile, c->id),
+			  out);
+	cr_assert_eq(status, 0, "exec: exit %d: %s", status, ctt_read_file(out));
+	pid_t pid = assert_pid_file_of_our_child(pidfile);
+	int ws;
+	cr_assert_eq(waitpid(pid, &ws, 0), pid);
+	cr_expect(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "exec'd process: status 0x%x", ws);
+	char *text = ctt_read_file(out);
+	free(quoted), free(out), free(pidfile), free(process), free(dir);
+	return text;
 }
 
 /* The init's exit status, reaped by the test (the subreaper) once state says stopped. */
@@ -131,22 +175,6 @@ static void assert_log_empty(const char *log)
 		return;
 	char *text = ctt_read_file(log);
 	cr_expect_str_eq(text, "", "records in the log though nothing failed");
-	free(text);
-}
-
-/* The whole log file is one JSON object {"level":"error","msg":...,"time":...} (Podman
- * unmarshals it as one), its msg holding needle. */
-static void assert_log_one_error(const char *log, const char *needle)
-{
-	char *text = ctt_read_file(log);
-	cr_expect_eq(ctt_count_lines(text), 1, "log:\n%s", text);
-	yajl_val v = ctt_json_parse(text, log);
-	cr_expect_str_eq(ctt_json_get_string(v, ".level"), "error");
-	const char *msg = ctt_json_get_string(v, ".msg");
-	cr_expect(msg && strstr(msg, needle), "msg: %s", msg ? msg : "(none)");
-	cr_expect_not_null(ctt_json_get_string(v, ".time"));
-	cr_expect_eq(ctt_json_len(v, ""), 3, "other members than level, msg, time:\n%s", text);
-	yajl_tree_free(v);
 	free(text);
 }
 
@@ -348,6 +376,10 @@ Test(clients, containerd_config_as_the_shim_runs_it)
 	lc_ok(&c.t, globals[0], globals[1], globals[2], globals[3], "start", c.id);
 	free(lc_wait_content(c.out, "ready\n"));
 	assert_ps_json_has(&c, globals, pid);
+	char *exec_out =
+		client_exec_detached(&c, globals, "ls /proc/$$/fd; env | grep -c _OCI_; true");
+	cr_expect_str_eq(exec_out, "0\n1\n2\n0\n", "the exec'd process's fds and _OCI_ variables");
+	free(exec_out);
 	lc_ok(&c.t, globals[0], globals[1], globals[2], globals[3], "kill", c.id, "15");
 	cr_expect_eq(reap_init(&c, pid), 143);
 	char *out = ctt_read_file(c.out);
@@ -362,7 +394,7 @@ Test(clients, containerd_config_as_the_shim_runs_it)
 	ctt_result_free(&r);
 	char gone[200];
 	snprintf(gone, sizeof(gone), "container \"%s\" does not exist", c.id);
-	assert_log_one_error(c.log, gone);
+	lc_assert_log_one_error(c.log, gone);
 	char *nsdir = cgt_root_dir("pids", ns);
 	cr_expect(!dir || !ctt_exists(dir), "cgroup left: %s", dir);
 	cr_expect(!nsdir || !ctt_exists(nsdir), "the namespace's cgroup left: %s", nsdir);

@@ -409,6 +409,35 @@ Test(lifecycle, delete_force_kills_created_and_running)
 	lc_assert_nothing_left(&t);
 }
 
+/* delete --force ends the whole pid namespace, not only its init: a background child of
+ * a running container's init, and of a paused one's (frozen processes die only once thawed). */
+Test(lifecycle, delete_force_ends_the_children_of_the_init)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000 & touch /started; wait");
+	const char *ids[] = {"running2", "paused2"};
+	for (size_t i = 0; i < 2; i++) {
+		create(&t, ids[i]);
+		lc_ok(&t, "start", ids[i]);
+		wait_marker(&t, "started");
+		char *marker = lc_rootfs_path(&t, "started");
+		cr_assert_eq(unlink(marker), 0, "unlink %s", marker);
+		free(marker);
+		pid_t init_pid = lc_pid(&t, ids[i]);
+		pid_t child = lc_find_in_pidns(init_pid, "sleep 1000");
+		if (i == 1) {
+			lc_ok(&t, "pause", ids[i]);
+			assert_status(&t, ids[i], "paused");
+		}
+		lc_ok(&t, "delete", "--force", ids[i]);
+		expect_gone(&t, ids[i]);
+		cr_expect_not(lc_alive(init_pid), "%s: the init survived", ids[i]);
+		cr_expect_not(lc_alive(child), "%s: the init's child survived", ids[i]);
+	}
+	lc_assert_nothing_left(&t);
+}
+
 Test(lifecycle, delete_of_unknown_id)
 {
 	struct lc t;
