@@ -46,8 +46,10 @@ static long read_counter(const struct lc *t)
 	return v;
 }
 
-#define COUNTER "i=0; touch /ready; while :; do i=$((i+1)); echo $i > /count.tmp; " \
-		"mv /count.tmp /count; sleep 0.01; done"
+/* /count is there before /ready: a pause right after the start has a count to read */
+#define COUNTER                                                                              \
+	"i=0; echo 0 > /count; touch /ready; while :; do i=$((i+1)); echo $i > /count.tmp; " \
+	"mv /count.tmp /count; sleep 0.01; done"
 
 static void assert_status(const struct lc *t, const char *id, const char *want)
 {
