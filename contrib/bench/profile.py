@@ -19,6 +19,7 @@ works). BENCH_PROFILE_ITER (50) and BENCH_PROFILE_RUNS (10) set the counts.
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -270,6 +271,29 @@ def attach_cost():
         sleeper.wait()
 
 
+def perf_stat(name, argv, runs=10):
+    """CPU time (task-clock, the process and its children) and instructions of a command,
+    medians of `runs` under perf stat; a counter the machine lacks (a VM without a PMU has
+    no instructions) says so."""
+    if not shutil.which("perf"):
+        print("  %-8s perf is not installed" % name)
+        return
+    values = {}
+    for _ in range(runs):
+        out = subprocess.run(["perf", "stat", "-x,", "-e", "task-clock,instructions"] + argv,
+                             capture_output=True, text=True, timeout=bench.TIMEOUT).stderr
+        for line in out.splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[2] in ("task-clock", "instructions"):
+                values.setdefault(fields[2], []).append(fields[0])
+    shown = []
+    for event, unit in (("task-clock", "ms CPU"), ("instructions", "instructions")):
+        got = [float(v) for v in values.get(event, []) if v.replace(".", "", 1).isdigit()]
+        shown.append("%.2f %s" % (statistics.median(got), unit) if got
+                     else "%s: not supported here" % event)
+    print("  %-8s %s" % (name, ", ".join(shown)))
+
+
 def main():
     os.makedirs(bench.WORK, exist_ok=True)
     bench.clean_state_roots()
@@ -281,6 +305,10 @@ def main():
     try:
         take_away()
         attach_cost()
+        print("perf stat (medians of 10):")
+        perf_stat("ctrun", ctrun.run_cmd(0))
+        floor = bench.Floor(bench.ctrun_hierarchies(ctrun))
+        perf_stat("floor", floor.run_cmd("perf"))
         for i in range(RUNS):
             plain.append(bench.timed(ctrun.run_cmd(0)))
             traced.append(bench.timed(["strace", "-f", "-tt", "-T", "-o", trace] +
