@@ -10,6 +10,9 @@ E2E_IMAGE=localhost/busybox:e2e
 # Podman's cgroupfs manager puts containers under this parent (libpod's default).
 PODMAN_CGROUP_PARENT=libpod_parent
 
+# What nproc a container may ask for here: the hard limit, capped as Podman caps itself.
+podman_nproc() { smaller "$(ulimit -Hu)" "$PODMAN_NPROC_CAP"; }
+
 smaller() { if [ "$1" = unlimited ] || { [ "$2" != unlimited ] && [ "$1" -gt "$2" ]; }; then echo "$2"; else echo "$1"; fi; }
 
 # The test's containers.conf: CONTAINERS_CONF makes Podman read this file only, and
@@ -18,7 +21,7 @@ smaller() { if [ "$1" = unlimited ] || { [ "$2" != unlimited ] && [ "$1" -gt "$2
 write_containers_conf() {
 	local conf=$1 nofile nproc
 	nofile=$(ulimit -Hn)
-	nproc=$(smaller "$(ulimit -Hu)" "$PODMAN_NPROC_CAP")
+	nproc=$(podman_nproc)
 	{
 		printf '[containers]\n'
 		printf 'default_ulimits = ["nofile=%s:%s", "nproc=%s:%s"]\n' \
@@ -61,6 +64,8 @@ make_busybox_rootfs() {
 # Sets up everything and exports the environment Podman reads.
 podman_env_setup() {
 	mkdir -p "$E2E_DIR/hooks" "$E2E_DIR/net" /run/ctrun
+	# conmon inherits the working directory and leaves files there (its "oom" marker).
+	cd "$E2E_DIR" || return 1
 	# Podman calls ctrun without --root: the default state root, private to this namespace.
 	mount -t tmpfs -o mode=0700 ctrun-e2e-state /run/ctrun || return 1
 	write_storage_conf "$E2E_DIR/storage.conf"
