@@ -15,6 +15,11 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initial
             -D_GNU_SOURCE= -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE -I. -MMD -MP
 LDFLAGS  += -pie -Wl,-z,relro,-z,now
 LIBS     := -lyajl -lcap -lseccomp
+# ctrun itself is a static PIE: no dynamic loader, no relocations of five shared objects at
+# every command (issue 10: -0.7 MiB peak RSS, -0.3 ms per command). --fatal-warnings turns
+# glibc's "getpwuid in statically linked applications" (NSS) warnings into errors.
+CTRUN_LDFLAGS := $(filter-out -pie,$(LDFLAGS)) -static-pie -Wl,--fatal-warnings
+CTRUN_LIBS    := -lyajl_s -lcap -lseccomp
 TEST_LIBS := -lcriterion
 
 LIB_SRCS  := $(wildcard oci/*.c libct/*.c libct/cgroup/*.c hooks/*.c)
@@ -92,7 +97,7 @@ $(BUILD)/libctrun-cli.a: $(filter-out $(BUILD)/runtime/main.o,$(RT_OBJS))
 	ar rcs $@ $^
 
 $(BUILD)/ctrun: $(BUILD)/runtime/main.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CTRUN_LDFLAGS) -o $@ $^ $(CTRUN_LIBS)
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
@@ -165,7 +170,13 @@ fuzz-run: $(FUZZ_BINS)
 demo: deps $(BUILD)/ctrun
 	contrib/demo.sh $(BUILD)
 
-bench: deps $(BUILD)/ctrun
+# The bench's own tools: the floor launcher and the peak-RSS meter (plain C, no libraries).
+BENCH_TOOLS := $(BUILD)/bench/floor $(BUILD)/bench/maxrss
+$(BUILD)/bench/%: contrib/bench/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE= -o $@ $<
+
+bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
 
 install: $(BUILD)/ctrun

@@ -42,7 +42,7 @@ void ct_mount_table_free(struct ct_mount_table *t)
 		mount_free(&t->v[i]);
 	free(t->v);
 	t->v = NULL;
-	t->n = 0;
+	t->n = t->cap = 0;
 }
 
 static void table_init(struct ct_mount_table *t, enum ct_mounts_backend backend)
@@ -50,13 +50,19 @@ static void table_init(struct ct_mount_table *t, enum ct_mounts_backend backend)
 	*t = (struct ct_mount_table){.backend = backend};
 }
 
-/* A new zeroed entry at the end of t, or NULL when out of memory. */
+/* A new zeroed entry at the end of t, or NULL when out of memory. The array doubles: one
+ * realloc per entry moved it through the heap each time, and in a container init every heap
+ * page written is charged to the container's memory limit. */
 static struct ct_mount *table_add(struct ct_mount_table *t)
 {
-	struct ct_mount *grown = realloc(t->v, (t->n + 1) * sizeof(*t->v));
-	if (!grown)
-		return NULL;
-	t->v = grown;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 32;
+		struct ct_mount *grown = realloc(t->v, cap * sizeof(*t->v));
+		if (!grown)
+			return NULL;
+		t->v = grown;
+		t->cap = cap;
+	}
 	memset(&t->v[t->n], 0, sizeof(t->v[0]));
 	return &t->v[t->n++];
 }

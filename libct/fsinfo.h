@@ -63,7 +63,7 @@ struct ct_mount {
 
 struct ct_mount_table {
 	struct ct_mount *v;
-	size_t n;
+	size_t n, cap; /* cap: entries allocated */
 	enum ct_mounts_backend backend; /* the back end that filled it (never AUTO) */
 };
 

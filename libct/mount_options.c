@@ -133,6 +133,8 @@ int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *
 		} else if (strcmp(opt, "idmap") == 0 || strcmp(opt, "ridmap") == 0) {
 			out->idmap = true;
 			out->ridmap = opt[0] == 'r';
+		} else if (strcmp(opt, "tmpcopyup") == 0) {
+			out->tmpcopyup = true;
 		} else if (rec) {
 			apply_recursive(out, rec);
 		} else if (row && row->propagation) {

@@ -15,6 +15,7 @@ struct ct_mount_flags {
 	 * rec_set, as the kernel asks. */
 	unsigned rec_set, rec_clear;
 	bool idmap, ridmap; /* "idmap", "ridmap" (recursive): an id-mapped mount */
+	bool tmpcopyup;	    /* "tmpcopyup": a tmpfs gets the content of the directory it covers */
 	int idmap_tree;	    /* with idmap: the parent's id-mapped detached mount, or -1 */
 	char *data;	    /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */
 };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/copyup.h"
 #include "libct/devices.h"
 #include "libct/fsinfo.h"
 #include "libct/init_hooks.h"
@@ -80,6 +81,66 @@ static int mount_cgroup2_bind(struct ct_init_plan *plan, int rootfd, size_t inde
 	return mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err);
 }
 
+/* Whether the filesystem data sets key ("mode=", "uid=", ...) itself. */
+static bool data_sets(const char *data, const char *key)
+{
+	for (const char *p = data; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, key, strlen(key)) == 0)
+			return true;
+	return false;
+}
+
+/* The tmpfs root takes the image directory's owner and mode, unless the options say. */
+static int copy_root_attributes(int tmpfs, const struct stat *st, const char *data)
+{
+	if (!data_sets(data, "uid=") && !data_sets(data, "gid=") &&
+	    ct_fd_chown(tmpfs, st->st_uid, st->st_gid) < 0)
+		return -1;
+	return data_sets(data, "mode=") ? 0 : ct_fd_chmod(tmpfs, st->st_mode & 07777);
+}
+
+/* The image's directory under a "tmpcopyup" tmpfs, opened before the tmpfs covers it; -1
+ * with errno 0 when there is nothing to copy (missing, or not a directory: the mount
+ * itself then says what is wrong). */
+static int open_copyup_source(int rootfd, const char *dest, struct stat *st)
+{
+	_cleanup_close_ int fd = ct_root_open(rootfd, dest, false);
+	if (fd < 0)
+		return errno == ENOENT ? (errno = 0, -1) : -1;
+	if (fstat(fd, st) < 0)
+		return -1;
+	return S_ISDIR(st->st_mode) ? steal_fd(&fd) : (errno = 0, -1);
+}
+
+/* "tmpcopyup": the tmpfs is mounted writable, filled from the image's directory (an fd
+ * opened before the mount hid it), then made read-only if asked. */
+static int mount_tmpfs_copyup(struct ct_init_plan *plan, int rootfd, size_t index,
+			      struct ct_mount_request *rq, struct ct_error *err)
+{
+	const struct ct_planned_mount *m = &plan->mounts[index];
+	struct stat st;
+	_cleanup_close_ int image = open_copyup_source(rootfd, m->destination, &st);
+	if (image < 0 && errno)
+		return ct_error_set(err, errno, "mount #%zu \"%s\": open the image's directory",
+				    index, m->destination);
+	struct ct_mount_flags writable = m->flags;
+	writable.flags &= ~(unsigned long)MS_RDONLY;
+	rq->flags = &writable;
+	if (mount_request(rootfd, index, m->destination, rq, ct_expect_id(plan, index), err) < 0)
+		return -1;
+	if (image < 0)
+		return 0;
+	_cleanup_close_ int tmpfs = ct_root_open(rootfd, m->destination, false);
+	if (tmpfs < 0 || copy_root_attributes(tmpfs, &st, m->flags.data) < 0)
+		return ct_error_set(err, errno, "mount #%zu \"%s\": copy up the directory", index,
+				    m->destination);
+	if (ct_copy_tree(image, tmpfs, err) < 0 ||
+	    ((m->flags.flags & MS_RDONLY) &&
+	     ct_mount_set_readonly(rootfd, m->destination, false, err) < 0))
+		return ct_error_prefix(err, "mount #%zu \"%s\"", index, m->destination);
+	return 0;
+}
+
 static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
@@ -103,6 +164,8 @@ static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, st
 	}
 	if (!rq.source)
 		rq.source = m->type;
+	if (m->flags.tmpcopyup && m->type && strcmp(m->type, "tmpfs") == 0)
+		return mount_tmpfs_copyup(plan, rootfd, index, &rq, err);
 	return mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err);
 }
 

@@ -172,33 +172,42 @@ static int step(struct walk *w, int rootfd, const char *name, bool last)
 	return 0;
 }
 
-static int walk(struct walk *w0, int rootfd, const char *path)
+/* Walks path from rootfd with w, which the caller made for this one walk. */
+static int walk(struct walk *w, int rootfd, const char *path)
 {
-	struct walk w = *w0;
-	w.cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
-	if (w.cur < 0)
+	w->cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+	if (w->cur < 0)
 		return -1;
-	if (strlen(path) >= sizeof(w.todo)) {
-		close(w.cur);
+	if (strlen(path) >= sizeof(w->todo)) {
+		close(w->cur);
 		return errno = ENAMETOOLONG, -1;
 	}
-	strcpy(w.todo, path);
+	strcpy(w->todo, path);
 	char name[NAME_MAX + 1];
 	bool last;
 	int more;
-	while ((more = next_component(&w, name, &last)) > 0)
-		if (step(&w, rootfd, name, last) < 0)
+	while ((more = next_component(w, name, &last)) > 0)
+		if (step(w, rootfd, name, last) < 0)
 			break;
 	if (more == 0)
-		return w.cur;
+		return w->cur;
 	int saved = errno;
-	close(w.cur);
+	close(w->cur);
 	return errno = saved, -1;
 }
 
-static int open_walk(int rootfd, const char *path, bool nofollow)
+/* The walks are the fallback and the rare case: not inlined, so that their 8 KiB of path
+ * buffers are not on the stack of every ct_root_open() and ct_root_mkpath() (a container
+ * init's stack pages count against its memory limit). */
+static __attribute__((noinline)) int open_walk(int rootfd, const char *path, bool nofollow)
 {
 	struct walk w = {.nofollow = nofollow};
+	return walk(&w, rootfd, path);
+}
+
+static __attribute__((noinline)) int create_walk(int rootfd, const char *path, enum ct_make what)
+{
+	struct walk w = {.create = true, .last = what};
 	return walk(&w, rootfd, path);
 }
 
@@ -253,7 +262,7 @@ static int split_last(const char *path, char *dir, size_t dir_size, char *name, 
 
 /* The common case, only the last component missing: made in its parent as resolved, then
  * looked up again like any path. -1 (errno kept) when the parent is missing too. */
-static int make_last(int rootfd, const char *path, enum ct_make what)
+static __attribute__((noinline)) int make_last(int rootfd, const char *path, enum ct_make what)
 {
 	char dir[PATH_MAX], name[NAME_MAX + 1];
 	if (split_last(path, dir, sizeof(dir), name, sizeof(name)) < 0)
@@ -276,8 +285,7 @@ int ct_root_mkpath(int rootfd, const char *path, enum ct_make what)
 		return fd;
 	/* More is missing, or a dangling symlink leads on: the walk creates it, each component
 	 * in the directory fd the walk holds, a symlink's target included (inside the root) */
-	struct walk w = {.create = true, .last = what};
-	return walk(&w, rootfd, path);
+	return create_walk(rootfd, path, what);
 }
 
 int ct_root_mkparent(int rootfd, const char *path, char *name, size_t size)

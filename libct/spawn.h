@@ -27,6 +27,8 @@ enum ct_start_mode {
 	CT_START_SYNC, /* run: the same process says START over the sync socket */
 };
 
+struct ct_spawned;
+
 struct ct_spawn_opts {
 	const struct oci_config *config;
 	const char *bundle; /* absolute */
@@ -55,6 +57,10 @@ struct ct_spawn_opts {
 	const char *process_path;
 	/* The container's status in the state a seccomp agent gets: NULL for "creating". */
 	const char *agent_status;
+	/* The caller's work that needs the init's pid, done while the init sets itself up
+	 * (the two overlap); may be NULL. A failure kills the init. */
+	int (*while_setting_up)(void *arg, const struct ct_spawned *s, struct ct_error *err);
+	void *while_arg;
 };
 
 struct ct_planned_mount {

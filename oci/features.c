@@ -27,13 +27,13 @@ static const char *const features_hooks[] = {
  * bind and propagation. The recursive (rro, rnosuid, ...) and other options come with the
  * rootfs work. */
 static const char *const features_mount_options[] = {
-	"async",      "atime",	  "bind",	"dev",	      "diratime",
-	"exec",	      "idmap",	  "mand",	"noatime",    "nodev",
-	"nodiratime", "noexec",	  "nomand",	"norelatime", "nostrictatime",
-	"nosuid",     "private",  "rbind",	"ridmap",     "relatime",
-	"remount",    "rprivate", "rshared",	"rslave",     "runbindable",
-	"ro",	      "rw",	  "shared",	"slave",      "strictatime",
-	"suid",	      "sync",	  "unbindable", NULL,
+	"async",      "atime",	  "bind",      "dev",	     "diratime",
+	"exec",	      "idmap",	  "mand",      "noatime",    "nodev",
+	"nodiratime", "noexec",	  "nomand",    "norelatime", "nostrictatime",
+	"nosuid",     "private",  "rbind",     "ridmap",     "relatime",
+	"remount",    "rprivate", "rshared",   "rslave",     "runbindable",
+	"ro",	      "rw",	  "shared",    "slave",	     "strictatime",
+	"suid",	      "sync",	  "tmpcopyup", "unbindable", NULL,
 };
 
 /* config-linux.md#namespaces that the spawn path creates or joins; user with id mappings. */
@@ -113,8 +113,7 @@ struct feature_object {
 /* features-linux.md#cgroup: the cgroupfs drivers of libct/cgroup (v1 and v2, rdma.max on
  * both); no systemd manager yet. */
 static const struct feature_flag features_cgroup[] = {
-	{"v1", true},		{"v2", true},	{"systemd", false},
-	{"systemdUser", false}, {"rdma", true}, END,
+	{"v1", true}, {"v2", true}, {"systemd", false}, {"systemdUser", false}, {"rdma", true}, END,
 };
 
 /* features-linux.md#seccomp: libct/seccomp.c applies every action and operator; the arches

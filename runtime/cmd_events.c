@@ -125,7 +125,7 @@ static int watch_container(const struct ct_globals *g, const char *id, struct wa
 	struct ct_container c;
 	int rc = ct_container_open(g, id, false, &c, err);
 	if (rc == 0 && c.status == CT_STATUS_STOPPED)
-		rc = ct_error_set_plain(err, ESRCH, "container is not running");
+		rc = ct_error_set_plain(err, ESRCH, "container not running");
 	if (rc == 0)
 		rc = ct_container_cgroup_open(&c.state, &w->cg, err);
 	if (rc == 0 && !w->cg)

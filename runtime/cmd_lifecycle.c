@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/pidns.h"
 #include "libct/signals.h"
 #include "runtime/container.h"
 #include "runtime/container_cgroup.h"
@@ -149,7 +150,7 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
 	} else if (c.status == CT_STATUS_STOPPED) {
-		ct_log(CT_LOG_ERROR, "kill container \"%s\": container is not running",
+		ct_log(CT_LOG_ERROR, "kill container \"%s\": container not running",
 		       ct_shown_id(id).s);
 		rc = 1;
 	} else if (send_signal(&c, sig, set & (1u << (KILL_ALL - 256)), &err) < 0) {
@@ -159,14 +160,20 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	return rc;
 }
 
-/* delete --force: SIGKILL to every process of the container (a frozen one too: the driver
- * thaws after it), then wait for the init. */
+/* delete --force: SIGKILL through the init's pidfd, then wait on that pidfd (no sleeps). An
+ * init that leads its own pid namespace takes the rest of it along, so it alone is signalled
+ * (as runc does); otherwise, or when paused (a frozen task dies only once thawed), every
+ * process of the cgroup is, which on cgroup v1 means freezing it first. */
 static int kill_and_wait(struct ct_container *c, struct ct_error *err)
 {
 	if (ct_container_attach(c, err) < 0)
 		return err->errnum == ESRCH ? 0 : -1; /* exited since we looked: nothing to kill */
-	if (ct_kill_all(c, SIGKILL, err) < 0)
+	if (c->status != CT_STATUS_PAUSED && ct_proc_leads_pid_ns(c->proc.pid)) {
+		if (ct_container_signal(c, SIGKILL, err) < 0 && err->errnum != ESRCH)
+			return -1;
+	} else if (ct_kill_all(c, SIGKILL, err) < 0) {
 		return -1;
+	}
 	return ct_container_wait_exit(c, err);
 }
 

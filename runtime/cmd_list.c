@@ -1,16 +1,17 @@
 /* `ctrun list [--format table|json] [-q]`: runc's columns and JSON. */
 #include <errno.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
+#include "libct/cleanup.h"
 #include "runtime/container.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"
+#include "runtime/passwd.h"
 
 enum column { COL_ID, COL_PID, COL_STATUS, COL_BUNDLE, COL_CREATED, COL_OWNER, NCOLUMNS };
 
@@ -23,27 +24,17 @@ struct row {
 	char owner[64], pid[16];
 };
 
-static void owner_name(uid_t uid, char *buf, size_t size)
-{
-	struct passwd *pw = getpwuid(uid);
-	if (pw)
-		snprintf(buf, size, "%s", pw->pw_name);
-	else
-		snprintf(buf, size, "#%u", uid);
-}
-
 /* Reads one container; a container being created or removed meanwhile is skipped. */
-static int read_row(const struct ct_globals *g, const char *id, struct row *r,
-		    struct ct_state *keep)
+static int read_row(int rootfd, const char *id, struct row *r, struct ct_state *keep)
 {
 	struct ct_container c;
 	struct ct_error err = {0};
-	if (ct_container_open(g, id, false, &c, &err) < 0) {
+	if (ct_container_open_in(rootfd, id, &c, &err) < 0) {
 		ct_container_close(&c);
 		return -1;
 	}
 	snprintf(r->pid, sizeof(r->pid), "%d", c.status == CT_STATUS_STOPPED ? 0 : c.state.pid);
-	owner_name(c.state.owner, r->owner, sizeof(r->owner));
+	ct_owner_name(c.state.owner, r->owner, sizeof(r->owner));
 	*keep = c.state;
 	r->cell[COL_ID] = keep->id;
 	r->cell[COL_PID] = r->pid;
@@ -144,19 +135,17 @@ int cmd_list(const struct ct_globals *g, int argc, char **argv)
 	struct ct_error err = {0};
 	char **ids = NULL;
 	size_t n = 0;
-	int rootfd = ct_state_root_open(g->root, false, &err);
+	/* no state root yet: no containers */
+	_cleanup_close_ int rootfd = ct_state_root_open(g->root, false, &err);
 	if (rootfd >= 0 && ct_state_list_ids(rootfd, &ids, &n, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "list: %s", err.msg);
-		close(rootfd);
 		return 1;
 	}
-	if (rootfd >= 0)
-		close(rootfd);
 	struct row *rows = calloc(n + 1, sizeof(*rows));
 	struct ct_state *states = calloc(n + 1, sizeof(*states));
 	size_t found = 0;
 	for (size_t i = 0; rows && states && i < n; i++)
-		if (read_row(g, ids[i], &rows[found], &states[found]) == 0)
+		if (read_row(rootfd, ids[i], &rows[found], &states[found]) == 0)
 			found++;
 	if (quiet)
 		for (size_t i = 0; i < found; i++)

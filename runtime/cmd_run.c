@@ -12,11 +12,10 @@ static int signal_container(void *data, int sig)
 	return ct_container_signal(data, sig, NULL);
 }
 
+/* state.json says started already (runtime/container.c, record_state) */
 static int start_now(struct ct_container *c, struct ct_error *err)
 {
-	c->state.started = true;
-	if (ct_state_write(&c->dir, &c->state, err) < 0 ||
-	    ct_spawn_start(&c->proc, c->state.hooks.poststart.len > 0, err) < 0)
+	if (ct_spawn_start(&c->proc, c->state.hooks.poststart.len > 0, err) < 0)
 		return -1;
 	c->status = CT_STATUS_RUNNING;
 	return 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,15 +114,26 @@ static int prepare_state(struct ct_container *c, const struct ct_create_args *a,
 	return 0;
 }
 
-static int record_state(struct ct_container *c, struct ct_error *err)
+struct record_args {
+	struct ct_container *c;
+	enum ct_start_mode start;
+};
+
+/* state.json, written while the init sets itself up (readers wait for create's flock).
+ * run starts at once (CT_START_SYNC): its state.json is written once, as started, since
+ * each write makes a file (on an ext4 root without journal, the bench's, inode allocation
+ * scans every recently freed inode: most of a run's file-system time). */
+static int record_state(void *arg, const struct ct_spawned *s, struct ct_error *err)
 {
-	struct ct_state *st = &c->state;
-	st->pid = c->proc.pid;
+	const struct record_args *a = arg;
+	struct ct_state *st = &a->c->state;
+	st->started = a->start == CT_START_SYNC;
+	st->pid = s->pid;
 	if (ct_proc_start_time(st->pid, &st->pid_start_time, err) < 0)
 		return -1;
-	if (c->cgroup && ct_cgroup_to_state(c->cgroup, st, err) < 0)
+	if (a->c->cgroup && ct_cgroup_to_state(a->c->cgroup, st, err) < 0)
 		return -1;
-	return ct_state_write(&c->dir, st, err);
+	return ct_state_write(&a->c->dir, st, err);
 }
 
 static void log_warning(const char *msg)
@@ -167,6 +179,9 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, err) < 0)
 		return -1;
 	so.cgroup = c->cgroup;
+	struct record_args record = {c, a->start};
+	so.while_setting_up = record_state;
+	so.while_arg = &record;
 	so.preserve_fds += ct_listen_fds();
 	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
 		ct_log(CT_LOG_DEBUG,
@@ -184,8 +199,6 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", ct_shown_id(a->id).s, c->proc.note);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
-		return -1;
-	if (record_state(c, err) < 0)
 		return -1;
 	if (a->pid_file && ct_write_pid_file(a->pid_file, c->proc.pid, err) < 0)
 		return -1;
@@ -234,13 +247,47 @@ fail:
 	return -1;
 }
 
-int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
-		      struct ct_container *c, struct ct_error *err)
+/* A container made by create has an exec fifo until start removes it, which is how start
+ * records that it ran (as runc tells created from running); state.json, written once at
+ * create, keeps "started": false. */
+static bool start_consumed_fifo(const struct ct_container_dir *d)
+{
+	struct stat st;
+	return fstatat(d->dirfd, "exec.fifo", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+}
+
+static void container_init(struct ct_container *c)
 {
 	*c = (struct ct_container){
 		.rootfd = -1,
 		.dir = CT_CONTAINER_DIR_INIT,
 		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
+}
+
+/* Opens, reads and derives the status of id in rootfd (owned by the caller). */
+static int open_in(int rootfd, const char *id, bool exclusive, struct ct_container *c,
+		   struct ct_error *err)
+{
+	if (ct_state_open(rootfd, id, exclusive, &c->dir, err) < 0)
+		return -1;
+	if (ct_state_read(&c->dir, &c->state, err) < 0) {
+		if (err->errnum == ENOENT)
+			ct_error_set(err, ENOENT, "container \"%s\" is still being created",
+				     ct_shown_id(id).s);
+		return -1;
+	}
+	c->state.started = c->state.started || start_consumed_fifo(&c->dir);
+	c->status = ct_status_derive(c->state.pid, c->state.pid_start_time, c->state.started);
+	if ((c->status == CT_STATUS_RUNNING || c->status == CT_STATUS_CREATED) &&
+	    ct_container_cgroup_frozen(&c->state))
+		c->status = CT_STATUS_PAUSED;
+	return 0;
+}
+
+int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
+		      struct ct_container *c, struct ct_error *err)
+{
+	container_init(c);
 	if (ct_state_check_id(id, err) < 0)
 		return -1;
 	c->rootfd = ct_state_root_open(g->root, false, err);
@@ -250,19 +297,16 @@ int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive
 				     ct_shown_id(id).s);
 		return -1;
 	}
-	if (ct_state_open(c->rootfd, id, exclusive, &c->dir, err) < 0)
+	return open_in(c->rootfd, id, exclusive, c, err);
+}
+
+int ct_container_open_in(int rootfd, const char *id, struct ct_container *c,
+			 struct ct_error *err)
+{
+	container_init(c);
+	if (ct_state_check_id(id, err) < 0)
 		return -1;
-	if (ct_state_read(&c->dir, &c->state, err) < 0) {
-		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" is still being created",
-				     ct_shown_id(id).s);
-		return -1;
-	}
-	c->status = ct_status_derive(c->state.pid, c->state.pid_start_time, c->state.started);
-	if ((c->status == CT_STATUS_RUNNING || c->status == CT_STATUS_CREATED) &&
-	    ct_container_cgroup_frozen(&c->state))
-		c->status = CT_STATUS_PAUSED;
-	return 0;
+	return open_in(rootfd, id, false, c, err);
 }
 
 int ct_container_attach(struct ct_container *c, struct ct_error *err)
@@ -273,14 +317,12 @@ int ct_container_attach(struct ct_container *c, struct ct_error *err)
 	int saved = errno;
 	/* pidfd_open missing: go on without a pidfd, every signal is a checked kill() */
 	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN))
-		return ct_error_set(err, saved, "container \"%s\" is not running",
-				    ct_shown_id(c->state.id).s);
+		return ct_error_set(err, saved, "container not running"); /* runc's words */
 	/* The pidfd pins the process: if its start time still matches, it is ours. */
 	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
 		if (fd >= 0)
 			close(fd);
-		return ct_error_set(err, ESRCH, "container \"%s\" is not running",
-				    ct_shown_id(c->state.id).s);
+		return ct_error_set(err, ESRCH, "container not running");
 	}
 	c->proc.pidfd = fd;
 	c->proc.pid = c->state.pid;
@@ -371,10 +413,13 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	/* poststart runs after the execve: EOF, the fifo closed on exec (or the init died) */
 	if (c->state.hooks.poststart.len && await_fifo(c, fifo, &msg, err) < 0)
 		return -1;
-	unlinkat(c->dir.dirfd, "exec.fifo", 0);
+	/* the fifo's absence says started (ct_container_open): no state.json to rewrite */
+	if (unlinkat(c->dir.dirfd, "exec.fifo", 0) < 0 && errno != ENOENT)
+		return ct_error_set(err, errno, "container \"%s\": remove exec fifo",
+				    ct_shown_id(c->state.id).s);
 	c->state.started = true;
 	c->status = CT_STATUS_RUNNING;
-	return ct_state_write(&c->dir, &c->state, err);
+	return 0;
 }
 
 int ct_container_destroy(struct ct_container *c, struct ct_error *err)

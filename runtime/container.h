@@ -42,6 +42,11 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
 		      struct ct_container *out, struct ct_error *err);
 
+/* The same, shared lock, in a state root the caller holds open (rootfd is borrowed, not
+ * closed): `list` opens the root once, not once per container. */
+int ct_container_open_in(int rootfd, const char *id, struct ct_container *out,
+			 struct ct_error *err);
+
 /* Takes hold of a live init: c->proc.pid, and c->proc.pidfd opened and verified against
  * the recorded start time (race-free signalling), or -1 where pidfd_open is missing. Fails
  * (errnum ESRCH) when the init is gone. A container just created is held already. */

@@ -63,6 +63,11 @@ int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const 
 	return n < 0 || (unsigned)n >= size ? -1 : 0;
 }
 
+bool ct_log_file_takes(enum ct_log_format format, enum ct_log_level level, bool debug)
+{
+	return format != CT_LOG_JSON || level == CT_LOG_ERROR || debug;
+}
+
 static void write_all(int fd, const char *s, size_t len)
 {
 	while (len) {
@@ -106,11 +111,12 @@ void ct_log(enum ct_log_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (log_fd >= 0)
+	bool to_file = log_fd >= 0 && ct_log_file_takes(log_format, level, log_debug);
+	if (to_file)
 		log_to_file(level, msg);
 	/* runc prints errors to stderr even with --log; callers rely on both. */
 	if (level == CT_LOG_ERROR)
 		fprintf(stderr, "ctrun: %s\n", msg);
-	else if (log_fd < 0 || log_debug)
+	else if (!to_file || log_debug)
 		fprintf(stderr, "ctrun: %s: %s\n", level_names[level], msg);
 }

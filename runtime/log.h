@@ -15,6 +15,11 @@ int ct_log_open(const struct ct_globals *g, struct ct_error *err);
 void ct_log(enum ct_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool ct_log_debug_enabled(void);
 
+/* Whether a record of level goes to the --log file: every one in text format; in JSON
+ * format only errors unless --debug, because Podman reads a failed command's whole file
+ * as one JSON object (a warning before the error would break it). Pure. */
+bool ct_log_file_takes(enum ct_log_format format, enum ct_log_level level, bool debug);
+
 /* Formats one JSON log line (no newline) into buf; exposed for unit tests. */
 int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const char *msg,
 		       const char *time);

@@ -1,9 +1,16 @@
 #!/usr/bin/python3
-"""make bench: ctrun vs crun vs runc on one busybox bundle, side by side in one run.
+"""make bench: ctrun vs crun vs runc vs a bare C launcher (the floor), side by side in one run.
 
-Every runtime gets the same bundle (ctrun spec's default config, process /bin/true) and the
-same sequence; the figures are medians, printed with their ratio to crun. This machine is
-shared and noisy, so only the ratios mean much. Not a test: no thresholds.
+Every runtime gets the same busybox rootfs and the same config.json: `ctrun spec`'s default
+(all default mounts, masked and read-only paths, capabilities, network namespace) with
+cgroups, under a cgroupsPath below the bench's own cgroup; only the last component of that
+path differs between containers, so that containers alive at the same time have their own.
+The runtimes take turns in every iteration (round-robin), so machine noise hits all alike;
+figures are medians, printed with their ratio to crun. This machine is shared and noisy:
+the ratios mean more than the milliseconds. Not a test: no thresholds.
+
+BENCH_ITER (default 20) sets the iterations per row; BENCH_SEQ_ROUNDS (default 3) how many
+times the 100 sequential runs are repeated.
 """
 import json
 import os
@@ -16,192 +23,475 @@ import time
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 CTRUN = os.path.join(BUILD, "ctrun")
 WORK = os.path.join(BUILD, "bench")
-RUNS = int(os.environ.get("BENCH_RUNS", "100"))
-REPEAT = int(os.environ.get("BENCH_REPEAT", "20"))
+TOOLS = os.path.join(BUILD, "bench")  # maxrss and floor, built by make bench
+ITER = int(os.environ.get("BENCH_ITER", "20"))
+SEQ_ROUNDS = int(os.environ.get("BENCH_SEQ_ROUNDS", "3"))
+SEQ_RUNS = 100
+LIST_CONTAINERS = 100
+PARALLEL = 20
+PARALLEL_ROUNDS = max(3, ITER // 5)
+MEM_STEP = 32 * 1024
+MEM_MAX = 64 * 1024 * 1024
+CGROUP_ROOT = "/sys/fs/cgroup"
+TIMEOUT = 60
+PREFIX = "ctrun-bench-"
+
+
+class Failed(RuntimeError):
+    pass
 
 
 def sh(*args, **kw):
-    return subprocess.run(args, check=True, **kw)
+    return subprocess.run(args, check=True, timeout=TIMEOUT, **kw)
 
 
-def make_bundle():
-    bundle = os.path.join(WORK, "bundle")
-    shutil.rmtree(bundle, ignore_errors=True)
-    bindir = os.path.join(bundle, "rootfs", "bin")
-    os.makedirs(bindir)
-    shutil.copy("/bin/busybox", bindir)
-    applets = subprocess.run(["/bin/busybox", "--list"], capture_output=True, text=True).stdout
-    for applet in applets.split():
-        if applet != "busybox":
-            os.symlink("busybox", os.path.join(bindir, applet))
-    sh(CTRUN, "spec", "--bundle", bundle)
-    path = os.path.join(bundle, "config.json")
-    with open(path) as f:
-        config = json.load(f)
-    config["process"]["args"] = ["/bin/true"]
-    config["ociVersion"] = "1.0.2-dev"  # crun 1.8 knows no later version
-    with open(path, "w") as f:
-        json.dump(config, f, indent=2)
-    # the container `exec` goes into: the same rootfs, a process that waits
-    sleeper = os.path.join(WORK, "bundle-sleep")
-    shutil.rmtree(sleeper, ignore_errors=True)
-    os.makedirs(sleeper)
-    config["process"]["args"] = ["sleep", "1000"]
-    config["root"]["path"] = os.path.join(bundle, "rootfs")
-    with open(os.path.join(sleeper, "config.json"), "w") as f:
-        json.dump(config, f, indent=2)
-    return bundle
+def own_cgroup():
+    """The bench's memory cgroup: containers go below it, so they stay inside whatever
+    limit the caller lives under. Absolute, because crun reads a relative cgroupsPath from
+    the hierarchy's root and runc and ctrun from the caller's cgroup."""
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            if "memory" in controllers.split(","):
+                return path.rstrip("/")
+    return ""
 
 
-def runtimes():
-    """name -> argv prefix; crun without cgroups is the like-for-like reference while ctrun
-    has no cgroup driver yet (cgroups issue), crun/runc with cgroupfs are shown too."""
-    out = {"ctrun": [CTRUN, "--root", os.path.join(WORK, "root-ctrun")]}
-    if shutil.which("crun"):
-        out["crun"] = ["crun", "--cgroup-manager=disabled", "--root",
-                       os.path.join(WORK, "root-crun")]
-        out["crun+cgroups"] = ["crun", "--root", os.path.join(WORK, "root-crun-cg")]
-    if shutil.which("runc"):
-        out["runc+cgroups"] = ["runc", "--root", os.path.join(WORK, "root-runc")]
+CG_BASE = own_cgroup() + "/ctrun-bench"
+
+
+def v1_hierarchies():
+    """Directory names under /sys/fs/cgroup of the mounted v1 hierarchies (not symlinks)."""
+    out = []
+    for name in sorted(os.listdir(CGROUP_ROOT)):
+        path = os.path.join(CGROUP_ROOT, name)
+        if os.path.isdir(path) and not os.path.islink(path) and name != "unified" and \
+                os.path.exists(os.path.join(path, "cgroup.procs")):
+            out.append(name)
     return out
 
 
-MAXRSS = os.path.join(WORK, "maxrss")
+def made_cgroup_ancestors():
+    """The directories of CG_BASE and its parents that do not exist yet in some hierarchy:
+    the bench removes these (and only these) at the end."""
+    parts = CG_BASE.strip("/").split("/")
+    out = []
+    for h in v1_hierarchies():
+        for i in range(len(parts)):
+            path = os.path.join(CGROUP_ROOT, h, *parts[:i + 1])
+            if not os.path.exists(path):
+                out.append(path)
+    return out
+
+
+def remove_cgroups(made):
+    """Removes the bench's cgroup subtree and the ancestors it made, deepest first; a
+    directory still in use stays (rmdir refuses it)."""
+    for h in v1_hierarchies():
+        base = os.path.join(CGROUP_ROOT, h, CG_BASE.strip("/"))
+        if not os.path.isdir(base):
+            continue
+        for dirpath, _, _ in sorted(os.walk(base), key=lambda e: -e[0].count("/")):
+            try:
+                os.rmdir(dirpath)
+            except OSError:
+                pass
+    for path in sorted(made, key=lambda p: -p.count("/")):
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+
+
+# ---- bundles ----
+
+ROOTFS = os.path.join(WORK, "rootfs")
+BASE_CONFIG = {}
+
+
+def make_rootfs():
+    shutil.rmtree(ROOTFS, ignore_errors=True)
+    bindir = os.path.join(ROOTFS, "bin")
+    os.makedirs(bindir)
+    shutil.copy("/bin/busybox", bindir)
+    for applet in ("true", "sleep", "sh"):
+        os.symlink("busybox", os.path.join(bindir, applet))
+    spec = os.path.join(WORK, "spec")
+    shutil.rmtree(spec, ignore_errors=True)
+    os.makedirs(spec)
+    sh(CTRUN, "spec", "--bundle", spec)
+    with open(os.path.join(spec, "config.json")) as f:
+        BASE_CONFIG.update(json.load(f))
+    BASE_CONFIG["ociVersion"] = "1.0.2-dev"  # crun 1.8 knows no later version
+    BASE_CONFIG["root"]["path"] = ROOTFS
+
+
+def bundle(name, args, slot, mem_limit=None):
+    """A bundle directory whose config is the shared one with process args, the cgroup
+    leaf (name-slot) and optionally a memory limit; made once, reused."""
+    path = os.path.join(WORK, "bundles", "%s-%s" % (name, slot))
+    if mem_limit is not None:
+        path += "-mem%d" % mem_limit
+    if "sleep" in args:
+        path += "-sleep"
+    if os.path.exists(os.path.join(path, "config.json")):
+        return path
+    os.makedirs(path, exist_ok=True)
+    config = json.loads(json.dumps(BASE_CONFIG))
+    config["process"]["args"] = args
+    config["linux"]["cgroupsPath"] = "%s/%s-%s" % (CG_BASE, name, slot)
+    if mem_limit is not None:
+        config["linux"].setdefault("resources", {})["memory"] = {"limit": mem_limit}
+    with open(os.path.join(path, "config.json"), "w") as f:
+        json.dump(config, f, indent=2)
+    return path
+
+
+TRUE = ["/bin/true"]
+SLEEP = ["/bin/sleep", "1000"]
+
+
+# ---- runtimes ----
+
+class Runtime:
+    """An OCI runtime driven through its command line, with its own state root."""
+
+    floor = False
+
+    def __init__(self, name, argv):
+        self.name = name
+        self.root = os.path.join(WORK, "root-" + name)
+        self.argv = argv + ["--root", self.root]
+
+    def cmd(self, *args):
+        return self.argv + list(args)
+
+    def run_cmd(self, slot, args=TRUE, mem_limit=None):
+        cid = "%s%s-%s" % (PREFIX, self.name, slot)
+        return self.cmd("run", "--bundle", bundle(self.name, args, slot, mem_limit), cid)
+
+    def cid(self, slot):
+        return "%s%s-%s" % (PREFIX, self.name, slot)
+
+
+class Floor:
+    """contrib/bench/floor.c: the same work as a `run` without a runtime around it. It puts
+    itself into the hierarchies ctrun uses (taken from a ctrun container's state)."""
+
+    floor = True
+    name = "floor"
+
+    def __init__(self, hierarchies):
+        self.hierarchies = hierarchies
+
+    def run_cmd(self, slot, args=TRUE, mem_limit=None):
+        assert mem_limit is None
+        cmd = [os.path.join(TOOLS, "floor")]
+        for h in self.hierarchies:
+            cmd += ["-c", os.path.join(CGROUP_ROOT, h, CG_BASE.strip("/"), "floor-%s" % slot)]
+        return cmd + [ROOTFS] + args
+
+
+def runtimes():
+    out = [Runtime("ctrun", [CTRUN])]
+    for name in ("crun", "runc"):
+        if shutil.which(name):
+            out.append(Runtime(name, [name]))
+        else:
+            print("bench: %s is not installed: left out" % name, file=sys.stderr)
+    return out
+
+
+def ctrun_hierarchies(ctrun):
+    """The v1 hierarchies ctrun puts a container in, from its state.json's cgroupPaths."""
+    cid = ctrun.cid("probe")
+    timed(ctrun.cmd("create", "--bundle", bundle("ctrun", SLEEP, "probe"), cid))
+    try:
+        with open(os.path.join(ctrun.root, cid, "state.json")) as f:
+            paths = json.load(f).get("ctrun", {}).get("cgroupPaths", {})
+    finally:
+        sh(*ctrun.cmd("delete", "--force", cid))
+    prefix = CGROUP_ROOT + "/"
+    return sorted(p[len(prefix):].split("/", 1)[0] for p in paths.values()
+                  if p.startswith(prefix) and not p.startswith(prefix + "unified/"))
+
+
+# ---- measuring ----
+
+def timed(argv, check=True):
+    """Wall time of one command (s); raises Failed with its stderr if it fails."""
+    with open(os.path.join(WORK, "stderr"), "w+") as errfile:
+        start = time.perf_counter()
+        # stderr goes to a file: a created container keeps the runtime's stdio open
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=errfile)
+        status = proc.wait(timeout=TIMEOUT)
+        elapsed = time.perf_counter() - start
+        errfile.seek(0)
+        err = errfile.read().strip()
+    if check and status != 0:
+        raise Failed("%s failed (%d): %s" % (" ".join(argv), status, err))
+    return elapsed if status == 0 else None
+
+
+def wait_stopped(rt, cid):
+    for _ in range(5000):
+        out = subprocess.run(rt.cmd("state", cid), capture_output=True, text=True,
+                             timeout=TIMEOUT).stdout
+        if '"stopped"' in out:
+            return
+        time.sleep(0.001)
+    raise Failed("container %s never stopped" % cid)
+
+
+def round_robin(rts, iterations, step):
+    """step(rt, i) -> seconds for every runtime in turn, `iterations` times; name -> list."""
+    out = {rt.name: [] for rt in rts}
+    for i in range(iterations):
+        for rt in rts:
+            out[rt.name].append(step(rt, i))
+    return out
+
+
+def medians_ms(samples):
+    return {name: statistics.median(v) * 1000 for name, v in samples.items()}
+
+
+def row_run(rts):
+    return medians_ms(round_robin(rts, ITER, lambda rt, i: timed(rt.run_cmd(0))))
+
+
+def row_sequential(rts):
+    def hundred(rt, _):
+        start = time.perf_counter()
+        for i in range(SEQ_RUNS):
+            timed(rt.run_cmd(0))
+        return time.perf_counter() - start
+    samples = round_robin(rts, SEQ_ROUNDS, hundred)
+    return {name: statistics.median(v) for name, v in samples.items()}
+
+
+def rows_lifecycle(rts):
+    """create, start, delete of a stopped container, in one cycle per iteration."""
+    create, start, delete = ({rt.name: [] for rt in rts} for _ in range(3))
+    for i in range(ITER):
+        for rt in rts:
+            cid = rt.cid(0)
+            create[rt.name].append(
+                timed(rt.cmd("create", "--bundle", bundle(rt.name, TRUE, 0), cid)))
+            start[rt.name].append(timed(rt.cmd("start", cid)))
+            wait_stopped(rt, cid)
+            delete[rt.name].append(timed(rt.cmd("delete", cid)))
+    return medians_ms(create), medians_ms(start), medians_ms(delete)
+
+
+def rows_running(rts):
+    """exec and state against one running container per runtime, then delete --force of a
+    running one (made afresh each iteration, not timed)."""
+    for rt in rts:
+        timed(rt.cmd("run", "--detach", "--bundle", bundle(rt.name, SLEEP, "exec"),
+                     rt.cid("exec")))
+    try:
+        execs = round_robin(rts, ITER, lambda rt, i: timed(rt.cmd("exec", rt.cid("exec"),
+                                                                  "/bin/true")))
+        states = round_robin(rts, ITER, lambda rt, i: timed(rt.cmd("state", rt.cid("exec"))))
+    finally:
+        for rt in rts:
+            subprocess.run(rt.cmd("delete", "--force", rt.cid("exec")), timeout=TIMEOUT)
+
+    def force(rt, _):
+        timed(rt.cmd("run", "--detach", "--bundle", bundle(rt.name, SLEEP, "force"),
+                     rt.cid("force")))
+        return timed(rt.cmd("delete", "--force", rt.cid("force")))
+    return medians_ms(execs), medians_ms(states), medians_ms(round_robin(rts, ITER, force))
+
+
+def row_list(rts):
+    """list with LIST_CONTAINERS running containers per runtime, all alive at once."""
+    made = {rt.name: [] for rt in rts}
+    try:
+        for i in range(LIST_CONTAINERS):
+            for rt in rts:
+                cid = rt.cid("list%d" % i)
+                timed(rt.cmd("run", "--detach", "--bundle",
+                             bundle(rt.name, SLEEP, "list%d" % i), cid))
+                made[rt.name].append(cid)
+        return medians_ms(round_robin(rts, ITER, lambda rt, i: timed(rt.cmd("list"))))
+    finally:
+        for rt in rts:
+            for cid in made[rt.name]:
+                subprocess.run(rt.cmd("delete", "--force", cid), timeout=TIMEOUT)
+
+
+def row_parallel(rts):
+    """PARALLEL `run`s started at once: the wall time until the last ends, and failures."""
+    failures = {rt.name: 0 for rt in rts}
+
+    def burst(rt, _):
+        start = time.perf_counter()
+        procs = [subprocess.Popen(rt.run_cmd("par%d" % i), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for i in range(PARALLEL)]
+        failures[rt.name] += sum(p.wait(timeout=TIMEOUT) != 0 for p in procs)
+        return time.perf_counter() - start
+    samples = round_robin(rts, PARALLEL_ROUNDS, burst)
+    return {n: statistics.median(v) for n, v in samples.items()}, failures
 
 
 def peak_rss(argv):
-    """Peak RSS (KiB) of one command, measured by the small C launcher."""
+    """Peak RSS (KiB) of one command, measured by the small C launcher maxrss."""
     out = os.path.join(WORK, "maxrss.out")
-    subprocess.run([MAXRSS, out] + argv, check=True, stdin=subprocess.DEVNULL,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run([os.path.join(TOOLS, "maxrss"), out] + argv, check=True,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=TIMEOUT)
     with open(out) as f:
         return int(f.read())
 
 
-def timed(argv):
-    """Wall time of one command."""
-    # stderr goes to a file: a created container keeps the runtime's stdio open
-    with open(os.path.join(WORK, "stderr"), "w+") as errfile:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=errfile)
-        _, status = os.waitpid(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        errfile.seek(0)
-        err = errfile.read()
-    if status != 0:
-        raise RuntimeError("%s failed (%d): %s" % (" ".join(argv), status, err.strip()))
-    return elapsed
+def row_rss(rts):
+    samples = round_robin(rts, 5, lambda rt, i: peak_rss(rt.run_cmd(0)))
+    return {n: statistics.median(v) for n, v in samples.items()}
 
 
-def wait_stopped(rt, cid):
-    for _ in range(1000):
-        out = subprocess.run(rt + ["state", cid], capture_output=True, text=True).stdout
-        if '"stopped"' in out:
-            return
-        time.sleep(0.001)
-    raise RuntimeError("container %s never stopped" % cid)
+def runs_under(rt, limit):
+    cid = rt.cid("mem")
+    ok = timed(rt.run_cmd("mem", mem_limit=limit), check=False) is not None
+    # a runtime killed by the OOM killer may leave its container behind
+    subprocess.run(rt.cmd("delete", "--force", cid), stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+    return ok
 
 
-def exec_times(name, rt):
-    """`exec CID /bin/true` into one running container, REPEAT times; median (ms)."""
-    cid = "ctrun-bench-exec-%s" % name.replace("+", "-")
-    timed(rt + ["run", "--detach", "--bundle", os.path.join(WORK, "bundle-sleep"), cid])
-    try:
-        return statistics.median(timed(rt + ["exec", cid, "/bin/true"])
-                                 for _ in range(REPEAT)) * 1000
-    finally:
-        sh(*rt, "delete", "--force", cid)
+def min_memory(rt):
+    """The smallest linux.resources.memory.limit (KiB, in MEM_STEP steps) under which a run
+    of /bin/true still succeeds, bisected between 0 and MEM_MAX."""
+    lo, hi = 0, MEM_MAX
+    if not runs_under(rt, hi):
+        return float("nan")
+    while hi - lo > MEM_STEP:
+        mid = (lo + hi) // 2 // MEM_STEP * MEM_STEP
+        if runs_under(rt, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi // 1024
 
 
-def measure(name, rt, bundle):
-    ids = ["ctrun-bench-%s-%d" % (name.replace("+", "-"), i) for i in range(REPEAT)]
-    start = time.perf_counter()
-    for i in range(RUNS):
-        timed(rt + ["run", "--bundle", bundle, "ctrun-bench-run-%d" % i])
-    run_total = time.perf_counter() - start
-    create, start_t, delete, rss = [], [], [], []
-    for cid in ids:
-        create.append(timed(rt + ["create", "--bundle", bundle, cid]))
-        start_t.append(timed(rt + ["start", cid]))
-        wait_stopped(rt, cid)
-        delete.append(timed(rt + ["delete", cid]))
-        rss.append(peak_rss(rt + ["run", "--bundle", bundle, cid]))
-    return {
-        "run x%d (s)" % RUNS: run_total,
-        "create (ms)": statistics.median(create) * 1000,
-        "start (ms)": statistics.median(start_t) * 1000,
-        "delete (ms)": statistics.median(delete) * 1000,
-        "peak RSS of run (KiB)": max(rss),
-        "exec /bin/true (ms)": exec_times(name, rt),
-    }
+# ---- output ----
+
+def fmt(v):
+    if isinstance(v, float) and v != v:
+        return "-"
+    if isinstance(v, int):
+        return str(v)
+    return "%.1f" % v if v >= 100 else "%.2f" % v if v >= 1 else "%.3f" % v
 
 
-def check_cost(bundle):
-    """create with and without the mount check, alternating so that both see the same
-    machine; returns the two medians (ms)."""
-    root = os.path.join(WORK, "root-ctrun-check")
-    with_check, without = [], []
-    for i in range(2 * REPEAT):
-        flags = [] if i % 2 == 0 else ["--no-verify-mounts"]
-        cid = "ctrun-bench-check-%d" % i
-        rt = [CTRUN, "--root", root] + flags
-        (with_check if not flags else without).append(
-            timed(rt + ["create", "--bundle", bundle, cid]))
-        sh(CTRUN, "--root", root, "delete", "--force", cid)
-    return statistics.median(with_check) * 1000, statistics.median(without) * 1000
+def print_table(names, rows):
+    """One line per row; every figure but a count of failures with its ratio to crun's."""
+    width = 22
+    print("%-30s" % "" + "".join("%*s" % (width, n) for n in names))
+    for label, values in rows:
+        line = "%-30s" % label
+        ref = values.get("crun")
+        for n in names:
+            v = values.get(n)
+            text = "n/a" if v is None else fmt(v)
+            if v is not None and n != "crun" and ref and not label.endswith("failures"):
+                text += " (%.2fx)" % (v / ref)
+            line += "%*s" % (width, text)
+        print(line)
 
 
-def cleanup_cgroups():
-    """crun/runc with cgroupfs make /sys/fs/cgroup/<controller>/<id> for our ids: remove
-    those (and only those) if a failed run left any behind."""
-    base = "/sys/fs/cgroup"
-    for controller in os.listdir(base):
-        path = os.path.join(base, controller)
-        if not os.path.isdir(path) or os.path.islink(path):
-            continue
-        for entry in os.listdir(path):
-            if entry.startswith("ctrun-bench-"):
-                try:
-                    os.rmdir(os.path.join(path, entry))
-                except OSError:
-                    pass
+def versions(rts):
+    out = []
+    for rt in rts:
+        first = subprocess.run([rt.argv[0], "--version"], capture_output=True,
+                               text=True).stdout.splitlines()
+        out.append("%s: %s" % (rt.name, first[0] if first else "?"))
+    return "; ".join(out)
+
+
+def source_commit():
+    """The commit the measured ctrun was built from, "+changes" when the tree differs."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    head = subprocess.run(["git", "-C", src, "log", "-1", "--format=%h %cd", "--date=iso"],
+                          capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", src, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return (head or "unknown") + (" +changes" if dirty else "")
+
+
+def clean_state_roots():
+    for entry in os.listdir(WORK):
+        if entry.startswith("root-") or entry == "bundles":
+            shutil.rmtree(os.path.join(WORK, entry), ignore_errors=True)
+
+
+def mount_check_cost(ctrun):
+    """ctrun create with and without its mount check (--no-verify-mounts), alternated so
+    both see the same machine; the two medians (ms)."""
+    unchecked = Runtime("ctrun-nocheck", [CTRUN, "--no-verify-mounts"])
+    samples = {"ctrun": [], "ctrun-nocheck": []}
+    for _ in range(ITER):
+        for rt in (ctrun, unchecked):
+            cid = rt.cid("check")
+            samples[rt.name].append(
+                timed(rt.cmd("create", "--bundle", bundle(rt.name, SLEEP, "check"), cid)))
+            sh(*rt.cmd("delete", "--force", cid))
+    m = medians_ms(samples)
+    return m["ctrun"], m["ctrun-nocheck"]
+
+
+def measure(rts, floor):
+    with_floor = [floor] + rts
+    rows = []
+    rows.append(("run /bin/true (ms)", row_run(with_floor)))
+    rows.append(("%d sequential runs (s)" % SEQ_RUNS, row_sequential(with_floor)))
+    create, start, delete = rows_lifecycle(rts)
+    execs, states, force = rows_running(rts)
+    rows += [("create (ms)", create), ("start (ms)", start), ("exec /bin/true (ms)", execs),
+             ("delete, stopped (ms)", delete), ("delete --force, running (ms)", force),
+             ("state (ms)", states)]
+    rows.append(("list, %d containers (ms)" % LIST_CONTAINERS, row_list(rts)))
+    wall, failures = row_parallel(with_floor)
+    rows.append(("%d parallel runs, wall (s)" % PARALLEL, wall))
+    rows.append(("%d parallel runs, failures" % PARALLEL, failures))
+    rows.append(("peak RSS of run (KiB)", row_rss(with_floor)))
+    rows.append(("min memory limit (KiB)", {rt.name: min_memory(rt) for rt in rts}))
+    return rows, mount_check_cost(rts[0])
 
 
 def main():
     os.makedirs(WORK, exist_ok=True)
-    for entry in os.listdir(WORK):  # state roots of an interrupted earlier run
-        if entry.startswith("root-"):
-            shutil.rmtree(os.path.join(WORK, entry), ignore_errors=True)
-    bundle = make_bundle()
-    sh("cc", "-O2", "-o", MAXRSS, os.path.join(os.path.dirname(__file__), "maxrss.c"))
-    floor = peak_rss(["/bin/true"])
-    results = {}
+    clean_state_roots()  # left by an interrupted earlier run
+    make_rootfs()
+    made = made_cgroup_ancestors()
+    rts = runtimes()
+    started = time.perf_counter()
     try:
-        for name, rt in runtimes().items():
-            try:
-                results[name] = measure(name, rt, bundle)
-            except RuntimeError as e:
-                print("bench: %s: %s" % (name, e), file=sys.stderr)
+        floor = Floor(ctrun_hierarchies(rts[0]))
+        rows, (checked, unchecked) = measure(rts, floor)
     finally:
-        cleanup_cgroups()
-    names = list(results)
-    rows = list(next(iter(results.values())).keys())
-    ref = results.get("crun")
-    print("%-26s" % "" + "".join("%16s" % n for n in names))
-    for row in rows:
-        line = "%-26s" % row
-        for n in names:
-            v = results[n][row]
-            ratio = " (%.2fx)" % (v / ref[row]) if ref and ref[row] else ""
-            line += "%16s" % (("%.1f" % v if v >= 10 else "%.3f" % v) + ratio)
-        print(line)
-    print("peak RSS floor (the launcher running /bin/true): %d KiB" % floor)
-    checked, unchecked = check_cost(bundle)
-    print("ctrun create with the mount check %.3f ms, without %.3f ms: the check costs %.1f%%"
-          % (checked, unchecked, 100 * (checked - unchecked) / unchecked))
-    print("ratios are to crun (cgroup manager disabled); medians of %d, run is %d in a row"
-          % (REPEAT, RUNS))
+        remove_cgroups(made)
+        clean_state_roots()
+    names = [floor.name] + [rt.name for rt in rts]
+    print("make bench: %s; in a private mount namespace with an empty tmpfs over "
+          "/sys/fs/cgroup/unified (plain cgroup v1, as crun 1.8 needs)" % versions(rts))
+    print("ctrun built from commit %s; measured %s UTC, load %s"
+          % (source_commit(), time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+             open("/proc/loadavg").read().split()[0]))
+    print("config: ctrun spec defaults + network namespace + cgroupsPath %s/<runtime-slot> "
+          "(hierarchies: %s); the floor joins ctrun's hierarchies: %s"
+          % (CG_BASE, ",".join(v1_hierarchies()), ",".join(floor.hierarchies)))
+    print("medians of %d round-robin iterations (%d rounds of %d runs, %d of %d parallel); "
+          "(x) = ratio to crun" % (ITER, SEQ_ROUNDS, SEQ_RUNS, PARALLEL_ROUNDS, PARALLEL))
+    print_table(names, rows)
+    print("ctrun create with its mount check %.2f ms, without (--no-verify-mounts) %.2f ms: "
+          "the check costs %.1f%%" % (checked, unchecked, 100 * (checked - unchecked) / unchecked))
+    run = dict(rows[0][1])
+    print("ctrun run / floor run: %.2f (target <= 1.3); took %.0f s"
+          % (run["ctrun"] / run["floor"], time.perf_counter() - started))
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ enum ct_cgroup_mode {
 
 /* One mounted v1 hierarchy. */
 struct ct_cgroup_hierarchy_info {
-	char *key;	   /* its controllers as in /proc/self/cgroup: "cpu,cpuacct", "name=systemd" */
+	char *key; /* its controllers as in /proc/self/cgroup: "cpu,cpuacct", "name=systemd" */
 	char *mountpoint;  /* "/sys/fs/cgroup/cpu,cpuacct" */
 	char *mount_root;  /* the mount's root in the hierarchy (mountinfo field 4), usually "/" */
 	char *caller_path; /* the caller's cgroup in it (from /proc/self/cgroup), "/..." */
@@ -93,20 +93,21 @@ bool ct_cgroup_path_is_systemd(const char *cgroups_path);
 
 /* A directory of the hierarchy for a path in it: mountpoint + (path less mount_root), or
  * -1 with EXDEV when the path is outside what is mounted there. *out malloc'ed. Pure. */
-int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char *path,
-		      char **out, struct ct_error *err);
+int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char *path, char **out,
+		      struct ct_error *err);
 
 /* ---- the cgroup and its driver ---- */
 
 /* One directory of the container's cgroup in one hierarchy. */
 struct ct_cgroup_dir {
-	char *key;  /* v1 hierarchy key, or CT_CGROUP_UNIFIED_KEY */
-	char *path; /* absolute directory */
+	char *key;	 /* v1 hierarchy key, or CT_CGROUP_UNIFIED_KEY */
+	char *path;	 /* absolute directory */
 	char *made_from; /* the first directory ct_cgroup_create made for it (a failed create
 			  * removes from there down), NULL when all existed or not made here */
 	char *base;	 /* a relative cgroupsPath's anchor, the caller's cgroup: destroy also
 			  * removes the parents between it and the leaf once empty ("ctrun");
-			  * NULL for an absolute cgroupsPath (only the leaf goes) */
+			  * for an absolute cgroupsPath the parent of made_from (the parents
+			  * create made go too), NULL when it made none (only the leaf goes) */
 };
 
 struct ct_cgroup_ops;

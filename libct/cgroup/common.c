@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libct/cgroup/internal.h"
 #include "libct/cleanup.h"
@@ -39,19 +40,42 @@ static int refuse_populated(const struct ct_cgroup_dir *d, struct ct_error *err)
 				  d->path);
 }
 
+/* An absolute cgroupsPath ("/libpod_parent/libpod-ID", containerd's "/<ns>/<ID>"): the
+ * parents made here go with the container once empty, as a relative path's do, so that
+ * nothing of ours is left; the ones that were there stay. */
+static int anchor_made_parents(struct ct_cgroup_dir *d, struct ct_error *err)
+{
+	if (d->base || !d->made_from)
+		return 0;
+	const char *slash = strrchr(d->made_from, '/');
+	d->base = strndup(d->made_from, slash ? (size_t)(slash - d->made_from) : 0);
+	return d->base ? 0 : ct_error_set(err, ENOMEM, "cgroup \"%s\"", d->path);
+}
+
 int ct_cg_make_dirs(struct ct_cgroup *cg,
-		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err),
+		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d,
+				   struct ct_error *err),
 		    struct ct_error *err)
 {
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
-		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 || refuse_populated(d, err) < 0 ||
+		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 ||
+		    refuse_populated(d, err) < 0 || anchor_made_parents(d, err) < 0 ||
 		    (prepare && prepare(cg, d, err) < 0)) {
 			ct_cg_unmake_dirs(cg);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* The parents that are the container's too, once its own directory is gone. */
+static void remove_parents(const struct ct_cgroup_dir *d)
+{
+	if (d->made_from)
+		ct_cg_rmdir_up(d->path, d->made_from);
+	else if (d->base)
+		ct_cg_rmdir_parents(d->path, d->base);
 }
 
 int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err)
@@ -61,12 +85,21 @@ int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err)
 		struct ct_cgroup_dir *d = &cg->dirs[i];
 		if (ct_cg_remove_tree(d->path, rc < 0 ? NULL : err) < 0)
 			rc = -1;
-		else if (d->made_from)
-			ct_cg_rmdir_up(d->path, d->made_from);
-		else if (d->base)
-			ct_cg_rmdir_parents(d->path, d->base);
+		else
+			remove_parents(d);
 	}
 	return rc;
+}
+
+bool ct_cg_remove_empty_dirs(struct ct_cgroup *cg)
+{
+	for (size_t i = cg->n_dirs; i-- > 0;) {
+		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (rmdir(d->path) < 0 && errno != ENOENT)
+			return false;
+		remove_parents(d);
+	}
+	return true;
 }
 
 int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err)

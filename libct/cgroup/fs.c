@@ -231,36 +231,61 @@ int ct_cg_mkdir_p(const char *path, char **made_from, struct ct_error *err)
 	return rc;
 }
 
+/* The first failure of a mkdir_p: what was made is removed again. */
+static int mkdir_p_failed(const char *at, int errnum, char **made_from, struct ct_error *err)
+{
+	if (*made_from) {
+		ct_cg_rmdir_up(at, *made_from);
+		free(*made_from);
+		*made_from = NULL;
+	}
+	return ct_error_set(err, errnum, "create cgroup \"%s\"", at);
+}
+
+static int leaf_is_dir(const char *path, struct ct_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		return ct_error_set(err, ENOTDIR, "create cgroup \"%s\"", path);
+	return 0;
+}
+
+/* The leaf first, since its parents mostly exist: one mkdir in the usual case instead of
+ * one per component. On ENOENT it climbs to the deepest existing ancestor, then makes the
+ * missing components downwards. */
 static int mkdir_p_once(const char *path, char **made_from, struct ct_error *err)
 {
 	char buf[4096];
+	char *cut[128];
+	size_t depth = 0;
 	*made_from = NULL;
 	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1;; p++) {
-		if (*p != '/' && *p)
-			continue;
-		char saved = *p;
-		*p = '\0';
+	bool made = true;
+	while (mkdir(buf, 0755) < 0) {
+		char *slash = strrchr(buf, '/');
+		if (errno == EEXIST && depth == 0)
+			return leaf_is_dir(buf, err);
+		if (errno == EEXIST) { /* made by someone else meanwhile: go on below it */
+			made = false;
+			break;
+		}
+		if (errno != ENOENT || !slash || slash == buf || depth == sizeof(cut) / sizeof(cut[0]))
+			return ct_error_set(err, errno, "create cgroup \"%s\"", buf);
+		*slash = '\0';
+		cut[depth++] = slash;
+	}
+	if (made && !(*made_from = strdup(buf)))
+		return ct_error_set(err, ENOMEM, "create cgroup \"%s\"", path);
+	while (depth-- > 0) {
+		*cut[depth] = '/';
 		if (mkdir(buf, 0755) == 0) {
 			if (!*made_from && !(*made_from = strdup(buf)))
 				return ct_error_set(err, ENOMEM, "create cgroup \"%s\"", path);
 		} else if (errno != EEXIST) {
-			int saved_errno = errno;
-			if (*made_from) {
-				ct_cg_rmdir_up(buf, *made_from);
-				free(*made_from);
-				*made_from = NULL;
-			}
-			return ct_error_set(err, saved_errno, "create cgroup \"%s\"", buf);
-		} else if (!saved && *made_from == NULL) {
-			struct stat st;
-			if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))
-				return ct_error_set(err, ENOTDIR, "create cgroup \"%s\"", buf);
+			return mkdir_p_failed(buf, errno, made_from, err);
 		}
-		*p = saved;
-		if (!saved)
-			return 0;
 	}
+	return 0;
 }
 
 void ct_cg_rmdir_parents(const char *path, const char *base)

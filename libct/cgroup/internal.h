@@ -49,6 +49,10 @@ int ct_cg_make_dirs(struct ct_cgroup *cg,
 void ct_cg_unmake_dirs(struct ct_cgroup *cg);
 /* Every directory's tree removed (the leaf; made parents when empty). */
 int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err);
+/* The usual delete, whose processes are all gone: one rmdir per directory (and its made
+ * parents). False as soon as one fails (processes or child cgroups left, EBUSY): the
+ * caller then kills and removes the long way, which takes what is left. */
+bool ct_cg_remove_empty_dirs(struct ct_cgroup *cg);
 /* The union of the pids of every directory, sorted. */
 int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
 /* Writes pid to cgroup.procs of every directory. */

@@ -353,6 +353,8 @@ static int v1_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err)
 
 static int v1_destroy(struct ct_cgroup *cg, struct ct_error *err)
 {
+	if (ct_cg_remove_empty_dirs(cg))
+		return 0;
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n = 0;
 	if (ct_cg_list_all_pids(cg, &pids, &n, err) < 0)

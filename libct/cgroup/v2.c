@@ -313,6 +313,8 @@ static int v2_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err)
 
 static int v2_destroy(struct ct_cgroup *cg, struct ct_error *err)
 {
+	if (ct_cg_remove_empty_dirs(cg))
+		return 0;
 	const char *dir = unified_dir(cg);
 	unsigned long long populated = 0;
 	_cleanup_free_ char *events = dir ? ct_cg_read(dir, "cgroup.events") : NULL;

@@ -42,7 +42,8 @@ static bool hierarchy_mount(const char *controllers, char *out, size_t size)
 	struct stat st;
 	if (!*controllers) {
 		snprintf(out, size, "%s",
-			 is_cgroup2("/sys/fs/cgroup") ? "/sys/fs/cgroup" : "/sys/fs/cgroup/unified");
+			 is_cgroup2("/sys/fs/cgroup") ? "/sys/fs/cgroup"
+						      : "/sys/fs/cgroup/unified");
 		return is_cgroup2(out);
 	}
 	const char *name = strncmp(controllers, "name=", 5) == 0 ? controllers + 5 : controllers;
@@ -65,9 +66,13 @@ static bool line_has(const char *controllers, const char *want)
 	return false;
 }
 
-/* Calls fn for each hierarchy of /proc/self/cgroup with its directory of our cgroup. */
-static void each_hierarchy(void (*fn)(const char *controllers, const char *dir, void *arg),
-			   void *arg)
+/* One hierarchy of /proc/self/cgroup: its controllers, mount point and our cgroup's dir. */
+struct hierarchy {
+	const char *controllers, *mount, *dir;
+};
+
+/* Calls fn for each hierarchy of /proc/self/cgroup. */
+static void each_hierarchy(void (*fn)(const struct hierarchy *h, void *arg), void *arg)
 {
 	char *text = ctt_read_file("/proc/self/cgroup");
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -80,27 +85,36 @@ static void each_hierarchy(void (*fn)(const char *controllers, const char *dir, 
 		if (!hierarchy_mount(c1 + 1, mount, sizeof(mount)))
 			continue;
 		snprintf(dir, sizeof(dir), "%s%s", mount, strcmp(c2 + 1, "/") ? c2 + 1 : "");
-		fn(c1 + 1, dir, arg);
+		fn(&(struct hierarchy){c1 + 1, mount, dir}, arg);
 	}
 	free(text);
 }
 
 struct find {
 	const char *controller, *rel;
+	bool absolute; /* rel is below the hierarchy's root, not below our cgroup */
 	char *found;
 };
 
-static void find_one(const char *controllers, const char *dir, void *arg)
+static void find_one(const struct hierarchy *h, void *arg)
 {
 	struct find *f = arg;
-	if (!f->found && line_has(controllers, f->controller) &&
-	    asprintf(&f->found, "%s%s%s", dir, *f->rel ? "/" : "", f->rel) < 0)
+	const char *base = f->absolute ? h->mount : h->dir;
+	if (!f->found && line_has(h->controllers, f->controller) &&
+	    asprintf(&f->found, "%s%s%s", base, *f->rel ? "/" : "", f->rel) < 0)
 		f->found = NULL;
 }
 
 char *cgt_dir(const char *controller, const char *rel)
 {
-	struct find f = {controller, rel, NULL};
+	struct find f = {controller, rel, false, NULL};
+	each_hierarchy(find_one, &f);
+	return f.found;
+}
+
+char *cgt_root_dir(const char *controller, const char *path)
+{
+	struct find f = {controller, path + (*path == '/'), true, NULL};
 	each_hierarchy(find_one, &f);
 	return f.found;
 }
@@ -114,9 +128,10 @@ char *cgt_read(const char *dir, const char *file)
 	return text;
 }
 
-static void assert_gone(const char *controllers, const char *dir, void *arg)
+static void assert_gone(const struct hierarchy *h, void *arg)
 {
 	(void)arg;
+	const char *controllers = h->controllers, *dir = h->dir;
 	char path[1200];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s/%s", dir, cgt_subtree());
@@ -167,10 +182,10 @@ static void copy_cpuset(const char *parent, const char *dir)
 	}
 }
 
-static void enter_one(const char *controllers, const char *dir, void *arg)
+static void enter_one(const struct hierarchy *h, void *arg)
 {
-	(void)controllers;
 	(void)arg;
+	const char *dir = h->dir;
 	char *own = ctt_path(dir, cgt_subtree());
 	char pid[32];
 	if (n_own == MAX_OWN || (mkdir(own, 0755) < 0 && errno != EEXIST)) {
@@ -215,8 +230,9 @@ void cgt_leave_own(void)
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	for (size_t i = 0; i < n_own; i++) {
 		write_value(own_parent[i], "cgroup.procs", pid);
-		cr_expect(remove_own(own_dir[i]), "cgroup left behind in the test's own cgroup %s: %s",
-			  own_dir[i], strerror(errno));
+		cr_expect(remove_own(own_dir[i]),
+			  "cgroup left behind in the test's own cgroup %s: %s", own_dir[i],
+			  strerror(errno));
 		free(own_parent[i]);
 		free(own_dir[i]);
 	}

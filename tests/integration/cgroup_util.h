@@ -27,6 +27,9 @@ void cgt_use_path(const struct lc *t, const char *name);
  * controller ("memory", "cpu", "name=systemd", "" for cgroup2), malloc'ed; NULL when the
  * host has no such hierarchy. */
 char *cgt_dir(const char *controller, const char *rel);
+/* The same for an absolute cgroupsPath ("/libpod_parent/libpod-ID"): below the hierarchy's
+ * root, not below the test's cgroup. */
+char *cgt_root_dir(const char *controller, const char *path);
 
 /* The content of dir/file without its trailing newline, malloc'ed (fails when missing). */
 char *cgt_read(const char *dir, const char *file);

@@ -413,6 +413,30 @@ pid_t lc_recycle_pid(const struct lc *t, const char *id)
 	return other;
 }
 
+void lc_assert_log_one_error(const char *log, const char *needle)
+{
+	char *text = ctt_read_file(log);
+	cr_expect_eq(ctt_count_lines(text), 1, "log:\n%s", text);
+	yajl_val v = ctt_json_parse(text, log);
+	cr_expect_str_eq(ctt_json_get_string(v, ".level"), "error");
+	const char *msg = ctt_json_get_string(v, ".msg");
+	cr_expect(msg && strstr(msg, needle), "msg: %s", msg ? msg : "(none)");
+	cr_expect_not_null(ctt_json_get_string(v, ".time"));
+	cr_expect_eq(ctt_json_len(v, ""), 3, "other members than level, msg, time:\n%s", text);
+	yajl_tree_free(v);
+	free(text);
+}
+
+void lc_install_sysprobe(const struct lc *t)
+{
+	char *dest = lc_rootfs_path(t, "bin/sysprobe");
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("sysprobe"), dest, NULL});
+	cr_assert_eq(r.status, 0, "cp sysprobe: %s", r.err);
+	ctt_result_free(&r);
+	free(dest);
+}
+
 bool lc_alive(pid_t pid)
 {
 	char path[64], buf[512];
@@ -687,7 +711,8 @@ char *lc_ns_link(const char *who, const char *name)
 	return strdup(buf);
 }
 
-int lc_count_in_pidns(pid_t pid, const char *cmdline)
+/* How many processes lc_count_in_pidns() means; *first gets one of them (0: none). */
+static int scan_pidns(pid_t pid, const char *cmdline, pid_t *first)
 {
 	char path[64];
 	struct stat ns, st;
@@ -696,17 +721,32 @@ int lc_count_in_pidns(pid_t pid, const char *cmdline)
 	DIR *d = opendir("/proc");
 	cr_assert_not_null(d);
 	int n = 0;
+	*first = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (atoi(e->d_name) <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/ns/pid", e->d_name);
 		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev &&
-		    proc_has_entry(e->d_name, "cmdline", cmdline, ' '))
-			n++;
+		    proc_has_entry(e->d_name, "cmdline", cmdline, ' ') && !n++)
+			*first = (pid_t)atoi(e->d_name);
 	}
 	closedir(d);
 	return n;
+}
+
+int lc_count_in_pidns(pid_t pid, const char *cmdline)
+{
+	pid_t first;
+	return scan_pidns(pid, cmdline, &first);
+}
+
+pid_t lc_find_in_pidns(pid_t pid, const char *cmdline)
+{
+	pid_t first;
+	scan_pidns(pid, cmdline, &first);
+	cr_assert_gt(first, 0, "no \"%s\" in the pid namespace of %d", cmdline, (int)pid);
+	return first;
 }
 
 void lc_wait_count_in_pidns(pid_t pid, const char *cmdline, int want)

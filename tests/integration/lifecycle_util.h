@@ -116,6 +116,10 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
  * in another clock tick than the init) whose pid state.json of id now names. */
 pid_t lc_recycle_pid(const struct lc *t, const char *id);
 
+/* Copies tests/helpers/sysprobe (static: raw syscalls, see there) into the rootfs as
+ * /bin/sysprobe. */
+void lc_install_sysprobe(const struct lc *t);
+
 /* chown -R -h uid:uid path (for a user namespace's mapped root). */
 void lc_chown_tree(const char *path, unsigned uid);
 /* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
@@ -144,6 +148,9 @@ void lc_expect_failv(const struct lc *t, const char *const *args, const char *co
 
 /* Both `create` and `run` of id fail as lc_assert_error() checks, and leave nothing. */
 void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles);
+/* The whole --log file is one JSON object {"level":"error","msg":...,"time":...} (Podman
+ * unmarshals it as one), its msg holding needle. */
+void lc_assert_log_one_error(const char *log, const char *needle);
 /* The file holds exactly want (a victim file a container must not have written). */
 void lc_assert_file_text(const char *path, const char *want);
 
@@ -157,6 +164,8 @@ char *lc_ns_link(const char *who, const char *name);
 /* Number of processes whose pid namespace is that of pid and whose cmdline is cmdline
  * (arguments joined by spaces). */
 int lc_count_in_pidns(pid_t pid, const char *cmdline);
+/* The pid (as seen here) of one such process; fails when there is none. */
+pid_t lc_find_in_pidns(pid_t pid, const char *cmdline);
 /* Polls until lc_count_in_pidns() is want (fails after 10 s). */
 void lc_wait_count_in_pidns(pid_t pid, const char *cmdline, int want);
 

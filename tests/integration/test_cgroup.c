@@ -1,6 +1,6 @@
 /* The container's cgroup on this host's layout (v1 controllers; on a hybrid host cgroup2 on
  * /sys/fs/cgroup/unified too): linux.resources read back from the cgroup files outside and
- * from /sys/fs/cgroup inside, limits enforced (OOM kill, pids.max, a 512 KiB container),
+ * from /sys/fs/cgroup inside, limits enforced (OOM kill, pids.max, a 224 KiB container),
  * cgroupsPath forms, state.json, kill --all, delete, and nothing left behind (every test
  * nests its containers under the test process's own cgroup, in cgt_subtree()). */
 #include <criterion/criterion.h>
@@ -188,18 +188,47 @@ Test(cgroup, cpu_quota_throttles_a_busy_loop)
 		      "throttled\n");
 }
 
-Test(cgroup, true_runs_under_512_kib)
+/* issue 10: /bin/true runs under 224 KiB, the smallest limit crun manages: created, started,
+ * stopped with the limit in place outside, then run to its exit code; the container reads
+ * its own limit under the same 224 KiB. */
+#define TINY_LIMIT "229376"
+
+static void assert_no_oom_kill(const char *rel)
+{
+	char *dir = cgt_dir("memory", rel);
+	cr_assert_not_null(dir, "no memory hierarchy");
+	char *path = ctt_path(dir, "memory.oom_control"), *text = ctt_read_file(path);
+	cr_expect(lc_matches(text, "^oom_kill 0$"), "%s:\n%s", path, text);
+	free(text);
+	free(path);
+	free(dir);
+}
+
+Test(cgroup, true_runs_under_224_kib_and_sees_its_limit)
 {
 	need_v1_hierarchy("memory");
 	struct lc t;
 	lc_init(&t);
 	cgt_use_path(&t, "tiny");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 524288}}");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("tiny");
+	assert_file("memory", rel, "memory.limit_in_bytes", TINY_LIMIT);
+	lc_ok(&t, "start", ID);
+	lc_wait_status(&t, ID, "stopped");
+	assert_no_oom_kill(rel);
+	lc_ok(&t, "delete", ID);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	cr_assert_eq(r.status, 0, "/bin/true under 512 KiB: exit %d: %s", r.status, r.err);
+	cr_assert_eq(r.status, 0, "/bin/true under 224 KiB: exit %d: %s", r.status, r.err);
 	ctt_result_free(&r);
+	/* cat alone: a shell beside it needs more than 224 KiB */
+	lc_set_args(&t, LC_ARGV("cat", "/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+	char *out = lc_run_output(&t);
+	cr_expect_str_eq(out, TINY_LIMIT "\n");
+	free(out);
+	free(rel);
 }
 
 /* A value the kernel refuses fails create naming the file and the value; nothing stays. */

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/integration/cgroup_util.h"
@@ -93,6 +96,80 @@ Test(cgroup_cmds, pause_refuses_a_stopped_container)
 	lc_assert_fails(&t, LC_ARGV("pause", "nosuch"), "container \"nosuch\" does not exist");
 }
 
+#define TWO_PROCS "sleep 1000 & touch /ready; wait"
+
+/* The container's directory in each hierarchy the host has (v1 ones, cgroup2), malloc'ed;
+ * NULL entries for the missing ones. */
+#define N_CHECKED_HIERARCHIES 4
+static void container_dirs(const char *id, char *dirs[N_CHECKED_HIERARCHIES])
+{
+	static const char *const controllers[] = {"memory", "pids", "freezer", ""};
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s/%s", cgt_subtree(), id);
+	for (int i = 0; i < N_CHECKED_HIERARCHIES; i++)
+		dirs[i] = cgt_dir(controllers[i], rel);
+}
+
+/* The outside pids of the container's processes, from its first cgroup's cgroup.procs (0
+ * when it has none). */
+static int container_pids(char *const dirs[N_CHECKED_HIERARCHIES], pid_t *pids, int max)
+{
+	int i = 0, n = 0;
+	while (i < N_CHECKED_HIERARCHIES && !dirs[i])
+		i++;
+	if (i == N_CHECKED_HIERARCHIES)
+		return 0;
+	char *path = ctt_path(dirs[i], "cgroup.procs");
+	char *text = ctt_read_file(path);
+	for (char *line = strtok(text, "\n"); line && n < max; line = strtok(NULL, "\n"))
+		pids[n++] = atoi(line);
+	free(text);
+	free(path);
+	return n;
+}
+
+static void assert_dead_and_cgroups_gone(const pid_t *pids, int n,
+					 char *dirs[N_CHECKED_HIERARCHIES])
+{
+	for (int i = 0; i < n; i++)
+		cr_expect_not(lc_alive(pids[i]), "pid %d survived", pids[i]);
+	for (int i = 0; i < N_CHECKED_HIERARCHIES; i++) {
+		struct stat st;
+		cr_expect(!dirs[i] || stat(dirs[i], &st) < 0, "cgroup %s left", dirs[i]);
+		free(dirs[i]);
+	}
+}
+
+/* delete --force of a running container: SIGKILL (what its init's parent sees; a TERM trap
+ * inside never runs), its other process gone, no cgroup, no state left. The test process is
+ * a subreaper, as conmon is, so the detached init becomes its child to reap. */
+Test(cgroup_cmds, delete_force_kills_a_running_container_with_sigkill)
+{
+	struct lc t;
+	init(&t);
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	run_script(&t, "df", "trap 'echo TERM > /sig' TERM; " TWO_PROCS);
+	char *dirs[N_CHECKED_HIERARCHIES];
+	container_dirs("df", dirs);
+	pid_t init_pid = lc_pid(&t, "df"), pids[8];
+	lc_wait_count_in_pidns(init_pid, "sleep 1000", 1);
+	int n = container_pids(dirs, pids, 8);
+	cr_assert_eq(n, 2, "not the init and its sleep in the cgroup: %d", n);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "delete", "--force", "df");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_empty(r.err);
+	ctt_result_free(&r);
+	int status = 0;
+	cr_assert_eq(waitpid(init_pid, &status, 0), init_pid, "the init is not the subreaper's");
+	cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "init status 0x%x", status);
+	char *sig = lc_rootfs_path(&t, "sig");
+	cr_expect_neq(access(sig, F_OK), 0, "the container saw a TERM");
+	free(sig);
+	assert_dead_and_cgroups_gone(pids, n, dirs);
+	lc_assert_nothing_left(&t);
+}
+
 Test(cgroup_cmds, delete_force_of_a_paused_container)
 {
 	struct lc t;
@@ -105,8 +182,6 @@ Test(cgroup_cmds, delete_force_of_a_paused_container)
 	cr_expect_str_empty(r.out);
 	ctt_result_free(&r);
 }
-
-#define TWO_PROCS "sleep 1000 & touch /ready; wait"
 
 Test(cgroup_cmds, ps_lists_the_init_and_its_child)
 {

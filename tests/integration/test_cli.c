@@ -107,7 +107,8 @@ Test(cli, invalid_flag_value)
 
 /* The commands still to come. Delete a name from the list when its command lands. */
 static const char *const not_implemented[] = {
-	"checkpoint", "restore",
+	"checkpoint",
+	"restore",
 };
 
 Test(cli, commands_not_implemented_yet)
@@ -123,6 +124,16 @@ Test(cli, commands_not_implemented_yet)
 		cr_expect_str_eq(r.err, want, "%s: stderr: %s", cmd, r.err);
 		ctt_result_free(&r);
 	}
+}
+
+/* Podman's probe for checkpoint support is `checkpoint --help`'s exit status. */
+Test(cli, checkpoint_help_fails_until_checkpoint_exists)
+{
+	struct ctt_result r;
+	ctt_ctrun(&r, NULL, "checkpoint", "--help", NULL);
+	cr_expect_neq(r.status, 0, "exit 0: Podman would think checkpoint works");
+	cr_expect_str_eq(r.err, "ctrun: checkpoint: not implemented yet\n");
+	ctt_result_free(&r);
 }
 
 static void assert_json_log_line(const char *line, const char *msg_part)

@@ -235,10 +235,10 @@ static void assert_recycled_pid_spared(const char *const *enosys_args)
 	expect_status(&f, "stopped");
 	struct ctt_result r;
 	lc_ctrun(&r, &f.t, "kill", ID, "KILL");
-	lc_assert_error(&r, "kill container \"" ID "\"", "not running");
+	lc_assert_error(&r, "kill container \"" ID "\"", "container not running");
 	ctt_result_free(&r);
 	lc_ctrun(&r, &f.t, "kill", "--all", ID, "KILL");
-	lc_assert_error(&r, "kill container \"" ID "\"", "not running");
+	lc_assert_error(&r, "kill container \"" ID "\"", "container not running");
 	ctt_result_free(&r);
 	lc_ok(&f.t, "delete", "--force", ID);
 	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");

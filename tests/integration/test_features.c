@@ -80,11 +80,12 @@ Test(features, claims_the_six_hooks_and_plain_mount_options)
 	cr_expect_eq(ctt_json_len(f, ".hooks"), 6, "hooks: the six of config.md");
 	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
 		cr_expect(ctt_json_array_has(f, ".hooks", hooks[i]), "%s", hooks[i]);
-	static const char *const want[] = {"ro",   "rw",    "nosuid",	"nodev",    "noexec",
-					   "bind", "rbind", "rprivate", "relatime", "remount"};
+	static const char *const want[] = {"ro",       "rw",	  "nosuid",   "nodev",
+					   "noexec",   "bind",	  "rbind",    "rprivate",
+					   "relatime", "remount", "tmpcopyup"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		cr_expect(ctt_json_array_has(f, ".mountOptions", want[i]), "%s", want[i]);
-	static const char *const not_yet[] = {"rro", "tmpcopyup", "nosymfollow"};
+	static const char *const not_yet[] = {"rro", "nosymfollow"};
 	for (size_t i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		cr_expect_not(ctt_json_array_has(f, ".mountOptions", not_yet[i]), "%s", not_yet[i]);
 	yajl_tree_free(f);

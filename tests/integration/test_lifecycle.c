@@ -193,6 +193,34 @@ Test(lifecycle, start_runs_the_process_once)
 	lc_assert_fails(&t, LC_ARGV("start", "nosuch"), "\"nosuch\"", "does not exist");
 }
 
+static ino_t assert_state_inode(const struct lc *t, const char *id)
+{
+	char *file = lc_state_file(t, id);
+	struct stat st;
+	cr_assert_eq(stat(file, &st), 0, "%s", file);
+	free(file);
+	return st.st_ino;
+}
+
+/* state.json is written once per create: start records itself by removing the exec fifo,
+ * which state reads as running (one file less to make per start). */
+Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000");
+	create(&t, "once");
+	char *fifo = ctt_path(t.root, "once/exec.fifo");
+	cr_expect(ctt_exists(fifo), "create leaves the exec fifo");
+	ino_t before = assert_state_inode(&t, "once");
+	lc_ok(&t, "start", "once");
+	cr_expect_not(ctt_exists(fifo), "start removes the exec fifo");
+	cr_expect_eq(assert_state_inode(&t, "once"), before, "start rewrote state.json");
+	assert_status(&t, "once", "running");
+	lc_ok(&t, "delete", "--force", "once");
+	free(fifo);
+}
+
 Test(lifecycle, container_inherits_stdio_without_terminal)
 {
 	struct lc t;
@@ -291,7 +319,7 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 
 	lc_ok(&t, "kill", "u1", "KILL");
 	lc_wait_status(&t, "u1", "stopped");
-	lc_assert_fails(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "not running");
+	lc_assert_fails(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "container not running");
 }
 
 /* The init traps TERM; the background sleeps die of it, but only if they get it. */
@@ -378,6 +406,35 @@ Test(lifecycle, delete_force_kills_created_and_running)
 	expect_gone(&t, "created1");
 	expect_gone(&t, "running1");
 	cr_expect_not(lc_alive(pids[0]) || lc_alive(pids[1]), "a container init survived");
+	lc_assert_nothing_left(&t);
+}
+
+/* delete --force ends the whole pid namespace, not only its init: a background child of
+ * a running container's init, and of a paused one's (frozen processes die only once thawed). */
+Test(lifecycle, delete_force_ends_the_children_of_the_init)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000 & touch /started; wait");
+	const char *ids[] = {"running2", "paused2"};
+	for (size_t i = 0; i < 2; i++) {
+		create(&t, ids[i]);
+		lc_ok(&t, "start", ids[i]);
+		wait_marker(&t, "started");
+		char *marker = lc_rootfs_path(&t, "started");
+		cr_assert_eq(unlink(marker), 0, "unlink %s", marker);
+		free(marker);
+		pid_t init_pid = lc_pid(&t, ids[i]);
+		pid_t child = lc_find_in_pidns(init_pid, "sleep 1000");
+		if (i == 1) {
+			lc_ok(&t, "pause", ids[i]);
+			assert_status(&t, ids[i], "paused");
+		}
+		lc_ok(&t, "delete", "--force", ids[i]);
+		expect_gone(&t, ids[i]);
+		cr_expect_not(lc_alive(init_pid), "%s: the init survived", ids[i]);
+		cr_expect_not(lc_alive(child), "%s: the init's child survived", ids[i]);
+	}
 	lc_assert_nothing_left(&t);
 }
 

@@ -231,6 +231,40 @@ Test(rootless, cgroup_skipped_with_a_warning_unless_a_limit_is_asked)
 	lc_assert_nothing_left(&r.t);
 }
 
+/* --log-format json: the warning goes to stderr, never into the file, which on a failure
+ * holds the error alone (Podman reads it as one object); --debug puts everything there. */
+Test(rootless, json_log_holds_the_error_alone)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_script(&r.t, "true");
+	char *dir = ctt_tmpdir(), *ok = ctt_path(dir, "ok.json"), *failed = ctt_path(dir, "f.json");
+	char *debug = ctt_path(dir, "debug.json");
+	lc_make_searchable(dir);
+	lc_chown_tree(dir, r.u.uid);
+	struct ctt_result res;
+	lc_ctrun(&res, &r.t, "--log", ok, "--log-format", "json", "run", "--bundle", r.t.bundle,
+		 ID);
+	cr_expect_eq(res.status, 0, "exit %d: %s", res.status, res.err);
+	cr_expect(strstr(res.err, "warning: container"), "no warning on stderr: %s", res.err);
+	cr_expect_str_eq(ctt_exists(ok) ? ctt_read_file(ok) : "", "", "the warning is in the file");
+	ctt_result_free(&res);
+	lc_ctrun(&res, &r.t, "--debug", "--log", debug, "--log-format", "json", "run", "--bundle",
+		 r.t.bundle, ID);
+	cr_expect_eq(res.status, 0, "exit %d: %s", res.status, res.err);
+	cr_expect(lc_matches(ctt_read_file(debug), "\"level\":\"warning\",\"msg\":\"container"),
+		  "--debug: no warning record");
+	ctt_result_free(&res);
+	ctt_config_set(r.t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 10}}");
+	lc_ctrun(&res, &r.t, "--log", failed, "--log-format", "json", "run", "--bundle", r.t.bundle,
+		 ID);
+	cr_expect_neq(res.status, 0);
+	lc_assert_log_one_error(failed, "Permission denied");
+	ctt_result_free(&res);
+	lc_assert_nothing_left(&r.t);
+	free(debug), free(failed), free(ok), free(dir);
+}
+
 /* More than its own id: the /etc/subuid range through newuidmap and newgidmap; the process
  * runs as one of those ids. */
 Test(rootless, subordinate_ids_through_newuidmap)

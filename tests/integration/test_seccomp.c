@@ -42,17 +42,6 @@ static void assert_sh(const struct lc *t, const char *script, const char *want)
 	free(out);
 }
 
-/* Copies sysprobe into the rootfs as /bin/sysprobe. */
-static void install_sysprobe(const struct lc *t)
-{
-	char *dest = lc_rootfs_path(t, "bin/sysprobe");
-	struct ctt_result r;
-	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("sysprobe"), dest, NULL});
-	cr_assert_eq(r.status, 0, "cp sysprobe: %s", r.err);
-	ctt_result_free(&r);
-	free(dest);
-}
-
 /* `run` of sysprobe with the given probes; returns its stdout. */
 static char *probe_output(const struct lc *t, const char *const *probes)
 {
@@ -121,7 +110,7 @@ Test(seccomp, argument_comparisons)
 {
 	struct lc t;
 	lc_init(&t);
-	install_sysprobe(&t);
+	lc_install_sysprobe(&t);
 	allow_but(&t, "{\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": "
 		      "[{\"index\": 0, \"value\": 4294967295, \"op\": \"SCMP_CMP_EQ\"}]},"
 		      "{\"names\": [\"getppid\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 33,"
@@ -146,7 +135,7 @@ Test(seccomp, default_errno_gives_clone3_enosys)
 {
 	struct lc t;
 	lc_init(&t);
-	install_sysprobe(&t);
+	lc_install_sysprobe(&t);
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
 			"[" STATIC_START ", \"getpid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
 	assert_probes(&t, "clone3=ENOSYS\nmkdir=EPERM\ngetpid=ok\n", "clone3", "mkdir", "getpid");
@@ -157,7 +146,7 @@ Test(seccomp, clone3_named_by_the_profile_keeps_its_rule)
 {
 	struct lc t;
 	lc_init(&t);
-	install_sysprobe(&t);
+	lc_install_sysprobe(&t);
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
 			"[" STATIC_START ", \"clone3\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
 	assert_probes(&t, "clone3=EINVAL\nmkdir=EPERM\n", "clone3", "mkdir");

@@ -82,6 +82,35 @@ static void cgroup_v2_unknown_key(const struct lc *t)
 	lc_set_script(t, "echo ran");
 }
 
+/* issue 10: /bin/true under 224 KiB on cgroup v2, where the init is born in its cgroup
+ * (CLONE_INTO_CGROUP) and so everything it touches while setting up is charged there: seen
+ * from outside by a script (the limit in memory.max, the state, no OOM kill, the exit code
+ * of run) and from inside by a container that reads its own memory.max under that limit. */
+#define TINY_LIMIT "229376"
+
+#define TINY_SCRIPT                                                                          \
+	"b=$1 n=$2; R='ctrun --root /run/ctrun'\n"                                            \
+	"$R create --bundle $b $n || exit 1\n"                                                \
+	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "                \
+	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                     \
+	"echo memory.max $(cat $cg/memory.max)\n"                                             \
+	"$R start $n; echo start rc $?; i=0; while ! $R state $n | grep -q '\"stopped\"' && " \
+	"[ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; $R state $n | grep '\"status\"'\n"  \
+	"grep '^oom_kill ' $cg/memory.events; $R delete $n; echo delete rc $?\n"               \
+	"$R run --bundle $b $n; echo run rc $?\n"
+
+static void tiny_limit(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".linux.resources", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
+	lc_set_args(t, LC_ARGV("/bin/true"));
+}
+
+static void tiny_limit_inside(const struct lc *t)
+{
+	tiny_limit(t);
+	lc_set_args(t, LC_ARGV("cat", "/sys/fs/cgroup/memory.max"));
+}
+
 struct vm_case {
 	const char *name;		   /* the container's id and hostname */
 	void (*setup)(const struct lc *t); /* makes the bundle's config */
@@ -165,6 +194,8 @@ static const struct vm_case cases[] = {
 	{"cgv2-bad", cgroup_v2_unknown_key, NULL, "run"},
 	{"cgcmd", cgroup_commands, NULL, NULL, CGCMD_SCRIPT},
 	{"oom", oom_hog, NULL, NULL, OOM_SCRIPT},
+	{"tiny", tiny_limit, NULL, NULL, TINY_SCRIPT},
+	{"tiny-inside", tiny_limit_inside, NULL, "run"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -586,6 +617,27 @@ Test(vm, cgroup_v2_unknown_unified_key_is_refused)
 	vm_result(&r, console, "cgv2-bad");
 	lc_assert_error(&r, ".linux.resources.unified[\"memory.bogus\"]", "does not exist");
 	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
+	ctt_result_free(&r);
+	free(console);
+}
+
+Test(vm, true_runs_under_224_kib_on_cgroup2)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "tiny");
+	cr_expect_eq(r.status, 0, "stdout:\n%s\nstderr:\n%s", r.out, r.err);
+	cr_expect_str_eq(r.out, "memory.max " TINY_LIMIT "\n"
+				"start rc 0\n"
+				"  \"status\": \"stopped\",\n"
+				"oom_kill 0\n"
+				"delete rc 0\n"
+				"run rc 0\n");
+	ctt_result_free(&r);
+	vm_result(&r, console, "tiny-inside");
+	cr_expect_eq(r.status, 0, "cat memory.max under 224 KiB: exit %d, stderr:\n%s", r.status,
+		     r.err);
+	cr_expect_str_eq(r.out, TINY_LIMIT "\n");
 	ctt_result_free(&r);
 	free(console);
 }

@@ -72,3 +72,16 @@ Test(log_time, rfc3339_utc_with_nanoseconds)
 	regfree(&re);
 	cr_assert_eq(rc, 0, "\"%s\" is not RFC 3339 UTC with nanoseconds", buf);
 }
+
+/* JSON: the file holds the error alone (Podman reads it as one object), all with --debug;
+ * text keeps every record. */
+Test(log_file, json_takes_errors_only_unless_debug)
+{
+	for (int level = CT_LOG_DEBUG; level <= CT_LOG_ERROR; level++) {
+		cr_expect_eq(ct_log_file_takes(CT_LOG_JSON, level, false), level == CT_LOG_ERROR,
+			     "json, level %d", level);
+		cr_expect(ct_log_file_takes(CT_LOG_JSON, level, true), "json --debug, level %d",
+			  level);
+		cr_expect(ct_log_file_takes(CT_LOG_TEXT, level, false), "text, level %d", level);
+	}
+}

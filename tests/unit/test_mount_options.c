@@ -350,3 +350,19 @@ Test(mount_options, data_split_keeps_quoted_commas)
 	assert_split("", (const char *const[]){NULL});
 	assert_split("flag", (const char *const[]){"flag", NULL});
 }
+
+/* "tmpcopyup" is a runtime action, never filesystem data (tmpfs would refuse it). */
+Test(mount_options, tmpcopyup_is_a_flag_not_data)
+{
+	struct ct_mount_flags f;
+	PARSE(&f, "tmpcopyup", "nosuid", "size=1m");
+	cr_expect(f.tmpcopyup);
+	cr_expect_eq(f.flags, MS_NOSUID);
+	cr_assert_not_null(f.data);
+	cr_expect_str_eq(f.data, "size=1m");
+	free(f.data);
+
+	PARSE(&f, "nosuid", "size=1m");
+	cr_expect_not(f.tmpcopyup);
+	free(f.data);
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The containerd end-to-end suite's own containerd: contrib/containerd/config.toml with its
+# own root, state, sockets and plugin dirs under E2E_DIR, ctrun as BinaryName, a namespace
+# of its own (so its runc root /run/containerd/runc/<ns> and its cgroups /<ns>/<id> are the
+# suite's alone), and the busybox image imported. Sourced; needs E2E_DIR, CTRUN, CTRUN_SRC.
+
+E2E_TIMEOUT=60
+E2E_IMAGE=docker.io/library/busybox:e2e
+NS=ctrun-e2e-$$
+SOCK=$E2E_DIR/containerd.sock
+CTRD_STATE=$E2E_DIR/state
+CTRD_PID=
+
+# The project's config with this run's paths: a private daemon, ctrun as built.
+write_containerd_config() { # OUT
+	{
+		printf 'version = 2\nroot = "%s/root"\nstate = "%s"\n' "$E2E_DIR" "$CTRD_STATE"
+		printf '[grpc]\n  address = "%s"\n[ttrpc]\n  address = "%s.ttrpc"\n' "$SOCK" "$SOCK"
+		printf '[debug]\n  address = ""\n[metrics]\n  address = ""\n'
+		printf '[plugins."io.containerd.internal.v1.opt"]\n  path = "%s/opt"\n' "$E2E_DIR"
+		sed -n '/^\[plugins/,$p' "$CTRUN_SRC/contrib/containerd/config.toml" |
+			sed "s#^\( *BinaryName = \).*#\1\"$CTRUN\"#"
+	} >"$1"
+}
+
+# A runc option of the ctrun runtime in the config (what ctr passes as --runc-binary/-root).
+config_option() { # CONFIG NAME
+	sed -n '/runtimes\.ctrun\.options\]/,/^\[/s/^ *'"$2"' = "\(.*\)"$/\1/p' "$1"
+}
+
+# Every client call is bounded, so a hang fails the case instead of blocking CI.
+ctrd() { timeout -k 5 "$E2E_TIMEOUT" ctr -a "$SOCK" -n "$NS" "$@"; }
+
+# ctr run with the shim's runc options taken from the config: the shim runs ctrun.
+ct_run() { ctrd run --runc-binary "$RUNC_BINARY" --runc-root "$RUNC_ROOT" "$@"; }
+
+# Waits (bounded) for a process that is not our child to exit.
+wait_pid_gone() { # PID
+	timeout 20 tail --pid="$1" -s 0.05 -f /dev/null
+}
+
+containerd_start() {
+	write_containerd_config "$E2E_DIR/config.toml" || return 1
+	RUNC_BINARY=$(config_option "$E2E_DIR/config.toml" BinaryName)
+	RUNC_ROOT=$(config_option "$E2E_DIR/config.toml" Root)
+	[ "$RUNC_BINARY" = "$CTRUN" ] || { e2e_log "BinaryName not found in the config"; return 1; }
+	containerd --config "$E2E_DIR/config.toml" >"$E2E_DIR/containerd.log" 2>&1 &
+	CTRD_PID=$!
+	local tries
+	# Readiness has no event to wait for but the socket answering; bounded.
+	for tries in $(seq 100); do
+		ctr -a "$SOCK" version >/dev/null 2>&1 && return 0
+		kill -0 "$CTRD_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	e2e_log "containerd did not start:"
+	tail -n 20 "$E2E_DIR/containerd.log" >&2
+	return 1
+}
+
+import_busybox() {
+	e2e_busybox_rootfs "$E2E_DIR/rootfs" &&
+		mkdir -p "$E2E_DIR/image" &&
+		e2e_busybox_oci_archive "$E2E_DIR/rootfs" "$E2E_DIR/image" "$E2E_DIR/busybox.tar" \
+			"$E2E_IMAGE" &&
+		ctrd images import "$E2E_DIR/busybox.tar" >/dev/null
+}
+
+# The shims of this namespace still alive (their pid files are in the task state dirs).
+shim_pids() {
+	local f
+	for f in "$CTRD_STATE"/io.containerd.runtime.v2.task/"$NS"/*/shim.pid; do
+		[ -e "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && cat "$f"
+	done
+}
+
+# Removes whatever a failed case left in the namespace, then the namespace and image.
+containerd_forget_all() {
+	local c
+	for c in $(ctrd containers ls -q 2>/dev/null); do
+		ctrd tasks rm -f "$c" >/dev/null 2>&1
+		ctrd containers rm "$c" >/dev/null 2>&1
+	done
+	ctrd images rm "$E2E_IMAGE" >/dev/null 2>&1
+	ctr -a "$SOCK" namespaces rm "$NS" >/dev/null 2>&1
+}
+
+# Stops the daemon by its pid (and any shim it left, by theirs); unmounts and removes the
+# suite's directories and its cgroups. Runs from the EXIT trap, so also after a failure.
+containerd_stop() {
+	[ -n "$CTRD_PID" ] || return 0
+	kill -0 "$CTRD_PID" 2>/dev/null && containerd_forget_all
+	local pid
+	for pid in $(shim_pids) $CTRD_PID; do
+		kill "$pid" 2>/dev/null && wait_pid_gone "$pid" || kill -9 "$pid" 2>/dev/null
+	done
+	wait "$CTRD_PID" 2>/dev/null
+	CTRD_PID=
+	grep -o " $E2E_DIR/[^ ]*" /proc/self/mountinfo | sort -r | xargs -r -n1 umount -l
+	rmdir "$RUNC_ROOT/$NS" /sys/fs/cgroup/"$NS" /sys/fs/cgroup/*/"$NS" 2>/dev/null
+	return 0
+}
