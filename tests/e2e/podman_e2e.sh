@@ -5,6 +5,7 @@
 # inside (what the process sees), then that nothing is left behind.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
+. "$here/busybox_image.sh"
 . "$here/podman_env.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 

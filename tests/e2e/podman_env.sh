@@ -47,20 +47,6 @@ write_storage_conf() {
 		"$E2E_DIR" "$E2E_DIR" >"$1"
 }
 
-# A busybox rootfs with the users the exec cases switch to.
-make_busybox_rootfs() {
-	local r=$1 applet
-	mkdir -p "$r/bin" "$r/etc" "$r/tmp" "$r/root" "$r/proc" "$r/sys" "$r/dev" "$r/data"
-	chmod 1777 "$r/tmp"
-	cp /bin/busybox "$r/bin/busybox"
-	for applet in $(/bin/busybox --list); do
-		[ "$applet" = busybox ] || ln -s busybox "$r/bin/$applet"
-	done
-	printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/tmp:/bin/sh\n' >"$r/etc/passwd"
-	printf 'root:x:0:\nuser:x:1000:\n' >"$r/etc/group"
-	echo "from the image" >"$r/data/image-file"
-}
-
 # Sets up everything and exports the environment Podman reads.
 podman_env_setup() {
 	mkdir -p "$E2E_DIR/hooks" "$E2E_DIR/net" /run/ctrun
@@ -74,8 +60,8 @@ podman_env_setup() {
 	export CONTAINERS_STORAGE_CONF="$E2E_DIR/storage.conf"
 	export CONTAINERS_REGISTRIES_CONF="$E2E_DIR/registries.conf"
 	: >"$CONTAINERS_REGISTRIES_CONF"
-	make_busybox_rootfs "$E2E_DIR/rootfs"
-	tar -C "$E2E_DIR/rootfs" -cf "$E2E_DIR/rootfs.tar" . || return 1
+	e2e_busybox_rootfs "$E2E_DIR/rootfs" || return 1
+	e2e_tar "$E2E_DIR/rootfs" "$E2E_DIR/rootfs.tar" || return 1
 	pm import --change 'CMD ["sh"]' "$E2E_DIR/rootfs.tar" "$E2E_IMAGE" >/dev/null 2>&1
 }
 

@@ -357,6 +357,18 @@ Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 	free(rel);
 }
 
+/* Creates ID in the cgroup named NAME (cgt_use_path) and returns its devices.list. */
+static char *created_devices_list(const struct lc *t, const char *name)
+{
+	lc_ok(t, "create", "--bundle", t->bundle, ID);
+	char *rel = rel_of(name);
+	char *dir = cgt_dir("devices", rel);
+	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
+	free(dir);
+	free(rel);
+	return list;
+}
+
 /* Devices: deny all, the standard list, and the config's own nodes. */
 Test(cgroup, devices_allow_list)
 {
@@ -366,17 +378,12 @@ Test(cgroup, devices_allow_list)
 	cgt_use_path(&t, "devices");
 	ctt_config_set(t.bundle, ".linux.resources",
 		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
-	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("devices");
-	char *dir = cgt_dir("devices", rel);
-	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
+	char *list = created_devices_list(&t, "devices");
 	cr_expect(strstr(list, "c 1:3 rwm"), "%s", list);
 	cr_expect(strstr(list, "c 136:* rwm"), "%s", list);
 	cr_expect(strstr(list, "c 5:1 rwm"), "%s", list);
 	cr_expect_null(strstr(list, "a *:* rwm"), "%s", list);
 	free(list);
-	free(dir);
-	free(rel);
 	lc_ok(&t, "delete", "--force", ID);
 	/* inside: /dev/null works, a node outside the list cannot be opened */
 	ctt_config_set(t.bundle, ".linux.resources", "{\"devices\": []}");
@@ -403,15 +410,10 @@ Test(cgroup, device_node_with_its_own_rule_keeps_that_access)
 		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"},"
 		       "{\"allow\": true, \"type\": \"c\", \"major\": 1, \"minor\": 11, "
 		       "\"access\": \"r\"}]}");
-	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("devrule");
-	char *dir = cgt_dir("devices", rel);
-	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
+	char *list = created_devices_list(&t, "devrule");
 	cr_expect(strstr(list, "c 1:11 rm\n"), "the rule's access and mknod:\n%s", list);
 	cr_expect_null(strstr(list, "c 1:11 rw"), "more than the rule's access:\n%s", list);
 	free(list);
-	free(dir);
-	free(rel);
 	lc_ok(&t, "delete", "--force", ID);
 	/* inside: the node without a rule of its own opens for writing, the read-only one
 	 * is refused by the devices cgroup (root in the container owns both) */

@@ -1428,6 +1428,17 @@ Test(config_errors, device_without_major_minor)
 		     "config.json: .linux.devices[1]: major and minor are required for type \"b\"");
 }
 
+/* A document with /dev/null (type "c") of the given fileMode. */
+static const char *null_device_with_mode(unsigned mode)
+{
+	static char object[256];
+	snprintf(object, sizeof(object),
+		 "{\"linux\": {\"devices\": [{\"type\": \"c\", \"path\": \"/dev/null\", "
+		 "\"major\": 1, \"minor\": 3, \"fileMode\": %u}]}}",
+		 mode);
+	return doc(object);
+}
+
 Test(config_errors, device_fields)
 {
 	assert_error(
@@ -1452,32 +1463,11 @@ Test(config_errors, device_fields)
 		     })),
 		     "config.json: .linux.devices[0].path: expected an absolute path, got "
 		     "\"dev/null\"");
-	assert_error(
-		doc(JSON({
-			"linux" : {
-				"devices" : [ {
-					"type" : "c",
-					"path" : "/dev/null",
-					"major" : 1,
-					"minor" : 3,
-					"fileMode" : 512
-				} ]
-			}
-		})),
-		"config.json: .linux.devices[0].fileMode: 01000 has bits beyond the permissions "
-		"(0777) and the file type");
-	/* a char device's mode with a block device's type bits (060000) */
-	assert_error(doc(JSON({
-			     "linux" : {
-				     "devices" : [ {
-					     "type" : "c",
-					     "path" : "/dev/null",
-					     "major" : 1,
-					     "minor" : 3,
-					     "fileMode" : 25014
-				     } ]
-			     }
-		     })),
+	assert_error(null_device_with_mode(512),
+		     "config.json: .linux.devices[0].fileMode: 01000 has bits beyond the permissions "
+		     "(0777) and the file type");
+	/* a char device's mode with a block device's type bits */
+	assert_error(null_device_with_mode(S_IFBLK | 0666),
 		     "config.json: .linux.devices[0].fileMode: the file type bits 060000 are not "
 		     "those of type \"c\"");
 	assert_error(doc(JSON({"linux" : {"devices" : [ {"path" : "/dev/null"} ]}})),
