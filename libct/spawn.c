@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -207,6 +208,28 @@ int ct_spawn_next_msg(const struct ct_spawn_opts *o, int sock, pid_t pid, int *p
 	}
 }
 
+/* The init closed the channel without a word: it died. How, when its pidfd says so within a
+ * second (not reaped here: WNOWAIT); a signal is what the OOM killer sends an init whose set-up
+ * does not fit in its memory limit, charged from its birth on cgroup v2. */
+static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
+{
+	static const char what[] = "container init exited during set-up";
+	struct pollfd p = {.fd = out->pidfd, .events = POLLIN};
+	siginfo_t info = {0};
+	if (out->pidfd < 0 || poll(&p, 1, 1000) != 1 ||
+	    waitid(P_PIDFD, (id_t)out->pidfd, &info, WEXITED | WNOWAIT | WNOHANG) < 0 ||
+	    info.si_pid == 0)
+		return ct_error_set_plain(err, ECHILD, "%s", what);
+	if (info.si_code == CLD_EXITED)
+		return ct_error_set_plain(err, ECHILD, "%s with status %d", what, info.si_status);
+	return ct_error_set_plain(err, ECHILD,
+				  "container init killed by signal %d (SIG%s) during set-up%s",
+				  info.si_status, sigabbrev_np(info.si_status) ?: "?",
+				  info.si_status == SIGKILL
+					  ? " (the OOM killer's signal: is the memory limit too small?)"
+					  : "");
+}
+
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
 			  struct ct_error *err)
 {
@@ -230,7 +253,7 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			err->errnum = msg.errnum;
 			return -1;
 		case CT_SYNC_EOF:
-			return ct_error_set(err, ECHILD, "container init exited during set-up");
+			return init_vanished(out, err);
 		default:
 			if (fd >= 0)
 				close(fd);

@@ -47,7 +47,8 @@
  *   USERNS_READY ------------------------------->  setresgid/setresuid 0, the rest above
  *
  *   any step failing:  <----- ERROR {errno, "mount \"proc\" on \"/proc\": ..."} ; _exit(1)
- *   child dying without a word: recv returns EOF -> "container init exited during set-up"
+ *   child dying without a word: recv returns EOF -> its pidfd says how ("container init
+ *   killed by signal 9 (SIGKILL) during set-up": the OOM killer, under a small memory limit)
  */
 #ifndef CT_SYNC_H
 #define CT_SYNC_H

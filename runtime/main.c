@@ -154,8 +154,13 @@ static int check_unsupported(const struct ct_globals *g, const struct ct_command
 	if (!cmd->needs_cgroups)
 		return 0;
 	if (g->cgroup_manager == CT_CGROUP_SYSTEMD) {
-		ct_log(CT_LOG_ERROR, "%s: the systemd cgroup manager is not supported yet",
-		       cmd->name);
+		/* sd_booted()'s test: where systemd is absent, say so, it is the real obstacle */
+		bool booted = access("/run/systemd/system", F_OK) == 0;
+		ct_log(CT_LOG_ERROR, "%s: the systemd cgroup manager is not supported yet%s",
+		       cmd->name,
+		       booted ? ""
+			      : "; systemd is not running here (no /run/systemd/system): use "
+				"--cgroup-manager cgroupfs");
 		return 1;
 	}
 	return 0;

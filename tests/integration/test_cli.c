@@ -229,6 +229,11 @@ static void assert_refused(const char *flag, const char *value, const char *mess
 Test(cli, systemd_cgroup_not_supported_yet)
 {
 	assert_refused("--systemd-cgroup", NULL, "not supported yet");
+	/* this machine has no systemd: the error says it (and what to use instead) */
+	if (!ctt_exists("/run/systemd/system"))
+		assert_refused("--systemd-cgroup", NULL,
+			       "systemd is not running here (no /run/systemd/system): use "
+			       "--cgroup-manager cgroupfs");
 }
 
 Test(cli, help_lists_every_command)

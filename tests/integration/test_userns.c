@@ -537,3 +537,27 @@ Test(userns, exec_joins_the_user_namespace_without_pidfd_open)
 {
 	assert_exec_joins_the_user_namespace(LC_ARGV("pidfd_open"));
 }
+
+/* tmpcopyup as rootless Podman has it: the image's owners are ids of the container's user
+ * namespace, and the copy in the tmpfs (made inside that namespace) keeps them. Outside,
+ * the image still has only what it had. */
+Test(userns, tmpcopyup_keeps_the_mapped_owners)
+{
+	struct lc t;
+	userns_init(&t);
+	ctt_config_set(t.bundle, ".root.readonly", "false");
+	char *data = lc_rootfs_path(&t, "data"), *file = lc_rootfs_path(&t, "data/f");
+	ctt_mkdir_p(data);
+	ctt_write_file(file, "image\n");
+	cr_assert_eq(chown(data, HOST_ID, HOST_ID), 0);
+	cr_assert_eq(chown(file, HOST_ID + 5, HOST_ID + 6), 0);
+	cr_assert_eq(chmod(file, 0604), 0);
+	lc_add_mount(&t, "/data", "tmpfs", "tmpfs", "tmpcopyup");
+	char *out = lc_sh_output(&t, "stat -c '%u:%g %a' /data/f; cat /data/f; touch /data/new; "
+				     "grep -c ' /data .* tmpfs ' /proc/self/mountinfo");
+	cr_expect_str_eq(out, "5:6 604\nimage\n1\n");
+	char *planted = lc_rootfs_path(&t, "data/new");
+	cr_expect_not(ctt_exists(planted), "written into the image, not the tmpfs");
+	lc_assert_nothing_left(&t);
+	free(planted), free(out), free(file), free(data);
+}

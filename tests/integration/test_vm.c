@@ -105,6 +105,13 @@ static void tiny_limit(const struct lc *t)
 	lc_set_args(t, LC_ARGV("/bin/true"));
 }
 
+/* 64 KiB: less than the set-up itself needs, charged from the init's birth on cgroup v2. */
+static void too_small_limit(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".linux.resources", "{\"memory\": {\"limit\": 65536}}");
+	lc_set_args(t, LC_ARGV("/bin/true"));
+}
+
 static void tiny_limit_inside(const struct lc *t)
 {
 	tiny_limit(t);
@@ -196,6 +203,7 @@ static const struct vm_case cases[] = {
 	{"oom", oom_hog, NULL, NULL, OOM_SCRIPT},
 	{"tiny", tiny_limit, NULL, NULL, TINY_SCRIPT},
 	{"tiny-inside", tiny_limit_inside, NULL, "run"},
+	{"too-small", too_small_limit, NULL, "run"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -638,6 +646,21 @@ Test(vm, true_runs_under_224_kib_on_cgroup2)
 	cr_expect_eq(r.status, 0, "cat memory.max under 224 KiB: exit %d, stderr:\n%s", r.status,
 		     r.err);
 	cr_expect_str_eq(r.out, TINY_LIMIT "\n");
+	ctt_result_free(&r);
+	free(console);
+}
+
+/* An init the OOM killer ends during set-up: the error says so (the signal, not a bare "exited"),
+ * and nothing is left (no_container_is_left, no_cgroup_is_left). */
+Test(vm, init_killed_during_set_up_names_the_signal)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "too-small");
+	lc_assert_error(&r, "create container \"too-small\"",
+			"container init killed by signal 9 (SIGKILL) during set-up",
+			"is the memory limit too small?");
+	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
 	ctt_result_free(&r);
 	free(console);
 }
