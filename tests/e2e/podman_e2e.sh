@@ -144,17 +144,20 @@ host_cgroup_dir() { # CONTROLLER ID
 	echo "/sys/fs/cgroup/$1/$PODMAN_CGROUP_PARENT/libpod-$2"
 }
 
-# Waits for a line in the container's log by following it (podman logs -f, bounded by the
-# timeout), then stops the follower: it would only notice the closed pipe at the next line.
-wait_for_log() { # ID TEXT
-	local status
-	coproc LOGS { exec timeout -k 5 60 podman --runtime ctrun logs -f "$1" 2>/dev/null; }
-	grep -m1 -qF "$2" <&"${LOGS[0]}"
+# Follows podman ARGS (logs -f, events) until a line holds TEXT (bounded by the timeout),
+# then stops the follower: it would only notice the closed pipe at its next line.
+wait_for_podman_line() { # TEXT ARGS...
+	local status text=$1
+	shift
+	coproc FOLLOW { exec timeout -k 5 60 podman --runtime ctrun "$@" 2>/dev/null; }
+	grep -m1 -qF "$text" <&"${FOLLOW[0]}"
 	status=$?
-	kill "$LOGS_PID" 2>/dev/null
-	wait "$LOGS_PID" 2>/dev/null
-	[ "$status" = 0 ] || e2e_fail "\"$2\" never appeared in the log of $1"
+	kill "$FOLLOW_PID" 2>/dev/null
+	wait "$FOLLOW_PID" 2>/dev/null
+	[ "$status" = 0 ] || e2e_fail "\"$text\" never appeared in podman $*"
 }
+
+wait_for_log() { wait_for_podman_line "$2" logs -f "$1"; }
 
 # ---- cases ---------------------------------------------------------------------------------
 
@@ -322,15 +325,19 @@ case_restart() {
 case_readonly_root() {
 	local vol="$E2E_DIR/vol-rw" ro="$E2E_DIR/vol-ro" out
 	mkdir -p "$vol" "$ro" && echo host-data >"$ro/file"
+	# /etc: a tmpfs that starts with the image's files (tmpcopyup), Podman's /etc/hosts
+	# bound on top of it.
 	out=$(pm run --rm --read-only --tmpfs /scratch:size=1m -v "$vol:/data" -v "$ro:/ro:ro" \
-		"$E2E_IMAGE" sh -c '
+		--mount type=tmpfs,destination=/etc,tmpcopyup "$E2E_IMAGE" sh -c '
 		touch /rootfile 2>/dev/null && echo root-writable
 		echo s > /scratch/f && echo scratch-ok
 		echo from-container > /data/out && echo data-ok
 		touch /ro/x 2>/dev/null && echo ro-writable
 		cat /ro/file
 		grep " /scratch " /proc/self/mountinfo
-		touch /tmp/t && echo tmp-ok') || return 1
+		touch /tmp/t && echo tmp-ok
+		grep "^user:" /etc/passwd && echo new > /etc/new && echo etc-writable
+		grep -c " /etc/hosts " /proc/self/mountinfo') || return 1
 	assert_not_contains "$out" root-writable "--read-only root" &&
 		assert_contains "$out" scratch-ok "--tmpfs is writable" &&
 		assert_contains "$out" "size=1024k" "the tmpfs has its size" &&
@@ -338,7 +345,10 @@ case_readonly_root() {
 		assert_eq from-container "$(cat "$vol/out")" "the write landed in the host dir" &&
 		assert_not_contains "$out" ro-writable "the :ro bind" &&
 		assert_contains "$out" host-data "the ro bind shows the host file" &&
-		assert_contains "$out" tmp-ok "podman's /tmp tmpfs on a read-only root"
+		assert_contains "$out" tmp-ok "podman's /tmp tmpfs on a read-only root" &&
+		assert_contains "$out" "user:x:1000:1000" "tmpcopyup brought the image's /etc/passwd" &&
+		assert_contains "$out" "etc-writable
+1" "the /etc tmpfs is writable, /etc/hosts bound on it"
 }
 
 case_capabilities() {
@@ -626,6 +636,34 @@ case_cgroups_disabled() {
 	pm rm -f -t 0 "$id" >/dev/null
 }
 
+# --restart on-failure:2: conmon runs Podman's exit command, which restarts the container
+# through ctrun twice; the last exit is followed by Podman's cleanup event.
+case_restart_policy() {
+	local id vol="$E2E_DIR/vol-restart"
+	mkdir -p "$vol"
+	id=$(run_detached --restart on-failure:2 -v "$vol:/v" "$E2E_IMAGE" \
+		sh -c 'echo "run in $(hostname)" >> /v/count; exit 1') || return 1
+	wait_for_podman_line " container cleanup $id" events --filter "container=$id" || return 1
+	assert_eq "exited 2 1" "$(pm inspect --format '{{.State.Status}} {{.RestartCount}} {{.State.ExitCode}}' "$id")" \
+		"status, restarts, exit code" || return 1
+	assert_eq 3 "$(grep -c "run in ${id:0:12}" "$vol/count")" "the command ran three times" || return 1
+	pm rm "$id" >/dev/null
+}
+
+# Podman probes `ctrun checkpoint --help`; ctrun has no checkpoint yet, so Podman refuses
+# before touching the container.
+case_checkpoint_probe() {
+	local id err status
+	id=$(run_detached "$E2E_IMAGE" sleep 1000) || return 1
+	err=$(pm container checkpoint "$id" 2>&1)
+	status=$?
+	assert_eq 125 "$status" "podman container checkpoint" &&
+		assert_contains "$err" "does not support checkpoint" "the reason" &&
+		assert_eq running "$(pm inspect --format '{{.State.Status}}' "$id")" "still running" &&
+		assert_eq ok "$(pm exec "$id" echo ok)" "and usable" || return 1
+	pm rm -f -t 0 "$id" >/dev/null
+}
+
 pcase run-rm case_run_rm
 pcase exit-codes case_exit_codes
 pcase missing-command case_missing_command
@@ -637,6 +675,8 @@ pcase pause-unpause case_pause_unpause
 pcase stats case_stats
 pcase update case_update
 pcase restart case_restart
+pcase restart-policy case_restart_policy
+pcase checkpoint-probe case_checkpoint_probe
 pcase readonly-root case_readonly_root
 pcase capabilities case_capabilities
 pcase seccomp-and-nnp case_seccomp_and_nnp
