@@ -49,7 +49,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench bench-profile install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -178,6 +178,10 @@ $(BUILD)/bench/%: contrib/bench/%.c
 
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
+
+# One `ctrun run` cut into its steps under strace (contrib/bench/README.md).
+bench-profile: deps $(BUILD)/ctrun $(BENCH_TOOLS)
+	contrib/bench/bench.sh $(BUILD) profile.py
 
 install: $(BUILD)/ctrun
 	install -D -m 0755 $(BUILD)/ctrun $(DESTDIR)$(PREFIX)/sbin/ctrun

@@ -64,6 +64,13 @@ static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+static int make_network_namespace(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->early_netns && unshare(CLONE_NEWNET) < 0)
+		return ct_error_set(err, errno, "create network namespace");
+	return 0;
+}
+
 /* The parent puts the init in its cgroup before it runs anything of the container's
  * (libct/sync.h); the cgroup namespace made after that has the container's cgroup as root. */
 static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
@@ -158,7 +165,8 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 {
 	const struct oci_config *c = plan->config;
 	bool exec_failed;
-	if (wait_for_cgroup(plan, err) < 0 || enter_user_namespace(plan, err) < 0 ||
+	if (make_network_namespace(plan, err) < 0 || wait_for_cgroup(plan, err) < 0 ||
+	    enter_user_namespace(plan, err) < 0 ||
 	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;

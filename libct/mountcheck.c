@@ -239,6 +239,24 @@ static size_t made_order(const struct ct_init_plan *plan, size_t k)
 	return 2 * k;
 }
 
+/* An expectation a later one covers is not checked. The orders are computed once: made_order
+ * walks the mounts, and this compares every pair. */
+static int mark_shadowed(struct ct_init_plan *plan, struct ct_error *err)
+{
+	size_t n = plan->n_expect;
+	_cleanup_free_ size_t *order = calloc(n, sizeof(*order));
+	if (!order)
+		return ct_error_set(err, ENOMEM, "plan the mount check");
+	for (size_t k = 0; k < n; k++)
+		order[k] = made_order(plan, k);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n && !plan->expect[i].shadowed; j++)
+			if (plan->expect[j].path && plan->expect[i].path && order[j] > order[i])
+				plan->expect[i].shadowed =
+					covers(plan->expect[j].path, plan->expect[i].path);
+	return 0;
+}
+
 int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -275,13 +293,7 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	snprintf(root->label, sizeof(root->label), "root \"/\"");
 	root->path = "/";
 	root->attr_set = c->root.readonly ? MOUNT_ATTR_RDONLY : 0;
-	for (size_t i = 0; i < plan->n_expect; i++)
-		for (size_t j = 0; j < plan->n_expect && !plan->expect[i].shadowed; j++)
-			if (plan->expect[j].path && plan->expect[i].path &&
-			    made_order(plan, j) > made_order(plan, i))
-				plan->expect[i].shadowed =
-					covers(plan->expect[j].path, plan->expect[i].path);
-	return 0;
+	return mark_shadowed(plan, err);
 }
 
 /* ---- the check, in the child ---- */

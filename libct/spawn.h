@@ -104,6 +104,7 @@ struct ct_init_plan {
 	bool use_joiner;
 	int cgroup_fd;	    /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
 	bool late_cgroupns; /* unshare the cgroup namespace once in the cgroup, not at clone */
+	bool early_netns;   /* the init makes its network namespace while the parent places it */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */

@@ -269,7 +269,8 @@ static int mkdir_p_once(const char *path, char **made_from, struct ct_error *err
 			made = false;
 			break;
 		}
-		if (errno != ENOENT || !slash || slash == buf || depth == sizeof(cut) / sizeof(cut[0]))
+		if (errno != ENOENT || !slash || slash == buf ||
+		    depth == sizeof(cut) / sizeof(cut[0]))
 			return ct_error_set(err, errno, "create cgroup \"%s\"", buf);
 		*slash = '\0';
 		cut[depth++] = slash;

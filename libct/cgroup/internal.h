@@ -62,6 +62,11 @@ int ct_cg_add_pid_all(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
 int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,
 			int (*freeze)(struct ct_cgroup *cg, bool frozen, struct ct_error *err),
 			struct ct_error *err);
+/* SIGKILL to every process through pidfds, waiting on them for each to exit, again until
+ * the cgroup is empty or 5 s have passed (kill_wait.c): 1 done, 0 not possible here (no
+ * pidfds, or the calls refused), -1 when the cgroup cannot be listed. No freezer, no
+ * sleeps; a frozen v1 cgroup must be thawed first (its tasks die only then). */
+int ct_cg_kill_and_wait(struct ct_cgroup *cg, struct ct_error *err);
 /* SIGKILL through cgroup.kill of the cgroup2 directory (5.14+): 1 done, 0 not there. */
 int ct_cg_kill_v2(struct ct_cgroup *cg, struct ct_error *err);
 /* One "KEY VALUE" per line of dir/file into the stats' raw memory fields. */

@@ -340,12 +340,25 @@ static int thaw_if_frozen(struct ct_cgroup *cg, struct ct_error *err)
 	return v1_freeze(cg, false, err);
 }
 
+/* SIGKILL of a cgroup that is not frozen needs no freezer: a process with SIGKILL pending
+ * forks no more, and one more round takes what a dying one forked meanwhile. */
+static int kill_thawed(struct ct_cgroup *cg, struct ct_error *err)
+{
+	enum ct_cgroup_freezer st = CT_FREEZER_THAWED;
+	if (ct_cg_controller_dir(cg, "freezer") && v1_freezer_state(cg, &st, err) < 0)
+		return -1;
+	return st == CT_FREEZER_THAWED ? ct_cg_kill_and_wait(cg, err) : 0;
+}
+
 static int v1_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err)
 {
 	if (sig == SIGKILL) {
 		int done = ct_cg_kill_v2(cg, err);
 		if (done != 0)
 			return done < 0 || thaw_if_frozen(cg, err) < 0 ? -1 : 0;
+		done = kill_thawed(cg, err);
+		if (done != 0)
+			return done < 0 ? -1 : 0;
 	}
 	bool freezer = ct_cg_controller_dir(cg, "freezer") != NULL;
 	return ct_cg_signal_frozen(cg, sig, freezer ? v1_freeze_if_mounted : NULL, err);

@@ -59,27 +59,20 @@ pids_in_cgroup() { # ID
 	grep -l ":/$NS/$1\$" /proc/[0-9]*/cgroup 2>/dev/null | cut -d/ -f3
 }
 
-# The shim serving ID (it may take a moment to exit after the delete: waited for, bounded).
-shim_of() { # ID
-	local f
-	for f in /proc/[0-9]*/cmdline; do
-		tr '\0' ' ' <"$f" 2>/dev/null | grep -q -- "-namespace $NS -id $1 " &&
-			basename "$(dirname "$f")"
-	done
-}
-
 # Nothing of container ID remains: no container, task, ctrun state dir, bundle, cgroup,
 # mount, process or shim.
 assert_nothing_left() { # ID
-	local id=$1 left= pid
+	local id=$1 left= pid dir
 	ctrd containers ls -q | grep -qx "$id" && left+=" container"
 	ctrd tasks ls -q | grep -qx "$id" && left+=" task"
 	[ -e "$RUNC_ROOT/$NS/$id" ] && left+=" ctrun-state-dir"
 	[ -e "$CTRD_STATE/io.containerd.runtime.v2.task/$NS/$id" ] && left+=" bundle"
-	ls -d /sys/fs/cgroup/"$NS/$id" /sys/fs/cgroup/*/"$NS/$id" >/dev/null 2>&1 && left+=" cgroup"
+	for dir in /sys/fs/cgroup/"$NS/$id" /sys/fs/cgroup/*/"$NS/$id"; do
+		[ -e "$dir" ] && left+=" cgroup($dir)"
+	done
 	grep -q "/$NS/$id/" /proc/self/mountinfo && left+=" mount"
 	[ -n "$(pids_in_cgroup "$id")" ] && left+=" process"
-	for pid in $(shim_of "$id"); do
+	for pid in $(shim_pids "$id"); do
 		wait_pid_gone "$pid" || left+=" shim($pid)"
 	done
 	[ -z "$left" ] || e2e_fail "$id left behind:$left"
@@ -94,6 +87,13 @@ case_daemon_and_image() {
 	assert_eq ok "$(echo "$plugins" | awk '$2 == "task" { print $NF }')" "runtime v2 plugin" &&
 		assert_eq ok "$(echo "$plugins" | awk '$2 == "cri" { print $NF }')" \
 			"the cri plugin with the config's runtimes" || return 1
+	# The CRI plugin prints the config it took: ctrun the default handler, with BinaryName.
+	assert_contains "$(grep -m1 'Start cri plugin with config' "$E2E_DIR/containerd.log")" \
+		"DefaultRuntimeName:ctrun" "the CRI default runtime" &&
+		assert_contains "$(grep -m1 'Start cri plugin with config' "$E2E_DIR/containerd.log")" \
+			"ctrun:{Type:io.containerd.runc.v2" "the CRI ctrun runtime" &&
+		assert_contains "$(grep -m1 'Start cri plugin with config' "$E2E_DIR/containerd.log")" \
+			"BinaryName:$CTRUN " "the CRI ctrun runtime's BinaryName" || return 1
 	images=$(ctrd images ls -q)
 	assert_contains "$images" "$E2E_IMAGE" "imported image"
 }
@@ -117,8 +117,9 @@ case_shim_runs_ctrun() {
 	pid=$(task_pid state)
 	assert_eq running "$(json_field "$state" status)" "ctrun state status" &&
 		assert_eq "$pid" "$(json_field "$state" pid)" "ctrun state pid = the task's pid" &&
-		assert_eq /bin/busybox "$(readlink /proc/"$pid"/exe)" "init is the image's busybox" ||
-		return 1
+		assert_eq /bin/busybox "$(readlink /proc/"$pid"/exe)" "init is the image's busybox" &&
+		assert_eq 0 "$(stat -c %s "$CTRD_STATE/io.containerd.runtime.v2.task/$NS/state/log.json")" \
+			"no log record from commands that succeeded" || return 1
 	remove_container state
 	assert_nothing_left state
 }
@@ -165,11 +166,8 @@ case_kill_all_delete() {
 	ctrd tasks kill -s SIGTERM kd || return 1
 	assert_eq 3 "$(ctrd tasks ps kd | tail -n +2 | wc -l)" "pid 1 ignored SIGTERM" || return 1
 	ctrd tasks kill -a -s SIGKILL kd || return 1
-	local tries
-	for tries in $(seq 100); do # the shim reports the exit asynchronously; bounded
-		[ "$(task_status kd)" = STOPPED ] && break
-		sleep 0.05
-	done
+	await_event '/tasks/exit \{"container_id":"kd","id":"kd"' || e2e_fail "no exit event" ||
+		return 1
 	assert_eq STOPPED "$(task_status kd)" "task status after kill --all" || return 1
 	ctrd tasks rm kd >/dev/null 2>&1 && ctrd containers rm kd || e2e_fail "delete" || return 1
 	assert_nothing_left kd
@@ -282,25 +280,14 @@ case_memory_limit() {
 	assert_nothing_left mem
 }
 
-# Waits (bounded) for a line matching PATTERN in the event stream being written to FILE.
-await_event() { # FILE PATTERN
-	timeout 20 grep -q -m1 -e "$2" <(tail -n +1 -f "$1")
-}
-
 # Detached, so the cgroup outlives the kill: the shim drops an OOM notification whose
 # cgroup is already gone (ctr run --rm deletes it right after the exit).
 case_oom() {
-	ctrd events >"$E2E_DIR/events" 2>&1 &
-	local events=$! oom_control
-	# The subscription is live once an event made after it arrives.
-	ctrd containers create "$E2E_IMAGE" oom-probe >/dev/null &&
-		await_event "$E2E_DIR/events" "oom-probe" &&
-		ctrd containers rm oom-probe || e2e_fail "events subscription" || return 1
 	run_detached oom --memory-limit 16777216 -- sh -c 'tail /dev/zero' || return 1
-	await_event "$E2E_DIR/events" '/tasks/exit .*"oom".*"exit_status":137' &&
-		await_event "$E2E_DIR/events" '/tasks/oom .*"oom"' ||
-		e2e_fail "no exit 137 and /tasks/oom events: $(cat "$E2E_DIR/events")" || return 1
-	kill "$events"
+	await_event '/tasks/exit \{"container_id":"oom","id":"oom".*"exit_status":137' &&
+		await_event '/tasks/oom \{"container_id":"oom"' ||
+		e2e_fail "no exit 137 and /tasks/oom events: $(grep oom "$E2E_DIR/events")" || return 1
+	local oom_control
 	oom_control=$(cat /sys/fs/cgroup/memory/"$NS"/oom/memory.oom_control 2>/dev/null ||
 		cat /sys/fs/cgroup/"$NS"/oom/memory.events)
 	assert_contains "$oom_control" "oom_kill 1" "the OOM kill in the cgroup" || return 1
@@ -362,7 +349,7 @@ spec["linux"]["namespaces"].append({"type": "user"})
 spec["linux"]["uidMappings"] = spec["linux"]["gidMappings"] = [
     {"containerID": 0, "hostID": 100000, "size": 65536}]
 spec["root"] = {"path": rootfs, "readonly": True}
-spec["process"]["args"] = ["sleep", "1000"]
+spec["process"]["args"] = ["/bin/sleep", "1000"]
 json.dump(spec, open(path, "w"))
 EOF
 	ct_run -d --null-io --config "$E2E_DIR/userns.json" um >/dev/null || return 1
@@ -395,6 +382,21 @@ case_fd_hygiene() {
 	assert_nothing_left fds
 }
 
+# A shim killed under a running container: containerd runs the shim's cleanup, which calls
+# `ctrun delete --force`; the init dies and its state, cgroup and bundle go.
+case_dead_shim_cleanup() {
+	run_detached ds -- sleep 1000 || return 1
+	local init shim
+	init=$(task_pid ds)
+	shim=$(shim_pids ds)
+	[ -n "$shim" ] || e2e_fail "no shim found for ds" || return 1
+	kill -9 "$shim" && wait_pid_gone "$shim" && wait_pid_gone "$init" ||
+		e2e_fail "init $init outlived its shim" || return 1
+	await_event '/tasks/delete \{"container_id":"ds"' || e2e_fail "no delete event" || return 1
+	ctrd containers rm ds || return 1
+	assert_nothing_left ds
+}
+
 # The daemon stops; no shim, runc root or cgroup of the namespace remains.
 case_teardown() {
 	containerd_stop
@@ -424,12 +426,12 @@ if [ -n "$(missing_tools)" ]; then
 	e2e_summary containerd
 	exit
 fi
-containerd_start && import_busybox || { e2e_log "setup failed"; exit 1; }
+containerd_start && import_busybox && events_start || { e2e_log "setup failed"; exit 1; }
 
 for c in daemon_and_image run_rm shim_runs_ctrun exit_codes exit_137_killed_init \
 	kill_all_143 kill_all_delete missing_command tty exec kill_exec pause_resume \
 	metrics_and_ps memory_limit oom read_only_root privileged no_pivot uidmap fd_hygiene \
-	teardown; do
+	dead_shim_cleanup teardown; do
 	e2e_test "$c" "case_$c"
 done
 e2e_summary containerd

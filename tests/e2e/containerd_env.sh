@@ -10,6 +10,7 @@ NS=ctrun-e2e-$$
 SOCK=$E2E_DIR/containerd.sock
 CTRD_STATE=$E2E_DIR/state
 CTRD_PID=
+EVENTS_PID=
 
 # The project's config with this run's paths: a private daemon, ctrun as built.
 write_containerd_config() { # OUT
@@ -58,6 +59,21 @@ containerd_start() {
 	return 1
 }
 
+# Everything the daemon publishes, in E2E_DIR/events, for cases to wait on (await_event).
+# The subscription is live once an event made after it arrives.
+events_start() {
+	ctr -a "$SOCK" events >"$E2E_DIR/events" 2>&1 &
+	EVENTS_PID=$!
+	ctrd containers create "$E2E_IMAGE" events-probe >/dev/null &&
+		await_event '/containers/create .*"events-probe"' &&
+		ctrd containers rm events-probe
+}
+
+# Waits (bounded) for an event line matching the extended regex PATTERN.
+await_event() { # PATTERN
+	timeout 20 grep -q -m1 -E -e "$1" <(tail -n +1 -f "$E2E_DIR/events")
+}
+
 import_busybox() {
 	e2e_busybox_rootfs "$E2E_DIR/rootfs" &&
 		mkdir -p "$E2E_DIR/image" &&
@@ -66,11 +82,13 @@ import_busybox() {
 		ctrd images import "$E2E_DIR/busybox.tar" >/dev/null
 }
 
-# The shims of this namespace still alive (their pid files are in the task state dirs).
-shim_pids() {
+# The shims serving this suite's namespace (or only container ID), found by command line:
+# containerd-shim-runc-v2 -namespace NS -id ID -address SOCK.
+shim_pids() { # [ID]
 	local f
-	for f in "$CTRD_STATE"/io.containerd.runtime.v2.task/"$NS"/*/shim.pid; do
-		[ -e "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && cat "$f"
+	for f in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' 2>/dev/null <"$f" | grep -q -- "-namespace $NS -id ${1:-[^ ]*} " &&
+			basename "$(dirname "$f")"
 	done
 }
 
@@ -91,6 +109,7 @@ containerd_stop() {
 	[ -n "$CTRD_PID" ] || return 0
 	kill -0 "$CTRD_PID" 2>/dev/null && containerd_forget_all
 	local pid
+	kill "$EVENTS_PID" 2>/dev/null
 	for pid in $(shim_pids) $CTRD_PID; do
 		kill "$pid" 2>/dev/null && wait_pid_gone "$pid" || kill -9 "$pid" 2>/dev/null
 	done

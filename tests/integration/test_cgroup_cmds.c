@@ -46,8 +46,10 @@ static long read_counter(const struct lc *t)
 	return v;
 }
 
-#define COUNTER "i=0; touch /ready; while :; do i=$((i+1)); echo $i > /count.tmp; " \
-		"mv /count.tmp /count; sleep 0.01; done"
+/* /count is there before /ready: a pause right after the start has a count to read */
+#define COUNTER                                                                              \
+	"i=0; echo 0 > /count; touch /ready; while :; do i=$((i+1)); echo $i > /count.tmp; " \
+	"mv /count.tmp /count; sleep 0.01; done"
 
 static void assert_status(const struct lc *t, const char *id, const char *want)
 {
@@ -128,11 +130,23 @@ static int container_pids(char *const dirs[N_CHECKED_HIERARCHIES], pid_t *pids, 
 	return n;
 }
 
-static void assert_dead_and_cgroups_gone(const pid_t *pids, int n,
-					 char *dirs[N_CHECKED_HIERARCHIES])
+/* Each process died of SIGKILL: the ones the test process (a subreaper, as conmon is)
+ * inherited are reaped for their status, the others (reaped inside their pid namespace)
+ * are gone. */
+static void assert_sigkilled(const pid_t *pids, int n)
 {
-	for (int i = 0; i < n; i++)
-		cr_expect_not(lc_alive(pids[i]), "pid %d survived", pids[i]);
+	for (int i = 0; i < n; i++) {
+		int status = 0;
+		if (waitpid(pids[i], &status, 0) == pids[i])
+			cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+				  "pid %d: status 0x%x", pids[i], status);
+		else
+			cr_expect_not(lc_alive(pids[i]), "pid %d survived", pids[i]);
+	}
+}
+
+static void assert_cgroups_gone(char *dirs[N_CHECKED_HIERARCHIES])
+{
 	for (int i = 0; i < N_CHECKED_HIERARCHIES; i++) {
 		struct stat st;
 		cr_expect(!dirs[i] || stat(dirs[i], &st) < 0, "cgroup %s left", dirs[i]);
@@ -140,34 +154,64 @@ static void assert_dead_and_cgroups_gone(const pid_t *pids, int n,
 	}
 }
 
-/* delete --force of a running container: SIGKILL (what its init's parent sees; a TERM trap
- * inside never runs), its other process gone, no cgroup, no state left. The test process is
- * a subreaper, as conmon is, so the detached init becomes its child to reap. */
+/* delete --force of the running container id (an init with one child, a TERM trap):
+ * exit 0, silent; every process got SIGKILL, the trap never ran, no cgroup or state left. */
+static void assert_force_delete_kills(const struct lc *t, const char *id)
+{
+	char *dirs[N_CHECKED_HIERARCHIES];
+	container_dirs(id, dirs);
+	pid_t pids[8];
+	/* the script forked its sleep before it touched /ready: both are in the cgroup */
+	int n = container_pids(dirs, pids, 8);
+	cr_assert_eq(n, 2, "not the init and its sleep in the cgroup: %d", n);
+	struct ctt_result r;
+	lc_ctrun(&r, t, "delete", "--force", id);
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_empty(r.err);
+	ctt_result_free(&r);
+	assert_sigkilled(pids, n);
+	char *sig = lc_rootfs_path(t, "sig");
+	cr_expect_neq(access(sig, F_OK), 0, "the container saw a TERM");
+	free(sig);
+	assert_cgroups_gone(dirs);
+	lc_assert_nothing_left(t);
+}
+
+#define TRAPPED_TWO_PROCS "trap 'echo TERM > /sig' TERM; " TWO_PROCS
+
+/* With a pid namespace of its own the init alone is signalled (the kernel kills the rest
+ * of the namespace with it) and waited for on its pidfd. */
 Test(cgroup_cmds, delete_force_kills_a_running_container_with_sigkill)
 {
 	struct lc t;
 	init(&t);
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
-	run_script(&t, "df", "trap 'echo TERM > /sig' TERM; " TWO_PROCS);
-	char *dirs[N_CHECKED_HIERARCHIES];
-	container_dirs("df", dirs);
-	pid_t init_pid = lc_pid(&t, "df"), pids[8];
-	lc_wait_count_in_pidns(init_pid, "sleep 1000", 1);
-	int n = container_pids(dirs, pids, 8);
-	cr_assert_eq(n, 2, "not the init and its sleep in the cgroup: %d", n);
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "delete", "--force", "df");
-	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
-	cr_expect_str_empty(r.err);
-	ctt_result_free(&r);
-	int status = 0;
-	cr_assert_eq(waitpid(init_pid, &status, 0), init_pid, "the init is not the subreaper's");
-	cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "init status 0x%x", status);
-	char *sig = lc_rootfs_path(&t, "sig");
-	cr_expect_neq(access(sig, F_OK), 0, "the container saw a TERM");
-	free(sig);
-	assert_dead_and_cgroups_gone(pids, n, dirs);
-	lc_assert_nothing_left(&t);
+	run_script(&t, "df", TRAPPED_TWO_PROCS);
+	assert_force_delete_kills(&t, "df");
+}
+
+/* Runs ctrun where an empty tmpfs hides /sys/fs/cgroup/unified: the plain cgroup v1 view
+ * (no cgroup.kill), as on a v1-only host and in make bench. */
+static const char *const plain_v1[] = {
+	"unshare", "-m", "--propagation", "private", "sh", "-c",
+	"mount -t tmpfs none /sys/fs/cgroup/unified && exec \"$0\" \"$@\"", NULL};
+
+/* Without one, every process of the cgroup is killed and waited for through pidfds
+ * (cgroup.kill on a hybrid host; on plain v1 without freezing the cgroup); the child the
+ * init leaves behind is the subreaper's to reap. */
+Test(cgroup_cmds, delete_force_without_a_pid_namespace_kills_every_process)
+{
+	const char *const *views[] = {NULL, plain_v1};
+	const char *ids[] = {"dn-hybrid", "dn-v1"};
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	for (size_t i = 0; i < 2; i++) {
+		struct lc t;
+		init(&t);
+		lc_namespace_set(&t, "pid", NULL);
+		t.wrapper = views[i];
+		run_script(&t, ids[i], TRAPPED_TWO_PROCS);
+		assert_force_delete_kills(&t, ids[i]);
+	}
 }
 
 Test(cgroup_cmds, delete_force_of_a_paused_container)

@@ -88,10 +88,11 @@ Test(spawn_plan, new_namespaces_become_clone_flags)
 						    {"type" : "mount"}, {"type" : "cgroup"}
 					    ]
 				    })));
+	/* the network namespace is made by the init itself (early_netns), not by clone3 */
 	cr_expect_eq(f.plan.unshare_flags,
-		     CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS |
-			     CLONE_NEWCGROUP,
+		     CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS | CLONE_NEWCGROUP,
 		     "unshare_flags %#lx", f.plan.unshare_flags);
+	cr_expect(f.plan.early_netns);
 	cr_expect(f.plan.new_mount_ns);
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		cr_expect_eq(f.plan.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
@@ -184,6 +185,17 @@ static const char *userns_doc(const char *namespaces, const char *members)
 	snprintf(doc, sizeof(doc), "\"linux\": {\"namespaces\": [%s], %s}%s", namespaces,
 		 USERNS_MAPS, members);
 	return plan_doc(doc);
+}
+
+/* A new user namespace must own the network namespace: both are made by the clone. */
+Test(spawn_plan, network_namespace_of_a_new_user_namespace_is_cloned)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "network"}), ""));
+	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWUSER | CLONE_NEWNET, "unshare_flags %#lx",
+		     f.plan.unshare_flags);
+	cr_expect_not(f.plan.early_netns);
+	plan_done(&f);
 }
 
 Test(spawn_plan, new_user_namespace_is_cloned_with_its_maps)
