@@ -27,19 +27,23 @@ static const char deleted_suffix[] = "//deleted";
 
 /* ---- the table ---------------------------------------------------------------------- */
 
-static void mount_free(struct ct_mount *m)
-{
-	free(m->target);
-	free(m->root);
-	free(m->fstype);
-	free(m->source);
-	free(m->fs_options);
-}
+/* The mounts' strings, carved from blocks of the table: five strdup()s per mount spread them
+ * over the heap, and in a container init every heap page written is charged to its cgroup. */
+struct ct_strblock {
+	struct ct_strblock *next;
+	size_t used, size;
+	char data[];
+};
+
+#define STRBLOCK_SIZE 4000
 
 void ct_mount_table_free(struct ct_mount_table *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		mount_free(&t->v[i]);
+	while (t->strings) {
+		struct ct_strblock *next = t->strings->next;
+		free(t->strings);
+		t->strings = next;
+	}
 	free(t->v);
 	t->v = NULL;
 	t->n = t->cap = 0;
@@ -67,16 +71,27 @@ static struct ct_mount *table_add(struct ct_mount_table *t)
 	return &t->v[t->n++];
 }
 
-static int dup_str(char **dst, const char *s)
+/* A copy of s in t's string blocks; -1 when out of memory. */
+static int dup_str(struct ct_mount_table *t, char **dst, const char *s)
 {
-	*dst = strdup(s);
-	return *dst ? 0 : -1;
+	size_t len = strlen(s);
+	struct ct_strblock *b = t->strings;
+	if (!b || b->size - b->used <= len) {
+		size_t size = len >= STRBLOCK_SIZE ? len + 1 : STRBLOCK_SIZE;
+		if (!(b = malloc(sizeof(*b) + size)))
+			return -1;
+		*b = (struct ct_strblock){.next = t->strings, .size = size};
+		t->strings = b;
+	}
+	*dst = memcpy(b->data + b->used, s, len + 1);
+	b->used += len + 1;
+	return 0;
 }
 
 /* Both back ends see the "//deleted" suffix (statmount's mnt_root is dentry_path() too). */
-static int set_root(struct ct_mount *m, const char *root)
+static int set_root(struct ct_mount_table *t, struct ct_mount *m, const char *root)
 {
-	if (dup_str(&m->root, root) < 0)
+	if (dup_str(t, &m->root, root) < 0)
 		return -1;
 	size_t len = strlen(m->root), suffix = sizeof(deleted_suffix) - 1;
 	if (len > suffix && strcmp(m->root + len - suffix, deleted_suffix) == 0) {
@@ -101,6 +116,7 @@ static void set_sb_flags(struct ct_mount *m, uint32_t flags)
 struct line_ctx {
 	unsigned no;
 	struct ct_error *err;
+	struct ct_mount_table *table; /* the strings' owner */
 };
 
 static int line_error(const struct line_ctx *c, const char *what, const char *field)
@@ -204,7 +220,7 @@ static int take_string(const struct line_ctx *c, char *field, const char *bad_es
 {
 	if (unescape(field) < 0)
 		return line_error(c, bad_escape, field);
-	return dup_str(dst, field) < 0 ? line_nomem(c) : 0;
+	return dup_str(c->table, dst, field) < 0 ? line_nomem(c) : 0;
 }
 
 /* The per-mount options the kernel shows (show_mnt_opts(), plus "idmapped") and the
@@ -305,7 +321,7 @@ static int parse_super_options(const struct line_ctx *c, char *opts, struct ct_m
 	}
 	*out = '\0';
 	set_sb_flags(m, flags);
-	return dup_str(&m->fs_options, opts) < 0 ? line_nomem(c) : 0;
+	return dup_str(c->table, &m->fs_options, opts) < 0 ? line_nomem(c) : 0;
 }
 
 /* The optional fields (proc(5)): tag or tag:value. */
@@ -377,7 +393,7 @@ static int parse_head(const struct line_ctx *c, char **cur, struct ct_mount *m)
 		return line_error(c, "bad device number", f[2]);
 	if (unescape(f[3]) < 0)
 		return line_error(c, "bad escape in root", f[3]);
-	if (set_root(m, f[3]) < 0)
+	if (set_root(c->table, m, f[3]) < 0)
 		return line_nomem(c);
 	if (take_string(c, f[4], "bad escape in mount point", &m->target) < 0)
 		return -1;
@@ -417,7 +433,7 @@ int ct_mountinfo_parse(const char *text, struct ct_mount_table *t, struct ct_err
 	struct ct_mount_table out;
 	table_init(&out, CT_MOUNTS_MOUNTINFO);
 	table_init(t, CT_MOUNTS_MOUNTINFO);
-	struct line_ctx c = {.no = 0, .err = err};
+	struct line_ctx c = {.no = 0, .err = err, .table = &out};
 	for (const char *p = text; *p;) {
 		const char *nl = strchrnul(p, '\n');
 		c.no++;
@@ -541,22 +557,23 @@ static const char *sm_string(const struct sm_buf *b, uint64_t bit, uint32_t off)
 
 /* mountinfo shows "type.subtype": so does this. An empty source stays "" as in mountinfo
  * (a mount made without one has "none" from the kernel in both). */
-static int fill_strings(struct ct_mount *m, const struct sm_buf *b)
+static int fill_strings(struct ct_mount_table *t, struct ct_mount *m, const struct sm_buf *b)
 {
 	const struct ct_statmount *sm = b->sm;
 	const char *type = sm_string(b, STATMOUNT_FS_TYPE, sm->fs_type);
 	const char *subtype = sm_string(b, STATMOUNT_FS_SUBTYPE, sm->fs_subtype);
 	const char *source = sm_string(b, STATMOUNT_SB_SOURCE, sm->sb_source);
-	if (*subtype ? asprintf(&m->fstype, "%s.%s", type, subtype) < 0
-		     : dup_str(&m->fstype, type) < 0) {
-		m->fstype = NULL;
+	_cleanup_free_ char *joined = NULL;
+	if (*subtype && asprintf(&joined, "%s.%s", type, subtype) < 0) {
+		joined = NULL;
 		return -1;
 	}
-	if (dup_str(&m->source, source) < 0 ||
-	    dup_str(&m->target, sm_string(b, STATMOUNT_MNT_POINT, sm->mnt_point)) < 0 ||
-	    dup_str(&m->fs_options, sm_string(b, STATMOUNT_MNT_OPTS, sm->mnt_opts)) < 0)
+	if (dup_str(t, &m->fstype, joined ? joined : type) < 0 ||
+	    dup_str(t, &m->source, source) < 0 ||
+	    dup_str(t, &m->target, sm_string(b, STATMOUNT_MNT_POINT, sm->mnt_point)) < 0 ||
+	    dup_str(t, &m->fs_options, sm_string(b, STATMOUNT_MNT_OPTS, sm->mnt_opts)) < 0)
 		return -1;
-	return set_root(m, sm_string(b, STATMOUNT_MNT_ROOT, sm->mnt_root));
+	return set_root(t, m, sm_string(b, STATMOUNT_MNT_ROOT, sm->mnt_root));
 }
 
 static void fill_numbers(struct ct_mount *m, const struct ct_statmount *sm)
@@ -590,7 +607,7 @@ static bool statmount_complete(uint64_t seen, uint64_t supported)
 static int add_statmount(struct ct_mount_table *t, const struct sm_buf *b, struct ct_error *err)
 {
 	struct ct_mount *m = table_add(t);
-	if (!m || fill_strings(m, b) < 0)
+	if (!m || fill_strings(t, m, b) < 0)
 		return ct_error_set(err, ENOMEM, "statmount");
 	fill_numbers(m, b->sm);
 	return 0;

@@ -61,9 +61,13 @@ struct ct_mount {
 	uint64_t propagate_from; /* propagate_from:N; 0 when none or the same as master */
 };
 
+struct ct_strblock;
+
+/* The mounts' strings belong to the table (blocks it frees with the table). */
 struct ct_mount_table {
 	struct ct_mount *v;
 	size_t n, cap; /* cap: entries allocated */
+	struct ct_strblock *strings;
 	enum ct_mounts_backend backend; /* the back end that filled it (never AUTO) */
 };
 

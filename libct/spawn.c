@@ -222,12 +222,12 @@ static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
 		return ct_error_set_plain(err, ECHILD, "%s", what);
 	if (info.si_code == CLD_EXITED)
 		return ct_error_set_plain(err, ECHILD, "%s with status %d", what, info.si_status);
-	return ct_error_set_plain(err, ECHILD,
-				  "container init killed by signal %d (SIG%s) during set-up%s",
-				  info.si_status, sigabbrev_np(info.si_status) ?: "?",
-				  info.si_status == SIGKILL
-					  ? " (the OOM killer's signal: is the memory limit too small?)"
-					  : "");
+	return ct_error_set_plain(
+		err, ECHILD, "container init killed by signal %d (SIG%s) during set-up%s",
+		info.si_status, sigabbrev_np(info.si_status) ?: "?",
+		info.si_status == SIGKILL
+			? " (the OOM killer's signal: is the memory limit too small?)"
+			: "");
 }
 
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,

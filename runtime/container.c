@@ -300,8 +300,7 @@ int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive
 	return open_in(c->rootfd, id, exclusive, c, err);
 }
 
-int ct_container_open_in(int rootfd, const char *id, struct ct_container *c,
-			 struct ct_error *err)
+int ct_container_open_in(int rootfd, const char *id, struct ct_container *c, struct ct_error *err)
 {
 	container_init(c);
 	if (ct_state_check_id(id, err) < 0)

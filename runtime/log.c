@@ -114,9 +114,11 @@ void ct_log(enum ct_log_level level, const char *fmt, ...)
 	bool to_file = log_fd >= 0 && ct_log_file_takes(log_format, level, log_debug);
 	if (to_file)
 		log_to_file(level, msg);
-	/* runc prints errors to stderr even with --log; callers rely on both. */
+	/* runc prints errors to stderr even with --log; callers rely on both. Those that pass
+	 * --log (conmon, the shim) name the runtime themselves: conmon hands this line to
+	 * Podman, which shows "Error: ctrun: <msg>"; so, as runc's, it is bare then. */
 	if (level == CT_LOG_ERROR)
-		fprintf(stderr, "ctrun: %s\n", msg);
+		fprintf(stderr, "%s%s\n", log_fd >= 0 ? "" : "ctrun: ", msg);
 	else if (!to_file || log_debug)
 		fprintf(stderr, "ctrun: %s: %s\n", level_names[level], msg);
 }

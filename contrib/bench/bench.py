@@ -262,8 +262,13 @@ def medians_ms(samples):
     return {name: statistics.median(v) * 1000 for name, v in samples.items()}
 
 
+FASTEST_RUN = {}  # name -> the fastest `run` (ms): noise only adds, so it is the steadiest
+
+
 def row_run(rts):
-    return medians_ms(round_robin(rts, ITER, lambda rt, i: timed(rt.run_cmd(0))))
+    samples = round_robin(rts, ITER, lambda rt, i: timed(rt.run_cmd(0)))
+    FASTEST_RUN.update({name: min(v) * 1000 for name, v in samples.items()})
+    return medians_ms(samples)
 
 
 def row_sequential(rts):
@@ -495,9 +500,11 @@ def main():
     print("ctrun create with its mount check %.2f ms, without (--no-verify-mounts) %.2f ms: "
           "the check costs %.1f%%" % (checked, unchecked, 100 * (checked - unchecked) / unchecked))
     run, seq = rows[0][1], rows[1][1]
-    print("ctrun run / floor run: %.2f on the run medians, %.2f on %d sequential runs "
-          "(target <= 1.3); took %.0f s" % (run["ctrun"] / run["floor"], seq["ctrun"] / seq["floor"],
-                                           SEQ_RUNS, time.perf_counter() - started))
+    print("ctrun run / floor run (target <= 1.3): %.2f on the medians, %.2f on the fastest "
+          "runs (%.2f / %.2f ms), %.2f on %d sequential runs; took %.0f s"
+          % (run["ctrun"] / run["floor"], FASTEST_RUN["ctrun"] / FASTEST_RUN["floor"],
+             FASTEST_RUN["ctrun"], FASTEST_RUN["floor"], seq["ctrun"] / seq["floor"], SEQ_RUNS,
+             time.perf_counter() - started))
 
 
 if __name__ == "__main__":

@@ -174,6 +174,26 @@ Test(cli, log_file_json_one_object_per_line)
 	free(log);
 }
 
+/* With --log the stderr line is runc's bare message (conmon passes it to Podman, which
+ * prefixes the runtime's name itself); without, it says who speaks. */
+Test(cli, error_line_is_bare_with_a_log_file)
+{
+	char *log = ctt_path(ctt_tmpdir(), "ctrun.log");
+	const char *want = "kill container \"ctrun-none\": container \"ctrun-none\" does not exist";
+	struct ctt_result r;
+	ctt_ctrun(&r, NULL, "--root", "/nonexistent", "--log", log, "--log-format", "json", "kill",
+		  "ctrun-none", "15", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_eq(strncmp(r.err, want, strlen(want)), 0, "stderr: %s", r.err);
+	cr_expect_eq(ctt_count_lines(r.err), 1, "stderr: %s", r.err);
+	ctt_result_free(&r);
+	ctt_ctrun(&r, NULL, "--root", "/nonexistent", "kill", "ctrun-none", "15", NULL);
+	cr_expect_eq(strncmp(r.err, "ctrun: ", 7), 0, "stderr: %s", r.err);
+	cr_expect(strstr(r.err, want), "stderr: %s", r.err);
+	ctt_result_free(&r);
+	free(log);
+}
+
 /* getopt_long's "--flag=value" form, globally and per command. */
 Test(cli, flag_equals_value_form)
 {

@@ -88,15 +88,15 @@ static void cgroup_v2_unknown_key(const struct lc *t)
  * of run) and from inside by a container that reads its own memory.max under that limit. */
 #define TINY_LIMIT "229376"
 
-#define TINY_SCRIPT                                                                          \
+#define TINY_SCRIPT                                                                           \
 	"b=$1 n=$2; R='ctrun --root /run/ctrun'\n"                                            \
 	"$R create --bundle $b $n || exit 1\n"                                                \
-	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "                \
-	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                     \
+	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "                 \
+	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                      \
 	"echo memory.max $(cat $cg/memory.max)\n"                                             \
 	"$R start $n; echo start rc $?; i=0; while ! $R state $n | grep -q '\"stopped\"' && " \
 	"[ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; $R state $n | grep '\"status\"'\n"  \
-	"grep '^oom_kill ' $cg/memory.events; $R delete $n; echo delete rc $?\n"               \
+	"grep '^oom_kill ' $cg/memory.events; $R delete $n; echo delete rc $?\n"              \
 	"$R run --bundle $b $n; echo run rc $?\n"
 
 static void tiny_limit(const struct lc *t)
