@@ -117,13 +117,10 @@ int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount
 
 /* ---- expectations, in the parent ---- */
 
-/* A mount made later at path `later` hides one made at `earlier`. The root never does:
- * it is made read-only in place, not mounted. */
-static bool covers(const char *later, const char *earlier)
+/* A mount made later at path a hides one made at b (both normalised). The root never
+ * does: it is made read-only in place, not mounted. */
+static bool covers(const char *a, const char *b)
 {
-	char a[PATH_MAX], b[PATH_MAX];
-	ct_path_normalize(later, a, sizeof(a));
-	ct_path_normalize(earlier, b, sizeof(b));
 	size_t n = strlen(a);
 	return strcmp(a, "/") != 0 && strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
 }
@@ -239,21 +236,53 @@ static size_t made_order(const struct ct_init_plan *plan, size_t k)
 	return 2 * k;
 }
 
-/* An expectation a later one covers is not checked. The orders are computed once: made_order
- * walks the mounts, and this compares every pair. */
+/* The paths of the expectations, normalised once for the pairwise comparison. */
+struct shadow_keys {
+	size_t *order; /* made_order of each: it walks the mounts */
+	char **path;   /* normalised, NULL when the expectation has none */
+	size_t n;
+};
+
+static void shadow_keys_free(struct shadow_keys *k)
+{
+	for (size_t i = 0; k->path && i < k->n; i++)
+		free(k->path[i]);
+	free(k->path);
+	free(k->order);
+}
+
+static int shadow_keys_make(const struct ct_init_plan *plan, struct shadow_keys *k)
+{
+	k->n = plan->n_expect;
+	k->order = calloc(k->n, sizeof(*k->order));
+	k->path = calloc(k->n, sizeof(*k->path));
+	if (!k->order || !k->path)
+		return -1;
+	for (size_t i = 0; i < k->n; i++) {
+		char buf[PATH_MAX];
+		k->order[i] = made_order(plan, i);
+		if (!plan->expect[i].path)
+			continue;
+		ct_path_normalize(plan->expect[i].path, buf, sizeof(buf));
+		if (!(k->path[i] = strdup(buf)))
+			return -1;
+	}
+	return 0;
+}
+
+/* An expectation a later one covers is not checked. */
 static int mark_shadowed(struct ct_init_plan *plan, struct ct_error *err)
 {
-	size_t n = plan->n_expect;
-	_cleanup_free_ size_t *order = calloc(n, sizeof(*order));
-	if (!order)
+	struct shadow_keys k = {0};
+	if (shadow_keys_make(plan, &k) < 0) {
+		shadow_keys_free(&k);
 		return ct_error_set(err, ENOMEM, "plan the mount check");
-	for (size_t k = 0; k < n; k++)
-		order[k] = made_order(plan, k);
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n && !plan->expect[i].shadowed; j++)
-			if (plan->expect[j].path && plan->expect[i].path && order[j] > order[i])
-				plan->expect[i].shadowed =
-					covers(plan->expect[j].path, plan->expect[i].path);
+	}
+	for (size_t i = 0; i < k.n; i++)
+		for (size_t j = 0; j < k.n && !plan->expect[i].shadowed; j++)
+			if (k.path[j] && k.path[i] && k.order[j] > k.order[i])
+				plan->expect[i].shadowed = covers(k.path[j], k.path[i]);
+	shadow_keys_free(&k);
 	return 0;
 }
 
