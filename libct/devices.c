@@ -130,11 +130,6 @@ static int create_default_devices(struct ct_init_plan *plan, int rootfd, struct 
 	return 0;
 }
 
-static mode_t device_type(const char *type)
-{
-	return type[0] == 'b' ? S_IFBLK : type[0] == 'p' ? S_IFIFO : S_IFCHR;
-}
-
 int ct_devices_create(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	if (plan->dev_is_tmpfs && create_default_devices(plan, rootfd, err) < 0)
@@ -144,8 +139,9 @@ int ct_devices_create(struct ct_init_plan *plan, int rootfd, struct ct_error *er
 		const struct oci_device *d = &lx->devices.items[i];
 		struct node n = {
 			.path = d->path,
-			.type = device_type(d->type),
-			.mode = d->has_file_mode ? d->file_mode : 0666,
+			.type = oci_device_file_type(d->type),
+			/* the type bits a fileMode may carry are .type's (oci/config.c) */
+			.mode = d->has_file_mode ? d->file_mode & 0777 : 0666,
 			.dev = makedev(d->major, d->minor),
 			.uid = d->has_uid ? d->uid : 0,
 			.gid = d->has_gid ? d->gid : 0,

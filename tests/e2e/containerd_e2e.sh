@@ -43,7 +43,7 @@ task_pid() { ctrd tasks ls | awk -v id="$1" '$1 == id { print $2 }'; }
 task_status() { ctrd tasks ls | awk -v id="$1" '$1 == id { print $3 }'; }
 
 # The ctrun state of a container under the shim's runc root, as `ctrun state` prints it.
-ctrun_state() { "$CTRUN" --root "$RUNC_ROOT/$NS" state "$1"; }
+ctrun_state() { timeout 20 "$CTRUN" --root "$RUNC_ROOT/$NS" state "$1"; }
 
 json_field() { # JSON KEY
 	/usr/bin/python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
@@ -416,6 +416,7 @@ missing_tools() {
 
 cleanup() {
 	containerd_stop
+	release_run_dir
 	rm -rf "$E2E_DIR"
 }
 trap cleanup EXIT

@@ -11,6 +11,8 @@ SOCK=$E2E_DIR/containerd.sock
 CTRD_STATE=$E2E_DIR/state
 CTRD_PID=
 EVENTS_PID=
+RUN_DIR_MOUNTED=
+MADE_RUN_DIR=
 
 # The project's config with this run's paths: a private daemon, ctrun as built.
 write_containerd_config() { # OUT
@@ -40,7 +42,28 @@ wait_pid_gone() { # PID
 	timeout 20 tail --pid="$1" -s 0.05 -f /dev/null
 }
 
+# The shims keep their sockets in /run/containerd/s and ctrun's state goes to
+# /run/containerd/runc: a tmpfs there, in this private mount namespace, keeps both the
+# suite's own (a containerd of the host is left alone). Refused unless this shell got a
+# mount namespace of its own (`unshare -m` execs it: its parent is still outside).
+private_run_dir() {
+	local parent
+	parent=$(readlink /proc/$PPID/ns/mnt)
+	[ -n "$parent" ] && [ "$(readlink /proc/self/ns/mnt)" != "$parent" ] ||
+		{ e2e_log "run in a private mount namespace (tests/e2e/run-all.sh does)"; return 1; }
+	[ -d /run/containerd ] || { mkdir /run/containerd && MADE_RUN_DIR=1; } || return 1
+	mount -t tmpfs -o mode=0711 ctrun-e2e-containerd /run/containerd && RUN_DIR_MOUNTED=1
+}
+
+# Undoes private_run_dir (its tmpfs would go with the namespace; the directory would not).
+release_run_dir() {
+	[ -z "$RUN_DIR_MOUNTED" ] || umount /run/containerd
+	[ -z "$MADE_RUN_DIR" ] || rmdir /run/containerd
+	RUN_DIR_MOUNTED= MADE_RUN_DIR=
+}
+
 containerd_start() {
+	private_run_dir || return 1
 	write_containerd_config "$E2E_DIR/config.toml" || return 1
 	RUNC_BINARY=$(config_option "$E2E_DIR/config.toml" BinaryName)
 	RUNC_ROOT=$(config_option "$E2E_DIR/config.toml" Root)
@@ -116,6 +139,6 @@ containerd_stop() {
 	wait "$CTRD_PID" 2>/dev/null
 	CTRD_PID=
 	grep -o " $E2E_DIR/[^ ]*" /proc/self/mountinfo | sort -r | xargs -r -n1 umount -l
-	rmdir "$RUNC_ROOT/$NS" /sys/fs/cgroup/"$NS" /sys/fs/cgroup/*/"$NS" 2>/dev/null
+	rmdir /sys/fs/cgroup/"$NS" /sys/fs/cgroup/*/"$NS" 2>/dev/null
 	return 0
 }
