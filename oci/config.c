@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "libct/cleanup.h"
 
@@ -34,6 +35,27 @@ static void check_namespaces(struct oci_walk *w, const struct oci_linux *lx)
 	}
 }
 
+uint32_t oci_device_file_type(const char *type)
+{
+	return type[0] == 'b' ? S_IFBLK : type[0] == 'p' ? S_IFIFO : S_IFCHR;
+}
+
+/* fileMode holds the permissions; Podman sends the host node's whole st_mode, so the file
+ * type bits are accepted too (as runc and crun do) when they are the device's own. */
+static void check_device_file_mode(struct oci_walk *w, const struct oci_device *d, size_t i)
+{
+	char at[64];
+	snprintf(at, sizeof(at), "linux.devices[%zu].fileMode", i);
+	uint32_t type_bits = d->file_mode & S_IFMT;
+	if (d->file_mode & ~(uint32_t)(S_IFMT | 0777))
+		oci_walk_error_at(w, at,
+				  "0%o has bits beyond the permissions (0777) and the file type",
+				  d->file_mode);
+	else if (type_bits && type_bits != oci_device_file_type(d->type))
+		oci_walk_error_at(w, at, "the file type bits 0%o are not those of type \"%s\"",
+				  type_bits, d->type);
+}
+
 /* config-linux.md#devices: major and minor are required unless the type is "p". */
 static void check_devices(struct oci_walk *w, const struct oci_linux *lx)
 {
@@ -45,6 +67,8 @@ static void check_devices(struct oci_walk *w, const struct oci_linux *lx)
 			oci_walk_error_at(w, at, "major and minor are required for type \"%s\"",
 					  d->type);
 		}
+		if (d->has_file_mode)
+			check_device_file_mode(w, d, i);
 	}
 }
 

@@ -415,4 +415,7 @@ void oci_resources_free(struct oci_resources *r);
 /* ociVersion rule: any SemVer 1.x.y (pre-release and build suffixes allowed). */
 bool oci_version_supported(const char *version);
 
+/* The S_IFMT bits of a device of config-linux.md#devices type "c", "u", "b" or "p". */
+uint32_t oci_device_file_type(const char *type);
+
 #endif

@@ -141,13 +141,14 @@ static const struct oci_type t_cpu_list = {.kind = OCI_STRING, .check = check_cp
 static const struct oci_type t_page_size = {.kind = OCI_STRING, .check = check_page_size};
 static const struct oci_type t_mem_bw = {.kind = OCI_STRING, .check = check_mem_bw_schema};
 static const struct oci_type t_device_cgroup_type = {.kind = OCI_STRING,
-						      .check = check_device_cgroup_type};
+						     .check = check_device_cgroup_type};
 static const struct oci_type t_device_cgroup_access = {.kind = OCI_STRING,
-							.check = check_device_cgroup_access};
+						       .check = check_device_cgroup_access};
 /* -1 is runc's "any" (as absent); the kernel's device numbers are unsigned 32-bit */
 static const struct oci_type t_device_cgroup_number = {
 	.kind = OCI_INT, .width = 8, .min = -1, .max = UINT32_MAX};
-static const struct oci_type t_file_mode = {.kind = OCI_UINT, .width = 4, .umax = 0777};
+/* the permissions, possibly with the file type bits (0170000): see check_device_file_mode */
+static const struct oci_type t_file_mode = {.kind = OCI_UINT, .width = 4, .umax = 0170777};
 /* the kernel's OOM_SCORE_ADJ_MIN..MAX; ioprio(7): levels 0 (highest) to 7 */
 static const struct oci_type t_oom_score_adj = {
 	.kind = OCI_INT, .width = 4, .min = -1000, .max = 1000};

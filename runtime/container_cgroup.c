@@ -13,10 +13,26 @@ static void log_cgroup_warning(const char *msg)
 	ct_log(CT_LOG_WARNING, "%s", msg);
 }
 
+/* A rule for exactly this node (type, major and minor all given, as Podman's --device
+ * PATH:r writes one): the config has decided what the node may do. */
+static bool has_rule_for_node(const struct oci_resources *r, const struct oci_device *d)
+{
+	const char *type = strcmp(d->type, "b") == 0 ? "b" : "c";
+	for (size_t i = 0; i < r->devices.len; i++) {
+		const struct oci_device_cgroup *rule = &r->devices.items[i];
+		if (rule->type && strcmp(rule->type, type) == 0 && rule->has_major &&
+		    rule->major == d->major && rule->has_minor && rule->minor == d->minor)
+			return true;
+	}
+	return false;
+}
+
 /* linux.devices are the container's own nodes: allowed in its device filter after the
- * config's rules, as runc does (a node it cannot open would be useless); the standard
- * devices come after them (libct/cgroup/device_rules.h). The copy shares everything with
- * the config's resources but the rule list, which the caller frees. */
+ * config's rules (a node it cannot open would be useless); when a rule of the config names
+ * the node itself, only mknod ("m") is added, so the node can still be made in the cgroup
+ * the init is born in while the config's access stands. The standard devices come after them
+ * (libct/cgroup/device_rules.h). The copy shares everything with the config's resources
+ * but the rule list, which the caller frees. */
 static int with_config_devices(const struct oci_config *c, struct oci_resources *out,
 			       struct ct_error *err)
 {
@@ -35,7 +51,7 @@ static int with_config_devices(const struct oci_config *c, struct oci_resources 
 		out->devices.items[n++] = (struct oci_device_cgroup){
 			.allow = true,
 			.type = strcmp(d->type, "b") == 0 ? "b" : "c",
-			.access = "rwm",
+			.access = has_rule_for_node(&lx->resources, d) ? "m" : "rwm",
 			.major = d->major,
 			.minor = d->minor,
 			.has_major = d->has_major,
@@ -54,16 +70,29 @@ static bool rootless_without_cgroup(const struct oci_config *c, const struct ct_
 	       (err->errnum == EACCES || err->errnum == EPERM || err->errnum == EROFS);
 }
 
+/* Device rules are the one part of resources a container without a cgroup can be given:
+ * its /dev holds only the standard nodes and linux.devices, and Podman sends a deny-all
+ * rule even for --cgroups=disabled. Every limit still needs a cgroup. */
+static bool asks_only_device_rules(const struct oci_resources *r)
+{
+	return !r->has_memory && !r->has_cpu && !r->has_pids && !r->has_block_io &&
+	       !r->hugepage_limits.len && !r->has_network && !r->rdma.len && !r->unified.len;
+}
+
 int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 			       const struct oci_config *c, struct ct_cgroup **out,
 			       struct ct_error *err)
 {
 	*out = NULL;
 	if (g->cgroup_manager == CT_CGROUP_DISABLED) {
-		if (c->linux_.has_resources)
+		if (c->linux_.has_resources && !asks_only_device_rules(&c->linux_.resources))
 			return ct_error_set_plain(err, EINVAL,
 						  "config.json: .linux.resources: needs a cgroup "
 						  "(--cgroup-manager disabled)");
+		if (c->linux_.resources.devices.len)
+			log_cgroup_warning("config.json: .linux.resources.devices: no device "
+					   "filter without a cgroup (--cgroup-manager disabled); "
+					   "the container has the nodes in its /dev");
 		return 0;
 	}
 	struct ct_cgroup_config cfg = {

@@ -294,6 +294,37 @@ Test(cgroup, manager_disabled_makes_no_cgroup)
 			".linux.resources", "needs a cgroup");
 }
 
+/* Podman's --cgroups=disabled still sends a deny-all device rule: the container runs, in
+ * the caller's cgroup, with a warning that no device filter stands behind its /dev. */
+Test(cgroup, manager_disabled_takes_device_rules_with_a_warning)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	lc_set_script(&t, "head -c 2 /dev/zero | wc -c | tr -d ' '");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--cgroup-manager", "disabled", "create", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "create: exit %d\nstderr: %s", r.status, r.err);
+	cr_expect_not_null(
+		strstr(r.err, ".linux.resources.devices: no device filter without a cgroup"),
+		"no warning:\n%s", r.err);
+	ctt_result_free(&r);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)lc_pid(&t, ID));
+	char *theirs = ctt_read_file(path), *mine = ctt_read_file("/proc/self/cgroup");
+	cr_expect_str_eq(theirs, mine, "the container is not in the caller's cgroups");
+	free(theirs);
+	free(mine);
+	lc_ok(&t, "delete", "--force", ID);
+	lc_ctrun(&r, &t, "--cgroup-manager", "disabled", "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
+	cr_expect_str_eq(r.out, "2\n", "the standard /dev/zero inside");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 /* Without a pid namespace only the cgroup knows the container's processes. */
 Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 {
@@ -326,6 +357,18 @@ Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 	free(rel);
 }
 
+/* Creates ID in the cgroup named NAME (cgt_use_path) and returns its devices.list. */
+static char *created_devices_list(const struct lc *t, const char *name)
+{
+	lc_ok(t, "create", "--bundle", t->bundle, ID);
+	char *rel = rel_of(name);
+	char *dir = cgt_dir("devices", rel);
+	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
+	free(dir);
+	free(rel);
+	return list;
+}
+
 /* Devices: deny all, the standard list, and the config's own nodes. */
 Test(cgroup, devices_allow_list)
 {
@@ -335,17 +378,12 @@ Test(cgroup, devices_allow_list)
 	cgt_use_path(&t, "devices");
 	ctt_config_set(t.bundle, ".linux.resources",
 		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
-	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("devices");
-	char *dir = cgt_dir("devices", rel);
-	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
+	char *list = created_devices_list(&t, "devices");
 	cr_expect(strstr(list, "c 1:3 rwm"), "%s", list);
 	cr_expect(strstr(list, "c 136:* rwm"), "%s", list);
 	cr_expect(strstr(list, "c 5:1 rwm"), "%s", list);
 	cr_expect_null(strstr(list, "a *:* rwm"), "%s", list);
 	free(list);
-	free(dir);
-	free(rel);
 	lc_ok(&t, "delete", "--force", ID);
 	/* inside: /dev/null works, a node outside the list cannot be opened */
 	ctt_config_set(t.bundle, ".linux.resources", "{\"devices\": []}");
@@ -353,6 +391,36 @@ Test(cgroup, devices_allow_list)
 		      "echo x > /dev/null && echo null-ok; mknod /tmp/mem c 1 1; "
 		      "cat /tmp/mem >/dev/null 2>&1 || echo mem-denied",
 		      "null-ok\nmem-denied\n");
+}
+
+/* A linux.devices node with a rule of its own (Podman's --device /dev/kmsg:/dev/kmsg:r) gets
+ * that access only, not the rwm a node without a rule is given. */
+Test(cgroup, device_node_with_its_own_rule_keeps_that_access)
+{
+	need_v1_hierarchy("devices");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "devrule");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":11}");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/loop-control\",\"type\":\"c\",\"major\":10,"
+			 "\"minor\":237}");
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"},"
+		       "{\"allow\": true, \"type\": \"c\", \"major\": 1, \"minor\": 11, "
+		       "\"access\": \"r\"}]}");
+	char *list = created_devices_list(&t, "devrule");
+	cr_expect(strstr(list, "c 1:11 rm\n"), "the rule's access and mknod:\n%s", list);
+	cr_expect_null(strstr(list, "c 1:11 rw"), "more than the rule's access:\n%s", list);
+	free(list);
+	lc_ok(&t, "delete", "--force", ID);
+	/* inside: the node without a rule of its own opens for writing, the read-only one
+	 * is refused by the devices cgroup (root in the container owns both) */
+	assert_output(&t,
+		      "true > /dev/loop-control && echo loop-control-open; "
+		      "(echo x > /dev/kmsg) 2>&1 | grep -o 'Operation not permitted'",
+		      "loop-control-open\nOperation not permitted\n");
 }
 
 /* On a hybrid host the container is also born in its cgroup2 directory. */

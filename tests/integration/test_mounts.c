@@ -640,6 +640,39 @@ Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
 	free(out);
 }
 
+/* Podman writes a device's fileMode as the host node's st_mode, type bits included. */
+Test(mounts, device_file_mode_may_carry_its_own_type_bits)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/podchar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+			 "\"fileMode\":8624}"); /* S_IFCHR | 0660 */
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/podblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
+			 "\"fileMode\":25008}"); /* S_IFBLK | 0660 */
+	char *out = lc_sh_output(
+		&t, "ls -ln /dev/podchar /dev/podblock; head -c 3 /dev/podchar | wc -c");
+	cr_expect(lc_matches(out, "^crw-rw---- +1 +0 +0 +1, +5 .*/dev/podchar$"), "%s", out);
+	cr_expect(lc_matches(out, "^brw-rw---- +1 +0 +0 +7, +3 .*/dev/podblock$"), "%s", out);
+	cr_expect(lc_matches(out, "^3$"), "the char device reads: %s", out);
+	free(out);
+}
+
+/* A type in fileMode that is not the device's own is refused before anything is made. */
+Test(mounts, device_file_mode_with_another_type_is_refused)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/podchar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+			 "\"fileMode\":25008}"); /* S_IFBLK | 0660 */
+	static const char *const needles[] = {
+		".linux.devices[0].fileMode",
+		"the file type bits 060000 are not those of type \"c\"", NULL};
+	lc_assert_create_refused(&t, "podmode", needles);
+}
+
 #define DEFAULT_DEVICES                                                                       \
 	"ls -ln /dev | awk '{ if ($1 ~ /^l/) print $1, $(NF-2), $NF; else print $1, $3, $4, " \
 	"$5, $6, $NF }'"

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "oci/config.h"
 
@@ -554,6 +555,48 @@ Test(config_full, linux_devices_and_net_devices)
 	cr_expect_str_eq(lx->net_devices.items[1].key, "ens4");
 	cr_expect_null(lx->net_devices.items[1].name);
 	cr_expect_str_eq(lx->cgroups_path, "/myRuntime/myContainer");
+	oci_config_free(c);
+}
+
+/* Podman passes the host node's st_mode: S_IFCHR|0620 for a tty, S_IFBLK|0660, S_IFIFO. */
+Test(config_full, device_file_mode_with_its_own_type_bits)
+{
+	struct oci_config *c = parse(doc(JSON({
+		"linux" : {
+			"devices" : [
+				{
+					"type" : "c",
+					"path" : "/dev/tty9",
+					"major" : 4,
+					"minor" : 9,
+					"fileMode" : 8592
+				},
+				{
+					"type" : "b",
+					"path" : "/dev/loop9",
+					"major" : 7,
+					"minor" : 9,
+					"fileMode" : 25008
+				},
+				{
+					"type" : "u",
+					"path" : "/dev/u9",
+					"major" : 4,
+					"minor" : 9,
+					"fileMode" : 8630
+				},
+				{"type" : "p", "path" : "/dev/fifo9", "fileMode" : 4516}
+			]
+		}
+	})));
+	const struct oci_device *d = c->linux_.devices.items;
+	cr_expect_eq(d[0].file_mode, S_IFCHR | 0620);
+	cr_expect_eq(d[1].file_mode, S_IFBLK | 0660);
+	cr_expect_eq(d[2].file_mode, S_IFCHR | 0666);
+	cr_expect_eq(d[3].file_mode, S_IFIFO | 0644);
+	cr_expect_eq(oci_device_file_type(d[1].type), S_IFBLK);
+	cr_expect_eq(oci_device_file_type(d[2].type), S_IFCHR);
+	cr_expect_eq(oci_device_file_type(d[3].type), S_IFIFO);
 	oci_config_free(c);
 }
 
@@ -1385,6 +1428,17 @@ Test(config_errors, device_without_major_minor)
 		     "config.json: .linux.devices[1]: major and minor are required for type \"b\"");
 }
 
+/* A document with /dev/null (type "c") of the given fileMode. */
+static const char *null_device_with_mode(unsigned mode)
+{
+	static char object[256];
+	snprintf(object, sizeof(object),
+		 "{\"linux\": {\"devices\": [{\"type\": \"c\", \"path\": \"/dev/null\", "
+		 "\"major\": 1, \"minor\": 3, \"fileMode\": %u}]}}",
+		 mode);
+	return doc(object);
+}
+
 Test(config_errors, device_fields)
 {
 	assert_error(
@@ -1409,18 +1463,13 @@ Test(config_errors, device_fields)
 		     })),
 		     "config.json: .linux.devices[0].path: expected an absolute path, got "
 		     "\"dev/null\"");
-	assert_error(doc(JSON({
-			     "linux" : {
-				     "devices" : [ {
-					     "type" : "c",
-					     "path" : "/dev/null",
-					     "major" : 1,
-					     "minor" : 3,
-					     "fileMode" : 512
-				     } ]
-			     }
-		     })),
-		     "config.json: .linux.devices[0].fileMode: 512 is out of range [0, 511]");
+	assert_error(null_device_with_mode(512),
+		     "config.json: .linux.devices[0].fileMode: 01000 has bits beyond the permissions "
+		     "(0777) and the file type");
+	/* a char device's mode with a block device's type bits */
+	assert_error(null_device_with_mode(S_IFBLK | 0666),
+		     "config.json: .linux.devices[0].fileMode: the file type bits 060000 are not "
+		     "those of type \"c\"");
 	assert_error(doc(JSON({"linux" : {"devices" : [ {"path" : "/dev/null"} ]}})),
 		     "config.json: .linux.devices[0]: missing required property \"type\"");
 }
