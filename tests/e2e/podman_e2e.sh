@@ -666,6 +666,35 @@ case_checkpoint_probe() {
 	pm rm -f -t 0 "$id" >/dev/null
 }
 
+# --network ns:PATH: the container joins a network namespace the test made and bound to
+# a file (the way a CNI-less setup hands one over), by path.
+case_network_namespace_path() {
+	local ns="$E2E_DIR/netns-e2e" want out
+	touch "$ns" && unshare --net="$ns" true || return 1
+	want=$(nsenter --net="$ns" readlink /proc/self/ns/net)
+	nsenter --net="$ns" ip link set lo up || return 1
+	out=$(pm run --rm --network "ns:$ns" "$E2E_IMAGE" sh -c 'readlink /proc/self/ns/net; ip -o link show lo')
+	umount "$ns" && rm -f "$ns"
+	assert_contains "$out" "$want" "the namespace bound at $ns" &&
+		assert_contains "$out" "LOOPBACK,UP" "its loopback, set up from outside" &&
+		[ "$want" != "$(readlink /proc/self/ns/net)" ]
+}
+
+# A bind with rslave propagation (Podman then asks for rootfsPropagation "rslave"): a
+# mount made on the host under the shared source later shows up inside.
+case_bind_propagation() {
+	local src="$E2E_DIR/shared-src" id out
+	mkdir -p "$src/sub" && mount --bind "$src" "$src" && mount --make-shared "$src" || return 1
+	id=$(run_detached --mount "type=bind,src=$src,dst=/y,bind-propagation=rslave" \
+		"$E2E_IMAGE" sleep 1000) || return 1
+	mount -t tmpfs e2e-late "$src/sub" || return 1
+	out=$(pm exec "$id" grep -E " /y(/sub)? " /proc/self/mountinfo)
+	umount "$src/sub" && umount "$src"
+	assert_contains "$out" " /y/sub " "the host's later mount propagated in" &&
+		assert_contains "$out" "master:" "the bind is a slave" || return 1
+	pm rm -f -t 0 "$id" >/dev/null
+}
+
 pcase run-rm case_run_rm
 pcase exit-codes case_exit_codes
 pcase missing-command case_missing_command
@@ -680,6 +709,7 @@ pcase restart case_restart
 pcase restart-policy case_restart_policy
 pcase checkpoint-probe case_checkpoint_probe
 pcase readonly-root case_readonly_root
+pcase bind-propagation case_bind_propagation
 pcase capabilities case_capabilities
 pcase seccomp-and-nnp case_seccomp_and_nnp
 pcase pids-and-memory-limits case_pids_and_memory_limits
@@ -689,6 +719,7 @@ pcase oom case_oom
 pcase hooks case_hooks
 pcase healthcheck case_healthcheck
 pcase pods case_pods
+pcase network-namespace-path case_network_namespace_path
 pcase privileged case_privileged
 pcase user-namespace case_user_namespace
 pcase pid-host-stop case_pid_host_stop
