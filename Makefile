@@ -171,11 +171,12 @@ fuzz-run: $(FUZZ_BINS)
 demo: deps $(BUILD)/ctrun
 	contrib/demo.sh $(BUILD)
 
-# The bench's own tools: the floor launcher and the peak-RSS meter (plain C, no libraries).
+# The bench's own tools: the floor launcher and the peak-RSS meter (plain C, no libraries;
+# static, as ctrun is, so that the floor pays no dynamic loader either).
 BENCH_TOOLS := $(BUILD)/bench/floor $(BUILD)/bench/maxrss
 $(BUILD)/bench/%: contrib/bench/%.c
 	@mkdir -p $(@D)
-	$(CC) -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE= -o $@ $<
+	$(CC) -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE= -static -o $@ $<
 
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)

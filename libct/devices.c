@@ -67,6 +67,23 @@ static int bind_host_node(struct ct_init_plan *plan, size_t i, int rootfd, const
 				err);
 }
 
+#define REPLACE_FAILED (-2)
+
+/* mknodat on its own first, as a fresh /dev tmpfs has nothing there; what the image holds at
+ * the name (a file, a symlink to a host file) is removed and the node made again. 0, -1 with
+ * errno from mknodat, REPLACE_FAILED with errno from the removal. */
+static int mknod_replacing(int dir, const char *name, const struct node *n)
+{
+	mode_t mode = n->type | (n->mode & 0777);
+	if (mknodat(dir, name, mode, n->dev) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	if (unlinkat(dir, name, 0) < 0)
+		return REPLACE_FAILED;
+	return mknodat(dir, name, mode, n->dev);
+}
+
 static int make_node(struct ct_init_plan *plan, size_t i, int rootfd, const struct node *n,
 		     struct ct_error *err)
 {
@@ -74,10 +91,10 @@ static int make_node(struct ct_init_plan *plan, size_t i, int rootfd, const stru
 	_cleanup_close_ int dir = ct_root_mkparent(rootfd, n->path, name, sizeof(name));
 	if (dir < 0)
 		return ct_error_set(err, errno, "create device \"%s\"", n->path);
-	/* the image may hold anything there: a file, a symlink to a host file */
-	if (unlinkat(dir, name, 0) < 0 && errno != ENOENT)
+	int made = mknod_replacing(dir, name, n);
+	if (made == REPLACE_FAILED)
 		return ct_error_set(err, errno, "replace \"%s\" with a device", n->path);
-	if (mknodat(dir, name, n->type | (n->mode & 0777), n->dev) < 0) {
+	if (made < 0) {
 		if (errno == EPERM && n->type != S_IFIFO)
 			return bind_host_node(plan, i, rootfd, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)

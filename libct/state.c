@@ -301,6 +301,19 @@ static bool was_removed(int dirfd)
 	return fstat(dirfd, &st) == 0 && st.st_nlink == 0;
 }
 
+void ct_state_unlock(struct ct_container_dir *d)
+{
+	flock_retrying(d->lockfd, LOCK_UN);
+}
+
+int ct_state_relock(struct ct_container_dir *d, struct ct_error *err)
+{
+	if (flock_retrying(d->lockfd, LOCK_EX) < 0)
+		return ct_error_set(err, errno, "lock \"%s\" in the state root",
+				    ct_shown_id(d->id).s);
+	return was_removed(d->dirfd) ? does_not_exist(err, d->id) : 0;
+}
+
 int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_container_dir *out,
 		  struct ct_error *err)
 {

@@ -79,6 +79,12 @@ int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_con
 /* Closes both fds (releasing the lock); safe to call twice. */
 void ct_container_dir_close(struct ct_container_dir *d);
 
+/* Releases the lock but keeps both fds, for a holder that waits long (run, while its
+ * container runs); ct_state_relock takes the lock back, exclusive. It fails with errnum
+ * ENOENT and `container "ID" does not exist` when someone removed the container meanwhile. */
+void ct_state_unlock(struct ct_container_dir *d);
+int ct_state_relock(struct ct_container_dir *d, struct ct_error *err);
+
 /* Removes everything in the container directory (state.json, the exec fifo, subdirectories,
  * whatever else), then the directory itself, while still holding the lock; then closes `d`.
  * `d` is closed on return whether or not the removal succeeded. */

@@ -1,5 +1,6 @@
 /* `ctrun run`: create + start in one process; in the foreground it forwards signals to the
  * container, reaps it, deletes it (unless --keep) and exits with its status. */
+#include <errno.h>
 #include <signal.h>
 
 #include "runtime/container.h"
@@ -21,15 +22,21 @@ static int start_now(struct ct_container *c, struct ct_error *err)
 	return 0;
 }
 
-static void delete_after_run(const struct ct_globals *g, const char *id)
+/* The state in memory is the one on disk (run wrote it, nobody rewrites it): only the
+ * lock is taken again. A container deleted meanwhile (delete --force) is left alone. */
+static void delete_after_run(struct ct_container *c)
 {
-	struct ct_container c;
 	struct ct_error err = {0};
-	if (ct_container_open(g, id, true, &c, &err) < 0 || ct_container_destroy(&c, &err) < 0)
-		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", ct_shown_id(id).s, err.msg);
-	else
-		ct_container_poststop(&c);
-	ct_container_close(&c);
+	if (ct_state_relock(&c->dir, &err) < 0) {
+		if (err.errnum != ENOENT)
+			ct_log(CT_LOG_ERROR, "delete container \"%s\": %s",
+			       ct_shown_id(c->state.id).s, err.msg);
+	} else if (ct_container_destroy(c, &err) < 0) {
+		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", ct_shown_id(c->state.id).s,
+		       err.msg);
+	} else {
+		ct_container_poststop(c);
+	}
 }
 
 int cmd_run(const struct ct_globals *g, int argc, char **argv)
@@ -59,13 +66,14 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 		ct_container_close(&c);
 		return 0;
 	}
-	ct_container_dir_close(&c.dir); /* others may look at it while it runs */
+	ct_state_unlock(&c.dir); /* others may look at it while it runs */
 	/* a signal is forwarded as kill sends one (the checked kill() without pidfd_send_signal) */
 	int status = ct_forward_and_wait(c.proc.pidfd, &signals, signal_container, &c, &err);
 	if (status < 0)
 		ct_log(CT_LOG_ERROR, "run container \"%s\": %s", ct_shown_id(id).s, err.msg);
-	ct_container_close(&c);
+	ct_spawned_close(&c.proc);
 	if (!f.keep)
-		delete_after_run(g, id);
+		delete_after_run(&c);
+	ct_container_close(&c);
 	return status < 0 ? 1 : status;
 }

@@ -19,6 +19,7 @@ works). BENCH_PROFILE_ITER (50) and BENCH_PROFILE_RUNS (10) set the counts.
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -235,6 +236,64 @@ def take_away():
         print("  %-42s %8.2f %8.2f %10.2f %10.2f" % (name, m, n, med[0] - m, low[0] - n))
 
 
+def attach_cost():
+    """A cgroup v1 attach (a write to cgroup.procs) takes cgroup_threadgroup_rwsem for
+    writing; after a quiet spell that waits for an RCU grace period, right after another
+    attach it does not. Measured on a `sleep` moved between two cgroups of the bench's."""
+    hierarchy = os.path.join(bench.CGROUP_ROOT, "cpu")
+    if not os.path.isdir(hierarchy):
+        return
+    base = os.path.join(hierarchy, bench.CG_BASE.strip("/"), "attach")
+    dirs = [os.path.join(base, "a"), os.path.join(base, "b")]
+    for d in dirs:
+        os.makedirs(d, exist_ok=True)
+    with open("/proc/self/cgroup") as f:
+        home = next(l.split(":", 2)[2].strip() for l in f if ":cpu," in l or ":cpu:" in l)
+    sleeper = subprocess.Popen(["sleep", "1000"])
+
+    def move(d):
+        start = time.perf_counter()
+        with open(os.path.join(d, "cgroup.procs"), "w") as f:
+            f.write(str(sleeper.pid))
+        return (time.perf_counter() - start) * 1000
+    try:
+        print("cgroup v1 attach (a write to cgroup.procs), 20 each:")
+        for pause in (0, 50):
+            ms = []
+            for i in range(20):
+                ms.append(move(dirs[i % 2]))
+                time.sleep(pause / 1000)
+            print("  %2d ms after the previous attach: median %6.3f ms, max %6.3f ms"
+                  % (pause, statistics.median(ms), max(ms)))
+    finally:
+        move(os.path.join(hierarchy, home.lstrip("/")))
+        sleeper.kill()
+        sleeper.wait()
+
+
+def perf_stat(name, argv, runs=10):
+    """CPU time (task-clock, the process and its children) and instructions of a command,
+    medians of `runs` under perf stat; a counter the machine lacks (a VM without a PMU has
+    no instructions) says so."""
+    if not shutil.which("perf"):
+        print("  %-8s perf is not installed" % name)
+        return
+    values = {}
+    for _ in range(runs):
+        out = subprocess.run(["perf", "stat", "-x,", "-e", "task-clock,instructions"] + argv,
+                             capture_output=True, text=True, timeout=bench.TIMEOUT).stderr
+        for line in out.splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[2] in ("task-clock", "instructions"):
+                values.setdefault(fields[2], []).append(fields[0])
+    shown = []
+    for event, unit in (("task-clock", "ms CPU"), ("instructions", "instructions")):
+        got = [float(v) for v in values.get(event, []) if v.replace(".", "", 1).isdigit()]
+        shown.append("%.2f %s" % (statistics.median(got), unit) if got
+                     else "%s: not supported here" % event)
+    print("  %-8s %s" % (name, ", ".join(shown)))
+
+
 def main():
     os.makedirs(bench.WORK, exist_ok=True)
     bench.clean_state_roots()
@@ -245,6 +304,11 @@ def main():
     trace = os.path.join(bench.WORK, "profile.strace")
     try:
         take_away()
+        attach_cost()
+        print("perf stat (medians of 10):")
+        perf_stat("ctrun", ctrun.run_cmd(0))
+        floor = bench.Floor(bench.ctrun_hierarchies(ctrun))
+        perf_stat("floor", floor.run_cmd("perf"))
         for i in range(RUNS):
             plain.append(bench.timed(ctrun.run_cmd(0)))
             traced.append(bench.timed(["strace", "-f", "-tt", "-T", "-o", trace] +

@@ -427,6 +427,15 @@ void lc_assert_log_one_error(const char *log, const char *needle)
 	free(text);
 }
 
+void lc_strip_cr(char *s)
+{
+	char *out = s;
+	for (; *s; s++)
+		if (*s != '\r')
+			*out++ = *s;
+	*out = '\0';
+}
+
 void lc_install_sysprobe(const struct lc *t)
 {
 	char *dest = lc_rootfs_path(t, "bin/sysprobe");

@@ -151,6 +151,8 @@ void lc_assert_create_refused(const struct lc *t, const char *id, const char *co
 /* The whole --log file is one JSON object {"level":"error","msg":...,"time":...} (Podman
  * unmarshals it as one), its msg holding needle. */
 void lc_assert_log_one_error(const char *log, const char *needle);
+/* Removes the "\r" a terminal puts before each "\n", so lines can be matched. */
+void lc_strip_cr(char *s);
 /* The file holds exactly want (a victim file a container must not have written). */
 void lc_assert_file_text(const char *path, const char *want);
 

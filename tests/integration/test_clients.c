@@ -401,3 +401,32 @@ Test(clients, containerd_config_as_the_shim_runs_it)
 	lc_assert_nothing_left(&c.t);
 	free(nsdir), free(out), free(dir);
 }
+
+/* conmon's create of a terminal container, every flag in the `--flag=value` form it uses
+ * (--bundle=, --pid-file=, --console-socket=, --preserve-fds=): the pty master reaches the
+ * socket; inside, a terminal on 0-2 and the preserved fd 3. */
+Test(clients, conmon_tty_create_with_every_flag_as_flag_equals_value)
+{
+	struct client c;
+	client_init(&c, "tty-");
+	ctt_config_set(c.t.bundle, ".process.terminal", "true");
+	lc_set_script(&c.t, "tty; ls -1 /proc/$$/fd; echo end");
+	char *dir = ctt_tmpdir(), *sock = ctt_path(dir, "console.sock");
+	char *tty_out = ctt_path(dir, "tty.out");
+	pid_t receiver = lc_console_receiver(&c.t, sock, tty_out, NULL);
+	char bundle_flag[4200], pid_flag[4200], sock_flag[4200];
+	snprintf(bundle_flag, sizeof(bundle_flag), "--bundle=%s", c.t.bundle);
+	snprintf(pid_flag, sizeof(pid_flag), "--pid-file=%s", c.pidfile);
+	snprintf(sock_flag, sizeof(sock_flag), "--console-socket=%s", sock);
+	pid_t pid = client_create(
+		&c, LC_ARGV("create", bundle_flag, pid_flag, sock_flag, "--preserve-fds=1", c.id));
+	lc_ok(&c.t, "start", c.id);
+	cr_expect_eq(reap_init(&c, pid), 0);
+	cr_expect_eq(lc_wait(receiver, 30000), 0, "console_receiver failed");
+	char *text = ctt_read_file(tty_out);
+	lc_strip_cr(text);
+	cr_expect_str_eq(text, "ready\n/dev/pts/0\n0\n1\n2\n3\nend\n");
+	lc_ok(&c.t, "delete", c.id);
+	lc_assert_nothing_left(&c.t);
+	free(text), free(tty_out), free(sock), free(dir);
+}

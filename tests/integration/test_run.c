@@ -176,6 +176,29 @@ Test(run, foreground_run_deletes_the_container)
 	lc_assert_nothing_left(&t);
 }
 
+/* Another delete --force while run waits: run reports the kill and takes the deletion as
+ * done for it (no "does not exist" error). */
+Test(run, foreground_run_after_a_delete_force_from_outside)
+{
+	struct lc t;
+	lc_init(&t);
+	writable_root(&t);
+	lc_set_script(&t, "touch /ready; exec sleep 100");
+	char *out = ctt_path(ctt_tmpdir(), "run.out");
+	pid_t pid = lc_spawn(
+		&t, lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL}),
+		out, -1);
+	char *ready = lc_rootfs_path(&t, "ready");
+	lc_wait_file(ready);
+	lc_ok(&t, "delete", "--force", ID);
+	cr_expect_eq(lc_wait(pid, RUN_WAIT_MS), 137);
+	char *text = ctt_read_file(out);
+	cr_expect_not(strstr(text, "ctrun:"), "run said: %s", text);
+	assert_state_fails(&t);
+	lc_assert_nothing_left(&t);
+	free(text), free(ready), free(out);
+}
+
 Test(run, keep_leaves_it_stopped_until_delete)
 {
 	struct lc t;

@@ -44,16 +44,6 @@ static void receiver_start(struct term *x, const char *const *opts)
 	x->receiver = lc_console_receiver(&x->t, x->sock, x->out, opts);
 }
 
-/* Removes the "\r" the terminal puts before each "\n", so lines can be matched. */
-static void strip_cr(char *s)
-{
-	char *out = s;
-	for (; *s; s++)
-		if (*s != '\r')
-			*out++ = *s;
-	*out = '\0';
-}
-
 /* Waits until the receiver saw the last slave close (the container exited) and returns
  * what it printed, without "\r" (malloc'd). */
 static char *receiver_output(struct term *x)
@@ -61,7 +51,7 @@ static char *receiver_output(struct term *x)
 	int status = lc_wait(x->receiver, RECEIVER_WAIT_MS);
 	char *text = ctt_read_file(x->out);
 	cr_assert_eq(status, 0, "console_receiver exited %d:\n%s", status, text);
-	strip_cr(text);
+	lc_strip_cr(text);
 	return text;
 }
 
