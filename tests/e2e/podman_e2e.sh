@@ -64,9 +64,19 @@ assert_no_container_cgroups() {
 	local left busy
 	left=$(find /sys/fs/cgroup -maxdepth 4 -path "*/$PODMAN_CGROUP_PARENT/*" -type d \
 		-regextype egrep -regex '.*/(libpod-)?[0-9a-f]{64}' 2>/dev/null)
-	[ -z "$left" ] || e2e_fail "cgroups left: $left" || return 1
+	[ -z "$left" ] || e2e_fail "cgroups left: $left
+	  (ctrun and podman processes then: $(runtime_processes))" || return 1
 	busy=$(cat /sys/fs/cgroup/*/"$PODMAN_CGROUP_PARENT"/conmon/cgroup.procs 2>/dev/null)
 	[ -z "$busy" ] || e2e_fail "processes left in conmon's cgroup: $busy"
+}
+
+# For a failure message: what of ctrun and Podman still runs (a late delete, a cleanup).
+runtime_processes() {
+	local p cmd
+	for p in /proc/[0-9]*; do
+		cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)
+		case "$cmd" in *ctrun* | *"container cleanup"*) echo "${p#/proc/}: ${cmd:0:160}" ;; esac
+	done
 }
 
 # Podman 4.3 removes a pod's cgroup in the v1 controllers only; the name=systemd and
@@ -99,13 +109,16 @@ assert_no_container_mounts() {
 	[ -z "$left" ] || e2e_fail "mounts left: $left"
 }
 
-# conmon and containers are children of init (reparented); any process still naming the
-# test dir or a removed container's bundle is a leak.
+# conmon names the test dir on its command line, and Podman puts container=podman in
+# every container's environment (this suite is the machine's only Podman user); either one
+# still alive is a leak.
 assert_no_container_processes() {
 	local p left=
 	for p in /proc/[0-9]*; do
-		tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$E2E_DIR/" || continue
-		[ "${p#/proc/}" = $$ ] || left="$left ${p#/proc/}:$(tr '\0' ' ' <"$p/cmdline" | head -c 80)"
+		[ "${p#/proc/}" != $$ ] || continue
+		tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx container=podman ||
+			tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$E2E_DIR/" || continue
+		left="$left ${p#/proc/}:$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null | head -c 80)"
 	done
 	[ -z "$left" ] || e2e_fail "processes left:$left"
 }
@@ -132,11 +145,6 @@ pcase() {
 
 # Runs a detached container and prints its id.
 run_detached() { pm run -d "$@"; }
-
-# Waits (bounded) until the container reports the status; podman wait is event driven.
-wait_status() { # ID STATUS
-	pm wait --condition "$2" "$1" >/dev/null
-}
 
 container_pid() { pm inspect --format '{{.State.Pid}}' "$1"; }
 
@@ -578,9 +586,12 @@ case_devices() {
 		assert_contains "$out" "c 1:11 rm
 " "/dev/kmsg allowed r (and mknod, for the node)" &&
 		assert_not_contains "$out" "a *:* rwm" "not everything allowed" || return 1
-	out=$(pm exec "$id" sh -c 'stat -c "%F %t:%T" /dev/e2enull; echo x > /dev/e2enull && echo write-ok
+	out=$(pm exec "$id" sh -c 'grep ":devices:" /proc/self/cgroup
+		stat -c "%F %t:%T" /dev/e2enull; echo x > /dev/e2enull && echo write-ok
 		echo x > /dev/e2ekmsg; head -c 3 /dev/zero | wc -c' 2>&1)
-	assert_contains "$out" "character special file 1:3" "the device node" &&
+	assert_contains "$out" ":devices:/$PODMAN_CGROUP_PARENT/libpod-$id" \
+		"the exec'd process is in the container's devices cgroup" &&
+		assert_contains "$out" "character special file 1:3" "the device node" &&
 		assert_contains "$out" write-ok "the rw device is writable" &&
 		assert_contains "$out" "/dev/e2ekmsg: Operation not permitted" "writing the r device is refused" &&
 		assert_contains "$out" "
