@@ -123,7 +123,20 @@ assert_no_container_processes() {
 	[ -z "$left" ] || e2e_fail "processes left:$left"
 }
 
+# conmon runs Podman's exit command (`podman container cleanup`, ctrun delete among what
+# it does) when a container exits, and Podman does not wait for it; on a loaded machine it
+# can still be at work when `podman rm` returns. The leak checks wait for it (bounded).
+wait_for_podman_cleanups() {
+	local p
+	for p in /proc/[0-9]*; do
+		case "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" in
+		*"$E2E_DIR"*"container cleanup"*) timeout 60 tail --pid="${p#/proc/}" -f /dev/null ;;
+		esac
+	done
+}
+
 assert_nothing_left() {
+	wait_for_podman_cleanups
 	assert_no_containers && assert_no_ctrun_state && assert_no_container_cgroups &&
 		assert_no_container_mounts && assert_no_container_processes
 }
