@@ -88,6 +88,23 @@ static void format_rule(const struct ct_dev_rule *r, char *buf, size_t size)
 	snprintf(buf, size, "%c %s:%s %s", r->type, major, minor, access);
 }
 
+/* devices.allow and devices.deny, each opened once for all the rules written to it. */
+struct rule_files {
+	const char *dir;
+	int fd[2]; /* [0] deny, [1] allow; -1 until needed */
+};
+
+static int write_rule(struct rule_files *f, bool allow, const char *rule, struct ct_error *err)
+{
+	const char *name = allow ? "devices.allow" : "devices.deny";
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+	int *fd = &f->fd[allow];
+	if (*fd < 0 && (*fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return ct_error_set(err, errno, "open \"%s\"", path);
+	return ct_cg_write_fd(*fd, path, rule, err);
+}
+
 /* Starts from nothing allowed, then the rules in order (the config's, then the standard
  * devices, libct/cgroup/device_rules.h): the kernel's exception list does the rest. */
 static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *res,
@@ -99,17 +116,20 @@ static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *re
 	struct ct_dev_rules rules;
 	if (ct_dev_rules_build(res, &rules, err) < 0)
 		return -1;
-	int rc = ct_cg_write(dir, "devices.deny", "a", err);
+	struct rule_files f = {dir, {-1, -1}};
+	int rc = write_rule(&f, false, "a", err);
 	for (size_t i = 0; rc == 0 && i < rules.len; i++) {
 		char rule[96];
 		if (!rules.items[i].access)
 			continue;
 		format_rule(&rules.items[i], rule, sizeof(rule));
-		rc = ct_cg_write(dir, rules.items[i].allow ? "devices.allow" : "devices.deny", rule,
-				 err);
+		rc = write_rule(&f, rules.items[i].allow, rule, err);
 		if (rc < 0 && i < res->devices.len)
 			ct_error_prefix(err, "config.json: .linux.resources.devices[%zu]", i);
 	}
+	for (int i = 0; i < 2; i++)
+		if (f.fd[i] >= 0)
+			close(f.fd[i]);
 	ct_dev_rules_free(&rules);
 	return rc;
 }
