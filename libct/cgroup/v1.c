@@ -23,22 +23,43 @@
 /* ---- create ---- */
 
 /* A new cpuset cgroup starts with empty cpus and mems, and a process cannot join it until
- * both are set: each level below the mount that has none gets its parent's. */
-static int copy_cpuset_level(const char *dir, struct ct_error *err)
+ * both are set: each level below the mount that has none gets its parent's. The value is
+ * carried down the levels (*carried, NULL until read): dir gets it when its own is empty,
+ * else carries its own. A directory create just made (fresh) is empty: not read. */
+static int copy_cpuset_file(const char *dir, const char *file, bool fresh, char **carried,
+			    struct ct_error *err)
 {
-	static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
-	char parent[4096];
-	snprintf(parent, sizeof(parent), "%s", dir);
-	*strrchr(parent, '/') = '\0';
-	for (size_t i = 0; i < 2; i++) {
-		_cleanup_free_ char *mine = ct_cg_read(dir, files[i]);
-		if (mine && *mine && *mine != '\n')
-			continue;
-		_cleanup_free_ char *theirs = ct_cg_read(parent, files[i]);
-		if (!theirs)
-			return ct_error_set(err, errno, "read \"%s/%s\"", parent, files[i]);
-		theirs[strcspn(theirs, "\n")] = '\0';
-		if (*theirs && ct_cg_write(dir, files[i], theirs, err) < 0)
+	if (!fresh) {
+		char *mine = ct_cg_read(dir, file);
+		if (mine && *mine && *mine != '\n') {
+			free(*carried);
+			*carried = mine;
+			return 0;
+		}
+		free(mine);
+	}
+	if (!*carried) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%s", dir);
+		*strrchr(parent, '/') = '\0';
+		if (!(*carried = ct_cg_read(parent, file)))
+			return ct_error_set(err, errno, "read \"%s/%s\"", parent, file);
+		(*carried)[strcspn(*carried, "\n")] = '\0';
+	}
+	return **carried ? ct_cg_write(dir, file, *carried, err) : 0;
+}
+
+static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoint,
+			    const char *file, struct ct_error *err)
+{
+	_cleanup_free_ char *carried = NULL;
+	char level[4096];
+	for (const char *p = d->path + strlen(mountpoint); p && *p; p = strchr(p + 1, '/')) {
+		const char *end = strchr(p + 1, '/');
+		snprintf(level, sizeof(level), "%.*s", (int)(end ? end - d->path : (long)strlen(d->path)),
+			 d->path);
+		bool fresh = d->made_from && strncmp(level, d->made_from, strlen(d->made_from)) == 0;
+		if (copy_cpuset_file(level, file, fresh, &carried, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -53,14 +74,9 @@ static int v1_prepare(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_e
 		return -1;
 	if (!(h = ct_cgroup_layout_find(l, "cpuset")) || strcmp(h->key, d->key) != 0)
 		return 0;
-	char level[4096];
-	for (const char *p = d->path + strlen(h->mountpoint); p && *p; p = strchr(p + 1, '/')) {
-		const char *end = strchr(p + 1, '/');
-		snprintf(level, sizeof(level), "%.*s", (int)(end ? end - d->path : (long)strlen(d->path)),
-			 d->path);
-		if (copy_cpuset_level(level, err) < 0)
-			return -1;
-	}
+	if (copy_cpuset_down(d, h->mountpoint, "cpuset.cpus", err) < 0 ||
+	    copy_cpuset_down(d, h->mountpoint, "cpuset.mems", err) < 0)
+		return -1;
 	return 0;
 }
 
