@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "libct/cgroup/cgroup.h"
 #include "libct/cleanup.h"
 #include "libct/lsm.h"
 #include "libct/mountfd.h"
@@ -214,6 +215,29 @@ static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
 				  name);
 }
 
+/* The program into the page cache before READY, while on cgroup v1 the init is still in the
+ * runtime's memory cgroup (it joins the container's once set up): faulted in from a cold
+ * cache after the join, the program's pages and their readahead are charged to a container
+ * with a small limit, which the OOM killer then ends, run after run (/bin/true under
+ * 224 KiB). Only for a memory limit that joins late; on v2 the init is charged from its
+ * birth, where a read of the whole file would only cost the container more. */
+#define EXEC_READAHEAD_MAX (8u << 20)
+
+static void read_ahead_executable(const struct ct_init_plan *plan, const char *exe)
+{
+	const struct oci_resources *r = &plan->config->linux_.resources;
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!r->has_memory || !r->memory.has_limit || r->memory.limit <= 0 || !cg ||
+	    !ct_cgroup_late_key(cg))
+		return;
+	_cleanup_close_ int fd = open(exe, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		readahead(fd, 0,
+			  (size_t)st.st_size < EXEC_READAHEAD_MAX ? (size_t)st.st_size
+								  : EXEC_READAHEAD_MAX);
+}
+
 /* cwd is resolved in the container's root like every rootfs path: "..", a symlink to a
  * host path or a magic link such as /proc/self/fd/N (an inherited host directory) cannot
  * leave it (CVE-2024-21626). */
@@ -304,6 +328,7 @@ int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size,
 		*exec_failed = true;
 		return -1;
 	}
+	read_ahead_executable(plan, exe);
 	if (prepare_fds(plan, err) < 0 || ct_personality_apply(&plan->sched, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
 		return -1;

@@ -1,4 +1,5 @@
-/* `ctrun start`, `state`, `kill`, `delete`, `pause`, `resume`: commands on one existing container. */
+/* `ctrun start`, `state`, `kill`, `delete`, `pause`, `resume`: commands on one existing container.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -147,13 +148,17 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	struct ct_container c;
 	struct ct_error err = {0};
 	rc = 0;
+	bool all = set & (1u << (KILL_ALL - 256));
 	if (ct_container_open(g, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
+	} else if (c.status == CT_STATUS_STOPPED && all) {
+		if (ct_kill_leftovers(&c, sig, &err) < 0)
+			rc = fail("kill", id, &err);
 	} else if (c.status == CT_STATUS_STOPPED) {
 		ct_log(CT_LOG_ERROR, "kill container \"%s\": container not running",
 		       ct_shown_id(id).s);
 		rc = 1;
-	} else if (send_signal(&c, sig, set & (1u << (KILL_ALL - 256)), &err) < 0) {
+	} else if (send_signal(&c, sig, all, &err) < 0) {
 		rc = fail("kill", id, &err);
 	}
 	ct_container_close(&c);
@@ -221,7 +226,8 @@ static int set_frozen(struct ct_container *c, bool frozen, struct ct_error *err)
 	struct ct_cgroup *cg = NULL;
 	int rc = ct_container_cgroup_open(&c->state, &cg, err);
 	if (rc == 0 && !cg)
-		rc = ct_error_set_plain(err, ENOENT, "the container has no cgroup to freeze "
+		rc = ct_error_set_plain(err, ENOENT,
+					"the container has no cgroup to freeze "
 					"(created with --cgroup-manager disabled)");
 	if (rc == 0)
 		rc = ct_cgroup_freeze(cg, frozen, err);
@@ -246,8 +252,9 @@ static int freeze_command(const struct ct_globals *g, int argc, char **argv, boo
 		can = frozen ? c.status == CT_STATUS_RUNNING || c.status == CT_STATUS_CREATED
 			     : c.status == CT_STATUS_PAUSED;
 		if (!can) {
-			ct_log(CT_LOG_ERROR, "%s container \"%s\": cannot %s a container that is %s",
-			       verb, ct_shown_id(id).s, verb, ct_status_name(c.status));
+			ct_log(CT_LOG_ERROR,
+			       "%s container \"%s\": cannot %s a container that is %s", verb,
+			       ct_shown_id(id).s, verb, ct_status_name(c.status));
 			rc = 1;
 		} else if (set_frozen(&c, frozen, &err) < 0) {
 			rc = fail(verb, id, &err);

@@ -86,3 +86,15 @@ int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err)
 	}
 	return signal_init(c, sig, err);
 }
+
+int ct_kill_leftovers(struct ct_container *c, int sig, struct ct_error *err)
+{
+	struct ct_cgroup *cg;
+	if (ct_container_cgroup_open(&c->state, &cg, err) < 0)
+		return -1;
+	if (!cg)
+		return ct_error_set_plain(err, ESRCH, "container not running");
+	int rc = ct_cgroup_kill_all(cg, sig, err);
+	ct_cgroup_free(cg);
+	return rc;
+}

@@ -211,7 +211,7 @@ def variant_cmd(i, flags, edit):
         edit(config)
     with open(os.path.join(path, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
-    return [bench.CTRUN, "--root", os.path.join(bench.WORK, "root-ctrun")] + flags + \
+    return [bench.CTRUN, "--root", os.path.join(bench.STATE, "ctrun")] + flags + \
         ["run", "--bundle", path, "%svariant-%d" % (bench.PREFIX, i)]
 
 
@@ -297,6 +297,7 @@ def perf_stat(name, argv, runs=10):
 def main():
     os.makedirs(bench.WORK, exist_ok=True)
     bench.clean_state_roots()
+    bench.mount_state_tmpfs()
     bench.make_rootfs()
     made = bench.made_cgroup_ancestors()
     ctrun = bench.Runtime("ctrun", [bench.CTRUN])

@@ -4,6 +4,8 @@
  * cgroupsPath forms, state.json, kill --all, delete, and nothing left behind (every test
  * nests its containers under the test process's own cgroup, in cgt_subtree()). */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +231,38 @@ Test(cgroup, true_runs_under_224_kib_and_sees_its_limit)
 	cr_expect_str_eq(out, TINY_LIMIT "\n");
 	free(out);
 	free(rel);
+}
+
+/* The bundle's busybox out of the page cache (written back first: only clean pages go). */
+static void evict_from_page_cache(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "open %s: %s", path, strerror(errno));
+	cr_assert_eq(fdatasync(fd), 0, "fdatasync %s: %s", path, strerror(errno));
+	cr_assert_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0, "fadvise %s", path);
+	close(fd);
+}
+
+/* A program not in the page cache: read in before the init joins the memory cgroup, not
+ * charged to the container (where its readahead alone got /bin/true OOM-killed, each run). */
+Test(cgroup, true_runs_under_224_kib_from_a_cold_page_cache)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "cold");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
+	lc_set_args(&t, LC_ARGV("/bin/true"));
+	char *busybox = lc_rootfs_path(&t, "bin/busybox");
+	for (int i = 0; i < 2; i++) {
+		evict_from_page_cache(busybox);
+		struct ctt_result r;
+		lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+		cr_assert_eq(r.status, 0, "cold /bin/true under 224 KiB (run %d): exit %d: %s", i,
+			     r.status, r.err);
+		ctt_result_free(&r);
+	}
+	free(busybox);
 }
 
 /* A value the kernel refuses fails create naming the file and the value; nothing stays. */

@@ -5,11 +5,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/integration/lifecycle_util.h"
@@ -347,6 +350,33 @@ Test(lifecycle, kill_all_reaches_every_process)
 		assert_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
 		lc_ok(&t, "delete", "--force", "a1");
 	}
+}
+
+/* Without a pid namespace of its own, the init's children outlive it: `kill --all` of the
+ * stopped container still reaches them through its cgroup (containerd's shim sends it once
+ * the init has exited, as runc takes it); a plain kill says the container is not running. */
+Test(lifecycle, kill_all_of_a_stopped_container_ends_what_the_init_left)
+{
+	struct lc t;
+	init(&t);
+	lc_namespace_set(&t, "pid", NULL);
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	lc_set_script(&t, "sleep 1000 & echo $! > /orphan");
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, "k1");
+	char *text = lc_wait_content(lc_rootfs_path(&t, "orphan"), "\n");
+	pid_t orphan = (pid_t)atoi(text);
+	lc_wait_status(&t, "k1", "stopped");
+	cr_assert(lc_alive(orphan), "the init's child %d is gone already", orphan);
+	lc_assert_fails(&t, LC_ARGV("kill", "k1", "9"), "\"k1\"", "container not running");
+	cr_expect(lc_alive(orphan), "a plain kill reached the init's child");
+	lc_ok(&t, "kill", "--all", "k1", "9");
+	/* both are the test's (the subreaper's) to reap */
+	cr_expect_eq(lc_wait(orphan, 10000), 128 + SIGKILL, "the init's child did not get it");
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		; /* the init's zombie */
+	lc_ok(&t, "delete", "k1");
+	lc_assert_nothing_left(&t);
+	free(text);
 }
 
 /* ---- delete ---- */
