@@ -275,9 +275,16 @@ static int write_sysctls(const struct ct_init_plan *plan, struct ct_error *err)
 /* Returns an O_PATH fd of the rootfs as a mount of its own (pivot_root needs one). */
 static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
 {
-	/* Slave by default (runc's choice): host mounts may appear, ours never leak out. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
-		return ct_error_set(err, errno, "make / a recursive slave");
+	/* Slave by default (runc's choice): host mounts may appear, ours never leak out;
+	 * rootfsPropagation "rprivate" cuts the namespace off from the host altogether. */
+	const struct oci_linux *lx = &plan->config->linux_;
+	unsigned long host_side =
+		lx->has_rootfs_propagation && lx->rootfs_propagation == OCI_PROP_RPRIVATE
+			? MS_PRIVATE
+			: MS_SLAVE;
+	if (mount(NULL, "/", NULL, MS_REC | host_side, NULL) < 0)
+		return ct_error_set(err, errno, "make / a recursive %s",
+				    host_side == MS_PRIVATE ? "private" : "slave");
 	const char *rootfs = plan->opts->rootfs;
 	if (mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return ct_error_set(err, errno, "bind rootfs \"%s\" onto itself", rootfs);
@@ -291,8 +298,11 @@ static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
 static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
-	static const unsigned long propagation[] = {MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE};
-	/* "/" alone, as runc does: a recursive change would undo the mounts' own propagation */
+	static const unsigned long propagation[] = {MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE,
+						    MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE};
+	/* "/" alone, the r forms too: a recursive change would undo the mounts' own
+	 * propagation (the mounts were made under the recursive slave or private of
+	 * prepare_root, so they are already cut off from the host's) */
 	if (c->linux_.has_rootfs_propagation &&
 	    mount(NULL, "/", NULL, propagation[c->linux_.rootfs_propagation], NULL) < 0)
 		return ct_error_set(err, errno, "set rootfs propagation \"%s\"",

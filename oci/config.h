@@ -309,7 +309,17 @@ struct oci_personality {
 	oci_strings flags;
 };
 
-enum oci_propagation { OCI_PROP_PRIVATE, OCI_PROP_SHARED, OCI_PROP_SLAVE, OCI_PROP_UNBINDABLE };
+enum oci_propagation {
+	OCI_PROP_PRIVATE,
+	OCI_PROP_SHARED,
+	OCI_PROP_SLAVE,
+	OCI_PROP_UNBINDABLE,
+	/* the recursive forms, in the same order */
+	OCI_PROP_RPRIVATE,
+	OCI_PROP_RSHARED,
+	OCI_PROP_RSLAVE,
+	OCI_PROP_RUNBINDABLE,
+};
 
 struct oci_linux {
 	OCI_ARRAY(struct oci_namespace) namespaces;

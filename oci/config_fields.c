@@ -65,7 +65,10 @@ const char *const oci_mpol_mode_names[] = {
 	"MPOL_PREFERRED", "MPOL_PREFERRED_MANY", "MPOL_LOCAL",	    NULL};
 const char *const oci_mpol_flag_names[] = {"MPOL_F_NUMA_BALANCING", "MPOL_F_RELATIVE_NODES",
 					   "MPOL_F_STATIC_NODES", NULL};
-const char *const oci_propagation_names[] = {"private", "shared", "slave", "unbindable", NULL};
+/* the r forms are runc's (Podman writes "rslave" for a bind with rslave propagation) */
+const char *const oci_propagation_names[] = {"private",	   "shared",	  "slave",
+					     "unbindable", "rprivate",	  "rshared",
+					     "rslave",	   "runbindable", NULL};
 const char *const oci_personality_domain_names[] = {"LINUX", "LINUX32", NULL};
 static const char *const device_type_names[] = {"c", "b", "u", "p", NULL};
 static const char *const freebsd_sharing_names[] = {"disable", "new", "inherit", NULL};

@@ -48,9 +48,22 @@ static bool is_identifier(const char *s)
 	return true;
 }
 
+/* before, key, after appended (cut at the buffer's end) without printf: every key of every
+ * document walked goes through here (state.json of each container of `list`). */
 static size_t path_push_key(struct oci_walk *w, const char *key)
 {
-	return is_identifier(key) ? path_push(w, ".%s", key) : path_push(w, "[\"%s\"]", key);
+	bool plain = is_identifier(key);
+	const char *const parts[] = {plain ? "." : "[\"", key, plain ? "" : "\"]"};
+	size_t saved = w->path_len;
+	for (size_t i = 0; i < 3; i++) {
+		size_t room = sizeof(w->path) - 1 - w->path_len, len = strlen(parts[i]);
+		if (len > room)
+			len = room;
+		memcpy(w->path + w->path_len, parts[i], len);
+		w->path_len += len;
+	}
+	w->path[w->path_len] = '\0';
+	return saved;
 }
 
 /* ---- error reporting ---- */

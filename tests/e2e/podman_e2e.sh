@@ -64,9 +64,19 @@ assert_no_container_cgroups() {
 	local left busy
 	left=$(find /sys/fs/cgroup -maxdepth 4 -path "*/$PODMAN_CGROUP_PARENT/*" -type d \
 		-regextype egrep -regex '.*/(libpod-)?[0-9a-f]{64}' 2>/dev/null)
-	[ -z "$left" ] || e2e_fail "cgroups left: $left" || return 1
+	[ -z "$left" ] || e2e_fail "cgroups left: $left
+	  (ctrun and podman processes then: $(runtime_processes))" || return 1
 	busy=$(cat /sys/fs/cgroup/*/"$PODMAN_CGROUP_PARENT"/conmon/cgroup.procs 2>/dev/null)
 	[ -z "$busy" ] || e2e_fail "processes left in conmon's cgroup: $busy"
+}
+
+# For a failure message: what of ctrun and Podman still runs (a late delete, a cleanup).
+runtime_processes() {
+	local p cmd
+	for p in /proc/[0-9]*; do
+		cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)
+		case "$cmd" in *ctrun* | *"container cleanup"*) echo "${p#/proc/}: ${cmd:0:160}" ;; esac
+	done
 }
 
 # Podman 4.3 removes a pod's cgroup in the v1 controllers only; the name=systemd and
@@ -99,18 +109,34 @@ assert_no_container_mounts() {
 	[ -z "$left" ] || e2e_fail "mounts left: $left"
 }
 
-# conmon and containers are children of init (reparented); any process still naming the
-# test dir or a removed container's bundle is a leak.
+# conmon names the test dir on its command line, and Podman puts container=podman in
+# every container's environment (this suite is the machine's only Podman user); either one
+# still alive is a leak.
 assert_no_container_processes() {
 	local p left=
 	for p in /proc/[0-9]*; do
-		tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$E2E_DIR/" || continue
-		[ "${p#/proc/}" = $$ ] || left="$left ${p#/proc/}:$(tr '\0' ' ' <"$p/cmdline" | head -c 80)"
+		[ "${p#/proc/}" != $$ ] || continue
+		tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx container=podman ||
+			tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$E2E_DIR/" || continue
+		left="$left ${p#/proc/}:$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null | head -c 80)"
 	done
 	[ -z "$left" ] || e2e_fail "processes left:$left"
 }
 
+# conmon runs Podman's exit command (`podman container cleanup`, ctrun delete among what
+# it does) when a container exits, and Podman does not wait for it; on a loaded machine it
+# can still be at work when `podman rm` returns. The leak checks wait for it (bounded).
+wait_for_podman_cleanups() {
+	local p
+	for p in /proc/[0-9]*; do
+		case "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" in
+		*"$E2E_DIR"*"container cleanup"*) timeout 60 tail --pid="${p#/proc/}" -f /dev/null ;;
+		esac
+	done
+}
+
 assert_nothing_left() {
+	wait_for_podman_cleanups
 	assert_no_containers && assert_no_ctrun_state && assert_no_container_cgroups &&
 		assert_no_container_mounts && assert_no_container_processes
 }
@@ -132,11 +158,6 @@ pcase() {
 
 # Runs a detached container and prints its id.
 run_detached() { pm run -d "$@"; }
-
-# Waits (bounded) until the container reports the status; podman wait is event driven.
-wait_status() { # ID STATUS
-	pm wait --condition "$2" "$1" >/dev/null
-}
 
 container_pid() { pm inspect --format '{{.State.Pid}}' "$1"; }
 
@@ -578,9 +599,12 @@ case_devices() {
 		assert_contains "$out" "c 1:11 rm
 " "/dev/kmsg allowed r (and mknod, for the node)" &&
 		assert_not_contains "$out" "a *:* rwm" "not everything allowed" || return 1
-	out=$(pm exec "$id" sh -c 'stat -c "%F %t:%T" /dev/e2enull; echo x > /dev/e2enull && echo write-ok
+	out=$(pm exec "$id" sh -c 'grep ":devices:" /proc/self/cgroup
+		stat -c "%F %t:%T" /dev/e2enull; echo x > /dev/e2enull && echo write-ok
 		echo x > /dev/e2ekmsg; head -c 3 /dev/zero | wc -c' 2>&1)
-	assert_contains "$out" "character special file 1:3" "the device node" &&
+	assert_contains "$out" ":devices:/$PODMAN_CGROUP_PARENT/libpod-$id" \
+		"the exec'd process is in the container's devices cgroup" &&
+		assert_contains "$out" "character special file 1:3" "the device node" &&
 		assert_contains "$out" write-ok "the rw device is writable" &&
 		assert_contains "$out" "/dev/e2ekmsg: Operation not permitted" "writing the r device is refused" &&
 		assert_contains "$out" "
@@ -666,6 +690,35 @@ case_checkpoint_probe() {
 	pm rm -f -t 0 "$id" >/dev/null
 }
 
+# --network ns:PATH: the container joins a network namespace the test made and bound to
+# a file (the way a CNI-less setup hands one over), by path.
+case_network_namespace_path() {
+	local ns="$E2E_DIR/netns-e2e" want out
+	touch "$ns" && unshare --net="$ns" true || return 1
+	want=$(nsenter --net="$ns" readlink /proc/self/ns/net)
+	nsenter --net="$ns" ip link set lo up || return 1
+	out=$(pm run --rm --network "ns:$ns" "$E2E_IMAGE" sh -c 'readlink /proc/self/ns/net; ip -o link show lo')
+	umount "$ns" && rm -f "$ns"
+	assert_contains "$out" "$want" "the namespace bound at $ns" &&
+		assert_contains "$out" "LOOPBACK,UP" "its loopback, set up from outside" &&
+		[ "$want" != "$(readlink /proc/self/ns/net)" ]
+}
+
+# A bind with rslave propagation (Podman then asks for rootfsPropagation "rslave"): a
+# mount made on the host under the shared source later shows up inside.
+case_bind_propagation() {
+	local src="$E2E_DIR/shared-src" id out
+	mkdir -p "$src/sub" && mount --bind "$src" "$src" && mount --make-shared "$src" || return 1
+	id=$(run_detached --mount "type=bind,src=$src,dst=/y,bind-propagation=rslave" \
+		"$E2E_IMAGE" sleep 1000) || return 1
+	mount -t tmpfs e2e-late "$src/sub" || return 1
+	out=$(pm exec "$id" grep -E " /y(/sub)? " /proc/self/mountinfo)
+	umount "$src/sub" && umount "$src"
+	assert_contains "$out" " /y/sub " "the host's later mount propagated in" &&
+		assert_contains "$out" "master:" "the bind is a slave" || return 1
+	pm rm -f -t 0 "$id" >/dev/null
+}
+
 pcase run-rm case_run_rm
 pcase exit-codes case_exit_codes
 pcase missing-command case_missing_command
@@ -680,6 +733,7 @@ pcase restart case_restart
 pcase restart-policy case_restart_policy
 pcase checkpoint-probe case_checkpoint_probe
 pcase readonly-root case_readonly_root
+pcase bind-propagation case_bind_propagation
 pcase capabilities case_capabilities
 pcase seccomp-and-nnp case_seccomp_and_nnp
 pcase pids-and-memory-limits case_pids_and_memory_limits
@@ -689,6 +743,7 @@ pcase oom case_oom
 pcase hooks case_hooks
 pcase healthcheck case_healthcheck
 pcase pods case_pods
+pcase network-namespace-path case_network_namespace_path
 pcase privileged case_privileged
 pcase user-namespace case_user_namespace
 pcase pid-host-stop case_pid_host_stop

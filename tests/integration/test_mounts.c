@@ -813,6 +813,22 @@ Test(mounts, rootfs_propagation_slave_and_private)
 	free(dflt);
 }
 
+/* The r forms (runc's; Podman writes "rslave"): "rslave" is a slave of the host's like
+ * "slave", "rprivate" cuts the whole namespace off; a mount's own option stays either way. */
+Test(mounts, rootfs_propagation_recursive_forms)
+{
+	static const char *const shared_host[] = {"unshare", "-m", "--propagation", "shared", NULL};
+	char *rslave = root_line("rslave", shared_host),
+	     *rprivate = root_line("rprivate", shared_host);
+	char *rshared = root_line("rshared", NULL);
+	cr_expect(has_tag(rslave, "master:"), "%s", rslave);
+	cr_expect(!has_tag(rprivate, "master:") && !has_tag(rprivate, "shared:"), "%s", rprivate);
+	cr_expect(has_tag(rshared, "shared:"), "%s", rshared);
+	free(rshared);
+	free(rprivate);
+	free(rslave);
+}
+
 /* ---- linux.mountLabel ---- */
 
 #define SELINUX_MAGIC 0xf97cff8cU

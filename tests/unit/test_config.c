@@ -1463,9 +1463,10 @@ Test(config_errors, device_fields)
 		     })),
 		     "config.json: .linux.devices[0].path: expected an absolute path, got "
 		     "\"dev/null\"");
-	assert_error(null_device_with_mode(512),
-		     "config.json: .linux.devices[0].fileMode: 01000 has bits beyond the permissions "
-		     "(0777) and the file type");
+	assert_error(
+		null_device_with_mode(512),
+		"config.json: .linux.devices[0].fileMode: 01000 has bits beyond the permissions "
+		"(0777) and the file type");
 	/* a char device's mode with a block device's type bits */
 	assert_error(null_device_with_mode(S_IFBLK | 0666),
 		     "config.json: .linux.devices[0].fileMode: the file type bits 060000 are not "
@@ -1566,11 +1567,29 @@ Test(config_errors, intel_rdt_and_memory_policy)
 		"got \"X\"");
 }
 
+/* runc's recursive forms, as Podman writes them */
+Test(config_full, rootfs_propagation_recursive_forms)
+{
+	static const char *const names[] = {"rprivate", "rshared", "rslave", "runbindable"};
+	static const int want[] = {OCI_PROP_RPRIVATE, OCI_PROP_RSHARED, OCI_PROP_RSLAVE,
+				   OCI_PROP_RUNBINDABLE};
+	for (size_t i = 0; i < 4; i++) {
+		char object[128];
+		snprintf(object, sizeof(object), "{\"linux\": {\"rootfsPropagation\": \"%s\"}}",
+			 names[i]);
+		struct oci_config *c = parse(doc(object));
+		cr_expect(c->linux_.has_rootfs_propagation);
+		cr_expect_eq(c->linux_.rootfs_propagation, want[i], "%s", names[i]);
+		oci_config_free(c);
+	}
+}
+
 Test(config_errors, rootfs_propagation_and_personality)
 {
-	assert_error(doc(JSON({"linux" : {"rootfsPropagation" : "rslave"}})),
+	assert_error(doc(JSON({"linux" : {"rootfsPropagation" : "rmaster"}})),
 		     "config.json: .linux.rootfsPropagation: expected one of \"private\", "
-		     "\"shared\", \"slave\", \"unbindable\", got \"rslave\"");
+		     "\"shared\", \"slave\", \"unbindable\", \"rprivate\", \"rshared\", "
+		     "\"rslave\", \"runbindable\", got \"rmaster\"");
 	assert_error(doc(JSON({"linux" : {"personality" : {"domain" : "LINUX64"}}})),
 		     "config.json: .linux.personality.domain: expected one of \"LINUX\", "
 		     "\"LINUX32\", got \"LINUX64\"");
