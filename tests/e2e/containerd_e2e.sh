@@ -160,16 +160,17 @@ case_kill_all_143() {
 }
 
 # A plain kill of SIGTERM to a pid 1 without a handler changes nothing; kill --all of
-# SIGKILL then ends everything, and delete removes it.
+# SIGKILL then ends everything; ctr run deletes the task, ctr containers rm the rest.
 case_kill_all_delete() {
-	run_detached kd -- sh -c 'sleep 1000 & sleep 1000 & wait' || return 1
+	bg_until_ready ct_run "$E2E_IMAGE" kd \
+		sh -c 'sleep 1000 & sleep 1000 & echo ready; wait' || return 1
 	ctrd tasks kill -s SIGTERM kd || return 1
 	assert_eq 3 "$(ctrd tasks ps kd | tail -n +2 | wc -l)" "pid 1 ignored SIGTERM" || return 1
 	ctrd tasks kill -a -s SIGKILL kd || return 1
-	await_event '/tasks/exit \{"container_id":"kd","id":"kd"' || e2e_fail "no exit event" ||
-		return 1
-	assert_eq STOPPED "$(task_status kd)" "task status after kill --all" || return 1
-	ctrd tasks rm kd >/dev/null 2>&1 && ctrd containers rm kd || e2e_fail "delete" || return 1
+	wait "$BG"
+	assert_eq 137 $? "ctr run's status" &&
+		assert_eq "" "$(ctrd tasks ls -q | grep -x kd)" "the task deleted" || return 1
+	ctrd containers rm kd || e2e_fail "delete" || return 1
 	assert_nothing_left kd
 }
 
@@ -382,6 +383,77 @@ case_fd_hygiene() {
 	assert_nothing_left fds
 }
 
+# containerd's default seccomp profile (ctr run --seccomp, ~300 rules with argument
+# conditions) allows unshare only with CAP_SYS_ADMIN: a user namespace, which needs no
+# capability, is refused under it and made without it.
+case_seccomp_default_profile() {
+	local with without
+	with=$(ct_run --rm --seccomp "$E2E_IMAGE" sc sh -c \
+		'grep Seccomp: /proc/self/status; unshare -U true 2>&1; echo "unshare $?"' </dev/null)
+	without=$(ct_run --rm "$E2E_IMAGE" nosc sh -c \
+		'grep Seccomp: /proc/self/status; unshare -U true 2>&1; echo "unshare $?"' </dev/null)
+	assert_contains "$with" "$(printf 'Seccomp:\t2')" "a filter" &&
+		assert_contains "$with" "Operation not permitted" "unshare under the profile" &&
+		assert_contains "$with" "unshare 1" "its status" &&
+		assert_contains "$without" "$(printf 'Seccomp:\t0')" "no filter without --seccomp" &&
+		assert_contains "$without" "unshare 0" "unshare without it" &&
+		assert_nothing_left sc && assert_nothing_left nosc
+}
+
+# --cap-drop / --cap-add: the init's capability sets, read from the host and used inside.
+case_capabilities() {
+	run_detached caps --cap-drop CAP_CHOWN --cap-add CAP_SYS_ADMIN -- sleep 1000 || return 1
+	local eff out
+	eff=$(awk '/^CapEff:/ { print $2 }' /proc/"$(task_pid caps)"/status)
+	(( (0x$eff & 1) == 0 && (0x$eff & (1 << 21)) != 0 )) ||
+		e2e_fail "CapEff $eff: CAP_CHOWN (bit 0) kept or CAP_SYS_ADMIN (bit 21) missing" || return 1
+	out=$(ctrd tasks exec --exec-id c caps sh -c \
+		'chown 1 /tmp 2>&1; echo "chown $?"; mount -t tmpfs t /tmp && echo mounted')
+	assert_contains "$out" "chown 1" "chown without CAP_CHOWN" &&
+		assert_contains "$out" "mounted" "mount with CAP_SYS_ADMIN" || return 1
+	remove_container caps
+	assert_nothing_left caps
+}
+
+# A read-only bind of a host directory, an extra variable and a working directory.
+case_bind_env_cwd() {
+	mkdir -p "$E2E_DIR/host" && echo "from the host" >"$E2E_DIR/host/file" || return 1
+	local out
+	out=$(ct_run --rm --mount "type=bind,src=$E2E_DIR/host,dst=/h,options=rbind:ro" \
+		--env FOO=bar --cwd /h "$E2E_IMAGE" bind sh -c \
+		'pwd; cat file; echo "FOO=$FOO"; touch new 2>&1' </dev/null)
+	assert_eq "/h
+from the host
+FOO=bar
+touch: new: Read-only file system" "$out" "what the process sees" &&
+		assert_eq file "$(ls "$E2E_DIR/host")" "the host directory unchanged" &&
+		assert_nothing_left bind
+}
+
+# --with-ns: a container joins another's network namespace by path.
+case_join_network_namespace() {
+	run_detached owner -- sleep 1000 || return 1
+	local pid out
+	pid=$(task_pid owner)
+	out=$(ct_run --rm --with-ns "network:/proc/$pid/ns/net" "$E2E_IMAGE" joiner \
+		readlink /proc/self/ns/net </dev/null)
+	assert_eq "$(readlink /proc/"$pid"/ns/net)" "$out" "the joined namespace" &&
+		assert_not_contains "$out" "$(readlink /proc/self/ns/net)" "not the host's" || return 1
+	remove_container owner
+	assert_nothing_left owner && assert_nothing_left joiner
+}
+
+# ctrun has no checkpoint yet: the shim reports ctrun's own words and the task runs on.
+case_checkpoint_refused() {
+	run_detached cp -- sleep 1000 || return 1
+	local out
+	out=$(ctrd tasks checkpoint cp 2>&1)
+	assert_contains "$out" "checkpoint: not implemented yet" "the shim's report" &&
+		assert_eq RUNNING "$(task_status cp)" "the task after the refusal" || return 1
+	remove_container cp
+	assert_nothing_left cp
+}
+
 # A shim killed under a running container: containerd runs the shim's cleanup, which calls
 # `ctrun delete --force`; the init dies and its state, cgroup and bundle go.
 case_dead_shim_cleanup() {
@@ -432,7 +504,8 @@ containerd_start && import_busybox && events_start || { e2e_log "setup failed"; 
 for c in daemon_and_image run_rm shim_runs_ctrun exit_codes exit_137_killed_init \
 	kill_all_143 kill_all_delete missing_command tty exec kill_exec pause_resume \
 	metrics_and_ps memory_limit oom read_only_root privileged no_pivot uidmap fd_hygiene \
-	dead_shim_cleanup teardown; do
+	seccomp_default_profile capabilities bind_env_cwd join_network_namespace \
+	checkpoint_refused dead_shim_cleanup teardown; do
 	e2e_test "$c" "case_$c"
 done
 e2e_summary containerd
