@@ -158,6 +158,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (prepare_state(c, a, bundle, rootfs, b->config, err) < 0)
 		return -1;
 	const struct oci_config *config = b->config;
+	const struct ct_seccomp_cache cache = {c->rootfd, ct_runtime_version()};
 	struct ct_spawn_opts so = {
 		.config = config,
 		.bundle = bundle,
@@ -175,6 +176,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
+		.seccomp_cache = &cache,
 	};
 	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, err) < 0)
 		return -1;

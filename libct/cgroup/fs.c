@@ -21,13 +21,8 @@
 #define CG_FILE_MAX (8u << 20)
 #define RMDIR_WAIT_MS 5000 /* a killed process still counted while it exits */
 
-int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_error *err)
+int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error *err)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
 	size_t len = strlen(value);
 	ssize_t n;
 	do
@@ -36,6 +31,16 @@ int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_
 	if (n != (ssize_t)len)
 		return ct_error_set(err, n < 0 ? errno : EIO, "write \"%s\" to \"%s\"", value, path);
 	return 0;
+}
+
+int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_set(err, errno, "open \"%s\"", path);
+	return ct_cg_write_fd(fd, path, value, err);
 }
 
 char *ct_cg_read(const char *dir, const char *file)

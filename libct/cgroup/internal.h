@@ -11,6 +11,8 @@
 
 /* Writes value to dir/file in one write(); err: `write "VALUE" to "DIR/FILE": strerror`. */
 int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_error *err);
+/* The same write to an fd already open on path (a file that takes one value a write). */
+int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error *err);
 /* Reads dir/file (NUL-terminated, trailing newline kept) into a malloc'ed buffer; NULL with
  * errno set. */
 char *ct_cg_read(const char *dir, const char *file);

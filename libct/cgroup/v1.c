@@ -23,22 +23,43 @@
 /* ---- create ---- */
 
 /* A new cpuset cgroup starts with empty cpus and mems, and a process cannot join it until
- * both are set: each level below the mount that has none gets its parent's. */
-static int copy_cpuset_level(const char *dir, struct ct_error *err)
+ * both are set: each level below the mount that has none gets its parent's. The value is
+ * carried down the levels (*carried, NULL until read): dir gets it when its own is empty,
+ * else carries its own. A directory create just made (fresh) is empty: not read. */
+static int copy_cpuset_file(const char *dir, const char *file, bool fresh, char **carried,
+			    struct ct_error *err)
 {
-	static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
-	char parent[4096];
-	snprintf(parent, sizeof(parent), "%s", dir);
-	*strrchr(parent, '/') = '\0';
-	for (size_t i = 0; i < 2; i++) {
-		_cleanup_free_ char *mine = ct_cg_read(dir, files[i]);
-		if (mine && *mine && *mine != '\n')
-			continue;
-		_cleanup_free_ char *theirs = ct_cg_read(parent, files[i]);
-		if (!theirs)
-			return ct_error_set(err, errno, "read \"%s/%s\"", parent, files[i]);
-		theirs[strcspn(theirs, "\n")] = '\0';
-		if (*theirs && ct_cg_write(dir, files[i], theirs, err) < 0)
+	if (!fresh) {
+		char *mine = ct_cg_read(dir, file);
+		if (mine && *mine && *mine != '\n') {
+			free(*carried);
+			*carried = mine;
+			return 0;
+		}
+		free(mine);
+	}
+	if (!*carried) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%s", dir);
+		*strrchr(parent, '/') = '\0';
+		if (!(*carried = ct_cg_read(parent, file)))
+			return ct_error_set(err, errno, "read \"%s/%s\"", parent, file);
+		(*carried)[strcspn(*carried, "\n")] = '\0';
+	}
+	return **carried ? ct_cg_write(dir, file, *carried, err) : 0;
+}
+
+static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoint,
+			    const char *file, struct ct_error *err)
+{
+	_cleanup_free_ char *carried = NULL;
+	char level[4096];
+	for (const char *p = d->path + strlen(mountpoint); p && *p; p = strchr(p + 1, '/')) {
+		const char *end = strchr(p + 1, '/');
+		snprintf(level, sizeof(level), "%.*s", (int)(end ? end - d->path : (long)strlen(d->path)),
+			 d->path);
+		bool fresh = d->made_from && strncmp(level, d->made_from, strlen(d->made_from)) == 0;
+		if (copy_cpuset_file(level, file, fresh, &carried, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -53,14 +74,9 @@ static int v1_prepare(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_e
 		return -1;
 	if (!(h = ct_cgroup_layout_find(l, "cpuset")) || strcmp(h->key, d->key) != 0)
 		return 0;
-	char level[4096];
-	for (const char *p = d->path + strlen(h->mountpoint); p && *p; p = strchr(p + 1, '/')) {
-		const char *end = strchr(p + 1, '/');
-		snprintf(level, sizeof(level), "%.*s", (int)(end ? end - d->path : (long)strlen(d->path)),
-			 d->path);
-		if (copy_cpuset_level(level, err) < 0)
-			return -1;
-	}
+	if (copy_cpuset_down(d, h->mountpoint, "cpuset.cpus", err) < 0 ||
+	    copy_cpuset_down(d, h->mountpoint, "cpuset.mems", err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -88,6 +104,23 @@ static void format_rule(const struct ct_dev_rule *r, char *buf, size_t size)
 	snprintf(buf, size, "%c %s:%s %s", r->type, major, minor, access);
 }
 
+/* devices.allow and devices.deny, each opened once for all the rules written to it. */
+struct rule_files {
+	const char *dir;
+	int fd[2]; /* [0] deny, [1] allow; -1 until needed */
+};
+
+static int write_rule(struct rule_files *f, bool allow, const char *rule, struct ct_error *err)
+{
+	const char *name = allow ? "devices.allow" : "devices.deny";
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+	int *fd = &f->fd[allow];
+	if (*fd < 0 && (*fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return ct_error_set(err, errno, "open \"%s\"", path);
+	return ct_cg_write_fd(*fd, path, rule, err);
+}
+
 /* Starts from nothing allowed, then the rules in order (the config's, then the standard
  * devices, libct/cgroup/device_rules.h): the kernel's exception list does the rest. */
 static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *res,
@@ -99,17 +132,20 @@ static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *re
 	struct ct_dev_rules rules;
 	if (ct_dev_rules_build(res, &rules, err) < 0)
 		return -1;
-	int rc = ct_cg_write(dir, "devices.deny", "a", err);
+	struct rule_files f = {dir, {-1, -1}};
+	int rc = write_rule(&f, false, "a", err);
 	for (size_t i = 0; rc == 0 && i < rules.len; i++) {
 		char rule[96];
 		if (!rules.items[i].access)
 			continue;
 		format_rule(&rules.items[i], rule, sizeof(rule));
-		rc = ct_cg_write(dir, rules.items[i].allow ? "devices.allow" : "devices.deny", rule,
-				 err);
+		rc = write_rule(&f, rules.items[i].allow, rule, err);
 		if (rc < 0 && i < res->devices.len)
 			ct_error_prefix(err, "config.json: .linux.resources.devices[%zu]", i);
 	}
+	for (int i = 0; i < 2; i++)
+		if (f.fd[i] >= 0)
+			close(f.fd[i]);
 	ct_dev_rules_free(&rules);
 	return rc;
 }
