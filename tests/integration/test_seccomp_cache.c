@@ -219,3 +219,37 @@ Test(seccomp_cache, a_symlinked_cache_directory_is_not_used)
 	cr_expect_eq(rmdir(elsewhere), 0, "something was written through the symlink");
 	free(elsewhere);
 }
+
+/* Runs that all miss at once each write their entry and rename it into place: every one
+ * gets the filter, one whole entry is left and no temporary file. */
+Test(seccomp_cache, concurrent_misses_leave_one_whole_entry)
+{
+	enum { RUNS = 6 };
+	struct lc t;
+	podman_bundle(&t);
+	char *dir = ctt_tmpdir();
+	pid_t pids[RUNS];
+	char *outs[RUNS];
+	for (int i = 0; i < RUNS; i++) {
+		char id[16], name[16];
+		snprintf(id, sizeof(id), "scc%d", i);
+		snprintf(name, sizeof(name), "out%d", i);
+		outs[i] = ctt_path(dir, name);
+		pids[i] = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("run", "--bundle", t.bundle, id)),
+				   outs[i], -1);
+	}
+	for (int i = 0; i < RUNS; i++) {
+		cr_expect_eq(lc_wait(pids[i], 60000), 0, "run %d", i);
+		char *out = ctt_read_file(outs[i]);
+		cr_expect_str_eq(out, PODMAN_SEES, "run %d", i);
+		free(out), free(outs[i]);
+	}
+	free(cache_entry(&t)); /* exactly one entry, and nothing else */
+	char *cache = ctt_path(t.root, ".seccomp-cache");
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"ls", "-A", cache, NULL});
+	cr_expect_eq(ctt_count_lines(r.out), 1, "left in the cache: %s", r.out);
+	ctt_result_free(&r);
+	assert_run_sees_podman_filter(&t, "seccomp: filter loaded from the cache");
+	free(cache);
+}
