@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,12 @@ static int read_stat_line(pid_t pid, char *buf, size_t size, struct ct_error *er
 		}
 		if (n == 0)
 			break;
+		bool short_read = (size_t)n < size - 1 - got;
 		got += (size_t)n;
+		/* a seq_file fills the buffer while text remains: a short read was its end, and
+		 * a second read would only say so (libct/readall.h) */
+		if (short_read)
+			break;
 	}
 	buf[got] = '\0';
 	return 0;

@@ -1,6 +1,7 @@
 #include "libct/readall.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,7 +54,7 @@ static int read_rest(int fd, char **buf, size_t *len, size_t *cap, size_t max)
 	}
 }
 
-char *ct_read_all(int fd, size_t max, size_t *len_out)
+static char *read_whole(int fd, size_t max, size_t *len_out, bool short_read_is_end)
 {
 	char first[FIRST_READ];
 	ssize_t n = read_retrying(fd, first, sizeof(first));
@@ -66,10 +67,21 @@ char *ct_read_all(int fd, size_t max, size_t *len_out)
 	if (!buf)
 		return errno = ENOMEM, NULL;
 	memcpy(buf, first, len);
-	if (n > 0 && read_rest(fd, &buf, &len, &cap, max) < 0)
+	bool at_end = n == 0 || (short_read_is_end && (size_t)n < sizeof(first));
+	if (!at_end && read_rest(fd, &buf, &len, &cap, max) < 0)
 		return NULL;
 	buf[len] = '\0';
 	if (len_out)
 		*len_out = len;
 	return steal_ptr(&buf);
+}
+
+char *ct_read_all(int fd, size_t max, size_t *len_out)
+{
+	return read_whole(fd, max, len_out, false);
+}
+
+char *ct_read_file(int fd, size_t max, size_t *len_out)
+{
+	return read_whole(fd, max, len_out, true);
 }

@@ -9,4 +9,11 @@
  * bytes fails with EFBIG. Returns NULL with errno set; EINTR is retried. */
 char *ct_read_all(int fd, size_t max, size_t *len);
 
+/* ct_read_all for a file whose first short read is its end: a regular file (Linux returns
+ * less than asked only at the end), or a kernel seq_file view such as /proc/PID/stat or a
+ * cgroup file (each read fills the buffer while records remain). What fits the first read
+ * then costs one read(2), not two: the second only ever said "end of file". Never for a
+ * pipe, socket or terminal, whose reads return what is there so far. */
+char *ct_read_file(int fd, size_t max, size_t *len);
+
 #endif

@@ -141,7 +141,7 @@ static int add_architectures(struct compile *c)
 	return 0;
 }
 
-static int set_flags(struct compile *c, unsigned int *kernel_flags)
+static int set_flags(struct compile *c)
 {
 	for (size_t i = 0; i < c->s->flags.len; i++) {
 		int f = c->s->flags.items[i];
@@ -155,9 +155,18 @@ static int set_flags(struct compile *c, unsigned int *kernel_flags)
 		if (rc < 0)
 			return libseccomp_error(c, rc, ".flags[%zu]: %s", i,
 						oci_seccomp_flag_names[f]);
-		*kernel_flags |= flag_table[f].kernel_flag;
 	}
 	return 0;
+}
+
+void ct_seccomp_load_mode(const struct oci_seccomp *s, struct ct_seccomp_prog *p)
+{
+	p->flags = 0;
+	p->notify = false;
+	for (size_t i = 0; i < s->flags.len; i++)
+		p->flags |= flag_table[s->flags.items[i]].kernel_flag;
+	for (size_t i = 0; i < s->syscalls.len; i++)
+		p->notify |= s->syscalls.items[i].action == OCI_SCMP_ACT_NOTIFY;
 }
 
 static int rule_args(struct compile *c, size_t i, struct scmp_arg_cmp *cmp)
@@ -251,7 +260,9 @@ static bool profile_names(const struct oci_seccomp *s, const char *name)
  * says, and what the profile's author would have written had clone3 existed then. */
 static int add_clone3_enosys(struct compile *c)
 {
-	if (c->s->default_action != OCI_SCMP_ACT_ERRNO || profile_names(c->s, "clone3"))
+	/* under an ENOSYS default the rule would change nothing, which libseccomp refuses */
+	if (c->s->default_action != OCI_SCMP_ACT_ERRNO || profile_names(c->s, "clone3") ||
+	    c->default_action == SCMP_ACT_ERRNO(ENOSYS))
 		return 0;
 	int rc = seccomp_rule_add(c->ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 	return rc < 0 ? libseccomp_error(c, rc, ": clone3 ENOSYS rule") : 0;
@@ -311,15 +322,14 @@ static int build_filter(struct compile *c, struct ct_seccomp_prog *out)
 	int rc = seccomp_attr_set(c->ctx, SCMP_FLTATR_CTL_NNP, 0);
 	if (rc < 0)
 		return libseccomp_error(c, rc, ": no_new_privs attribute");
-	if (add_architectures(c) < 0 || set_flags(c, &out->flags) < 0)
+	if (add_architectures(c) < 0 || set_flags(c) < 0)
 		return -1;
-	for (size_t i = 0; i < c->s->syscalls.len; i++) {
+	for (size_t i = 0; i < c->s->syscalls.len; i++)
 		if (add_rule(c, i) < 0)
 			return -1;
-		out->notify |= c->s->syscalls.items[i].action == OCI_SCMP_ACT_NOTIFY;
-	}
 	if (add_clone3_enosys(c) < 0)
 		return -1;
+	ct_seccomp_load_mode(c->s, out);
 	return export_program(c->ctx, out, c->err);
 }
 

@@ -33,6 +33,10 @@ int ct_seccomp_compile(const struct oci_seccomp *s, void (*notice)(const char *m
 		       struct ct_seccomp_prog *out, struct ct_error *err);
 void ct_seccomp_prog_free(struct ct_seccomp_prog *p);
 
+/* How the program of s is loaded, from s alone: p->flags and p->notify (not the program).
+ * A program from the cache (libct/seccomp_cache.h) gets them here, as a compiled one does. */
+void ct_seccomp_load_mode(const struct oci_seccomp *s, struct ct_seccomp_prog *p);
+
 /* In the child: seccomp(SECCOMP_SET_MODE_FILTER) of the program. *listener is the notify fd
  * (O_CLOEXEC) when p->notify, else -1. The caller has no_new_privs or CAP_SYS_ADMIN. */
 int ct_seccomp_load(const struct ct_seccomp_prog *p, int *listener, struct ct_error *err);

@@ -18,6 +18,7 @@
 #include "libct/procfs.h"
 #include "libct/sched.h"
 #include "libct/seccomp.h"
+#include "libct/seccomp_cache.h"
 #include "libct/state.h"
 #include "oci/config.h"
 
@@ -47,6 +48,8 @@ struct ct_spawn_opts {
 	bool verify_mounts;		 /* compare the mount table with the config before READY */
 	void (*warn)(const char *msg);	 /* a config.md warning, in the parent; may be NULL */
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
+	/* Where compiled seccomp programs are kept (libct/seccomp_cache.h); NULL: none. */
+	const struct ct_seccomp_cache *seccomp_cache;
 	int preserve_fds;		 /* fds 3 .. 3+n-1 stay open in the container */
 	/* The container's cgroup, made and limited by the caller (libct/cgroup/cgroup.h): the
 	 * init is born in it or put there before it runs anything; NULL: none. */

@@ -482,7 +482,8 @@ static int plan_seccomp(const struct oci_config *c, struct ct_init_plan *plan, s
 	const struct oci_process *p = &c->process;
 	if (!c->linux_.has_seccomp)
 		return 0;
-	if (ct_seccomp_compile(&c->linux_.seccomp, plan->opts->notice, &plan->seccomp, err) < 0)
+	if (ct_seccomp_prepare(plan->opts->seccomp_cache, &c->linux_.seccomp, plan->opts->notice,
+			       &plan->seccomp, err) < 0)
 		return -1;
 	if (!p->no_new_privileges && !keeps_sys_admin(p, plan))
 		plan->seccomp_point = CT_SECCOMP_BEFORE_IDENTITY;

@@ -657,21 +657,18 @@ static const struct oci_field state_fields[] = {
 	{NULL},
 };
 
-static char *read_state_text(int dirfd, const char *label, struct ct_error *err)
+/* One open and (for what fits 4 KiB) one read. O_NONBLOCK: a FIFO planted as state.json
+ * reads as empty (a parse error) instead of blocking the open; the size cap is the read's. */
+static char *read_state_text(int atfd, const char *path, const char *label, struct ct_error *err)
 {
-	_cleanup_close_ int fd = openat(dirfd, CT_STATE_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	_cleanup_close_ int fd = openat(atfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	struct stat sb;
-	if (fstat(fd, &sb) < 0)
-		return ct_error_set(err, errno, "%s", label), NULL;
-	if (!S_ISREG(sb.st_mode))
-		return ct_error_set(err, EINVAL, "%s: not a regular file", label), NULL;
-	if ((size_t)sb.st_size > STATE_MAX_BYTES)
+	size_t len;
+	_cleanup_free_ char *buf = ct_read_file(fd, STATE_MAX_BYTES, &len);
+	if (!buf && errno == EFBIG)
 		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
 		       NULL;
-	size_t len;
-	_cleanup_free_ char *buf = ct_read_all(fd, STATE_MAX_BYTES, &len);
 	if (!buf)
 		return ct_error_set(err, errno, "%s", label), NULL;
 	if (strlen(buf) != len)
@@ -700,20 +697,42 @@ int ct_state_parse(const char *label, const char *text, struct ct_state *st, str
 	return 0;
 }
 
-int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct ct_error *err)
+/* state.json at `path` relative to `atfd`, checked against the id it belongs to. */
+static int read_state_at(int atfd, const char *path, const char *id, struct ct_state *st,
+			 struct ct_error *err)
 {
 	memset(st, 0, sizeof(*st));
 	char label[CT_ID_MAX + 64];
-	snprintf(label, sizeof(label), "container \"%s\": %s", ct_shown_id(d->id).s, CT_STATE_FILE);
-	_cleanup_free_ char *text = read_state_text(d->dirfd, label, err);
+	snprintf(label, sizeof(label), "container \"%s\": %s", ct_shown_id(id).s, CT_STATE_FILE);
+	_cleanup_free_ char *text = read_state_text(atfd, path, label, err);
 	if (!text)
 		return -1;
 	if (ct_state_parse(label, text, st, err) < 0)
 		return -1;
-	if (strcmp(st->id, d->id) != 0) {
+	if (strcmp(st->id, id) != 0) {
 		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label,
 			  ct_shown_id(st->id).s);
 		ct_state_free(st);
+		return -1;
+	}
+	return 0;
+}
+
+int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct ct_error *err)
+{
+	return read_state_at(d->dirfd, CT_STATE_FILE, d->id, st, err);
+}
+
+int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, struct ct_error *err)
+{
+	memset(st, 0, sizeof(*st));
+	if (ct_state_check_id(id, err) < 0)
+		return -1;
+	char path[CT_ID_MAX + sizeof("/" CT_STATE_FILE)];
+	snprintf(path, sizeof(path), "%s/%s", id, CT_STATE_FILE);
+	if (read_state_at(rootfd, path, id, st, err) < 0) {
+		if (err && err->errnum == ENOENT)
+			does_not_exist(err, id);
 		return -1;
 	}
 	return 0;

@@ -138,6 +138,15 @@ char *ct_state_read_file(const struct ct_container_dir *d, const char *name, siz
  * from the directory's is refused. On failure `st` holds nothing to free. */
 int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct ct_error *err);
 
+/* ct_state_read for a reader that takes no lock and opens no directory (list): one open of
+ * <id>/state.json relative to the root. state.json is only ever replaced by rename, so the
+ * reader still sees one whole file; what it cannot see is an operation in progress. The id
+ * component is followed even if it is a symlink: the caller found it as a directory entry
+ * of type DT_DIR (ct_state_list_ids) in the 0700 root. A missing directory or file fails
+ * with errnum ENOENT and `container "ID" does not exist` (one removed meanwhile, or still
+ * being created). */
+int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, struct ct_error *err);
+
 /* Parses the text of a state.json into `st` (zeroed here first), naming `label` in errors;
  * ct_state_read without the file and the id check. Pure. On failure `st` holds nothing to
  * free. */

@@ -129,6 +129,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 	ct_container_dir_close(&r->c.dir);
 	char where[PATH_MAX + 8];
 	snprintf(where, sizeof(where), "%s: ", r->f.process_file ? r->f.process_file : "");
+	const struct ct_seccomp_cache cache = {r->c.rootfd, ct_runtime_version()};
 	struct ct_spawn_opts so = {
 		.config = r->config,
 		.bundle = r->c.state.bundle,
@@ -142,6 +143,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 		.process_path = r->f.process_file ? where : NULL,
 		.agent_status = ct_status_name(r->c.status),
 		.cgroup = r->cgroup,
+		.seccomp_cache = &cache,
 	};
 	struct ct_exec_target t = {.pid = r->c.proc.pid,
 				   .pidfd = r->c.proc.pidfd,

@@ -24,26 +24,22 @@ struct row {
 	char owner[64], pid[16];
 };
 
-/* Reads one container; a container being created or removed meanwhile is skipped. */
-static int read_row(int rootfd, const char *id, struct row *r, struct ct_state *keep)
+/* Reads one container into `st` (the caller's to free); a container being created or
+ * removed meanwhile is skipped. */
+static int read_row(int rootfd, const char *id, struct row *r, struct ct_state *st)
 {
-	struct ct_container c;
 	struct ct_error err = {0};
-	if (ct_container_open_in(rootfd, id, &c, &err) < 0) {
-		ct_container_close(&c);
+	enum ct_status status;
+	if (ct_container_peek(rootfd, id, st, &status, &err) < 0)
 		return -1;
-	}
-	snprintf(r->pid, sizeof(r->pid), "%d", c.status == CT_STATUS_STOPPED ? 0 : c.state.pid);
-	ct_owner_name(c.state.owner, r->owner, sizeof(r->owner));
-	*keep = c.state;
-	r->cell[COL_ID] = keep->id;
+	snprintf(r->pid, sizeof(r->pid), "%d", status == CT_STATUS_STOPPED ? 0 : st->pid);
+	ct_owner_name(st->owner, r->owner, sizeof(r->owner));
+	r->cell[COL_ID] = st->id;
 	r->cell[COL_PID] = r->pid;
-	r->cell[COL_STATUS] = ct_status_name(c.status);
-	r->cell[COL_BUNDLE] = keep->bundle;
-	r->cell[COL_CREATED] = keep->created;
+	r->cell[COL_STATUS] = ct_status_name(status);
+	r->cell[COL_BUNDLE] = st->bundle;
+	r->cell[COL_CREATED] = st->created;
 	r->cell[COL_OWNER] = r->owner;
-	memset(&c.state, 0, sizeof(c.state));
-	ct_container_close(&c);
 	return 0;
 }
 

@@ -158,6 +158,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (prepare_state(c, a, bundle, rootfs, b->config, err) < 0)
 		return -1;
 	const struct oci_config *config = b->config;
+	const struct ct_seccomp_cache cache = {c->rootfd, ct_runtime_version()};
 	struct ct_spawn_opts so = {
 		.config = config,
 		.bundle = bundle,
@@ -175,6 +176,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
+		.seccomp_cache = &cache,
 	};
 	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, err) < 0)
 		return -1;
@@ -249,11 +251,26 @@ fail:
 
 /* A container made by create has an exec fifo until start removes it, which is how start
  * records that it ran (as runc tells created from running); state.json, written once at
- * create, keeps "started": false. */
-static bool start_consumed_fifo(const struct ct_container_dir *d)
+ * create, keeps "started": false. fifo_path is relative to atfd. */
+static bool start_consumed_fifo(int atfd, const char *fifo_path)
 {
 	struct stat st;
-	return fstatat(d->dirfd, "exec.fifo", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+	return fstatat(atfd, fifo_path, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+}
+
+/* The one rule for every command that shows a status (state, list, start, kill, ...): the
+ * process first (pid and start time), the fifo only for a live one not known as started,
+ * the freezer only for a live one. Sets st->started when the fifo says so. */
+static enum ct_status container_status(int atfd, const char *fifo_path, struct ct_state *st)
+{
+	enum ct_status status = ct_status_derive(st->pid, st->pid_start_time, st->started);
+	if (status == CT_STATUS_CREATED && start_consumed_fifo(atfd, fifo_path)) {
+		st->started = true;
+		status = CT_STATUS_RUNNING;
+	}
+	if (status != CT_STATUS_STOPPED && ct_container_cgroup_frozen(st))
+		status = CT_STATUS_PAUSED;
+	return status;
 }
 
 static void container_init(struct ct_container *c)
@@ -276,11 +293,7 @@ static int open_in(int rootfd, const char *id, bool exclusive, struct ct_contain
 				     ct_shown_id(id).s);
 		return -1;
 	}
-	c->state.started = c->state.started || start_consumed_fifo(&c->dir);
-	c->status = ct_status_derive(c->state.pid, c->state.pid_start_time, c->state.started);
-	if ((c->status == CT_STATUS_RUNNING || c->status == CT_STATUS_CREATED) &&
-	    ct_container_cgroup_frozen(&c->state))
-		c->status = CT_STATUS_PAUSED;
+	c->status = container_status(c->dir.dirfd, "exec.fifo", &c->state);
 	return 0;
 }
 
@@ -300,12 +313,15 @@ int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive
 	return open_in(c->rootfd, id, exclusive, c, err);
 }
 
-int ct_container_open_in(int rootfd, const char *id, struct ct_container *c, struct ct_error *err)
+int ct_container_peek(int rootfd, const char *id, struct ct_state *st, enum ct_status *status,
+		      struct ct_error *err)
 {
-	container_init(c);
-	if (ct_state_check_id(id, err) < 0)
+	if (ct_state_read_unlocked(rootfd, id, st, err) < 0)
 		return -1;
-	return open_in(rootfd, id, false, c, err);
+	char fifo_path[CT_ID_MAX + sizeof("/exec.fifo")];
+	snprintf(fifo_path, sizeof(fifo_path), "%s/exec.fifo", id);
+	*status = container_status(rootfd, fifo_path, st);
+	return 0;
 }
 
 int ct_container_attach(struct ct_container *c, struct ct_error *err)

@@ -42,10 +42,13 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
 		      struct ct_container *out, struct ct_error *err);
 
-/* The same, shared lock, in a state root the caller holds open (rootfd is borrowed, not
- * closed): `list` opens the root once, not once per container. */
-int ct_container_open_in(int rootfd, const char *id, struct ct_container *out,
-			 struct ct_error *err);
+/* What `list` shows of one container in a state root the caller holds open (rootfd is
+ * borrowed): its state and live status, derived by the same rule as ct_container_open's,
+ * without opening or locking its directory (ct_state_read_unlocked). A container removed
+ * or still being created meanwhile fails with errnum ENOENT. `st` is the caller's to free
+ * (ct_state_free) on success and holds nothing on failure. */
+int ct_container_peek(int rootfd, const char *id, struct ct_state *st, enum ct_status *status,
+		      struct ct_error *err);
 
 /* Takes hold of a live init: c->proc.pid, and c->proc.pidfd opened and verified against
  * the recorded start time (race-free signalling), or -1 where pidfd_open is missing. Fails

@@ -53,6 +53,8 @@ int cmd_validate(const struct ct_globals *g, int argc, char **argv);
 int cmd_features(const struct ct_globals *g, int argc, char **argv);
 
 void ct_print_version(void);
+/* "version commit" of this build: part of every seccomp cache key. */
+const char *ct_runtime_version(void);
 
 /* A usage error: "ctrun <cmd>: <message>" plus the usage hint; returns 1. */
 int ct_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

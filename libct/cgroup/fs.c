@@ -48,7 +48,7 @@ char *ct_cg_read(const char *dir, const char *file)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	return fd < 0 ? NULL : ct_read_all(fd, CG_FILE_MAX, NULL);
+	return fd < 0 ? NULL : ct_read_file(fd, CG_FILE_MAX, NULL);
 }
 
 bool ct_cg_has(const char *dir, const char *file)

@@ -18,7 +18,7 @@ static const struct {
 	long nr;
 } calls[] = {
 	{"clone3", SYS_clone3}, {"personality", SYS_personality}, {"getppid", SYS_getppid},
-	{"mkdir", SYS_mkdir},	{"getpid", SYS_getpid},
+	{"mkdir", SYS_mkdir},	{"getpid", SYS_getpid},		  {"add_key", SYS_add_key},
 };
 
 static const struct {

@@ -86,6 +86,61 @@ Test(cgroup_cmds, pause_freezes_and_resume_continues)
 			"cannot resume a container that is running");
 }
 
+/* One list entry against `state` of the same container: the status rule is one function. */
+static void assert_list_entry_is_state(const struct lc *t, yajl_val list, long i, const char *id,
+				       const char *status)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "[%ld].id", i);
+	cr_expect_str_eq(ctt_json_get_string(list, path), id);
+	yajl_val state = lc_state(t, id);
+	cr_expect_str_eq(ctt_json_get_string(state, ".status"), status, "state of %s", id);
+	static const char *const same[] = {"status", "bundle", "rootfs", "created", "ociVersion"};
+	for (size_t f = 0; f < sizeof(same) / sizeof(same[0]); f++) {
+		char key[16];
+		snprintf(key, sizeof(key), ".%s", same[f]);
+		snprintf(path, sizeof(path), "[%ld].%s", i, same[f]);
+		cr_expect_str_eq(ctt_json_get_string(list, path), ctt_json_get_string(state, key),
+				 "%s of %s", same[f], id);
+	}
+	snprintf(path, sizeof(path), "[%ld].pid", i);
+	cr_expect_eq(ctt_json_get_int(list, path), ctt_json_get_int(state, ".pid"), "pid of %s",
+		     id);
+	yajl_tree_free(state);
+}
+
+/* list reads each container without its lock: each of the four statuses it can see must be
+ * the one `state` says, paused (the freezer) and stopped (pid 0) included. */
+Test(cgroup_cmds, list_agrees_with_state_for_every_status)
+{
+	struct lc t;
+	init(&t);
+	run_script(&t, "a-paused", "touch /ready; sleep 1000");
+	lc_ok(&t, "pause", "a-paused");
+	cgt_use_path(&t, "b-created");
+	lc_set_script(&t, "sleep 1000");
+	lc_ok(&t, "create", "--bundle", t.bundle, "b-created");
+	run_script(&t, "c-running", "touch /ready; sleep 1000");
+	cgt_use_path(&t, "d-stopped");
+	lc_set_script(&t, "true");
+	lc_ok(&t, "create", "--bundle", t.bundle, "d-stopped");
+	lc_ok(&t, "start", "d-stopped");
+	lc_wait_status(&t, "d-stopped", "stopped");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "list", "--format", "json");
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	yajl_val list = ctt_json_parse(r.out, "list --format json");
+	cr_assert(YAJL_IS_ARRAY(list) && ctt_json_len(list, ".") == 4, "list: %s", r.out);
+	assert_list_entry_is_state(&t, list, 0, "a-paused", "paused");
+	assert_list_entry_is_state(&t, list, 1, "b-created", "created");
+	assert_list_entry_is_state(&t, list, 2, "c-running", "running");
+	assert_list_entry_is_state(&t, list, 3, "d-stopped", "stopped");
+	cr_expect_eq(ctt_json_get_int(list, "[3].pid"), 0);
+	yajl_tree_free(list);
+	ctt_result_free(&r);
+	lc_ok(&t, "resume", "a-paused");
+}
+
 Test(cgroup_cmds, pause_refuses_a_stopped_container)
 {
 	struct lc t;

@@ -321,7 +321,9 @@ Test(seccomp, notify_errno_from_the_listener)
 
 /* exec: the exec'd process has the filter too, and its notify fd goes to the agent at
  * listenerPath with the running container's state and the process's pid. The agent of the
- * init took its connection and left; a second one listens for exec. */
+ * init took its connection and left; a second one listens for exec. The exec's program
+ * comes from the cache the run filled (libct/seccomp_cache.h), loaded with a listener as a
+ * fresh one is. */
 Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 {
 	struct lc t;
@@ -342,10 +344,11 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	cr_assert_not(ctt_exists(sock), "the first agent still listens on %s", sock);
 	pid_t agent2 = start_listener(&t, sock, state2, out2, "0");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "exec", "sh", "sh", "-c",
+	lc_ctrun(&r, &t, "--debug", "exec", "sh", "sh", "-c",
 		 "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; echo $$ > /tmp/me");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
 	cr_expect_str_eq(r.out, "made\nabsent\n");
+	cr_expect(strstr(r.err, "seccomp: filter loaded from the cache"), "%s", r.err);
 	ctt_result_free(&r);
 	cr_expect_eq(lc_wait(agent2, 20000), 0);
 	yajl_val st = ctt_json_load(state2);

@@ -66,3 +66,59 @@ Test(readall, bad_fd_fails_with_its_errno)
 	cr_expect_null(ct_read_all(-1, 100, NULL));
 	cr_expect_eq(errno, EBADF, "errno %d", errno);
 }
+
+/* A regular file that fits the first read costs one read; one larger is read to its end. */
+static void assert_read_file_of(size_t n)
+{
+	char path[] = "/tmp/ctrun-readall-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
+	unlink(path);
+	char *data = malloc(n);
+	cr_assert_not_null(data);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)('a' + i % 26);
+	cr_assert_eq(pwrite(fd, data, n, 0), (ssize_t)n);
+	size_t len = 0;
+	char *text = ct_read_file(fd, 1 << 20, &len);
+	close(fd);
+	cr_assert_not_null(text, "ct_read_file: %s", strerror(errno));
+	cr_expect_eq(len, n);
+	cr_expect_eq(memcmp(text, data, n), 0);
+	cr_expect_eq(text[n], '\0');
+	free(text);
+	free(data);
+}
+
+Test(readall, read_file_small_large_and_empty)
+{
+	assert_read_file_of(0);
+	assert_read_file_of(100);
+	assert_read_file_of(4095);
+	assert_read_file_of(4096);
+	assert_read_file_of(40000);
+}
+
+Test(readall, read_file_of_proc_stat)
+{
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "open: %s", strerror(errno));
+	char *text = ct_read_file(fd, 1 << 16, NULL);
+	close(fd);
+	cr_assert_not_null(text, "ct_read_file: %s", strerror(errno));
+	cr_expect(strchr(text, ')') && text[strlen(text) - 1] == '\n', "cut short: %s", text);
+	free(text);
+}
+
+Test(readall, read_file_over_max_is_efbig)
+{
+	char path[] = "/tmp/ctrun-readall-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	unlink(path);
+	cr_assert_eq(pwrite(fd, "0123456789", 10, 0), 10);
+	errno = 0;
+	cr_expect_null(ct_read_file(fd, 9, NULL));
+	cr_expect_eq(errno, EFBIG, "errno %d", errno);
+	close(fd);
+}

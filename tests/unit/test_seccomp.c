@@ -15,6 +15,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "libct/seccomp.h"
+#include "tests/unit/seccomp_fixture.h"
 
 #define JSON(...) #__VA_ARGS__
 
@@ -87,15 +88,7 @@ Test(seccomp_names, flags)
 
 static struct oci_config *parse(const char *seccomp)
 {
-	char doc[8192];
-	snprintf(doc, sizeof(doc),
-		 "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"rootfs\"}, "
-		 "\"linux\": {\"seccomp\": %s}}",
-		 seccomp);
-	struct oci_config *c;
-	struct ct_error err = {0};
-	cr_assert_eq(oci_config_parse(doc, NULL, &c, &err), 0, "%s: %s", doc, err.msg);
-	return c;
+	return seccomp_fixture_parse(seccomp);
 }
 
 static void assert_compile_error(const char *seccomp, const char *msg)
@@ -216,6 +209,15 @@ Test(seccomp_compile, program_and_flags)
 	cr_expect_not(p.notify);
 	ct_seccomp_prog_free(&p);
 	cr_expect_null(p.insns);
+}
+
+/* defaultErrnoRet 38 (Podman's) already answers clone3 with ENOSYS: no rule of ctrun's */
+Test(seccomp_compile, enosys_default_needs_no_clone3_rule)
+{
+	struct ct_seccomp_prog p = compile_ok(
+		JSON({"defaultAction" : "SCMP_ACT_ERRNO", "defaultErrnoRet" : 38}));
+	cr_expect_not_null(p.insns);
+	ct_seccomp_prog_free(&p);
 }
 
 Test(seccomp_compile, unknown_name_is_skipped_with_a_notice)

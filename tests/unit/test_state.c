@@ -448,14 +448,21 @@ static const char *annotation(const struct ct_state *st, const char *key)
 	return NULL;
 }
 
+/* Container "web" reserved (locked) in d, with fill_state's state written. */
+static void write_filled_web(struct ct_container_dir *d, struct ct_state *st)
+{
+	reserve_ok("web", d);
+	fill_state(st);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_write(d, st, &err), 0, "%s", err.msg);
+}
+
 Test(state_file, write_read_round_trip, .init = setup_root, .fini = remove_tmpdir)
 {
 	struct ct_container_dir d;
-	reserve_ok("web", &d);
 	struct ct_state st, back;
-	fill_state(&st);
+	write_filled_web(&d, &st);
 	struct ct_error err = {0};
-	cr_assert_eq(ct_state_write(&d, &st, &err), 0, "%s", err.msg);
 	cr_assert_eq(ct_state_read(&d, &back, &err), 0, "%s", err.msg);
 
 	cr_expect_str_eq(back.oci_version, CT_STATE_OCI_VERSION);
@@ -570,6 +577,61 @@ Test(state_file, read_without_state_json_is_enoent, .init = setup_root, .fini = 
 	cr_assert_eq(ct_state_read(&d, &st, &err), -1);
 	cr_expect_eq(err.errnum, ENOENT, "%s", err.msg);
 	cr_expect_null(st.id);
+	ct_container_dir_close(&d);
+}
+
+/* list's reader: no lock, no directory fd, the same file and the same checks. */
+Test(state_file, unlocked_read_of_a_written_state, .init = setup_root, .fini = remove_tmpdir)
+{
+	struct ct_container_dir d;
+	struct ct_state st, back;
+	write_filled_web(&d, &st);
+	struct ct_error err = {0};
+	/* list never waits: the writer's exclusive lock is still held here */
+	cr_assert_eq(ct_state_read_unlocked(rootfd, "web", &back, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(back.id, "web");
+	cr_expect_str_eq(back.bundle, st.bundle);
+	cr_expect_eq(back.pid, st.pid);
+	cr_expect_eq(back.pid_start_time, st.pid_start_time);
+	cr_expect_eq(back.started, true);
+	cr_expect_eq(back.cgroup_paths.len, 1);
+	cr_expect_eq(back.annotations.len, 3);
+	ct_state_free(&back);
+	ct_state_free(&st);
+	ct_container_dir_close(&d);
+}
+
+Test(state_file, unlocked_read_of_a_missing_container_or_file, .init = setup_root,
+     .fini = remove_tmpdir)
+{
+	struct ct_state st;
+	struct ct_error err = {0};
+	cr_expect_eq(ct_state_read_unlocked(rootfd, "ghost", &st, &err), -1);
+	cr_expect_eq(err.errnum, ENOENT, "%s", err.msg);
+	cr_expect_str_eq(err.msg, "container \"ghost\" does not exist");
+	struct ct_container_dir d;
+	reserve_ok("creating", &d);
+	cr_expect_eq(ct_state_read_unlocked(rootfd, "creating", &st, &err), -1);
+	cr_expect_eq(err.errnum, ENOENT, "%s", err.msg);
+	cr_expect_null(st.id);
+	cr_expect_eq(ct_state_read_unlocked(rootfd, "../x", &st, &err), -1);
+	cr_expect_eq(err.errnum, EINVAL, "%s", err.msg);
+	ct_container_dir_close(&d);
+}
+
+/* A FIFO planted as state.json is an error at once, not an open that blocks forever. */
+Test(state_file, a_fifo_state_json_does_not_block, .init = setup_root, .fini = remove_tmpdir,
+     .timeout = 10)
+{
+	struct ct_container_dir d;
+	reserve_ok("web", &d);
+	cr_assert_eq(mkfifoat(d.dirfd, CT_STATE_FILE, 0600), 0, "%s", strerror(errno));
+	struct ct_state st;
+	struct ct_error err = {0};
+	cr_expect_eq(ct_state_read_unlocked(rootfd, "web", &st, &err), -1);
+	cr_expect_eq(err.errnum, EINVAL, "%s", err.msg);
+	cr_expect_eq(ct_state_read(&d, &st, &err), -1);
+	cr_expect_eq(err.errnum, EINVAL, "%s", err.msg);
 	ct_container_dir_close(&d);
 }
 

@@ -1,0 +1,40 @@
+/* Compiled seccomp programs kept under the state root, so that a profile is compiled by
+ * libseccomp once (~22 ms for Podman's) and not at every create, run and exec.
+ *
+ *   <root>/.seccomp-cache/           0700, owned by the caller's euid (no container id
+ *                                    starts with '.', so it never meets one)
+ *   <root>/.seccomp-cache/<key>.bpf  the program's instructions, then SHA-256(key,
+ *                                    instructions): a torn, truncated or swapped file fails
+ *                                    the check and is never loaded
+ *
+ * key: libct/seccomp_key.h. An entry is written to a temporary name and renamed into place
+ * (concurrent runs see a whole entry or none); at most CT_SECCOMP_CACHE_MAX are kept, the
+ * oldest removed. An entry that is not a regular file owned by the euid, is group/other
+ * writable, has a bad length or fails the check is a miss: the profile is compiled and the
+ * entry replaced. No cache failure fails the container.
+ *
+ * Notify (SCMP_ACT_NOTIFY) profiles go through the cache too: the cache holds only the
+ * instructions; how they are loaded (SECCOMP_FILTER_FLAG_* from .flags, NEW_LISTENER for
+ * notify) comes from the profile itself (ct_seccomp_load_mode()), as for a fresh compile,
+ * and the listener fd is the kernel's answer to that load in the child. */
+#ifndef CT_SECCOMP_CACHE_H
+#define CT_SECCOMP_CACHE_H
+
+#include "libct/seccomp.h"
+
+#define CT_SECCOMP_CACHE_DIR ".seccomp-cache"
+#define CT_SECCOMP_CACHE_MAX 64
+
+struct ct_seccomp_cache {
+	int rootfd;	     /* the state root */
+	const char *runtime; /* ctrun's "version commit", part of every key */
+};
+
+/* ct_seccomp_compile() through the cache (cache NULL: compile only). notice gets one line
+ * saying whether the program came from the cache or was compiled (and why), plus the
+ * compile's own lines; a program from the cache skips those (its profile compiled once). */
+int ct_seccomp_prepare(const struct ct_seccomp_cache *cache, const struct oci_seccomp *s,
+		       void (*notice)(const char *msg), struct ct_seccomp_prog *out,
+		       struct ct_error *err);
+
+#endif

@@ -1,0 +1,284 @@
+/* libct/seccomp_key.c and libct/seccomp_cache.c: the key changes with every field of the
+ * profile and with the runtime, not with how it was parsed; a program from the cache is
+ * byte for byte the one libseccomp exports for the profile (Podman's own), loaded the same
+ * way; the cache keeps at most CT_SECCOMP_CACHE_MAX entries. libct/build_id.c: the build id
+ * is the one readelf reads from the test binary. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/build_id.h"
+#include "libct/seccomp_cache.h"
+#include "libct/seccomp_key.h"
+#include "tests/unit/seccomp_fixture.h"
+
+#define JSON(...) #__VA_ARGS__
+#define RUNTIME	  "0.1.0 test"
+
+static struct oci_config *parse(const char *seccomp)
+{
+	return seccomp_fixture_parse(seccomp);
+}
+
+static void key_of(const char *seccomp, const char *runtime, char hex[CT_SHA256_HEX_LEN + 1])
+{
+	struct oci_config *c = parse(seccomp);
+	ct_seccomp_key(&c->linux_.seccomp, runtime, hex);
+	oci_config_free(c);
+}
+
+#define BASE                                                                                \
+	"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "   \
+	"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": " \
+	"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "     \
+	"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}"
+
+Test(seccomp_key, same_profile_same_key_however_written)
+{
+	char a[CT_SHA256_HEX_LEN + 1], b[CT_SHA256_HEX_LEN + 1];
+	key_of(BASE, RUNTIME, a);
+	key_of("{ \"syscalls\": [{\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"read\", "
+	       "\"write\"]}, {\"args\": [{\"op\": \"SCMP_CMP_EQ\", \"value\": 8, \"index\": 0}], "
+	       "\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\"}], "
+	       "\"defaultErrnoRet\": 38, \"defaultAction\": \"SCMP_ACT_ERRNO\"}",
+	       RUNTIME, b);
+	cr_expect_str_eq(a, b);
+	cr_expect_eq(strspn(a, "0123456789abcdef"), CT_SHA256_HEX_LEN);
+}
+
+Test(seccomp_key, every_field_and_the_runtime_change_it)
+{
+	static const char *const others[] = {
+		/* default errno */
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 1, \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		/* default errno absent (EPERM) */
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		/* names in another order, names split between rules differently */
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"write\", \"read\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"read\", \"writ\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"epersonality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		/* argument value, index, operator, valueTwo */
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 9, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 1, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_NE\"}]}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"valueTwo\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		/* a rule's action and errno */
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_LOG\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": "
+		"0}, {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": "
+		"[{\"index\": 0, \"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		/* architectures, flags, listener */
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, "
+		"\"architectures\": [\"SCMP_ARCH_X86\"], \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, "
+		"\"flags\": [\"SECCOMP_FILTER_FLAG_LOG\"], \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, "
+		"\"listenerPath\": \"/run/agent\", \"syscalls\": "
+		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
+		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+	};
+	char base[CT_SHA256_HEX_LEN + 1], other[CT_SHA256_HEX_LEN + 1];
+	key_of(BASE, RUNTIME, base);
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		key_of(others[i], RUNTIME, other);
+		cr_expect_str_neq(base, other, "%s", others[i]);
+	}
+	key_of(BASE, "0.1.0 another-commit", other);
+	cr_expect_str_neq(base, other, "the runtime's version");
+}
+
+/* readelf -n of the test binary: "Build ID: <hex>". */
+Test(build_id, is_the_one_readelf_reads)
+{
+	char mine[128], cmd[128], theirs[128] = "";
+	ct_build_id(mine, sizeof(mine));
+	cr_assert_gt(strlen(mine), 0, "the test binary has no build id");
+	snprintf(cmd, sizeof(cmd), "readelf -n /proc/%d/exe", (int)getpid());
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	char line[512];
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, " Build ID: %127s", theirs) == 1)
+			break;
+	pclose(p);
+	cr_expect_str_eq(mine, theirs);
+}
+
+/* ---- the cache on disk ---- */
+
+static char *temp_root(void)
+{
+	char *dir = strdup("/tmp/ctrun-seccache.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	return dir;
+}
+
+static void remove_root(char *dir)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+	free(dir);
+}
+
+static char last_notice[512];
+static void keep_notice(const char *msg)
+{
+	snprintf(last_notice, sizeof(last_notice), "%s", msg);
+}
+
+static void prepare_ok(int rootfd, const struct oci_seccomp *s, struct ct_seccomp_prog *p)
+{
+	const struct ct_seccomp_cache cache = {rootfd, RUNTIME};
+	struct ct_error err = {0};
+	cr_assert_eq(ct_seccomp_prepare(&cache, s, keep_notice, p, &err), 0, "%s", err.msg);
+}
+
+static void assert_same_program(const struct ct_seccomp_prog *a, const struct ct_seccomp_prog *b)
+{
+	cr_assert_eq(a->len, b->len);
+	cr_expect_eq(memcmp(a->insns, b->insns, a->len * sizeof(struct sock_filter)), 0);
+	cr_expect_eq(a->flags, b->flags);
+	cr_expect_eq(a->notify, b->notify);
+}
+
+/* The entry's bytes are the export of a fresh compile, and what a hit returns is too. */
+static void assert_cache_is_the_compile(const struct oci_seccomp *s)
+{
+	char *root = temp_root();
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct ct_seccomp_prog fresh, miss, hit;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_seccomp_compile(s, NULL, &fresh, &err), 0, "%s", err.msg);
+	prepare_ok(rootfd, s, &miss);
+	cr_expect(strstr(last_notice, "seccomp: filter kept in the cache"), "%s", last_notice);
+	prepare_ok(rootfd, s, &hit);
+	cr_expect(strstr(last_notice, "seccomp: filter loaded from the cache"), "%s", last_notice);
+	assert_same_program(&fresh, &miss);
+	assert_same_program(&fresh, &hit);
+
+	char key[CT_SHA256_HEX_LEN + 1], name[256];
+	ct_seccomp_key(s, RUNTIME, key);
+	snprintf(name, sizeof(name), "%s/.seccomp-cache/%s.bpf", root, key);
+	FILE *f = fopen(name, "re");
+	cr_assert_not_null(f, "%s", name);
+	size_t body = fresh.len * sizeof(struct sock_filter);
+	unsigned char *bytes = malloc(body + 64);
+	cr_expect_eq(fread(bytes, 1, body + 64, f), body + CT_SHA256_LEN);
+	cr_expect_eq(memcmp(bytes, fresh.insns, body), 0, "the entry is not the export");
+	fclose(f);
+	free(bytes);
+	ct_seccomp_prog_free(&fresh), ct_seccomp_prog_free(&miss), ct_seccomp_prog_free(&hit);
+	close(rootfd);
+	remove_root(root);
+}
+
+Test(seccomp_cache, podman_profile_from_the_cache_is_the_fresh_export)
+{
+	const char *src = getenv("CTRUN_SRC") ? getenv("CTRUN_SRC") : ".";
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/podman-config.json", src);
+	struct oci_config *c;
+	struct ct_error err = {0};
+	cr_assert_eq(oci_config_load(path, NULL, &c, &err), 0, "%s", err.msg);
+	cr_assert_gt(c->linux_.seccomp.syscalls.len, 10);
+	assert_cache_is_the_compile(&c->linux_.seccomp);
+	oci_config_free(c);
+}
+
+/* Notify and flags: the load mode comes from the profile on a hit as on a compile. */
+Test(seccomp_cache, notify_profile_keeps_its_load_mode)
+{
+	struct oci_config *c = parse(JSON({
+		"defaultAction" : "SCMP_ACT_ALLOW",
+		"listenerPath" : "/run/agent.sock",
+		"flags" : [ "SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_LOG" ],
+		"syscalls" : [ {"names" : ["mkdir"], "action" : "SCMP_ACT_NOTIFY"} ]
+	}));
+	struct ct_seccomp_prog p = {0};
+	ct_seccomp_load_mode(&c->linux_.seccomp, &p);
+	cr_expect(p.notify);
+	cr_expect_eq(p.flags, SECCOMP_FILTER_FLAG_TSYNC | SECCOMP_FILTER_FLAG_LOG);
+	assert_cache_is_the_compile(&c->linux_.seccomp);
+	oci_config_free(c);
+}
+
+static size_t count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "%s", dir);
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+Test(seccomp_cache, keeps_at_most_the_newest_entries)
+{
+	char *root = temp_root();
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *dir = NULL;
+	cr_assert(asprintf(&dir, "%s/.seccomp-cache", root) > 0);
+	for (int i = 1; i <= CT_SECCOMP_CACHE_MAX + 6; i++) {
+		char json[256];
+		snprintf(json, sizeof(json),
+			 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}", i);
+		struct oci_config *c = parse(json);
+		struct ct_seccomp_prog p;
+		prepare_ok(rootfd, &c->linux_.seccomp, &p);
+		ct_seccomp_prog_free(&p);
+		if (i == CT_SECCOMP_CACHE_MAX + 6) {
+			prepare_ok(rootfd, &c->linux_.seccomp, &p);
+			cr_expect(strstr(last_notice, "loaded from the cache"),
+				  "the newest is kept");
+			ct_seccomp_prog_free(&p);
+		}
+		oci_config_free(c);
+	}
+	cr_expect_eq(count_entries(dir), CT_SECCOMP_CACHE_MAX);
+	free(dir);
+	close(rootfd);
+	remove_root(root);
+}
