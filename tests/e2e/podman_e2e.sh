@@ -266,13 +266,19 @@ case_rm_force_running() {
 }
 
 case_stdin_and_tty() {
-	local out
+	local out status
 	out=$(printf 'line1\nline2\n' | pm run --rm -i "$E2E_IMAGE" sh -c '[ -t 0 ] && echo tty; wc -l')
 	assert_eq 2 "$(echo "$out" | tr -d ' ')" "piped stdin reaches the container, no tty" || return 1
 	# script(1) gives podman a terminal, as a user at a shell has.
 	out=$(timeout 60 script -qec "podman --runtime ctrun run --rm -t $E2E_IMAGE sh -c 'tty; [ -t 1 ] && echo out-is-tty; stty size'" /dev/null </dev/null)
 	assert_contains "$out" /dev/pts/0 "the tty is the container's own pts" &&
-		assert_contains "$out" out-is-tty "stdout is the terminal"
+		assert_contains "$out" out-is-tty "stdout is the terminal" || return 1
+	# -it: what is typed at the terminal reaches the shell, its exit status comes back.
+	out=$(printf 'echo typed-$((6*7))\nexit 5\n' |
+		timeout 60 script -qec "podman --runtime ctrun run --rm -it $E2E_IMAGE sh" /dev/null)
+	status=$?
+	assert_eq 5 "$status" "exit status of the interactive shell" &&
+		assert_contains "$out" typed-42 "the shell ran the typed line"
 }
 
 case_exec() {
