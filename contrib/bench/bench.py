@@ -293,14 +293,15 @@ def row_sequential(rts):
 def rows_lifecycle(rts):
     """create, start, delete of a stopped container, in one cycle per iteration."""
     create, start, delete = ({rt.name: [] for rt in rts} for _ in range(3))
-    for i in range(ITER):
-        for rt in rts:
-            cid = rt.cid(0)
-            create[rt.name].append(
-                timed(rt.cmd("create", "--bundle", bundle(rt.name, TRUE, 0), cid)))
-            start[rt.name].append(timed(rt.cmd("start", cid)))
-            wait_stopped(rt, cid)
-            delete[rt.name].append(timed(rt.cmd("delete", cid)))
+
+    def cycle(rt, _):
+        cid = rt.cid(0)
+        create[rt.name].append(timed(rt.cmd("create", "--bundle", bundle(rt.name, TRUE, 0), cid)))
+        start[rt.name].append(timed(rt.cmd("start", cid)))
+        wait_stopped(rt, cid)
+        delete[rt.name].append(timed(rt.cmd("delete", cid)))
+        return 0
+    round_robin(rts, ITER, cycle)
     return medians_ms(create), medians_ms(start), medians_ms(delete)
 
 
