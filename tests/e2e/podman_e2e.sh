@@ -51,9 +51,11 @@ assert_no_containers() {
 	[ -z "$left" ] || e2e_fail "pods left: $left"
 }
 
+# One directory per container; the dot entries are ctrun's own (.seccomp-cache, the
+# compiled filters shared by all containers).
 assert_no_ctrun_state() {
 	local left
-	left=$(ls -A /run/ctrun)
+	left=$(ls /run/ctrun)
 	[ -z "$left" ] || e2e_fail "ctrun state dirs left in /run/ctrun: $left"
 }
 
@@ -70,12 +72,12 @@ assert_no_container_cgroups() {
 	[ -z "$busy" ] || e2e_fail "processes left in conmon's cgroup: $busy"
 }
 
-# For a failure message: what of ctrun and Podman still runs (a late delete, a cleanup).
+# For a failure message: what of this suite's ctrun and Podman still runs.
 runtime_processes() {
 	local p cmd
 	for p in /proc/[0-9]*; do
-		cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)
-		case "$cmd" in *ctrun* | *"container cleanup"*) echo "${p#/proc/}: ${cmd:0:160}" ;; esac
+		cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline")
+		case "$cmd" in "$CTRUN "* | *"$E2E_DIR/"*) echo "${p#/proc/}: ${cmd:0:160}" ;; esac
 	done
 }
 
@@ -116,27 +118,29 @@ assert_no_container_processes() {
 	local p left=
 	for p in /proc/[0-9]*; do
 		[ "${p#/proc/}" != $$ ] || continue
-		tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx container=podman ||
-			tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$E2E_DIR/" || continue
-		left="$left ${p#/proc/}:$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null | head -c 80)"
+		tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx container=podman ||
+			tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -qF "$E2E_DIR/" || continue
+		left="$left ${p#/proc/}:$(tr '\0' ' ' 2>/dev/null <"$p/cmdline" | head -c 80)"
 	done
 	[ -z "$left" ] || e2e_fail "processes left:$left"
 }
 
 # conmon runs Podman's exit command (`podman container cleanup`, ctrun delete among what
 # it does) when a container exits, and Podman does not wait for it; on a loaded machine it
-# can still be at work when `podman rm` returns. The leak checks wait for it (bounded).
-wait_for_podman_cleanups() {
+# and conmon can still be at work when `podman rm` returns. The leak checks wait for every
+# process naming the test dir to end (bounded); one that does not is then a leak.
+wait_for_podman_processes() {
 	local p
 	for p in /proc/[0-9]*; do
-		case "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" in
-		*"$E2E_DIR"*"container cleanup"*) timeout 60 tail --pid="${p#/proc/}" -f /dev/null ;;
+		[ "${p#/proc/}" != $$ ] || continue
+		case "$(tr '\0' ' ' 2>/dev/null <"$p/cmdline")" in
+		*"$E2E_DIR/"*) timeout 60 tail --pid="${p#/proc/}" -f /dev/null ;;
 		esac
 	done
 }
 
 assert_nothing_left() {
-	wait_for_podman_cleanups
+	wait_for_podman_processes
 	assert_no_containers && assert_no_ctrun_state && assert_no_container_cgroups &&
 		assert_no_container_mounts && assert_no_container_processes
 }
@@ -262,13 +266,19 @@ case_rm_force_running() {
 }
 
 case_stdin_and_tty() {
-	local out
+	local out status
 	out=$(printf 'line1\nline2\n' | pm run --rm -i "$E2E_IMAGE" sh -c '[ -t 0 ] && echo tty; wc -l')
 	assert_eq 2 "$(echo "$out" | tr -d ' ')" "piped stdin reaches the container, no tty" || return 1
 	# script(1) gives podman a terminal, as a user at a shell has.
 	out=$(timeout 60 script -qec "podman --runtime ctrun run --rm -t $E2E_IMAGE sh -c 'tty; [ -t 1 ] && echo out-is-tty; stty size'" /dev/null </dev/null)
 	assert_contains "$out" /dev/pts/0 "the tty is the container's own pts" &&
-		assert_contains "$out" out-is-tty "stdout is the terminal"
+		assert_contains "$out" out-is-tty "stdout is the terminal" || return 1
+	# -it: what is typed at the terminal reaches the shell, its exit status comes back.
+	out=$(printf 'echo typed-$((6*7))\nexit 5\n' |
+		timeout 60 script -qec "podman --runtime ctrun run --rm -it $E2E_IMAGE sh" /dev/null)
+	status=$?
+	assert_eq 5 "$status" "exit status of the interactive shell" &&
+		assert_contains "$out" typed-42 "the shell ran the typed line"
 }
 
 case_exec() {
