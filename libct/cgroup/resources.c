@@ -58,11 +58,18 @@ static int put(struct cg_value *out, const char *fmt, ...)
 
 /* ---- memory ---- */
 
+/* As runc: a memory value of 0 leaves the cgroup's alone. containerd's CRI sends
+ * {"limit": 0, "swap": 0} for a container without limits, in create and in update. */
+static bool mem_given(bool has, int64_t value)
+{
+	return has && value != 0;
+}
+
 static int fmt_mem_limit(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			 struct ct_error *err)
 {
 	(void)err;
-	if (i || !c->r->memory.has_limit)
+	if (i || !mem_given(c->r->memory.has_limit, c->r->memory.limit))
 		return 0;
 	ct_cgroup_format_limit(c->r->memory.limit, c->v == CT_CG_V2, out->value,
 			       sizeof(out->value));
@@ -73,7 +80,7 @@ static int fmt_mem_reservation(const struct cg_ctx *c, size_t i, struct cg_value
 			       struct ct_error *err)
 {
 	(void)err;
-	if (i || !c->r->memory.has_reservation)
+	if (i || !mem_given(c->r->memory.has_reservation, c->r->memory.reservation))
 		return 0;
 	ct_cgroup_format_limit(c->r->memory.reservation, c->v == CT_CG_V2, out->value,
 			       sizeof(out->value));
@@ -84,10 +91,11 @@ static int fmt_mem_swap(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			struct ct_error *err)
 {
 	const struct oci_memory *m = &c->r->memory;
-	if (i || !m->has_swap)
+	if (i || !mem_given(m->has_swap, m->swap))
 		return 0;
 	int64_t v = m->swap;
-	if (c->v == CT_CG_V2 && ct_cgroup_swap_to_v2(m->swap, m->has_limit, m->limit, &v, err) < 0)
+	bool limit = mem_given(m->has_limit, m->limit);
+	if (c->v == CT_CG_V2 && ct_cgroup_swap_to_v2(m->swap, limit, m->limit, &v, err) < 0)
 		return -1;
 	ct_cgroup_format_limit(v, c->v == CT_CG_V2, out->value, sizeof(out->value));
 	return 1;
@@ -577,7 +585,7 @@ static int apply_row(const struct cg_ctx *c, const struct cg_row *row, struct ct
 static int check_memory_usage(const struct cg_ctx *c, struct ct_error *err)
 {
 	const struct oci_memory *m = &c->r->memory;
-	if (!m->check_before_update || !m->has_limit || m->limit < 0)
+	if (!m->check_before_update || !mem_given(m->has_limit, m->limit) || m->limit < 0)
 		return 0;
 	const char *dir = ct_cg_controller_dir(c->cg, "memory");
 	_cleanup_free_ char *text =

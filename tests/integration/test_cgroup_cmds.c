@@ -455,6 +455,32 @@ Test(cgroup_cmds, update_reads_a_document_from_stdin_or_a_file)
 	free(pids), free(mem), free(pids2), free(file);
 }
 
+/* containerd's CRI sends a whole LinuxResources through the shim's `update --resources -`,
+ * with "limit": 0 and "swap": 0 for a container it set no memory limit on: as runc, a 0
+ * leaves the memory limits alone (written, 0 is refused with EBUSY on v1) while the rest
+ * of the document applies. */
+Test(cgroup_cmds, update_memory_zero_leaves_the_limit)
+{
+	struct lc t;
+	init(&t);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 67108864}}");
+	run_script(&t, "uz", ANSWER);
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t,
+		       "{\"cpu\": {\"shares\": 2, \"quota\": 0, \"period\": 100000, \"cpus\": \"\", "
+		       "\"mems\": \"\"}, \"memory\": {\"limit\": 0, \"swap\": 0}}",
+		       "update", "--resources", "-", "uz");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	ctt_result_free(&r);
+	char *mem = outside("memory", "uz", "memory.limit_in_bytes");
+	char *shares = outside("cpu", "uz", "cpu.shares");
+	char *seen = ask_limit(&t);
+	cr_expect_str_eq(mem, "67108864", "the limit is kept");
+	cr_expect_str_eq(shares, "2", "the cpu part applied");
+	cr_expect_str_eq(seen, "67108864", "the container sees its limit kept");
+	free(mem), free(shares), free(seen);
+}
+
 Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 {
 	struct lc t;

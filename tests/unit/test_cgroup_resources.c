@@ -192,6 +192,27 @@ Test(cgroup_resources, v2_files_and_converted_values)
 	fake_free(&f);
 }
 
+/* As runc: a memory value of 0 (what containerd's CRI sends for no limit) writes nothing,
+ * on v1 and on v2, and the rest of the document still applies. */
+Test(cgroup_resources, zero_memory_values_write_nothing)
+{
+	static const char zeros[] = "{\"memory\": {\"limit\": 0, \"swap\": 0, \"reservation\": 0},"
+				    " \"cpu\": {\"shares\": 2}}";
+	for (int v2 = 0; v2 <= 1; v2++) {
+		struct fake f;
+		fake_make(&f, v2);
+		struct ct_error err = {0};
+		cr_assert_eq(fake_apply(&f, zeros, &err), 0, "%s", err.msg);
+		assert_content(&f, v2 ? "unified/memory.max" : "memory/memory.limit_in_bytes", "");
+		assert_content(&f, v2 ? "unified/memory.swap.max" : "memory/memory.memsw.limit_in_bytes",
+			       "");
+		assert_content(&f, v2 ? "unified/memory.low" : "memory/memory.soft_limit_in_bytes", "");
+		assert_content(&f, v2 ? "unified/cpu.weight" : "cpu,cpuacct/cpu.shares",
+			       v2 ? "1" : "2");
+		fake_free(&f);
+	}
+}
+
 Test(cgroup_resources, v2_unified_keys_and_hugepages)
 {
 	struct fake f;
