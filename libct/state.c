@@ -21,6 +21,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/readall.h"
+#include "oci/jsonsax.h"
 
 #define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
 #define RESERVE_PREFIX	".reserve-" /* never a valid id: ids do not start with '.' */
@@ -659,19 +660,19 @@ static const struct oci_field state_fields[] = {
 
 /* One open and (for what fits 4 KiB) one read. O_NONBLOCK: a FIFO planted as state.json
  * reads as empty (a parse error) instead of blocking the open; the size cap is the read's. */
-static char *read_state_text(int atfd, const char *path, const char *label, struct ct_error *err)
+static char *read_state_text(int atfd, const char *path, const char *label, size_t *len,
+			     struct ct_error *err)
 {
 	_cleanup_close_ int fd = openat(atfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	size_t len;
-	_cleanup_free_ char *buf = ct_read_file(fd, STATE_MAX_BYTES, &len);
+	_cleanup_free_ char *buf = ct_read_file(fd, STATE_MAX_BYTES, len);
 	if (!buf && errno == EFBIG)
 		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
 		       NULL;
 	if (!buf)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	if (strlen(buf) != len)
+	if (strlen(buf) != *len)
 		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", label), NULL;
 	return steal_ptr(&buf);
 }
@@ -697,17 +698,45 @@ int ct_state_parse(const char *label, const char *text, struct ct_state *st, str
 	return 0;
 }
 
-/* state.json at `path` relative to `atfd`, checked against the id it belongs to. */
-static int read_state_at(int atfd, const char *path, const char *id, struct ct_state *st,
+/* What `list` never looks at: the hooks later commands run, and where removing the cgroup
+ * stops. Skipped unread by the lean parse. */
+static bool list_reads(const struct oci_field *f)
+{
+	return strcmp(f->name, "hooks") != 0 && strcmp(f->name, "cgroupBases") != 0;
+}
+
+int ct_state_parse_for_list(const char *label, const char *text, size_t len, struct ct_state *st,
+			    struct ct_error *err)
+{
+	memset(st, 0, sizeof(*st));
+	if (oci_sax_fill(text, len, state_fields, list_reads, st) == 0)
+		return 0;
+	ct_state_free(st);
+	return fail_with(err, EINVAL, "%s: not a valid state file", label);
+}
+
+static int parse_in_full(const char *label, const char *text, size_t len, struct ct_state *st,
 			 struct ct_error *err)
+{
+	(void)len;
+	return ct_state_parse(label, text, st, err);
+}
+
+typedef int (*state_parser)(const char *label, const char *text, size_t len, struct ct_state *st,
+			    struct ct_error *err);
+
+/* state.json at `path` relative to `atfd`, checked against the id it belongs to. */
+static int read_state_at(int atfd, const char *path, const char *id, state_parser parse,
+			 struct ct_state *st, struct ct_error *err)
 {
 	memset(st, 0, sizeof(*st));
 	char label[CT_ID_MAX + 64];
 	snprintf(label, sizeof(label), "container \"%s\": %s", ct_shown_id(id).s, CT_STATE_FILE);
-	_cleanup_free_ char *text = read_state_text(atfd, path, label, err);
+	size_t len;
+	_cleanup_free_ char *text = read_state_text(atfd, path, label, &len, err);
 	if (!text)
 		return -1;
-	if (ct_state_parse(label, text, st, err) < 0)
+	if (parse(label, text, len, st, err) < 0)
 		return -1;
 	if (strcmp(st->id, id) != 0) {
 		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label,
@@ -720,7 +749,7 @@ static int read_state_at(int atfd, const char *path, const char *id, struct ct_s
 
 int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct ct_error *err)
 {
-	return read_state_at(d->dirfd, CT_STATE_FILE, d->id, st, err);
+	return read_state_at(d->dirfd, CT_STATE_FILE, d->id, parse_in_full, st, err);
 }
 
 int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, struct ct_error *err)
@@ -730,7 +759,7 @@ int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, stru
 		return -1;
 	char path[CT_ID_MAX + sizeof("/" CT_STATE_FILE)];
 	snprintf(path, sizeof(path), "%s/%s", id, CT_STATE_FILE);
-	if (read_state_at(rootfd, path, id, st, err) < 0) {
+	if (read_state_at(rootfd, path, id, ct_state_parse_for_list, st, err) < 0) {
 		if (err && err->errnum == ENOENT)
 			does_not_exist(err, id);
 		return -1;

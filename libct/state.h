@@ -144,13 +144,22 @@ int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct 
  * component is followed even if it is a symlink: the caller found it as a directory entry
  * of type DT_DIR (ct_state_list_ids) in the 0700 root. A missing directory or file fails
  * with errnum ENOENT and `container "ID" does not exist` (one removed meanwhile, or still
- * being created). */
+ * being created). Lean: the file goes through yajl's callback parser with state.json's
+ * field tables (oci/jsonsax.h), leaving out what list never uses (hooks, cgroup_bases stay
+ * empty); a bad file fails with errnum EINVAL and `...: state.json: not a valid state file`
+ * (ct_state_read names what is wrong). */
 int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, struct ct_error *err);
 
 /* Parses the text of a state.json into `st` (zeroed here first), naming `label` in errors;
  * ct_state_read without the file and the id check. Pure. On failure `st` holds nothing to
  * free. */
 int ct_state_parse(const char *label, const char *text, struct ct_state *st, struct ct_error *err);
+
+/* ct_state_parse for list: the same field tables through yajl's callbacks (no tree), the
+ * hooks and cgroup_bases left out unread, no message beyond `<label>: not a valid state
+ * file` (errnum EINVAL). What ct_state_parse accepts, this accepts with the same values. */
+int ct_state_parse_for_list(const char *label, const char *text, size_t len, struct ct_state *st,
+			    struct ct_error *err);
 
 /* Frees what `st` holds and zeroes it; safe on a zeroed struct. */
 void ct_state_free(struct ct_state *st);

@@ -180,27 +180,43 @@ static bool is_integer_text(const char *s)
 	return true;
 }
 
-static int walk_integer(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+enum oci_integer_result oci_integer_store(const struct oci_type *t, const char *text, void *dst)
 {
-	if (!YAJL_IS_NUMBER(v) || !is_integer_text(v->u.number.r))
-		return type_error(w, "an integer", v);
-	const char *text = v->u.number.r;
+	if (!is_integer_text(text))
+		return OCI_NOT_AN_INTEGER;
 	errno = 0;
 	if (t->kind == OCI_UINT) {
 		uint64_t u = strtoull(text, NULL, 10);
 		bool negative = text[0] == '-' && strspn(text + 1, "0") != strlen(text + 1);
 		if (negative || errno == ERANGE || u > t->umax)
-			return oci_walk_error(w, "%s is out of range [0, %" PRIu64 "]", text,
-					      t->umax);
+			return OCI_OUT_OF_RANGE;
 		store_uint(dst, t->width, u);
-		return 0;
+		return OCI_INTEGER_STORED;
 	}
 	int64_t i = strtoll(text, NULL, 10);
 	if (errno == ERANGE || i < t->min || i > t->max)
-		return oci_walk_error(w, "%s is out of range [%" PRId64 ", %" PRId64 "]", text,
-				      t->min, t->max);
+		return OCI_OUT_OF_RANGE;
 	store_int(dst, t->width, i);
-	return 0;
+	return OCI_INTEGER_STORED;
+}
+
+static int walk_integer(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+{
+	if (!YAJL_IS_NUMBER(v))
+		return type_error(w, "an integer", v);
+	const char *text = v->u.number.r;
+	switch (oci_integer_store(t, text, dst)) {
+	case OCI_INTEGER_STORED:
+		return 0;
+	case OCI_NOT_AN_INTEGER:
+		return type_error(w, "an integer", v);
+	case OCI_OUT_OF_RANGE:
+		break;
+	}
+	if (t->kind == OCI_UINT)
+		return oci_walk_error(w, "%s is out of range [0, %" PRIu64 "]", text, t->umax);
+	return oci_walk_error(w, "%s is out of range [%" PRId64 ", %" PRId64 "]", text, t->min,
+			      t->max);
 }
 
 static int walk_enum(struct oci_walk *w, const struct oci_type *t, yajl_val v, int *dst)

@@ -98,6 +98,12 @@ int oci_walk_error(struct oci_walk *w, const char *fmt, ...) __attribute__((form
 int oci_walk_error_at(struct oci_walk *w, const char *subpath, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* An integer of type t (OCI_INT or OCI_UINT) from its JSON text, stored at dst by the
+ * type's width; what the walker does with a number, for readers that see the text alone
+ * (oci/jsonsax.h). */
+enum oci_integer_result { OCI_INTEGER_STORED, OCI_NOT_AN_INTEGER, OCI_OUT_OF_RANGE };
+enum oci_integer_result oci_integer_store(const struct oci_type *t, const char *text, void *dst);
+
 /* Releases everything oci_walk_object allocated in `obj` (not obj itself). */
 void oci_walk_free(const struct oci_field *fields, void *obj);
 

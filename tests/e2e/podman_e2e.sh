@@ -585,6 +585,18 @@ case_pid_host_stop() {
 		"the host's pid namespace" || return 1
 	pm stop -t 60 "$id" >/dev/null || return 1
 	assert_eq 143 "$(pm inspect --format '{{.State.ExitCode}}' "$id")" "stopped by SIGTERM" || return 1
+	pm rm "$id" >/dev/null || return 1
+	# A command that ignores SIGTERM, with children of its own: after the stop timeout
+	# Podman sends SIGKILL to all of the container's processes (ctrun kill --all), which
+	# without a pid namespace of its own is the only way the children go too.
+	id=$(run_detached --pid host "$E2E_IMAGE" sh -c \
+		'trap "" TERM; sleep 1000 & sleep 1000 & echo started; wait') || return 1
+	wait_for_log "$id" started || return 1
+	assert_eq 3 "$(wc -l <"$(host_cgroup_dir pids "$id")/cgroup.procs")" "sh and two sleeps" ||
+		return 1
+	pm stop -t 1 "$id" >/dev/null || return 1
+	assert_eq 137 "$(pm inspect --format '{{.State.ExitCode}}' "$id")" "killed after the timeout" ||
+		return 1
 	pm rm "$id" >/dev/null
 }
 

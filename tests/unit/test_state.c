@@ -596,6 +596,12 @@ Test(state_file, unlocked_read_of_a_written_state, .init = setup_root, .fini = r
 	cr_expect_eq(back.started, true);
 	cr_expect_eq(back.cgroup_paths.len, 1);
 	cr_expect_eq(back.annotations.len, 3);
+	cr_expect_str_eq(annotation(&back, "org.b"), "two \"quoted\"\n");
+	cr_expect_str_eq(back.created, st.created);
+	cr_expect_eq(back.owner, st.owner);
+	/* what list never uses is not read */
+	cr_expect_eq(back.cgroup_bases.len, 0);
+	cr_expect_eq(back.hooks.poststop.len, 0);
 	ct_state_free(&back);
 	ct_state_free(&st);
 	ct_container_dir_close(&d);
@@ -673,6 +679,31 @@ Test(state_file, bad_files_are_named_with_the_json_path, .init = setup_root, .fi
 			  "container \"web\": state.json: .: missing required property \"ctrun\"");
 	assert_read_error("[]",
 			  "container \"web\": state.json: .: expected an object, got an array");
+}
+
+/* The lean reader refuses what the full one refuses, in fewer words. */
+Test(state_file, unlocked_read_refuses_a_bad_file, .init = setup_root, .fini = remove_tmpdir)
+{
+	static const char *const bad[] = {
+		"{\"id\": ",
+		"{\"ociVersion\": \"1.3.0\", \"id\": \"web\", \"bundle\": \"/b\", \"rootfs\": "
+		"\"/r\", \"created\": \"c\", \"owner\": 0, \"pid\": 1}",
+		"{\"ociVersion\": \"1.3.0\", \"id\": \"web\", \"bundle\": \"/b\", \"rootfs\": "
+		"\"/r\", \"created\": \"c\", \"owner\": 0, \"pid\": -1, " GOOD_PRIVATE "}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ct_container_dir d;
+		reserve_ok("web", &d);
+		cr_assert_eq(ct_state_replace_file(&d, CT_STATE_FILE, bad[i], strlen(bad[i]), NULL),
+			     0);
+		struct ct_state st;
+		struct ct_error err = {0};
+		cr_expect_eq(ct_state_read_unlocked(rootfd, "web", &st, &err), -1, "%s", bad[i]);
+		cr_expect_eq(err.errnum, EINVAL, "%s", err.msg);
+		cr_expect_str_eq(err.msg, "container \"web\": state.json: not a valid state file");
+		cr_expect_null(st.id);
+		cr_assert_eq(ct_state_remove(rootfd, &d, &err), 0, "%s", err.msg);
+	}
 }
 
 Test(state_file, id_must_match_the_directory, .init = setup_root, .fini = remove_tmpdir)
