@@ -15,6 +15,7 @@ times the 100 sequential runs are repeated.
 import json
 import os
 import random
+import select
 import shutil
 import statistics
 import subprocess
@@ -228,6 +229,22 @@ def ctrun_hierarchies(ctrun):
 
 # ---- measuring ----
 
+def wait_exit(proc):
+    """The exit status of proc, woken by its pidfd. Popen.wait(timeout=...) polls with sleeps
+    that double from 0.5 ms, so every time it measured would be rounded up to 0.5, 1.5, 3.5,
+    7.5, 15.5, ... ms, and two runtimes in the same step would look equally fast."""
+    pidfd = os.pidfd_open(proc.pid)
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        if not poller.poll(TIMEOUT * 1000):
+            proc.kill()
+            raise Failed("%s did not end within %d s" % (" ".join(proc.args), TIMEOUT))
+    finally:
+        os.close(pidfd)
+    return proc.wait()
+
+
 def timed(argv, check=True):
     """Wall time of one command (s); raises Failed with its stderr if it fails."""
     with open(os.path.join(WORK, "stderr"), "w+") as errfile:
@@ -235,7 +252,7 @@ def timed(argv, check=True):
         # stderr goes to a file: a created container keeps the runtime's stdio open
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=errfile)
-        status = proc.wait(timeout=TIMEOUT)
+        status = wait_exit(proc)
         elapsed = time.perf_counter() - start
         errfile.seek(0)
         err = errfile.read().strip()
@@ -352,7 +369,7 @@ def row_parallel(rts):
         procs = [subprocess.Popen(rt.run_cmd("par%d" % i), stdin=subprocess.DEVNULL,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                  for i in range(PARALLEL)]
-        failures[rt.name] += sum(p.wait(timeout=TIMEOUT) != 0 for p in procs)
+        failures[rt.name] += sum(wait_exit(p) != 0 for p in procs)
         return time.perf_counter() - start
     samples = round_robin(rts, PARALLEL_ROUNDS, burst)
     return {n: statistics.median(v) for n, v in samples.items()}, failures
