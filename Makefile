@@ -14,7 +14,9 @@ CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -Wno-format-truncation \
             -D_GNU_SOURCE= -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE -I. -MMD -MP
-LDFLAGS  += -pie -Wl,-z,relro,-z,now
+# The build id is the seccomp cache's guard against changed code (libct/seccomp_key.h): never
+# left to the toolchain's default.
+LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--build-id=sha1
 LIBS     := -lyajl -lcap -lseccomp
 # ctrun itself is a static PIE: no dynamic loader, no relocations of five shared objects at
 # every command (issue 10: -0.7 MiB peak RSS, -0.3 ms per command). --fatal-warnings turns

@@ -58,9 +58,45 @@ static int copy_bytes(int in, int out)
 	}
 }
 
-static int copy_file(int src, int dst, const char *name, const struct stat *st, struct copy_walk *w)
+int ct_open_same_regular(int dir, const char *name, const struct stat *seen, struct stat *st)
 {
-	_cleanup_close_ int in = openat(src, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a fifo swapped in has no writer and would block the open for ever */
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_dev != seen->st_dev ||
+	    st->st_ino != seen->st_ino) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+ssize_t ct_read_link(int dir, const char *name, char *buf, size_t size)
+{
+	ssize_t n = readlinkat(dir, name, buf, size);
+	if (n < 0)
+		return -1;
+	/* a full buffer may be a cut one: no room for the '\0' either way */
+	if ((size_t)n >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static int copy_file(int src, int dst, const char *name, const struct stat *seen,
+		     struct copy_walk *w)
+{
+	struct stat st;
+	_cleanup_close_ int in = ct_open_same_regular(src, name, seen, &st);
+	if (in < 0 && errno == ESTALE)
+		return ct_error_set_plain(w->err, ESTALE,
+					  "copy up \"%s\": changed while being copied (no longer "
+					  "the regular file first seen)",
+					  w->path);
 	if (in < 0)
 		return fail(w, "open");
 	_cleanup_close_ int out =
@@ -69,17 +105,15 @@ static int copy_file(int src, int dst, const char *name, const struct stat *st, 
 		return fail(w, "create");
 	if (copy_bytes(in, out) < 0)
 		return fail(w, "copy the content");
-	return finish_entry(dst, name, st, w);
+	return finish_entry(dst, name, &st, w);
 }
 
 static int copy_symlink(int src, int dst, const char *name, const struct stat *st,
 			struct copy_walk *w)
 {
 	char target[PATH_MAX];
-	ssize_t n = readlinkat(src, name, target, sizeof(target) - 1);
-	if (n < 0)
+	if (ct_read_link(src, name, target, sizeof(target)) < 0)
 		return fail(w, "read the symlink");
-	target[n] = '\0';
 	if (symlinkat(target, dst, name) < 0)
 		return fail(w, "create the symlink");
 	return finish_entry(dst, name, st, w);

@@ -7,6 +7,7 @@
 #define CT_COPYUP_H
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "libct/error.h"
 
@@ -23,5 +24,15 @@ int ct_copy_tree(int src, int dst, struct ct_error *err);
 /* Gives dst (an fd, O_PATH is fine) the owner and permission bits of st, as the copy does
  * for every directory: for the root of a copied-up tmpfs. */
 int ct_copy_attributes(int dst, const struct stat *st);
+
+/* O_RDONLY fd of name in dir if it is still the regular file an earlier fstatat saw (seen:
+ * same device and inode), its fstat in *st. Otherwise -1: errno from the open, or ESTALE
+ * when another inode or a non-regular file took its place. Never blocks on a fifo and never
+ * makes a tty the controlling one: the image may be changed under us. */
+int ct_open_same_regular(int dir, const char *name, const struct stat *seen, struct stat *st);
+
+/* readlinkat() of name in dir into buf, '\0'-terminated; its length, or -1 with errno
+ * (ENAMETOOLONG when the target and its '\0' do not fit: never a cut target). */
+ssize_t ct_read_link(int dir, const char *name, char *buf, size_t size);
 
 #endif

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/build_id.h"
 #include "libct/cleanup.h"
 #include "libct/seccomp_key.h"
 #include "libct/sha256.h"
@@ -211,15 +212,30 @@ static void say(void (*notice)(const char *msg), const struct entry *e, const ch
 	notice(line);
 }
 
+static void say_uncached(void (*notice)(const char *msg), const char *why)
+{
+	if (!notice)
+		return;
+	char line[512];
+	snprintf(line, sizeof(line), "seccomp: compiling the filter, cache not used: %s", why);
+	notice(line);
+}
+
 int ct_seccomp_prepare(const struct ct_seccomp_cache *cache, const struct oci_seccomp *s,
 		       void (*notice)(const char *msg), struct ct_seccomp_prog *out,
 		       struct ct_error *err)
 {
 	if (!cache)
 		return ct_seccomp_compile(s, notice, out, err);
+	char build_id[128];
+	const char *refusal = ct_seccomp_key_refusal(ct_build_id(build_id, sizeof(build_id)));
+	if (refusal) {
+		say_uncached(notice, refusal);
+		return ct_seccomp_compile(s, notice, out, err);
+	}
 	_cleanup_close_ int dirfd = open_cache_dir(cache->rootfd, false);
 	struct entry e = {.dirfd = dirfd, .why = "not cached"};
-	ct_seccomp_key(s, cache->runtime, e.key);
+	ct_seccomp_key(s, cache->runtime, build_id, e.key);
 	snprintf(e.name, sizeof(e.name), "%s.bpf", e.key);
 	*out = (struct ct_seccomp_prog){0};
 	if (dirfd >= 0 && read_entry(&e, out)) {

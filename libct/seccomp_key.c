@@ -5,8 +5,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "libct/build_id.h"
-
 /* Bumped when the encoding below changes. */
 #define KEY_MAGIC "ctrun seccomp cache key 1"
 #define ABSENT	  UINT64_MAX /* the length of a missing string */
@@ -74,13 +72,12 @@ void ct_seccomp_key_profile(struct ct_sha256 *c, const struct oci_seccomp *s)
 }
 
 /* What decides the program besides the profile. */
-static void feed_environment(struct ct_sha256 *c, const char *runtime)
+static void feed_environment(struct ct_sha256 *c, const char *runtime, const char *build_id)
 {
-	char build_id[128];
 	const struct scmp_version *v = seccomp_version();
 	feed_str(c, KEY_MAGIC);
 	feed_str(c, runtime);
-	feed_str(c, ct_build_id(build_id, sizeof(build_id)));
+	feed_str(c, build_id);
 	feed_u64(c, v->major);
 	feed_u64(c, v->minor);
 	feed_u64(c, v->micro);
@@ -88,13 +85,21 @@ static void feed_environment(struct ct_sha256 *c, const char *runtime)
 	feed_u64(c, seccomp_arch_native());
 }
 
-void ct_seccomp_key(const struct oci_seccomp *s, const char *runtime,
+const char *ct_seccomp_key_refusal(const char *build_id)
+{
+	if (!build_id || !build_id[0])
+		return "ctrun has no build id (linked without --build-id), so a cached program "
+		       "could be another build's";
+	return NULL;
+}
+
+void ct_seccomp_key(const struct oci_seccomp *s, const char *runtime, const char *build_id,
 		    char hex[CT_SHA256_HEX_LEN + 1])
 {
 	struct ct_sha256 c;
 	unsigned char digest[CT_SHA256_LEN];
 	ct_sha256_init(&c);
-	feed_environment(&c, runtime);
+	feed_environment(&c, runtime, build_id);
 	ct_seccomp_key_profile(&c, s);
 	ct_sha256_final(&c, digest);
 	ct_sha256_hex(digest, hex);

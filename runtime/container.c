@@ -214,13 +214,18 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	return 0;
 }
 
-int ct_container_create(const struct ct_globals *g, const struct ct_create_args *a,
-			struct ct_container *c, struct ct_error *err)
+static void container_init(struct ct_container *c)
 {
 	*c = (struct ct_container){
 		.rootfd = -1,
 		.dir = CT_CONTAINER_DIR_INIT,
 		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
+}
+
+int ct_container_create(const struct ct_globals *g, const struct ct_create_args *a,
+			struct ct_container *c, struct ct_error *err)
+{
+	container_init(c);
 	struct loaded_bundle b = {.config = NULL};
 	if (ct_state_check_id(a->id, err) < 0 ||
 	    load_bundle(a, b.bundle, b.rootfs, &b.config, err) < 0)
@@ -271,14 +276,6 @@ static enum ct_status container_status(int atfd, const char *fifo_path, struct c
 	if (status != CT_STATUS_STOPPED && ct_container_cgroup_frozen(st))
 		status = CT_STATUS_PAUSED;
 	return status;
-}
-
-static void container_init(struct ct_container *c)
-{
-	*c = (struct ct_container){
-		.rootfd = -1,
-		.dir = CT_CONTAINER_DIR_INIT,
-		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
 }
 
 /* Opens, reads and derives the status of id in rootfd (owned by the caller). */

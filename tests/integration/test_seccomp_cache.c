@@ -253,3 +253,17 @@ Test(seccomp_cache, concurrent_misses_leave_one_whole_entry)
 	assert_run_sees_podman_filter(&t, "seccomp: filter loaded from the cache");
 	free(cache);
 }
+
+/* The cache is only used by a binary with a build id (libct/seccomp_key.h): the ctrun under
+ * test must carry one, or every test above would pass on compiling alone. */
+Test(seccomp_cache, ctrun_has_a_build_id)
+{
+	char cmd[4200], line[512], id[128] = "";
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s'", ctt_ctrun_path());
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	while (fgets(line, sizeof(line), p)) /* to the end: readelf never meets a closed pipe */
+		sscanf(line, " Build ID: %127s", id);
+	cr_expect_eq(pclose(p), 0, "%s failed", cmd);
+	cr_expect_eq(strlen(id), 40, "%s: no SHA-1 build id (\"%s\")", ctt_ctrun_path(), id);
+}

@@ -225,3 +225,109 @@ Test(copyup, too_deep_a_tree_is_refused)
 	cr_assert_lt(copy(msg, sizeof(msg)), 0);
 	cr_expect(strstr(msg, "too deep") != NULL, "message: %s", msg);
 }
+
+/* ct_open_same_regular() on rel in src, expecting what lstat found at expected_rel. */
+static int open_expecting(const char *rel, const char *expected_rel, struct stat *st)
+{
+	struct stat seen = lstat_at(src, expected_rel);
+	int dir = open(src, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(dir, 0);
+	int fd = ct_open_same_regular(dir, rel, &seen, st);
+	int saved = errno;
+	close(dir);
+	errno = saved;
+	return fd;
+}
+
+static void assert_refused_as_changed(const char *rel, const char *expected_rel)
+{
+	struct stat st;
+	int fd = open_expecting(rel, expected_rel, &st);
+	cr_expect_lt(fd, 0, "%s opened as the regular file %s", rel, expected_rel);
+	cr_expect_eq(errno, ESTALE, "%s: %s", rel, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+Test(copyup, the_file_first_seen_is_opened)
+{
+	write_at(src, "f", "data", 0640);
+	struct stat st;
+	int fd = open_expecting("f", "f", &st);
+	cr_assert_geq(fd, 0, "%s", strerror(errno));
+	cr_expect(S_ISREG(st.st_mode) && st.st_size == 4 && (st.st_mode & 07777) == 0640);
+	char buf[8] = "";
+	cr_expect_eq(read(fd, buf, sizeof(buf)), 4);
+	cr_expect_str_eq(buf, "data");
+	close(fd);
+}
+
+/* What a shared image dir may swap in between the stat and the open: another file, a fifo
+ * (no writer: a blocking open would hang the create), a device node. The fifo and the
+ * device are refused even when expected, as they are no regular file. */
+Test(copyup, anything_but_the_regular_file_first_seen_is_refused)
+{
+	write_at(src, "f", "data", 0644);
+	write_at(src, "other", "other", 0644);
+	assert_refused_as_changed("other", "f");
+	char p[PATH_MAX];
+	in(p, src, "fifo");
+	cr_assert_eq(mkfifo(p, 0600), 0);
+	assert_refused_as_changed("fifo", "fifo");
+	assert_refused_as_changed("fifo", "f");
+	in(p, src, "null");
+	if (mknod(p, S_IFCHR | 0666, makedev(1, 3)) == 0)
+		assert_refused_as_changed("null", "null");
+	else
+		cr_log_warn("mknod refused here (%s): the device case is not tried",
+			    strerror(errno));
+	in(p, src, "link");
+	cr_assert_eq(symlink("f", p), 0);
+	struct stat st;
+	cr_expect_lt(open_expecting("link", "f", &st), 0, "a symlink to it is followed");
+}
+
+static ssize_t read_link_into(const char *rel, char *buf, size_t size)
+{
+	int dir = open(src, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(dir, 0);
+	ssize_t n = ct_read_link(dir, rel, buf, size);
+	int saved = errno;
+	close(dir);
+	errno = saved;
+	return n;
+}
+
+/* A target that fills the buffer may have been cut: refused, never copied shortened. */
+Test(copyup, a_link_target_that_does_not_fit_is_refused)
+{
+	char p[PATH_MAX], buf[8];
+	in(p, src, "fits");
+	cr_assert_eq(symlink("1234567", p), 0);
+	in(p, src, "full");
+	cr_assert_eq(symlink("12345678", p), 0);
+	cr_expect_eq(read_link_into("fits", buf, sizeof(buf)), 7);
+	cr_expect_str_eq(buf, "1234567");
+	cr_expect_lt(read_link_into("full", buf, sizeof(buf)), 0);
+	cr_expect_eq(errno, ENAMETOOLONG, "%s", strerror(errno));
+}
+
+/* The longest target Linux stores (PATH_MAX - 1) is copied whole. */
+Test(copyup, the_longest_link_target_is_copied_whole)
+{
+	static char target[PATH_MAX], copied[PATH_MAX + 1];
+	memset(target, 'a', PATH_MAX - 1);
+	for (size_t i = 100; i < PATH_MAX - 1; i += 100)
+		target[i] = '/';
+	char p[PATH_MAX];
+	in(p, src, "long");
+	if (symlink(target, p) < 0)
+		cr_skip("this file system refuses a %d-byte link: %s", PATH_MAX - 1,
+			strerror(errno));
+	assert_copied();
+	in(p, dst, "long");
+	ssize_t n = readlink(p, copied, sizeof(copied));
+	cr_assert_eq(n, PATH_MAX - 1);
+	copied[n] = '\0';
+	cr_expect_str_eq(copied, target);
+}

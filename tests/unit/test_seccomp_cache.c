@@ -20,17 +20,24 @@
 
 #define JSON(...) #__VA_ARGS__
 #define RUNTIME	  "0.1.0 test"
+#define BUILD_ID  "0123456789abcdef0123456789abcdef01234567"
 
 static struct oci_config *parse(const char *seccomp)
 {
 	return seccomp_fixture_parse(seccomp);
 }
 
-static void key_of(const char *seccomp, const char *runtime, char hex[CT_SHA256_HEX_LEN + 1])
+static void key_built(const char *seccomp, const char *runtime, const char *build_id,
+		      char hex[CT_SHA256_HEX_LEN + 1])
 {
 	struct oci_config *c = parse(seccomp);
-	ct_seccomp_key(&c->linux_.seccomp, runtime, hex);
+	ct_seccomp_key(&c->linux_.seccomp, runtime, build_id, hex);
 	oci_config_free(c);
+}
+
+static void key_of(const char *seccomp, const char *runtime, char hex[CT_SHA256_HEX_LEN + 1])
+{
+	key_built(seccomp, runtime, BUILD_ID, hex);
 }
 
 #define BASE                                                                                \
@@ -125,6 +132,16 @@ Test(seccomp_key, every_field_and_the_runtime_change_it)
 	}
 	key_of(BASE, "0.1.0 another-commit", other);
 	cr_expect_str_neq(base, other, "the runtime's version");
+	key_built(BASE, RUNTIME, "fedcba9876543210fedcba9876543210fedcba98", other);
+	cr_expect_str_neq(base, other, "the build id");
+}
+
+/* A binary without a build id gets no key: two builds of one commit would share programs. */
+Test(seccomp_key, no_build_id_no_cache)
+{
+	cr_expect_not_null(ct_seccomp_key_refusal(""));
+	cr_expect_not_null(ct_seccomp_key_refusal(NULL));
+	cr_expect_null(ct_seccomp_key_refusal(BUILD_ID));
 }
 
 /* readelf -n of the test binary: "Build ID: <hex>". */
@@ -197,8 +214,8 @@ static void assert_cache_is_the_compile(const struct oci_seccomp *s)
 	assert_same_program(&fresh, &miss);
 	assert_same_program(&fresh, &hit);
 
-	char key[CT_SHA256_HEX_LEN + 1], name[256];
-	ct_seccomp_key(s, RUNTIME, key);
+	char key[CT_SHA256_HEX_LEN + 1], name[256], build_id[128];
+	ct_seccomp_key(s, RUNTIME, ct_build_id(build_id, sizeof(build_id)), key);
 	snprintf(name, sizeof(name), "%s/.seccomp-cache/%s.bpf", root, key);
 	FILE *f = fopen(name, "re");
 	cr_assert_not_null(f, "%s", name);
