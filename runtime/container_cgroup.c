@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
+
+#include "libct/spawn.h"
 #include "runtime/log.h"
 
 static void log_cgroup_warning(const char *msg)
@@ -79,22 +82,53 @@ static bool asks_only_device_rules(const struct oci_resources *r)
 	       !r->hugepage_limits.len && !r->has_network && !r->rdma.len && !r->unified.len;
 }
 
+/* Without a cgroup no device filter stands: a process outside a user namespace that keeps
+ * CAP_MKNOD in its bounding set could make any node (a disk, /dev/mem) and open it. Without
+ * capabilities in the config it keeps the runtime's, CAP_MKNOD included. */
+static bool may_make_device_nodes(const struct oci_config *c)
+{
+	for (size_t i = 0; i < c->linux_.namespaces.len; i++)
+		if (c->linux_.namespaces.items[i].type == OCI_NS_USER)
+			return false;
+	if (!c->has_process || !c->process.has_capabilities)
+		return true;
+	const oci_strings *bounding = &c->process.capabilities.bounding;
+	for (size_t i = 0; i < bounding->len; i++)
+		if (ct_capability_from_name(bounding->items[i]) == CAP_MKNOD)
+			return true;
+	return false;
+}
+
+/* --cgroup-manager disabled: the container stays in the caller's cgroup, so only device
+ * rules can be taken, and only by a process that cannot make nodes. */
+static int check_without_cgroup(const struct oci_config *c, struct ct_error *err)
+{
+	if (c->linux_.has_resources && !asks_only_device_rules(&c->linux_.resources))
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.resources: needs a cgroup "
+					  "(--cgroup-manager disabled)");
+	if (!c->linux_.resources.devices.len)
+		return 0;
+	if (may_make_device_nodes(c))
+		return ct_error_set_plain(
+			err, EPERM,
+			"config.json: .linux.resources.devices: --cgroup-manager disabled cannot "
+			"enforce device rules while the process keeps CAP_MKNOD without a user "
+			"namespace: drop CAP_MKNOD from .process.capabilities.bounding");
+	log_cgroup_warning("config.json: .linux.resources.devices: not enforced without a "
+			   "cgroup (--cgroup-manager disabled); the process cannot make device "
+			   "nodes (no CAP_MKNOD, or a user namespace), but may open every node "
+			   "its /dev and mounts hold");
+	return 0;
+}
+
 int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 			       const struct oci_config *c, struct ct_cgroup **out,
 			       struct ct_error *err)
 {
 	*out = NULL;
-	if (g->cgroup_manager == CT_CGROUP_DISABLED) {
-		if (c->linux_.has_resources && !asks_only_device_rules(&c->linux_.resources))
-			return ct_error_set_plain(err, EINVAL,
-						  "config.json: .linux.resources: needs a cgroup "
-						  "(--cgroup-manager disabled)");
-		if (c->linux_.resources.devices.len)
-			log_cgroup_warning("config.json: .linux.resources.devices: no device "
-					   "filter without a cgroup (--cgroup-manager disabled); "
-					   "the container has the nodes in its /dev");
-		return 0;
-	}
+	if (g->cgroup_manager == CT_CGROUP_DISABLED)
+		return check_without_cgroup(c, err);
 	struct ct_cgroup_config cfg = {
 		.id = id, .cgroups_path = c->linux_.cgroups_path, .warn = log_cgroup_warning};
 	struct ct_cgroup *cg;

@@ -66,7 +66,8 @@ int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,
 			struct ct_error *err);
 /* SIGKILL to every process through pidfds, waiting on them for each to exit, again until
  * the cgroup is empty or 5 s have passed (kill_wait.c): 1 done, 0 not possible here (no
- * pidfds, or the calls refused), -1 when the cgroup cannot be listed. No freezer, no
+ * pidfds, or the calls refused), -1 when the cgroup cannot be listed or rounds of processes
+ * that exit at once keep finding new ones until the deadline. No freezer, no
  * sleeps; a frozen v1 cgroup must be thawed first (its tasks die only then). */
 int ct_cg_kill_and_wait(struct ct_cgroup *cg, struct ct_error *err);
 /* SIGKILL through cgroup.kill of the cgroup2 directory (5.14+): 1 done, 0 not there. */

@@ -93,16 +93,35 @@ static int kill_round(struct ct_cgroup *cg, const struct timespec *start, enum r
 	return 0;
 }
 
+/* The rounds ran out of time: empty now, or an error naming what is left. */
+static int check_emptied(struct ct_cgroup *cg, struct ct_error *err)
+{
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n;
+	if (ct_cg_list_all_pids(cg, &pids, &n, err) < 0)
+		return -1;
+	if (!n)
+		return 1;
+	return ct_error_set_plain(err, EBUSY,
+				  "cgroup %s: %zu processes still there after %d s of SIGKILL "
+				  "(they keep forking)",
+				  cg->dirs[cg->n_dirs - 1].path, n, KILL_WAIT_MS / 1000);
+}
+
 int ct_cg_kill_and_wait(struct ct_cgroup *cg, struct ct_error *err)
 {
 	if (!ct_kernel_has(CT_KF_PIDFD_OPEN) || !ct_kernel_has(CT_KF_PIDFD_SEND_SIGNAL))
 		return 0;
 	struct timespec start;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	/* a process killed while forking may leave a child behind: the next round takes it */
+	/* a process killed while forking may leave a child behind: the next round takes it;
+	 * the deadline bounds rounds whose processes all exit at once (wait_pidfds only
+	 * looks at it while one is still there) */
 	enum round r = ROUND_DONE;
-	while (r == ROUND_DONE)
+	while (r == ROUND_DONE && ms_since(&start) < KILL_WAIT_MS)
 		if (kill_round(cg, &start, &r, err) < 0)
 			return -1;
+	if (r == ROUND_DONE)
+		return check_emptied(cg, err);
 	return r == ROUND_EMPTY ? 1 : 0;
 }

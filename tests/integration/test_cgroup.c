@@ -328,22 +328,26 @@ Test(cgroup, manager_disabled_makes_no_cgroup)
 			".linux.resources", "needs a cgroup");
 }
 
-/* Podman's --cgroups=disabled still sends a deny-all device rule: the container runs, in
- * the caller's cgroup, with a warning that no device filter stands behind its /dev. */
+static const char deny_all_devices[] = "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}";
+
+/* Podman's --cgroups=disabled still sends a deny-all device rule: without CAP_MKNOD (as
+ * Podman 4's default set and spec's) the container runs, in the caller's cgroup, with a
+ * warning that the rules are not enforced; inside, mknod is refused. */
 Test(cgroup, manager_disabled_takes_device_rules_with_a_warning)
 {
 	need_v1_hierarchy("pids");
 	struct lc t;
 	lc_init(&t);
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
-	lc_set_script(&t, "head -c 2 /dev/zero | wc -c | tr -d ' '");
+	ctt_config_set(t.bundle, ".linux.resources", deny_all_devices);
+	lc_set_script(&t, "head -c 2 /dev/zero | wc -c | tr -d ' '; "
+			  "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'Operation not permitted'");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--cgroup-manager", "disabled", "create", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "create: exit %d\nstderr: %s", r.status, r.err);
-	cr_expect_not_null(
-		strstr(r.err, ".linux.resources.devices: no device filter without a cgroup"),
-		"no warning:\n%s", r.err);
+	cr_expect_not_null(strstr(r.err, ".linux.resources.devices: not enforced without a "
+					 "cgroup (--cgroup-manager disabled); the process cannot "
+					 "make device nodes"),
+			   "no warning:\n%s", r.err);
 	ctt_result_free(&r);
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)lc_pid(&t, ID));
@@ -354,9 +358,42 @@ Test(cgroup, manager_disabled_takes_device_rules_with_a_warning)
 	lc_ok(&t, "delete", "--force", ID);
 	lc_ctrun(&r, &t, "--cgroup-manager", "disabled", "run", "--bundle", t.bundle, ID);
 	cr_expect_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
-	cr_expect_str_eq(r.out, "2\n", "the standard /dev/zero inside");
+	cr_expect_str_eq(r.out, "2\nOperation not permitted\n",
+			 "the standard /dev/zero inside, and mknod refused (EPERM):\n%s", r.out);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
+}
+
+/* Both create and run with --cgroup-manager disabled fail with one line, leaving nothing. */
+static void assert_refused_without_cgroup(const struct lc *t)
+{
+	static const char *const commands[] = {"create", "run"};
+	for (size_t i = 0; i < 2; i++) {
+		lc_assert_fails(t,
+				LC_ARGV("--cgroup-manager", "disabled", commands[i], "--bundle",
+					t->bundle, ID),
+				"config.json: .linux.resources.devices: --cgroup-manager disabled "
+				"cannot enforce device rules while the process keeps CAP_MKNOD "
+				"without a user namespace",
+				"drop CAP_MKNOD");
+		lc_assert_nothing_left(t);
+	}
+}
+
+/* With CAP_MKNOD in its bounding set and no user namespace, a process without a device
+ * filter could make and open any host device (a disk, /dev/mem): refused, as is a config
+ * without capabilities (the process keeps the runtime's, CAP_MKNOD included). */
+Test(cgroup, manager_disabled_refuses_device_rules_with_cap_mknod)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.resources", deny_all_devices);
+	ctt_config_set(t.bundle, ".process.capabilities",
+		       "{\"bounding\": [\"CAP_KILL\", \"CAP_MKNOD\"],"
+		       " \"effective\": [\"CAP_KILL\"], \"permitted\": [\"CAP_KILL\"]}");
+	assert_refused_without_cgroup(&t);
+	ctt_config_set(t.bundle, ".process.capabilities", NULL);
+	assert_refused_without_cgroup(&t);
 }
 
 /* Without a pid namespace only the cgroup knows the container's processes. */

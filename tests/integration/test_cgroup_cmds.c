@@ -271,6 +271,47 @@ Test(cgroup_cmds, delete_force_without_a_pid_namespace_kills_every_process)
 	}
 }
 
+/* Reads the count of forks pids.max refused from dir/pids.events ("max N"). */
+static long refused_forks(const char *dir)
+{
+	char *path = ctt_path(dir, "pids.events");
+	char *text = ctt_read_file(path);
+	long n = -1;
+	cr_assert_eq(sscanf(text, "max %ld", &n), 1, "%s: %s", path, text);
+	free(text);
+	free(path);
+	return n;
+}
+
+/* A fork bomb at pids.max, no pid namespace, plain v1 (pidfd kill rounds, no cgroup.kill):
+ * its processes fork until refused and die of it, so each round of SIGKILLs finds new
+ * ones; delete --force still ends, kills every one and leaves no cgroup or state. */
+Test(cgroup_cmds, delete_force_ends_a_fork_bomb_on_plain_v1)
+{
+	struct lc t;
+	init(&t);
+	lc_namespace_set(&t, "pid", NULL);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 16}}");
+	t.wrapper = plain_v1;
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	/* touch before the bomb: at the limit a fork of the init would fail */
+	run_script(&t, "fb", "touch /ready; f() { f & f; }; (f) 2>/dev/null & exec sleep 1000");
+	char *dirs[N_CHECKED_HIERARCHIES];
+	container_dirs("fb", dirs);
+	cr_assert_not_null(dirs[1], "no pids hierarchy");
+	while (refused_forks(dirs[1]) == 0)
+		usleep(10000);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "delete", "--force", "fb");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	ctt_result_free(&r);
+	/* the bomb's processes were orphans of this subreaper */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	assert_cgroups_gone(dirs);
+	lc_assert_nothing_left(&t);
+}
+
 Test(cgroup_cmds, delete_force_of_a_paused_container)
 {
 	struct lc t;

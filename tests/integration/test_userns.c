@@ -219,6 +219,28 @@ Test(userns, devices_are_bound_from_the_host_and_work)
 	lc_assert_nothing_left(&t);
 }
 
+/* --cgroup-manager disabled enforces no device rule, but in a user namespace mknod of a
+ * device is refused even with CAP_MKNOD: the deny-all rule Podman sends is taken. */
+Test(userns, cgroup_manager_disabled_takes_device_rules_with_cap_mknod)
+{
+	struct lc t;
+	userns_init(&t);
+	add_capability(&t, "CAP_MKNOD");
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	lc_set_script(&t, "grep -c '^CapBnd:.*[89a-f]......$' /proc/self/status; "
+			  "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'Operation not permitted'");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--cgroup-manager", "disabled", "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.err, ".linux.resources.devices: not enforced without a cgroup"),
+			   "no warning:\n%s", r.err);
+	cr_expect_str_eq(r.out, "1\nOperation not permitted\n",
+			 "CAP_MKNOD (bit 27) in the bounding set, mknod refused:\n%s", r.out);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 /* The fstype of each mount point, one per line, from the container's mountinfo. */
 #define FSTYPES_OF(points)                                                                         \
 	"for m in " points "; do awk -v m=$m '$5 == m { sub(/.* - /, \"\"); split($0, f, \" \"); " \
