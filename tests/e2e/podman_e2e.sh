@@ -260,7 +260,7 @@ case_rm_force_running() {
 	pid=$(container_pid "$id")
 	[ -d "/proc/$pid" ] || e2e_fail "container process $pid not running" || return 1
 	[ -d "/run/ctrun/$id" ] || e2e_fail "no ctrun state for $id" || return 1
-	pm rm -f -t 0 "$id" >/dev/null || return 1
+	pm_rm_force "$id" || return 1
 	[ ! -d "/proc/$pid" ] || e2e_fail "process $pid survived rm -f" || return 1
 	assert_eq "" "$(pm ps -aq)" "podman ps after rm -f"
 }
@@ -300,7 +300,7 @@ case_exec() {
 	assert_contains "$out" "executable file not found" "exec error" || return 1
 	out=$(pm exec "$id" sh -c 'echo $$; cat /proc/1/cmdline | tr "\0" " "')
 	assert_contains "$out" "sleep 1000" "exec joins the container's pid namespace" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 case_pause_unpause() {
@@ -315,7 +315,7 @@ case_pause_unpause() {
 	assert_eq running "$(pm inspect --format '{{.State.Status}}' "$id")" "after unpause" || return 1
 	assert_eq THAWED "$(cat "$freezer")" "the freezer after unpause" || return 1
 	assert_eq ok "$(pm exec "$id" echo ok)" "exec after unpause" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 case_stats() {
@@ -324,7 +324,7 @@ case_stats() {
 	out=$(pm stats --no-stream --format '{{.ID}} {{.PIDs}} {{.MemUsage}}' "$id") || return 1
 	assert_contains "$out" "${id:0:12} 1 " "stats: one process" &&
 		assert_contains "$out" "/ 67.11MB" "stats: the memory limit" &&
-		pm rm -f -t 0 "$id" >/dev/null
+		pm_rm_force "$id"
 }
 
 case_update() {
@@ -337,7 +337,7 @@ case_update() {
 		return 1
 	assert_eq $((96 << 20)) "$(pm exec "$id" cat /sys/fs/cgroup/memory/memory.limit_in_bytes)" \
 		"memory limit seen inside" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 case_restart() {
@@ -350,7 +350,7 @@ case_restart() {
 		e2e_fail "restart: pid $pid1 -> $pid2" || return 1
 	[ ! -d "/proc/$pid1" ] || e2e_fail "the first process $pid1 still runs" || return 1
 	assert_eq 2 "$(pm exec "$id" wc -l /tmp/count | cut -d' ' -f1)" "the command ran twice" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 case_readonly_root() {
@@ -425,7 +425,7 @@ case_pids_and_memory_limits() {
 			"memory limit on the host" || return 1
 	out=$(pm exec "$id" sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 100 & done 2>&1; wait' 2>&1)
 	assert_contains "$out" "can't fork" "the pids limit stops forks inside" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 case_ulimits_and_umask() {
@@ -531,7 +531,7 @@ case_healthcheck() {
 	pm exec "$id" touch /tmp/ok || return 1
 	pm healthcheck run "$id" >/dev/null || return 1
 	assert_eq healthy "$(pm inspect --format '{{.State.Health.Status}}' "$id")" "health status" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 # Containers of a pod join the infra container's namespaces by /proc/PID/ns paths.
@@ -574,7 +574,7 @@ case_user_namespace() {
 		return 1
 	assert_eq "0 200000 65536 0 200000 65536 0 0" "$(echo $out)" "maps, uid and file owner inside" ||
 		return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 # With --pid host the command is not pid 1, so podman stop's SIGTERM kills it (143).
@@ -631,7 +631,7 @@ case_devices() {
 		assert_contains "$out" "/dev/e2ekmsg: Operation not permitted" "writing the r device is refused" &&
 		assert_contains "$out" "
 3" "the standard /dev/zero works" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 case_masked_paths() {
@@ -655,7 +655,7 @@ case_fd_hygiene() {
 	assert_eq "0 1 2 3 0" "$(echo $out)" "exec: fds 0-2 (and ls's own), no _OCI_ variables" || return 1
 	out=$(ls "/proc/$(container_pid "$id")/fd" | tr '\n' ' ')
 	assert_eq "0 1 2 " "$out" "the container's pid 1 from outside" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 case_personality() {
@@ -691,7 +691,7 @@ case_cgroups_disabled() {
 	[ ! -e "$(host_cgroup_dir memory "$id")" ] || e2e_fail "a cgroup was made" || return 1
 	assert_eq "$(grep ':memory:' "/proc/$(pm inspect --format '{{.State.ConmonPid}}' "$id")/cgroup")" \
 		"$(echo "$out" | grep ':memory:')" "it stays in conmon's cgroup" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 # --restart on-failure:2: conmon runs Podman's exit command, which restarts the container
@@ -719,7 +719,7 @@ case_checkpoint_probe() {
 		assert_contains "$err" "does not support checkpoint" "the reason" &&
 		assert_eq running "$(pm inspect --format '{{.State.Status}}' "$id")" "still running" &&
 		assert_eq ok "$(pm exec "$id" echo ok)" "and usable" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 # --network ns:PATH: the container joins a network namespace the test made and bound to
@@ -748,7 +748,7 @@ case_bind_propagation() {
 	umount "$src/sub" && umount "$src"
 	assert_contains "$out" " /y/sub " "the host's later mount propagated in" &&
 		assert_contains "$out" "master:" "the bind is a slave" || return 1
-	pm rm -f -t 0 "$id" >/dev/null
+	pm_rm_force "$id"
 }
 
 pcase run-rm case_run_rm
