@@ -191,10 +191,12 @@ case_missing_command() {
 
 # ctr run -t inside a pty of script(1). The container writes what it sees to a bound
 # directory: ctr may exit before it copied the last console output (its own race).
+# timeout wraps script, not ctr: timeout puts its child in a process group of its own, and
+# ctr there would be a background job of the pty, stopped by SIGTTOU when it sets raw mode.
 case_tty() {
 	mkdir -p "$E2E_DIR/tty" || return 1
 	local out
-	out=$(script -qec "timeout 60 ctr -a $SOCK -n $NS run --rm -t --runc-binary $RUNC_BINARY \
+	out=$(timeout 60 script -qec "ctr -a $SOCK -n $NS run --rm -t --runc-binary $RUNC_BINARY \
 		--runc-root $RUNC_ROOT --mount type=bind,src=$E2E_DIR/tty,dst=/out,options=rbind \
 		$E2E_IMAGE tty sh -c 'tty >/out/seen; [ -t 0 ] && echo stdin-is-a-tty >>/out/seen; \
 		stty size >>/out/seen'" /dev/null </dev/null) ||
@@ -220,7 +222,7 @@ case_exec() {
 		assert_contains "$out" ":/$NS/ex" "the container's cgroup" || return 1
 	# its status is not checked: ctr's resize of a pty whose process already exited
 	# may fail (with runc too); the file says whether the process ran on a terminal
-	script -qec "timeout 60 ctr -a $SOCK -n $NS tasks exec -t --exec-id e2 ex \
+	timeout 60 script -qec "ctr -a $SOCK -n $NS tasks exec -t --exec-id e2 ex \
 		sh -c 'tty >/tmp/exec-tty'" /dev/null </dev/null >/dev/null
 	out=$(ctrd tasks exec --exec-id e2r ex cat /tmp/exec-tty)
 	assert_contains "$out" "/dev/pts/" "exec --tty" || return 1
