@@ -725,22 +725,20 @@ static int parse_in_full(const char *label, const char *text, size_t len, struct
 typedef int (*state_parser)(const char *label, const char *text, size_t len, struct ct_state *st,
 			    struct ct_error *err);
 
-/* state.json at `path` relative to `atfd`, checked against the id it belongs to. */
+/* state.json at `path` relative to `atfd`, checked against the id it belongs to. Messages
+ * say `container "ID": state.json: ...`; the id is quoted only when one is made (list reads
+ * a hundred files that are fine). */
 static int read_state_at(int atfd, const char *path, const char *id, state_parser parse,
 			 struct ct_state *st, struct ct_error *err)
 {
 	memset(st, 0, sizeof(*st));
-	char label[CT_ID_MAX + 64];
-	snprintf(label, sizeof(label), "container \"%s\": %s", ct_shown_id(id).s, CT_STATE_FILE);
 	size_t len;
-	_cleanup_free_ char *text = read_state_text(atfd, path, label, &len, err);
-	if (!text)
-		return -1;
-	if (parse(label, text, len, st, err) < 0)
-		return -1;
+	_cleanup_free_ char *text = read_state_text(atfd, path, CT_STATE_FILE, &len, err);
+	if (!text || parse(CT_STATE_FILE, text, len, st, err) < 0)
+		return ct_error_prefix(err, "container \"%s\"", ct_shown_id(id).s);
 	if (strcmp(st->id, id) != 0) {
-		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label,
-			  ct_shown_id(st->id).s);
+		fail_with(err, EINVAL, "container \"%s\": %s: .id: \"%s\" is not the directory's id",
+			  ct_shown_id(id).s, CT_STATE_FILE, ct_shown_id(st->id).s);
 		ct_state_free(st);
 		return -1;
 	}
