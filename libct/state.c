@@ -86,19 +86,17 @@ int ct_state_check_id(const char *id, struct ct_error *err)
 {
 	if (!id || !*id)
 		return fail_with(err, EINVAL, "invalid container id \"\": it is empty");
-	/* a copy that lives to the end of the function, not a temporary */
-	const struct ct_shown_id shown = ct_shown_id(id);
 	size_t len = strnlen(id, CT_ID_MAX + 1);
 	if (len > CT_ID_MAX)
 		return fail_with(err, EINVAL,
-				 "invalid container id \"%s\": longer than %d characters", shown.s,
-				 CT_ID_MAX);
+				 "invalid container id \"%s\": longer than %d characters",
+				 ct_shown_id(id).s, CT_ID_MAX);
 	if (!is_id_first_char((unsigned char)id[0]))
 		return fail_with(
 			err, EINVAL,
 			"invalid container id \"%s\": it must start with a letter, a digit, "
 			"'_', '+' or '-'",
-			shown.s);
+			ct_shown_id(id).s);
 	for (size_t i = 1; i < len; i++) {
 		unsigned char c = (unsigned char)id[i];
 		if (is_id_char(c))
@@ -111,13 +109,13 @@ int ct_state_check_id(const char *id, struct ct_error *err)
 		return fail_with(err, EINVAL,
 				 "invalid container id \"%s\": %s at offset %zu is not allowed "
 				 "(only letters, digits, '_', '+', '-' and '.')",
-				 shown.s, what, i);
+				 ct_shown_id(id).s, what, i);
 	}
 	/* the id becomes a path component and a cgroup name: nothing that walks upwards */
 	if (strstr(id, ".."))
 		return fail_with(err, EINVAL,
 				 "invalid container id \"%s\": it must not contain \"..\"",
-				 shown.s);
+				 ct_shown_id(id).s);
 	return 0;
 }
 
@@ -737,7 +735,8 @@ static int read_state_at(int atfd, const char *path, const char *id, state_parse
 	if (!text || parse(CT_STATE_FILE, text, len, st, err) < 0)
 		return ct_error_prefix(err, "container \"%s\"", ct_shown_id(id).s);
 	if (strcmp(st->id, id) != 0) {
-		fail_with(err, EINVAL, "container \"%s\": %s: .id: \"%s\" is not the directory's id",
+		fail_with(err, EINVAL,
+			  "container \"%s\": %s: .id: \"%s\" is not the directory's id",
 			  ct_shown_id(id).s, CT_STATE_FILE, ct_shown_id(st->id).s);
 		ct_state_free(st);
 		return -1;

@@ -32,7 +32,8 @@ const char *ct_cgroup_freezer_dir(const oci_string_map *paths, bool *v2)
 
 bool ct_cgroup_v1_text_paused(const char *freezer_state)
 {
-	return strncmp(freezer_state, "FROZEN", 6) == 0 || strncmp(freezer_state, "FREEZING", 8) == 0;
+	return strncmp(freezer_state, "FROZEN", 6) == 0 ||
+	       strncmp(freezer_state, "FREEZING", 8) == 0;
 }
 
 /* dir/file into buf (NUL-terminated) with one read: these files are one short seq_file. */

@@ -9,8 +9,8 @@
 
 #include "libct/cgroup/paused.h"
 
-#define PATHS(...)                                                                   \
-	((oci_string_map){.items = (struct oci_kv[]){__VA_ARGS__},                  \
+#define PATHS(...)                                                 \
+	((oci_string_map){.items = (struct oci_kv[]){__VA_ARGS__}, \
 			  .len = sizeof((struct oci_kv[]){__VA_ARGS__}) / sizeof(struct oci_kv)})
 
 Test(cgroup_paused, the_v1_freezer_hierarchy_of_a_hybrid_layout)
