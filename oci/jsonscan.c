@@ -16,9 +16,10 @@ struct scan {
 
 static bool scan_value(struct scan *s, int depth);
 
+/* JSON's white space and, as yajl takes them, '\v' and '\f' */
 static void skip_space(struct scan *s)
 {
-	while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
+	while (s->p < s->end && (*s->p == ' ' || (*s->p >= '\t' && *s->p <= '\r')))
 		s->p++;
 }
 
@@ -37,11 +38,11 @@ static bool is_digit(const struct scan *s)
 	return s->p < s->end && *s->p >= '0' && *s->p <= '9';
 }
 
-/* The length of the well-formed UTF-8 sequence at p (no overlong form, no surrogate, at
- * most U+10FFFF), 0 when there is none. */
+/* The length of the UTF-8 sequence at p, 0 when there is none: a lead byte and its
+ * continuation bytes, checked no further than yajl does (an overlong form or an encoded
+ * surrogate passes), since the full reader of the same file is yajl's. */
 static size_t utf8_length(const unsigned char *p, const unsigned char *end)
 {
-	static const uint32_t min_of[5] = {0, 0, 0x80, 0x800, 0x10000};
 	size_t n;
 	if (p[0] < 0x80)
 		return 1;
@@ -55,14 +56,9 @@ static size_t utf8_length(const unsigned char *p, const unsigned char *end)
 		return 0;
 	if ((size_t)(end - p) < n)
 		return 0;
-	uint32_t cp = p[0] & (0x7f >> n);
-	for (size_t i = 1; i < n; i++) {
+	for (size_t i = 1; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if (cp < min_of[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
 	return n;
 }
 
@@ -106,20 +102,24 @@ static bool hex4(struct scan *s, uint32_t *out)
 	return true;
 }
 
-/* After "\u": one code point, a surrogate pair joined. */
+/* After "\u": one code point, decoded as yajl does it: a high surrogate takes the low ten
+ * bits of the \u escape right after it, whatever that is, and becomes '?' (U+003F) without
+ * one; a low surrogate alone is encoded as it is. */
 static bool unicode_escape(struct scan *s, uint32_t *cp)
 {
 	uint32_t low;
-	if (!hex4(s, cp) || (*cp >= 0xdc00 && *cp <= 0xdfff))
+	if (!hex4(s, cp))
 		return false;
-	if (*cp < 0xd800 || *cp > 0xdbff)
+	if ((*cp & 0xfc00) != 0xd800)
 		return true;
-	if (s->end - s->p < 2 || s->p[0] != '\\' || s->p[1] != 'u')
-		return false;
+	if (s->end - s->p < 2 || s->p[0] != '\\' || s->p[1] != 'u') {
+		*cp = '?';
+		return true;
+	}
 	s->p += 2;
-	if (!hex4(s, &low) || low < 0xdc00 || low > 0xdfff)
+	if (!hex4(s, &low))
 		return false;
-	*cp = 0x10000 + ((*cp - 0xd800) << 10) + (low - 0xdc00);
+	*cp = 0x10000 + ((*cp & 0x3ff) << 10) + (low & 0x3ff);
 	return true;
 }
 
