@@ -508,6 +508,8 @@ static int gen_private_fields(yajl_gen g, const struct ct_state *st)
 		return -1;
 	if (gen_u64(g, "pidStartTime", st->pid_start_time) || gen_bool(g, "started", st->started))
 		return -1;
+	if (st->no_device_filter && gen_bool(g, "noDeviceFilter", true))
+		return -1;
 	if (st->cgroup_paths.len && gen_string_map(g, "cgroupPaths", &st->cgroup_paths))
 		return -1;
 	if (st->cgroup_bases.len && gen_string_map(g, "cgroupBases", &st->cgroup_bases))
@@ -633,6 +635,7 @@ static const struct oci_type t_pid = {.kind = OCI_INT, .width = 4, .min = 0, .ma
 static const struct oci_field private_fields[] = {
 	OCI_FIELD_REQ(struct ct_state, "pidStartTime", pid_start_time, oci_t_uint64),
 	OCI_FIELD_REQ(struct ct_state, "started", started, oci_t_bool),
+	OCI_FIELD(struct ct_state, "noDeviceFilter", no_device_filter, oci_t_bool),
 	OCI_FIELD(struct ct_state, "cgroupPaths", cgroup_paths, oci_t_string_map),
 	OCI_FIELD(struct ct_state, "cgroupBases", cgroup_bases, oci_t_string_map),
 	OCI_FIELD(struct ct_state, "hooks", hooks, oci_t_hooks),
