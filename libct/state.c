@@ -1,8 +1,5 @@
 /* The container state store (libct/state.h): ids, the root, one locked directory per
  * container, state.json written atomically and read back with the table-driven walker. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* renameat2 */
-#endif
 #include "libct/state.h"
 
 #include <dirent.h>
@@ -21,6 +18,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/readall.h"
+#include "libct/syscalls.h"
 #include "oci/jsonsax.h"
 
 #define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
@@ -258,7 +256,7 @@ static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir
 		unlinkat(rootfd, tmp, AT_REMOVEDIR);
 		return -1;
 	}
-	if (renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
+	if (ct_renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
 		return 0;
 	int e = errno;
 	unlinkat(rootfd, tmp, AT_REMOVEDIR);
