@@ -147,7 +147,7 @@ int ct_state_root_open(const char *root, bool create, struct ct_error *err)
 		return ct_error_set(err, EINVAL, "state root: empty path");
 	if (create && make_root_dirs(root, err) < 0)
 		return -1;
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open state root \"%s\"", root);
 	return fd;

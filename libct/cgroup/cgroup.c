@@ -220,7 +220,7 @@ int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err)
 	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
 	if (!dir)
 		return -1;
-	cg->unified_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cg->unified_fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->unified_fd < 0)
 		return ct_error_set(err, errno, "open cgroup \"%s\"", dir);
 	return cg->unified_fd;
