@@ -1,6 +1,6 @@
-/* A JSON reader (RFC 8259, as loose as yajl) that reports what it reads as yajl's callbacks do, for the
- * one document read in a loop: `list` reads a state.json per container, and yajl's lexer
- * with its handle, buffers and per-token state was the largest part of that read. Strings
+/* A JSON reader (RFC 8259, as loose as yajl) that reports what it reads as yajl's callbacks
+ * do, for the one document read in a loop: `list` reads a state.json per container, and yajl's
+ * lexer with its handle, buffers and per-token state was the largest part of that read. Strings
  * without an escape are handed over in place; escaped ones are decoded into one scratch
  * buffer made on the first. It accepts and refuses what yajl does with its default options
  * (UTF-8 checked as yajl checks it, no comments, one top-level value, nothing after it but

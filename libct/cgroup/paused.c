@@ -42,7 +42,7 @@ static bool read_small(const char *dir, const char *file, char buf[FREEZER_TEXT_
 	char path[4096];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >= sizeof(path))
 		return false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	ssize_t n = read(fd, buf, FREEZER_TEXT_MAX - 1);
