@@ -90,6 +90,46 @@ Test(cgroup, resources_read_back_from_outside)
 	cgt_assert_subtree_gone();
 }
 
+/* cpuset levels that exist with empty cpus and mems (made, never filled) get the values of
+ * the nearest ancestor that has them, as do the levels create makes below them: no process
+ * could join the leaf otherwise. */
+Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
+{
+	need_v1_hierarchy("cpuset");
+	struct lc t;
+	lc_init(&t);
+	char *own = cgt_dir("cpuset", ""), *top = cgt_dir("cpuset", cgt_subtree());
+	char *bare = rel_of("bare"), *bare_dir = cgt_dir("cpuset", bare);
+	cr_assert(mkdir(top, 0755) == 0 && mkdir(bare_dir, 0755) == 0, "mkdir: %s",
+		  strerror(errno));
+	char *empty = cgt_read(bare_dir, "cpuset.cpus");
+	cr_assert_str_empty(empty, "a new cpuset is not empty here");
+	free(empty);
+	cgt_use_path(&t, "bare/leaf");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *leaf = rel_of("bare/leaf");
+	char *cpus = cgt_read(own, "cpuset.cpus"), *mems = cgt_read(own, "cpuset.mems");
+	const char *levels[] = {cgt_subtree(), bare, leaf};
+	for (size_t i = 0; i < 3; i++) {
+		assert_file("cpuset", levels[i], "cpuset.cpus", cpus);
+		assert_file("cpuset", levels[i], "cpuset.mems", mems);
+	}
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
+	assert_file("cpuset", leaf, "cgroup.procs", pid);
+	lc_ok(&t, "delete", "--force", ID);
+	rmdir(bare_dir); /* delete takes the empty parents of a relative path too */
+	rmdir(top);
+	free(cpus);
+	free(mems);
+	free(leaf);
+	free(bare);
+	free(bare_dir);
+	free(top);
+	free(own);
+	cgt_assert_subtree_gone();
+}
+
 /* ...and from inside: /sys/fs/cgroup is the container's own cgroup per hierarchy. */
 Test(cgroup, resources_read_back_from_inside)
 {
