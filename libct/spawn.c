@@ -420,12 +420,13 @@ static int place_init(const struct ct_init_plan *plan, const struct ct_spawned *
 }
 
 /* After READY: the set-up's memory stays charged where it was made, so even a tiny limit
- * leaves room for the execve of the user process. */
+ * leaves room for the execve of the user process. Unless the init joined it itself, at the
+ * end of its set-up (plan->cgroup_join_late). */
 static int place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,
 			   struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	const char *key = cg ? ct_cgroup_late_key(cg) : NULL;
+	const char *key = cg && !plan->cgroup_join_late.n ? ct_cgroup_late_key(cg) : NULL;
 	if (key && ct_cgroup_add_pid_to(cg, key, out->pid, err) < 0)
 		return ct_error_prefix(err, "place the container init in its cgroup");
 	return 0;

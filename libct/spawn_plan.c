@@ -606,13 +606,24 @@ static int plan_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 }
 
 /* The init joins its v1 hierarchies by itself, without the lock a parent's write takes
- * (ct_cgroup_self_join); only the late memory hierarchy is left to the parent. */
+ * (ct_cgroup_self_join). The late one (memory) too, after the set-up, unless by then a
+ * seccomp filter (loaded before the identity change) or an LSM label could refuse it the
+ * write: the parent writes it then, after READY. */
 static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
+	const struct oci_process *p = &plan->config->process;
 	if (!cg)
 		return 0;
-	return ct_cgroup_self_join_open(cg, ct_cgroup_late_key(cg), &plan->cgroup_join, err);
+	const char *late = ct_cgroup_late_key(cg);
+	if (ct_cgroup_self_join_open(cg, late, &plan->cgroup_join, err) < 0)
+		return -1;
+	bool refusable = (plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
+			 (p->apparmor_profile && *p->apparmor_profile) ||
+			 (p->selinux_label && *p->selinux_label);
+	if (!late || refusable)
+		return 0;
+	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
 }
 
 const char *ct_process_path(const struct ct_spawn_opts *o)
@@ -723,6 +734,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		close(plan->sync_fd);
 	ct_procfs_close(&plan->procfs);
 	ct_cgroup_self_join_close(&plan->cgroup_join);
+	ct_cgroup_self_join_close(&plan->cgroup_join_late);
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;

@@ -25,8 +25,11 @@
  *        <------------------- SECCOMP_FD (+fd)     (only with SCMP_ACT_NOTIFY: loaded the
  *   send it to listenerPath                        filter; the parent passes the fd on
  *   with the process state                         before READY, the child keeps no copy)
+ *                                                  write "0" to v1 memory's `tasks`
  *        <------------------- READY {note}         set-up done, about to block on the
- *   v1 memory cgroup.procs                         exec fifo until `ctrun start`
+ *   (v1 memory cgroup.procs, when the init         exec fifo until `ctrun start`
+ *   could not: seccomp before the identity
+ *   change, an LSM label)
  *   write state.json, pid file, exit
  *   (run: write state.json, then)
  *   START ------------------------------------->   startContainer hooks ("created", in

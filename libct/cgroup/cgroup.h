@@ -281,6 +281,9 @@ struct ct_cgroup_self_join {
  * failure nothing stays open. */
 int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
 			     struct ct_cgroup_self_join *j, struct ct_error *err);
+/* The same for key's hierarchy alone (the late memory join, ct_cgroup_late_key). */
+int ct_cgroup_self_join_open_one(const struct ct_cgroup *cg, const char *key,
+				 struct ct_cgroup_self_join *j, struct ct_error *err);
 /* In the child: writes "0" to each, closing them; err names the hierarchy. */
 int ct_cgroup_self_join(struct ct_cgroup_self_join *j, struct ct_error *err);
 void ct_cgroup_self_join_close(struct ct_cgroup_self_join *j);

@@ -16,8 +16,9 @@ void ct_cgroup_self_join_close(struct ct_cgroup_self_join *j)
 	j->n = 0;
 }
 
-int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
-			     struct ct_cgroup_self_join *j, struct ct_error *err)
+/* `tasks` of the v1 directories whose key is `key` (match) or is not (!match). */
+static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
+		      struct ct_cgroup_self_join *j, struct ct_error *err)
 {
 	j->n = 0;
 	if (cg->ops != &ct_cgroup_v1_ops)
@@ -25,7 +26,7 @@ int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		const struct ct_cgroup_dir *d = &cg->dirs[i];
 		if (strcmp(d->key, CT_CGROUP_UNIFIED_KEY) == 0 ||
-		    (skip_key && strcmp(d->key, skip_key) == 0))
+		    (key && strcmp(d->key, key) == 0) != match)
 			continue;
 		if (j->n == CT_CGROUP_SELF_JOIN_MAX) {
 			ct_cgroup_self_join_close(j);
@@ -44,6 +45,18 @@ int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
 		j->fds[j->n++] = fd;
 	}
 	return 0;
+}
+
+int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
+			     struct ct_cgroup_self_join *j, struct ct_error *err)
+{
+	return open_where(cg, skip_key, false, j, err);
+}
+
+int ct_cgroup_self_join_open_one(const struct ct_cgroup *cg, const char *key,
+				 struct ct_cgroup_self_join *j, struct ct_error *err)
+{
+	return open_where(cg, key, true, j, err);
 }
 
 int ct_cgroup_self_join(struct ct_cgroup_self_join *j, struct ct_error *err)

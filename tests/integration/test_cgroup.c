@@ -130,6 +130,33 @@ Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
 	cgt_assert_subtree_gone();
 }
 
+/* The init joins its v1 hierarchies itself, memory at the end of its set-up; where a write
+ * then could be refused (a seccomp filter loaded before the identity change: no
+ * noNewPrivileges, CAP_SYS_ADMIN not kept; an LSM label) the parent writes memory's after
+ * READY. Either way the init is in every hierarchy. */
+Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "early");
+	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
+	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
+	ctt_config_set(t.bundle, ".linux.seccomp",
+		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+		       "[\"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("early");
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
+	static const char *const all[] = {"memory", "cpu", "cpuset", "pids", "devices", "freezer"};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		assert_file(all[i], rel, "cgroup.procs", pid);
+	lc_ok(&t, "delete", "--force", ID);
+	free(rel);
+	cgt_assert_subtree_gone();
+}
+
 /* ...and from inside: /sys/fs/cgroup is the container's own cgroup per hierarchy. */
 Test(cgroup, resources_read_back_from_inside)
 {
