@@ -53,6 +53,16 @@ static char *rel_of(const char *name)
 	return rel;
 }
 
+/* The init of the created container ID is in its directory of each v1 hierarchy. */
+static void assert_init_in_every_hierarchy(const struct lc *t, const char *rel)
+{
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", lc_pid(t, ID));
+	static const char *const all[] = {"memory", "cpu", "cpuset", "pids", "devices", "freezer"};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		assert_file(all[i], rel, "cgroup.procs", pid);
+}
+
 static const char resources[] =
 	"{\"memory\": {\"limit\": 67108864, \"reservation\": 33554432, \"swap\": 134217728,"
 	" \"swappiness\": 10, \"disableOOMKiller\": false},"
@@ -79,12 +89,7 @@ Test(cgroup, resources_read_back_from_outside)
 	assert_file("cpu", rel, "cpu.cfs_quota_us", "25000");
 	assert_file("cpuset", rel, "cpuset.cpus", "0");
 	assert_file("pids", rel, "pids.max", "64");
-	/* the init is in every hierarchy's directory */
-	char pid[32];
-	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
-	static const char *const all[] = {"memory", "cpu", "cpuset", "pids", "devices", "freezer"};
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		assert_file(all[i], rel, "cgroup.procs", pid);
+	assert_init_in_every_hierarchy(&t, rel);
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
 	cgt_assert_subtree_gone();
@@ -147,11 +152,7 @@ Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
 		       "[\"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *rel = rel_of("early");
-	char pid[32];
-	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
-	static const char *const all[] = {"memory", "cpu", "cpuset", "pids", "devices", "freezer"};
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		assert_file(all[i], rel, "cgroup.procs", pid);
+	assert_init_in_every_hierarchy(&t, rel);
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
 	cgt_assert_subtree_gone();
