@@ -454,7 +454,7 @@ int ct_mountinfo_parse(const char *text, struct ct_mount_table *t, struct ct_err
 
 static char *read_proc_file(const char *path, struct ct_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path), NULL;
 	char *text = ct_read_all(fd, PROC_FILE_MAX, NULL);

@@ -117,7 +117,7 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
 	int fd;
 	do
-		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open exec fifo");
@@ -147,7 +147,7 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (!plan->new_mount_ns || !plan->opts->verify_mounts)
 		return 0;
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mountcheck_report r;
 	if (root < 0)
 		return ct_error_set(err, errno, "open /");

@@ -167,7 +167,7 @@ static void expect_flags(struct ct_mount_expect *e, const struct ct_mount_flags 
  * set whatever the config asked. */
 static void allow_source_flags(const char *source, struct ct_mount_expect *e)
 {
-	_cleanup_close_ int fd = open(source, O_PATH | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, source, O_PATH | O_CLOEXEC);
 	if (fd >= 0)
 		e->attr_clear &= ~(uint64_t)ct_mount_attr_of(ct_mount_lockable_flags(fd));
 }

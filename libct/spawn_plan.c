@@ -67,7 +67,7 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 			plan->unshare_flags |= ct_ns_clone_flags[ns->type];
 			continue;
 		}
-		plan->join_fds[ns->type] = open(ns->path, O_RDONLY | O_CLOEXEC);
+		plan->join_fds[ns->type] = openat(AT_FDCWD, ns->path, O_RDONLY | O_CLOEXEC);
 		if (plan->join_fds[ns->type] < 0)
 			return ct_error_set(err, errno, "open %s namespace \"%s\"",
 					    oci_namespace_names[ns->type], ns->path);

@@ -191,7 +191,7 @@ const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key)
 }
 
 /* Whether controller is one of key's comma-separated names. */
-static bool key_has(const char *key, const char *controller)
+bool ct_cg_key_has(const char *key, const char *controller)
 {
 	size_t len = strlen(controller);
 	for (const char *p = key; *p;) {
@@ -208,7 +208,7 @@ const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *control
 	if (cg->ops == &ct_cgroup_v2_ops)
 		return ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
 	for (size_t i = 0; i < cg->n_dirs; i++)
-		if (key_has(cg->dirs[i].key, controller))
+		if (ct_cg_key_has(cg->dirs[i].key, controller))
 			return cg->dirs[i].path;
 	return NULL;
 }
@@ -220,7 +220,7 @@ int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err)
 	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
 	if (!dir)
 		return -1;
-	cg->unified_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cg->unified_fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->unified_fd < 0)
 		return ct_error_set(err, errno, "open cgroup \"%s\"", dir);
 	return cg->unified_fd;

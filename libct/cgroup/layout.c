@@ -207,7 +207,7 @@ int ct_cgroup_layout_parse(const char *mountinfo, const char *proc_cgroup,
 
 static char *read_proc(const char *path)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? NULL : ct_read_all(fd, PROC_TEXT_MAX, NULL);
 }
 

@@ -116,7 +116,7 @@ static int write_rule(struct rule_files *f, bool allow, const char *rule, struct
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
 	int *fd = &f->fd[allow];
-	if (*fd < 0 && (*fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+	if (*fd < 0 && (*fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC)) < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	return ct_cg_write_fd(*fd, path, rule, err);
 }
@@ -349,7 +349,7 @@ static int v1_oom_watch(struct ct_cgroup *cg, struct ct_error *err)
 		return ct_error_set_plain(err, ENOTSUP, "the memory controller is not mounted");
 	char path[4096], line[64];
 	snprintf(path, sizeof(path), "%s/memory.oom_control", dir);
-	_cleanup_close_ int oom = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int oom = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (oom < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	_cleanup_close_ int efd = eventfd(0, EFD_CLOEXEC);
