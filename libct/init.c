@@ -72,12 +72,15 @@ static int make_network_namespace(const struct ct_init_plan *plan, struct ct_err
 }
 
 /* The parent puts the init in its cgroup before it runs anything of the container's
- * (libct/sync.h); the cgroup namespace made after that has the container's cgroup as root. */
+ * (libct/sync.h), but for the v1 hierarchies the init joins itself, without the kernel's
+ * global lock; the cgroup namespace made after that has the container's cgroup as root. */
 static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (!plan->opts->cgroup)
 		return 0;
-	return ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err);
+	if (ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0)
+		return -1;
+	return ct_cgroup_self_join(&plan->cgroup_join, err);
 }
 
 static int unshare_cgroup_namespace(const struct ct_init_plan *plan, struct ct_error *err)

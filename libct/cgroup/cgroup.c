@@ -249,15 +249,7 @@ int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struc
 int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const char *skip_key,
 		    struct ct_error *err)
 {
-	for (size_t i = 0; i < cg->n_dirs; i++) {
-		const char *key = cg->dirs[i].key;
-		if ((born_in_unified && strcmp(key, CT_CGROUP_UNIFIED_KEY) == 0) ||
-		    (skip_key && strcmp(key, skip_key) == 0))
-			continue;
-		if (ct_cgroup_add_pid_to(cg, key, pid, err) < 0)
-			return -1;
-	}
-	return 0;
+	return ct_cgroup_enter_others(cg, pid, born_in_unified, skip_key, NULL, err);
 }
 
 int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err)
