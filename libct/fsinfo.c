@@ -755,8 +755,8 @@ static int fdinfo_mount_id(int fd, uint64_t *id, struct ct_error *err)
 int ct_fd_mount_id(int fd, bool unique, uint64_t *id, struct ct_error *err)
 {
 	unsigned int want = unique ? STATX_MNT_ID_UNIQUE : STATX_MNT_ID;
-	struct statx stx;
-	int r = statx(fd, "", AT_EMPTY_PATH, want, &stx);
+	struct ct_statx stx;
+	int r = ct_statx(fd, "", AT_EMPTY_PATH, want, &stx);
 	if (r == 0 && (stx.stx_mask & want)) {
 		*id = stx.stx_mnt_id;
 		return 0;

@@ -125,8 +125,27 @@ static int by_age(const void *a, const void *b)
 	return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
 }
 
+static bool is_temp_name(const char *name)
+{
+	size_t len = strlen(name);
+	return name[0] == '.' && len > 4 && strcmp(name + len - 4, ".tmp") == 0;
+}
+
+/* A writer holds its temporary file for one writev; one killed before its rename left it
+ * for good. Older than CT_SECCOMP_CACHE_TMP_STALE_SEC, none is still being written (a writer
+ * stopped longer finds its file gone, and only fails to keep its entry). Age, not the pid
+ * in the name: a writer may live in another pid namespace, and pids are reused. */
+static void remove_if_stale_temp(int dirfd, const char *name, time_t now)
+{
+	struct stat st;
+	if (is_temp_name(name) && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_mtim.tv_sec < now - CT_SECCOMP_CACHE_TMP_STALE_SEC)
+		unlinkat(dirfd, name, 0);
+}
+
 /* The entries with their mtimes, at most cap; names of others' making (too long, hidden:
- * the temporary files of writers at work) are left out, and so left alone. */
+ * the temporary files of writers at work) are left out, and so left alone, but stale
+ * temporary files are removed. */
 static size_t list_entries(int dirfd, struct aged *list, size_t cap)
 {
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -139,8 +158,13 @@ static size_t list_entries(int dirfd, struct aged *list, size_t cap)
 	size_t n = 0;
 	struct dirent *de;
 	struct stat st;
+	time_t now = time(NULL);
 	while (n < cap && (de = readdir(dir))) {
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= ENTRY_NAME_MAX ||
+		if (de->d_name[0] == '.') {
+			remove_if_stale_temp(dirfd, de->d_name, now);
+			continue;
+		}
+		if (strlen(de->d_name) >= ENTRY_NAME_MAX ||
 		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		strcpy(list[n].name, de->d_name);
@@ -149,7 +173,8 @@ static size_t list_entries(int dirfd, struct aged *list, size_t cap)
 	return n;
 }
 
-/* Keeps at most CT_SECCOMP_CACHE_MAX entries: the oldest (by mtime) go. */
+/* Keeps at most CT_SECCOMP_CACHE_MAX entries: the oldest (by mtime) go, as do stale
+ * temporary files. Run after each write only: a hit never lists the directory. */
 static void evict(int dirfd)
 {
 	enum { CAP = 4 * CT_SECCOMP_CACHE_MAX };

@@ -18,6 +18,7 @@
 #include "libct/cgroup/cgroup.h"
 #include "libct/cleanup.h"
 #include "libct/procfs.h"
+#include "libct/signals.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
 #include "libct/userns.h"
@@ -224,7 +225,7 @@ static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
 		return ct_error_set_plain(err, ECHILD, "%s with status %d", what, info.si_status);
 	return ct_error_set_plain(
 		err, ECHILD, "container init killed by signal %d (SIG%s) during set-up%s",
-		info.si_status, sigabbrev_np(info.si_status) ?: "?",
+		info.si_status, ct_signal_abbrev(info.si_status) ?: "?",
 		info.si_status == SIGKILL
 			? " (the OOM killer's signal: is the memory limit too small?)"
 			: "");

@@ -1,8 +1,5 @@
 /* The container state store (libct/state.h): ids, the root, one locked directory per
  * container, state.json written atomically and read back with the table-driven walker. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* renameat2 */
-#endif
 #include "libct/state.h"
 
 #include <dirent.h>
@@ -21,6 +18,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/readall.h"
+#include "libct/syscalls.h"
 #include "oci/jsonsax.h"
 
 #define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
@@ -260,7 +258,7 @@ static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir
 		unlinkat(rootfd, tmp, AT_REMOVEDIR);
 		return -1;
 	}
-	if (renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
+	if (ct_renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
 		return 0;
 	int e = errno;
 	unlinkat(rootfd, tmp, AT_REMOVEDIR);
@@ -510,6 +508,8 @@ static int gen_private_fields(yajl_gen g, const struct ct_state *st)
 		return -1;
 	if (gen_u64(g, "pidStartTime", st->pid_start_time) || gen_bool(g, "started", st->started))
 		return -1;
+	if (st->no_device_filter && gen_bool(g, "noDeviceFilter", true))
+		return -1;
 	if (st->cgroup_paths.len && gen_string_map(g, "cgroupPaths", &st->cgroup_paths))
 		return -1;
 	if (st->cgroup_bases.len && gen_string_map(g, "cgroupBases", &st->cgroup_bases))
@@ -635,6 +635,7 @@ static const struct oci_type t_pid = {.kind = OCI_INT, .width = 4, .min = 0, .ma
 static const struct oci_field private_fields[] = {
 	OCI_FIELD_REQ(struct ct_state, "pidStartTime", pid_start_time, oci_t_uint64),
 	OCI_FIELD_REQ(struct ct_state, "started", started, oci_t_bool),
+	OCI_FIELD(struct ct_state, "noDeviceFilter", no_device_filter, oci_t_bool),
 	OCI_FIELD(struct ct_state, "cgroupPaths", cgroup_paths, oci_t_string_map),
 	OCI_FIELD(struct ct_state, "cgroupBases", cgroup_bases, oci_t_string_map),
 	OCI_FIELD(struct ct_state, "hooks", hooks, oci_t_hooks),

@@ -106,6 +106,9 @@ struct ct_state {
 	oci_string_map cgroup_paths;
 	oci_string_map cgroup_bases; /* key -> where removing empty parents stops */
 	bool started;		 /* set by `start` once the exec fifo was opened */
+	/* no cgroup holds the device rules, and no user namespace: only the missing
+	 * CAP_MKNOD keeps the process from making host devices (exec keeps it so) */
+	bool no_device_filter;
 	oci_string_map annotations;
 	/* The hooks later commands run: poststart (start) and poststop (delete). Kept here,
 	 * not read again from the bundle, because runtime.md#lifecycle step 2 says later
@@ -119,7 +122,8 @@ struct ct_state {
  * state.json, so a reader sees the old file or the new one, never a part. The caller holds
  * LOCK_EX. File format (ctrun's own; the status is never stored):
  *   { "ociVersion", "id", "pid", "bundle", "rootfs", "created", "owner" (uid, integer),
- *     "annotations"?, "ctrun": { "pidStartTime", "started", "cgroupPaths"?, "cgroupBases"?,
+ *     "annotations"?, "ctrun": { "pidStartTime", "started", "noDeviceFilter"?, "cgroupPaths"?,
+ *     "cgroupBases"?,
  *     "hooks"?: { "poststart"?, "poststop"? } } } */
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		   struct ct_error *err);

@@ -123,6 +123,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 	if (ct_container_open(g, r->f.id, false, &r->c, err) < 0 ||
 	    check_status(&r->c, &r->f, err) < 0 || ct_container_attach(&r->c, err) < 0 ||
 	    load_config(&r->c, &r->f, &r->config, err) < 0 ||
+	    ct_container_check_exec_caps(&r->c.state, r->config, err) < 0 ||
 	    ct_container_cgroup_open(&r->c.state, &r->cgroup, err) < 0)
 		return -1;
 	/* no lock or state fd is held while the process runs: execs run side by side */

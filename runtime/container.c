@@ -181,6 +181,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, err) < 0)
 		return -1;
 	so.cgroup = c->cgroup;
+	c->state.no_device_filter = ct_container_lacks_device_filter(g, config);
 	struct record_args record = {c, a->start};
 	so.while_setting_up = record_state;
 	so.while_arg = &record;

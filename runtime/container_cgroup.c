@@ -82,14 +82,17 @@ static bool asks_only_device_rules(const struct oci_resources *r)
 	       !r->hugepage_limits.len && !r->has_network && !r->rdma.len && !r->unified.len;
 }
 
-/* Without a cgroup no device filter stands: a process outside a user namespace that keeps
- * CAP_MKNOD in its bounding set could make any node (a disk, /dev/mem) and open it. Without
- * capabilities in the config it keeps the runtime's, CAP_MKNOD included. */
-static bool may_make_device_nodes(const struct oci_config *c)
+static bool has_user_namespace(const struct oci_config *c)
 {
 	for (size_t i = 0; i < c->linux_.namespaces.len; i++)
 		if (c->linux_.namespaces.items[i].type == OCI_NS_USER)
-			return false;
+			return true;
+	return false;
+}
+
+/* Without capabilities in the config the process keeps the runtime's, CAP_MKNOD included. */
+static bool process_keeps_cap_mknod(const struct oci_config *c)
+{
 	if (!c->has_process || !c->process.has_capabilities)
 		return true;
 	const oci_strings *bounding = &c->process.capabilities.bounding;
@@ -97,6 +100,13 @@ static bool may_make_device_nodes(const struct oci_config *c)
 		if (ct_capability_from_name(bounding->items[i]) == CAP_MKNOD)
 			return true;
 	return false;
+}
+
+/* Without a cgroup no device filter stands: a process outside a user namespace that keeps
+ * CAP_MKNOD in its bounding set could make any node (a disk, /dev/mem) and open it. */
+static bool may_make_device_nodes(const struct oci_config *c)
+{
+	return !has_user_namespace(c) && process_keeps_cap_mknod(c);
 }
 
 /* --cgroup-manager disabled: the container stays in the caller's cgroup, so only device
@@ -120,6 +130,24 @@ static int check_without_cgroup(const struct oci_config *c, struct ct_error *err
 			   "nodes (no CAP_MKNOD, or a user namespace), but may open every node "
 			   "its /dev and mounts hold");
 	return 0;
+}
+
+bool ct_container_lacks_device_filter(const struct ct_globals *g, const struct oci_config *c)
+{
+	return g->cgroup_manager == CT_CGROUP_DISABLED && c->linux_.resources.devices.len &&
+	       !has_user_namespace(c);
+}
+
+int ct_container_check_exec_caps(const struct ct_state *st, const struct oci_config *c,
+				 struct ct_error *err)
+{
+	if (!st->no_device_filter || !process_keeps_cap_mknod(c))
+		return 0;
+	return ct_error_set_plain(
+		err, EPERM,
+		"no device filter stands (created with --cgroup-manager disabled, device rules "
+		"and no user namespace): the process may not have CAP_MKNOD, which could make "
+		"and open any host device; drop it from its capabilities");
 }
 
 int ct_container_cgroup_create(const struct ct_globals *g, const char *id,

@@ -14,6 +14,16 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 			       const struct oci_config *c, struct ct_cgroup **out,
 			       struct ct_error *err);
 
+/* Whether a container made with config has no device filter while its device rules count on
+ * its process having no CAP_MKNOD (create refuses it otherwise): --cgroup-manager disabled,
+ * device rules, no user namespace. create records it in state.json (no_device_filter). */
+bool ct_container_lacks_device_filter(const struct ct_globals *g, const struct oci_config *c);
+
+/* exec into a container whose state.json records no device filter: its process (config's)
+ * must not keep CAP_MKNOD, as create required of the init (errnum EPERM). */
+int ct_container_check_exec_caps(const struct ct_state *st, const struct oci_config *c,
+				 struct ct_error *err);
+
 /* The cgroup recorded in state.json; *out NULL when the container has none. */
 int ct_container_cgroup_open(const struct ct_state *st, struct ct_cgroup **out,
 			     struct ct_error *err);

@@ -698,3 +698,79 @@ Test(exec, paused_container_needs_ignore_paused)
 	free(out);
 	free(dir);
 }
+
+/* exec is refused with one line naming the container and CAP_MKNOD, and starts nothing:
+ * the container holds its init alone. */
+static void assert_mknod_refused(const struct lc *t, const char *const *args)
+{
+	struct ctt_result r;
+	ex_run(&r, t, args);
+	cr_expect_eq(r.status, 255, "exit %d, stderr: %s", r.status, r.err);
+	lc_assert_error(&r, "exec in container \"" ID "\"", "no device filter",
+			"CAP_MKNOD");
+	ctt_result_free(&r);
+	pid_t init = lc_pid(t, ID);
+	cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 1, "a process was left");
+	cr_expect_eq(lc_count_in_pidns(init, "mknod /dev/host-mem c 1 1"), 0);
+}
+
+/* --cgroup-manager disabled took the container's device rules only because its process
+ * cannot make nodes (no CAP_MKNOD, no user namespace): state.json says no device filter
+ * stands, and exec must not give CAP_MKNOD back (--cap, a --process document's sets, or one
+ * without capabilities, which keeps the runtime's), or mknod could reach any host device.
+ * An exec without it still runs, and mknod is refused inside. */
+Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	ctt_config_set(t.bundle, ".process.capabilities",
+		       "{\"bounding\": [\"CAP_KILL\"], \"effective\": [\"CAP_KILL\"],"
+		       " \"permitted\": [\"CAP_KILL\"]}");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "--cgroup-manager", "disabled", "run", "--detach", "--bundle", t.bundle, ID);
+	char *file = lc_state_file(&t, ID);
+	char *state = ctt_read_file(file);
+	free(file);
+	cr_expect(lc_matches(state, "\"noDeviceFilter\": *true"), "state.json: %s", state);
+	free(state);
+	const char *mknod[] = {"mknod", "/dev/host-mem", "c", "1", "1", NULL};
+	assert_mknod_refused(&t, LC_ARGV("--cap", "CAP_MKNOD", ID, mknod[0], mknod[1], mknod[2],
+					 mknod[3], mknod[4]));
+	char *path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+				   "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_MKNOD\"]}}");
+	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
+	free(path);
+	path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+			     "\"cwd\":\"/\"}");
+	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
+	free(path);
+	struct ctt_result r;
+	ex_run(&r, &t, LC_ARGV("--cap", "CAP_KILL", ID, "sh", "-c",
+			       "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'Operation not permitted'"));
+	cr_expect_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+	cr_expect_str_eq(r.out, "Operation not permitted\n");
+	ctt_result_free(&r);
+	lc_ok(&t, "delete", "--force", ID);
+	lc_assert_nothing_left(&t);
+}
+
+/* With a cgroup the device filter stands: exec may grant CAP_MKNOD (state.json says
+ * nothing of it), and the filter, not a missing capability, refuses /dev/mem's node. */
+Test(exec, grants_cap_mknod_where_a_device_filter_stands)
+{
+	struct lc t;
+	ex_start(&t);
+	char *file = lc_state_file(&t, ID);
+	char *state = ctt_read_file(file);
+	free(file);
+	cr_expect_null(strstr(state, "noDeviceFilter"), "state.json: %s", state);
+	free(state);
+	char *out = ex_output(
+		&t, LC_ARGV("--cap", "CAP_MKNOD", ID, "sh", "-c",
+			    "echo mknod=$(( 0x$(sed -n 's/^CapEff:\t//p' /proc/self/status) >> 27 & 1 ));"
+			    "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'not permitted'"));
+	cr_expect_str_eq(out, "mknod=1\nnot permitted\n");
+	free(out);
+}

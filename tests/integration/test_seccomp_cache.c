@@ -254,6 +254,32 @@ Test(seccomp_cache, concurrent_misses_leave_one_whole_entry)
 	free(cache);
 }
 
+/* A run killed between writing its entry and renaming it left a temporary file: the next
+ * run that writes an entry removes it once stale, and leaves a fresh one (a writer at work)
+ * alone; its container still meets the filter. */
+Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
+{
+	struct lc t;
+	podman_bundle(&t);
+	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	char *entry = cache_entry(&t);
+	char *cache = ctt_path(t.root, ".seccomp-cache");
+	char *script = NULL;
+	cr_assert(asprintf(&script,
+			   "cd '%s' && rm '%s' && echo half > .%0*d.4242.1f.tmp && "
+			   "touch -d '1 hour ago' .%0*d.4242.1f.tmp && echo half > .%0*d.4243.2f.tmp",
+			   cache, entry, 64, 1, 64, 1, 64, 2) > 0);
+	sh(script);
+	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"ls", "-A", cache, NULL});
+	cr_expect(lc_matches(r.out, "^\\.0{63}2\\.4243\\.2f\\.tmp\n[0-9a-f]{64}\\.bpf\n$"),
+		  "left in the cache: %s", r.out);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+	free(script), free(cache), free(entry);
+}
+
 /* The cache is only used by a binary with a build id (libct/seccomp_key.h): the ctrun under
  * test must carry one, or every test above would pass on compiling alone. */
 Test(seccomp_cache, ctrun_has_a_build_id)

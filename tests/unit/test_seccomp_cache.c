@@ -5,12 +5,14 @@
  * is the one readelf reads from the test binary. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libct/build_id.h"
@@ -296,6 +298,60 @@ Test(seccomp_cache, keeps_at_most_the_newest_entries)
 	}
 	cr_expect_eq(count_entries(dir), CT_SECCOMP_CACHE_MAX);
 	free(dir);
+	close(rootfd);
+	remove_root(root);
+}
+
+/* A temporary file in dir named as a writer names its own, with that mtime; its path. */
+static char *plant_temp(const char *dir, const char *name, time_t mtime)
+{
+	char *path = NULL;
+	cr_assert(asprintf(&path, "%s/%s", dir, name) > 0);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(write(fd, "half", 4), 4);
+	struct timespec times[2] = {{mtime, 0}, {mtime, 0}};
+	cr_assert_eq(futimens(fd, times), 0);
+	close(fd);
+	return path;
+}
+
+static void prepare_profile(int rootfd, int errno_ret)
+{
+	char json[256];
+	snprintf(json, sizeof(json), "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}",
+		 errno_ret);
+	struct oci_config *c = parse(json);
+	struct ct_seccomp_prog p;
+	prepare_ok(rootfd, &c->linux_.seccomp, &p);
+	ct_seccomp_prog_free(&p);
+	oci_config_free(c);
+}
+
+/* A writer killed between its write and its rename leaves its temporary file: the next
+ * entry written removes those older than CT_SECCOMP_CACHE_TMP_STALE_SEC, and leaves a fresh
+ * one (a writer at work) and other hidden names alone. A hit removes nothing. */
+Test(seccomp_cache, stale_temporary_files_go_when_an_entry_is_written)
+{
+	char *root = temp_root();
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	prepare_profile(rootfd, 1);
+	char *dir = NULL;
+	cr_assert(asprintf(&dir, "%s/.seccomp-cache", root) > 0);
+	time_t stale = time(NULL) - CT_SECCOMP_CACHE_TMP_STALE_SEC - 60;
+	char *old = plant_temp(dir, ".0123abcd.4242.1f.tmp", stale);
+	char *fresh = plant_temp(dir, ".0123abcd.4243.2f.tmp", time(NULL));
+	char *other = plant_temp(dir, ".not-a-temp", stale);
+	prepare_profile(rootfd, 1);
+	cr_expect(strstr(last_notice, "loaded from the cache"), "%s", last_notice);
+	cr_expect_eq(access(old, F_OK), 0, "a hit removed a temporary file");
+	prepare_profile(rootfd, 2);
+	cr_expect(strstr(last_notice, "filter kept in the cache"), "%s", last_notice);
+	cr_expect_neq(access(old, F_OK), 0, "the stale temporary file is left");
+	cr_expect_eq(access(fresh, F_OK), 0, "a writer's fresh temporary file was removed");
+	cr_expect_eq(access(other, F_OK), 0, "a hidden name not a temporary file was removed");
+	cr_expect_eq(count_entries(dir), 2);
+	free(old), free(fresh), free(other), free(dir);
 	close(rootfd);
 	remove_root(root);
 }

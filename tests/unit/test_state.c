@@ -429,6 +429,7 @@ static void fill_state(struct ct_state *st)
 	st->cgroup_paths.items[0].key = strdup("memory");
 	st->cgroup_paths.items[0].value = strdup("/sys/fs/cgroup/memory/ctrun/web");
 	st->started = true;
+	st->no_device_filter = true;
 	st->annotations.len = 3;
 	st->annotations.items = calloc(3, sizeof(struct oci_kv));
 	const char *kv[3][2] = {{"org.b", "two \"quoted\"\n"},
@@ -477,6 +478,7 @@ Test(state_file, write_read_round_trip, .init = setup_root, .fini = remove_tmpdi
 	cr_expect_str_eq(back.cgroup_paths.items[0].key, "memory");
 	cr_expect_str_eq(back.cgroup_paths.items[0].value, "/sys/fs/cgroup/memory/ctrun/web");
 	cr_expect_eq(back.started, true);
+	cr_expect_eq(back.no_device_filter, true);
 	cr_assert_eq(back.annotations.len, 3);
 	for (size_t i = 0; i < 3; i++) {
 		const char *key = st.annotations.items[i].key;
@@ -508,6 +510,7 @@ Test(state_file, optional_fields_stay_absent, .init = setup_root, .fini = remove
 	cr_expect_eq(back.cgroup_paths.len, 0);
 	cr_expect_eq(back.annotations.len, 0);
 	cr_expect_eq(back.started, false);
+	cr_expect_eq(back.no_device_filter, false);
 	cr_expect_eq(back.owner, 0);
 	ct_state_free(&back);
 	ct_container_dir_close(&d);
@@ -550,6 +553,11 @@ Test(state_file, written_by_rename_no_temp_left, .init = setup_root, .fini = rem
 	cr_expect_not_null(strstr(text, "\"ctrun\": {"), "%s", text);
 	cr_expect_not_null(strstr(text, "\"pidStartTime\": 18446744073709551000"), "%s", text);
 	cr_expect_null(strstr(text, "\"status\""), "the status must not be stored: %s", text);
+	cr_expect_not_null(strstr(text, "\"noDeviceFilter\": true"), "%s", text);
+	st.no_device_filter = false;
+	cr_assert_eq(ct_state_write(&d, &st, &err), 0, "%s", err.msg);
+	text = read_text_at(d.dirfd, CT_STATE_FILE);
+	cr_expect_null(strstr(text, "noDeviceFilter"), "written only when true: %s", text);
 	ct_state_free(&st);
 	ct_container_dir_close(&d);
 }
