@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/syscalls.h"
 
 void ct_mountpoints_init(struct ct_mountpoints *mp, int rootfd)
 {
@@ -68,10 +69,10 @@ int ct_mountpoint_add_fresh(struct ct_mountpoints *mp, const char *path, int *fd
 /* Whether a and b are the same directory on the same mount. */
 static bool same_place(int a, int b)
 {
-	struct statx sa, sb;
+	struct ct_statx sa, sb;
 	unsigned want = STATX_INO | STATX_MNT_ID;
-	return statx(a, "", AT_EMPTY_PATH, want, &sa) == 0 &&
-	       statx(b, "", AT_EMPTY_PATH, want, &sb) == 0 && (sa.stx_mask & STATX_MNT_ID) &&
+	return ct_statx(a, "", AT_EMPTY_PATH, want, &sa) == 0 &&
+	       ct_statx(b, "", AT_EMPTY_PATH, want, &sb) == 0 && (sa.stx_mask & STATX_MNT_ID) &&
 	       (sb.stx_mask & STATX_MNT_ID) && sa.stx_mnt_id == sb.stx_mnt_id &&
 	       sa.stx_ino == sb.stx_ino && sa.stx_dev_major == sb.stx_dev_major &&
 	       sa.stx_dev_minor == sb.stx_dev_minor;

@@ -21,6 +21,7 @@
 #include "libct/mountpoint.h"
 #include "libct/procfs.h"
 #include "libct/safefs.h"
+#include "libct/syscalls.h"
 #include "libct/sysctl.h"
 
 /* mounted_fd: as ct_mount_at()'s, may be NULL. */
