@@ -75,7 +75,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench bench-profile install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -243,6 +243,11 @@ $(BUILD)/bench/floor-musl: contrib/bench/floor.c | $(MUSL_PREFIX)/.complete
 
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
+
+# ctrun and the floor linked with musl against both linked with glibc (contrib/bench/README.md).
+bench-libc: deps $(BUILD)/ctrun $(BUILD)/ctrun-musl $(BUILD)/ctrun-glibc $(BUILD)/bench/maxrss \
+		$(BUILD)/bench/floor-musl $(BUILD)/bench/floor-glibc
+	contrib/bench/bench.sh $(BUILD) libc_ab.py
 
 # One `ctrun run` cut into its steps under strace (contrib/bench/README.md).
 bench-profile: deps $(BUILD)/ctrun $(BENCH_TOOLS)

@@ -12,7 +12,11 @@
  * <linux/mount.h> directly. Include this header, not <linux/mount.h>.
  *
  * The wrappers return what syscall(2) returns: -1 with errno set on failure. Whether the
- * kernel offers a call is decided once by libct/kernel.h, not by each caller. */
+ * kernel offers a call is decided once by libct/kernel.h, not by each caller.
+ *
+ * Files are opened with openat(AT_FDCWD, ...), never open(): musl's open() follows an
+ * O_CLOEXEC open with fcntl(F_SETFD) for kernels before 2.6.23, one syscall more per file
+ * (two per container in `list`); its openat() is the bare syscall, as glibc's open() is. */
 #ifndef CT_SYSCALLS_H
 #define CT_SYSCALLS_H
 
