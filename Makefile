@@ -5,7 +5,7 @@ BUILD    ?= build
 VERSION  := 0.1.0
 DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
-            uidmap
+            uidmap strace
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own).
 E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2
