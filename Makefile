@@ -3,9 +3,13 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BUILD    ?= build
 VERSION  := 0.1.0
+# ctrun's own binary links musl (below): its toolchain, and what building yajl, libcap and
+# libseccomp from Debian's source packages takes (dpkg-source; gperf for libseccomp's
+# syscall table).
+MUSL_PKGS := musl-tools gperf dpkg-dev xz-utils
 DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
-            uidmap strace
+            uidmap strace $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own).
 E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2
@@ -37,6 +41,25 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 INTG_OBJS := $(INTG_SRCS:%.c=$(BUILD)/%.o)
 HELPERS   := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
+# ctrun links musl, not glibc: glibc's static start-up probes the CPU caches with cpuid
+# loops, each a trap to the hypervisor here (~0.45 ms of every command; musl's start-up has
+# none; contrib/bench/README.md). So the sources are compiled twice: by gcc into $(BUILD)/
+# (libctrun.a for the unit and integration tests and helpers, glibc) and by musl-gcc into
+# $(MUSL_DIR)/obj/ for $(BUILD)/ctrun-musl. yajl, libcap and libseccomp come from Debian's
+# source packages, built with musl-gcc into $(MUSL_PREFIX) (contrib/musl/build-deps.sh).
+# $(BUILD)/ctrun is $(BUILD)/ctrun-musl, or $(BUILD)/ctrun-glibc when musl or the sources
+# cannot be had: contrib/musl/libc.sh chooses, and prints one line saying why it fell back.
+MUSL_DIR      := $(BUILD)/musl
+MUSL_PREFIX   := $(MUSL_DIR)/prefix
+MUSL_CC       := musl-gcc
+MUSL_LIBDIR   := /usr/lib/$(shell uname -m)-linux-musl
+MUSL_CFLAGS   := $(CFLAGS) -isystem $(MUSL_PREFIX)/include
+# musl-gcc's specs link a dynamic PIE even when asked for -static-pie: ours come after them.
+MUSL_LINK     := gcc -specs=$(MUSL_LIBDIR)/musl-gcc.specs -B$(MUSL_LIBDIR)/ \
+                 -specs=contrib/musl/static-pie.specs
+MUSL_OBJS     := $(LIB_SRCS:%.c=$(MUSL_DIR)/obj/%.o) $(RT_SRCS:%.c=$(MUSL_DIR)/obj/%.o)
+CHOOSE_LIBC   := contrib/musl/libc.sh $(MUSL_DIR)
+
 # Fuzzing (make fuzz): libFuzzer harnesses built by clang with ASan and UBSan, from their own
 # objects under $(BUILD)/fuzz/ (never the gcc ones), of the whole library: the linker takes
 # from it only what each harness uses.
@@ -52,7 +75,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench bench-profile install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -66,8 +89,10 @@ define install_missing
 	fi
 endef
 
+# ... then builds ctrun's libraries with musl, or says why ctrun will link glibc.
 deps:
 	$(call install_missing,$(DEB_PKGS))
+	@$(CHOOSE_LIBC) >/dev/null
 
 deps-e2e:
 	$(call install_missing,$(DEB_PKGS) $(E2E_PKGS))
@@ -99,8 +124,33 @@ $(BUILD)/libctrun-cli.a: $(filter-out $(BUILD)/runtime/main.o,$(RT_OBJS))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/ctrun: $(BUILD)/runtime/main.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
+# $@ is a hard link to $@-musl or $@-glibc, as contrib/musl/libc.sh decides; asked at every
+# make (quick once decided), the sub-make relinks only what changed.
+define link_chosen_libc
+	+@libc=$$($(CHOOSE_LIBC)) && $(MAKE) --no-print-directory $@-$$libc && \
+		{ [ $@-$$libc -ef $@ ] || ln -f $@-$$libc $@; }
+endef
+
+$(BUILD)/ctrun: FORCE
+	$(link_chosen_libc)
+
+$(BUILD)/ctrun-glibc: $(BUILD)/runtime/main.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(CTRUN_LDFLAGS) -o $@ $^ $(CTRUN_LIBS)
+
+$(MUSL_DIR)/obj/runtime/cmd_version.o: $(BUILD)/version.h
+$(MUSL_DIR)/obj/runtime/cmd_version.o: MUSL_CFLAGS += -I$(BUILD)
+
+$(MUSL_DIR)/obj/%.o: %.c | $(MUSL_PREFIX)/.complete
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(MUSL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/ctrun-musl: $(MUSL_OBJS) contrib/musl/static-pie.specs
+	$(MUSL_LINK) $(filter-out -static-pie,$(CTRUN_LDFLAGS)) -o $@ $(MUSL_OBJS) \
+		-L$(MUSL_PREFIX)/lib -lyajl -lcap -lseccomp
+
+# Reached only when a musl target is asked for by name; libc.sh has said why it cannot be.
+$(MUSL_PREFIX)/.complete:
+	@[ "$$($(CHOOSE_LIBC))" = musl ]
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
@@ -174,14 +224,30 @@ demo: deps $(BUILD)/ctrun
 	contrib/demo.sh $(BUILD)
 
 # The bench's own tools: the floor launcher and the peak-RSS meter (plain C, no libraries;
-# static, as ctrun is, so that the floor pays no dynamic loader either).
+# static, as ctrun is, so that the floor pays no dynamic loader either). The floor links the
+# libc ctrun links: the same start-up cost on both sides of the ratio.
 BENCH_TOOLS := $(BUILD)/bench/floor $(BUILD)/bench/maxrss
-$(BUILD)/bench/%: contrib/bench/%.c
+BENCH_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE= -static
+$(BUILD)/bench/maxrss: contrib/bench/maxrss.c
 	@mkdir -p $(@D)
-	$(CC) -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE= -static -o $@ $<
+	$(CC) $(BENCH_CFLAGS) -o $@ $<
+
+$(BUILD)/bench/floor: FORCE
+	$(link_chosen_libc)
+
+$(BUILD)/bench/floor-glibc: contrib/bench/floor.c
+	$(CC) $(BENCH_CFLAGS) -o $@ $<
+
+$(BUILD)/bench/floor-musl: contrib/bench/floor.c | $(MUSL_PREFIX)/.complete
+	$(MUSL_CC) $(BENCH_CFLAGS) -isystem $(MUSL_PREFIX)/include -o $@ $<
 
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
+
+# ctrun and the floor linked with musl against both linked with glibc (contrib/bench/README.md).
+bench-libc: deps $(BUILD)/ctrun $(BUILD)/ctrun-musl $(BUILD)/ctrun-glibc $(BUILD)/bench/maxrss \
+		$(BUILD)/bench/floor-musl $(BUILD)/bench/floor-glibc
+	contrib/bench/bench.sh $(BUILD) libc_ab.py
 
 # One `ctrun run` cut into its steps under strace (contrib/bench/README.md).
 bench-profile: deps $(BUILD)/ctrun $(BENCH_TOOLS)
@@ -200,4 +266,4 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(LIB_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(INTG_OBJS:.o=.d) \
-	$(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)
+	$(MUSL_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)

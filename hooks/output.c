@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hooks/hooks.h"
+#include "libct/signals.h"
 
 void ct_hook_tail_append(struct ct_hook_tail *t, const char *data, size_t len)
 {
@@ -74,7 +75,7 @@ void ct_hook_describe_exit(int code, int status, char *out, size_t size)
 		snprintf(out, size, "exited with status %d", status);
 		return;
 	}
-	const char *name = sigabbrev_np(status);
+	const char *name = ct_signal_abbrev(status);
 	snprintf(out, size, "killed by signal %d%s%s%s", status, name ? " (SIG" : "",
 		 name ? name : "", name ? ")" : "");
 }

@@ -51,7 +51,7 @@ static int bind_host_node(struct ct_init_plan *plan, size_t i, int rootfd, const
 			  struct ct_error *err)
 {
 	/* the host's node is what gets bound: it must be the device asked for */
-	_cleanup_close_ int host = open(n->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int host = openat(AT_FDCWD, n->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (host < 0 || fstat(host, &st) < 0)
 		return ct_error_set(err, errno, "open the host's \"%s\"", n->path);

@@ -112,7 +112,7 @@ static int plan_join(const struct ct_exec_target *t, struct exec_join *j, struct
 	}
 	j->via_joiner = j->child_flags & CLONE_NEWUSER;
 	snprintf(path, sizeof(path), "/proc/%d/root", t->pid);
-	j->rootfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	j->rootfd = openat(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (j->rootfd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	return 0;
@@ -129,7 +129,7 @@ static int open_ns_fds(const struct ct_exec_target *t, struct exec_join *j, stru
 			continue;
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", t->pid, ns_table[i].name);
-		j->fds[type] = open(path, O_RDONLY | O_CLOEXEC);
+		j->fds[type] = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 		if (j->fds[type] < 0)
 			return ct_error_set(err, errno, "open \"%s\"", path);
 	}
@@ -188,7 +188,7 @@ static int check_setgroups(const struct ct_exec_target *t, struct ct_init_plan *
 {
 	char path[64], text[8] = "";
 	snprintf(path, sizeof(path), "/proc/%d/setgroups", t->pid);
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || read(fd, text, sizeof(text) - 1) < 0)
 		return ct_error_set(err, errno, "read \"%s\"", path);
 	plan->setgroups_denied = strncmp(text, "deny", 4) == 0;

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
-#include "libct/kernel.h"
 #include "libct/readall.h"
 #include "libct/syscalls.h"
 
@@ -455,7 +454,7 @@ int ct_mountinfo_parse(const char *text, struct ct_mount_table *t, struct ct_err
 
 static char *read_proc_file(const char *path, struct ct_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path), NULL;
 	char *text = ct_read_all(fd, PROC_FILE_MAX, NULL);
@@ -484,17 +483,31 @@ static int read_mountinfo(struct ct_mount_table *t, struct ct_error *err)
 
 /* ---- the statmount back end ---------------------------------------------------------- */
 
-/* What ctrun asks statmount for. */
-#define SM_WANT                                                                              \
-	(STATMOUNT_SB_BASIC | STATMOUNT_MNT_BASIC | STATMOUNT_PROPAGATE_FROM |               \
-	 STATMOUNT_MNT_ROOT | STATMOUNT_MNT_POINT | STATMOUNT_FS_TYPE | STATMOUNT_MNT_OPTS | \
-	 STATMOUNT_FS_SUBTYPE | STATMOUNT_SB_SOURCE | STATMOUNT_SUPPORTED_MASK)
 /* In every answer of a 6.8 kernel: numbers, and strings that are never empty. */
 #define SM_ALWAYS                                                              \
 	(STATMOUNT_SB_BASIC | STATMOUNT_MNT_BASIC | STATMOUNT_PROPAGATE_FROM | \
 	 STATMOUNT_MNT_ROOT | STATMOUNT_MNT_POINT | STATMOUNT_FS_TYPE)
-/* What the kernel must know for the table to be complete. */
-#define SM_NEEDED (SM_ALWAYS | STATMOUNT_MNT_OPTS | STATMOUNT_FS_SUBTYPE | STATMOUNT_SB_SOURCE)
+/* The strings that came later (sources and subtypes in 6.11, options in 6.9). */
+#define SM_LATER (STATMOUNT_MNT_OPTS | STATMOUNT_FS_SUBTYPE | STATMOUNT_SB_SOURCE)
+/* The groups that fill the strings root and fs_options, which a brief table leaves "":
+ * the kernel builds them for every mount (a dentry path, the filesystem's show_options). */
+#define SM_NOT_BRIEF (STATMOUNT_MNT_ROOT | STATMOUNT_MNT_OPTS)
+
+/* What one read asks statmount for, and what the kernel must know for the table to be
+ * complete. */
+struct sm_fields {
+	uint64_t want, always, needed;
+};
+
+static struct sm_fields sm_fields(bool brief)
+{
+	uint64_t drop = brief ? SM_NOT_BRIEF : 0;
+	return (struct sm_fields){
+		.want = (SM_ALWAYS | SM_LATER | STATMOUNT_SUPPORTED_MASK) & ~drop,
+		.always = SM_ALWAYS & ~drop,
+		.needed = (SM_ALWAYS | SM_LATER) & ~drop,
+	};
+}
 
 #define SM_BUF_MAX (16U << 20)
 
@@ -517,20 +530,21 @@ static int list_mount_ids(uint64_t **ids, size_t *n, struct ct_error *err)
 			*ids = grown;
 			cap += 256;
 		}
-		ssize_t got = ct_listmount(&req, *ids + *n, cap - *n, 0);
+		size_t room = cap - *n;
+		ssize_t got = ct_listmount(&req, *ids + *n, room, 0);
 		if (got < 0)
 			return ct_error_set(err, errno, "listmount");
-		if (got == 0)
-			return 0;
 		*n += (size_t)got;
+		if ((size_t)got < room) /* the kernel gives all it has up to room */
+			return 0;
 		req.param = (*ids)[*n - 1]; /* go on after the last id seen */
 	}
 }
 
 /* statmount() of one mount, growing b until the strings fit. -1 with errno. */
-static int statmount_one(uint64_t id, struct sm_buf *b)
+static int statmount_one(uint64_t id, uint64_t want, struct sm_buf *b)
 {
-	struct ct_mnt_id_req req = {.size = MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = SM_WANT};
+	struct ct_mnt_id_req req = {.size = MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = want};
 	for (;;) {
 		if (b->sm && ct_statmount(&req, b->sm, b->size, 0) == 0)
 			return 0;
@@ -597,10 +611,10 @@ static void fill_numbers(struct ct_mount *m, const struct ct_statmount *sm)
  * support for sources". supported_mask (6.15) says it outright; before that, a table in
  * which not one mount has a source comes from a kernel before 6.11, which added sources
  * and subtypes (mount options came in 6.9). */
-static bool statmount_complete(uint64_t seen, uint64_t supported)
+static bool statmount_complete(uint64_t seen, uint64_t supported, uint64_t needed)
 {
 	if (supported)
-		return (supported & SM_NEEDED) == SM_NEEDED;
+		return (supported & needed) == needed;
 	return (seen & STATMOUNT_SB_SOURCE) != 0;
 }
 
@@ -623,17 +637,17 @@ static int statmount_incomplete(struct ct_error *err)
 /* One statmount per listed mount. A mount unmounted since listmount (ENOENT) is gone from
  * the table too; a kernel that leaves out a group is EOPNOTSUPP, for ct_mounts_read to
  * fall back. */
-static int stat_mounts(struct ct_mount_table *t, const uint64_t *ids, size_t n, struct sm_buf *b,
-		       struct ct_error *err)
+static int stat_mounts(struct ct_mount_table *t, const uint64_t *ids, size_t n,
+		       const struct sm_fields *f, struct sm_buf *b, struct ct_error *err)
 {
 	uint64_t seen = 0, supported = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (statmount_one(ids[i], b) < 0) {
+		if (statmount_one(ids[i], f->want, b) < 0) {
 			if (errno == ENOENT)
 				continue;
 			return ct_error_set(err, errno, "statmount of mount %#" PRIx64, ids[i]);
 		}
-		if ((b->sm->mask & SM_ALWAYS) != SM_ALWAYS)
+		if ((b->sm->mask & f->always) != f->always)
 			return statmount_incomplete(err);
 		seen |= b->sm->mask;
 		if (b->sm->mask & STATMOUNT_SUPPORTED_MASK)
@@ -641,18 +655,19 @@ static int stat_mounts(struct ct_mount_table *t, const uint64_t *ids, size_t n, 
 		if (add_statmount(t, b, err) < 0)
 			return -1;
 	}
-	return statmount_complete(seen, supported) ? 0 : statmount_incomplete(err);
+	return statmount_complete(seen, supported, f->needed) ? 0 : statmount_incomplete(err);
 }
 
-static int read_statmount(struct ct_mount_table *t, struct ct_error *err)
+static int read_statmount(struct ct_mount_table *t, bool brief, struct ct_error *err)
 {
 	_cleanup_free_ uint64_t *ids = NULL;
 	size_t n;
 	if (list_mount_ids(&ids, &n, err) < 0)
 		return -1;
 	struct sm_buf b = {NULL, 0};
+	struct sm_fields f = sm_fields(brief);
 	table_init(t, CT_MOUNTS_STATMOUNT);
-	int r = stat_mounts(t, ids, n, &b, err);
+	int r = stat_mounts(t, ids, n, &f, &b, err);
 	free(b.sm);
 	if (r < 0)
 		ct_mount_table_free(t);
@@ -668,33 +683,45 @@ static bool statmount_unusable(int errnum)
 	return errnum == ENOSYS || errnum == EPERM || errnum == EOPNOTSUPP;
 }
 
-static int read_auto(struct ct_mount_table *t, struct ct_error *err)
+/* statmount/listmount are called without a probe first: where they are missing or refused
+ * the first listmount fails the same way a probe would. */
+static int read_auto(struct ct_mount_table *t, bool brief, struct ct_error *err)
 {
-	if (ct_kernel_has(CT_KF_STATMOUNT) && ct_kernel_has(CT_KF_LISTMOUNT)) {
-		struct ct_error sm_err = {0};
-		if (read_statmount(t, &sm_err) == 0)
-			return 0;
-		if (!statmount_unusable(sm_err.errnum)) {
-			if (err)
-				*err = sm_err;
-			return -1;
-		}
+	struct ct_error sm_err = {0};
+	if (read_statmount(t, brief, &sm_err) == 0)
+		return 0;
+	if (!statmount_unusable(sm_err.errnum)) {
+		if (err)
+			*err = sm_err;
+		return -1;
 	}
 	return read_mountinfo(t, err);
 }
 
-int ct_mounts_read(struct ct_mount_table *t, enum ct_mounts_backend want, struct ct_error *err)
+static int read_table(struct ct_mount_table *t, enum ct_mounts_backend want, bool brief,
+		      struct ct_error *err)
 {
 	table_init(t, want);
 	switch (want) {
 	case CT_MOUNTS_AUTO:
-		return read_auto(t, err);
+		return read_auto(t, brief, err);
 	case CT_MOUNTS_STATMOUNT:
-		return read_statmount(t, err);
+		return read_statmount(t, brief, err);
 	case CT_MOUNTS_MOUNTINFO:
 		return read_mountinfo(t, err);
 	}
 	return ct_error_set_plain(err, EINVAL, "mount table: unknown back end %d", (int)want);
+}
+
+int ct_mounts_read(struct ct_mount_table *t, enum ct_mounts_backend want, struct ct_error *err)
+{
+	return read_table(t, want, false, err);
+}
+
+int ct_mounts_read_brief(struct ct_mount_table *t, enum ct_mounts_backend want,
+			 struct ct_error *err)
+{
+	return read_table(t, want, true, err);
 }
 
 const char *ct_mounts_backend_name(enum ct_mounts_backend b)
@@ -731,6 +758,56 @@ const struct ct_mount *ct_mount_find_by_target(const struct ct_mount_table *t, c
 	return NULL;
 }
 
+static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint32_t id)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].mnt_id == id)
+			return &t->v[i];
+	return NULL;
+}
+
+/* Whether a is b or a directory above it: "/dev" and "/" of "/dev/pts". */
+static bool at_or_above(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+	if (strcmp(a, "/") == 0)
+		return true;
+	return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
+}
+
+/* Whether a walk that is in m on its way to the mount point of next (NULL: to m's own root)
+ * would turn off into another mount made on m: one at that mount point or on a directory
+ * above it. */
+static bool walk_turns_off(const struct ct_mount_table *t, const struct ct_mount *m,
+			   const struct ct_mount *next)
+{
+	const char *to = next ? next->target : m->target;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ct_mount *o = &t->v[i];
+		if (o != m && o != next && o->parent_mnt_id == m->mnt_id && at_or_above(o->target, to))
+			return true;
+	}
+	return false;
+}
+
+bool ct_mount_reached_by(const struct ct_mount_table *t, const struct ct_mount *m,
+			 const char *path)
+{
+	if (strcmp(m->target, path) != 0)
+		return false;
+	const struct ct_mount *next = NULL;
+	for (size_t depth = 0; depth <= t->n; depth++) {
+		if (walk_turns_off(t, m, next))
+			return false;
+		const struct ct_mount *parent = find_by_mnt_id(t, m->parent_mnt_id);
+		if (!parent || parent == m)
+			return strcmp(m->target, "/") == 0;
+		next = m;
+		m = parent;
+	}
+	return false; /* the parents go round in a loop: not a table the kernel gives */
+}
+
 /* "mnt_id:\t<n>" of /proc/self/fdinfo/FD: the reusable id, on kernels before statx has it. */
 static int fdinfo_mount_id(int fd, uint64_t *id, struct ct_error *err)
 {
@@ -755,8 +832,8 @@ static int fdinfo_mount_id(int fd, uint64_t *id, struct ct_error *err)
 int ct_fd_mount_id(int fd, bool unique, uint64_t *id, struct ct_error *err)
 {
 	unsigned int want = unique ? STATX_MNT_ID_UNIQUE : STATX_MNT_ID;
-	struct statx stx;
-	int r = statx(fd, "", AT_EMPTY_PATH, want, &stx);
+	struct ct_statx stx;
+	int r = ct_statx(fd, "", AT_EMPTY_PATH, want, &stx);
 	if (r == 0 && (stx.stx_mask & want)) {
 		*id = stx.stx_mnt_id;
 		return 0;

@@ -77,6 +77,13 @@ struct ct_mount_table {
  * errors fail. t is overwritten (not freed); on failure it is empty. */
 int ct_mounts_read(struct ct_mount_table *t, enum ct_mounts_backend want, struct ct_error *err);
 
+/* ct_mounts_read() without the strings that cost the kernel most and that a comparison of
+ * types, sources, devices, flags and mount points does not need: root and fs_options are ""
+ * from statmount (mountinfo, which prints them anyway, still fills them). For the mount
+ * check, in every container start. */
+int ct_mounts_read_brief(struct ct_mount_table *t, enum ct_mounts_backend want,
+			 struct ct_error *err);
+
 /* Parses the text of /proc/PID/mountinfo into t. Pure. An error names the line:
  * `mountinfo line 3: no " - " separator`. Empty text is an empty table. t is overwritten;
  * on failure it is empty. */
@@ -93,6 +100,15 @@ const char *ct_mounts_backend_name(enum ct_mounts_backend b);
 
 /* The mount visible at target: of mounts stacked there, the top one. NULL when none. */
 const struct ct_mount *ct_mount_find_by_target(const struct ct_mount_table *t, const char *target);
+
+/* Whether a lookup of path (absolute, normalised: ct_path_normalize) from the root of the
+ * table ends on m, as far as the table tells: m is at path, nothing is mounted on top of it,
+ * and the walk down from the root passes through m's parents without meeting another
+ * mount on the way (one on a directory above a mount point, or stacked on it). Pure. False
+ * is no proof of the opposite: path may lead to m through a symlink, which the table does
+ * not show; ask the kernel then. */
+bool ct_mount_reached_by(const struct ct_mount_table *t, const struct ct_mount *m,
+			 const char *path);
 
 /* The id of the mount fd is on (fd may be O_PATH). unique: the 64-bit unique id (statx
  * STATX_MNT_ID_UNIQUE, Linux 6.8), else an error; !unique: the reusable id (statx

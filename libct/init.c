@@ -72,12 +72,15 @@ static int make_network_namespace(const struct ct_init_plan *plan, struct ct_err
 }
 
 /* The parent puts the init in its cgroup before it runs anything of the container's
- * (libct/sync.h); the cgroup namespace made after that has the container's cgroup as root. */
+ * (libct/sync.h), but for the v1 hierarchies the init joins itself, without the kernel's
+ * global lock; the cgroup namespace made after that has the container's cgroup as root. */
 static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (!plan->opts->cgroup)
 		return 0;
-	return ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err);
+	if (ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0)
+		return -1;
+	return ct_cgroup_self_join(&plan->cgroup_join, err);
 }
 
 static int unshare_cgroup_namespace(const struct ct_init_plan *plan, struct ct_error *err)
@@ -103,9 +106,10 @@ static bool same_inode(int a, int b)
 	       sa.st_ino == sb.st_ino;
 }
 
-/* create still has work on the init after READY (the v1 memory cgroup): killed before it is
- * done, the init would wait on the exec fifo for ever, startable outside its memory limit.
- * The socket's EOF instead of CREATED says so, and the init goes. (run: START does it.) */
+/* create may still have work on the init after READY (the v1 memory cgroup, where the init
+ * could not join it itself): killed before it is done, the init would wait on the exec fifo
+ * for ever, startable outside its memory limit. The socket's EOF instead of CREATED says so,
+ * and the init goes. (run: START does it.) */
 static int wait_for_create(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->opts->start != CT_START_FIFO)
@@ -127,7 +131,7 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
 	int fd;
 	do
-		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open exec fifo");
@@ -157,7 +161,7 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (!plan->new_mount_ns || !plan->opts->verify_mounts)
 		return 0;
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mountcheck_report r;
 	if (root < 0)
 		return ct_error_set(err, errno, "open /");

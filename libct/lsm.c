@@ -11,7 +11,7 @@
 bool ct_apparmor_enabled(void)
 {
 	char c = 0;
-	int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, "/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	bool yes = read(fd, &c, 1) == 1 && c == 'Y';

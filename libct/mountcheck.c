@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,7 @@ static void expect_flags(struct ct_mount_expect *e, const struct ct_mount_flags 
  * set whatever the config asked. */
 static void allow_source_flags(const char *source, struct ct_mount_expect *e)
 {
-	_cleanup_close_ int fd = open(source, O_PATH | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, source, O_PATH | O_CLOEXEC);
 	if (fd >= 0)
 		e->attr_clear &= ~(uint64_t)ct_mount_attr_of(ct_mount_lockable_flags(fd));
 }
@@ -385,9 +386,37 @@ static size_t mounts_below(const struct ct_mount_table *t, const struct ct_mount
 	return n;
 }
 
-static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expect *all,
-		     size_t n_all, const struct ct_mount_table *t, int rootfd,
-		     const struct ct_mount **below, struct ct_error *err)
+/* Compares the mount found for e (seen: with the device stat() gives) with e. */
+static int compare_found(const struct ct_mount_expect *e, const struct ct_mount_expect *all,
+			 size_t n_all, const struct ct_mount_table *t, const struct ct_mount *m,
+			 const struct ct_mount *seen, const struct ct_mount **below,
+			 struct ct_error *err)
+{
+	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, all, n_all, below) : 0;
+	char diff[CT_ERROR_MSG_MAX / 2];
+	if (ct_mountcheck_compare(e, seen, below, n_below, diff, sizeof(diff)) < 0)
+		return ct_error_set_plain(err, EIO, "%s: %s", e->label, diff);
+	return 0;
+}
+
+/* The mount made for e, when the table alone proves that e's path leads to it; NULL when
+ * the kernel has to be asked. A bind's device is always asked: stat() may see another one
+ * than the superblock's that the table gives (a btrfs subvolume). */
+static const struct ct_mount *found_in_table(const struct ct_mount_expect *e,
+					     const struct ct_mount_table *t)
+{
+	const struct ct_mount *m = find_by_mnt_id(t, e->mounted_id);
+	char path[PATH_MAX];
+	if (!m || e->check_dev)
+		return NULL;
+	ct_path_normalize(e->path, path, sizeof(path));
+	return ct_mount_reached_by(t, m, path) ? m : NULL;
+}
+
+/* The kernel's answer: what e's path leads to now, by a lookup in the root. */
+static int check_by_lookup(const struct ct_mount_expect *e, const struct ct_mount_expect *all,
+			   size_t n_all, const struct ct_mount_table *t, int rootfd,
+			   const struct ct_mount **below, struct ct_error *err)
 {
 	_cleanup_close_ int fd = ct_root_open(rootfd, e->path, false);
 	uint64_t now;
@@ -405,7 +434,6 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expe
 	if (!m)
 		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
 					  e->label, now);
-	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, all, n_all, below) : 0;
 	/* A bind's device as stat() sees it, as for its source: a btrfs subvolume's differs
 	 * from the superblock's that the table gives. */
 	struct ct_mount seen = *m;
@@ -414,10 +442,19 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expe
 		seen.dev_major = major(st.st_dev);
 		seen.dev_minor = minor(st.st_dev);
 	}
-	char diff[CT_ERROR_MSG_MAX / 2];
-	if (ct_mountcheck_compare(e, &seen, below, n_below, diff, sizeof(diff)) < 0)
-		return ct_error_set_plain(err, EIO, "%s: %s", e->label, diff);
-	return 0;
+	return compare_found(e, all, n_all, t, m, &seen, below, err);
+}
+
+/* The mount at e's path must be the one made there (not one that covers it or that a
+ * swapped path led to) and as asked. Mostly the table shows that; else the kernel says. */
+static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expect *all,
+		     size_t n_all, const struct ct_mount_table *t, int rootfd,
+		     const struct ct_mount **below, struct ct_error *err)
+{
+	const struct ct_mount *m = found_in_table(e, t);
+	if (m)
+		return compare_found(e, all, n_all, t, m, m, below, err);
+	return check_by_lookup(e, all, n_all, t, rootfd, below, err);
 }
 
 /* Made by ctrun (its id recorded), the root, or below an rbind of the plan. */
@@ -455,7 +492,7 @@ int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,
 {
 	struct ct_mount_table t;
 	*report = (struct ct_mountcheck_report){0};
-	if (ct_mounts_read(&t, CT_MOUNTS_AUTO, err) < 0)
+	if (ct_mounts_read_brief(&t, CT_MOUNTS_AUTO, err) < 0)
 		return ct_error_prefix(err, "verify the mounts");
 	report->backend = t.backend;
 	const struct ct_mount **below = calloc(t.n + 1, sizeof(*below));

@@ -55,7 +55,7 @@ bool ct_proc_leads_pid_ns(pid_t pid)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	size_t len;

@@ -138,7 +138,7 @@ static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
 /* /dev/console is the container's terminal (config-linux.md#default-devices). */
 static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
 {
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mount_flags bind = {.bind = true};
 	struct ct_mount_request rq = {
 		.source = "the pty slave", .source_fd = slave, .flags = &bind, .file = true};
@@ -230,7 +230,7 @@ static void read_ahead_executable(const struct ct_init_plan *plan, const char *e
 	if (!r->has_memory || !r->memory.has_limit || r->memory.limit <= 0 || !cg ||
 	    !ct_cgroup_late_key(cg))
 		return;
-	_cleanup_close_ int fd = open(exe, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, exe, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		readahead(fd, 0,
@@ -243,7 +243,7 @@ static void read_ahead_executable(const struct ct_init_plan *plan, const char *e
  * leave it (CVE-2024-21626). */
 static int enter_cwd(const struct oci_process *p, struct ct_error *err)
 {
-	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return ct_error_set(err, errno, "open /");
 	_cleanup_close_ int fd = ct_root_open(root, p->cwd, false);
@@ -329,7 +329,8 @@ int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size,
 		return -1;
 	}
 	read_ahead_executable(plan, exe);
-	if (prepare_fds(plan, err) < 0 || ct_personality_apply(&plan->sched, err) < 0 ||
+	/* the set-up's memory stays charged outside; before prepare_fds closes the fd */
+	if (ct_cgroup_self_join(&plan->cgroup_join_late, err) < 0 || prepare_fds(plan, err) < 0 || ct_personality_apply(&plan->sched, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
 		return -1;
 	return 0;

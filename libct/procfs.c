@@ -52,7 +52,7 @@ static int proc_by_mount(const char *dir)
 {
 	if (mount("proc", dir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return -1;
-	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (umount2(dir, MNT_DETACH) < 0 || (fd >= 0 && !is_procfs(fd))) {
 		if (fd >= 0)
 			close(fd);
@@ -114,7 +114,8 @@ int ct_procfs_write(const struct ct_procfs *p, const char *path, const char *val
 		return ct_error_set_plain(err, EINVAL, "\"%s\" is not under /proc", path);
 	_cleanup_close_ int proc = -1;
 	int root = p->root;
-	if (root < 0 && (root = proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if (root < 0 &&
+	    (root = proc = openat(AT_FDCWD, "/proc", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return ct_error_set(err, errno, "open /proc");
 	_cleanup_close_ int fd = openat(root, path + strlen(PROC_PREFIX),
 					O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);

@@ -85,7 +85,7 @@ static int read_stat_line(pid_t pid, char *buf, size_t size, struct ct_error *er
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	size_t got = 0;

@@ -289,7 +289,7 @@ static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
 	if (mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return ct_error_set(err, errno, "bind rootfs \"%s\" onto itself", rootfs);
 	/* opened after the bind, so that the fd is on the new mount */
-	int fd = open(rootfs, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, rootfs, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open rootfs \"%s\"", rootfs);
 	return fd;
@@ -325,7 +325,7 @@ static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error 
 	if (ct_devices_create(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
 	    enter_rootfs(plan, rootfd, err) < 0)
 		return -1;
-	_cleanup_close_ int newroot = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int newroot = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (newroot < 0)
 		return ct_error_set(err, errno, "open the new root");
 	if (write_sysctls(plan, err) < 0 || mask_paths(plan, newroot, err) < 0 ||

@@ -35,3 +35,12 @@ int ct_signal_parse(const char *text)
 			return signal_table[i].number;
 	return -1;
 }
+
+/* The table lists the usual name of a number first (ABRT before IOT, IO before POLL). */
+const char *ct_signal_abbrev(int sig)
+{
+	for (size_t i = 0; i < sizeof(signal_table) / sizeof(signal_table[0]); i++)
+		if (signal_table[i].number == sig)
+			return signal_table[i].name;
+	return NULL;
+}

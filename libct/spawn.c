@@ -18,6 +18,7 @@
 #include "libct/cgroup/cgroup.h"
 #include "libct/cleanup.h"
 #include "libct/procfs.h"
+#include "libct/signals.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
 #include "libct/userns.h"
@@ -224,7 +225,7 @@ static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
 		return ct_error_set_plain(err, ECHILD, "%s with status %d", what, info.si_status);
 	return ct_error_set_plain(
 		err, ECHILD, "container init killed by signal %d (SIG%s) during set-up%s",
-		info.si_status, sigabbrev_np(info.si_status) ?: "?",
+		info.si_status, ct_signal_abbrev(info.si_status) ?: "?",
 		info.si_status == SIGKILL
 			? " (the OOM killer's signal: is the memory limit too small?)"
 			: "");
@@ -402,27 +403,30 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 }
 
 /* The init waits (libct/sync.h) until it is in every directory of its cgroup but the one
- * it joins once set up (ct_cgroup_late_key); born into the cgroup2 one with clone3, the
- * others are written here. A joiner's init may or may not have been born there: moving
- * a process into the cgroup it is in changes nothing. */
+ * it joins once set up (ct_cgroup_late_key); born into the cgroup2 one with clone3, it
+ * joins the v1 ones itself (plan->cgroup_join), what is left is written here. A joiner's
+ * init may or may not have been born there: moving a process into the cgroup it is in
+ * changes nothing. */
 static int place_init(const struct ct_init_plan *plan, const struct ct_spawned *out,
 		      struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
 	if (!cg)
 		return 0;
-	if (ct_cgroup_enter(cg, out->pid, out->born_in_cgroup, ct_cgroup_late_key(cg), err) < 0)
+	if (ct_cgroup_enter_others(cg, out->pid, out->born_in_cgroup, ct_cgroup_late_key(cg),
+				   &plan->cgroup_join, err) < 0)
 		return ct_error_prefix(err, "place the container init in its cgroup");
 	return ct_sync_send_cgroup_ready(out->sync_fd, err);
 }
 
 /* After READY: the set-up's memory stays charged where it was made, so even a tiny limit
- * leaves room for the execve of the user process. */
+ * leaves room for the execve of the user process. Unless the init joined it itself, at the
+ * end of its set-up (plan->cgroup_join_late). */
 static int place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,
 			   struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	const char *key = cg ? ct_cgroup_late_key(cg) : NULL;
+	const char *key = cg && !plan->cgroup_join_late.n ? ct_cgroup_late_key(cg) : NULL;
 	if (key && ct_cgroup_add_pid_to(cg, key, out->pid, err) < 0)
 		return ct_error_prefix(err, "place the container init in its cgroup");
 	return 0;

@@ -107,6 +107,10 @@ struct ct_init_plan {
 	bool use_joiner;
 	int cgroup_fd;	    /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
 	bool late_cgroupns; /* unshare the cgroup namespace once in the cgroup, not at clone */
+	/* the init's v1 hierarchies, joined by the init itself: all but the late one first,
+	 * the late one (memory) once set up, unless the init may be refused the write then
+	 * (cgroup_join_late empty: the parent writes it after READY) */
+	struct ct_cgroup_self_join cgroup_join, cgroup_join_late;
 	bool early_netns;   /* the init makes its network namespace while the parent places it */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;

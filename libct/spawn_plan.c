@@ -13,7 +13,6 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "libct/cleanup.h"
@@ -27,9 +26,6 @@
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
-#endif
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
 const unsigned long ct_ns_clone_flags[OCI_NS_COUNT] = {
@@ -67,7 +63,7 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 			plan->unshare_flags |= ct_ns_clone_flags[ns->type];
 			continue;
 		}
-		plan->join_fds[ns->type] = open(ns->path, O_RDONLY | O_CLOEXEC);
+		plan->join_fds[ns->type] = openat(AT_FDCWD, ns->path, O_RDONLY | O_CLOEXEC);
 		if (plan->join_fds[ns->type] < 0)
 			return ct_error_set(err, errno, "open %s namespace \"%s\"",
 					    oci_namespace_names[ns->type], ns->path);
@@ -266,47 +262,21 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 /* With a cgroup of its own the container sees its own directory of each hierarchy, bound
  * (as runc and crun do on v1): a fresh mount would show the cgroup namespace's root, which
  * for the memory hierarchy, joined after the set-up, is the runtime's. */
-static int plan_cgroup_bind(struct ct_init_plan *plan, struct ct_cgroup_hierarchy *h)
-{
-	const struct ct_cgroup_layout *l;
-	struct ct_cgroup *cg = plan->opts->cgroup;
-	struct ct_error ignored;
-	if (!cg || ct_cgroup_layout_get(&l, &ignored) < 0)
-		return 0;
-	char mountpoint[PATH_MAX];
-	snprintf(mountpoint, sizeof(mountpoint), CT_CGROUP_ROOT "/%s", h->dir);
-	for (size_t i = 0; i < l->n_v1; i++) {
-		const char *dir = ct_cgroup_dir_path(cg, l->v1[i].key);
-		if (strcmp(l->v1[i].mountpoint, mountpoint) == 0 && dir)
-			return (h->bind = strdup(dir)) ? 0 : -1;
-	}
-	return 0;
-}
-
-/* Mount data of a v1 hierarchy: its super options without rw/ro. */
-static int add_cgroup_hierarchy(struct ct_init_plan *plan, const char *dir, char *super)
+static int add_cgroup_hierarchy(struct ct_init_plan *plan,
+				const struct ct_cgroup_hierarchy_info *info)
 {
 	struct ct_cgroup_hierarchy *grown =
 		realloc(plan->cgroup_v1, (plan->n_cgroup_v1 + 1) * sizeof(*grown));
 	if (!grown)
 		return -1;
 	plan->cgroup_v1 = grown;
-	char options[1024] = "";
-	char *save = NULL;
-	for (char *tok = strtok_r(super, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "rw") == 0 || strcmp(tok, "ro") == 0)
-			continue;
-		size_t n = strlen(options);
-		snprintf(options + n, sizeof(options) - n, "%s%s", n ? "," : "", tok);
-	}
-	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1];
-	h->dir = strdup(dir);
-	h->options = strdup(options);
-	h->bind = NULL;
-	plan->n_cgroup_v1++;
-	if (!h->dir || !h->options)
-		return -1;
-	return plan_cgroup_bind(plan, h);
+	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1++];
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	const char *bind = cg ? ct_cgroup_dir_path(cg, info->key) : NULL;
+	h->dir = strdup(info->mountpoint + sizeof(CT_CGROUP_ROOT));
+	h->options = strdup(info->options);
+	h->bind = bind ? strdup(bind) : NULL;
+	return h->dir && h->options && (!bind || h->bind) ? 0 : -1;
 }
 
 /* A "cgroup" mount shows the container's own hierarchies: on a v1 (or hybrid) host that is
@@ -321,35 +291,22 @@ static int plan_cgroup2_bind(struct ct_init_plan *plan, struct ct_error *err)
 	return plan->cgroup2_bind ? 0 : ct_error_set(err, ENOMEM, "plan cgroup mount");
 }
 
+/* The v1 hierarchies from the layout the cgroup was planned with (one read of mountinfo
+ * per command: it takes the kernel's global namespace_sem, which every mount of every
+ * container starting meanwhile holds for writing). */
 static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *err)
 {
-	struct statfs sfs;
-	if (plan_cgroup2_bind(plan, err) < 0)
+	const struct ct_cgroup_layout *l;
+	if (plan_cgroup2_bind(plan, err) < 0 || ct_cgroup_layout_get(&l, err) < 0)
 		return -1;
-	if (statfs("/sys/fs/cgroup", &sfs) == 0 && sfs.f_type == CGROUP2_SUPER_MAGIC) {
+	if (l->mode == CT_CGROUP_MODE_UNIFIED) {
 		plan->cgroup2_host = true;
 		return 0;
 	}
-	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return ct_error_set(err, errno, "open \"/proc/self/mountinfo\"");
-	char line[4096];
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[1024], fstype[64], opts[1024];
-		/* id parent major:minor root mountpoint options [optional...] - fstype source super
-		 */
-		const char *sep = strstr(line, " - ");
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
-			continue;
-		if (strcmp(fstype, "cgroup2") == 0 && strcmp(mnt, "/sys/fs/cgroup/unified") == 0)
-			plan->have_cgroup2_unified = true;
-		if (strcmp(fstype, "cgroup") != 0 || strncmp(mnt, "/sys/fs/cgroup/", 15) != 0 ||
-		    strchr(mnt + 15, '/'))
-			continue;
-		if (add_cgroup_hierarchy(plan, mnt + 15, opts) < 0)
+	plan->have_cgroup2_unified = l->mode == CT_CGROUP_MODE_HYBRID;
+	for (size_t i = 0; i < l->n_v1; i++)
+		if (add_cgroup_hierarchy(plan, &l->v1[i]) < 0)
 			return ct_error_set(err, ENOMEM, "plan cgroup mount");
-	}
 	return 0;
 }
 
@@ -648,6 +605,27 @@ static int plan_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* The init joins its v1 hierarchies by itself, without the lock a parent's write takes
+ * (ct_cgroup_self_join). The late one (memory) too, after the set-up, unless by then a
+ * seccomp filter (loaded before the identity change) or an LSM label could refuse it the
+ * write: the parent writes it then, after READY. */
+static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	const struct oci_process *p = &plan->config->process;
+	if (!cg)
+		return 0;
+	const char *late = ct_cgroup_late_key(cg);
+	if (ct_cgroup_self_join_open(cg, late, &plan->cgroup_join, err) < 0)
+		return -1;
+	bool refusable = (plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
+			 (p->apparmor_profile && *p->apparmor_profile) ||
+			 (p->selinux_label && *p->selinux_label);
+	if (!late || refusable)
+		return 0;
+	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
+}
+
 const char *ct_process_path(const struct ct_spawn_opts *o)
 {
 	return o->process_path ? o->process_path : "config.json: .process";
@@ -700,7 +678,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
 	    plan_mount_label(&c->linux_, plan, err) < 0 || plan_process(c, plan, err) < 0)
 		return -1;
-	if (plan_cgroup(plan, err) < 0)
+	if (plan_cgroup(plan, err) < 0 || plan_cgroup_self_join(plan, err) < 0)
 		return -1;
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (plan->mounts[i].is_cgroup) {
@@ -755,6 +733,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	if (plan->sync_fd >= 0)
 		close(plan->sync_fd);
 	ct_procfs_close(&plan->procfs);
+	ct_cgroup_self_join_close(&plan->cgroup_join);
+	ct_cgroup_self_join_close(&plan->cgroup_join_late);
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;

@@ -1,8 +1,5 @@
 /* The container state store (libct/state.h): ids, the root, one locked directory per
  * container, state.json written atomically and read back with the table-driven walker. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* renameat2 */
-#endif
 #include "libct/state.h"
 
 #include <dirent.h>
@@ -21,6 +18,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/readall.h"
+#include "libct/syscalls.h"
 #include "oci/jsonsax.h"
 
 #define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
@@ -86,19 +84,17 @@ int ct_state_check_id(const char *id, struct ct_error *err)
 {
 	if (!id || !*id)
 		return fail_with(err, EINVAL, "invalid container id \"\": it is empty");
-	/* a copy that lives to the end of the function, not a temporary */
-	const struct ct_shown_id shown = ct_shown_id(id);
 	size_t len = strnlen(id, CT_ID_MAX + 1);
 	if (len > CT_ID_MAX)
 		return fail_with(err, EINVAL,
-				 "invalid container id \"%s\": longer than %d characters", shown.s,
-				 CT_ID_MAX);
+				 "invalid container id \"%s\": longer than %d characters",
+				 ct_shown_id(id).s, CT_ID_MAX);
 	if (!is_id_first_char((unsigned char)id[0]))
 		return fail_with(
 			err, EINVAL,
 			"invalid container id \"%s\": it must start with a letter, a digit, "
 			"'_', '+' or '-'",
-			shown.s);
+			ct_shown_id(id).s);
 	for (size_t i = 1; i < len; i++) {
 		unsigned char c = (unsigned char)id[i];
 		if (is_id_char(c))
@@ -111,13 +107,13 @@ int ct_state_check_id(const char *id, struct ct_error *err)
 		return fail_with(err, EINVAL,
 				 "invalid container id \"%s\": %s at offset %zu is not allowed "
 				 "(only letters, digits, '_', '+', '-' and '.')",
-				 shown.s, what, i);
+				 ct_shown_id(id).s, what, i);
 	}
 	/* the id becomes a path component and a cgroup name: nothing that walks upwards */
 	if (strstr(id, ".."))
 		return fail_with(err, EINVAL,
 				 "invalid container id \"%s\": it must not contain \"..\"",
-				 shown.s);
+				 ct_shown_id(id).s);
 	return 0;
 }
 
@@ -151,7 +147,7 @@ int ct_state_root_open(const char *root, bool create, struct ct_error *err)
 		return ct_error_set(err, EINVAL, "state root: empty path");
 	if (create && make_root_dirs(root, err) < 0)
 		return -1;
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open state root \"%s\"", root);
 	return fd;
@@ -260,7 +256,7 @@ static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir
 		unlinkat(rootfd, tmp, AT_REMOVEDIR);
 		return -1;
 	}
-	if (renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
+	if (ct_renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
 		return 0;
 	int e = errno;
 	unlinkat(rootfd, tmp, AT_REMOVEDIR);
@@ -728,22 +724,21 @@ static int parse_in_full(const char *label, const char *text, size_t len, struct
 typedef int (*state_parser)(const char *label, const char *text, size_t len, struct ct_state *st,
 			    struct ct_error *err);
 
-/* state.json at `path` relative to `atfd`, checked against the id it belongs to. */
+/* state.json at `path` relative to `atfd`, checked against the id it belongs to. Messages
+ * say `container "ID": state.json: ...`; the id is quoted only when one is made (list reads
+ * a hundred files that are fine). */
 static int read_state_at(int atfd, const char *path, const char *id, state_parser parse,
 			 struct ct_state *st, struct ct_error *err)
 {
 	memset(st, 0, sizeof(*st));
-	char label[CT_ID_MAX + 64];
-	snprintf(label, sizeof(label), "container \"%s\": %s", ct_shown_id(id).s, CT_STATE_FILE);
 	size_t len;
-	_cleanup_free_ char *text = read_state_text(atfd, path, label, &len, err);
-	if (!text)
-		return -1;
-	if (parse(label, text, len, st, err) < 0)
-		return -1;
+	_cleanup_free_ char *text = read_state_text(atfd, path, CT_STATE_FILE, &len, err);
+	if (!text || parse(CT_STATE_FILE, text, len, st, err) < 0)
+		return ct_error_prefix(err, "container \"%s\"", ct_shown_id(id).s);
 	if (strcmp(st->id, id) != 0) {
-		fail_with(err, EINVAL, "%s: .id: \"%s\" is not the directory's id", label,
-			  ct_shown_id(st->id).s);
+		fail_with(err, EINVAL,
+			  "container \"%s\": %s: .id: \"%s\" is not the directory's id",
+			  ct_shown_id(id).s, CT_STATE_FILE, ct_shown_id(st->id).s);
 		ct_state_free(st);
 		return -1;
 	}

@@ -2,11 +2,13 @@
  * SOCK_SEQPACKET socketpair made before the clone: one record per message.
  *
  *   parent (ctrun create)                          child (container init, libct/init.c)
- *   socketpair, clone3 ------------------------->  (with a cgroup: waits until it is in)
+ *   socketpair, open v1 `tasks` but memory's
+ *   clone3 ------------------------------------->  (with a cgroup: waits until it is in)
  *   (born in the cgroup2 directory with
- *   CLONE_INTO_CGROUP) write cgroup.procs of
- *   the others but v1 memory
- *   CGROUP_READY ------------------------------->  unshare the cgroup namespace now
+ *   CLONE_INTO_CGROUP; else write its
+ *   cgroup.procs)
+ *   CGROUP_READY ------------------------------->  write "0" to the v1 `tasks` (no global
+ *                                                  lock), unshare the cgroup namespace
  *                                                  (a new user namespace: waits, with
  *                                                  no id mapped, for its maps)
  *   write /proc/<pid>/uid_map, gid_map
@@ -23,8 +25,11 @@
  *        <------------------- SECCOMP_FD (+fd)     (only with SCMP_ACT_NOTIFY: loaded the
  *   send it to listenerPath                        filter; the parent passes the fd on
  *   with the process state                         before READY, the child keeps no copy)
+ *                                                  write "0" to v1 memory's `tasks`
  *        <------------------- READY {note}         set-up done
- *   v1 memory cgroup.procs
+ *   (v1 memory cgroup.procs, when the init
+ *   could not: seccomp before the identity
+ *   change, an LSM label)
  *   (create:) CREATED -------------------------->  blocks on the exec fifo until
  *   pid file, exit (state.json was written         `ctrun start`; EOF instead: create
  *   while the init set itself up)                  was killed before it was done with

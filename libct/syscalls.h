@@ -12,7 +12,11 @@
  * <linux/mount.h> directly. Include this header, not <linux/mount.h>.
  *
  * The wrappers return what syscall(2) returns: -1 with errno set on failure. Whether the
- * kernel offers a call is decided once by libct/kernel.h, not by each caller. */
+ * kernel offers a call is decided once by libct/kernel.h, not by each caller.
+ *
+ * Files are opened with openat(AT_FDCWD, ...), never open(): musl's open() follows an
+ * O_CLOEXEC open with fcntl(F_SETFD) for kernels before 2.6.23, one syscall more per file
+ * (two per container in `list`); its openat() is the bare syscall, as glibc's open() is. */
 #ifndef CT_SYSCALLS_H
 #define CT_SYSCALLS_H
 
@@ -25,11 +29,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mount.h>
-#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
+#ifndef __GLIBC__
+#include <linux/mount.h> /* musl's <sys/mount.h> does not include it, glibc's does */
+#endif
 
 /* ---- syscall numbers ---------------------------------------------------------------------
  * Since Linux 5.1 every architecture shares one number for each new syscall (424 and up),
@@ -263,6 +269,32 @@ _Static_assert(sizeof(struct clone_args) >= CLONE_ARGS_SIZE_VER2,
 #define STATX_MNT_ID_UNIQUE 0x00004000U /* 6.8: stx_mnt_id is the 64-bit unique id */
 #endif
 
+/* The kernel's struct statx, under a name of our own: musl before 1.2.5 declares neither
+ * statx() nor the struct, and <linux/stat.h> clashes with its <sys/stat.h> (S_IF* macros).
+ * Only the fields ctrun reads are named; the layout is the UAPI's, checked below. */
+struct ct_statx {
+	__u32 stx_mask;
+	__u32 stx_blksize;
+	__u64 stx_attributes;
+	__u32 stx_nlink, stx_uid, stx_gid;
+	__u16 stx_mode, stx_spare0;
+	__u64 stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	__u64 stx_times[8]; /* atime, btime, ctime, mtime: {__s64 sec; __u32 nsec; __s32 pad} */
+	__u32 stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	__u64 stx_mnt_id;
+	__u64 stx_spare[13];
+};
+_Static_assert(offsetof(struct ct_statx, stx_mnt_id) == 0x90, "struct statx: stx_mnt_id");
+_Static_assert(sizeof(struct ct_statx) == 0x100, "struct statx: size");
+
+/* ---- renameat2 (linux/fs.h) ------------------------------------------------------------ */
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1U << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1U << 1)
+#endif
+
 /* ---- statmount / listmount (linux/mount.h, 6.8+) ---------------------------------------- */
 
 /* The request both calls take. Linux 6.18 reuses the 32-bit word after .size for a mount
@@ -401,6 +433,19 @@ static inline int ct_pidfd_send_signal(int pidfd, int sig, siginfo_t *info, unsi
 static inline int ct_pidfd_getfd(int pidfd, int targetfd, unsigned int flags)
 {
 	return (int)syscall(__NR_pidfd_getfd, pidfd, targetfd, flags);
+}
+
+static inline int ct_statx(int dirfd, const char *path, int flags, unsigned int mask,
+			   struct ct_statx *stx)
+{
+	return (int)syscall(__NR_statx, dirfd, path, flags, mask, stx);
+}
+
+/* glibc has a wrapper from 2.28, musl from 1.2.5 only. */
+static inline int ct_renameat2(int olddirfd, const char *oldpath, int newdirfd,
+			       const char *newpath, unsigned int flags)
+{
+	return (int)syscall(__NR_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
 static inline int ct_openat2(int dirfd, const char *path, struct open_how *how, size_t size)

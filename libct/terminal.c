@@ -25,7 +25,7 @@
 
 int ct_pty_open(int *master, char *slave_name, size_t size, struct ct_error *err)
 {
-	_cleanup_close_ int fd = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, "/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"/dev/ptmx\"");
 	/* A new master starts locked so nobody opens the slave before it is set up. */
@@ -47,7 +47,7 @@ int ct_pty_open_slave(int master, const char *slave_name, struct ct_error *err)
 		return ct_error_set(err, errno, "open the slave of pty \"%s\"", slave_name);
 	/* by name, in the container's /dev/pts: what opened must be a pty slave, as it is
 	 * bound on /dev/console next (CVE-2025-52565) */
-	_cleanup_close_ int named = open(slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	_cleanup_close_ int named = openat(AT_FDCWD, slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	if (named < 0 || fstat(named, &st) < 0)
 		return ct_error_set(err, errno, "open \"%s\"", slave_name);
@@ -112,7 +112,7 @@ int ct_pty_make_controlling_fd(int slave, struct ct_error *err)
 
 int ct_pty_make_controlling(const char *slave_name, struct ct_error *err)
 {
-	int slave = open(slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int slave = openat(AT_FDCWD, slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (slave < 0)
 		return ct_error_set(err, errno, "open \"%s\"", slave_name);
 	char what[128];
@@ -130,7 +130,7 @@ static int connect_unix(int sock, const char *path)
 	if (strlen(path) < sizeof(addr.sun_path)) {
 		strcpy(addr.sun_path, path);
 	} else {
-		pathfd = open(path, O_PATH | O_CLOEXEC);
+		pathfd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
 		if (pathfd < 0)
 			return -errno;
 		snprintf(addr.sun_path, sizeof(addr.sun_path), "/proc/self/fd/%d", pathfd);

@@ -113,7 +113,7 @@ static int open_held_userns(pid_t pid, int ready, const char *uid_map, const cha
 	if (ct_idmap_write(pid, uid_map, gid_map, err) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	return fd;

@@ -1,4 +1,5 @@
-/* oci/jsonsax.h: the field tables applied to yajl's parse events. A stack of frames follows
+/* oci/jsonsax.h: the field tables applied to the parse events of oci/jsonscan.h (yajl's
+ * callbacks). A stack of frames follows
  * the open objects: an object frame knows its table and which members it has seen, a map
  * frame appends one element per key. A value nobody wants is skipped by counting the
  * containers it opens and closes. */
@@ -7,7 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_parse.h>
+
+#include "oci/jsonscan.h"
 
 /* state.json nests three deep; a deeper wanted object is refused, not overflowed. */
 #define SAX_MAX_DEPTH 8
@@ -273,11 +275,6 @@ int oci_sax_fill(const char *text, size_t len, const struct oci_field *fields,
 		 oci_sax_wanted wanted, void *out)
 {
 	struct sax s = {.wanted = wanted, .root_fields = fields, .root = out};
-	yajl_handle h = yajl_alloc(&callbacks, NULL, &s);
-	if (!h)
-		return -1;
-	bool ok = yajl_parse(h, (const unsigned char *)text, len) == yajl_status_ok &&
-		  yajl_complete_parse(h) == yajl_status_ok && s.had_root && s.depth == 0;
-	yajl_free(h);
+	bool ok = oci_json_scan(text, len, &callbacks, &s) == 0 && s.had_root && s.depth == 0;
 	return ok ? 0 : -1;
 }

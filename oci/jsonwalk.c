@@ -521,7 +521,7 @@ yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err
 
 char *oci_read_file(const char *path, size_t max, struct ct_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path), NULL;
 	struct stat st;

@@ -30,7 +30,8 @@ static int write_all(int fd, const char *s, size_t len)
 /* O_EXCL: a config.json someone wrote by hand is never replaced, not even by a race. */
 static int write_new_file(const char *path, const char *text, struct ct_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	_cleanup_close_ int fd =
+		openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST)
 		return ct_error_set(err, 0, "\"%s\" already exists", path);
 	if (fd < 0)

@@ -37,7 +37,8 @@ int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err)
 	char tmp[PATH_MAX], buf[32];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid());
 	int len = snprintf(buf, sizeof(buf), "%d", pid);
-	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	_cleanup_close_ int fd =
+		openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return ct_error_set(err, errno, "write pid file \"%s\"", tmp);
 	if (write(fd, buf, (size_t)len) != len || rename(tmp, path) < 0) {

@@ -49,7 +49,7 @@ void ct_owner_name(uid_t uid, char *name, size_t size)
 {
 	static char *passwd;
 	if (!passwd) {
-		int fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+		int fd = openat(AT_FDCWD, "/etc/passwd", O_RDONLY | O_CLOEXEC);
 		passwd = fd >= 0 ? ct_read_all(fd, PASSWD_MAX, NULL) : NULL;
 		if (fd >= 0)
 			close(fd);

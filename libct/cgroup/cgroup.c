@@ -191,7 +191,7 @@ const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key)
 }
 
 /* Whether controller is one of key's comma-separated names. */
-static bool key_has(const char *key, const char *controller)
+bool ct_cg_key_has(const char *key, const char *controller)
 {
 	size_t len = strlen(controller);
 	for (const char *p = key; *p;) {
@@ -208,7 +208,7 @@ const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *control
 	if (cg->ops == &ct_cgroup_v2_ops)
 		return ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
 	for (size_t i = 0; i < cg->n_dirs; i++)
-		if (key_has(cg->dirs[i].key, controller))
+		if (ct_cg_key_has(cg->dirs[i].key, controller))
 			return cg->dirs[i].path;
 	return NULL;
 }
@@ -220,7 +220,7 @@ int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err)
 	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
 	if (!dir)
 		return -1;
-	cg->unified_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cg->unified_fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->unified_fd < 0)
 		return ct_error_set(err, errno, "open cgroup \"%s\"", dir);
 	return cg->unified_fd;
@@ -249,15 +249,7 @@ int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struc
 int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const char *skip_key,
 		    struct ct_error *err)
 {
-	for (size_t i = 0; i < cg->n_dirs; i++) {
-		const char *key = cg->dirs[i].key;
-		if ((born_in_unified && strcmp(key, CT_CGROUP_UNIFIED_KEY) == 0) ||
-		    (skip_key && strcmp(key, skip_key) == 0))
-			continue;
-		if (ct_cgroup_add_pid_to(cg, key, pid, err) < 0)
-			return -1;
-	}
-	return 0;
+	return ct_cgroup_enter_others(cg, pid, born_in_unified, skip_key, NULL, err);
 }
 
 int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err)

@@ -37,6 +37,7 @@
 
 #define CT_CGROUP_ROOT	      "/sys/fs/cgroup"
 #define CT_CGROUP_UNIFIED_KEY "unified" /* the cgroup2 directory's key in cgroupPaths */
+#define CT_CGROUP_SELF_JOIN_MAX 32	     /* v1 hierarchies a child can join itself */
 
 /* ---- layout detection ---- */
 
@@ -53,6 +54,7 @@ struct ct_cgroup_hierarchy_info {
 	char *mountpoint;  /* "/sys/fs/cgroup/cpu,cpuacct" */
 	char *mount_root;  /* the mount's root in the hierarchy (mountinfo field 4), usually "/" */
 	char *caller_path; /* the caller's cgroup in it (from /proc/self/cgroup), "/..." */
+	char *options;	   /* its mount data less rw/ro: "cpu,cpuacct", "xattr,name=systemd" */
 };
 
 struct ct_cgroup_layout {
@@ -260,6 +262,36 @@ int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err);
 int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const char *skip_key,
 		    struct ct_error *err);
 int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struct ct_error *err);
+
+/* A process that joins its v1 hierarchies itself: a thread writing "0" to a hierarchy's
+ * `tasks` moves itself without the kernel's global cgroup_threadgroup_rwsem, which a pid
+ * written to cgroup.procs takes for writing (it waits for every fork and exit in flight on
+ * the machine, after a quiet spell for an RCU grace period, holding cgroup_mutex, which
+ * every other cgroup mkdir, rmdir and attach then waits for). The parent opens the files
+ * before the clone (the child may be unable to reach them later); the child, still single
+ * threaded, writes and closes them. A cgroup2 directory is never among them (clone3
+ * places the child there). */
+struct ct_cgroup_self_join {
+	int fds[CT_CGROUP_SELF_JOIN_MAX];
+	const char *keys[CT_CGROUP_SELF_JOIN_MAX]; /* the hierarchies, as cg->dirs[].key */
+	size_t n;
+};
+
+/* Opens `tasks` (O_WRONLY) in every v1 directory of cg but skip_key's; none on v2. On
+ * failure nothing stays open. */
+int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
+			     struct ct_cgroup_self_join *j, struct ct_error *err);
+/* The same for key's hierarchy alone (the late memory join, ct_cgroup_late_key). */
+int ct_cgroup_self_join_open_one(const struct ct_cgroup *cg, const char *key,
+				 struct ct_cgroup_self_join *j, struct ct_error *err);
+/* In the child: writes "0" to each, closing them; err names the hierarchy. */
+int ct_cgroup_self_join(struct ct_cgroup_self_join *j, struct ct_error *err);
+void ct_cgroup_self_join_close(struct ct_cgroup_self_join *j);
+/* ct_cgroup_enter for a process that joins j's hierarchies itself: the parent writes the
+ * others (j may be NULL: all). */
+int ct_cgroup_enter_others(struct ct_cgroup *cg, pid_t pid, bool born_in_unified,
+			   const char *skip_key, const struct ct_cgroup_self_join *j,
+			   struct ct_error *err);
 
 /* The v1 memory hierarchy's key when the init should join it only once its set-up is done
  * (v1: the set-up's memory stays charged to the runtime, so a tiny limit still lets the

@@ -37,7 +37,7 @@ int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	return ct_cg_write_fd(fd, path, value, err);
@@ -47,7 +47,7 @@ char *ct_cg_read(const char *dir, const char *file)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? NULL : ct_read_file(fd, CG_FILE_MAX, NULL);
 }
 

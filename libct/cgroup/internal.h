@@ -16,6 +16,8 @@ int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error 
 /* Reads dir/file (NUL-terminated, trailing newline kept) into a malloc'ed buffer; NULL with
  * errno set. */
 char *ct_cg_read(const char *dir, const char *file);
+/* Whether a hierarchy key ("cpu,cpuacct", "name=systemd") lists controller. Pure. */
+bool ct_cg_key_has(const char *key, const char *controller);
 /* Whether dir/file exists. */
 bool ct_cg_has(const char *dir, const char *file);
 /* The value of "key N" in a flat-keyed file text (memory.events, cgroup.events); false when

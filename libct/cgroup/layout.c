@@ -19,6 +19,7 @@ static void free_v1(struct ct_cgroup_layout *l)
 		free(l->v1[i].mountpoint);
 		free(l->v1[i].mount_root);
 		free(l->v1[i].caller_path);
+		free(l->v1[i].options);
 	}
 	free(l->v1);
 	l->v1 = NULL;
@@ -97,6 +98,27 @@ static char *line_path(const char *p)
 	return strndup(p, len);
 }
 
+/* The super options a new mount of the hierarchy takes: all but rw and ro. */
+static char *mount_options(const char *super)
+{
+	char *out = malloc(strlen(super) + 1);
+	if (!out)
+		return NULL;
+	size_t n = 0;
+	for (const char *p = super; *p;) {
+		size_t len = strcspn(p, ",");
+		if (!(len == 2 && (strncmp(p, "rw", 2) == 0 || strncmp(p, "ro", 2) == 0))) {
+			if (n)
+				out[n++] = ',';
+			memcpy(out + n, p, len);
+			n += len;
+		}
+		p += len + (p[len] == ',');
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static int add_v1(struct ct_cgroup_layout *l, const struct mount_line *m, const char *key,
 		  const char *caller)
 {
@@ -112,7 +134,8 @@ static int add_v1(struct ct_cgroup_layout *l, const struct mount_line *m, const 
 	h->mountpoint = strdup(m->mountpoint);
 	h->mount_root = strdup(m->root);
 	h->caller_path = line_path(caller);
-	return h->key && h->mountpoint && h->mount_root && h->caller_path ? 0 : -1;
+	h->options = mount_options(m->super);
+	return h->key && h->mountpoint && h->mount_root && h->caller_path && h->options ? 0 : -1;
 }
 
 static const char *unified_line(const char *proc_cgroup)
@@ -146,6 +169,7 @@ static void drop_hidden(struct ct_cgroup_layout *l, const char *point)
 		free(h->mountpoint);
 		free(h->mount_root);
 		free(h->caller_path);
+		free(h->options);
 	}
 	l->n_v1 = kept;
 }
@@ -207,7 +231,7 @@ int ct_cgroup_layout_parse(const char *mountinfo, const char *proc_cgroup,
 
 static char *read_proc(const char *path)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? NULL : ct_read_all(fd, PROC_TEXT_MAX, NULL);
 }
 

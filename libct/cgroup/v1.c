@@ -23,43 +23,48 @@
 /* ---- create ---- */
 
 /* A new cpuset cgroup starts with empty cpus and mems, and a process cannot join it until
- * both are set: each level below the mount that has none gets its parent's. The value is
- * carried down the levels (*carried, NULL until read): dir gets it when its own is empty,
- * else carries its own. A directory create just made (fresh) is empty: not read. */
-static int copy_cpuset_file(const char *dir, const char *file, bool fresh, char **carried,
-			    struct ct_error *err)
-{
-	if (!fresh) {
-		char *mine = ct_cg_read(dir, file);
-		if (mine && *mine && *mine != '\n') {
-			free(*carried);
-			*carried = mine;
-			return 0;
-		}
-		free(mine);
-	}
-	if (!*carried) {
-		char parent[4096];
-		snprintf(parent, sizeof(parent), "%s", dir);
-		*strrchr(parent, '/') = '\0';
-		if (!(*carried = ct_cg_read(parent, file)))
-			return ct_error_set(err, errno, "read \"%s/%s\"", parent, file);
-		(*carried)[strcspn(*carried, "\n")] = '\0';
-	}
-	return **carried ? ct_cg_write(dir, file, *carried, err) : 0;
-}
-
+ * both are set: every empty level between the mount and the leaf gets the value of its
+ * nearest ancestor that has one. Found from below (the leaf's parent usually has it: one
+ * read, one write); directories create just made (fresh) are empty and not read. */
 static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoint,
 			    const char *file, struct ct_error *err)
 {
-	_cleanup_free_ char *carried = NULL;
 	char level[4096];
-	for (const char *p = d->path + strlen(mountpoint); p && *p; p = strchr(p + 1, '/')) {
-		const char *end = strchr(p + 1, '/');
-		snprintf(level, sizeof(level), "%.*s", (int)(end ? end - d->path : (long)strlen(d->path)),
-			 d->path);
-		bool fresh = d->made_from && strncmp(level, d->made_from, strlen(d->made_from)) == 0;
-		if (copy_cpuset_file(level, file, fresh, &carried, err) < 0)
+	size_t ends[128], n = 0, root = strlen(mountpoint);
+	snprintf(level, sizeof(level), "%s", d->path);
+	for (size_t i = root + 1; level[i] && n + 1 < sizeof(ends) / sizeof(ends[0]); i++)
+		if (level[i] == '/')
+			ends[n++] = i;
+	ends[n++] = strlen(level); /* ends[k]: where level k ends; the mount itself is root */
+	size_t made = d->made_from ? strlen(d->made_from) : SIZE_MAX;
+	size_t k = n; /* the levels below k are empty: k is where the value comes from */
+	_cleanup_free_ char *value = NULL;
+	while (!value) {
+		size_t end = k == 0 ? root : ends[k - 1];
+		if (k > 0 && end >= made) { /* fresh */
+			k--;
+			continue;
+		}
+		char saved = level[end];
+		level[end] = '\0';
+		value = ct_cg_read(level, file);
+		level[end] = saved;
+		if (!value && k == 0)
+			return ct_error_set(err, errno, "read \"%s/%s\"", mountpoint, file);
+		if (value && (!*value || *value == '\n') && k > 0) {
+			free(value);
+			value = NULL;
+		}
+		if (!value)
+			k--;
+	}
+	value[strcspn(value, "\n")] = '\0';
+	for (; k < n && *value; k++) {
+		char saved = level[ends[k]];
+		level[ends[k]] = '\0';
+		int rc = ct_cg_write(level, file, value, err);
+		level[ends[k]] = saved;
+		if (rc < 0)
 			return -1;
 	}
 	return 0;
@@ -116,7 +121,7 @@ static int write_rule(struct rule_files *f, bool allow, const char *rule, struct
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
 	int *fd = &f->fd[allow];
-	if (*fd < 0 && (*fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+	if (*fd < 0 && (*fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC)) < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	return ct_cg_write_fd(*fd, path, rule, err);
 }
@@ -349,7 +354,7 @@ static int v1_oom_watch(struct ct_cgroup *cg, struct ct_error *err)
 		return ct_error_set_plain(err, ENOTSUP, "the memory controller is not mounted");
 	char path[4096], line[64];
 	snprintf(path, sizeof(path), "%s/memory.oom_control", dir);
-	_cleanup_close_ int oom = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int oom = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (oom < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	_cleanup_close_ int efd = eventfd(0, EFD_CLOEXEC);

@@ -53,6 +53,16 @@ static char *rel_of(const char *name)
 	return rel;
 }
 
+/* The init of the created container ID is in its directory of each v1 hierarchy. */
+static void assert_init_in_every_hierarchy(const struct lc *t, const char *rel)
+{
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", lc_pid(t, ID));
+	static const char *const all[] = {"memory", "cpu", "cpuset", "pids", "devices", "freezer"};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		assert_file(all[i], rel, "cgroup.procs", pid);
+}
+
 static const char resources[] =
 	"{\"memory\": {\"limit\": 67108864, \"reservation\": 33554432, \"swap\": 134217728,"
 	" \"swappiness\": 10, \"disableOOMKiller\": false},"
@@ -79,12 +89,70 @@ Test(cgroup, resources_read_back_from_outside)
 	assert_file("cpu", rel, "cpu.cfs_quota_us", "25000");
 	assert_file("cpuset", rel, "cpuset.cpus", "0");
 	assert_file("pids", rel, "pids.max", "64");
-	/* the init is in every hierarchy's directory */
+	assert_init_in_every_hierarchy(&t, rel);
+	lc_ok(&t, "delete", "--force", ID);
+	free(rel);
+	cgt_assert_subtree_gone();
+}
+
+/* cpuset levels that exist with empty cpus and mems (made, never filled) get the values of
+ * the nearest ancestor that has them, as do the levels create makes below them: no process
+ * could join the leaf otherwise. */
+Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
+{
+	need_v1_hierarchy("cpuset");
+	struct lc t;
+	lc_init(&t);
+	char *own = cgt_dir("cpuset", ""), *top = cgt_dir("cpuset", cgt_subtree());
+	char *bare = rel_of("bare"), *bare_dir = cgt_dir("cpuset", bare);
+	cr_assert(mkdir(top, 0755) == 0 && mkdir(bare_dir, 0755) == 0, "mkdir: %s",
+		  strerror(errno));
+	char *empty = cgt_read(bare_dir, "cpuset.cpus");
+	cr_assert_str_empty(empty, "a new cpuset is not empty here");
+	free(empty);
+	cgt_use_path(&t, "bare/leaf");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *leaf = rel_of("bare/leaf");
+	char *cpus = cgt_read(own, "cpuset.cpus"), *mems = cgt_read(own, "cpuset.mems");
+	const char *levels[] = {cgt_subtree(), bare, leaf};
+	for (size_t i = 0; i < 3; i++) {
+		assert_file("cpuset", levels[i], "cpuset.cpus", cpus);
+		assert_file("cpuset", levels[i], "cpuset.mems", mems);
+	}
 	char pid[32];
 	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
-	static const char *const all[] = {"memory", "cpu", "cpuset", "pids", "devices", "freezer"};
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		assert_file(all[i], rel, "cgroup.procs", pid);
+	assert_file("cpuset", leaf, "cgroup.procs", pid);
+	lc_ok(&t, "delete", "--force", ID);
+	rmdir(bare_dir); /* delete takes the empty parents of a relative path too */
+	rmdir(top);
+	free(cpus);
+	free(mems);
+	free(leaf);
+	free(bare);
+	free(bare_dir);
+	free(top);
+	free(own);
+	cgt_assert_subtree_gone();
+}
+
+/* The init joins its v1 hierarchies itself, memory at the end of its set-up; where a write
+ * then could be refused (a seccomp filter loaded before the identity change: no
+ * noNewPrivileges, CAP_SYS_ADMIN not kept; an LSM label) the parent writes memory's after
+ * READY. Either way the init is in every hierarchy. */
+Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "early");
+	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
+	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
+	ctt_config_set(t.bundle, ".linux.seccomp",
+		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+		       "[\"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("early");
+	assert_init_in_every_hierarchy(&t, rel);
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
 	cgt_assert_subtree_gone();

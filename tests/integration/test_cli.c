@@ -29,15 +29,17 @@ static void assert_usage_error(const struct ctt_result *r, const char *what)
 	cr_expect(matches(r->err, "^ctrun( [a-z]+)?: .+\n$"), "%s: stderr: %s", what, r->err);
 }
 
-Test(cli, version_is_three_lines)
+/* The three lines the clients parse, then the libc the binary was linked with. */
+Test(cli, version_lines)
 {
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "--version", NULL);
 	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
-	cr_assert_eq(ctt_count_lines(r.out), 3, "stdout: %s", r.out);
+	cr_assert_eq(ctt_count_lines(r.out), 4, "stdout: %s", r.out);
 	cr_assert(matches(r.out, "^ctrun version [0-9]+\\.[0-9]+\\.[0-9]+\n"
 				 "commit: ([0-9a-f]+|unknown)\n"
-				 "spec: 1\\.3\\.0\n$"),
+				 "spec: 1\\.3\\.0\n"
+				 "libc: (musl|glibc [0-9]+\\.[0-9]+)\n$"),
 		  "stdout: %s", r.out);
 	ctt_result_free(&r);
 }

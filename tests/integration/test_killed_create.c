@@ -136,9 +136,11 @@ Test(killed, by_a_create_runtime_hook)
 	}
 }
 
-/* The v1 memory cgroup is joined after READY (the set-up stays charged to the caller):
- * create killed before it, the init used to wait for `start` and then ran outside its
- * memory limit. It must go instead: the container is stopped. */
+/* The v1 memory cgroup is joined after READY (the set-up stays charged to the caller), by
+ * create itself where a seccomp filter loaded before the identity change could refuse the
+ * init the write (Podman's usual config: a profile, noNewPrivileges false, no
+ * CAP_SYS_ADMIN): create killed before it, the init used to wait for `start` and then ran
+ * outside its memory limit. It must go instead: the container is stopped. */
 Test(killed, after_ready_before_the_memory_cgroup)
 {
 	become_subreaper();
@@ -147,6 +149,8 @@ Test(killed, after_ready_before_the_memory_cgroup)
 		struct lc t;
 		struct killer k;
 		lc_init(&t);
+		ctt_config_set(t.bundle, ".linux.seccomp", "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}");
+		ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
 		char *dir = cgt_dir("memory", "ctrun/" ID);
 		if (!dir)
 			ctt_skip("no cgroup v1 memory hierarchy: nothing follows READY there");

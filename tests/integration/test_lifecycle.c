@@ -664,6 +664,77 @@ Test(lifecycle, session_keyring_per_container_unless_no_new_keyring)
 
 /* ---- concurrency ---- */
 
+/* One `list --format json` while others come and go: exit 0, "keep" running with its pid,
+ * every other entry one of the churning containers in a status a create or delete passes
+ * through. Returns how many churning ones it saw. */
+static int assert_list_whole(const struct lc *t, pid_t keep_pid)
+{
+	struct ctt_result r;
+	cr_assert_eq(lc_ctrun(&r, t, "list", "--format", "json"), 0, "list: %s", r.err);
+	yajl_val list = ctt_json_parse(r.out, "list --format json");
+	long n = ctt_json_len(list, ".");
+	int kept = 0, churning = 0;
+	for (long i = 0; i < n; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "[%ld].id", i);
+		const char *id = ctt_json_get_string(list, path);
+		snprintf(path, sizeof(path), "[%ld].status", i);
+		const char *status = ctt_json_get_string(list, path);
+		cr_assert(id && status, "entry %ld: %s", i, r.out);
+		if (strcmp(id, "keep") == 0) {
+			kept++;
+			cr_expect_str_eq(status, "running");
+			snprintf(path, sizeof(path), "[%ld].pid", i);
+			cr_expect_eq(ctt_json_get_int(list, path), keep_pid);
+			continue;
+		}
+		churning++;
+		cr_expect(lc_matches(id, "^churn[0-9]$"), "unexpected entry %s: %s", id, r.out);
+		cr_expect(lc_matches(status, "^(created|stopped)$"), "%s is %s", id, status);
+	}
+	cr_expect_eq(kept, 1, "list: %s", r.out);
+	yajl_tree_free(list);
+	ctt_result_free(&r);
+	return churning;
+}
+
+/* list takes no lock: a container half made (its directory without state.json yet), being
+ * created or being deleted meanwhile fails neither list nor hides the others. */
+Test(lifecycle, list_while_containers_come_and_go)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000");
+	create(&t, "keep");
+	lc_ok(&t, "start", "keep");
+	pid_t keep_pid = lc_pid(&t, "keep");
+	char *half = ctt_path(t.root, "half-made"), *stray = ctt_path(t.root, "stray-file");
+	cr_assert_eq(mkdir(half, 0700), 0);
+	ctt_write_file(stray, "not a container\n");
+
+	char script[PATH_MAX * 3];
+	snprintf(script, sizeof(script),
+		 "for i in 0 1 2 3 4 5 6 7; do '%s' --root '%s' create --bundle '%s' churn$i && "
+		 "'%s' --root '%s' delete --force churn$i || exit 1; done",
+		 ctt_ctrun_path(), t.root, t.bundle, ctt_ctrun_path(), t.root);
+	char *out = ctt_path(ctt_tmpdir(), "churn.out");
+	pid_t churn = lc_spawn(&t, (const char *const[]){"/bin/sh", "-c", script, NULL}, out, -1);
+	int seen = 0;
+	for (int i = 0; i < 40; i++)
+		seen += assert_list_whole(&t, keep_pid);
+	cr_assert_eq(lc_wait(churn, 60000), 0, "churn: %s", ctt_read_file(out));
+	cr_log_info("list saw %d churning containers in 40 runs", seen);
+
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "list", "-q");
+	cr_expect_str_eq(r.out, "keep\n", "half-made, the stray file and the churn are not listed");
+	ctt_result_free(&r);
+	rmdir(half);
+	free(half);
+	free(stray);
+	free(out);
+}
+
 Test(lifecycle, concurrent_create_of_one_id)
 {
 	struct lc t;

@@ -168,6 +168,78 @@ Test(mountcheck, mount_covered_by_a_later_one_is_refused_with_mountinfo)
 	assert_covered_refused(no_statmount);
 }
 
+/* A symlink in the image: rootfs/link -> /real. */
+static void image_link_to_real(const struct lc *t)
+{
+	char *real = lc_rootfs_path(t, "real"), *link = lc_rootfs_path(t, "link");
+	ctt_mkdir_p(real);
+	cr_assert_eq(symlink("/real", link), 0, "symlink %s", link);
+	free(real);
+	free(link);
+}
+
+/* A destination through a symlink of the image: the table shows the mount at /real/t, not
+ * at the configured /link/t, and the check asks the kernel where /link/t leads. */
+static void assert_symlinked_destination_verified(const char *const *enosys_args,
+						  const char *backend)
+{
+	struct lc t;
+	const char *argv[LC_WRAPPER_MAX];
+	lc_init(&t);
+	image_link_to_real(&t);
+	lc_add_mount(&t, "/link/t", "tmpfs", "tmpfs", "ro");
+	lc_set_script(&t, "grep -c ' /real/t ' /proc/self/mountinfo; "
+			  "if touch /link/t/f 2>/dev/null; then echo writable; fi");
+	lc_wrap_enosys(&t, argv, enosys_args);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	char needle[64];
+	snprintf(needle, sizeof(needle), VERIFIED "%s: ", backend);
+	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect(strstr(r.err, needle), "the debug log does not say \"%s\":\n%s", needle, r.err);
+	cr_expect_str_eq(r.out, "1\n", "the read-only tmpfs is not (only) at /real/t");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+Test(mountcheck, destination_through_a_symlink_is_verified)
+{
+	assert_symlinked_destination_verified(NULL, "statmount");
+}
+
+Test(mountcheck, destination_through_a_symlink_is_verified_with_mountinfo)
+{
+	assert_symlinked_destination_verified(no_statmount, "mountinfo");
+}
+
+/* A later mount through the symlink lands on /real, a directory above the earlier
+ * /real/t: that one is still mounted, but no path leads to it any more. */
+static void assert_bypassed_refused(const char *const *enosys_args)
+{
+	struct lc t;
+	const char *argv[LC_WRAPPER_MAX];
+	lc_init(&t);
+	image_link_to_real(&t);
+	lc_add_mount(&t, "/real/t", "tmpfs", "tmpfs", "ro");
+	lc_add_mount(&t, "/link", "tmpfs", "tmpfs", "rw");
+	lc_wrap_enosys(&t, argv, enosys_args);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
+	lc_assert_error(&r, "mount #7 \"/real/t\"", "the path no longer leads to a mount");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+Test(mountcheck, mount_cut_off_by_a_later_one_above_it_is_refused)
+{
+	assert_bypassed_refused(NULL);
+}
+
+Test(mountcheck, mount_cut_off_by_a_later_one_above_it_is_refused_with_mountinfo)
+{
+	assert_bypassed_refused(no_statmount);
+}
+
 /* The same config runs without the check: /x is then the later, writable tmpfs. */
 Test(mountcheck, no_verify_mounts_lets_the_covered_mount_run)
 {

@@ -35,6 +35,8 @@ Test(cgroup_layout, hybrid_hierarchies_keys_and_caller_paths)
 	cr_expect_str_eq(l.v1[1].caller_path, "/process_api/abc");
 	cr_expect_str_eq(l.v1[2].key, "name=systemd");
 	cr_expect_str_eq(l.v1[2].mountpoint, "/sys/fs/cgroup/systemd");
+	cr_expect_str_eq(l.v1[0].options, "cpu,cpuacct", "rw is not a hierarchy's option");
+	cr_expect_str_eq(l.v1[2].options, "xattr,name=systemd");
 	cr_expect_str_eq(l.unified_mount, "/sys/fs/cgroup/unified");
 	cr_expect_str_eq(l.unified_caller_path, "/user.slice");
 	cr_expect_str_eq(ct_cgroup_layout_find(&l, "cpuacct")->key, "cpu,cpuacct");

@@ -383,6 +383,82 @@ Test(fsinfo_parse, find_by_target_takes_the_top_of_a_stack)
 	ct_mount_table_free(&t);
 }
 
+/* A small tree: / ; /dev (on /) ; /dev/pts (on /dev) ; /sys (on /) ; /sys/fs/cgroup (on /sys)
+ * ; /sys/fs/cgroup/cpu (on the cgroup tmpfs). */
+#define REACHED_BASE                                                                         \
+	"1 0 8:1 / / rw - ext4 root rw\n"                                                       \
+	"2 1 0:2 / /dev rw - tmpfs dev rw\n"                                                    \
+	"3 2 0:3 / /dev/pts rw - devpts devpts rw\n"                                            \
+	"4 1 0:4 / /sys rw - sysfs sysfs rw\n"                                                  \
+	"5 4 0:5 / /sys/fs/cgroup rw - tmpfs cgroup rw\n"                                       \
+	"6 5 0:6 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw\n"
+
+/* Whether the mount with reusable id mnt_id in text is reached by path. */
+static bool reached(const char *text, size_t n, uint32_t mnt_id, const char *path)
+{
+	struct ct_mount_table t;
+	parse_ok(text, &t, n);
+	const struct ct_mount *m = NULL;
+	for (size_t i = 0; i < t.n; i++)
+		if (t.v[i].mnt_id == mnt_id)
+			m = &t.v[i];
+	cr_assert_not_null(m, "no mount %u", mnt_id);
+	bool r = ct_mount_reached_by(&t, m, path);
+	ct_mount_table_free(&t);
+	return r;
+}
+
+Test(fsinfo_parse, reached_by_walks_down_the_parents)
+{
+	cr_expect(reached(REACHED_BASE, 6, 1, "/"));
+	cr_expect(reached(REACHED_BASE, 6, 3, "/dev/pts"));
+	cr_expect(reached(REACHED_BASE, 6, 6, "/sys/fs/cgroup/cpu"));
+	cr_expect_not(reached(REACHED_BASE, 6, 3, "/dev"), "another mount's path");
+	cr_expect_not(reached(REACHED_BASE, 6, 3, "/dev/pts/"), "the path comes normalised");
+	/* a sibling whose name only starts like a directory on the way does not divert */
+	cr_expect(reached(REACHED_BASE "7 4 0:7 / /sys/f rw - tmpfs f rw\n"
+				       "8 1 0:8 / /device rw - tmpfs d rw\n",
+			  8, 6, "/sys/fs/cgroup/cpu"));
+	/* mounts below the one looked for are not on the way */
+	cr_expect(reached(REACHED_BASE "7 3 0:7 / /dev/pts/x rw - tmpfs x rw\n", 7, 3,
+			  "/dev/pts"));
+}
+
+Test(fsinfo_parse, reached_by_refuses_a_covered_or_bypassed_mount)
+{
+	/* stacked on /dev/pts: the lookup ends on 7 */
+	cr_expect_not(reached(REACHED_BASE "7 3 0:7 / /dev/pts rw - tmpfs over rw\n", 7, 3,
+			      "/dev/pts"));
+	cr_expect(reached(REACHED_BASE "7 3 0:7 / /dev/pts rw - tmpfs over rw\n", 7, 7,
+			  "/dev/pts"));
+	/* /dev covered: /dev/pts hangs off the hidden /dev */
+	cr_expect_not(reached(REACHED_BASE "7 2 0:7 / /dev rw - tmpfs over rw\n", 7, 3,
+			      "/dev/pts"));
+	/* a mount on a directory on the way (/sys/fs) bypasses the cgroup mounts below it */
+	cr_expect_not(reached(REACHED_BASE "7 4 0:7 / /sys/fs rw - tmpfs over rw\n", 7, 6,
+			      "/sys/fs/cgroup/cpu"));
+	cr_expect_not(reached(REACHED_BASE "7 4 0:7 / /sys/fs rw - tmpfs over rw\n", 7, 5,
+			      "/sys/fs/cgroup"));
+	/* a mount on the root itself */
+	cr_expect_not(reached(REACHED_BASE "7 1 0:7 / / rw - tmpfs over rw\n", 7, 3, "/dev/pts"));
+}
+
+Test(fsinfo_parse, reached_by_needs_a_chain_up_to_the_root)
+{
+	/* the parent of 3 is not in the table: where it hangs is unknown */
+	cr_expect_not(reached("1 0 8:1 / / rw - ext4 root rw\n"
+			      "3 2 0:3 / /dev/pts rw - devpts devpts rw\n",
+			      2, 3, "/dev/pts"));
+	/* parents in a loop */
+	cr_expect_not(reached("2 3 0:2 / /a rw - tmpfs a rw\n"
+			      "3 2 0:3 / /a/b rw - tmpfs b rw\n",
+			      2, 3, "/a/b"));
+	/* a root that is its own parent, as statmount reports it */
+	cr_expect(reached("1 1 8:1 / / rw - ext4 root rw\n"
+			  "2 1 0:2 / /dev rw - tmpfs dev rw\n",
+			  2, 2, "/dev"));
+}
+
 Test(fsinfo_parse, backend_names)
 {
 	cr_expect_str_eq(ct_mounts_backend_name(CT_MOUNTS_AUTO), "auto");
@@ -735,6 +811,62 @@ Test(fsinfo_live, statmount_sees_the_mounts_as_made)
 	require_statmount();
 	make_odd_mounts();
 	assert_odd_mounts(CT_MOUNTS_STATMOUNT);
+}
+
+/* The brief read has every field of the full one but the two strings it leaves out. */
+Test(fsinfo_live, brief_read_leaves_out_root_and_fs_options_only)
+{
+	require_statmount();
+	make_odd_mounts();
+	struct ct_mount_table full, brief;
+	struct ct_error err = {0};
+	read_table(&full, CT_MOUNTS_STATMOUNT);
+	cr_assert_eq(ct_mounts_read_brief(&brief, CT_MOUNTS_STATMOUNT, &err), 0, "%s", err.msg);
+	cr_expect_eq(brief.backend, CT_MOUNTS_STATMOUNT);
+	cr_assert_eq(brief.n, full.n);
+	for (size_t k = 0; k < full.n; k++) {
+		struct ct_mount f = full.v[k];
+		const struct ct_mount *b = find_by_mnt_id(&brief, f.mnt_id);
+		cr_assert_not_null(b, "%s missing from the brief table", f.target);
+		cr_expect_str_eq(b->root, "", "%s: root", f.target);
+		cr_expect_str_eq(b->fs_options, "", "%s: fs options", f.target);
+		f.root = b->root;
+		f.root_deleted = b->root_deleted;
+		f.fs_options = b->fs_options;
+		expect_same_mount(&f, b);
+	}
+	ct_mount_table_free(&full);
+	ct_mount_table_free(&brief);
+}
+
+/* mountinfo prints root and options anyway: the brief read keeps them. */
+Test(fsinfo_live, brief_mountinfo_read_is_the_full_one)
+{
+	make_odd_mounts();
+	struct ct_mount_table full, brief;
+	struct ct_error err = {0};
+	read_table(&full, CT_MOUNTS_MOUNTINFO);
+	cr_assert_eq(ct_mounts_read_brief(&brief, CT_MOUNTS_MOUNTINFO, &err), 0, "%s", err.msg);
+	cr_assert_eq(brief.n, full.n);
+	for (size_t k = 0; k < full.n; k++)
+		expect_same_mount(&brief.v[k], &full.v[k]);
+	expect_stack_deleted_sync(&brief);
+	ct_mount_table_free(&full);
+	ct_mount_table_free(&brief);
+}
+
+/* More mounts than one listmount call takes (256): the ids are read in pages, to the end. */
+Test(fsinfo_live, statmount_reads_more_mounts_than_one_listmount_page)
+{
+	require_statmount();
+	_cleanup_free_ char *p = make_dir("many");
+	for (int i = 0; i < 300; i++)
+		must_mount("", p, "tmpfs", 0, "size=4k");
+	struct ct_mount_table t;
+	read_table(&t, CT_MOUNTS_STATMOUNT);
+	cr_expect_eq(t.n, mountinfo_lines());
+	cr_expect_gt(t.n, 300);
+	ct_mount_table_free(&t);
 }
 
 /* A mount made by fd with no "source" parameter: the kernel names its source "none". */

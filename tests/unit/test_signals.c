@@ -55,3 +55,20 @@ Test(signals, not_a_signal)
 	cr_expect_eq(ct_signal_parse("KILLX"), -1);
 	cr_expect_eq(ct_signal_parse("SIGSIGKILL"), -1);
 }
+
+/* The names messages print ("killed by signal 9 (SIGKILL)"), the usual one of an alias. */
+Test(signals, abbrev_names_a_number)
+{
+	cr_expect_str_eq(ct_signal_abbrev(SIGKILL), "KILL");
+	cr_expect_str_eq(ct_signal_abbrev(SIGSEGV), "SEGV");
+	cr_expect_str_eq(ct_signal_abbrev(SIGABRT), "ABRT", "not IOT");
+	cr_expect_str_eq(ct_signal_abbrev(SIGIO), "IO", "not POLL");
+	cr_expect_str_eq(ct_signal_abbrev(SIGSYS), "SYS");
+}
+
+Test(signals, abbrev_of_unnamed_numbers_is_null)
+{
+	cr_expect_null(ct_signal_abbrev(0));
+	cr_expect_null(ct_signal_abbrev(SIGRTMIN));
+	cr_expect_null(ct_signal_abbrev(65));
+}

@@ -1,0 +1,226 @@
+/* oci_json_scan against yajl: the same events for what both accept, a refusal for what yajl
+ * refuses, and the documented differences. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "oci/jsonscan.h"
+
+/* The events as text: "{", "}", "[", "]", "k:KEY", "s:STRING", "n:NUMBER", "t", "f", "0",
+ * one per line; bytes outside printable ASCII as \xNN so a NUL inside shows. */
+struct trace {
+	char out[4096];
+	size_t len;
+	int stop_after; /* a callback returns 0 at this event (0: never) */
+	int events;
+};
+
+static int add(struct trace *t, const char *tag, const unsigned char *s, size_t n)
+{
+	/* room for the longest piece ("\\xNN" or a tag) and the NUL; a longer trace is cut */
+	for (size_t i = 0; tag[i] && t->len + 8 < sizeof(t->out); i++)
+		t->out[t->len++] = tag[i];
+	for (size_t i = 0; s && i < n && t->len + 8 < sizeof(t->out); i++)
+		t->len += (size_t)snprintf(t->out + t->len, sizeof(t->out) - t->len,
+					   s[i] >= 0x20 && s[i] < 0x7f ? "%c" : "\\x%02x", s[i]);
+	if (t->len + 8 < sizeof(t->out))
+		t->out[t->len++] = '\n';
+	t->out[t->len] = '\0';
+	return ++t->events != t->stop_after;
+}
+
+static int on_null(void *c)
+{
+	return add(c, "0", NULL, 0);
+}
+static int on_bool(void *c, int v)
+{
+	return add(c, v ? "t" : "f", NULL, 0);
+}
+static int on_number(void *c, const char *s, size_t n)
+{
+	return add(c, "n:", (const unsigned char *)s, n);
+}
+static int on_string(void *c, const unsigned char *s, size_t n)
+{
+	return add(c, "s:", s, n);
+}
+static int on_key(void *c, const unsigned char *s, size_t n)
+{
+	return add(c, "k:", s, n);
+}
+static int on_start_map(void *c)
+{
+	return add(c, "{", NULL, 0);
+}
+static int on_end_map(void *c)
+{
+	return add(c, "}", NULL, 0);
+}
+static int on_start_array(void *c)
+{
+	return add(c, "[", NULL, 0);
+}
+static int on_end_array(void *c)
+{
+	return add(c, "]", NULL, 0);
+}
+
+static const yajl_callbacks callbacks = {
+	.yajl_null = on_null,
+	.yajl_boolean = on_bool,
+	.yajl_number = on_number,
+	.yajl_string = on_string,
+	.yajl_start_map = on_start_map,
+	.yajl_map_key = on_key,
+	.yajl_end_map = on_end_map,
+	.yajl_start_array = on_start_array,
+	.yajl_end_array = on_end_array,
+};
+
+static int by_yajl(const char *text, size_t len, struct trace *t)
+{
+	memset(t, 0, sizeof(*t));
+	yajl_handle h = yajl_alloc(&callbacks, NULL, t);
+	int ok = yajl_parse(h, (const unsigned char *)text, len) == yajl_status_ok &&
+		 yajl_complete_parse(h) == yajl_status_ok;
+	yajl_free(h);
+	return ok ? 0 : -1;
+}
+
+static int by_scan(const char *text, size_t len, struct trace *t)
+{
+	memset(t, 0, sizeof(*t));
+	return oci_json_scan(text, len, &callbacks, t);
+}
+
+static void assert_same_as_yajl(const char *text, size_t len)
+{
+	struct trace y, s;
+	int yr = by_yajl(text, len, &y), sr = by_scan(text, len, &s);
+	cr_expect_eq(sr, yr, "%.*s: yajl %d, scan %d", (int)len, text, yr, sr);
+	if (yr == 0)
+		cr_expect_str_eq(s.out, y.out, "%.*s", (int)len, text);
+}
+
+#define SAME(lit) assert_same_as_yajl(lit, sizeof(lit) - 1)
+
+Test(jsonscan, accepts_what_yajl_accepts_with_the_same_events)
+{
+	SAME("{\"a\": 1, \"b\": [true, false, null], \"c\": {\"d\": \"e\"}}");
+	SAME(" \t\r\n{}\n ");
+	SAME("{\f\"a\"\v:\f1\v}");
+	SAME("[]");
+	SAME("[[], {}, [[1]]]");
+	SAME("\"top\"");
+	SAME("-0");
+	SAME("[0, -1, 12.5, -0.25e+10, 1E-3, 18446744073709551616]");
+	SAME("{\"\": \"\"}");
+	SAME("{\"a\": 1, \"a\": 2}");
+	SAME("[\"a much longer string of plain text / with paths / and more / 0123456789\"]");
+}
+
+Test(jsonscan, decodes_escapes_and_utf8_as_yajl)
+{
+	SAME("[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]");
+	SAME("[\"caf\\u00e9 \\u20ac \\ud83d\\ude00 \\u0041\"]");
+	SAME("[\"plain first, then \\n an escape, then plain again\"]");
+	SAME("{\"k\\u0000ey\": \"v\\u0000al\"}");
+	SAME("[\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"]");
+	SAME("[\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 eight of "
+	     "them\"]");
+}
+
+Test(jsonscan, refuses_what_yajl_refuses)
+{
+	SAME("");
+	SAME("   ");
+	SAME("{");
+	SAME("{\"a\"}");
+	SAME("{\"a\" 1}");
+	SAME("{\"a\": 1,}");
+	SAME("[1,]");
+	SAME("[1 2]");
+	SAME("{a: 1}");
+	SAME("01");
+	SAME("[-]");
+	SAME("[1.]");
+	SAME("[.5]");
+	SAME("[1e]");
+	SAME("[+1]");
+	SAME("tru");
+	SAME("[truex]");
+	SAME("nul");
+	SAME("{} {}");
+	SAME("{}x");
+	SAME("[\"unterminated]");
+	SAME("[\"tab\there\"]");
+	SAME("[\"\\x\"]");
+	SAME("[\"\\u12\"]");
+	SAME("[\"\\u12g4\"]");
+	SAME("[\"\xc3\x28\"]");
+	SAME("[\"\xff\"]");
+	SAME("[\"\xe2\x82\"]");
+	SAME("/* c */ {}");
+	SAME("[1] // c");
+}
+
+Test(jsonscan, a_nul_byte_outside_a_string_is_not_json)
+{
+	SAME("[1,\0 2]");
+	SAME("{}\0");
+}
+
+/* What yajl lets through, the full reader of the same file: the lean one must too. */
+Test(jsonscan, takes_yajls_loose_utf8_and_surrogates_as_yajl)
+{
+	SAME("[\"\\ud83d\"]");
+	SAME("[\"\\ude00\"]");
+	SAME("[\"\\ud83d\\u0041\"]");
+	SAME("[\"\\ud83dx\"]");
+	SAME("[\"\xc0\xaf\"]");
+	SAME("[\"\xed\xa0\x80\"]");
+	SAME("[\"\xf4\x90\x80\x80\"]");
+	SAME("[\"\xf7\xbf\xbf\xbf\"]");
+	SAME("[\"\xf8\x88\x80\x80\x80\"]");
+	SAME("[\"\\ud83d\\u12\"]");
+}
+
+Test(jsonscan, refuses_nesting_deeper_than_its_limit)
+{
+	struct trace t;
+	static char deep[2 * (OCI_JSON_SCAN_MAX_DEPTH + 1)];
+	for (int depth = OCI_JSON_SCAN_MAX_DEPTH; depth <= OCI_JSON_SCAN_MAX_DEPTH + 1; depth++) {
+		memset(deep, '[', (size_t)depth);
+		memset(deep + depth, ']', (size_t)depth);
+		memset(&t, 0, sizeof(t));
+		cr_expect_eq(oci_json_scan(deep, 2 * (size_t)depth, &callbacks, &t),
+			     depth <= OCI_JSON_SCAN_MAX_DEPTH ? 0 : -1, "depth %d", depth);
+	}
+}
+
+Test(jsonscan, a_callback_returning_zero_stops_the_read)
+{
+	const char text[] = "{\"a\": [1, 2], \"b\": \"c\"}";
+	struct trace t;
+	for (int stop = 1; stop <= 8; stop++) {
+		memset(&t, 0, sizeof(t));
+		t.stop_after = stop;
+		cr_expect_eq(oci_json_scan(text, sizeof(text) - 1, &callbacks, &t), -1, "stop %d",
+			     stop);
+		cr_expect_eq(t.events, stop, "no event after the refusing one");
+	}
+	memset(&t, 0, sizeof(t));
+	cr_expect_eq(oci_json_scan(text, sizeof(text) - 1, &callbacks, &t), 0);
+	cr_expect_eq(t.events, 9);
+}
+
+Test(jsonscan, reads_only_the_given_length)
+{
+	struct trace t;
+	const char text[] = "[1][2]";
+	cr_expect_eq(by_scan(text, 3, &t), 0);
+	cr_expect_str_eq(t.out, "[\nn:1\n]\n");
+	cr_expect_eq(by_scan("\"abc\"", 4, &t), -1, "the closing quote is past the end");
+}
