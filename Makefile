@@ -3,10 +3,9 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BUILD    ?= build
 VERSION  := 0.1.0
-# ctrun's own binary links musl (below): its toolchain, and what building yajl, libcap and
-# libseccomp from Debian's source packages takes (dpkg-source; gperf for libseccomp's
-# syscall table).
-MUSL_PKGS := musl-tools gperf dpkg-dev xz-utils
+# ctrun's own binary links musl (below): what building musl, yajl, libcap and libseccomp
+# from Debian's source packages takes (dpkg-source; gperf for libseccomp's syscall table).
+MUSL_PKGS := gperf dpkg-dev xz-utils
 DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
             uidmap strace $(MUSL_PKGS)
@@ -45,17 +44,17 @@ HELPERS   := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 # loops, each a trap to the hypervisor here (~0.45 ms of every command; musl's start-up has
 # none; contrib/bench/README.md). So the sources are compiled twice: by gcc into $(BUILD)/
 # (libctrun.a for the unit and integration tests and helpers, glibc) and by musl-gcc into
-# $(MUSL_DIR)/obj/ for $(BUILD)/ctrun-musl. yajl, libcap and libseccomp come from Debian's
-# source packages, built with musl-gcc into $(MUSL_PREFIX) (contrib/musl/build-deps.sh).
-# $(BUILD)/ctrun is $(BUILD)/ctrun-musl, or $(BUILD)/ctrun-glibc when musl or the sources
-# cannot be had: contrib/musl/libc.sh chooses, and prints one line saying why it fell back.
+# $(MUSL_DIR)/obj/ for $(BUILD)/ctrun-musl. musl itself (with its older malloc), yajl, libcap
+# and libseccomp are built from Debian's source packages into $(MUSL_PREFIX)
+# (contrib/musl/build-deps.sh). $(BUILD)/ctrun is $(BUILD)/ctrun-musl, or $(BUILD)/ctrun-glibc
+# when they cannot be had: contrib/musl/libc.sh chooses, and prints one line saying why it
+# fell back.
 MUSL_DIR      := $(BUILD)/musl
 MUSL_PREFIX   := $(MUSL_DIR)/prefix
-MUSL_CC       := musl-gcc
-MUSL_LIBDIR   := /usr/lib/$(shell uname -m)-linux-musl
+MUSL_CC       := $(MUSL_PREFIX)/bin/musl-gcc
 MUSL_CFLAGS   := $(CFLAGS) -isystem $(MUSL_PREFIX)/include
 # musl-gcc's specs link a dynamic PIE even when asked for -static-pie: ours come after them.
-MUSL_LINK     := gcc -specs=$(MUSL_LIBDIR)/musl-gcc.specs -B$(MUSL_LIBDIR)/ \
+MUSL_LINK     := gcc -specs=$(MUSL_PREFIX)/lib/musl-gcc.specs -B$(MUSL_PREFIX)/lib/ \
                  -specs=contrib/musl/static-pie.specs
 MUSL_OBJS     := $(LIB_SRCS:%.c=$(MUSL_DIR)/obj/%.o) $(RT_SRCS:%.c=$(MUSL_DIR)/obj/%.o)
 CHOOSE_LIBC   := contrib/musl/libc.sh $(MUSL_DIR)
@@ -144,7 +143,7 @@ $(MUSL_DIR)/obj/%.o: %.c | $(MUSL_PREFIX)/.complete
 	@mkdir -p $(@D)
 	$(MUSL_CC) $(MUSL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/ctrun-musl: $(MUSL_OBJS) contrib/musl/static-pie.specs
+$(BUILD)/ctrun-musl: $(MUSL_OBJS) contrib/musl/static-pie.specs $(MUSL_PREFIX)/.complete
 	$(MUSL_LINK) $(filter-out -static-pie,$(CTRUN_LDFLAGS)) -o $@ $(MUSL_OBJS) \
 		-L$(MUSL_PREFIX)/lib -lyajl -lcap -lseccomp
 
@@ -238,7 +237,7 @@ $(BUILD)/bench/floor: FORCE
 $(BUILD)/bench/floor-glibc: contrib/bench/floor.c
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 
-$(BUILD)/bench/floor-musl: contrib/bench/floor.c | $(MUSL_PREFIX)/.complete
+$(BUILD)/bench/floor-musl: contrib/bench/floor.c $(MUSL_PREFIX)/.complete
 	$(MUSL_CC) $(BENCH_CFLAGS) -isystem $(MUSL_PREFIX)/include -o $@ $<
 
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)

@@ -511,33 +511,58 @@ static struct sm_fields sm_fields(bool brief)
 
 #define SM_BUF_MAX (16U << 20)
 
+/* The buffers of one read start on the stack and move to the heap only when they must
+ * grow: under musl every malloc of a few KiB maps pages and its free unmaps them again,
+ * with page faults between, in every container start. */
+#define SM_STACK_IDS   256
+#define SM_STACK_BYTES 4096
+
 struct sm_buf {
 	struct ct_statmount *sm;
 	size_t size;
+	bool on_heap;
 };
 
-static int list_mount_ids(uint64_t **ids, size_t *n, struct ct_error *err)
+struct id_list {
+	uint64_t *v;
+	size_t n, cap;
+	bool on_heap;
+};
+
+/* A buffer of size bytes in place of *p (of old bytes, used ones kept): realloc'd when on
+ * the heap already, else a new one. NULL when out of memory (*p unchanged). */
+static void *grow_off_stack(void *p, size_t old, size_t size, bool *on_heap)
+{
+	void *grown = *on_heap ? realloc(p, size) : malloc(size);
+	if (grown && !*on_heap)
+		memcpy(grown, p, old);
+	if (grown)
+		*on_heap = true;
+	return grown;
+}
+
+/* Every mount id, into l (which holds its first buffer). */
+static int list_mount_ids(struct id_list *l, struct ct_error *err)
 {
 	struct ct_mnt_id_req req = {.size = MNT_ID_REQ_SIZE_VER0, .mnt_id = LSMT_ROOT};
-	size_t cap = 0;
-	*ids = NULL;
-	*n = 0;
 	for (;;) {
-		if (*n == cap) {
-			uint64_t *grown = realloc(*ids, (cap + 256) * sizeof(**ids));
+		if (l->n == l->cap) {
+			size_t cap = 2 * l->cap;
+			uint64_t *grown = grow_off_stack(l->v, l->n * sizeof(*l->v),
+							 cap * sizeof(*l->v), &l->on_heap);
 			if (!grown)
 				return ct_error_set(err, ENOMEM, "listmount");
-			*ids = grown;
-			cap += 256;
+			l->v = grown;
+			l->cap = cap;
 		}
-		size_t room = cap - *n;
-		ssize_t got = ct_listmount(&req, *ids + *n, room, 0);
+		size_t room = l->cap - l->n;
+		ssize_t got = ct_listmount(&req, l->v + l->n, room, 0);
 		if (got < 0)
 			return ct_error_set(err, errno, "listmount");
-		*n += (size_t)got;
+		l->n += (size_t)got;
 		if ((size_t)got < room) /* the kernel gives all it has up to room */
 			return 0;
-		req.param = (*ids)[*n - 1]; /* go on after the last id seen */
+		req.param = l->v[l->n - 1]; /* go on after the last id seen */
 	}
 }
 
@@ -546,14 +571,14 @@ static int statmount_one(uint64_t id, uint64_t want, struct sm_buf *b)
 {
 	struct ct_mnt_id_req req = {.size = MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = want};
 	for (;;) {
-		if (b->sm && ct_statmount(&req, b->sm, b->size, 0) == 0)
+		if (ct_statmount(&req, b->sm, b->size, 0) == 0)
 			return 0;
-		if (b->sm && errno != EOVERFLOW)
+		if (errno != EOVERFLOW)
 			return -1;
-		size_t size = b->size ? b->size * 2 : 8192;
+		size_t size = b->size * 2;
 		if (size > SM_BUF_MAX)
 			return errno = EOVERFLOW, -1;
-		void *grown = realloc(b->sm, size);
+		void *grown = grow_off_stack(b->sm, 0, size, &b->on_heap);
 		if (!grown)
 			return errno = ENOMEM, -1;
 		b->sm = grown;
@@ -660,15 +685,19 @@ static int stat_mounts(struct ct_mount_table *t, const uint64_t *ids, size_t n,
 
 static int read_statmount(struct ct_mount_table *t, bool brief, struct ct_error *err)
 {
-	_cleanup_free_ uint64_t *ids = NULL;
-	size_t n;
-	if (list_mount_ids(&ids, &n, err) < 0)
-		return -1;
-	struct sm_buf b = {NULL, 0};
+	uint64_t first_ids[SM_STACK_IDS];
+	uint64_t first_sm[SM_STACK_BYTES / sizeof(uint64_t)]; /* aligned for the struct */
+	struct id_list ids = {first_ids, 0, SM_STACK_IDS, false};
+	struct sm_buf b = {(struct ct_statmount *)first_sm, sizeof(first_sm), false};
 	struct sm_fields f = sm_fields(brief);
 	table_init(t, CT_MOUNTS_STATMOUNT);
-	int r = stat_mounts(t, ids, n, &f, &b, err);
-	free(b.sm);
+	int r = list_mount_ids(&ids, err);
+	if (r == 0)
+		r = stat_mounts(t, ids.v, ids.n, &f, &b, err);
+	if (ids.on_heap)
+		free(ids.v);
+	if (b.on_heap)
+		free(b.sm);
 	if (r < 0)
 		ct_mount_table_free(t);
 	return r;

@@ -62,16 +62,18 @@ static bool propagation_matches(uint64_t want, uint64_t have)
 	}
 }
 
+/* recursive: m is the mount checked or one below it, named in the message. */
 static int attr_difference(uint64_t set, uint64_t clear, const struct ct_mount *m,
-			   const char *where, char *buf, size_t size)
+			   bool recursive, char *buf, size_t size)
 {
 	for (size_t i = 0; i < sizeof(attr_words) / sizeof(attr_words[0]); i++) {
 		uint64_t bit = attr_words[i].bit;
 		bool want_on = set & bit, want_off = clear & bit, on = m->attr & bit;
 		if ((want_on && !on) || (want_off && on)) {
-			snprintf(buf, size, "asked %s%s, the kernel has it %s",
-				 want_on ? attr_words[i].on : attr_words[i].off, where,
-				 on ? attr_words[i].on : attr_words[i].off);
+			snprintf(buf, size, "asked %s%s%s%s, the kernel has it %s",
+				 want_on ? attr_words[i].on : attr_words[i].off,
+				 recursive ? " recursively (\"" : "", recursive ? m->target : "",
+				 recursive ? "\")" : "", on ? attr_words[i].on : attr_words[i].off);
 			return -1;
 		}
 	}
@@ -95,7 +97,7 @@ int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount
 				"asked a bind of device %u:%u, the kernel has device %u:%u",
 				e->dev_major, e->dev_minor, m->dev_major, m->dev_minor),
 		       -1;
-	if (attr_difference(e->attr_set, e->attr_clear, m, "", buf, size) < 0)
+	if (attr_difference(e->attr_set, e->attr_clear, m, false, buf, size) < 0)
 		return -1;
 	uint64_t atime = m->attr & MOUNT_ATTR__ATIME;
 	if (e->check_atime && atime != e->atime)
@@ -106,25 +108,46 @@ int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount
 		return snprintf(buf, size, "asked %s propagation, the kernel has %s",
 				propagation_word(e->propagation), propagation_word(m->propagation)),
 		       -1;
-	char where[128];
 	for (size_t i = 0; i <= n_below; i++) {
 		const struct ct_mount *sub = i == 0 ? m : below[i - 1];
-		snprintf(where, sizeof(where), " recursively (\"%s\")", sub->target);
-		if (attr_difference(e->rec_set, e->rec_clear, sub, where, buf, size) < 0)
+		if (attr_difference(e->rec_set, e->rec_clear, sub, true, buf, size) < 0)
 			return -1;
 	}
 	return 0;
 }
 
+const char *ct_mountcheck_label(const struct ct_mount_expect *e, char *buf, size_t size)
+{
+	if (e->what)
+		snprintf(buf, size, "%s \"%s\"", e->what, e->path);
+	else
+		snprintf(buf, size, "mount #%zu \"%s\"", e->mount, e->path);
+	return buf;
+}
+
+/* A component that is empty ("//", a trailing '/'), "." or "..". */
+static bool odd_component(const char *s, size_t len)
+{
+	return len == 0 || (len <= 2 && s[0] == '.' && (len == 1 || s[1] == '.'));
+}
+
+const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size)
+{
+	bool normal = path[0] == '/';
+	for (const char *c = path; normal && *c && strcmp(path, "/") != 0;) {
+		size_t len = strcspn(c + 1, "/");
+		normal = !odd_component(c + 1, len);
+		c += 1 + len;
+	}
+	/* as ct_path_normalize, which leaves out what does not fit with room to spare */
+	if (normal && strlen(path) + 2 < size)
+		return path;
+	ct_path_normalize(path, buf, size);
+	return buf;
+}
+
 /* ---- expectations, in the parent ---- */
 
-/* A mount made later at path a hides one made at b (both normalised). The root never
- * does: it is made read-only in place, not mounted. */
-static bool covers(const char *a, const char *b)
-{
-	size_t n = strlen(a);
-	return strcmp(a, "/") != 0 && strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
-}
 
 #define PER_MOUNT (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
 
@@ -152,7 +175,7 @@ static void allow_source_flags(const char *source, struct ct_mount_expect *e)
 static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_mount_expect *e)
 {
 	const struct ct_planned_mount *m = &plan->mounts[i];
-	snprintf(e->label, sizeof(e->label), "mount #%zu \"%s\"", i, m->destination);
+	e->mount = i;
 	e->path = m->destination;
 	expect_flags(e, &m->flags);
 	e->tree = m->flags.recursive_bind; /* an rbind brings its submounts */
@@ -183,7 +206,7 @@ static void expect_hierarchies(const struct ct_init_plan *plan, size_t i, struct
 			break;
 		const char *dir = unified ? "unified" : plan->cgroup_v1[h].dir;
 		snprintf(e->own_path, sizeof(e->own_path), "%s/%s", m->destination, dir);
-		snprintf(e->label, sizeof(e->label), "mount #%zu \"%s\"", i, e->own_path);
+		e->mount = i;
 		e->path = e->own_path;
 		expect_flags(e, &m->flags);
 		e->fstype = unified ? "cgroup2" : "cgroup";
@@ -198,7 +221,7 @@ static size_t hierarchies_per_mount(const struct ct_init_plan *plan)
 static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, const char *what)
 {
 	for (size_t i = 0; i < paths->len; i++, e++) {
-		snprintf(e->label, sizeof(e->label), "%s \"%s\"", what, paths->items[i]);
+		e->what = what;
 		e->path = paths->items[i];
 		e->attr_set = MOUNT_ATTR_RDONLY;
 		e->tree = true; /* a read-only path is an rbind of itself */
@@ -212,7 +235,7 @@ static void expect_device_binds(struct ct_init_plan *plan)
 	for (size_t i = 0; i < plan->expect_masked - plan->expect_devices; i++) {
 		struct ct_mount_expect *e = &plan->expect[plan->expect_devices + i];
 		e->path = ct_devices_path(plan, i);
-		snprintf(e->label, sizeof(e->label), "device \"%s\"", e->path);
+		e->what = "device";
 	}
 }
 
@@ -237,53 +260,60 @@ static size_t made_order(const struct ct_init_plan *plan, size_t k)
 	return 2 * k;
 }
 
-/* The paths of the expectations, normalised once for the pairwise comparison. */
-struct shadow_keys {
-	size_t *order; /* made_order of each: it walks the mounts */
-	char **path;   /* normalised, NULL when the expectation has none */
-	size_t n;
+/* An expectation's path, normalised once for the pairwise comparison. */
+struct shadow_key {
+	size_t order;	  /* made_order: it walks the mounts */
+	const char *path; /* normalised; NULL when the expectation has none */
+	size_t len;
+	char *copy; /* path, when it had to be normalised */
 };
 
-static void shadow_keys_free(struct shadow_keys *k)
+/* A mount made later at a hides one made at b. The root never does: it is made read-only
+ * in place, not mounted. */
+static bool covers(const struct shadow_key *a, const struct shadow_key *b)
 {
-	for (size_t i = 0; k->path && i < k->n; i++)
-		free(k->path[i]);
-	free(k->path);
-	free(k->order);
+	return a->len > 1 && a->len <= b->len && memcmp(a->path, b->path, a->len) == 0 &&
+	       (b->path[a->len] == '\0' || b->path[a->len] == '/');
 }
 
-static int shadow_keys_make(const struct ct_init_plan *plan, struct shadow_keys *k)
+static void shadow_keys_free(struct shadow_key *k, size_t n)
 {
-	k->n = plan->n_expect;
-	k->order = calloc(k->n, sizeof(*k->order));
-	k->path = calloc(k->n, sizeof(*k->path));
-	if (!k->order || !k->path)
-		return -1;
-	for (size_t i = 0; i < k->n; i++) {
+	for (size_t i = 0; k && i < n; i++)
+		free(k[i].copy);
+	free(k);
+}
+
+static struct shadow_key *shadow_keys_make(const struct ct_init_plan *plan)
+{
+	struct shadow_key *k = calloc(plan->n_expect, sizeof(*k));
+	for (size_t i = 0; k && i < plan->n_expect; i++) {
 		char buf[PATH_MAX];
-		k->order[i] = made_order(plan, i);
-		if (!plan->expect[i].path)
+		const char *path = plan->expect[i].path;
+		k[i].order = made_order(plan, i);
+		if (!path)
 			continue;
-		ct_path_normalize(plan->expect[i].path, buf, sizeof(buf));
-		if (!(k->path[i] = strdup(buf)))
-			return -1;
+		k[i].path = ct_mountcheck_normal_path(path, buf, sizeof(buf));
+		if (k[i].path == buf && !(k[i].path = k[i].copy = strdup(buf))) {
+			shadow_keys_free(k, plan->n_expect);
+			return NULL;
+		}
+		k[i].len = strlen(k[i].path);
 	}
-	return 0;
+	return k;
 }
 
 /* An expectation a later one covers is not checked. */
 static int mark_shadowed(struct ct_init_plan *plan, struct ct_error *err)
 {
-	struct shadow_keys k = {0};
-	if (shadow_keys_make(plan, &k) < 0) {
-		shadow_keys_free(&k);
+	struct shadow_key *k = shadow_keys_make(plan);
+	size_t n = plan->n_expect;
+	if (!k)
 		return ct_error_set(err, ENOMEM, "plan the mount check");
-	}
-	for (size_t i = 0; i < k.n; i++)
-		for (size_t j = 0; j < k.n && !plan->expect[i].shadowed; j++)
-			if (k.path[j] && k.path[i] && k.order[j] > k.order[i])
-				plan->expect[i].shadowed = covers(k.path[j], k.path[i]);
-	shadow_keys_free(&k);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n && k[i].path && !plan->expect[i].shadowed; j++)
+			if (k[j].path && k[j].order > k[i].order)
+				plan->expect[i].shadowed = covers(&k[j], &k[i]);
+	shadow_keys_free(k, n);
 	return 0;
 }
 
@@ -316,11 +346,10 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	expect_device_binds(plan);
 	expect_paths(&plan->expect[plan->expect_masked], &lx->masked_paths, "masked path");
 	expect_paths(&plan->expect[plan->expect_readonly], &lx->readonly_paths, "read-only path");
-	snprintf(plan->expect[plan->expect_console].label, sizeof(plan->expect[0].label),
-		 "terminal \"/dev/console\"");
+	plan->expect[plan->expect_console].what = "terminal";
 	plan->expect[plan->expect_console].path = "/dev/console";
 	struct ct_mount_expect *root = &plan->expect[plan->expect_root];
-	snprintf(root->label, sizeof(root->label), "root \"/\"");
+	root->what = "root";
 	root->path = "/";
 	root->attr_set = c->root.readonly ? MOUNT_ATTR_RDONLY : 0;
 	return mark_shadowed(plan, err);
@@ -393,9 +422,10 @@ static int compare_found(const struct ct_mount_expect *e, const struct ct_mount_
 			 struct ct_error *err)
 {
 	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, all, n_all, below) : 0;
-	char diff[CT_ERROR_MSG_MAX / 2];
+	char diff[CT_ERROR_MSG_MAX / 2], label[CT_ERROR_MSG_MAX / 4];
 	if (ct_mountcheck_compare(e, seen, below, n_below, diff, sizeof(diff)) < 0)
-		return ct_error_set_plain(err, EIO, "%s: %s", e->label, diff);
+		return ct_error_set_plain(err, EIO, "%s: %s",
+					  ct_mountcheck_label(e, label, sizeof(label)), diff);
 	return 0;
 }
 
@@ -406,11 +436,12 @@ static const struct ct_mount *found_in_table(const struct ct_mount_expect *e,
 					     const struct ct_mount_table *t)
 {
 	const struct ct_mount *m = find_by_mnt_id(t, e->mounted_id);
-	char path[PATH_MAX];
+	char buf[PATH_MAX];
 	if (!m || e->check_dev)
 		return NULL;
-	ct_path_normalize(e->path, path, sizeof(path));
-	return ct_mount_reached_by(t, m, path) ? m : NULL;
+	return ct_mount_reached_by(t, m, ct_mountcheck_normal_path(e->path, buf, sizeof(buf)))
+		       ? m
+		       : NULL;
 }
 
 /* The kernel's answer: what e's path leads to now, by a lookup in the root. */
@@ -419,21 +450,23 @@ static int check_by_lookup(const struct ct_mount_expect *e, const struct ct_moun
 			   const struct ct_mount **below, struct ct_error *err)
 {
 	_cleanup_close_ int fd = ct_root_open(rootfd, e->path, false);
+	int saved = errno;
+	char label[CT_ERROR_MSG_MAX / 4];
 	uint64_t now;
+	ct_mountcheck_label(e, label, sizeof(label));
 	if (fd < 0)
-		return ct_error_set(err, errno, "%s: the path no longer leads to a mount",
-				    e->label);
+		return ct_error_set(err, saved, "%s: the path no longer leads to a mount", label);
 	if (ct_fd_mount_id(fd, false, &now, err) < 0)
-		return ct_error_prefix(err, "%s", e->label);
+		return ct_error_prefix(err, "%s", label);
 	if (now != e->mounted_id)
 		return ct_error_set_plain(err, EIO,
 					  "%s: the mount at its destination (id %" PRIu64
 					  ") is not the one made there (id %" PRIu64 ")",
-					  e->label, now, e->mounted_id);
+					  label, now, e->mounted_id);
 	const struct ct_mount *m = find_by_mnt_id(t, now);
 	if (!m)
 		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
-					  e->label, now);
+					  label, now);
 	/* A bind's device as stat() sees it, as for its source: a btrfs subvolume's differs
 	 * from the superblock's that the table gives. */
 	struct ct_mount seen = *m;

@@ -23,7 +23,11 @@ struct stat;
 
 /* What one mount must look like. Zero fields are not checked. */
 struct ct_mount_expect {
-	char label[96];	    /* `mount #3 "/data"`, `masked path "/proc/kcore"` */
+	/* What an error calls it (ct_mountcheck_label): `mount #3 "/data"` when what is NULL,
+	 * else `masked path "/proc/kcore"`. Made only for an error: a start that passes the
+	 * check formats nothing. */
+	const char *what;   /* "masked path", "read-only path", "device", "terminal", "root" */
+	size_t mount;	    /* with what NULL: the index in config.json's mounts */
 	const char *path;   /* in the container, after pivot_root */
 	char own_path[128]; /* where path points for a cgroup v1 hierarchy */
 	const char *fstype; /* NULL: a bind, whose type is its source's */
@@ -48,6 +52,13 @@ struct ct_mount_expect {
 int ct_mountcheck_compare(const struct ct_mount_expect *e, const struct ct_mount *m,
 			  const struct ct_mount *const *below, size_t n_below, char *buf,
 			  size_t size);
+
+/* e's name in errors, into buf: `mount #3 "/data"`, `masked path "/proc/kcore"`. */
+const char *ct_mountcheck_label(const struct ct_mount_expect *e, char *buf, size_t size);
+
+/* path itself when it is normal already (ct_path_normalize would give it back unchanged:
+ * the common case, found without formatting anything), else its normal form in buf. Pure. */
+const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size);
 
 /* Builds the expectations of plan (its mounts, the cgroup v1 hierarchies, device nodes bound
  * from the host, masked and read-only paths, /dev/console, the read-only root) into

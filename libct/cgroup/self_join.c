@@ -35,7 +35,7 @@ static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
 		}
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/tasks", d->path);
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		int fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0) {
 			int saved = errno;
 			ct_cgroup_self_join_close(j);

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "libct/mountcheck.h"
+#include "libct/safefs.h"
 #include "libct/spawn.h"
 #include "libct/syscalls.h"
 #include "tests/unit/plan_fixture.h"
@@ -316,9 +317,16 @@ static const char *mounts_doc(const char *mounts, const char *linux_extra, bool 
 	return out;
 }
 
+/* e's label, in a static buffer that the next call overwrites. */
+static const char *label_of(const struct ct_mount_expect *e)
+{
+	static char buf[256];
+	return ct_mountcheck_label(e, buf, sizeof(buf));
+}
+
 static void expect_label(const struct ct_mount_expect *e, const char *label, const char *path)
 {
-	cr_expect_str_eq(e->label, label);
+	cr_expect_str_eq(label_of(e), label);
 	cr_assert_not_null(e->path, "%s: no path", label);
 	cr_expect_str_eq(e->path, path, "%s", label);
 }
@@ -456,11 +464,11 @@ Test(mountcheck_plan, masked_readonly_console_and_root)
 	expect_label(&e[4], "terminal \"/dev/console\"", "/dev/console");
 	expect_label(&e[5], "root \"/\"", "/");
 	for (size_t i = 1; i < 4; i++)
-		cr_expect_eq(e[i].attr_set, MOUNT_ATTR_RDONLY, "%s", e[i].label);
+		cr_expect_eq(e[i].attr_set, MOUNT_ATTR_RDONLY, "%s", label_of(&e[i]));
 	cr_expect_eq(e[4].attr_set, 0);
 	cr_expect_eq(e[5].attr_set, MOUNT_ATTR_RDONLY);
 	for (size_t i = 0; i < p->n_expect; i++)
-		cr_expect_not(e[i].shadowed, "%s is shadowed", e[i].label);
+		cr_expect_not(e[i].shadowed, "%s is shadowed", label_of(&e[i]));
 	plan_done(&f);
 }
 
@@ -539,7 +547,7 @@ Test(mountcheck_plan, cgroup_on_a_v1_host_expects_each_hierarchy)
 		expect_label(&e[h + i], want[i][0], want[i][1]);
 		cr_expect_str_eq(e[h + i].fstype, want[i][2]);
 		cr_expect_eq(e[h + i].attr_set, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID);
-		cr_expect_not(e[h + i].shadowed, "%s", e[h + i].label);
+		cr_expect_not(e[h + i].shadowed, "%s", label_of(&e[h + i]));
 	}
 	cr_expect_not(e[1].shadowed);
 	plan_done(&f);
@@ -551,7 +559,7 @@ Test(mountcheck_plan, cgroup_on_a_v1_host_without_unified)
 	plan_build_ok(&f, mounts_doc(CGROUP_AT_1, "", false));
 	replan_cgroups(&f, cpu_memory, false, false);
 	cr_expect_eq(f.plan.expect_masked, 5);
-	cr_expect_str_eq(f.plan.expect[4].label, "mount #1 \"/sys/fs/cgroup/memory\"");
+	cr_expect_str_eq(label_of(&f.plan.expect[4]), "mount #1 \"/sys/fs/cgroup/memory\"");
 	plan_done(&f);
 }
 
@@ -582,8 +590,8 @@ Test(mountcheck_plan, later_mounts_shadow_the_hierarchies)
 	cr_expect(e[0].shadowed, "the cgroup tmpfs under /sys");
 	cr_expect(e[1].shadowed, "the tmpfs under /sys");
 	cr_expect_not(e[2].shadowed);
-	cr_expect(e[3].shadowed, "%s", e[3].label);
-	cr_expect(e[4].shadowed, "%s", e[4].label);
+	cr_expect(e[3].shadowed, "%s", label_of(&e[3]));
+	cr_expect(e[4].shadowed, "%s", label_of(&e[4]));
 	plan_done(&f);
 
 	plan_build_ok(&f,
@@ -595,8 +603,8 @@ Test(mountcheck_plan, later_mounts_shadow_the_hierarchies)
 	replan_cgroups(&f, cpu_memory, false, false);
 	e = f.plan.expect;
 	cr_expect_not(e[0].shadowed);
-	cr_expect_not(e[2].shadowed, "%s", e[2].label);
-	cr_expect(e[3].shadowed, "%s", e[3].label);
+	cr_expect_not(e[2].shadowed, "%s", label_of(&e[2]));
+	cr_expect(e[3].shadowed, "%s", label_of(&e[3]));
 	plan_done(&f);
 }
 
@@ -615,7 +623,7 @@ static void assert_shadowing(const char *const *dests, const bool *shadowed)
 	plan_build_ok(&f, mounts_doc(mounts, "", false));
 	for (size_t i = 0; dests[i]; i++)
 		cr_expect_eq(f.plan.expect[i].shadowed, shadowed[i], "%s is %sshadowed in %s",
-			     f.plan.expect[i].label, shadowed[i] ? "not " : "", mounts);
+			     label_of(&f.plan.expect[i]), shadowed[i] ? "not " : "", mounts);
 	plan_done(&f);
 }
 
@@ -676,4 +684,37 @@ Test(mountcheck_plan, readonly_path_shadows_a_mount_at_its_path)
 	cr_expect_not(e[f.plan.expect_masked].shadowed);
 	cr_expect_not(e[f.plan.expect_readonly].shadowed);
 	plan_done(&f);
+}
+
+/* ---- normal paths ---- */
+
+Test(mountcheck_paths, a_normal_path_is_taken_as_it_is)
+{
+	const char *normal[] = {"/", "/proc", "/dev/pts", "/a/.b/c..", "/...", "/x y/z"};
+	char buf[64];
+	for (size_t i = 0; i < ARRAY_SIZE(normal); i++)
+		cr_expect_eq(ct_mountcheck_normal_path(normal[i], buf, sizeof(buf)), normal[i],
+			     "\"%s\" was copied", normal[i]);
+}
+
+/* Whatever the fast path decides, the result is ct_path_normalize's. */
+Test(mountcheck_paths, anything_else_is_what_ct_path_normalize_makes_of_it)
+{
+	const char *paths[] = {"",	   "proc",   "/proc/",	  "//proc", "/dev//pts",
+			       "/./dev",   "/dev/.", "/dev/../x", "/..",    "/a/b/..",
+			       "/proc/.x", "/a/...", "./a",	  "/",	    "/dev/pts"};
+	char buf[64], want[64];
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		ct_path_normalize(paths[i], want, sizeof(want));
+		cr_expect_str_eq(ct_mountcheck_normal_path(paths[i], buf, sizeof(buf)), want,
+				 "\"%s\"", paths[i]);
+	}
+}
+
+Test(mountcheck_paths, a_path_too_long_for_the_buffer_is_cut_as_ct_path_normalize_cuts_it)
+{
+	const char *path = "/aaaa/bbbb/cccc";
+	char buf[15], want[15];
+	ct_path_normalize(path, want, sizeof(want));
+	cr_expect_str_eq(ct_mountcheck_normal_path(path, buf, sizeof(buf)), want);
 }
