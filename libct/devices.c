@@ -11,6 +11,7 @@
 #include "libct/cleanup.h"
 #include "libct/mountcheck.h"
 #include "libct/mountfd.h"
+#include "libct/mountpoint.h"
 #include "libct/safefs.h"
 
 /* dev is major << 8 | minor, as makedev() gives for these small numbers */
@@ -47,8 +48,8 @@ const char *ct_devices_path(const struct ct_init_plan *plan, size_t i)
 
 /* An empty file with the host's node bound on it: mknod is not allowed here. Node i's bind is
  * recorded for the mount check like any mount ctrun makes. */
-static int bind_host_node(struct ct_init_plan *plan, size_t i, int rootfd, const struct node *n,
-			  struct ct_error *err)
+static int bind_host_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints *mp,
+			  const struct node *n, struct ct_error *err)
 {
 	/* the host's node is what gets bound: it must be the device asked for */
 	_cleanup_close_ int host = openat(AT_FDCWD, n->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -63,8 +64,11 @@ static int bind_host_node(struct ct_init_plan *plan, size_t i, int rootfd, const
 	struct ct_mount_request rq = {
 		.source = n->path, .source_fd = host, .flags = &flags, .file = true};
 	ct_expect_bind_source(plan, plan->expect_devices + i, &st);
-	return ct_mount_in_root(rootfd, n->path, &rq, ct_expect_id(plan, plan->expect_devices + i),
-				err);
+	_cleanup_close_ int target = ct_mountpoint_open(mp, n->path, CT_MAKE_FILE);
+	if (target < 0)
+		return ct_error_set(err, errno, "create mount point");
+	return ct_mount_at(mp->rootfd, n->path, target, &rq,
+			   ct_expect_id(plan, plan->expect_devices + i), NULL, err);
 }
 
 #define REPLACE_FAILED (-2)
@@ -84,11 +88,26 @@ static int mknod_replacing(int dir, const char *name, const struct node *n)
 	return mknodat(dir, name, mode, n->dev);
 }
 
-static int make_node(struct ct_init_plan *plan, size_t i, int rootfd, const struct node *n,
-		     struct ct_error *err)
+/* In a fresh /dev tmpfs (libct/mountpoint.h) the node just made is the one named: its
+ * owner is set by name, and its mode is right as made (the umask is 0 here, and a fresh
+ * tmpfs has no default ACL). Elsewhere both go through an fd of the node. */
+static int set_owner_and_mode(int dir, const char *name, const struct node *n, bool fresh)
+{
+	if (fresh)
+		return fchownat(dir, name, n->uid, n->gid, AT_SYMLINK_NOFOLLOW);
+	_cleanup_close_ int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || ct_fd_chmod(fd, n->mode) < 0 || ct_fd_chown(fd, n->uid, n->gid) < 0)
+		return -1;
+	return 0;
+}
+
+static int make_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints *mp,
+		     const struct node *n, struct ct_error *err)
 {
 	char name[NAME_MAX + 1];
-	_cleanup_close_ int dir = ct_root_mkparent(rootfd, n->path, name, sizeof(name));
+	_cleanup_close_ int owned = -1;
+	bool fresh;
+	int dir = ct_mountpoint_parent(mp, n->path, name, sizeof(name), &owned, &fresh);
 	if (dir < 0)
 		return ct_error_set(err, errno, "create device \"%s\"", n->path);
 	int made = mknod_replacing(dir, name, n);
@@ -96,18 +115,18 @@ static int make_node(struct ct_init_plan *plan, size_t i, int rootfd, const stru
 		return ct_error_set(err, errno, "replace \"%s\" with a device", n->path);
 	if (made < 0) {
 		if (errno == EPERM && n->type != S_IFIFO)
-			return bind_host_node(plan, i, rootfd, n, err) < 0
+			return bind_host_node(plan, i, mp, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)
 				       : 0;
 		return ct_error_set(err, errno, "create device \"%s\"", n->path);
 	}
-	_cleanup_close_ int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || ct_fd_chmod(fd, n->mode) < 0 || ct_fd_chown(fd, n->uid, n->gid) < 0)
+	if (set_owner_and_mode(dir, name, n, fresh) < 0)
 		return ct_error_set(err, errno, "set mode and owner of device \"%s\"", n->path);
 	return 0;
 }
 
-static int create_default_devices(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int create_default_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
+				  struct ct_error *err)
 {
 	static const char *const links[][2] = {
 		{"/proc/self/fd", "fd"},       {"/proc/self/fd/0", "stdin"},
@@ -115,10 +134,11 @@ static int create_default_devices(struct ct_init_plan *plan, int rootfd, struct 
 		{"pts/ptmx", "ptmx"},
 	};
 	for (size_t i = 0; i < N_DEFAULT_NODES; i++)
-		if (make_node(plan, i, rootfd, &default_nodes[i], err) < 0)
+		if (make_node(plan, i, mp, &default_nodes[i], err) < 0)
 			return -1;
-	_cleanup_close_ int dev = ct_root_open(rootfd, "/dev", false);
-	if (dev < 0)
+	_cleanup_close_ int owned = -1;
+	int dev = ct_mountpoint_fresh_dir(mp, "/dev");
+	if (dev < 0 && (dev = owned = ct_root_open(mp->rootfd, "/dev", false)) < 0)
 		return ct_error_set(err, errno, "open /dev");
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
 		if (symlinkat(links[i][0], dev, links[i][1]) < 0 && errno != EEXIST)
@@ -130,9 +150,10 @@ static int create_default_devices(struct ct_init_plan *plan, int rootfd, struct 
 	return 0;
 }
 
-int ct_devices_create(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int create_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
+			  struct ct_error *err)
 {
-	if (plan->dev_is_tmpfs && create_default_devices(plan, rootfd, err) < 0)
+	if (plan->dev_is_tmpfs && create_default_devices(plan, mp, err) < 0)
 		return -1;
 	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < lx->devices.len; i++) {
@@ -146,8 +167,17 @@ int ct_devices_create(struct ct_init_plan *plan, int rootfd, struct ct_error *er
 			.uid = d->has_uid ? d->uid : 0,
 			.gid = d->has_gid ? d->gid : 0,
 		};
-		if (make_node(plan, n_default_nodes(plan) + i, rootfd, &n, err) < 0)
+		if (make_node(plan, n_default_nodes(plan) + i, mp, &n, err) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* The modes are made as asked, not cut by the umask the caller left us. */
+int ct_devices_create(struct ct_init_plan *plan, struct ct_mountpoints *mp, struct ct_error *err)
+{
+	mode_t umask_was = umask(0);
+	int rc = create_devices(plan, mp, err);
+	umask(umask_was);
+	return rc;
 }

@@ -241,7 +241,7 @@ static bool have_mount_setattr(void)
 
 /* 1: mounted; 0: the new API is missing, nothing was done; -1: failed. */
 static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mounted_id,
-		     struct ct_error *err)
+		     int *mounted_fd, struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
 	if (api == CT_MOUNT_API_AUTO && !have_mount_setattr())
@@ -259,6 +259,8 @@ static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mo
 	if (apply_propagation(mnt, NULL, f->propagation, err) < 0 ||
 	    record_id(mnt, mounted_id, err) < 0)
 		return -1;
+	if (mounted_fd)
+		*mounted_fd = steal_fd(&mnt);
 	return 1;
 }
 
@@ -287,7 +289,7 @@ static int open_mounted(int rootfd, const char *dest, int target)
 }
 
 static int mount_legacy(int rootfd, const char *dest, int target, const struct ct_mount_request *rq,
-			uint64_t *mounted_id, struct ct_error *err)
+			uint64_t *mounted_id, int *mounted_fd, struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
 	char on[32], from[32];
@@ -312,9 +314,24 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 	if (f->bind && f->flags &&
 	    mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags | kept_flags(mnt), NULL) < 0)
 		return ct_error_set(err, errno, "remount the bind with its options");
-	if (apply_recursive(mnt, f, err) < 0 || apply_propagation(-1, on, f->propagation, err) < 0)
+	if (apply_recursive(mnt, f, err) < 0 ||
+	    apply_propagation(-1, on, f->propagation, err) < 0 ||
+	    record_id(mnt, mounted_id, err) < 0)
 		return -1;
-	return record_id(mnt, mounted_id, err);
+	if (mounted_fd)
+		*mounted_fd = steal_fd(&mnt);
+	return 0;
+}
+
+int ct_mount_at(int rootfd, const char *dest, int target, const struct ct_mount_request *rq,
+		uint64_t *mounted_id, int *mounted_fd, struct ct_error *err)
+{
+	if (api != CT_MOUNT_API_LEGACY) {
+		int rc = mount_new(target, rq, mounted_id, mounted_fd, err);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	return mount_legacy(rootfd, dest, target, rq, mounted_id, mounted_fd, err);
 }
 
 int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request *rq,
@@ -324,12 +341,7 @@ int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request
 		ct_root_mkpath(rootfd, dest, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
 	if (target < 0)
 		return ct_error_set(err, errno, "create mount point");
-	if (api != CT_MOUNT_API_LEGACY) {
-		int rc = mount_new(target, rq, mounted_id, err);
-		if (rc != 0)
-			return rc < 0 ? -1 : 0;
-	}
-	return mount_legacy(rootfd, dest, target, rq, mounted_id, err);
+	return ct_mount_at(rootfd, dest, target, rq, mounted_id, NULL, err);
 }
 
 int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct ct_error *err)
@@ -337,6 +349,11 @@ int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct c
 	_cleanup_close_ int mnt = ct_root_open(rootfd, dest, false);
 	if (mnt < 0)
 		return ct_error_set(err, errno, "open the mount");
+	return ct_mount_fd_set_readonly(mnt, recursive, err);
+}
+
+int ct_mount_fd_set_readonly(int mnt, bool recursive, struct ct_error *err)
+{
 	if (setattr(mnt, recursive, MOUNT_ATTR_RDONLY, 0, 0) == 0)
 		return 0;
 	if (errno != ENOSYS && errno != EPERM)

@@ -37,9 +37,18 @@ enum ct_mount_api { CT_MOUNT_API_AUTO, CT_MOUNT_API_NEW, CT_MOUNT_API_LEGACY };
 int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request *rq,
 		     uint64_t *mounted_id, struct ct_error *err);
 
+/* ct_mount_in_root() onto target, an fd of dest already resolved in rootfd (made by the
+ * caller: ct_root_mkpath, or libct/mountpoint.h). mounted_fd, when not NULL, receives an fd
+ * of the new mount's root (the caller closes it): where mounts inside it are made from, or
+ * what a later ct_mount_fd_set_readonly() changes, with no look-up of dest again. */
+int ct_mount_at(int rootfd, const char *dest, int target, const struct ct_mount_request *rq,
+		uint64_t *mounted_id, int *mounted_fd, struct ct_error *err);
+
 /* Makes the mount at dest (inside rootfd) read-only, with every mount below it when
  * recursive (mount_setattr; a remount of the top one where that call is missing). */
 int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct ct_error *err);
+/* The same for the mount whose root fd is. */
+int ct_mount_fd_set_readonly(int fd, bool recursive, struct ct_error *err);
 
 /* In a user namespace the kernel locks the flags of the mounts it copied from the host:
  * a bind remount must keep the source's ro/nosuid/nodev/noexec or it is refused. On: every

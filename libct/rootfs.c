@@ -18,22 +18,30 @@
 #include "libct/fsinfo.h"
 #include "libct/init_hooks.h"
 #include "libct/mountfd.h"
+#include "libct/mountpoint.h"
 #include "libct/procfs.h"
 #include "libct/safefs.h"
+#include "libct/syscalls.h"
 #include "libct/sysctl.h"
 
-static int mount_request(int rootfd, size_t index, const char *dest,
-			 const struct ct_mount_request *rq, uint64_t *mounted_id,
+/* mounted_fd: as ct_mount_at()'s, may be NULL. */
+static int mount_request(struct ct_mountpoints *mp, size_t index, const char *dest,
+			 const struct ct_mount_request *rq, uint64_t *mounted_id, int *mounted_fd,
 			 struct ct_error *err)
 {
-	if (ct_mount_in_root(rootfd, dest, rq, mounted_id, err) < 0)
+	_cleanup_close_ int target =
+		ct_mountpoint_open(mp, dest, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
+	if (target < 0)
+		ct_error_set(err, errno, "create mount point");
+	if (target < 0 ||
+	    ct_mount_at(mp->rootfd, dest, target, rq, mounted_id, mounted_fd, err) < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", index, dest);
 	return 0;
 }
 
 /* A "cgroup" mount on a v1 host: a tmpfs holding one mount per hierarchy (and cgroup2 at
  * unified on a hybrid host), as runc and crun show it; read-only after they are in. */
-static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
+static int mount_cgroup_v1(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
 			   struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
@@ -42,8 +50,11 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 	tmpfs.data = "mode=755";
 	struct ct_mount_request rq = {
 		.type = "tmpfs", .source = "tmpfs", .source_fd = -1, .flags = &tmpfs};
-	if (mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err) < 0)
+	_cleanup_close_ int made = -1;
+	if (mount_request(mp, index, m->destination, &rq, ct_expect_id(plan, index), &made, err) <
+	    0)
 		return -1;
+	int top = ct_mountpoint_add_fresh(mp, m->destination, &made);
 	char dest[PATH_MAX];
 	rq.flags = &hierarchy;
 	for (size_t i = 0; i <= plan->n_cgroup_v1; i++) {
@@ -59,17 +70,16 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, int rootfd, size_t index,
 		snprintf(dest, sizeof(dest), "%s/%s", m->destination,
 			 unified ? "unified" : plan->cgroup_v1[i].dir);
 		uint64_t *id = ct_expect_id(plan, m->expect_hierarchies + i);
-		if (mount_request(rootfd, index, dest, &rq, id, err) < 0)
+		if (mount_request(mp, index, dest, &rq, id, NULL, err) < 0)
 			return -1;
 	}
-	if ((m->flags.flags & MS_RDONLY) &&
-	    ct_mount_set_readonly(rootfd, m->destination, false, err) < 0)
+	if ((m->flags.flags & MS_RDONLY) && ct_mount_fd_set_readonly(top, false, err) < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", index, m->destination);
 	return 0;
 }
 
 /* A unified host's cgroup mount without a cgroup namespace: the container's directory. */
-static int mount_cgroup2_bind(struct ct_init_plan *plan, int rootfd, size_t index,
+static int mount_cgroup2_bind(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
 			      struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
@@ -78,7 +88,7 @@ static int mount_cgroup2_bind(struct ct_init_plan *plan, int rootfd, size_t inde
 	bind.data = NULL;
 	struct ct_mount_request rq = {
 		.type = "cgroup2", .source = plan->cgroup2_bind, .source_fd = -1, .flags = &bind};
-	return mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err);
+	return mount_request(mp, index, m->destination, &rq, ct_expect_id(plan, index), NULL, err);
 }
 
 /* Whether the filesystem data sets key ("mode=", "uid=", ...) itself. */
@@ -114,34 +124,42 @@ static int open_copyup_source(int rootfd, const char *dest, struct stat *st)
 
 /* "tmpcopyup": the tmpfs is mounted writable, filled from the image's directory (an fd
  * opened before the mount hid it), then made read-only if asked. */
-static int mount_tmpfs_copyup(struct ct_init_plan *plan, int rootfd, size_t index,
+static int mount_tmpfs_copyup(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
 			      struct ct_mount_request *rq, struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
 	struct stat st;
-	_cleanup_close_ int image = open_copyup_source(rootfd, m->destination, &st);
+	_cleanup_close_ int image = open_copyup_source(mp->rootfd, m->destination, &st);
 	if (image < 0 && errno)
 		return ct_error_set(err, errno, "mount #%zu \"%s\": open the image's directory",
 				    index, m->destination);
 	struct ct_mount_flags writable = m->flags;
 	writable.flags &= ~(unsigned long)MS_RDONLY;
 	rq->flags = &writable;
-	if (mount_request(rootfd, index, m->destination, rq, ct_expect_id(plan, index), err) < 0)
+	_cleanup_close_ int tmpfs = -1;
+	if (mount_request(mp, index, m->destination, rq, ct_expect_id(plan, index), &tmpfs, err) <
+	    0)
 		return -1;
 	if (image < 0)
 		return 0;
-	_cleanup_close_ int tmpfs = ct_root_open(rootfd, m->destination, false);
-	if (tmpfs < 0 || copy_root_attributes(tmpfs, &st, m->flags.data) < 0)
+	if (copy_root_attributes(tmpfs, &st, m->flags.data) < 0)
 		return ct_error_set(err, errno, "mount #%zu \"%s\": copy up the directory", index,
 				    m->destination);
 	if (ct_copy_tree(image, tmpfs, err) < 0 ||
-	    ((m->flags.flags & MS_RDONLY) &&
-	     ct_mount_set_readonly(rootfd, m->destination, false, err) < 0))
+	    ((m->flags.flags & MS_RDONLY) && ct_mount_fd_set_readonly(tmpfs, false, err) < 0))
 		return ct_error_prefix(err, "mount #%zu \"%s\"", index, m->destination);
 	return 0;
 }
 
-static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, struct ct_error *err)
+/* A tmpfs of the config's own, empty: where mount points inside it are made directly. */
+static bool is_fresh_tmpfs(const struct ct_planned_mount *m)
+{
+	return !m->flags.bind && !m->flags.idmap && !m->flags.tmpcopyup && !m->is_cgroup &&
+	       m->type && strcmp(m->type, "tmpfs") == 0;
+}
+
+static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
+			 struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
 	struct ct_mount_request rq = {
@@ -155,18 +173,25 @@ static int mount_planned(struct ct_init_plan *plan, int rootfd, size_t index, st
 		rq.file = !S_ISDIR(st.st_mode);
 		ct_expect_bind_source(plan, index, &st);
 	} else if (m->is_cgroup && !plan->cgroup2_host && strcmp(m->type, "cgroup2") != 0) {
-		return mount_cgroup_v1(plan, rootfd, index, err);
+		return mount_cgroup_v1(plan, mp, index, err);
 	} else if (m->is_cgroup) {
 		/* the container's view of a unified host: its own cgroup2 */
 		rq.type = rq.source = "cgroup2";
 		if (plan->cgroup2_bind)
-			return mount_cgroup2_bind(plan, rootfd, index, err);
+			return mount_cgroup2_bind(plan, mp, index, err);
 	}
 	if (!rq.source)
 		rq.source = m->type;
 	if (m->flags.tmpcopyup && m->type && strcmp(m->type, "tmpfs") == 0)
-		return mount_tmpfs_copyup(plan, rootfd, index, &rq, err);
-	return mount_request(rootfd, index, m->destination, &rq, ct_expect_id(plan, index), err);
+		return mount_tmpfs_copyup(plan, mp, index, &rq, err);
+	_cleanup_close_ int made = -1;
+	bool fresh = is_fresh_tmpfs(m);
+	if (mount_request(mp, index, m->destination, &rq, ct_expect_id(plan, index),
+			  fresh ? &made : NULL, err) < 0)
+		return -1;
+	if (fresh)
+		ct_mountpoint_add_fresh(mp, m->destination, &made);
+	return 0;
 }
 
 static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
@@ -204,57 +229,100 @@ static int open_dev_null(int rootfd, struct ct_error *err)
 	return steal_fd(&fd);
 }
 
+/* The first masked directory and file are mounted; every other one is a copy of the
+ * first of its kind (open_tree, with its flags), not a tmpfs or a bind of its own. */
+struct mask_models {
+	int dir, file; /* the first mask's mount, -1 before it */
+	int null;      /* /dev/null, -1 until a file is masked */
+};
+
+static void mask_models_close(struct mask_models *m)
+{
+	int fds[] = {m->dir, m->file, m->null};
+	for (size_t i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static int mask_one(struct ct_init_plan *plan, int rootfd, size_t i, struct mask_models *models,
+		    struct ct_error *err)
+{
+	static const struct ct_mount_flags dir_mask = {.flags = MS_RDONLY,
+						       .data = "size=0k,mode=0555"};
+	static const struct ct_mount_flags file_mask = {.flags = MS_RDONLY, .bind = true};
+	static const struct ct_mount_flags copy = {.bind = true};
+	const char *p = plan->config->linux_.masked_paths.items[i];
+	_cleanup_close_ int fd = ct_root_open(rootfd, p, false);
+	struct stat st;
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return ct_error_set(err, errno, "mask \"%s\"", p);
+	bool dir = S_ISDIR(st.st_mode);
+	int *model = dir ? &models->dir : &models->file;
+	if (!dir && *model < 0 && models->null < 0 &&
+	    (models->null = open_dev_null(rootfd, err)) < 0)
+		return ct_error_prefix(err, "mask \"%s\"", p);
+	struct ct_mount_request rq = {
+		.type = dir ? "tmpfs" : NULL,
+		.source = dir ? "tmpfs" : "/dev/null",
+		.source_fd = dir ? -1 : models->null,
+		.flags = dir ? &dir_mask : &file_mask,
+		.file = !dir,
+	};
+	if (*model >= 0) {
+		rq.source = p;
+		rq.source_fd = *model;
+		rq.flags = &copy;
+	}
+	if (plan->expect)
+		plan->expect[plan->expect_masked + i].fstype = rq.type;
+	if (ct_mount_at(rootfd, p, fd, &rq, ct_expect_id(plan, plan->expect_masked + i),
+			*model < 0 ? model : NULL, err) < 0)
+		return ct_error_prefix(err, "mask \"%s\"", p);
+	return 0;
+}
+
 /* After pivot_root: "/" is the rootfs, resolution still refuses magic links. */
 static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	const struct oci_linux *lx = &plan->config->linux_;
-	struct ct_mount_flags dir_mask = {.flags = MS_RDONLY, .data = "size=0k,mode=0555"};
-	struct ct_mount_flags file_mask = {.flags = MS_RDONLY, .bind = true};
-	_cleanup_close_ int null = -1;
-	for (size_t i = 0; i < lx->masked_paths.len; i++) {
-		const char *p = lx->masked_paths.items[i];
-		_cleanup_close_ int fd = ct_root_open(rootfd, p, false);
-		struct stat st;
-		if (fd < 0 && errno == ENOENT)
-			continue;
-		if (fd < 0 || fstat(fd, &st) < 0)
-			return ct_error_set(err, errno, "mask \"%s\"", p);
-		bool dir = S_ISDIR(st.st_mode);
-		if (!dir && null < 0 && (null = open_dev_null(rootfd, err)) < 0)
-			return ct_error_prefix(err, "mask \"%s\"", p);
-		struct ct_mount_request rq = {
-			.type = dir ? "tmpfs" : NULL,
-			.source = dir ? "tmpfs" : "/dev/null",
-			.source_fd = dir ? -1 : null,
-			.flags = dir ? &dir_mask : &file_mask,
-			.file = !dir,
-		};
-		if (plan->expect)
-			plan->expect[plan->expect_masked + i].fstype = rq.type;
-		if (ct_mount_in_root(rootfd, p, &rq, ct_expect_id(plan, plan->expect_masked + i),
-				     err) < 0)
-			return ct_error_prefix(err, "mask \"%s\"", p);
-	}
+	struct mask_models models = {-1, -1, -1};
+	int rc = 0;
+	for (size_t i = 0; i < lx->masked_paths.len && rc == 0; i++)
+		rc = mask_one(plan, rootfd, i, &models, err);
+	mask_models_close(&models);
+	return rc;
+}
+
+/* With the new mount API the copy is made read-only, with all below it, before it is
+ * attached; otherwise after (mountfd.h: a remount of the top one without mount_setattr). */
+static int make_path_readonly(struct ct_init_plan *plan, int rootfd, size_t i, struct ct_error *err)
+{
+	const char *p = plan->config->linux_.readonly_paths.items[i];
+	_cleanup_close_ int fd = ct_root_open(rootfd, p, false);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0)
+		return ct_error_set(err, errno, "make \"%s\" read-only", p);
+	struct ct_mount_flags rbind = {.bind = true, .recursive_bind = true};
+	if (ct_mount_api_used() == CT_MOUNT_API_NEW)
+		rbind.rec_set = MOUNT_ATTR_RDONLY;
+	struct ct_mount_request rq = {.source = p, .source_fd = fd, .flags = &rbind};
+	uint64_t *id = ct_expect_id(plan, plan->expect_readonly + i);
+	_cleanup_close_ int made = -1;
+	if (ct_mount_at(rootfd, p, fd, &rq, id, rbind.rec_set ? NULL : &made, err) < 0 ||
+	    (!rbind.rec_set && ct_mount_fd_set_readonly(made, true, err) < 0))
+		return ct_error_prefix(err, "make \"%s\" read-only", p);
 	return 0;
 }
 
 static int make_paths_readonly(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	const struct oci_linux *lx = &plan->config->linux_;
-	struct ct_mount_flags rbind = {.bind = true, .recursive_bind = true};
-	for (size_t i = 0; i < lx->readonly_paths.len; i++) {
-		const char *p = lx->readonly_paths.items[i];
-		_cleanup_close_ int fd = ct_root_open(rootfd, p, false);
-		if (fd < 0 && errno == ENOENT)
-			continue;
-		if (fd < 0)
-			return ct_error_set(err, errno, "make \"%s\" read-only", p);
-		struct ct_mount_request rq = {.source = p, .source_fd = fd, .flags = &rbind};
-		uint64_t *id = ct_expect_id(plan, plan->expect_readonly + i);
-		if (ct_mount_in_root(rootfd, p, &rq, id, err) < 0 ||
-		    ct_mount_set_readonly(rootfd, p, true, err) < 0)
-			return ct_error_prefix(err, "make \"%s\" read-only", p);
-	}
+	for (size_t i = 0; i < lx->readonly_paths.len; i++)
+		if (make_path_readonly(plan, rootfd, i, err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -309,7 +377,7 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
 				    oci_propagation_names[c->linux_.rootfs_propagation]);
 	if (!c->root.readonly)
 		return 0;
-	if (ct_mount_set_readonly(rootfd, "/", false, err) < 0)
+	if (ct_mount_fd_set_readonly(rootfd, false, err) < 0)
 		return ct_error_prefix(err, "make the root read-only");
 	uint64_t *id = ct_expect_id(plan, plan->expect_root);
 	return id ? ct_fd_mount_id(rootfd, false, id, err) : 0;
@@ -317,12 +385,22 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
 
 /* Mounts, devices and pivot_root with paths resolved in the rootfs; then, inside it, the
  * paths that are masked or read-only. */
+static int mount_all(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+{
+	struct ct_mountpoints mp;
+	ct_mountpoints_init(&mp, rootfd);
+	int rc = 0;
+	for (size_t i = 0; i < plan->n_mounts && rc == 0; i++)
+		rc = mount_planned(plan, &mp, i, err);
+	if (rc == 0)
+		rc = ct_devices_create(plan, &mp, err);
+	ct_mountpoints_release(&mp);
+	return rc;
+}
+
 static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
-	for (size_t i = 0; i < plan->n_mounts; i++)
-		if (mount_planned(plan, rootfd, i, err) < 0)
-			return -1;
-	if (ct_devices_create(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
+	if (mount_all(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
 	    enter_rootfs(plan, rootfd, err) < 0)
 		return -1;
 	_cleanup_close_ int newroot = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);

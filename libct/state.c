@@ -657,23 +657,46 @@ static const struct oci_field state_fields[] = {
 	{NULL},
 };
 
-/* One open and (for what fits 4 KiB) one read. O_NONBLOCK: a FIFO planted as state.json
- * reads as empty (a parse error) instead of blocking the open; the size cap is the read's. */
-static char *read_state_text(int atfd, const char *path, const char *label, size_t *len,
-			     struct ct_error *err)
+/* Where a state.json is read first: one that fits (a state without many annotations is under
+ * 3 KiB) needs no allocation. `list` reads one per container, and with musl's malloc a 2 KiB
+ * buffer made and freed each time was an mmap and a munmap. */
+#define STATE_STACK_BYTES 8192
+
+/* One open and, for what fits `stack`, one read; a bigger file is read again into *heap
+ * (the caller's to free). Returns the NUL-terminated text. O_NONBLOCK: a FIFO planted as
+ * state.json reads as empty (a parse error) instead of blocking the open; the size cap is
+ * the read's. */
+static const char *read_state_text(int atfd, const char *path, const char *label,
+				   char stack[STATE_STACK_BYTES], char **heap, size_t *len,
+				   struct ct_error *err)
 {
 	_cleanup_close_ int fd = openat(atfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	_cleanup_free_ char *buf = ct_read_file(fd, STATE_MAX_BYTES, len);
-	if (!buf && errno == EFBIG)
-		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
-		       NULL;
-	if (!buf)
+	ssize_t n;
+	do
+		n = read(fd, stack, STATE_STACK_BYTES - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	if (strlen(buf) != *len)
+	const char *text = stack;
+	/* a short read of a regular file is its end (libct/readall.h) */
+	if ((size_t)n < STATE_STACK_BYTES - 1) {
+		stack[n] = '\0';
+		*len = (size_t)n;
+	} else if (lseek(fd, 0, SEEK_SET) < 0 ||
+		   !(*heap = ct_read_file(fd, STATE_MAX_BYTES, len))) {
+		if (errno == EFBIG)
+			return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label,
+					    STATE_MAX_BYTES),
+			       NULL;
+		return ct_error_set(err, errno, "%s", label), NULL;
+	} else {
+		text = *heap;
+	}
+	if (strlen(text) != *len)
 		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", label), NULL;
-	return steal_ptr(&buf);
+	return text;
 }
 
 int ct_state_parse(const char *label, const char *text, struct ct_state *st, struct ct_error *err)
@@ -732,7 +755,9 @@ static int read_state_at(int atfd, const char *path, const char *id, state_parse
 {
 	memset(st, 0, sizeof(*st));
 	size_t len;
-	_cleanup_free_ char *text = read_state_text(atfd, path, CT_STATE_FILE, &len, err);
+	char stack[STATE_STACK_BYTES];
+	_cleanup_free_ char *heap = NULL;
+	const char *text = read_state_text(atfd, path, CT_STATE_FILE, stack, &heap, &len, err);
 	if (!text || parse(CT_STATE_FILE, text, len, st, err) < 0)
 		return ct_error_prefix(err, "container \"%s\"", ct_shown_id(id).s);
 	if (strcmp(st->id, id) != 0) {

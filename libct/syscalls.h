@@ -262,6 +262,9 @@ _Static_assert(sizeof(struct clone_args) >= CLONE_ARGS_SIZE_VER2,
 #endif
 
 /* ---- statx (linux/stat.h) --------------------------------------------------------------- */
+#ifndef STATX_INO
+#define STATX_INO 0x00000100U
+#endif
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U
 #endif

@@ -128,6 +128,10 @@ int cmd_list(const struct ct_globals *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+	/* the whole listing leaves in one write (musl's stdout buffer is 1 KiB: a write per 10
+	 * rows); before the first output, as setvbuf requires */
+	static char out[64 * 1024];
+	setvbuf(stdout, out, _IOFBF, sizeof(out));
 	struct ct_error err = {0};
 	char **ids = NULL;
 	size_t n = 0;

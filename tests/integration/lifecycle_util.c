@@ -760,11 +760,16 @@ int lc_count_in_pidns(pid_t pid, const char *cmdline)
 	return scan_pidns(pid, cmdline, &first);
 }
 
+/* Waits for it: a shell's "cmd &" forks first and execs later, so a marker the shell
+ * writes next may come before the child shows the command line. */
 pid_t lc_find_in_pidns(pid_t pid, const char *cmdline)
 {
 	pid_t first;
-	scan_pidns(pid, cmdline, &first);
-	cr_assert_gt(first, 0, "no \"%s\" in the pid namespace of %d", cmdline, (int)pid);
+	for (unsigned waited = 0; scan_pidns(pid, cmdline, &first) == 0; waited += 20) {
+		cr_assert_lt(waited, POLL_LIMIT_MS, "no \"%s\" in the pid namespace of %d",
+			     cmdline, (int)pid);
+		sleep_ms(20);
+	}
 	return first;
 }
 

@@ -166,7 +166,7 @@ char *lc_ns_link(const char *who, const char *name);
 /* Number of processes whose pid namespace is that of pid and whose cmdline is cmdline
  * (arguments joined by spaces). */
 int lc_count_in_pidns(pid_t pid, const char *cmdline);
-/* The pid (as seen here) of one such process; fails when there is none. */
+/* The pid (as seen here) of one such process; fails when none comes within the poll limit. */
 pid_t lc_find_in_pidns(pid_t pid, const char *cmdline);
 /* Polls until lc_count_in_pidns() is want (fails after 10 s). */
 void lc_wait_count_in_pidns(pid_t pid, const char *cmdline, int want);

@@ -506,6 +506,41 @@ Test(lifecycle, list_of_an_empty_root)
 	ctt_result_free(&r);
 }
 
+/* A state.json past the first read (8 KiB; annotations are what makes one big): state,
+ * list and start read it whole. */
+Test(lifecycle, a_big_state_file_is_read_whole)
+{
+	struct lc t;
+	init(&t);
+	enum { BIG = 20000 };
+	char *big = malloc(BIG + 1), *json = malloc(BIG + 64);
+	cr_assert(big && json);
+	for (int i = 0; i < BIG; i++)
+		big[i] = (char)('a' + i % 26);
+	big[BIG] = '\0';
+	snprintf(json, BIG + 64, "{\"big\":\"%s\",\"tier\":\"db\"}", big);
+	ctt_config_set(t.bundle, ".annotations", json);
+	lc_set_script(&t, "sleep 1000");
+	create(&t, "big");
+	char *file = ctt_read_file(lc_state_file(&t, "big"));
+	cr_assert_gt(strlen(file), BIG, "state.json holds the annotation");
+	lc_ok(&t, "start", "big");
+	yajl_val st = lc_state(&t, "big");
+	cr_expect_str_eq(ctt_json_get_string(st, ".annotations.big"), big);
+	yajl_tree_free(st);
+	struct ctt_result r;
+	cr_assert_eq(lc_ctrun(&r, &t, "list", "--format", "json"), 0, "%s", r.err);
+	yajl_val list = ctt_json_parse(r.out, "list --format json");
+	cr_expect_str_eq(ctt_json_get_string(list, "[0].status"), "running");
+	cr_expect_str_eq(ctt_json_get_string(list, "[0].annotations.big"), big);
+	cr_expect_str_eq(ctt_json_get_string(list, "[0].annotations.tier"), "db");
+	yajl_tree_free(list);
+	ctt_result_free(&r);
+	free(file);
+	free(big);
+	free(json);
+}
+
 struct expected_row {
 	const char *id, *status;
 	pid_t pid;

@@ -697,6 +697,39 @@ Test(mounts, default_devices_and_symlinks)
 	free(out);
 }
 
+/* /devlink -> /dev in the image: a tmpfs there covers ctrun's /dev tmpfs, whose mount
+ * points ctrun makes directly (libct/mountpoint.h). What follows in /dev, a mount and the
+ * default nodes and links, must go where /dev leads now, the covering tmpfs. The check would
+ * refuse the covered /dev/pts: it is off. */
+Test(mounts, dev_covered_through_a_symlink_gets_the_later_mounts_and_nodes)
+{
+	struct lc t;
+	mt_init(&t);
+	char *link = lc_rootfs_path(&t, "devlink");
+	cr_assert_eq(symlink("/dev", link), 0, "symlink %s: %s", link, strerror(errno));
+	add_tmpfs(&t, "/devlink", "mode=0711");
+	add_tmpfs(&t, "/dev/late", "size=1m");
+	lc_set_script(&t, MOUNTINFO "stat -c 'dev=%a' /dev; " DEFAULT_DEVICES);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--no-verify-mounts", "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect(lc_matches(r.out, "^dev=711$"), "/dev is not the covering tmpfs:\n%s", r.out);
+	char *late = assert_mounted(r.out, "/dev/late", "tmpfs");
+	char *opts = super_field(late, 2);
+	cr_expect(in_list(opts, "size=1024k"), "%s", late);
+	static const char *const want[] = {"^crw-rw-rw- 0 0 1, 3 null$",
+					   "^crw-rw-rw- 0 0 5, 0 tty$",
+					   "^lrwxrwxrwx fd /proc/self/fd$"};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_expect(lc_matches(r.out, want[i]), "no %s in the visible /dev:\n%s", want[i],
+			  r.out);
+	free(opts);
+	free(late);
+	free(link);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 /* ---- masked and read-only paths ---- */
 
 Test(mounts, masked_file_reads_empty_and_keeps_nothing)
@@ -735,6 +768,86 @@ Test(mounts, masked_directory_is_an_empty_read_only_tmpfs)
 	free(out);
 	free(f);
 	free(dir);
+}
+
+/* Two masked files and two masked directories (the second of each kind is a copy of the
+ * first mask's mount), each second one named through an image symlink: an absolute one to a
+ * host path (/etc/hostlink -> the host's secret file; inside the rootfs there is no such
+ * path, so nothing is masked there) and one climbing with ".." (it stays in the root). */
+Test(mounts, masked_paths_of_each_kind_through_symlinks_stay_in_the_rootfs)
+{
+	struct lc t;
+	mt_init(&t);
+	char *host = host_dir(), *host_f = ctt_path(host, "f");
+	char *s1 = lc_rootfs_path(&t, "etc/s1"), *s2 = lc_rootfs_path(&t, "etc/s2");
+	char *d1 = lc_rootfs_path(&t, "d1/x"), *d2 = lc_rootfs_path(&t, "d2/x");
+	char *up = lc_rootfs_path(&t, "etc/up"), *hostlink = lc_rootfs_path(&t, "etc/hostlink");
+	char *dup = lc_rootfs_path(&t, "dup");
+	ctt_write_file(s1, "one");
+	ctt_write_file(s2, "two");
+	ctt_mkdir_p(d1);
+	ctt_mkdir_p(d2);
+	cr_assert_eq(symlink("../../../../../etc/s2", up), 0);
+	cr_assert_eq(symlink(host_f, hostlink), 0);
+	cr_assert_eq(symlink("../../../../d2", dup), 0);
+	const char *masked[] = {"/etc/s1", "/etc/up", "/etc/hostlink", "/d1", "/dup"};
+	for (size_t i = 0; i < sizeof(masked) / sizeof(masked[0]); i++) {
+		char *q = lc_json_quote(masked[i]);
+		lc_config_append(&t, ".linux.maskedPaths", q);
+		free(q);
+	}
+	char *out =
+		lc_sh_output(&t, MOUNTINFO "for f in /etc/s1 /etc/s2; do echo \"$f=$(cat $f | "
+					   "wc -c)\"; done; for d in /d1 /d2; do echo \"$d=$(ls "
+					   "-A $d | wc -l)\"; done; " TRY("write", "touch /d2/y"));
+	cr_expect(lc_matches(out, "^/etc/s1=0$") && lc_matches(out, "^/etc/s2=0$"), "%s", out);
+	cr_expect(lc_matches(out, "^/d1=0$") && lc_matches(out, "^/d2=0$"), "%s", out);
+	expect_result(out, "write", false);
+	assert_option(out, "/etc/s2", "ro", true);
+	char *line = assert_mounted(out, "/d2", "tmpfs");
+	cr_expect(has_option(line, "ro"), "%s", line);
+	expect_not_mounted(out, host_f);
+	expect_host_text(host, "f", "host", "the host's file changed");
+	char *text = ctt_read_file(s2);
+	cr_expect_str_eq(text, "two", "the image's file changed");
+	free(text);
+	free(line);
+	free(out);
+	free(dup);
+	free(hostlink);
+	free(up);
+	free(d2);
+	free(d1);
+	free(s2);
+	free(s1);
+	free(host_f);
+	free(host);
+}
+
+/* A read-only path named through a symlink: /rel -> ../../data (stays in the root, the
+ * image's /data is read-only then), /abs -> a host directory (no such path in the rootfs:
+ * nothing done). */
+Test(mounts, readonly_paths_through_symlinks_stay_in_the_rootfs)
+{
+	struct lc t;
+	mt_init(&t);
+	char *host = host_dir();
+	char *rel = lc_rootfs_path(&t, "rel"), *abs = lc_rootfs_path(&t, "abs");
+	char *data = lc_rootfs_path(&t, "data");
+	ctt_mkdir_p(data);
+	cr_assert_eq(symlink("../../data", rel), 0);
+	cr_assert_eq(symlink(host, abs), 0);
+	lc_config_append(&t, ".linux.readonlyPaths", "\"/rel\"");
+	lc_config_append(&t, ".linux.readonlyPaths", "\"/abs\"");
+	char *out = lc_sh_output(&t, MOUNTINFO TRY("data", "touch /data/x"));
+	expect_result(out, "data", false);
+	assert_option(out, "/data", "ro", true);
+	expect_not_mounted(out, host);
+	free(out);
+	free(data);
+	free(abs);
+	free(rel);
+	free(host);
 }
 
 /* A read-only path over a rw tmpfs with a rw submount: both end up read-only. */
@@ -877,6 +990,9 @@ static void varied_config(const struct lc *t, const char *dir)
 			 "\"fileMode\":420}");
 	lc_config_append(t, ".linux.maskedPaths", "\"/etc/passwd\"");
 	lc_config_append(t, ".linux.maskedPaths", "\"/t/a\"");
+	/* a second of each kind: a copy of the first mask */
+	lc_config_append(t, ".linux.maskedPaths", "\"/etc/group\"");
+	lc_config_append(t, ".linux.maskedPaths", "\"/r\"");
 	free(file);
 }
 

@@ -1,0 +1,59 @@
+/* Where the set-up's mounts go: the fd of a destination in the rootfs, made when missing.
+ *
+ * Most destinations are resolved in the root (libct/safefs.h: openat2 RESOLVE_IN_ROOT, a
+ * missing one made in its resolved parent and looked up again). A destination right inside
+ * a tmpfs ctrun itself mounted earlier in the set-up (/dev/pts in the /dev tmpfs, each
+ * cgroup v1 hierarchy in the /sys/fs/cgroup tmpfs) is made from that tmpfs's own fd with
+ * one mkdirat and one openat, no look-up in the root: the tmpfs held nothing but what ctrun
+ * made there, nothing of the container runs yet, so no symlink or ".." can be in the way.
+ *
+ * A mount made anywhere else may cover such a tmpfs (through a symlink of the image, too),
+ * so after one the tmpfs is used again only once its destination is seen to lead to it. */
+#ifndef CT_MOUNTPOINT_H
+#define CT_MOUNTPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "libct/safefs.h"
+
+#define CT_MOUNTPOINT_FRESH_MAX 8
+
+struct ct_mountpoints {
+	int rootfd;
+	size_t n;
+	struct ct_fresh_dir {
+		char *path;   /* its destination, plain (ct_mountpoint_plain) */
+		int fd;	      /* the root of the tmpfs */
+		bool checked; /* no mount elsewhere since path was last seen leading to fd */
+	} fresh[CT_MOUNTPOINT_FRESH_MAX];
+};
+
+void ct_mountpoints_init(struct ct_mountpoints *mp, int rootfd);
+/* Closes the fds of the fresh directories. */
+void ct_mountpoints_release(struct ct_mountpoints *mp);
+
+/* A tmpfs just mounted at path (its content: only what ctrun makes there), *fd its root:
+ * taken over (*fd = -1) unless path is not plain or there is no room, when it stays the
+ * caller's. Returns the fd either way; fresh directories at or below path are dropped. */
+int ct_mountpoint_add_fresh(struct ct_mountpoints *mp, const char *path, int *fd);
+
+/* O_PATH fd of path, made when missing (a directory, or an empty file for what), as
+ * ct_root_mkpath(); -1 with errno. Every call that does not go through a fresh tmpfs counts
+ * as a mount made elsewhere (the caller mounts on what it gets). */
+int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make what);
+
+/* The directory holding path's last component (name, as ct_root_mkparent()): a fresh
+ * tmpfs's fd, borrowed (*owned = -1), or one resolved in the root that the caller closes
+ * (*owned = the fd). fresh, when not NULL, tells which. -1 with errno. */
+int ct_mountpoint_parent(struct ct_mountpoints *mp, const char *path, char *name, size_t size,
+			 int *owned, bool *fresh);
+
+/* The fd of the fresh tmpfs at path (borrowed), or -1 when path is none (any more). */
+int ct_mountpoint_fresh_dir(struct ct_mountpoints *mp, const char *path);
+
+/* Whether path is absolute and plain: no empty, "." or ".." component, no trailing '/'
+ * ("/" itself is not). Pure. */
+bool ct_mountpoint_plain(const char *path);
+
+#endif
