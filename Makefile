@@ -4,11 +4,12 @@ DESTDIR  ?=
 BUILD    ?= build
 VERSION  := 0.1.0
 # ctrun's own binary links musl (below): what building musl, yajl, libcap and libseccomp
-# from Debian's source packages takes (dpkg-source; gperf for libseccomp's syscall table).
-MUSL_PKGS := gperf dpkg-dev xz-utils
+# from Debian's source packages takes (dpkg-source, the archive key that signs the source
+# lists; gperf for libseccomp's syscall table).
+MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring
 DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
-            uidmap $(MUSL_PKGS)
+            uidmap strace $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own).
 E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2

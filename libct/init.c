@@ -106,6 +106,17 @@ static bool same_inode(int a, int b)
 	       sa.st_ino == sb.st_ino;
 }
 
+/* create may still have work on the init after READY (the v1 memory cgroup, where the init
+ * could not join it itself): killed before it is done, the init would wait on the exec fifo
+ * for ever, startable outside its memory limit. The socket's EOF instead of CREATED says so,
+ * and the init goes. (run: START does it.) */
+static int wait_for_create(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->opts->start != CT_START_FIFO)
+		return 0;
+	return ct_sync_expect(plan->sync_fd, CT_SYNC_CREATED, "create was done", err);
+}
+
 /* Blocks until `ctrun start` opens the fifo for reading (or run says START) and returns the
  * channel the start is reported on. The fifo is reopened through the container's /proc,
  * where a config mount (on /proc/1/fd) may put another file: it is used only when it is
@@ -201,8 +212,10 @@ void ct_init_run(struct ct_init_plan *plan)
 		ct_sync_send_error(plan->sync_fd, &err);
 		_exit(1);
 	}
+	/* cleared before READY: create may exit as soon as it has sent CREATED */
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
-	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0)
+	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0 ||
+	    wait_for_create(plan, &err) < 0)
 		_exit(1);
 	/* after READY: dropping a detached mount waits for RCU (~0.2 ms), which the parent
 	 * need not wait for */

@@ -498,7 +498,8 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	if (spawn_init(&plan, sync, out, err) < 0 || place_init(&plan, out, err) < 0 ||
 	    release_user_namespace(&plan, out, err) < 0 ||
 	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||
-	    wait_for_ready(o, out->sync_fd, out, err) < 0 || place_init_late(&plan, out, err) < 0) {
+	    wait_for_ready(o, out->sync_fd, out, err) < 0 || place_init_late(&plan, out, err) < 0 ||
+	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
 		ct_spawned_kill(out);
 		goto out;
 	}

@@ -126,6 +126,11 @@ int ct_sync_send_hooks_done(int sock, struct ct_error *err)
 	return send_type(sock, CT_SYNC_HOOKS_DONE, err);
 }
 
+int ct_sync_send_created(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_CREATED, err);
+}
+
 int ct_sync_send_started(int sock, struct ct_error *err)
 {
 	return send_type(sock, CT_SYNC_STARTED, err);

@@ -26,12 +26,15 @@
  *   send it to listenerPath                        filter; the parent passes the fd on
  *   with the process state                         before READY, the child keeps no copy)
  *                                                  write "0" to v1 memory's `tasks`
- *        <------------------- READY {note}         set-up done, about to block on the
- *   (v1 memory cgroup.procs, when the init         exec fifo until `ctrun start`
+ *        <------------------- READY {note}         set-up done
+ *   (v1 memory cgroup.procs, when the init
  *   could not: seccomp before the identity
  *   change, an LSM label)
- *   write state.json, pid file, exit
- *   (run: write state.json, then)
+ *   (create:) CREATED -------------------------->  blocks on the exec fifo until
+ *   pid file, exit (state.json was written         `ctrun start`; EOF instead: create
+ *   while the init set itself up)                  was killed before it was done with
+ *                                                  the init, which exits
+ *   (run: without CREATED; EOF instead of START: run was killed, the init exits)
  *   START ------------------------------------->   startContainer hooks ("created", in
  *        <------------------- STARTED              the container's root)
  *        <------------------- EOF                  execve: the close-on-exec socket
@@ -77,6 +80,7 @@ enum ct_sync_type {
 	CT_SYNC_HOOKS_DONE = 10,  /* parent -> init: they passed, go on */
 	CT_SYNC_STARTED = 11,	  /* init -> start/run: startContainer passed, exec next */
 	CT_SYNC_CGROUP_READY = 12, /* parent -> child: the init is in its cgroup */
+	CT_SYNC_CREATED = 13,	   /* parent -> init (create): done with it, it may wait */
 };
 
 struct ct_sync_msg {
@@ -108,6 +112,8 @@ int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 int ct_sync_send_create_hooks(int sock, struct ct_error *err);
 /* Parent -> init: they all passed. */
 int ct_sync_send_hooks_done(int sock, struct ct_error *err);
+/* Parent -> init (create, after READY): every cgroup joined; the init now outlives create. */
+int ct_sync_send_created(int sock, struct ct_error *err);
 /* Init -> run: started (the startContainer hooks passed), the execve comes next. */
 int ct_sync_send_started(int sock, struct ct_error *err);
 

@@ -281,18 +281,30 @@ static enum ct_status container_status(int atfd, const char *fifo_path, struct c
 	return status;
 }
 
+/* The lock is ours and there is no state.json: create holds the lock from its reservation
+ * until state.json is written, so the create that reserved id was killed before recording
+ * a container (its init died with it: libct/init.c). None exists; an exclusive opener
+ * (delete, start, ...) removes the reservation, so that the id may be created again. */
+static int dead_reservation(int rootfd, const char *id, bool exclusive, struct ct_container *c,
+			    struct ct_error *err)
+{
+	struct ct_error ignored;
+	if (exclusive)
+		ct_state_remove(rootfd, &c->dir, &ignored);
+	return ct_error_set_plain(err, ENOENT,
+				  "container \"%s\" does not exist: its create was killed before "
+				  "recording it%s",
+				  ct_shown_id(id).s, exclusive ? " (its directory is removed)" : "");
+}
+
 /* Opens, reads and derives the status of id in rootfd (owned by the caller). */
 static int open_in(int rootfd, const char *id, bool exclusive, struct ct_container *c,
 		   struct ct_error *err)
 {
 	if (ct_state_open(rootfd, id, exclusive, &c->dir, err) < 0)
 		return -1;
-	if (ct_state_read(&c->dir, &c->state, err) < 0) {
-		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" is still being created",
-				     ct_shown_id(id).s);
-		return -1;
-	}
+	if (ct_state_read(&c->dir, &c->state, err) < 0)
+		return err->errnum == ENOENT ? dead_reservation(rootfd, id, exclusive, c, err) : -1;
 	c->status = container_status(c->dir.dirfd, "exec.fifo", &c->state);
 	return 0;
 }

@@ -38,7 +38,9 @@ struct ct_container {
 int ct_container_create(const struct ct_globals *g, const struct ct_create_args *args,
 			struct ct_container *out, struct ct_error *err);
 
-/* Opens an existing container (id checked), reads its state, derives its status. */
+/* Opens an existing container (id checked), reads its state, derives its status. A
+ * directory without state.json, found under its lock, is a create killed before it recorded
+ * the container: errnum ENOENT, and an exclusive opener removes the directory. */
 int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
 		      struct ct_container *out, struct ct_error *err);
 

@@ -192,6 +192,21 @@ Test(sync, hook_messages_in_order)
 	cr_expect_eq(msg.type, CT_SYNC_STARTED);
 }
 
+/* create's last word to the init, then the EOF of its close; an EOF in its place (create
+ * killed) is refused as a missing CREATED. */
+Test(sync, created_then_eof)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_send_created(fds[0], &err), 0, "%s", err.msg);
+	close(fds[0]);
+	fds[0] = -1;
+	cr_expect_eq(ct_sync_expect(fds[1], CT_SYNC_CREATED, "create was done", &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(ct_sync_expect(fds[1], CT_SYNC_CREATED, "create was done", &err), -1);
+	cr_expect_eq(err.errnum, ECANCELED);
+	cr_expect_str_eq(err.msg, "runtime went away before create was done: Operation canceled");
+}
+
 /* The exec fifo's channel: one whole message, then EOF once the writer is gone. */
 Test(sync, fifo_message_then_eof)
 {
