@@ -134,7 +134,8 @@ static bool odd_component(const char *s, size_t len)
 const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size)
 {
 	bool normal = path[0] == '/';
-	for (const char *c = path; normal && *c && strcmp(path, "/") != 0;) {
+	/* "/", or "/name" over and over with no name empty, "." or ".." */
+	for (const char *c = path; normal && path[1] && *c;) {
 		size_t len = strcspn(c + 1, "/");
 		normal = !odd_component(c + 1, len);
 		c += 1 + len;
