@@ -494,11 +494,9 @@ static int check_one(const struct ct_mount_expect *e, const struct ct_mount_expe
 static bool accounted(const struct ct_mount *m, const struct ct_mount_expect *e, size_t n,
 		      const struct ct_mount_table *t)
 {
-	if (strcmp(m->target, "/") == 0)
-		return true;
+	if (strcmp(m->target, "/") == 0 || made_by_ctrun(e, n, m->mnt_id))
+		return true; /* all of a plain start's: no rbind tree is looked up */
 	for (size_t i = 0; i < n; i++) {
-		if (e[i].mounted_id && e[i].mounted_id == m->mnt_id)
-			return true;
 		const struct ct_mount *tree = e[i].tree ? find_by_mnt_id(t, e[i].mounted_id) : NULL;
 		size_t len = tree ? strlen(tree->target) : 0;
 		if (tree && strncmp(m->target, tree->target, len) == 0 && m->target[len] == '/')

@@ -443,9 +443,11 @@ def print_table(names, rows):
 def versions(rts):
     out = []
     for rt in rts:
-        first = subprocess.run([rt.argv[0], "--version"], capture_output=True,
+        lines = subprocess.run([rt.argv[0], "--version"], capture_output=True,
                                text=True).stdout.splitlines()
-        out.append("%s: %s" % (rt.name, first[0] if first else "?"))
+        # ctrun's "libc: musl" line: the libc start-up is part of every command's time
+        libc = [line for line in lines if line.startswith("libc: ")]
+        out.append("%s: %s" % (rt.name, ", ".join((lines[:1] or ["?"]) + libc)))
     return "; ".join(out)
 
 
