@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/pathbuf.h"
 
 /* proc(5): after ") " come field 3 (state) .. field 52; the start time is field 22. */
 #define STAT_FIRST_FIELD_AFTER_COMM 3
@@ -83,8 +84,9 @@ int ct_proc_parse_stat(const char *stat_line, uint64_t *start_time, char *state_
 
 static int read_stat_line(pid_t pid, char *buf, size_t size, struct ct_error *err)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	char path[sizeof("/proc//stat") + CT_DEC_MAX] = "/proc/";
+	size_t digits = ct_format_dec(path + strlen("/proc/"), (uint64_t)pid); /* pid > 0 */
+	memcpy(path + strlen("/proc/") + digits, "/stat", sizeof("/stat"));
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);

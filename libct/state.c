@@ -17,6 +17,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "libct/cleanup.h"
+#include "libct/pathbuf.h"
 #include "libct/readall.h"
 #include "libct/syscalls.h"
 #include "oci/jsonsax.h"
@@ -694,8 +695,6 @@ static const char *read_state_text(int atfd, const char *path, const char *label
 	} else {
 		text = *heap;
 	}
-	if (strlen(text) != *len)
-		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", label), NULL;
 	return text;
 }
 
@@ -737,10 +736,13 @@ int ct_state_parse_for_list(const char *label, const char *text, size_t len, str
 	return fail_with(err, EINVAL, "%s: not a valid state file", label);
 }
 
+/* yajl's tree reads a C string: a NUL inside would end the text early. The lean reader
+ * refuses a NUL itself (no JSON token holds one). */
 static int parse_in_full(const char *label, const char *text, size_t len, struct ct_state *st,
 			 struct ct_error *err)
 {
-	(void)len;
+	if (strlen(text) != len)
+		return fail_with(err, EINVAL, "%s: contains a NUL byte", label);
 	return ct_state_parse(label, text, st, err);
 }
 
@@ -781,7 +783,7 @@ int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, stru
 	if (ct_state_check_id(id, err) < 0)
 		return -1;
 	char path[CT_ID_MAX + sizeof("/" CT_STATE_FILE)];
-	snprintf(path, sizeof(path), "%s/%s", id, CT_STATE_FILE);
+	ct_path_join(path, sizeof(path), id, CT_STATE_FILE); /* fits: the id was checked */
 	if (read_state_at(rootfd, path, id, ct_state_parse_for_list, st, err) < 0) {
 		if (err && err->errnum == ENOENT)
 			does_not_exist(err, id);

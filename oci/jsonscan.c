@@ -251,9 +251,8 @@ static bool scan_number(struct scan *s)
 	return s->cb->yajl_number(s->ctx, (const char *)start, (size_t)(s->p - start));
 }
 
-static bool scan_word(struct scan *s, const char *word)
+static bool scan_word(struct scan *s, const char *word, size_t n)
 {
-	size_t n = strlen(word);
 	if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
 		return false;
 	s->p += n;
@@ -310,11 +309,11 @@ static bool scan_value(struct scan *s, int depth)
 		return scan_string(s, &str, &len) &&
 		       s->cb->yajl_string(s->ctx, (const unsigned char *)str, len);
 	case 't':
-		return scan_word(s, "true") && s->cb->yajl_boolean(s->ctx, 1);
+		return scan_word(s, "true", 4) && s->cb->yajl_boolean(s->ctx, 1);
 	case 'f':
-		return scan_word(s, "false") && s->cb->yajl_boolean(s->ctx, 0);
+		return scan_word(s, "false", 5) && s->cb->yajl_boolean(s->ctx, 0);
 	case 'n':
-		return scan_word(s, "null") && s->cb->yajl_null(s->ctx);
+		return scan_word(s, "null", 4) && s->cb->yajl_null(s->ctx);
 	default:
 		return (*s->p == '-' || is_digit(s)) && scan_number(s);
 	}

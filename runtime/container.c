@@ -14,6 +14,7 @@
 #include "libct/cleanup.h"
 #include "libct/kernel.h"
 #include "libct/lsm.h"
+#include "libct/pathbuf.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
@@ -330,7 +331,7 @@ int ct_container_peek(int rootfd, const char *id, struct ct_state *st, enum ct_s
 	if (ct_state_read_unlocked(rootfd, id, st, err) < 0)
 		return -1;
 	char fifo_path[CT_ID_MAX + sizeof("/exec.fifo")];
-	snprintf(fifo_path, sizeof(fifo_path), "%s/exec.fifo", id);
+	ct_path_join(fifo_path, sizeof(fifo_path), id, "exec.fifo"); /* fits: a checked id */
 	*status = container_status(rootfd, fifo_path, st);
 	return 0;
 }

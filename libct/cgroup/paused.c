@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
+#include "libct/pathbuf.h"
 
 /* Larger than freezer.state ("FREEZING\n") and cgroup.events ("populated 1\nfrozen 1\n"). */
 #define FREEZER_TEXT_MAX 128
@@ -40,7 +41,7 @@ bool ct_cgroup_v1_text_paused(const char *freezer_state)
 static bool read_small(const char *dir, const char *file, char buf[FREEZER_TEXT_MAX])
 {
 	char path[4096];
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >= sizeof(path))
+	if (!ct_path_join(path, sizeof(path), dir, file))
 		return false;
 	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
