@@ -63,8 +63,8 @@ static bool propagation_matches(uint64_t want, uint64_t have)
 }
 
 /* recursive: m is the mount checked or one below it, named in the message. */
-static int attr_difference(uint64_t set, uint64_t clear, const struct ct_mount *m,
-			   bool recursive, char *buf, size_t size)
+static int attr_difference(uint64_t set, uint64_t clear, const struct ct_mount *m, bool recursive,
+			   char *buf, size_t size)
 {
 	for (size_t i = 0; i < sizeof(attr_words) / sizeof(attr_words[0]); i++) {
 		uint64_t bit = attr_words[i].bit;
@@ -147,7 +147,6 @@ const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size)
 }
 
 /* ---- expectations, in the parent ---- */
-
 
 #define PER_MOUNT (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
 
