@@ -800,6 +800,16 @@ void ct_state_free(struct ct_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+void ct_state_drop_cgroup_paths(struct ct_state *st)
+{
+	static const struct oci_field paths_only[] = {
+		OCI_FIELD(struct ct_state, "cgroupPaths", cgroup_paths, oci_t_string_map),
+		{NULL},
+	};
+	oci_walk_free(paths_only, st);
+	memset(&st->cgroup_paths, 0, sizeof(st->cgroup_paths));
+}
+
 /* ---- listing ---- */
 
 static bool is_container_dir(int rootfd, const struct dirent *de)

@@ -105,7 +105,7 @@ struct ct_state {
 	 * (libct/cgroup/cgroup.h), empty without a cgroup (--cgroup-manager disabled) */
 	oci_string_map cgroup_paths;
 	oci_string_map cgroup_bases; /* key -> where removing empty parents stops */
-	bool started;		 /* set by `start` once the exec fifo was opened */
+	bool started;		     /* set by `start` once the exec fifo was opened */
 	/* no cgroup holds the device rules, and no user namespace: only the missing
 	 * CAP_MKNOD keeps the process from making host devices (exec keeps it so) */
 	bool no_device_filter;
@@ -167,6 +167,9 @@ int ct_state_parse_for_list(const char *label, const char *text, size_t len, str
 
 /* Frees what `st` holds and zeroes it; safe on a zeroed struct. */
 void ct_state_free(struct ct_state *st);
+/* Frees and empties st->cgroup_paths alone: `list` keeps a hundred states for its output
+ * once their status is known, and the nine paths were most of each. */
+void ct_state_drop_cgroup_paths(struct ct_state *st);
 
 /* The ids of the containers under the root, sorted by strcmp. Entries that are not valid ids
  * (a reservation in progress, stray files) are skipped. Free with ct_state_free_ids. */

@@ -58,6 +58,8 @@ static int read_row(int rootfd, const char *id, struct row *r, struct ct_state *
 	enum ct_status status;
 	if (ct_container_peek(rootfd, id, st, &status, &err) < 0)
 		return -1;
+	/* only the status needed them: the next container's strings take their place */
+	ct_state_drop_cgroup_paths(st);
 	ct_format_dec(r->pid, status == CT_STATUS_STOPPED ? 0 : (uint64_t)st->pid);
 	owner_name(owners, st->owner, r->owner);
 	r->cell[COL_ID] = st->id;

@@ -690,6 +690,27 @@ Test(state_file, bad_files_are_named_with_the_json_path, .init = setup_root, .fi
 }
 
 /* The lean reader refuses what the full one refuses, in fewer words. */
+Test(state_file, dropping_the_cgroup_paths_keeps_the_rest, .init = setup_root,
+     .fini = remove_tmpdir)
+{
+	struct ct_container_dir d;
+	struct ct_state st, back;
+	write_filled_web(&d, &st);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_read_unlocked(rootfd, "web", &back, &err), 0, "%s", err.msg);
+	cr_assert_eq(back.cgroup_paths.len, 1);
+	ct_state_drop_cgroup_paths(&back);
+	cr_expect_eq(back.cgroup_paths.len, 0);
+	cr_expect_null(back.cgroup_paths.items);
+	cr_expect_str_eq(back.id, "web");
+	cr_expect_str_eq(back.bundle, st.bundle);
+	cr_expect_eq(back.annotations.len, 3);
+	ct_state_drop_cgroup_paths(&back); /* twice, then the rest: nothing freed twice */
+	ct_state_free(&back);
+	ct_state_free(&st);
+	ct_container_dir_close(&d);
+}
+
 Test(state_file, unlocked_read_refuses_a_bad_file, .init = setup_root, .fini = remove_tmpdir)
 {
 	static const char *const bad[] = {
