@@ -501,12 +501,18 @@ def measure(rts, floor):
     return rows, mount_check_cost(rts[0])
 
 
-def main():
+def prepare():
+    """The work directory, state tmpfs and rootfs every bench script starts from; returns the
+    cgroup ancestors it will have to remove (remove_cgroups)."""
     os.makedirs(WORK, exist_ok=True)
     clean_state_roots()  # left by an interrupted earlier run
     mount_state_tmpfs()
     make_rootfs()
-    made = made_cgroup_ancestors()
+    return made_cgroup_ancestors()
+
+
+def main():
+    made = prepare()
     rts = runtimes()
     started = time.perf_counter()
     try:

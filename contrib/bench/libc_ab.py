@@ -90,11 +90,7 @@ def print_pair(what, values, a, b):
 
 
 def main():
-    os.makedirs(bench.WORK, exist_ok=True)
-    bench.clean_state_roots()
-    bench.mount_state_tmpfs()
-    bench.make_rootfs()
-    made = bench.made_cgroup_ancestors()
+    made = bench.prepare()
     rts = [bench.Runtime(libc, [os.path.join(bench.BUILD, "ctrun-" + libc)])
            for libc in ("musl", "glibc")]
     try:

@@ -295,11 +295,7 @@ def perf_stat(name, argv, runs=10):
 
 
 def main():
-    os.makedirs(bench.WORK, exist_ok=True)
-    bench.clean_state_roots()
-    bench.mount_state_tmpfs()
-    bench.make_rootfs()
-    made = bench.made_cgroup_ancestors()
+    made = bench.prepare()
     ctrun = bench.Runtime("ctrun", [bench.CTRUN])
     traced, plain, samples, syscalls, slow = [], [], {}, [], {}
     trace = os.path.join(bench.WORK, "profile.strace")
