@@ -813,14 +813,14 @@ static bool walk_turns_off(const struct ct_mount_table *t, const struct ct_mount
 	const char *to = next ? next->target : m->target;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ct_mount *o = &t->v[i];
-		if (o != m && o != next && o->parent_mnt_id == m->mnt_id && at_or_above(o->target, to))
+		if (o != m && o != next && o->parent_mnt_id == m->mnt_id &&
+		    at_or_above(o->target, to))
 			return true;
 	}
 	return false;
 }
 
-bool ct_mount_reached_by(const struct ct_mount_table *t, const struct ct_mount *m,
-			 const char *path)
+bool ct_mount_reached_by(const struct ct_mount_table *t, const struct ct_mount *m, const char *path)
 {
 	if (strcmp(m->target, path) != 0)
 		return false;

@@ -64,6 +64,13 @@ static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* Without a memory limit, memory before anything is made (libct/spawn_plan.c): what the
+ * set-up makes is the container's. */
+static int join_memory_first(struct ct_init_plan *plan, struct ct_error *err)
+{
+	return plan->memory_first ? ct_cgroup_self_join(&plan->cgroup_join_late, err) : 0;
+}
+
 static int make_network_namespace(const struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->early_netns && unshare(CLONE_NEWNET) < 0)
@@ -179,7 +186,8 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 {
 	const struct oci_config *c = plan->config;
 	bool exec_failed;
-	if (make_network_namespace(plan, err) < 0 || wait_for_cgroup(plan, err) < 0 ||
+	if (join_memory_first(plan, err) < 0 || make_network_namespace(plan, err) < 0 ||
+	    wait_for_cgroup(plan, err) < 0 ||
 	    enter_user_namespace(plan, err) < 0 ||
 	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)

@@ -63,8 +63,8 @@ static bool propagation_matches(uint64_t want, uint64_t have)
 }
 
 /* recursive: m is the mount checked or one below it, named in the message. */
-static int attr_difference(uint64_t set, uint64_t clear, const struct ct_mount *m,
-			   bool recursive, char *buf, size_t size)
+static int attr_difference(uint64_t set, uint64_t clear, const struct ct_mount *m, bool recursive,
+			   char *buf, size_t size)
 {
 	for (size_t i = 0; i < sizeof(attr_words) / sizeof(attr_words[0]); i++) {
 		uint64_t bit = attr_words[i].bit;
@@ -134,7 +134,8 @@ static bool odd_component(const char *s, size_t len)
 const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size)
 {
 	bool normal = path[0] == '/';
-	for (const char *c = path; normal && *c && strcmp(path, "/") != 0;) {
+	/* "/", or "/name" over and over with no name empty, "." or ".." */
+	for (const char *c = path; normal && path[1] && *c;) {
 		size_t len = strcspn(c + 1, "/");
 		normal = !odd_component(c + 1, len);
 		c += 1 + len;
@@ -147,7 +148,6 @@ const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size)
 }
 
 /* ---- expectations, in the parent ---- */
-
 
 #define PER_MOUNT (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
 

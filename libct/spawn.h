@@ -111,6 +111,7 @@ struct ct_init_plan {
 	 * the late one (memory) once set up, unless the init may be refused the write then
 	 * (cgroup_join_late empty: the parent writes it after READY) */
 	struct ct_cgroup_self_join cgroup_join, cgroup_join_late;
+	bool memory_first; /* no memory limit: cgroup_join_late is joined before the set-up */
 	bool early_netns;   /* the init makes its network namespace while the parent places it */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;

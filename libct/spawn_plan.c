@@ -605,10 +605,21 @@ static int plan_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* A memory limit the set-up's own memory could crowd out (what the late join is for). */
+static bool memory_limited(const struct oci_resources *r)
+{
+	const struct oci_memory *m = &r->memory;
+	return (m->has_limit && m->limit > 0) || (m->has_swap && m->swap > 0);
+}
+
 /* The init joins its v1 hierarchies by itself, without the lock a parent's write takes
  * (ct_cgroup_self_join). The late one (memory) too, after the set-up, unless by then a
  * seccomp filter (loaded before the identity change) or an LSM label could refuse it the
- * write: the parent writes it then, after READY. */
+ * write: the parent writes it then, after READY. Without a memory limit it joins memory
+ * first of all instead: the kernel objects of its set-up (its network namespace, ~0.1-0.2
+ * MiB, its mounts) live as long as the container and are charged to the container, not
+ * to the caller's cgroup, and /proc/self/cgroup shows its memory cgroup as the cgroup
+ * namespace's root, as the others. */
 static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
@@ -621,7 +632,8 @@ static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err
 	bool refusable = (plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
 			 (p->apparmor_profile && *p->apparmor_profile) ||
 			 (p->selinux_label && *p->selinux_label);
-	if (!late || refusable)
+	plan->memory_first = late && !memory_limited(&plan->config->linux_.resources);
+	if (!late || (refusable && !plan->memory_first))
 		return 0;
 	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
 }

@@ -600,6 +600,9 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
 	struct lc t;
 	lc_init(&t);
 	cgt_use_path(&t, "hidden");
+	/* a limit keeps the memory join after the cgroup namespace is made, so the line inside
+	 * names the cgroup (without one it is joined first and reads "/") */
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 268435456}}");
 	const char *wrap[] = {"unshare",
 			      "-m",
 			      "--propagation",

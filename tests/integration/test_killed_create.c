@@ -136,11 +136,11 @@ Test(killed, by_a_create_runtime_hook)
 	}
 }
 
-/* The v1 memory cgroup is joined after READY (the set-up stays charged to the caller), by
- * create itself where a seccomp filter loaded before the identity change could refuse the
- * init the write (Podman's usual config: a profile, noNewPrivileges false, no
- * CAP_SYS_ADMIN): create killed before it, the init used to wait for `start` and then ran
- * outside its memory limit. It must go instead: the container is stopped. */
+/* Under a memory limit the v1 memory cgroup is joined after READY (the set-up stays charged
+ * to the caller), by create itself where a seccomp filter loaded before the identity change
+ * could refuse the init the write (Podman's usual config: a profile, noNewPrivileges false,
+ * no CAP_SYS_ADMIN): create killed before it, the init used to wait for `start` and then
+ * ran outside its memory limit. It must go instead: the container is stopped. */
 Test(killed, after_ready_before_the_memory_cgroup)
 {
 	become_subreaper();
@@ -151,6 +151,8 @@ Test(killed, after_ready_before_the_memory_cgroup)
 		lc_init(&t);
 		ctt_config_set(t.bundle, ".linux.seccomp", "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}");
 		ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
+		ctt_config_set(t.bundle, ".linux.resources",
+			       "{\"memory\": {\"limit\": 268435456}}");
 		char *dir = cgt_dir("memory", "ctrun/" ID);
 		if (!dir)
 			ctt_skip("no cgroup v1 memory hierarchy: nothing follows READY there");
@@ -176,7 +178,7 @@ Test(killed, after_the_init_is_created)
 	struct killer k;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".root.readonly", "false");
-	lc_set_script(&t, "grep -E '^[0-9]+:memory:' /proc/self/cgroup > /out; echo done >> /out");
+	lc_set_script(&t, "touch /started; exec sleep 1000");
 	char *tmp = ctt_tmpdir();
 	char *pid_file = ctt_path(tmp, "ctr.pid");
 	/* the pid file is what create renames with rename(2) (state.json and the reservation
@@ -190,15 +192,16 @@ Test(killed, after_the_init_is_created)
 	cr_expect_not(ctt_exists(pid_file), "the pid file was written");
 	assert_status(&t, "created");
 	lc_ok(&t, "start", ID);
-	char *memory = cgt_dir("memory", "ctrun/" ID);
-	char *path = lc_rootfs_path(&t, "out");
-	char *out = lc_wait_content(path, "done\n");
-	free(path);
+	char *started = lc_rootfs_path(&t, "started");
+	lc_wait_file(started);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)lc_pid(&t, ID));
+	char *cgroups = ctt_read_file(path);
+	char *memory = cgt_dir("memory", "");
 	if (memory)
-		cr_expect(lc_matches(out, "^[0-9]+:memory:(/.*)?/ctrun/" ID "$"),
-			  "not in its memory cgroup: %s", out);
-	free(out), free(memory), free(pid_file), free(tmp);
-	lc_wait_status(&t, ID, "stopped");
-	lc_ok(&t, "delete", ID);
+		cr_expect(lc_matches(cgroups, "^[0-9]+:memory:/.*/ctrun/" ID "$"),
+			  "not in its memory cgroup: %s", cgroups);
+	free(memory), free(cgroups), free(started), free(pid_file), free(tmp);
+	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
 }

@@ -385,12 +385,12 @@ Test(fsinfo_parse, find_by_target_takes_the_top_of_a_stack)
 
 /* A small tree: / ; /dev (on /) ; /dev/pts (on /dev) ; /sys (on /) ; /sys/fs/cgroup (on /sys)
  * ; /sys/fs/cgroup/cpu (on the cgroup tmpfs). */
-#define REACHED_BASE                                                                         \
-	"1 0 8:1 / / rw - ext4 root rw\n"                                                       \
-	"2 1 0:2 / /dev rw - tmpfs dev rw\n"                                                    \
-	"3 2 0:3 / /dev/pts rw - devpts devpts rw\n"                                            \
-	"4 1 0:4 / /sys rw - sysfs sysfs rw\n"                                                  \
-	"5 4 0:5 / /sys/fs/cgroup rw - tmpfs cgroup rw\n"                                       \
+#define REACHED_BASE                                      \
+	"1 0 8:1 / / rw - ext4 root rw\n"                 \
+	"2 1 0:2 / /dev rw - tmpfs dev rw\n"              \
+	"3 2 0:3 / /dev/pts rw - devpts devpts rw\n"      \
+	"4 1 0:4 / /sys rw - sysfs sysfs rw\n"            \
+	"5 4 0:5 / /sys/fs/cgroup rw - tmpfs cgroup rw\n" \
 	"6 5 0:6 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw\n"
 
 /* Whether the mount with reusable id mnt_id in text is reached by path. */
@@ -420,20 +420,19 @@ Test(fsinfo_parse, reached_by_walks_down_the_parents)
 				       "8 1 0:8 / /device rw - tmpfs d rw\n",
 			  8, 6, "/sys/fs/cgroup/cpu"));
 	/* mounts below the one looked for are not on the way */
-	cr_expect(reached(REACHED_BASE "7 3 0:7 / /dev/pts/x rw - tmpfs x rw\n", 7, 3,
-			  "/dev/pts"));
+	cr_expect(reached(REACHED_BASE "7 3 0:7 / /dev/pts/x rw - tmpfs x rw\n", 7, 3, "/dev/pts"));
 }
 
 Test(fsinfo_parse, reached_by_refuses_a_covered_or_bypassed_mount)
 {
 	/* stacked on /dev/pts: the lookup ends on 7 */
-	cr_expect_not(reached(REACHED_BASE "7 3 0:7 / /dev/pts rw - tmpfs over rw\n", 7, 3,
-			      "/dev/pts"));
-	cr_expect(reached(REACHED_BASE "7 3 0:7 / /dev/pts rw - tmpfs over rw\n", 7, 7,
-			  "/dev/pts"));
+	cr_expect_not(
+		reached(REACHED_BASE "7 3 0:7 / /dev/pts rw - tmpfs over rw\n", 7, 3, "/dev/pts"));
+	cr_expect(
+		reached(REACHED_BASE "7 3 0:7 / /dev/pts rw - tmpfs over rw\n", 7, 7, "/dev/pts"));
 	/* /dev covered: /dev/pts hangs off the hidden /dev */
-	cr_expect_not(reached(REACHED_BASE "7 2 0:7 / /dev rw - tmpfs over rw\n", 7, 3,
-			      "/dev/pts"));
+	cr_expect_not(
+		reached(REACHED_BASE "7 2 0:7 / /dev rw - tmpfs over rw\n", 7, 3, "/dev/pts"));
 	/* a mount on a directory on the way (/sys/fs) bypasses the cgroup mounts below it */
 	cr_expect_not(reached(REACHED_BASE "7 4 0:7 / /sys/fs rw - tmpfs over rw\n", 7, 6,
 			      "/sys/fs/cgroup/cpu"));
@@ -811,6 +810,71 @@ Test(fsinfo_live, statmount_sees_the_mounts_as_made)
 	require_statmount();
 	make_odd_mounts();
 	assert_odd_mounts(CT_MOUNTS_STATMOUNT);
+}
+
+/* A tmpfs at up/down, then one at up: the first is still mounted, but cut off. */
+static void mount_cut_off(void)
+{
+	_cleanup_free_ char *up = make_dir("up");
+	_cleanup_free_ char *down = make_dir("up/down");
+	must_mount("down", down, "tmpfs", 0, "size=1m");
+	must_mount("over-up", up, "tmpfs", 0, "size=1m");
+}
+
+static const struct ct_mount *find_by_source(const struct ct_mount_table *t, const char *source)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->v[i].source, source) == 0)
+			return &t->v[i];
+	cr_assert_fail("no mount of \"%s\"", source);
+	return NULL;
+}
+
+/* Wherever ct_mount_reached_by says a mount's target leads to it, a lookup of the target
+ * ends on that mount; the covered and the cut-off mounts are not reached. */
+static void assert_reached_by_agrees_with_lookups(enum ct_mounts_backend want)
+{
+	make_odd_mounts();
+	mount_cut_off();
+	struct ct_mount_table t;
+	read_table(&t, want);
+	size_t reached = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct ct_mount *m = &t.v[i];
+		if (strncmp(m->target, live_base, strlen(live_base)) != 0 ||
+		    !ct_mount_reached_by(&t, m, m->target))
+			continue;
+		_cleanup_close_ int fd = open(m->target, O_PATH | O_CLOEXEC);
+		struct ct_error err = {0};
+		uint64_t id;
+		cr_assert_geq(fd, 0, "open \"%s\": %s", m->target, strerror(errno));
+		cr_assert_eq(ct_fd_mount_id(fd, false, &id, &err), 0, "%s", err.msg);
+		cr_expect_eq(id, m->mnt_id,
+			     "\"%s\": reached by the table, but a lookup ends on %" PRIu64,
+			     m->target, id);
+		reached++;
+	}
+	cr_expect_geq(reached, 8, "only %zu mounts reached", reached);
+	cr_expect(ct_mount_reached_by(&t, find_by_source(&t, "upper"),
+				      find_by_source(&t, "upper")->target));
+	cr_expect_not(ct_mount_reached_by(&t, find_by_source(&t, "lower"),
+					  find_by_source(&t, "lower")->target),
+		      "the covered mount");
+	cr_expect_not(ct_mount_reached_by(&t, find_by_source(&t, "down"),
+					  find_by_source(&t, "down")->target),
+		      "the cut-off mount");
+	ct_mount_table_free(&t);
+}
+
+Test(fsinfo_live, reached_by_agrees_with_lookups_with_statmount)
+{
+	require_statmount();
+	assert_reached_by_agrees_with_lookups(CT_MOUNTS_STATMOUNT);
+}
+
+Test(fsinfo_live, reached_by_agrees_with_lookups_with_mountinfo)
+{
+	assert_reached_by_agrees_with_lookups(CT_MOUNTS_MOUNTINFO);
 }
 
 /* The brief read has every field of the full one but the two strings it leaves out. */
