@@ -236,9 +236,11 @@ $(BUILD)/bench/floor: FORCE
 	$(link_chosen_libc)
 
 $(BUILD)/bench/floor-glibc: contrib/bench/floor.c
+	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 
 $(BUILD)/bench/floor-musl: contrib/bench/floor.c $(MUSL_PREFIX)/.complete
+	@mkdir -p $(@D)
 	$(MUSL_CC) $(BENCH_CFLAGS) -isystem $(MUSL_PREFIX)/include -o $@ $<
 
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)

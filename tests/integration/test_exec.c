@@ -730,6 +730,8 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 		       " \"permitted\": [\"CAP_KILL\"]}");
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "--cgroup-manager", "disabled", "run", "--detach", "--bundle", t.bundle, ID);
+	/* run --detach returns once the init is started, maybe before its execve */
+	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 1);
 	char *file = lc_state_file(&t, ID);
 	char *state = ctt_read_file(file);
 	free(file);
