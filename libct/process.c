@@ -283,12 +283,19 @@ static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
 }
 
 /* Handlers go at execve by themselves; an ignored signal stays ignored: only those (as the
- * parent saw them, libct/selfstatus.h) are set back to the default. */
+ * parent saw them, libct/selfstatus.h) are set back to the default. The bare syscall: musl's
+ * sigaction() refuses the signals it reserves (32-34), which the caller may have ignored. */
 static void reset_signals(uint64_t ignored, const sigset_t *mask)
 {
-	for (int sig = 1; sig < NSIG && sig <= 64; sig++)
+	struct {
+		void (*handler)(int);
+		unsigned long flags;
+		void (*restorer)(void);
+		uint64_t mask;
+	} dfl = {.handler = SIG_DFL};
+	for (int sig = 1; sig <= 64; sig++)
 		if (ignored & (1ULL << (sig - 1)))
-			signal(sig, SIG_DFL);
+			syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof(dfl.mask));
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
