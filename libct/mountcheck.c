@@ -439,9 +439,12 @@ static const struct ct_mount *found_in_table(const struct ct_mount_expect *e,
 	char buf[PATH_MAX];
 	if (!m || e->check_dev)
 		return NULL;
-	return ct_mount_reached_by(t, m, ct_mountcheck_normal_path(e->path, buf, sizeof(buf)))
-		       ? m
-		       : NULL;
+	/* a ".." the path takes after a symlink leads where the text does not say: only a path
+	 * that is normal as it stands is proved by the table */
+	const char *path = ct_mountcheck_normal_path(e->path, buf, sizeof(buf));
+	if (path != e->path)
+		return NULL;
+	return ct_mount_reached_by(t, m, path) ? m : NULL;
 }
 
 /* The kernel's answer: what e's path leads to now, by a lookup in the root. */

@@ -221,6 +221,14 @@ static int make_reservation_dir(int rootfd, char *name, size_t size, struct ct_e
 	return ct_error_set(err, EEXIST, "create a directory in the state root");
 }
 
+/* After rmdir a directory has no links; one that lost them while we waited for its lock was
+ * removed by whoever held it. */
+static bool was_removed(int dirfd)
+{
+	struct stat st;
+	return fstat(dirfd, &st) == 0 && st.st_nlink == 0;
+}
+
 static int already_exists(struct ct_error *err, const char *id)
 {
 	return fail_with(err, EEXIST, "container \"%s\" already exists", ct_shown_id(id).s);
@@ -240,6 +248,11 @@ static int reserve_by_mkdir(int rootfd, const char *id, struct ct_container_dir 
 	if (open_and_lock(rootfd, id, LOCK_EX, d, err) < 0) {
 		unlinkat(rootfd, id, AT_REMOVEDIR);
 		return -1;
+	}
+	/* a command that locked it first took it for a create killed before its state.json */
+	if (was_removed(d->dirfd)) {
+		ct_container_dir_close(d);
+		return already_exists(err, id);
 	}
 	return 0;
 }
@@ -289,14 +302,6 @@ int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out, s
 static int does_not_exist(struct ct_error *err, const char *id)
 {
 	return fail_with(err, ENOENT, "container \"%s\" does not exist", ct_shown_id(id).s);
-}
-
-/* After rmdir a directory has no links; one that lost them while we waited for its lock was
- * removed by whoever held it. */
-static bool was_removed(int dirfd)
-{
-	struct stat st;
-	return fstat(dirfd, &st) == 0 && st.st_nlink == 0;
 }
 
 void ct_state_unlock(struct ct_container_dir *d)

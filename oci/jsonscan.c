@@ -16,11 +16,34 @@ struct scan {
 
 static bool scan_value(struct scan *s, int depth);
 
-/* JSON's white space and, as yajl takes them, '\v' and '\f' */
+/* A comment at p, as yajl's tree reader takes them: "//" to the end of the line, or
+ * slash-star to star-slash; either may run to the end of the text (yajl accepts that after
+ * a complete value). False, p unmoved, when p starts no comment. */
+static bool skip_comment(struct scan *s)
+{
+	if (s->end - s->p < 2 || s->p[0] != '/' || (s->p[1] != '/' && s->p[1] != '*'))
+		return false;
+	bool line = s->p[1] == '/';
+	for (s->p += 2; s->p < s->end; s->p++) {
+		if (line && *s->p == '\n')
+			break;
+		if (!line && *s->p == '*' && s->end - s->p >= 2 && s->p[1] == '/') {
+			s->p++;
+			break;
+		}
+	}
+	if (s->p < s->end)
+		s->p++;
+	return true;
+}
+
+/* JSON's white space and, as yajl takes them, '\v', '\f' and comments */
 static void skip_space(struct scan *s)
 {
-	while (s->p < s->end && (*s->p == ' ' || (*s->p >= '\t' && *s->p <= '\r')))
-		s->p++;
+	do {
+		while (s->p < s->end && (*s->p == ' ' || (*s->p >= '\t' && *s->p <= '\r')))
+			s->p++;
+	} while (skip_comment(s));
 }
 
 /* The next character is c (after white space): consumed. */

@@ -91,16 +91,24 @@ static bool has_user_namespace(const struct oci_config *c)
 	return false;
 }
 
-/* Without capabilities in the config the process keeps the runtime's, CAP_MKNOD included. */
+static bool names_cap_mknod(const oci_strings *set)
+{
+	for (size_t i = 0; i < set->len; i++)
+		if (ct_capability_from_name(set->items[i]) == CAP_MKNOD)
+			return true;
+	return false;
+}
+
+/* Without capabilities in the config the process keeps the runtime's, CAP_MKNOD included.
+ * After execve a process holds at most its bounding, inheritable and ambient sets (root's
+ * permitted set is rebuilt from them), so a CAP_MKNOD in any of the three is kept. */
 static bool process_keeps_cap_mknod(const struct oci_config *c)
 {
 	if (!c->has_process || !c->process.has_capabilities)
 		return true;
-	const oci_strings *bounding = &c->process.capabilities.bounding;
-	for (size_t i = 0; i < bounding->len; i++)
-		if (ct_capability_from_name(bounding->items[i]) == CAP_MKNOD)
-			return true;
-	return false;
+	const struct oci_capabilities *caps = &c->process.capabilities;
+	return names_cap_mknod(&caps->bounding) || names_cap_mknod(&caps->inheritable) ||
+	       names_cap_mknod(&caps->ambient);
 }
 
 /* Without a cgroup no device filter stands: a process outside a user namespace that keeps

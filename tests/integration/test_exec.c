@@ -748,6 +748,12 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 			     "\"cwd\":\"/\"}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
 	free(path);
+	/* root's permitted set after execve is rebuilt from inheritable and ambient too */
+	path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+			     "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_KILL\"],"
+			     "\"inheritable\":[\"CAP_MKNOD\"],\"ambient\":[\"CAP_MKNOD\"]}}");
+	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
+	free(path);
 	struct ctt_result r;
 	ex_run(&r, &t, LC_ARGV("--cap", "CAP_KILL", ID, "sh", "-c",
 			       "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'Operation not permitted'"));

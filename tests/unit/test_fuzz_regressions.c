@@ -111,3 +111,21 @@ Test(fuzz_regressions, state_nested_a_million_deep_is_refused)
 	expect_too_deep(&err, "state.json");
 	free(text);
 }
+
+/* fuzz_state: the full reader (yajl's tree) takes comments, so list's lean reader must too. */
+Test(fuzz_regressions, state_with_comments_is_read_by_both_readers)
+{
+	static const char text[] =
+		"/* c */{\"ociVersion\": \"1.3.0\", \"id\": \"web\", // the id\n"
+		"\"bundle\": \"/b\", \"rootfs\": \"/r\", \"created\": \"c\", \"owner\": 0, "
+		"\"pid\": 1, \"ctrun\": {\"pidStartTime\": 1, /**/\"started\": false}}";
+	struct ct_state full, lean;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_parse("state.json", text, &full, &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_state_parse_for_list("state.json", text, sizeof(text) - 1, &lean, &err), 0,
+		     "%s", err.msg);
+	cr_expect_str_eq(lean.id, full.id);
+	cr_expect_eq(lean.pid, full.pid);
+	ct_state_free(&full);
+	ct_state_free(&lean);
+}

@@ -83,6 +83,7 @@ static int by_yajl(const char *text, size_t len, struct trace *t)
 {
 	memset(t, 0, sizeof(*t));
 	yajl_handle h = yajl_alloc(&callbacks, NULL, t);
+	yajl_config(h, yajl_allow_comments, 1); /* as yajl_tree_parse, the full reader */
 	int ok = yajl_parse(h, (const unsigned char *)text, len) == yajl_status_ok &&
 		 yajl_complete_parse(h) == yajl_status_ok;
 	yajl_free(h);
@@ -162,8 +163,22 @@ Test(jsonscan, refuses_what_yajl_refuses)
 	SAME("[\"\xc3\x28\"]");
 	SAME("[\"\xff\"]");
 	SAME("[\"\xe2\x82\"]");
+	SAME("/ {}");
+	SAME("{}/");
+	SAME("[1 /* unterminated");
+	SAME("[1 // no end of line");
+}
+
+/* yajl_tree_parse, which reads the same state.json in full, takes comments */
+Test(jsonscan, takes_comments_where_white_space_goes_as_yajl)
+{
 	SAME("/* c */ {}");
 	SAME("[1] // c");
+	SAME("[1] // c\n");
+	SAME("// first\n[1, /* a */ 2 /**/, /***/3]");
+	SAME("{\"a\"/*x*/:/* y */\"b\" // z\n}");
+	SAME("[1] /* unterminated after the value");
+	SAME("[\"/* not a comment */\"]");
 }
 
 Test(jsonscan, a_nul_byte_outside_a_string_is_not_json)
