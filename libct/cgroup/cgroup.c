@@ -266,7 +266,9 @@ int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struc
 	snprintf(buf, sizeof(buf), "%d", pid);
 	if (!d)
 		return ct_error_set_plain(err, ENOENT, "the cgroup has no \"%s\" hierarchy", key);
-	return ct_cg_write_at(d->fd, d->path, "cgroup.procs", buf, err);
+	/* by path: this join is rare (where a seccomp filter could refuse the init its own),
+	 * and the path in the syscall is what a trace (test_killed_create) matches */
+	return ct_cg_write(d->path, "cgroup.procs", buf, err);
 }
 
 int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const char *skip_key,
