@@ -393,6 +393,8 @@ int ct_exec_spawn(const struct ct_spawn_opts *o, const struct ct_exec_target *t,
 	    (!j.via_joiner && join_flags(t, &j, j.parent_flags, err) < 0))
 		goto out;
 	out->ns_join = j.via_joiner ? "a joiner" : j.by_pidfd ? "pidfd" : "nsfd";
+	if (j.via_joiner)
+		ct_plan_enters_user_ns(&plan);
 	/* config.md: initial before the process joins the container's cgroup; inherited */
 	if (set_affinity(plan.sched.has_initial_cpus, &plan.sched.initial_cpus, "initial", err) < 0)
 		goto out;

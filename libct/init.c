@@ -29,6 +29,7 @@
 #include "libct/safefs.h"
 #include "libct/spawn.h"
 #include "libct/sync.h"
+#include "libct/syscalls.h"
 #include "libct/terminal.h"
 
 static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
@@ -56,9 +57,9 @@ static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
 		return 0;
 	if (ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the user namespace", err) < 0)
 		return -1;
-	if (setresgid(0, 0, 0) < 0)
+	if (ct_setresgid_1thread(0, 0, 0) < 0)
 		return ct_error_set(err, errno, "set gid 0 in the user namespace");
-	if (setresuid(0, 0, 0) < 0)
+	if (ct_setresuid_1thread(0, 0, 0) < 0)
 		return ct_error_set(err, errno, "set uid 0 in the user namespace");
 	ct_mount_keep_source_flags(true);
 	return 0;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -23,6 +23,7 @@
 #include "libct/procfs.h"
 #include "libct/safefs.h"
 #include "libct/sync.h"
+#include "libct/syscalls.h"
 #include "libct/terminal.h"
 
 int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
@@ -60,10 +61,12 @@ static int apply_rlimits(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* Only what the process starts with and must lose (the plan knows both): no syscall for a
+ * capability that is not there. */
 static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
 {
 	for (int cap = 0; cap <= plan->cap_last; cap++) {
-		if (plan->cap_bounding & (1ULL << cap))
+		if (!(plan->cap_drop & (1ULL << cap)))
 			continue;
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
 			return ct_error_set(err, errno, "drop capability %d from the bounding set",
@@ -76,37 +79,29 @@ static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
  * the plan refused additional gids there. */
 static int switch_user(const struct oci_user *u, bool setgroups_denied, struct ct_error *err)
 {
-	if (!setgroups_denied && setgroups(u->additional_gids.len, u->additional_gids.items) < 0)
+	if (!setgroups_denied &&
+	    ct_setgroups_1thread(u->additional_gids.len, u->additional_gids.items) < 0)
 		return ct_error_set(err, errno, "set additional groups");
-	if (setresgid(u->gid, u->gid, u->gid) < 0)
+	if (ct_setresgid_1thread(u->gid, u->gid, u->gid) < 0)
 		return ct_error_set(err, errno, "set gid %u", u->gid);
-	if (setresuid(u->uid, u->uid, u->uid) < 0)
+	if (ct_setresuid_1thread(u->uid, u->uid, u->uid) < 0)
 		return ct_error_set(err, errno, "set uid %u", u->uid);
 	if (u->has_umask)
 		umask(u->umask);
 	return 0;
 }
 
-static void fill_cap_flag(cap_t caps, cap_flag_t flag, uint64_t mask, int last)
-{
-	for (int cap = 0; cap <= last; cap++) {
-		cap_value_t v = cap;
-		if (mask & (1ULL << cap))
-			cap_set_flag(caps, flag, 1, &v, CAP_SET);
-	}
-}
-
+/* capset(2) itself: libcap's cap_set_proc() asks the kernel's version with capget first. */
 static int apply_capabilities(struct ct_init_plan *plan, struct ct_error *err)
 {
-	cap_t caps = cap_init();
-	if (!caps)
-		return ct_error_set(err, errno, "allocate capability state");
-	fill_cap_flag(caps, CAP_EFFECTIVE, plan->cap_effective, plan->cap_last);
-	fill_cap_flag(caps, CAP_PERMITTED, plan->cap_permitted, plan->cap_last);
-	fill_cap_flag(caps, CAP_INHERITABLE, plan->cap_inheritable, plan->cap_last);
-	int rc = cap_set_proc(caps);
-	cap_free(caps);
-	if (rc < 0)
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		data[i].effective = (uint32_t)(plan->cap_effective >> (32 * i));
+		data[i].permitted = (uint32_t)(plan->cap_permitted >> (32 * i));
+		data[i].inheritable = (uint32_t)(plan->cap_inheritable >> (32 * i));
+	}
+	if (syscall(SYS_capset, &hdr, data) < 0)
 		return ct_error_set(err, errno, "set capabilities");
 	for (int cap = 0; cap <= plan->cap_last; cap++)
 		if ((plan->cap_ambient & (1ULL << cap)) &&
@@ -120,13 +115,15 @@ static int apply_capabilities(struct ct_init_plan *plan, struct ct_error *err)
 static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct oci_process *p = &plan->config->process;
+	/* the permitted set is cleared only when no uid stays 0 (capabilities(7)) */
+	bool keep = p->user.uid != 0;
 	if (plan->set_caps && drop_bounding_set(plan, err) < 0)
 		return -1;
-	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return ct_error_set(err, errno, "keep capabilities across setuid");
 	if (switch_user(&p->user, plan->setgroups_denied, err) < 0)
 		return -1;
-	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+	if (keep && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
 		return ct_error_set(err, errno, "reset keep-capabilities");
 	if (plan->set_caps && apply_capabilities(plan, err) < 0)
 		return -1;
@@ -243,6 +240,8 @@ static void read_ahead_executable(const struct ct_init_plan *plan, const char *e
  * leave it (CVE-2024-21626). */
 static int enter_cwd(const struct oci_process *p, struct ct_error *err)
 {
+	if (strcmp(p->cwd, "/") == 0) /* the root itself: nothing to resolve */
+		return chdir("/") < 0 ? ct_error_set(err, errno, "chdir to cwd \"/\"") : 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return ct_error_set(err, errno, "open /");
@@ -283,10 +282,20 @@ static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
 	return cloexec_from_listing(keep, err);
 }
 
-static void reset_signals(const sigset_t *mask)
+/* Handlers go at execve by themselves; an ignored signal stays ignored: only those (as the
+ * parent saw them, libct/selfstatus.h) are set back to the default. The bare syscall: musl's
+ * sigaction() refuses the signals it reserves (32-34), which the caller may have ignored. */
+static void reset_signals(uint64_t ignored, const sigset_t *mask)
 {
-	for (int sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);
+	struct {
+		void (*handler)(int);
+		unsigned long flags;
+		void (*restorer)(void);
+		uint64_t mask;
+	} dfl = {.handler = SIG_DFL};
+	for (int sig = 1; sig <= 64; sig++)
+		if (ignored & (1ULL << (sig - 1)))
+			syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof(dfl.mask));
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
@@ -338,7 +347,7 @@ int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size,
 
 int ct_process_exec(struct ct_init_plan *plan, const char *exe, struct ct_error *err)
 {
-	reset_signals(&plan->opts->child_sigmask);
+	reset_signals(plan->sig_reset, &plan->opts->child_sigmask);
 	if (load_seccomp_at(plan, CT_SECCOMP_BEFORE_EXEC, err) < 0)
 		return -1;
 	extern char **environ;

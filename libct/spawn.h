@@ -125,6 +125,9 @@ struct ct_init_plan {
 	uint64_t cap_bounding, cap_effective, cap_permitted, cap_inheritable, cap_ambient;
 	bool set_caps;
 	int cap_last;
+	/* what the init undoes of what it inherits (libct/selfstatus.h): the capabilities to
+	 * drop from the bounding set it starts with, the ignored signals (bit n-1: signal n) */
+	uint64_t cap_drop, sig_reset;
 	char keyring_name[128];
 	struct ct_seccomp_prog seccomp; /* insns NULL without .linux.seccomp */
 	struct ct_sched_plan sched;	/* scheduler, ioPriority, memoryPolicy, personality */
@@ -191,6 +194,9 @@ void ct_init_plan_free(struct ct_init_plan *plan);
  * attributes only, no namespaces, mounts or fifo. Freed by ct_init_plan_free(). */
 int ct_exec_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
 		       struct ct_error *err);
+/* For a process that will join a user namespace the plan did not know of (exec): it starts
+ * there with the full bounding set, not ctrun's. */
+void ct_plan_enters_user_ns(struct ct_init_plan *plan);
 /* opts->process_path or its default. */
 const char *ct_process_path(const struct ct_spawn_opts *opts);
 

@@ -20,6 +20,7 @@
 #include "libct/mount_label.h"
 #include "libct/mountfd.h"
 #include "libct/process.h"
+#include "libct/selfstatus.h"
 #include "libct/spawn.h"
 #include "libct/sysctl.h"
 #include "libct/userns.h"
@@ -368,16 +369,17 @@ int ct_capability_from_name(const char *name)
 	return v;
 }
 
+/* One read: musl's fopen adds two fcntl calls and fscanf an lseek back. */
 static int read_cap_last(void)
 {
-	int last = CAP_LAST_CAP;
-	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
-	if (f) {
-		if (fscanf(f, "%d", &last) != 1)
-			last = CAP_LAST_CAP;
-		fclose(f);
-	}
-	return last;
+	char text[16] = "";
+	_cleanup_close_ int fd =
+		openat(AT_FDCWD, "/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, text, sizeof(text) - 1) <= 0)
+		return CAP_LAST_CAP;
+	char *end;
+	long last = strtol(text, &end, 10);
+	return end == text || last < 0 || last > 63 ? CAP_LAST_CAP : (int)last;
 }
 
 /* config.md: a name the runtime knows but the running kernel lacks is a warning. */
@@ -406,8 +408,25 @@ static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *name
 	return 0;
 }
 
+static uint64_t known_caps(const struct ct_init_plan *plan)
+{
+	return plan->cap_last >= 63 ? ~0ULL : (1ULL << (plan->cap_last + 1)) - 1;
+}
+
+/* A process entering a user namespace gets the full bounding set there
+ * (user_namespaces(7)); otherwise the init starts from ctrun's own. */
+static uint64_t bounding_at_start(const struct ct_init_plan *plan, uint64_t own)
+{
+	return (plan->userns ? ~0ULL : own) & known_caps(plan);
+}
+
+void ct_plan_enters_user_ns(struct ct_init_plan *plan)
+{
+	plan->cap_drop = known_caps(plan) & ~plan->cap_bounding;
+}
+
 static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *plan,
-			     struct ct_error *err)
+			     uint64_t own_bounding, struct ct_error *err)
 {
 	plan->cap_last = read_cap_last();
 	if (!p->has_capabilities)
@@ -420,6 +439,7 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	    cap_set_mask(plan, &c->inheritable, "inheritable", &plan->cap_inheritable, err) < 0 ||
 	    cap_set_mask(plan, &c->ambient, "ambient", &plan->cap_ambient, err) < 0)
 		return -1;
+	plan->cap_drop = bounding_at_start(plan, own_bounding) & ~plan->cap_bounding;
 	return 0;
 }
 
@@ -670,8 +690,12 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 /* What the user process is: the same for the init and for exec. */
 static int plan_process(const struct oci_config *c, struct ct_init_plan *plan, struct ct_error *err)
 {
+	struct ct_self_status own;
+	ct_self_status_read(&own);
+	plan->sig_reset = own.sig_ignored;
 	if (plan_rlimits(&c->process, plan, err) < 0 ||
-	    plan_capabilities(&c->process, plan, err) < 0 || plan_seccomp(c, plan, err) < 0 ||
+	    plan_capabilities(&c->process, plan, own.cap_bounding, err) < 0 ||
+	    plan_seccomp(c, plan, err) < 0 ||
 	    ct_sched_plan_build(c, &plan->sched, err) < 0 ||
 	    plan_environment(&c->process, plan, err) < 0)
 		return -1;

@@ -416,6 +416,34 @@ _Static_assert(sizeof(struct ct_statmount) == 512, "statmount's fixed part is 51
 
 /* ---- wrappers ------------------------------------------------------------------------- */
 
+/* The identity calls as bare syscalls: libc's broadcast each change to every thread (musl
+ * blocks and restores all signals around it, three syscalls more a call). Only for a
+ * single-threaded process: the init, exec's child. */
+#ifdef SYS_setresuid32 /* 32-bit ids where the plain calls take 16-bit ones */
+#define CT_SYS_SETRESUID SYS_setresuid32
+#define CT_SYS_SETRESGID SYS_setresgid32
+#define CT_SYS_SETGROUPS SYS_setgroups32
+#else
+#define CT_SYS_SETRESUID SYS_setresuid
+#define CT_SYS_SETRESGID SYS_setresgid
+#define CT_SYS_SETGROUPS SYS_setgroups
+#endif
+
+static inline int ct_setresuid_1thread(uid_t r, uid_t e, uid_t s)
+{
+	return (int)syscall(CT_SYS_SETRESUID, r, e, s);
+}
+
+static inline int ct_setresgid_1thread(gid_t r, gid_t e, gid_t s)
+{
+	return (int)syscall(CT_SYS_SETRESGID, r, e, s);
+}
+
+static inline int ct_setgroups_1thread(size_t n, const gid_t *groups)
+{
+	return (int)syscall(CT_SYS_SETGROUPS, n, groups);
+}
+
 /* Fork-like use only (no CLONE_VM, .stack = 0): the child returns here on a copy of the
  * parent's stack. Returns the child's pid in the parent, 0 in the child. */
 static inline pid_t ct_clone3(struct clone_args *args, size_t size)

@@ -775,3 +775,34 @@ Test(process, writable_root_takes_writes)
 	assert_output(&t, "touch /probe && echo done", "done\n");
 	cr_expect(probe_in_image(&t));
 }
+
+/* What ctrun's caller ignores (SIG_IGN survives fork and execve) is the default again in the
+ * container: the init resets exactly what it inherited ignored, nothing is left blocked. */
+Test(process, signals_ignored_by_the_caller_are_default_inside)
+{
+	struct lc t;
+	lc_init(&t);
+	/* not through sh: busybox ash as pid 1 ignores SIGINT itself */
+	lc_set_args(&t, LC_ARGV("cat", "/proc/self/status"));
+	const char *const *run = lc_ctrun_argv(&t, LC_ARGV("run", "--bundle", t.bundle, "sig"));
+	const char *argv[80] = {"/bin/sh", "-c",
+				"trap '' HUP INT PIPE USR1 TERM 34; grep -E '^Sig(Ign|Blk)' "
+				"/proc/self/status >&2; exec \"$0\" \"$@\""};
+	size_t n = 3;
+	for (size_t i = 0; run[i]; i++) {
+		cr_assert_lt(n + 1, sizeof(argv) / sizeof(argv[0]));
+		argv[n++] = run[i];
+	}
+	struct ctt_result r;
+	ctt_run(&r, NULL, argv);
+	cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+	/* the caller did ignore them: HUP 1, INT 2, USR1 10, PIPE 13, TERM 15, and 34, which
+	 * musl's sigaction() refuses to touch (it reserves 32-34) */
+	uint64_t want = 0x5203ULL | 1ULL << 33;
+	char *caller = status_field(r.err, "SigIgn");
+	cr_assert_eq(strtoull(caller, NULL, 16) & want, want, "the caller's: %s", r.err);
+	free(caller);
+	assert_field(r.out, "SigIgn", "0000000000000000");
+	assert_field(r.out, "SigBlk", "0000000000000000");
+	ctt_result_free(&r);
+}
