@@ -104,6 +104,7 @@ int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char
 struct ct_cgroup_dir {
 	char *key;	 /* v1 hierarchy key, or CT_CGROUP_UNIFIED_KEY */
 	char *path;	 /* absolute directory */
+	int fd;		 /* O_PATH fd of path once ct_cgroup_create made/opened it, else -1 */
 	char *made_from; /* the first directory ct_cgroup_create made for it (a failed create
 			  * removes from there down), NULL when all existed or not made here */
 	char *base;	 /* a relative cgroupsPath's anchor, the caller's cgroup: destroy also
@@ -300,5 +301,7 @@ const char *ct_cgroup_late_key(const struct ct_cgroup *cg);
 
 /* The directory of a hierarchy key (CT_CGROUP_UNIFIED_KEY, "memory"...), NULL when none. */
 const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key);
+/* Its O_PATH fd once ct_cgroup_create made it (owned by cg), -1 otherwise. */
+int ct_cgroup_dir_fd(const struct ct_cgroup *cg, const char *key);
 
 #endif

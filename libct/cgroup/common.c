@@ -14,6 +14,9 @@ void ct_cg_unmake_dirs(struct ct_cgroup *cg)
 {
 	for (size_t i = cg->n_dirs; i-- > 0;) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (d->fd >= 0)
+			close(d->fd);
+		d->fd = -1;
 		if (!d->made_from)
 			continue;
 		ct_cg_rmdir_up(d->path, d->made_from);
@@ -59,7 +62,7 @@ int ct_cg_make_dirs(struct ct_cgroup *cg,
 {
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
-		if (ct_cg_mkdir_p(d->path, &d->made_from, err) < 0 ||
+		if (ct_cg_mkdir_leaf(d->path, &d->fd, &d->made_from, err) < 0 ||
 		    refuse_populated(d, err) < 0 || anchor_made_parents(d, err) < 0 ||
 		    (prepare && prepare(cg, d, err) < 0)) {
 			ct_cg_unmake_dirs(cg);

@@ -33,22 +33,47 @@ int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error 
 	return 0;
 }
 
-int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_error *err)
+int ct_cg_open_at(int dirfd, const char *dir, const char *file, int flags, char *path,
+		  size_t size)
+{
+	snprintf(path, size, "%s/%s", dir, file);
+	return dirfd >= 0 ? openat(dirfd, file, flags) : openat(AT_FDCWD, path, flags);
+}
+
+int ct_cg_write_at(int dirfd, const char *dir, const char *file, const char *value,
+		   struct ct_error *err)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
+	_cleanup_close_ int fd =
+		ct_cg_open_at(dirfd, dir, file, O_WRONLY | O_CLOEXEC, path, sizeof(path));
 	if (fd < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	return ct_cg_write_fd(fd, path, value, err);
 }
 
-char *ct_cg_read(const char *dir, const char *file)
+int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_error *err)
+{
+	return ct_cg_write_at(-1, dir, file, value, err);
+}
+
+char *ct_cg_read_at(int dirfd, const char *dir, const char *file)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd =
+		ct_cg_open_at(dirfd, dir, file, O_RDONLY | O_CLOEXEC, path, sizeof(path));
 	return fd < 0 ? NULL : ct_read_file(fd, CG_FILE_MAX, NULL);
+}
+
+char *ct_cg_read(const char *dir, const char *file)
+{
+	return ct_cg_read_at(-1, dir, file);
+}
+
+bool ct_cg_has_at(int dirfd, const char *dir, const char *file)
+{
+	if (dirfd >= 0)
+		return faccessat(dirfd, file, F_OK, 0) == 0;
+	return ct_cg_has(dir, file);
 }
 
 bool ct_cg_has(const char *dir, const char *file)
@@ -292,6 +317,67 @@ static int mkdir_p_once(const char *path, char **made_from, struct ct_error *err
 		}
 	}
 	return 0;
+}
+
+/* Undoes a failed ct_cg_mkdir_leaf: the leaf when it was made, the parents made. */
+static int mkdir_leaf_failed(int dir, const char *name, bool made, const char *path,
+			     char **made_from, int errnum, struct ct_error *err)
+{
+	if (made)
+		unlinkat(dir, name, AT_REMOVEDIR);
+	if (*made_from) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%.*s", (int)(name - 1 - path), path);
+		ct_cg_rmdir_up(parent, *made_from);
+		free(*made_from);
+		*made_from = NULL;
+	}
+	return ct_error_set(err, errnum, "create cgroup \"%s\"", path);
+}
+
+/* The parent opened (O_PATH) once, made first when missing, and the leaf made and opened
+ * relative to it: the long path is walked once in the usual case. */
+static int mkdir_leaf_once(const char *path, int *fd, char **made_from, struct ct_error *err)
+{
+	const char *name = strrchr(path, '/');
+	if (!name || name == path || !name[1] || (size_t)(name - path) >= 4096)
+		return ct_error_set_plain(err, EINVAL, "create cgroup \"%s\"", path);
+	char parent[4096];
+	snprintf(parent, sizeof(parent), "%.*s", (int)(name - path), path);
+	name++;
+	_cleanup_close_ int dir = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0 && errno == ENOENT) {
+		if (ct_cg_mkdir_p(parent, made_from, err) < 0)
+			return -1;
+		dir = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (dir < 0)
+		return mkdir_leaf_failed(-1, name, false, path, made_from, errno, err);
+	bool made = mkdirat(dir, name, 0755) == 0;
+	if (!made && errno != EEXIST)
+		return mkdir_leaf_failed(dir, name, false, path, made_from, errno, err);
+	if ((*fd = openat(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return mkdir_leaf_failed(dir, name, made, path, made_from, errno, err);
+	if (made && !*made_from && !(*made_from = strdup(path))) {
+		close(*fd);
+		*fd = -1;
+		return mkdir_leaf_failed(dir, name, made, path, made_from, ENOMEM, err);
+	}
+	return 0;
+}
+
+/* A parent that another container's delete removed meanwhile (ENOENT) is made again. */
+int ct_cg_mkdir_leaf(const char *path, int *fd, char **made_from, struct ct_error *err)
+{
+	int rc = -1;
+	for (int attempt = 0; attempt < 3; attempt++) {
+		*fd = -1;
+		*made_from = NULL;
+		rc = mkdir_leaf_once(path, fd, made_from, err);
+		if (rc == 0 || err->errnum != ENOENT)
+			break;
+	}
+	return rc;
 }
 
 void ct_cg_rmdir_parents(const char *path, const char *base)

@@ -13,6 +13,15 @@
 int ct_cg_write(const char *dir, const char *file, const char *value, struct ct_error *err);
 /* The same write to an fd already open on path (a file that takes one value a write). */
 int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error *err);
+/* The same through dirfd, an O_PATH fd of dir (ct_cgroup_dir.fd), when it is >= 0: one
+ * lookup instead of a walk of the whole path; dir names the file in errors. */
+int ct_cg_write_at(int dirfd, const char *dir, const char *file, const char *value,
+		   struct ct_error *err);
+/* Opens dir/file (through dirfd when >= 0), path receiving "DIR/FILE" for messages. */
+int ct_cg_open_at(int dirfd, const char *dir, const char *file, int flags, char *path,
+		  size_t size);
+char *ct_cg_read_at(int dirfd, const char *dir, const char *file);
+bool ct_cg_has_at(int dirfd, const char *dir, const char *file);
 /* Reads dir/file (NUL-terminated, trailing newline kept) into a malloc'ed buffer; NULL with
  * errno set. */
 char *ct_cg_read(const char *dir, const char *file);
@@ -33,6 +42,10 @@ int ct_cg_remove_tree(const char *dir, struct ct_error *err);
 /* Makes every missing component of path (0755); *made_from gets the first one made
  * (malloc'ed, NULL when all existed) so a failure can remove exactly what was made. */
 int ct_cg_mkdir_p(const char *path, char **made_from, struct ct_error *err);
+/* Makes the leaf path (and its missing parents, as ct_cg_mkdir_p) and opens it (O_PATH,
+ * *fd): the parent is walked once and the leaf made and opened relative to it. A failure
+ * leaves nothing made and nothing open. */
+int ct_cg_mkdir_leaf(const char *path, int *fd, char **made_from, struct ct_error *err);
 /* Removes path and its parents up to and including stop (the first made), when empty. */
 void ct_cg_rmdir_up(const char *path, const char *stop);
 /* Removes the parents of path below base (exclusive) while they are empty. */
@@ -82,6 +95,8 @@ bool ct_cg_read_u64(const char *dir, const char *file, uint64_t *out);
 /* The directory where a controller's files are: v2 the cgroup2 one; v1 the hierarchy
  * that has it ("cpu" in "cpu,cpuacct"); NULL when there is none. */
 const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *controller);
+/* The same directory's entry (its path and its fd), NULL when there is none. */
+const struct ct_cgroup_dir *ct_cg_controller(const struct ct_cgroup *cg, const char *controller);
 
 /* The resource table (resources.c), for either version. */
 enum ct_cg_version { CT_CG_V1, CT_CG_V2 };

@@ -268,8 +268,8 @@ static int fmt_pids(const struct cg_ctx *c, size_t i, struct cg_value *out, stru
 static void pick_file(const struct cg_ctx *c, const char *controller, const char *a,
 		      const char *b, struct cg_value *out)
 {
-	const char *dir = ct_cg_controller_dir(c->cg, controller);
-	snprintf(out->file, sizeof(out->file), "%s", dir && ct_cg_has(dir, a) ? a : b);
+	const struct ct_cgroup_dir *d = ct_cg_controller(c->cg, controller);
+	snprintf(out->file, sizeof(out->file), "%s", d && ct_cg_has_at(d->fd, d->path, a) ? a : b);
 }
 
 static int fmt_blkio_weight(const struct cg_ctx *c, size_t i, struct cg_value *out,
@@ -531,12 +531,13 @@ static int write_value(const struct cg_ctx *c, const struct cg_row *row, const c
 		       const char *file, const char *value, struct ct_error *err)
 {
 	const char *controller = c->v == CT_CG_V2 ? v2_controller(row->controller) : row->controller;
-	const char *dir = ct_cg_controller_dir(c->cg, controller);
-	if (!dir)
+	const struct ct_cgroup_dir *d = ct_cg_controller(c->cg, controller);
+	if (!d)
 		return ct_error_set_plain(err, ENOTSUP,
 					  "config.json: " RES "%s: the %s controller is not mounted",
 					  path, controller);
-	if (!ct_cg_has(dir, file)) {
+	const char *dir = d->path;
+	if (!ct_cg_has_at(d->fd, dir, file)) {
 		if (row->deprecated) {
 			warn(c,
 			     "config.json: " RES "%s: %s is gone from this kernel (deprecated): "
@@ -555,7 +556,7 @@ static int write_value(const struct cg_ctx *c, const struct cg_row *row, const c
 					  "this kernel",
 					  path, dir, file);
 	}
-	if (ct_cg_write(dir, file, value, err) < 0)
+	if (ct_cg_write_at(d->fd, dir, file, value, err) < 0)
 		return ct_error_prefix(err, "config.json: " RES "%s", path);
 	if (row->deprecated)
 		warn(c, "config.json: " RES "%s: deprecated by the kernel", path);

@@ -34,8 +34,8 @@ static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
 						  CT_CGROUP_SELF_JOIN_MAX);
 		}
 		char path[4096];
-		snprintf(path, sizeof(path), "%s/tasks", d->path);
-		int fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
+		int fd = ct_cg_open_at(d->fd, d->path, "tasks", O_WRONLY | O_CLOEXEC, path,
+				       sizeof(path));
 		if (fd < 0) {
 			int saved = errno;
 			ct_cgroup_self_join_close(j);

@@ -22,6 +22,18 @@
 
 /* ---- create ---- */
 
+/* file of the level `up` levels above the leaf: the leaf and its parent through the
+ * leaf's fd (no walk of the long path), the others by path. */
+static char *read_level(const struct ct_cgroup_dir *d, const char *level, size_t up,
+			const char *file)
+{
+	char rel[64];
+	if (d->fd < 0 || up > 1)
+		return ct_cg_read(level, file);
+	snprintf(rel, sizeof(rel), "%s%s", up ? "../" : "", file);
+	return ct_cg_read_at(d->fd, level, rel);
+}
+
 /* A new cpuset cgroup starts with empty cpus and mems, and a process cannot join it until
  * both are set: every empty level between the mount and the leaf gets the value of its
  * nearest ancestor that has one. Found from below (the leaf's parent usually has it: one
@@ -47,7 +59,7 @@ static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoin
 		}
 		char saved = level[end];
 		level[end] = '\0';
-		value = ct_cg_read(level, file);
+		value = read_level(d, level, n - k, file);
 		level[end] = saved;
 		if (!value && k == 0)
 			return ct_error_set(err, errno, "read \"%s/%s\"", mountpoint, file);
@@ -62,7 +74,7 @@ static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoin
 	for (; k < n && *value; k++) {
 		char saved = level[ends[k]];
 		level[ends[k]] = '\0';
-		int rc = ct_cg_write(level, file, value, err);
+		int rc = ct_cg_write_at(k + 1 == n ? d->fd : -1, level, file, value, err);
 		level[ends[k]] = saved;
 		if (rc < 0)
 			return -1;
@@ -111,7 +123,7 @@ static void format_rule(const struct ct_dev_rule *r, char *buf, size_t size)
 
 /* devices.allow and devices.deny, each opened once for all the rules written to it. */
 struct rule_files {
-	const char *dir;
+	const struct ct_cgroup_dir *dir;
 	int fd[2]; /* [0] deny, [1] allow; -1 until needed */
 };
 
@@ -119,9 +131,9 @@ static int write_rule(struct rule_files *f, bool allow, const char *rule, struct
 {
 	const char *name = allow ? "devices.allow" : "devices.deny";
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
 	int *fd = &f->fd[allow];
-	if (*fd < 0 && (*fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC)) < 0)
+	if (*fd < 0 && (*fd = ct_cg_open_at(f->dir->fd, f->dir->path, name, O_WRONLY | O_CLOEXEC,
+					    path, sizeof(path))) < 0)
 		return ct_error_set(err, errno, "open \"%s\"", path);
 	return ct_cg_write_fd(*fd, path, rule, err);
 }
@@ -131,7 +143,7 @@ static int write_rule(struct rule_files *f, bool allow, const char *rule, struct
 static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *res,
 			    struct ct_error *err)
 {
-	const char *dir = ct_cg_controller_dir(cg, "devices");
+	const struct ct_cgroup_dir *dir = ct_cg_controller(cg, "devices");
 	if (!dir)
 		return 0; /* no devices hierarchy mounted: nothing to restrict with */
 	struct ct_dev_rules rules;

@@ -65,6 +65,9 @@ static void add_dir(struct fake *f, const char *key, const char *sub)
 	d->key = strdup(key);
 	cr_assert_geq(asprintf(&d->path, "%s/%s", f->root, sub), 0);
 	mkdir(d->path, 0755);
+	/* the files are written through the directory's fd, as after ct_cgroup_create */
+	d->fd = open(d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(d->fd, 0, "%s: %s", d->path, strerror(errno));
 }
 
 static void fake_make(struct fake *f, bool v2)
@@ -127,6 +130,7 @@ static void fake_free(struct fake *f)
 	for (size_t i = 0; i < f->cg.n_dirs; i++) {
 		free(f->cg.dirs[i].key);
 		free(f->cg.dirs[i].path);
+		close(f->cg.dirs[i].fd);
 	}
 	free(f->cg.dirs);
 	free(f->root);

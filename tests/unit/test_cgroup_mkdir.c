@@ -1,0 +1,125 @@
+/* libct/cgroup/internal.h ct_cg_mkdir_leaf: the leaf made and opened through its parent's
+ * fd, the parents made when missing, and nothing left behind when it fails (on a plain
+ * directory tree, which behaves as cgroupfs does for mkdir and open). */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/cgroup/internal.h"
+
+static char root[] = "/tmp/ctrun-cgmkdir.XXXXXX";
+
+static void make_root(void)
+{
+	strcpy(root, "/tmp/ctrun-cgmkdir.XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+}
+
+static void remove_root(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(cgroup_mkdir, .init = make_root, .fini = remove_root);
+
+static char *at(const char *rel)
+{
+	static char buf[4][256];
+	static int next;
+	char *p = buf[next++ % 4];
+	snprintf(p, 256, "%s/%s", root, rel);
+	return p;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The fd is the leaf itself: a file made through it shows at the leaf's path. */
+static void assert_fd_is(int fd, const char *path)
+{
+	cr_assert_geq(fd, 0);
+	cr_expect_eq(fcntl(fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	struct stat a, b;
+	cr_assert_eq(fstat(fd, &a), 0);
+	cr_assert_eq(stat(path, &b), 0, "%s: %s", path, strerror(errno));
+	cr_expect(a.st_ino == b.st_ino && a.st_dev == b.st_dev, "the fd is not %s", path);
+}
+
+Test(cgroup_mkdir, a_leaf_whose_parent_exists)
+{
+	struct ct_error err = {0};
+	int fd;
+	char *made;
+	mkdir(at("parent"), 0755);
+	cr_assert_eq(ct_cg_mkdir_leaf(at("parent/leaf"), &fd, &made, &err), 0, "%s", err.msg);
+	assert_fd_is(fd, at("parent/leaf"));
+	cr_expect_str_eq(made, at("parent/leaf"));
+	close(fd);
+	free(made);
+}
+
+Test(cgroup_mkdir, missing_parents_are_made_and_the_first_made_recorded)
+{
+	struct ct_error err = {0};
+	int fd;
+	char *made;
+	cr_assert_eq(ct_cg_mkdir_leaf(at("a/b/c/leaf"), &fd, &made, &err), 0, "%s", err.msg);
+	assert_fd_is(fd, at("a/b/c/leaf"));
+	cr_expect_str_eq(made, at("a"));
+	close(fd);
+	free(made);
+}
+
+Test(cgroup_mkdir, a_leaf_that_exists_is_opened_not_made)
+{
+	struct ct_error err = {0};
+	int fd;
+	char *made = (char *)"unset";
+	mkdir(at("p"), 0755);
+	mkdir(at("p/leaf"), 0755);
+	cr_assert_eq(ct_cg_mkdir_leaf(at("p/leaf"), &fd, &made, &err), 0, "%s", err.msg);
+	assert_fd_is(fd, at("p/leaf"));
+	cr_expect_null(made);
+	close(fd);
+}
+
+Test(cgroup_mkdir, a_leaf_that_is_a_file_fails_naming_it)
+{
+	struct ct_error err = {0};
+	int fd;
+	char *made;
+	mkdir(at("p"), 0755);
+	close(open(at("p/leaf"), O_WRONLY | O_CREAT, 0644));
+	cr_assert_eq(ct_cg_mkdir_leaf(at("p/leaf"), &fd, &made, &err), -1);
+	cr_expect_eq(fd, -1);
+	cr_expect_null(made);
+	cr_expect_eq(err.errnum, ENOTDIR);
+	cr_expect_not_null(strstr(err.msg, at("p/leaf")), "%s", err.msg);
+}
+
+Test(cgroup_mkdir, a_failed_leaf_removes_the_parents_made_for_it)
+{
+	struct ct_error err = {0};
+	int fd;
+	char *made, rel[400];
+	/* the parents can be made, the leaf cannot (a name longer than NAME_MAX) */
+	snprintf(rel, sizeof(rel), "new/p/%0300d", 0);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	cr_assert_eq(ct_cg_mkdir_leaf(path, &fd, &made, &err), -1);
+	cr_expect_eq(fd, -1);
+	cr_expect_null(made);
+	cr_expect_eq(err.errnum, ENAMETOOLONG);
+	cr_expect_not(is_dir(at("new")), "the parents made on the way were left behind");
+	cr_expect_not_null(strstr(err.msg, "create cgroup"), "%s", err.msg);
+}
