@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "libct/spawn.h"
+#include "libct/selfstatus.h"
 #include "oci/capabilities.h"
 #include "tests/unit/plan_fixture.h"
 
@@ -599,6 +600,45 @@ Test(spawn_plan, empty_capabilities_drop_everything)
 	cr_expect_eq(f.plan.cap_bounding | f.plan.cap_effective | f.plan.cap_permitted |
 			     f.plan.cap_inheritable | f.plan.cap_ambient,
 		     0);
+	plan_done(&f);
+}
+
+#define KILL_ONLY_PROCESS \
+	JSON({"args" : ["/bin/true"], "cwd" : "/", "capabilities" : {"bounding" : ["CAP_KILL"]}})
+
+static uint64_t known_caps(const struct ct_init_plan *plan)
+{
+	return plan->cap_last >= 63 ? ~0ULL : (1ULL << (plan->cap_last + 1)) - 1;
+}
+
+/* The init starts with ctrun's own bounding set: only what is in it and unwanted is
+ * dropped, one prctl each (libct/selfstatus.h). */
+Test(spawn_plan, bounding_drops_are_what_ctrun_has_and_the_config_lacks)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc_with(KILL_ONLY_PROCESS, ""));
+	struct ct_self_status own;
+	ct_self_status_read(&own);
+	cr_expect_eq(f.plan.cap_drop, own.cap_bounding & known_caps(&f.plan) & ~(1ULL << CAP_KILL),
+		     "drop %#llx", (unsigned long long)f.plan.cap_drop);
+	cr_expect_eq(f.plan.sig_reset, own.sig_ignored);
+	plan_done(&f);
+}
+
+/* In a user namespace of its own the init starts with every capability in the bounding
+ * set (user_namespaces(7)), whatever ctrun's is; so does exec's process joining one. */
+Test(spawn_plan, bounding_drops_in_a_user_namespace_are_every_unwanted_one)
+{
+	struct plan_fixture f;
+	char members[1024];
+	snprintf(members, sizeof(members),
+		 "\"linux\": {\"namespaces\": [{\"type\": \"user\"}], %s}", USERNS_MAPS);
+	plan_build_ok(&f, plan_doc_with(KILL_ONLY_PROCESS, members));
+	cr_expect_eq(f.plan.cap_drop, known_caps(&f.plan) & ~(1ULL << CAP_KILL));
+	plan_done(&f);
+	plan_build_ok(&f, plan_doc_with(KILL_ONLY_PROCESS, ""));
+	ct_plan_enters_user_ns(&f.plan);
+	cr_expect_eq(f.plan.cap_drop, known_caps(&f.plan) & ~(1ULL << CAP_KILL));
 	plan_done(&f);
 }
 
