@@ -3,11 +3,11 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BUILD    ?= build
 VERSION  := 0.1.0
-# ctrun's own binary links musl (below): what building musl, yajl, libcap and libseccomp
+# ctrun's own binary links musl (below): what building musl, yajl and libseccomp
 # from Debian's source packages takes (dpkg-source, the archive key that signs the source
 # lists; gperf for libseccomp's syscall table).
 MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring
-DEB_PKGS := gcc libyajl-dev libcap-dev libseccomp-dev libcriterion-dev pkg-config \
+DEB_PKGS := gcc libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
             uidmap strace $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
@@ -21,12 +21,12 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initial
 # The build id is the seccomp cache's guard against changed code (libct/seccomp_key.h): never
 # left to the toolchain's default.
 LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--build-id=sha1
-LIBS     := -lyajl -lcap -lseccomp
+LIBS     := -lyajl -lseccomp
 # ctrun itself is a static PIE: no dynamic loader, no relocations of five shared objects at
 # every command (issue 10: -0.7 MiB peak RSS, -0.3 ms per command). --fatal-warnings turns
 # glibc's "getpwuid in statically linked applications" (NSS) warnings into errors.
 CTRUN_LDFLAGS := $(filter-out -pie,$(LDFLAGS)) -static-pie -Wl,--fatal-warnings
-CTRUN_LIBS    := -lyajl_s -lcap -lseccomp
+CTRUN_LIBS    := -lyajl_s -lseccomp
 TEST_LIBS := -lcriterion
 
 LIB_SRCS  := $(wildcard oci/*.c libct/*.c libct/cgroup/*.c hooks/*.c)
@@ -45,7 +45,7 @@ HELPERS   := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 # loops, each a trap to the hypervisor here (~0.45 ms of every command; musl's start-up has
 # none; contrib/bench/README.md). So the sources are compiled twice: by gcc into $(BUILD)/
 # (libctrun.a for the unit and integration tests and helpers, glibc) and by musl-gcc into
-# $(MUSL_DIR)/obj/ for $(BUILD)/ctrun-musl. musl itself (with its older malloc), yajl, libcap
+# $(MUSL_DIR)/obj/ for $(BUILD)/ctrun-musl. musl itself (with its older malloc), yajl
 # and libseccomp are built from Debian's source packages into $(MUSL_PREFIX)
 # (contrib/musl/build-deps.sh). $(BUILD)/ctrun is $(BUILD)/ctrun-musl, or $(BUILD)/ctrun-glibc
 # when they cannot be had: contrib/musl/libc.sh chooses, and prints one line saying why it
@@ -146,7 +146,7 @@ $(MUSL_DIR)/obj/%.o: %.c | $(MUSL_PREFIX)/.complete
 
 $(BUILD)/ctrun-musl: $(MUSL_OBJS) contrib/musl/static-pie.specs $(MUSL_PREFIX)/.complete
 	$(MUSL_LINK) $(filter-out -static-pie,$(CTRUN_LDFLAGS)) -o $@ $(MUSL_OBJS) \
-		-L$(MUSL_PREFIX)/lib -lyajl -lcap -lseccomp
+		-L$(MUSL_PREFIX)/lib -lyajl -lseccomp
 
 # Reached only when a musl target is asked for by name; libc.sh has said why it cannot be.
 $(MUSL_PREFIX)/.complete:

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <linux/nsfs.h>
-#include <sys/capability.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -24,6 +24,7 @@
 #include "libct/spawn.h"
 #include "libct/sysctl.h"
 #include "libct/userns.h"
+#include "oci/capabilities.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -355,21 +356,16 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 	return 0;
 }
 
-/* One name only: libcap would also take numbers and lists ("5", "CAP_A,CAP_B"). */
+/* One name only, any case, the CAP_ prefix optional: no number, list or padding. */
 int ct_capability_from_name(const char *name)
 {
-	char full[64];
-	if (!*name ||
-	    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_") != strlen(name))
-		return -1;
-	snprintf(full, sizeof(full), "%s%s", strncasecmp(name, "cap_", 4) ? "CAP_" : "", name);
-	cap_value_t v;
-	if (cap_from_name(full, &v) < 0)
-		return -1;
-	return v;
+	const char *bare = strncasecmp(name, "cap_", 4) == 0 ? name + 4 : name;
+	for (int i = 0; oci_capability_names[i]; i++)
+		if (strcasecmp(oci_capability_names[i] + 4, bare) == 0)
+			return i;
+	return -1;
 }
 
-/* One read: musl's fopen adds two fcntl calls and fscanf an lseek back. */
 static int read_cap_last(void)
 {
 	char text[16] = "";

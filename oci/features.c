@@ -11,6 +11,7 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 
+#include "oci/capabilities.h"
 #include "oci/config.h"
 
 #define OCI_VERSION_MIN "1.0.0"
@@ -39,52 +40,6 @@ static const char *const features_mount_options[] = {
 /* config-linux.md#namespaces that the spawn path creates or joins; user with id mappings. */
 static const char *const features_namespaces[] = {
 	"cgroup", "ipc", "mount", "network", "pid", "uts", "time", "user", NULL,
-};
-
-/* Every capability of linux/capability.h up to 6.x: the names process.capabilities may use. */
-static const char *const features_capabilities[] = {
-	"CAP_CHOWN",
-	"CAP_DAC_OVERRIDE",
-	"CAP_DAC_READ_SEARCH",
-	"CAP_FOWNER",
-	"CAP_FSETID",
-	"CAP_KILL",
-	"CAP_SETGID",
-	"CAP_SETUID",
-	"CAP_SETPCAP",
-	"CAP_LINUX_IMMUTABLE",
-	"CAP_NET_BIND_SERVICE",
-	"CAP_NET_BROADCAST",
-	"CAP_NET_ADMIN",
-	"CAP_NET_RAW",
-	"CAP_IPC_LOCK",
-	"CAP_IPC_OWNER",
-	"CAP_SYS_MODULE",
-	"CAP_SYS_RAWIO",
-	"CAP_SYS_CHROOT",
-	"CAP_SYS_PTRACE",
-	"CAP_SYS_PACCT",
-	"CAP_SYS_ADMIN",
-	"CAP_SYS_BOOT",
-	"CAP_SYS_NICE",
-	"CAP_SYS_RESOURCE",
-	"CAP_SYS_TIME",
-	"CAP_SYS_TTY_CONFIG",
-	"CAP_MKNOD",
-	"CAP_LEASE",
-	"CAP_AUDIT_WRITE",
-	"CAP_AUDIT_CONTROL",
-	"CAP_SETFCAP",
-	"CAP_MAC_OVERRIDE",
-	"CAP_MAC_ADMIN",
-	"CAP_SYSLOG",
-	"CAP_WAKE_ALARM",
-	"CAP_BLOCK_SUSPEND",
-	"CAP_AUDIT_READ",
-	"CAP_PERFMON",
-	"CAP_BPF",
-	"CAP_CHECKPOINT_RESTORE",
-	NULL,
 };
 
 struct feature_flag {
@@ -159,7 +114,7 @@ static const struct feature_object features_mount_extensions[] = {
 
 static const struct feature_list features_linux_lists[] = {
 	{"namespaces", features_namespaces},
-	{"capabilities", features_capabilities},
+	{"capabilities", oci_capability_names},
 	END,
 };
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Builds musl (libc.a, its start files and headers, a musl-gcc wrapper) and with it yajl,
-# libcap and libseccomp into PREFIX, all from Debian 12's own source packages (their
+# Builds musl (libc.a, its start files and headers, a musl-gcc wrapper) and with it yajl
+# and libseccomp into PREFIX, all from Debian 12's own source packages (their
 # patches applied), so ctrun can be linked statically against musl: musl's start-up does no
 # cpuid cache probing, which costs ~0.45 ms per exec under this hypervisor.
 # musl is built here, not taken from Debian's musl-dev, for one option: --with-malloc=
@@ -13,7 +13,7 @@
 set -eu
 work=$1
 prefix=$2
-packages="musl yajl libcap2 libseccomp"
+packages="musl yajl libseccomp"
 
 die() {
 	echo "$*" >&2
@@ -44,7 +44,7 @@ apt_src() {
 
 fetch_sources() {
 	cd "$work"
-	if ! ls musl_*.dsc yajl_*.dsc libcap2_*.dsc libseccomp_*.dsc >/dev/null 2>&1; then
+	if ! ls musl_*.dsc yajl_*.dsc libseccomp_*.dsc >/dev/null 2>&1; then
 		apt_src update || die "apt-get update of the deb-src list failed (see $log)"
 		apt_src source --download-only $packages ||
 			die "apt-get source $packages failed (see $log)"
@@ -93,14 +93,6 @@ build_yajl() {
 	ar rcs "$prefix/lib/libyajl.a" "$work"/yajl-obj/*.o
 }
 
-build_libcap() {
-	make -C "$work/libcap2-src/libcap" CC="$CC_MUSL" BUILD_CC=gcc SHARED=no GOLANG=no \
-		PTHREADS=no libcap.a >>"$log" 2>&1 || die "libcap: make failed (see $log)"
-	mkdir -p "$prefix/include/sys"
-	cp "$work/libcap2-src/libcap/libcap.a" "$prefix/lib/"
-	cp "$work/libcap2-src/libcap/include/sys/capability.h" "$prefix/include/sys/"
-}
-
 build_libseccomp() {
 	cd "$work/libseccomp-src"
 	./configure CC="$CC_MUSL" --prefix="$prefix" --enable-static --disable-shared \
@@ -114,5 +106,4 @@ fetch_sources
 build_musl
 link_kernel_headers
 build_yajl
-build_libcap
 build_libseccomp

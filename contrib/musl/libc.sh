@@ -18,7 +18,7 @@ fi
 if [ "$(cat "$dir/failed.recipe" 2>/dev/null)" = "$recipe" ]; then
 	why="$(cat "$dir/failed") (rm $dir/failed.recipe to try again)"
 else
-	echo "ctrun: building musl, yajl, libcap, libseccomp in $dir (once)" >&2
+	echo "ctrun: building musl, yajl, libseccomp in $dir (once)" >&2
 	if why=$("$here/build-deps.sh" "$dir/src" "$dir/prefix" 2>&1 >/dev/null); then
 		printf '%s\n' "$recipe" >"$dir/prefix/.complete"
 		echo musl

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "libct/spawn.h"
+#include "oci/capabilities.h"
 #include "tests/unit/plan_fixture.h"
 
 TestSuite(spawn_plan, .init = plan_bundle_make, .fini = plan_bundle_remove);
@@ -516,6 +518,22 @@ Test(spawn_plan, capability_names)
 	cr_expect_eq(ct_capability_from_name("CAP_NET_BIND_SERVICE"), 10);
 	cr_expect_eq(ct_capability_from_name("CAP_SYS_ADMIN"), CAP_SYS_ADMIN);
 	cr_expect_eq(ct_capability_from_name("cap_kill"), CAP_KILL, "any case");
+}
+
+/* ctrun's own table (oci/capabilities.h) names every capability of the kernel headers it
+ * is built with, at its number. */
+Test(spawn_plan, capability_table_matches_the_kernel_headers)
+{
+	int n = 0;
+	while (oci_capability_names[n])
+		n++;
+	cr_expect_eq(n, CAP_LAST_CAP + 1);
+	cr_expect_str_eq(oci_capability_names[CAP_SYS_ADMIN], "CAP_SYS_ADMIN");
+	cr_expect_str_eq(oci_capability_names[CAP_AUDIT_WRITE], "CAP_AUDIT_WRITE");
+	cr_expect_str_eq(oci_capability_names[CAP_LAST_CAP], "CAP_CHECKPOINT_RESTORE");
+	for (int i = 0; i < n; i++)
+		cr_expect_eq(ct_capability_from_name(oci_capability_names[i]), i, "%s",
+			     oci_capability_names[i]);
 }
 
 /* libct/spawn.h: 'Capability name ("CAP_KILL" or "kill")'. */
