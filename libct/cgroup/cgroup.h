@@ -301,7 +301,5 @@ const char *ct_cgroup_late_key(const struct ct_cgroup *cg);
 
 /* The directory of a hierarchy key (CT_CGROUP_UNIFIED_KEY, "memory"...), NULL when none. */
 const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key);
-/* Its O_PATH fd once ct_cgroup_create made it (owned by cg), -1 otherwise. */
-int ct_cgroup_dir_fd(const struct ct_cgroup *cg, const char *key);
 
 #endif
