@@ -54,7 +54,7 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 	if (mount_request(mp, index, m->destination, &rq, ct_expect_id(plan, index), &made, err) <
 	    0)
 		return -1;
-	int top = ct_mountpoint_add_fresh(mp, m->destination, &made);
+	ct_mountpoint_add_fresh(mp, m->destination, &made);
 	char dest[PATH_MAX];
 	rq.flags = &hierarchy;
 	for (size_t i = 0; i <= plan->n_cgroup_v1; i++) {
@@ -73,7 +73,12 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 		if (mount_request(mp, index, dest, &rq, id, NULL, err) < 0)
 			return -1;
 	}
-	if ((m->flags.flags & MS_RDONLY) && ct_mount_fd_set_readonly(top, false, err) < 0)
+	if (!(m->flags.flags & MS_RDONLY))
+		return 0;
+	/* the tmpfs's fd, unless a failed re-check in the loop dropped (closed) it: then by path */
+	int top = made >= 0 ? made : ct_mountpoint_fresh_dir(mp, m->destination);
+	if ((top >= 0 ? ct_mount_fd_set_readonly(top, false, err)
+		      : ct_mount_set_readonly(mp->rootfd, m->destination, false, err)) < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", index, m->destination);
 	return 0;
 }

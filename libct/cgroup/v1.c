@@ -44,6 +44,8 @@ static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoin
 	char level[4096];
 	size_t ends[128], n = 0, root = strlen(mountpoint);
 	snprintf(level, sizeof(level), "%s", d->path);
+	if (strlen(level) <= root)
+		return 0; /* the hierarchy's root: it has its cpus and mems */
 	for (size_t i = root + 1; level[i] && n + 1 < sizeof(ends) / sizeof(ends[0]); i++)
 		if (level[i] == '/')
 			ends[n++] = i;
