@@ -64,7 +64,8 @@ int ct_cgroup_self_join(struct ct_cgroup_self_join *j, struct ct_error *err)
 	int rc = 0;
 	for (size_t i = 0; i < j->n; i++) {
 		if (rc == 0 && ct_cg_write_fd(j->fds[i], "tasks", "0", err) < 0)
-			rc = ct_error_prefix(err, "join the cgroup v1 hierarchy \"%s\"", j->keys[i]);
+			rc = ct_error_prefix(err, "join the cgroup v1 hierarchy \"%s\"",
+					     j->keys[i]);
 		close(j->fds[i]);
 		j->fds[i] = -1;
 	}

@@ -19,7 +19,7 @@
 
 TestSuite(killed, .fini = cgt_cleanup);
 
-#define ID	 "kc"
+#define ID	  "kc"
 #define SIGKILLED 137
 
 /* The commands of ctrun under t, traced by strace, which kills ctrun with SIGKILL as it
@@ -33,8 +33,8 @@ static void kill_at(struct lc *t, struct killer *k, const char *syscalls, const 
 {
 	snprintf(k->trace, sizeof(k->trace), "trace=%s", syscalls);
 	snprintf(k->inject, sizeof(k->inject), "inject=%s:signal=KILL", syscalls);
-	const char *argv[] = {"strace", "-o", "/dev/null", "-e", k->trace, "-e", k->inject,
-			      path ? "-P" : NULL, path, NULL};
+	const char *argv[] = {"strace", "-o",	   "/dev/null",	       "-e", k->trace,
+			      "-e",	k->inject, path ? "-P" : NULL, path, NULL};
 	memcpy(k->argv, argv, sizeof(argv));
 	t->wrapper = k->argv;
 }
@@ -149,7 +149,8 @@ Test(killed, after_ready_before_the_memory_cgroup)
 		struct lc t;
 		struct killer k;
 		lc_init(&t);
-		ctt_config_set(t.bundle, ".linux.seccomp", "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}");
+		ctt_config_set(t.bundle, ".linux.seccomp",
+			       "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}");
 		ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
 		ctt_config_set(t.bundle, ".linux.resources",
 			       "{\"memory\": {\"limit\": 268435456}}");
