@@ -342,6 +342,34 @@ static bool scan_value(struct scan *s, int depth)
 	}
 }
 
+/* After a whole value yajl takes a string left open at the end of the text: it lexes the
+ * text and one more space, which leaves such a string an unfinished token, not garbage. So
+ * the rest is one: a quote, then only what a string may hold (escapes whole, UTF-8 whole,
+ * no control character), and no closing quote. */
+static bool only_an_open_string_left(struct scan *s)
+{
+	if (s->p == s->end || *s->p != '"')
+		return false;
+	if (!s->scratch && !(s->scratch = malloc(s->len ? s->len : 1)))
+		return false;
+	char *d = s->scratch; /* escape() decodes; what it writes is not kept */
+	for (s->p++; s->p < s->end; d = s->scratch) {
+		if (*s->p == '"')
+			return false; /* a whole string after the value: trailing garbage */
+		if (*s->p == '\\') {
+			s->p++;
+			if (!escape(s, &d))
+				return false;
+			continue;
+		}
+		size_t n = *s->p < 0x20 ? 0 : utf8_length(s->p, s->end);
+		if (!n)
+			return false;
+		s->p += n;
+	}
+	return true;
+}
+
 int oci_json_scan(const char *text, size_t len, const yajl_callbacks *cb, void *ctx)
 {
 	struct scan s = {.p = (const unsigned char *)text,
@@ -351,6 +379,7 @@ int oci_json_scan(const char *text, size_t len, const yajl_callbacks *cb, void *
 			 .ctx = ctx};
 	bool ok = scan_value(&s, 0);
 	skip_space(&s);
+	ok = ok && (s.p == s.end || only_an_open_string_left(&s));
 	free(s.scratch);
-	return ok && s.p == s.end ? 0 : -1;
+	return ok ? 0 : -1;
 }

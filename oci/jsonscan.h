@@ -4,7 +4,7 @@
  * without an escape are handed over in place; escaped ones are decoded into one scratch
  * buffer made on the first. It accepts and refuses what yajl does with its tree reader's
  * options (UTF-8 checked as yajl checks it, comments, one top-level value, nothing after it
- * but white space and comments, '\v' and '\f' included) and decodes \u escapes as yajl
+ * but white space, comments and a string left open at the end, '\v' and '\f' included) and decodes \u escapes as yajl
  * does, since `list` must read every file the full reader (yajl's tree) takes, with the same
  * values (tests/fuzz/fuzz_state.c). The one difference: nesting deeper than
  * OCI_JSON_SCAN_MAX_DEPTH is refused (the reader recurses), which no input shorter than

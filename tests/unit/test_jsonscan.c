@@ -169,6 +169,24 @@ Test(jsonscan, refuses_what_yajl_refuses)
 	SAME("[1 // no end of line");
 }
 
+/* yajl lexes the text plus one space: a string still open at the end after a whole value is
+ * an unfinished token, which it takes; a whole one, or a broken one, is garbage */
+Test(jsonscan, takes_a_string_left_open_after_the_value_as_yajl)
+{
+	SAME("{} \"open");
+	SAME("{}\"open \\u0041 \\n caf\xc3\xa9 \\ud800");
+	SAME("{} // c\n\"open");
+	SAME("{} \"closed\"");
+	SAME("{} \"closed\" \"open");
+	SAME("{} \"bad escape \\x");
+	SAME("{} \"cut escape \\");
+	SAME("{} \"cut hex \\u12");
+	SAME("{} \"cut pair \\ud800\\u00");
+	SAME("{} \"cut utf-8 \xc3");
+	SAME("{} \"control \n");
+	SAME("{\"a\": \"open");
+}
+
 /* yajl_tree_parse, which reads the same state.json in full, takes comments */
 Test(jsonscan, takes_comments_where_white_space_goes_as_yajl)
 {
