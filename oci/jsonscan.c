@@ -165,6 +165,27 @@ static bool escape(struct scan *s, char **d)
 	return true;
 }
 
+/* A string's text from p, decoded at *d, up to its closing quote or the end of the text,
+ * whichever comes first; false at an invalid escape, UTF-8 sequence or control character. */
+static bool decode_until_quote(struct scan *s, char **d)
+{
+	while (s->p < s->end && *s->p != '"') {
+		if (*s->p == '\\') {
+			s->p++;
+			if (!escape(s, d))
+				return false;
+			continue;
+		}
+		size_t n = *s->p < 0x20 ? 0 : utf8_length(s->p, s->end);
+		if (!n)
+			return false;
+		memcpy(*d, s->p, n);
+		*d += n;
+		s->p += n;
+	}
+	return true;
+}
+
 /* From `from` (inside a string whose text so far needed no decoding) to the closing quote,
  * decoded into the scratch buffer. */
 static bool decode_string(struct scan *s, const unsigned char *from, const char **out, size_t *len)
@@ -174,21 +195,7 @@ static bool decode_string(struct scan *s, const unsigned char *from, const char 
 	size_t plain = (size_t)(s->p - from);
 	memcpy(s->scratch, from, plain);
 	char *d = s->scratch + plain;
-	while (s->p < s->end && *s->p != '"') {
-		if (*s->p == '\\') {
-			s->p++;
-			if (!escape(s, &d))
-				return false;
-			continue;
-		}
-		size_t n = *s->p < 0x20 ? 0 : utf8_length(s->p, s->end);
-		if (!n)
-			return false;
-		memcpy(d, s->p, n);
-		d += n;
-		s->p += n;
-	}
-	if (s->p == s->end)
+	if (!decode_until_quote(s, &d) || s->p == s->end)
 		return false;
 	s->p++;
 	*out = s->scratch;
@@ -352,22 +359,9 @@ static bool only_an_open_string_left(struct scan *s)
 		return false;
 	if (!s->scratch && !(s->scratch = malloc(s->len ? s->len : 1)))
 		return false;
-	char *d = s->scratch; /* escape() decodes; what it writes is not kept */
-	for (s->p++; s->p < s->end; d = s->scratch) {
-		if (*s->p == '"')
-			return false; /* a whole string after the value: trailing garbage */
-		if (*s->p == '\\') {
-			s->p++;
-			if (!escape(s, &d))
-				return false;
-			continue;
-		}
-		size_t n = *s->p < 0x20 ? 0 : utf8_length(s->p, s->end);
-		if (!n)
-			return false;
-		s->p += n;
-	}
-	return true;
+	s->p++;
+	char *d = s->scratch; /* decoded, not kept */
+	return decode_until_quote(s, &d) && s->p == s->end;
 }
 
 int oci_json_scan(const char *text, size_t len, const yajl_callbacks *cb, void *ctx)

@@ -105,119 +105,120 @@ static void assert_same_as_yajl(const char *text, size_t len)
 		cr_expect_str_eq(s.out, y.out, "%.*s", (int)len, text);
 }
 
-#define SAME(lit) assert_same_as_yajl(lit, sizeof(lit) - 1)
+#define assert_same(lit) assert_same_as_yajl(lit, sizeof(lit) - 1)
 
 Test(jsonscan, accepts_what_yajl_accepts_with_the_same_events)
 {
-	SAME("{\"a\": 1, \"b\": [true, false, null], \"c\": {\"d\": \"e\"}}");
-	SAME(" \t\r\n{}\n ");
-	SAME("{\f\"a\"\v:\f1\v}");
-	SAME("[]");
-	SAME("[[], {}, [[1]]]");
-	SAME("\"top\"");
-	SAME("-0");
-	SAME("[0, -1, 12.5, -0.25e+10, 1E-3, 18446744073709551616]");
-	SAME("{\"\": \"\"}");
-	SAME("{\"a\": 1, \"a\": 2}");
-	SAME("[\"a much longer string of plain text / with paths / and more / 0123456789\"]");
+	assert_same("{\"a\": 1, \"b\": [true, false, null], \"c\": {\"d\": \"e\"}}");
+	assert_same(" \t\r\n{}\n ");
+	assert_same("{\f\"a\"\v:\f1\v}");
+	assert_same("[]");
+	assert_same("[[], {}, [[1]]]");
+	assert_same("\"top\"");
+	assert_same("-0");
+	assert_same("[0, -1, 12.5, -0.25e+10, 1E-3, 18446744073709551616]");
+	assert_same("{\"\": \"\"}");
+	assert_same("{\"a\": 1, \"a\": 2}");
+	assert_same(
+		"[\"a much longer string of plain text / with paths / and more / 0123456789\"]");
 }
 
 Test(jsonscan, decodes_escapes_and_utf8_as_yajl)
 {
-	SAME("[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]");
-	SAME("[\"caf\\u00e9 \\u20ac \\ud83d\\ude00 \\u0041\"]");
-	SAME("[\"plain first, then \\n an escape, then plain again\"]");
-	SAME("{\"k\\u0000ey\": \"v\\u0000al\"}");
-	SAME("[\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"]");
-	SAME("[\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 eight of "
-	     "them\"]");
+	assert_same("[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]");
+	assert_same("[\"caf\\u00e9 \\u20ac \\ud83d\\ude00 \\u0041\"]");
+	assert_same("[\"plain first, then \\n an escape, then plain again\"]");
+	assert_same("{\"k\\u0000ey\": \"v\\u0000al\"}");
+	assert_same("[\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"]");
+	assert_same("[\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 eight of "
+		    "them\"]");
 }
 
 Test(jsonscan, refuses_what_yajl_refuses)
 {
-	SAME("");
-	SAME("   ");
-	SAME("{");
-	SAME("{\"a\"}");
-	SAME("{\"a\" 1}");
-	SAME("{\"a\": 1,}");
-	SAME("[1,]");
-	SAME("[1 2]");
-	SAME("{a: 1}");
-	SAME("01");
-	SAME("[-]");
-	SAME("[1.]");
-	SAME("[.5]");
-	SAME("[1e]");
-	SAME("[+1]");
-	SAME("tru");
-	SAME("[truex]");
-	SAME("nul");
-	SAME("{} {}");
-	SAME("{}x");
-	SAME("[\"unterminated]");
-	SAME("[\"tab\there\"]");
-	SAME("[\"\\x\"]");
-	SAME("[\"\\u12\"]");
-	SAME("[\"\\u12g4\"]");
-	SAME("[\"\xc3\x28\"]");
-	SAME("[\"\xff\"]");
-	SAME("[\"\xe2\x82\"]");
-	SAME("/ {}");
-	SAME("{}/");
-	SAME("[1 /* unterminated");
-	SAME("[1 // no end of line");
+	assert_same("");
+	assert_same("   ");
+	assert_same("{");
+	assert_same("{\"a\"}");
+	assert_same("{\"a\" 1}");
+	assert_same("{\"a\": 1,}");
+	assert_same("[1,]");
+	assert_same("[1 2]");
+	assert_same("{a: 1}");
+	assert_same("01");
+	assert_same("[-]");
+	assert_same("[1.]");
+	assert_same("[.5]");
+	assert_same("[1e]");
+	assert_same("[+1]");
+	assert_same("tru");
+	assert_same("[truex]");
+	assert_same("nul");
+	assert_same("{} {}");
+	assert_same("{}x");
+	assert_same("[\"unterminated]");
+	assert_same("[\"tab\there\"]");
+	assert_same("[\"\\x\"]");
+	assert_same("[\"\\u12\"]");
+	assert_same("[\"\\u12g4\"]");
+	assert_same("[\"\xc3\x28\"]");
+	assert_same("[\"\xff\"]");
+	assert_same("[\"\xe2\x82\"]");
+	assert_same("/ {}");
+	assert_same("{}/");
+	assert_same("[1 /* unterminated");
+	assert_same("[1 // no end of line");
 }
 
 /* yajl lexes the text plus one space: a string still open at the end after a whole value is
  * an unfinished token, which it takes; a whole one, or a broken one, is garbage */
 Test(jsonscan, takes_a_string_left_open_after_the_value_as_yajl)
 {
-	SAME("{} \"open");
-	SAME("{}\"open \\u0041 \\n caf\xc3\xa9 \\ud800");
-	SAME("{} // c\n\"open");
-	SAME("{} \"closed\"");
-	SAME("{} \"closed\" \"open");
-	SAME("{} \"bad escape \\x");
-	SAME("{} \"cut escape \\");
-	SAME("{} \"cut hex \\u12");
-	SAME("{} \"cut pair \\ud800\\u00");
-	SAME("{} \"cut utf-8 \xc3");
-	SAME("{} \"control \n");
-	SAME("{\"a\": \"open");
+	assert_same("{} \"open");
+	assert_same("{}\"open \\u0041 \\n caf\xc3\xa9 \\ud800");
+	assert_same("{} // c\n\"open");
+	assert_same("{} \"closed\"");
+	assert_same("{} \"closed\" \"open");
+	assert_same("{} \"bad escape \\x");
+	assert_same("{} \"cut escape \\");
+	assert_same("{} \"cut hex \\u12");
+	assert_same("{} \"cut pair \\ud800\\u00");
+	assert_same("{} \"cut utf-8 \xc3");
+	assert_same("{} \"control \n");
+	assert_same("{\"a\": \"open");
 }
 
 /* yajl_tree_parse, which reads the same state.json in full, takes comments */
 Test(jsonscan, takes_comments_where_white_space_goes_as_yajl)
 {
-	SAME("/* c */ {}");
-	SAME("[1] // c");
-	SAME("[1] // c\n");
-	SAME("// first\n[1, /* a */ 2 /**/, /***/3]");
-	SAME("{\"a\"/*x*/:/* y */\"b\" // z\n}");
-	SAME("[1] /* unterminated after the value");
-	SAME("[\"/* not a comment */\"]");
+	assert_same("/* c */ {}");
+	assert_same("[1] // c");
+	assert_same("[1] // c\n");
+	assert_same("// first\n[1, /* a */ 2 /**/, /***/3]");
+	assert_same("{\"a\"/*x*/:/* y */\"b\" // z\n}");
+	assert_same("[1] /* unterminated after the value");
+	assert_same("[\"/* not a comment */\"]");
 }
 
 Test(jsonscan, a_nul_byte_outside_a_string_is_not_json)
 {
-	SAME("[1,\0 2]");
-	SAME("{}\0");
+	assert_same("[1,\0 2]");
+	assert_same("{}\0");
 }
 
 /* What yajl lets through, the full reader of the same file: the lean one must too. */
 Test(jsonscan, takes_yajls_loose_utf8_and_surrogates_as_yajl)
 {
-	SAME("[\"\\ud83d\"]");
-	SAME("[\"\\ude00\"]");
-	SAME("[\"\\ud83d\\u0041\"]");
-	SAME("[\"\\ud83dx\"]");
-	SAME("[\"\xc0\xaf\"]");
-	SAME("[\"\xed\xa0\x80\"]");
-	SAME("[\"\xf4\x90\x80\x80\"]");
-	SAME("[\"\xf7\xbf\xbf\xbf\"]");
-	SAME("[\"\xf8\x88\x80\x80\x80\"]");
-	SAME("[\"\\ud83d\\u12\"]");
+	assert_same("[\"\\ud83d\"]");
+	assert_same("[\"\\ude00\"]");
+	assert_same("[\"\\ud83d\\u0041\"]");
+	assert_same("[\"\\ud83dx\"]");
+	assert_same("[\"\xc0\xaf\"]");
+	assert_same("[\"\xed\xa0\x80\"]");
+	assert_same("[\"\xf4\x90\x80\x80\"]");
+	assert_same("[\"\xf7\xbf\xbf\xbf\"]");
+	assert_same("[\"\xf8\x88\x80\x80\x80\"]");
+	assert_same("[\"\\ud83d\\u12\"]");
 }
 
 Test(jsonscan, refuses_nesting_deeper_than_its_limit)
