@@ -77,6 +77,23 @@ static void assert_status(const struct lc *t, const char *want)
 	free(status);
 }
 
+/* ctrun killed running `command` (exit status and all), then its orphans gone. */
+static void assert_killed_and_reaped(struct lc *t, const char *command)
+{
+	assert_killed(t, command);
+	t->wrapper = NULL;
+	assert_orphans_end();
+}
+
+/* ... and the container it left is stopped: a plain delete removes all of it. */
+static void assert_killed_and_stopped(struct lc *t, const char *command)
+{
+	assert_killed_and_reaped(t, command);
+	assert_status(t, "stopped");
+	lc_ok(t, "delete", ID);
+	lc_assert_nothing_left(t);
+}
+
 /* The id can be created again, and its container runs. The cgroup the killed create made
  * is not recorded anywhere: only a container of that id reuses it, and its delete removes
  * it (the suite's clean-up fails on a cgroup left). */
@@ -102,9 +119,7 @@ Test(killed, before_the_state_is_recorded)
 		struct killer k;
 		lc_init(&t);
 		kill_at(&t, &k, "openat", "state.json.tmp");
-		assert_killed(&t, commands[i]);
-		t.wrapper = NULL;
-		assert_orphans_end();
+		assert_killed_and_reaped(&t, commands[i]);
 		struct ctt_result r;
 		lc_ctrun(&r, &t, "state", ID);
 		lc_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
@@ -128,11 +143,7 @@ Test(killed, by_a_create_runtime_hook)
 		ctt_config_set(t.bundle, ".hooks",
 			       "{\"createRuntime\": [{\"path\": \"/bin/sh\","
 			       " \"args\": [\"sh\", \"-c\", \"kill -9 $PPID\"]}]}");
-		assert_killed(&t, commands[i]);
-		assert_orphans_end();
-		assert_status(&t, "stopped");
-		lc_ok(&t, "delete", ID);
-		lc_assert_nothing_left(&t);
+		assert_killed_and_stopped(&t, commands[i]);
 	}
 }
 
@@ -161,12 +172,7 @@ Test(killed, after_ready_before_the_memory_cgroup)
 		cr_assert_not(ctt_exists(dir), "%s exists already", dir);
 		char *procs = ctt_path(dir, "cgroup.procs");
 		kill_at(&t, &k, "openat", procs);
-		assert_killed(&t, commands[i]);
-		t.wrapper = NULL;
-		assert_orphans_end();
-		assert_status(&t, "stopped");
-		lc_ok(&t, "delete", ID);
-		lc_assert_nothing_left(&t);
+		assert_killed_and_stopped(&t, commands[i]);
 		free(procs), free(dir);
 	}
 }
