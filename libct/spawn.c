@@ -458,13 +458,22 @@ void ct_spawned_close(struct ct_spawned *s)
 	s->pidfd = s->pty_master = s->sync_fd = -1;
 }
 
+static int send_start(struct ct_spawned *s, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_START};
+	if (s->start_sent)
+		return 0;
+	s->start_sent = true;
+	return ct_sync_send(s->sync_fd, &msg, err);
+}
+
 /* START, then STARTED (the startContainer hooks passed), then, when asked, EOF: the init's
  * execve closed its end, so the user process has been executed (libct/sync.h). */
 int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 {
-	struct ct_sync_msg msg = {.type = CT_SYNC_START};
+	struct ct_sync_msg msg;
 	int fd = -1;
-	if (ct_sync_send(s->sync_fd, &msg, err) < 0 || ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
+	if (send_start(s, err) < 0 || ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
 	if (fd >= 0)
 		close(fd);
@@ -483,6 +492,23 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 	return 0;
 }
 
+/* With nothing between READY and START that could fail or must come first (the caller's
+ * say, createRuntime hooks answered before READY, a memory cgroup left for the parent to
+ * write), START is sent once the caller's own work is done, before READY: the init finds it
+ * waiting and goes on to its execve without a round trip through the parent (two wake-ups
+ * across CPUs, ~0.15 ms of a run). */
+static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan,
+			    struct ct_spawned *out, struct ct_error *err)
+{
+	const struct oci_hooks *h = &o->config->hooks;
+	struct ct_cgroup *cg = o->cgroup;
+	bool late_by_parent = cg && !plan->cgroup_join_late.n && ct_cgroup_late_key(cg);
+	if (o->start != CT_START_SYNC || !o->start_early || h->prestart.len ||
+	    h->create_runtime.len || late_by_parent)
+		return 0;
+	return send_start(out, err);
+}
+
 int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
 {
 	*out = (struct ct_spawned){.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1};
@@ -498,6 +524,7 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	if (spawn_init(&plan, sync, out, err) < 0 || place_init(&plan, out, err) < 0 ||
 	    release_user_namespace(&plan, out, err) < 0 ||
 	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||
+	    send_start_early(o, &plan, out, err) < 0 ||
 	    wait_for_ready(o, out->sync_fd, out, err) < 0 || place_init_late(&plan, out, err) < 0 ||
 	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
 		ct_spawned_kill(out);

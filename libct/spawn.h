@@ -44,6 +44,9 @@ struct ct_spawn_opts {
 	int runtime_fds[4];
 	size_t n_runtime_fds;
 	enum ct_start_mode start;
+	/* CT_START_SYNC: the caller does nothing after READY that could fail before the user
+	 * process runs (no pid file, no console socket): START may go with the set-up. */
+	bool start_early;
 	bool no_pivot, no_new_keyring;
 	bool verify_mounts;		 /* compare the mount table with the config before READY */
 	void (*warn)(const char *msg);	 /* a config.md warning, in the parent; may be NULL */
@@ -164,6 +167,7 @@ struct ct_spawned {
 	 * static storage, NULL before a spawn. */
 	const char *method;
 	bool born_in_cgroup; /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
+	bool start_sent;     /* START is on its way already (ct_spawn_opts.start_early) */
 	char note[512];	     /* what the child said with READY (the mount check), "" when nothing */
 };
 

@@ -169,6 +169,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.state_dirfd = c->dir.dirfd,
 		.state = &c->state,
 		.start = a->start,
+		.start_early = !a->pid_file && !a->console_socket,
 		.no_pivot = a->no_pivot,
 		.no_new_keyring = a->no_new_keyring,
 		.verify_mounts = !g->no_verify_mounts,
@@ -202,6 +203,9 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		       ct_shown_id(a->id).s);
 	if (c->proc.note[0])
 		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", ct_shown_id(a->id).s, c->proc.note);
+	if (c->proc.start_sent)
+		ct_log(CT_LOG_DEBUG, "container \"%s\": START sent with the set-up",
+		       ct_shown_id(a->id).s);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;

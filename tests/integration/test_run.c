@@ -241,6 +241,47 @@ Test(run, detach_returns_while_it_runs)
 	free(pid_file);
 }
 
+/* Nothing to do between READY and START: START goes with the set-up (no round trip), and
+ * the container's program still runs once, after the set-up, with its output and status. */
+Test(run, start_goes_with_the_set_up)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo ran; exit 5");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 5, "%s", r.err);
+	cr_expect_str_eq(r.out, "ran\n");
+	cr_expect(strstr(r.err, "START sent with the set-up"), "%s", r.err);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
+/* With --pid-file, START waits for READY and the pid file: the container's program finds
+ * the file written, holding its own pid (1 outside its pid namespace: the init's). */
+Test(run, pid_file_is_written_before_the_program_runs)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir(), *pid_file = ctt_path(dir, "pid");
+	lc_add_mount(&t, dir, "bind", dir, "rbind,rw");
+	char *script;
+	cr_assert_geq(asprintf(&script, "test -s %s && echo pid-file-first", pid_file), 0);
+	lc_set_script(&t, script);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--pid-file", pid_file, "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "pid-file-first\n");
+	cr_expect_null(strstr(r.err, "START sent with the set-up"), "%s", r.err);
+	ctt_result_free(&r);
+	char *pid = ctt_read_file(pid_file);
+	cr_expect_gt(atoi(pid), 1, "pid file holds \"%s\"", pid);
+	lc_assert_nothing_left(&t);
+	free(pid);
+	free(script);
+	free(pid_file);
+}
+
 Test(run, stdout_and_stderr_are_ctruns)
 {
 	struct lc t;
