@@ -16,25 +16,25 @@
 
 /* ---- the JSON path of the value being walked ---- */
 
-static size_t path_push(struct oci_walk *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static size_t path_push(struct oci_walk *w, const char *fmt, ...)
+/* The walk only records each level (a pointer to the property name, or the array index):
+ * most documents walk clean, and the path text is wanted only for a message. */
+static void path_push_key(struct oci_walk *w, const char *key)
 {
-	size_t saved = w->path_len;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(w->path + saved, sizeof(w->path) - saved, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		w->path_len = saved + (size_t)n < sizeof(w->path) ? saved + n : sizeof(w->path) - 1;
-	return saved;
+	if (w->depth < OCI_PATH_STEPS)
+		w->steps[w->depth] = (struct oci_path_step){.name = key};
+	w->depth++;
 }
 
-static void path_pop(struct oci_walk *w, size_t saved)
+static void path_push_index(struct oci_walk *w, size_t index)
 {
-	w->path_len = saved;
-	w->path[saved] = '\0';
+	if (w->depth < OCI_PATH_STEPS)
+		w->steps[w->depth] = (struct oci_path_step){.index = index};
+	w->depth++;
+}
+
+static void path_pop(struct oci_walk *w)
+{
+	w->depth--;
 }
 
 static bool is_identifier(const char *s)
@@ -48,22 +48,44 @@ static bool is_identifier(const char *s)
 	return true;
 }
 
-/* before, key, after appended (cut at the buffer's end) without printf: every key of every
- * document walked goes through here (state.json of each container of `list`). */
-static size_t path_push_key(struct oci_walk *w, const char *key)
+/* Appends text to w->path at *len, cut at the buffer's end. */
+static void path_append(struct oci_walk *w, size_t *len, const char *text)
 {
-	bool plain = is_identifier(key);
-	const char *const parts[] = {plain ? "." : "[\"", key, plain ? "" : "\"]"};
-	size_t saved = w->path_len;
-	for (size_t i = 0; i < 3; i++) {
-		size_t room = sizeof(w->path) - 1 - w->path_len, len = strlen(parts[i]);
-		if (len > room)
-			len = room;
-		memcpy(w->path + w->path_len, parts[i], len);
-		w->path_len += len;
+	size_t room = sizeof(w->path) - 1 - *len, n = strlen(text);
+	if (n > room)
+		n = room;
+	memcpy(w->path + *len, text, n);
+	*len += n;
+	w->path[*len] = '\0';
+}
+
+/* One step as text: ".name" for an identifier, "[\"name\"]" for any other name, "[3]". */
+static void path_append_step(struct oci_walk *w, size_t *len, const struct oci_path_step *step)
+{
+	if (!step->name) {
+		char index[32];
+		snprintf(index, sizeof(index), "[%zu]", step->index);
+		path_append(w, len, index);
+		return;
 	}
-	w->path[w->path_len] = '\0';
-	return saved;
+	bool plain = is_identifier(step->name);
+	path_append(w, len, plain ? "." : "[\"");
+	path_append(w, len, step->name);
+	path_append(w, len, plain ? "" : "\"]");
+}
+
+/* w->path from the recorded steps, then subpath (NULL for none) after a '.'. */
+static const char *path_render(struct oci_walk *w, const char *subpath)
+{
+	size_t len = 0, kept = w->depth < OCI_PATH_STEPS ? w->depth : OCI_PATH_STEPS;
+	w->path[0] = '\0';
+	for (size_t i = 0; i < kept; i++)
+		path_append_step(w, &len, &w->steps[i]);
+	if (subpath) {
+		path_append(w, &len, ".");
+		path_append(w, &len, subpath);
+	}
+	return w->path;
 }
 
 /* ---- error reporting ---- */
@@ -83,19 +105,17 @@ int oci_walk_error(struct oci_walk *w, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report(w, w->path, fmt, ap);
+	report(w, path_render(w, NULL), fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
 int oci_walk_error_at(struct oci_walk *w, const char *subpath, const char *fmt, ...)
 {
-	size_t saved = path_push(w, ".%s", subpath);
 	va_list ap;
 	va_start(ap, fmt);
-	report(w, w->path, fmt, ap);
+	report(w, path_render(w, subpath), fmt, ap);
 	va_end(ap);
-	path_pop(w, saved);
 	return -1;
 }
 
@@ -251,10 +271,10 @@ static int walk_array(struct oci_walk *w, const struct oci_type *t, yajl_val v, 
 		return oci_walk_error(w, "out of memory");
 	int ret = 0;
 	for (size_t i = 0; i < len; i++) {
-		size_t saved = path_push(w, "[%zu]", i);
+		path_push_index(w, i);
 		if (walk_value(w, t->elem, v->u.array.values[i], items + i * t->elem_size) < 0)
 			ret = -1;
-		path_pop(w, saved);
+		path_pop(w);
 	}
 	memcpy(dst, &items, sizeof(items));
 	memcpy((char *)dst + sizeof(items), &len, sizeof(len));
@@ -282,14 +302,14 @@ static int walk_map(struct oci_walk *w, const struct oci_type *t, yajl_val v, vo
 	for (size_t i = 0; i < len; i++) {
 		char *elem = items + i * t->elem_size;
 		*(char **)elem = strdup(v->u.object.keys[i]);
-		size_t saved = path_push_key(w, v->u.object.keys[i]);
+		path_push_key(w, v->u.object.keys[i]);
 		if (!*(char **)elem)
 			ret = oci_walk_error(w, "out of memory");
 		else if (is_repeated_key(v, i))
 			ret = oci_walk_error(w, "duplicate property");
 		else if (walk_value(w, t->elem, v->u.object.values[i], elem + t->value_offset) < 0)
 			ret = -1;
-		path_pop(w, saved);
+		path_pop(w);
 	}
 	memcpy(dst, &items, sizeof(items));
 	memcpy((char *)dst + sizeof(items), &len, sizeof(len));
@@ -303,8 +323,10 @@ static int walk_value(struct oci_walk *w, const struct oci_type *t, yajl_val v, 
 	case OCI_STRING:
 		if (!YAJL_IS_STRING(v))
 			return type_error(w, "a string", v);
-		*(char **)dst = strdup(v->u.string);
-		ret = *(char **)dst ? 0 : oci_walk_error(w, "out of memory");
+		/* taken, not copied: the tree is freed right after the walk */
+		*(char **)dst = v->u.string;
+		v->u.string = NULL;
+		ret = 0;
 		break;
 	case OCI_BOOL:
 		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
@@ -354,10 +376,10 @@ int oci_walk_object(struct oci_walk *w, const struct oci_field *fields, yajl_val
 		const char *key = v->u.object.keys[i];
 		yajl_val value = v->u.object.values[i];
 		const struct oci_field *f = find_field(fields, key);
-		size_t saved = path_push_key(w, key);
+		path_push_key(w, key);
 		if (!f) {
 			if (w->on_unknown)
-				w->on_unknown(w->data, w->file, w->path);
+				w->on_unknown(w->data, w->file, path_render(w, NULL));
 		} else if (seen & (1ULL << (f - fields))) {
 			ret = oci_walk_error(w, "duplicate property");
 		} else if (!YAJL_IS_NULL(value)) {
@@ -368,7 +390,7 @@ int oci_walk_object(struct oci_walk *w, const struct oci_field *fields, yajl_val
 			else if (f->present != OCI_NO_PRESENCE)
 				*(bool *)((char *)out + f->present) = true;
 		}
-		path_pop(w, saved);
+		path_pop(w);
 	}
 	for (const struct oci_field *f = fields; f->name; f++)
 		if (f->required && !(seen & (1ULL << (f - fields))))
@@ -508,9 +530,21 @@ static int check_depth(const char *file, const char *text, struct ct_error *err)
 			    file, OCI_JSON_MAX_DEPTH, line, col);
 }
 
+/* Whether text holds more than OCI_JSON_MAX_DEPTH opening brackets, in strings and
+ * comments included: only such text can nest too deep, and counting them is much cheaper
+ * than lexing the document a second time (check_depth) for every config.json. */
+static bool may_nest_too_deep(const char *text)
+{
+	size_t brackets = 0;
+	for (const char *p = text; *p; p++)
+		if ((*p == '[' || *p == '{') && ++brackets > OCI_JSON_MAX_DEPTH)
+			return true;
+	return false;
+}
+
 yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err)
 {
-	if (check_depth(file, text, err) < 0)
+	if (may_nest_too_deep(text) && check_depth(file, text, err) < 0)
 		return NULL;
 	char errbuf[256];
 	yajl_val tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));

@@ -75,10 +75,24 @@ struct oci_field {
 		json, &(typ), offsetof(st, member), offsetof(st, has_##member), false \
 	}
 
+/* One level of the path to the value being walked: a property name, or (name NULL) an
+ * array index. */
+struct oci_path_step {
+	const char *name;
+	size_t index;
+};
+
+/* Steps kept: each renders to at least 2 characters, so these fill the 511 characters of
+ * a rendered path; deeper levels are only counted. */
+#define OCI_PATH_STEPS 256
+
 struct oci_walk {
 	const char *file; /* "config.json": first word of every message */
-	char path[512];	  /* ".linux.resources.memory.limit" */
-	size_t path_len;
+	/* ".linux.resources.memory.limit": rendered from `steps` only when a message needs it
+	 * (an error, an unknown property), not for every value walked. */
+	char path[512];
+	struct oci_path_step steps[OCI_PATH_STEPS];
+	size_t depth; /* levels below the document; steps[] holds the first OCI_PATH_STEPS */
 	unsigned nerrors;
 	struct ct_error *err; /* receives the first error */
 	/* Called for every error (validate lists them all); may be NULL. */
@@ -88,7 +102,9 @@ struct oci_walk {
 	void *data;
 };
 
-/* Fills `out` (zeroed by the caller) from object `v` using `fields`. Returns 0 or -1. */
+/* Fills `out` (zeroed by the caller) from object `v` using `fields`. Returns 0 or -1.
+ * The strings stored in `out` are taken out of the tree, not copied (their nodes are left
+ * holding NULL): free the tree afterwards, never walk it a second time. */
 int oci_walk_object(struct oci_walk *w, const struct oci_field *fields, yajl_val v, void *out);
 
 /* Reports an error at the current path: "<file>: <path>: <message>". Returns -1. */

@@ -47,6 +47,12 @@ struct keyed_item {
 	uint32_t n;
 };
 
+/* Arrays of arrays to any depth: long paths. */
+struct nest {
+	struct nest *items;
+	size_t len;
+};
+
 struct sample {
 	char *str, *abs;
 	bool flag;
@@ -65,6 +71,7 @@ struct sample {
 	oci_uint32s ids;
 	oci_string_map map;
 	OCI_ARRAY(struct keyed_item) objmap;
+	struct nest nest;
 };
 
 static const char *const color_names[] = {"red", "green", "blue", NULL};
@@ -90,6 +97,9 @@ static const struct oci_type t_keyed_item = {.kind = OCI_OBJECT, .fields = keyed
 static const struct oci_type t_keyed_items = {
 	.kind = OCI_MAP, .elem = &t_keyed_item, .elem_size = sizeof(struct keyed_item)};
 
+static const struct oci_type t_nest = {
+	.kind = OCI_ARRAY, .elem = &t_nest, .elem_size = sizeof(struct nest)};
+
 static const struct oci_field sample_fields[] = {
 	OCI_FIELD(struct sample, "str", str, oci_t_string),
 	OCI_FIELD(struct sample, "abs", abs, oci_t_abs_path),
@@ -108,6 +118,7 @@ static const struct oci_field sample_fields[] = {
 	OCI_FIELD(struct sample, "ids", ids, oci_t_uint32_array),
 	OCI_FIELD(struct sample, "map", map, oci_t_string_map),
 	OCI_FIELD(struct sample, "objmap", objmap, t_keyed_items),
+	OCI_FIELD(struct sample, "nest", nest, t_nest),
 	{NULL},
 };
 
@@ -144,7 +155,7 @@ static int walk_fields(const char *text, const struct oci_field *fields, void *o
 	cr_assert_eq(w.nerrors, r->nerrors, "nerrors %u, on_error called %u times", w.nerrors,
 		     r->nerrors);
 	cr_assert_eq(ret == 0, w.nerrors == 0, "returned %d with %u errors", ret, w.nerrors);
-	cr_assert_str_eq(w.path, "", "path not restored: \"%s\"", w.path);
+	cr_assert_eq(w.depth, 0, "path not restored: depth %zu", w.depth);
 	return ret;
 }
 
@@ -182,12 +193,30 @@ static void assert_ok(struct run *run, const char *text)
 
 /* ---- strings and booleans ---- */
 
-Test(jsonwalk_string, stored_as_copy)
+Test(jsonwalk_string, stored_decoded)
 {
 	struct run run;
 	assert_ok(&run, "{\"str\": \"hello \\\"world\\\" \\u00e9\"}");
 	cr_expect_str_eq(run.s.str, "hello \"world\" \xc3\xa9");
 	done(&run);
+}
+
+/* The walker keeps the tree's string (the header's contract): the node is left empty. */
+Test(jsonwalk_string, taken_out_of_the_tree)
+{
+	struct ct_error err = {0};
+	yajl_val tree = oci_json_parse("t.json", "{\"str\": \"kept\", \"strs\": [\"a\"]}", &err);
+	cr_assert_not_null(tree, "%s", err.msg);
+	struct sample s = {0};
+	struct oci_walk w = {.file = "t.json", .err = &err};
+	cr_assert_eq(oci_walk_object(&w, sample_fields, tree, &s), 0, "%s", err.msg);
+	cr_expect_str_eq(s.str, "kept");
+	cr_expect_null(tree->u.object.values[0]->u.string);
+	cr_assert_eq(s.strs.len, 1);
+	cr_expect_str_eq(s.strs.items[0], "a");
+	cr_expect_null(tree->u.object.values[1]->u.array.values[0]->u.string);
+	yajl_tree_free(tree);
+	oci_walk_free(sample_fields, &s);
 }
 
 Test(jsonwalk_string, wrong_type)
@@ -648,10 +677,46 @@ Test(jsonwalk_errors, error_at_subpath)
 	cr_expect_str_eq(err.msg, "config.json: .linux.devices[2]: bad thing");
 	cr_expect_eq(oci_walk_error(&w, "at the root"), -1);
 	cr_expect_str_eq(r.errors[1], "config.json: .: at the root");
-	cr_expect_str_eq(w.path, "");
+	cr_expect_eq(w.depth, 0);
 	cr_expect_eq(w.nerrors, 2);
 	/* err keeps the first one */
 	cr_expect_str_eq(err.msg, "config.json: .linux.devices[2]: bad thing");
+}
+
+/* A path longer than the 511 characters of w->path is cut there, however deep the walk goes
+ * (past OCI_PATH_STEPS levels too), and the levels are all popped again. */
+Test(jsonwalk_errors, long_path_cut_at_511_characters)
+{
+	enum { LEVELS = 300 };
+	char text[4 * LEVELS + 32], want_path[8 + 3 * LEVELS];
+	size_t n = (size_t)snprintf(text, sizeof(text), "{\"nest\": ");
+	size_t p = (size_t)snprintf(want_path, sizeof(want_path), ".nest");
+	for (int i = 0; i < LEVELS; i++) {
+		text[n++] = '[';
+		p += (size_t)snprintf(want_path + p, sizeof(want_path) - p, "[0]");
+	}
+	text[n++] = '7';
+	for (int i = 0; i < LEVELS; i++)
+		text[n++] = ']';
+	snprintf(text + n, sizeof(text) - n, "}");
+	want_path[511] = '\0';
+	char want[CT_ERROR_MSG_MAX];
+	snprintf(want, sizeof(want), "t.json: %s: expected an array, got 7", want_path);
+	assert_only_error(text, want);
+}
+
+Test(jsonwalk_errors, long_unknown_key_cut_at_511_characters)
+{
+	char key[600], text[700], want[600];
+	memset(key, 'k', sizeof(key) - 1);
+	key[sizeof(key) - 1] = '\0';
+	snprintf(text, sizeof(text), "{\"obj\": {\"name\": \"a\", \"%s\": 1}}", key);
+	struct run run;
+	assert_ok(&run, text);
+	cr_assert_eq(run.r.nunknown, 1);
+	snprintf(want, sizeof(want), "t.json .obj.%.*s", 511 - 5, key);
+	cr_expect_str_eq(run.r.unknown[0], want);
+	done(&run);
 }
 
 Test(jsonwalk_errors, error_without_err_or_callback)
@@ -705,6 +770,25 @@ Test(jsonwalk_parse, good_json)
 	yajl_val tree = oci_json_parse("config.json", "{\"a\": [1, \"b\"]}", &err);
 	cr_assert_not_null(tree, "%s", err.msg);
 	cr_expect(YAJL_IS_OBJECT(tree));
+	yajl_tree_free(tree);
+}
+
+/* Over OCI_JSON_MAX_DEPTH brackets in all, but in strings, comments and siblings: shallow
+ * text that the bracket count sends to yajl's own depth count, which lets it pass. */
+Test(jsonwalk_parse, many_brackets_but_shallow)
+{
+	static char text[8 * OCI_JSON_MAX_DEPTH];
+	size_t n = (size_t)snprintf(text, sizeof(text), "/* {{ */ {\"s\": \"");
+	for (int i = 0; i < OCI_JSON_MAX_DEPTH; i++)
+		text[n++] = '[';
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "\", \"a\": [");
+	for (int i = 0; i < OCI_JSON_MAX_DEPTH; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s{}", i ? "," : "");
+	snprintf(text + n, sizeof(text) - n, "]}");
+	struct ct_error err = {0};
+	yajl_val tree = oci_json_parse("config.json", text, &err);
+	cr_assert_not_null(tree, "%s", err.msg);
+	cr_expect_eq(tree->u.object.values[1]->u.array.len, OCI_JSON_MAX_DEPTH);
 	yajl_tree_free(tree);
 }
 
