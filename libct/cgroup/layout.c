@@ -2,7 +2,6 @@
  * /proc/self/mountinfo and /proc/self/cgroup. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,23 +34,61 @@ void ct_cgroup_layout_free(struct ct_cgroup_layout *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Whether every comma-separated token of list is one of opts' tokens. */
-static bool tokens_in(const char *list, const char *opts)
+/* Whether every comma-separated token of list[0..len) is one of opts' tokens. */
+static bool tokens_in_n(const char *list, size_t len, const char *opts)
 {
-	const char *p = list;
-	while (*p) {
-		size_t len = strcspn(p, ",");
+	const char *p = list, *end = list + len;
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		size_t tlen = comma ? (size_t)(comma - p) : (size_t)(end - p);
 		bool found = false;
-		for (const char *q = opts; *q;) {
+		for (const char *q = opts; *q && !found;) {
 			size_t qlen = strcspn(q, ",");
-			if (qlen == len && strncmp(p, q, len) == 0)
-				found = true;
+			found = qlen == tlen && strncmp(p, q, tlen) == 0;
 			q += qlen + (q[qlen] == ',');
 		}
 		if (!found)
 			return false;
-		p += len + (p[len] == ',');
+		p += tlen + (comma != NULL);
 	}
+	return true;
+}
+
+static bool tokens_in(const char *list, const char *opts)
+{
+	return tokens_in_n(list, strlen(list), opts);
+}
+
+/* A space-separated field of a line, not NUL-terminated. */
+struct field {
+	const char *text;
+	size_t len;
+};
+
+/* The field at *p (spaces before it skipped), *p moved past it; false at the line's end. */
+static bool next_field(const char **p, const char *end, struct field *f)
+{
+	while (*p < end && **p == ' ')
+		(*p)++;
+	f->text = *p;
+	while (*p < end && **p != ' ')
+		(*p)++;
+	f->len = (size_t)(*p - f->text);
+	return f->len > 0;
+}
+
+static bool field_is(struct field f, const char *s)
+{
+	return f.len == strlen(s) && memcmp(f.text, s, f.len) == 0;
+}
+
+/* f into dst as a C string; false when it does not fit. */
+static bool copy_field(char *dst, size_t size, struct field f)
+{
+	if (f.len >= size)
+		return false;
+	memcpy(dst, f.text, f.len);
+	dst[f.len] = '\0';
 	return true;
 }
 
@@ -59,12 +96,38 @@ struct mount_line {
 	char root[1024], mountpoint[1024], fstype[64], super[1024];
 };
 
-/* id parent major:minor root mountpoint options [optional...] - fstype source super */
-static bool parse_mount_line(const char *line, struct mount_line *m)
+/* id parent major:minor root mountpoint options [optional...] - fstype source super
+ *
+ * Only mounts on CT_CGROUP_ROOT or below it are kept: the others neither are a hierarchy
+ * nor hide one (drop_hidden), and most lines of a host's mountinfo are such others, so
+ * they are passed over before anything is copied. A kept line with a field longer than
+ * mount_line holds is no hierarchy ctrun could use either. */
+static bool parse_mount_line(const char *line, const char *end, struct mount_line *m)
 {
-	const char *sep = strstr(line, " - ");
-	return sep && sscanf(line, "%*s %*s %*s %1023s %1023s", m->root, m->mountpoint) == 2 &&
-	       sscanf(sep + 3, "%63s %*s %1023s", m->fstype, m->super) == 2;
+	struct field f[5], root, point, fstype, source, super;
+	const char *p = line;
+	for (size_t i = 0; i < 5; i++)
+		if (!next_field(&p, end, &f[i]))
+			return false;
+	root = f[3];
+	point = f[4];
+	if (point.len < strlen(CT_CGROUP_ROOT) ||
+	    memcmp(point.text, CT_CGROUP_ROOT, strlen(CT_CGROUP_ROOT)) != 0)
+		return false;
+	/* the separator may be any field after the first, as " - " was searched for */
+	struct field sep;
+	p = f[0].text + f[0].len;
+	do {
+		if (!next_field(&p, end, &sep))
+			return false;
+	} while (!field_is(sep, "-"));
+	if (!next_field(&p, end, &fstype) || !next_field(&p, end, &source) ||
+	    !next_field(&p, end, &super))
+		return false;
+	return copy_field(m->root, sizeof(m->root), root) &&
+	       copy_field(m->mountpoint, sizeof(m->mountpoint), point) &&
+	       copy_field(m->fstype, sizeof(m->fstype), fstype) &&
+	       copy_field(m->super, sizeof(m->super), super);
 }
 
 /* The /proc/self/cgroup line whose controller list the mount's options all carry: the
@@ -75,16 +138,14 @@ static const char *find_caller_line(const char *proc_cgroup, const char *super, 
 	for (const char *line = proc_cgroup; line && *line;) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
-		char buf[4096];
-		snprintf(buf, sizeof(buf), "%.*s", (int)len, line);
-		char *c1 = strchr(buf, ':');
-		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (c2 && c2 > c1 + 1) {
-			*c2 = '\0';
-			if (tokens_in(c1 + 1, super)) {
-				snprintf(key, key_size, "%s", c1 + 1);
-				return line + (c2 + 1 - buf);
-			}
+		const char *c1 = memchr(line, ':', len);
+		const char *c2 = c1 ? memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - line)) : NULL;
+		if (c2 && c2 > c1 + 1 && tokens_in_n(c1 + 1, (size_t)(c2 - c1 - 1), super)) {
+			struct field controllers = {c1 + 1, (size_t)(c2 - c1 - 1)};
+			if (controllers.len >= key_size)
+				controllers.len = key_size - 1;
+			copy_field(key, key_size, controllers);
+			return c2 + 1;
 		}
 		line = end ? end + 1 : NULL;
 	}
@@ -207,11 +268,9 @@ int ct_cgroup_layout_parse(const char *mountinfo, const char *proc_cgroup,
 	memset(l, 0, sizeof(*l));
 	for (const char *line = mountinfo; line && *line;) {
 		const char *end = strchr(line, '\n');
-		char buf[4096];
-		snprintf(buf, sizeof(buf), "%.*s", (int)(end ? end - line : (long)strlen(line)),
-			 line);
 		struct mount_line m;
-		if (parse_mount_line(buf, &m) && take_mount(l, &m, proc_cgroup) < 0) {
+		if (parse_mount_line(line, end ? end : line + strlen(line), &m) &&
+		    take_mount(l, &m, proc_cgroup) < 0) {
 			ct_cgroup_layout_free(l);
 			return ct_error_set(err, ENOMEM, "detect the cgroup layout");
 		}

@@ -15,27 +15,30 @@ bool ct_cgroup_path_is_systemd(const char *p)
 	return c2 && !strchr(c2 + 1, ':');
 }
 
-/* Appends the components of rel to buf (which holds a normalised absolute path), refusing
- * "." and "..": a cgroupsPath never climbs out of where it is put. */
-static int append_components(char *buf, size_t size, const char *rel, const char *shown,
-			     struct ct_error *err)
+/* Appends the components of rel to buf (which holds a normalised absolute path of *len
+ * characters), refusing "." and "..": a cgroupsPath never climbs out of where it is put. */
+static int append_components(char *buf, size_t size, size_t *len, const char *rel,
+			     const char *shown, struct ct_error *err)
 {
 	for (const char *p = rel; *p;) {
-		size_t len = strcspn(p, "/");
-		if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+		size_t clen = strcspn(p, "/");
+		if ((clen == 1 && p[0] == '.') || (clen == 2 && p[0] == '.' && p[1] == '.'))
 			return ct_error_set_plain(err, EINVAL,
 						  "config.json: .linux.cgroupsPath: \"%s\": \".\" "
 						  "and \"..\" components are not allowed",
 						  shown);
-		if (len) {
-			size_t n = strlen(buf);
-			if (n + len + 2 > size)
+		if (clen) {
+			if (*len + clen + 2 > size)
 				return ct_error_set_plain(
 					err, ENAMETOOLONG,
 					"config.json: .linux.cgroupsPath: \"%s\": too long", shown);
-			snprintf(buf + n, size - n, "%s%.*s", n > 1 ? "/" : "", (int)len, p);
+			if (*len > 1)
+				buf[(*len)++] = '/';
+			memcpy(buf + *len, p, clen);
+			*len += clen;
+			buf[*len] = '\0';
 		}
-		p += len;
+		p += clen;
 		while (*p == '/')
 			p++;
 	}
@@ -47,21 +50,23 @@ int ct_cgroup_resolve_path(const char *cgroups_path, const char *caller_path, co
 {
 	const char *given = cgroups_path ? cgroups_path : "";
 	if (ct_cgroup_path_is_systemd(given))
-		return ct_error_set_plain(err, ENOTSUP,
-					  "config.json: .linux.cgroupsPath: \"%s\": the systemd "
-					  "form slice:prefix:name needs the systemd cgroup manager, "
-					  "which is not supported yet",
-					  given);
+		return ct_error_set_plain(
+			err, ENOTSUP,
+			"config.json: .linux.cgroupsPath: \"%s\": the systemd "
+			"form slice:prefix:name needs the systemd cgroup manager, "
+			"which is not supported yet",
+			given);
 	char buf[4096] = "/";
-	if (*given != '/' && append_components(buf, sizeof(buf), caller_path, given, err) < 0)
+	size_t len = 1;
+	if (*given != '/' && append_components(buf, sizeof(buf), &len, caller_path, given, err) < 0)
 		return -1;
 	if (*given) {
-		if (append_components(buf, sizeof(buf), given, given, err) < 0)
+		if (append_components(buf, sizeof(buf), &len, given, given, err) < 0)
 			return -1;
 	} else {
 		char def[1200];
 		snprintf(def, sizeof(def), "ctrun/%s", id);
-		if (append_components(buf, sizeof(buf), def, def, err) < 0)
+		if (append_components(buf, sizeof(buf), &len, def, def, err) < 0)
 			return -1;
 	}
 	if (strcmp(buf, "/") == 0)
@@ -73,8 +78,8 @@ int ct_cgroup_resolve_path(const char *cgroups_path, const char *caller_path, co
 	return *out ? 0 : ct_error_set(err, ENOMEM, "cgroup path");
 }
 
-int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char *path,
-		      char **out, struct ct_error *err)
+int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char *path, char **out,
+		      struct ct_error *err)
 {
 	size_t rlen = strlen(mount_root);
 	if (strcmp(mount_root, "/") == 0)

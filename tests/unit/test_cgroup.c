@@ -2,6 +2,7 @@
  * text, cgroupsPath resolution, the v1 <-> v2 conversions and value formatters. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,75 @@ Test(cgroup_layout, a_mount_over_a_hierarchy_hides_it)
 	ct_cgroup_layout_free(&l);
 }
 
+/* The mountinfo fields as the kernel spaces them and as a hand-written line may: optional
+ * fields before the separator, runs of spaces, no newline at the end; and lines that are
+ * no hierarchy: too few fields, no separator, nothing after it. */
+Test(cgroup_layout, fields_found_however_spaced)
+{
+	struct ct_cgroup_layout l;
+	cr_assert_eq(ct_cgroup_layout_parse(
+			     "31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw shared:9 master:2 - "
+			     "cgroup cgroup rw,cpu,cpuacct\n"
+			     "34  30 0:31  /sub   /sys/fs/cgroup/memory rw -  cgroup  cgroup  "
+			     "rw,memory",
+			     "4:memory:/m\n2:cpu,cpuacct:/c\n", &l, NULL),
+		     0);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_LEGACY);
+	cr_assert_eq(l.n_v1, 2);
+	cr_expect_str_eq(l.v1[0].key, "cpu,cpuacct");
+	cr_expect_str_eq(l.v1[0].caller_path, "/c");
+	cr_expect_str_eq(l.v1[1].mount_root, "/sub");
+	cr_expect_str_eq(l.v1[1].mountpoint, "/sys/fs/cgroup/memory");
+	cr_expect_str_eq(l.v1[1].caller_path, "/m");
+	cr_expect_str_eq(l.v1[1].options, "memory");
+	ct_cgroup_layout_free(&l);
+	cr_assert_eq(ct_cgroup_layout_parse("34 30 0:31 / /sys/fs/cgroup/memory\n"
+					    "35 30 0:32 / /sys/fs/cgroup/pids rw cgroup cgroup rw\n"
+					    "36 30 0:33 / /sys/fs/cgroup/blkio rw - cgroup cgroup\n"
+					    "37 30 0:34 / /sys/fs/cgroup/cpuset rw -\n",
+					    "1:memory:/\n2:pids:/\n3:blkio:/\n4:cpuset:/\n", &l,
+					    NULL),
+		     0);
+	cr_expect_eq(l.mode, CT_CGROUP_MODE_NONE);
+	cr_expect_eq(l.n_v1, 0);
+	ct_cgroup_layout_free(&l);
+}
+
+/* A hierarchy is the /proc/self/cgroup line whose controllers are all in the mount's
+ * options, not one sharing a prefix; lines without two colons are passed over. */
+Test(cgroup_layout, caller_line_matches_whole_controllers)
+{
+	struct ct_cgroup_layout l;
+	cr_assert_eq(ct_cgroup_layout_parse(
+			     "31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
+			     "garbage\n7::/x\n5:cpu,cpuacct:/both\n3:cpuset:/set\n2:cpu:/mine", &l,
+			     NULL),
+		     0);
+	cr_assert_eq(l.n_v1, 1);
+	cr_expect_str_eq(l.v1[0].key, "cpu");
+	cr_expect_str_eq(l.v1[0].caller_path, "/mine");
+	ct_cgroup_layout_free(&l);
+}
+
+/* A field longer than a path can be is no hierarchy ctrun could use: the line is skipped. */
+Test(cgroup_layout, overlong_field_skips_the_line)
+{
+	static char mountinfo[3000];
+	char root[1100];
+	memset(root, 'r', sizeof(root) - 1);
+	root[0] = '/';
+	root[sizeof(root) - 1] = '\0';
+	snprintf(mountinfo, sizeof(mountinfo),
+		 "34 30 0:31 %s /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+		 "35 30 0:32 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n",
+		 root);
+	struct ct_cgroup_layout l;
+	cr_assert_eq(ct_cgroup_layout_parse(mountinfo, "1:memory:/\n2:pids:/\n", &l, NULL), 0);
+	cr_assert_eq(l.n_v1, 1);
+	cr_expect_str_eq(l.v1[0].key, "pids");
+	ct_cgroup_layout_free(&l);
+}
+
 static char *resolved(const char *given, const char *caller, const char *id)
 {
 	char *out = NULL;
@@ -125,6 +195,31 @@ static void assert_path_refused(const char *given, int errnum, const char *needl
 	cr_expect_eq(err.errnum, errnum, "%s: %s", given, err.msg);
 	cr_expect(strstr(err.msg, ".linux.cgroupsPath"), "%s", err.msg);
 	cr_expect(strstr(err.msg, needle), "%s", err.msg);
+	cr_expect_null(out);
+}
+
+/* 4095 characters is the longest path resolved, whether from the caller's path and a
+ * relative cgroupsPath together or from an absolute one. */
+Test(cgroup_path, longest_path)
+{
+	static char given[4200], caller[4200], want[4200];
+	memset(given, 'a', 4094);
+	given[0] = '/';
+	given[4094] = '\0';
+	assert_resolves(given, "/", given);
+	memset(caller, 'c', 4000);
+	caller[0] = '/';
+	caller[4000] = '\0';
+	memset(given, 'g', 94);
+	given[94] = '\0';
+	snprintf(want, sizeof(want), "%s/%s", caller, given);
+	assert_resolves(given, caller, want);
+	given[94] = 'g';
+	given[95] = '\0';
+	char *out = NULL;
+	struct ct_error err = {0};
+	cr_expect_eq(ct_cgroup_resolve_path(given, caller, "web", &out, &err), -1);
+	cr_expect_eq(err.errnum, ENAMETOOLONG, "%s", err.msg);
 	cr_expect_null(out);
 }
 
