@@ -68,8 +68,14 @@ int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *er
 	memset(msg, 0, sizeof(*msg));
 	size_t len = sizeof(*msg);
 	*fd = -1;
-	if (ct_recv_fd(sock, fd, msg, &len, err) < 0)
-		return ct_error_prefix(err, "receive sync message");
+	if (ct_recv_fd(sock, fd, msg, &len, err) < 0) {
+		/* the peer closed its end with a message of ours unread (START sent ahead of
+		 * READY, libct/spawn.c): it is gone, as at EOF */
+		if (err->errnum != ECONNRESET)
+			return ct_error_prefix(err, "receive sync message");
+		*err = (struct ct_error){0};
+		len = 0;
+	}
 	if (len == 0)
 		msg->type = CT_SYNC_EOF;
 	msg->text[sizeof(msg->text) - 1] = '\0';

@@ -178,18 +178,29 @@ static void image_link_to_real(const struct lc *t)
 	free(link);
 }
 
-/* A destination through a symlink of the image: the table shows the mount at /real/t, not
- * at the configured /link/t, and the check asks the kernel where /link/t leads. */
-static void assert_symlinked_destination_verified(const char *const *enosys_args,
-						  const char *backend)
+/* The image's /real and /other, plainly. */
+static void image_real_and_other(const struct lc *t)
+{
+	char *real = lc_rootfs_path(t, "real"), *other = lc_rootfs_path(t, "other");
+	ctt_mkdir_p(real);
+	ctt_mkdir_p(other);
+	free(real);
+	free(other);
+}
+
+/* A read-only tmpfs at a destination that is not written as the table shows it (through a
+ * symlink of the image, or with "." and ".."): the mount is at /real/t, and the check asks
+ * the kernel where the configured destination leads. */
+static void assert_destination_verified(void (*make_image)(const struct lc *), const char *dest,
+					const char *const *enosys_args, const char *backend)
 {
 	struct lc t;
 	const char *argv[LC_WRAPPER_MAX];
 	lc_init(&t);
-	image_link_to_real(&t);
-	lc_add_mount(&t, "/link/t", "tmpfs", "tmpfs", "ro");
+	make_image(&t);
+	lc_add_mount(&t, dest, "tmpfs", "tmpfs", "ro");
 	lc_set_script(&t, "grep -c ' /real/t ' /proc/self/mountinfo; "
-			  "if touch /link/t/f 2>/dev/null; then echo writable; fi");
+			  "if touch /real/t/f 2>/dev/null; then echo writable; fi");
 	lc_wrap_enosys(&t, argv, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
@@ -204,12 +215,23 @@ static void assert_symlinked_destination_verified(const char *const *enosys_args
 
 Test(mountcheck, destination_through_a_symlink_is_verified)
 {
-	assert_symlinked_destination_verified(NULL, "statmount");
+	assert_destination_verified(image_link_to_real, "/link/t", NULL, "statmount");
 }
 
 Test(mountcheck, destination_through_a_symlink_is_verified_with_mountinfo)
 {
-	assert_symlinked_destination_verified(no_statmount, "mountinfo");
+	assert_destination_verified(image_link_to_real, "/link/t", no_statmount, "mountinfo");
+}
+
+Test(mountcheck, destination_with_dot_dot_is_verified)
+{
+	assert_destination_verified(image_real_and_other, "/other/../real/./t", NULL, "statmount");
+}
+
+Test(mountcheck, destination_with_dot_dot_is_verified_with_mountinfo)
+{
+	assert_destination_verified(image_real_and_other, "/other/../real/./t", no_statmount,
+				    "mountinfo");
 }
 
 /* A later mount through the symlink lands on /real, a directory above the earlier

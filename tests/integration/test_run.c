@@ -258,7 +258,7 @@ Test(run, start_goes_with_the_set_up)
 }
 
 /* With --pid-file, START waits for READY and the pid file: the container's program finds
- * the file written, holding its own pid (1 outside its pid namespace: the init's). */
+ * the file already written; it holds the init's pid on the host. */
 Test(run, pid_file_is_written_before_the_program_runs)
 {
 	struct lc t;

@@ -152,6 +152,21 @@ Test(sync, closed_peer_is_eof)
 	cr_expect_eq(fd, -1);
 }
 
+/* A socket closed with messages unread resets its peer: still EOF, not an error. */
+Test(sync, peer_closed_with_our_message_unread_is_eof)
+{
+	struct ct_error err = {0};
+	struct ct_sync_msg start = {.type = CT_SYNC_START};
+	cr_assert_eq(ct_sync_send(fds[0], &start, &err), 0, "%s", err.msg);
+	close(fds[1]);
+	fds[1] = -1;
+	struct ct_sync_msg msg;
+	int fd = 42;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_EOF);
+	cr_expect_eq(fd, -1);
+}
+
 Test(sync, eof_after_the_last_message)
 {
 	struct ct_error err = {0};
