@@ -1,5 +1,5 @@
 /* JSON text -> a yajl_val tree in one arena (oci/jsontree.h): yajl's callback parser, a
- * stack of the objects and arrays still open, and their members gathered on two stacks
+ * stack of the objects and arrays still open, and their members gathered on a second stack
  * until each closes, when they are copied into arrays of their final size. */
 #include "oci/jsontree.h"
 
@@ -94,11 +94,12 @@ static bool push(struct ptr_stack *s, void *p)
 struct builder {
 	struct json_doc *doc;
 	/* The objects and arrays open, innermost last. Until it closes, a container's len
-	 * holds the index in `values` of its first member. */
+	 * holds the index in `members` of its first member. */
 	struct ptr_stack open;
-	struct ptr_stack values; /* members of the open containers, in order */
-	struct ptr_stack keys;	 /* names of the open objects' members, in order */
-	bool too_deep;		 /* why the parse was cancelled (else: out of memory) */
+	/* The members of the open containers, in order: an object's as name, value, name,
+	 * value...; an array's as values. */
+	struct ptr_stack members;
+	bool too_deep; /* why the parse was cancelled (else: out of memory) */
 };
 
 /* yajl's callbacks return 1 to go on, 0 to cancel the parse. */
@@ -122,7 +123,7 @@ static int add_value(struct builder *b, yajl_val v)
 		return CANCEL;
 	if (!b->open.len)
 		return CONTINUE;
-	return push(&b->values, v) ? CONTINUE : CANCEL;
+	return push(&b->members, v) ? CONTINUE : CANCEL;
 }
 
 static int on_null(void *ctx)
@@ -159,7 +160,7 @@ static int on_key(void *ctx, const unsigned char *text, size_t len)
 {
 	struct builder *b = ctx;
 	char *key = arena_strndup(b->doc, text, len);
-	return key && push(&b->keys, key) ? CONTINUE : CANCEL;
+	return key && push(&b->members, key) ? CONTINUE : CANCEL;
 }
 
 static int open_container(struct builder *b, yajl_type type)
@@ -171,46 +172,43 @@ static int open_container(struct builder *b, yajl_type type)
 	yajl_val v = new_node(b, type);
 	if (!v || !push(&b->open, v))
 		return CANCEL;
-	/* object.len and array.len share their place: where the members will start */
 	if (type == yajl_t_object)
-		v->u.object.len = b->values.len;
+		v->u.object.len = b->members.len;
 	else
-		v->u.array.len = b->values.len;
+		v->u.array.len = b->members.len;
 	return CONTINUE;
 }
 
-/* The last n entries of s, moved into an arena array (NULL for none). */
-static void **take_last(struct builder *b, struct ptr_stack *s, size_t n, bool *ok)
-{
-	*ok = true;
-	if (!n)
-		return NULL;
-	void **items = arena_alloc(b->doc, n * sizeof(*items));
-	if (!items) {
-		*ok = false;
-		return NULL;
-	}
-	s->len -= n;
-	memcpy(items, s->items + s->len, n * sizeof(*items));
-	return items;
-}
-
+/* The container's members, from the end of b->members into arrays of their final size. */
 static int close_container(struct builder *b)
 {
 	yajl_val v = b->open.items[--b->open.len];
-	bool ok;
-	if (v->type == yajl_t_object) {
-		size_t n = b->values.len - v->u.object.len;
-		v->u.object.len = n;
-		v->u.object.keys = (const char **)take_last(b, &b->keys, n, &ok);
-		if (ok)
-			v->u.object.values = (yajl_val *)take_last(b, &b->values, n, &ok);
-	} else {
-		size_t n = b->values.len - v->u.array.len;
-		v->u.array.len = n;
-		v->u.array.values = (yajl_val *)take_last(b, &b->values, n, &ok);
+	bool object = v->type == yajl_t_object;
+	size_t first = object ? v->u.object.len : v->u.array.len;
+	void *const *m = b->members.items; /* NULL while no member was ever pushed */
+	size_t n = (b->members.len - first) / (object ? 2 : 1);
+	yajl_val *values = n ? arena_alloc(b->doc, n * sizeof(*values)) : NULL;
+	const char **keys = n && object ? arena_alloc(b->doc, n * sizeof(*keys)) : NULL;
+	if (n && (!values || (object && !keys)))
+		return CANCEL;
+	for (size_t i = 0; i < n; i++) {
+		if (object) {
+			keys[i] = m[first + 2 * i];
+			values[i] = m[first + 2 * i + 1];
+		} else {
+			values[i] = m[first + i];
+		}
 	}
-	return ok ? add_value(b, v) : CANCEL;
+	b->members.len = first;
+	if (object) {
+		v->u.object.keys = keys;
+		v->u.object.values = values;
+		v->u.object.len = n;
+	} else {
+		v->u.array.values = values;
+		v->u.array.len = n;
+	}
+	return add_value(b, v);
 }
 
 static int on_start_map(void *ctx)
@@ -323,8 +321,7 @@ yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err
 	size_t offset = 0;
 	yajl_status st = build(&b, text, &offset);
 	free(b.open.items);
-	free(b.values.items);
-	free(b.keys.items);
+	free(b.members.items);
 	if (st == yajl_status_ok)
 		return &doc->root;
 	oci_json_free(&doc->root);

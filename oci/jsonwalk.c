@@ -280,7 +280,7 @@ static int walk_array(struct oci_walk *w, const struct oci_type *t, yajl_val v, 
 	return ret;
 }
 
-/* yajl_tree keeps every member of an object, repeated names included. */
+/* The tree keeps every member of an object, repeated names included (oci/jsontree.h). */
 static bool is_repeated_key(yajl_val v, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
