@@ -94,6 +94,12 @@ int ct_sync_send_cgroup_ready(int sock, struct ct_error *err)
 	return ct_sync_send(sock, &msg, err);
 }
 
+int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
+	return ct_send_fds(sock, fds, n, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+}
+
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 			    struct ct_error *err)
 {
@@ -114,6 +120,22 @@ int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *e
 	if (msg.type != type)
 		return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
 	return 0;
+}
+
+int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max,
+		       size_t *n, struct ct_error *err)
+{
+	struct ct_sync_msg msg;
+	size_t len = sizeof(msg);
+	memset(&msg, 0, sizeof(msg));
+	if (ct_recv_fds(sock, fds, max, n, &msg, &len, err) < 0)
+		return ct_error_prefix(err, "receive sync message");
+	if (len != 0 && msg.type == type)
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		close(fds[i]);
+	*n = 0;
+	return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
 }
 
 static int send_type(int sock, uint32_t type, struct ct_error *err)
