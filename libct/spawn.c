@@ -556,7 +556,13 @@ static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_
 	if (o->start != CT_START_SYNC || !o->start_early || h->prestart.len ||
 	    h->create_runtime.len || late_by_parent)
 		return 0;
-	return send_start(out, err);
+	if (send_start(out, err) == 0)
+		return 0;
+	if (err->errnum != EPIPE)
+		return -1;
+	/* the init failed its set-up and went already: its ERROR (or EOF) is what to report */
+	*err = (struct ct_error){0};
+	return 0;
 }
 
 int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
