@@ -14,6 +14,7 @@
 
 #include "libct/cgroup/internal.h"
 #include "libct/cleanup.h"
+#include "libct/pathbuf.h"
 #include "libct/procstat.h"
 #include "libct/readall.h"
 #include "libct/syscalls.h"
@@ -36,7 +37,7 @@ int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error 
 int ct_cg_open_at(int dirfd, const char *dir, const char *file, int flags, char *path,
 		  size_t size)
 {
-	snprintf(path, size, "%s/%s", dir, file);
+	ct_path_join(path, size, dir, file); /* not snprintf: ~20 files a run */
 	return dirfd >= 0 ? openat(dirfd, file, flags) : openat(AT_FDCWD, path, flags);
 }
 
@@ -343,7 +344,8 @@ static int mkdir_leaf_once(const char *path, int *fd, char **made_from, struct c
 	if (!name || name == path || !name[1] || (size_t)(name - path) >= 4096)
 		return ct_error_set_plain(err, EINVAL, "create cgroup \"%s\"", path);
 	char parent[4096];
-	snprintf(parent, sizeof(parent), "%.*s", (int)(name - path), path);
+	memcpy(parent, path, (size_t)(name - path));
+	parent[name - path] = '\0';
 	name++;
 	_cleanup_close_ int dir = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0 && errno == ENOENT) {
