@@ -1,12 +1,15 @@
-/* Passing one file descriptor over an AF_UNIX socket (SCM_RIGHTS), with a small payload:
- * the child hands the pty master to the parent this way, and the parent hands it on to the
- * --console-socket listener (conmon, the containerd shim). */
+/* Passing file descriptors over an AF_UNIX socket (SCM_RIGHTS), with a small payload: the
+ * child hands the pty master to the parent this way, and the parent hands it on to the
+ * --console-socket listener (conmon, the containerd shim); the parent hands the init the
+ * `tasks` files of the cgroup directories it made after the clone (libct/sync.h). */
 #ifndef CT_FDPASS_H
 #define CT_FDPASS_H
 
 #include <stddef.h>
 
 #include "libct/error.h"
+
+#define CT_FDPASS_MAX 32 /* fds in one message */
 
 /* Sends len bytes of data with fd attached. A stream socket delivers ancillary data only
  * together with at least one byte of data (unix(7)), so len == 0 sends one NUL byte.
@@ -21,5 +24,13 @@ int ct_send_fd(int sock, int fd, const void *data, size_t len, struct ct_error *
  * that came with it is closed. With data NULL or *len 0 the payload is dropped and *len
  * (when len is not NULL) is still 0 only at EOF. */
 int ct_recv_fd(int sock, int *fd, void *data, size_t *len, struct ct_error *err);
+
+/* The same for n fds (at most CT_FDPASS_MAX; none: the data alone). */
+int ct_send_fds(int sock, const int *fds, size_t n, const void *data, size_t len,
+		struct ct_error *err);
+/* The same as ct_recv_fd for up to max fds (max <= CT_FDPASS_MAX): fds[0..*n) get them,
+ * the rest of fds[0..max) -1; more than max is an error, every fd that came closed. */
+int ct_recv_fds(int sock, int *fds, size_t max, size_t *n, void *data, size_t *len,
+		struct ct_error *err);
 
 #endif

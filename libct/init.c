@@ -80,13 +80,25 @@ static int make_network_namespace(const struct ct_init_plan *plan, struct ct_err
 
 /* The parent puts the init in its cgroup before it runs anything of the container's
  * (libct/sync.h), but for the v1 hierarchies the init joins itself, without the kernel's
- * global lock; the cgroup namespace made after that has the container's cgroup as root. */
+ * global lock; the cgroup namespace made after that has the container's cgroup as root.
+ * Directories the parent made after the clone come with CGROUP_READY, their `tasks` open. */
 static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 {
-	if (!plan->opts->cgroup)
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg)
 		return 0;
-	if (ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0)
-		return -1;
+	if (!plan->cgroup_rest_after_clone) {
+		if (ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0)
+			return -1;
+	} else {
+		int fds[CT_CGROUP_SELF_JOIN_MAX];
+		size_t n;
+		if (ct_sync_expect_fds(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", fds,
+				       CT_CGROUP_SELF_JOIN_MAX, &n, err) < 0 ||
+		    ct_cgroup_self_join_adopt(cg, ct_cgroup_late_key(cg), fds, n,
+					      &plan->cgroup_join, err) < 0)
+			return -1;
+	}
 	return ct_cgroup_self_join(&plan->cgroup_join, err);
 }
 

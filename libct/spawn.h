@@ -57,6 +57,10 @@ struct ct_spawn_opts {
 	/* The container's cgroup, made and limited by the caller (libct/cgroup/cgroup.h): the
 	 * init is born in it or put there before it runs anything; NULL: none. */
 	struct ct_cgroup *cgroup;
+	/* Non-NULL: the caller made only the EARLY part of the cgroup (ct_cgroup_create_part);
+	 * ct_spawn makes the rest and applies these resources to it, after the clone while the
+	 * init makes its network namespace, or before the clone when it makes none. */
+	const struct oci_resources *cgroup_rest;
 	sigset_t child_sigmask; /* the mask the user process starts with */
 	/* Where the process object is, for messages: "config.json: .process" when NULL, or
 	 * "proc.json: " for the document of `exec --process`. */
@@ -115,6 +119,9 @@ struct ct_init_plan {
 	 * (cgroup_join_late empty: the parent writes it after READY) */
 	struct ct_cgroup_self_join cgroup_join, cgroup_join_late;
 	bool memory_first; /* no memory limit: cgroup_join_late is joined before the set-up */
+	/* the REST of a cgroup made in two parts is made after the clone (ct_spawn_opts.
+	 * cgroup_rest): cgroup_join comes with CGROUP_READY, opened by the parent */
+	bool cgroup_rest_after_clone;
 	bool early_netns;   /* the init makes its network namespace while the parent places it */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
@@ -167,6 +174,7 @@ struct ct_spawned {
 	 * static storage, NULL before a spawn. */
 	const char *method;
 	bool born_in_cgroup; /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
+	bool cgroup_after_clone; /* the REST of the cgroup was made after the clone */
 	bool start_sent;     /* START is on its way already (ct_spawn_opts.start_early) */
 	char note[512];	     /* what the child said with READY (the mount check), "" when nothing */
 };
@@ -193,6 +201,9 @@ int ct_listen_fds(void);
 /* Plan building (spawn_plan.c) and the child's sequence (init.c). */
 int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
 		       struct ct_error *err);
+/* Opens the `tasks` of the v1 hierarchies the init joins itself (plan->cgroup_join) once
+ * they exist; nothing when they are made after the clone (cgroup_rest_after_clone). */
+int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err);
 void ct_init_plan_free(struct ct_init_plan *plan);
 /* The plan of a process exec'd into an existing container (libct/exec.h): the process's
  * attributes only, no namespaces, mounts or fifo. Freed by ct_init_plan_free(). */

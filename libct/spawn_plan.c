@@ -628,6 +628,18 @@ static bool memory_limited(const struct oci_resources *r)
 	return (m->has_limit && m->limit > 0) || (m->has_swap && m->swap > 0);
 }
 
+/* The rest of a cgroup made in two parts (ct_spawn_opts.cgroup_rest) is made after the clone
+ * when the init has its own work to overlap it with (its network namespace), unless the init
+ * joins memory first while the config writes memory files: those must be there before it
+ * joins (the memory directory is made before the clone, but its files are written with the
+ * rest). */
+static bool cgroup_rest_after_clone(const struct ct_init_plan *plan)
+{
+	const struct ct_spawn_opts *o = plan->opts;
+	return o->cgroup_rest && plan->early_netns &&
+	       !(plan->memory_first && o->cgroup_rest->has_memory);
+}
+
 /* The init joins its v1 hierarchies by itself, without the lock a parent's write takes
  * (ct_cgroup_self_join). The late one (memory) too, after the set-up, unless by then a
  * seccomp filter (loaded before the identity change) or an LSM label could refuse it the
@@ -635,7 +647,9 @@ static bool memory_limited(const struct oci_resources *r)
  * first of all instead: the kernel objects of its set-up (its network namespace, ~0.1-0.2
  * MiB, its mounts) live as long as the container and are charged to the container, not
  * to the caller's cgroup, and /proc/self/cgroup shows its memory cgroup as the cgroup
- * namespace's root, as the others. */
+ * namespace's root, as the others. The others' `tasks` are opened here, or by ct_spawn
+ * once it made them: before the clone (ct_init_plan_open_cgroup_join), or after it, then
+ * passed to the init with CGROUP_READY. */
 static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
@@ -643,15 +657,24 @@ static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err
 	if (!cg)
 		return 0;
 	const char *late = ct_cgroup_late_key(cg);
-	if (ct_cgroup_self_join_open(cg, late, &plan->cgroup_join, err) < 0)
+	plan->memory_first = late && !memory_limited(&plan->config->linux_.resources);
+	plan->cgroup_rest_after_clone = cgroup_rest_after_clone(plan);
+	if (!plan->opts->cgroup_rest && ct_init_plan_open_cgroup_join(plan, err) < 0)
 		return -1;
 	bool refusable = (plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
 			 (p->apparmor_profile && *p->apparmor_profile) ||
 			 (p->selinux_label && *p->selinux_label);
-	plan->memory_first = late && !memory_limited(&plan->config->linux_.resources);
 	if (!late || (refusable && !plan->memory_first))
 		return 0;
 	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
+}
+
+int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg || plan->cgroup_rest_after_clone)
+		return 0;
+	return ct_cgroup_self_join_open(cg, ct_cgroup_late_key(cg), &plan->cgroup_join, err);
 }
 
 const char *ct_process_path(const struct ct_spawn_opts *o)

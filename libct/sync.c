@@ -63,19 +63,27 @@ int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err)
 	return send_typed_fd(sock, CT_SYNC_SECCOMP_FD, listener, err);
 }
 
+/* A peer that closed its end with a message of ours unread (START sent ahead of READY,
+ * libct/spawn.c) makes the kernel report ECONNRESET once, ahead of the messages it sent
+ * before it went (its ERROR): those come on the next receive, then EOF. */
+static int recv_past_reset(int sock, int *fds, size_t max, size_t *n, struct ct_sync_msg *msg,
+			   size_t *len, struct ct_error *err)
+{
+	for (int tries = 0;; tries++) {
+		memset(msg, 0, sizeof(*msg));
+		*len = sizeof(*msg);
+		if (ct_recv_fds(sock, fds, max, n, msg, len, err) == 0)
+			return 0;
+		if (err->errnum != ECONNRESET || tries > 0)
+			return ct_error_prefix(err, "receive sync message");
+	}
+}
+
 int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err)
 {
-	memset(msg, 0, sizeof(*msg));
-	size_t len = sizeof(*msg);
-	*fd = -1;
-	if (ct_recv_fd(sock, fd, msg, &len, err) < 0) {
-		/* the peer closed its end with a message of ours unread (START sent ahead of
-		 * READY, libct/spawn.c): it is gone, as at EOF */
-		if (err->errnum != ECONNRESET)
-			return ct_error_prefix(err, "receive sync message");
-		*err = (struct ct_error){0};
-		len = 0;
-	}
+	size_t len, n;
+	if (recv_past_reset(sock, fd, 1, &n, msg, &len, err) < 0)
+		return -1;
 	if (len == 0)
 		msg->type = CT_SYNC_EOF;
 	msg->text[sizeof(msg->text) - 1] = '\0';
@@ -92,6 +100,12 @@ int ct_sync_send_cgroup_ready(int sock, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
 	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
+	return ct_send_fds(sock, fds, n, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
 }
 
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
@@ -114,6 +128,21 @@ int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *e
 	if (msg.type != type)
 		return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
 	return 0;
+}
+
+int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max,
+		       size_t *n, struct ct_error *err)
+{
+	struct ct_sync_msg msg;
+	size_t len;
+	if (recv_past_reset(sock, fds, max, n, &msg, &len, err) < 0)
+		return -1;
+	if (len != 0 && msg.type == type)
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		close(fds[i]);
+	*n = 0;
+	return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
 }
 
 static int send_type(int sock, uint32_t type, struct ct_error *err)

@@ -1,13 +1,25 @@
 /* The typed channel between `ctrun create` (parent) and the container init (child), a
  * SOCK_SEQPACKET socketpair made before the clone: one record per message.
  *
+ * (*) As root on a v1 host, when the init makes its own network namespace: the cgroup's
+ * other hierarchies are made while it does (libct/cgroup/cgroup.h, ct_cgroup_part), on a
+ * second CPU when one is free. Nothing of the container runs before CGROUP_READY, so every
+ * limit and device rule is in place before the init joins (a failure kills the init and
+ * removes the directories of both parts).
+ *
  *   parent (ctrun create)                          child (container init, libct/init.c)
- *   socketpair, open v1 `tasks` but memory's
- *   clone3 ------------------------------------->  (with a cgroup: waits until it is in)
- *   (born in the cgroup2 directory with
- *   CLONE_INTO_CGROUP; else write its
- *   cgroup.procs)
- *   CGROUP_READY ------------------------------->  write "0" to the v1 `tasks` (no global
+ *   make the cgroup2 and v1 memory directories;
+ *   the other v1 ones, their limits and `tasks`
+ *   too unless they come after the clone (*)
+ *   socketpair
+ *   clone3 ------------------------------------->  "0" to memory's `tasks` (no memory
+ *   (born in the cgroup2 directory with            limit: what the set-up makes is the
+ *   CLONE_INTO_CGROUP; else write its              container's), unshare(CLONE_NEWNET)
+ *   cgroup.procs)                                  (~0.4 ms of kernel work), then waits
+ *   (*) meanwhile: make the other v1               until it is in its cgroup
+ *   directories (cpuset values, device rules,
+ *   limits), open their `tasks`
+ *   CGROUP_READY (+ those `tasks` fds) --------->  write "0" to the v1 `tasks` (no global
  *                                                  lock), unshare the cgroup namespace
  *                                                  (a new user namespace: waits, with
  *                                                  no id mapped, for its maps)
@@ -61,6 +73,7 @@
 #ifndef CT_SYNC_H
 #define CT_SYNC_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -105,6 +118,9 @@ int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err);
 int ct_sync_send_userns_ready(int sock, struct ct_error *err);
 /* Parent -> child: the init is in its cgroup (libct/cgroup/cgroup.h). */
 int ct_sync_send_cgroup_ready(int sock, struct ct_error *err);
+/* The same with the `tasks` files of the v1 directories made after the clone, for the init
+ * to join them itself (at most CT_FDPASS_MAX). */
+int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_error *err);
 /* Joiner -> parent: the init's pidfd, its pid and the call that made it ("clone3"). */
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 			    struct ct_error *err);
@@ -125,6 +141,10 @@ int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err);
 /* Child: receives one message, which must be of that type (any fd passed is closed); any
  * other, or EOF, fails with ECANCELED and "runtime went away before <what>". */
 int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *err);
+
+/* ct_sync_expect for a message that carries up to max fds: fds[0..*n) get them. */
+int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max,
+		       size_t *n, struct ct_error *err);
 
 /* Receives one message; *fd gets a passed descriptor or -1. */
 int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err);

@@ -181,9 +181,10 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.n_runtime_fds = 3,
 		.seccomp_cache = &cache,
 	};
-	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, err) < 0)
+	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, &c->cgroup_rest, err) < 0)
 		return -1;
 	so.cgroup = c->cgroup;
+	so.cgroup_rest = c->cgroup_rest;
 	c->state.no_device_filter = ct_container_lacks_device_filter(g, config);
 	struct record_args record = {c, a->start};
 	so.while_setting_up = record_state;
@@ -200,6 +201,11 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (c->proc.born_in_cgroup)
 		ct_log(CT_LOG_DEBUG,
 		       "container \"%s\": init born in its cgroup (CLONE_INTO_CGROUP)",
+		       ct_shown_id(a->id).s);
+	if (c->proc.cgroup_after_clone)
+		ct_log(CT_LOG_DEBUG,
+		       "container \"%s\": cgroup's other v1 hierarchies made after the clone, "
+		       "while the init made its network namespace",
 		       ct_shown_id(a->id).s);
 	if (c->proc.note[0])
 		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", ct_shown_id(a->id).s, c->proc.note);
@@ -240,7 +246,10 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	c->rootfd = ct_state_root_open(g->root, true, err);
 	if (c->rootfd < 0 || ct_state_reserve(c->rootfd, a->id, &c->dir, err) < 0)
 		goto fail;
-	if (spawn_and_record(g, a, &b, c, err) == 0) {
+	int rc = spawn_and_record(g, a, &b, c, err);
+	ct_container_cgroup_rest_free(c->cgroup_rest);
+	c->cgroup_rest = NULL;
+	if (rc == 0) {
 		oci_config_free(b.config);
 		return 0;
 	}

@@ -159,11 +159,69 @@ int ct_container_check_exec_caps(const struct ct_state *st, const struct oci_con
 		"and open any host device; drop it from its capabilities");
 }
 
+/* In two parts where the init's clone can go between them: v1 (what CLONE_INTO_CGROUP
+ * needs is in the EARLY part), and as root: an unprivileged caller may be refused the
+ * directories and then runs without a cgroup (rootless_without_cgroup), which is decided
+ * before the clone, on the whole cgroup. */
+static bool in_two_parts(const struct ct_cgroup *cg)
+{
+	return cg->ops == &ct_cgroup_v1_ops && geteuid() == 0;
+}
+
+/* The limits of a cgroup made whole (the other's are for ct_spawn to apply). */
+static int apply_whole(struct ct_cgroup *cg, const struct oci_resources *res,
+		       struct ct_error *err)
+{
+	if (ct_cgroup_apply(cg, res, CT_CGROUP_APPLY_CREATE, err) < 0) {
+		struct ct_error ignored;
+		ct_cgroup_destroy(cg, &ignored);
+		return -1;
+	}
+	return 0;
+}
+
+void ct_container_cgroup_rest_free(struct oci_resources *rest)
+{
+	if (rest)
+		free(rest->devices.items);
+	free(rest);
+}
+
+/* The config's resources with linux.devices allowed, malloc'ed (free with
+ * ct_container_cgroup_rest_free). */
+static struct oci_resources *resources_with_devices(const struct oci_config *c,
+						    struct ct_error *err)
+{
+	struct oci_resources *res = calloc(1, sizeof(*res));
+	if (!res) {
+		ct_error_set(err, ENOMEM, "plan device rules");
+		return NULL;
+	}
+	if (with_config_devices(c, res, err) < 0) {
+		free(res);
+		return NULL;
+	}
+	return res;
+}
+
+static void log_made(const char *id, const struct ct_cgroup *cg, bool split)
+{
+	if (split)
+		ct_log(CT_LOG_DEBUG,
+		       "container \"%s\": cgroup %s planned, its memory and cgroup2 directories "
+		       "made (%s driver)",
+		       ct_shown_id(id).s, cg->dirs[cg->n_dirs - 1].path, cg->ops->name);
+	else
+		ct_log(CT_LOG_DEBUG, "container \"%s\": cgroup %s made (%s driver)",
+		       ct_shown_id(id).s, cg->dirs[cg->n_dirs - 1].path, cg->ops->name);
+}
+
 int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 			       const struct oci_config *c, struct ct_cgroup **out,
-			       struct ct_error *err)
+			       struct oci_resources **rest, struct ct_error *err)
 {
 	*out = NULL;
+	*rest = NULL;
 	if (g->cgroup_manager == CT_CGROUP_DISABLED)
 		return check_without_cgroup(c, err);
 	struct ct_cgroup_config cfg = {
@@ -171,32 +229,32 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 	struct ct_cgroup *cg;
 	if (ct_cgroup_plan(&cfg, &cg, err) < 0)
 		return -1;
-	struct oci_resources res;
-	if (with_config_devices(c, &res, err) < 0) {
-		ct_cgroup_free(cg);
-		return -1;
-	}
-	int rc = ct_cgroup_create(cg, err);
-	if (rc < 0 && rootless_without_cgroup(c, err)) {
+	struct oci_resources *res = resources_with_devices(c, err);
+	bool split = in_two_parts(cg);
+	int rc = res ? ct_cgroup_create_part(cg, split ? CT_CGROUP_EARLY : CT_CGROUP_ALL, err)
+		     : -1;
+	if (rc < 0 && res && rootless_without_cgroup(c, err)) {
 		ct_log(CT_LOG_DEBUG, "container \"%s\": no cgroup (rootless): %s",
 		       ct_shown_id(id).s, err->msg);
-		free(res.devices.items);
+		rc = 0;
+		split = false;
 		ct_cgroup_free(cg);
-		return 0;
+		cg = NULL;
+	} else if (rc == 0 && !split) {
+		rc = apply_whole(cg, res, err);
 	}
-	if (rc == 0 && ct_cgroup_apply(cg, &res, CT_CGROUP_APPLY_CREATE, err) < 0) {
-		struct ct_error ignored;
-		ct_cgroup_destroy(cg, &ignored);
-		rc = -1;
+	if (rc < 0 || !split) {
+		ct_container_cgroup_rest_free(res);
+		res = NULL;
 	}
-	free(res.devices.items);
 	if (rc < 0) {
 		ct_cgroup_free(cg);
 		return -1;
 	}
-	ct_log(CT_LOG_DEBUG, "container \"%s\": cgroup %s made (%s driver)", ct_shown_id(id).s,
-	       cg->dirs[cg->n_dirs - 1].path, cg->ops->name);
+	if (cg)
+		log_made(id, cg, split);
 	*out = cg;
+	*rest = res;
 	return 0;
 }
 

@@ -9,10 +9,13 @@
 
 /* Plans, makes and limits the cgroup for config (linux.cgroupsPath, linux.resources, with
  * linux.devices allowed); *out NULL under --cgroup-manager disabled. On failure nothing
- * is left. */
+ * is left. As root on a v1 host only its EARLY part is made (libct/cgroup/cgroup.h): *rest
+ * then has the resources for ct_spawn to make and limit the rest with (ct_spawn_opts.
+ * cgroup_rest; free with ct_container_cgroup_rest_free), else it is NULL. */
 int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 			       const struct oci_config *c, struct ct_cgroup **out,
-			       struct ct_error *err);
+			       struct oci_resources **rest, struct ct_error *err);
+void ct_container_cgroup_rest_free(struct oci_resources *rest);
 
 /* Whether a container made with config has no device filter while its device rules count on
  * its process having no CAP_MKNOD (create refuses it otherwise): --cgroup-manager disabled,

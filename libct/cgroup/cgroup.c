@@ -271,16 +271,30 @@ int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const
 	return ct_cgroup_enter_others(cg, pid, born_in_unified, skip_key, NULL, err);
 }
 
-int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err)
+bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part part)
 {
-	if (cg->ops->create(cg, err) < 0)
+	if (part == CT_CGROUP_ALL)
+		return true;
+	bool early = strcmp(d->key, CT_CGROUP_UNIFIED_KEY) == 0 || strcmp(d->key, "memory") == 0;
+	return early == (part == CT_CGROUP_EARLY);
+}
+
+int ct_cgroup_create_part(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err)
+{
+	if (cg->ops->create(cg, part, err) < 0)
 		return -1;
-	if (ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) && ct_cgroup_clone_fd(cg, err) < 0) {
+	if (part != CT_CGROUP_REST && ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) &&
+	    ct_cgroup_clone_fd(cg, err) < 0) {
 		struct ct_error ignored;
 		cg->ops->destroy(cg, &ignored);
 		return -1;
 	}
 	return 0;
+}
+
+int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err)
+{
+	return ct_cgroup_create_part(cg, CT_CGROUP_ALL, err);
 }
 
 int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,

@@ -172,6 +172,17 @@ struct ct_cgroup_stats {
 	uint64_t oom_kills; /* memory.oom_control / memory.events oom_kill */
 };
 
+/* A v1 create may be made in two parts around the init's clone (libct/spawn.c): first the
+ * directories the init needs at its birth, the cgroup2 one (CLONE_INTO_CGROUP) and the v1
+ * memory one (joined before anything else, or its `tasks` opened for the init before the
+ * clone), then the others, while the init makes its network namespace (~0.4 ms of kernel
+ * work each, in parallel instead of one after the other). */
+enum ct_cgroup_part {
+	CT_CGROUP_ALL,	 /* every directory */
+	CT_CGROUP_EARLY, /* the cgroup2 one and the v1 memory one */
+	CT_CGROUP_REST,	 /* the other v1 ones */
+};
+
 /* What an apply is for: create writes everything given; update (ctrun update) also checks
  * memory.checkBeforeUpdate and orders the v1 memory/memsw writes against the old values. */
 enum ct_cgroup_apply_mode { CT_CGROUP_APPLY_CREATE, CT_CGROUP_APPLY_UPDATE };
@@ -179,10 +190,12 @@ enum ct_cgroup_apply_mode { CT_CGROUP_APPLY_CREATE, CT_CGROUP_APPLY_UPDATE };
 /* The vtable. Every entry returns 0 or -1 with err naming the file and the value. */
 struct ct_cgroup_ops {
 	const char *name; /* "v1", "v2" */
-	/* Makes the directories (cg->dirs, parents included) and prepares them for the
+	/* Makes the directories of part (cg->dirs, parents included) and prepares them for the
 	 * container (v1: cpuset.cpus/mems copied from the parent when empty; v2: the parents'
-	 * cgroup.subtree_control). A failure removes what it made. */
-	int (*create)(struct ct_cgroup *cg, struct ct_error *err);
+	 * cgroup.subtree_control). A failure removes what it made; a failure of the REST part
+	 * also drops that part's directories from cg (one may be another's, populated), so
+	 * that destroy then removes only the EARLY ones, the container's own. */
+	int (*create)(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err);
 	/* Writes linux.resources (table-driven, libct/cgroup/resources.c). Fields the driver
 	 * cannot express fail naming the JSON path: "... not supported yet" or refused. */
 	int (*apply)(struct ct_cgroup *cg, const struct oci_resources *res,
@@ -236,8 +249,12 @@ int ct_cgroup_from_state(const struct ct_state *st, void (*warn)(const char *msg
 /* Records the directories in st->cgroup_paths and st->cgroup_bases (malloc'ed copies). */
 int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err);
 
-/* The dispatching calls (cg->ops). ct_cgroup_create also opens cg->unified_fd. */
+/* The dispatching calls (cg->ops). ct_cgroup_create (every directory) and the EARLY part
+ * also open cg->unified_fd. */
 int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err);
+int ct_cgroup_create_part(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err);
+/* Whether d is made in part. Pure. */
+bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part part);
 int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 		    enum ct_cgroup_apply_mode mode, struct ct_error *err);
 int ct_cgroup_add_pid(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
@@ -285,6 +302,11 @@ int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
 /* The same for key's hierarchy alone (the late memory join, ct_cgroup_late_key). */
 int ct_cgroup_self_join_open_one(const struct ct_cgroup *cg, const char *key,
 				 struct ct_cgroup_self_join *j, struct ct_error *err);
+/* In the child, for directories made after its clone: takes the `tasks` fds the parent
+ * opened as ct_cgroup_self_join_open does (same hierarchies, same order) and passed with
+ * CGROUP_READY. Another count is refused (EPROTO) and every fd closed. */
+int ct_cgroup_self_join_adopt(const struct ct_cgroup *cg, const char *skip_key, const int *fds,
+			      size_t n, struct ct_cgroup_self_join *j, struct ct_error *err);
 /* In the child: writes "0" to each, closing them; err names the hierarchy. */
 int ct_cgroup_self_join(struct ct_cgroup_self_join *j, struct ct_error *err);
 void ct_cgroup_self_join_close(struct ct_cgroup_self_join *j);

@@ -10,10 +10,13 @@
 #include "libct/cgroup/internal.h"
 #include "libct/cleanup.h"
 
-void ct_cg_unmake_dirs(struct ct_cgroup *cg)
+/* Removes what ct_cg_make_dirs made of part (after a failure). */
+static void unmake_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part)
 {
 	for (size_t i = cg->n_dirs; i-- > 0;) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (!ct_cgroup_dir_in_part(d, part))
+			continue;
 		if (d->fd >= 0)
 			close(d->fd);
 		d->fd = -1;
@@ -23,6 +26,25 @@ void ct_cg_unmake_dirs(struct ct_cgroup *cg)
 		free(d->made_from);
 		d->made_from = NULL;
 	}
+}
+
+/* After the REST part failed, with the EARLY one made and the init perhaps in it: the
+ * container's cgroup is the EARLY directories alone, which destroy removes once the init is
+ * killed. The REST ones are not the container's: the one that failed may be another's. */
+static void drop_rest(struct ct_cgroup *cg)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < cg->n_dirs; i++) {
+		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (!ct_cgroup_dir_in_part(d, CT_CGROUP_REST)) {
+			cg->dirs[kept++] = *d;
+			continue;
+		}
+		free(d->key);
+		free(d->path);
+		free(d->base);
+	}
+	cg->n_dirs = kept;
 }
 
 /* A cgroup that was there already and holds processes belongs to someone else (another
@@ -55,17 +77,21 @@ static int anchor_made_parents(struct ct_cgroup_dir *d, struct ct_error *err)
 	return d->base ? 0 : ct_error_set(err, ENOMEM, "cgroup \"%s\"", d->path);
 }
 
-int ct_cg_make_dirs(struct ct_cgroup *cg,
+int ct_cg_make_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part,
 		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d,
 				   struct ct_error *err),
 		    struct ct_error *err)
 {
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (!ct_cgroup_dir_in_part(d, part))
+			continue;
 		if (ct_cg_mkdir_leaf(d->path, &d->fd, &d->made_from, err) < 0 ||
 		    refuse_populated(d, err) < 0 || anchor_made_parents(d, err) < 0 ||
 		    (prepare && prepare(cg, d, err) < 0)) {
-			ct_cg_unmake_dirs(cg);
+			unmake_dirs(cg, part);
+			if (part == CT_CGROUP_REST)
+				drop_rest(cg);
 			return -1;
 		}
 	}

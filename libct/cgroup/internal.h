@@ -57,13 +57,12 @@ void ct_cg_signal_pids(const pid_t *pids, size_t n, int sig);
 int ct_cg_wait_modify(const char *dir, const char *file, int timeout_ms);
 
 /* What both drivers do the same way (common.c). */
-/* Makes every directory of cg (recording made_from), calling prepare (may be NULL) on each
- * after it exists; a failure removes what was made. */
-int ct_cg_make_dirs(struct ct_cgroup *cg,
+/* Makes every directory of part (recording made_from), calling prepare (may be NULL) on
+ * each after it exists; a failure removes what was made of part (and drops the REST part
+ * from cg: the ops' create). */
+int ct_cg_make_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part,
 		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err),
 		    struct ct_error *err);
-/* Removes what ct_cg_make_dirs made (after a failure). */
-void ct_cg_unmake_dirs(struct ct_cgroup *cg);
 /* Every directory's tree removed (the leaf; made parents when empty). */
 int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err);
 /* The usual delete, whose processes are all gone: one rmdir per directory (and its made

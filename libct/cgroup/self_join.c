@@ -16,17 +16,22 @@ void ct_cgroup_self_join_close(struct ct_cgroup_self_join *j)
 	j->n = 0;
 }
 
-/* `tasks` of the v1 directories whose key is `key` (match) or is not (!match). */
+/* Whether d is among the v1 directories whose key is `key` (match) or is not (!match). */
+static bool selected(const struct ct_cgroup *cg, const struct ct_cgroup_dir *d, const char *key,
+		     bool match)
+{
+	return cg->ops == &ct_cgroup_v1_ops && strcmp(d->key, CT_CGROUP_UNIFIED_KEY) != 0 &&
+	       (key && strcmp(d->key, key) == 0) == match;
+}
+
+/* `tasks` of the selected directories. */
 static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
 		      struct ct_cgroup_self_join *j, struct ct_error *err)
 {
 	j->n = 0;
-	if (cg->ops != &ct_cgroup_v1_ops)
-		return 0;
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		const struct ct_cgroup_dir *d = &cg->dirs[i];
-		if (strcmp(d->key, CT_CGROUP_UNIFIED_KEY) == 0 ||
-		    (key && strcmp(d->key, key) == 0) != match)
+		if (!selected(cg, d, key, match))
 			continue;
 		if (j->n == CT_CGROUP_SELF_JOIN_MAX) {
 			ct_cgroup_self_join_close(j);
@@ -44,6 +49,29 @@ static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
 		j->keys[j->n] = d->key;
 		j->fds[j->n++] = fd;
 	}
+	return 0;
+}
+
+int ct_cgroup_self_join_adopt(const struct ct_cgroup *cg, const char *skip_key, const int *fds,
+			      size_t n, struct ct_cgroup_self_join *j, struct ct_error *err)
+{
+	size_t want = 0;
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		want += selected(cg, &cg->dirs[i], skip_key, false);
+	j->n = 0;
+	if (n != want || n > CT_CGROUP_SELF_JOIN_MAX) {
+		for (size_t i = 0; i < n; i++)
+			close(fds[i]);
+		return ct_error_set_plain(err, EPROTO,
+					  "cgroup v1 `tasks` files: %zu passed for %zu hierarchies",
+					  n, want);
+	}
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		if (selected(cg, &cg->dirs[i], skip_key, false)) {
+			j->keys[j->n] = cg->dirs[i].key;
+			j->fds[j->n] = fds[j->n];
+			j->n++;
+		}
 	return 0;
 }
 

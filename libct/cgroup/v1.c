@@ -99,9 +99,9 @@ static int v1_prepare(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_e
 	return 0;
 }
 
-static int v1_create(struct ct_cgroup *cg, struct ct_error *err)
+static int v1_create(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err)
 {
-	return ct_cg_make_dirs(cg, v1_prepare, err);
+	return ct_cg_make_dirs(cg, part, v1_prepare, err);
 }
 
 /* ---- devices ---- */

@@ -87,9 +87,9 @@ static int v2_prepare(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_e
 	return 0;
 }
 
-static int v2_create(struct ct_cgroup *cg, struct ct_error *err)
+static int v2_create(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err)
 {
-	return ct_cg_make_dirs(cg, v2_prepare, err);
+	return ct_cg_make_dirs(cg, part, v2_prepare, err);
 }
 
 /* ---- apply ---- */

@@ -249,3 +249,56 @@ Test(fdpass, bad_socket_names_the_operation)
 	cr_expect_eq(ct_send_fd(-1, -1, "x", 1, &err), -1);
 	cr_expect_str_eq(err.msg, "send message: Bad file descriptor");
 }
+
+/* Several fds in one message: how the parent hands the init the `tasks` files of the
+ * cgroup directories it made after the clone. */
+Test(fdpass, several_fds_arrive_in_order)
+{
+	int sv[2], a = open_some_file(), b = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	make_pair(SOCK_SEQPACKET, sv);
+	struct ct_error err = {0};
+	int sent[3] = {a, b, a};
+	cr_assert_eq(ct_send_fds(sv[0], sent, 3, "abc", 3, &err), 0, "%s", err.msg);
+
+	int got[4];
+	size_t n = 0;
+	char buf[8];
+	size_t len = sizeof(buf);
+	cr_assert_eq(ct_recv_fds(sv[1], got, 4, &n, buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 3);
+	cr_expect_eq(len, 3);
+	cr_expect_eq(got[3], -1);
+	for (size_t i = 0; i < 3; i++) {
+		assert_same_file(got[i], sent[i]);
+		cr_expect(fcntl(got[i], F_GETFD) & FD_CLOEXEC, "fd %zu not close-on-exec", i);
+		close(got[i]);
+	}
+}
+
+Test(fdpass, more_fds_than_asked_for_are_refused_and_closed)
+{
+	int sv[2], file = open_some_file();
+	make_pair(SOCK_SEQPACKET, sv);
+	struct ct_error err = {0};
+	int sent[3] = {file, file, file};
+	cr_assert_eq(ct_send_fds(sv[0], sent, 3, "abc", 3, &err), 0, "%s", err.msg);
+
+	int before = lowest_free_fd();
+	int got[2];
+	size_t n = 9;
+	cr_assert_eq(ct_recv_fds(sv[1], got, 2, &n, NULL, NULL, &err), -1);
+	cr_expect_eq(n, 0);
+	cr_expect_eq(err.errnum, EBADMSG);
+	cr_expect_str_eq(err.msg, "receive fds: more than 2 came: Bad message");
+	cr_expect_eq(lowest_free_fd(), before, "no fd leaked");
+}
+
+Test(fdpass, too_many_to_send_is_refused)
+{
+	int fds[CT_FDPASS_MAX + 1];
+	for (size_t i = 0; i < CT_FDPASS_MAX + 1; i++)
+		fds[i] = 0;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fds(-1, fds, CT_FDPASS_MAX + 1, "x", 1, &err), -1);
+	cr_expect_eq(err.errnum, E2BIG);
+}

@@ -167,6 +167,27 @@ Test(sync, peer_closed_with_our_message_unread_is_eof)
 	cr_expect_eq(fd, -1);
 }
 
+/* The init's ERROR, sent before it exited with our START unread: the reset the kernel
+ * reports first does not hide it. */
+Test(sync, error_before_a_reset_is_still_read)
+{
+	struct ct_error err = {0};
+	struct ct_sync_msg start = {.type = CT_SYNC_START};
+	cr_assert_eq(ct_sync_send(fds[0], &start, &err), 0, "%s", err.msg);
+	struct ct_error cause = {.errnum = EPERM};
+	snprintf(cause.msg, sizeof(cause.msg), "mount #7: refused");
+	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
+	close(fds[1]);
+	fds[1] = -1;
+	struct ct_sync_msg msg;
+	int fd = 42;
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	cr_expect_str_eq(msg.text, "mount #7: refused");
+	recv_one(fds[0], &msg, &fd);
+	cr_expect_eq(msg.type, CT_SYNC_EOF);
+}
+
 Test(sync, eof_after_the_last_message)
 {
 	struct ct_error err = {0};
