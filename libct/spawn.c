@@ -457,16 +457,33 @@ static int place_init_after_rest(const struct ct_init_plan *plan, struct ct_spaw
 	return rc;
 }
 
+/* A send failed because the init went already (it failed while the parent made its
+ * cgroup): EPIPE, or ECONNRESET when it left a message of ours unread. */
+static bool init_went(const struct ct_error *err)
+{
+	return err->errnum == EPIPE || err->errnum == ECONNRESET;
+}
+
+/* What the init said before it went, its ERROR (or how it died), is the error then. */
+static int report_init_gone(const struct ct_spawn_opts *o, struct ct_spawned *out,
+			    struct ct_error *err)
+{
+	struct ct_error why = {0};
+	if (init_went(err) && wait_for_ready(o, out->sync_fd, out, &why) < 0)
+		*err = why;
+	return -1;
+}
+
 static int put_init_in_cgroup(const struct ct_init_plan *plan, struct ct_spawned *out,
 			      struct ct_error *err)
 {
 	if (!plan->opts->cgroup)
 		return 0;
-	if (plan->cgroup_rest_after_clone)
-		return place_init_after_rest(plan, out, err);
-	if (place_init(plan, &plan->cgroup_join, out, err) < 0)
-		return -1;
-	return ct_sync_send_cgroup_ready(out->sync_fd, err);
+	int rc = plan->cgroup_rest_after_clone ? place_init_after_rest(plan, out, err)
+					       : place_init(plan, &plan->cgroup_join, out, err);
+	if (rc == 0 && !plan->cgroup_rest_after_clone)
+		rc = ct_sync_send_cgroup_ready(out->sync_fd, err);
+	return rc < 0 ? report_init_gone(plan->opts, out, err) : 0;
 }
 
 /* After READY: the set-up's memory stays charged where it was made, so even a tiny limit
@@ -558,7 +575,7 @@ static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_
 		return 0;
 	if (send_start(out, err) == 0)
 		return 0;
-	if (err->errnum != EPIPE)
+	if (!init_went(err))
 		return -1;
 	/* the init failed its set-up and went already: its ERROR (or EOF) is what to report */
 	*err = (struct ct_error){0};

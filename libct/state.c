@@ -714,7 +714,7 @@ int ct_state_parse(const char *label, const char *text, struct ct_state *st, str
 	}
 	struct oci_walk w = {.file = label, .err = err};
 	int ret = oci_walk_object(&w, state_fields, tree, st);
-	yajl_tree_free(tree);
+	oci_json_free(tree);
 	if (ret < 0 || w.nerrors) {
 		if (err)
 			err->errnum = EINVAL;

@@ -109,7 +109,7 @@ int oci_config_parse(const char *text, const struct oci_config_opts *opts, struc
 	}
 	struct oci_config *config = calloc(1, sizeof(*config));
 	if (!config) {
-		yajl_tree_free(tree);
+		oci_json_free(tree);
 		return ct_error_set(err, ENOMEM, "%s", label);
 	}
 	struct oci_walk w = {.file = label,
@@ -118,7 +118,7 @@ int oci_config_parse(const char *text, const struct oci_config_opts *opts, struc
 			     .on_unknown = opts->on_unknown,
 			     .data = opts->data};
 	int ret = oci_walk_object(&w, oci_config_fields, tree, config);
-	yajl_tree_free(tree);
+	oci_json_free(tree);
 	if (ret == 0)
 		check_cross_fields(&w, config);
 	if (w.nerrors) {
@@ -160,7 +160,7 @@ static int walk_document(const char *text, const char *label, const struct oci_f
 		return -1;
 	struct oci_walk w = {.file = label, .err = err};
 	int ret = oci_walk_object(&w, fields, tree, obj);
-	yajl_tree_free(tree);
+	oci_json_free(tree);
 	return ret < 0 || w.nerrors ? -1 : 0;
 }
 

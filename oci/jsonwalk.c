@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yajl/yajl_parse.h>
 
 #include "libct/cleanup.h"
 #include "libct/readall.h"
@@ -281,7 +280,7 @@ static int walk_array(struct oci_walk *w, const struct oci_type *t, yajl_val v, 
 	return ret;
 }
 
-/* yajl_tree keeps every member of an object, repeated names included. */
+/* The tree keeps every member of an object, repeated names included (oci/jsontree.h). */
 static bool is_repeated_key(yajl_val v, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
@@ -323,10 +322,8 @@ static int walk_value(struct oci_walk *w, const struct oci_type *t, yajl_val v, 
 	case OCI_STRING:
 		if (!YAJL_IS_STRING(v))
 			return type_error(w, "a string", v);
-		/* taken, not copied: the tree is freed right after the walk */
-		*(char **)dst = v->u.string;
-		v->u.string = NULL;
-		ret = 0;
+		*(char **)dst = strdup(v->u.string);
+		ret = *(char **)dst ? 0 : oci_walk_error(w, "out of memory");
 		break;
 	case OCI_BOOL:
 		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
@@ -439,119 +436,7 @@ void oci_walk_free(const struct oci_field *fields, void *obj)
 		free_value(f->type, (char *)obj + f->offset);
 }
 
-/* ---- documents ---- */
-
-static void offset_to_line_col(const char *text, size_t offset, unsigned *line, unsigned *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < offset && text[i]; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-/* yajl_tree_parse does not say where it failed: re-run the bare parser for the offset. */
-static int describe_syntax_error(const char *file, const char *text, struct ct_error *err)
-{
-	size_t len = strlen(text);
-	yajl_handle h = yajl_alloc(NULL, NULL, NULL);
-	if (!h)
-		return ct_error_set(err, ENOMEM, "%s: parse", file);
-	yajl_config(h, yajl_allow_comments, 1);
-	yajl_status st = yajl_parse(h, (const unsigned char *)text, len);
-	size_t offset = yajl_get_bytes_consumed(h);
-	if (st == yajl_status_ok) {
-		st = yajl_complete_parse(h);
-		offset = len;
-	}
-	char reason[256] = "unexpected end of input";
-	if (st != yajl_status_ok) {
-		unsigned char *e = yajl_get_error(h, 0, (const unsigned char *)text, len);
-		const char *r = (const char *)e;
-		if (strncmp(r, "parse error: ", 13) == 0)
-			r += 13;
-		snprintf(reason, sizeof(reason), "%s", r);
-		reason[strcspn(reason, "\n")] = '\0';
-		size_t n = strlen(reason);
-		while (n && (reason[n - 1] == ' ' || reason[n - 1] == '.'))
-			reason[--n] = '\0';
-		yajl_free_error(h, e);
-	}
-	yajl_free(h);
-	unsigned line, col;
-	offset_to_line_col(text, offset ? offset - 1 : 0, &line, &col);
-	return ct_error_set(err, 0, "%s: malformed JSON at line %u, column %u: %s", file, line, col,
-			    reason);
-}
-
-static int depth_open(void *ctx)
-{
-	unsigned *depth = ctx;
-	return ++*depth <= OCI_JSON_MAX_DEPTH;
-}
-
-static int depth_close(void *ctx)
-{
-	unsigned *depth = ctx;
-	--*depth;
-	return 1;
-}
-
-static const yajl_callbacks depth_callbacks = {
-	.yajl_start_map = depth_open,
-	.yajl_end_map = depth_close,
-	.yajl_start_array = depth_open,
-	.yajl_end_array = depth_close,
-};
-
-/* Refuses text nested deeper than OCI_JSON_MAX_DEPTH before yajl_tree builds it. yajl's own
- * lexer counts, so brackets in strings and comments are no levels. Malformed text passes:
- * yajl_tree_parse tells what is wrong with it. */
-static int check_depth(const char *file, const char *text, struct ct_error *err)
-{
-	unsigned depth = 0;
-	yajl_handle h = yajl_alloc(&depth_callbacks, NULL, &depth);
-	if (!h)
-		return ct_error_set(err, ENOMEM, "%s: parse", file);
-	yajl_config(h, yajl_allow_comments, 1);
-	yajl_status st = yajl_parse(h, (const unsigned char *)text, strlen(text));
-	size_t offset = yajl_get_bytes_consumed(h);
-	yajl_free(h);
-	if (st != yajl_status_client_canceled)
-		return 0;
-	unsigned line, col;
-	offset_to_line_col(text, offset ? offset - 1 : 0, &line, &col);
-	return ct_error_set(err, 0, "%s: JSON nested deeper than %d levels at line %u, column %u",
-			    file, OCI_JSON_MAX_DEPTH, line, col);
-}
-
-/* Whether text holds more than OCI_JSON_MAX_DEPTH opening brackets, in strings and
- * comments included: only such text can nest too deep, and counting them is much cheaper
- * than lexing the document a second time (check_depth) for every config.json. */
-static bool may_nest_too_deep(const char *text)
-{
-	size_t brackets = 0;
-	for (const char *p = text; *p; p++)
-		if ((*p == '[' || *p == '{') && ++brackets > OCI_JSON_MAX_DEPTH)
-			return true;
-	return false;
-}
-
-yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err)
-{
-	if (may_nest_too_deep(text) && check_depth(file, text, err) < 0)
-		return NULL;
-	char errbuf[256];
-	yajl_val tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
-	if (!tree)
-		describe_syntax_error(file, text, err);
-	return tree;
-}
+/* ---- files ---- */
 
 char *oci_read_file(const char *path, size_t max, struct ct_error *err)
 {

@@ -15,6 +15,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "libct/error.h"
+#include "oci/jsontree.h"
 
 #define OCI_ARRAY(T)        \
 	struct {            \
@@ -102,9 +103,7 @@ struct oci_walk {
 	void *data;
 };
 
-/* Fills `out` (zeroed by the caller) from object `v` using `fields`. Returns 0 or -1.
- * The strings stored in `out` are taken out of the tree, not copied (their nodes are left
- * holding NULL): free the tree afterwards, never walk it a second time. */
+/* Fills `out` (zeroed by the caller) from object `v` using `fields`. Returns 0 or -1. */
 int oci_walk_object(struct oci_walk *w, const struct oci_field *fields, yajl_val v, void *out);
 
 /* Reports an error at the current path: "<file>: <path>: <message>". Returns -1. */
@@ -122,16 +121,6 @@ enum oci_integer_result oci_integer_store(const struct oci_type *t, const char *
 
 /* Releases everything oci_walk_object allocated in `obj` (not obj itself). */
 void oci_walk_free(const struct oci_field *fields, void *obj);
-
-/* How deep objects and arrays may nest, the document itself being level 1. yajl_tree_free
- * recurses once per level, so a deeper document could overflow the stack; no spec'd
- * document nests past a dozen. */
-#define OCI_JSON_MAX_DEPTH 1000
-
-/* Parses a whole document: NUL-terminated text -> tree. Malformed JSON is reported with its
- * line and column, as is nesting deeper than OCI_JSON_MAX_DEPTH. The caller frees the tree
- * with yajl_tree_free(). */
-yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err);
 
 /* Reads a file into a NUL-terminated buffer (at most `max` bytes). */
 char *oci_read_file(const char *path, size_t max, struct ct_error *err);

@@ -165,3 +165,22 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	free(rel);
 	cgt_assert_subtree_gone();
 }
+
+/* The init fails (its network namespace refused) while the parent makes the rest of the
+ * cgroup: create says why the init failed, not that it could not be told CGROUP_READY, and
+ * leaves nothing. Several times: the init may be gone before or after the parent is done. */
+Test(cgroup_overlap, init_failing_meanwhile_is_reported_and_leaves_nothing)
+{
+	need_v1_hierarchies();
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "refused");
+	const char *wrapper[LC_WRAPPER_MAX];
+	lc_wrap_enosys(&t, wrapper, LC_ARGV("unshare"));
+	for (int i = 0; i < 10; i++) {
+		lc_assert_fails(&t, LC_ARGV("run", "--bundle", t.bundle, ID),
+				"create network namespace: Function not implemented");
+		lc_assert_nothing_left(&t);
+	}
+	cgt_assert_subtree_gone();
+}

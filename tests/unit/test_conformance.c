@@ -118,7 +118,7 @@ static void schemas_init(struct schemas *s)
 static void schemas_free(struct schemas *s)
 {
 	for (size_t i = 0; i < s->nfiles; i++)
-		yajl_tree_free(s->files[i].tree);
+		oci_json_free(s->files[i].tree);
 	strings_free(&s->paths);
 }
 
