@@ -137,30 +137,72 @@ static int setattr(int mnt, bool recursive, unsigned set, unsigned clear, uint64
 				sizeof(a));
 }
 
-/* A detached copy of the bind source with the asked per-mount flags. */
-static int new_bind_mount(const struct ct_mount_request *rq, struct ct_error *err)
+/* What mount_setattr() gives a bind's copy: like mount(2)'s bind remount, the flags given
+ * replace the source's, except that the atime mode is kept when none is given (the remount
+ * keeps it too). kept: the source's flags a bind in a user namespace must keep. */
+static struct mount_attr bind_attr(const struct ct_mount_flags *f, unsigned long kept)
+{
+	struct mount_attr a = {
+		.attr_set = ct_mount_attr_of(f->flags | kept),
+		.attr_clr = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			    MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSYMFOLLOW,
+	};
+	if (f->flags & ATIME_FLAGS)
+		a.attr_clr |= MOUNT_ATTR_NODIRATIME | MOUNT_ATTR__ATIME;
+	return a;
+}
+
+static bool no_open_tree_attr;
+
+/* The copy with a applied, in one call (open_tree_attr, Linux 6.15) instead of open_tree and
+ * mount_setattr; -1 when the caller must make it in two: the kernel lacks the call (or a
+ * seccomp profile refuses it, remembered), or it failed: the two calls then say why. Used
+ * once the new API has attached a mount in this process, so that a kernel or filter without
+ * move_mount never gets a copy it cannot attach. */
+static int open_tree_folded(int dirfd, const char *path, unsigned flags, struct mount_attr *a)
+{
+	if (no_open_tree_attr || api != CT_MOUNT_API_NEW)
+		return -1;
+	int tree = ct_open_tree_attr(dirfd, path, flags, a, sizeof(*a));
+	if (tree < 0 && (errno == ENOSYS || errno == EPERM))
+		no_open_tree_attr = true;
+	return tree;
+}
+
+/* A detached copy of the bind source with the asked per-mount flags. When rec_done is not
+ * NULL, the recursive options may be applied too, with *rec_done set when they were. */
+static int new_bind_mount(const struct ct_mount_request *rq, bool *rec_done, struct ct_error *err)
 {
 	const struct ct_mount_flags *f = rq->flags;
 	unsigned flags =
 		OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (f->recursive_bind ? AT_RECURSIVE : 0);
-	_cleanup_close_ int tree = rq->source_fd >= 0
-					   ? ct_open_tree(rq->source_fd, "", flags | AT_EMPTY_PATH)
-					   : ct_open_tree(AT_FDCWD, rq->source, flags);
-	if (tree < 0) {
+	int dirfd = rq->source_fd >= 0 ? rq->source_fd : AT_FDCWD;
+	const char *path = rq->source_fd >= 0 ? "" : rq->source;
+	if (rq->source_fd >= 0)
+		flags |= AT_EMPTY_PATH;
+	/* open_tree_attr applies its attributes to the whole copy of an rbind: the per-mount
+	 * flags fold in only for a single mount, the recursive ones only when alone */
+	bool fold_flags = f->flags && !f->recursive_bind && !keep_source_flags;
+	bool fold_rec = !f->flags && (f->rec_set | f->rec_clear) && rec_done;
+	struct mount_attr folded = fold_flags ? bind_attr(f, 0)
+					      : (struct mount_attr){.attr_set = f->rec_set,
+								    .attr_clr = f->rec_clear};
+	int tree = fold_flags || fold_rec ? open_tree_folded(dirfd, path, flags, &folded) : -1;
+	if (tree >= 0) {
+		if (rec_done)
+			*rec_done = fold_rec;
+		return tree;
+	}
+	_cleanup_close_ int copy = ct_open_tree(dirfd, path, flags);
+	if (copy < 0) {
 		if (new_api_missing())
 			return -1;
 		return ct_error_set(err, errno, "bind \"%s\"", rq->source ? rq->source : "");
 	}
-	/* like mount(2)'s bind remount: the flags given replace the source's, except that
-	 * the atime mode is kept when none is given (the remount keeps it too) */
-	unsigned set = ct_mount_attr_of(f->flags | (f->flags ? kept_flags(tree) : 0));
-	unsigned clear = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-			 MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSYMFOLLOW;
-	if (f->flags & ATIME_FLAGS)
-		clear |= MOUNT_ATTR_NODIRATIME | MOUNT_ATTR__ATIME;
-	if (f->flags && setattr(tree, false, set, clear, 0) < 0)
+	struct mount_attr a = bind_attr(f, f->flags ? kept_flags(copy) : 0);
+	if (f->flags && setattr(copy, false, a.attr_set, a.attr_clr, 0) < 0)
 		return ct_error_set(err, errno, "set the options of the bind mount");
-	return steal_fd(&tree);
+	return steal_fd(&copy);
 }
 
 static int apply_recursive(int mnt, const struct ct_mount_flags *f, struct ct_error *err)
@@ -214,7 +256,7 @@ static int apply_idmap(int mnt, const struct ct_mount_request *rq, int userns_fd
 int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err)
 {
 	_cleanup_close_ int tree =
-		rq->flags->bind ? new_bind_mount(rq, err) : new_fs_mount(rq, err);
+		rq->flags->bind ? new_bind_mount(rq, NULL, err) : new_fs_mount(rq, err);
 	if (tree < 0 && api == CT_MOUNT_API_LEGACY)
 		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API ", which is missing");
 	if (tree < 0 || apply_idmap(tree, rq, userns_fd, err) < 0 ||
@@ -246,12 +288,13 @@ static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mo
 	const struct ct_mount_flags *f = rq->flags;
 	if (api == CT_MOUNT_API_AUTO && !have_mount_setattr())
 		return 0;
+	bool rec_done = false;
 	_cleanup_close_ int mnt = f->idmap  ? premade_mount(f, err)
-				  : f->bind ? new_bind_mount(rq, err)
+				  : f->bind ? new_bind_mount(rq, &rec_done, err)
 					    : new_fs_mount(rq, err);
 	if (mnt < 0)
 		return api == CT_MOUNT_API_LEGACY && !f->idmap ? 0 : -1;
-	if (!f->idmap && apply_recursive(mnt, f, err) < 0)
+	if (!f->idmap && !rec_done && apply_recursive(mnt, f, err) < 0)
 		return -1;
 	if (ct_move_mount(mnt, "", target, "", MOVE_FLAGS) < 0)
 		return ct_error_set(err, errno, "attach the mount");

@@ -91,6 +91,9 @@
 #ifndef __NR_listmount
 #define __NR_listmount 458
 #endif
+#ifndef __NR_open_tree_attr
+#define __NR_open_tree_attr 467
+#endif
 
 /* ---- clone3 (linux/sched.h) --------------------------------------------------------------
  * struct clone_args comes from <linux/sched.h>; 6.1 has the set_tid and cgroup fields. */
@@ -487,6 +490,14 @@ static inline int ct_openat2(int dirfd, const char *path, struct open_how *how, 
 static inline int ct_open_tree(int dirfd, const char *path, unsigned int flags)
 {
 	return (int)syscall(__NR_open_tree, dirfd, path, flags);
+}
+
+/* open_tree() and mount_setattr() of the copy in one call (Linux 6.15); with AT_RECURSIVE
+ * the attributes go on every mount of the copy, as mount_setattr's AT_RECURSIVE. */
+static inline int ct_open_tree_attr(int dirfd, const char *path, unsigned int flags,
+				    struct mount_attr *attr, size_t size)
+{
+	return (int)syscall(__NR_open_tree_attr, dirfd, path, flags, attr, size);
 }
 
 static inline int ct_move_mount(int from_dirfd, const char *from_path, int to_dirfd,

@@ -62,6 +62,7 @@ static const struct named_number own_syscalls[] = {
 	{"fchmodat2", __NR_fchmodat2},
 	{"statmount", __NR_statmount},
 	{"listmount", __NR_listmount},
+	{"open_tree_attr", __NR_open_tree_attr},
 };
 
 static const struct named_number errno_names[] = {

@@ -1035,6 +1035,12 @@ Test(mounts, same_mounts_without_mount_setattr_alone)
 	assert_same_view((const char *const[]){"mount_setattr", NULL}, true);
 }
 
+/* Linux 6.1 to 6.14: open_tree and mount_setattr for a bind, not open_tree_attr. */
+Test(mounts, same_mounts_without_open_tree_attr)
+{
+	assert_same_view((const char *const[]){"open_tree_attr", NULL}, true);
+}
+
 Test(mounts, same_mounts_without_openat2)
 {
 	assert_same_view((const char *const[]){"openat2", NULL}, true);
