@@ -798,10 +798,14 @@ static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uin
 /* Whether a is b or a directory above it: "/dev" and "/" of "/dev/pts". */
 static bool at_or_above(const char *a, const char *b)
 {
-	size_t n = strlen(a);
-	if (strcmp(a, "/") == 0)
+	if (a[0] == '/' && a[1] == '\0')
 		return true;
-	return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
+	/* one pass over the common prefix (~200 calls a check: no strlen first) */
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == '\0' && (*b == '\0' || *b == '/');
 }
 
 /* Whether a walk that is in m on its way to the mount point of next (NULL: to m's own root)
