@@ -223,12 +223,12 @@ fuzz-run: $(FUZZ_BINS)
 demo: deps $(BUILD)/ctrun
 	contrib/demo.sh $(BUILD)
 
-# The bench's own tools: the floor launcher and the peak-RSS meter (plain C, no libraries;
+# The bench's own tools: the floor launcher, the peak-RSS meter and the timing launcher (plain C, no libraries;
 # static, as ctrun is, so that the floor pays no dynamic loader either). The floor links the
 # libc ctrun links: the same start-up cost on both sides of the ratio.
-BENCH_TOOLS := $(BUILD)/bench/floor $(BUILD)/bench/maxrss
+BENCH_TOOLS := $(BUILD)/bench/floor $(BUILD)/bench/maxrss $(BUILD)/bench/launch
 BENCH_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE= -static
-$(BUILD)/bench/maxrss: contrib/bench/maxrss.c
+$(BUILD)/bench/maxrss $(BUILD)/bench/launch: $(BUILD)/bench/%: contrib/bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ $<
 
@@ -247,7 +247,7 @@ bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
 
 # ctrun and the floor linked with musl against both linked with glibc (contrib/bench/README.md).
-bench-libc: deps $(BUILD)/ctrun $(BUILD)/ctrun-musl $(BUILD)/ctrun-glibc $(BUILD)/bench/maxrss \
+bench-libc: deps $(BUILD)/ctrun $(BUILD)/ctrun-musl $(BUILD)/ctrun-glibc $(BUILD)/bench/maxrss $(BUILD)/bench/launch \
 		$(BUILD)/bench/floor-musl $(BUILD)/bench/floor-glibc
 	contrib/bench/bench.sh $(BUILD) libc_ab.py
 

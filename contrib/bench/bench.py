@@ -15,7 +15,6 @@ times the 100 sequential runs are repeated.
 import json
 import os
 import random
-import select
 import shutil
 import statistics
 import subprocess
@@ -25,7 +24,8 @@ import time
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 CTRUN = os.path.join(BUILD, "ctrun")
 WORK = os.path.join(BUILD, "bench")
-TOOLS = os.path.join(BUILD, "bench")  # maxrss and floor, built by make bench
+TOOLS = os.path.join(BUILD, "bench")  # maxrss, floor and launch, built by make bench
+LAUNCH = os.path.join(TOOLS, "launch")
 ITER = int(os.environ.get("BENCH_ITER", "20"))
 SEQ_ROUNDS = int(os.environ.get("BENCH_SEQ_ROUNDS", "3"))
 SEQ_RUNS = 100
@@ -229,34 +229,29 @@ def ctrun_hierarchies(ctrun):
 
 # ---- measuring ----
 
-def wait_exit(proc):
-    """The exit status of proc, woken by its pidfd. Popen.wait(timeout=...) polls with sleeps
-    that double from 0.5 ms, so every time it measured would be rounded up to 0.5, 1.5, 3.5,
-    7.5, 15.5, ... ms, and two runtimes in the same step would look equally fast."""
-    pidfd = os.pidfd_open(proc.pid)
+def launch(commands, errpath=os.devnull):
+    """Starts the commands at once and waits for them all, through contrib/bench/launch.c (no
+    Python in the timed span: Popen costs ~0.4 ms of CPU a process here). Returns the wall
+    time (s) and each command's exit status; their stderr goes to errpath."""
+    data = b"".join(b"".join(arg.encode() + b"\0" for arg in argv) + b"\0"
+                    for argv in commands)
     try:
-        poller = select.poll()
-        poller.register(pidfd, select.POLLIN)
-        if not poller.poll(TIMEOUT * 1000):
-            proc.kill()
-            raise Failed("%s did not end within %d s" % (" ".join(proc.args), TIMEOUT))
-    finally:
-        os.close(pidfd)
-    return proc.wait()
+        out = subprocess.run([LAUNCH, "-e", errpath], input=data, capture_output=True,
+                             timeout=TIMEOUT, check=True).stdout.split()
+    except subprocess.TimeoutExpired:
+        raise Failed("%s did not end within %d s" % (" ".join(commands[0]), TIMEOUT))
+    return int(out[0]) / 1e9, [int(status) for status in out[1:]]
 
 
 def timed(argv, check=True):
-    """Wall time of one command (s); raises Failed with its stderr if it fails."""
-    with open(os.path.join(WORK, "stderr"), "w+") as errfile:
-        start = time.perf_counter()
-        # stderr goes to a file: a created container keeps the runtime's stdio open
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=errfile)
-        status = wait_exit(proc)
-        elapsed = time.perf_counter() - start
-        errfile.seek(0)
-        err = errfile.read().strip()
+    """Wall time of one command (s); raises Failed with its stderr if it fails. stderr goes
+    to a file, not a pipe: a created container keeps the runtime's stdio open."""
+    errpath = os.path.join(WORK, "stderr")
+    open(errpath, "w").close()
+    elapsed, (status,) = launch([argv], errpath)
     if check and status != 0:
+        with open(errpath) as errfile:
+            err = errfile.read().strip()
         raise Failed("%s failed (%d): %s" % (" ".join(argv), status, err))
     return elapsed if status == 0 else None
 
@@ -299,10 +294,7 @@ def row_run(rts):
 
 def row_sequential(rts):
     def hundred(rt, _):
-        start = time.perf_counter()
-        for i in range(SEQ_RUNS):
-            timed(rt.run_cmd(0))
-        return time.perf_counter() - start
+        return sum(timed(rt.run_cmd(0)) for _ in range(SEQ_RUNS))
     samples = round_robin(rts, SEQ_ROUNDS, hundred)
     return {name: statistics.median(v) for name, v in samples.items()}
 
@@ -365,12 +357,9 @@ def row_parallel(rts):
     failures = {rt.name: 0 for rt in rts}
 
     def burst(rt, _):
-        start = time.perf_counter()
-        procs = [subprocess.Popen(rt.run_cmd("par%d" % i), stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                 for i in range(PARALLEL)]
-        failures[rt.name] += sum(wait_exit(p) != 0 for p in procs)
-        return time.perf_counter() - start
+        elapsed, statuses = launch([rt.run_cmd("par%d" % i) for i in range(PARALLEL)])
+        failures[rt.name] += sum(status != 0 for status in statuses)
+        return elapsed
     samples = round_robin(rts, PARALLEL_ROUNDS, burst)
     return {n: statistics.median(v) for n, v in samples.items()}, failures
 
@@ -531,7 +520,8 @@ def main():
     print("config: ctrun spec defaults + network namespace + cgroupsPath %s/<runtime-slot> "
           "(hierarchies: %s); the floor joins ctrun's hierarchies: %s"
           % (CG_BASE, ",".join(v1_hierarchies()), ",".join(floor.hierarchies)))
-    print("medians of %d round-robin iterations (%d rounds of %d runs, %d of %d parallel); "
+    print("medians of %d round-robin iterations (%d rounds of %d runs, %d of %d parallel), each "
+          "command started and timed by contrib/bench/launch.c (no Python in the timed span); "
           "(x) = ratio to crun" % (ITER, SEQ_ROUNDS, SEQ_RUNS, PARALLEL_ROUNDS, PARALLEL))
     print_table(names, rows)
     print("ctrun create with its mount check %.2f ms, without (--no-verify-mounts) %.2f ms: "
