@@ -15,6 +15,7 @@
 #include "libct/cleanup.h"
 #include "libct/devices.h"
 #include "libct/mountfd.h"
+#include "libct/pathbuf.h"
 #include "libct/safefs.h"
 #include "libct/spawn.h"
 #include "libct/syscalls.h"
@@ -205,7 +206,9 @@ static void expect_hierarchies(const struct ct_init_plan *plan, size_t i, struct
 		if (unified && !plan->have_cgroup2_unified)
 			break;
 		const char *dir = unified ? "unified" : plan->cgroup_v1[h].dir;
-		snprintf(e->own_path, sizeof(e->own_path), "%s/%s", m->destination, dir);
+		size_t n = ct_buf_put(e->own_path, sizeof(e->own_path), 0, m->destination);
+		n = ct_buf_put(e->own_path, sizeof(e->own_path), n, "/");
+		ct_buf_put(e->own_path, sizeof(e->own_path), n, dir);
 		e->mount = i;
 		e->path = e->own_path;
 		expect_flags(e, &m->flags);

@@ -26,6 +26,21 @@ static inline bool ct_path_join(char *buf, size_t size, const char *dir, const c
 	return true;
 }
 
+/* s appended at offset `at` of buf (size bytes), cut to what fits and NUL-terminated, as
+ * snprintf's "%s" would cut it; returns the new end (at most size - 1). Chained calls build
+ * "%s/%s" without stdio. at must be below size. */
+static inline size_t ct_buf_put(char *buf, size_t size, size_t at, const char *s)
+{
+	size_t n = strlen(s);
+	if (size == 0 || at >= size)
+		return at;
+	if (n > size - 1 - at)
+		n = size - 1 - at;
+	memcpy(buf + at, s, n);
+	buf[at + n] = '\0';
+	return at + n;
+}
+
 /* The decimal digits of v into buf (at least CT_DEC_MAX bytes), NUL-terminated; returns
  * their count. */
 #define CT_DEC_MAX 21

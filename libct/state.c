@@ -961,23 +961,55 @@ int ct_state_format_compact(const struct ct_state *st, const char *status, pid_t
 	return format_state(&shown, status, false, out, err);
 }
 
+/* v's last `width` decimal digits, zero-padded, at buf (no NUL); returns width. */
+static size_t put_padded(char *buf, unsigned long v, size_t width)
+{
+	for (size_t i = width; i-- > 0; v /= 10)
+		buf[i] = (char)('0' + v % 10);
+	return width;
+}
+
+/* "%Y-%m-%dT%H:%M:%S" by hand: musl's strftime makes an snprintf of every field. Years
+ * 1000-9999 only, which every strftime writes as four digits; 0 for the others. */
+static size_t format_seconds(const struct tm *tm, char *buf)
+{
+	long year = tm->tm_year + 1900L;
+	size_t n = 0;
+	if (year < 1000 || year > 9999)
+		return 0;
+	n += put_padded(buf + n, (unsigned long)year, 4);
+	buf[n++] = '-';
+	n += put_padded(buf + n, (unsigned long)tm->tm_mon + 1, 2);
+	buf[n++] = '-';
+	n += put_padded(buf + n, (unsigned long)tm->tm_mday, 2);
+	buf[n++] = 'T';
+	n += put_padded(buf + n, (unsigned long)tm->tm_hour, 2);
+	buf[n++] = ':';
+	n += put_padded(buf + n, (unsigned long)tm->tm_min, 2);
+	buf[n++] = ':';
+	n += put_padded(buf + n, (unsigned long)tm->tm_sec, 2);
+	buf[n] = '\0';
+	return n;
+}
+
 void ct_format_timestamp(const struct timespec *ts, char buf[CT_TIMESTAMP_MAX])
 {
 	struct tm tm;
 	time_t sec = ts->tv_sec;
+	size_t n = 0;
 	if (!gmtime_r(&sec, &tm) ||
-	    strftime(buf, CT_TIMESTAMP_MAX - 12, "%Y-%m-%dT%H:%M:%S", &tm) == 0) {
+	    (!(n = format_seconds(&tm, buf)) &&
+	     !(n = strftime(buf, CT_TIMESTAMP_MAX - 12, "%Y-%m-%dT%H:%M:%S", &tm)))) {
 		snprintf(buf, CT_TIMESTAMP_MAX, "0001-01-01T00:00:00Z");
 		return;
 	}
-	size_t n = strlen(buf);
 	if (ts->tv_nsec > 0 && ts->tv_nsec < 1000000000L) {
-		char frac[12];
-		int len = snprintf(frac, sizeof(frac), ".%09ld", ts->tv_nsec);
-		while (frac[len - 1] == '0')
+		/* ".%09ld" without its trailing zeros, as Go's RFC3339Nano */
+		size_t len = 1 + put_padded(buf + n + 1, (unsigned long)ts->tv_nsec, 9);
+		buf[n] = '.';
+		while (buf[n + len - 1] == '0')
 			len--;
-		memcpy(buf + n, frac, (size_t)len);
-		n += (size_t)len;
+		n += len;
 	}
 	buf[n++] = 'Z';
 	buf[n] = '\0';

@@ -1,10 +1,11 @@
 /* The descriptor tables of config.json (config.md, config-linux.md, runtime-spec 1.3).
  * Each table mirrors one object of the schema; oci/jsonwalk.c walks them. */
-#include <regex.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "oci/config.h"
+#include "oci/string_rules.h"
 
 #define ENUM_TYPE(var, names_) \
 	static const struct oci_type var = {.kind = OCI_ENUM, .names = names_}
@@ -76,16 +77,12 @@ static const char *const freebsd_sharing_no_disable_names[] = {"new", "inherit",
 
 /* ---- string rules the schema gives as patterns ---- */
 
-static int check_pattern(struct oci_walk *w, const void *value, const char *pattern,
+/* matches(s) is the pattern's test (oci/string_rules.h). */
+static int check_pattern(struct oci_walk *w, const void *value, bool (*matches)(const char *),
 			 const char *what)
 {
 	const char *s = *(char *const *)value;
-	regex_t re;
-	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
-		return oci_walk_error(w, "internal error: bad pattern %s", pattern);
-	int rc = regexec(&re, s, 0, NULL, 0);
-	regfree(&re);
-	if (rc != 0)
+	if (!matches(s))
 		return oci_walk_error(w, "expected %s, got \"%s\"", what, s);
 	return 0;
 }
@@ -100,34 +97,35 @@ static int check_ociversion(struct oci_walk *w, const void *value)
 
 static int check_rlimit_type(struct oci_walk *w, const void *value)
 {
-	return check_pattern(w, value, "^RLIMIT_[A-Z]+$", "RLIMIT_<NAME>");
+	return check_pattern(w, value, oci_is_rlimit_name, "RLIMIT_<NAME>");
 }
 
 static int check_cpu_list(struct oci_walk *w, const void *value)
 {
-	return check_pattern(w, value, "^[0-9, -]*$", "a CPU list such as \"0-3,7\"");
+	return check_pattern(w, value, oci_is_cpu_list, "a CPU list such as \"0-3,7\"");
 }
 
 static int check_page_size(struct oci_walk *w, const void *value)
 {
-	return check_pattern(w, value, "^[1-9][0-9]*[KMG]B$", "a page size such as \"2MB\"");
+	return check_pattern(w, value, oci_is_page_size, "a page size such as \"2MB\"");
 }
 
 static int check_mem_bw_schema(struct oci_walk *w, const void *value)
 {
-	return check_pattern(w, value, "^MB:[^\n]*$", "\"MB:<schema>\"");
+	return check_pattern(w, value, oci_is_mem_bw_schema, "\"MB:<schema>\"");
 }
 
 /* config-linux.md#configLinuxDeviceAllowedlist: type a, b or c; access a composition of r,
  * w and m (an empty access decides nothing: the rule matches no request). */
 static int check_device_cgroup_type(struct oci_walk *w, const void *value)
 {
-	return check_pattern(w, value, "^[abc]$", "\"a\", \"b\" or \"c\"");
+	return check_pattern(w, value, oci_is_device_cgroup_type, "\"a\", \"b\" or \"c\"");
 }
 
 static int check_device_cgroup_access(struct oci_walk *w, const void *value)
 {
-	return check_pattern(w, value, "^[rwm]*$", "a composition of \"r\", \"w\" and \"m\"");
+	return check_pattern(w, value, oci_is_device_cgroup_access,
+			     "a composition of \"r\", \"w\" and \"m\"");
 }
 
 static int check_not_empty_array(struct oci_walk *w, const void *value)

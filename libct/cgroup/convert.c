@@ -69,10 +69,29 @@ void ct_cgroup_format_cpu_max(bool has_quota, int64_t quota, bool has_period, ui
 		snprintf(buf + n, size - (size_t)n, " %" PRIu64, period);
 }
 
-void ct_cgroup_format_devnum(bool has, int64_t v, char *buf, size_t size)
+size_t ct_cgroup_format_devnum(bool has, int64_t v, char buf[CT_DEC_MAX])
 {
 	if (has && v >= 0)
-		snprintf(buf, size, "%" PRId64, v);
-	else
-		snprintf(buf, size, "*");
+		return ct_format_dec(buf, (uint64_t)v);
+	buf[0] = '*';
+	buf[1] = '\0';
+	return 1;
+}
+
+void ct_cgroup_format_dev_rule(const struct ct_dev_rule *r, char buf[CT_DEV_RULE_MAX])
+{
+	size_t n = 0;
+	buf[n++] = r->type;
+	buf[n++] = ' ';
+	n += ct_cgroup_format_devnum(r->major != CT_DEV_ANY, r->major, buf + n);
+	buf[n++] = ':';
+	n += ct_cgroup_format_devnum(r->minor != CT_DEV_ANY, r->minor, buf + n);
+	buf[n++] = ' ';
+	if (r->access & CT_DEV_ACC_READ)
+		buf[n++] = 'r';
+	if (r->access & CT_DEV_ACC_WRITE)
+		buf[n++] = 'w';
+	if (r->access & CT_DEV_ACC_MKNOD)
+		buf[n++] = 'm';
+	buf[n] = '\0';
 }

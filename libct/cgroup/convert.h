@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libct/cgroup/device_rules.h"
 #include "libct/error.h"
+#include "libct/pathbuf.h"
 
 /* cpu.shares [2, 262144] -> cpu.weight [1, 10000]; 0 (unset) stays 0. */
 uint64_t ct_cgroup_shares_to_weight(uint64_t shares);
@@ -28,7 +30,13 @@ int ct_cgroup_swap_to_v2(int64_t swap, bool has_limit, int64_t limit, int64_t *o
 void ct_cgroup_format_cpu_max(bool has_quota, int64_t quota, bool has_period, uint64_t period,
 			      char *buf, size_t size);
 
-/* A device number of a rule: "*" when absent (devices.allow "c *:* m"). */
-void ct_cgroup_format_devnum(bool has, int64_t v, char *buf, size_t size);
+/* A device number of a rule: "*" when absent (devices.allow "c *:* m"); returns its length. */
+size_t ct_cgroup_format_devnum(bool has, int64_t v, char buf[CT_DEC_MAX]);
+
+/* A v1 devices.allow / devices.deny rule: "c 1:3 rwm", "a *:* rwm" (type, two 19-digit
+ * numbers at most, three letters). Put together by hand, not by snprintf: a run writes
+ * ~15 of them. */
+#define CT_DEV_RULE_MAX 48
+void ct_cgroup_format_dev_rule(const struct ct_dev_rule *r, char buf[CT_DEV_RULE_MAX]);
 
 #endif

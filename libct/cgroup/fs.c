@@ -290,7 +290,7 @@ static int mkdir_p_once(const char *path, char **made_from, struct ct_error *err
 	char *cut[128];
 	size_t depth = 0;
 	*made_from = NULL;
-	snprintf(buf, sizeof(buf), "%s", path);
+	ct_buf_put(buf, sizeof(buf), 0, path);
 	bool made = true;
 	while (mkdir(buf, 0755) < 0) {
 		char *slash = strrchr(buf, '/');
@@ -386,7 +386,7 @@ void ct_cg_rmdir_parents(const char *path, const char *base)
 {
 	char buf[4096];
 	size_t blen = strlen(base);
-	snprintf(buf, sizeof(buf), "%s", path);
+	ct_buf_put(buf, sizeof(buf), 0, path);
 	if (strncmp(buf, base, blen) != 0 || buf[blen] != '/')
 		return;
 	for (char *slash = strrchr(buf, '/'); slash && (size_t)(slash - buf) > blen;
@@ -400,7 +400,7 @@ void ct_cg_rmdir_parents(const char *path, const char *base)
 void ct_cg_rmdir_up(const char *path, const char *stop)
 {
 	char buf[4096];
-	snprintf(buf, sizeof(buf), "%s", path);
+	ct_buf_put(buf, sizeof(buf), 0, path);
 	size_t stop_len = strlen(stop);
 	while (strlen(buf) >= stop_len) {
 		if (rmdir(buf) < 0 && errno != ENOENT)

@@ -106,23 +106,6 @@ static int v1_create(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_e
 
 /* ---- devices ---- */
 
-/* "c 1:3 rwm", "a *:* rwm": devices.allow and devices.deny take one rule a write. */
-static void format_rule(const struct ct_dev_rule *r, char *buf, size_t size)
-{
-	char major[24], minor[24], access[4];
-	size_t n = 0;
-	ct_cgroup_format_devnum(r->major != CT_DEV_ANY, r->major, major, sizeof(major));
-	ct_cgroup_format_devnum(r->minor != CT_DEV_ANY, r->minor, minor, sizeof(minor));
-	if (r->access & CT_DEV_ACC_READ)
-		access[n++] = 'r';
-	if (r->access & CT_DEV_ACC_WRITE)
-		access[n++] = 'w';
-	if (r->access & CT_DEV_ACC_MKNOD)
-		access[n++] = 'm';
-	access[n] = '\0';
-	snprintf(buf, size, "%c %s:%s %s", r->type, major, minor, access);
-}
-
 /* devices.allow and devices.deny, each opened once for all the rules written to it. */
 struct rule_files {
 	const struct ct_cgroup_dir *dir;
@@ -154,10 +137,11 @@ static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *re
 	struct rule_files f = {dir, {-1, -1}};
 	int rc = write_rule(&f, false, "a", err);
 	for (size_t i = 0; rc == 0 && i < rules.len; i++) {
-		char rule[96];
+		char rule[CT_DEV_RULE_MAX];
 		if (!rules.items[i].access)
 			continue;
-		format_rule(&rules.items[i], rule, sizeof(rule));
+		/* devices.allow and devices.deny take one rule a write */
+		ct_cgroup_format_dev_rule(&rules.items[i], rule);
 		rc = write_rule(&f, rules.items[i].allow, rule, err);
 		if (rc < 0 && i < res->devices.len)
 			ct_error_prefix(err, "config.json: .linux.resources.devices[%zu]", i);

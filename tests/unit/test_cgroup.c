@@ -297,8 +297,30 @@ Test(cgroup_format, limits_cpu_max_and_device_numbers)
 	cr_expect_str_eq(buf, "max");
 	ct_cgroup_format_cpu_max(false, 0, true, 20000, buf, sizeof(buf));
 	cr_expect_str_eq(buf, "max 20000");
-	ct_cgroup_format_devnum(false, 0, buf, sizeof(buf));
+	cr_expect_eq(ct_cgroup_format_devnum(false, 0, buf), 1);
 	cr_expect_str_eq(buf, "*");
-	ct_cgroup_format_devnum(true, 136, buf, sizeof(buf));
+	cr_expect_eq(ct_cgroup_format_devnum(true, 136, buf), 3);
 	cr_expect_str_eq(buf, "136");
+	cr_expect_eq(ct_cgroup_format_devnum(true, -2, buf), 1);
+	cr_expect_str_eq(buf, "*", "a negative number matches any");
+}
+
+Test(cgroup_format, device_rules_as_the_kernel_reads_them)
+{
+	const struct {
+		struct ct_dev_rule rule;
+		const char *want;
+	} cases[] = {
+		{{true, 'a', CT_DEV_ANY, CT_DEV_ANY, CT_DEV_ACC_ALL}, "a *:* rwm"},
+		{{true, 'c', 1, 3, CT_DEV_ACC_READ | CT_DEV_ACC_WRITE}, "c 1:3 rw"},
+		{{false, 'b', 8, CT_DEV_ANY, CT_DEV_ACC_MKNOD}, "b 8:* m"},
+		{{true, 'c', 136, 0, CT_DEV_ACC_WRITE | CT_DEV_ACC_MKNOD}, "c 136:0 wm"},
+		{{true, 'c', INT64_MAX, INT64_MAX, CT_DEV_ACC_ALL},
+		 "c 9223372036854775807:9223372036854775807 rwm"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[CT_DEV_RULE_MAX];
+		ct_cgroup_format_dev_rule(&cases[i].rule, buf);
+		cr_expect_str_eq(buf, cases[i].want);
+	}
 }

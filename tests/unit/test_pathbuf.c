@@ -34,3 +34,30 @@ Test(pathbuf, decimal_digits_as_printf)
 		cr_expect_str_eq(got, want);
 	}
 }
+
+Test(pathbuf, puts_cut_as_snprintf_cuts)
+{
+	const char *dirs[] = {"", "/sys/fs/cgroup", "a"};
+	const char *names[] = {"", "devices", "cpu,cpuacct"};
+	for (size_t d = 0; d < 3; d++)
+		for (size_t n = 0; n < 3; n++)
+			for (size_t size = 1; size <= 32; size++) {
+				char want[32], got[32];
+				int wlen = snprintf(want, size, "%s/%s", dirs[d], names[n]);
+				size_t at = ct_buf_put(got, size, 0, dirs[d]);
+				at = ct_buf_put(got, size, at, "/");
+				at = ct_buf_put(got, size, at, names[n]);
+				cr_expect_str_eq(got, want, "\"%s\" \"%s\" in %zu bytes", dirs[d],
+						 names[n], size);
+				cr_expect_eq(at, (size_t)wlen < size ? (size_t)wlen : size - 1);
+			}
+}
+
+Test(pathbuf, puts_nothing_into_no_room)
+{
+	char buf[4] = "xyz";
+	cr_expect_eq(ct_buf_put(buf, 0, 0, "abc"), 0);
+	cr_expect_str_eq(buf, "xyz", "a size of 0 leaves buf alone");
+	cr_expect_eq(ct_buf_put(buf, sizeof(buf), 3, "abc"), 3);
+	cr_expect_str_eq(buf, "xyz", "a full buffer stays as it is");
+}

@@ -12,6 +12,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libct/state.h"
@@ -914,4 +915,31 @@ Test(state_json, timestamps_like_go_rfc3339nano)
 		ct_format_timestamp(&cases[i], buf);
 		cr_expect_str_eq(buf, expected[i]);
 	}
+}
+
+/* The seconds written by hand agree with strftime across years 1000-9999, and the years
+ * outside them still come out (from strftime). */
+Test(state_json, timestamp_seconds_as_strftime_writes_them)
+{
+	const time_t secs[] = {-30610224000 /* 1000-01-01 */,
+			       -1,
+			       0,
+			       951782400 /* 2000-02-29 */,
+			       1700000000,
+			       1798761599 /* 2026-12-31T23:59:59 */,
+			       253402300799 /* 9999-12-31T23:59:59 */};
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		struct timespec ts = {secs[i], 5000};
+		struct tm tm;
+		char want[CT_TIMESTAMP_MAX], got[CT_TIMESTAMP_MAX];
+		cr_assert_not_null(gmtime_r(&secs[i], &tm));
+		size_t n = strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S", &tm);
+		memcpy(want + n, ".000005Z", sizeof(".000005Z"));
+		ct_format_timestamp(&ts, got);
+		cr_expect_str_eq(got, want);
+	}
+	struct timespec later = {253402300800 /* year 10000 */, 0};
+	char buf[CT_TIMESTAMP_MAX];
+	ct_format_timestamp(&later, buf);
+	cr_expect_not_null(strstr(buf, "10000-01-01T00:00:00Z"), "%s", buf); /* musl adds a '+' */
 }
