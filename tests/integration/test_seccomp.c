@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/integration/lifecycle_util.h"
 
@@ -363,6 +364,57 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	free(state2);
 	free(out);
 	free(out2);
+	free(dir);
+}
+
+/* The notify fd goes to the agent while the init sets up, and handing it on can fail: `run`
+ * then keeps START for after READY, not sent with the set-up (libct/spawn.c). */
+Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir();
+	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
+	char *out = ctt_path(dir, "agent.out");
+	pid_t agent = start_listener(&t, sock, state, out, "0");
+	notify_mkdir(&t, sock);
+	lc_set_script(&t, "echo ran");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "ran\n");
+	cr_expect_null(strstr(r.err, "START sent with the set-up"), "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect_eq(lc_wait(agent, 20000), 0);
+	lc_assert_nothing_left(&t);
+	free(sock);
+	free(state);
+	free(out);
+	free(dir);
+}
+
+/* No agent listens: `run` fails and the container's program never ran (it would have left
+ * its file in the bind-mounted directory). */
+Test(seccomp, notify_without_listener_runs_nothing)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir();
+	char *sock = ctt_path(dir, "nobody.sock"), *ran = ctt_path(dir, "ran");
+	notify_mkdir(&t, sock);
+	lc_add_mount(&t, dir, "bind", dir, "rbind,rw");
+	char *script;
+	cr_assert_geq(asprintf(&script, "touch %s", ran), 0);
+	lc_set_script(&t, script);
+	for (int i = 0; i < 5; i++) {
+		lc_assert_fails(&t, LC_ARGV("run", "--bundle", t.bundle, ID),
+				"connect to the seccomp listener");
+		lc_assert_nothing_left(&t);
+		cr_expect_neq(access(ran, F_OK), 0, "run %d: the program ran", i);
+	}
+	free(script);
+	free(ran);
+	free(sock);
 	free(dir);
 }
 
