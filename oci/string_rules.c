@@ -16,9 +16,10 @@ static bool is_digit(char c)
 
 bool oci_is_rlimit_name(const char *s)
 {
-	const char *name = s + strlen("RLIMIT_");
-	return strncmp(s, "RLIMIT_", strlen("RLIMIT_")) == 0 && *name &&
-	       only_of(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+	size_t prefix = strlen("RLIMIT_");
+	/* the name is looked at only once the prefix matched: s may be shorter than it */
+	return strncmp(s, "RLIMIT_", prefix) == 0 && s[prefix] &&
+	       only_of(s + prefix, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
 }
 
 bool oci_is_cpu_list(const char *s)
