@@ -261,6 +261,31 @@ static pid_t start_listener(const struct lc *t, const char *sock, const char *st
 	return pid;
 }
 
+/* An agent listening at dir/agent.sock, answering notified calls with `answer`, and the
+ * container's profile sending mkdir to it. */
+struct agent {
+	char *dir, *sock, *state, *out;
+	pid_t pid;
+};
+
+static void agent_start(const struct lc *t, struct agent *a, const char *answer)
+{
+	a->dir = ctt_tmpdir();
+	a->sock = ctt_path(a->dir, "agent.sock");
+	a->state = ctt_path(a->dir, "state.json");
+	a->out = ctt_path(a->dir, "agent.out");
+	a->pid = start_listener(t, a->sock, a->state, a->out, answer);
+	notify_mkdir(t, a->sock);
+}
+
+static void agent_free(struct agent *a)
+{
+	free(a->sock);
+	free(a->state);
+	free(a->out);
+	free(a->dir);
+}
+
 static void expect_process_state(const struct lc *t, const char *state_file)
 {
 	yajl_val st = ctt_json_load(state_file);
@@ -283,41 +308,29 @@ Test(seccomp, notify_goes_to_the_listener)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = ctt_tmpdir();
-	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
-	char *out = ctt_path(dir, "agent.out");
-	pid_t agent = start_listener(&t, sock, state, out, "0");
-	notify_mkdir(&t, sock);
+	struct agent a;
+	agent_start(&t, &a, "0");
 	assert_sh(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
 		  "made\nabsent\n");
-	cr_expect_eq(lc_wait(agent, 20000), 0);
-	char *log = ctt_read_file(out);
+	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	char *log = ctt_read_file(a.out);
 	cr_expect(strstr(log, "answered mkdir"), "%s", log);
 	free(log);
-	expect_process_state(&t, state);
-	free(sock);
-	free(state);
-	free(out);
-	free(dir);
+	expect_process_state(&t, a.state);
+	agent_free(&a);
 }
 
 Test(seccomp, notify_errno_from_the_listener)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = ctt_tmpdir();
-	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
-	char *out = ctt_path(dir, "agent.out");
-	pid_t agent = start_listener(&t, sock, state, out, "122"); /* EDQUOT */
-	notify_mkdir(&t, sock);
+	struct agent a;
+	agent_start(&t, &a, "122"); /* EDQUOT */
 	assert_sh(&t, "mkdir /tmp/d 2>&1; true",
 		  "mkdir: can't create directory '/tmp/d': Disk quota "
 		  "exceeded\n");
-	cr_expect_eq(lc_wait(agent, 20000), 0);
-	free(sock);
-	free(state);
-	free(out);
-	free(dir);
+	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	agent_free(&a);
 }
 
 /* exec: the exec'd process has the filter too, and its notify fd goes to the agent at
@@ -373,11 +386,8 @@ Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = ctt_tmpdir();
-	char *sock = ctt_path(dir, "agent.sock"), *state = ctt_path(dir, "state.json");
-	char *out = ctt_path(dir, "agent.out");
-	pid_t agent = start_listener(&t, sock, state, out, "0");
-	notify_mkdir(&t, sock);
+	struct agent a;
+	agent_start(&t, &a, "0");
 	lc_set_script(&t, "echo ran");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
@@ -385,12 +395,9 @@ Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 	cr_expect_str_eq(r.out, "ran\n");
 	cr_expect_null(strstr(r.err, "START sent with the set-up"), "%s", r.err);
 	ctt_result_free(&r);
-	cr_expect_eq(lc_wait(agent, 20000), 0);
+	cr_expect_eq(lc_wait(a.pid, 20000), 0);
 	lc_assert_nothing_left(&t);
-	free(sock);
-	free(state);
-	free(out);
-	free(dir);
+	agent_free(&a);
 }
 
 /* No agent listens: `run` fails and the container's program never ran (it would have left
