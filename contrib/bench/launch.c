@@ -26,16 +26,24 @@ struct command {
 
 static struct command cmds[MAX_CMDS];
 
+/* All of stdin, NUL-terminated: input whose last argument lacks its NUL must not send
+ * parse_commands' strlen past what was read. */
 static char *read_stdin(size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	ssize_t got;
-	while (buf && (got = read(0, buf + n, cap - n)) > 0) {
+	while (buf && (got = read(0, buf + n, cap - 1 - n)) > 0) {
 		n += (size_t)got;
-		if (n == cap)
-			buf = realloc(buf, cap *= 2);
+		if (n == cap - 1) {
+			char *grown = realloc(buf, cap *= 2);
+			if (!grown)
+				free(buf);
+			buf = grown;
+		}
 	}
+	if (buf)
+		buf[n] = '\0';
 	*len = n;
 	return buf;
 }
