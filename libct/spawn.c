@@ -413,6 +413,19 @@ static int make_cgroup_rest(const struct ct_spawn_opts *o, struct ct_error *err)
 	return ct_cgroup_apply(o->cgroup, o->cgroup_rest, CT_CGROUP_APPLY_CREATE, err);
 }
 
+/* The rest refused (a resource this host has no file for, a directory that is another's)
+ * fails the create as it would made before the clone: the init, which ran nothing of the
+ * container's yet, goes and counts as never spawned (no poststop hooks, runtime/container.c). */
+static int make_cgroup_rest_after_clone(const struct ct_spawn_opts *o, struct ct_spawned *out,
+					struct ct_error *err)
+{
+	if (make_cgroup_rest(o, err) == 0)
+		return 0;
+	ct_spawned_kill(out);
+	out->pid = -1;
+	return -1;
+}
+
 /* Without work of its own for the init to overlap it with, the rest is made as a whole cgroup
  * is, before the clone, and the init's `tasks` opened. */
 static int cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
@@ -449,7 +462,7 @@ static int place_init_after_rest(struct ct_init_plan *plan, struct ct_spawned *o
 {
 	const struct ct_spawn_opts *o = plan->opts;
 	struct ct_cgroup_self_join j = {.n = 0};
-	if (make_cgroup_rest(o, err) < 0 ||
+	if (make_cgroup_rest_after_clone(o, out, err) < 0 ||
 	    ct_cgroup_self_join_open(o->cgroup, ct_cgroup_late_key(o->cgroup), &j, err) < 0)
 		return -1;
 	out->cgroup_after_clone = true;

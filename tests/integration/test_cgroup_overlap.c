@@ -184,3 +184,36 @@ Test(cgroup_overlap, init_failing_meanwhile_is_reported_and_leaves_nothing)
 	}
 	cgt_assert_subtree_gone();
 }
+
+/* A resource this host has no file for (a cgroup v2 field on v1) refused after the clone is
+ * the config error it was with the cgroup made whole before it: one line, nothing left, and
+ * no poststop hook, since no container came to exist. */
+Test(cgroup_overlap, resource_refused_after_the_clone_runs_no_poststop)
+{
+	need_v1_hierarchies();
+	struct lc t;
+	lc_init(&t);
+	cgt_use_path(&t, "refusedres");
+	char *dir = ctt_tmpdir(), *ran = ctt_path(dir, "poststop-ran"), *hooks;
+	cr_assert_geq(asprintf(&hooks,
+			       "{\"poststop\": [{\"path\": \"/bin/sh\", \"args\": [\"sh\", \"-c\", "
+			       "\"touch %s\"]}]}",
+			       ran),
+		      0);
+	ctt_config_set(t.bundle, ".hooks", hooks);
+	ctt_config_set(t.bundle, ".linux.resources", "{\"unified\": {\"memory.high\": \"max\"}}");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_expect_neq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s", r.err);
+	cr_expect(strstr(r.err, "ctrun: create container \"ov\": config.json: "
+				".linux.resources.unified[\"memory.high\"]: only for cgroup v2"),
+		  "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect_neq(access(ran, F_OK), 0, "the poststop hook ran");
+	lc_assert_nothing_left(&t);
+	cgt_assert_subtree_gone();
+	free(hooks);
+	free(ran);
+	free(dir);
+}
