@@ -121,7 +121,7 @@ static int append_data(char **data, const char *option)
 int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->premade_tree = -1;
+	out->idmap_tree = -1;
 	for (size_t i = 0; i < n; i++) {
 		const char *opt = options[i];
 		const struct option_row *row = find_option(opt);

@@ -16,11 +16,7 @@ struct ct_mount_flags {
 	unsigned rec_set, rec_clear;
 	bool idmap, ridmap; /* "idmap", "ridmap" (recursive): an id-mapped mount */
 	bool tmpcopyup;	    /* "tmpcopyup": a tmpfs gets the content of the directory it covers */
-	/* A detached mount the parent made, attached as it is: the id-mapped one of "idmap", or
-	 * with premade a bind's copy with these flags (a cgroup v1 hierarchy: libct/
-	 * cgroup_copies.h); -1 when none. */
-	int premade_tree;
-	bool premade;
+	int idmap_tree;	    /* with idmap: the parent's id-mapped detached mount, or -1 */
 	char *data;	    /* unknown options joined with ',' ("size=64k,mode=755"), or NULL */
 };
 

@@ -253,22 +253,6 @@ static int apply_idmap(int mnt, const struct ct_mount_request *rq, int userns_fd
 #define NO_IDMAP_API \
 	"an id-mapped mount needs the new mount API (open_tree, mount_setattr: Linux 5.12)"
 
-int ct_mount_bind_copy(int source_fd, const struct ct_mount_flags *f)
-{
-	unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH;
-	struct mount_attr a = bind_attr(f, 0);
-	if (!no_open_tree_attr) {
-		int tree = ct_open_tree_attr(source_fd, "", flags, &a, sizeof(a));
-		if (tree >= 0 || (errno != ENOSYS && errno != EPERM))
-			return tree;
-		no_open_tree_attr = true; /* an init cloned after this skips it too */
-	}
-	_cleanup_close_ int copy = ct_open_tree(source_fd, "", flags);
-	if (copy < 0 || (f->flags && setattr(copy, false, a.attr_set, a.attr_clr, 0) < 0))
-		return -1;
-	return steal_fd(&copy);
-}
-
 int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err)
 {
 	_cleanup_close_ int tree =
@@ -281,13 +265,11 @@ int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, str
 	return steal_fd(&tree);
 }
 
-/* The parent's mount, which has its flags already; attaching it uses it up. */
+/* The parent's id-mapped mount, which has its flags already; attaching it uses it up. */
 static int premade_mount(const struct ct_mount_flags *f, struct ct_error *err)
 {
-	int mnt = fcntl(f->premade_tree, F_DUPFD_CLOEXEC, 3);
-	return mnt >= 0 ? mnt
-			: ct_error_set(err, errno, "take the %s mount",
-				       f->idmap ? "id-mapped" : "premade");
+	int mnt = fcntl(f->idmap_tree, F_DUPFD_CLOEXEC, 3);
+	return mnt >= 0 ? mnt : ct_error_set(err, errno, "take the id-mapped mount");
 }
 
 /* The new API is used whole or not at all: mount_setattr (5.12) came after fsopen,
@@ -307,8 +289,7 @@ static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mo
 	if (api == CT_MOUNT_API_AUTO && !have_mount_setattr())
 		return 0;
 	bool rec_done = false;
-	bool premade = f->idmap || f->premade;
-	_cleanup_close_ int mnt = premade   ? premade_mount(f, err)
+	_cleanup_close_ int mnt = f->idmap  ? premade_mount(f, err)
 				  : f->bind ? new_bind_mount(rq, &rec_done, err)
 					    : new_fs_mount(rq, err);
 	if (mnt < 0)

@@ -63,16 +63,9 @@ unsigned long ct_mount_lockable_flags(int fd);
  * FS_ALLOW_IDMAP: tmpfs since 6.3, ext4, btrfs, xfs, ...; EINVAL names the type
  * otherwise). Made where the filesystem's owner may id-map it (the parent, before the
  * clone: the kernel id-maps only filesystems of the initial user namespace).
- * ct_mount_in_root() in the child then attaches that mount (rq->flags->premade_tree).
+ * ct_mount_in_root() in the child then attaches that mount (rq->flags->idmap_tree).
  * userns_fd: the user namespace of the mapping. Returns the fd, or -1. */
 int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, struct ct_error *err);
-
-/* A detached copy of the directory (or file) under source_fd with f's per-mount flags, for
- * a later ct_mount_at() with f->premade to attach, in any mount namespace: made where the
- * fd was opened, since a copy of an fd of another mount namespace is refused (EINVAL).
- * Touches none of the API choices above (a failure here must not steer the mounts the init
- * makes): returns the fd, or -1 with errno. */
-int ct_mount_bind_copy(int source_fd, const struct ct_mount_flags *f);
 
 /* The API ct_mount_in_root() has used so far (AUTO before the first mount). */
 enum ct_mount_api ct_mount_api_used(void);

@@ -40,9 +40,7 @@ static int mount_request(struct ct_mountpoints *mp, size_t index, const char *de
 }
 
 /* A "cgroup" mount on a v1 host: a tmpfs holding one mount per hierarchy (and cgroup2 at
- * unified on a hybrid host), as runc and crun show it; read-only after they are in. The
- * container's own directories come as the parent's copies where it made them
- * (libct/cgroup_copies.h), else bound by path. */
+ * unified on a hybrid host), as runc and crun show it; read-only after they are in. */
 static int mount_cgroup_v1(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
 			   struct ct_error *err)
 {
@@ -72,15 +70,8 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 		snprintf(dest, sizeof(dest), "%s/%s", m->destination,
 			 unified ? "unified" : plan->cgroup_v1[i].dir);
 		uint64_t *id = ct_expect_id(plan, m->expect_hierarchies + i);
-		int *copy = unified ? NULL : &plan->cgroup_v1[i].copy;
-		hierarchy.premade = bind && copy && *copy >= 0;
-		hierarchy.premade_tree = hierarchy.premade ? *copy : -1;
 		if (mount_request(mp, index, dest, &rq, id, NULL, err) < 0)
 			return -1;
-		if (hierarchy.premade) { /* used up: another "cgroup" mount binds the path */
-			close(*copy);
-			*copy = -1;
-		}
 	}
 	if (!(m->flags.flags & MS_RDONLY))
 		return 0;

@@ -16,9 +16,7 @@
 
 #include "hooks/hooks.h"
 #include "libct/cgroup/cgroup.h"
-#include "libct/cgroup_copies.h"
 #include "libct/cleanup.h"
-#include "libct/fdpass.h"
 #include "libct/procfs.h"
 #include "libct/signals.h"
 #include "libct/sync.h"
@@ -454,10 +452,9 @@ static int place_init(const struct ct_init_plan *plan, const struct ct_cgroup_se
 }
 
 /* The v1 directories made after the clone, while the init makes its network namespace:
- * their `tasks` go to the init with CGROUP_READY, and after them the copies its "cgroup"
- * mount attaches (libct/cgroup_copies.h), both made here through the directories' fds,
- * where the init would walk each long path again. */
-static int place_init_after_rest(struct ct_init_plan *plan, struct ct_spawned *out,
+ * their `tasks` go to the init with CGROUP_READY (opened here through the directories'
+ * fds, where the init would walk each long path again). */
+static int place_init_after_rest(const struct ct_init_plan *plan, struct ct_spawned *out,
 				 struct ct_error *err)
 {
 	const struct ct_spawn_opts *o = plan->opts;
@@ -466,13 +463,9 @@ static int place_init_after_rest(struct ct_init_plan *plan, struct ct_spawned *o
 	    ct_cgroup_self_join_open(o->cgroup, ct_cgroup_late_key(o->cgroup), &j, err) < 0)
 		return -1;
 	out->cgroup_after_clone = true;
-	int fds[CT_FDPASS_MAX];
-	size_t copies;
-	memcpy(fds, j.fds, j.n * sizeof(fds[0]));
-	ct_cgroup_copies_make(plan, fds + j.n, CT_FDPASS_MAX - j.n, &copies);
 	int rc = place_init(plan, &j, out, err);
 	if (rc == 0)
-		rc = ct_sync_send_cgroup_ready_fds(out->sync_fd, fds, j.n + copies, err);
+		rc = ct_sync_send_cgroup_ready_fds(out->sync_fd, j.fds, j.n, err);
 	ct_cgroup_self_join_close(&j);
 	return rc;
 }
@@ -494,7 +487,7 @@ static int report_init_gone(const struct ct_spawn_opts *o, struct ct_spawned *ou
 	return -1;
 }
 
-static int put_init_in_cgroup(struct ct_init_plan *plan, struct ct_spawned *out,
+static int put_init_in_cgroup(const struct ct_init_plan *plan, struct ct_spawned *out,
 			      struct ct_error *err)
 {
 	if (!plan->opts->cgroup)
@@ -622,8 +615,6 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	if (cgroup_before_clone(o, &plan, err) < 0 || enter_parent_namespaces(&plan, err) < 0 ||
 	    ct_sync_pair(sync, err) < 0)
 		goto out;
-	size_t copies;
-	ct_cgroup_copies_make(&plan, NULL, 0, &copies); /* inherited by the init */
 	if (spawn_init(&plan, sync, out, err) < 0 || put_init_in_cgroup(&plan, out, err) < 0 ||
 	    release_user_namespace(&plan, out, err) < 0 ||
 	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||

@@ -143,12 +143,10 @@ struct ct_init_plan {
 	struct ct_sched_plan sched;	/* scheduler, ioPriority, memoryPolicy, personality */
 	enum ct_seccomp_point seccomp_point;
 	struct ct_cgroup_hierarchy {
-		char *dir;	 /* "cpu,cpuacct" under /sys/fs/cgroup */
-		char *options;	 /* its mount data: "cpu,cpuacct", "name=systemd" */
-		char *bind;	 /* the container's own cgroup in it, bound there; NULL: mounted */
-		const char *key; /* its key in the cgroup (the layout's, kept for good) */
-		int copy;	 /* the parent's detached bind of it (libct/cgroup_copies.h), -1 */
-	} * cgroup_v1;		 /* for a "cgroup" mount on a v1 host */
+		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */
+		char *options; /* its mount data: "cpu,cpuacct", "name=systemd" */
+		char *bind;    /* the container's own cgroup in it, bound there; NULL: mounted */
+	} * cgroup_v1;	       /* for a "cgroup" mount on a v1 host */
 	size_t n_cgroup_v1;
 	bool cgroup2_host; /* /sys/fs/cgroup is cgroup2 */
 	/* Without a cgroup namespace of its own a fresh cgroup2 mount would show the host's

@@ -214,8 +214,8 @@ static int plan_mount_idmap(const struct ct_init_plan *plan, const struct oci_mo
 		.source = pm->flags.bind ? pm->bind_source : (pm->source ? pm->source : pm->type),
 		.source_fd = -1,
 		.flags = &pm->flags};
-	pm->flags.premade_tree = ct_mount_idmapped_tree(&rq, userns, err);
-	if (pm->flags.premade_tree < 0)
+	pm->flags.idmap_tree = ct_mount_idmapped_tree(&rq, userns, err);
+	if (pm->flags.idmap_tree < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
 	return 0;
 }
@@ -278,8 +278,6 @@ static int add_cgroup_hierarchy(struct ct_init_plan *plan,
 	h->dir = strdup(info->mountpoint + sizeof(CT_CGROUP_ROOT));
 	h->options = strdup(info->options);
 	h->bind = bind ? strdup(bind) : NULL;
-	h->key = info->key;
-	h->copy = -1;
 	return h->dir && h->options && (!bind || h->bind) ? 0 : -1;
 }
 
@@ -765,8 +763,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		if (plan->join_fds[i] >= 0)
 			close(plan->join_fds[i]);
 	for (size_t i = 0; i < plan->n_mounts; i++) {
-		if (plan->mounts[i].flags.premade_tree >= 0)
-			close(plan->mounts[i].flags.premade_tree);
+		if (plan->mounts[i].flags.idmap_tree >= 0)
+			close(plan->mounts[i].flags.idmap_tree);
 		free(plan->mounts[i].bind_source);
 		free(plan->mounts[i].flags.data);
 	}
@@ -777,8 +775,6 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		free(plan->cgroup_v1[i].dir);
 		free(plan->cgroup_v1[i].options);
 		free(plan->cgroup_v1[i].bind);
-		if (plan->cgroup_v1[i].copy >= 0)
-			close(plan->cgroup_v1[i].copy);
 	}
 	free(plan->cgroup_v1);
 	free(plan->cgroup2_bind);

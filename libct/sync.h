@@ -10,8 +10,7 @@
  *   parent (ctrun create)                          child (container init, libct/init.c)
  *   make the cgroup2 and v1 memory directories;
  *   the other v1 ones, their limits and `tasks`
- *   too unless they come after the clone (*);
- *   detached copies of those made (+)
+ *   too unless they come after the clone (*)
  *   socketpair
  *   clone3 ------------------------------------->  "0" to memory's `tasks` (no memory
  *   (born in the cgroup2 directory with            limit: what the set-up makes is the
@@ -19,9 +18,9 @@
  *   cgroup.procs)                                  (~0.4 ms of kernel work), then waits
  *   (*) meanwhile: make the other v1               until it is in its cgroup
  *   directories (cpuset values, device rules,
- *   limits), open their `tasks`, copy them (+)
- *   CGROUP_READY (+ those `tasks` fds, then        write "0" to the v1 `tasks` (no global
- *   the copies' fds) --------------------------->  lock), unshare the cgroup namespace
+ *   limits), open their `tasks`
+ *   CGROUP_READY (+ those `tasks` fds) --------->  write "0" to the v1 `tasks` (no global
+ *                                                  lock), unshare the cgroup namespace
  *                                                  (a new user namespace: waits, with
  *                                                  no id mapped, for its maps)
  *   write /proc/<pid>/uid_map, gid_map
@@ -66,12 +65,6 @@
  *        <------------ INIT_PIDFD (+pidfd) {"<pid> <clone call>"}; joiner exits
  *   reap the joiner, write the maps of a new user namespace
  *   USERNS_READY ------------------------------->  setresgid/setresuid 0, the rest above
- *
- *   (+) As root without a user namespace, with a "cgroup" mount on a v1 host: each v1
- *   directory's copy for that mount (open_tree of the directory's fd: libct/
- *   cgroup_copies.h), which the init attaches with move_mount instead of binding the long
- *   host path; where the parent could not make them (no open_tree), none are passed and
- *   the init binds the paths.
  *
  *   any step failing:  <----- ERROR {errno, "mount \"proc\" on \"/proc\": ..."} ; _exit(1)
  *   child dying without a word: recv returns EOF -> its pidfd says how ("container init
@@ -126,8 +119,7 @@ int ct_sync_send_userns_ready(int sock, struct ct_error *err);
 /* Parent -> child: the init is in its cgroup (libct/cgroup/cgroup.h). */
 int ct_sync_send_cgroup_ready(int sock, struct ct_error *err);
 /* The same with the `tasks` files of the v1 directories made after the clone, for the init
- * to join them itself, then the copies of those directories when there are (at most
- * CT_FDPASS_MAX in all). */
+ * to join them itself (at most CT_FDPASS_MAX). */
 int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_error *err);
 /* Joiner -> parent: the init's pidfd, its pid and the call that made it ("clone3"). */
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,

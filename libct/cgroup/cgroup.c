@@ -212,12 +212,6 @@ const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key)
 	return d ? d->path : NULL;
 }
 
-int ct_cgroup_dir_fd(const struct ct_cgroup *cg, const char *key)
-{
-	const struct ct_cgroup_dir *d = dir_of(cg, key);
-	return d ? d->fd : -1;
-}
-
 const struct ct_cgroup_dir *ct_cg_controller(const struct ct_cgroup *cg, const char *controller)
 {
 	if (cg->ops == &ct_cgroup_v2_ops)

@@ -303,8 +303,6 @@ int ct_cgroup_self_join_open(const struct ct_cgroup *cg, const char *skip_key,
 /* The same for key's hierarchy alone (the late memory join, ct_cgroup_late_key). */
 int ct_cgroup_self_join_open_one(const struct ct_cgroup *cg, const char *key,
 				 struct ct_cgroup_self_join *j, struct ct_error *err);
-/* How many `tasks` ct_cgroup_self_join_open opens (and _adopt takes). */
-size_t ct_cgroup_self_join_count(const struct ct_cgroup *cg, const char *skip_key);
 /* In the child, for directories made after its clone: takes the `tasks` fds the parent
  * opened as ct_cgroup_self_join_open does (same hierarchies, same order) and passed with
  * CGROUP_READY. Another count is refused (EPROTO) and every fd closed. */
@@ -326,7 +324,5 @@ const char *ct_cgroup_late_key(const struct ct_cgroup *cg);
 
 /* The directory of a hierarchy key (CT_CGROUP_UNIFIED_KEY, "memory"...), NULL when none. */
 const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key);
-/* Its O_PATH fd once made or opened (ct_cgroup_create, _create_part), -1 before or without. */
-int ct_cgroup_dir_fd(const struct ct_cgroup *cg, const char *key);
 
 #endif

@@ -52,18 +52,12 @@ static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
 	return 0;
 }
 
-size_t ct_cgroup_self_join_count(const struct ct_cgroup *cg, const char *skip_key)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < cg->n_dirs; i++)
-		n += selected(cg, &cg->dirs[i], skip_key, false);
-	return n;
-}
-
 int ct_cgroup_self_join_adopt(const struct ct_cgroup *cg, const char *skip_key, const int *fds,
 			      size_t n, struct ct_cgroup_self_join *j, struct ct_error *err)
 {
-	size_t want = ct_cgroup_self_join_count(cg, skip_key);
+	size_t want = 0;
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		want += selected(cg, &cg->dirs[i], skip_key, false);
 	j->n = 0;
 	if (n != want || n > CT_CGROUP_SELF_JOIN_MAX) {
 		for (size_t i = 0; i < n; i++)

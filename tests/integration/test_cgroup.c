@@ -651,44 +651,6 @@ Test(cgroup, own_view_without_a_cgroup_namespace)
 	free(out);
 }
 
-/* Each v1 hierarchy under the container's /sys/fs/cgroup, with the mount's line: "memory 1
- * ro" when its directory holds the init alone (cgroup.procs is not recursive: the init is
- * only in its own leaf) and refuses a new child cgroup (read-only). */
-#define EACH_HIERARCHY                                                                        \
-	"cd /sys/fs/cgroup; for h in *; do [ $h = unified ] && continue; n=; "                \
-	"while read p; do n=$n$p; done < $h/cgroup.procs; "                                   \
-	"mkdir $h/x 2>/dev/null && w=rw || w=ro; "                                            \
-	"while read a b c d m o r; do [ $m = /sys/fs/cgroup/$h ] && echo $h $n $w ${o%%,*}; " \
-	"done < /proc/self/mountinfo; done"
-
-/* The parent's copies of the container's directories (libct/cgroup_copies.h) and the
- * init's binds of their paths, the fallback without them, show the same: the container's
- * own directory of each hierarchy, read-only. */
-Test(cgroup, hierarchies_are_the_containers_own_with_and_without_the_new_mount_api)
-{
-	need_v1_hierarchy("pids");
-	static const char *const fallbacks[][2] = {
-		{NULL}, {"open_tree_attr"}, {"fsopen,fsmount,fsconfig,open_tree,move_mount"}};
-	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "copies");
-	char *first = NULL;
-	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
-		const char *argv[LC_WRAPPER_MAX];
-		lc_wrap_enosys(&t, argv, fallbacks[i][0] ? fallbacks[i] : NULL);
-		char *out = lc_sh_output(&t, EACH_HIERARCHY);
-		cr_expect(lc_matches(out, "^memory 1 ro ro$"), "%s", out);
-		cr_expect(lc_matches(out, "^pids 1 ro ro$"), "%s", out);
-		cr_expect(!lc_matches(out, " rw"), "%s", out);
-		if (first)
-			cr_expect_str_eq(out, first, "without %s", fallbacks[i][0]);
-		free(first);
-		first = out;
-	}
-	free(first);
-	lc_assert_nothing_left(&t);
-}
-
 /* Another container's cgroup (same path, another --root) is never joined nor removed. */
 Test(cgroup, populated_cgroup_of_another_is_refused)
 {

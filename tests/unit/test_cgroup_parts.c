@@ -62,14 +62,6 @@ Test(cgroup_parts, adopted_fds_are_matched_to_their_hierarchies)
 	cr_expect_not(is_open(fds[0]));
 }
 
-/* What the init expects before the copies in CGROUP_READY (libct/init.c). */
-Test(cgroup_parts, tasks_counted_as_opened_without_the_skipped_and_cgroup2)
-{
-	struct ct_cgroup cg = v1_cgroup();
-	cr_expect_eq(ct_cgroup_self_join_count(&cg, "memory"), 2);
-	cr_expect_eq(ct_cgroup_self_join_count(&cg, NULL), 3);
-}
-
 Test(cgroup_parts, another_count_is_refused_and_the_fds_closed)
 {
 	struct ct_cgroup cg = v1_cgroup();

@@ -309,7 +309,7 @@ Test(mount_options, idmap_is_noted_not_passed_as_data)
 	PARSE(&f, "bind", "idmap");
 	cr_expect(f.idmap);
 	cr_expect_not(f.ridmap);
-	cr_expect_eq(f.premade_tree, -1, "no mount made yet");
+	cr_expect_eq(f.idmap_tree, -1, "no mount made yet");
 	cr_expect_null(f.data);
 	free(f.data);
 }

@@ -319,7 +319,7 @@ Test(spawn_plan, idmapped_tmpfs_is_made_by_the_parent)
 						  "options" : ["idmap"]
 					  } ])));
 	cr_expect(f.plan.mounts[0].flags.idmap);
-	cr_expect_geq(f.plan.mounts[0].flags.premade_tree, 0);
+	cr_expect_geq(f.plan.mounts[0].flags.idmap_tree, 0);
 	plan_done(&f);
 }
 
