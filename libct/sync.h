@@ -53,6 +53,12 @@
  *   poststart hooks ("running"; only with them     closes, so EOF means it has run
  *   does run wait for the EOF)
  *
+ *   run sends START ahead of READY, right after the cgroup and user namespace steps, when
+ *   nothing it does once the init runs can fail (no pid file, console socket, prestart or
+ *   createRuntime hook, memory join left to it, seccomp agent: libct/spawn.c); the init
+ *   finds it queued. An init that fails its set-up then exits with START unread, and the
+ *   receive of its ERROR first reports ECONNRESET, once (libct/sync.c).
+ *
  *   `ctrun start` (create's init, CT_START_FIFO) has the same last steps over the exec
  *   fifo: its open for reading is START, then STARTED or ERROR as one whole ct_sync_msg
  *   (atomic: smaller than PIPE_BUF), then EOF at the execve, awaited with poststart hooks
