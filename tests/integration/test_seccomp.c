@@ -286,7 +286,7 @@ static void agent_free(struct agent *a)
 	free(a->dir);
 }
 
-static void expect_process_state(const struct lc *t, const char *state_file)
+static void assert_agent_got_process_state(const struct lc *t, const char *state_file)
 {
 	yajl_val st = ctt_json_load(state_file);
 	cr_expect_str_eq(ctt_json_get_string(st, ".ociVersion"), "1.3.0");
@@ -316,7 +316,7 @@ Test(seccomp, notify_goes_to_the_listener)
 	char *log = ctt_read_file(a.out);
 	cr_expect(strstr(log, "answered mkdir"), "%s", log);
 	free(log);
-	expect_process_state(&t, a.state);
+	assert_agent_got_process_state(&t, a.state);
 	agent_free(&a);
 }
 
