@@ -216,6 +216,20 @@ static void log_made(const char *id, const struct ct_cgroup *cg, bool split)
 		       ct_shown_id(id).s, cg->dirs[cg->n_dirs - 1].path, cg->ops->name);
 }
 
+/* Makes cg, or with split its EARLY part; 1 when the caller may not and its container
+ * runs without a cgroup (rootless_without_cgroup: never with split, which is root's). */
+static int make_cgroup(struct ct_cgroup *cg, bool split, const char *id,
+		       const struct oci_config *c, struct ct_error *err)
+{
+	if (ct_cgroup_create_part(cg, split ? CT_CGROUP_EARLY : CT_CGROUP_ALL, err) == 0)
+		return 0;
+	if (!rootless_without_cgroup(c, err))
+		return -1;
+	ct_log(CT_LOG_DEBUG, "container \"%s\": no cgroup (rootless): %s", ct_shown_id(id).s,
+	       err->msg);
+	return 1;
+}
+
 int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 			       const struct oci_config *c, struct ct_cgroup **out,
 			       struct oci_resources **rest, struct ct_error *err)
@@ -231,28 +245,18 @@ int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
 		return -1;
 	struct oci_resources *res = resources_with_devices(c, err);
 	bool split = in_two_parts(cg);
-	int rc = res ? ct_cgroup_create_part(cg, split ? CT_CGROUP_EARLY : CT_CGROUP_ALL, err)
-		     : -1;
-	if (rc < 0 && res && rootless_without_cgroup(c, err)) {
-		ct_log(CT_LOG_DEBUG, "container \"%s\": no cgroup (rootless): %s",
-		       ct_shown_id(id).s, err->msg);
-		rc = 0;
-		split = false;
-		ct_cgroup_free(cg);
-		cg = NULL;
-	} else if (rc == 0 && !split) {
-		rc = apply_whole(cg, res, err);
-	}
-	if (rc < 0 || !split) {
+	int made = res ? make_cgroup(cg, split, id, c, err) : -1;
+	if (made == 0 && !split)
+		made = apply_whole(cg, res, err);
+	if (made != 0 || !split) {
 		ct_container_cgroup_rest_free(res);
 		res = NULL;
 	}
-	if (rc < 0) {
+	if (made != 0) {
 		ct_cgroup_free(cg);
-		return -1;
+		return made < 0 ? -1 : 0;
 	}
-	if (cg)
-		log_made(id, cg, split);
+	log_made(id, cg, split);
 	*out = cg;
 	*rest = res;
 	return 0;
