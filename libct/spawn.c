@@ -19,6 +19,7 @@
 #include "libct/cleanup.h"
 #include "libct/procfs.h"
 #include "libct/signals.h"
+#include "libct/spawn_cgroup.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
 #include "libct/userns.h"
@@ -402,74 +403,6 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 		      : 0;
 }
 
-/* The REST part of a cgroup made in two parts, with the resources applied: the init joins
- * none of those hierarchies before they hold its limits and device rules. */
-static int make_cgroup_rest(const struct ct_spawn_opts *o, struct ct_error *err)
-{
-	if (ct_cgroup_create_part(o->cgroup, CT_CGROUP_REST, err) < 0)
-		return -1;
-	return ct_cgroup_apply(o->cgroup, o->cgroup_rest, CT_CGROUP_APPLY_CREATE, err);
-}
-
-/* The rest refused (a resource this host has no file for, a directory that is another's)
- * fails the create as it would made before the clone: the init, which ran nothing of the
- * container's yet, goes and counts as never spawned (no poststop hooks, runtime/container.c). */
-static int make_cgroup_rest_after_clone(const struct ct_spawn_opts *o, struct ct_spawned *out,
-					struct ct_error *err)
-{
-	if (make_cgroup_rest(o, err) == 0)
-		return 0;
-	ct_spawned_kill(out);
-	out->pid = -1;
-	return -1;
-}
-
-/* Without work of its own for the init to overlap it with, the rest is made as a whole cgroup
- * is, before the clone, and the init's `tasks` opened. */
-static int cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
-			       struct ct_error *err)
-{
-	if (!o->cgroup_rest || plan->cgroup_rest_after_clone)
-		return 0;
-	if (make_cgroup_rest(o, err) < 0)
-		return -1;
-	return ct_init_plan_open_cgroup_join(plan, err);
-}
-
-/* The init waits (libct/sync.h) until it is in every directory of its cgroup but the one
- * it joins once set up (ct_cgroup_late_key); born into the cgroup2 one with clone3, it
- * joins the v1 ones itself (plan->cgroup_join), what is left is written here. A joiner's
- * init may or may not have been born there: moving a process into the cgroup it is in
- * changes nothing. */
-static int place_init(const struct ct_init_plan *plan, const struct ct_cgroup_self_join *j,
-		      const struct ct_spawned *out, struct ct_error *err)
-{
-	struct ct_cgroup *cg = plan->opts->cgroup;
-	if (ct_cgroup_enter_others(cg, out->pid, out->born_in_cgroup, ct_cgroup_late_key(cg), j,
-				   err) < 0)
-		return ct_error_prefix(err, "place the container init in its cgroup");
-	return 0;
-}
-
-/* The v1 directories made after the clone, while the init makes its network namespace:
- * their `tasks` go to the init with CGROUP_READY (opened here through the directories'
- * fds, where the init would walk each long path again). */
-static int place_init_after_rest(const struct ct_init_plan *plan, struct ct_spawned *out,
-				 struct ct_error *err)
-{
-	const struct ct_spawn_opts *o = plan->opts;
-	struct ct_cgroup_self_join j = {.n = 0};
-	if (make_cgroup_rest_after_clone(o, out, err) < 0 ||
-	    ct_cgroup_self_join_open(o->cgroup, ct_cgroup_late_key(o->cgroup), &j, err) < 0)
-		return -1;
-	out->cgroup_after_clone = true;
-	int rc = place_init(plan, &j, out, err);
-	if (rc == 0)
-		rc = ct_sync_send_cgroup_ready_fds(out->sync_fd, j.fds, j.n, err);
-	ct_cgroup_self_join_close(&j);
-	return rc;
-}
-
 /* A send failed because the init went already (it failed while the parent made its
  * cgroup): EPIPE, or ECONNRESET when it left a message of ours unread. */
 static bool init_went(const struct ct_error *err)
@@ -490,26 +423,7 @@ static int report_init_gone(const struct ct_spawn_opts *o, struct ct_spawned *ou
 static int put_init_in_cgroup(const struct ct_init_plan *plan, struct ct_spawned *out,
 			      struct ct_error *err)
 {
-	if (!plan->opts->cgroup)
-		return 0;
-	int rc = plan->cgroup_rest_after_clone ? place_init_after_rest(plan, out, err)
-					       : place_init(plan, &plan->cgroup_join, out, err);
-	if (rc == 0 && !plan->cgroup_rest_after_clone)
-		rc = ct_sync_send_cgroup_ready(out->sync_fd, err);
-	return rc < 0 ? report_init_gone(plan->opts, out, err) : 0;
-}
-
-/* After READY: the set-up's memory stays charged where it was made, so even a tiny limit
- * leaves room for the execve of the user process. Unless the init joined it itself, at the
- * end of its set-up (plan->cgroup_join_late). */
-static int place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,
-			   struct ct_error *err)
-{
-	struct ct_cgroup *cg = plan->opts->cgroup;
-	const char *key = cg && !plan->cgroup_join_late.n ? ct_cgroup_late_key(cg) : NULL;
-	if (key && ct_cgroup_add_pid_to(cg, key, out->pid, err) < 0)
-		return ct_error_prefix(err, "place the container init in its cgroup");
-	return 0;
+	return ct_spawn_place_init(plan, out, err) < 0 ? report_init_gone(plan->opts, out, err) : 0;
 }
 
 /* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
@@ -612,14 +526,14 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 		goto out;
 	if (o->start == CT_START_FIFO && make_exec_fifo(o, &plan, err) < 0)
 		goto out;
-	if (cgroup_before_clone(o, &plan, err) < 0 || enter_parent_namespaces(&plan, err) < 0 ||
+	if (ct_spawn_cgroup_before_clone(o, &plan, err) < 0 || enter_parent_namespaces(&plan, err) < 0 ||
 	    ct_sync_pair(sync, err) < 0)
 		goto out;
 	if (spawn_init(&plan, sync, out, err) < 0 || put_init_in_cgroup(&plan, out, err) < 0 ||
 	    release_user_namespace(&plan, out, err) < 0 ||
 	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||
 	    send_start_early(o, &plan, out, err) < 0 ||
-	    wait_for_ready(o, out->sync_fd, out, err) < 0 || place_init_late(&plan, out, err) < 0 ||
+	    wait_for_ready(o, out->sync_fd, out, err) < 0 || ct_spawn_place_init_late(&plan, out, err) < 0 ||
 	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
 		ct_spawned_kill(out);
 		goto out;

@@ -72,8 +72,11 @@ static int recv_past_reset(int sock, int *fds, size_t max, size_t *n, struct ct_
 	for (int tries = 0;; tries++) {
 		memset(msg, 0, sizeof(*msg));
 		*len = sizeof(*msg);
-		if (ct_recv_fds(sock, fds, max, n, msg, len, err) == 0)
+		if (ct_recv_fds(sock, fds, max, n, msg, len, err) == 0) {
+			if (tries > 0) /* the reset is behind us: nothing went wrong */
+				*err = (struct ct_error){0};
 			return 0;
+		}
 		if (err->errnum != ECONNRESET || tries > 0)
 			return ct_error_prefix(err, "receive sync message");
 	}
