@@ -307,7 +307,8 @@ static int dead_reservation(int rootfd, const char *id, bool exclusive, struct c
 	return ct_error_set_plain(err, ENOENT,
 				  "container \"%s\" does not exist: its create was killed before "
 				  "recording it%s",
-				  ct_shown_id(id).s, exclusive ? " (its directory is removed)" : "");
+				  ct_shown_id(id).s,
+				  exclusive ? " (its directory is removed)" : "");
 }
 
 /* Opens, reads and derives the status of id in rootfd (owned by the caller). */
