@@ -30,8 +30,7 @@ struct ct_container {
 	enum ct_status status;
 	struct ct_spawned proc;	  /* pidfd of the init when it lives (and we made or opened it) */
 	struct ct_cgroup *cgroup; /* create: the cgroup it made (freed by ct_container_close) */
-	struct oci_resources *cgroup_rest; /* create: what ct_spawn makes the rest with, or NULL */
-	bool start_refused; /* a startContainer hook failed: the init is on its way out */
+	bool start_refused;	  /* a startContainer hook failed: the init is on its way out */
 };
 
 /* create: reserves the id, spawns the init, writes state.json and the pid file. On error
