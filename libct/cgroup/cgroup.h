@@ -35,9 +35,9 @@
 #include "libct/state.h"
 #include "oci/config.h"
 
-#define CT_CGROUP_ROOT	      "/sys/fs/cgroup"
-#define CT_CGROUP_UNIFIED_KEY "unified" /* the cgroup2 directory's key in cgroupPaths */
-#define CT_CGROUP_SELF_JOIN_MAX 32	     /* v1 hierarchies a child can join itself */
+#define CT_CGROUP_ROOT		"/sys/fs/cgroup"
+#define CT_CGROUP_UNIFIED_KEY	"unified" /* the cgroup2 directory's key in cgroupPaths */
+#define CT_CGROUP_SELF_JOIN_MAX 32	  /* v1 hierarchies a child can join itself */
 
 /* ---- layout detection ---- */
 
