@@ -299,19 +299,9 @@ int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 	return cg->ops->apply(cg, res, mode, err);
 }
 
-int ct_cgroup_add_pid(struct ct_cgroup *cg, pid_t pid, struct ct_error *err)
-{
-	return cg->ops->add_pid(cg, pid, err);
-}
-
 int ct_cgroup_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 {
 	return cg->ops->freeze(cg, frozen, err);
-}
-
-int ct_cgroup_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out, struct ct_error *err)
-{
-	return cg->ops->freezer_state(cg, out, err);
 }
 
 int ct_cgroup_list_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err)

@@ -72,7 +72,6 @@ bool ct_cg_remove_empty_dirs(struct ct_cgroup *cg);
 /* The union of the pids of every directory, sorted. */
 int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
 /* Writes pid to cgroup.procs of every directory. */
-int ct_cg_add_pid_all(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
 /* Signals every process: frozen meanwhile through freeze (when not NULL) so that none forks
  * away between the listing and the signal. */
 int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,

@@ -166,6 +166,9 @@ static int v1_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 
 /* ---- freezer ---- */
 
+/* freezer.state: FREEZING while some task has not stopped yet. */
+enum ct_cgroup_freezer { CT_FREEZER_THAWED, CT_FREEZER_FREEZING, CT_FREEZER_FROZEN };
+
 static int v1_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out, struct ct_error *err)
 {
 	const char *dir = ct_cg_controller_dir(cg, "freezer");
@@ -419,9 +422,7 @@ const struct ct_cgroup_ops ct_cgroup_v1_ops = {
 	.name = "v1",
 	.create = v1_create,
 	.apply = v1_apply,
-	.add_pid = ct_cg_add_pid_all,
 	.freeze = v1_freeze,
-	.freezer_state = v1_freezer_state,
 	.list_pids = ct_cg_list_all_pids,
 	.stats = v1_stats,
 	.oom_watch = v1_oom_watch,

@@ -130,20 +130,6 @@ static int read_events(const char *dir, const char *key, unsigned long long *v,
 	return 0;
 }
 
-static int v2_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out, struct ct_error *err)
-{
-	const char *dir = unified_dir(cg);
-	unsigned long long frozen;
-	uint64_t want = 0;
-	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
-	if (read_events(dir, "frozen", &frozen, err) < 0)
-		return -1;
-	ct_cg_read_u64(dir, "cgroup.freeze", &want);
-	*out = frozen ? CT_FREEZER_FROZEN : want ? CT_FREEZER_FREEZING : CT_FREEZER_THAWED;
-	return 0;
-}
-
 /* cgroup.events says "frozen 1" once every process stopped; its change wakes inotify. */
 static int v2_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 {
@@ -334,9 +320,7 @@ const struct ct_cgroup_ops ct_cgroup_v2_ops = {
 	.name = "v2",
 	.create = v2_create,
 	.apply = v2_apply,
-	.add_pid = ct_cg_add_pid_all,
 	.freeze = v2_freeze,
-	.freezer_state = v2_freezer_state,
 	.list_pids = ct_cg_list_all_pids,
 	.stats = v2_stats,
 	.oom_watch = v2_oom_watch,
