@@ -126,21 +126,9 @@ const char *ct_mountcheck_label(const struct ct_mount_expect *e, char *buf, size
 	return buf;
 }
 
-/* A component that is empty ("//", a trailing '/'), "." or "..". */
-static bool odd_component(const char *s, size_t len)
-{
-	return len == 0 || (len <= 2 && s[0] == '.' && (len == 1 || s[1] == '.'));
-}
-
 const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size)
 {
-	bool normal = path[0] == '/';
-	/* "/", or "/name" over and over with no name empty, "." or ".." */
-	for (const char *c = path; normal && path[1] && *c;) {
-		size_t len = strcspn(c + 1, "/");
-		normal = !odd_component(c + 1, len);
-		c += 1 + len;
-	}
+	bool normal = ct_path_is_normal(path);
 	/* as ct_path_normalize, which leaves out what does not fit with room to spare */
 	if (normal && strlen(path) + 2 < size)
 		return path;
