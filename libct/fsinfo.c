@@ -788,7 +788,7 @@ const struct ct_mount *ct_mount_find_by_target(const struct ct_mount_table *t, c
 	return NULL;
 }
 
-static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint32_t id)
+const struct ct_mount *ct_mount_find_by_id(const struct ct_mount_table *t, uint64_t id)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].mnt_id == id)
@@ -820,7 +820,7 @@ bool ct_mount_reached_by(const struct ct_mount_table *t, const struct ct_mount *
 	for (size_t depth = 0; depth <= t->n; depth++) {
 		if (walk_turns_off(t, m, next))
 			return false;
-		const struct ct_mount *parent = find_by_mnt_id(t, m->parent_mnt_id);
+		const struct ct_mount *parent = ct_mount_find_by_id(t, m->parent_mnt_id);
 		if (!parent || parent == m)
 			return strcmp(m->target, "/") == 0;
 		next = m;

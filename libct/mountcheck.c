@@ -362,14 +362,6 @@ void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct sta
 	plan->expect[i].dev_minor = minor(st->st_dev);
 }
 
-static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint64_t id)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].mnt_id == id)
-			return &t->v[i];
-	return NULL;
-}
-
 static bool made_by_ctrun(const struct ct_mount_expect *e, size_t n, uint64_t mnt_id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -389,7 +381,7 @@ static bool below_as_made(const struct ct_mount_table *t, const struct ct_mount 
 			return depth > 0;
 		if (made_by_ctrun(all, n, v->mnt_id))
 			return false;
-		v = find_by_mnt_id(t, v->parent_mnt_id);
+		v = ct_mount_find_by_id(t, v->parent_mnt_id);
 	}
 	return false;
 }
@@ -426,7 +418,7 @@ static int compare_found(const struct ct_mount_expect *e, const struct ct_mount_
 static const struct ct_mount *found_in_table(const struct ct_mount_expect *e,
 					     const struct ct_mount_table *t)
 {
-	const struct ct_mount *m = find_by_mnt_id(t, e->mounted_id);
+	const struct ct_mount *m = ct_mount_find_by_id(t, e->mounted_id);
 	char buf[PATH_MAX];
 	if (!m || e->check_dev)
 		return NULL;
@@ -457,7 +449,7 @@ static int check_by_lookup(const struct ct_mount_expect *e, const struct ct_moun
 					  "%s: the mount at its destination (id %" PRIu64
 					  ") is not the one made there (id %" PRIu64 ")",
 					  label, now, e->mounted_id);
-	const struct ct_mount *m = find_by_mnt_id(t, now);
+	const struct ct_mount *m = ct_mount_find_by_id(t, now);
 	if (!m)
 		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
 					  label, now);
@@ -491,7 +483,8 @@ static bool accounted(const struct ct_mount *m, const struct ct_mount_expect *e,
 	if (strcmp(m->target, "/") == 0 || made_by_ctrun(e, n, m->mnt_id))
 		return true; /* all of a plain start's: no rbind tree is looked up */
 	for (size_t i = 0; i < n; i++) {
-		const struct ct_mount *tree = e[i].tree ? find_by_mnt_id(t, e[i].mounted_id) : NULL;
+		const struct ct_mount *tree =
+			e[i].tree ? ct_mount_find_by_id(t, e[i].mounted_id) : NULL;
 		size_t len = tree ? strlen(tree->target) : 0;
 		if (tree && strncmp(m->target, tree->target, len) == 0 && m->target[len] == '/')
 			return true;
