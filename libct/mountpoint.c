@@ -132,6 +132,17 @@ int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make
 	return ct_root_mkpath(mp->rootfd, path, what);
 }
 
+int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
+			const struct ct_mount_request *rq, uint64_t *mounted_id, int *mounted_fd,
+			struct ct_error *err)
+{
+	_cleanup_close_ int target =
+		ct_mountpoint_open(mp, path, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
+	if (target < 0)
+		return ct_error_set(err, errno, "create mount point");
+	return ct_mount_at(mp->rootfd, path, target, rq, mounted_id, mounted_fd, err);
+}
+
 int ct_mountpoint_parent(struct ct_mountpoints *mp, const char *path, char *name, size_t size,
 			 int *owned, bool *fresh)
 {
