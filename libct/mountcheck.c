@@ -255,16 +255,14 @@ static size_t made_order(const struct ct_init_plan *plan, size_t k)
 struct shadow_key {
 	size_t order;	  /* made_order: it walks the mounts */
 	const char *path; /* normalised; NULL when the expectation has none */
-	size_t len;
-	char *copy; /* path, when it had to be normalised */
+	char *copy;	  /* path, when it had to be normalised */
 };
 
 /* A mount made later at a hides one made at b. The root never does: it is made read-only
  * in place, not mounted. */
 static bool covers(const struct shadow_key *a, const struct shadow_key *b)
 {
-	return a->len > 1 && a->len <= b->len && memcmp(a->path, b->path, a->len) == 0 &&
-	       (b->path[a->len] == '\0' || b->path[a->len] == '/');
+	return strcmp(a->path, "/") != 0 && ct_path_within(b->path, a->path);
 }
 
 static void shadow_keys_free(struct shadow_key *k, size_t n)
@@ -288,7 +286,6 @@ static struct shadow_key *shadow_keys_make(const struct ct_init_plan *plan)
 			shadow_keys_free(k, plan->n_expect);
 			return NULL;
 		}
-		k[i].len = strlen(k[i].path);
 	}
 	return k;
 }
