@@ -199,8 +199,7 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	const struct oci_config *c = plan->config;
 	bool exec_failed;
 	if (join_memory_first(plan, err) < 0 || make_network_namespace(plan, err) < 0 ||
-	    wait_for_cgroup(plan, err) < 0 ||
-	    enter_user_namespace(plan, err) < 0 ||
+	    wait_for_cgroup(plan, err) < 0 || enter_user_namespace(plan, err) < 0 ||
 	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;

@@ -10,9 +10,9 @@
  * key: libct/seccomp_key.h. An entry is written to a temporary name and renamed into place
  * (concurrent runs see a whole entry or none); at most CT_SECCOMP_CACHE_MAX are kept, the
  * oldest removed, and a temporary file older than CT_SECCOMP_CACHE_TMP_STALE_SEC (its writer
- * killed before the rename) is removed too, both whenever an entry is written. An entry that is not a regular file owned by the euid, is group/other
- * writable, has a bad length or fails the check is a miss: the profile is compiled and the
- * entry replaced. No cache failure fails the container.
+ * killed before the rename) is removed too, both whenever an entry is written. An entry that is not
+ * a regular file owned by the euid, is group/other writable, has a bad length or fails the check is
+ * a miss: the profile is compiled and the entry replaced. No cache failure fails the container.
  *
  * Notify (SCMP_ACT_NOTIFY) profiles go through the cache too: the cache holds only the
  * instructions; how they are loaded (SECCOMP_FILTER_FLAG_* from .flags, NEW_LISTENER for
@@ -23,8 +23,8 @@
 
 #include "libct/seccomp.h"
 
-#define CT_SECCOMP_CACHE_DIR ".seccomp-cache"
-#define CT_SECCOMP_CACHE_MAX 64
+#define CT_SECCOMP_CACHE_DIR	       ".seccomp-cache"
+#define CT_SECCOMP_CACHE_MAX	       64
 #define CT_SECCOMP_CACHE_TMP_STALE_SEC 300
 
 struct ct_seccomp_cache {

@@ -493,10 +493,9 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 static bool start_can_go_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan)
 {
 	const struct oci_hooks *h = &o->config->hooks;
-	struct ct_cgroup *cg = o->cgroup;
-	bool late_by_parent = cg && !plan->cgroup_join_late.n && ct_cgroup_late_key(cg);
 	return o->start == CT_START_SYNC && o->start_early && !h->prestart.len &&
-	       !h->create_runtime.len && !late_by_parent && !plan->seccomp.notify;
+	       !h->create_runtime.len && !ct_spawn_memory_left_to_parent(plan) &&
+	       !plan->seccomp.notify;
 }
 
 /* START is then sent once the caller's own work is done, before READY: the init finds it
@@ -526,14 +525,15 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 		goto out;
 	if (o->start == CT_START_FIFO && make_exec_fifo(o, &plan, err) < 0)
 		goto out;
-	if (ct_spawn_cgroup_before_clone(o, &plan, err) < 0 || enter_parent_namespaces(&plan, err) < 0 ||
-	    ct_sync_pair(sync, err) < 0)
+	if (ct_spawn_cgroup_before_clone(o, &plan, err) < 0 ||
+	    enter_parent_namespaces(&plan, err) < 0 || ct_sync_pair(sync, err) < 0)
 		goto out;
 	if (spawn_init(&plan, sync, out, err) < 0 || put_init_in_cgroup(&plan, out, err) < 0 ||
 	    release_user_namespace(&plan, out, err) < 0 ||
 	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||
 	    send_start_early(o, &plan, out, err) < 0 ||
-	    wait_for_ready(o, out->sync_fd, out, err) < 0 || ct_spawn_place_init_late(&plan, out, err) < 0 ||
+	    wait_for_ready(o, out->sync_fd, out, err) < 0 ||
+	    ct_spawn_place_init_late(&plan, out, err) < 0 ||
 	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
 		ct_spawned_kill(out);
 		goto out;

@@ -53,7 +53,7 @@ struct ct_spawn_opts {
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
 	/* Where compiled seccomp programs are kept (libct/seccomp_cache.h); NULL: none. */
 	const struct ct_seccomp_cache *seccomp_cache;
-	int preserve_fds;		 /* fds 3 .. 3+n-1 stay open in the container */
+	int preserve_fds; /* fds 3 .. 3+n-1 stay open in the container */
 	/* The container's cgroup, made and limited by the caller (libct/cgroup/cgroup.h): the
 	 * init is born in it or put there before it runs anything; NULL: none. */
 	struct ct_cgroup *cgroup;
@@ -122,7 +122,7 @@ struct ct_init_plan {
 	/* the REST of a cgroup made in two parts is made after the clone (ct_spawn_opts.
 	 * cgroup_rest): cgroup_join comes with CGROUP_READY, opened by the parent */
 	bool cgroup_rest_after_clone;
-	bool early_netns;   /* the init makes its network namespace while the parent places it */
+	bool early_netns; /* the init makes its network namespace while the parent places it */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */
@@ -173,10 +173,10 @@ struct ct_spawned {
 	/* The call that made the init: "clone3", "clone" (CLONE_PIDFD) or "clone+pidfd_open";
 	 * static storage, NULL before a spawn. */
 	const char *method;
-	bool born_in_cgroup; /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
+	bool born_in_cgroup;	 /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
 	bool cgroup_after_clone; /* the REST of the cgroup was made after the clone */
-	bool start_sent;     /* START is on its way already (ct_spawn_opts.start_early) */
-	char note[512];	     /* what the child said with READY (the mount check), "" when nothing */
+	bool start_sent;	 /* START is on its way already (ct_spawn_opts.start_early) */
+	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
 };
 
 /* Spawns the init and waits until it is READY (set up, waiting to start). On failure the

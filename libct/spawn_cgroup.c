@@ -31,7 +31,7 @@ static int make_cgroup_rest_after_clone(const struct ct_spawn_opts *o, struct ct
 /* Without work of its own for the init to overlap it with, the rest is made as a whole cgroup
  * is, before the clone, and the init's `tasks` opened. */
 int ct_spawn_cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
-			       struct ct_error *err)
+				 struct ct_error *err)
 {
 	if (!o->cgroup_rest || plan->cgroup_rest_after_clone)
 		return 0;
@@ -86,16 +86,21 @@ int ct_spawn_place_init(const struct ct_init_plan *plan, struct ct_spawned *out,
 	return ct_sync_send_cgroup_ready(out->sync_fd, err);
 }
 
-
 /* After READY: the set-up's memory stays charged where it was made, so even a tiny limit
  * leaves room for the execve of the user process. Unless the init joined it itself, at the
  * end of its set-up (plan->cgroup_join_late). */
-int ct_spawn_place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,
-			   struct ct_error *err)
+bool ct_spawn_memory_left_to_parent(const struct ct_init_plan *plan)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	const char *key = cg && !plan->cgroup_join_late.n ? ct_cgroup_late_key(cg) : NULL;
-	if (key && ct_cgroup_add_pid_to(cg, key, out->pid, err) < 0)
+	return cg && !plan->cgroup_join_late.n && ct_cgroup_late_key(cg);
+}
+
+int ct_spawn_place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,
+			     struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (ct_spawn_memory_left_to_parent(plan) &&
+	    ct_cgroup_add_pid_to(cg, ct_cgroup_late_key(cg), out->pid, err) < 0)
 		return ct_error_prefix(err, "place the container init in its cgroup");
 	return 0;
 }

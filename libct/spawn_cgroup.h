@@ -2,6 +2,8 @@
 #ifndef CT_SPAWN_CGROUP_H
 #define CT_SPAWN_CGROUP_H
 
+#include <stdbool.h>
+
 #include "libct/error.h"
 #include "libct/spawn.h"
 
@@ -14,6 +16,10 @@ int ct_spawn_cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_p
  * fds of the hierarchies made after the clone). A failure to make those kills the init. */
 int ct_spawn_place_init(const struct ct_init_plan *plan, struct ct_spawned *out,
 			struct ct_error *err);
+
+/* Whether the v1 memory hierarchy is the parent's to write after READY: the init could not
+ * join it itself (ct_init_plan.cgroup_join_late empty). */
+bool ct_spawn_memory_left_to_parent(const struct ct_init_plan *plan);
 
 /* After READY: the memory hierarchy, unless the init joined it itself. */
 int ct_spawn_place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,

@@ -661,9 +661,10 @@ static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err
 	plan->cgroup_rest_after_clone = cgroup_rest_after_clone(plan);
 	if (!plan->opts->cgroup_rest && ct_init_plan_open_cgroup_join(plan, err) < 0)
 		return -1;
-	bool refusable = (plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
-			 (p->apparmor_profile && *p->apparmor_profile) ||
-			 (p->selinux_label && *p->selinux_label);
+	bool refusable =
+		(plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
+		(p->apparmor_profile && *p->apparmor_profile) ||
+		(p->selinux_label && *p->selinux_label);
 	if (!late || (refusable && !plan->memory_first))
 		return 0;
 	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
@@ -714,8 +715,7 @@ static int plan_process(const struct oci_config *c, struct ct_init_plan *plan, s
 	plan->sig_reset = own.sig_ignored;
 	if (plan_rlimits(&c->process, plan, err) < 0 ||
 	    plan_capabilities(&c->process, plan, own.cap_bounding, err) < 0 ||
-	    plan_seccomp(c, plan, err) < 0 ||
-	    ct_sched_plan_build(c, &plan->sched, err) < 0 ||
+	    plan_seccomp(c, plan, err) < 0 || ct_sched_plan_build(c, &plan->sched, err) < 0 ||
 	    plan_environment(&c->process, plan, err) < 0)
 		return -1;
 	return 0;

@@ -133,8 +133,8 @@ int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *e
 	return 0;
 }
 
-int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max,
-		       size_t *n, struct ct_error *err)
+int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max, size_t *n,
+		       struct ct_error *err)
 {
 	struct ct_sync_msg msg;
 	size_t len;

@@ -90,14 +90,14 @@ enum ct_sync_type {
 	CT_SYNC_READY = 1,
 	CT_SYNC_ERROR = 2,
 	CT_SYNC_PTY_MASTER = 3,
-	CT_SYNC_START = 4,	  /* parent -> child, `run` only */
-	CT_SYNC_SECCOMP_FD = 5,	  /* the seccomp listener fd, for the agent at listenerPath */
-	CT_SYNC_USERNS_READY = 6, /* parent -> child: maps written, or the init's pidfd in hand */
-	CT_SYNC_INIT_PIDFD = 7,	  /* joiner -> parent: the init it cloned */
-	CT_SYNC_EXEC_ERROR = 8,	  /* exec: the command is missing or cannot be exec'd */
-	CT_SYNC_CREATE_HOOKS = 9, /* init -> parent: run prestart and createRuntime now */
-	CT_SYNC_HOOKS_DONE = 10,  /* parent -> init: they passed, go on */
-	CT_SYNC_STARTED = 11,	  /* init -> start/run: startContainer passed, exec next */
+	CT_SYNC_START = 4,	   /* parent -> child, `run` only */
+	CT_SYNC_SECCOMP_FD = 5,	   /* the seccomp listener fd, for the agent at listenerPath */
+	CT_SYNC_USERNS_READY = 6,  /* parent -> child: maps written, or the init's pidfd in hand */
+	CT_SYNC_INIT_PIDFD = 7,	   /* joiner -> parent: the init it cloned */
+	CT_SYNC_EXEC_ERROR = 8,	   /* exec: the command is missing or cannot be exec'd */
+	CT_SYNC_CREATE_HOOKS = 9,  /* init -> parent: run prestart and createRuntime now */
+	CT_SYNC_HOOKS_DONE = 10,   /* parent -> init: they passed, go on */
+	CT_SYNC_STARTED = 11,	   /* init -> start/run: startContainer passed, exec next */
 	CT_SYNC_CGROUP_READY = 12, /* parent -> child: the init is in its cgroup */
 	CT_SYNC_CREATED = 13,	   /* parent -> init (create): done with it, it may wait */
 };
@@ -149,8 +149,8 @@ int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err);
 int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *err);
 
 /* ct_sync_expect for a message that carries up to max fds: fds[0..*n) get them. */
-int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max,
-		       size_t *n, struct ct_error *err);
+int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max, size_t *n,
+		       struct ct_error *err);
 
 /* Receives one message; *fd gets a passed descriptor or -1. */
 int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err);

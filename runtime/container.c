@@ -153,6 +153,42 @@ struct loaded_bundle {
 	struct oci_config *config;
 };
 
+/* The container's cgroup made (or its early part), then the init spawned, ct_spawn making
+ * the rest; the rest's resources are needed no longer than the spawn. */
+static int make_cgroup_and_spawn(const struct ct_globals *g, const char *id,
+				 struct ct_spawn_opts *so, struct ct_container *c,
+				 struct ct_error *err)
+{
+	struct oci_resources *rest;
+	if (ct_container_cgroup_create(g, id, so->config, &c->cgroup, &rest, err) < 0)
+		return -1;
+	so->cgroup = c->cgroup;
+	so->cgroup_rest = rest;
+	int rc = ct_spawn(so, &c->proc, err);
+	ct_container_cgroup_rest_free(rest);
+	return rc;
+}
+
+/* For the debug log: how the init was made and what its set-up said. */
+static void log_spawned(const char *id, const struct ct_spawned *p)
+{
+	struct ct_shown_id shown = ct_shown_id(id);
+	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", shown.s, p->pid,
+	       p->method);
+	if (p->born_in_cgroup)
+		ct_log(CT_LOG_DEBUG,
+		       "container \"%s\": init born in its cgroup (CLONE_INTO_CGROUP)", shown.s);
+	if (p->cgroup_after_clone)
+		ct_log(CT_LOG_DEBUG,
+		       "container \"%s\": cgroup's other v1 hierarchies made after the clone, "
+		       "while the init made its network namespace",
+		       shown.s);
+	if (p->note[0])
+		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", shown.s, p->note);
+	if (p->start_sent)
+		ct_log(CT_LOG_DEBUG, "container \"%s\": START sent with the set-up", shown.s);
+}
+
 static int spawn_and_record(const struct ct_globals *g, const struct ct_create_args *a,
 			    struct loaded_bundle *b, struct ct_container *c, struct ct_error *err)
 {
@@ -161,6 +197,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		return -1;
 	const struct oci_config *config = b->config;
 	const struct ct_seccomp_cache cache = {c->rootfd, ct_runtime_version()};
+	struct record_args record = {c, a->start};
 	struct ct_spawn_opts so = {
 		.config = config,
 		.bundle = bundle,
@@ -175,43 +212,22 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.verify_mounts = !g->no_verify_mounts,
 		.warn = log_warning,
 		.notice = log_notice,
-		.preserve_fds = a->preserve_fds,
+		.preserve_fds = a->preserve_fds + ct_listen_fds(),
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
 		.seccomp_cache = &cache,
+		.while_setting_up = record_state,
+		.while_arg = &record,
 	};
-	if (ct_container_cgroup_create(g, a->id, config, &c->cgroup, &c->cgroup_rest, err) < 0)
-		return -1;
-	so.cgroup = c->cgroup;
-	so.cgroup_rest = c->cgroup_rest;
 	c->state.no_device_filter = ct_container_lacks_device_filter(g, config);
-	struct record_args record = {c, a->start};
-	so.while_setting_up = record_state;
-	so.while_arg = &record;
-	so.preserve_fds += ct_listen_fds();
 	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
 		ct_log(CT_LOG_DEBUG,
 		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled",
 		       ct_shown_id(a->id).s);
-	if (ct_spawn(&so, &c->proc, err) < 0)
+	if (make_cgroup_and_spawn(g, a->id, &so, c, err) < 0)
 		return -1;
-	ct_log(CT_LOG_DEBUG, "container \"%s\": init %d spawned with %s", ct_shown_id(a->id).s,
-	       c->proc.pid, c->proc.method);
-	if (c->proc.born_in_cgroup)
-		ct_log(CT_LOG_DEBUG,
-		       "container \"%s\": init born in its cgroup (CLONE_INTO_CGROUP)",
-		       ct_shown_id(a->id).s);
-	if (c->proc.cgroup_after_clone)
-		ct_log(CT_LOG_DEBUG,
-		       "container \"%s\": cgroup's other v1 hierarchies made after the clone, "
-		       "while the init made its network namespace",
-		       ct_shown_id(a->id).s);
-	if (c->proc.note[0])
-		ct_log(CT_LOG_DEBUG, "container \"%s\": %s", ct_shown_id(a->id).s, c->proc.note);
-	if (c->proc.start_sent)
-		ct_log(CT_LOG_DEBUG, "container \"%s\": START sent with the set-up",
-		       ct_shown_id(a->id).s);
+	log_spawned(a->id, &c->proc);
 	if (c->proc.pty_master >= 0 &&
 	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
 		return -1;
@@ -246,10 +262,7 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	c->rootfd = ct_state_root_open(g->root, true, err);
 	if (c->rootfd < 0 || ct_state_reserve(c->rootfd, a->id, &c->dir, err) < 0)
 		goto fail;
-	int rc = spawn_and_record(g, a, &b, c, err);
-	ct_container_cgroup_rest_free(c->cgroup_rest);
-	c->cgroup_rest = NULL;
-	if (rc == 0) {
+	if (spawn_and_record(g, a, &b, c, err) == 0) {
 		oci_config_free(b.config);
 		return 0;
 	}
@@ -307,7 +320,8 @@ static int dead_reservation(int rootfd, const char *id, bool exclusive, struct c
 	return ct_error_set_plain(err, ENOENT,
 				  "container \"%s\" does not exist: its create was killed before "
 				  "recording it%s",
-				  ct_shown_id(id).s, exclusive ? " (its directory is removed)" : "");
+				  ct_shown_id(id).s,
+				  exclusive ? " (its directory is removed)" : "");
 }
 
 /* Opens, reads and derives the status of id in rootfd (owned by the caller). */

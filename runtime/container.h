@@ -28,10 +28,9 @@ struct ct_container {
 	struct ct_container_dir dir;
 	struct ct_state state;
 	enum ct_status status;
-	struct ct_spawned proc; /* pidfd of the init when it lives (and we made or opened it) */
+	struct ct_spawned proc;	  /* pidfd of the init when it lives (and we made or opened it) */
 	struct ct_cgroup *cgroup; /* create: the cgroup it made (freed by ct_container_close) */
-	struct oci_resources *cgroup_rest; /* create: what ct_spawn makes the rest with, or NULL */
-	bool start_refused;	/* a startContainer hook failed: the init is on its way out */
+	bool start_refused;	  /* a startContainer hook failed: the init is on its way out */
 };
 
 /* create: reserves the id, spawns the init, writes state.json and the pid file. On error
@@ -67,8 +66,8 @@ int ct_container_signal(struct ct_container *c, int sig, struct ct_error *err);
 int ct_container_wait_exit(struct ct_container *c, struct ct_error *err);
 
 /* Opens the exec fifo, lets the init run its startContainer hooks and exec, and returns with
- * `started` recorded (once the execve happened, when poststart hooks are to run). A refusal by a startContainer hook is returned
- * as the error with c->start_refused set. */
+ * `started` recorded (once the execve happened, when poststart hooks are to run). A refusal by a
+ * startContainer hook is returned as the error with c->start_refused set. */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);
 
 /* ---- the hooks the runtime runs after create (runtime/container_hooks.c) ---- */

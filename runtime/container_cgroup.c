@@ -169,8 +169,7 @@ static bool in_two_parts(const struct ct_cgroup *cg)
 }
 
 /* The limits of a cgroup made whole (the other's are for ct_spawn to apply). */
-static int apply_whole(struct ct_cgroup *cg, const struct oci_resources *res,
-		       struct ct_error *err)
+static int apply_whole(struct ct_cgroup *cg, const struct oci_resources *res, struct ct_error *err)
 {
 	if (ct_cgroup_apply(cg, res, CT_CGROUP_APPLY_CREATE, err) < 0) {
 		struct ct_error ignored;
@@ -218,8 +217,8 @@ static void log_made(const char *id, const struct ct_cgroup *cg, bool split)
 
 /* Makes cg, or with split its EARLY part; 1 when the caller may not and its container
  * runs without a cgroup (rootless_without_cgroup: never with split, which is root's). */
-static int make_cgroup(struct ct_cgroup *cg, bool split, const char *id,
-		       const struct oci_config *c, struct ct_error *err)
+static int make_cgroup(struct ct_cgroup *cg, bool split, const char *id, const struct oci_config *c,
+		       struct ct_error *err)
 {
 	if (ct_cgroup_create_part(cg, split ? CT_CGROUP_EARLY : CT_CGROUP_ALL, err) == 0)
 		return 0;

@@ -104,8 +104,10 @@ int main(int argc, char **argv)
 	int null = openat(AT_FDCWD, "/dev/null", O_RDWR | O_CLOEXEC);
 	int err = openat(AT_FDCWD, errfile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (n <= 0 || null < 0 || err < 0) {
-		fprintf(stderr, "launch: %s\n", n < 0 ? "too many commands or arguments"
-					: n == 0 ? "no command on stdin" : strerror(errno));
+		fprintf(stderr, "launch: %s\n",
+			n < 0	 ? "too many commands or arguments"
+			: n == 0 ? "no command on stdin"
+				 : strerror(errno));
 		return 2;
 	}
 	long long start = now_ns();

@@ -40,10 +40,10 @@ enum {
 	R_MINOR = BPF_REG_5,
 };
 
-#define PROLOGUE_LEN  6
-#define EPILOGUE_LEN  2
-#define RULE_MAX_LEN  8
-#define TO_NEXT_RULE  INT16_MIN /* jump offset placeholder, fixed when the block is done */
+#define PROLOGUE_LEN 6
+#define EPILOGUE_LEN 2
+#define RULE_MAX_LEN 8
+#define TO_NEXT_RULE INT16_MIN /* jump offset placeholder, fixed when the block is done */
 
 static size_t emit_prologue(struct bpf_insn *p)
 {
@@ -165,12 +165,16 @@ static int load_refused(const struct ct_bpf_prog *prog, int errnum, struct ct_er
 {
 	const char *what = "bpf(BPF_PROG_LOAD) of the cgroup device filter";
 	if (errnum == ENOSYS)
-		return ct_error_set_plain(err, errnum, "%s: this kernel has no bpf() (needs "
-					  "CONFIG_BPF_SYSCALL)", what);
+		return ct_error_set_plain(err, errnum,
+					  "%s: this kernel has no bpf() (needs "
+					  "CONFIG_BPF_SYSCALL)",
+					  what);
 	if (errnum == EPERM)
-		return ct_error_set_plain(err, errnum, "%s: %s: bpf() is refused to this process (it "
+		return ct_error_set_plain(err, errnum,
+					  "%s: %s: bpf() is refused to this process (it "
 					  "needs CAP_SYS_ADMIN or CAP_BPF, and no seccomp rule "
-					  "against bpf)", what, strerror(errnum));
+					  "against bpf)",
+					  what, strerror(errnum));
 	if (errnum != EINVAL && errnum != EACCES)
 		return ct_error_set(err, errnum, "%s", what);
 	size_t size = 1 << 16;
@@ -247,8 +251,10 @@ static int detach(int cgroup_fd, uint32_t id, struct ct_error *err)
 	_cleanup_close_ int fd = bpf_call(BPF_PROG_GET_FD_BY_ID, &a);
 	if (fd < 0)
 		return errno == ENOENT ? 0
-				       : ct_error_set(err, errno, "bpf(BPF_PROG_GET_FD_BY_ID) of "
-							  "the old device filter %u", id);
+				       : ct_error_set(err, errno,
+						      "bpf(BPF_PROG_GET_FD_BY_ID) of "
+						      "the old device filter %u",
+						      id);
 	memset(&a, 0, sizeof(a));
 	a.target_fd = (uint32_t)cgroup_fd;
 	a.attach_bpf_fd = (uint32_t)fd;

@@ -37,9 +37,8 @@ static int plan_dir(struct ct_cgroup *cg, const struct ct_cgroup_config *cfg, co
 	    add_dir(cg, key, dir, err) < 0)
 		return -1;
 	bool relative = !cfg->cgroups_path || cfg->cgroups_path[0] != '/';
-	if (relative &&
-	    ct_cgroup_dir_for(mountpoint, mount_root, caller, &cg->dirs[cg->n_dirs - 1].base,
-			      err) < 0)
+	if (relative && ct_cgroup_dir_for(mountpoint, mount_root, caller,
+					  &cg->dirs[cg->n_dirs - 1].base, err) < 0)
 		return -1;
 	return 0;
 }
@@ -54,8 +53,7 @@ static struct ct_cgroup *cgroup_new(void (*warn)(const char *))
 	return cg;
 }
 
-int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out,
-		   struct ct_error *err)
+int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out, struct ct_error *err)
 {
 	const struct ct_cgroup_layout *l;
 	*out = NULL;
@@ -75,9 +73,8 @@ int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out,
 		    0)
 			goto fail;
 	}
-	if (l->unified_mount &&
-	    plan_dir(cg, cfg, CT_CGROUP_UNIFIED_KEY, l->unified_mount, l->unified_mount_root,
-		     l->unified_caller_path, err) < 0)
+	if (l->unified_mount && plan_dir(cg, cfg, CT_CGROUP_UNIFIED_KEY, l->unified_mount,
+					 l->unified_mount_root, l->unified_caller_path, err) < 0)
 		goto fail;
 	*out = cg;
 	return 0;
@@ -183,7 +180,6 @@ void ct_cgroup_free(struct ct_cgroup *cg)
 		close(cg->unified_fd);
 	free(cg);
 }
-
 
 /* Whether controller is one of key's comma-separated names. */
 bool ct_cg_key_has(const char *key, const char *controller)
@@ -303,20 +299,9 @@ int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 	return cg->ops->apply(cg, res, mode, err);
 }
 
-int ct_cgroup_add_pid(struct ct_cgroup *cg, pid_t pid, struct ct_error *err)
-{
-	return cg->ops->add_pid(cg, pid, err);
-}
-
 int ct_cgroup_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 {
 	return cg->ops->freeze(cg, frozen, err);
-}
-
-int ct_cgroup_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
-			    struct ct_error *err)
-{
-	return cg->ops->freezer_state(cg, out, err);
 }
 
 int ct_cgroup_list_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err)

@@ -35,9 +35,9 @@
 #include "libct/state.h"
 #include "oci/config.h"
 
-#define CT_CGROUP_ROOT	      "/sys/fs/cgroup"
-#define CT_CGROUP_UNIFIED_KEY "unified" /* the cgroup2 directory's key in cgroupPaths */
-#define CT_CGROUP_SELF_JOIN_MAX 32	     /* v1 hierarchies a child can join itself */
+#define CT_CGROUP_ROOT		"/sys/fs/cgroup"
+#define CT_CGROUP_UNIFIED_KEY	"unified" /* the cgroup2 directory's key in cgroupPaths */
+#define CT_CGROUP_SELF_JOIN_MAX 32	  /* v1 hierarchies a child can join itself */
 
 /* ---- layout detection ---- */
 
@@ -123,9 +123,6 @@ struct ct_cgroup {
 	void (*warn)(const char *msg); /* warnings (a field the kernel dropped); may be NULL */
 };
 
-/* Frozen state (v1 freezer.state, v2 cgroup.freeze / cgroup.events "frozen"). */
-enum ct_cgroup_freezer { CT_FREEZER_THAWED, CT_FREEZER_FREEZING, CT_FREEZER_FROZEN };
-
 /* Statistics for `events --stats` (runc's types.Stats). A field the kernel does not offer
  * stays 0 (with has_* false for groups). */
 struct ct_cgroup_blkio_entry {
@@ -201,13 +198,9 @@ struct ct_cgroup_ops {
 	 * cannot express fail naming the JSON path: "... not supported yet" or refused. */
 	int (*apply)(struct ct_cgroup *cg, const struct oci_resources *res,
 		     enum ct_cgroup_apply_mode mode, struct ct_error *err);
-	/* Moves pid (a process, all its threads) into every directory of the cgroup. */
-	int (*add_pid)(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
 	/* Freezes (true) or thaws (false) every process, and waits until the kernel says the
 	 * whole cgroup is frozen / thawed. */
 	int (*freeze)(struct ct_cgroup *cg, bool frozen, struct ct_error *err);
-	int (*freezer_state)(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
-			     struct ct_error *err);
 	/* Every pid in the cgroup and below it (cgroup.procs of each directory, sorted, no
 	 * duplicates). *pids malloc'ed. */
 	int (*list_pids)(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
@@ -258,10 +251,7 @@ int ct_cgroup_create_part(struct ct_cgroup *cg, enum ct_cgroup_part part, struct
 bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part part);
 int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 		    enum ct_cgroup_apply_mode mode, struct ct_error *err);
-int ct_cgroup_add_pid(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
 int ct_cgroup_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err);
-int ct_cgroup_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
-			    struct ct_error *err);
 int ct_cgroup_list_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
 int ct_cgroup_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *out, struct ct_error *err);
 void ct_cgroup_stats_free(struct ct_cgroup_stats *st);

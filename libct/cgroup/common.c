@@ -146,11 +146,6 @@ int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct
 	return 0;
 }
 
-int ct_cg_add_pid_all(struct ct_cgroup *cg, pid_t pid, struct ct_error *err)
-{
-	return ct_cgroup_enter(cg, pid, false, NULL, err);
-}
-
 int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,
 			int (*freeze)(struct ct_cgroup *cg, bool frozen, struct ct_error *err),
 			struct ct_error *err)

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STANDARD(maj, min) {true, 'c', maj, min, CT_DEV_ACC_ALL}
+#define STANDARD(maj, min)                          \
+	{                                           \
+		true, 'c', maj, min, CT_DEV_ACC_ALL \
+	}
 
 const struct ct_dev_rule ct_dev_rules_standard[] = {
 	STANDARD(1, 3),		   /* /dev/null */
@@ -27,8 +30,10 @@ unsigned ct_dev_access_bits(const char *access)
 		return CT_DEV_ACC_ALL;
 	unsigned bits = 0;
 	for (const char *c = access; *c; c++)
-		bits |= *c == 'r' ? CT_DEV_ACC_READ : *c == 'w' ? CT_DEV_ACC_WRITE
-				 : *c == 'm' ? CT_DEV_ACC_MKNOD : 0;
+		bits |= *c == 'r'   ? CT_DEV_ACC_READ
+			: *c == 'w' ? CT_DEV_ACC_WRITE
+			: *c == 'm' ? CT_DEV_ACC_MKNOD
+				    : 0;
 	return bits;
 }
 

@@ -19,7 +19,7 @@
 #include "libct/readall.h"
 #include "libct/syscalls.h"
 
-#define CG_FILE_MAX (8u << 20)
+#define CG_FILE_MAX   (8u << 20)
 #define RMDIR_WAIT_MS 5000 /* a killed process still counted while it exits */
 
 int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error *err)
@@ -30,12 +30,12 @@ int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error 
 		n = write(fd, value, len);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)len)
-		return ct_error_set(err, n < 0 ? errno : EIO, "write \"%s\" to \"%s\"", value, path);
+		return ct_error_set(err, n < 0 ? errno : EIO, "write \"%s\" to \"%s\"", value,
+				    path);
 	return 0;
 }
 
-int ct_cg_open_at(int dirfd, const char *dir, const char *file, int flags, char *path,
-		  size_t size)
+int ct_cg_open_at(int dirfd, const char *dir, const char *file, int flags, char *path, size_t size)
 {
 	ct_path_join(path, size, dir, file); /* not snprintf: ~20 files a run */
 	return dirfd >= 0 ? openat(dirfd, file, flags) : openat(AT_FDCWD, path, flags);
@@ -113,7 +113,8 @@ static int read_procs(const char *dir, pid_t **pids, size_t *n, struct ct_error 
 {
 	_cleanup_free_ char *text = ct_cg_read(dir, "cgroup.procs");
 	if (!text)
-		return errno == ENOENT ? 0 : ct_error_set(err, errno, "read \"%s/cgroup.procs\"", dir);
+		return errno == ENOENT ? 0
+				       : ct_error_set(err, errno, "read \"%s/cgroup.procs\"", dir);
 	for (char *p = text; *p;) {
 		char *end;
 		long v = strtol(p, &end, 10);
@@ -226,7 +227,8 @@ static int rmdir_waiting(const char *dir, struct ct_error *err)
 		if (errno != EBUSY)
 			return ct_error_set(err, errno, "remove cgroup \"%s\"", dir);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		long ms = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+		long ms = (now.tv_sec - start.tv_sec) * 1000 +
+			  (now.tv_nsec - start.tv_nsec) / 1000000;
 		if (ms > RMDIR_WAIT_MS)
 			return ct_error_set(err, EBUSY, "remove cgroup \"%s\"", dir);
 		if (ct_cg_has(dir, "cgroup.events"))

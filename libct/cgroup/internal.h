@@ -18,8 +18,7 @@ int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error 
 int ct_cg_write_at(int dirfd, const char *dir, const char *file, const char *value,
 		   struct ct_error *err);
 /* Opens dir/file (through dirfd when >= 0), path receiving "DIR/FILE" for messages. */
-int ct_cg_open_at(int dirfd, const char *dir, const char *file, int flags, char *path,
-		  size_t size);
+int ct_cg_open_at(int dirfd, const char *dir, const char *file, int flags, char *path, size_t size);
 char *ct_cg_read_at(int dirfd, const char *dir, const char *file);
 bool ct_cg_has_at(int dirfd, const char *dir, const char *file);
 /* Reads dir/file (NUL-terminated, trailing newline kept) into a malloc'ed buffer; NULL with
@@ -61,7 +60,8 @@ int ct_cg_wait_modify(const char *dir, const char *file, int timeout_ms);
  * each after it exists; a failure removes what was made of part (and drops the REST part
  * from cg: the ops' create). */
 int ct_cg_make_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part,
-		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err),
+		    int (*prepare)(struct ct_cgroup *cg, struct ct_cgroup_dir *d,
+				   struct ct_error *err),
 		    struct ct_error *err);
 /* Every directory's tree removed (the leaf; made parents when empty). */
 int ct_cg_remove_dirs(struct ct_cgroup *cg, struct ct_error *err);
@@ -72,7 +72,6 @@ bool ct_cg_remove_empty_dirs(struct ct_cgroup *cg);
 /* The union of the pids of every directory, sorted. */
 int ct_cg_list_all_pids(struct ct_cgroup *cg, pid_t **pids, size_t *n, struct ct_error *err);
 /* Writes pid to cgroup.procs of every directory. */
-int ct_cg_add_pid_all(struct ct_cgroup *cg, pid_t pid, struct ct_error *err);
 /* Signals every process: frozen meanwhile through freeze (when not NULL) so that none forks
  * away between the listing and the signal. */
 int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,

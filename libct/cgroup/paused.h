@@ -1,7 +1,7 @@
 /* Whether a container's cgroup is frozen, read straight from the paths its state.json
  * records (cgroupPaths: hierarchy key -> absolute directory) without building a cgroup
  * object: `state`, `list` and every command that shows a status ask it of each container.
- * The same answer as ct_cgroup_from_state + ct_cgroup_freezer_state != THAWED. */
+ * The same answer as the drivers' freezer reading (v1_freezer_state, v2_freeze's) gives. */
 #ifndef CT_CGROUP_PAUSED_H
 #define CT_CGROUP_PAUSED_H
 

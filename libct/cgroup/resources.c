@@ -28,8 +28,7 @@ struct cg_ctx {
 
 /* Produces the value of element i (0 for a scalar): 1 when there is one, 0 when the field
  * is absent or i is past the end, -1 on error. */
-typedef int (*cg_fmt)(const struct cg_ctx *c, size_t i, struct cg_value *out,
-		      struct ct_error *err);
+typedef int (*cg_fmt)(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err);
 
 /* What a version without a file for the field does with it. */
 enum cg_absent {
@@ -161,19 +160,17 @@ static int fmt_use_hierarchy(const struct cg_ctx *c, size_t i, struct cg_value *
 
 /* ---- cpu ---- */
 
-static int fmt_shares(const struct cg_ctx *c, size_t i, struct cg_value *out,
-		      struct ct_error *err)
+static int fmt_shares(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
 	if (i || !c->r->cpu.has_shares || !c->r->cpu.shares)
 		return 0;
-	uint64_t v = c->v == CT_CG_V2 ? ct_cgroup_shares_to_weight(c->r->cpu.shares)
-				      : c->r->cpu.shares;
+	uint64_t v =
+		c->v == CT_CG_V2 ? ct_cgroup_shares_to_weight(c->r->cpu.shares) : c->r->cpu.shares;
 	return put(out, "%" PRIu64, v);
 }
 
-static int fmt_period(const struct cg_ctx *c, size_t i, struct cg_value *out,
-		      struct ct_error *err)
+static int fmt_period(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
 	/* v2: part of cpu.max, written by the quota row */
@@ -183,8 +180,7 @@ static int fmt_period(const struct cg_ctx *c, size_t i, struct cg_value *out,
 }
 
 /* v1: cpu.cfs_quota_us alone (the period row comes first); v2: cpu.max of both. */
-static int fmt_quota(const struct cg_ctx *c, size_t i, struct cg_value *out,
-		     struct ct_error *err)
+static int fmt_quota(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
 	const struct oci_cpu *p = &c->r->cpu;
@@ -198,8 +194,7 @@ static int fmt_quota(const struct cg_ctx *c, size_t i, struct cg_value *out,
 	return 1;
 }
 
-static int fmt_burst(const struct cg_ctx *c, size_t i, struct cg_value *out,
-		     struct ct_error *err)
+static int fmt_burst(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
 	if (i || !c->r->cpu.has_burst)
@@ -265,8 +260,8 @@ static int fmt_pids(const struct cg_ctx *c, size_t i, struct cg_value *out, stru
 /* ---- blockIO ---- */
 
 /* The first of the files the directory has: BFQ's own weight, else the generic one. */
-static void pick_file(const struct cg_ctx *c, const char *controller, const char *a,
-		      const char *b, struct cg_value *out)
+static void pick_file(const struct cg_ctx *c, const char *controller, const char *a, const char *b,
+		      struct cg_value *out)
 {
 	const struct ct_cgroup_dir *d = ct_cg_controller(c->cg, controller);
 	snprintf(out->file, sizeof(out->file), "%s", d && ct_cg_has_at(d->fd, d->path, a) ? a : b);
@@ -348,16 +343,15 @@ static int fmt_throttle(const struct cg_ctx *c, size_t i, const oci_blkio_thrott
 	/* io.max takes "max" to lift a limit; 0 means none in the spec */
 	if (!t->rate)
 		return put(out, "%" PRId64 ":%" PRId64 " %s=max", t->major, t->minor, v2_key);
-	return put(out, "%" PRId64 ":%" PRId64 " %s=%" PRIu64, t->major, t->minor, v2_key,
-		   t->rate);
+	return put(out, "%" PRId64 ":%" PRId64 " %s=%" PRIu64, t->major, t->minor, v2_key, t->rate);
 }
 
-#define THROTTLE_FMT(fn, member, name, key)                                                  \
-	static int fn(const struct cg_ctx *c, size_t i, struct cg_value *out,                \
-		      struct ct_error *err)                                                  \
-	{                                                                                    \
-		(void)err;                                                                   \
-		return fmt_throttle(c, i, &c->r->block_io.member, name, key, out);           \
+#define THROTTLE_FMT(fn, member, name, key)                                        \
+	static int fn(const struct cg_ctx *c, size_t i, struct cg_value *out,      \
+		      struct ct_error *err)                                        \
+	{                                                                          \
+		(void)err;                                                         \
+		return fmt_throttle(c, i, &c->r->block_io.member, name, key, out); \
 	}
 THROTTLE_FMT(fmt_read_bps, throttle_read_bps_device, "throttleReadBpsDevice", "rbps")
 THROTTLE_FMT(fmt_write_bps, throttle_write_bps_device, "throttleWriteBpsDevice", "wbps")
@@ -419,17 +413,15 @@ static int fmt_rdma(const struct cg_ctx *c, size_t i, struct cg_value *out, stru
 }
 
 /* Written as given on v2, where the key must name a file of the cgroup (never a path). */
-static int fmt_unified(const struct cg_ctx *c, size_t i, struct cg_value *out,
-		       struct ct_error *err)
+static int fmt_unified(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	if (i >= c->r->unified.len)
 		return 0;
 	const struct oci_kv *kv = &c->r->unified.items[i];
 	snprintf(out->path, sizeof(out->path), ".unified[\"%s\"]", kv->key);
 	if (!*kv->key || strchr(kv->key, '/') || kv->key[0] == '.')
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: " RES "%s: not a cgroup file name",
-					  out->path);
+		return ct_error_set_plain(
+			err, EINVAL, "config.json: " RES "%s: not a cgroup file name", out->path);
 	snprintf(out->file, sizeof(out->file), "%s", kv->key);
 	return put(out, "%s", kv->value);
 }
@@ -437,55 +429,135 @@ static int fmt_unified(const struct cg_ctx *c, size_t i, struct cg_value *out,
 /* The order is the order of the writes: period before quota, memory before memory+swap
  * (the kernel checks each value against the ones already there). */
 static const struct cg_row rows[] = {
-	{".memory.limit", "memory", {"memory.limit_in_bytes", "memory.max"}, {}, false,
+	{".memory.limit",
+	 "memory",
+	 {"memory.limit_in_bytes", "memory.max"},
+	 {},
+	 false,
 	 fmt_mem_limit},
-	{".memory.swap", "memory", {"memory.memsw.limit_in_bytes", "memory.swap.max"}, {}, false,
+	{".memory.swap",
+	 "memory",
+	 {"memory.memsw.limit_in_bytes", "memory.swap.max"},
+	 {},
+	 false,
 	 fmt_mem_swap},
-	{".memory.reservation", "memory", {"memory.soft_limit_in_bytes", "memory.low"}, {}, false,
+	{".memory.reservation",
+	 "memory",
+	 {"memory.soft_limit_in_bytes", "memory.low"},
+	 {},
+	 false,
 	 fmt_mem_reservation},
-	{".memory.kernel", "memory", {"memory.kmem.limit_in_bytes", NULL}, {CG_WARN, CG_WARN}, true,
+	{".memory.kernel",
+	 "memory",
+	 {"memory.kmem.limit_in_bytes", NULL},
+	 {CG_WARN, CG_WARN},
+	 true,
 	 fmt_mem_kernel},
-	{".memory.kernelTCP", "memory", {"memory.kmem.tcp.limit_in_bytes", NULL},
-	 {CG_WARN, CG_WARN}, true, fmt_mem_kernel_tcp},
-	{".memory.swappiness", "memory", {"memory.swappiness", NULL}, {CG_WARN, CG_WARN}, false,
+	{".memory.kernelTCP",
+	 "memory",
+	 {"memory.kmem.tcp.limit_in_bytes", NULL},
+	 {CG_WARN, CG_WARN},
+	 true,
+	 fmt_mem_kernel_tcp},
+	{".memory.swappiness",
+	 "memory",
+	 {"memory.swappiness", NULL},
+	 {CG_WARN, CG_WARN},
+	 false,
 	 fmt_swappiness},
-	{".memory.disableOOMKiller", "memory", {"memory.oom_control", NULL}, {CG_WARN, CG_WARN},
-	 false, fmt_oom_killer},
-	{".memory.useHierarchy", "memory", {"memory.use_hierarchy", NULL}, {CG_WARN, CG_WARN},
-	 false, fmt_use_hierarchy},
+	{".memory.disableOOMKiller",
+	 "memory",
+	 {"memory.oom_control", NULL},
+	 {CG_WARN, CG_WARN},
+	 false,
+	 fmt_oom_killer},
+	{".memory.useHierarchy",
+	 "memory",
+	 {"memory.use_hierarchy", NULL},
+	 {CG_WARN, CG_WARN},
+	 false,
+	 fmt_use_hierarchy},
 	{".cpu.shares", "cpu", {"cpu.shares", "cpu.weight"}, {}, false, fmt_shares},
-	{".cpu.period", "cpu", {"cpu.cfs_period_us", NULL}, {CG_REFUSE, CG_WARN}, false,
+	{".cpu.period",
+	 "cpu",
+	 {"cpu.cfs_period_us", NULL},
+	 {CG_REFUSE, CG_WARN},
+	 false,
 	 fmt_period},
 	{".cpu.quota", "cpu", {"cpu.cfs_quota_us", "cpu.max"}, {}, false, fmt_quota},
 	{".cpu.burst", "cpu", {"cpu.cfs_burst_us", "cpu.max.burst"}, {}, false, fmt_burst},
-	{".cpu.realtimePeriod", "cpu", {"cpu.rt_period_us", NULL}, {CG_REFUSE, CG_REFUSE}, false,
+	{".cpu.realtimePeriod",
+	 "cpu",
+	 {"cpu.rt_period_us", NULL},
+	 {CG_REFUSE, CG_REFUSE},
+	 false,
 	 fmt_rt_period},
-	{".cpu.realtimeRuntime", "cpu", {"cpu.rt_runtime_us", NULL}, {CG_REFUSE, CG_REFUSE},
-	 false, fmt_rt_runtime},
+	{".cpu.realtimeRuntime",
+	 "cpu",
+	 {"cpu.rt_runtime_us", NULL},
+	 {CG_REFUSE, CG_REFUSE},
+	 false,
+	 fmt_rt_runtime},
 	{".cpu.idle", "cpu", {"cpu.idle", "cpu.idle"}, {}, false, fmt_idle},
 	{".cpu.cpus", "cpuset", {"cpuset.cpus", "cpuset.cpus"}, {}, false, fmt_cpus},
 	{".cpu.mems", "cpuset", {"cpuset.mems", "cpuset.mems"}, {}, false, fmt_mems},
 	{".pids.limit", "pids", {"pids.max", "pids.max"}, {}, false, fmt_pids},
 	{".blockIO.weight", "blkio", {"blkio.weight", "io.weight"}, {}, false, fmt_blkio_weight},
-	{".blockIO.leafWeight", "blkio", {"blkio.leaf_weight", NULL}, {CG_WARN, CG_WARN}, true,
+	{".blockIO.leafWeight",
+	 "blkio",
+	 {"blkio.leaf_weight", NULL},
+	 {CG_WARN, CG_WARN},
+	 true,
 	 fmt_blkio_leaf},
-	{".blockIO.weightDevice", "blkio", {"blkio.weight_device", "io.weight"}, {}, false,
+	{".blockIO.weightDevice",
+	 "blkio",
+	 {"blkio.weight_device", "io.weight"},
+	 {},
+	 false,
 	 fmt_weight_device},
-	{".blockIO.weightDevice", "blkio", {"blkio.leaf_weight_device", NULL}, {CG_WARN, CG_WARN},
-	 true, fmt_leaf_weight_device},
-	{".blockIO.throttleReadBpsDevice", "blkio", {"blkio.throttle.read_bps_device", "io.max"},
-	 {}, false, fmt_read_bps},
-	{".blockIO.throttleWriteBpsDevice", "blkio",
-	 {"blkio.throttle.write_bps_device", "io.max"}, {}, false, fmt_write_bps},
-	{".blockIO.throttleReadIOPSDevice", "blkio",
-	 {"blkio.throttle.read_iops_device", "io.max"}, {}, false, fmt_read_iops},
-	{".blockIO.throttleWriteIOPSDevice", "blkio",
-	 {"blkio.throttle.write_iops_device", "io.max"}, {}, false, fmt_write_iops},
+	{".blockIO.weightDevice",
+	 "blkio",
+	 {"blkio.leaf_weight_device", NULL},
+	 {CG_WARN, CG_WARN},
+	 true,
+	 fmt_leaf_weight_device},
+	{".blockIO.throttleReadBpsDevice",
+	 "blkio",
+	 {"blkio.throttle.read_bps_device", "io.max"},
+	 {},
+	 false,
+	 fmt_read_bps},
+	{".blockIO.throttleWriteBpsDevice",
+	 "blkio",
+	 {"blkio.throttle.write_bps_device", "io.max"},
+	 {},
+	 false,
+	 fmt_write_bps},
+	{".blockIO.throttleReadIOPSDevice",
+	 "blkio",
+	 {"blkio.throttle.read_iops_device", "io.max"},
+	 {},
+	 false,
+	 fmt_read_iops},
+	{".blockIO.throttleWriteIOPSDevice",
+	 "blkio",
+	 {"blkio.throttle.write_iops_device", "io.max"},
+	 {},
+	 false,
+	 fmt_write_iops},
 	{".hugepageLimits", "hugetlb", {"hugetlb", "hugetlb"}, {}, false, fmt_hugepage},
-	{".network.classID", "net_cls", {"net_cls.classid", NULL}, {CG_REFUSE, CG_REFUSE}, false,
+	{".network.classID",
+	 "net_cls",
+	 {"net_cls.classid", NULL},
+	 {CG_REFUSE, CG_REFUSE},
+	 false,
 	 fmt_class_id},
-	{".network.priorities", "net_prio", {"net_prio.ifpriomap", NULL}, {CG_REFUSE, CG_REFUSE},
-	 false, fmt_priorities},
+	{".network.priorities",
+	 "net_prio",
+	 {"net_prio.ifpriomap", NULL},
+	 {CG_REFUSE, CG_REFUSE},
+	 false,
+	 fmt_priorities},
 	{".rdma", "rdma", {"rdma.max", "rdma.max"}, {}, false, fmt_rdma},
 	{".unified", "unified", {NULL, "unified"}, {CG_REFUSE, CG_REFUSE}, false, fmt_unified},
 };
@@ -496,7 +568,8 @@ static const char *v2_controller(const char *c)
 	return strcmp(c, "blkio") == 0 ? "io" : c;
 }
 
-static void warn(const struct cg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(const struct cg_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void warn(const struct cg_ctx *c, const char *fmt, ...)
 {
 	if (!c->cg->warn)
@@ -523,19 +596,20 @@ static int no_file(const struct cg_ctx *c, const struct cg_row *row, const char 
 					  "config.json: " RES "%s: only for cgroup v2 (this host "
 					  "has %s)",
 					  path, version);
-	return ct_error_set_plain(err, ENOTSUP, "config.json: " RES "%s: not supported on %s",
-				  path, version);
+	return ct_error_set_plain(err, ENOTSUP, "config.json: " RES "%s: not supported on %s", path,
+				  version);
 }
 
 static int write_value(const struct cg_ctx *c, const struct cg_row *row, const char *path,
 		       const char *file, const char *value, struct ct_error *err)
 {
-	const char *controller = c->v == CT_CG_V2 ? v2_controller(row->controller) : row->controller;
+	const char *controller =
+		c->v == CT_CG_V2 ? v2_controller(row->controller) : row->controller;
 	const struct ct_cgroup_dir *d = ct_cg_controller(c->cg, controller);
 	if (!d)
-		return ct_error_set_plain(err, ENOTSUP,
-					  "config.json: " RES "%s: the %s controller is not mounted",
-					  path, controller);
+		return ct_error_set_plain(
+			err, ENOTSUP, "config.json: " RES "%s: the %s controller is not mounted",
+			path, controller);
 	const char *dir = d->path;
 	if (!ct_cg_has_at(d->fd, dir, file)) {
 		if (row->deprecated) {
@@ -547,7 +621,8 @@ static int write_value(const struct cg_ctx *c, const struct cg_row *row, const c
 		}
 		if (c->v == CT_CG_V2)
 			return ct_error_set_plain(err, ENOTSUP,
-						  "config.json: " RES "%s: \"%s/%s\" does not exist "
+						  "config.json: " RES
+						  "%s: \"%s/%s\" does not exist "
 						  "(is the %s controller enabled in the parent's "
 						  "cgroup.subtree_control?)",
 						  path, dir, file, controller);

@@ -38,8 +38,8 @@ static char *read_level(const struct ct_cgroup_dir *d, const char *level, size_t
  * both are set: every empty level between the mount and the leaf gets the value of its
  * nearest ancestor that has one. Found from below (the leaf's parent usually has it: one
  * read, one write); directories create just made (fresh) are empty and not read. */
-static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoint,
-			    const char *file, struct ct_error *err)
+static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoint, const char *file,
+			    struct ct_error *err)
 {
 	char level[4096];
 	size_t ends[128], n = 0, root = strlen(mountpoint);
@@ -166,8 +166,10 @@ static int v1_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 
 /* ---- freezer ---- */
 
-static int v1_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
-			    struct ct_error *err)
+/* freezer.state: FREEZING while some task has not stopped yet. */
+enum ct_cgroup_freezer { CT_FREEZER_THAWED, CT_FREEZER_FREEZING, CT_FREEZER_FROZEN };
+
+static int v1_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out, struct ct_error *err)
 {
 	const char *dir = ct_cg_controller_dir(cg, "freezer");
 	if (!dir)
@@ -175,7 +177,7 @@ static int v1_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
 	_cleanup_free_ char *text = ct_cg_read(dir, "freezer.state");
 	if (!text)
 		return ct_error_set(err, errno, "read \"%s/freezer.state\"", dir);
-	*out = strncmp(text, "FROZEN", 6) == 0	 ? CT_FREEZER_FROZEN
+	*out = strncmp(text, "FROZEN", 6) == 0	   ? CT_FREEZER_FROZEN
 	       : strncmp(text, "FREEZING", 8) == 0 ? CT_FREEZER_FREEZING
 						   : CT_FREEZER_THAWED;
 	return 0;
@@ -215,8 +217,8 @@ static void v1_cpu_stats(const char *acct, const char *cpu, struct ct_cgroup_sta
 			unsigned long long v = strtoull(p, &end, 10);
 			if (end == p)
 				break;
-			uint64_t *grown = realloc(st->cpu.percpu_ns,
-						  (st->cpu.n_percpu + 1) * sizeof(*grown));
+			uint64_t *grown =
+				realloc(st->cpu.percpu_ns, (st->cpu.n_percpu + 1) * sizeof(*grown));
 			if (!grown)
 				break;
 			st->cpu.percpu_ns = grown;
@@ -420,9 +422,7 @@ const struct ct_cgroup_ops ct_cgroup_v1_ops = {
 	.name = "v1",
 	.create = v1_create,
 	.apply = v1_apply,
-	.add_pid = ct_cg_add_pid_all,
 	.freeze = v1_freeze,
-	.freezer_state = v1_freezer_state,
 	.list_pids = ct_cg_list_all_pids,
 	.stats = v1_stats,
 	.oom_watch = v1_oom_watch,

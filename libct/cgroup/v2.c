@@ -123,23 +123,10 @@ static int read_events(const char *dir, const char *key, unsigned long long *v,
 	if (!text)
 		return ct_error_set(err, errno, "read \"%s/cgroup.events\"", dir);
 	if (!ct_cg_keyed_value(text, key, v))
-		return ct_error_set_plain(err, ENOTSUP, "\"%s/cgroup.events\" has no \"%s\" (the "
-					  "kernel is older than 5.2)", dir, key);
-	return 0;
-}
-
-static int v2_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out,
-			    struct ct_error *err)
-{
-	const char *dir = unified_dir(cg);
-	unsigned long long frozen;
-	uint64_t want = 0;
-	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
-	if (read_events(dir, "frozen", &frozen, err) < 0)
-		return -1;
-	ct_cg_read_u64(dir, "cgroup.freeze", &want);
-	*out = frozen ? CT_FREEZER_FROZEN : want ? CT_FREEZER_FREEZING : CT_FREEZER_THAWED;
+		return ct_error_set_plain(err, ENOTSUP,
+					  "\"%s/cgroup.events\" has no \"%s\" (the "
+					  "kernel is older than 5.2)",
+					  dir, key);
 	return 0;
 }
 
@@ -150,8 +137,10 @@ static int v2_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 	if (!dir)
 		return ct_error_set_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
 	if (!ct_cg_has(dir, "cgroup.freeze"))
-		return ct_error_set_plain(err, ENOTSUP, "\"%s/cgroup.freeze\" does not exist (the "
-					  "kernel is older than 5.2)", dir);
+		return ct_error_set_plain(err, ENOTSUP,
+					  "\"%s/cgroup.freeze\" does not exist (the "
+					  "kernel is older than 5.2)",
+					  dir);
 	if (ct_cg_write(dir, "cgroup.freeze", frozen ? "1" : "0", err) < 0)
 		return -1;
 	struct timespec start, now;
@@ -250,12 +239,15 @@ static int v2_io_stats(const char *dir, struct ct_cgroup_stats *st)
 		if (sscanf(line, "%llu:%llu%n", &major, &minor, &off) != 2)
 			continue;
 		char *fsave = NULL;
-		for (char *f = strtok_r(line + off, " ", &fsave); f; f = strtok_r(NULL, " ", &fsave)) {
+		for (char *f = strtok_r(line + off, " ", &fsave); f;
+		     f = strtok_r(NULL, " ", &fsave)) {
 			char key[16];
 			if (sscanf(f, "%15[^=]=%llu", key, &v) != 2)
 				continue;
 			bool bytes = key[1] == 'b';
-			const char *op = key[0] == 'r' ? "Read" : key[0] == 'w' ? "Write" : "Discard";
+			const char *op = key[0] == 'r'	 ? "Read"
+					 : key[0] == 'w' ? "Write"
+							 : "Discard";
 			if (add_io_entry(bytes ? &st->blkio.service_bytes : &st->blkio.serviced,
 					 bytes ? &st->blkio.n_service_bytes : &st->blkio.n_serviced,
 					 major, minor, op, v) < 0)
@@ -328,9 +320,7 @@ const struct ct_cgroup_ops ct_cgroup_v2_ops = {
 	.name = "v2",
 	.create = v2_create,
 	.apply = v2_apply,
-	.add_pid = ct_cg_add_pid_all,
 	.freeze = v2_freeze,
-	.freezer_state = v2_freezer_state,
 	.list_pids = ct_cg_list_all_pids,
 	.stats = v2_stats,
 	.oom_watch = v2_oom_watch,

@@ -708,7 +708,8 @@ static unsigned count_state_entries(const char *root)
 
 void lc_assert_nothing_left(const struct lc *t)
 {
-	cr_expect_eq(count_state_entries(t->root), 0, "the state root \"%s\" is not empty", t->root);
+	cr_expect_eq(count_state_entries(t->root), 0, "the state root \"%s\" is not empty",
+		     t->root);
 	struct ctt_result r;
 	lc_ctrun(&r, t, "list", "-q");
 	cr_expect_eq(r.status, 0, "list -q: %s", r.err);
@@ -766,8 +767,8 @@ pid_t lc_find_in_pidns(pid_t pid, const char *cmdline)
 {
 	pid_t first;
 	for (unsigned waited = 0; scan_pidns(pid, cmdline, &first) == 0; waited += 20) {
-		cr_assert_lt(waited, POLL_LIMIT_MS, "no \"%s\" in the pid namespace of %d",
-			     cmdline, (int)pid);
+		cr_assert_lt(waited, POLL_LIMIT_MS, "no \"%s\" in the pid namespace of %d", cmdline,
+			     (int)pid);
 		sleep_ms(20);
 	}
 	return first;

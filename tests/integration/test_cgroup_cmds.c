@@ -148,8 +148,7 @@ Test(cgroup_cmds, pause_refuses_a_stopped_container)
 	run_script(&t, "ps0", "touch /ready");
 	lc_wait_status(&t, "ps0", "stopped");
 	lc_assert_fails(&t, LC_ARGV("pause", "ps0"), "cannot pause a container that is stopped");
-	lc_assert_fails(&t, LC_ARGV("resume", "ps0"),
-			"cannot resume a container that is stopped");
+	lc_assert_fails(&t, LC_ARGV("resume", "ps0"), "cannot resume a container that is stopped");
 	lc_assert_fails(&t, LC_ARGV("pause", "nosuch"), "container \"nosuch\" does not exist");
 }
 
@@ -250,8 +249,14 @@ Test(cgroup_cmds, delete_force_kills_a_running_container_with_sigkill)
 /* Runs ctrun where an empty tmpfs hides /sys/fs/cgroup/unified: the plain cgroup v1 view
  * (no cgroup.kill), as on a v1-only host and in make bench. */
 static const char *const plain_v1[] = {
-	"unshare", "-m", "--propagation", "private", "sh", "-c",
-	"mount -t tmpfs none /sys/fs/cgroup/unified && exec \"$0\" \"$@\"", NULL};
+	"unshare",
+	"-m",
+	"--propagation",
+	"private",
+	"sh",
+	"-c",
+	"mount -t tmpfs none /sys/fs/cgroup/unified && exec \"$0\" \"$@\"",
+	NULL};
 
 /* Without one, every process of the cgroup is killed and waited for through pidfds
  * (cgroup.kill on a hybrid host; on plain v1 without freezing the cgroup); the child the
@@ -394,8 +399,9 @@ Test(cgroup_cmds, events_reports_an_oom_kill)
 	init(&t);
 	ctt_config_set(t.bundle, ".linux.resources",
 		       "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
-	run_script(&t, "oom", "touch /ready; while [ ! -e /go ]; do sleep 0.05; done; "
-			 "tail /dev/zero; touch /killed; sleep 1000");
+	run_script(&t, "oom",
+		   "touch /ready; while [ ! -e /go ]; do sleep 0.05; done; "
+		   "tail /dev/zero; touch /killed; sleep 1000");
 	char *out = ctt_path(t.root, "events.out");
 	pid_t ev = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("events", "--interval", "100ms", "oom")),
 			    out, -1);
@@ -424,11 +430,10 @@ static char *outside(const char *controller, const char *id, const char *file)
 	return v;
 }
 
-
 /* In its cgroup namespace the container's memory cgroup is the root of its mount. */
-#define ANSWER                                                                 \
-	"touch /ready; while :; do if [ -e /ask ]; then rm /ask; "            \
-	"cat /sys/fs/cgroup/memory/memory.limit_in_bytes > /answer.tmp; "     \
+#define ANSWER                                                            \
+	"touch /ready; while :; do if [ -e /ask ]; then rm /ask; "        \
+	"cat /sys/fs/cgroup/memory/memory.limit_in_bytes > /answer.tmp; " \
 	"mv /answer.tmp /answer; fi; sleep 0.02; done"
 
 /* The container's own reading of its memory limit (it answers /ask in /answer). */
@@ -507,10 +512,11 @@ Test(cgroup_cmds, update_memory_zero_leaves_the_limit)
 	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 67108864}}");
 	run_script(&t, "uz", ANSWER);
 	struct ctt_result r;
-	lc_ctrun_input(&r, &t,
-		       "{\"cpu\": {\"shares\": 2, \"quota\": 0, \"period\": 100000, \"cpus\": \"\", "
-		       "\"mems\": \"\"}, \"memory\": {\"limit\": 0, \"swap\": 0}}",
-		       "update", "--resources", "-", "uz");
+	lc_ctrun_input(
+		&r, &t,
+		"{\"cpu\": {\"shares\": 2, \"quota\": 0, \"period\": 100000, \"cpus\": \"\", "
+		"\"mems\": \"\"}, \"memory\": {\"limit\": 0, \"swap\": 0}}",
+		"update", "--resources", "-", "uz");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	ctt_result_free(&r);
 	char *mem = outside("memory", "uz", "memory.limit_in_bytes");
@@ -533,8 +539,8 @@ Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 	lc_assert_fails(&t, LC_ARGV("update", "--resources", file, "ub"), file,
 			".memory.limit: expected an integer, got \"1g\"");
 	struct ctt_result r;
-	lc_ctrun_input(&r, &t, "{\"devices\": [{\"allow\": true, \"access\": \"rwx\"}]}",
-		       "update", "-r", "-", "ub");
+	lc_ctrun_input(&r, &t, "{\"devices\": [{\"allow\": true, \"access\": \"rwx\"}]}", "update",
+		       "-r", "-", "ub");
 	lc_assert_error(&r, "stdin: .devices[0].access: expected a composition of");
 	ctt_result_free(&r);
 	lc_assert_fails(&t, LC_ARGV("update", "--memory", "lots", "ub"),
@@ -548,8 +554,8 @@ Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 
 /* /node is c 1:99, a minor of mem without a driver: the device cgroup refuses it (EPERM),
  * or lets the open reach the driver, which answers ENXIO. */
-#define NODE_PROBE                                                                       \
-	"touch /ready; while :; do if head -c 0 /node 2>/node.err; then echo opened; "   \
+#define NODE_PROBE                                                                      \
+	"touch /ready; while :; do if head -c 0 /node 2>/node.err; then echo opened; "  \
 	"elif grep -q 'not permitted' /node.err; then echo denied; else echo allowed; " \
 	"fi > /node.tmp; mv /node.tmp /node.st; sleep 0.02; done"
 

@@ -16,7 +16,7 @@
 
 TestSuite(cgroup_overlap, .fini = cgt_cleanup);
 
-#define ID "ov"
+#define ID		 "ov"
 #define MADE_AFTER_CLONE "cgroup's other v1 hierarchies made after the clone"
 
 static void need_v1_hierarchies(void)
@@ -60,7 +60,8 @@ Test(cgroup_overlap, hierarchies_made_after_the_clone_hold_limits_and_devices)
 		       "{\"pids\": {\"limit\": 42}, \"cpu\": {\"shares\": 300},"
 		       " \"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
 	lc_set_script(&t, "cd /sys/fs/cgroup; cat pids/pids.max cpu/cpu.shares; "
-			  "grep -qx 1 pids/cgroup.procs && echo init-in-pids; grep -E ':(pids|devices|memory):' "
+			  "grep -qx 1 pids/cgroup.procs && echo init-in-pids; grep -E "
+			  "':(pids|devices|memory):' "
 			  "/proc/self/cgroup | cut -d: -f3 | sort -u; echo x > /dev/null && "
 			  "echo null-ok; grep -q '^a' devices/devices.list || echo no-wildcard; "
 			  "grep -q '^c 1:3 rwm$' devices/devices.list && echo null-listed");
@@ -152,9 +153,10 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "create", "--bundle", t.bundle, ID);
 	cr_expect_neq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s", r.err);
+	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
+		  r.err);
 	cr_expect(lc_matches(r.err, "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
-				  "exists and has processes"),
+				    "exists and has processes"),
 		  "%s", r.err);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
@@ -205,7 +207,8 @@ Test(cgroup_overlap, resource_refused_after_the_clone_runs_no_poststop)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_expect_neq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s", r.err);
+	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
+		  r.err);
 	cr_expect(strstr(r.err, "ctrun: create container \"ov\": config.json: "
 				".linux.resources.unified[\"memory.high\"]: only for cgroup v2"),
 		  "%s", r.err);

@@ -706,8 +706,7 @@ static void assert_mknod_refused(const struct lc *t, const char *const *args)
 	struct ctt_result r;
 	ex_run(&r, t, args);
 	cr_expect_eq(r.status, 255, "exit %d, stderr: %s", r.status, r.err);
-	lc_assert_error(&r, "exec in container \"" ID "\"", "no device filter",
-			"CAP_MKNOD");
+	lc_assert_error(&r, "exec in container \"" ID "\"", "no device filter", "CAP_MKNOD");
 	ctt_result_free(&r);
 	pid_t init = lc_pid(t, ID);
 	cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 1, "a process was left");
@@ -740,8 +739,9 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 	const char *mknod[] = {"mknod", "/dev/host-mem", "c", "1", "1", NULL};
 	assert_mknod_refused(&t, LC_ARGV("--cap", "CAP_MKNOD", ID, mknod[0], mknod[1], mknod[2],
 					 mknod[3], mknod[4]));
-	char *path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
-				   "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_MKNOD\"]}}");
+	char *path =
+		write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+			      "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_MKNOD\"]}}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
 	free(path);
 	path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
@@ -755,8 +755,9 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
 	free(path);
 	struct ctt_result r;
-	ex_run(&r, &t, LC_ARGV("--cap", "CAP_KILL", ID, "sh", "-c",
-			       "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'Operation not permitted'"));
+	ex_run(&r, &t,
+	       LC_ARGV("--cap", "CAP_KILL", ID, "sh", "-c",
+		       "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'Operation not permitted'"));
 	cr_expect_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
 	cr_expect_str_eq(r.out, "Operation not permitted\n");
 	ctt_result_free(&r);
@@ -775,10 +776,11 @@ Test(exec, grants_cap_mknod_where_a_device_filter_stands)
 	free(file);
 	cr_expect_null(strstr(state, "noDeviceFilter"), "state.json: %s", state);
 	free(state);
-	char *out = ex_output(
-		&t, LC_ARGV("--cap", "CAP_MKNOD", ID, "sh", "-c",
-			    "echo mknod=$(( 0x$(sed -n 's/^CapEff:\t//p' /proc/self/status) >> 27 & 1 ));"
-			    "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'not permitted'"));
+	char *out =
+		ex_output(&t, LC_ARGV("--cap", "CAP_MKNOD", ID, "sh", "-c",
+				      "echo mknod=$(( 0x$(sed -n 's/^CapEff:\t//p' "
+				      "/proc/self/status) >> 27 & 1 ));"
+				      "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'not permitted'"));
 	cr_expect_str_eq(out, "mknod=1\nnot permitted\n");
 	free(out);
 }

@@ -108,43 +108,53 @@ static void assert_id_usable_again(const struct lc *t)
 	lc_assert_nothing_left(t);
 }
 
-/* Killed before state.json was written: the init dies with it; `state` says the container
- * does not exist and why, `delete --force` removes the directory left, and the id is free. */
-Test(killed, before_the_state_is_recorded)
+/* Each of `create` and `run` killed in turn, as the test's children's subreaper. */
+static void assert_killed_in_create_and_run(void (*killed)(const char *command))
 {
 	become_subreaper();
-	static const char *const commands[] = {"create", "run"};
-	for (size_t i = 0; i < 2; i++) {
-		struct lc t;
-		struct killer k;
-		lc_init(&t);
-		kill_at(&t, &k, "openat", "state.json.tmp");
-		assert_killed_and_reaped(&t, commands[i]);
-		struct ctt_result r;
-		lc_ctrun(&r, &t, "state", ID);
-		lc_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
-				    "before recording it");
-		ctt_result_free(&r);
-		lc_ok(&t, "delete", "--force", ID);
-		lc_assert_nothing_left(&t);
-		assert_id_usable_again(&t);
-	}
+	killed("create");
+	killed("run");
+}
+
+/* Killed before state.json was written: the init dies with it; `state` says the container
+ * does not exist and why, `delete --force` removes the directory left, and the id is free. */
+static void assert_gone_before_the_state(const char *command)
+{
+	struct lc t;
+	struct killer k;
+	lc_init(&t);
+	kill_at(&t, &k, "openat", "state.json.tmp");
+	assert_killed_and_reaped(&t, command);
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "state", ID);
+	lc_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
+			    "before recording it");
+	ctt_result_free(&r);
+	lc_ok(&t, "delete", "--force", ID);
+	lc_assert_nothing_left(&t);
+	assert_id_usable_again(&t);
+}
+
+Test(killed, before_the_state_is_recorded)
+{
+	assert_killed_in_create_and_run(assert_gone_before_the_state);
 }
 
 /* A createRuntime hook kills ctrun (its parent) while the init waits for the hooks: the
  * init goes, the container is stopped and deleted as any other. */
+static void assert_stopped_by_a_hook(const char *command)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".hooks",
+		       "{\"createRuntime\": [{\"path\": \"/bin/sh\","
+		       " \"args\": [\"sh\", \"-c\", \"kill -9 $PPID\"]}]}");
+	assert_killed_and_stopped(&t, command);
+}
+
 Test(killed, by_a_create_runtime_hook)
 {
-	become_subreaper();
-	static const char *const commands[] = {"create", "run"};
-	for (size_t i = 0; i < 2; i++) {
-		struct lc t;
-		lc_init(&t);
-		ctt_config_set(t.bundle, ".hooks",
-			       "{\"createRuntime\": [{\"path\": \"/bin/sh\","
-			       " \"args\": [\"sh\", \"-c\", \"kill -9 $PPID\"]}]}");
-		assert_killed_and_stopped(&t, commands[i]);
-	}
+	assert_killed_in_create_and_run(assert_stopped_by_a_hook);
 }
 
 /* Under a memory limit the v1 memory cgroup is joined after READY (the set-up stays charged
@@ -152,29 +162,28 @@ Test(killed, by_a_create_runtime_hook)
  * could refuse the init the write (Podman's usual config: a profile, noNewPrivileges false,
  * no CAP_SYS_ADMIN): create killed before it, the init used to wait for `start` and then
  * ran outside its memory limit. It must go instead: the container is stopped. */
+static void assert_stopped_before_the_memory_cgroup(const char *command)
+{
+	struct lc t;
+	struct killer k;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.seccomp", "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}");
+	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
+	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 268435456}}");
+	char *dir = cgt_dir("memory", "ctrun/" ID);
+	if (!dir)
+		ctt_skip("no cgroup v1 memory hierarchy: nothing follows READY there");
+	/* the first open of its cgroup.procs is then the join, not an emptiness check */
+	cr_assert_not(ctt_exists(dir), "%s exists already", dir);
+	char *procs = ctt_path(dir, "cgroup.procs");
+	kill_at(&t, &k, "openat", procs);
+	assert_killed_and_stopped(&t, command);
+	free(procs), free(dir);
+}
+
 Test(killed, after_ready_before_the_memory_cgroup)
 {
-	become_subreaper();
-	static const char *const commands[] = {"create", "run"};
-	for (size_t i = 0; i < 2; i++) {
-		struct lc t;
-		struct killer k;
-		lc_init(&t);
-		ctt_config_set(t.bundle, ".linux.seccomp",
-			       "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}");
-		ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
-		ctt_config_set(t.bundle, ".linux.resources",
-			       "{\"memory\": {\"limit\": 268435456}}");
-		char *dir = cgt_dir("memory", "ctrun/" ID);
-		if (!dir)
-			ctt_skip("no cgroup v1 memory hierarchy: nothing follows READY there");
-		/* the first open of its cgroup.procs is then the join, not an emptiness check */
-		cr_assert_not(ctt_exists(dir), "%s exists already", dir);
-		char *procs = ctt_path(dir, "cgroup.procs");
-		kill_at(&t, &k, "openat", procs);
-		assert_killed_and_stopped(&t, commands[i]);
-		free(procs), free(dir);
-	}
+	assert_killed_in_create_and_run(assert_stopped_before_the_memory_cgroup);
 }
 
 /* Killed after create was done with the init (writing the pid file): the container is

@@ -265,10 +265,11 @@ Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
 	char *entry = cache_entry(&t);
 	char *cache = ctt_path(t.root, ".seccomp-cache");
 	char *script = NULL;
-	cr_assert(asprintf(&script,
-			   "cd '%s' && rm '%s' && echo half > .%0*d.4242.1f.tmp && "
-			   "touch -d '1 hour ago' .%0*d.4242.1f.tmp && echo half > .%0*d.4243.2f.tmp",
-			   cache, entry, 64, 1, 64, 1, 64, 2) > 0);
+	cr_assert(
+		asprintf(&script,
+			 "cd '%s' && rm '%s' && echo half > .%0*d.4242.1f.tmp && "
+			 "touch -d '1 hour ago' .%0*d.4242.1f.tmp && echo half > .%0*d.4243.2f.tmp",
+			 cache, entry, 64, 1, 64, 1, 64, 2) > 0);
 	sh(script);
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
 	struct ctt_result r;

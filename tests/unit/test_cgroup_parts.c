@@ -51,8 +51,7 @@ Test(cgroup_parts, adopted_fds_are_matched_to_their_hierarchies)
 	int fds[2] = {some_fd(), some_fd()};
 	struct ct_cgroup_self_join j = {.n = 0};
 	struct ct_error err = {0};
-	cr_assert_eq(ct_cgroup_self_join_adopt(&cg, "memory", fds, 2, &j, &err), 0, "%s",
-		     err.msg);
+	cr_assert_eq(ct_cgroup_self_join_adopt(&cg, "memory", fds, 2, &j, &err), 0, "%s", err.msg);
 	cr_assert_eq(j.n, 2);
 	cr_expect_str_eq(j.keys[0], "cpu,cpuacct");
 	cr_expect_str_eq(j.keys[1], "pids");

@@ -14,25 +14,34 @@
 #include "libct/cgroup/cgroup.h"
 #include "oci/config.h"
 
-static const char *const v1_hierarchies[] = {"memory", "cpu,cpuacct", "cpuset", "pids", "blkio",
-					     "rdma"};
+static const char *const v1_hierarchies[] = {"memory", "cpu,cpuacct", "cpuset",
+					     "pids",   "blkio",	      "rdma"};
 
 static const char *const v1_files[] = {
-	"memory/memory.limit_in_bytes",	      "memory/memory.memsw.limit_in_bytes",
-	"memory/memory.soft_limit_in_bytes",  "memory/memory.swappiness",
-	"memory/memory.oom_control",	      "cpu,cpuacct/cpu.shares",
-	"cpu,cpuacct/cpu.cfs_period_us",      "cpu,cpuacct/cpu.cfs_quota_us",
-	"cpu,cpuacct/cpu.cfs_burst_us",	      "cpu,cpuacct/cpu.rt_period_us",
-	"cpu,cpuacct/cpu.rt_runtime_us",      "cpu,cpuacct/cpu.idle",
-	"cpuset/cpuset.cpus",		      "cpuset/cpuset.mems",
-	"pids/pids.max",		      "blkio/blkio.bfq.weight",
-	"blkio/blkio.throttle.read_bps_device", "rdma/rdma.max",
+	"memory/memory.limit_in_bytes",
+	"memory/memory.memsw.limit_in_bytes",
+	"memory/memory.soft_limit_in_bytes",
+	"memory/memory.swappiness",
+	"memory/memory.oom_control",
+	"cpu,cpuacct/cpu.shares",
+	"cpu,cpuacct/cpu.cfs_period_us",
+	"cpu,cpuacct/cpu.cfs_quota_us",
+	"cpu,cpuacct/cpu.cfs_burst_us",
+	"cpu,cpuacct/cpu.rt_period_us",
+	"cpu,cpuacct/cpu.rt_runtime_us",
+	"cpu,cpuacct/cpu.idle",
+	"cpuset/cpuset.cpus",
+	"cpuset/cpuset.mems",
+	"pids/pids.max",
+	"blkio/blkio.bfq.weight",
+	"blkio/blkio.throttle.read_bps_device",
+	"rdma/rdma.max",
 };
 
 static const char *const v2_files[] = {
-	"memory.max", "memory.swap.max", "memory.low", "cpu.weight", "cpu.max", "cpu.max.burst",
-	"cpu.idle",   "cpuset.cpus",	 "cpuset.mems", "pids.max",   "io.weight", "io.max",
-	"rdma.max",   "memory.high",	 "hugetlb.2MB.max",
+	"memory.max",	 "memory.swap.max", "memory.low",  "cpu.weight",  "cpu.max",
+	"cpu.max.burst", "cpu.idle",	    "cpuset.cpus", "cpuset.mems", "pids.max",
+	"io.weight",	 "io.max",	    "rdma.max",	   "memory.high", "hugetlb.2MB.max",
 };
 
 struct fake {
@@ -191,8 +200,8 @@ Test(cgroup_resources, v2_files_and_converted_values)
 	/* v2 has no swappiness nor OOM-killer switch: said, not written */
 	cr_expect(strstr(f.warnings, ".memory.swappiness: not supported on cgroup v2"), "%s",
 		  f.warnings);
-	cr_expect(strstr(f.warnings, ".memory.disableOOMKiller: not supported on cgroup v2"),
-		  "%s", f.warnings);
+	cr_expect(strstr(f.warnings, ".memory.disableOOMKiller: not supported on cgroup v2"), "%s",
+		  f.warnings);
 	fake_free(&f);
 }
 
@@ -208,9 +217,11 @@ Test(cgroup_resources, zero_memory_values_write_nothing)
 		struct ct_error err = {0};
 		cr_assert_eq(fake_apply(&f, zeros, &err), 0, "%s", err.msg);
 		assert_content(&f, v2 ? "unified/memory.max" : "memory/memory.limit_in_bytes", "");
-		assert_content(&f, v2 ? "unified/memory.swap.max" : "memory/memory.memsw.limit_in_bytes",
+		assert_content(
+			&f, v2 ? "unified/memory.swap.max" : "memory/memory.memsw.limit_in_bytes",
+			"");
+		assert_content(&f, v2 ? "unified/memory.low" : "memory/memory.soft_limit_in_bytes",
 			       "");
-		assert_content(&f, v2 ? "unified/memory.low" : "memory/memory.soft_limit_in_bytes", "");
 		assert_content(&f, v2 ? "unified/cpu.weight" : "cpu,cpuacct/cpu.shares",
 			       v2 ? "1" : "2");
 		fake_free(&f);
@@ -222,11 +233,12 @@ Test(cgroup_resources, v2_unified_keys_and_hugepages)
 	struct fake f;
 	fake_make(&f, true);
 	struct ct_error err = {0};
-	cr_assert_eq(fake_apply(&f,
-				"{\"unified\": {\"memory.high\": \"1000000\"}, "
-				"\"hugepageLimits\": [{\"pageSize\": \"2MB\", \"limit\": 4194304}]}",
-				&err),
-		     0, "%s", err.msg);
+	cr_assert_eq(
+		fake_apply(&f,
+			   "{\"unified\": {\"memory.high\": \"1000000\"}, "
+			   "\"hugepageLimits\": [{\"pageSize\": \"2MB\", \"limit\": 4194304}]}",
+			   &err),
+		0, "%s", err.msg);
 	assert_content(&f, "unified/memory.high", "1000000");
 	assert_content(&f, "unified/hugetlb.2MB.max", "4194304");
 	fake_free(&f);
@@ -252,6 +264,7 @@ Test(cgroup_resources, refusals_name_the_field)
 		       ".cpu.realtimeRuntime: not supported on cgroup v2");
 	assert_refused(true, "{\"memory\": {\"limit\": 100, \"swap\": 50}}",
 		       ".memory.swap: 50 is below .memory.limit 100");
-	assert_refused(false, "{\"network\": {\"classID\": 1}}", "net_cls controller is not mounted");
+	assert_refused(false, "{\"network\": {\"classID\": 1}}",
+		       "net_cls controller is not mounted");
 	assert_refused(false, "{\"memory\": {\"swappiness\": 101}}", "not in [0, 100]");
 }

@@ -319,8 +319,8 @@ static char *plant_temp(const char *dir, const char *name, time_t mtime)
 static void prepare_profile(int rootfd, int errno_ret)
 {
 	char json[256];
-	snprintf(json, sizeof(json), "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}",
-		 errno_ret);
+	snprintf(json, sizeof(json),
+		 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}", errno_ret);
 	struct oci_config *c = parse(json);
 	struct ct_seccomp_prog p;
 	prepare_ok(rootfd, &c->linux_.seccomp, &p);
