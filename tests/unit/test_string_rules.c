@@ -68,38 +68,24 @@ static void assert_same_as_pattern(bool (*matches)(const char *), const char *pa
 	regfree(&re);
 }
 
-Test(string_rules, rlimit_name)
-{
-	assert_same_as_pattern(oci_is_rlimit_name, "^RLIMIT_[A-Z]+$");
-	cr_expect(oci_is_rlimit_name("RLIMIT_NOFILE"));
-}
+/* Each rule, its schema pattern and a string the schema's own examples give. */
+static const struct {
+	bool (*matches)(const char *);
+	const char *pattern, *example;
+} rules[] = {
+	{oci_is_rlimit_name, "^RLIMIT_[A-Z]+$", "RLIMIT_NOFILE"},
+	{oci_is_cpu_list, "^[0-9, -]*$", "0-3,7"},
+	{oci_is_page_size, "^[1-9][0-9]*[KMG]B$", "2MB"},
+	{oci_is_mem_bw_schema, "^MB:[^\n]*$", "MB:0=70;1=70"},
+	{oci_is_device_cgroup_type, "^[abc]$", "c"},
+	{oci_is_device_cgroup_access, "^[rwm]*$", "rwm"},
+};
 
-Test(string_rules, cpu_list)
+Test(string_rules, each_rule_says_what_its_pattern_says)
 {
-	assert_same_as_pattern(oci_is_cpu_list, "^[0-9, -]*$");
-	cr_expect(oci_is_cpu_list("0-3,7"));
-}
-
-Test(string_rules, page_size)
-{
-	assert_same_as_pattern(oci_is_page_size, "^[1-9][0-9]*[KMG]B$");
-	cr_expect(oci_is_page_size("2MB"));
-}
-
-Test(string_rules, mem_bw_schema)
-{
-	assert_same_as_pattern(oci_is_mem_bw_schema, "^MB:[^\n]*$");
-	cr_expect(oci_is_mem_bw_schema("MB:0=70;1=70"));
-}
-
-Test(string_rules, device_cgroup_type)
-{
-	assert_same_as_pattern(oci_is_device_cgroup_type, "^[abc]$");
-	cr_expect(oci_is_device_cgroup_type("c"));
-}
-
-Test(string_rules, device_cgroup_access)
-{
-	assert_same_as_pattern(oci_is_device_cgroup_access, "^[rwm]*$");
-	cr_expect(oci_is_device_cgroup_access("rwm"));
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		assert_same_as_pattern(rules[i].matches, rules[i].pattern);
+		cr_expect(rules[i].matches(rules[i].example), "%s refuses \"%s\"", rules[i].pattern,
+			  rules[i].example);
+	}
 }
