@@ -64,11 +64,8 @@ static int bind_host_node(struct ct_init_plan *plan, size_t i, struct ct_mountpo
 	struct ct_mount_request rq = {
 		.source = n->path, .source_fd = host, .flags = &flags, .file = true};
 	ct_expect_bind_source(plan, plan->expect_devices + i, &st);
-	_cleanup_close_ int target = ct_mountpoint_open(mp, n->path, CT_MAKE_FILE);
-	if (target < 0)
-		return ct_error_set(err, errno, "create mount point");
-	return ct_mount_at(mp->rootfd, n->path, target, &rq,
-			   ct_expect_id(plan, plan->expect_devices + i), NULL, err);
+	return ct_mountpoint_mount(mp, n->path, &rq, ct_expect_id(plan, plan->expect_devices + i),
+				   NULL, err);
 }
 
 #define REPLACE_FAILED (-2)

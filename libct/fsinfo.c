@@ -16,6 +16,7 @@
 
 #include "libct/cleanup.h"
 #include "libct/readall.h"
+#include "libct/safefs.h"
 #include "libct/syscalls.h"
 
 #define SB_FLAGS_MASK (CT_SB_RDONLY | CT_SB_SYNCHRONOUS | CT_SB_DIRSYNC | CT_SB_LAZYTIME)
@@ -787,25 +788,12 @@ const struct ct_mount *ct_mount_find_by_target(const struct ct_mount_table *t, c
 	return NULL;
 }
 
-static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint32_t id)
+const struct ct_mount *ct_mount_find_by_id(const struct ct_mount_table *t, uint64_t id)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].mnt_id == id)
 			return &t->v[i];
 	return NULL;
-}
-
-/* Whether a is b or a directory above it: "/dev" and "/" of "/dev/pts". */
-static bool at_or_above(const char *a, const char *b)
-{
-	if (a[0] == '/' && a[1] == '\0')
-		return true;
-	/* one pass over the common prefix (~200 calls a check: no strlen first) */
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == '\0' && (*b == '\0' || *b == '/');
 }
 
 /* Whether a walk that is in m on its way to the mount point of next (NULL: to m's own root)
@@ -818,7 +806,7 @@ static bool walk_turns_off(const struct ct_mount_table *t, const struct ct_mount
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ct_mount *o = &t->v[i];
 		if (o != m && o != next && o->parent_mnt_id == m->mnt_id &&
-		    at_or_above(o->target, to))
+		    ct_path_within(to, o->target))
 			return true;
 	}
 	return false;
@@ -832,7 +820,7 @@ bool ct_mount_reached_by(const struct ct_mount_table *t, const struct ct_mount *
 	for (size_t depth = 0; depth <= t->n; depth++) {
 		if (walk_turns_off(t, m, next))
 			return false;
-		const struct ct_mount *parent = find_by_mnt_id(t, m->parent_mnt_id);
+		const struct ct_mount *parent = ct_mount_find_by_id(t, m->parent_mnt_id);
 		if (!parent || parent == m)
 			return strcmp(m->target, "/") == 0;
 		next = m;

@@ -100,6 +100,8 @@ const char *ct_mounts_backend_name(enum ct_mounts_backend b);
 
 /* The mount visible at target: of mounts stacked there, the top one. NULL when none. */
 const struct ct_mount *ct_mount_find_by_target(const struct ct_mount_table *t, const char *target);
+/* The mount whose reusable id (mnt_id, as statx STATX_MNT_ID gives) is id. NULL when none. */
+const struct ct_mount *ct_mount_find_by_id(const struct ct_mount_table *t, uint64_t id);
 
 /* Whether a lookup of path (absolute, normalised: ct_path_normalize) from the root of the
  * table ends on m, as far as the table tells: m is at path, nothing is mounted on top of it,

@@ -126,21 +126,9 @@ const char *ct_mountcheck_label(const struct ct_mount_expect *e, char *buf, size
 	return buf;
 }
 
-/* A component that is empty ("//", a trailing '/'), "." or "..". */
-static bool odd_component(const char *s, size_t len)
-{
-	return len == 0 || (len <= 2 && s[0] == '.' && (len == 1 || s[1] == '.'));
-}
-
 const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size)
 {
-	bool normal = path[0] == '/';
-	/* "/", or "/name" over and over with no name empty, "." or ".." */
-	for (const char *c = path; normal && path[1] && *c;) {
-		size_t len = strcspn(c + 1, "/");
-		normal = !odd_component(c + 1, len);
-		c += 1 + len;
-	}
+	bool normal = ct_path_is_normal(path);
 	/* as ct_path_normalize, which leaves out what does not fit with room to spare */
 	if (normal && strlen(path) + 2 < size)
 		return path;
@@ -267,16 +255,14 @@ static size_t made_order(const struct ct_init_plan *plan, size_t k)
 struct shadow_key {
 	size_t order;	  /* made_order: it walks the mounts */
 	const char *path; /* normalised; NULL when the expectation has none */
-	size_t len;
-	char *copy; /* path, when it had to be normalised */
+	char *copy;	  /* path, when it had to be normalised */
 };
 
 /* A mount made later at a hides one made at b. The root never does: it is made read-only
  * in place, not mounted. */
 static bool covers(const struct shadow_key *a, const struct shadow_key *b)
 {
-	return a->len > 1 && a->len <= b->len && memcmp(a->path, b->path, a->len) == 0 &&
-	       (b->path[a->len] == '\0' || b->path[a->len] == '/');
+	return strcmp(a->path, "/") != 0 && ct_path_within(b->path, a->path);
 }
 
 static void shadow_keys_free(struct shadow_key *k, size_t n)
@@ -300,7 +286,6 @@ static struct shadow_key *shadow_keys_make(const struct ct_init_plan *plan)
 			shadow_keys_free(k, plan->n_expect);
 			return NULL;
 		}
-		k[i].len = strlen(k[i].path);
 	}
 	return k;
 }
@@ -374,14 +359,6 @@ void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct sta
 	plan->expect[i].dev_minor = minor(st->st_dev);
 }
 
-static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint64_t id)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].mnt_id == id)
-			return &t->v[i];
-	return NULL;
-}
-
 static bool made_by_ctrun(const struct ct_mount_expect *e, size_t n, uint64_t mnt_id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -401,7 +378,7 @@ static bool below_as_made(const struct ct_mount_table *t, const struct ct_mount 
 			return depth > 0;
 		if (made_by_ctrun(all, n, v->mnt_id))
 			return false;
-		v = find_by_mnt_id(t, v->parent_mnt_id);
+		v = ct_mount_find_by_id(t, v->parent_mnt_id);
 	}
 	return false;
 }
@@ -438,7 +415,7 @@ static int compare_found(const struct ct_mount_expect *e, const struct ct_mount_
 static const struct ct_mount *found_in_table(const struct ct_mount_expect *e,
 					     const struct ct_mount_table *t)
 {
-	const struct ct_mount *m = find_by_mnt_id(t, e->mounted_id);
+	const struct ct_mount *m = ct_mount_find_by_id(t, e->mounted_id);
 	char buf[PATH_MAX];
 	if (!m || e->check_dev)
 		return NULL;
@@ -469,7 +446,7 @@ static int check_by_lookup(const struct ct_mount_expect *e, const struct ct_moun
 					  "%s: the mount at its destination (id %" PRIu64
 					  ") is not the one made there (id %" PRIu64 ")",
 					  label, now, e->mounted_id);
-	const struct ct_mount *m = find_by_mnt_id(t, now);
+	const struct ct_mount *m = ct_mount_find_by_id(t, now);
 	if (!m)
 		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
 					  label, now);
@@ -503,7 +480,8 @@ static bool accounted(const struct ct_mount *m, const struct ct_mount_expect *e,
 	if (strcmp(m->target, "/") == 0 || made_by_ctrun(e, n, m->mnt_id))
 		return true; /* all of a plain start's: no rbind tree is looked up */
 	for (size_t i = 0; i < n; i++) {
-		const struct ct_mount *tree = e[i].tree ? find_by_mnt_id(t, e[i].mounted_id) : NULL;
+		const struct ct_mount *tree =
+			e[i].tree ? ct_mount_find_by_id(t, e[i].mounted_id) : NULL;
 		size_t len = tree ? strlen(tree->target) : 0;
 		if (tree && strncmp(m->target, tree->target, len) == 0 && m->target[len] == '/')
 			return true;

@@ -184,9 +184,9 @@ static int new_bind_mount(const struct ct_mount_request *rq, bool *rec_done, str
 	 * flags fold in only for a single mount, the recursive ones only when alone */
 	bool fold_flags = f->flags && !f->recursive_bind && !keep_source_flags;
 	bool fold_rec = !f->flags && (f->rec_set | f->rec_clear) && rec_done;
-	struct mount_attr folded = fold_flags ? bind_attr(f, 0)
-					      : (struct mount_attr){.attr_set = f->rec_set,
-								    .attr_clr = f->rec_clear};
+	struct mount_attr folded =
+		fold_flags ? bind_attr(f, 0)
+			   : (struct mount_attr){.attr_set = f->rec_set, .attr_clr = f->rec_clear};
 	int tree = fold_flags || fold_rec ? open_tree_folded(dirfd, path, flags, &folded) : -1;
 	if (tree >= 0) {
 		if (rec_done)

@@ -31,23 +31,7 @@ void ct_mountpoints_release(struct ct_mountpoints *mp)
 
 bool ct_mountpoint_plain(const char *path)
 {
-	if (path[0] != '/' || path[1] == '\0')
-		return false;
-	for (const char *p = path + 1;; p++) {
-		size_t n = strcspn(p, "/");
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		p += n;
-		if (*p == '\0')
-			return true;
-	}
-}
-
-/* A mount at path covers what is at path and below it, as far as the text says. */
-static bool below_or_at(const char *path, const char *top)
-{
-	size_t n = strlen(top);
-	return strncmp(path, top, n) == 0 && (path[n] == '\0' || path[n] == '/');
+	return path[0] == '/' && path[1] != '\0' && ct_path_is_normal(path);
 }
 
 int ct_mountpoint_add_fresh(struct ct_mountpoints *mp, const char *path, int *fd)
@@ -56,7 +40,7 @@ int ct_mountpoint_add_fresh(struct ct_mountpoints *mp, const char *path, int *fd
 	if (!ct_mountpoint_plain(path))
 		return kept;
 	for (size_t i = mp->n; i-- > 0;)
-		if (below_or_at(mp->fresh[i].path, path))
+		if (ct_path_within(mp->fresh[i].path, path))
 			drop(mp, i);
 	char *copy = mp->n < CT_MOUNTPOINT_FRESH_MAX ? strdup(path) : NULL;
 	if (!copy)
@@ -146,6 +130,17 @@ int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make
 	for (size_t i = 0; i < mp->n; i++)
 		mp->fresh[i].checked = false;
 	return ct_root_mkpath(mp->rootfd, path, what);
+}
+
+int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
+			const struct ct_mount_request *rq, uint64_t *mounted_id, int *mounted_fd,
+			struct ct_error *err)
+{
+	_cleanup_close_ int target =
+		ct_mountpoint_open(mp, path, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
+	if (target < 0)
+		return ct_error_set(err, errno, "create mount point");
+	return ct_mount_at(mp->rootfd, path, target, rq, mounted_id, mounted_fd, err);
 }
 
 int ct_mountpoint_parent(struct ct_mountpoints *mp, const char *path, char *name, size_t size,

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "libct/mountfd.h"
 #include "libct/safefs.h"
 
 #define CT_MOUNTPOINT_FRESH_MAX 8
@@ -42,6 +43,12 @@ int ct_mountpoint_add_fresh(struct ct_mountpoints *mp, const char *path, int *fd
  * ct_root_mkpath(); -1 with errno. Every call that does not go through a fresh tmpfs counts
  * as a mount made elsewhere (the caller mounts on what it gets). */
 int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make what);
+
+/* ct_mount_at() of rq onto path, its mount point made by ct_mountpoint_open() (a file for
+ * rq->file); "create mount point" in err when that fails. */
+int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
+			const struct ct_mount_request *rq, uint64_t *mounted_id, int *mounted_fd,
+			struct ct_error *err);
 
 /* The directory holding path's last component (name, as ct_root_mkparent()): a fresh
  * tmpfs's fd, borrowed (*owned = -1), or one resolved in the root that the caller closes

@@ -339,7 +339,8 @@ int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size,
 	}
 	read_ahead_executable(plan, exe);
 	/* the set-up's memory stays charged outside; before prepare_fds closes the fd */
-	if (ct_cgroup_self_join(&plan->cgroup_join_late, err) < 0 || prepare_fds(plan, err) < 0 || ct_personality_apply(&plan->sched, err) < 0 ||
+	if (ct_cgroup_self_join(&plan->cgroup_join_late, err) < 0 || prepare_fds(plan, err) < 0 ||
+	    ct_personality_apply(&plan->sched, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
 		return -1;
 	return 0;

@@ -29,12 +29,7 @@ static int mount_request(struct ct_mountpoints *mp, size_t index, const char *de
 			 const struct ct_mount_request *rq, uint64_t *mounted_id, int *mounted_fd,
 			 struct ct_error *err)
 {
-	_cleanup_close_ int target =
-		ct_mountpoint_open(mp, dest, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
-	if (target < 0)
-		ct_error_set(err, errno, "create mount point");
-	if (target < 0 ||
-	    ct_mount_at(mp->rootfd, dest, target, rq, mounted_id, mounted_fd, err) < 0)
+	if (ct_mountpoint_mount(mp, dest, rq, mounted_id, mounted_fd, err) < 0)
 		return ct_error_prefix(err, "mount #%zu \"%s\"", index, dest);
 	return 0;
 }

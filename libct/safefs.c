@@ -342,3 +342,31 @@ void ct_path_normalize(const char *path, char *out, size_t size)
 	if (n == 0)
 		snprintf(out, size, "/");
 }
+
+bool ct_path_is_normal(const char *path)
+{
+	if (path[0] != '/')
+		return false;
+	if (path[1] == '\0')
+		return true;
+	for (const char *p = path + 1;; p++) {
+		size_t n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+		if (*p == '\0')
+			return true;
+	}
+}
+
+bool ct_path_within(const char *path, const char *top)
+{
+	if (top[0] == '/' && top[1] == '\0')
+		return true;
+	/* one pass over the common prefix (the mount check calls it ~200 times: no strlen) */
+	while (*top && *top == *path) {
+		top++;
+		path++;
+	}
+	return *top == '\0' && (*path == '\0' || *path == '/');
+}

@@ -54,6 +54,12 @@ int ct_fd_chmod_by_proc(int fd, mode_t mode);
 /* path made absolute and plain, by its text alone (no lookup): a leading '/', no empty, "."
  * or ".." components (".." above "/" stays there), no trailing '/'; "/" for "". Pure. */
 void ct_path_normalize(const char *path, char *out, size_t size);
+/* Whether path is as ct_path_normalize() gives it back: "/", or "/name" over and over with
+ * no name empty, "." or "..". Pure. */
+bool ct_path_is_normal(const char *path);
+/* Whether path is top or below it, by the text ("/" holds every path; "/dev" holds
+ * "/dev/pts" but not "/devx"). Pure. */
+bool ct_path_within(const char *path, const char *top);
 
 /* "/proc/self/fd/N" in buf, the way to hand an fd to calls that only take paths. */
 const char *ct_fd_path(int fd, char *buf, size_t size);

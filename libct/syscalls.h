@@ -476,8 +476,8 @@ static inline int ct_statx(int dirfd, const char *path, int flags, unsigned int 
 }
 
 /* glibc has a wrapper from 2.28, musl from 1.2.5 only. */
-static inline int ct_renameat2(int olddirfd, const char *oldpath, int newdirfd,
-			       const char *newpath, unsigned int flags)
+static inline int ct_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+			       unsigned int flags)
 {
 	return (int)syscall(__NR_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
 }

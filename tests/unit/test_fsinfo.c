@@ -101,6 +101,19 @@ Test(fsinfo_parse, lines_in_order_last_without_newline)
 	ct_mount_table_free(&t);
 }
 
+Test(fsinfo_lookup, find_by_id_gives_the_mount_with_that_reusable_id)
+{
+	struct ct_mount_table t;
+	parse_ok("21 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+		 "35 21 0:5 / /proc rw - proc proc rw\n",
+		 &t, 2);
+	cr_expect_eq(ct_mount_find_by_id(&t, 35), &t.v[1]);
+	cr_expect_eq(ct_mount_find_by_id(&t, 21), &t.v[0]);
+	cr_expect_null(ct_mount_find_by_id(&t, 22));
+	cr_expect_null(ct_mount_find_by_id(&t, 35ULL << 32 | 35), "the id is not cut to 32 bits");
+	ct_mount_table_free(&t);
+}
+
 Test(fsinfo_parse, empty_input_is_an_empty_table)
 {
 	struct ct_mount_table t;
@@ -631,14 +644,6 @@ static size_t mountinfo_lines(void)
 	return n;
 }
 
-static const struct ct_mount *find_by_mnt_id(const struct ct_mount_table *t, uint32_t mnt_id)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].mnt_id == mnt_id)
-			return &t->v[i];
-	return NULL;
-}
-
 /* The mount at live_base/name, which must exist. */
 static const struct ct_mount *find_in_base(const struct ct_mount_table *t, const char *name)
 {
@@ -702,7 +707,7 @@ static void expect_parent_ids_agree(const struct ct_mount_table *sm)
 {
 	for (size_t k = 0; k < sm->n; k++) {
 		const struct ct_mount *m = &sm->v[k];
-		const struct ct_mount *parent = find_by_mnt_id(sm, m->parent_mnt_id);
+		const struct ct_mount *parent = ct_mount_find_by_id(sm, m->parent_mnt_id);
 		if (parent)
 			cr_expect_eq(m->parent_id, parent->id, "%s: parent id", m->target);
 	}
@@ -717,7 +722,7 @@ Test(fsinfo_live, backends_agree_field_by_field)
 	read_table(&mi, CT_MOUNTS_MOUNTINFO);
 	cr_expect_eq(sm.n, mi.n, "statmount sees %zu mounts, mountinfo %zu", sm.n, mi.n);
 	for (size_t k = 0; k < mi.n; k++) {
-		const struct ct_mount *s = find_by_mnt_id(&sm, mi.v[k].mnt_id);
+		const struct ct_mount *s = ct_mount_find_by_id(&sm, mi.v[k].mnt_id);
 		cr_expect_not_null(s, "mount %u (%s) missing from statmount's table",
 				   mi.v[k].mnt_id, mi.v[k].target);
 		if (s)
@@ -890,7 +895,7 @@ Test(fsinfo_live, brief_read_leaves_out_root_and_fs_options_only)
 	cr_assert_eq(brief.n, full.n);
 	for (size_t k = 0; k < full.n; k++) {
 		struct ct_mount f = full.v[k];
-		const struct ct_mount *b = find_by_mnt_id(&brief, f.mnt_id);
+		const struct ct_mount *b = ct_mount_find_by_id(&brief, f.mnt_id);
 		cr_assert_not_null(b, "%s missing from the brief table", f.target);
 		cr_expect_str_eq(b->root, "", "%s: root", f.target);
 		cr_expect_str_eq(b->fs_options, "", "%s: fs options", f.target);

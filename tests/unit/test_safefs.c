@@ -260,6 +260,27 @@ Test(safefs, path_normalize)
 	assert_normal("./", "/");
 }
 
+Test(safefs, path_is_normal_is_what_ct_path_normalize_keeps_as_it_is)
+{
+	const char *normal[] = {"/", "/dev", "/dev/pts", "/a/.b/..c/...", "/sys/fs/cgroup"};
+	const char *odd[] = {"", "dev", "//", "/dev/", "/a//b", "/a/./b", "/a/..", "/.", "./a"};
+	for (size_t i = 0; i < sizeof(normal) / sizeof(normal[0]); i++)
+		cr_expect(ct_path_is_normal(normal[i]), "%s", normal[i]);
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		cr_expect(!ct_path_is_normal(odd[i]), "%s", odd[i]);
+}
+
+Test(safefs, path_within_goes_by_whole_components)
+{
+	cr_expect(ct_path_within("/dev", "/dev"));
+	cr_expect(ct_path_within("/dev/pts", "/dev"));
+	cr_expect(ct_path_within("/dev/pts", "/"));
+	cr_expect(ct_path_within("/", "/"));
+	cr_expect(!ct_path_within("/devx", "/dev"));
+	cr_expect(!ct_path_within("/dev", "/dev/pts"));
+	cr_expect(!ct_path_within("/", "/dev"));
+}
+
 /* A symlink target can hold one component far longer than a name: refused, never copied. */
 Test(safefs, overlong_component_in_a_symlink_target, .init = setup, .fini = teardown)
 {
