@@ -421,9 +421,9 @@ static int gen_int(yajl_gen g, const char *key, long long value)
 /* yajl_gen_integer takes a long long: a uint64_t goes out as its decimal text */
 static int gen_u64(yajl_gen g, const char *key, uint64_t value)
 {
-	char text[24];
-	int n = snprintf(text, sizeof(text), "%" PRIu64, value);
-	return gen_key(g, key) || yajl_gen_number(g, text, (size_t)n) != yajl_gen_status_ok;
+	char text[CT_DEC_MAX];
+	size_t n = ct_format_dec(text, value);
+	return gen_key(g, key) || yajl_gen_number(g, text, n) != yajl_gen_status_ok;
 }
 
 static int gen_bool(yajl_gen g, const char *key, bool value)
