@@ -10,24 +10,14 @@
 
 #include "libct/cleanup.h"
 #include "libct/readall.h"
+#include "libct/selfstatus.h"
 
 /* A status file is a few KiB; NSpid comes early but the whole file is taken. */
 #define STATUS_MAX (64 * 1024)
 
-static const char *nspid_line(const char *text)
-{
-	for (const char *line = text; line && *line; line = strchr(line, '\n')) {
-		if (*line == '\n')
-			line++;
-		if (strncmp(line, "NSpid:", 6) == 0)
-			return line + 6;
-	}
-	return NULL;
-}
-
 int ct_parse_nspid(const char *status_text, pid_t *innermost)
 {
-	const char *s = nspid_line(status_text);
+	const char *s = ct_proc_status_field(status_text, "NSpid");
 	if (!s)
 		return -1;
 	long last = -1;

@@ -54,26 +54,33 @@ static int read_rest(int fd, char **buf, size_t *len, size_t *cap, size_t max)
 	}
 }
 
-static char *read_whole(int fd, size_t max, size_t *len_out, bool short_read_is_end)
+/* The n bytes at `first` copied to the heap and, unless at_end, read on to the end of fd. */
+static char *read_on(int fd, const char *first, size_t n, bool at_end, size_t max,
+		     size_t *len_out)
 {
-	char first[FIRST_READ];
-	ssize_t n = read_retrying(fd, first, sizeof(first));
-	if (n < 0)
-		return NULL;
-	if ((size_t)n > max)
+	if (n > max)
 		return errno = EFBIG, NULL;
-	size_t len = (size_t)n, cap = len + 2;
+	size_t len = n, cap = len + 2;
 	_cleanup_free_ char *buf = malloc(cap);
 	if (!buf)
 		return errno = ENOMEM, NULL;
 	memcpy(buf, first, len);
-	bool at_end = n == 0 || (short_read_is_end && (size_t)n < sizeof(first));
 	if (!at_end && read_rest(fd, &buf, &len, &cap, max) < 0)
 		return NULL;
 	buf[len] = '\0';
 	if (len_out)
 		*len_out = len;
 	return steal_ptr(&buf);
+}
+
+static char *read_whole(int fd, size_t max, size_t *len_out, bool short_read_is_end)
+{
+	char first[FIRST_READ];
+	ssize_t n = read_retrying(fd, first, sizeof(first));
+	if (n < 0)
+		return NULL;
+	bool at_end = n == 0 || (short_read_is_end && (size_t)n < sizeof(first));
+	return read_on(fd, first, (size_t)n, at_end, max, len_out);
 }
 
 char *ct_read_all(int fd, size_t max, size_t *len_out)
@@ -84,4 +91,20 @@ char *ct_read_all(int fd, size_t max, size_t *len_out)
 char *ct_read_file(int fd, size_t max, size_t *len_out)
 {
 	return read_whole(fd, max, len_out, true);
+}
+
+const char *ct_read_file_into(int fd, char *buf, size_t size, size_t max, char **heap,
+			      size_t *len_out)
+{
+	ssize_t n = read_retrying(fd, buf, size - 1);
+	if (n < 0)
+		return NULL;
+	if ((size_t)n < size - 1 && (size_t)n <= max) {
+		buf[n] = '\0';
+		if (len_out)
+			*len_out = (size_t)n;
+		return buf;
+	}
+	*heap = read_on(fd, buf, (size_t)n, false, max, len_out);
+	return *heap;
 }

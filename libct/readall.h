@@ -16,4 +16,11 @@ char *ct_read_all(int fd, size_t max, size_t *len);
  * pipe, socket or terminal, whose reads return what is there so far. */
 char *ct_read_file(int fd, size_t max, size_t *len);
 
+/* ct_read_file into the caller's buf (size bytes) first: a file shorter than size - 1 bytes
+ * is returned in buf, NUL-terminated, with no allocation (a state.json read per container by
+ * `list`); a longer one is read on into a malloc'd copy stored in *heap (the caller's to
+ * free) and returned. NULL with errno set, as ct_read_file. */
+const char *ct_read_file_into(int fd, char *buf, size_t size, size_t max, char **heap,
+			      size_t *len);
+
 #endif

@@ -10,27 +10,32 @@
 #include "libct/cleanup.h"
 #include "libct/readall.h"
 
-/* The value of the line "<key>:\t<hex>", keys matched at a line start only. */
-static int hex_field(const char *text, const char *key, uint64_t *out)
+const char *ct_proc_status_field(const char *text, const char *key)
 {
 	size_t n = strlen(key);
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
-		if (strncmp(line, key, n) != 0 || line[n] != ':')
-			continue;
-		const char *p = line + n + 1;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!isxdigit((unsigned char)*p))
-			return -1;
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(p, &end, 16);
-		if (errno || (*end && *end != '\n'))
-			return -1;
-		*out = v;
-		return 0;
-	}
-	return -1;
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line)
+		if (strncmp(line, key, n) == 0 && line[n] == ':')
+			return line + n + 1;
+	return NULL;
+}
+
+/* The value of the line "<key>:\t<hex>". */
+static int hex_field(const char *text, const char *key, uint64_t *out)
+{
+	const char *p = ct_proc_status_field(text, key);
+	if (!p)
+		return -1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isxdigit((unsigned char)*p))
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(p, &end, 16);
+	if (errno || (*end && *end != '\n'))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 int ct_self_status_parse(const char *text, struct ct_self_status *out)

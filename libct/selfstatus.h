@@ -12,6 +12,10 @@ struct ct_self_status {
 	uint64_t cap_bounding; /* CapBnd: bit n is capability n */
 };
 
+/* The text after "<key>:" on the line of a /proc/PID/status text that starts with it (a key
+ * matches at a line start only, whole); NULL when no line does. Pure. */
+const char *ct_proc_status_field(const char *text, const char *key);
+
 /* Parses the text of /proc/PID/status. Returns 0, or -1 when SigIgn or CapBnd is missing
  * or not hexadecimal. Pure, unit-tested. */
 int ct_self_status_parse(const char *text, struct ct_self_status *out);

@@ -668,8 +668,8 @@ static const struct oci_field state_fields[] = {
  * buffer made and freed each time was an mmap and a munmap. */
 #define STATE_STACK_BYTES 8192
 
-/* One open and, for what fits `stack`, one read; a bigger file is read again into *heap
- * (the caller's to free). Returns the NUL-terminated text. O_NONBLOCK: a FIFO planted as
+/* One open and, for what fits `stack`, one read; a bigger file is read on into *heap (the
+ * caller's to free). Returns the NUL-terminated text. O_NONBLOCK: a FIFO planted as
  * state.json reads as empty (a parse error) instead of blocking the open; the size cap is
  * the read's. */
 static const char *read_state_text(int atfd, const char *path, const char *label,
@@ -679,27 +679,12 @@ static const char *read_state_text(int atfd, const char *path, const char *label
 	_cleanup_close_ int fd = openat(atfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	ssize_t n;
-	do
-		n = read(fd, stack, STATE_STACK_BYTES - 1);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
+	const char *text = ct_read_file_into(fd, stack, STATE_STACK_BYTES, STATE_MAX_BYTES, heap, len);
+	if (!text && errno == EFBIG)
+		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
+		       NULL;
+	if (!text)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	const char *text = stack;
-	/* a short read of a regular file is its end (libct/readall.h) */
-	if ((size_t)n < STATE_STACK_BYTES - 1) {
-		stack[n] = '\0';
-		*len = (size_t)n;
-	} else if (lseek(fd, 0, SEEK_SET) < 0 ||
-		   !(*heap = ct_read_file(fd, STATE_MAX_BYTES, len))) {
-		if (errno == EFBIG)
-			return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label,
-					    STATE_MAX_BYTES),
-			       NULL;
-		return ct_error_set(err, errno, "%s", label), NULL;
-	} else {
-		text = *heap;
-	}
 	return text;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
+#include "libct/pathbuf.h"
 #include "libct/readall.h"
 
 /* ---- the JSON path of the value being walked ---- */
@@ -50,12 +51,7 @@ static bool is_identifier(const char *s)
 /* Appends text to w->path at *len, cut at the buffer's end. */
 static void path_append(struct oci_walk *w, size_t *len, const char *text)
 {
-	size_t room = sizeof(w->path) - 1 - *len, n = strlen(text);
-	if (n > room)
-		n = room;
-	memcpy(w->path + *len, text, n);
-	*len += n;
-	w->path[*len] = '\0';
+	*len = ct_buf_put(w->path, sizeof(w->path), *len, text);
 }
 
 /* One step as text: ".name" for an identifier, "[\"name\"]" for any other name, "[3]". */

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
-#include "libct/pathbuf.h"
 
 /* Larger than freezer.state ("FREEZING\n") and cgroup.events ("populated 1\nfrozen 1\n"). */
 #define FREEZER_TEXT_MAX 128
@@ -40,10 +39,8 @@ bool ct_cgroup_v1_text_paused(const char *freezer_state)
 /* dir/file into buf (NUL-terminated) with one read: these files are one short seq_file. */
 static bool read_small(const char *dir, const char *file, char buf[FREEZER_TEXT_MAX])
 {
-	char path[4096];
-	if (!ct_path_join(path, sizeof(path), dir, file))
-		return false;
-	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	char path[4096]; /* one too long is left empty: its open fails */
+	int fd = ct_cg_open_at(-1, dir, file, O_RDONLY | O_CLOEXEC, path, sizeof(path));
 	if (fd < 0)
 		return false;
 	ssize_t n = read(fd, buf, FREEZER_TEXT_MAX - 1);

@@ -122,3 +122,58 @@ Test(readall, read_file_over_max_is_efbig)
 	cr_expect_eq(errno, EFBIG, "errno %d", errno);
 	close(fd);
 }
+
+/* ct_read_file_into: a file shorter than the buffer stays in it (no copy made); a longer one
+ * is read on, whole, into the heap. */
+static void assert_read_into_of(size_t n, size_t bufsize)
+{
+	char path[] = "/tmp/ctrun-readall-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
+	unlink(path);
+	char *data = malloc(n + 1);
+	cr_assert_not_null(data);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)('a' + i % 26);
+	cr_assert_eq(pwrite(fd, data, n, 0), (ssize_t)n);
+	char *buf = malloc(bufsize), *heap = NULL;
+	cr_assert_not_null(buf);
+	size_t len = 0;
+	const char *text = ct_read_file_into(fd, buf, bufsize, 1 << 20, &heap, &len);
+	close(fd);
+	cr_assert_not_null(text, "ct_read_file_into(%zu): %s", n, strerror(errno));
+	if (n < bufsize - 1)
+		cr_expect(text == buf && !heap, "%zu bytes: not read into the buffer", n);
+	else
+		cr_expect(text == heap, "%zu bytes: not read into the heap", n);
+	cr_expect_eq(len, n);
+	cr_expect_eq(memcmp(text, data, n), 0, "%zu bytes: other text", n);
+	cr_expect_eq(text[n], '\0');
+	free(heap);
+	free(buf);
+	free(data);
+}
+
+Test(readall, read_file_into_buffer_or_heap)
+{
+	assert_read_into_of(0, 64);
+	assert_read_into_of(62, 64);
+	assert_read_into_of(63, 64);
+	assert_read_into_of(64, 64);
+	assert_read_into_of(40000, 64);
+}
+
+Test(readall, read_file_into_over_max_is_efbig)
+{
+	char path[] = "/tmp/ctrun-readall-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	unlink(path);
+	cr_assert_eq(pwrite(fd, "0123456789", 10, 0), 10);
+	char buf[64], *heap = NULL;
+	errno = 0;
+	cr_expect_null(ct_read_file_into(fd, buf, sizeof(buf), 9, &heap, NULL));
+	cr_expect_eq(errno, EFBIG, "errno %d", errno);
+	cr_expect_null(heap);
+	close(fd);
+}

@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "libct/selfstatus.h"
 
@@ -61,4 +62,16 @@ Test(selfstatus, reads_this_process)
 	sigaction(SIGUSR2, &old, NULL);
 	cr_assert(s.sig_ignored & (1ULL << (SIGUSR2 - 1)));
 	cr_assert_neq(s.sig_ignored, ~0ULL, "read, not the fallback");
+}
+
+/* The first line starting with the whole key, the text after its colon; none: NULL. */
+Test(selfstatus, status_field_at_a_line_start)
+{
+	const char *text = "NSpidX:\t9\nName:\tNSpid: 8\nNSpid:\t7\t1\nNSpid:\t6\n";
+	const char *v = ct_proc_status_field(text, "NSpid");
+	cr_assert_not_null(v);
+	cr_expect_eq(strncmp(v, "\t7\t1\n", 5), 0, "got: %s", v);
+	cr_expect_null(ct_proc_status_field(text, "Tgid"));
+	cr_expect_null(ct_proc_status_field("", "NSpid"));
+	cr_expect_str_eq(ct_proc_status_field("Name:", "Name"), "");
 }
