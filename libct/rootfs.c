@@ -403,11 +403,9 @@ static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error 
 	if (mount_all(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
 	    enter_rootfs(plan, rootfd, err) < 0)
 		return -1;
-	_cleanup_close_ int newroot = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (newroot < 0)
-		return ct_error_set(err, errno, "open the new root");
-	if (write_sysctls(plan, err) < 0 || mask_paths(plan, newroot, err) < 0 ||
-	    make_paths_readonly(plan, newroot, err) < 0 || finish_root(plan, newroot, err) < 0)
+	/* rootfd is the new root itself: pivot_root and MS_MOVE move the mount it is on */
+	if (write_sysctls(plan, err) < 0 || mask_paths(plan, rootfd, err) < 0 ||
+	    make_paths_readonly(plan, rootfd, err) < 0 || finish_root(plan, rootfd, err) < 0)
 		return -1;
 	return 0;
 }
