@@ -287,15 +287,13 @@ static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
  * sigaction() refuses the signals it reserves (32-34), which the caller may have ignored. */
 static void reset_signals(uint64_t ignored, const sigset_t *mask)
 {
-	struct {
-		void (*handler)(int);
-		unsigned long flags;
-		void (*restorer)(void);
-		uint64_t mask;
-	} dfl = {.handler = SIG_DFL};
+	/* the kernel's struct sigaction, all zero: SIG_DFL is 0, no flags, an empty mask, so
+	 * whatever the architecture's order of its fields (mips puts flags first, arm64 has no
+	 * restorer), zeros are right; 4 words cover every layout */
+	static const uint64_t dfl[4];
 	for (int sig = 1; sig <= 64; sig++)
 		if (ignored & (1ULL << (sig - 1)))
-			syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof(dfl.mask));
+			syscall(SYS_rt_sigaction, sig, dfl, NULL, sizeof(uint64_t));
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
