@@ -98,9 +98,11 @@ build_yajl() {
 	ar rcs "$prefix/lib/libyajl.a" "$work"/yajl-obj/*.o
 }
 
+# configure runs the programs it compiles: linked static they need no musl loader
+# (/lib/ld-musl-x86_64.so.1), which no Debian package this build installs provides.
 build_libseccomp() {
 	cd "$work/libseccomp-src"
-	./configure CC="$CC_MUSL" --prefix="$prefix" --enable-static --disable-shared \
+	./configure CC="$CC_MUSL" LDFLAGS=-static --prefix="$prefix" --enable-static --disable-shared \
 		>>"$log" 2>&1 || die "libseccomp: configure failed (see $log)"
 	make -C src libseccomp.la >>"$log" 2>&1 || die "libseccomp: make failed (see $log)"
 	cp src/.libs/libseccomp.a "$prefix/lib/"
