@@ -421,6 +421,30 @@ void ct_plan_enters_user_ns(struct ct_init_plan *plan)
 	plan->cap_drop = known_caps(plan) & ~plan->cap_bounding;
 }
 
+/* prctl(2): the kernel raises an ambient capability only if it is both permitted and
+ * inheritable. runc and crun go on without the others, silently: their own `spec` (and
+ * Buildah's, Docker's) lists ambient capabilities without inheritable ones since
+ * CVE-2022-29162. So does ctrun; --debug names each one left out. */
+static void keep_raisable_ambient(struct ct_init_plan *plan, const oci_strings *names)
+{
+	uint64_t raisable = plan->cap_permitted & plan->cap_inheritable;
+	uint64_t skipped = plan->cap_ambient & ~raisable;
+	plan->cap_ambient &= raisable;
+	if (!skipped || !plan->opts->notice)
+		return;
+	for (size_t i = 0; i < names->len; i++) {
+		int v = ct_capability_from_name(names->items[i]);
+		if (v < 0 || v > plan->cap_last || !(skipped & (1ULL << v)))
+			continue;
+		char msg[200];
+		snprintf(msg, sizeof(msg),
+			 "%s.capabilities.ambient[%zu]: \"%s\" not raised: it is not both "
+			 "permitted and inheritable",
+			 ct_process_path(plan->opts), i, names->items[i]);
+		plan->opts->notice(msg);
+	}
+}
+
 static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *plan,
 			     uint64_t own_bounding, struct ct_error *err)
 {
@@ -436,6 +460,7 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	    cap_set_mask(plan, &c->ambient, "ambient", &plan->cap_ambient, err) < 0)
 		return -1;
 	plan->cap_drop = bounding_at_start(plan, own_bounding) & ~plan->cap_bounding;
+	keep_raisable_ambient(plan, &c->ambient);
 	return 0;
 }
 

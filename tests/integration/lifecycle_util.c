@@ -34,6 +34,24 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+char *lc_shared_config_value(const char *file, const char *path)
+{
+	const char *src = getenv("CTRUN_SRC");
+	if (!src || !*src)
+		cr_assert_fail("CTRUN_SRC is not set (make integration sets it)");
+	char *name;
+	cr_assert_geq(asprintf(&name, "%s/../shared/configs/%s", src, file), 0, "out of memory");
+	if (!ctt_exists(name))
+		ctt_skip("%s is missing: the real-world configs are not there", name);
+	yajl_val tree = ctt_json_load(name);
+	yajl_val v = ctt_json_get(tree, path);
+	cr_assert_not_null(v, "%s has no %s", name, path);
+	char *text = ctt_json_text(v);
+	yajl_tree_free(tree);
+	free(name);
+	return text;
+}
+
 char *lc_json_quote(const char *s)
 {
 	char *out = malloc(strlen(s) * 6 + 3);

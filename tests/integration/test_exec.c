@@ -355,6 +355,51 @@ Test(exec, process_json_as_containerd_sends_it)
 	free(path);
 }
 
+/* A container of `runc spec`'s process capabilities: ambient ones without inheritable ones. */
+static void ex_start_runc_spec_caps(struct lc *t)
+{
+	lc_init(t);
+	char *caps = lc_shared_config_value("runc-1.1.5-spec.json", ".process.capabilities");
+	ctt_config_set(t->bundle, ".process.capabilities", caps);
+	free(caps);
+	lc_set_args(t, LC_ARGV("sleep", "1000"));
+	lc_ok(t, "run", "--detach", "--bundle", t->bundle, ID);
+}
+
+/* The sets runc 1.1.5 gives the same execs: the ambient capabilities the kernel refuses
+ * (not inheritable) are skipped, for the container's process, --cap and --process alike. */
+Test(exec, ambient_without_inheritable_as_runc_does)
+{
+	struct lc t;
+	ex_start_runc_spec_caps(&t);
+	char *out = status_lines(&t, NULL);
+	assert_has(out, "^CapPrm:\t0000000020000420$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	out = status_lines(&t, LC_ARGV("--cap", "CAP_SYS_ADMIN"));
+	assert_has(out, "^CapEff:\t0000000020200420$");
+	assert_has(out, "^CapPrm:\t0000000020200420$");
+	assert_has(out, "^CapBnd:\t0000000020200420$");
+	assert_has(out, "^CapInh:\t0000000000000000$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	out = status_lines(&t, LC_ARGV("--user", "1000", "--cap", "CAP_SYS_ADMIN"));
+	assert_has(out, "^CapPrm:\t0000000000000000$");
+	assert_has(out, "^CapBnd:\t0000000020200420$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	char *process = lc_shared_config_value("runc-1.1.5-spec.json", ".process");
+	char *path = write_process(process);
+	ctt_json_edit_file(path, ".args", "[\"grep\", \"^Cap\", \"/proc/self/status\"]");
+	ctt_json_edit_file(path, ".terminal", "false");
+	out = ex_output(&t, LC_ARGV("--process", path, ID));
+	assert_has(out, "^CapEff:\t0000000020000420$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	free(path);
+	free(process);
+}
+
 Test(exec, signals_are_forwarded_in_the_foreground)
 {
 	struct lc t;

@@ -574,7 +574,7 @@ Test(spawn_plan, capabilities_become_bit_masks)
 						[ "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_CHOWN" ],
 					"effective" : ["CAP_KILL"],
 					"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
-					"inheritable" : [],
+					"inheritable" : ["CAP_NET_BIND_SERVICE"],
 					"ambient" : ["CAP_NET_BIND_SERVICE"]
 				}
 			}),
@@ -585,8 +585,37 @@ Test(spawn_plan, capabilities_become_bit_masks)
 		     (unsigned long long)f.plan.cap_bounding);
 	cr_expect_eq(f.plan.cap_effective, 1ULL << 5, "CAP_KILL is bit 5");
 	cr_expect_eq(f.plan.cap_permitted, (1ULL << 5) | (1ULL << 10));
-	cr_expect_eq(f.plan.cap_inheritable, 0);
+	cr_expect_eq(f.plan.cap_inheritable, 1ULL << 10);
 	cr_expect_eq(f.plan.cap_ambient, 1ULL << 10);
+	plan_done(&f);
+}
+
+/* prctl(2) refuses to raise an ambient capability that is not both permitted and
+ * inheritable; runc's and crun's `spec` list ambient ones without inheritable ones. */
+Test(spawn_plan, ambient_capabilities_need_permitted_and_inheritable)
+{
+	struct plan_fixture f;
+	plan_build_ok(
+		&f,
+		plan_doc_with(
+			JSON({
+				"args" : ["/bin/true"],
+				"cwd" : "/",
+				"capabilities" : {
+					"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
+					"inheritable" : [ "CAP_KILL", "CAP_CHOWN" ],
+					"ambient" :
+						[ "CAP_NET_BIND_SERVICE", "CAP_KILL", "CAP_CHOWN" ]
+				}
+			}),
+			""));
+	cr_expect_eq(f.plan.cap_ambient, 1ULL << CAP_KILL, "ambient %#llx",
+		     (unsigned long long)f.plan.cap_ambient);
+	cr_expect_str_eq(plan_notices,
+			 "config.json: .process.capabilities.ambient[0]: \"CAP_NET_BIND_SERVICE\" "
+			 "not raised: it is not both permitted and inheritable\n"
+			 "config.json: .process.capabilities.ambient[2]: \"CAP_CHOWN\" not "
+			 "raised: it is not both permitted and inheritable\n");
 	plan_done(&f);
 }
 
