@@ -34,6 +34,24 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+char *lc_which(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs = strdup(path && *path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
+	cr_assert_not_null(dirs, "out of memory");
+	char *found = NULL;
+	for (char *save, *d = strtok_r(dirs, ":", &save); d && !found;
+	     d = strtok_r(NULL, ":", &save)) {
+		char *candidate = ctt_path(d, name);
+		if (access(candidate, X_OK) == 0)
+			found = candidate;
+		else
+			free(candidate);
+	}
+	free(dirs);
+	return found;
+}
+
 char *lc_shared_config_value(const char *file, const char *path)
 {
 	const char *src = getenv("CTRUN_SRC");

@@ -61,6 +61,9 @@ void lc_covered_mounts(const struct lc *t);
 #define LC_WRAPPER_MAX 8
 void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_args);
 
+/* The path of program name in $PATH (malloc'd), NULL when it is not there. */
+char *lc_which(const char *name);
+
 /* The value at path of ../shared/configs/file (what runc, crun, Podman, containerd, Docker
  * and Buildah really write) as JSON text, malloc'd; skips the test when the file is missing. */
 char *lc_shared_config_value(const char *file, const char *path);

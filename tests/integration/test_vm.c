@@ -191,6 +191,21 @@ static void oom_hog(const struct lc *t)
 			 "echo $? > /killed; sleep 1000");
 }
 
+/* Podman's capabilities (CAP_MKNOD) and its deny-all device list: the eBPF filter lets the
+ * container make any node, as runc's rules do, and open only the standard ones. */
+static void mknod_any(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+	char *caps = lc_shared_config_value("podman-default.json", ".process.capabilities");
+	ctt_config_set(t->bundle, ".process.capabilities", caps);
+	free(caps);
+	ctt_config_set(t->bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	lc_set_script(t, "mknod /blk b 7 0 && echo blk-made; "
+			 "head -c 0 /blk 2>/dev/null || echo blk-denied; "
+			 "echo x > /dev/null && echo null-ok");
+}
+
 static const struct vm_case cases[] = {
 	{"basic", identity, NULL, NULL},
 	{"nopivot", identity, "initramfs", "--debug run --no-pivot"},
@@ -199,6 +214,7 @@ static const struct vm_case cases[] = {
 	{"mounts", many_mounts, NULL, NULL},
 	{"cgv2", cgroup_v2_limits, NULL, NULL},
 	{"cgv2-bad", cgroup_v2_unknown_key, NULL, "run"},
+	{"mknod", mknod_any, NULL, "run"},
 	{"cgcmd", cgroup_commands, NULL, NULL, CGCMD_SCRIPT},
 	{"oom", oom_hog, NULL, NULL, OOM_SCRIPT},
 	{"tiny", tiny_limit, NULL, NULL, TINY_SCRIPT},
@@ -520,10 +536,23 @@ Test(vm, device_filter_on_cgroup2)
 				"r /dev/null ok\n"
 				"w /dev/zero ok\n"
 				"r /dev/kmsg Operation not permitted\n"
+				"m b:7:0 ok\n"
+				"mr c:1:11 made, open Operation not permitted\n"
 				"programs 1\n"
 				"r /dev/kmsg ok\n"
 				"w /dev/kmsg Operation not permitted\n");
 	cr_expect_str_empty(r.err);
+	ctt_result_free(&r);
+	free(console);
+}
+
+Test(vm, mknod_of_any_node_but_open_only_the_standard_on_cgroup2)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "mknod");
+	cr_expect_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect_str_eq(r.out, "blk-made\nblk-denied\nnull-ok\n");
 	ctt_result_free(&r);
 	free(console);
 }
