@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/cgroup/zero_unset.h"
 #include "libct/cleanup.h"
 #include "libct/kernel.h"
 #include "libct/lsm.h"
@@ -61,6 +62,7 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 	if (oci_config_load(path, &opts, config, err) < 0 ||
 	    ct_bundle_rootfs(bundle, *config, rootfs, err) < 0)
 		return -1;
+	ct_cgroup_forget_unset(&(*config)->linux_.resources);
 	if ((*config)->process.terminal && !a->console_socket)
 		return ct_error_set_plain(err, EINVAL,
 					  "config.json: .process.terminal is true: "

@@ -95,6 +95,89 @@ Test(cgroup, resources_read_back_from_outside)
 	cgt_assert_subtree_gone();
 }
 
+/* A Docker 20.10 config's resources (../shared/configs), for the cgroup NAME. */
+static void use_resources_of(const struct lc *t, const char *file, const char *name)
+{
+	char *res = lc_shared_config_value(file, ".linux.resources");
+	ctt_config_set(t->bundle, ".linux.resources", res);
+	free(res);
+	cgt_use_path(t, name);
+}
+
+/* `docker run --runtime ctrun` without limits: Docker sends {"cpu": {"shares": 0},
+ * "blockIO": {"weight": 0}}, which runc reads as "not set" (this kernel has no blkio weight
+ * file to write a weight to): the cgroup keeps its defaults. */
+Test(cgroup, docker_config_without_limits_writes_nothing)
+{
+	need_v1_hierarchy("cpu");
+	struct lc t;
+	lc_init(&t);
+	use_resources_of(&t, "docker-default.json", "docker");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("docker");
+	assert_file("cpu", rel, "cpu.shares", "1024");
+	lc_ok(&t, "delete", "--force", ID);
+	free(rel);
+}
+
+static void assert_docker_limits(const char *rel)
+{
+	assert_file("memory", rel, "memory.limit_in_bytes", "67108864");
+	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "134217728");
+	assert_file("cpu", rel, "cpu.shares", "512");
+	assert_file("cpu", rel, "cpu.cfs_period_us", "100000");
+	assert_file("cpu", rel, "cpu.cfs_quota_us", "50000");
+	assert_file("pids", rel, "pids.max", "50");
+}
+
+/* runc-update(8)'s document of zeros changes nothing; Podman's update then applies. */
+#define UPDATE_OF_ZEROS                                                                    \
+	"{\"memory\": {\"limit\": 0, \"reservation\": 0, \"swap\": 0, \"kernel\": 0, "     \
+	"\"kernelTCP\": 0}, \"cpu\": {\"shares\": 0, \"quota\": 0, \"period\": 0, "        \
+	"\"realtimeRuntime\": 0, \"realtimePeriod\": 0, \"cpus\": \"\", \"mems\": \"\"}, " \
+	"\"blockIO\": {\"weight\": 0}, \"pids\": {\"limit\": 0}}"
+
+/* Docker's config with limits (shares, quota, period, memory+swap, pids; a blkio weight of
+ * 0) gets what runc writes; an update of zeros keeps every limit, as runc's does. */
+Test(cgroup, docker_limits_and_an_update_of_zeros)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	use_resources_of(&t, "docker-resources.json", "docker-limits");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *rel = rel_of("docker-limits");
+	assert_docker_limits(rel);
+	char *memory = cgt_dir("memory", rel);
+	char *tcp = cgt_read(memory, "memory.kmem.tcp.limit_in_bytes");
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t, UPDATE_OF_ZEROS, "update", "--resources", "-", ID);
+	cr_expect_eq(r.status, 0, "update: %s", r.err);
+	ctt_result_free(&r);
+	assert_docker_limits(rel);
+	assert_file("memory", rel, "memory.kmem.tcp.limit_in_bytes", tcp); /* not 0 */
+	free(tcp);
+	free(memory);
+	char *podman = lc_shared_config_value("podman-update-resources.json", "");
+	lc_ctrun_input(&r, &t, podman, "update", "--resources", "-", ID);
+	cr_expect_eq(r.status, 0, "update: %s", r.err);
+	ctt_result_free(&r);
+	assert_file("memory", rel, "memory.limit_in_bytes", "268435456");
+	assert_file("cpu", rel, "cpu.cfs_quota_us", "150000");
+	assert_file("pids", rel, "pids.max", "50");
+	/* a later update of the swap alone still finds the limit the zeros did not replace */
+	lc_ctrun_input(&r, &t, "{\"memory\": {\"swap\": 0}, \"cpu\": {\"quota\": 0}}", "update",
+		       "--resources", "-", ID);
+	cr_expect_eq(r.status, 0, "update: %s", r.err);
+	ctt_result_free(&r);
+	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "536870912");
+	assert_file("cpu", rel, "cpu.cfs_quota_us", "150000");
+	lc_ok(&t, "delete", "--force", ID);
+	free(podman);
+	free(rel);
+}
+
 /* cpuset levels that exist with empty cpus and mems (made, never filled) get the values of
  * the nearest ancestor that has them, as do the levels create makes below them: no process
  * could join the leaf otherwise. */
@@ -510,7 +593,7 @@ static char *created_devices_list(const struct lc *t, const char *name)
 
 /* runc 1.1.5's devices.list for a deny-all config, in its order: mknod of any node, then the
  * standard devices (null, zero, full, random, urandom, tty, ptmx, tun, the pty slaves). */
-#define RUNC_DEVICES_LIST                                                                       \
+#define RUNC_DEVICES_LIST                                                                      \
 	"b *:* m\nc *:* m\nc 1:3 rwm\nc 1:5 rwm\nc 1:7 rwm\nc 1:8 rwm\nc 1:9 rwm\nc 5:0 rwm\n" \
 	"c 5:2 rwm\nc 10:200 rwm\nc 136:* rwm\n"
 
