@@ -20,6 +20,7 @@
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
 #include "runtime/bundle.h"
+#include "runtime/cache_dir.h"
 #include "runtime/container_cgroup.h"
 #include "runtime/log.h"
 
@@ -198,7 +199,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (prepare_state(c, a, bundle, rootfs, b->config, err) < 0)
 		return -1;
 	const struct oci_config *config = b->config;
-	const struct ct_seccomp_cache cache = {c->rootfd, ct_runtime_version()};
+	const struct ct_seccomp_cache cache = {ct_cache_dir(), ct_runtime_version()};
 	struct record_args record = {c, a->start};
 	struct ct_spawn_opts so = {
 		.config = config,
@@ -218,7 +219,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
-		.seccomp_cache = &cache,
+		.seccomp_cache = cache.dir ? &cache : NULL,
 		.while_setting_up = record_state,
 		.while_arg = &record,
 	};
