@@ -4,6 +4,7 @@
  *
  *   <root>/                 0700, made by ct_state_root_open(create = true)
  *     <id>/                 0700, appears already locked by its creator (ct_state_reserve)
+ *       pending.json        what create is about to make (ct_state_write_pending)
  *       state.json          struct ct_state, written by ct_state_write
  *       ...                 anything else create puts there (exec fifo), removed by
  *                           ct_state_remove
@@ -20,10 +21,11 @@
 #include "oci/config.h"
 #include "oci/jsonwalk.h"
 
-#define CT_ID_MAX	     1024
-#define CT_STATE_OCI_VERSION "1.3.0"
-#define CT_STATE_FILE	     "state.json"
-#define CT_TIMESTAMP_MAX     40 /* "2006-01-02T15:04:05.123456789Z" and its NUL, with room */
+#define CT_ID_MAX	      1024
+#define CT_STATE_OCI_VERSION  "1.3.0"
+#define CT_STATE_FILE	      "state.json"
+#define CT_STATE_PENDING_FILE "pending.json"
+#define CT_TIMESTAMP_MAX      40 /* "2006-01-02T15:04:05.123456789Z" and its NUL, with room */
 
 /* How an id is quoted in every message, so that an error line stays one short line: bytes
  * outside printable ASCII (and '"', '\\') as \xNN, cut after CT_ID_SHOWN_CHARS characters
@@ -127,6 +129,15 @@ struct ct_state {
  *     "hooks"?: { "poststart"?, "poststop"? } } } */
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		   struct ct_error *err);
+
+/* What create records before it makes anything outside this directory (its cgroup
+ * directories), in state.json's format: a create killed before state.json leaves this
+ * for whoever removes its directory (ct_state_read_pending: errnum ENOENT when there is
+ * none). Its cgroup paths are only the directories create makes, never one that was there. */
+int ct_state_write_pending(const struct ct_container_dir *d, const struct ct_state *st,
+			   struct ct_error *err);
+int ct_state_read_pending(const struct ct_container_dir *d, struct ct_state *st,
+			  struct ct_error *err);
 
 /* Another file of the container directory (what `update` keeps), replaced as state.json is
  * (NAME.tmp, then rename), and read back (NULL with errnum ENOENT when there is none). The
