@@ -25,7 +25,6 @@
 #define RESERVE_PREFIX	 ".reserve-" /* never a valid id: ids do not start with '.' */
 #define OPEN_ATTEMPTS	 3
 #define RESERVE_ATTEMPTS 8
-#define RESERVE_NAME_MAX (sizeof(RESERVE_PREFIX) + 32)
 
 _Static_assert(sizeof(pid_t) == 4, "the pid descriptor stores 4 bytes");
 _Static_assert(sizeof(uid_t) == 4, "the owner descriptor stores 4 bytes");
@@ -245,9 +244,7 @@ static int reserve_by_mkdir(int rootfd, const char *id, struct ct_container_dir 
 	return 0;
 }
 
-/* The reservation directory of id: one name per id (a hash, as an id may be as long as a
- * name), so that a later create or delete of the id finds the one a killed create left. */
-static void reservation_name(const char *id, char name[RESERVE_NAME_MAX])
+void ct_state_reservation_name(const char *id, char name[CT_RESERVATION_NAME_MAX])
 {
 	struct ct_sha256 c;
 	unsigned char digest[CT_SHA256_LEN];
@@ -256,7 +253,7 @@ static void reservation_name(const char *id, char name[RESERVE_NAME_MAX])
 	ct_sha256_update(&c, id, strlen(id));
 	ct_sha256_final(&c, digest);
 	ct_sha256_hex(digest, hex);
-	snprintf(name, RESERVE_NAME_MAX, RESERVE_PREFIX "%.32s", hex);
+	snprintf(name, CT_RESERVATION_NAME_MAX, RESERVE_PREFIX "%.32s", hex);
 }
 
 /* A reservation nobody holds locked was left by a killed create (its creator locks it right
@@ -307,9 +304,9 @@ static int take_reservation(int rootfd, const char *id, const char *name,
 static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir *d,
 			     struct ct_error *err, bool *unsupported)
 {
-	char tmp[RESERVE_NAME_MAX];
+	char tmp[CT_RESERVATION_NAME_MAX];
 	*unsupported = false;
-	reservation_name(id, tmp);
+	ct_state_reservation_name(id, tmp);
 	int taken = 1;
 	for (int attempt = 0; taken == 1 && attempt < RESERVE_ATTEMPTS; attempt++)
 		taken = take_reservation(rootfd, id, tmp, d, err);
@@ -356,8 +353,8 @@ static int does_not_exist(struct ct_error *err, const char *id)
 static int not_found(int rootfd, const char *id, bool exclusive, struct ct_error *err)
 {
 	if (exclusive) {
-		char name[RESERVE_NAME_MAX];
-		reservation_name(id, name);
+		char name[CT_RESERVATION_NAME_MAX];
+		ct_state_reservation_name(id, name);
 		remove_dead_reservation(rootfd, name);
 	}
 	return does_not_exist(err, id);

@@ -72,9 +72,18 @@ struct ct_container_dir {
 int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out,
 		     struct ct_error *err);
 
+/* The temporary name of id's reservation, ".reserve-" and 32 hex digits of the id's
+ * SHA-256: one name per id, so that a create or an exclusive open (ct_state_open) of the
+ * id removes the one a create killed before its rename left, when nobody holds it locked
+ * (a create holds it from right after its mkdir, and checks after locking that it is still
+ * there). Never a valid id. */
+#define CT_RESERVATION_NAME_MAX 48
+void ct_state_reservation_name(const char *id, char name[CT_RESERVATION_NAME_MAX]);
+
 /* Opens <root>/<id> and takes LOCK_EX (lock_exclusive) or LOCK_SH, waiting for it. A missing
  * container, or one removed while we waited for the lock, fails with errnum ENOENT and
- * `container "ID" does not exist`. `out` is always initialised, as for ct_state_reserve. */
+ * `container "ID" does not exist` (an exclusive opener then removes the id's reservation a
+ * killed create left). `out` is always initialised, as for ct_state_reserve. */
 int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_container_dir *out,
 		  struct ct_error *err);
 
