@@ -230,6 +230,23 @@ Test(killed, after_the_init_is_created)
 
 #define MAX_STEPS 4096
 
+/* The global flags of the sweeps' commands (--cgroup-manager disabled), NULL-terminated. */
+static const char *globals[3];
+
+/* `ctrun [globals] args... ID` */
+static void ctrun_id(struct ctt_result *r, const struct lc *t, const char *const *args)
+{
+	const char *argv[16];
+	size_t n = 0;
+	for (size_t i = 0; globals[i]; i++)
+		argv[n++] = globals[i];
+	for (size_t i = 0; args[i] && n < 14; i++)
+		argv[n++] = args[i];
+	argv[n++] = ID;
+	argv[n] = NULL;
+	lc_ctrunv(r, t, argv);
+}
+
 /* One syscall ctrun makes: its name and which of its calls it is (1: the first). */
 struct step {
 	char name[32];
@@ -253,11 +270,13 @@ static size_t record_steps(struct lc *t, const char *command, struct step *steps
 	const char *wrap[] = {"strace", "-o", log, NULL};
 	t->wrapper = wrap;
 	struct ctt_result r;
-	lc_ctrun(&r, t, command, "--bundle", t->bundle, ID);
+	ctrun_id(&r, t, LC_ARGV(command, "--bundle", t->bundle));
 	t->wrapper = NULL;
 	cr_assert_eq(r.status, 0, "%s under strace: exit %d, stderr: %s", command, r.status, r.err);
 	ctt_result_free(&r);
-	lc_ok(t, "delete", "--force", ID);
+	ctrun_id(&r, t, LC_ARGV("delete", "--force"));
+	cr_assert_eq(r.status, 0, "delete --force: %s", r.err);
+	ctt_result_free(&r);
 	char *text = ctt_read_file(log);
 	size_t n = 0;
 	for (char *line = strtok(text, "\n"); line && n < MAX_STEPS; line = strtok(NULL, "\n")) {
@@ -284,7 +303,7 @@ static void kill_before(struct lc *t, const char *command, const struct step *s)
 	const char *wrap[] = {"strace", "-o", "/dev/null", "-e", trace, "-e", inject, NULL};
 	t->wrapper = wrap;
 	struct ctt_result r;
-	lc_ctrun(&r, t, command, "--bundle", t->bundle, ID);
+	ctrun_id(&r, t, LC_ARGV(command, "--bundle", t->bundle));
 	t->wrapper = NULL;
 	cr_assert(r.status == SIGKILLED || r.status == 0, "%s killed at %s #%u: exit %d: %s",
 		  command, s->name, s->nth, r.status, r.err);
@@ -356,7 +375,7 @@ static void recover(const struct lc *t, bool by_create, const char *after)
 {
 	struct ctt_result r;
 	if (by_create) {
-		lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
+		ctrun_id(&r, t, LC_ARGV("create", "--bundle", t->bundle));
 		bool exists = r.status != 0 && strstr(r.err, "already exists");
 		cr_assert(r.status == 0 || exists, "%s: create again: exit %d, stderr: %s", after,
 			  r.status, r.err);
@@ -364,7 +383,7 @@ static void recover(const struct lc *t, bool by_create, const char *after)
 		if (exists)
 			lc_ok(t, "state", ID);
 	}
-	lc_ctrun(&r, t, "delete", "--force", ID);
+	ctrun_id(&r, t, LC_ARGV("delete", "--force"));
 	cr_assert_eq(r.status, 0, "%s: delete --force: exit %d, stderr: %s", after, r.status,
 		     r.err);
 	ctt_result_free(&r);
@@ -402,6 +421,15 @@ Test(killed, create_at_every_syscall)
 Test(killed, run_at_every_syscall)
 {
 	kill_at_every_syscall("run");
+}
+
+/* Without a cgroup (--cgroup-manager disabled) nothing can kill the init but its own end:
+ * none may stay at any kill point. */
+Test(killed, create_without_a_cgroup_at_every_syscall)
+{
+	globals[0] = "--cgroup-manager";
+	globals[1] = "disabled";
+	kill_at_every_syscall("create");
 }
 
 static void sleep_us(unsigned us)
