@@ -257,19 +257,15 @@ void ct_state_reservation_name(const char *id, char name[CT_RESERVATION_NAME_MAX
 }
 
 /* A reservation nobody holds locked was left by a killed create (its creator locks it right
- * after making it and checks afterwards that it is still there): removed, under its lock.
- * False when it is held: a create of the id is under way. */
-static bool remove_dead_reservation(int rootfd, const char *name)
+ * after making it and checks afterwards that it is still there): removed, under its lock. */
+static void remove_dead_reservation(int rootfd, const char *name)
 {
 	_cleanup_close_ int fd =
 		openat(rootfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return true;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
-		return errno != EWOULDBLOCK;
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return;
 	remove_contents(fd, NULL);
 	unlinkat(rootfd, name, AT_REMOVEDIR);
-	return true;
 }
 
 /* Whether the locked directory d is still the reservation `name`: a remover of dead ones
@@ -282,17 +278,20 @@ static bool holds_reservation(int rootfd, const char *name, const struct ct_cont
 	       ours.st_dev == named.st_dev && ours.st_ino == named.st_ino;
 }
 
-/* Makes and locks the reservation `name`: 0, 1 to try again (lost to a remover), -1. */
+/* Makes and locks the reservation `name`: 0, 1 to try again (lost to a remover), -1. One
+ * that is there already and that nobody holds is a killed create's: taken over as it is
+ * (empty: nothing goes in before the rename); one held is a create of the id under way. */
 static int take_reservation(int rootfd, const char *id, const char *name,
 			    struct ct_container_dir *d, struct ct_error *err)
 {
-	if (mkdirat(rootfd, name, 0700) < 0) {
-		if (errno != EEXIST)
-			return ct_error_set(err, errno, "create a directory in the state root");
-		return remove_dead_reservation(rootfd, name) ? 1 : already_exists(err, id);
+	bool made = mkdirat(rootfd, name, 0700) == 0;
+	if (!made && errno != EEXIST)
+		return ct_error_set(err, errno, "create a directory in the state root");
+	if (open_and_lock(rootfd, name, made ? LOCK_EX : LOCK_EX | LOCK_NB, d, err) < 0) {
+		if (err->errnum == ENOENT)
+			return 1;
+		return err->errnum == EWOULDBLOCK ? already_exists(err, id) : -1;
 	}
-	if (open_and_lock(rootfd, name, LOCK_EX, d, err) < 0)
-		return err->errnum == ENOENT ? 1 : -1;
 	if (holds_reservation(rootfd, name, d))
 		return 0;
 	ct_container_dir_close(d);

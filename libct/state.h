@@ -73,10 +73,10 @@ int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out,
 		     struct ct_error *err);
 
 /* The temporary name of id's reservation, ".reserve-" and 32 hex digits of the id's
- * SHA-256: one name per id, so that a create or an exclusive open (ct_state_open) of the
- * id removes the one a create killed before its rename left, when nobody holds it locked
- * (a create holds it from right after its mkdir, and checks after locking that it is still
- * there). Never a valid id. */
+ * SHA-256: one name per id, so that the one a create killed before its rename left is
+ * found, and, when nobody holds it locked, taken over by a create of the id or removed by
+ * an exclusive open (ct_state_open). A create locks it right after its mkdir and checks
+ * after locking that it is still there. Never a valid id. */
 #define CT_RESERVATION_NAME_MAX 48
 void ct_state_reservation_name(const char *id, char name[CT_RESERVATION_NAME_MAX]);
 

@@ -349,8 +349,8 @@ Test(state_dir, concurrent_reserve_exactly_one_wins, .init = setup_root, .fini =
 }
 
 /* A create killed between making its reservation and renaming it left the directory alone,
- * unlocked: the next create of the id removes it and goes on. */
-Test(state_dir, reserve_removes_a_dead_reservation, .init = setup_root, .fini = remove_tmpdir)
+ * unlocked: the next create of the id takes it over and goes on. */
+Test(state_dir, reserve_takes_over_a_dead_reservation, .init = setup_root, .fini = remove_tmpdir)
 {
 	char name[CT_RESERVATION_NAME_MAX];
 	ct_state_reservation_name("web", name);
