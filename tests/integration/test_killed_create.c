@@ -4,7 +4,11 @@
  * and the id must be deletable and usable again; once create is done with it, the
  * container is "created" as runc's is and starts in all its cgroups. Checked from outside
  * (exit status, `state`, `delete`, `start`, the processes of the test) and from inside
- * (the started process's own memory cgroup). */
+ * (the started process's own memory cgroup). Then the sweeps: ctrun killed before each of
+ * its syscalls in turn (the whole sequence of create and of run, strace's count of each
+ * syscall naming the point) and at 30 random moments, after which `delete --force` or a
+ * create of the same id leaves no cgroup (every hierarchy), state entry, process, fd or
+ * mount, and never removes a cgroup that was there before. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
