@@ -432,3 +432,36 @@ Test(rootless, exec_as_the_user)
 	lc_assert_error(&res, "additionalGids", "denies setgroups");
 	ctt_result_free(&res);
 }
+
+/* A user's compiled seccomp programs go to its own $XDG_RUNTIME_DIR/ctrun-cache, never to
+ * the state root ($XDG_RUNTIME_DIR/ctrun), which is left empty; the next run loads them. */
+Test(rootless, seccomp_cache_in_xdg_runtime_dir)
+{
+	struct rl r;
+	rl_init(&r);
+	ctt_config_set(r.t.bundle, ".linux.seccomp",
+		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+		       "[\"mkdir\", \"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
+	lc_set_script(&r.t, "mkdir /tmp/x 2>/dev/null || echo refused");
+	char *xdg = ctt_tmpdir(), env[512], kept[600], state_root[600];
+	lc_make_searchable(xdg);
+	lc_chown_tree(xdg, r.u.uid);
+	snprintf(env, sizeof(env), "XDG_RUNTIME_DIR=%s", xdg);
+	snprintf(kept, sizeof(kept), "filter kept in the cache (%s/ctrun-cache/seccomp/", xdg);
+	snprintf(state_root, sizeof(state_root), "%s/ctrun", xdg);
+	const char *notes[] = {kept, "filter loaded from the cache"};
+	for (int i = 0; i < 2; i++) {
+		struct ctt_result res;
+		run_as_user(&res, &r, LC_ARGV(env),
+			    LC_ARGV("--debug", "run", "--bundle", r.t.bundle, ID));
+		cr_expect_eq(res.status, 0, "run: %s", res.err);
+		cr_expect_str_eq(res.out, "refused\n");
+		cr_expect(strstr(res.err, notes[i]), "no \"%s\" in:\n%s", notes[i], res.err);
+		ctt_result_free(&res);
+		ctt_run(&res, NULL, LC_ARGV("ls", "-A", state_root));
+		cr_expect_str_empty(res.out, "left in %s: %s", state_root, res.out);
+		ctt_result_free(&res);
+	}
+	lc_assert_nothing_left(&r.t);
+	free(xdg);
+}
