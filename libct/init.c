@@ -136,10 +136,20 @@ static int wait_for_create(struct ct_init_plan *plan, struct ct_error *err)
 	return ct_sync_expect(plan->sync_fd, CT_SYNC_CREATED, "create was done", err);
 }
 
+/* Before any namespace is joined or the root changes, while /proc is the caller's: the
+ * directory of the init's own fds, where the exec fifo is reopened (wait_for_start). */
+static void open_own_fd_dir(struct ct_init_plan *plan)
+{
+	if (plan->opts->start == CT_START_FIFO)
+		plan->own_fd_dir =
+			openat(AT_FDCWD, "/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 /* Blocks until `ctrun start` opens the fifo for reading (or run says START) and returns the
- * channel the start is reported on. The fifo is reopened through the container's /proc,
- * where a config mount (on /proc/1/fd) may put another file: it is used only when it is
- * the fifo. */
+ * channel the start is reported on. The O_PATH fd is reopened for writing through the
+ * init's own fd directory, opened before the root changed; only where the caller's /proc
+ * had none, through the container's /proc, where a config mount (on /proc/1/fd) may put
+ * another file: either way it is used only when it is the fifo. */
 static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->opts->start == CT_START_SYNC)
@@ -147,10 +157,12 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 			       ? -1
 			       : plan->sync_fd;
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
+	int dir = plan->own_fd_dir >= 0 ? plan->own_fd_dir : AT_FDCWD;
+	snprintf(path, sizeof(path), "%s%d", dir == AT_FDCWD ? "/proc/self/fd/" : "",
+		 plan->exec_fifo_fd);
 	int fd;
 	do
-		fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		fd = openat(dir, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open exec fifo");
@@ -227,6 +239,7 @@ void ct_init_run(struct ct_init_plan *plan)
 	for (size_t i = 0; i < plan->opts->n_runtime_fds; i++)
 		close(plan->opts->runtime_fds[i]);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* until READY: die with a failed create */
+	open_own_fd_dir(plan);
 	if (init_steps(plan, exe, sizeof(exe), &err) < 0) {
 		ct_sync_send_error(plan->sync_fd, &err);
 		_exit(1);
@@ -240,6 +253,9 @@ void ct_init_run(struct ct_init_plan *plan)
 	 * need not wait for */
 	ct_procfs_close(&plan->procfs);
 	int started = start_container(plan, &err);
+	if (plan->own_fd_dir >= 0)
+		close(plan->own_fd_dir);
+	plan->own_fd_dir = -1;
 	if (started != 0) {
 		if (started < 0)
 			fprintf(stderr, "ctrun: %s\n", err.msg);

@@ -102,6 +102,10 @@ struct ct_init_plan {
 	const struct oci_config *config;
 	int sync_fd;		     /* child's end of the sync socket */
 	int exec_fifo_fd;	     /* O_PATH fd of exec.fifo, or -1 */
+	/* The init's own /proc/self/fd, opened by the init before its root changes: the fifo
+	 * is reopened there, so a container without /proc (or with a mount over /proc/1/fd)
+	 * starts all the same. -1 in the parent, or where the caller's /proc lacks it. */
+	int own_fd_dir;
 	int join_fds[OCI_NS_COUNT];  /* setns() targets, -1 when not joined */
 	unsigned long unshare_flags; /* CLONE_NEW* given to clone */
 	bool new_mount_ns;

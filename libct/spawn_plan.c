@@ -693,7 +693,7 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		plan->join_fds[i] = -1;
 	plan->opts = o;
 	plan->config = c;
-	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
@@ -785,6 +785,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	ct_seccomp_prog_free(&plan->seccomp);
 	if (plan->exec_fifo_fd >= 0)
 		close(plan->exec_fifo_fd);
+	if (plan->own_fd_dir >= 0)
+		close(plan->own_fd_dir);
 	if (plan->sync_fd >= 0)
 		close(plan->sync_fd);
 	ct_procfs_close(&plan->procfs);
@@ -793,6 +795,6 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;
-	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 }
