@@ -215,8 +215,9 @@ static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_e
 	return 0;
 }
 
-/* The source of a file mask, bound by this very fd: without a /dev tmpfs the image's
- * /dev/null may be a file or a symlink to one that masking would expose (CVE-2025-31133). */
+/* The source of a file mask, bound by this very fd: in a /dev bound from elsewhere (where
+ * no default node is made) the null may be a file or a symlink to one that masking would
+ * expose (CVE-2025-31133). */
 static int open_dev_null(int rootfd, struct ct_error *err)
 {
 	_cleanup_close_ int fd = ct_root_open(rootfd, "/dev/null", true);

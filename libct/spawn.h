@@ -129,7 +129,9 @@ struct ct_init_plan {
 	bool early_netns; /* the init makes its network namespace while the parent places it */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
-	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */
+	/* config-linux.md#default-devices: made in /dev (a tmpfs of the config's or the image's
+	 * directory) unless /dev is bound from elsewhere, which brings its own (runc's rule) */
+	bool default_devices;
 	struct ct_planned_rlimit *rlimits;
 	size_t n_rlimits;
 	char **argv;	      /* process.args, NULL-terminated */

@@ -248,6 +248,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
 	if (!plan->mounts)
 		return ct_error_set(err, ENOMEM, "plan mounts");
+	plan->default_devices = true;
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->n_mounts++;
@@ -256,7 +257,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		    plan_mount_idmap(plan, m, i, &plan->mounts[i], err) < 0)
 			return -1;
 		if (strcmp(m->destination, "/dev") == 0)
-			plan->dev_is_tmpfs = m->type && strcmp(m->type, "tmpfs") == 0;
+			plan->default_devices = !plan->mounts[i].flags.bind;
 	}
 	return 0;
 }

@@ -405,7 +405,7 @@ Test(spawn_plan, mounts_keep_their_destinations_and_options)
 	cr_expect_eq(m[1].flags.flags, MS_NOSUID | MS_STRICTATIME);
 	cr_assert_not_null(m[1].flags.data);
 	cr_expect_str_eq(m[1].flags.data, "mode=755,size=65536k");
-	cr_expect(f.plan.dev_is_tmpfs);
+	cr_expect(f.plan.default_devices);
 
 	cr_expect_str_eq(m[2].destination, "/sys/fs/cgroup");
 	cr_expect(m[2].is_cgroup);
@@ -439,7 +439,22 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 	snprintf(want, sizeof(want), "%s/./x", plan_bundle);
 	cr_assert_not_null(m[2].bind_source);
 	cr_expect_str_eq(m[2].bind_source, want);
-	cr_expect_not(f.plan.dev_is_tmpfs);
+	cr_expect(f.plan.default_devices, "no /dev mount: made in the image's /dev");
+	plan_done(&f);
+}
+
+/* runc's rule: a /dev bound from elsewhere brings its own nodes; any other /dev (a tmpfs, a
+ * devtmpfs, or none: the image's directory) gets the default ones. */
+Test(spawn_plan, default_devices_unless_dev_is_bound)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, mounts_doc(JSON([
+		{"destination" : "/dev", "type" : "bind", "source" : "/dev", "options" : ["rbind"]}
+	])));
+	cr_expect_not(f.plan.default_devices);
+	plan_done(&f);
+	plan_build_ok(&f, mounts_doc(JSON([ {"destination" : "/dev", "type" : "devtmpfs"} ])));
+	cr_expect(f.plan.default_devices);
 	plan_done(&f);
 }
 
