@@ -362,8 +362,8 @@ static void make_null_node(const char *path)
 }
 
 #define NULL_AND_MASKED "stat -c '%n %F %t:%T' /dev/null /etc/masked; wc -c </etc/masked"
-#define BOTH_NULL                                   \
-	"/dev/null character special file 1:3\n"    \
+#define BOTH_NULL                                \
+	"/dev/null character special file 1:3\n" \
 	"/etc/masked character special file 1:3\n0\n"
 
 /* Without a /dev mount the default nodes are made in the image's /dev, replacing what is

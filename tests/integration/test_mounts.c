@@ -675,7 +675,7 @@ Test(mounts, device_file_mode_with_another_type_is_refused)
 	lc_assert_create_refused(&t, "podmode", needles);
 }
 
-#define DEFAULT_DEVICES                                                                       \
+#define DEFAULT_DEVICES                                                                        \
 	"ls -ln /dev/ | awk '{ if ($1 ~ /^l/) print $1, $(NF-2), $NF; else print $1, $3, $4, " \
 	"$5, $6, $NF }'"
 
