@@ -190,7 +190,7 @@ static int start_container(struct ct_init_plan *plan, struct ct_error *err)
 /* Last of the mount work (the terminal's bind included), before the identity changes. */
 static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 {
-	if (!plan->new_mount_ns || !plan->opts->verify_mounts)
+	if (!plan->opts->verify_mounts)
 		return 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mountcheck_report r;
@@ -206,6 +206,18 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* In a shared mount namespace the parent records the rootfs's bind, which delete detaches
+ * (libct/shared_root.h): its root is the init's root now. */
+static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->new_mount_ns)
+		return 0;
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	return ct_sync_send_root_bind(plan->sync_fd, root, err);
+}
+
 static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -215,18 +227,13 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;
-	if (plan->new_mount_ns && ct_rootfs_setup(plan, err) < 0)
+	if (ct_rootfs_setup(plan, err) < 0)
 		return -1;
-	if (!plan->new_mount_ns && ct_init_create_hooks(plan, err) < 0)
-		return -1;
-	if (!plan->new_mount_ns && chroot(plan->opts->rootfs) < 0)
-		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
-	if (!plan->new_mount_ns && plan->writes_proc)
-		ct_procfs_open(&plan->procfs, NULL);
 	/* for the debug log, first: the mount check's report ends the line */
 	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
 		 plan->writes_proc ? plan->procfs.how : "none (nothing to write)");
 	if (ct_process_setup_early(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
+	    send_root_bind(plan, err) < 0 ||
 	    ct_process_setup_late(plan, exe, exe_size, &exec_failed, err) < 0)
 		return -1;
 	return 0;
@@ -241,14 +248,18 @@ void ct_init_run(struct ct_init_plan *plan)
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* until READY: die with a failed create */
 	open_own_fd_dir(plan);
 	if (init_steps(plan, exe, sizeof(exe), &err) < 0) {
+		ct_rootfs_undo_shared(plan);
 		ct_sync_send_error(plan->sync_fd, &err);
 		_exit(1);
 	}
 	/* cleared before READY: create may exit as soon as it has sent CREATED */
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
 	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0 ||
-	    wait_for_create(plan, &err) < 0)
+	    wait_for_create(plan, &err) < 0) {
+		ct_rootfs_undo_shared(plan);
 		_exit(1);
+	}
+	ct_rootfs_set_up(plan);
 	/* after READY: dropping a detached mount waits for RCU (~0.2 ms), which the parent
 	 * need not wait for */
 	ct_procfs_close(&plan->procfs);

@@ -244,6 +244,13 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 		case CT_SYNC_READY:
 			snprintf(out->note, sizeof(out->note), "%s", msg.text);
 			return 0;
+		case CT_SYNC_ROOT_BIND:
+			if (fd < 0)
+				return ct_error_set(err, EPROTO, "ROOT_BIND without a descriptor");
+			if (out->shared_root >= 0)
+				close(out->shared_root);
+			out->shared_root = fd;
+			break;
 		case CT_SYNC_CREATE_HOOKS:
 			if (fd >= 0)
 				close(fd);
@@ -449,7 +456,9 @@ void ct_spawned_close(struct ct_spawned *s)
 		close(s->pty_master);
 	if (s->sync_fd >= 0)
 		close(s->sync_fd);
-	s->pidfd = s->pty_master = s->sync_fd = -1;
+	if (s->shared_root >= 0)
+		close(s->shared_root);
+	s->pidfd = s->pty_master = s->sync_fd = s->shared_root = -1;
 }
 
 static int send_start(struct ct_spawned *s, struct ct_error *err)
@@ -517,7 +526,8 @@ static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_
 
 int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
 {
-	*out = (struct ct_spawned){.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1};
+	*out = (struct ct_spawned){
+		.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1, .shared_root = -1};
 	struct ct_init_plan plan;
 	int sync[2] = {-1, -1};
 	int ret = -1;

@@ -242,9 +242,6 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
 	const struct oci_config *c = o->config;
-	if (c->mounts.len && !plan->new_mount_ns)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .mounts: needs a mount namespace");
 	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
 	if (!plan->mounts)
 		return ct_error_set(err, ENOMEM, "plan mounts");
@@ -694,7 +691,8 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		plan->join_fds[i] = -1;
 	plan->opts = o;
 	plan->config = c;
-	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
+		plan->caller_root = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
@@ -743,7 +741,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 			break;
 		}
 	/* with the check off (--no-verify-mounts) nothing reads the expectations */
-	return plan->new_mount_ns && o->verify_mounts ? ct_mountcheck_plan(plan, err) : 0;
+	return o->verify_mounts ? ct_mountcheck_plan(plan, err) : 0;
 }
 
 int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
@@ -788,6 +786,8 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 		close(plan->exec_fifo_fd);
 	if (plan->own_fd_dir >= 0)
 		close(plan->own_fd_dir);
+	if (plan->caller_root >= 0)
+		close(plan->caller_root);
 	if (plan->sync_fd >= 0)
 		close(plan->sync_fd);
 	ct_procfs_close(&plan->procfs);
@@ -796,6 +796,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;
-	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
+		plan->caller_root = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 }

@@ -467,14 +467,17 @@ Test(spawn_plan, bind_without_source_is_refused)
 	plan_done(&f);
 }
 
-Test(spawn_plan, mounts_need_a_mount_namespace)
+/* config-linux.md: an absent mount namespace is inherited, and the mounts are made there
+ * (libct/rootfs.h: in a private bind of the rootfs), as runc and crun make them. */
+Test(spawn_plan, mounts_without_a_mount_namespace_are_planned)
 {
 	struct plan_fixture f;
-	assert_build_fails(
-		&f,
-		plan_doc(JSON("mounts"
-			      : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])),
-		EINVAL, "config.json: .mounts: needs a mount namespace");
+	plan_build_ok(
+		&f, plan_doc(JSON(
+			    "mounts"
+			    : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])));
+	cr_expect_not(f.plan.new_mount_ns);
+	cr_expect_eq(f.plan.n_mounts, 1);
 	plan_done(&f);
 }
 

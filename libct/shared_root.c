@@ -1,0 +1,143 @@
+#include "libct/shared_root.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libct/cleanup.h"
+#include "libct/fsinfo.h"
+
+#define RECORD_FILE "shared-root"
+#define RECORD_MAX  (PATH_MAX + 128)
+
+/* The unique id where the kernel has one, else the reusable one. */
+static int root_mount_id(int fd, bool *unique, uint64_t *id, struct ct_error *err)
+{
+	struct ct_error no_unique;
+	*unique = ct_fd_mount_id(fd, true, id, &no_unique) == 0;
+	return *unique ? 0 : ct_fd_mount_id(fd, false, id, err);
+}
+
+int ct_shared_root_record(const struct ct_container_dir *d, int root, const char *joined_path,
+			  struct ct_error *err)
+{
+	struct ct_shared_root r = {0};
+	if (root_mount_id(root, &r.unique, &r.mount_id, err) < 0)
+		return ct_error_prefix(err, "record the rootfs's bind");
+	const char *ns_path = joined_path ? joined_path : "/proc/self/ns/mnt";
+	struct stat ns;
+	if (stat(ns_path, &ns) < 0)
+		return ct_error_set(err, errno, "record the rootfs's bind: stat \"%s\"", ns_path);
+	r.ns_dev = ns.st_dev;
+	r.ns_ino = ns.st_ino;
+	/* a path the record cannot hold is not recorded: delete then reaches its own only */
+	if (joined_path && !strchr(joined_path, '\n') && strlen(joined_path) < sizeof(r.joined))
+		strcpy(r.joined, joined_path);
+	char text[RECORD_MAX];
+	int n = ct_shared_root_format(&r, text, sizeof(text));
+	return ct_state_replace_file(d, RECORD_FILE, text, (size_t)n, err);
+}
+
+int ct_shared_root_format(const struct ct_shared_root *r, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%d %" PRIu64 " %ju %ju\n%s\n", r->unique ? 1 : 0, r->mount_id,
+			(uintmax_t)r->ns_dev, (uintmax_t)r->ns_ino, r->joined);
+}
+
+int ct_shared_root_parse(const char *text, struct ct_shared_root *r)
+{
+	int unique, used = 0;
+	uintmax_t dev, ino;
+	memset(r, 0, sizeof(*r));
+	if (sscanf(text, "%d %" SCNu64 " %ju %ju%n", &unique, &r->mount_id, &dev, &ino, &used) !=
+		    4 ||
+	    (unique != 0 && unique != 1) || text[used] != '\n')
+		return -1;
+	const char *path = text + used + 1, *end = strchr(path, '\n');
+	if (!end || end[1] || (size_t)(end - path) >= sizeof(r->joined))
+		return -1;
+	memcpy(r->joined, path, (size_t)(end - path));
+	r->unique = unique;
+	r->ns_dev = (dev_t)dev;
+	r->ns_ino = (ino_t)ino;
+	return r->ns_dev == dev && r->ns_ino == ino ? 0 : -1;
+}
+
+/* In the namespace where the bind was made: detached when the mount on top at rootfs is
+ * still the recorded one. 0, or -1 with errno. */
+static int detach_here(const char *rootfs, const struct ct_shared_root *r)
+{
+	_cleanup_close_ int fd =
+		openat(AT_FDCWD, rootfs, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	uint64_t id;
+	struct ct_error err;
+	if (ct_fd_mount_id(fd, r->unique, &id, &err) < 0)
+		return errno = err.errnum, -1;
+	if (id != r->mount_id)
+		return 0; /* detached already: what is there now is another's */
+	return umount2(rootfs, MNT_DETACH | UMOUNT_NOFOLLOW);
+}
+
+static bool same_namespace(const struct stat *st, const struct ct_shared_root *r)
+{
+	return st->st_dev == r->ns_dev && st->st_ino == r->ns_ino;
+}
+
+/* A joined namespace, by its path: in a child, as setns() would change the mount namespace
+ * of the whole command. 0 also when the path leads elsewhere now. */
+static int detach_in(const char *rootfs, const struct ct_shared_root *r)
+{
+	_cleanup_close_ int ns = openat(AT_FDCWD, r->joined, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (ns < 0 || fstat(ns, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!same_namespace(&st, r))
+		return 0;
+	pid_t child = fork();
+	if (child < 0)
+		return -1;
+	if (child == 0)
+		_exit(setns(ns, CLONE_NEWNS) < 0 || detach_here(rootfs, r) < 0 ? errno & 0x7f : 0);
+	int status;
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	errno = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+	return -1;
+}
+
+int ct_shared_root_release(const struct ct_container_dir *d, const char *rootfs,
+			   struct ct_error *err)
+{
+	_cleanup_free_ char *text = ct_state_read_file(d, RECORD_FILE, RECORD_MAX, err);
+	if (!text)
+		return err->errnum == ENOENT ? 0 : -1;
+	struct ct_shared_root r;
+	if (ct_shared_root_parse(text, &r) < 0)
+		return ct_error_set_plain(err, EINVAL, "%s: not a record of ctrun's", RECORD_FILE);
+	struct stat own;
+	if (stat("/proc/self/ns/mnt", &own) < 0)
+		return ct_error_set(err, errno, "stat /proc/self/ns/mnt");
+	int rc = 0;
+	if (same_namespace(&own, &r))
+		rc = detach_here(rootfs, &r);
+	else if (r.joined[0])
+		rc = detach_in(rootfs, &r);
+	if (rc < 0)
+		return ct_error_set(err, errno, "detach the rootfs's bind \"%s\"", rootfs);
+	return 0;
+}
