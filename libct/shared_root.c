@@ -54,20 +54,35 @@ int ct_shared_root_format(const struct ct_shared_root *r, char *buf, size_t size
 			(uintmax_t)r->ns_dev, (uintmax_t)r->ns_ino, r->joined);
 }
 
+/* Digits only (no sign, no space), ended by sep; moves *p past sep. */
+static bool take_number(const char **p, char sep, uintmax_t *v)
+{
+	const char *s = *p;
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 10);
+	if (errno || *end != sep)
+		return false;
+	*v = n;
+	*p = end + 1;
+	return true;
+}
+
 int ct_shared_root_parse(const char *text, struct ct_shared_root *r)
 {
-	int unique, used = 0;
-	uintmax_t dev, ino;
+	uintmax_t unique, id, dev, ino;
 	memset(r, 0, sizeof(*r));
-	if (sscanf(text, "%d %" SCNu64 " %ju %ju%n", &unique, &r->mount_id, &dev, &ino, &used) !=
-		    4 ||
-	    (unique != 0 && unique != 1) || text[used] != '\n')
+	if (!take_number(&text, ' ', &unique) || !take_number(&text, ' ', &id) ||
+	    !take_number(&text, ' ', &dev) || !take_number(&text, '\n', &ino) || unique > 1)
 		return -1;
-	const char *path = text + used + 1, *end = strchr(path, '\n');
-	if (!end || end[1] || (size_t)(end - path) >= sizeof(r->joined))
+	const char *end = strchr(text, '\n');
+	if (!end || end[1] || (size_t)(end - text) >= sizeof(r->joined))
 		return -1;
-	memcpy(r->joined, path, (size_t)(end - path));
+	memcpy(r->joined, text, (size_t)(end - text));
 	r->unique = unique;
+	r->mount_id = id;
 	r->ns_dev = (dev_t)dev;
 	r->ns_ino = (ino_t)ino;
 	return r->ns_dev == dev && r->ns_ino == ino ? 0 : -1;
