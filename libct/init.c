@@ -207,7 +207,8 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 }
 
 /* In a shared mount namespace the parent records the rootfs's bind, which delete detaches
- * (libct/shared_root.h): its root is the init's root now. */
+ * (libct/shared_root.h), and detaches it itself if the set-up fails from here on: its root
+ * is the init's root now. */
 static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->new_mount_ns)
@@ -227,13 +228,12 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;
-	if (ct_rootfs_setup(plan, err) < 0)
+	if (ct_rootfs_setup(plan, err) < 0 || send_root_bind(plan, err) < 0)
 		return -1;
 	/* for the debug log, first: the mount check's report ends the line */
 	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
 		 plan->writes_proc ? plan->procfs.how : "none (nothing to write)");
 	if (ct_process_setup_early(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
-	    send_root_bind(plan, err) < 0 ||
 	    ct_process_setup_late(plan, exe, exe_size, &exec_failed, err) < 0)
 		return -1;
 	return 0;

@@ -28,22 +28,41 @@ static int root_mount_id(int fd, bool *unique, uint64_t *id, struct ct_error *er
 	return *unique ? 0 : ct_fd_mount_id(fd, false, id, err);
 }
 
-int ct_shared_root_record(const struct ct_container_dir *d, int root, const char *joined_path,
-			  struct ct_error *err)
+const char *ct_shared_root_joined(const struct oci_config *c)
 {
-	struct ct_shared_root r = {0};
-	if (root_mount_id(root, &r.unique, &r.mount_id, err) < 0)
-		return ct_error_prefix(err, "record the rootfs's bind");
+	const struct oci_linux *lx = &c->linux_;
+	for (size_t i = 0; i < lx->namespaces.len; i++)
+		if (lx->namespaces.items[i].type == OCI_NS_MOUNT)
+			return lx->namespaces.items[i].path;
+	return NULL;
+}
+
+int ct_shared_root_describe(int root, const char *joined_path, struct ct_shared_root *r,
+			    struct ct_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	if (root_mount_id(root, &r->unique, &r->mount_id, err) < 0)
+		return ct_error_prefix(err, "the rootfs's bind");
 	const char *ns_path = joined_path ? joined_path : "/proc/self/ns/mnt";
 	struct stat ns;
 	if (stat(ns_path, &ns) < 0)
-		return ct_error_set(err, errno, "record the rootfs's bind: stat \"%s\"", ns_path);
-	r.ns_dev = ns.st_dev;
-	r.ns_ino = ns.st_ino;
-	/* a path the record cannot hold is not recorded: delete then reaches its own only */
-	if (joined_path && !strchr(joined_path, '\n') && strlen(joined_path) < sizeof(r.joined))
-		strcpy(r.joined, joined_path);
+		return ct_error_set(err, errno, "the rootfs's bind: stat \"%s\"", ns_path);
+	r->ns_dev = ns.st_dev;
+	r->ns_ino = ns.st_ino;
+	/* a path the record cannot hold is not kept: the bind is then reached in the caller's
+	 * own namespace only */
+	if (joined_path && !strchr(joined_path, '\n') && strlen(joined_path) < sizeof(r->joined))
+		strcpy(r->joined, joined_path);
+	return 0;
+}
+
+int ct_shared_root_record(const struct ct_container_dir *d, int root, const char *joined_path,
+			  struct ct_error *err)
+{
+	struct ct_shared_root r;
 	char text[RECORD_MAX];
+	if (ct_shared_root_describe(root, joined_path, &r, err) < 0)
+		return ct_error_prefix(err, "record");
 	int n = ct_shared_root_format(&r, text, sizeof(text));
 	return ct_state_replace_file(d, RECORD_FILE, text, (size_t)n, err);
 }
@@ -135,6 +154,21 @@ static int detach_in(const char *rootfs, const struct ct_shared_root *r)
 	return -1;
 }
 
+int ct_shared_root_detach(const struct ct_shared_root *r, const char *rootfs, struct ct_error *err)
+{
+	struct stat own;
+	if (stat("/proc/self/ns/mnt", &own) < 0)
+		return ct_error_set(err, errno, "stat /proc/self/ns/mnt");
+	int rc = 0;
+	if (same_namespace(&own, r))
+		rc = detach_here(rootfs, r);
+	else if (r->joined[0])
+		rc = detach_in(rootfs, r);
+	if (rc < 0)
+		return ct_error_set(err, errno, "detach the rootfs's bind \"%s\"", rootfs);
+	return 0;
+}
+
 int ct_shared_root_release(const struct ct_container_dir *d, const char *rootfs,
 			   struct ct_error *err)
 {
@@ -144,15 +178,5 @@ int ct_shared_root_release(const struct ct_container_dir *d, const char *rootfs,
 	struct ct_shared_root r;
 	if (ct_shared_root_parse(text, &r) < 0)
 		return ct_error_set_plain(err, EINVAL, "%s: not a record of ctrun's", RECORD_FILE);
-	struct stat own;
-	if (stat("/proc/self/ns/mnt", &own) < 0)
-		return ct_error_set(err, errno, "stat /proc/self/ns/mnt");
-	int rc = 0;
-	if (same_namespace(&own, &r))
-		rc = detach_here(rootfs, &r);
-	else if (r.joined[0])
-		rc = detach_in(rootfs, &r);
-	if (rc < 0)
-		return ct_error_set(err, errno, "detach the rootfs's bind \"%s\"", rootfs);
-	return 0;
+	return ct_shared_root_detach(&r, rootfs, err);
 }

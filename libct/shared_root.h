@@ -18,6 +18,7 @@
 
 #include "libct/error.h"
 #include "libct/state.h"
+#include "oci/config.h"
 
 struct ct_shared_root {
 	bool unique;
@@ -32,13 +33,24 @@ struct ct_shared_root {
 int ct_shared_root_format(const struct ct_shared_root *r, char *buf, size_t size);
 int ct_shared_root_parse(const char *text, struct ct_shared_root *r);
 
-/* Records the mount whose root is root (the init's ROOT_BIND, libct/sync.h) and its mount
- * namespace: the one at joined_path, or for an inherited one (NULL) the caller's own. */
+/* The mount namespace a config shares with its caller when it has no new one: the path of
+ * a joined one, NULL for a new or an inherited one. Pure. */
+const char *ct_shared_root_joined(const struct oci_config *c);
+
+/* What identifies the bind whose root is root (the init's ROOT_BIND, libct/sync.h) and its
+ * mount namespace: the one at joined_path, or for an inherited one (NULL) the caller's own. */
+int ct_shared_root_describe(int root, const char *joined_path, struct ct_shared_root *r,
+			    struct ct_error *err);
+
+/* Detaches r's mount at rootfs, when it is still the top one there, in the caller's own
+ * namespace or by the joined one's path: 0 also when the namespace is gone or out of reach. */
+int ct_shared_root_detach(const struct ct_shared_root *r, const char *rootfs, struct ct_error *err);
+
+/* ct_shared_root_describe, kept in the container directory for delete. */
 int ct_shared_root_record(const struct ct_container_dir *d, int root, const char *joined_path,
 			  struct ct_error *err);
 
-/* Detaches the recorded mount at rootfs, when it is still there, and removes nothing else:
- * 0 also when nothing was recorded or the namespace is gone or out of reach. */
+/* ct_shared_root_detach of what was recorded: 0 also when nothing was. */
 int ct_shared_root_release(const struct ct_container_dir *d, const char *rootfs,
 			   struct ct_error *err);
 

@@ -18,6 +18,7 @@
 #include "libct/cgroup/cgroup.h"
 #include "libct/cleanup.h"
 #include "libct/procfs.h"
+#include "libct/shared_root.h"
 #include "libct/signals.h"
 #include "libct/spawn_cgroup.h"
 #include "libct/sync.h"
@@ -524,6 +525,19 @@ static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_
 	return 0;
 }
 
+/* A set-up that failed after the init sent its ROOT_BIND, when the init itself may have no
+ * right to detach it any more (its capabilities dropped): the parent does. */
+static void detach_shared_root(const struct ct_spawn_opts *o, int root)
+{
+	struct ct_shared_root r;
+	struct ct_error ignored;
+	if (root < 0)
+		return;
+	if (ct_shared_root_describe(root, ct_shared_root_joined(o->config), &r, &ignored) == 0)
+		ct_shared_root_detach(&r, o->rootfs, &ignored);
+	close(root);
+}
+
 int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
 {
 	*out = (struct ct_spawned){
@@ -545,7 +559,10 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	    wait_for_ready(o, out->sync_fd, out, err) < 0 ||
 	    ct_spawn_place_init_late(&plan, out, err) < 0 ||
 	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
+		int shared_root = out->shared_root;
+		out->shared_root = -1;
 		ct_spawned_kill(out);
+		detach_shared_root(o, shared_root);
 		goto out;
 	}
 	if (o->start == CT_START_FIFO)

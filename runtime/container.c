@@ -190,16 +190,6 @@ static void log_spawned(const char *id, const struct ct_spawned *p)
 		ct_log(CT_LOG_DEBUG, "container \"%s\": START sent with the set-up", shown.s);
 }
 
-/* The path of a joined mount namespace, NULL for a new or an inherited one. */
-static const char *joined_mount_ns(const struct oci_config *config)
-{
-	const struct oci_linux *lx = &config->linux_;
-	for (size_t i = 0; i < lx->namespaces.len; i++)
-		if (lx->namespaces.items[i].type == OCI_NS_MOUNT)
-			return lx->namespaces.items[i].path;
-	return NULL;
-}
-
 /* In a shared mount namespace the init made its mounts in a bind of the rootfs there, which
  * delete detaches (libct/shared_root.h). */
 static int record_shared_root(struct ct_container *c, const struct oci_config *config,
@@ -207,7 +197,8 @@ static int record_shared_root(struct ct_container *c, const struct oci_config *c
 {
 	if (c->proc.shared_root < 0)
 		return 0;
-	int rc = ct_shared_root_record(&c->dir, c->proc.shared_root, joined_mount_ns(config), err);
+	int rc = ct_shared_root_record(&c->dir, c->proc.shared_root, ct_shared_root_joined(config),
+				       err);
 	close(c->proc.shared_root);
 	c->proc.shared_root = -1;
 	return rc;

@@ -131,6 +131,21 @@ Test(mount_ns, inherited_namespace_failed_create_leaves_no_mount)
 	free(missing);
 }
 
+/* A failure after the init gave up the capabilities that could detach the bind (a command
+ * that is not in the rootfs, found at the end of the set-up): create detaches it. */
+Test(mount_ns, inherited_namespace_late_failure_leaves_no_mount)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_namespace_set(&t, "mount", NULL);
+	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
+	lc_set_args(&t, (const char *const[]){"/no/such/command", NULL});
+	lc_assert_create_refused(&t, "late", (const char *const[]){"/no/such/command", NULL});
+	char *rootfs = ctt_path(t.bundle, "rootfs");
+	cr_expect_eq(mounts_under("/proc/self/mountinfo", rootfs), 0, "a mount is left");
+	free(rootfs);
+}
+
 /* Container B joins container A's mount namespace by path: its rootfs path and bind sources
  * are looked up there, as runc looks them up (A holds copies of B's bundle and of the bind
  * source at the same paths; B's cgroup mount, bound from the host's hierarchies, is left
