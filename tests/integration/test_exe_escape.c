@@ -215,78 +215,68 @@ static void init_victim(const struct attack *a, enum how how, bool create_start,
 	ctt_result_free(&r);
 }
 
+/* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
+ * attacker's handle must be view. */
+static void attack_exec(enum how how, bool detach, const char *const *enosys_args, const char *view)
+{
+	struct attack a;
+	copy_and_hash(&a);
+	start_attacker(&a, enosys_args);
+	exec_victim(&a, how, detach);
+	expect_defeated(&a, view);
+}
+
+/* The same on the init of a pid-namespace joiner. */
+static void attack_init(enum how how, bool create_start, const char *const *enosys_args,
+			const char *view)
+{
+	struct attack a;
+	copy_and_hash(&a);
+	start_attacker(&a, enosys_args);
+	init_victim(&a, how, create_start, enosys_args);
+	expect_defeated(&a, view);
+}
+
 #define OVERLAY_VIEW "/ctrun" /* the binary's path in the detached overlay */
 
 Test(exe_escape, exec_of_proc_self_exe)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	exec_victim(&a, DIRECT, false);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_exec(DIRECT, false, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_of_a_script_interpreted_by_proc_self_exe)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	exec_victim(&a, SCRIPTED, false);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_exec(SCRIPTED, false, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_proc_self_exe)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	exec_victim(&a, DIRECT, true);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_exec(DIRECT, true, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_a_script)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	exec_victim(&a, SCRIPTED, true);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_exec(SCRIPTED, true, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_run)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	init_victim(&a, DIRECT, false, NULL);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_init(DIRECT, false, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_run)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	init_victim(&a, SCRIPTED, false, NULL);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_init(SCRIPTED, false, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_create_start)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	init_victim(&a, DIRECT, true, NULL);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_init(DIRECT, true, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL);
-	init_victim(&a, SCRIPTED, true, NULL);
-	expect_defeated(&a, OVERLAY_VIEW);
+	attack_init(SCRIPTED, true, NULL, OVERLAY_VIEW);
 }
 
 /* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed
@@ -296,20 +286,12 @@ Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
 
 Test(exe_escape, exec_under_the_memfd_fallback)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NO_MOUNT_API);
-	exec_victim(&a, DIRECT, false);
-	expect_defeated(&a, MEMFD_VIEW);
+	attack_exec(DIRECT, false, NO_MOUNT_API, MEMFD_VIEW);
 }
 
 Test(exe_escape, init_script_under_the_memfd_fallback)
 {
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NO_MOUNT_API);
-	init_victim(&a, SCRIPTED, true, NO_MOUNT_API);
-	expect_defeated(&a, MEMFD_VIEW);
+	attack_init(SCRIPTED, true, NO_MOUNT_API, MEMFD_VIEW);
 }
 
 /* A binary on a read-only mount of the host's is left as it is: the container cannot
