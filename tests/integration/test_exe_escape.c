@@ -5,13 +5,13 @@
  * executed, reopens it for writing, and, refused, clears the read-only flag of its mount
  * from a user namespace of its own and tries again.
  *
- * The victim enters by `exec` (foreground and --detach) into the attacker's container, or
+ * The victim enters by `exec` (foreground, --detach, --tty) into the attacker's container,
  * as the init (`run`, `create`+`start`) of a container that joins the attacker's pid
- * namespace. Each test runs a copy of ctrun from a directory of its own, so that a
- * successful attack destroys only the copy; the copy's SHA-256 must be unchanged and the
- * attacker must report no write. The ways of protection are each tested: the overlayfs
- * view, the sealed memfd copy (fsopen made ENOSYS), and none where the binary's mount is
- * read-only already. */
+ * namespace, or as the init of a container of its own, whose handle an accomplice exec'd
+ * there passes to the attacker. Each test runs a copy of ctrun from a directory of its own, so that
+ * a successful attack destroys only the copy; the copy's SHA-256 must be unchanged and the attacker
+ * must report no write. The ways of protection are each tested: the overlayfs view, the sealed
+ * memfd copy (fsopen made ENOSYS), and none where the binary's mount is read-only already. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,12 +31,18 @@ TestSuite(exe_escape, .fini = lc_cleanup);
 #define ATTACKER "attacker"
 #define VICTIM	 "victim"
 #define FIFO	 "/shared/fifo"
+#define SOCK	 "/shared/sock" /* where an attacker takes a handle another one found */
 /* The victim's runtime blocks opening the fifo for its log until the attacker reads. */
 #define VICTIM_ARGS "--log", FIFO, "state", "x"
 /* A script whose interpreter is /proc/self/exe: `--root` takes the script's own path. */
 #define SCRIPT "#!/proc/self/exe --root\n"
 
 enum how { DIRECT, SCRIPTED };
+#define OVERLAY_VIEW "/ctrun" /* the binary's path in the detached overlay */
+/* How `exec` runs the victim: its flag, or none. */
+#define FOREGROUND NULL
+#define DETACHED   "--detach"
+#define ON_A_TTY   "--tty"
 
 struct attack {
 	struct lc attacker;
@@ -122,14 +128,14 @@ static void copy_and_hash(struct attack *a)
 /* The attacker's container runs exe_attack until a victim came and went. Detached: no
  * ctrun stays to execute the binary (which would keep it busy, ETXTBSY, where no view is
  * made). */
-static void start_attacker(struct attack *a, const char *const *enosys_args)
+static void start_attacker(struct attack *a, const char *sock, const char *const *enosys_args)
 {
 	a->shared = ctt_path(ctt_tmpdir(), "shared");
 	ctt_mkdir_p(a->shared);
 	a->out = ctt_path(ctt_tmpdir(), "attacker.out");
 	prepare(a, &a->attacker, a->wrapper, enosys_args);
 	install(&a->attacker, "bin/exe_attack", ctt_helper("exe_attack"));
-	lc_set_args(&a->attacker, (const char *const[]){"exe_attack", FIFO, NULL});
+	lc_set_args(&a->attacker, (const char *const[]){"exe_attack", FIFO, sock, NULL});
 	lc_spawn(&a->attacker,
 		 lc_ctrun_argv(&a->attacker,
 			       (const char *const[]){"run", "--detach", "--bundle",
@@ -177,13 +183,13 @@ static const char *const *victim_argv(enum how how)
 	return how == DIRECT ? direct : scripted;
 }
 
-/* `exec [--detach] attacker VICTIM...`: the exec'd process is the victim. */
-static void exec_victim(const struct attack *a, enum how how, bool detach)
+/* `exec [flag] attacker VICTIM...`: the exec'd process is the victim. */
+static void exec_victim(const struct attack *a, enum how how, const char *flag)
 {
 	const char *args[16] = {"exec"};
 	size_t n = 1;
-	if (detach)
-		args[n++] = "--detach";
+	if (flag)
+		args[n++] = flag;
 	args[n++] = ATTACKER;
 	for (const char *const *v = victim_argv(how); *v; v++)
 		args[n++] = *v;
@@ -215,14 +221,43 @@ static void init_victim(const struct attack *a, enum how how, bool create_start,
 	ctt_result_free(&r);
 }
 
-/* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
- * attacker's handle must be view. */
-static void attack_exec(enum how how, bool detach, const char *const *enosys_args, const char *view)
+/* A container with a pid namespace of its own, the victim as its init (pid 1), by
+ * `run --detach` or by `create` and `start`; `exec` of an accomplice into it that passes
+ * the handle to the attacker, which outlives the container. */
+static void own_init_victim(const struct attack *a, enum how how, bool create_start)
+{
+	struct lc v;
+	const char *wrapper[LC_WRAPPER_MAX];
+	prepare(a, &v, wrapper, NULL);
+	install(&v, "bin/exe_attack", ctt_helper("exe_attack"));
+	lc_set_args(&v, victim_argv(how));
+	if (create_start) {
+		lc_ok(&v, "create", "--bundle", v.bundle, VICTIM);
+		lc_ok(&v, "start", VICTIM);
+	} else {
+		lc_ok(&v, "run", "--detach", "--bundle", v.bundle, VICTIM);
+	}
+	lc_ok(&v, "exec", VICTIM, "exe_attack", "--send", SOCK);
+}
+
+static void attack_own_init(enum how how, bool create_start)
 {
 	struct attack a;
 	copy_and_hash(&a);
-	start_attacker(&a, enosys_args);
-	exec_victim(&a, how, detach);
+	start_attacker(&a, SOCK, NULL);
+	own_init_victim(&a, how, create_start);
+	expect_defeated(&a, OVERLAY_VIEW);
+}
+
+/* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
+ * attacker's handle must be view. */
+static void attack_exec(enum how how, const char *flag, const char *const *enosys_args,
+			const char *view)
+{
+	struct attack a;
+	copy_and_hash(&a);
+	start_attacker(&a, NULL, enosys_args);
+	exec_victim(&a, how, flag);
 	expect_defeated(&a, view);
 }
 
@@ -232,31 +267,54 @@ static void attack_init(enum how how, bool create_start, const char *const *enos
 {
 	struct attack a;
 	copy_and_hash(&a);
-	start_attacker(&a, enosys_args);
+	start_attacker(&a, NULL, enosys_args);
 	init_victim(&a, how, create_start, enosys_args);
 	expect_defeated(&a, view);
 }
 
-#define OVERLAY_VIEW "/ctrun" /* the binary's path in the detached overlay */
-
 Test(exe_escape, exec_of_proc_self_exe)
 {
-	attack_exec(DIRECT, false, NULL, OVERLAY_VIEW);
+	attack_exec(DIRECT, FOREGROUND, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_of_a_script_interpreted_by_proc_self_exe)
 {
-	attack_exec(SCRIPTED, false, NULL, OVERLAY_VIEW);
+	attack_exec(SCRIPTED, FOREGROUND, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_proc_self_exe)
 {
-	attack_exec(DIRECT, true, NULL, OVERLAY_VIEW);
+	attack_exec(DIRECT, DETACHED, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_a_script)
 {
-	attack_exec(SCRIPTED, true, NULL, OVERLAY_VIEW);
+	attack_exec(SCRIPTED, DETACHED, NULL, OVERLAY_VIEW);
+}
+
+Test(exe_escape, exec_tty_of_proc_self_exe)
+{
+	attack_exec(DIRECT, ON_A_TTY, NULL, OVERLAY_VIEW);
+}
+
+Test(exe_escape, init_of_proc_self_exe_by_run)
+{
+	attack_own_init(DIRECT, false);
+}
+
+Test(exe_escape, init_script_by_run)
+{
+	attack_own_init(SCRIPTED, false);
+}
+
+Test(exe_escape, init_of_proc_self_exe_by_create_start)
+{
+	attack_own_init(DIRECT, true);
+}
+
+Test(exe_escape, init_script_by_create_start)
+{
+	attack_own_init(SCRIPTED, true);
 }
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_run)
@@ -286,7 +344,7 @@ Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
 
 Test(exe_escape, exec_under_the_memfd_fallback)
 {
-	attack_exec(DIRECT, false, NO_MOUNT_API, MEMFD_VIEW);
+	attack_exec(DIRECT, FOREGROUND, NO_MOUNT_API, MEMFD_VIEW);
 }
 
 Test(exe_escape, init_script_under_the_memfd_fallback)
@@ -307,8 +365,8 @@ Test(exe_escape, a_read_only_binary_is_run_as_it_is)
 	*strrchr(dir, '/') = '\0';
 	cr_assert_eq(mount(dir, dir, NULL, MS_BIND, NULL), 0, "bind %s: %s", dir, strerror(errno));
 	cr_assert_eq(mount(NULL, dir, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL), 0);
-	start_attacker(&a, NULL);
-	exec_victim(&a, DIRECT, false);
+	start_attacker(&a, NULL, NULL);
+	exec_victim(&a, DIRECT, FOREGROUND);
 	expect_defeated(&a, a.copy);
 	lc_ok(&a.attacker, "delete", "--force", ATTACKER);
 	cr_expect_eq(umount2(dir, MNT_DETACH), 0);
