@@ -58,12 +58,6 @@ enum ct_exe_state ct_exe_state_of(int fd)
 	return attached_read_only_mount(fd) ? CT_EXE_RO_MOUNT : CT_EXE_WRITABLE;
 }
 
-/* /proc/self/fd/N: how fsconfig() is given a layer by fd, whatever its path holds. */
-static void fd_path(char *buf, size_t size, int fd)
-{
-	snprintf(buf, size, "/proc/self/fd/%d", fd);
-}
-
 /* A detached, read-only, empty tmpfs: overlayfs without an upper layer wants two lower
  * ones, and the second may not overlap the binary's directory. */
 static int empty_layer(struct ct_error *err)
@@ -79,12 +73,15 @@ static int empty_layer(struct ct_error *err)
 	return mnt;
 }
 
-static int add_lower_layer(int fs, int layer, struct ct_error *err)
+/* Both layers in one "lowerdir" option, named by their fds: /proc/self/fd/N has no ':' or
+ * ',' to escape, whatever the binary's path holds, and the option is known to every kernel
+ * with the mount API (Linux 5.2), where "lowerdir+" needs 6.8. */
+static int set_lower_layers(int fs, int top, int bottom, struct ct_error *err)
 {
-	char path[64];
-	fd_path(path, sizeof(path), layer);
-	if (ct_fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir+", path, 0) < 0)
-		return ct_error_set(err, errno, "overlayfs lowerdir+");
+	char layers[64];
+	snprintf(layers, sizeof(layers), "/proc/self/fd/%d:/proc/self/fd/%d", top, bottom);
+	if (ct_fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", layers, 0) < 0)
+		return ct_error_set(err, errno, "overlayfs lowerdir=%s", layers);
 	return 0;
 }
 
@@ -98,7 +95,7 @@ static int read_only_overlay(int dir, struct ct_error *err)
 	_cleanup_close_ int fs = ct_fsopen("overlay", FSOPEN_CLOEXEC);
 	if (fs < 0)
 		return ct_error_set(err, errno, "fsopen overlay");
-	if (add_lower_layer(fs, dir, err) < 0 || add_lower_layer(fs, empty, err) < 0)
+	if (set_lower_layers(fs, dir, empty, err) < 0)
 		return -1;
 	if (ct_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		return ct_error_set(err, errno, "create overlayfs");
@@ -195,7 +192,8 @@ int ct_exe_protect(char *const argv[], char *const envp[], struct ct_error *err)
 	_cleanup_close_ int view = overlay_view(&first);
 	if (view >= 0)
 		exec_view(view, argv, envp, &first);
-	/* No mount API, no CAP_SYS_ADMIN (rootless), a kernel before 6.8: the copy. */
+	/* No mount API (before Linux 5.2, or a seccomp profile), no CAP_SYS_ADMIN (rootless), a
+	 * binary without a directory entry: the copy. */
 	_cleanup_close_ int copy = sealed_copy(err);
 	if (copy >= 0)
 		exec_view(copy, argv, envp, err);

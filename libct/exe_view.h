@@ -13,7 +13,7 @@
  *     tmpfs: no copy, and read-only in its superblock, so neither clearing the mount's
  *     read-only flag (mount_setattr, which a process with a user namespace of its own may
  *     do on a detached mount) nor a remount makes it writable. A read-only bind mount is
- *     not enough for exactly that reason. Needs CAP_SYS_ADMIN and Linux 6.8 ("lowerdir+").
+ *     not enough for exactly that reason. Needs CAP_SYS_ADMIN over ctrun's mount namespace.
  *  2. a copy in a memfd sealed against writes, shrinking, growing and further sealing.
  *
  * Already safe, judged by the file itself (never by an environment variable):
