@@ -167,8 +167,7 @@ static void expect_defeated(const struct attack *a, const char *exe_link)
 	snprintf(want, sizeof(want), "exe=%s ", exe_link);
 	cr_expect(strncmp(line, want, strlen(want)) == 0, "the attacker's handle: %s, want %s",
 		  line, want);
-	/* the overlay view is detached: no mount table shows a mount of the copy's directory
-	 * but the read-only one a_read_only_binary_is_run_as_it_is makes */
+	/* the overlay view is detached: no mount table shows it */
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
 	cr_expect_null(strstr(mounts, " overlay "), "an overlay is in the mount table:\n%s",
 		       mounts);
