@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "libct/cleanup.h"
@@ -56,6 +58,28 @@ enum ct_exe_state ct_exe_state_of(int fd)
 	if ((unsigned long)sfs.f_type == OVERLAYFS_SUPER_MAGIC)
 		return CT_EXE_RO_OVERLAY;
 	return attached_read_only_mount(fd) ? CT_EXE_RO_MOUNT : CT_EXE_WRITABLE;
+}
+
+static bool holds_capabilities(void)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {{0}};
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return true;
+	return data[0].permitted || data[1].permitted;
+}
+
+/* Rootless: ctrun runs as a user without capabilities, so its containers' ids are that
+ * user's and the subordinate ids /etc/subuid grants it (newuidmap maps no other), never
+ * host root, and their capabilities hold only over their own user namespace, where an
+ * inode of an unmapped owner is out of reach. A binary owned by root that no group or
+ * other may write (an ACL entry shows in the group bits) is then one no container can
+ * write, and needs no copy. */
+static bool out_of_rootless_reach(int fd)
+{
+	struct stat st;
+	return geteuid() != 0 && !holds_capabilities() && fstat(fd, &st) == 0 && st.st_uid == 0 &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
 /* A detached, read-only, empty tmpfs: overlayfs without an upper layer wants two lower
@@ -185,7 +209,7 @@ int ct_exe_protect(char *const argv[], char *const envp[], struct ct_error *err)
 		_cleanup_close_ int self = openat(AT_FDCWD, SELF_EXE, O_RDONLY | O_CLOEXEC);
 		if (self < 0)
 			return ct_error_set(err, errno, "open %s", SELF_EXE);
-		if (ct_exe_state_of(self) != CT_EXE_WRITABLE)
+		if (ct_exe_state_of(self) != CT_EXE_WRITABLE || out_of_rootless_reach(self))
 			return 0;
 	}
 	struct ct_error first = {0};

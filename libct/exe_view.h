@@ -22,7 +22,9 @@
  *  - a file on a read-only mount that is attached in ctrun's own mount namespace: a
  *    container cannot change a mount of another namespace (mount_setattr answers EINVAL),
  *    and making its filesystem writable again takes CAP_SYS_ADMIN in the host's user
- *    namespace, which a container holding it has anyway (it can mount the host's disk). */
+ *    namespace, which a container holding it has anyway (it can mount the host's disk);
+ *  - for a user without capabilities (rootless), a binary owned by root that only its
+ *    owner may write: no id of its containers maps to host root. */
 #ifndef CT_EXE_VIEW_H
 #define CT_EXE_VIEW_H
 
