@@ -163,7 +163,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libctrun.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libctrun.a $(LIBS)
 
 # Run inside the busybox rootfs, which has no libc: static, and none of libct.
-$(BUILD)/helpers/sysprobe $(BUILD)/helpers/hook_recorder: $(BUILD)/helpers/%: tests/helpers/%.c
+$(BUILD)/helpers/sysprobe $(BUILD)/helpers/hook_recorder $(BUILD)/helpers/exe_attack: $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static-pie -o $@ $<
 

@@ -257,6 +257,17 @@ static void assert_exe(const char *record, const char *path)
 	free(want);
 }
 
+/* The init before its execve runs ctrun from a read-only view of the binary (a detached
+ * overlay or a sealed memfd, libct/exe_view.h), never from the host's file itself. */
+static void assert_exe_is_a_view_of(const char *record, const char *path)
+{
+	char *host = file_id(path), *v = field(record, "exe");
+	cr_expect(strcmp(v, "?") != 0 && strcmp(v, host) != 0,
+		  "exe %s of %.40s... is not a view of %s (%s)", v, record, path, host);
+	free(v);
+	free(host);
+}
+
 static void assert_kinds(const struct hk *h, const char *want)
 {
 	char *got = recorded_kinds(h);
@@ -287,7 +298,7 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	free(r);
 	r = record_of(&h, "createRuntime");
 	assert_in_runtime(r);
-	assert_exe(r, ctt_ctrun_path()); /* the init before its execve */
+	assert_exe_is_a_view_of(r, ctt_ctrun_path()); /* the init before its execve */
 	assert_hook_state(r, state, "creating", init);
 	char *argv;
 	cr_assert_geq(asprintf(&argv, "hook_recorder|createRuntime|%s|x y", h.log), 0);

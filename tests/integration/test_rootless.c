@@ -465,3 +465,48 @@ Test(rootless, seccomp_cache_in_xdg_runtime_dir)
 	lc_assert_nothing_left(&r.t);
 	free(xdg);
 }
+
+/* The created init's exe, as the host sees it, for ctrun at ctrun (the CTRUN of the test). */
+static void create_with(struct rl *r, const char *ctrun, const char *id, struct stat *exe)
+{
+	cr_assert_eq(setenv("CTRUN", ctrun, 1), 0);
+	lc_ok(&r->t, "create", "--bundle", r->t.bundle, id);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/exe", lc_pid(&r->t, id));
+	cr_assert_eq(stat(path, exe), 0, "stat %s", path);
+}
+
+/* CVE-2019-5736 (libct/exe_view.h): a binary owned by root that only root may write is out
+ * of every rootless container's reach, so the user's ctrun runs from it as it is; a binary
+ * the user owns would be in reach (the container's root is the user), so ctrun runs from a
+ * sealed copy of it. */
+Test(rootless, a_root_owned_binary_runs_as_it_is_a_users_own_from_a_sealed_copy)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
+	char *host = strdup(ctt_ctrun_path());
+	struct stat want, exe;
+	cr_assert_eq(stat(host, &want), 0);
+	cr_assert(want.st_uid == 0 && !(want.st_mode & 022), "%s: not root's alone", host);
+	create_with(&r, host, "rl-root", &exe);
+	cr_expect(exe.st_dev == want.st_dev && exe.st_ino == want.st_ino,
+		  "the init does not run %s itself", host);
+
+	char *dir = ctt_tmpdir(), *own = ctt_path(dir, "ctrun");
+	struct ctt_result res;
+	ctt_run(&res, NULL, LC_ARGV("cp", host, own));
+	cr_assert_eq(res.status, 0, "cp: %s", res.err);
+	ctt_result_free(&res);
+	lc_make_searchable(dir);
+	lc_chown_tree(dir, r.u.uid);
+	create_with(&r, own, "rl-own", &exe);
+	char link[128] = "", path[64];
+	snprintf(path, sizeof(path), "/proc/%d/exe", lc_pid(&r.t, "rl-own"));
+	cr_assert_gt(readlink(path, link, sizeof(link) - 1), 0);
+	cr_expect(strncmp(link, "/memfd:ctrun", 12) == 0, "the init runs %s, not a sealed copy",
+		  link);
+	free(own);
+	free(dir);
+	free(host);
+}
