@@ -422,14 +422,28 @@ static int mount_all(struct ct_init_plan *plan, int rootfd, struct ct_error *err
 	return rc;
 }
 
+/* A missing process.cwd is made as runc and crun make it (a build step's WORKDIR): by the
+ * init, as root, after the mounts (it may be in one of them) and before the paths are masked
+ * or made read-only; 0755 less the caller's umask, resolved in the root like every rootfs
+ * path. An exec'd process gets no such help, in runc neither. */
+static int make_cwd(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+{
+	const char *cwd = plan->config->process.cwd;
+	_cleanup_close_ int fd = ct_root_mkpath(rootfd, cwd, CT_MAKE_DIR);
+	if (fd < 0)
+		return ct_error_set(err, errno, "make cwd \"%s\"", cwd);
+	return 0;
+}
+
 static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	if (mount_all(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
 	    enter_rootfs(plan, rootfd, err) < 0)
 		return -1;
 	/* rootfd is the new root itself: pivot_root and MS_MOVE move the mount it is on */
-	if (write_sysctls(plan, err) < 0 || mask_paths(plan, rootfd, err) < 0 ||
-	    make_paths_readonly(plan, rootfd, err) < 0 || finish_root(plan, rootfd, err) < 0)
+	if (make_cwd(plan, rootfd, err) < 0 || write_sysctls(plan, err) < 0 ||
+	    mask_paths(plan, rootfd, err) < 0 || make_paths_readonly(plan, rootfd, err) < 0 ||
+	    finish_root(plan, rootfd, err) < 0)
 		return -1;
 	return 0;
 }

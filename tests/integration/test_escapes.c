@@ -246,6 +246,47 @@ Test(escapes, cwd_resolved_inside_the_rootfs)
 	free(marker);
 }
 
+/* A missing cwd is made (as runc does) in the rootfs whatever the image's symlinks say: one
+ * to a host path and one that climbs with ".." both lead to directories of the rootfs; the
+ * host directory gets nothing. */
+#define CLIMBED "ctrun-escapes-climbed"
+
+Test(escapes, missing_cwd_made_inside_the_rootfs)
+{
+	struct lc t;
+	lc_init(&t);
+	char *host = ctt_tmpdir();
+	char *link = lc_rootfs_path(&t, "hostlink");
+	cr_assert_eq(symlink(host, link), 0, "symlink %s: %s", link, strerror(errno));
+	char *up = lc_rootfs_path(&t, "up");
+	cr_assert_eq(symlink("../../../../../../../..", up), 0, "symlink %s", up);
+	set_cwd(&t, "/hostlink/made");
+	char *out = lc_sh_output(&t, "pwd");
+	char *want = ctt_path(host, "made\n");
+	cr_expect_str_eq(out, want, "the image's copy of the host path is the cwd");
+	free(want);
+	free(out);
+	set_cwd(&t, "/up/" CLIMBED);
+	out = lc_sh_output(&t, "pwd; ls -d /" CLIMBED);
+	cr_expect_str_eq(out, "/" CLIMBED "\n/" CLIMBED "\n");
+	free(out);
+
+	char *on_host = ctt_path(host, "made");
+	cr_expect(!ctt_exists(on_host), "%s was made on the host", on_host);
+	char *copy = lc_rootfs_path(&t, host + 1);
+	char *in_rootfs = ctt_path(copy, "made");
+	cr_expect(ctt_exists(in_rootfs), "%s was not made", in_rootfs);
+	char *climbed = lc_rootfs_path(&t, CLIMBED);
+	cr_expect(ctt_exists(climbed), "%s was not made", climbed);
+	cr_expect(!ctt_exists("/" CLIMBED), "/%s was made on the host", CLIMBED);
+	free(climbed);
+	free(in_rootfs);
+	free(copy);
+	free(on_host);
+	free(up);
+	free(link);
+}
+
 /* The runc exploit: cwd /proc/self/fd/N, N an fd of a host directory still open in the
  * init; passed here on purpose with --preserve-fds. */
 Test(escapes, cwd_through_a_host_fd_refused)

@@ -540,6 +540,22 @@ Test(exec, cwd_is_resolved_inside_the_container)
 	free(link);
 }
 
+/* Only the init's cwd is made when missing (runc and crun: the same); an exec that names a
+ * missing one fails, creating nothing. */
+Test(exec, missing_cwd_is_not_made)
+{
+	struct lc t;
+	ex_start(&t);
+	assert_exec_status(&t, LC_ARGV("--cwd", "/nonexistent", ID, "pwd"), 255,
+			   "chdir to cwd \"/nonexistent\"");
+	char *dir = lc_rootfs_path(&t, "nonexistent");
+	cr_expect(!ctt_exists(dir), "exec made %s", dir);
+	char *out = ex_output(&t, LC_ARGV(ID, "sh", "-c", "ls -d /nonexistent || echo absent"));
+	cr_expect_str_eq(out, "absent\n");
+	free(out);
+	free(dir);
+}
+
 /* The spawn fallbacks: ctrun under tests/helpers/enosys; the debug log says what was
  * used. */
 static void assert_exec_under(const char *const *enosys_args, const char *needle)

@@ -2,6 +2,7 @@
  * noNewPrivileges, capabilities, oomScoreAdj, host names, sysctls, pid 1, namespaces (new, shared,
  * joined by path), passed fds, --no-pivot and the root filesystem of `ctrun spec`. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -113,6 +114,53 @@ Test(process, cwd_is_entered)
 	assert_output(&t, "pwd; ls", "/srv/app\nmarker\n");
 	free(marker);
 	free(dir);
+}
+
+/* "mode uid:gid" of path on the host. */
+static char *owner_and_mode(const char *path)
+{
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0, "stat %s: %s", path, strerror(errno));
+	cr_assert(S_ISDIR(st.st_mode), "%s is not a directory", path);
+	char *text;
+	cr_assert_geq(asprintf(&text, "%o %u:%u", (unsigned)(st.st_mode & 07777),
+			       (unsigned)st.st_uid, (unsigned)st.st_gid),
+		      0);
+	return text;
+}
+
+/* A Buildah RUN step's WORKDIR that the image lacks: made as runc and crun make it, by the
+ * init as root (the process runs as 1000), 0755 less ctrun's umask, in the read-only root
+ * before it is made read-only, and after the mounts: in the tmpfs on /tmp, not under it. */
+Test(process, missing_cwd_is_made_as_runc_does)
+{
+	struct lc t;
+	lc_init(&t);
+	char *cwd = lc_shared_config_value("buildah-bud-run.json", ".process.cwd");
+	ctt_config_set(t.bundle, ".process.cwd", cwd);
+	set_user(&t, "{\"uid\": 1000, \"gid\": 1000}");
+	mode_t mask = umask(022);
+	umask(mask);
+	char want[64];
+	snprintf(want, sizeof(want), "%o 0:0", 0755 & ~(unsigned)mask);
+	char *inside = lc_sh_output(&t, "pwd; stat -c '%a %u:%g' .");
+	char want_inside[128];
+	snprintf(want_inside, sizeof(want_inside), "/w\n%s\n", want);
+	cr_expect_str_eq(inside, want_inside);
+	char *dir = lc_rootfs_path(&t, "w");
+	char *outside = owner_and_mode(dir);
+	cr_expect_str_eq(outside, want);
+
+	lc_add_mount(&t, "/tmp", "tmpfs", "tmpfs", NULL);
+	ctt_config_set(t.bundle, ".process.cwd", "\"/tmp/a/b\"");
+	assert_output(&t, "pwd; grep -c ' /tmp tmpfs ' /proc/mounts", "/tmp/a/b\n1\n");
+	char *under = lc_rootfs_path(&t, "tmp/a");
+	cr_expect(!ctt_exists(under), "%s was made under the mount, not in it", under);
+	free(under);
+	free(outside);
+	free(dir);
+	free(inside);
+	free(cwd);
 }
 
 Test(process, user_uid_gid_and_additional_gids)
