@@ -152,7 +152,7 @@ $(BUILD)/ctrun-musl: $(MUSL_OBJS) contrib/musl/static-pie.specs $(MUSL_PREFIX)/.
 $(MUSL_PREFIX)/.complete:
 	@[ "$$($(CHOOSE_LIBC))" = musl ]
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/tests/lib/difftable.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 $(BUILD)/integration-tests: $(INTG_OBJS) $(BUILD)/libctrun.a
@@ -163,7 +163,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libctrun.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libctrun.a $(LIBS)
 
 # Run inside the busybox rootfs, which has no libc: static, and none of libct.
-$(BUILD)/helpers/sysprobe $(BUILD)/helpers/hook_recorder: $(BUILD)/helpers/%: tests/helpers/%.c
+$(BUILD)/helpers/sysprobe $(BUILD)/helpers/hook_recorder $(BUILD)/helpers/diffprobe: $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static-pie -o $@ $<
 
