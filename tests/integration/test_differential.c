@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,10 @@
 #include "tests/integration/lifecycle_util.h"
 #include "tests/lib/difftable.h"
 #include "tests/lib/testlib.h"
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
 
 #define POLL_MS	 10000
 #define MAX_ARGS 96
@@ -136,21 +141,21 @@ static const struct {
  * Accepted here while their fixes are pending, each naming its issue; like a row of the
  * table, an entry no longer seen fails, so it goes with the fix. */
 static const struct dt_rule pending[] = {
-	{"pending: issue 18, ambient capabilities refused", "runc",
+	{"pending: issue 18, ambient capabilities refused", "runc crun",
 	 "runc-1.1.5-spec* crun-1.8.1-spec buildah-bud-run", "create", "refused", "ok"},
-	{"pending: issue 18, zero means unset (blockIO.weight 0)", "runc", "docker-*", "create",
-	 "refused", "ok"},
-	{"pending: issue 18, device cgroup mknod defaults", "runc", "* !*privileged*",
+	{"pending: issue 18, zero means unset (blockIO.weight 0)", "runc crun", "docker-*",
+	 "create", "refused", "ok"},
+	{"pending: issue 18, device cgroup mknod defaults", "runc crun", "* !*privileged*",
 	 "devcg.mknod_blk_7_0", "EPERM", "ok"},
-	{"pending: issue 18, device cgroup mknod defaults (no node to open)", "runc", "*",
+	{"pending: issue 18, device cgroup mknod defaults (no node to open)", "runc crun", "*",
 	 "devcg.open_blk_7_0", DT_NONE, "EPERM"},
-	{"pending: issue 18, device cgroup mknod defaults (the rules)", "runc", "*",
+	{"pending: issue 18, device cgroup mknod defaults (the rules)", "runc crun", "*",
 	 "cg.devices.list", "[!b]*", "b \\*:\\* m;c \\*:\\* m;*"},
-	{"pending: HOME from the container's /etc/passwd (diff-findings, engineer diff)", "runc",
-	 "containerd-* cri-* ctrun-spec* podman-pod-infra", "env.HOME", DT_NONE, "*"},
-	{"pending: /dev/ptmx a node, not pts/ptmx (diff-findings, reported)", "runc",
+	{"pending: HOME from the container's /etc/passwd (diff-findings, engineer diff)",
+	 "runc crun", "containerd-* cri-* ctrun-spec* podman-pod-infra", "env.HOME", DT_NONE, "*"},
+	{"pending: /dev/ptmx a node, not pts/ptmx (diff-findings, reported)", "runc crun",
 	 "*privileged*", "dev./dev/ptmx", "mode=20666 *", "*link=pts/ptmx"},
-	{"pending: /dev/mqueue owner in a user namespace (diff-findings, reported)", "runc",
+	{"pending: /dev/mqueue owner in a user namespace (diff-findings, reported)", "runc crun",
 	 "*userns*", "dev./dev/mqueue", "* owner=65534:*", "* owner=0:*"},
 };
 
@@ -214,6 +219,7 @@ struct run_env {
 	struct lc lc;	  /* its bundle is the shared one, its root ctrun's */
 	char *work;	  /* the placeholders' directories */
 	char *other_root; /* runc's --root */
+	char *crun_root;  /* crun's --root */
 	char *id;
 	char *cgroup_path; /* the absolute cgroupsPath every container of the test uses */
 	pid_t sandbox_pid; /* the pause container of the pod configs, 0 until needed */
@@ -283,6 +289,7 @@ static void env_init(struct run_env *e)
 	*e = (struct run_env){0};
 	lc_init(&e->lc);
 	e->other_root = ctt_tmpdir();
+	e->crun_root = ctt_tmpdir();
 	cr_assert_geq(asprintf(&e->id, "diff-%d", (int)getpid()), 0);
 	cr_assert_geq(asprintf(&e->cgroup_path, "/ctrun-diff-%d/c", (int)getpid()), 0);
 	make_work(e);
@@ -298,14 +305,42 @@ static void env_init(struct run_env *e)
 
 struct runtime {
 	const char *name;
-	const char *const *argv; /* program and global options, NULL-terminated */
-	const char *stdin_file;	 /* an empty file, the stdin of each command */
+	const char *const *argv;    /* program and global options, NULL-terminated */
+	const char *stdin_file;	    /* an empty file, the stdin of each command */
+	const char *const *wrapper; /* what each command runs under, NULL-terminated; NULL: none */
 };
+
+/* crun 1.8.1 refuses a hybrid host (v1 hierarchies and cgroup2 at /sys/fs/cgroup/unified):
+ * compared with crun, both runtimes see a v1 host, each command in a mount namespace of its
+ * own with an empty tmpfs over unified. */
+#define UNIFIED "/sys/fs/cgroup/unified"
+static const char *const hide_unified[] = {"unshare",
+					   "-m",
+					   "--propagation",
+					   "private",
+					   "sh",
+					   "-c",
+					   "mount -t tmpfs tmpfs " UNIFIED " && exec \"$@\"",
+					   "sh",
+					   NULL};
+
+static bool is_cgroup2(const char *path)
+{
+	struct statfs s;
+	return statfs(path, &s) == 0 && s.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+static bool hybrid_host(void)
+{
+	return !is_cgroup2("/sys/fs/cgroup") && is_cgroup2(UNIFIED);
+}
 
 /* rt's argv followed by args, in out (MAX_ARGS). */
 static const char **rt_argv(const struct runtime *rt, const char *const *args, const char **out)
 {
 	size_t n = 0;
+	for (size_t i = 0; rt->wrapper && rt->wrapper[i]; i++)
+		out[n++] = rt->wrapper[i];
 	for (size_t i = 0; rt->argv[i]; i++)
 		out[n++] = rt->argv[i];
 	for (size_t i = 0; args[i]; i++) {
@@ -554,6 +589,28 @@ static char *last_error_line(const char *file)
 	return out;
 }
 
+static int line_order(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* text's lines sorted and joined by ';' (the order of devices.list's rules is the order they
+ * were written in, which means nothing), in place. */
+static char *lines_sorted(char *text)
+{
+	char *lines[512], *save = NULL;
+	size_t n = 0;
+	for (char *l = strtok_r(text, "\n", &save); l && n < 512; l = strtok_r(NULL, "\n", &save))
+		lines[n++] = strdup(l);
+	qsort(lines, n, sizeof(*lines), line_order);
+	text[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		strcat(strcat(text, i ? ";" : ""), lines[i]);
+		free(lines[i]);
+	}
+	return text;
+}
+
 /* The cgroup files a config's resources write, read from the host in each hierarchy the
  * process is in: "cg.FILE: value". */
 static void add_cgroup_facts(struct dt_facts *f, pid_t pid)
@@ -605,10 +662,7 @@ static void add_cgroup_facts(struct dt_facts *f, pid_t pid)
 				free(p);
 				continue;
 			}
-			char *v = ctt_read_file(p);
-			for (char *c = v; *c; c++)
-				if (*c == '\n')
-					*c = c[1] ? ';' : '\0';
+			char *v = lines_sorted(ctt_read_file(p));
 			snprintf(key, sizeof(key), "cg.%s", files[i]);
 			dt_facts_add(f, key, v);
 			free(v);
@@ -675,6 +729,7 @@ static void terminal_open(const struct run_env *e, struct terminal *t, const cha
 	t->sock = ctt_path(e->work, rel);
 	snprintf(rel, sizeof(rel), "console-%s.out", tag);
 	t->out = ctt_path(e->work, rel);
+	unlink(t->out); /* of an earlier run: the receiver appends, and is waited for by it */
 	t->receiver = lc_console_receiver(&e->lc, t->sock, t->out, NULL);
 }
 
@@ -1053,16 +1108,18 @@ static void judge(const char *name, const char *vs, const struct dt_facts *ours,
 
 /* ---- the tests ---- */
 
-static char *other_root_path;
+static const struct run_env *cleanup_env;
 
 static void delete_other_containers(void)
 {
-	if (other_root_path) {
-		struct runtime runc = {"runc", LC_ARGV("runc", "--root", other_root_path),
+	if (cleanup_env) {
+		struct runtime runc = {"runc", LC_ARGV("runc", "--root", cleanup_env->other_root),
 				       "/dev/null"};
-		char id[32];
-		snprintf(id, sizeof(id), "diff-%d", (int)getpid());
-		rt_delete(&runc, id);
+		struct runtime crun = {"crun", LC_ARGV("crun", "--root", cleanup_env->crun_root),
+				       "/dev/null", hybrid_host() ? hide_unified : NULL};
+		rt_delete(&runc, cleanup_env->id);
+		rt_delete(&crun, cleanup_env->id);
+		cleanup_env = NULL;
 	}
 	lc_cleanup();
 	remove_cgroup_parent();
@@ -1106,28 +1163,41 @@ static void expect_refusal(const char *name, const struct dt_facts *ours)
 	}
 }
 
+/* The facts of in under ctrun and under other, judged against the table. */
+static void compare(const struct run_env *e, const struct input *in, const struct runtime *ctrun,
+		    const struct runtime *other, bool check_refusal)
+{
+	struct dt_facts ours = {0}, theirs = {0};
+	facts_of(e, ctrun, in, &ours);
+	if (check_refusal)
+		expect_refusal(in->name, &ours);
+	facts_of(e, other, in, &theirs);
+	bool outcomes_only = refused(&ours) || refused(&theirs);
+	drop_uncompared(&ours, outcomes_only);
+	drop_uncompared(&theirs, outcomes_only);
+	judge(in->name, other->name, &ours, &theirs);
+	dt_facts_free(&ours);
+	dt_facts_free(&theirs);
+}
+
 static void differential(const char *name)
 {
 	const struct input *in = find_input(name);
 	struct run_env e;
 	env_init(&e);
-	other_root_path = e.other_root;
+	cleanup_env = &e;
 	if (strstr(name, "in-pod") || strstr(name, "pod-member"))
 		start_sandbox(&e);
 	char *in_file = ctt_path(e.work, "stdin");
 	ctt_write_file(in_file, "");
+	const char *const *wrap = hybrid_host() ? hide_unified : NULL;
 	struct runtime ctrun = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), in_file};
 	struct runtime runc = {"runc", LC_ARGV("runc", "--root", e.other_root), in_file};
-	struct dt_facts ours = {0}, theirs = {0};
-	facts_of(&e, &ctrun, in, &ours);
-	expect_refusal(name, &ours);
-	facts_of(&e, &runc, in, &theirs);
-	bool outcomes_only = refused(&ours) || refused(&theirs);
-	drop_uncompared(&ours, outcomes_only);
-	drop_uncompared(&theirs, outcomes_only);
-	judge(name, "runc", &ours, &theirs);
-	dt_facts_free(&ours);
-	dt_facts_free(&theirs);
+	struct runtime ctrun_v1 = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), in_file,
+				   wrap};
+	struct runtime crun = {"crun", LC_ARGV("crun", "--root", e.crun_root), in_file, wrap};
+	compare(&e, in, &ctrun, &runc, true);
+	compare(&e, in, &ctrun_v1, &crun, false);
 }
 
 #define AS_TEST(ident, name, kind, base) \
@@ -1159,7 +1229,7 @@ Test(differential, delete_of_a_created_container)
 {
 	struct run_env e;
 	env_init(&e);
-	other_root_path = e.other_root;
+	cleanup_env = &e;
 	lc_set_args(&e.lc, LC_ARGV("/bin/sleep", "1000"));
 	ctt_config_set(e.lc.bundle, ".process.terminal", "false");
 	char *q = lc_json_quote(e.cgroup_path);

@@ -341,7 +341,7 @@ static bool has_fact(const struct dt_facts *f, const char *field, const char *va
 bool dt_rule_applies(const struct dt_rule *r, const char *vs, const char *config,
 		     const struct dt_facts *ctrun, const struct dt_facts *other)
 {
-	if (strcmp(r->vs, vs) != 0 || !any_pattern_matches(r->configs, config))
+	if (!any_pattern_matches(r->vs, vs) || !any_pattern_matches(r->configs, config))
 		return false;
 	if (strcmp(r->other, DT_NONE) != 0)
 		return has_fact(other, r->field, r->other);
