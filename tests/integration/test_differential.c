@@ -157,6 +157,10 @@ static const struct dt_rule pending[] = {
 	 "*privileged*", "dev./dev/ptmx", "mode=20666 *", "*link=pts/ptmx"},
 	{"pending: /dev/mqueue owner in a user namespace (diff-findings, reported)", "runc crun",
 	 "*userns*", "dev./dev/mqueue", "* owner=65534:*", "* owner=0:*"},
+	{"pending: --cgroup-manager disabled mounts the hierarchies' roots (diff-findings, "
+	 "reported)",
+	 "crun", "cli-cgroup-manager-disabled-no-mknod", "mount./sys/fs/cgroup/*",
+	 "cgroup * root=/ opts=*", "cgroup * root=/?* opts=*"},
 };
 
 /* ---- where the inputs are ---- */
@@ -1140,8 +1144,14 @@ static void remove_cgroup_parent(void)
 	}
 }
 
+/* What configs write on the host: podman-hooks' createContainer hook runs a shell there
+ * before pivot_root. */
+static const char *const host_files[] = {"/tmp/container-hook.txt"};
+
 static void cleanup(void)
 {
+	for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++)
+		unlink(host_files[i]);
 	delete_other_containers();
 	cgt_cleanup();
 }
@@ -1163,9 +1173,9 @@ static void expect_refusal(const char *name, const struct dt_facts *ours)
 	}
 }
 
-/* The facts of in under ctrun and under other, judged against the table. */
-static void compare(const struct run_env *e, const struct input *in, const struct runtime *ctrun,
-		    const struct runtime *other, bool check_refusal)
+/* The facts of in under ctrun and under other, judged against the table as config name. */
+static void compare(const struct run_env *e, const struct input *in, const char *name,
+		    const struct runtime *ctrun, const struct runtime *other, bool check_refusal)
 {
 	struct dt_facts ours = {0}, theirs = {0};
 	facts_of(e, ctrun, in, &ours);
@@ -1175,7 +1185,7 @@ static void compare(const struct run_env *e, const struct input *in, const struc
 	bool outcomes_only = refused(&ours) || refused(&theirs);
 	drop_uncompared(&ours, outcomes_only);
 	drop_uncompared(&theirs, outcomes_only);
-	judge(in->name, other->name, &ours, &theirs);
+	judge(name, other->name, &ours, &theirs);
 	dt_facts_free(&ours);
 	dt_facts_free(&theirs);
 }
@@ -1196,8 +1206,8 @@ static void differential(const char *name)
 	struct runtime ctrun_v1 = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), in_file,
 				   wrap};
 	struct runtime crun = {"crun", LC_ARGV("crun", "--root", e.crun_root), in_file, wrap};
-	compare(&e, in, &ctrun, &runc, true);
-	compare(&e, in, &ctrun_v1, &crun, false);
+	compare(&e, in, name, &ctrun, &runc, true);
+	compare(&e, in, name, &ctrun_v1, &crun, false);
 }
 
 #define AS_TEST(ident, name, kind, base) \
@@ -1244,6 +1254,67 @@ Test(differential, delete_of_a_created_container)
 	judge("cli-delete-created", "runc", &ours, &theirs);
 	dt_facts_free(&ours);
 	dt_facts_free(&theirs);
+}
+
+/* Podman's default config as `podman run --cgroups=disabled` sends it (no limit but the
+ * deny-all device rule), with CAP_MKNOD in its sets or dropped, under rt. */
+static void cgroupless_facts(const struct run_env *e, const struct runtime *rt, bool mknod,
+			     struct dt_facts *f)
+{
+	char *text = filled(e, "podman-default");
+	write_config(e, text, NULL);
+	free(text);
+	ctt_config_set(e->lc.bundle, ".linux.resources.pids", NULL);
+	if (!mknod)
+		for (const char *const *set = LC_ARGV(".bounding", ".effective", ".permitted");
+		     *set; set++) {
+			char path[64];
+			snprintf(path, sizeof(path), ".process.capabilities%s", *set);
+			long i = lc_config_index(&e->lc, path, "", "CAP_MKNOD");
+			cr_assert_geq(i, 0, "no CAP_MKNOD in %s", path);
+			snprintf(path + strlen(path), sizeof(path) - strlen(path), "[%ld]", i);
+			ctt_config_set(e->lc.bundle, path, NULL);
+		}
+	run_config(e, rt, "podman-default", f);
+}
+
+/* --cgroup-manager disabled (crun's flag; runc has none): the deny-all device rule then stands
+ * nowhere, which ctrun takes only from a process that cannot make device nodes. */
+Test(differential, cgroup_manager_disabled)
+{
+	struct run_env e;
+	env_init(&e);
+	cleanup_env = &e;
+	char *in_file = ctt_path(e.work, "stdin");
+	ctt_write_file(in_file, "");
+	const char *const *wrap = hybrid_host() ? hide_unified : NULL;
+	struct runtime ctrun = {
+		"ctrun",
+		LC_ARGV(ctt_ctrun_path(), "--cgroup-manager", "disabled", "--root", e.lc.root),
+		in_file, wrap};
+	struct runtime crun = {"crun",
+			       LC_ARGV("crun", "--cgroup-manager=disabled", "--root", e.crun_root),
+			       in_file, wrap};
+	static const struct {
+		bool mknod;
+		const char *name;
+	} cases[] = {{true, "cli-cgroup-manager-disabled"},
+		     {false, "cli-cgroup-manager-disabled-no-mknod"}};
+	for (size_t c = 0; c < 2; c++) {
+		struct dt_facts ours = {0}, theirs = {0};
+		cgroupless_facts(&e, &ctrun, cases[c].mknod, &ours);
+		const char *why = dt_facts_get(&ours, "create.error");
+		cr_expect(!cases[c].mknod || (why && strstr(why, "CAP_MKNOD")),
+			  "ctrun's error names CAP_MKNOD: %s", why ? why : "(none)");
+		cgroupless_facts(&e, &crun, cases[c].mknod, &theirs);
+		bool outcomes_only = refused(&ours) || refused(&theirs);
+		drop_uncompared(&ours, outcomes_only);
+		drop_uncompared(&theirs, outcomes_only);
+		judge(cases[c].name, "crun", &ours, &theirs);
+		dt_facts_free(&ours);
+		dt_facts_free(&theirs);
+	}
+	free(in_file);
 }
 
 /* Every document of configs/ is an input above, and each input has its test. */
