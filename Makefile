@@ -9,7 +9,7 @@ VERSION  := 0.1.0
 MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring
 DEB_PKGS := gcc libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
-            uidmap strace $(MUSL_PKGS)
+            uidmap strace runc crun $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own).
 E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -386,6 +387,11 @@ static void print_access(const char *kind, const char *path)
 		return;
 	}
 	printf("type=%s", S_ISDIR(st.st_mode) ? "dir" : S_ISREG(st.st_mode) ? "file" : "other");
+	/* whether a write would meet a read-only mount, which proc's own refusals hide */
+	struct statvfs vfs;
+	printf(" rdonly=%s", statvfs(path, &vfs) < 0	? errno_name(errno)
+			     : (vfs.f_flag & ST_RDONLY) ? "yes"
+							: "no");
 	if (S_ISDIR(st.st_mode)) {
 		DIR *d = opendir(path);
 		int entries = 0;
