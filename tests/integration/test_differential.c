@@ -231,8 +231,7 @@ static const char *const work_files[] = {
 };
 
 struct subst {
-	const char *from;
-	char *to;
+	char *from, *to;
 };
 
 struct run_env {
@@ -241,7 +240,7 @@ struct run_env {
 	char *other_root; /* runc's --root */
 	char *crun_root;  /* crun's --root */
 	char *id;
-	char *cgroup_path; /* the absolute cgroupsPath every container of the test uses */
+	char *cgroup_path; /* the absolute cgroupsPath given to a config that names one */
 	pid_t sandbox_pid; /* the pause container of the pod configs, 0 until needed */
 	struct subst subst[16];
 	size_t nsubst;
@@ -250,9 +249,21 @@ struct run_env {
 static void add_subst(struct run_env *e, const char *from, const char *to)
 {
 	cr_assert_lt(e->nsubst, sizeof(e->subst) / sizeof(e->subst[0]));
-	e->subst[e->nsubst].from = from;
+	e->subst[e->nsubst].from = strdup(from);
 	e->subst[e->nsubst].to = strdup(to);
 	e->nsubst++;
+}
+
+/* A host file a config binds in ("path" as a JSON string) becomes work/name. */
+static void add_host_file(struct run_env *e, const char *path, const char *name)
+{
+	char *from, *to, *file = ctt_path(e->work, name);
+	cr_assert_geq(asprintf(&from, "\"%s\"", path), 0);
+	cr_assert_geq(asprintf(&to, "\"%s\"", file), 0);
+	add_subst(e, from, to);
+	free(from);
+	free(to);
+	free(file);
 }
 
 static void make_work(struct run_env *e)
@@ -290,16 +301,8 @@ static void make_work(struct run_env *e)
 	}
 	add_subst(e, "@HOOK@", ctt_helper("hook_recorder"));
 	/* Host programs the clients bind in; the probe replaces what would run them. */
-	char *p = ctt_path(e->work, "docker-init");
-	add_subst(e, "\"/usr/bin/docker-init\"", "");
-	free(e->subst[e->nsubst - 1].to);
-	cr_assert_geq(asprintf(&e->subst[e->nsubst - 1].to, "\"%s\"", p), 0);
-	free(p);
-	p = ctt_path(e->work, "catatonit");
-	add_subst(e, "\"/usr/libexec/podman/catatonit\"", "");
-	free(e->subst[e->nsubst - 1].to);
-	cr_assert_geq(asprintf(&e->subst[e->nsubst - 1].to, "\"%s\"", p), 0);
-	free(p);
+	add_host_file(e, "/usr/bin/docker-init", "docker-init");
+	add_host_file(e, "/usr/libexec/podman/catatonit", "catatonit");
 }
 
 static void remove_cgroup_parent(void);
