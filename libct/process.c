@@ -163,7 +163,9 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 						   (unsigned short)p->console_size.width, err) < 0)
 		goto out;
 	slave = ct_pty_open_slave(master, slave_name, err);
-	if (slave < 0 || bind_console(slave, ct_expect_id(plan, plan->expect_console), err) < 0 ||
+	if (slave < 0 ||
+	    (plan->console_is_terminal &&
+	     bind_console(slave, ct_expect_id(plan, plan->expect_console), err) < 0) ||
 	    ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
 		goto out;
 	rc = ct_pty_make_controlling_fd(slave, err);

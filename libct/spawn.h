@@ -109,6 +109,9 @@ struct ct_init_plan {
 	int join_fds[OCI_NS_COUNT];  /* setns() targets, -1 when not joined */
 	unsigned long unshare_flags; /* CLONE_NEW* given to clone */
 	bool new_mount_ns;
+	/* The init's terminal is the container's /dev/console; an exec'd process's is its own
+	 * and changes nothing in the container's mount namespace. */
+	bool console_is_terminal;
 	/* In a shared mount namespace, until READY (libct/rootfs.h): an O_PATH fd of the caller's
 	 * root, and whether the rootfs's bind is made, to detach it after a failure. */
 	int caller_root;

@@ -759,6 +759,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		return -1;
 	if (plan_cgroup(plan, err) < 0 || plan_cgroup_self_join(plan, err) < 0)
 		return -1;
+	plan->console_is_terminal = true;
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (plan->mounts[i].is_cgroup) {
 			if (plan_cgroup_hierarchies(plan, err) < 0)

@@ -549,6 +549,32 @@ static char **env_with_mark(const struct lc *t)
 	return env;
 }
 
+pid_t lc_fork_exec(const char *const *argv, char *const *env, const char *in_file, const char *out,
+		   const char *err, int fd3)
+{
+	int in = open(in_file, O_RDONLY | O_CLOEXEC);
+	int o = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int e = open(err, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	cr_assert(in >= 0 && o >= 0 && e >= 0, "open \"%s\", \"%s\", \"%s\": %s", in_file, out, err,
+		  strerror(errno));
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0 ||
+		    (fd3 >= 0 && dup2(fd3, 3) < 0))
+			_exit(127);
+		execvpe(argv[0], (char *const *)argv, env ? env : environ);
+		_exit(127);
+	}
+	close(in);
+	close(o);
+	close(e);
+	return pid;
+}
+
 pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int fd3)
 {
 	unsigned slot = 0;
@@ -556,23 +582,7 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 		slot++;
 	cr_assert_lt(slot, MAX_SPAWNED, "too many background processes");
 	char **env = env_with_mark(t);
-	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	cr_assert(in >= 0 && fd >= 0, "open \"%s\": %s", out, strerror(errno));
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(in, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
-		    (fd3 >= 0 && dup2(fd3, 3) < 0))
-			_exit(127);
-		execve(argv[0], (char *const *)argv, env);
-		_exit(127);
-	}
-	close(in);
-	close(fd);
+	pid_t pid = lc_fork_exec(argv, env, "/dev/null", out, out, fd3);
 	size_t n = 0;
 	while (env[n + 1])
 		n++;

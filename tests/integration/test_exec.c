@@ -610,6 +610,10 @@ Test(exec, tty_in_the_foreground_is_relayed_as_runc_does)
 	cr_expect(strstr(r.out, "/dev/pts/"), "stdout: %s", r.out);
 	cr_expect(strstr(r.out, "on-pty"), "stdout: %s", r.out);
 	ctt_result_free(&r);
+	/* the exec's pty is its own: the container's /dev/console stays as it was (runc) */
+	ex_run(&r, &t, LC_ARGV(ID, "grep", "-c", " /dev/console ", "/proc/self/mountinfo"));
+	cr_expect_str_eq(r.out, "0\n", "a mount on /dev/console after exec --tty: %s", r.out);
+	ctt_result_free(&r);
 }
 
 Test(exec, lsm_labels_are_refused_where_the_lsm_does_not_run)
