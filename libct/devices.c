@@ -122,20 +122,28 @@ static int make_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints 
 	return 0;
 }
 
+/* /dev: the fresh tmpfs ctrun mounted, or the image's directory (its fd then in *owned). */
+static int open_dev(struct ct_mountpoints *mp, int *owned)
+{
+	int dev = ct_mountpoint_fresh_dir(mp, "/dev");
+	return dev >= 0 ? dev : (*owned = ct_root_open(mp->rootfd, "/dev", false));
+}
+
 static int create_default_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 				  struct ct_error *err)
 {
 	static const char *const links[][2] = {
-		{"/proc/self/fd", "fd"},       {"/proc/self/fd/0", "stdin"},
-		{"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"},
-		{"pts/ptmx", "ptmx"},
+		{"/proc/self/fd", "fd"},
+		{"/proc/self/fd/0", "stdin"},
+		{"/proc/self/fd/1", "stdout"},
+		{"/proc/self/fd/2", "stderr"},
 	};
 	for (size_t i = 0; i < N_DEFAULT_NODES; i++)
 		if (make_node(plan, i, mp, &default_nodes[i], err) < 0)
 			return -1;
 	_cleanup_close_ int owned = -1;
-	int dev = ct_mountpoint_fresh_dir(mp, "/dev");
-	if (dev < 0 && (dev = owned = ct_root_open(mp->rootfd, "/dev", false)) < 0)
+	int dev = open_dev(mp, &owned);
+	if (dev < 0)
 		return ct_error_set(err, errno, "open /dev");
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
 		if (symlinkat(links[i][0], dev, links[i][1]) < 0 && errno != EEXIST)
@@ -147,6 +155,31 @@ static int create_default_devices(struct ct_init_plan *plan, struct ct_mountpoin
 	return 0;
 }
 
+/* config-linux.md#default-devices: /dev/ptmx is the symlink pts/ptmx, to the ptmx of the
+ * container's devpts, whatever the image or linux.devices put there (runc replaces it too). */
+static int link_ptmx(struct ct_mountpoints *mp, struct ct_error *err)
+{
+	_cleanup_close_ int owned = -1;
+	int dev = open_dev(mp, &owned);
+	if (dev < 0)
+		return ct_error_set(err, errno, "open /dev");
+	if (unlinkat(dev, "ptmx", 0) < 0 && errno != ENOENT)
+		return ct_error_set(err, errno, "replace \"/dev/ptmx\" with a symlink");
+	if (symlinkat("pts/ptmx", dev, "ptmx") < 0)
+		return ct_error_set(err, errno, "create symlink \"/dev/ptmx\"");
+	return 0;
+}
+
+/* A linux.devices entry for /dev/ptmx (privileged Podman and containerd configs copy the
+ * host's) is not made where link_ptmx() puts the symlink: a node, or the host's bound where
+ * mknod is refused, would be replaced, or reach the host's ptys. */
+static bool is_ptmx(const struct ct_init_plan *plan, const char *path)
+{
+	char normal[PATH_MAX];
+	ct_path_normalize(path, normal, sizeof(normal));
+	return plan->default_devices && strcmp(normal, "/dev/ptmx") == 0;
+}
+
 static int create_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 			  struct ct_error *err)
 {
@@ -155,6 +188,8 @@ static int create_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < lx->devices.len; i++) {
 		const struct oci_device *d = &lx->devices.items[i];
+		if (is_ptmx(plan, d->path))
+			continue;
 		struct node n = {
 			.path = d->path,
 			.type = oci_device_file_type(d->type),
@@ -167,7 +202,7 @@ static int create_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 		if (make_node(plan, n_default_nodes(plan) + i, mp, &n, err) < 0)
 			return -1;
 	}
-	return 0;
+	return plan->default_devices ? link_ptmx(mp, err) : 0;
 }
 
 /* The modes are made as asked, not cut by the umask the caller left us. */

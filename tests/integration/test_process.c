@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -841,6 +842,45 @@ Test(process, default_devices)
 		      "/dev/urandom character special file 1:9\n"
 		      "/dev/tty character special file 5:0\n"
 		      "pts/ptmx\n/proc/self/fd\npts\n5\nfull\n");
+}
+
+/* Privileged Podman and containerd configs list the host's /dev/ptmx (5:2) among
+ * linux.devices; /dev/ptmx is the symlink pts/ptmx all the same (as under runc), and a pty
+ * opened there, from inside or from outside through the init's root, is one of the
+ * container's devpts. */
+Test(process, ptmx_listed_as_a_device_is_still_pts_ptmx)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\": \"/dev/ptmx\", \"type\": \"c\", \"major\": 5, \"minor\": 2, "
+			 "\"fileMode\": 8630, \"uid\": 0, \"gid\": 5}");
+	assert_output(&t,
+		      "readlink /dev/ptmx; exec 3<>/dev/ptmx; ls /dev/pts; "
+		      "[ $(stat -L -c %d /proc/self/fd/3) = $(stat -c %d /dev/pts) ] && echo same",
+		      "pts/ptmx\n0\nptmx\nsame\n");
+
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char dev[64], link[16] = "";
+	snprintf(dev, sizeof(dev), "/proc/%d/root/dev", lc_pid(&t, ID));
+	char *ptmx = ctt_path(dev, "ptmx");
+	cr_expect_eq(readlink(ptmx, link, sizeof(link) - 1), 8, "readlink %s", ptmx);
+	cr_expect_str_eq(link, "pts/ptmx");
+	int fd = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "open %s: %s", ptmx, strerror(errno));
+	unsigned n;
+	cr_assert_eq(ioctl(fd, TIOCGPTN, &n), 0, "TIOCGPTN: %s", strerror(errno));
+	char pty[96], pts[80];
+	snprintf(pts, sizeof(pts), "%s/pts", dev);
+	snprintf(pty, sizeof(pty), "%s/pts/%u", dev, n);
+	struct stat pty_st, pts_st;
+	cr_expect_eq(stat(pty, &pty_st), 0, "the pty is not the container's %s", pty);
+	cr_assert_eq(stat(pts, &pts_st), 0, "stat %s", pts);
+	cr_expect_eq(pty_st.st_dev, pts_st.st_dev, "%s is not on the container's devpts", pty);
+	close(fd);
+	lc_ok(&t, "delete", "--force", ID);
+	free(ptmx);
 }
 
 /* Two masked files and two masked directories of the default spec, which exist on the host
