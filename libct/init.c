@@ -102,8 +102,12 @@ static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 	return ct_cgroup_self_join(&plan->cgroup_join, err);
 }
 
-static int unshare_cgroup_namespace(const struct ct_init_plan *plan, struct ct_error *err)
+/* The namespaces the plan leaves to the init (libct/spawn_plan.c): IPC once root in the user
+ * namespace, cgroup once in the container's cgroup. */
+static int unshare_late_namespaces(const struct ct_init_plan *plan, struct ct_error *err)
 {
+	if (plan->late_ipcns && unshare(CLONE_NEWIPC) < 0)
+		return ct_error_set(err, errno, "create IPC namespace");
 	if (plan->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
 		return ct_error_set(err, errno, "create cgroup namespace");
 	return 0;
@@ -225,7 +229,7 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	bool exec_failed;
 	if (join_memory_first(plan, err) < 0 || make_network_namespace(plan, err) < 0 ||
 	    wait_for_cgroup(plan, err) < 0 || enter_user_namespace(plan, err) < 0 ||
-	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
+	    unshare_late_namespaces(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;
 	if (ct_rootfs_setup(plan, err) < 0 || send_root_bind(plan, err) < 0)

@@ -134,6 +134,7 @@ struct ct_init_plan {
 	 * cgroup_rest): cgroup_join comes with CGROUP_READY, opened by the parent */
 	bool cgroup_rest_after_clone;
 	bool early_netns; /* the init makes its network namespace while the parent places it */
+	bool late_ipcns;  /* the init makes its IPC namespace once root in its user namespace */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	/* config-linux.md#default-devices: made in /dev (a tmpfs of the config's or the image's

@@ -82,6 +82,13 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 		plan->unshare_flags &= ~(unsigned long)CLONE_NEWNET;
 		plan->early_netns = true;
 	}
+	/* The root of a new IPC namespace's mqueue belongs to the ids of whoever made it: made
+	 * at clone as the caller (unmapped inside: 65534), so made by the init once it is root
+	 * in the user namespace (/dev/mqueue owned by 0:0, as under crun). */
+	if ((plan->unshare_flags & CLONE_NEWIPC) && plan->userns) {
+		plan->unshare_flags &= ~(unsigned long)CLONE_NEWIPC;
+		plan->late_ipcns = true;
+	}
 	/* a new user namespace could not join the others any more: they are joined first */
 	bool others_joined = plan->join_fds[OCI_NS_IPC] >= 0 || plan->join_fds[OCI_NS_UTS] >= 0 ||
 			     plan->join_fds[OCI_NS_NETWORK] >= 0 ||
@@ -564,7 +571,8 @@ static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type
 			  const char *proc_name)
 {
 	if ((plan->unshare_flags & ct_ns_clone_flags[type]) ||
-	    (type == OCI_NS_NETWORK && plan->early_netns))
+	    (type == OCI_NS_NETWORK && plan->early_netns) ||
+	    (type == OCI_NS_IPC && plan->late_ipcns))
 		return true;
 	char path[64];
 	struct stat joined, ours;

@@ -157,8 +157,6 @@ static const struct dt_rule pending[] = {
 	 "containerd-* cri-* ctrun-spec* podman-pod-infra runc-1.1.5-spec* crun-1.8.1-spec "
 	 "buildah-bud-run",
 	 "env.HOME", DT_NONE, "*"},
-	{"pending: /dev/mqueue owner in a user namespace (diff-findings, reported)", "runc crun",
-	 "*userns*", "dev./dev/mqueue", "* owner=65534:*", "* owner=0:*"},
 	{"pending: --cgroup-manager disabled mounts the hierarchies' roots (diff-findings, "
 	 "reported)",
 	 "crun", "cli-cgroup-manager-disabled-no-mknod", "mount./sys/fs/cgroup/*",

@@ -6,9 +6,13 @@
  * chown it too), the bundle is searchable by it. Id-mapped binds (config.md "idmap") show
  * host files through the container's mapping or their own. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/nsfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -582,4 +586,55 @@ Test(userns, tmpcopyup_keeps_the_mapped_owners)
 	cr_expect_not(ctt_exists(planted), "written into the image, not the tmpfs");
 	lc_assert_nothing_left(&t);
 	free(planted), free(out), free(file), free(data);
+}
+
+/* The inode of the user namespace that owns pid's namespace name (NS_GET_USERNS). */
+static ino_t owner_of_namespace(pid_t pid, const char *name)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0, "open %s: %s", path, strerror(errno));
+	int owner = ioctl(fd, NS_GET_USERNS);
+	cr_assert_geq(owner, 0, "NS_GET_USERNS of %s: %s", path, strerror(errno));
+	struct stat st;
+	cr_assert_eq(fstat(owner, &st), 0);
+	close(owner);
+	close(fd);
+	return st.st_ino;
+}
+
+/* The container's IPC namespace, and with it the root of its mqueue, is made by its root:
+ * /dev/mqueue is 0:0 inside (crun's; runc's nsexec gives 0:65534, differences-from-runc.md
+ * mqueue-group-userns), the mapped root's outside. An IPC sysctl lands in that namespace. */
+Test(userns, mqueue_of_its_ipc_namespace_belongs_to_its_root)
+{
+	struct lc t;
+	userns_init(&t);
+	ctt_config_set(t.bundle, ".linux.sysctl", "{\"kernel.msgmax\": \"4321\"}");
+	char *out = debug_run_verified(&t, "stat -c '%u:%g %a' /dev/mqueue; "
+					   "cat /proc/sys/kernel/msgmax");
+	cr_expect_str_eq(out, "0:0 1777\n4321\n");
+	free(out);
+
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	pid_t pid = lc_pid(&t, ID);
+	char mqueue[64];
+	snprintf(mqueue, sizeof(mqueue), "/proc/%d/root/dev/mqueue", (int)pid);
+	struct stat st;
+	cr_assert_eq(stat(mqueue, &st), 0, "stat %s: %s", mqueue, strerror(errno));
+	cr_expect_eq(st.st_uid, HOST_ID, "%s: uid %u", mqueue, (unsigned)st.st_uid);
+	cr_expect_eq(st.st_gid, HOST_ID, "%s: gid %u", mqueue, (unsigned)st.st_gid);
+	char *ipc = ns_link(pid, "ipc"), *host_ipc = ns_link(getpid(), "ipc");
+	cr_expect_str_neq(ipc, host_ipc, "the container shares the host's IPC namespace");
+	struct stat user;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	cr_assert_eq(stat(path, &user), 0);
+	cr_expect_eq(owner_of_namespace(pid, "ipc"), user.st_ino,
+		     "the IPC namespace is not owned by the container's user namespace");
+	lc_ok(&t, "delete", "--force", ID);
+	free(host_ipc);
+	free(ipc);
 }

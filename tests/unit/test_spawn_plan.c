@@ -217,6 +217,37 @@ Test(spawn_plan, new_user_namespace_is_cloned_with_its_maps)
 	plan_done(&f);
 }
 
+/* The init makes a new IPC namespace once root in its user namespace, new or joined: the
+ * root of its mqueue belongs to the ids of whoever made it. Without a user namespace the
+ * clone makes it. */
+Test(spawn_plan, ipc_namespace_of_a_user_namespace_is_made_by_the_init)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "ipc"}), ""));
+	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWUSER, "unshare_flags %#lx",
+		     f.plan.unshare_flags);
+	cr_expect(f.plan.late_ipcns);
+	plan_done(&f);
+
+	plan_build_ok(
+		&f, plan_doc(JSON("linux"
+				  : {
+					  "namespaces" : [
+						  {"type" : "user", "path" : "/proc/self/ns/user"},
+						  {"type" : "ipc"}
+					  ]
+				  })));
+	cr_expect_eq(f.plan.unshare_flags, 0, "unshare_flags %#lx", f.plan.unshare_flags);
+	cr_expect(f.plan.late_ipcns);
+	plan_done(&f);
+
+	plan_build_ok(&f, plan_doc(JSON("linux" : {"namespaces" : [ {"type" : "ipc"} ]})));
+	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWIPC, "unshare_flags %#lx",
+		     f.plan.unshare_flags);
+	cr_expect_not(f.plan.late_ipcns);
+	plan_done(&f);
+}
+
 Test(spawn_plan, joined_user_namespace_has_no_maps_to_write)
 {
 	struct plan_fixture f;
