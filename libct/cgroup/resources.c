@@ -56,6 +56,9 @@ static int put(struct cg_value *out, const char *fmt, ...)
 	return 1;
 }
 
+static void warn(const struct cg_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---- memory ---- */
 
 static int fmt_mem_limit(const struct cg_ctx *c, size_t i, struct cg_value *out,
@@ -139,16 +142,19 @@ static int fmt_oom_killer(const struct cg_ctx *c, size_t i, struct cg_value *out
 	return put(out, "%d", c->r->memory.disable_oom_killer ? 1 : 0);
 }
 
+/* Never written, as runc 1.1.5 never writes it: memory cgroups are hierarchical (v2 always,
+ * v1 since Linux 5.16, which refuses a 0), so true is what the kernel does anyway and false
+ * cannot be had (the spec's own example asks for it): a warning, not a failed create. */
 static int fmt_use_hierarchy(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			     struct ct_error *err)
 {
+	(void)out;
 	(void)err;
-	if (i || !c->r->memory.has_use_hierarchy)
+	if (i || !c->r->memory.has_use_hierarchy || c->r->memory.use_hierarchy)
 		return 0;
-	/* v2 is always hierarchical: only false needs saying */
-	if (c->v == CT_CG_V2 && c->r->memory.use_hierarchy)
-		return 0;
-	return put(out, "%d", c->r->memory.use_hierarchy ? 1 : 0);
+	warn(c, "config.json: " RES ".memory.useHierarchy: false: ignored (memory cgroups are "
+		"hierarchical; runc ignores it too)");
+	return 0;
 }
 
 /* ---- cpu ---- */
@@ -465,7 +471,7 @@ static const struct cg_row rows[] = {
 	 fmt_oom_killer},
 	{".memory.useHierarchy",
 	 "memory",
-	 {"memory.use_hierarchy", NULL},
+	 {NULL, NULL},
 	 {CG_WARN, CG_WARN},
 	 false,
 	 fmt_use_hierarchy},
@@ -560,8 +566,6 @@ static const char *v2_controller(const char *c)
 	return strcmp(c, "blkio") == 0 ? "io" : c;
 }
 
-static void warn(const struct cg_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 static void warn(const struct cg_ctx *c, const char *fmt, ...)
 {
 	if (!c->cg->warn)

@@ -878,6 +878,38 @@ Test(cgroup, kernel_memory_is_a_deprecation_warning)
 	ctt_result_free(&r);
 }
 
+/* memory.useHierarchy as runc 1.1.5 takes it: never written (this kernel refuses a 0, the
+ * runtime-spec's example asks for one); false is a warning, true says nothing. Either way
+ * the container runs in a hierarchical memory cgroup, seen from outside and inside. */
+Test(cgroup, use_hierarchy_is_ignored_as_runc_does)
+{
+	need_v1_hierarchy("memory");
+	for (int value = 0; value <= 1; value++) {
+		struct lc t;
+		lc_init(&t);
+		const char *name = value ? "uh-true" : "uh-false";
+		cgt_use_path(&t, name);
+		ctt_config_set(t.bundle, ".linux.resources",
+			       value ? "{\"memory\": {\"useHierarchy\": true}}"
+				     : "{\"memory\": {\"useHierarchy\": false}}");
+		lc_set_args(&t, LC_ARGV("sleep", "1000"));
+		struct ctt_result r;
+		lc_ctrun(&r, &t, "run", "--detach", "--bundle", t.bundle, ID);
+		cr_assert_eq(r.status, 0, "useHierarchy %d: %s", value, r.err);
+		bool warned = strstr(r.err, ".linux.resources.memory.useHierarchy: false: ignored");
+		cr_expect_eq(warned, !value, "useHierarchy %d: stderr: %s", value, r.err);
+		ctt_result_free(&r);
+		char *rel = rel_of(name);
+		assert_file("memory", rel, "memory.use_hierarchy", "1");
+		lc_ctrun(&r, &t, "exec", ID, "cat", "/sys/fs/cgroup/memory/memory.use_hierarchy");
+		cr_expect_eq(r.status, 0, "exec: %s", r.err);
+		cr_expect_str_eq(r.out, "1\n");
+		ctt_result_free(&r);
+		lc_ok(&t, "delete", "--force", ID);
+		free(rel);
+	}
+}
+
 /* A frozen task dies of SIGKILL only once thawed: delete --force of a container frozen
  * through its freezer still leaves nothing. */
 Test(cgroup, delete_force_of_a_frozen_container)

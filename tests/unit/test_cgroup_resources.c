@@ -297,6 +297,41 @@ Test(cgroup_resources, zero_means_unset_as_runc_reads_it)
 		}
 }
 
+/* runc 1.1.5 never writes memory.use_hierarchy, and this kernel refuses a 0 (memory cgroups
+ * are hierarchical): true writes nothing and says nothing, false is a warning, on v1 and v2
+ * alike. */
+Test(cgroup_resources, use_hierarchy_is_never_written_as_in_runc)
+{
+	for (int v2 = 0; v2 <= 1; v2++) {
+		/* v1's file, there to stay empty; v2 has none */
+		static const char *const file[] = {"memory/memory.use_hierarchy", NULL};
+		for (int value = 0; value <= 1; value++) {
+			struct fake f;
+			fake_make(&f, v2);
+			if (file[v2])
+				touch(f.root, file[v2]);
+			char res[64];
+			snprintf(res, sizeof(res), "{\"memory\": {\"useHierarchy\": %s}}",
+				 value ? "true" : "false");
+			struct ct_error err = {0};
+			cr_expect_eq(fake_apply(&f, res, &err), 0, "v%d %s: %s", v2 + 1, res,
+				     err.msg);
+			if (file[v2])
+				assert_content(&f, file[v2], "");
+			if (value)
+				cr_expect_str_eq(f.warnings, "", "v%d %s", v2 + 1, res);
+			else
+				cr_expect_str_eq(
+					f.warnings,
+					"config.json: .linux.resources.memory.useHierarchy: "
+					"false: ignored (memory cgroups are hierarchical; "
+					"runc ignores it too)\n",
+					"v%d %s", v2 + 1, res);
+			fake_free(&f);
+		}
+	}
+}
+
 /* Docker 20.10's resources for a container without limits, on a kernel without any blkio
  * weight file (this machine's): nothing to write, nothing refused. */
 Test(cgroup_resources, docker_zeros_need_no_weight_file)
