@@ -241,12 +241,14 @@ Test(bad_input, missing_binary)
 			    (const char *const[]){"exec", "\"/bin/no-such-program\"", NULL});
 }
 
+/* A missing cwd is made (as runc does); one below a file cannot be. */
 Test(bad_input, bad_cwd)
 {
 	struct lc t;
 	lc_init(&t);
-	ctt_config_set(t.bundle, ".process.cwd", "\"/no/such/dir\"");
-	assert_create_fails(&t, "p1", (const char *const[]){"chdir", "\"/no/such/dir\"", NULL});
+	ctt_config_set(t.bundle, ".process.cwd", "\"/bin/busybox/dir\"");
+	assert_create_fails(&t, "p1",
+			    (const char *const[]){"make cwd", "\"/bin/busybox/dir\"", NULL});
 }
 
 Test(bad_input, failing_bind_mount)
