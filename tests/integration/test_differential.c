@@ -143,8 +143,6 @@ static const struct {
  * longer seen where it applies is named on stderr ("delete its pending[] entry") but does
  * not fail: a fix merged from another branch must not break the suite. */
 static const struct dt_rule pending[] = {
-	{"pending: issue 18, a missing process.cwd is made by runc and crun", "runc crun",
-	 "buildah-bud-run", "create", "refused", "ok"},
 	{"pending: HOME from the container's /etc/passwd (diff-findings, unowned)", "runc crun",
 	 "containerd-* cri-* ctrun-spec* podman-pod-infra runc-1.1.5-spec* crun-1.8.1-spec "
 	 "buildah-bud-run docker-*",
