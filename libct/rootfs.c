@@ -438,8 +438,8 @@ static int check_paths_under_kernel_fs(int rootfd, const char *list, const oci_s
 				break;
 			return ct_error_set_plain(
 				err, ELOOP,
-				"config.json: .linux.%s[%zu]: \"%s\": \"%s\" is a symlink or a file "
-				"of the image: what is under it is not the kernel's",
+				"config.json: .linux.%s[%zu]: \"%s\": \"%s\" is a symlink or a "
+				"file of the image: what is under it is not the kernel's",
 				list, i, paths->items[i], tops[t]);
 		}
 	}
@@ -450,11 +450,9 @@ static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd
 				     struct ct_error *err)
 {
 	const struct oci_linux *lx = &plan->config->linux_;
-	return check_paths_under_kernel_fs(rootfd, "maskedPaths", &lx->masked_paths, err) < 0 ||
-			       check_paths_under_kernel_fs(rootfd, "readonlyPaths",
-							   &lx->readonly_paths, err) < 0
-		       ? -1
-		       : 0;
+	if (check_paths_under_kernel_fs(rootfd, "maskedPaths", &lx->masked_paths, err) < 0)
+		return -1;
+	return check_paths_under_kernel_fs(rootfd, "readonlyPaths", &lx->readonly_paths, err);
 }
 
 static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
@@ -464,8 +462,8 @@ static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error 
 		return -1;
 	/* rootfd is the new root itself: pivot_root and MS_MOVE move the mount it is on */
 	if (write_sysctls(plan, err) < 0 || check_masked_and_readonly(plan, rootfd, err) < 0 ||
-	    mask_paths(plan, rootfd, err) < 0 ||
-	    make_paths_readonly(plan, rootfd, err) < 0 || finish_root(plan, rootfd, err) < 0)
+	    mask_paths(plan, rootfd, err) < 0 || make_paths_readonly(plan, rootfd, err) < 0 ||
+	    finish_root(plan, rootfd, err) < 0)
 		return -1;
 	return 0;
 }

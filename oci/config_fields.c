@@ -155,12 +155,13 @@ static int check_id_mapping(struct oci_walk *w, const void *value)
 	uint64_t container_end = (uint64_t)m->container_id + m->size;
 	uint64_t host_end = (uint64_t)m->host_id + m->size;
 	if (container_end > OCI_ID_UNCHANGED || host_end > OCI_ID_UNCHANGED)
-		return oci_walk_error_at(w, "size",
-					 "%" PRIu32 " ids from %s %" PRIu32 " reach 4294967295, "
-					 "(uid_t)-1, which the kernel takes as \"leave the id "
-					 "unchanged\": not an id",
-					 m->size, container_end > OCI_ID_UNCHANGED ? "containerID" : "hostID",
-					 container_end > OCI_ID_UNCHANGED ? m->container_id : m->host_id);
+		return oci_walk_error_at(
+			w, "size",
+			"%" PRIu32 " ids from %s %" PRIu32 " reach 4294967295, "
+			"(uid_t)-1, which the kernel takes as \"leave the id "
+			"unchanged\": not an id",
+			m->size, container_end > OCI_ID_UNCHANGED ? "containerID" : "hostID",
+			container_end > OCI_ID_UNCHANGED ? m->container_id : m->host_id);
 	return 0;
 }
 
@@ -186,7 +187,8 @@ static const struct oci_type t_hook_timeout = {
 	.kind = OCI_INT, .width = 8, .min = 1, .max = INT64_MAX};
 static const struct oci_type t_id = {
 	.kind = OCI_UINT, .width = 4, .umax = UINT32_MAX, .check = check_id};
-static const struct oci_type t_ids = {.kind = OCI_ARRAY, .elem = &t_id, .elem_size = sizeof(uint32_t)};
+static const struct oci_type t_ids = {
+	.kind = OCI_ARRAY, .elem = &t_id, .elem_size = sizeof(uint32_t)};
 static const struct oci_type t_names = {.kind = OCI_ARRAY,
 					.elem = &oci_t_string,
 					.elem_size = sizeof(char *),

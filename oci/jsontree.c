@@ -173,7 +173,8 @@ static void render_open_path(const struct builder *b, char *buf, size_t size)
 		yajl_val v = b->open.items[i];
 		bool object = v->type == yajl_t_object;
 		size_t first = first_member(v);
-		size_t end = i + 1 < b->open.len ? first_member(b->open.items[i + 1]) : b->members.len;
+		size_t end =
+			i + 1 < b->open.len ? first_member(b->open.items[i + 1]) : b->members.len;
 		struct oci_path_step step = {.index = (end - first) / (object ? 2 : 1)};
 		if (object && end > first && (end - first) % 2) /* its key is pushed */
 			step.name = b->members.items[end - 1];

@@ -33,8 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (json_has_nul_string(text))
 			abort(); /* a string with a NUL inside was taken */
 		oci_config_free(config);
-	}
-	else if (config)
+	} else if (config)
 		abort(); /* config.h: *out is NULL on failure */
 	free(text);
 	return 0;

@@ -248,27 +248,38 @@ Test(input_escapes, exec_user_minus_one_refused)
 	assert_exec_refused(&t,
 			    LC_ARGV("exec", "--user", "4294967295", ID, "sh", "-c", "id > /ran"),
 			    LC_ARGV("--user", NO_CHANGE));
-	assert_exec_refused(&t,
-			    LC_ARGV("exec", "--user", "1000:4294967295", ID, "sh", "-c",
-				    "id > /ran"),
-			    LC_ARGV("--user", NO_CHANGE));
+	assert_exec_refused(
+		&t, LC_ARGV("exec", "--user", "1000:4294967295", ID, "sh", "-c", "id > /ran"),
+		LC_ARGV("--user", NO_CHANGE));
 	assert_exec_refused(&t,
 			    LC_ARGV("exec", "--user", "1000:1000", "--additional-gids",
 				    "4294967295", ID, "sh", "-c", "id > /ran"),
 			    LC_ARGV("--additional-gids", NO_CHANGE));
 }
 
-Test(input_escapes, exec_process_document_with_uid_minus_one_refused)
+/* `exec --process` of a document (JSON text) whose error names the document, then where
+ * (".user.uid: ..."), then holds each needle. */
+static void assert_exec_document_refused(const char *json, const char *where,
+					 const char *const *needles)
 {
 	struct lc t;
 	start_box(&t);
 	char *doc = ctt_path(ctt_tmpdir(), "process.json");
-	ctt_write_file(doc, "{\"cwd\": \"/\", \"args\": [\"sh\", \"-c\", \"id > /ran\"], \"user\": "
-			    "{\"uid\": 4294967295, \"gid\": 0}}");
-	char needle[PATH_MAX + 32];
-	snprintf(needle, sizeof(needle), "%s: .user.uid: 4294967295", doc);
-	assert_exec_refused(&t, LC_ARGV("exec", "--process", doc, ID), LC_ARGV(needle, NO_CHANGE));
+	ctt_write_file(doc, json);
+	char named[PATH_MAX + 64];
+	snprintf(named, sizeof(named), "%s: %s", doc, where);
+	const char *all[8] = {named};
+	for (size_t i = 0; needles[i] && i + 2 < 8; i++)
+		all[i + 1] = needles[i];
+	assert_exec_refused(&t, LC_ARGV("exec", "--process", doc, ID), all);
 	free(doc);
+}
+
+Test(input_escapes, exec_process_document_with_uid_minus_one_refused)
+{
+	assert_exec_document_refused("{\"cwd\": \"/\", \"args\": [\"sh\", \"-c\", \"id > /ran\"], "
+				     "\"user\": {\"uid\": 4294967295, \"gid\": 0}}",
+				     ".user.uid: 4294967295", LC_ARGV(NO_CHANGE));
 }
 
 /* ---- NUL bytes ---- */
@@ -346,16 +357,9 @@ Test(input_escapes, nul_in_any_string_refused_naming_its_path)
 
 Test(input_escapes, nul_in_an_exec_process_document_refused)
 {
-	struct lc t;
-	start_box(&t);
-	char *doc = ctt_path(ctt_tmpdir(), "process.json");
-	ctt_write_file(doc, "{\"cwd\": \"/\", \"args\": [\"/bin/sh\\u0000-x\", \"-c\", \"id > "
-			    "/ran\"]}");
-	char needle[PATH_MAX + 32];
-	snprintf(needle, sizeof(needle), "%s: .args[0]: the string", doc);
-	assert_exec_refused(&t, LC_ARGV("exec", "--process", doc, ID),
-			    LC_ARGV(needle, "holds a NUL byte"));
-	free(doc);
+	assert_exec_document_refused(
+		"{\"cwd\": \"/\", \"args\": [\"/bin/sh\\u0000-x\", \"-c\", \"id > /ran\"]}",
+		".args[0]: the string", LC_ARGV("holds a NUL byte"));
 }
 
 /* The cgroup keeps its limit: the document is refused before anything is written. */

@@ -124,9 +124,9 @@ Test(exec_flags, user_text)
 	cr_expect(uid == 0 && !has_gid);
 	cr_expect_eq(ct_exec_parse_user("a:b", &uid, &gid, &has_gid, why, sizeof(why)), -1);
 	cr_expect(strstr(why, "\"a:b\""), "%s", why);
-	cr_expect_eq(ct_exec_parse_user("4294967294:4294967294", &uid, &gid, &has_gid, why,
-					sizeof(why)),
-		     0);
+	cr_expect_eq(
+		ct_exec_parse_user("4294967294:4294967294", &uid, &gid, &has_gid, why, sizeof(why)),
+		0);
 	cr_expect(uid == 4294967294u && gid == 4294967294u);
 }
 

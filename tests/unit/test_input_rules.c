@@ -41,7 +41,7 @@ static void assert_taken(const char *text)
 
 /* ---- NUL bytes ---- */
 
-#define NUL_MSG(file, path, what, before)                                                    \
+#define NUL_MSG(file, path, what, before)                                                       \
 	file ": " path ": " what " \"" before "\\u0000...\" holds a NUL byte (\\u0000), which " \
 	     "would cut it short"
 
@@ -78,8 +78,8 @@ static const struct nul_case {
 	{"\"mounts\": [{\"destination\": \"/a\\u0000\"}]", ".mounts[0].destination", "/a"},
 	{"\"mounts\": [{\"destination\": \"/a\", \"options\": [\"ro\", \"mode=1\\u0000\"]}]",
 	 ".mounts[0].options[1]", "mode=1"},
-	{"\"mounts\": [{\"destination\": \"/a\", \"type\": \"tmpfs\\u0000\"}]",
-	 ".mounts[0].type", "tmpfs"},
+	{"\"mounts\": [{\"destination\": \"/a\", \"type\": \"tmpfs\\u0000\"}]", ".mounts[0].type",
+	 "tmpfs"},
 	{"\"linux\": {\"sysctl\": {\"net.ipv4.ip_forward\": \"1\\u00000\"}}",
 	 ".linux.sysctl[\"net.ipv4.ip_forward\"]", "1"},
 	{"\"linux\": {\"sysctl\": {\"kernel.x\\u0000\": \"1\"}}", ".linux.sysctl", "kernel.x",
@@ -87,8 +87,8 @@ static const struct nul_case {
 	{"\"linux\": {\"cgroupsPath\": \"/a\\u0000/b\"}", ".linux.cgroupsPath", "/a"},
 	{"\"linux\": {\"maskedPaths\": [\"/proc/kcore\\u0000\"]}", ".linux.maskedPaths[0]",
 	 "/proc/kcore"},
-	{"\"linux\": {\"readonlyPaths\": [\"/proc/sys\", \"/\\u0000\"]}",
-	 ".linux.readonlyPaths[1]", "/"},
+	{"\"linux\": {\"readonlyPaths\": [\"/proc/sys\", \"/\\u0000\"]}", ".linux.readonlyPaths[1]",
+	 "/"},
 	{"\"linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": "
 	 "[{\"names\": [\"mount\\u0000\"], \"action\": \"SCMP_ACT_ERRNO\"}]}}",
 	 ".linux.seccomp.syscalls[0].names[0]", "mount"},
@@ -167,8 +167,9 @@ Test(input_nul, refused_in_process_resources_and_state_documents)
 
 /* ---- (uid_t)-1 ---- */
 
-#define NO_CHANGE "4294967295 is (uid_t)-1, which the kernel takes as \"leave the id unchanged\": " \
-		  "not an id"
+#define NO_CHANGE                                                                         \
+	"4294967295 is (uid_t)-1, which the kernel takes as \"leave the id unchanged\": " \
+	"not an id"
 #define USERNS "\"namespaces\": [{\"type\": \"user\"}, {\"type\": \"mount\"}]"
 
 static const struct id_case {
@@ -222,9 +223,10 @@ Test(input_ids, the_largest_ids_and_ranges_below_minus_one_are_taken)
 {
 	assert_taken(config(PROC(", \"user\": {\"uid\": 4294967294, \"gid\": 4294967294, "
 				 "\"additionalGids\": [4294967294]}")));
-	assert_taken(config("\"linux\": {" USERNS ", \"uidMappings\": [{\"containerID\": 0, "
-			    "\"hostID\": 0, \"size\": 4294967295}], \"gidMappings\": "
-			    "[{\"containerID\": 4294967294, \"hostID\": 4294967294, \"size\": 1}]}"));
+	assert_taken(
+		config("\"linux\": {" USERNS ", \"uidMappings\": [{\"containerID\": 0, "
+		       "\"hostID\": 0, \"size\": 4294967295}], \"gidMappings\": "
+		       "[{\"containerID\": 4294967294, \"hostID\": 4294967294, \"size\": 1}]}"));
 }
 
 Test(input_ids, minus_one_refused_in_a_process_document)
