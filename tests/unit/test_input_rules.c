@@ -143,6 +143,17 @@ Test(input_nul, path_through_nested_arrays_and_names)
 	cr_expect_str_eq(err.msg, NUL_MSG("f.json", "[1][1].k", "the property name", "n"));
 }
 
+/* The text is read in order: a NUL met before a syntax error is what is reported (found by
+ * tests/fuzz/fuzz_jsontree.c), a syntax error before it is. */
+Test(input_nul, the_first_problem_in_reading_order_is_reported)
+{
+	struct ct_error err = {0};
+	cr_expect_null(oci_json_parse("f.json", "[\"a\\u0000\", }", &err));
+	cr_expect_str_eq(err.msg, NUL_MSG("f.json", "[0]", "the string", "a"));
+	cr_expect_null(oci_json_parse("f.json", "[}, \"a\\u0000\"]", &err));
+	cr_expect(strstr(err.msg, "f.json: malformed JSON at line 1"), "%s", err.msg);
+}
+
 Test(input_nul, refused_in_process_resources_and_state_documents)
 {
 	struct ct_error err = {0};
