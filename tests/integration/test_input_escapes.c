@@ -81,8 +81,7 @@ static void assert_fake_dir_untouched(const char *dir)
 }
 
 /* enosys_args: the syscalls ctrun runs without (the enosys helper), NULL for none. */
-static void assert_mount_refused(const char *dest, const char *type,
-				 const char *const *enosys_args)
+static void assert_mount_refused(const char *dest, const char *type, const char *const *enosys_args)
 {
 	struct lc t;
 	init_box(&t);
