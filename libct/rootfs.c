@@ -421,38 +421,43 @@ static bool is_exact_dir_or_missing(int rootfd, const char *top)
 	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* A masked or read-only path under /proc or /sys is one of procfs's or sysfs's files only
- * where /proc or /sys is no symlink of the image (see goes_on_exact_dir): refused otherwise.
- * Each top is looked at once, for the first path under it. */
-static int check_paths_under_kernel_fs(int rootfd, const char *list, const oci_strings *paths,
-				       struct ct_error *err)
+/* Index of the first of paths at or below top, -1 when none is. */
+static ssize_t first_under(const oci_strings *paths, const char *top)
 {
-	static const char *const tops[] = {"/proc", "/sys"};
-	for (size_t t = 0; t < sizeof(tops) / sizeof(tops[0]); t++) {
-		for (size_t i = 0; i < paths->len; i++) {
-			char p[PATH_MAX];
-			ct_path_normalize(paths->items[i], p, sizeof(p));
-			if (!ct_path_within(p, tops[t]))
-				continue;
-			if (is_exact_dir_or_missing(rootfd, tops[t]))
-				break;
-			return ct_error_set_plain(
-				err, ELOOP,
-				"config.json: .linux.%s[%zu]: \"%s\": \"%s\" is a symlink or a "
-				"file of the image: what is under it is not the kernel's",
-				list, i, paths->items[i], tops[t]);
-		}
+	for (size_t i = 0; i < paths->len; i++) {
+		char p[PATH_MAX];
+		ct_path_normalize(paths->items[i], p, sizeof(p));
+		if (ct_path_within(p, top))
+			return (ssize_t)i;
 	}
-	return 0;
+	return -1;
 }
 
+/* A masked or read-only path under /proc or /sys is one of procfs's or sysfs's files only
+ * where /proc or /sys is no symlink of the image (see goes_on_exact_dir): refused otherwise.
+ * One look at each top, named by the first path under it. */
 static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd,
 				     struct ct_error *err)
 {
+	static const char *const tops[] = {"/proc", "/sys"};
 	const struct oci_linux *lx = &plan->config->linux_;
-	if (check_paths_under_kernel_fs(rootfd, "maskedPaths", &lx->masked_paths, err) < 0)
-		return -1;
-	return check_paths_under_kernel_fs(rootfd, "readonlyPaths", &lx->readonly_paths, err);
+	for (size_t t = 0; t < sizeof(tops) / sizeof(tops[0]); t++) {
+		const char *list = "maskedPaths";
+		const oci_strings *paths = &lx->masked_paths;
+		ssize_t i = first_under(paths, tops[t]);
+		if (i < 0) {
+			list = "readonlyPaths";
+			paths = &lx->readonly_paths;
+			i = first_under(paths, tops[t]);
+		}
+		if (i >= 0 && !is_exact_dir_or_missing(rootfd, tops[t]))
+			return ct_error_set_plain(
+				err, ELOOP,
+				"config.json: .linux.%s[%zd]: \"%s\": \"%s\" is a symlink or a "
+				"file of the image: what is under it is not the kernel's",
+				list, i, paths->items[i], tops[t]);
+	}
+	return 0;
 }
 
 static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
