@@ -397,3 +397,19 @@ Test(input_escapes, nul_in_update_resources_refused)
 	free(before);
 	free(pids);
 }
+
+/* A raw NUL byte on stdin would end the text the parser reads: what follows it unread. */
+Test(input_escapes, raw_nul_in_update_resources_on_stdin_refused)
+{
+	struct lc t;
+	start_box(&t);
+	static const char doc[] = "{\"pids\": {\"limit\": 7}}\0{\"garbage\": ";
+	struct ctt_run_opts opts = {.input = doc, .input_len = sizeof(doc) - 1};
+	struct ctt_result r;
+	ctt_ctrunv(&r, &opts, LC_ARGV("--root", t.root, "update", "--resources", "-", ID));
+	lc_assert_error(&r, "stdin: contains a NUL byte");
+	ctt_result_free(&r);
+	char *status = lc_status(&t, ID);
+	cr_expect_str_eq(status, "running");
+	free(status);
+}
