@@ -1,7 +1,7 @@
 /* The descriptor tables of config.json (config.md, config-linux.md, runtime-spec 1.3).
  * Each table mirrors one object of the schema; oci/jsonwalk.c walks them. */
-#include <stdbool.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
