@@ -5,13 +5,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
@@ -19,12 +17,14 @@
 #include "libct/cleanup.h"
 #include "libct/pathbuf.h"
 #include "libct/readall.h"
+#include "libct/sha256.h"
 #include "libct/syscalls.h"
 #include "oci/jsonsax.h"
 
-#define STATE_MAX_BYTES (16u << 20) /* annotations are the only unbounded part */
-#define RESERVE_PREFIX	".reserve-" /* never a valid id: ids do not start with '.' */
-#define OPEN_ATTEMPTS	3
+#define STATE_MAX_BYTES	 (16u << 20) /* annotations are the only unbounded part */
+#define RESERVE_PREFIX	 ".reserve-" /* never a valid id: ids do not start with '.' */
+#define OPEN_ATTEMPTS	 3
+#define RESERVE_ATTEMPTS 8
 
 _Static_assert(sizeof(pid_t) == 4, "the pid descriptor stores 4 bytes");
 _Static_assert(sizeof(uid_t) == 4, "the owner descriptor stores 4 bytes");
@@ -206,20 +206,7 @@ static int open_and_lock(int rootfd, const char *name, int lock_op, struct ct_co
 	return 0;
 }
 
-static int make_reservation_dir(int rootfd, char *name, size_t size, struct ct_error *err)
-{
-	for (int attempt = 0; attempt < 8; attempt++) {
-		uint64_t r;
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			r = ((uint64_t)getpid() << 32) ^ (uint64_t)attempt;
-		snprintf(name, size, RESERVE_PREFIX "%016" PRIx64, r);
-		if (mkdirat(rootfd, name, 0700) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return ct_error_set(err, errno, "create a directory in the state root");
-	}
-	return ct_error_set(err, EEXIST, "create a directory in the state root");
-}
+static int remove_contents(int dirfd, struct ct_error *err);
 
 /* After rmdir a directory has no links; one that lost them while we waited for its lock was
  * removed by whoever held it. */
@@ -257,19 +244,75 @@ static int reserve_by_mkdir(int rootfd, const char *id, struct ct_container_dir 
 	return 0;
 }
 
+void ct_state_reservation_name(const char *id, char name[CT_RESERVATION_NAME_MAX])
+{
+	struct ct_sha256 c;
+	unsigned char digest[CT_SHA256_LEN];
+	char hex[CT_SHA256_HEX_LEN + 1];
+	ct_sha256_init(&c);
+	ct_sha256_update(&c, id, strlen(id));
+	ct_sha256_final(&c, digest);
+	ct_sha256_hex(digest, hex);
+	snprintf(name, CT_RESERVATION_NAME_MAX, RESERVE_PREFIX "%.32s", hex);
+}
+
+/* A reservation nobody holds locked was left by a killed create (its creator locks it right
+ * after making it and checks afterwards that it is still there): removed, under its lock. */
+static void remove_dead_reservation(int rootfd, const char *name)
+{
+	_cleanup_close_ int fd =
+		openat(rootfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return;
+	remove_contents(fd, NULL);
+	unlinkat(rootfd, name, AT_REMOVEDIR);
+}
+
+/* Whether the locked directory d is still the reservation `name`: a remover of dead ones
+ * may have taken it between our mkdir and our lock, and another create made it again. */
+static bool holds_reservation(int rootfd, const char *name, const struct ct_container_dir *d)
+{
+	struct stat ours, named;
+	return fstat(d->dirfd, &ours) == 0 && ours.st_nlink > 0 &&
+	       fstatat(rootfd, name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       ours.st_dev == named.st_dev && ours.st_ino == named.st_ino;
+}
+
+/* Makes and locks the reservation `name`: 0, 1 to try again (lost to a remover), -1. One
+ * that is there already and that nobody holds is a killed create's: taken over as it is
+ * (empty: nothing goes in before the rename); one held is a create of the id under way. */
+static int take_reservation(int rootfd, const char *id, const char *name,
+			    struct ct_container_dir *d, struct ct_error *err)
+{
+	bool made = mkdirat(rootfd, name, 0700) == 0;
+	if (!made && errno != EEXIST)
+		return ct_error_set(err, errno, "create a directory in the state root");
+	if (open_and_lock(rootfd, name, made ? LOCK_EX : LOCK_EX | LOCK_NB, d, err) < 0) {
+		if (err->errnum == ENOENT)
+			return 1;
+		return err->errnum == EWOULDBLOCK ? already_exists(err, id) : -1;
+	}
+	if (holds_reservation(rootfd, name, d))
+		return 0;
+	ct_container_dir_close(d);
+	return 1;
+}
+
 /* A directory that appears under its id is already locked by its creator: readers and
  * `delete` never find a half-made container they could mistake for an abandoned one. */
 static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir *d,
 			     struct ct_error *err, bool *unsupported)
 {
-	char tmp[64];
+	char tmp[CT_RESERVATION_NAME_MAX];
 	*unsupported = false;
-	if (make_reservation_dir(rootfd, tmp, sizeof(tmp), err) < 0)
+	ct_state_reservation_name(id, tmp);
+	int taken = 1;
+	for (int attempt = 0; taken == 1 && attempt < RESERVE_ATTEMPTS; attempt++)
+		taken = take_reservation(rootfd, id, tmp, d, err);
+	if (taken == 1)
+		return already_exists(err, id);
+	if (taken < 0)
 		return -1;
-	if (open_and_lock(rootfd, tmp, LOCK_EX, d, err) < 0) {
-		unlinkat(rootfd, tmp, AT_REMOVEDIR);
-		return -1;
-	}
 	if (ct_renameat2(rootfd, tmp, rootfd, id, RENAME_NOREPLACE) == 0)
 		return 0;
 	int e = errno;
@@ -304,6 +347,18 @@ static int does_not_exist(struct ct_error *err, const char *id)
 	return fail_with(err, ENOENT, "container \"%s\" does not exist", ct_shown_id(id).s);
 }
 
+/* A create killed before it renamed its reservation into place left that alone: an
+ * exclusive opener (delete, ...) removes it. */
+static int not_found(int rootfd, const char *id, bool exclusive, struct ct_error *err)
+{
+	if (exclusive) {
+		char name[CT_RESERVATION_NAME_MAX];
+		ct_state_reservation_name(id, name);
+		remove_dead_reservation(rootfd, name);
+	}
+	return does_not_exist(err, id);
+}
+
 void ct_state_unlock(struct ct_container_dir *d)
 {
 	flock_retrying(d->lockfd, LOCK_UN);
@@ -327,7 +382,7 @@ int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_con
 	for (int attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
 		if (open_and_lock(rootfd, id, lock_exclusive ? LOCK_EX : LOCK_SH, out, err) < 0) {
 			if (err && err->errnum == ENOENT)
-				return does_not_exist(err, id);
+				return not_found(rootfd, id, lock_exclusive, err);
 			return -1;
 		}
 		if (!was_removed(out->dirfd)) {
@@ -602,8 +657,9 @@ char *ct_state_read_file(const struct ct_container_dir *d, const char *name, siz
 	return text;
 }
 
-int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
-		   struct ct_error *err)
+/* st as the file `name` of the container directory (state.json's format). */
+static int write_state_as(const struct ct_container_dir *d, const char *name,
+			  const struct ct_state *st, struct ct_error *err)
 {
 	/* ct_state_read refuses a file whose id is not its directory's: never write one */
 	if (!st->id || strcmp(st->id, d->id) != 0)
@@ -624,12 +680,24 @@ int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		const unsigned char *buf;
 		size_t len;
 		yajl_gen_get_buf(g, &buf, &len);
-		if (replace_file(d->dirfd, CT_STATE_FILE, buf, len, err) < 0)
+		if (replace_file(d->dirfd, name, buf, len, err) < 0)
 			ret = ct_error_prefix(err, "write the state of container \"%s\"",
 					      ct_shown_id(d->id).s);
 	}
 	yajl_gen_free(g);
 	return ret;
+}
+
+int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
+		   struct ct_error *err)
+{
+	return write_state_as(d, CT_STATE_FILE, st, err);
+}
+
+int ct_state_write_pending(const struct ct_container_dir *d, const struct ct_state *st,
+			   struct ct_error *err)
+{
+	return write_state_as(d, CT_STATE_PENDING_FILE, st, err);
 }
 
 /* ---- state.json: reading ---- */
@@ -679,7 +747,8 @@ static const char *read_state_text(int atfd, const char *path, const char *label
 	_cleanup_close_ int fd = openat(atfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return ct_error_set(err, errno, "%s", label), NULL;
-	const char *text = ct_read_file_into(fd, stack, STATE_STACK_BYTES, STATE_MAX_BYTES, heap, len);
+	const char *text =
+		ct_read_file_into(fd, stack, STATE_STACK_BYTES, STATE_MAX_BYTES, heap, len);
 	if (!text && errno == EFBIG)
 		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
 		       NULL;
@@ -742,20 +811,20 @@ typedef int (*state_parser)(const char *label, const char *text, size_t len, str
 /* state.json at `path` relative to `atfd`, checked against the id it belongs to. Messages
  * say `container "ID": state.json: ...`; the id is quoted only when one is made (list reads
  * a hundred files that are fine). */
-static int read_state_at(int atfd, const char *path, const char *id, state_parser parse,
-			 struct ct_state *st, struct ct_error *err)
+static int read_state_at(int atfd, const char *path, const char *label, const char *id,
+			 state_parser parse, struct ct_state *st, struct ct_error *err)
 {
 	memset(st, 0, sizeof(*st));
 	size_t len;
 	char stack[STATE_STACK_BYTES];
 	_cleanup_free_ char *heap = NULL;
-	const char *text = read_state_text(atfd, path, CT_STATE_FILE, stack, &heap, &len, err);
-	if (!text || parse(CT_STATE_FILE, text, len, st, err) < 0)
+	const char *text = read_state_text(atfd, path, label, stack, &heap, &len, err);
+	if (!text || parse(label, text, len, st, err) < 0)
 		return ct_error_prefix(err, "container \"%s\"", ct_shown_id(id).s);
 	if (strcmp(st->id, id) != 0) {
 		fail_with(err, EINVAL,
 			  "container \"%s\": %s: .id: \"%s\" is not the directory's id",
-			  ct_shown_id(id).s, CT_STATE_FILE, ct_shown_id(st->id).s);
+			  ct_shown_id(id).s, label, ct_shown_id(st->id).s);
 		ct_state_free(st);
 		return -1;
 	}
@@ -764,7 +833,14 @@ static int read_state_at(int atfd, const char *path, const char *id, state_parse
 
 int ct_state_read(const struct ct_container_dir *d, struct ct_state *st, struct ct_error *err)
 {
-	return read_state_at(d->dirfd, CT_STATE_FILE, d->id, parse_in_full, st, err);
+	return read_state_at(d->dirfd, CT_STATE_FILE, CT_STATE_FILE, d->id, parse_in_full, st, err);
+}
+
+int ct_state_read_pending(const struct ct_container_dir *d, struct ct_state *st,
+			  struct ct_error *err)
+{
+	return read_state_at(d->dirfd, CT_STATE_PENDING_FILE, CT_STATE_PENDING_FILE, d->id,
+			     parse_in_full, st, err);
 }
 
 int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, struct ct_error *err)
@@ -774,7 +850,7 @@ int ct_state_read_unlocked(int rootfd, const char *id, struct ct_state *st, stru
 		return -1;
 	char path[CT_ID_MAX + sizeof("/" CT_STATE_FILE)];
 	ct_path_join(path, sizeof(path), id, CT_STATE_FILE); /* fits: the id was checked */
-	if (read_state_at(rootfd, path, id, ct_state_parse_for_list, st, err) < 0) {
+	if (read_state_at(rootfd, path, CT_STATE_FILE, id, ct_state_parse_for_list, st, err) < 0) {
 		if (err && err->errnum == ENOENT)
 			does_not_exist(err, id);
 		return -1;

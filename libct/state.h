@@ -4,6 +4,7 @@
  *
  *   <root>/                 0700, made by ct_state_root_open(create = true)
  *     <id>/                 0700, appears already locked by its creator (ct_state_reserve)
+ *       pending.json        what create is about to make (ct_state_write_pending)
  *       state.json          struct ct_state, written by ct_state_write
  *       ...                 anything else create puts there (exec fifo), removed by
  *                           ct_state_remove
@@ -20,10 +21,11 @@
 #include "oci/config.h"
 #include "oci/jsonwalk.h"
 
-#define CT_ID_MAX	     1024
-#define CT_STATE_OCI_VERSION "1.3.0"
-#define CT_STATE_FILE	     "state.json"
-#define CT_TIMESTAMP_MAX     40 /* "2006-01-02T15:04:05.123456789Z" and its NUL, with room */
+#define CT_ID_MAX	      1024
+#define CT_STATE_OCI_VERSION  "1.3.0"
+#define CT_STATE_FILE	      "state.json"
+#define CT_STATE_PENDING_FILE "pending.json"
+#define CT_TIMESTAMP_MAX      40 /* "2006-01-02T15:04:05.123456789Z" and its NUL, with room */
 
 /* How an id is quoted in every message, so that an error line stays one short line: bytes
  * outside printable ASCII (and '"', '\\') as \xNN, cut after CT_ID_SHOWN_CHARS characters
@@ -70,9 +72,18 @@ struct ct_container_dir {
 int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out,
 		     struct ct_error *err);
 
+/* The temporary name of id's reservation, ".reserve-" and 32 hex digits of the id's
+ * SHA-256: one name per id, so that the one a create killed before its rename left is
+ * found, and, when nobody holds it locked, taken over by a create of the id or removed by
+ * an exclusive open (ct_state_open). A create locks it right after its mkdir and checks
+ * after locking that it is still there. Never a valid id. */
+#define CT_RESERVATION_NAME_MAX 48
+void ct_state_reservation_name(const char *id, char name[CT_RESERVATION_NAME_MAX]);
+
 /* Opens <root>/<id> and takes LOCK_EX (lock_exclusive) or LOCK_SH, waiting for it. A missing
  * container, or one removed while we waited for the lock, fails with errnum ENOENT and
- * `container "ID" does not exist`. `out` is always initialised, as for ct_state_reserve. */
+ * `container "ID" does not exist` (an exclusive opener then removes the id's reservation a
+ * killed create left). `out` is always initialised, as for ct_state_reserve. */
 int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_container_dir *out,
 		  struct ct_error *err);
 
@@ -127,6 +138,15 @@ struct ct_state {
  *     "hooks"?: { "poststart"?, "poststop"? } } } */
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		   struct ct_error *err);
+
+/* What create records before it makes anything outside this directory (its cgroup
+ * directories), in state.json's format: a create killed before state.json leaves this
+ * for whoever removes its directory (ct_state_read_pending: errnum ENOENT when there is
+ * none). Its cgroup paths are only the directories create makes, never one that was there. */
+int ct_state_write_pending(const struct ct_container_dir *d, const struct ct_state *st,
+			   struct ct_error *err);
+int ct_state_read_pending(const struct ct_container_dir *d, struct ct_state *st,
+			  struct ct_error *err);
 
 /* Another file of the container directory (what `update` keeps), replaced as state.json is
  * (NAME.tmp, then rename), and read back (NULL with errnum ENOENT when there is none). The

@@ -153,14 +153,45 @@ struct loaded_bundle {
 	struct oci_config *config;
 };
 
-/* The container's cgroup made (or its early part), then the init spawned, ct_spawn making
- * the rest; the rest's resources are needed no longer than the spawn. */
+/* Before anything of the planned cgroup is made, the directories create is to make are
+ * recorded: a create killed before state.json leaves them to whoever removes its directory
+ * (dead_reservation). One small file, no fsync: cgroups do not outlive the machine, and a
+ * killed process's writes are not lost. */
+static int record_pending(struct ct_container *c, const struct ct_cgroup *planned,
+			  struct ct_error *err)
+{
+	if (!planned)
+		return 0;
+	const struct ct_state *st = &c->state;
+	struct ct_state pending = {.id = st->id,
+				   .bundle = st->bundle,
+				   .rootfs = st->rootfs,
+				   .created = st->created,
+				   .owner = st->owner};
+	int rc = ct_cgroup_unmade_to_state(planned, &pending, err);
+	if (rc == 0 && pending.cgroup_paths.len)
+		rc = ct_state_write_pending(&c->dir, &pending, err);
+	pending.id = pending.bundle = pending.rootfs = pending.created = NULL; /* borrowed */
+	ct_state_free(&pending);
+	return rc;
+}
+
+/* The container's cgroup planned, recorded and made (or its early part), then the init
+ * spawned, ct_spawn making the rest; the rest's resources are needed no longer than the
+ * spawn. */
 static int make_cgroup_and_spawn(const struct ct_globals *g, const char *id,
 				 struct ct_spawn_opts *so, struct ct_container *c,
 				 struct ct_error *err)
 {
+	struct ct_cgroup *planned;
 	struct oci_resources *rest;
-	if (ct_container_cgroup_create(g, id, so->config, &c->cgroup, &rest, err) < 0)
+	if (ct_container_cgroup_plan(g, id, so->config, &planned, err) < 0)
+		return -1;
+	if (record_pending(c, planned, err) < 0) {
+		ct_cgroup_free(planned);
+		return -1;
+	}
+	if (ct_container_cgroup_make(id, so->config, planned, &c->cgroup, &rest, err) < 0)
 		return -1;
 	so->cgroup = c->cgroup;
 	so->cgroup_rest = rest;
@@ -251,6 +282,32 @@ static void container_init(struct ct_container *c)
 		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
 }
 
+static int open_in(int rootfd, const char *id, bool exclusive, struct ct_container *c,
+		   struct ct_error *err);
+
+/* The id's directory, reserved. One that is there already may be what a create killed
+ * before recording its container left: open_in removes it with what it made, and the id
+ * is reserved again; else the container exists. */
+static int reserve(int rootfd, const char *id, struct ct_container_dir *dir, struct ct_error *err)
+{
+	if (ct_state_reserve(rootfd, id, dir, err) == 0)
+		return 0;
+	if (err->errnum != EEXIST)
+		return -1;
+	struct ct_container old;
+	struct ct_error why = {0};
+	container_init(&old);
+	int found = open_in(rootfd, id, true, &old, &why);
+	ct_container_close(&old);
+	if (found == 0)
+		return -1;
+	if (why.errnum != ENOENT) {
+		*err = why;
+		return -1;
+	}
+	return ct_state_reserve(rootfd, id, dir, err);
+}
+
 int ct_container_create(const struct ct_globals *g, const struct ct_create_args *a,
 			struct ct_container *c, struct ct_error *err)
 {
@@ -260,7 +317,7 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	    load_bundle(a, b.bundle, b.rootfs, &b.config, err) < 0)
 		goto fail;
 	c->rootfd = ct_state_root_open(g->root, true, err);
-	if (c->rootfd < 0 || ct_state_reserve(c->rootfd, a->id, &c->dir, err) < 0)
+	if (c->rootfd < 0 || reserve(c->rootfd, a->id, &c->dir, err) < 0)
 		goto fail;
 	if (spawn_and_record(g, a, &b, c, err) == 0) {
 		oci_config_free(b.config);
@@ -307,14 +364,30 @@ static enum ct_status container_status(int atfd, const char *fifo_path, struct c
 	return status;
 }
 
+/* What a create killed before state.json made: the cgroup directories its pending record
+ * names (processes left in them are its init's), none when it had none. */
+static int remove_pending(struct ct_container *c, struct ct_error *err)
+{
+	struct ct_state pending;
+	if (ct_state_read_pending(&c->dir, &pending, err) < 0)
+		return err->errnum == ENOENT ? 0 : -1;
+	int rc = ct_container_cgroup_destroy(&pending, err);
+	ct_state_free(&pending);
+	return rc;
+}
+
 /* The lock is ours and there is no state.json: create holds the lock from its reservation
  * until state.json is written, so the create that reserved id was killed before recording
  * a container (its init died with it: libct/init.c). None exists; an exclusive opener
- * (delete, start, ...) removes the reservation, so that the id may be created again. */
+ * (delete, start, create of the id, ...) removes what that create made and the
+ * reservation, so that the id may be created again. */
 static int dead_reservation(int rootfd, const char *id, bool exclusive, struct ct_container *c,
 			    struct ct_error *err)
 {
 	struct ct_error ignored;
+	if (exclusive && remove_pending(c, err) < 0)
+		return ct_error_prefix(err, "container \"%s\": remove what its killed create made",
+				       ct_shown_id(id).s);
 	if (exclusive)
 		ct_state_remove(rootfd, &c->dir, &ignored);
 	return ct_error_set_plain(err, ENOENT,

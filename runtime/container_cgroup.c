@@ -229,19 +229,25 @@ static int make_cgroup(struct ct_cgroup *cg, bool split, const char *id, const s
 	return 1;
 }
 
-int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
-			       const struct oci_config *c, struct ct_cgroup **out,
-			       struct oci_resources **rest, struct ct_error *err)
+int ct_container_cgroup_plan(const struct ct_globals *g, const char *id, const struct oci_config *c,
+			     struct ct_cgroup **out, struct ct_error *err)
 {
 	*out = NULL;
-	*rest = NULL;
 	if (g->cgroup_manager == CT_CGROUP_DISABLED)
 		return check_without_cgroup(c, err);
 	struct ct_cgroup_config cfg = {
 		.id = id, .cgroups_path = c->linux_.cgroups_path, .warn = log_cgroup_warning};
-	struct ct_cgroup *cg;
-	if (ct_cgroup_plan(&cfg, &cg, err) < 0)
-		return -1;
+	return ct_cgroup_plan(&cfg, out, err);
+}
+
+int ct_container_cgroup_make(const char *id, const struct oci_config *c, struct ct_cgroup *cg,
+			     struct ct_cgroup **out, struct oci_resources **rest,
+			     struct ct_error *err)
+{
+	*out = NULL;
+	*rest = NULL;
+	if (!cg)
+		return 0;
 	struct oci_resources *res = resources_with_devices(c, err);
 	bool split = in_two_parts(cg);
 	int made = res ? make_cgroup(cg, split, id, c, err) : -1;

@@ -7,14 +7,21 @@
 #include "libct/state.h"
 #include "runtime/ctrun.h"
 
-/* Plans, makes and limits the cgroup for config (linux.cgroupsPath, linux.resources, with
- * linux.devices allowed); *out NULL under --cgroup-manager disabled. On failure nothing
- * is left. As root on a v1 host only its EARLY part is made (libct/cgroup/cgroup.h): *rest
- * then has the resources for ct_spawn to make and limit the rest with (ct_spawn_opts.
- * cgroup_rest; free with ct_container_cgroup_rest_free), else it is NULL. */
-int ct_container_cgroup_create(const struct ct_globals *g, const char *id,
-			       const struct oci_config *c, struct ct_cgroup **out,
-			       struct oci_resources **rest, struct ct_error *err);
+/* Plans the cgroup for config (linux.cgroupsPath), making nothing yet; *out NULL under
+ * --cgroup-manager disabled, where only what a container without a cgroup can be given
+ * passes. */
+int ct_container_cgroup_plan(const struct ct_globals *g, const char *id, const struct oci_config *c,
+			     struct ct_cgroup **out, struct ct_error *err);
+
+/* Makes and limits the planned cg (linux.resources, with linux.devices allowed), taking it
+ * over: *out is cg once made, NULL when cg is NULL or the caller may not make cgroups and
+ * runs without one (rootless); on failure cg is freed and nothing is left. As root on a
+ * v1 host only its EARLY part is made (libct/cgroup/cgroup.h): *rest then has the
+ * resources for ct_spawn to make and limit the rest with (ct_spawn_opts.cgroup_rest; free
+ * with ct_container_cgroup_rest_free), else it is NULL. */
+int ct_container_cgroup_make(const char *id, const struct oci_config *c, struct ct_cgroup *cg,
+			     struct ct_cgroup **out, struct oci_resources **rest,
+			     struct ct_error *err);
 void ct_container_cgroup_rest_free(struct oci_resources *rest);
 
 /* Whether a container made with config has no device filter while its device rules count on

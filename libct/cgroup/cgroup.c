@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
@@ -160,6 +161,51 @@ int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct c
 {
 	if (copy_map(cg, false, &st->cgroup_paths) < 0 || copy_map(cg, true, &st->cgroup_bases) < 0)
 		return ct_error_set(err, ENOMEM, "record cgroup paths");
+	return 0;
+}
+
+static bool dir_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 || errno != ENOENT;
+}
+
+/* The deepest ancestor of path that exists (the hierarchy's root at least): where the
+ * directories create makes for path begin, and where removing them stops. */
+static char *existing_ancestor(const char *path)
+{
+	char *dir = strdup(path);
+	for (char *slash; dir && (slash = strrchr(dir, '/')) && slash != dir;) {
+		*slash = '\0';
+		if (dir_exists(dir))
+			break;
+	}
+	return dir;
+}
+
+static int add_kv(oci_string_map *m, const char *key, char *value)
+{
+	struct oci_kv *kv = &m->items[m->len++];
+	kv->key = strdup(key);
+	kv->value = value;
+	return kv->key && kv->value ? 0 : -1;
+}
+
+int ct_cgroup_unmade_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)
+{
+	oci_string_map *paths = &st->cgroup_paths, *bases = &st->cgroup_bases;
+	paths->items = calloc(cg->n_dirs + 1, sizeof(*paths->items));
+	bases->items = calloc(cg->n_dirs + 1, sizeof(*bases->items));
+	if (!paths->items || !bases->items)
+		return ct_error_set(err, ENOMEM, "record cgroup paths");
+	for (size_t i = 0; i < cg->n_dirs; i++) {
+		const struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (dir_exists(d->path))
+			continue;
+		if (add_kv(paths, d->key, strdup(d->path)) < 0 ||
+		    add_kv(bases, d->key, existing_ancestor(d->path)) < 0)
+			return ct_error_set(err, ENOMEM, "record cgroup paths");
+	}
 	return 0;
 }
 

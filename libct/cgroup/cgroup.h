@@ -242,6 +242,12 @@ int ct_cgroup_from_state(const struct ct_state *st, void (*warn)(const char *msg
 			 struct ct_cgroup **out, struct ct_error *err);
 /* Records the directories in st->cgroup_paths and st->cgroup_bases (malloc'ed copies). */
 int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err);
+/* For the record create keeps before it makes the planned cg (ct_state_write_pending): in
+ * st->cgroup_paths only the directories that are not there yet, which are the ones create
+ * would make, each with the deepest existing ancestor as its base, so that removing them
+ * takes nothing that was there before. */
+int ct_cgroup_unmade_to_state(const struct ct_cgroup *cg, struct ct_state *st,
+			      struct ct_error *err);
 
 /* The dispatching calls (cg->ops). ct_cgroup_create (every directory) and the EARLY part
  * also open cg->unified_fd. */

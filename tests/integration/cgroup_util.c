@@ -128,19 +128,56 @@ char *cgt_read(const char *dir, const char *file)
 	return text;
 }
 
-static void assert_gone(const struct hierarchy *h, void *arg)
+struct each_dir {
+	const char *rel;
+	void (*fn)(const char *controllers, const char *dir, void *arg);
+	void *arg;
+};
+
+static void call_with_dir(const struct hierarchy *h, void *arg)
+{
+	const struct each_dir *e = arg;
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/%s", h->dir, e->rel);
+	e->fn(h->controllers, path, e->arg);
+}
+
+void cgt_each_dir(const char *rel, void (*fn)(const char *controllers, const char *dir, void *arg),
+		  void *arg)
+{
+	struct each_dir e = {rel, fn, arg};
+	each_hierarchy(call_with_dir, &e);
+}
+
+static void assert_gone(const char *controllers, const char *path, void *arg)
 {
 	(void)arg;
-	const char *controllers = h->controllers, *dir = h->dir;
-	char path[1200];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/%s", dir, cgt_subtree());
 	cr_expect_neq(stat(path, &st), 0, "cgroup left behind in \"%s\": %s", controllers, path);
 }
 
 void cgt_assert_subtree_gone(void)
 {
-	each_hierarchy(assert_gone, NULL);
+	cgt_each_dir(cgt_subtree(), assert_gone, NULL);
+}
+
+static void note_existing(const char *controllers, const char *path, void *arg)
+{
+	char **list = arg;
+	struct stat st;
+	char *longer;
+	if (stat(path, &st) == 0 && asprintf(&longer, "%s%s\"%s\"", *list ? *list : "",
+					     *list ? " " : "", controllers) >= 0) {
+		free(*list);
+		*list = longer;
+	}
+}
+
+char *cgt_subtree_left(void)
+{
+	char *list = NULL;
+	cgt_each_dir(cgt_subtree(), note_existing, &list);
+	return list;
 }
 
 void cgt_cleanup(void)

@@ -36,6 +36,13 @@ char *cgt_read(const char *dir, const char *file);
 
 /* No directory named cgt_subtree() below the test's cgroup in any hierarchy. */
 void cgt_assert_subtree_gone(void);
+/* The hierarchies where that directory is (quoted, space-separated), malloc'ed; NULL:
+ * none. */
+char *cgt_subtree_left(void);
+
+/* fn(controllers, directory of the test's cgroup + "/" + rel, arg) in every hierarchy. */
+void cgt_each_dir(const char *rel, void (*fn)(const char *controllers, const char *dir, void *arg),
+		  void *arg);
 
 /* The suite's .fini: lc_cleanup(), then cgt_assert_subtree_gone(). */
 void cgt_cleanup(void);

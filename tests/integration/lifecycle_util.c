@@ -515,7 +515,10 @@ static char **env_with_mark(const struct lc *t)
 
 pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int fd3)
 {
-	cr_assert_lt(nspawned, MAX_SPAWNED, "too many background processes");
+	unsigned slot = 0;
+	while (slot < nspawned && spawned[slot])
+		slot++;
+	cr_assert_lt(slot, MAX_SPAWNED, "too many background processes");
 	char **env = env_with_mark(t);
 	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -539,7 +542,9 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 		n++;
 	free(env[n]); /* the mark, last */
 	free(env);
-	spawned[nspawned++] = pid;
+	spawned[slot] = pid;
+	if (slot == nspawned)
+		nspawned++;
 	return pid;
 }
 
@@ -666,7 +671,7 @@ static bool proc_has_entry(const char *pid, const char *file, const char *entry,
 	return false;
 }
 
-static int count_marked_processes(const struct lc *t)
+int lc_count_left_processes(const struct lc *t)
 {
 	char *mark = mark_env(t);
 	DIR *d = opendir("/proc");
@@ -715,7 +720,7 @@ void lc_assert_nothing_left(const struct lc *t)
 	cr_expect_eq(r.status, 0, "list -q: %s", r.err);
 	cr_expect_str_empty(r.out, "list -q: %s", r.out);
 	ctt_result_free(&r);
-	cr_expect_eq(count_marked_processes(t), 0, "a process of the test's containers is left");
+	cr_expect_eq(lc_count_left_processes(t), 0, "a process of the test's containers is left");
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
 	cr_expect_null(strstr(mounts, t->bundle), "a mount is left below %s", t->bundle);
 	free(mounts);

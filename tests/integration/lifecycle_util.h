@@ -126,6 +126,8 @@ void lc_chown_tree(const char *path, unsigned uid);
 void lc_make_searchable(const char *dir);
 /* argv of `ctrun --root ROOT args...` for lc_spawn (static storage, one at a time). */
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);
+/* How many processes other than the test carry t's CTT_MARK (ctrun's and its containers'). */
+int lc_count_left_processes(const struct lc *t);
 /* Waits for a lc_spawn()ed process; returns its status (128+N when killed by signal N). */
 int lc_wait(pid_t pid, unsigned timeout_ms);
 

@@ -4,14 +4,22 @@
  * and the id must be deletable and usable again; once create is done with it, the
  * container is "created" as runc's is and starts in all its cgroups. Checked from outside
  * (exit status, `state`, `delete`, `start`, the processes of the test) and from inside
- * (the started process's own memory cgroup). */
+ * (the started process's own memory cgroup). Then the sweeps: ctrun killed before each of
+ * its syscalls in turn (the whole sequence of create and of run, strace's count of each
+ * syscall naming the point) and at 30 random moments, after which `delete --force` or a
+ * create of the same id leaves no cgroup (every hierarchy), state entry, process, fd or
+ * mount, and never removes a cgroup that was there before. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/integration/cgroup_util.h"
@@ -220,4 +228,319 @@ Test(killed, after_the_init_is_created)
 	free(memory), free(cgroups), free(started), free(pid_file), free(tmp);
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
+}
+
+/* ---- a kill before each syscall of create and run, and at random moments ---- */
+
+#define MAX_STEPS 4096
+
+/* The global flags of the sweeps' commands (--cgroup-manager disabled), NULL-terminated. */
+static const char *globals[3];
+
+/* `ctrun [globals] args... ID` */
+static void ctrun_id(struct ctt_result *r, const struct lc *t, const char *const *args)
+{
+	const char *argv[16];
+	size_t n = 0;
+	for (size_t i = 0; globals[i]; i++)
+		argv[n++] = globals[i];
+	for (size_t i = 0; args[i] && n < 14; i++)
+		argv[n++] = args[i];
+	argv[n++] = ID;
+	argv[n] = NULL;
+	lc_ctrunv(r, t, argv);
+}
+
+/* One syscall ctrun makes: its name and which of its calls it is (1: the first). */
+struct step {
+	char name[32];
+	unsigned nth;
+};
+
+static unsigned calls_before(const struct step *steps, size_t n, const char *name)
+{
+	unsigned calls = 0;
+	for (size_t i = 0; i < n; i++)
+		calls += strcmp(steps[i].name, name) == 0;
+	return calls;
+}
+
+/* The syscalls of `command` (ctrun's own, not its children's) in order, as strace lists
+ * them; the container it made is deleted. */
+static size_t record_steps(struct lc *t, const char *command, struct step *steps)
+{
+	char *tmp = ctt_tmpdir();
+	char *log = ctt_path(tmp, "strace.log");
+	const char *wrap[] = {"strace", "-o", log, NULL};
+	t->wrapper = wrap;
+	struct ctt_result r;
+	ctrun_id(&r, t, LC_ARGV(command, "--bundle", t->bundle));
+	t->wrapper = NULL;
+	cr_assert_eq(r.status, 0, "%s under strace: exit %d, stderr: %s", command, r.status, r.err);
+	ctt_result_free(&r);
+	ctrun_id(&r, t, LC_ARGV("delete", "--force"));
+	cr_assert_eq(r.status, 0, "delete --force: %s", r.err);
+	ctt_result_free(&r);
+	char *text = ctt_read_file(log);
+	size_t n = 0;
+	for (char *line = strtok(text, "\n"); line && n < MAX_STEPS; line = strtok(NULL, "\n")) {
+		size_t len = strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (!len || line[len] != '(' || len >= sizeof(steps->name))
+			continue;
+		memcpy(steps[n].name, line, len);
+		steps[n].name[len] = '\0';
+		steps[n].nth = calls_before(steps, n, steps[n].name) + 1;
+		n++;
+	}
+	cr_assert_gt(n, 10, "too few syscalls in %s", log);
+	free(text), free(log), free(tmp);
+	return n;
+}
+
+/* `command` under strace, killed with SIGKILL as it makes step s (before the kernel runs
+ * it); a run that makes fewer calls is not killed. */
+static void kill_before(struct lc *t, const char *command, const struct step *s)
+{
+	char trace[64], inject[96];
+	snprintf(trace, sizeof(trace), "trace=%s", s->name);
+	snprintf(inject, sizeof(inject), "inject=%s:signal=KILL:when=%u", s->name, s->nth);
+	const char *wrap[] = {"strace", "-o", "/dev/null", "-e", trace, "-e", inject, NULL};
+	t->wrapper = wrap;
+	struct ctt_result r;
+	ctrun_id(&r, t, LC_ARGV(command, "--bundle", t->bundle));
+	t->wrapper = NULL;
+	cr_assert(r.status == SIGKILLED || r.status == 0, "%s killed at %s #%u: exit %d: %s",
+		  command, s->name, s->nth, r.status, r.err);
+	ctt_result_free(&r);
+}
+
+/* How many fds of processes other than the test name a path that contains needle. */
+static unsigned fds_naming(const char *needle)
+{
+	DIR *proc = opendir("/proc");
+	cr_assert_not_null(proc);
+	unsigned n = 0;
+	struct dirent *p;
+	while ((p = readdir(proc))) {
+		char path[64], target[4096];
+		if (atoi(p->d_name) <= 0 || atoi(p->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		DIR *fds = opendir(path);
+		struct dirent *f;
+		while (fds && (f = readdir(fds))) {
+			ssize_t len = readlinkat(dirfd(fds), f->d_name, target, sizeof(target) - 1);
+			if (len > 0 && (target[len] = '\0', strstr(target, needle)))
+				n++;
+		}
+		if (fds)
+			closedir(fds);
+	}
+	closedir(proc);
+	return n;
+}
+
+static unsigned state_entries(const char *root)
+{
+	DIR *d = opendir(root);
+	unsigned n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		     strcmp(e->d_name, ".seccomp-cache");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The test's mount table when it began: ctrun mounts nothing outside its containers, and
+ * nothing else mounts in the runner's private namespace meanwhile (one test at a time,
+ * --jobs 1, as make integration runs them). */
+static char *mounts_before;
+
+static void note_mounts(void)
+{
+	mounts_before = ctt_read_file("/proc/self/mountinfo");
+}
+
+/* Every piece a create makes is gone: its cgroup (the test's subtree) in every hierarchy,
+ * its entries in the state root (the reservation too), its processes, every fd on the state
+ * root or the cgroup, every mount it made (the table is as it was). */
+static void assert_nothing_left(const struct lc *t, const char *after)
+{
+	char *cgroups = cgt_subtree_left();
+	cr_assert_null(cgroups, "%s: cgroup left in %s", after, cgroups);
+	cr_assert_eq(state_entries(t->root), 0, "%s: an entry is left in the state root %s", after,
+		     t->root);
+	cr_assert_eq(lc_count_left_processes(t), 0, "%s: a process is left", after);
+	cr_assert_eq(fds_naming(t->root), 0, "%s: an fd on the state root is left", after);
+	cr_assert_eq(fds_naming(cgt_subtree()), 0, "%s: an fd on the cgroup is left", after);
+	char *mounts = ctt_read_file("/proc/self/mountinfo");
+	cr_assert_str_eq(mounts, mounts_before, "%s: the mount table changed", after);
+	free(mounts);
+}
+
+/* After a kill: either `delete --force` (which always succeeds), or a `create` of the same
+ * id, which finds and removes what the killed one left, or fails as the container exists
+ * (the kill came after create recorded it), and the container is then deleted. The init
+ * of a container the kill left created is reaped then (the test is its subreaper). */
+static void recover(const struct lc *t, bool by_create, const char *after)
+{
+	struct ctt_result r;
+	if (by_create) {
+		ctrun_id(&r, t, LC_ARGV("create", "--bundle", t->bundle));
+		bool exists = r.status != 0 && strstr(r.err, "already exists");
+		cr_assert(r.status == 0 || exists, "%s: create again: exit %d, stderr: %s", after,
+			  r.status, r.err);
+		ctt_result_free(&r);
+		if (exists)
+			lc_ok(t, "state", ID);
+	}
+	ctrun_id(&r, t, LC_ARGV("delete", "--force"));
+	cr_assert_eq(r.status, 0, "%s: delete --force: exit %d, stderr: %s", after, r.status,
+		     r.err);
+	ctt_result_free(&r);
+	assert_orphans_end();
+}
+
+/* `command` killed before each of its syscalls in turn; after each kill the id is
+ * recovered (by delete --force and by create, by turns) and nothing is left. */
+static void kill_at_every_syscall(const char *command)
+{
+	static struct step steps[MAX_STEPS];
+	struct lc t;
+	lc_init(&t);
+	become_subreaper();
+	note_mounts();
+	cgt_use_path(&t, ID);
+	lc_set_args(&t, LC_ARGV("/bin/true"));
+	size_t n = record_steps(&t, command, steps);
+	assert_nothing_left(&t, "the recording run");
+	for (size_t i = 0; i < n; i++) {
+		char after[128];
+		snprintf(after, sizeof(after), "%s killed at syscall %zu of %zu (%s #%u)", command,
+			 i + 1, n, steps[i].name, steps[i].nth);
+		kill_before(&t, command, &steps[i]);
+		recover(&t, i % 2, after);
+		assert_nothing_left(&t, after);
+	}
+	assert_id_usable_again(&t);
+}
+
+Test(killed, create_at_every_syscall)
+{
+	kill_at_every_syscall("create");
+}
+
+Test(killed, run_at_every_syscall)
+{
+	kill_at_every_syscall("run");
+}
+
+/* Without a cgroup (--cgroup-manager disabled) nothing can kill the init but its own end:
+ * none may stay at any kill point. */
+Test(killed, create_without_a_cgroup_at_every_syscall)
+{
+	globals[0] = "--cgroup-manager";
+	globals[1] = "disabled";
+	kill_at_every_syscall("create");
+}
+
+static void sleep_us(unsigned us)
+{
+	struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
+	nanosleep(&ts, NULL);
+}
+
+#define RANDOM_TRIES   30
+#define RANDOM_SPAN_US 10000
+
+/* SIGKILL at 30 random moments spread over 0-10 ms of a create (one in each 1/30 of it). */
+Test(killed, at_random_moments)
+{
+	struct lc t;
+	lc_init(&t);
+	become_subreaper();
+	note_mounts();
+	cgt_use_path(&t, ID);
+	char *tmp = ctt_tmpdir();
+	char *out = ctt_path(tmp, "out");
+	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	srandom(seed);
+	for (unsigned i = 0; i < RANDOM_TRIES; i++) {
+		unsigned slot = RANDOM_SPAN_US / RANDOM_TRIES;
+		unsigned us = i * slot + (unsigned)random() % slot;
+		char after[128];
+		snprintf(after, sizeof(after), "create killed after %u us (try %u, seed %u)", us, i,
+			 seed);
+		pid_t pid =
+			lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("create", "--bundle", t.bundle, ID)),
+				 out, -1);
+		sleep_us(us);
+		kill(pid, SIGKILL);
+		int status = lc_wait(pid, 20000);
+		cr_assert(status == SIGKILLED || status == 0, "%s: exit %d", after, status);
+		recover(&t, i % 2, after);
+		assert_nothing_left(&t, after);
+	}
+	free(out), free(tmp);
+	assert_id_usable_again(&t);
+}
+
+/* ---- a cgroup that was there ---- */
+
+static void make_dir(const char *controllers, const char *dir, void *arg)
+{
+	(void)controllers, (void)arg;
+	cr_assert(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s: %s", dir, strerror(errno));
+}
+
+static void assert_dir_kept(const char *controllers, const char *dir, void *after)
+{
+	cr_assert(ctt_exists(dir), "%s: the cgroup the test made in \"%s\" was removed: %s",
+		  (const char *)after, controllers, dir);
+}
+
+/* rmdir, while a process killed a moment ago is still counted (EBUSY), a little longer. */
+static void remove_dir(const char *controllers, const char *dir, void *arg)
+{
+	(void)controllers, (void)arg;
+	int tries = 0;
+	while (rmdir(dir) < 0 && errno == EBUSY && tries++ < 500)
+		usleep(10000);
+	cr_assert(!ctt_exists(dir), "rmdir %s: %s", dir, strerror(errno));
+}
+
+/* cgroupsPath names a cgroup the test made, empty, in every hierarchy: a create killed
+ * before it recorded its container leaves it, as it did not make it. Once the container is
+ * recorded the cgroup is the container's, and delete removes it (as runc's does). */
+Test(killed, keeps_a_cgroup_that_was_there)
+{
+	static struct step steps[MAX_STEPS];
+	struct lc t;
+	lc_init(&t);
+	become_subreaper();
+	note_mounts();
+	char mine[128];
+	snprintf(mine, sizeof(mine), "%s/mine", cgt_subtree());
+	cgt_use_path(&t, "mine");
+	size_t n = record_steps(&t, "create", steps);
+	for (size_t i = 0; i < n; i++) {
+		char after[128];
+		snprintf(after, sizeof(after), "create killed at syscall %zu of %zu (%s #%u)",
+			 i + 1, n, steps[i].name, steps[i].nth);
+		cgt_each_dir(cgt_subtree(), make_dir, NULL);
+		cgt_each_dir(mine, make_dir, NULL);
+		kill_before(&t, "create", &steps[i]);
+		struct ctt_result r;
+		lc_ctrun(&r, &t, "state", ID);
+		bool recorded = r.status == 0;
+		ctt_result_free(&r);
+		recover(&t, false, after);
+		if (!recorded)
+			cgt_each_dir(mine, assert_dir_kept, after);
+		cgt_each_dir(mine, remove_dir, NULL);
+		cgt_each_dir(cgt_subtree(), remove_dir, NULL);
+		assert_nothing_left(&t, after);
+	}
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
+#include "libct/state.h"
 
 static char root[] = "/tmp/ctrun-cgmkdir.XXXXXX";
 
@@ -122,4 +123,36 @@ Test(cgroup_mkdir, a_failed_leaf_removes_the_parents_made_for_it)
 	cr_expect_eq(err.errnum, ENAMETOOLONG);
 	cr_expect_not(is_dir(at("new")), "the parents made on the way were left behind");
 	cr_expect_not_null(strstr(err.msg, "create cgroup"), "%s", err.msg);
+}
+
+static const char *map_value(const oci_string_map *m, const char *key)
+{
+	for (size_t i = 0; i < m->len; i++)
+		if (strcmp(m->items[i].key, key) == 0)
+			return m->items[i].value;
+	return NULL;
+}
+
+/* What create records before it makes the cgroup: only the directories not there yet, each
+ * with the deepest existing ancestor as where removing stops (never one that was there). */
+Test(cgroup_mkdir, the_record_names_only_what_is_not_there)
+{
+	cr_assert_eq(mkdir(at("a"), 0755), 0);
+	cr_assert_eq(mkdir(at("mine"), 0755), 0);
+	struct ct_cgroup_dir dirs[] = {
+		{.key = "memory", .path = at("a/b/c"), .fd = -1},
+		{.key = "cpu", .path = at("a/c"), .fd = -1, .base = root},
+		{.key = "pids", .path = at("mine"), .fd = -1},
+	};
+	struct ct_cgroup cg = {.dirs = dirs, .n_dirs = 3, .unified_fd = -1};
+	struct ct_state st = {0};
+	struct ct_error err = {0};
+	cr_assert_eq(ct_cgroup_unmade_to_state(&cg, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(st.cgroup_paths.len, 2);
+	cr_expect_str_eq(map_value(&st.cgroup_paths, "memory"), at("a/b/c"));
+	cr_expect_str_eq(map_value(&st.cgroup_bases, "memory"), at("a"));
+	cr_expect_str_eq(map_value(&st.cgroup_paths, "cpu"), at("a/c"));
+	cr_expect_str_eq(map_value(&st.cgroup_bases, "cpu"), at("a"), "not the plan's base");
+	cr_expect_null(map_value(&st.cgroup_paths, "pids"), "a cgroup that was there");
+	ct_state_free(&st);
 }

@@ -348,6 +348,61 @@ Test(state_dir, concurrent_reserve_exactly_one_wins, .init = setup_root, .fini =
 	cr_expect_eq(count_entries(rootfd), (size_t)rounds, "temporary directories were left");
 }
 
+/* A create killed between making its reservation and renaming it left the directory alone,
+ * unlocked: the next create of the id takes it over and goes on. */
+Test(state_dir, reserve_takes_over_a_dead_reservation, .init = setup_root, .fini = remove_tmpdir)
+{
+	char name[CT_RESERVATION_NAME_MAX];
+	ct_state_reservation_name("web", name);
+	cr_expect_eq(strncmp(name, ".reserve-", 9), 0, "%s", name);
+	cr_assert_eq(mkdirat(rootfd, name, 0700), 0);
+	struct ct_container_dir d;
+	reserve_ok("web", &d);
+	cr_expect_not(exists_at(rootfd, name), "the dead reservation is left");
+	cr_expect_eq(count_entries(rootfd), 1);
+	ct_container_dir_close(&d);
+}
+
+/* One held locked is a create of the id under way: the id is taken. */
+Test(state_dir, reserve_while_another_holds_it, .init = setup_root, .fini = remove_tmpdir)
+{
+	char name[CT_RESERVATION_NAME_MAX];
+	ct_state_reservation_name("web", name);
+	cr_assert_eq(mkdirat(rootfd, name, 0700), 0);
+	int held = openat(rootfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_eq(flock(held, LOCK_EX), 0);
+	struct ct_container_dir d;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_reserve(rootfd, "web", &d, &err), -1);
+	cr_expect_eq(err.errnum, EEXIST);
+	cr_expect_str_eq(err.msg, "container \"web\" already exists");
+	cr_expect(exists_at(rootfd, name), "a held reservation was removed");
+	close(held);
+}
+
+/* delete (an exclusive open) of an id whose create was killed before its rename removes the
+ * reservation left; a shared open (state) leaves it, as do others' ids. */
+Test(state_dir, exclusive_open_removes_a_dead_reservation, .init = setup_root,
+     .fini = remove_tmpdir)
+{
+	char name[CT_RESERVATION_NAME_MAX], other[CT_RESERVATION_NAME_MAX];
+	ct_state_reservation_name("web", name);
+	ct_state_reservation_name("db", other);
+	cr_expect_str_neq(name, other);
+	cr_assert_eq(mkdirat(rootfd, name, 0700), 0);
+	cr_assert_eq(mkdirat(rootfd, other, 0700), 0);
+	struct ct_container_dir d;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_open(rootfd, "web", false, &d, &err), -1);
+	cr_expect_eq(err.errnum, ENOENT);
+	cr_expect(exists_at(rootfd, name), "a shared open removed the reservation");
+	cr_assert_eq(ct_state_open(rootfd, "web", true, &d, &err), -1);
+	cr_expect_eq(err.errnum, ENOENT);
+	cr_expect_str_eq(err.msg, "container \"web\" does not exist");
+	cr_expect_not(exists_at(rootfd, name), "the dead reservation is left");
+	cr_expect(exists_at(rootfd, other), "another id's reservation was removed");
+}
+
 Test(state_dir, open_missing_does_not_exist, .init = setup_root, .fini = remove_tmpdir)
 {
 	struct ct_container_dir d;
@@ -514,6 +569,28 @@ Test(state_file, optional_fields_stay_absent, .init = setup_root, .fini = remove
 	cr_expect_eq(back.no_device_filter, false);
 	cr_expect_eq(back.owner, 0);
 	ct_state_free(&back);
+	ct_container_dir_close(&d);
+}
+
+/* pending.json: what create is about to make, in state.json's form, read back by whoever
+ * finds the directory without state.json. */
+Test(state_file, pending_round_trip, .init = setup_root, .fini = remove_tmpdir)
+{
+	struct ct_container_dir d;
+	struct ct_state st, back;
+	reserve_ok("web", &d);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_read_pending(&d, &back, &err), -1);
+	cr_expect_eq(err.errnum, ENOENT);
+	fill_state(&st);
+	cr_assert_eq(ct_state_write_pending(&d, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_state_read_pending(&d, &back, &err), 0, "%s", err.msg);
+	cr_assert_eq(back.cgroup_paths.len, 1);
+	cr_expect_str_eq(back.cgroup_paths.items[0].value, "/sys/fs/cgroup/memory/ctrun/web");
+	ct_state_free(&back);
+	cr_expect_eq(ct_state_read(&d, &back, &err), -1, "pending.json is not state.json");
+	cr_expect_eq(err.errnum, ENOENT);
+	ct_state_free(&st);
 	ct_container_dir_close(&d);
 }
 
