@@ -9,7 +9,7 @@ VERSION  := 0.1.0
 MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring
 DEB_PKGS := gcc libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
-            uidmap strace $(MUSL_PKGS)
+            uidmap strace runc crun $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own).
 E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2
@@ -152,7 +152,7 @@ $(BUILD)/ctrun-musl: $(MUSL_OBJS) contrib/musl/static-pie.specs $(MUSL_PREFIX)/.
 $(MUSL_PREFIX)/.complete:
 	@[ "$$($(CHOOSE_LIBC))" = musl ]
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/tests/lib/difftable.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 $(BUILD)/integration-tests: $(INTG_OBJS) $(BUILD)/libctrun.a
@@ -163,7 +163,8 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libctrun.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libctrun.a $(LIBS)
 
 # Run inside the busybox rootfs, which has no libc: static, and none of libct.
-$(BUILD)/helpers/sysprobe $(BUILD)/helpers/hook_recorder: $(BUILD)/helpers/%: tests/helpers/%.c
+STATIC_HELPERS := sysprobe hook_recorder exe_attack diffprobe
+$(STATIC_HELPERS:%=$(BUILD)/helpers/%): $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static-pie -o $@ $<
 

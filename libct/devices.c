@@ -32,7 +32,7 @@ static const struct node default_nodes[] = {
 
 static size_t n_default_nodes(const struct ct_init_plan *plan)
 {
-	return plan->dev_is_tmpfs ? N_DEFAULT_NODES : 0;
+	return plan->default_devices ? N_DEFAULT_NODES : 0;
 }
 
 size_t ct_devices_count(const struct ct_init_plan *plan)
@@ -150,7 +150,7 @@ static int create_default_devices(struct ct_init_plan *plan, struct ct_mountpoin
 static int create_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 			  struct ct_error *err)
 {
-	if (plan->dev_is_tmpfs && create_default_devices(plan, mp, err) < 0)
+	if (plan->default_devices && create_default_devices(plan, mp, err) < 0)
 		return -1;
 	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < lx->devices.len; i++) {

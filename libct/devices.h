@@ -10,7 +10,7 @@
 #include "libct/mountpoint.h"
 #include "libct/spawn.h"
 
-/* The default nodes and /dev symlinks (plan->dev_is_tmpfs), then linux.devices. A node bound
+/* The default nodes and /dev symlinks (plan->default_devices), then linux.devices. A node bound
  * from the host records its mount for the check (plan->expect_devices + its index). */
 int ct_devices_create(struct ct_init_plan *plan, struct ct_mountpoints *mp, struct ct_error *err);
 

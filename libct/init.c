@@ -136,10 +136,20 @@ static int wait_for_create(struct ct_init_plan *plan, struct ct_error *err)
 	return ct_sync_expect(plan->sync_fd, CT_SYNC_CREATED, "create was done", err);
 }
 
+/* Before any namespace is joined or the root changes, while /proc is the caller's: the
+ * directory of the init's own fds, where the exec fifo is reopened (wait_for_start). */
+static void open_own_fd_dir(struct ct_init_plan *plan)
+{
+	if (plan->opts->start == CT_START_FIFO)
+		plan->own_fd_dir =
+			openat(AT_FDCWD, "/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 /* Blocks until `ctrun start` opens the fifo for reading (or run says START) and returns the
- * channel the start is reported on. The fifo is reopened through the container's /proc,
- * where a config mount (on /proc/1/fd) may put another file: it is used only when it is
- * the fifo. */
+ * channel the start is reported on. The O_PATH fd is reopened for writing through the
+ * init's own fd directory, opened before the root changed; only where the caller's /proc
+ * had none, through the container's /proc, where a config mount (on /proc/1/fd) may put
+ * another file: either way it is used only when it is the fifo. */
 static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->opts->start == CT_START_SYNC)
@@ -147,10 +157,12 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 			       ? -1
 			       : plan->sync_fd;
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", plan->exec_fifo_fd);
+	int dir = plan->own_fd_dir >= 0 ? plan->own_fd_dir : AT_FDCWD;
+	snprintf(path, sizeof(path), "%s%d", dir == AT_FDCWD ? "/proc/self/fd/" : "",
+		 plan->exec_fifo_fd);
 	int fd;
 	do
-		fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		fd = openat(dir, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return ct_error_set(err, errno, "open exec fifo");
@@ -178,7 +190,7 @@ static int start_container(struct ct_init_plan *plan, struct ct_error *err)
 /* Last of the mount work (the terminal's bind included), before the identity changes. */
 static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 {
-	if (!plan->new_mount_ns || !plan->opts->verify_mounts)
+	if (!plan->opts->verify_mounts)
 		return 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mountcheck_report r;
@@ -194,6 +206,19 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
+/* In a shared mount namespace the parent records the rootfs's bind, which delete detaches
+ * (libct/shared_root.h), and detaches it itself if the set-up fails from here on: its root
+ * is the init's root now. */
+static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->new_mount_ns)
+		return 0;
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	return ct_sync_send_root_bind(plan->sync_fd, root, err);
+}
+
 static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -203,14 +228,8 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	    unshare_cgroup_namespace(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;
-	if (plan->new_mount_ns && ct_rootfs_setup(plan, err) < 0)
+	if (ct_rootfs_setup(plan, err) < 0 || send_root_bind(plan, err) < 0)
 		return -1;
-	if (!plan->new_mount_ns && ct_init_create_hooks(plan, err) < 0)
-		return -1;
-	if (!plan->new_mount_ns && chroot(plan->opts->rootfs) < 0)
-		return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
-	if (!plan->new_mount_ns && plan->writes_proc)
-		ct_procfs_open(&plan->procfs, NULL);
 	/* for the debug log, first: the mount check's report ends the line */
 	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
 		 plan->writes_proc ? plan->procfs.how : "none (nothing to write)");
@@ -227,19 +246,27 @@ void ct_init_run(struct ct_init_plan *plan)
 	for (size_t i = 0; i < plan->opts->n_runtime_fds; i++)
 		close(plan->opts->runtime_fds[i]);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* until READY: die with a failed create */
+	open_own_fd_dir(plan);
 	if (init_steps(plan, exe, sizeof(exe), &err) < 0) {
+		ct_rootfs_undo_shared(plan);
 		ct_sync_send_error(plan->sync_fd, &err);
 		_exit(1);
 	}
 	/* cleared before READY: create may exit as soon as it has sent CREATED */
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
 	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0 ||
-	    wait_for_create(plan, &err) < 0)
+	    wait_for_create(plan, &err) < 0) {
+		ct_rootfs_undo_shared(plan);
 		_exit(1);
+	}
+	ct_rootfs_set_up(plan);
 	/* after READY: dropping a detached mount waits for RCU (~0.2 ms), which the parent
 	 * need not wait for */
 	ct_procfs_close(&plan->procfs);
 	int started = start_container(plan, &err);
+	if (plan->own_fd_dir >= 0)
+		close(plan->own_fd_dir);
+	plan->own_fd_dir = -1;
 	if (started != 0) {
 		if (started < 0)
 			fprintf(stderr, "ctrun: %s\n", err.msg);

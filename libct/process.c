@@ -164,7 +164,7 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 		goto out;
 	slave = ct_pty_open_slave(master, slave_name, err);
 	if (slave < 0 ||
-	    (plan->new_mount_ns &&
+	    (plan->console_is_terminal &&
 	     bind_console(slave, ct_expect_id(plan, plan->expect_console), err) < 0) ||
 	    ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
 		goto out;

@@ -207,11 +207,17 @@ static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, s
 	return 0;
 }
 
+/* In a mount namespace of its own the rootfs becomes its root (pivot_root, or MS_MOVE with
+ * --no-pivot). In one it shares (inherited or joined), whose root belongs to others, the
+ * init only chroots into the rootfs's bind, as runc does for an inherited namespace. */
 static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	if (fchdir(rootfd) < 0)
 		return ct_error_set(err, errno, "chdir to rootfs \"%s\"", plan->opts->rootfs);
-	if (plan->opts->no_pivot) {
+	if (!plan->new_mount_ns) {
+		if (chroot(".") < 0)
+			return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
+	} else if (plan->opts->no_pivot) {
 		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 			return ct_error_set(err, errno, "move rootfs to /");
 		if (chroot(".") < 0)
@@ -228,8 +234,9 @@ static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_e
 	return 0;
 }
 
-/* The source of a file mask, bound by this very fd: without a /dev tmpfs the image's
- * /dev/null may be a file or a symlink to one that masking would expose (CVE-2025-31133). */
+/* The source of a file mask, bound by this very fd: in a /dev bound from elsewhere (where
+ * no default node is made) the null may be a file or a symlink to one that masking would
+ * expose (CVE-2025-31133). */
 static int open_dev_null(int rootfd, struct ct_error *err)
 {
 	_cleanup_close_ int fd = ct_root_open(rootfd, "/dev/null", true);
@@ -353,11 +360,11 @@ static int write_sysctls(const struct ct_init_plan *plan, struct ct_error *err)
 	return 0;
 }
 
-/* Returns an O_PATH fd of the rootfs as a mount of its own (pivot_root needs one). */
-static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
+/* A new mount namespace: slave by default (runc's choice): host mounts may appear, ours
+ * never leak out; rootfsPropagation "rprivate" cuts the namespace off from the host
+ * altogether. */
+static int cut_propagation(const struct ct_init_plan *plan, struct ct_error *err)
 {
-	/* Slave by default (runc's choice): host mounts may appear, ours never leak out;
-	 * rootfsPropagation "rprivate" cuts the namespace off from the host altogether. */
 	const struct oci_linux *lx = &plan->config->linux_;
 	unsigned long host_side =
 		lx->has_rootfs_propagation && lx->rootfs_propagation == OCI_PROP_RPRIVATE
@@ -366,9 +373,26 @@ static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
 	if (mount(NULL, "/", NULL, MS_REC | host_side, NULL) < 0)
 		return ct_error_set(err, errno, "make / a recursive %s",
 				    host_side == MS_PRIVATE ? "private" : "slave");
+	return 0;
+}
+
+/* Returns an O_PATH fd of the rootfs as a mount of its own (pivot_root needs one). In a
+ * shared mount namespace the propagation of the others' mounts is left as it is (runc makes
+ * all of it slave, and the rootfs's parent private): the bind alone is made private, so
+ * that nothing mounted in it reaches the namespace's peers, and delete detaches it
+ * (libct/shared_root.h). */
+static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->new_mount_ns && cut_propagation(plan, err) < 0)
+		return -1;
 	const char *rootfs = plan->opts->rootfs;
 	if (mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return ct_error_set(err, errno, "bind rootfs \"%s\" onto itself", rootfs);
+	if (!plan->new_mount_ns && mount(NULL, rootfs, NULL, MS_PRIVATE | MS_REC, NULL) < 0) {
+		int saved = errno;
+		umount2(rootfs, MNT_DETACH);
+		return ct_error_set(err, saved, "make the bind of rootfs \"%s\" private", rootfs);
+	}
 	/* opened after the bind, so that the fd is on the new mount */
 	int fd = openat(AT_FDCWD, rootfs, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -475,12 +499,33 @@ static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error 
 
 int ct_rootfs_setup(struct ct_init_plan *plan, struct ct_error *err)
 {
+	/* opened first: a failed set-up in a shared namespace detaches the bind from here */
+	if (!plan->new_mount_ns &&
+	    (plan->caller_root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return ct_error_set(err, errno, "open /");
 	_cleanup_close_ int rootfd = prepare_root(plan, err);
 	if (rootfd < 0)
 		return -1;
+	plan->rootfs_bound = true;
 	/* Before any mount of the config: the image has no say in it. The rootfs path is the
 	 * bundle's, and our mounts do not propagate out of this namespace any more. */
 	if (plan->writes_proc)
 		ct_procfs_open(&plan->procfs, plan->opts->rootfs);
 	return setup_in_root(plan, rootfd, err);
+}
+
+void ct_rootfs_undo_shared(struct ct_init_plan *plan)
+{
+	if (plan->rootfs_bound && !plan->new_mount_ns && plan->caller_root >= 0 &&
+	    fchdir(plan->caller_root) == 0)
+		umount2(plan->opts->rootfs + 1, MNT_DETACH); /* relative to the caller's root */
+	ct_rootfs_set_up(plan);
+}
+
+void ct_rootfs_set_up(struct ct_init_plan *plan)
+{
+	if (plan->caller_root >= 0)
+		close(plan->caller_root);
+	plan->caller_root = -1;
+	plan->rootfs_bound = false;
 }

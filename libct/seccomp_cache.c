@@ -32,22 +32,20 @@ static bool trusted(const struct stat *st)
 	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
-static int open_dir_at(int rootfd)
+static int open_dir_at(int atfd, const char *name)
 {
-	return openat(rootfd, CT_SECCOMP_CACHE_DIR,
-		      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return openat(atfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-/* The cache directory, made when create and missing (so a profile that fails to compile
- * leaves nothing); -1 when it is missing or cannot be used (a symlink there, not ours,
- * writable by others): the program is then compiled and not kept. */
-static int open_cache_dir(int rootfd, bool create)
+/* name in atfd, made when create and missing; -1 when it is missing or cannot be used (a
+ * symlink there, not ours, writable by others). */
+static int open_trusted_dir(int atfd, const char *name, bool create)
 {
-	int fd = open_dir_at(rootfd);
+	int fd = open_dir_at(atfd, name);
 	if (fd < 0 && errno == ENOENT && create) {
-		if (mkdirat(rootfd, CT_SECCOMP_CACHE_DIR, 0700) < 0 && errno != EEXIST)
+		if (mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
 			return -1;
-		fd = open_dir_at(rootfd);
+		fd = open_dir_at(atfd, name);
 	}
 	struct stat st;
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !trusted(&st))) {
@@ -55,6 +53,15 @@ static int open_cache_dir(int rootfd, bool create)
 		return -1;
 	}
 	return fd;
+}
+
+/* The cache's seccomp directory, made (with ctrun's cache directory) when create and missing,
+ * so a profile that fails to compile leaves nothing; -1 when it cannot be used: the program
+ * is then compiled and not kept. */
+static int open_cache_dir(const char *dir, bool create)
+{
+	_cleanup_close_ int base = open_trusted_dir(AT_FDCWD, dir, create);
+	return base < 0 ? -1 : open_trusted_dir(base, CT_SECCOMP_CACHE_DIR, create);
 }
 
 /* SHA-256 over the key and the instructions: binds the contents to the file's name. */
@@ -225,14 +232,14 @@ static void write_entry(struct entry *e, const struct ct_seccomp_prog *p)
 	evict(e->dirfd);
 }
 
-/* One debug line: "seccomp: <what><detail> (.seccomp-cache/<key>.bpf in the state root)". */
-static void say(void (*notice)(const char *msg), const struct entry *e, const char *what,
-		const char *detail)
+/* One debug line: "seccomp: <what><detail> (<dir>/seccomp/<key>.bpf)". */
+static void say(void (*notice)(const char *msg), const char *dir, const struct entry *e,
+		const char *what, const char *detail)
 {
 	if (!notice)
 		return;
-	char line[512];
-	snprintf(line, sizeof(line), "seccomp: %s%s (%s/%s in the state root)", what, detail,
+	char line[4608];
+	snprintf(line, sizeof(line), "seccomp: %s%s (%s/%s/%s)", what, detail, dir,
 		 CT_SECCOMP_CACHE_DIR, e->name);
 	notice(line);
 }
@@ -258,29 +265,29 @@ int ct_seccomp_prepare(const struct ct_seccomp_cache *cache, const struct oci_se
 		say_uncached(notice, refusal);
 		return ct_seccomp_compile(s, notice, out, err);
 	}
-	_cleanup_close_ int dirfd = open_cache_dir(cache->rootfd, false);
+	_cleanup_close_ int dirfd = open_cache_dir(cache->dir, false);
 	struct entry e = {.dirfd = dirfd, .why = "not cached"};
 	ct_seccomp_key(s, cache->runtime, build_id, e.key);
 	snprintf(e.name, sizeof(e.name), "%s.bpf", e.key);
 	*out = (struct ct_seccomp_prog){0};
 	if (dirfd >= 0 && read_entry(&e, out)) {
 		ct_seccomp_load_mode(s, out);
-		say(notice, &e, "filter loaded from the cache", "");
+		say(notice, cache->dir, &e, "filter loaded from the cache", "");
 		return 0;
 	}
-	say(notice, &e, "compiling the filter: cache entry ", e.why);
+	say(notice, cache->dir, &e, "compiling the filter: cache entry ", e.why);
 	if (ct_seccomp_compile(s, notice, out, err) < 0)
 		return -1;
 	e.why = NULL;
 	if (dirfd < 0)
-		e.dirfd = dirfd = open_cache_dir(cache->rootfd, true);
+		e.dirfd = dirfd = open_cache_dir(cache->dir, true);
 	if (dirfd >= 0)
 		write_entry(&e, out);
 	else
 		e.why = "directory unusable (not this user's own, or not a directory)";
 	if (e.why)
-		say(notice, &e, "filter not kept: cache entry ", e.why);
+		say(notice, cache->dir, &e, "filter not kept: cache entry ", e.why);
 	else
-		say(notice, &e, "filter kept in the cache", "");
+		say(notice, cache->dir, &e, "filter kept in the cache", "");
 	return 0;
 }

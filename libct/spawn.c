@@ -18,6 +18,7 @@
 #include "libct/cgroup/cgroup.h"
 #include "libct/cleanup.h"
 #include "libct/procfs.h"
+#include "libct/shared_root.h"
 #include "libct/signals.h"
 #include "libct/spawn_cgroup.h"
 #include "libct/sync.h"
@@ -244,6 +245,13 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 		case CT_SYNC_READY:
 			snprintf(out->note, sizeof(out->note), "%s", msg.text);
 			return 0;
+		case CT_SYNC_ROOT_BIND:
+			if (fd < 0)
+				return ct_error_set(err, EPROTO, "ROOT_BIND without a descriptor");
+			if (out->shared_root >= 0)
+				close(out->shared_root);
+			out->shared_root = fd;
+			break;
 		case CT_SYNC_CREATE_HOOKS:
 			if (fd >= 0)
 				close(fd);
@@ -449,7 +457,9 @@ void ct_spawned_close(struct ct_spawned *s)
 		close(s->pty_master);
 	if (s->sync_fd >= 0)
 		close(s->sync_fd);
-	s->pidfd = s->pty_master = s->sync_fd = -1;
+	if (s->shared_root >= 0)
+		close(s->shared_root);
+	s->pidfd = s->pty_master = s->sync_fd = s->shared_root = -1;
 }
 
 static int send_start(struct ct_spawned *s, struct ct_error *err)
@@ -515,9 +525,23 @@ static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_
 	return 0;
 }
 
+/* A set-up that failed after the init sent its ROOT_BIND, when the init itself may have no
+ * right to detach it any more (its capabilities dropped): the parent does. */
+static void detach_shared_root(const struct ct_spawn_opts *o, int root)
+{
+	struct ct_shared_root r;
+	struct ct_error ignored;
+	if (root < 0)
+		return;
+	if (ct_shared_root_describe(root, ct_shared_root_joined(o->config), &r, &ignored) == 0)
+		ct_shared_root_detach(&r, o->rootfs, &ignored);
+	close(root);
+}
+
 int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
 {
-	*out = (struct ct_spawned){.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1};
+	*out = (struct ct_spawned){
+		.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1, .shared_root = -1};
 	struct ct_init_plan plan;
 	int sync[2] = {-1, -1};
 	int ret = -1;
@@ -535,7 +559,10 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	    wait_for_ready(o, out->sync_fd, out, err) < 0 ||
 	    ct_spawn_place_init_late(&plan, out, err) < 0 ||
 	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
+		int shared_root = out->shared_root;
+		out->shared_root = -1;
 		ct_spawned_kill(out);
+		detach_shared_root(o, shared_root);
 		goto out;
 	}
 	if (o->start == CT_START_FIFO)

@@ -100,11 +100,22 @@ struct ct_planned_rlimit {
 struct ct_init_plan {
 	const struct ct_spawn_opts *opts;
 	const struct oci_config *config;
-	int sync_fd;		     /* child's end of the sync socket */
-	int exec_fifo_fd;	     /* O_PATH fd of exec.fifo, or -1 */
+	int sync_fd;	  /* child's end of the sync socket */
+	int exec_fifo_fd; /* O_PATH fd of exec.fifo, or -1 */
+	/* The init's own /proc/self/fd, opened by the init before its root changes: the fifo
+	 * is reopened there, so a container without /proc (or with a mount over /proc/1/fd)
+	 * starts all the same. -1 in the parent, or where the caller's /proc lacks it. */
+	int own_fd_dir;
 	int join_fds[OCI_NS_COUNT];  /* setns() targets, -1 when not joined */
 	unsigned long unshare_flags; /* CLONE_NEW* given to clone */
 	bool new_mount_ns;
+	/* The init's terminal is the container's /dev/console; an exec'd process's is its own
+	 * and changes nothing in the container's mount namespace. */
+	bool console_is_terminal;
+	/* In a shared mount namespace, until READY (libct/rootfs.h): an O_PATH fd of the caller's
+	 * root, and whether the rootfs's bind is made, to detach it after a failure. */
+	int caller_root;
+	bool rootfs_bound;
 	bool userns;		 /* a user namespace of its own, new or joined: locked mounts */
 	char *uid_map, *gid_map; /* a new one's maps, written by the parent (libct/userns.h) */
 	enum ct_idmap_writer uid_writer, gid_writer; /* how (libct/idmap_writer.h) */
@@ -125,7 +136,9 @@ struct ct_init_plan {
 	bool early_netns; /* the init makes its network namespace while the parent places it */
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
-	bool dev_is_tmpfs; /* /dev is a fresh tmpfs: create the standard nodes */
+	/* config-linux.md#default-devices: made in /dev (a tmpfs of the config's or the image's
+	 * directory) unless /dev is bound from elsewhere, which brings its own (runc's rule) */
+	bool default_devices;
 	struct ct_planned_rlimit *rlimits;
 	size_t n_rlimits;
 	char **argv;	      /* process.args, NULL-terminated */
@@ -170,6 +183,9 @@ struct ct_spawned {
 	int pidfd;
 	int pty_master; /* -1 without process.terminal */
 	int sync_fd;	/* CT_START_SYNC: open until ct_spawn_start() */
+	/* In a shared mount namespace: the root of the rootfs's bind (O_PATH), for the caller to
+	 * record (libct/shared_root.h); -1 otherwise. */
+	int shared_root;
 	/* The call that made the init: "clone3", "clone" (CLONE_PIDFD) or "clone+pidfd_open";
 	 * static storage, NULL before a spawn. */
 	const char *method;

@@ -242,12 +242,10 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
 	const struct oci_config *c = o->config;
-	if (c->mounts.len && !plan->new_mount_ns)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .mounts: needs a mount namespace");
 	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
 	if (!plan->mounts)
 		return ct_error_set(err, ENOMEM, "plan mounts");
+	plan->default_devices = true;
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->n_mounts++;
@@ -256,7 +254,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		    plan_mount_idmap(plan, m, i, &plan->mounts[i], err) < 0)
 			return -1;
 		if (strcmp(m->destination, "/dev") == 0)
-			plan->dev_is_tmpfs = m->type && strcmp(m->type, "tmpfs") == 0;
+			plan->default_devices = !plan->mounts[i].flags.bind;
 	}
 	return 0;
 }
@@ -421,6 +419,30 @@ void ct_plan_enters_user_ns(struct ct_init_plan *plan)
 	plan->cap_drop = known_caps(plan) & ~plan->cap_bounding;
 }
 
+/* prctl(2): the kernel raises an ambient capability only if it is both permitted and
+ * inheritable. runc and crun go on without the others, silently: their own `spec` (and
+ * Buildah's, Docker's) lists ambient capabilities without inheritable ones since
+ * CVE-2022-29162. So does ctrun; --debug names each one left out. */
+static void keep_raisable_ambient(struct ct_init_plan *plan, const oci_strings *names)
+{
+	uint64_t raisable = plan->cap_permitted & plan->cap_inheritable;
+	uint64_t skipped = plan->cap_ambient & ~raisable;
+	plan->cap_ambient &= raisable;
+	if (!skipped || !plan->opts->notice)
+		return;
+	for (size_t i = 0; i < names->len; i++) {
+		int v = ct_capability_from_name(names->items[i]);
+		if (v < 0 || v > plan->cap_last || !(skipped & (1ULL << v)))
+			continue;
+		char msg[200];
+		snprintf(msg, sizeof(msg),
+			 "%s.capabilities.ambient[%zu]: \"%s\" not raised: it is not both "
+			 "permitted and inheritable",
+			 ct_process_path(plan->opts), i, names->items[i]);
+		plan->opts->notice(msg);
+	}
+}
+
 static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *plan,
 			     uint64_t own_bounding, struct ct_error *err)
 {
@@ -436,6 +458,7 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	    cap_set_mask(plan, &c->ambient, "ambient", &plan->cap_ambient, err) < 0)
 		return -1;
 	plan->cap_drop = bounding_at_start(plan, own_bounding) & ~plan->cap_bounding;
+	keep_raisable_ambient(plan, &c->ambient);
 	return 0;
 }
 
@@ -693,7 +716,8 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		plan->join_fds[i] = -1;
 	plan->opts = o;
 	plan->config = c;
-	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
+		plan->caller_root = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
@@ -735,6 +759,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		return -1;
 	if (plan_cgroup(plan, err) < 0 || plan_cgroup_self_join(plan, err) < 0)
 		return -1;
+	plan->console_is_terminal = true;
 	for (size_t i = 0; i < plan->n_mounts; i++)
 		if (plan->mounts[i].is_cgroup) {
 			if (plan_cgroup_hierarchies(plan, err) < 0)
@@ -742,7 +767,7 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 			break;
 		}
 	/* with the check off (--no-verify-mounts) nothing reads the expectations */
-	return plan->new_mount_ns && o->verify_mounts ? ct_mountcheck_plan(plan, err) : 0;
+	return o->verify_mounts ? ct_mountcheck_plan(plan, err) : 0;
 }
 
 int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
@@ -785,6 +810,10 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	ct_seccomp_prog_free(&plan->seccomp);
 	if (plan->exec_fifo_fd >= 0)
 		close(plan->exec_fifo_fd);
+	if (plan->own_fd_dir >= 0)
+		close(plan->own_fd_dir);
+	if (plan->caller_root >= 0)
+		close(plan->caller_root);
 	if (plan->sync_fd >= 0)
 		close(plan->sync_fd);
 	ct_procfs_close(&plan->procfs);
@@ -793,6 +822,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		plan->join_fds[i] = -1;
-	plan->sync_fd = plan->exec_fifo_fd = plan->cgroup_fd = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
+		plan->caller_root = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 }

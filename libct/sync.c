@@ -53,6 +53,11 @@ static int send_typed_fd(int sock, uint32_t type, int fd, struct ct_error *err)
 	return ct_send_fd(sock, fd, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
 }
 
+int ct_sync_send_root_bind(int sock, int root, struct ct_error *err)
+{
+	return send_typed_fd(sock, CT_SYNC_ROOT_BIND, root, err);
+}
+
 int ct_sync_send_pty_master(int sock, int master, struct ct_error *err)
 {
 	return send_typed_fd(sock, CT_SYNC_PTY_MASTER, master, err);

@@ -38,6 +38,8 @@
  *   send it to listenerPath                        filter; the parent passes the fd on
  *   with the process state                         before READY, the child keeps no copy)
  *                                                  write "0" to v1 memory's `tasks`
+ *        <------------------- ROOT_BIND (+fd)      (only in a shared mount namespace:
+ *   kept to record it (libct/shared_root.h)        the root of the rootfs's bind)
  *        <------------------- READY {note}         set-up done
  *   (v1 memory cgroup.procs, when the init
  *   could not: seccomp before the identity
@@ -100,6 +102,7 @@ enum ct_sync_type {
 	CT_SYNC_STARTED = 11,	   /* init -> start/run: startContainer passed, exec next */
 	CT_SYNC_CGROUP_READY = 12, /* parent -> child: the init is in its cgroup */
 	CT_SYNC_CREATED = 13,	   /* parent -> init (create): done with it, it may wait */
+	CT_SYNC_ROOT_BIND = 14,	   /* init -> parent: the rootfs's bind in a shared mount ns */
 };
 
 struct ct_sync_msg {
@@ -114,6 +117,8 @@ int ct_sync_pair(int fds[2], struct ct_error *err);
 int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err);
 /* note: a line for the runtime's debug log (what the set-up found), or NULL. */
 int ct_sync_send_ready(int sock, const char *note, struct ct_error *err);
+/* Init -> parent: an O_PATH fd of the root of the rootfs's bind (libct/shared_root.h). */
+int ct_sync_send_root_bind(int sock, int root, struct ct_error *err);
 int ct_sync_send_error(int sock, const struct ct_error *cause);
 /* ERROR, or EXEC_ERROR when the command itself could not be run (exit status 126/127). */
 int ct_sync_send_error_typed(int sock, uint32_t type, const struct ct_error *cause);

@@ -301,6 +301,30 @@ _Static_assert(sizeof(struct ct_statx) == 0x100, "struct statx: size");
 #define RENAME_EXCHANGE (1U << 1)
 #endif
 
+/* ---- memfd, execveat (linux/memfd.h, fcntl.h) -------------------------------------------- */
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 0x0001U
+#endif
+#ifndef MFD_ALLOW_SEALING
+#define MFD_ALLOW_SEALING 0x0002U
+#endif
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U /* 6.3: executable even where vm.memfd_noexec asks otherwise */
+#endif
+#ifndef F_ADD_SEALS
+#define F_ADD_SEALS 1033
+#define F_GET_SEALS 1034
+#endif
+#ifndef F_SEAL_SEAL
+#define F_SEAL_SEAL   0x0001
+#define F_SEAL_SHRINK 0x0002
+#define F_SEAL_GROW   0x0004
+#define F_SEAL_WRITE  0x0008
+#endif
+#ifndef OVERLAYFS_SUPER_MAGIC
+#define OVERLAYFS_SUPER_MAGIC 0x794c7630
+#endif
+
 /* ---- statmount / listmount (linux/mount.h, 6.8+) ---------------------------------------- */
 
 /* The request both calls take. Linux 6.18 reuses the 32-bit word after .size for a mount
@@ -544,6 +568,13 @@ static inline int ct_statmount(const struct ct_mnt_id_req *req, struct ct_statmo
 			       size_t bufsize, unsigned int flags)
 {
 	return (int)syscall(__NR_statmount, req, buf, bufsize, flags);
+}
+
+/* musl has no execveat() wrapper (its fexecve() falls back to /proc/self/fd). */
+static inline int ct_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+			      int flags)
+{
+	return (int)syscall(__NR_execveat, dirfd, path, argv, envp, flags);
 }
 
 /* Fills ids[] with up to nr mount ids after req->param; returns how many, 0 at the end. */

@@ -14,6 +14,7 @@
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
 #include "runtime/bundle.h"
+#include "runtime/cache_dir.h"
 #include "runtime/container.h"
 #include "runtime/container_cgroup.h"
 #include "runtime/exec_flags.h"
@@ -130,7 +131,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 	ct_container_dir_close(&r->c.dir);
 	char where[PATH_MAX + 8];
 	snprintf(where, sizeof(where), "%s: ", r->f.process_file ? r->f.process_file : "");
-	const struct ct_seccomp_cache cache = {r->c.rootfd, ct_runtime_version()};
+	const struct ct_seccomp_cache cache = {ct_cache_dir(), ct_runtime_version()};
 	struct ct_spawn_opts so = {
 		.config = r->config,
 		.bundle = r->c.state.bundle,
@@ -144,7 +145,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 		.process_path = r->f.process_file ? where : NULL,
 		.agent_status = ct_status_name(r->c.status),
 		.cgroup = r->cgroup,
-		.seccomp_cache = &cache,
+		.seccomp_cache = cache.dir ? &cache : NULL,
 	};
 	struct ct_exec_target t = {.pid = r->c.proc.pid,
 				   .pidfd = r->c.proc.pidfd,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
+#include "libct/cgroup/zero_unset.h"
 #include "libct/cleanup.h"
 #include "libct/readall.h"
 #include "oci/jsonwrite.h"
@@ -118,6 +119,7 @@ static int current_resources(const struct ct_container *c, struct oci_resources 
 	if (oci_config_load(path, NULL, &config, err) < 0)
 		return -1;
 	*out = calloc(1, sizeof(**out));
+	ct_cgroup_forget_unset(&config->linux_.resources);
 	if (*out)
 		oci_merge_object(oci_resources_fields, *out, &config->linux_.resources);
 	oci_config_free(config);
@@ -189,6 +191,8 @@ static int update(struct ct_container *c, struct oci_resources *upd, struct ct_e
 	if (rc == 0)
 		rc = current_resources(c, &merged, err);
 	if (rc == 0) {
+		/* a 0 that means "not set" keeps what the container has, as with runc */
+		ct_cgroup_forget_unset(upd);
 		struct sections given = sections_of(upd);
 		oci_merge_object(oci_resources_fields, merged, upd); /* moves out of upd */
 		struct oci_resources apply_now = take_sections(merged, given);

@@ -11,14 +11,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/cgroup/zero_unset.h"
 #include "libct/cleanup.h"
 #include "libct/kernel.h"
 #include "libct/lsm.h"
 #include "libct/pathbuf.h"
+#include "libct/shared_root.h"
 #include "libct/sync.h"
 #include "libct/syscalls.h"
 #include "libct/terminal.h"
 #include "runtime/bundle.h"
+#include "runtime/cache_dir.h"
 #include "runtime/container_cgroup.h"
 #include "runtime/log.h"
 
@@ -61,6 +64,7 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 	if (oci_config_load(path, &opts, config, err) < 0 ||
 	    ct_bundle_rootfs(bundle, *config, rootfs, err) < 0)
 		return -1;
+	ct_cgroup_forget_unset(&(*config)->linux_.resources);
 	if ((*config)->process.terminal && !a->console_socket)
 		return ct_error_set_plain(err, EINVAL,
 					  "config.json: .process.terminal is true: "
@@ -220,6 +224,20 @@ static void log_spawned(const char *id, const struct ct_spawned *p)
 		ct_log(CT_LOG_DEBUG, "container \"%s\": START sent with the set-up", shown.s);
 }
 
+/* In a shared mount namespace the init made its mounts in a bind of the rootfs there, which
+ * delete detaches (libct/shared_root.h). */
+static int record_shared_root(struct ct_container *c, const struct oci_config *config,
+			      struct ct_error *err)
+{
+	if (c->proc.shared_root < 0)
+		return 0;
+	int rc = ct_shared_root_record(&c->dir, c->proc.shared_root, ct_shared_root_joined(config),
+				       err);
+	close(c->proc.shared_root);
+	c->proc.shared_root = -1;
+	return rc;
+}
+
 static int spawn_and_record(const struct ct_globals *g, const struct ct_create_args *a,
 			    struct loaded_bundle *b, struct ct_container *c, struct ct_error *err)
 {
@@ -227,7 +245,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 	if (prepare_state(c, a, bundle, rootfs, b->config, err) < 0)
 		return -1;
 	const struct oci_config *config = b->config;
-	const struct ct_seccomp_cache cache = {c->rootfd, ct_runtime_version()};
+	const struct ct_seccomp_cache cache = {ct_cache_dir(), ct_runtime_version()};
 	struct record_args record = {c, a->start};
 	struct ct_spawn_opts so = {
 		.config = config,
@@ -247,7 +265,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
 		.n_runtime_fds = 3,
-		.seccomp_cache = &cache,
+		.seccomp_cache = cache.dir ? &cache : NULL,
 		.while_setting_up = record_state,
 		.while_arg = &record,
 	};
@@ -256,7 +274,8 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		ct_log(CT_LOG_DEBUG,
 		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled",
 		       ct_shown_id(a->id).s);
-	if (make_cgroup_and_spawn(g, a->id, &so, c, err) < 0)
+	if (make_cgroup_and_spawn(g, a->id, &so, c, err) < 0 ||
+	    record_shared_root(c, config, err) < 0)
 		return -1;
 	log_spawned(a->id, &c->proc);
 	if (c->proc.pty_master >= 0 &&
@@ -276,10 +295,13 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 
 static void container_init(struct ct_container *c)
 {
-	*c = (struct ct_container){
-		.rootfd = -1,
-		.dir = CT_CONTAINER_DIR_INIT,
-		.proc = {.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1}};
+	*c = (struct ct_container){.rootfd = -1,
+				   .dir = CT_CONTAINER_DIR_INIT,
+				   .proc = {.pid = -1,
+					    .pidfd = -1,
+					    .pty_master = -1,
+					    .sync_fd = -1,
+					    .shared_root = -1}};
 }
 
 static int open_in(int rootfd, const char *id, bool exclusive, struct ct_container *c,
@@ -328,6 +350,7 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	ct_spawned_kill(&c->proc);
 	if (c->cgroup)
 		ct_cgroup_destroy(c->cgroup, &ignored);
+	ct_shared_root_release(&c->dir, b.rootfs, &ignored);
 	ct_state_remove(c->rootfd, &c->dir, &ignored);
 	/* the container existed: its deletion ends with poststop (runtime.md#lifecycle) */
 	if (spawned)
@@ -551,7 +574,8 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 
 int ct_container_destroy(struct ct_container *c, struct ct_error *err)
 {
-	if (ct_container_cgroup_destroy(&c->state, err) < 0)
+	if (ct_container_cgroup_destroy(&c->state, err) < 0 ||
+	    ct_shared_root_release(&c->dir, c->state.rootfs, err) < 0)
 		return -1;
 	return ct_state_remove(c->rootfd, &c->dir, err);
 }

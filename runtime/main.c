@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/exe_view.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"
 
@@ -46,6 +47,14 @@ static const char *default_root(void)
 static bool uses_state_root(const struct ct_command *cmd)
 {
 	return cmd->run != cmd_spec && cmd->run != cmd_features && cmd->run != cmd_validate;
+}
+
+/* The commands whose processes enter a container, running ctrun's image until their last
+ * execve: they run only from a view of the binary no container can write (libct/exe_view.h).
+ * start, kill, delete and the rest put nothing there. */
+static bool enters_container(const struct ct_command *cmd)
+{
+	return cmd->run == cmd_create || cmd->run == cmd_run || cmd->run == cmd_exec;
 }
 
 static int parse_choice(const char *flag, const char *value, const char *const *choices)
@@ -166,7 +175,7 @@ static int check_unsupported(const struct ct_globals *g, const struct ct_command
 	return 0;
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	struct ct_globals g = {.root = NULL};
 	int status = parse_globals(argc, argv, &g);
@@ -189,6 +198,10 @@ int main(int argc, char **argv)
 	struct ct_error err = {0};
 	if (ct_log_open(&g, &err) < 0) {
 		fprintf(stderr, "ctrun: %s\n", err.msg);
+		return 1;
+	}
+	if (enters_container(cmd) && ct_exe_protect(argv, envp, &err) < 0) {
+		ct_log(CT_LOG_ERROR, "%s: %s", cmd->name, err.msg);
 		return 1;
 	}
 	if (!cmd->run) {

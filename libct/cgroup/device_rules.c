@@ -9,16 +9,26 @@
 	{                                           \
 		true, 'c', maj, min, CT_DEV_ACC_ALL \
 	}
+#define MKNOD_ANY(type)                                              \
+	{                                                            \
+		true, type, CT_DEV_ANY, CT_DEV_ANY, CT_DEV_ACC_MKNOD \
+	}
 
+/* runc 1.1.5's list, in the order its devices.list shows it. Making a node is not opening it: image
+ * and package scripts make nodes, which then open only as the rules allow. No rule for
+ * /dev/console (5:1): the container's console is a pty slave (136:N), and with mknod of any
+ * node allowed 5:1 would hand out the host's console. */
 const struct ct_dev_rule ct_dev_rules_standard[] = {
+	MKNOD_ANY('b'),		   /* mknod of any block device */
+	MKNOD_ANY('c'),		   /* mknod of any character device */
 	STANDARD(1, 3),		   /* /dev/null */
 	STANDARD(1, 5),		   /* /dev/zero */
 	STANDARD(1, 7),		   /* /dev/full */
 	STANDARD(1, 8),		   /* /dev/random */
 	STANDARD(1, 9),		   /* /dev/urandom */
 	STANDARD(5, 0),		   /* /dev/tty */
-	STANDARD(5, 1),		   /* /dev/console */
 	STANDARD(5, 2),		   /* /dev/ptmx */
+	STANDARD(10, 200),	   /* /dev/net/tun */
 	STANDARD(136, CT_DEV_ANY), /* /dev/pts/N */
 };
 const size_t ct_dev_rules_standard_len =

@@ -41,8 +41,9 @@ struct ct_dev_rules {
 	size_t len;
 };
 
-/* The rules every container gets after its own: null, zero, full, random, urandom, tty,
- * console (5:1), ptmx (5:2) and the pty slaves (136:*), read, write and mknod. */
+/* The rules every container gets after its own, runc's: mknod of any node (c *:* m,
+ * b *:* m), and null, zero, full, random, urandom, tty, ptmx (5:2), tun (10:200) and the pty
+ * slaves (136:*), read, write and mknod. */
 extern const struct ct_dev_rule ct_dev_rules_standard[];
 extern const size_t ct_dev_rules_standard_len;
 

@@ -1,5 +1,6 @@
 /* linux.resources -> cgroup files: one table of (JSON path, controller, v1 file, v2 file,
- * formatter) and one walker, used by both drivers (config-linux.md#control-groups). */
+ * formatter) and one walker, used by both drivers (config-linux.md#control-groups). The
+ * resources come as ct_cgroup_forget_unset() leaves them: a field set is a value to write. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -57,18 +58,11 @@ static int put(struct cg_value *out, const char *fmt, ...)
 
 /* ---- memory ---- */
 
-/* As runc: a memory value of 0 leaves the cgroup's alone. containerd's CRI sends
- * {"limit": 0, "swap": 0} for a container without limits, in create and in update. */
-static bool mem_given(bool has, int64_t value)
-{
-	return has && value != 0;
-}
-
 static int fmt_mem_limit(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			 struct ct_error *err)
 {
 	(void)err;
-	if (i || !mem_given(c->r->memory.has_limit, c->r->memory.limit))
+	if (i || !c->r->memory.has_limit)
 		return 0;
 	ct_cgroup_format_limit(c->r->memory.limit, c->v == CT_CG_V2, out->value,
 			       sizeof(out->value));
@@ -79,7 +73,7 @@ static int fmt_mem_reservation(const struct cg_ctx *c, size_t i, struct cg_value
 			       struct ct_error *err)
 {
 	(void)err;
-	if (i || !mem_given(c->r->memory.has_reservation, c->r->memory.reservation))
+	if (i || !c->r->memory.has_reservation)
 		return 0;
 	ct_cgroup_format_limit(c->r->memory.reservation, c->v == CT_CG_V2, out->value,
 			       sizeof(out->value));
@@ -90,11 +84,10 @@ static int fmt_mem_swap(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			struct ct_error *err)
 {
 	const struct oci_memory *m = &c->r->memory;
-	if (i || !mem_given(m->has_swap, m->swap))
+	if (i || !m->has_swap)
 		return 0;
 	int64_t v = m->swap;
-	bool limit = mem_given(m->has_limit, m->limit);
-	if (c->v == CT_CG_V2 && ct_cgroup_swap_to_v2(m->swap, limit, m->limit, &v, err) < 0)
+	if (c->v == CT_CG_V2 && ct_cgroup_swap_to_v2(m->swap, m->has_limit, m->limit, &v, err) < 0)
 		return -1;
 	ct_cgroup_format_limit(v, c->v == CT_CG_V2, out->value, sizeof(out->value));
 	return 1;
@@ -163,7 +156,7 @@ static int fmt_use_hierarchy(const struct cg_ctx *c, size_t i, struct cg_value *
 static int fmt_shares(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
-	if (i || !c->r->cpu.has_shares || !c->r->cpu.shares)
+	if (i || !c->r->cpu.has_shares)
 		return 0;
 	uint64_t v =
 		c->v == CT_CG_V2 ? ct_cgroup_shares_to_weight(c->r->cpu.shares) : c->r->cpu.shares;
@@ -174,7 +167,7 @@ static int fmt_period(const struct cg_ctx *c, size_t i, struct cg_value *out, st
 {
 	(void)err;
 	/* v2: part of cpu.max, written by the quota row */
-	if (i || c->v == CT_CG_V2 || !c->r->cpu.has_period || !c->r->cpu.period)
+	if (i || c->v == CT_CG_V2 || !c->r->cpu.has_period)
 		return 0;
 	return put(out, "%" PRIu64, c->r->cpu.period);
 }
@@ -184,12 +177,11 @@ static int fmt_quota(const struct cg_ctx *c, size_t i, struct cg_value *out, str
 {
 	(void)err;
 	const struct oci_cpu *p = &c->r->cpu;
-	bool period = p->has_period && p->period;
-	if (i || (!p->has_quota && (c->v == CT_CG_V1 || !period)))
+	if (i || (!p->has_quota && (c->v == CT_CG_V1 || !p->has_period)))
 		return 0;
 	if (c->v == CT_CG_V1)
 		return put(out, "%" PRId64, p->quota > 0 ? p->quota : -1);
-	ct_cgroup_format_cpu_max(p->has_quota, p->quota, period, p->period, out->value,
+	ct_cgroup_format_cpu_max(p->has_quota, p->quota, p->has_period, p->period, out->value,
 				 sizeof(out->value));
 	return 1;
 }
@@ -206,7 +198,7 @@ static int fmt_rt_period(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			 struct ct_error *err)
 {
 	(void)err;
-	if (i || !c->r->cpu.has_realtime_period || !c->r->cpu.realtime_period)
+	if (i || !c->r->cpu.has_realtime_period)
 		return 0;
 	return put(out, "%" PRIu64, c->r->cpu.realtime_period);
 }
@@ -231,7 +223,7 @@ static int fmt_idle(const struct cg_ctx *c, size_t i, struct cg_value *out, stru
 static int fmt_cpus(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
-	if (i || !c->r->cpu.cpus || !*c->r->cpu.cpus)
+	if (i || !c->r->cpu.cpus)
 		return 0;
 	return put(out, "%s", c->r->cpu.cpus);
 }
@@ -239,7 +231,7 @@ static int fmt_cpus(const struct cg_ctx *c, size_t i, struct cg_value *out, stru
 static int fmt_mems(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
-	if (i || !c->r->cpu.mems || !*c->r->cpu.mems)
+	if (i || !c->r->cpu.mems)
 		return 0;
 	return put(out, "%s", c->r->cpu.mems);
 }
@@ -249,8 +241,8 @@ static int fmt_mems(const struct cg_ctx *c, size_t i, struct cg_value *out, stru
 static int fmt_pids(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
 {
 	(void)err;
-	/* as runc: 0 leaves the limit alone, a negative one lifts it */
-	if (i || !c->r->has_pids || c->r->pids.limit == 0)
+	/* as runc: a negative limit lifts it */
+	if (i || !c->r->has_pids)
 		return 0;
 	if (c->r->pids.limit < 0)
 		return put(out, "max");
@@ -661,7 +653,7 @@ static int apply_row(const struct cg_ctx *c, const struct cg_row *row, struct ct
 static int check_memory_usage(const struct cg_ctx *c, struct ct_error *err)
 {
 	const struct oci_memory *m = &c->r->memory;
-	if (!m->check_before_update || !mem_given(m->has_limit, m->limit) || m->limit < 0)
+	if (!m->check_before_update || !m->has_limit || m->limit < 0)
 		return 0;
 	const char *dir = ct_cg_controller_dir(c->cg, "memory");
 	_cleanup_free_ char *text =

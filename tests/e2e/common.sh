@@ -48,6 +48,17 @@ e2e_skip_case() {
 	echo "e2e-skip: $*"
 }
 
+# containerd (/run/containerd/runc/<ns>) and Podman (/run/ctrun) read every entry of
+# ctrun's state root as a container: only directories, each with its state.json, and no
+# file or dot entry of ctrun's own (its seccomp programs are in /run/ctrun-cache).
+assert_root_holds_only_containers() { # ROOT
+	local root=$1 e bad=
+	for e in $(ls -A "$root" 2>/dev/null); do
+		[ -d "$root/$e" ] && [ ! -L "$root/$e" ] && [ -f "$root/$e/state.json" ] || bad+=" $e"
+	done
+	[ -z "$bad" ] || e2e_fail "not a container's directory in $root:$bad"
+}
+
 assert_eq() { # expected actual what
 	[ "$1" = "$2" ] || e2e_fail "$3: expected [$1], got [$2]"
 }

@@ -71,6 +71,7 @@ assert_nothing_left() { # ID
 		[ -e "$dir" ] && left+=" cgroup($dir)"
 	done
 	grep -q "/$NS/$id/" /proc/self/mountinfo && left+=" mount"
+	assert_root_holds_only_containers "$RUNC_ROOT/$NS" || left+=" foreign-entry"
 	[ -n "$(pids_in_cgroup "$id")" ] && left+=" process"
 	for pid in $(shim_pids "$id"); do
 		wait_pid_gone "$pid" || left+=" shim($pid)"
@@ -405,6 +406,13 @@ case_seccomp_default_profile() {
 	local with without
 	with=$(ct_run --rm --seccomp "$E2E_IMAGE" sc sh -c \
 		'grep Seccomp: /proc/self/status; unshare -U true 2>&1; echo "unshare $?"' </dev/null)
+	# while a container with the profile runs, and after an exec into it, the state root
+	# holds its directory alone
+	run_detached scd --seccomp -- sleep 1000 || return 1
+	ctrd tasks exec --exec-id probe scd true || return 1
+	assert_root_holds_only_containers "$RUNC_ROOT/$NS" || return 1
+	assert_eq scd "$(ls -A "$RUNC_ROOT/$NS")" "the state root while scd runs" || return 1
+	remove_container scd
 	without=$(ct_run --rm "$E2E_IMAGE" nosc sh -c \
 		'grep Seccomp: /proc/self/status; unshare -U true 2>&1; echo "unshare $?"' </dev/null)
 	assert_contains "$with" "$(printf 'Seccomp:\t2')" "a filter" &&
@@ -412,7 +420,7 @@ case_seccomp_default_profile() {
 		assert_contains "$with" "unshare 1" "its status" &&
 		assert_contains "$without" "$(printf 'Seccomp:\t0')" "no filter without --seccomp" &&
 		assert_contains "$without" "unshare 0" "unshare without it" &&
-		assert_nothing_left sc && assert_nothing_left nosc
+		assert_nothing_left sc && assert_nothing_left nosc && assert_nothing_left scd
 }
 
 # --cap-drop / --cap-add: the init's capability sets, read from the host and used inside.
@@ -488,8 +496,8 @@ case_dead_shim_cleanup() {
 case_teardown() {
 	containerd_stop
 	local left
-	# container state dirs (ctrun's shared .seccomp-cache is no container's state)
-	left=$(ls "$RUNC_ROOT/$NS" 2>/dev/null; ls -d /sys/fs/cgroup/"$NS" /sys/fs/cgroup/*/"$NS" 2>/dev/null)
+	# every entry of the state root, dot entries too: containerd reads each as a container
+	left=$(ls -A "$RUNC_ROOT/$NS" 2>/dev/null; ls -d /sys/fs/cgroup/"$NS" /sys/fs/cgroup/*/"$NS" 2>/dev/null)
 	assert_eq "" "$left" "left after the daemon stopped"
 }
 

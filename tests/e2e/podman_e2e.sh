@@ -51,11 +51,11 @@ assert_no_containers() {
 	[ -z "$left" ] || e2e_fail "pods left: $left"
 }
 
-# One directory per container; the dot entries are ctrun's own (.seccomp-cache, the
-# compiled filters shared by all containers).
+# No entry at all, dot entries too: Podman reads each one as a container (ctrun keeps its
+# compiled filters in /run/ctrun-cache).
 assert_no_ctrun_state() {
 	local left
-	left=$(ls /run/ctrun)
+	left=$(ls -A /run/ctrun)
 	[ -z "$left" ] || e2e_fail "ctrun state dirs left in /run/ctrun: $left"
 }
 
@@ -292,6 +292,7 @@ case_exec() {
 	assert_contains "$out" /dev/pts/ "exec -t gets a terminal" || return 1
 	pm exec "$id" sh -c 'exit 5'
 	assert_eq 5 $? "exec exit status" || return 1
+	assert_root_holds_only_containers /run/ctrun || return 1
 	pm exec -d "$id" sh -c 'echo detached > /tmp/d' || return 1
 	pm exec "$id" sh -c 'while [ ! -s /tmp/d ]; do sleep 0.05; done; cat /tmp/d' >/dev/null || return 1
 	out=$(pm exec "$id" nosuchcommand 2>&1)

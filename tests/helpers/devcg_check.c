@@ -7,7 +7,8 @@
  *   devcg_check --count CGROUP_DIR      (prints "programs N" of a container's cgroup)
  *
  * CHECKS is a space-separated list of r:PATH, w:PATH, rw:PATH (open the device) and
- * m:c:MAJOR:MINOR (mknod one in a temporary directory). Output per phase:
+ * m:c:MAJOR:MINOR (mknod one in a temporary directory; mr:... then opens it for reading:
+ * "made, open ok"). Output per phase:
  *
  *   programs 1
  *   r /dev/null ok
@@ -88,8 +89,10 @@ static const char *try_open(const char *mode, const char *path)
 	return "ok";
 }
 
-static const char *try_mknod(const char *spec)
+/* mknod of the node; with open_mode, then opening what was made ("made, " + its result). */
+static const char *try_mknod(const char *spec, const char *open_mode)
 {
+	static char made[128];
 	unsigned maj, min;
 	char type, node[64];
 	if (sscanf(spec, "%c:%u:%u", &type, &maj, &min) != 3)
@@ -98,8 +101,10 @@ static const char *try_mknod(const char *spec)
 	mode_t kind = type == 'b' ? S_IFBLK : S_IFCHR;
 	if (mknod(node, kind | 0600, makedev(maj, min)) < 0)
 		return strerror(errno);
+	if (open_mode)
+		snprintf(made, sizeof(made), "made, open %s", try_open(open_mode, node));
 	unlink(node);
-	return "ok";
+	return open_mode ? made : "ok";
 }
 
 /* In the child, already in the cgroup. */
@@ -110,7 +115,9 @@ static void run_checks(char *checks)
 		if (!colon)
 			die("a check is MODE:WHAT");
 		*colon = '\0';
-		const char *got = strcmp(c, "m") == 0 ? try_mknod(colon + 1) : try_open(c, colon + 1);
+		const char *got = strcmp(c, "m") == 0	 ? try_mknod(colon + 1, NULL)
+				  : strcmp(c, "mr") == 0 ? try_mknod(colon + 1, "r")
+							 : try_open(c, colon + 1);
 		printf("%s %s %s\n", c, colon + 1, got);
 	}
 	fflush(stdout);

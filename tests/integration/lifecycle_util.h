@@ -61,6 +61,13 @@ void lc_covered_mounts(const struct lc *t);
 #define LC_WRAPPER_MAX 8
 void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_args);
 
+/* The path of program name in $PATH (malloc'd), NULL when it is not there. */
+char *lc_which(const char *name);
+
+/* The value at path of ../shared/configs/file (what runc, crun, Podman, containerd, Docker
+ * and Buildah really write) as JSON text, malloc'd; skips the test when the file is missing. */
+char *lc_shared_config_value(const char *file, const char *path);
+
 /* JSON string literal of s, malloc'd. */
 char *lc_json_quote(const char *s);
 
@@ -108,6 +115,11 @@ char *lc_wait_content(const char *path, const char *needle);
 /* Polls until bundle/rootfs/rel holds needle, then expects it to be exactly want. */
 void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *want);
 
+/* Forks argv (a name without '/' looked up in PATH) with stdin from in_file, stdout and
+ * stderr appended to out and err (which may be one file), fd3 (when >= 0) as its fd 3 and env
+ * as its environment (NULL: the test's); returns its pid, which the caller waits for. */
+pid_t lc_fork_exec(const char *const *argv, char *const *env, const char *in_file, const char *out,
+		   const char *err, int fd3);
 /* Starts argv in the background: stdin /dev/null, stdout and stderr appended to out,
  * fd3 (when >= 0) as its fd 3, CTT_MARK of t in its environment. Killed at lc_cleanup()
  * if still there. */

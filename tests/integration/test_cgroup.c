@@ -95,6 +95,89 @@ Test(cgroup, resources_read_back_from_outside)
 	cgt_assert_subtree_gone();
 }
 
+/* A Docker 20.10 config's resources (../shared/configs), for the cgroup NAME. */
+static void use_resources_of(const struct lc *t, const char *file, const char *name)
+{
+	char *res = lc_shared_config_value(file, ".linux.resources");
+	ctt_config_set(t->bundle, ".linux.resources", res);
+	free(res);
+	cgt_use_path(t, name);
+}
+
+/* `docker run --runtime ctrun` without limits: Docker sends {"cpu": {"shares": 0},
+ * "blockIO": {"weight": 0}}, which runc reads as "not set" (this kernel has no blkio weight
+ * file to write a weight to): the cgroup keeps its defaults. */
+Test(cgroup, docker_config_without_limits_writes_nothing)
+{
+	need_v1_hierarchy("cpu");
+	struct lc t;
+	lc_init(&t);
+	use_resources_of(&t, "docker-default.json", "docker");
+	lc_ok(&t, "create", "--bundle", t.bundle, ID);
+	char *rel = rel_of("docker");
+	assert_file("cpu", rel, "cpu.shares", "1024");
+	lc_ok(&t, "delete", "--force", ID);
+	free(rel);
+}
+
+static void assert_docker_limits(const char *rel)
+{
+	assert_file("memory", rel, "memory.limit_in_bytes", "67108864");
+	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "134217728");
+	assert_file("cpu", rel, "cpu.shares", "512");
+	assert_file("cpu", rel, "cpu.cfs_period_us", "100000");
+	assert_file("cpu", rel, "cpu.cfs_quota_us", "50000");
+	assert_file("pids", rel, "pids.max", "50");
+}
+
+/* runc-update(8)'s document of zeros changes nothing; Podman's update then applies. */
+#define UPDATE_OF_ZEROS                                                                    \
+	"{\"memory\": {\"limit\": 0, \"reservation\": 0, \"swap\": 0, \"kernel\": 0, "     \
+	"\"kernelTCP\": 0}, \"cpu\": {\"shares\": 0, \"quota\": 0, \"period\": 0, "        \
+	"\"realtimeRuntime\": 0, \"realtimePeriod\": 0, \"cpus\": \"\", \"mems\": \"\"}, " \
+	"\"blockIO\": {\"weight\": 0}, \"pids\": {\"limit\": 0}}"
+
+/* Docker's config with limits (shares, quota, period, memory+swap, pids; a blkio weight of
+ * 0) gets what runc writes; an update of zeros keeps every limit, as runc's does. */
+Test(cgroup, docker_limits_and_an_update_of_zeros)
+{
+	need_v1_hierarchy("memory");
+	struct lc t;
+	lc_init(&t);
+	use_resources_of(&t, "docker-resources.json", "docker-limits");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	char *rel = rel_of("docker-limits");
+	assert_docker_limits(rel);
+	char *memory = cgt_dir("memory", rel);
+	char *tcp = cgt_read(memory, "memory.kmem.tcp.limit_in_bytes");
+	struct ctt_result r;
+	lc_ctrun_input(&r, &t, UPDATE_OF_ZEROS, "update", "--resources", "-", ID);
+	cr_expect_eq(r.status, 0, "update: %s", r.err);
+	ctt_result_free(&r);
+	assert_docker_limits(rel);
+	assert_file("memory", rel, "memory.kmem.tcp.limit_in_bytes", tcp); /* not 0 */
+	free(tcp);
+	free(memory);
+	char *podman = lc_shared_config_value("podman-update-resources.json", "");
+	lc_ctrun_input(&r, &t, podman, "update", "--resources", "-", ID);
+	cr_expect_eq(r.status, 0, "update: %s", r.err);
+	ctt_result_free(&r);
+	assert_file("memory", rel, "memory.limit_in_bytes", "268435456");
+	assert_file("cpu", rel, "cpu.cfs_quota_us", "150000");
+	assert_file("pids", rel, "pids.max", "50");
+	/* a later update of the swap alone still finds the limit the zeros did not replace */
+	lc_ctrun_input(&r, &t, "{\"memory\": {\"swap\": 0}, \"cpu\": {\"quota\": 0}}", "update",
+		       "--resources", "-", ID);
+	cr_expect_eq(r.status, 0, "update: %s", r.err);
+	ctt_result_free(&r);
+	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "536870912");
+	assert_file("cpu", rel, "cpu.cfs_quota_us", "150000");
+	lc_ok(&t, "delete", "--force", ID);
+	free(podman);
+	free(rel);
+}
+
 /* cpuset levels that exist with empty cpus and mems (made, never filled) get the values of
  * the nearest ancestor that has them, as do the levels create makes below them: no process
  * could join the leaf otherwise. */
@@ -508,28 +591,74 @@ static char *created_devices_list(const struct lc *t, const char *name)
 	return list;
 }
 
-/* Devices: deny all, the standard list, and the config's own nodes. */
+/* runc 1.1.5's devices.list for a deny-all config, in its order: mknod of any node, then the
+ * standard devices (null, zero, full, random, urandom, tty, ptmx, tun, the pty slaves). */
+#define RUNC_DEVICES_LIST                                                                      \
+	"b *:* m\nc *:* m\nc 1:3 rwm\nc 1:5 rwm\nc 1:7 rwm\nc 1:8 rwm\nc 1:9 rwm\nc 5:0 rwm\n" \
+	"c 5:2 rwm\nc 10:200 rwm\nc 136:* rwm\n"
+
+#define DENY_ALL_DEVICES "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}"
+
+/* Devices: deny all, then runc's list. Inside, with Podman's capabilities (CAP_MKNOD), any
+ * node can be made, as package scripts do, and only the standard ones opened. */
 Test(cgroup, devices_allow_list)
 {
 	need_v1_hierarchy("devices");
 	struct lc t;
 	lc_init(&t);
 	cgt_use_path(&t, "devices");
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	ctt_config_set(t.bundle, ".linux.resources", DENY_ALL_DEVICES);
 	char *list = created_devices_list(&t, "devices");
-	cr_expect(strstr(list, "c 1:3 rwm"), "%s", list);
-	cr_expect(strstr(list, "c 136:* rwm"), "%s", list);
-	cr_expect(strstr(list, "c 5:1 rwm"), "%s", list);
-	cr_expect_null(strstr(list, "a *:* rwm"), "%s", list);
+	cr_expect_str_eq(list, RUNC_DEVICES_LIST);
 	free(list);
 	lc_ok(&t, "delete", "--force", ID);
-	/* inside: /dev/null works, a node outside the list cannot be opened */
+	char *caps = lc_shared_config_value("podman-default.json", ".process.capabilities");
+	ctt_config_set(t.bundle, ".process.capabilities", caps);
+	free(caps);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"devices\": []}");
+	ctt_config_set(t.bundle, ".root.readonly", "false");
 	assert_output(&t,
-		      "echo x > /dev/null && echo null-ok; mknod /tmp/mem c 1 1; "
+		      "echo x > /dev/null && echo null-ok; "
+		      "mknod /tmp/blk b 7 0 && echo blk-made; "
+		      "cat /tmp/blk 2>/dev/null || echo blk-denied; "
+		      "mknod /tmp/mem c 1 1 && echo mem-made; "
 		      "cat /tmp/mem >/dev/null 2>&1 || echo mem-denied",
-		      "null-ok\nmem-denied\n");
+		      "null-ok\nblk-made\nblk-denied\nmem-made\nmem-denied\n");
+}
+
+/* The same bundle under runc (Debian's 1.1.5) when it is installed: its devices.list and
+ * ctrun's are the same text. */
+Test(cgroup, devices_list_is_runcs_for_the_same_bundle)
+{
+	need_v1_hierarchy("devices");
+	char *runc = lc_which("runc");
+	if (!runc)
+		ctt_skip("runc is not installed (Debian's runc package): nothing to compare with");
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.resources", DENY_ALL_DEVICES);
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	cgt_use_path(&t, "by-runc");
+	char *runc_root = ctt_tmpdir();
+	struct ctt_result r;
+	ctt_run(&r, NULL, LC_ARGV(runc, "--root", runc_root, "create", "--bundle", t.bundle, ID));
+	cr_assert_eq(r.status, 0, "runc create: %s", r.err);
+	ctt_result_free(&r);
+	char *rel = rel_of("by-runc");
+	char *dir = cgt_dir("devices", rel);
+	char *by_runc = ctt_read_file(ctt_path(dir, "devices.list"));
+	ctt_run(&r, NULL, LC_ARGV(runc, "--root", runc_root, "delete", "--force", ID));
+	cr_expect_eq(r.status, 0, "runc delete: %s", r.err);
+	ctt_result_free(&r);
+	cgt_use_path(&t, "devices");
+	char *by_ctrun = created_devices_list(&t, "devices");
+	cr_expect_str_eq(by_ctrun, by_runc);
+	free(by_ctrun);
+	free(by_runc);
+	free(dir);
+	free(rel);
+	free(runc_root);
+	free(runc);
 }
 
 /* A linux.devices node with a rule of its own (Podman's --device /dev/kmsg:/dev/kmsg:r) gets

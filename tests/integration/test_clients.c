@@ -252,7 +252,7 @@ static const char podman_want_fmt[] =
 	"null-ok\n0\n1\n2\n0\nend\n";
 
 /* Outside, while created: the cgroup has the pids limit and, for the deny-all device
- * list, the standard devices ctrun adds (v1; the v2 eBPF program is tested by the
+ * list, the standard devices ctrun adds as runc does (v1; the v2 eBPF program is tested by the
  * bpf_devices suite). */
 static void assert_podman_cgroup(const char *path)
 {
@@ -265,9 +265,10 @@ static void assert_podman_cgroup(const char *path)
 	char *devices = cgroup_file("devices", path, "devices.list");
 	if (devices && ctt_exists(devices)) {
 		char *list = ctt_read_file(devices);
-		static const char *const standard[] = {"c 1:3 rwm", "c 1:5 rwm", "c 1:7 rwm",
-						       "c 1:8 rwm", "c 1:9 rwm", "c 5:0 rwm",
-						       "c 5:1 rwm", "c 5:2 rwm", "c 136:* rwm"};
+		static const char *const standard[] = {"b *:* m",      "c *:* m",    "c 1:3 rwm",
+						       "c 1:5 rwm",    "c 1:7 rwm",  "c 1:8 rwm",
+						       "c 1:9 rwm",    "c 5:0 rwm",  "c 5:2 rwm",
+						       "c 10:200 rwm", "c 136:* rwm"};
 		for (size_t i = 0; i < sizeof(standard) / sizeof(standard[0]); i++)
 			cr_expect(strstr(list, standard[i]), "%s missing:\n%s", standard[i], list);
 		cr_expect_not(strstr(list, "a *:* rwm"), "everything allowed:\n%s", list);

@@ -145,14 +145,20 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 	char exe[64];
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
 
-	/* created: the init is still ctrun's own clone, yet nobody can write the binary */
+	/* created: the init is still ctrun's own clone, of a read-only view of the binary
+	 * (libct/exe_view.h), which nobody can write, even once it is no longer executed
+	 * (test_exe_escape.c) */
 	assert_no_fd_of(pid, &ctrun, "the host's ctrun");
 	int fd = open(exe, O_WRONLY | O_CLOEXEC);
 	int saved = errno;
-	if (fd >= 0)
+	if (fd >= 0) { /* the sealed memfd copy opens, and refuses the write */
+		saved = pwrite(fd, "x", 1, 0) < 0 ? errno : 0;
 		close(fd);
-	cr_expect(fd < 0 && saved == ETXTBSY, "open %s for writing: %s", exe,
-		  fd < 0 ? strerror(saved) : "it opened");
+	}
+	cr_expect(saved == EROFS || saved == EPERM, "write %s: %s", exe,
+		  saved ? strerror(saved) : "it was written");
+	struct stat view = stat_of(exe);
+	cr_expect(!same_file(&view, &ctrun), "%s is the host's ctrun itself, not a view", exe);
 
 	lc_ok(&t, "start", ID);
 	char *seen = lc_wait_content(out, "end\n");
@@ -271,8 +277,10 @@ Test(escapes, cwd_through_a_host_fd_refused)
 /* ---- CVE-2025-52881: /proc writes redirected by a mount ----
  * The sysctl, oom_score_adj and label writes: test_proc_writes.c, on each of their routes. */
 
-/* A host directory on /proc/1/fd, where the init reopens its exec fifo (/proc/self/fd/N):
- * one file per fd number the fifo could have. */
+/* A host directory on /proc/1/fd, where the init would reopen its exec fifo through the
+ * container's /proc (/proc/self/fd/N): one file per fd number the fifo could have. The init
+ * reopens it in its own fd directory, opened before the root changed, so the mount neither
+ * gets the write nor stops the start. */
 Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 {
 	struct lc t;
@@ -289,36 +297,58 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	lc_set_script(&t, "echo ran");
 	char *out = ctt_path(ctt_tmpdir(), "out");
 	create_in_background(&t, 0, -1, out);
-	char *text = lc_wait_content(out, "is not the fifo");
-	cr_expect(strstr(text, "open exec fifo") != NULL, "%s", text);
+	char *status = lc_status(&t, ID);
+	cr_expect_str_eq(status, "created");
+	char *before = ctt_read_file(out);
+	cr_expect(strstr(before, "ran") == NULL, "the process ran without start: %s", before);
+	lc_ok(&t, "start", ID);
+	free(lc_wait_content(out, "ran\n"));
 	lc_wait_status(&t, ID, "stopped");
-	char *all = ctt_read_file(out);
-	cr_expect(strstr(all, "ran") == NULL, "the process ran without start: %s", all);
-	free(all);
 	for (int i = 0; i < 64; i++) {
 		lc_assert_file_text(files[i], "");
 		free(files[i]);
 	}
 	lc_ok(&t, "delete", ID);
-	free(text);
+	free(before);
+	free(status);
 	free(out);
 }
 
 /* ---- CVE-2025-31133: the /dev/null that masks ---- */
 
-/* The image's own /dev (no tmpfs there) with /dev/null as make() leaves it, and one masked
- * path: the image's /etc/masked, so that the test does not depend on the host's /proc. */
-static void image_dev_null(const struct lc *t, void (*make)(const char *path))
+/* One masked path, the image's /etc/masked, so that the test does not depend on the host's
+ * /proc; the /dev mounts of the default config gone. */
+static void mask_one_file(const struct lc *t)
 {
-	lc_remove_mount(t, "/dev");
+	static const char *const dev[] = {"/dev/pts", "/dev/shm", "/dev/mqueue", "/dev"};
+	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
+		lc_remove_mount(t, dev[i]);
 	char *masked = lc_rootfs_path(t, "etc/masked");
 	ctt_write_file(masked, "secret\n");
 	free(masked);
 	ctt_config_set(t->bundle, ".linux.maskedPaths", "[\"/etc/masked\"]");
+}
+
+/* The image's own /dev (no mount there) with /dev/null as make() leaves it. */
+static void image_dev_null(const struct lc *t, void (*make)(const char *path))
+{
+	mask_one_file(t);
 	char *null = lc_rootfs_path(t, "dev/null");
 	unlink(null);
 	make(null);
 	free(null);
+}
+
+/* /dev bound from a host directory (no default nodes made then) whose null make() makes. */
+static void bound_dev_null(const struct lc *t, void (*make)(const char *path))
+{
+	mask_one_file(t);
+	char *dev = ctt_tmpdir();
+	char *null = ctt_path(dev, "null");
+	make(null);
+	lc_add_mount(t, "/dev", "bind", dev, "rbind");
+	free(null);
+	free(dev);
 }
 
 static void make_regular(const char *path)
@@ -337,18 +367,25 @@ static void make_null_node(const char *path)
 		     strerror(errno));
 }
 
-Test(escapes, mask_refuses_a_dev_null_that_is_a_file)
+#define NULL_AND_MASKED "stat -c '%n %F %t:%T' /dev/null /etc/masked; wc -c </etc/masked"
+#define BOTH_NULL                                \
+	"/dev/null character special file 1:3\n" \
+	"/etc/masked character special file 1:3\n0\n"
+
+/* Without a /dev mount the default nodes are made in the image's /dev, replacing what is
+ * there: the masks bind the real null device. */
+Test(escapes, image_dev_null_file_replaced_by_the_null_device)
 {
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_regular);
-	lc_assert_create_refused(&t, ID,
-				 (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
-						       "not the null device", NULL});
+	char *out = lc_sh_output(&t, NULL_AND_MASKED);
+	cr_expect_str_eq(out, BOTH_NULL);
+	free(out);
 }
 
-/* The link leads to a host file bound into the container: masking would show it. */
-Test(escapes, mask_refuses_a_dev_null_symlink_to_a_host_file)
+/* The link leads to a host file bound into the container: it is replaced, never followed. */
+Test(escapes, image_dev_null_symlink_to_a_host_file_replaced)
 {
 	struct lc t;
 	lc_init(&t);
@@ -357,11 +394,23 @@ Test(escapes, mask_refuses_a_dev_null_symlink_to_a_host_file)
 	ctt_write_file(victim, "victim\n");
 	lc_add_mount(&t, "/host", "bind", host, "rbind");
 	image_dev_null(&t, make_link_to_victim);
+	char *out = lc_sh_output(&t, NULL_AND_MASKED "; cat /host/victim");
+	cr_expect_str_eq(out, BOTH_NULL "victim\n");
+	lc_assert_file_text(victim, "victim\n");
+	free(out);
+	free(victim);
+}
+
+/* A /dev of the config's (a bind) keeps its own nodes: a null there that is a file is
+ * refused for masking. */
+Test(escapes, mask_refuses_a_bound_dev_null_that_is_a_file)
+{
+	struct lc t;
+	lc_init(&t);
+	bound_dev_null(&t, make_regular);
 	lc_assert_create_refused(&t, ID,
 				 (const char *const[]){"mask \"/etc/masked\"", "\"/dev/null\"",
 						       "not the null device", NULL});
-	lc_assert_file_text(victim, "victim\n");
-	free(victim);
 }
 
 /* A real null device in the image's /dev is used: the masked file reads as it. */
@@ -370,7 +419,7 @@ Test(escapes, mask_uses_the_image_null_device)
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_null_node);
-	char *out = lc_sh_output(&t, "stat -c '%F %t:%T' /etc/masked; wc -c </etc/masked");
-	cr_expect_str_eq(out, "character special file 1:3\n0\n");
+	char *out = lc_sh_output(&t, NULL_AND_MASKED);
+	cr_expect_str_eq(out, BOTH_NULL);
 	free(out);
 }

@@ -355,6 +355,51 @@ Test(exec, process_json_as_containerd_sends_it)
 	free(path);
 }
 
+/* A container of `runc spec`'s process capabilities: ambient ones without inheritable ones. */
+static void ex_start_runc_spec_caps(struct lc *t)
+{
+	lc_init(t);
+	char *caps = lc_shared_config_value("runc-1.1.5-spec.json", ".process.capabilities");
+	ctt_config_set(t->bundle, ".process.capabilities", caps);
+	free(caps);
+	lc_set_args(t, LC_ARGV("sleep", "1000"));
+	lc_ok(t, "run", "--detach", "--bundle", t->bundle, ID);
+}
+
+/* The sets runc 1.1.5 gives the same execs: the ambient capabilities the kernel refuses
+ * (not inheritable) are skipped, for the container's process, --cap and --process alike. */
+Test(exec, ambient_without_inheritable_as_runc_does)
+{
+	struct lc t;
+	ex_start_runc_spec_caps(&t);
+	char *out = status_lines(&t, NULL);
+	assert_has(out, "^CapPrm:\t0000000020000420$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	out = status_lines(&t, LC_ARGV("--cap", "CAP_SYS_ADMIN"));
+	assert_has(out, "^CapEff:\t0000000020200420$");
+	assert_has(out, "^CapPrm:\t0000000020200420$");
+	assert_has(out, "^CapBnd:\t0000000020200420$");
+	assert_has(out, "^CapInh:\t0000000000000000$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	out = status_lines(&t, LC_ARGV("--user", "1000", "--cap", "CAP_SYS_ADMIN"));
+	assert_has(out, "^CapPrm:\t0000000000000000$");
+	assert_has(out, "^CapBnd:\t0000000020200420$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	char *process = lc_shared_config_value("runc-1.1.5-spec.json", ".process");
+	char *path = write_process(process);
+	ctt_json_edit_file(path, ".args", "[\"grep\", \"^Cap\", \"/proc/self/status\"]");
+	ctt_json_edit_file(path, ".terminal", "false");
+	out = ex_output(&t, LC_ARGV("--process", path, ID));
+	assert_has(out, "^CapEff:\t0000000020000420$");
+	assert_has(out, "^CapAmb:\t0000000000000000$");
+	free(out);
+	free(path);
+	free(process);
+}
+
 Test(exec, signals_are_forwarded_in_the_foreground)
 {
 	struct lc t;
@@ -548,6 +593,10 @@ Test(exec, tty_in_the_foreground_is_relayed_as_runc_does)
 	cr_expect(strstr(r.out, "got-typed"), "stdout: %s", r.out);
 	cr_expect(strstr(r.out, "/dev/pts/"), "stdout: %s", r.out);
 	cr_expect(strstr(r.out, "on-pty"), "stdout: %s", r.out);
+	ctt_result_free(&r);
+	/* the exec's pty is its own: the container's /dev/console stays as it was (runc) */
+	ex_run(&r, &t, LC_ARGV(ID, "grep", "-c", " /dev/console ", "/proc/self/mountinfo"));
+	cr_expect_str_eq(r.out, "0\n", "a mount on /dev/console after exec --tty: %s", r.out);
 	ctt_result_free(&r);
 }
 
@@ -766,7 +815,8 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 }
 
 /* With a cgroup the device filter stands: exec may grant CAP_MKNOD (state.json says
- * nothing of it), and the filter, not a missing capability, refuses /dev/mem's node. */
+ * nothing of it); the node of /dev/mem can be made, as runc's rules allow, and the filter,
+ * not a missing capability, refuses to open it. */
 Test(exec, grants_cap_mknod_where_a_device_filter_stands)
 {
 	struct lc t;
@@ -780,7 +830,8 @@ Test(exec, grants_cap_mknod_where_a_device_filter_stands)
 		ex_output(&t, LC_ARGV("--cap", "CAP_MKNOD", ID, "sh", "-c",
 				      "echo mknod=$(( 0x$(sed -n 's/^CapEff:\t//p' "
 				      "/proc/self/status) >> 27 & 1 ));"
-				      "mknod /dev/host-mem c 1 1 2>&1 | grep -o 'not permitted'"));
-	cr_expect_str_eq(out, "mknod=1\nnot permitted\n");
+				      "mknod /dev/host-mem c 1 1 && echo made;"
+				      "head -c 1 /dev/host-mem 2>&1 | grep -o 'not permitted'"));
+	cr_expect_str_eq(out, "mknod=1\nmade\nnot permitted\n");
 	free(out);
 }

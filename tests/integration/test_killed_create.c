@@ -346,8 +346,7 @@ static unsigned state_entries(const char *root)
 	unsigned n = 0;
 	struct dirent *e;
 	while (d && (e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		     strcmp(e->d_name, ".seccomp-cache");
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
 	if (d)
 		closedir(d);
 	return n;

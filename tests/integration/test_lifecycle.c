@@ -256,6 +256,42 @@ Test(lifecycle, create_returns_while_the_container_waits)
 	free(out);
 }
 
+/* Without a /proc mount the init cannot reopen its exec fifo inside the root: it does so
+ * in its own fd directory, opened before the root changed, so create, start and run work
+ * as with /proc (crun's behaviour; runc refuses the container). */
+#define NO_PROC_SCRIPT "echo proc-entries=$(ls -A /proc | wc -l); touch /started"
+
+Test(lifecycle, create_and_start_without_a_proc_mount)
+{
+	struct lc t;
+	init(&t);
+	lc_remove_mount(&t, "/proc");
+	lc_set_script(&t, NO_PROC_SCRIPT);
+	char *out;
+	create_behind(&t, "np", &out);
+	assert_status(&t, "np", "created");
+	cr_expect_not(has_marker(&t, "started"), "the program ran before start");
+	lc_ok(&t, "start", "np");
+	free(lc_wait_content(out, "proc-entries=0\n"));
+	lc_wait_status(&t, "np", "stopped");
+	cr_expect(has_marker(&t, "started"));
+	lc_ok(&t, "delete", "np");
+	lc_assert_nothing_left(&t);
+	free(out);
+}
+
+Test(lifecycle, run_without_a_proc_mount)
+{
+	struct lc t;
+	init(&t);
+	lc_remove_mount(&t, "/proc");
+	char *out = lc_sh_output(&t, NO_PROC_SCRIPT);
+	cr_expect_str_eq(out, "proc-entries=0\n");
+	cr_expect(has_marker(&t, "started"));
+	lc_assert_nothing_left(&t);
+	free(out);
+}
+
 Test(lifecycle, exited_process_is_stopped)
 {
 	struct lc t;

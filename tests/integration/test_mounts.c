@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -673,15 +675,20 @@ Test(mounts, device_file_mode_with_another_type_is_refused)
 	lc_assert_create_refused(&t, "podmode", needles);
 }
 
-#define DEFAULT_DEVICES                                                                       \
-	"ls -ln /dev | awk '{ if ($1 ~ /^l/) print $1, $(NF-2), $NF; else print $1, $3, $4, " \
+#define DEFAULT_DEVICES                                                                        \
+	"ls -ln /dev/ | awk '{ if ($1 ~ /^l/) print $1, $(NF-2), $NF; else print $1, $3, $4, " \
 	"$5, $6, $NF }'"
 
-Test(mounts, default_devices_and_symlinks)
+/* The /dev mounts of the default config removed: /dev is the image's own directory. */
+static void remove_dev_mounts(const struct lc *t)
 {
-	struct lc t;
-	mt_init(&t);
-	char *out = lc_sh_output(&t, DEFAULT_DEVICES);
+	static const char *const dev[] = {"/dev/pts", "/dev/shm", "/dev/mqueue", "/dev"};
+	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
+		lc_remove_mount(t, dev[i]);
+}
+
+static void expect_default_nodes(const char *out)
+{
 	static const char *const want[] = {
 		"^crw-rw-rw- 0 0 1, 3 null$",	       "^crw-rw-rw- 0 0 1, 5 zero$",
 		"^crw-rw-rw- 0 0 1, 7 full$",	       "^crw-rw-rw- 0 0 1, 8 random$",
@@ -692,9 +699,72 @@ Test(mounts, default_devices_and_symlinks)
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		cr_expect(lc_matches(out, want[i]), "no %s in:\n%s", want[i], out);
+}
+
+Test(mounts, default_devices_and_symlinks)
+{
+	struct lc t;
+	mt_init(&t);
+	char *out = lc_sh_output(&t, DEFAULT_DEVICES);
+	expect_default_nodes(out);
 	cr_expect_eq(lc_matches(out, "^lrwxrwxrwx core /proc/kcore$"), ctt_exists("/proc/kcore"),
 		     "/dev/core and /proc/kcore:\n%s", out);
 	free(out);
+}
+
+/* config-linux.md#default-devices whatever is mounted on /dev: without a /dev mount they are
+ * made in the image's directory (as runc makes them), and the default masks bind that
+ * /dev/null. */
+Test(mounts, default_devices_in_the_image_dev_without_a_dev_mount)
+{
+	struct lc t;
+	mt_init(&t);
+	remove_dev_mounts(&t);
+	char *masked = lc_rootfs_path(&t, "etc/masked");
+	ctt_write_file(masked, "secret\n");
+	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/masked\"");
+	char *out = lc_sh_output(&t, DEFAULT_DEVICES "; stat -c 'masked=%F %t:%T' /etc/masked; "
+						     "echo \"read=$(wc -c </etc/masked)\"");
+	expect_default_nodes(out);
+	cr_expect(lc_matches(out, "^masked=character special file 1:3$"), "%s", out);
+	cr_expect(lc_matches(out, "^read=0$"), "%s", out);
+	/* made in the image, where runc makes them too */
+	char *null = lc_rootfs_path(&t, "dev/null");
+	struct stat st;
+	cr_assert_eq(lstat(null, &st), 0, "%s: %s", null, strerror(errno));
+	cr_expect(S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3), "%s is not char 1:3", null);
+	lc_assert_file_text(masked, "secret\n");
+	free(null);
+	free(out);
+	free(masked);
+}
+
+/* The image's /dev a symlink to a host directory: resolved in the rootfs, the nodes go to
+ * the image's directory of that name, never to the host's. */
+Test(mounts, default_devices_never_made_outside_the_rootfs)
+{
+	struct lc t;
+	mt_init(&t);
+	remove_dev_mounts(&t);
+	char *host = ctt_tmpdir();
+	char *dev = lc_rootfs_path(&t, "dev");
+	cr_assert_eq(rmdir(dev), 0, "rmdir %s: %s", dev, strerror(errno));
+	cr_assert_eq(symlink(host, dev), 0, "symlink %s: %s", dev, strerror(errno));
+	char *out = lc_sh_output(&t, DEFAULT_DEVICES);
+	expect_default_nodes(out);
+	char *in_image = lc_rootfs_path(&t, host + 1);
+	char *null = ctt_path(in_image, "null");
+	struct stat st;
+	cr_expect(lstat(null, &st) == 0 && S_ISCHR(st.st_mode), "no node at %s", null);
+	char *host_null = ctt_path(host, "null");
+	cr_expect_not(ctt_exists(host_null), "a node was made in the host's %s", host);
+	lc_assert_nothing_left(&t);
+	free(host_null);
+	free(null);
+	free(in_image);
+	free(out);
+	free(dev);
+	free(host);
 }
 
 /* /devlink -> /dev in the image: a tmpfs there covers ctrun's /dev tmpfs, whose mount

@@ -188,6 +188,19 @@ static void assert_caps(const char *status, const char *key, uint64_t mask)
 	assert_field(status, key, want);
 }
 
+struct cap_sets {
+	uint64_t bounding, effective, permitted, inheritable, ambient;
+};
+
+static void assert_cap_sets(const char *status, struct cap_sets want)
+{
+	assert_caps(status, "CapBnd", want.bounding);
+	assert_caps(status, "CapEff", want.effective);
+	assert_caps(status, "CapPrm", want.permitted);
+	assert_caps(status, "CapInh", want.inheritable);
+	assert_caps(status, "CapAmb", want.ambient);
+}
+
 /* As root, exec gives the bounding set as permitted and effective: spec's sets are equal. */
 Test(process, default_capabilities_are_the_configs)
 {
@@ -195,11 +208,7 @@ Test(process, default_capabilities_are_the_configs)
 	lc_init(&t);
 	char *status = container_status(&t);
 	uint64_t set = CAP(5) | CAP(10) | CAP(29);
-	assert_caps(status, "CapBnd", set);
-	assert_caps(status, "CapEff", set);
-	assert_caps(status, "CapPrm", set);
-	assert_caps(status, "CapInh", 0);
-	assert_caps(status, "CapAmb", 0);
+	assert_cap_sets(status, (struct cap_sets){set, set, set, 0, 0});
 	free(status);
 }
 
@@ -230,12 +239,80 @@ Test(process, non_root_keeps_its_ambient_set)
 		       " \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
 		       " \"ambient\": [\"CAP_NET_BIND_SERVICE\"]}");
 	char *status = container_status(&t);
-	assert_caps(status, "CapBnd", CAP(5) | CAP(10));
-	assert_caps(status, "CapEff", CAP(10));
-	assert_caps(status, "CapPrm", CAP(10));
-	assert_caps(status, "CapInh", CAP(10));
-	assert_caps(status, "CapAmb", CAP(10));
+	assert_cap_sets(status,
+			(struct cap_sets){CAP(5) | CAP(10), CAP(10), CAP(10), CAP(10), CAP(10)});
 	free(status);
+}
+
+/* The capabilities (and user) of a real-world config: ambient ones without inheritable ones. */
+static void use_capabilities_of(const struct lc *t, const char *file)
+{
+	char *caps = lc_shared_config_value(file, ".process.capabilities");
+	char *user = lc_shared_config_value(file, ".process.user");
+	ctt_config_set(t->bundle, ".process.capabilities", caps);
+	set_user(t, user);
+	free(caps);
+	free(user);
+}
+
+/* The sets runc 1.1.5 and crun 1.8.1 end with for these configs (run on the same bundle):
+ * the kernel raises no ambient capability that is not also inheritable, and they go on. */
+static void assert_ends_as_runc(const char *file, uint64_t set)
+{
+	struct lc t;
+	lc_init(&t);
+	use_capabilities_of(&t, file);
+	char *status = container_status(&t);
+	assert_cap_sets(status, (struct cap_sets){set, set, set, 0, 0});
+	free(status);
+}
+
+Test(process, ambient_without_inheritable_of_runc_spec)
+{
+	assert_ends_as_runc("runc-1.1.5-spec.json", CAP(5) | CAP(10) | CAP(29));
+}
+
+Test(process, ambient_without_inheritable_of_crun_spec)
+{
+	assert_ends_as_runc("crun-1.8.1-spec.json", CAP(5) | CAP(10) | CAP(29));
+}
+
+/* CHOWN, DAC_OVERRIDE, FOWNER, FSETID, KILL, SETGID, SETUID, SETPCAP, NET_BIND_SERVICE,
+ * SYS_CHROOT, SETFCAP */
+Test(process, ambient_without_inheritable_of_a_buildah_run_step)
+{
+	assert_ends_as_runc("buildah-bud-run.json", 0x800405fbULL);
+}
+
+/* The ambient capabilities that are permitted and inheritable are raised (a non-root
+ * process keeps them across exec), the others skipped, each named by --debug. */
+Test(process, ambient_raises_what_the_kernel_allows)
+{
+	struct lc t;
+	lc_init(&t);
+	set_user(&t, "{\"uid\": 1000, \"gid\": 1000}");
+	ctt_config_set(t.bundle, ".process.capabilities",
+		       "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+		       " \"effective\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+		       " \"permitted\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+		       " \"inheritable\": [\"CAP_KILL\"],"
+		       " \"ambient\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]}");
+	lc_set_script(&t, "grep Cap /proc/self/status");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	assert_cap_sets(r.out, (struct cap_sets){CAP(5) | CAP(10), CAP(5), CAP(5), CAP(5), CAP(5)});
+	cr_expect(lc_matches(r.err, "debug: config.json: .process.capabilities.ambient\\[1\\]: "
+				    "\"CAP_NET_BIND_SERVICE\" not raised: it is not both permitted "
+				    "and inheritable"),
+		  "%s", r.err);
+	cr_expect_not(lc_matches(r.err, "ambient\\[0\\]|warning"), "%s", r.err);
+	ctt_result_free(&r);
+	/* without --debug nothing is said, as runc and crun say nothing */
+	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID "-quiet");
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.err, "");
+	ctt_result_free(&r);
 }
 
 Test(process, oom_score_adj)

@@ -432,3 +432,81 @@ Test(rootless, exec_as_the_user)
 	lc_assert_error(&res, "additionalGids", "denies setgroups");
 	ctt_result_free(&res);
 }
+
+/* A user's compiled seccomp programs go to its own $XDG_RUNTIME_DIR/ctrun-cache, never to
+ * the state root ($XDG_RUNTIME_DIR/ctrun), which is left empty; the next run loads them. */
+Test(rootless, seccomp_cache_in_xdg_runtime_dir)
+{
+	struct rl r;
+	rl_init(&r);
+	ctt_config_set(r.t.bundle, ".linux.seccomp",
+		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+		       "[\"mkdir\", \"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
+	lc_set_script(&r.t, "mkdir /tmp/x 2>/dev/null || echo refused");
+	char *xdg = ctt_tmpdir(), env[512], kept[600], state_root[600];
+	lc_make_searchable(xdg);
+	lc_chown_tree(xdg, r.u.uid);
+	snprintf(env, sizeof(env), "XDG_RUNTIME_DIR=%s", xdg);
+	snprintf(kept, sizeof(kept), "filter kept in the cache (%s/ctrun-cache/seccomp/", xdg);
+	snprintf(state_root, sizeof(state_root), "%s/ctrun", xdg);
+	const char *notes[] = {kept, "filter loaded from the cache"};
+	for (int i = 0; i < 2; i++) {
+		struct ctt_result res;
+		run_as_user(&res, &r, LC_ARGV(env),
+			    LC_ARGV("--debug", "run", "--bundle", r.t.bundle, ID));
+		cr_expect_eq(res.status, 0, "run: %s", res.err);
+		cr_expect_str_eq(res.out, "refused\n");
+		cr_expect(strstr(res.err, notes[i]), "no \"%s\" in:\n%s", notes[i], res.err);
+		ctt_result_free(&res);
+		ctt_run(&res, NULL, LC_ARGV("ls", "-A", state_root));
+		cr_expect_str_empty(res.out, "left in %s: %s", state_root, res.out);
+		ctt_result_free(&res);
+	}
+	lc_assert_nothing_left(&r.t);
+	free(xdg);
+}
+
+/* The created init's exe, as the host sees it, for ctrun at ctrun (the CTRUN of the test). */
+static void create_with(struct rl *r, const char *ctrun, const char *id, struct stat *exe)
+{
+	cr_assert_eq(setenv("CTRUN", ctrun, 1), 0);
+	lc_ok(&r->t, "create", "--bundle", r->t.bundle, id);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/exe", lc_pid(&r->t, id));
+	cr_assert_eq(stat(path, exe), 0, "stat %s", path);
+}
+
+/* CVE-2019-5736 (libct/exe_view.h): a binary owned by root that only root may write is out
+ * of every rootless container's reach, so the user's ctrun runs from it as it is; a binary
+ * the user owns would be in reach (the container's root is the user), so ctrun runs from a
+ * sealed copy of it. */
+Test(rootless, a_root_owned_binary_runs_as_it_is_a_users_own_from_a_sealed_copy)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
+	char *host = strdup(ctt_ctrun_path());
+	struct stat want, exe;
+	cr_assert_eq(stat(host, &want), 0);
+	cr_assert(want.st_uid == 0 && !(want.st_mode & 022), "%s: not root's alone", host);
+	create_with(&r, host, "rl-root", &exe);
+	cr_expect(exe.st_dev == want.st_dev && exe.st_ino == want.st_ino,
+		  "the init does not run %s itself", host);
+
+	char *dir = ctt_tmpdir(), *own = ctt_path(dir, "ctrun");
+	struct ctt_result res;
+	ctt_run(&res, NULL, LC_ARGV("cp", host, own));
+	cr_assert_eq(res.status, 0, "cp: %s", res.err);
+	ctt_result_free(&res);
+	lc_make_searchable(dir);
+	lc_chown_tree(dir, r.u.uid);
+	create_with(&r, own, "rl-own", &exe);
+	char link[128] = "", path[64];
+	snprintf(path, sizeof(path), "/proc/%d/exe", lc_pid(&r.t, "rl-own"));
+	cr_assert_gt(readlink(path, link, sizeof(link) - 1), 0);
+	cr_expect(strncmp(link, "/memfd:ctrun", 12) == 0, "the init runs %s, not a sealed copy",
+		  link);
+	free(own);
+	free(dir);
+	free(host);
+}

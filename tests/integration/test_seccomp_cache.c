@@ -4,10 +4,13 @@
  * the same filter; an entry that is damaged, swapped, not ours or a symlink is ignored, the
  * profile compiled again and the entry replaced. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,8 +46,26 @@ static char *podman_seccomp(void)
 	return profile;
 }
 
+/* ctrun's cache directory for root (runtime/cache_dir.h) and its programs. */
+#define CACHE_DIR "/run/ctrun-cache"
+#define CACHE	  CACHE_DIR "/seccomp"
+
+/* An empty cache of this test's own: a tmpfs on CACHE_DIR in a mount namespace of the test
+ * process (the ctruns it starts inherit it), so that other runs' entries are not seen and
+ * the host's cache is not touched. */
+static void private_cache(void)
+{
+	cr_assert_eq(unshare(CLONE_NEWNS), 0, "unshare: %m");
+	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0, "make / private: %m");
+	if (mkdir(CACHE_DIR, 0700) < 0)
+		cr_assert_eq(errno, EEXIST, "mkdir " CACHE_DIR ": %m");
+	cr_assert_eq(mount("tmpfs", CACHE_DIR, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700"), 0,
+		     "mount a tmpfs on " CACHE_DIR ": %m");
+}
+
 static void podman_bundle(struct lc *t)
 {
+	private_cache();
 	lc_init(t);
 	lc_install_sysprobe(t);
 	char *profile = podman_seccomp();
@@ -64,10 +85,10 @@ static void assert_run_sees_podman_filter(const struct lc *t, const char *note)
 	ctt_result_free(&r);
 }
 
-/* The one entry of ROOT/.seccomp-cache (the test's root holds one profile), malloc'd. */
-static char *cache_entry(const struct lc *t)
+/* The one entry of the cache (the test's cache holds one profile), malloc'd. */
+static char *cache_entry(void)
 {
-	char *dir = ctt_path(t->root, ".seccomp-cache");
+	char *dir = strdup(CACHE);
 	struct ctt_result r;
 	ctt_run(&r, NULL, (const char *const[]){"ls", dir, NULL});
 	cr_assert_eq(r.status, 0, "ls %s: %s", dir, r.err);
@@ -105,9 +126,9 @@ Test(seccomp_cache, compiled_once_then_loaded_from_the_cache)
 	struct lc t;
 	podman_bundle(&t);
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
-	char *entry = cache_entry(&t);
+	char *entry = cache_entry();
 	struct stat dir_st, first, again;
-	char *dir = ctt_path(t.root, ".seccomp-cache");
+	char *dir = strdup(CACHE);
 	cr_assert_eq(lstat(dir, &dir_st), 0);
 	cr_expect(S_ISDIR(dir_st.st_mode) && (dir_st.st_mode & 07777) == 0700, "mode %o",
 		  dir_st.st_mode);
@@ -160,7 +181,7 @@ Test(seccomp_cache, a_damaged_entry_is_ignored_and_replaced)
 	struct lc t;
 	podman_bundle(&t);
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
-	char *entry = cache_entry(&t);
+	char *entry = cache_entry();
 	char *good = ctt_path(ctt_tmpdir(), "good.bpf");
 	char script[1024];
 	snprintf(script, sizeof(script), "cp '%s' '%s'", entry, good);
@@ -178,7 +199,7 @@ Test(seccomp_cache, an_entry_under_another_name_is_not_loaded)
 	struct lc t;
 	podman_bundle(&t);
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
-	char *podman = cache_entry(&t);
+	char *podman = cache_entry();
 	ctt_config_set(t.bundle, ".linux.seccomp",
 		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
 		       "[\"getpid\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
@@ -186,13 +207,13 @@ Test(seccomp_cache, an_entry_under_another_name_is_not_loaded)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_expect_str_eq(r.out, "getpid=EPERM\nadd_key=EFAULT\n", "stderr: %s", r.err);
-	const char *name = strstr(r.err, ".seccomp-cache/");
+	const char *name = strstr(r.err, CACHE "/");
 	cr_assert_not_null(name, "%s", r.err);
 	char other[128];
-	snprintf(other, sizeof(other), "%.*s", 64 + 4, name + strlen(".seccomp-cache/"));
+	snprintf(other, sizeof(other), "%.*s", 64 + 4, name + strlen(CACHE "/"));
 	ctt_result_free(&r);
 	char script[4096];
-	snprintf(script, sizeof(script), "cp '%s' '%s/.seccomp-cache/%s'", podman, t.root, other);
+	snprintf(script, sizeof(script), "cp '%s' '" CACHE "/%s'", podman, other);
 	sh(script);
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_expect_str_eq(r.out, "getpid=EPERM\nadd_key=EFAULT\n", "stderr: %s", r.err);
@@ -210,8 +231,7 @@ Test(seccomp_cache, a_symlinked_cache_directory_is_not_used)
 	podman_bundle(&t);
 	char *elsewhere = ctt_tmpdir();
 	char script[4096];
-	snprintf(script, sizeof(script), "mkdir -p '%s' && ln -s '%s' '%s/.seccomp-cache'", t.root,
-		 elsewhere, t.root);
+	snprintf(script, sizeof(script), "ln -s '%s' '" CACHE "'", elsewhere);
 	sh(script);
 	assert_run_sees_podman_filter(&t, "seccomp: filter not kept: cache entry directory "
 					  "unusable");
@@ -244,8 +264,8 @@ Test(seccomp_cache, concurrent_misses_leave_one_whole_entry)
 		cr_expect_str_eq(out, PODMAN_SEES, "run %d", i);
 		free(out), free(outs[i]);
 	}
-	free(cache_entry(&t)); /* exactly one entry, and nothing else */
-	char *cache = ctt_path(t.root, ".seccomp-cache");
+	free(cache_entry()); /* exactly one entry, and nothing else */
+	char *cache = strdup(CACHE);
 	struct ctt_result r;
 	ctt_run(&r, NULL, (const char *const[]){"ls", "-A", cache, NULL});
 	cr_expect_eq(ctt_count_lines(r.out), 1, "left in the cache: %s", r.out);
@@ -262,8 +282,8 @@ Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
 	struct lc t;
 	podman_bundle(&t);
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
-	char *entry = cache_entry(&t);
-	char *cache = ctt_path(t.root, ".seccomp-cache");
+	char *entry = cache_entry();
+	char *cache = strdup(CACHE);
 	char *script = NULL;
 	cr_assert(
 		asprintf(&script,
@@ -279,6 +299,29 @@ Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 	free(script), free(cache), free(entry);
+}
+
+/* containerd (/run/containerd/runc/<ns>) and Podman read every entry of the state root as a
+ * container: after runs, execs and deletes with a profile it holds the container's
+ * directory and nothing else, then nothing; the program is in ctrun's own cache. */
+Test(seccomp_cache, the_state_root_holds_only_container_directories)
+{
+	struct lc t;
+	podman_bundle(&t);
+	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	lc_set_args(&t, LC_ARGV("sleep", "1000"));
+	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
+	lc_ok(&t, "exec", ID, "true");
+	struct ctt_result r;
+	ctt_run(&r, NULL, LC_ARGV("ls", "-A", "-p", t.root));
+	cr_expect_str_eq(r.out, ID "/\n", "the state root holds more than the container");
+	ctt_result_free(&r);
+	lc_ok(&t, "delete", "--force", ID);
+	ctt_run(&r, NULL, LC_ARGV("ls", "-A", t.root));
+	cr_expect_str_empty(r.out, "left in the state root: %s", r.out);
+	ctt_result_free(&r);
+	free(cache_entry());
+	lc_assert_nothing_left(&t);
 }
 
 /* The cache is only used by a binary with a build id (libct/seccomp_key.h): the ctrun under

@@ -191,6 +191,32 @@ static void oom_hog(const struct lc *t)
 			 "echo $? > /killed; sleep 1000");
 }
 
+/* Podman's capabilities (CAP_MKNOD) and its deny-all device list: the eBPF filter lets the
+ * container make any node, as runc's rules do, and open only the standard ones. */
+static void mknod_any(const struct lc *t)
+{
+	ctt_config_set(t->bundle, ".root.readonly", "false");
+	char *caps = lc_shared_config_value("podman-default.json", ".process.capabilities");
+	ctt_config_set(t->bundle, ".process.capabilities", caps);
+	free(caps);
+	ctt_config_set(t->bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	lc_set_script(t, "mknod /blk b 7 0 && echo blk-made; "
+			 "head -c 0 /blk 2>/dev/null || echo blk-denied; "
+			 "echo x > /dev/null && echo null-ok");
+}
+
+/* Docker 20.10's resources with limits and a blkio weight of 0 ("not set", as runc reads
+ * it, where io.weight would refuse a 0), read back inside. */
+static void docker_limits(const struct lc *t)
+{
+	char *res = lc_shared_config_value("docker-resources.json", ".linux.resources");
+	ctt_config_set(t->bundle, ".linux.resources", res);
+	free(res);
+	lc_set_script(t, "cd /sys/fs/cgroup; cat memory.max memory.swap.max cpu.weight cpu.max "
+			 "pids.max");
+}
+
 static const struct vm_case cases[] = {
 	{"basic", identity, NULL, NULL},
 	{"nopivot", identity, "initramfs", "--debug run --no-pivot"},
@@ -199,6 +225,8 @@ static const struct vm_case cases[] = {
 	{"mounts", many_mounts, NULL, NULL},
 	{"cgv2", cgroup_v2_limits, NULL, NULL},
 	{"cgv2-bad", cgroup_v2_unknown_key, NULL, "run"},
+	{"mknod", mknod_any, NULL, "run"},
+	{"docker", docker_limits, NULL, "run"},
 	{"cgcmd", cgroup_commands, NULL, NULL, CGCMD_SCRIPT},
 	{"oom", oom_hog, NULL, NULL, OOM_SCRIPT},
 	{"tiny", tiny_limit, NULL, NULL, TINY_SCRIPT},
@@ -520,10 +548,23 @@ Test(vm, device_filter_on_cgroup2)
 				"r /dev/null ok\n"
 				"w /dev/zero ok\n"
 				"r /dev/kmsg Operation not permitted\n"
+				"m b:7:0 ok\n"
+				"mr c:1:11 made, open Operation not permitted\n"
 				"programs 1\n"
 				"r /dev/kmsg ok\n"
 				"w /dev/kmsg Operation not permitted\n");
 	cr_expect_str_empty(r.err);
+	ctt_result_free(&r);
+	free(console);
+}
+
+Test(vm, mknod_of_any_node_but_open_only_the_standard_on_cgroup2)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "mknod");
+	cr_expect_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
+	cr_expect_str_eq(r.out, "blk-made\nblk-denied\nnull-ok\n");
 	ctt_result_free(&r);
 	free(console);
 }
@@ -614,6 +655,18 @@ Test(vm, cgroup_v2_limits_read_back_inside_and_born_in_the_cgroup)
 		  "not the v2 driver:\n%s", r.err);
 	cr_expect(lc_matches(r.err, "init born in its cgroup \\(CLONE_INTO_CGROUP\\)$"),
 		  "not born in its cgroup:\n%s", r.err);
+	ctt_result_free(&r);
+	free(console);
+}
+
+Test(vm, docker_limits_on_cgroup2_with_zeros_unset)
+{
+	char *console = vm_console();
+	struct ctt_result r;
+	vm_result(&r, console, "docker");
+	cr_expect_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
+	/* swap.max is memory+swap less memory; cpu.weight 20 is shares 512 */
+	cr_expect_str_eq(r.out, "67108864\n67108864\n20\n50000 100000\n50\n");
 	ctt_result_free(&r);
 	free(console);
 }

@@ -269,3 +269,16 @@ void ctt_json_edit_file(const char *file, const char *path, const char *json)
 	yajl_tree_free(tree);
 	path_free(&p);
 }
+
+char *ctt_json_text(yajl_val v)
+{
+	cr_assert_not_null(v, "no value to write");
+	yajl_gen g = yajl_gen_alloc(NULL);
+	gen_value(g, v, NULL, 0, false);
+	const unsigned char *buf;
+	size_t len;
+	cr_assert_eq(yajl_gen_get_buf(g, &buf, &len), yajl_gen_status_ok);
+	char *out = strndup((const char *)buf, len);
+	yajl_gen_free(g);
+	return out;
+}

@@ -143,6 +143,9 @@ bool ctt_json_array_has(yajl_val tree, const char *path, const char *s);
 /* Length of the array (or object) at path; -1 when absent or neither. */
 long ctt_json_len(yajl_val tree, const char *path);
 
+/* v as compact JSON text, malloc'd. */
+char *ctt_json_text(yajl_val v);
+
 /* Rewrites file with the value at path replaced by json (JSON text), or removed when json
  * is NULL. A missing last key of an existing object is added; "[N]" with N the array's
  * length appends. Fails the test when the path does not lead there. */

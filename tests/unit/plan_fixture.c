@@ -25,9 +25,18 @@ void plan_bundle_remove(void)
 	rmdir(plan_bundle);
 }
 
+char plan_notices[4096];
+
+static void collect_notice(const char *msg)
+{
+	size_t len = strlen(plan_notices);
+	snprintf(plan_notices + len, sizeof(plan_notices) - len, "%s\n", msg);
+}
+
 void plan_build(struct plan_fixture *f, const char *text)
 {
 	memset(f, 0, sizeof(*f));
+	plan_notices[0] = '\0';
 	struct ct_error perr = {0};
 	cr_assert_eq(oci_config_parse(text, NULL, &f->config, &perr), 0, "parse: %s\n%s", perr.msg,
 		     text);
@@ -39,6 +48,7 @@ void plan_build(struct plan_fixture *f, const char *text)
 		.state_dirfd = -1,
 		.start = CT_START_SYNC,
 		.verify_mounts = true,
+		.notice = collect_notice,
 	};
 	f->ret = ct_init_plan_build(&f->opts, &f->plan, &f->err);
 }

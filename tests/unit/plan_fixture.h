@@ -26,6 +26,9 @@ struct plan_fixture {
 	int ret;
 };
 
+/* The debug lines (opts.notice) of the last plan_build(), one a line. */
+extern char plan_notices[4096];
+
 /* Parses text (which must parse) and builds its plan: f->ret and f->err say how. */
 void plan_build(struct plan_fixture *f, const char *text);
 /* The same; the build must succeed. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libct/cgroup/cgroup.h"
+#include "libct/cgroup/zero_unset.h"
 #include "oci/config.h"
 
 static const char *const v1_hierarchies[] = {"memory", "cpu,cpuacct", "cpuset",
@@ -23,6 +24,7 @@ static const char *const v1_files[] = {
 	"memory/memory.soft_limit_in_bytes",
 	"memory/memory.swappiness",
 	"memory/memory.oom_control",
+	"memory/memory.kmem.tcp.limit_in_bytes",
 	"cpu,cpuacct/cpu.shares",
 	"cpu,cpuacct/cpu.cfs_period_us",
 	"cpu,cpuacct/cpu.cfs_quota_us",
@@ -115,6 +117,8 @@ static int fake_apply(struct fake *f, const char *resources, struct ct_error *er
 		 resources);
 	struct ct_error perr = {0};
 	cr_assert_eq(oci_config_parse(doc, NULL, &f->config, &perr), 0, "%s", perr.msg);
+	/* as the runtime does before every apply, at create and at update */
+	ct_cgroup_forget_unset(&f->config->linux_.resources);
 	/* update: no device rules to write, so nothing but the table runs */
 	return ct_cgroup_apply(&f->cg, &f->config->linux_.resources, CT_CGROUP_APPLY_UPDATE, err);
 }
@@ -203,6 +207,146 @@ Test(cgroup_resources, v2_files_and_converted_values)
 	cr_expect(strstr(f.warnings, ".memory.disableOOMKiller: not supported on cgroup v2"), "%s",
 		  f.warnings);
 	fake_free(&f);
+}
+
+/* runc 1.1.5's reading of each field's 0 (and of its other "not set" values), field by
+ * field, as found by running it: "" in want is a file left alone, anything else what is
+ * written. The fake files start empty. */
+struct zero_case {
+	const char *resources;
+	const char *file[2]; /* [0] v1, [1] v2; NULL: no file of that version to check */
+	const char *want[2];
+};
+
+static const struct zero_case zero_cases[] = {
+	{"{\"memory\": {\"limit\": 0}}",
+	 {"memory/memory.limit_in_bytes", "unified/memory.max"},
+	 {"", ""}},
+	{"{\"memory\": {\"reservation\": 0}}",
+	 {"memory/memory.soft_limit_in_bytes", "unified/memory.low"},
+	 {"", ""}},
+	{"{\"memory\": {\"swap\": 0}}",
+	 {"memory/memory.memsw.limit_in_bytes", "unified/memory.swap.max"},
+	 {"", ""}},
+	{"{\"memory\": {\"kernel\": 0, \"kernelTCP\": 0}}",
+	 {"memory/memory.kmem.tcp.limit_in_bytes", NULL},
+	 {"", NULL}},
+	{"{\"memory\": {\"swappiness\": 0}}", {"memory/memory.swappiness", NULL}, {"0", NULL}},
+	{"{\"memory\": {\"swappiness\": 18446744073709551615}}",
+	 {"memory/memory.swappiness", NULL},
+	 {"", NULL}},
+	{"{\"cpu\": {\"shares\": 0}}", {"cpu,cpuacct/cpu.shares", "unified/cpu.weight"}, {"", ""}},
+	{"{\"cpu\": {\"quota\": 0}}",
+	 {"cpu,cpuacct/cpu.cfs_quota_us", "unified/cpu.max"},
+	 {"", ""}},
+	{"{\"cpu\": {\"period\": 0}}",
+	 {"cpu,cpuacct/cpu.cfs_period_us", "unified/cpu.max"},
+	 {"", ""}},
+	/* v2: runc writes cpu.max when either is set, "max" for a quota not set */
+	{"{\"cpu\": {\"quota\": 0, \"period\": 50000}}",
+	 {"cpu,cpuacct/cpu.cfs_quota_us", "unified/cpu.max"},
+	 {"", "max 50000"}},
+	{"{\"cpu\": {\"realtimeRuntime\": 0, \"realtimePeriod\": 0}}",
+	 {"cpu,cpuacct/cpu.rt_runtime_us", NULL},
+	 {"", NULL}},
+	{"{\"cpu\": {\"realtimeRuntime\": 0, \"realtimePeriod\": 0}}",
+	 {"cpu,cpuacct/cpu.rt_period_us", NULL},
+	 {"", NULL}},
+	{"{\"cpu\": {\"cpus\": \"\", \"mems\": \"\"}}",
+	 {"cpuset/cpuset.cpus", "unified/cpuset.mems"},
+	 {"", ""}},
+	{"{\"cpu\": {\"idle\": 0}}", {"cpu,cpuacct/cpu.idle", "unified/cpu.idle"}, {"0", "0"}},
+	{"{\"pids\": {\"limit\": 0}}", {"pids/pids.max", "unified/pids.max"}, {"", ""}},
+	{"{\"pids\": {\"limit\": -1}}", {"pids/pids.max", "unified/pids.max"}, {"max", "max"}},
+	{"{\"blockIO\": {\"weight\": 0, \"leafWeight\": 0}}",
+	 {"blkio/blkio.bfq.weight", "unified/io.weight"},
+	 {"", ""}},
+	{"{\"blockIO\": {\"weightDevice\": [{\"major\": 8, \"minor\": 0, \"weight\": 0, "
+	 "\"leafWeight\": 0}]}}",
+	 {"blkio/blkio.bfq.weight", "unified/io.weight"},
+	 {"", ""}},
+	/* a rate of 0 lifts the device's limit: written */
+	{"{\"blockIO\": {\"throttleReadBpsDevice\": [{\"major\": 8, \"minor\": 0, \"rate\": "
+	 "0}]}}",
+	 {"blkio/blkio.throttle.read_bps_device", "unified/io.max"},
+	 {"8:0 0", "8:0 rbps=max"}},
+	{"{\"hugepageLimits\": [{\"pageSize\": \"2MB\", \"limit\": 0}]}",
+	 {NULL, "unified/hugetlb.2MB.max"},
+	 {NULL, "0"}},
+	{"{\"rdma\": {\"mlx5_1\": {\"hcaHandles\": 0}}}",
+	 {"rdma/rdma.max", "unified/rdma.max"},
+	 {"mlx5_1 hca_handle=0 hca_object=max", "mlx5_1 hca_handle=0 hca_object=max"}},
+	/* no net_cls hierarchy in the fake: a classID of 0 must not need one */
+	{"{\"network\": {\"classID\": 0}}", {"pids/pids.max", "unified/pids.max"}, {"", ""}},
+};
+
+Test(cgroup_resources, zero_means_unset_as_runc_reads_it)
+{
+	for (size_t i = 0; i < sizeof(zero_cases) / sizeof(zero_cases[0]); i++)
+		for (int v2 = 0; v2 <= 1; v2++) {
+			const struct zero_case *c = &zero_cases[i];
+			if (!c->file[v2])
+				continue;
+			struct fake f;
+			fake_make(&f, v2);
+			struct ct_error err = {0};
+			cr_expect_eq(fake_apply(&f, c->resources, &err), 0, "v%d %s: %s", v2 + 1,
+				     c->resources, err.msg);
+			assert_content(&f, c->file[v2], c->want[v2]);
+			fake_free(&f);
+		}
+}
+
+/* Docker 20.10's resources for a container without limits, on a kernel without any blkio
+ * weight file (this machine's): nothing to write, nothing refused. */
+Test(cgroup_resources, docker_zeros_need_no_weight_file)
+{
+	for (int v2 = 0; v2 <= 1; v2++) {
+		struct fake f;
+		fake_make(&f, v2);
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", f.root,
+			 v2 ? "unified/io.weight" : "blkio/blkio.bfq.weight");
+		cr_assert_eq(unlink(path), 0, "%s", path);
+		struct ct_error err = {0};
+		cr_expect_eq(fake_apply(&f,
+					"{\"memory\": {\"disableOOMKiller\": false}, \"cpu\": "
+					"{\"shares\": 0}, \"blockIO\": {\"weight\": 0}}",
+					&err),
+			     0, "v%d: %s", v2 + 1, err.msg);
+		assert_content(&f, v2 ? "unified/cpu.weight" : "cpu,cpuacct/cpu.shares", "");
+		fake_free(&f);
+	}
+}
+
+/* The presence flags themselves: an update's 0 must not replace what the container has. */
+Test(cgroup_resources, forget_unset_clears_only_unset_values)
+{
+	struct oci_resources *r;
+	struct ct_error err = {0};
+	cr_assert_eq(
+		oci_resources_parse(
+			"{\"memory\": {\"limit\": 0, \"swap\": 1048576, \"swappiness\": 0},"
+			" \"cpu\": {\"shares\": 0, \"quota\": -1, \"cpus\": \"\", \"idle\": 0},"
+			" \"pids\": {\"limit\": 0}, \"network\": {\"classID\": 0},"
+			" \"blockIO\": {\"weight\": 0, \"weightDevice\": [{\"major\": 8,"
+			" \"minor\": 0, \"weight\": 0, \"leafWeight\": 10}]}}",
+			"update.json", &r, &err),
+		0, "%s", err.msg);
+	ct_cgroup_forget_unset(r);
+	cr_expect_not(r->memory.has_limit);
+	cr_expect(r->memory.has_swap);
+	cr_expect(r->memory.has_swappiness, "swappiness 0 is a value");
+	cr_expect_not(r->cpu.has_shares);
+	cr_expect(r->cpu.has_quota, "-1 lifts the quota");
+	cr_expect_null(r->cpu.cpus);
+	cr_expect(r->cpu.has_idle, "idle 0 is a value");
+	cr_expect_not(r->has_pids);
+	cr_expect_not(r->network.has_class_id);
+	cr_expect_not(r->block_io.has_weight);
+	cr_expect_not(r->block_io.weight_device.items[0].has_weight);
+	cr_expect(r->block_io.weight_device.items[0].has_leaf_weight);
+	oci_resources_free(r);
 }
 
 /* As runc: a memory value of 0 (what containerd's CRI sends for no limit) writes nothing,

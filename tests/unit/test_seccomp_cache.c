@@ -186,9 +186,9 @@ static void keep_notice(const char *msg)
 	snprintf(last_notice, sizeof(last_notice), "%s", msg);
 }
 
-static void prepare_ok(int rootfd, const struct oci_seccomp *s, struct ct_seccomp_prog *p)
+static void prepare_ok(const char *root, const struct oci_seccomp *s, struct ct_seccomp_prog *p)
 {
-	const struct ct_seccomp_cache cache = {rootfd, RUNTIME};
+	const struct ct_seccomp_cache cache = {root, RUNTIME};
 	struct ct_error err = {0};
 	cr_assert_eq(ct_seccomp_prepare(&cache, s, keep_notice, p, &err), 0, "%s", err.msg);
 }
@@ -205,20 +205,19 @@ static void assert_same_program(const struct ct_seccomp_prog *a, const struct ct
 static void assert_cache_is_the_compile(const struct oci_seccomp *s)
 {
 	char *root = temp_root();
-	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct ct_seccomp_prog fresh, miss, hit;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_seccomp_compile(s, NULL, &fresh, &err), 0, "%s", err.msg);
-	prepare_ok(rootfd, s, &miss);
+	prepare_ok(root, s, &miss);
 	cr_expect(strstr(last_notice, "seccomp: filter kept in the cache"), "%s", last_notice);
-	prepare_ok(rootfd, s, &hit);
+	prepare_ok(root, s, &hit);
 	cr_expect(strstr(last_notice, "seccomp: filter loaded from the cache"), "%s", last_notice);
 	assert_same_program(&fresh, &miss);
 	assert_same_program(&fresh, &hit);
 
 	char key[CT_SHA256_HEX_LEN + 1], name[256], build_id[128];
 	ct_seccomp_key(s, RUNTIME, ct_build_id(build_id, sizeof(build_id)), key);
-	snprintf(name, sizeof(name), "%s/.seccomp-cache/%s.bpf", root, key);
+	snprintf(name, sizeof(name), "%s/seccomp/%s.bpf", root, key);
 	FILE *f = fopen(name, "re");
 	cr_assert_not_null(f, "%s", name);
 	size_t body = fresh.len * sizeof(struct sock_filter);
@@ -228,7 +227,6 @@ static void assert_cache_is_the_compile(const struct oci_seccomp *s)
 	fclose(f);
 	free(bytes);
 	ct_seccomp_prog_free(&fresh), ct_seccomp_prog_free(&miss), ct_seccomp_prog_free(&hit);
-	close(rootfd);
 	remove_root(root);
 }
 
@@ -277,19 +275,18 @@ static size_t count_entries(const char *dir)
 Test(seccomp_cache, keeps_at_most_the_newest_entries)
 {
 	char *root = temp_root();
-	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *dir = NULL;
-	cr_assert(asprintf(&dir, "%s/.seccomp-cache", root) > 0);
+	cr_assert(asprintf(&dir, "%s/seccomp", root) > 0);
 	for (int i = 1; i <= CT_SECCOMP_CACHE_MAX + 6; i++) {
 		char json[256];
 		snprintf(json, sizeof(json),
 			 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}", i);
 		struct oci_config *c = parse(json);
 		struct ct_seccomp_prog p;
-		prepare_ok(rootfd, &c->linux_.seccomp, &p);
+		prepare_ok(root, &c->linux_.seccomp, &p);
 		ct_seccomp_prog_free(&p);
 		if (i == CT_SECCOMP_CACHE_MAX + 6) {
-			prepare_ok(rootfd, &c->linux_.seccomp, &p);
+			prepare_ok(root, &c->linux_.seccomp, &p);
 			cr_expect(strstr(last_notice, "loaded from the cache"),
 				  "the newest is kept");
 			ct_seccomp_prog_free(&p);
@@ -298,7 +295,6 @@ Test(seccomp_cache, keeps_at_most_the_newest_entries)
 	}
 	cr_expect_eq(count_entries(dir), CT_SECCOMP_CACHE_MAX);
 	free(dir);
-	close(rootfd);
 	remove_root(root);
 }
 
@@ -316,14 +312,14 @@ static char *plant_temp(const char *dir, const char *name, time_t mtime)
 	return path;
 }
 
-static void prepare_profile(int rootfd, int errno_ret)
+static void prepare_profile(const char *root, int errno_ret)
 {
 	char json[256];
 	snprintf(json, sizeof(json),
 		 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}", errno_ret);
 	struct oci_config *c = parse(json);
 	struct ct_seccomp_prog p;
-	prepare_ok(rootfd, &c->linux_.seccomp, &p);
+	prepare_ok(root, &c->linux_.seccomp, &p);
 	ct_seccomp_prog_free(&p);
 	oci_config_free(c);
 }
@@ -334,24 +330,50 @@ static void prepare_profile(int rootfd, int errno_ret)
 Test(seccomp_cache, stale_temporary_files_go_when_an_entry_is_written)
 {
 	char *root = temp_root();
-	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	prepare_profile(rootfd, 1);
+	prepare_profile(root, 1);
 	char *dir = NULL;
-	cr_assert(asprintf(&dir, "%s/.seccomp-cache", root) > 0);
+	cr_assert(asprintf(&dir, "%s/seccomp", root) > 0);
 	time_t stale = time(NULL) - CT_SECCOMP_CACHE_TMP_STALE_SEC - 60;
 	char *old = plant_temp(dir, ".0123abcd.4242.1f.tmp", stale);
 	char *fresh = plant_temp(dir, ".0123abcd.4243.2f.tmp", time(NULL));
 	char *other = plant_temp(dir, ".not-a-temp", stale);
-	prepare_profile(rootfd, 1);
+	prepare_profile(root, 1);
 	cr_expect(strstr(last_notice, "loaded from the cache"), "%s", last_notice);
 	cr_expect_eq(access(old, F_OK), 0, "a hit removed a temporary file");
-	prepare_profile(rootfd, 2);
+	prepare_profile(root, 2);
 	cr_expect(strstr(last_notice, "filter kept in the cache"), "%s", last_notice);
 	cr_expect_neq(access(old, F_OK), 0, "the stale temporary file is left");
 	cr_expect_eq(access(fresh, F_OK), 0, "a writer's fresh temporary file was removed");
 	cr_expect_eq(access(other, F_OK), 0, "a hidden name not a temporary file was removed");
 	cr_expect_eq(count_entries(dir), 2);
 	free(old), free(fresh), free(other), free(dir);
-	close(rootfd);
+	remove_root(root);
+}
+
+/* ctrun's cache directory is made 0700 when missing; one that others may write, or a
+ * symlink, is not used: the filter is compiled and nothing is written there. */
+Test(seccomp_cache, cache_directory_made_private_and_checked)
+{
+	char *root = temp_root();
+	char *made, *open_dir, *link;
+	cr_assert(asprintf(&made, "%s/made", root) > 0);
+	cr_assert(asprintf(&open_dir, "%s/open", root) > 0);
+	cr_assert(asprintf(&link, "%s/link", root) > 0);
+	prepare_profile(made, 1);
+	cr_expect(strstr(last_notice, "filter kept in the cache"), "%s", last_notice);
+	struct stat st;
+	cr_assert_eq(stat(made, &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0700);
+	cr_assert_eq(mkdir(open_dir, 0777), 0);
+	cr_assert_eq(chmod(open_dir, 0777), 0);
+	prepare_profile(open_dir, 1);
+	cr_expect(strstr(last_notice, "filter not kept"), "%s", last_notice);
+	cr_assert_eq(symlink(made, link), 0);
+	prepare_profile(link, 2);
+	cr_expect(strstr(last_notice, "filter not kept"), "%s", last_notice);
+	char *entries;
+	cr_assert(asprintf(&entries, "%s/seccomp", open_dir) > 0);
+	cr_expect_neq(access(entries, F_OK), 0, "%s was made", entries);
+	free(entries), free(made), free(open_dir), free(link);
 	remove_root(root);
 }

@@ -405,7 +405,7 @@ Test(spawn_plan, mounts_keep_their_destinations_and_options)
 	cr_expect_eq(m[1].flags.flags, MS_NOSUID | MS_STRICTATIME);
 	cr_assert_not_null(m[1].flags.data);
 	cr_expect_str_eq(m[1].flags.data, "mode=755,size=65536k");
-	cr_expect(f.plan.dev_is_tmpfs);
+	cr_expect(f.plan.default_devices);
 
 	cr_expect_str_eq(m[2].destination, "/sys/fs/cgroup");
 	cr_expect(m[2].is_cgroup);
@@ -439,7 +439,22 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 	snprintf(want, sizeof(want), "%s/./x", plan_bundle);
 	cr_assert_not_null(m[2].bind_source);
 	cr_expect_str_eq(m[2].bind_source, want);
-	cr_expect_not(f.plan.dev_is_tmpfs);
+	cr_expect(f.plan.default_devices, "no /dev mount: made in the image's /dev");
+	plan_done(&f);
+}
+
+/* runc's rule: a /dev bound from elsewhere brings its own nodes; any other /dev (a tmpfs, a
+ * devtmpfs, or none: the image's directory) gets the default ones. */
+Test(spawn_plan, default_devices_unless_dev_is_bound)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, mounts_doc(JSON([
+		{"destination" : "/dev", "type" : "bind", "source" : "/dev", "options" : ["rbind"]}
+	])));
+	cr_expect_not(f.plan.default_devices);
+	plan_done(&f);
+	plan_build_ok(&f, mounts_doc(JSON([ {"destination" : "/dev", "type" : "devtmpfs"} ])));
+	cr_expect(f.plan.default_devices);
 	plan_done(&f);
 }
 
@@ -452,14 +467,17 @@ Test(spawn_plan, bind_without_source_is_refused)
 	plan_done(&f);
 }
 
-Test(spawn_plan, mounts_need_a_mount_namespace)
+/* config-linux.md: an absent mount namespace is inherited, and the mounts are made there
+ * (libct/rootfs.h: in a private bind of the rootfs), as runc and crun make them. */
+Test(spawn_plan, mounts_without_a_mount_namespace_are_planned)
 {
 	struct plan_fixture f;
-	assert_build_fails(
-		&f,
-		plan_doc(JSON("mounts"
-			      : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])),
-		EINVAL, "config.json: .mounts: needs a mount namespace");
+	plan_build_ok(
+		&f, plan_doc(JSON(
+			    "mounts"
+			    : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])));
+	cr_expect_not(f.plan.new_mount_ns);
+	cr_expect_eq(f.plan.n_mounts, 1);
 	plan_done(&f);
 }
 
@@ -574,7 +592,7 @@ Test(spawn_plan, capabilities_become_bit_masks)
 						[ "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_CHOWN" ],
 					"effective" : ["CAP_KILL"],
 					"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
-					"inheritable" : [],
+					"inheritable" : ["CAP_NET_BIND_SERVICE"],
 					"ambient" : ["CAP_NET_BIND_SERVICE"]
 				}
 			}),
@@ -585,8 +603,37 @@ Test(spawn_plan, capabilities_become_bit_masks)
 		     (unsigned long long)f.plan.cap_bounding);
 	cr_expect_eq(f.plan.cap_effective, 1ULL << 5, "CAP_KILL is bit 5");
 	cr_expect_eq(f.plan.cap_permitted, (1ULL << 5) | (1ULL << 10));
-	cr_expect_eq(f.plan.cap_inheritable, 0);
+	cr_expect_eq(f.plan.cap_inheritable, 1ULL << 10);
 	cr_expect_eq(f.plan.cap_ambient, 1ULL << 10);
+	plan_done(&f);
+}
+
+/* prctl(2) refuses to raise an ambient capability that is not both permitted and
+ * inheritable; runc's and crun's `spec` list ambient ones without inheritable ones. */
+Test(spawn_plan, ambient_capabilities_need_permitted_and_inheritable)
+{
+	struct plan_fixture f;
+	plan_build_ok(
+		&f,
+		plan_doc_with(
+			JSON({
+				"args" : ["/bin/true"],
+				"cwd" : "/",
+				"capabilities" : {
+					"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
+					"inheritable" : [ "CAP_KILL", "CAP_CHOWN" ],
+					"ambient" :
+						[ "CAP_NET_BIND_SERVICE", "CAP_KILL", "CAP_CHOWN" ]
+				}
+			}),
+			""));
+	cr_expect_eq(f.plan.cap_ambient, 1ULL << CAP_KILL, "ambient %#llx",
+		     (unsigned long long)f.plan.cap_ambient);
+	cr_expect_str_eq(plan_notices,
+			 "config.json: .process.capabilities.ambient[0]: \"CAP_NET_BIND_SERVICE\" "
+			 "not raised: it is not both permitted and inheritable\n"
+			 "config.json: .process.capabilities.ambient[2]: \"CAP_CHOWN\" not "
+			 "raised: it is not both permitted and inheritable\n");
 	plan_done(&f);
 }
 

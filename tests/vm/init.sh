@@ -74,9 +74,10 @@ if [ "$1" = tmpfs ]; then
 	for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
 		echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control
 	done
-	# the cgroup v2 device filter on a cgroup of its own: deny all but the standard devices,
-	# then replaced by one that also lets /dev/kmsg be read
-	check devcg devcg_check '{"devices": [{"allow": false}]}' 'r:/dev/null w:/dev/zero r:/dev/kmsg' \
+	# the cgroup v2 device filter on a cgroup of its own: deny all but the standard devices
+	# (any node made, as runc allows, but not opened), then replaced by one that also lets
+	# /dev/kmsg be read
+	check devcg devcg_check '{"devices": [{"allow": false}]}' 'r:/dev/null w:/dev/zero r:/dev/kmsg m:b:7:0 mr:c:1:11' \
 		'{"devices": [{"allow": false}, {"allow": true, "type": "c", "major": 1, "minor": 11, "access": "r"}]}' \
 		'r:/dev/kmsg w:/dev/kmsg'
 	run_cases tmpfs

@@ -1,0 +1,53 @@
+/* ct_exe_state_of: which files count as already safe to run ctrun from (libct/exe_view.h).
+ * The views themselves and the attack are tested end to end in test_exe_escape.c. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libct/exe_view.h"
+#include "libct/syscalls.h"
+
+static int memfd_with_seals(int seals)
+{
+	int fd = memfd_create("exe-view-test", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	cr_assert_geq(fd, 0, "memfd_create: %s", strerror(errno));
+	cr_assert_eq(write(fd, "x", 1), 1);
+	if (seals)
+		cr_assert_eq(fcntl(fd, F_ADD_SEALS, seals), 0, "F_ADD_SEALS: %s", strerror(errno));
+	return fd;
+}
+
+Test(exe_view, a_fully_sealed_memfd_is_safe)
+{
+	int fd = memfd_with_seals(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE);
+	cr_expect_eq(ct_exe_state_of(fd), CT_EXE_SEALED_MEMFD);
+	close(fd);
+}
+
+/* Less than the full set is not what ctrun makes, so it is not trusted: without the write
+ * seal the copy could be written, without the size seals cut or padded under the processes
+ * that execute it. */
+Test(exe_view, a_memfd_missing_a_seal_is_writable)
+{
+	const int all = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
+	const int each[] = {F_SEAL_SEAL, F_SEAL_SHRINK, F_SEAL_GROW, F_SEAL_WRITE};
+	for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++) {
+		int fd = memfd_with_seals(all & ~each[i]);
+		cr_expect_eq(ct_exe_state_of(fd), CT_EXE_WRITABLE, "without seal %#x", each[i]);
+		close(fd);
+	}
+}
+
+Test(exe_view, a_file_on_a_writable_mount_is_writable)
+{
+	char path[] = "/tmp/exe-view-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
+	unlink(path);
+	cr_expect_eq(ct_exe_state_of(fd), CT_EXE_WRITABLE);
+	close(fd);
+}
