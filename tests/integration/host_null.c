@@ -8,10 +8,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "tests/lib/testlib.h"
 
-void hn_guard(struct host_null *g, const char *dir_in)
+void hn_guard(struct host_null *g, const char *dir_in, unsigned owner)
 {
 	cr_assert_eq(unshare(CLONE_NEWNS), 0, "unshare(CLONE_NEWNS): %s", strerror(errno));
 	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0,
@@ -24,6 +25,7 @@ void hn_guard(struct host_null *g, const char *dir_in)
 	cr_assert_eq(mknod(node, S_IFCHR | 0666, makedev(1, 3)), 0, "mknod %s: %s", node,
 		     strerror(errno));
 	cr_assert_eq(chmod(node, 0666), 0, "chmod %s: %s", node, strerror(errno)); /* umask */
+	cr_assert_eq(chown(node, owner, owner), 0, "chown %s: %s", node, strerror(errno));
 	cr_assert_eq(mount(node, "/dev/null", NULL, MS_BIND, NULL), 0, "bind %s over /dev/null: %s",
 		     node, strerror(errno));
 	/* the bind keeps the tmpfs: its directory is a plain one again for the cleanup */

@@ -14,9 +14,10 @@ struct host_null {
 	struct stat was; /* the node as made */
 };
 
-/* Makes the node in a tmpfs at dir_in/host-null and binds it over /dev/null; from here on
- * the test process and its children are in a mount namespace of their own. */
-void hn_guard(struct host_null *g, const char *dir_in);
+/* Makes the node (mode 0666, owned by owner:owner) in a tmpfs at dir_in/host-null and binds
+ * it over /dev/null; from here on the test process and its children are in a mount
+ * namespace of their own. */
+void hn_guard(struct host_null *g, const char *dir_in, unsigned owner);
 
 /* Fails the test when the node's mode, owner or ctime changed, naming what ran (what). */
 void hn_assert_untouched(const struct host_null *g, const char *what);

@@ -315,7 +315,7 @@ static void env_init(struct run_env *e)
 	cr_assert_geq(asprintf(&e->id, "diff-%d", (int)getpid()), 0);
 	cr_assert_geq(asprintf(&e->cgroup_path, "/ctrun-diff-%d/c", (int)getpid()), 0);
 	make_work(e);
-	hn_guard(&e->null, e->work);
+	hn_guard(&e->null, e->work, 0);
 	char *probe = lc_rootfs_path(&e->lc, "bin/diffprobe");
 	struct ctt_result r;
 	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("diffprobe"), probe, NULL});
