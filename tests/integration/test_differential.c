@@ -161,10 +161,6 @@ static const struct dt_rule pending[] = {
 	 "*privileged*", "dev./dev/ptmx", "mode=20666 *", "*link=pts/ptmx"},
 	{"pending: /dev/mqueue owner in a user namespace (diff-findings, reported)", "runc crun",
 	 "*userns*", "dev./dev/mqueue", "* owner=65534:*", "* owner=0:*"},
-	{"pending: --cgroup-manager disabled mounts the hierarchies' roots (diff-findings, "
-	 "reported)",
-	 "crun", "cli-cgroup-manager-disabled-no-mknod", "mount./sys/fs/cgroup/*",
-	 "cgroup * root=/ opts=*", "cgroup * root=/?* opts=*"},
 };
 
 /* A line on stderr for whoever runs the suite: Criterion fails a run whose tests log a
