@@ -540,20 +540,29 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 {
 	int listen_fds = ct_listen_fds();
 	size_t n = p->env.len;
-	plan->envp = calloc(n + 3, sizeof(char *));
+	const char *home = NULL;
+	plan->envp = calloc(n + 4, sizeof(char *));
 	if (!plan->envp)
 		return ct_error_set(err, ENOMEM, "plan environment");
 	for (size_t i = 0; i < n; i++) {
 		plan->envp[i] = p->env.items[i];
 		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
 			plan->path_env = p->env.items[i] + 5;
+		if (strncmp(p->env.items[i], "HOME=", 5) == 0) {
+			home = p->env.items[i] + 5;
+			plan->home_slot = i;
+		}
 	}
+	/* runc's rule: the last HOME is the one that counts, and an empty one is none */
+	plan->needs_home = !home || !*home;
 	if (listen_fds > 0) {
 		static char fds_var[64];
 		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", listen_fds);
 		plan->envp[n++] = fds_var;
 		plan->envp[n++] = "LISTEN_PID=1";
 	}
+	if (!home)
+		plan->home_slot = n;
 	plan->argv = calloc(p->args.len + 1, sizeof(char *));
 	if (!plan->argv)
 		return ct_error_set(err, ENOMEM, "plan arguments");
@@ -816,6 +825,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	free(plan->mounts);
 	free(plan->rlimits);
 	free(plan->envp);
+	free(plan->home_var);
 	for (size_t i = 0; i < plan->n_cgroup_v1; i++) {
 		free(plan->cgroup_v1[i].dir);
 		free(plan->cgroup_v1[i].options);
