@@ -153,10 +153,6 @@ static const struct dt_rule pending[] = {
 	 "devcg.open_blk_7_0", DT_NONE, "EPERM"},
 	{"pending: issue 18, device cgroup mknod defaults (the rules)", "runc crun", "*",
 	 "cg.devices.list", "[!b]*", "b \\*:\\* m;c \\*:\\* m;*"},
-	{"pending: HOME from the container's /etc/passwd (diff-findings, unowned)", "runc crun",
-	 "containerd-* cri-* ctrun-spec* podman-pod-infra runc-1.1.5-spec* crun-1.8.1-spec "
-	 "buildah-bud-run",
-	 "env.HOME", DT_NONE, "*"},
 	{"pending: /dev/ptmx a node, not pts/ptmx (diff-findings, reported)", "runc crun",
 	 "*privileged*", "dev./dev/ptmx", "mode=20666 *", "*link=pts/ptmx"},
 	{"pending: /dev/mqueue owner in a user namespace (diff-findings, reported)", "runc crun",
