@@ -117,11 +117,7 @@ static void expect_exec_home(const struct lc *t, const char *const *args, const 
 
 static char *write_process(const char *json)
 {
-	char *dir = ctt_tmpdir();
-	char *path = ctt_path(dir, "process.json");
-	ctt_write_file(path, json);
-	free(dir);
-	return path;
+	return lc_write_tmp("process.json", json);
 }
 
 Test(home_env, exec_takes_the_home_of_its_user)
