@@ -24,6 +24,9 @@ struct ct_mount_request {
 	int source_fd;	    /* a bind of this O_PATH fd instead of source; -1 when unused */
 	const struct ct_mount_flags *flags;
 	bool file; /* the destination is a file (a bind of a file): create it as one */
+	/* The destination must be a directory at that very path, no symlink of the image on
+	 * the way (procfs, sysfs: CVE-2019-19921); honoured by ct_mountpoint_mount(). */
+	bool exact_dir;
 };
 
 enum ct_mount_api { CT_MOUNT_API_AUTO, CT_MOUNT_API_NEW, CT_MOUNT_API_LEGACY };

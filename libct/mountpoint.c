@@ -118,6 +118,14 @@ static int make_in_fresh(int dir, const char *name, enum ct_make what)
 	return openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
+/* A mount point taken from the root (already there, say, as a mount made twice): whatever
+ * is mounted on it may cover a fresh directory. */
+static void uncheck_fresh(struct ct_mountpoints *mp)
+{
+	for (size_t i = 0; i < mp->n; i++)
+		mp->fresh[i].checked = false;
+}
+
 int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make what)
 {
 	char name[NAME_MAX + 1];
@@ -125,11 +133,28 @@ int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make
 	int fd = dir >= 0 ? make_in_fresh(dir, name, what) : -1;
 	if (fd >= 0)
 		return fd;
-	/* taken from the root (already there, say, as a mount made twice): whatever is
-	 * mounted on it may cover a fresh directory */
-	for (size_t i = 0; i < mp->n; i++)
-		mp->fresh[i].checked = false;
+	uncheck_fresh(mp);
 	return ct_root_mkpath(mp->rootfd, path, what);
+}
+
+int ct_mountpoint_open_exact(struct ct_mountpoints *mp, const char *path)
+{
+	uncheck_fresh(mp);
+	int fd = ct_root_open_exact(mp->rootfd, path);
+	if (fd < 0 && errno == ENOENT) {
+		/* no symlink before the missing part, and none in what is made after it */
+		int made = ct_root_mkpath(mp->rootfd, path, CT_MAKE_DIR);
+		if (made < 0)
+			return -1;
+		close(made);
+		fd = ct_root_open_exact(mp->rootfd, path);
+	}
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		close(fd);
+		return errno = ENOTDIR, -1;
+	}
+	return fd;
 }
 
 int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
@@ -137,7 +162,13 @@ int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
 			struct ct_error *err)
 {
 	_cleanup_close_ int target =
-		ct_mountpoint_open(mp, path, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
+		rq->exact_dir ? ct_mountpoint_open_exact(mp, path)
+			      : ct_mountpoint_open(mp, path, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
+	if (target < 0 && rq->exact_dir && (errno == ELOOP || errno == ENOTDIR))
+		return ct_error_set_plain(err, errno,
+					  "%s goes only on a directory at that very path, and a "
+					  "symlink or a file of the image is on the way",
+					  rq->type);
 	if (target < 0)
 		return ct_error_set(err, errno, "create mount point");
 	return ct_mount_at(mp->rootfd, path, target, rq, mounted_id, mounted_fd, err);

@@ -29,9 +29,19 @@ static int mount_request(struct ct_mountpoints *mp, size_t index, const char *de
 			 const struct ct_mount_request *rq, uint64_t *mounted_id, int *mounted_fd,
 			 struct ct_error *err)
 {
-	if (ct_mountpoint_mount(mp, dest, rq, mounted_id, mounted_fd, err) < 0)
-		return ct_error_prefix(err, "mount #%zu \"%s\"", index, dest);
-	return 0;
+	if (ct_mountpoint_mount(mp, dest, rq, mounted_id, mounted_fd, err) == 0)
+		return 0;
+	if (rq->exact_dir && (err->errnum == ELOOP || err->errnum == ENOTDIR))
+		return ct_error_prefix(err, "config.json: .mounts[%zu]: \"%s\"", index, dest);
+	return ct_error_prefix(err, "mount #%zu \"%s\"", index, dest);
+}
+
+/* procfs and sysfs go only on a directory at their very path: through a symlink of the image
+ * (/proc -> /fakeproc) they would land where the masked paths and the LSM profiles do not
+ * look, as runc refuses since CVE-2019-19921 and CVE-2023-27561. */
+static bool goes_on_exact_dir(const struct ct_planned_mount *m)
+{
+	return m->type && (strcmp(m->type, "proc") == 0 || strcmp(m->type, "sysfs") == 0);
 }
 
 /* A "cgroup" mount on a v1 host: a tmpfs holding one mount per hierarchy (and cgroup2 at
@@ -162,8 +172,11 @@ static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, s
 			 struct ct_error *err)
 {
 	const struct ct_planned_mount *m = &plan->mounts[index];
-	struct ct_mount_request rq = {
-		.type = m->type, .source = m->source, .source_fd = -1, .flags = &m->flags};
+	struct ct_mount_request rq = {.type = m->type,
+				      .source = m->source,
+				      .source_fd = -1,
+				      .flags = &m->flags,
+				      .exact_dir = goes_on_exact_dir(m)};
 	if (m->flags.bind) {
 		struct stat st;
 		if (stat(m->bind_source, &st) < 0)
@@ -422,14 +435,64 @@ static int mount_all(struct ct_init_plan *plan, int rootfd, struct ct_error *err
 	return rc;
 }
 
+/* Whether top is, in the root, a directory reached through no symlink, or missing. */
+static bool is_exact_dir_or_missing(int rootfd, const char *top)
+{
+	_cleanup_close_ int fd = ct_root_open_exact(rootfd, top);
+	struct stat st;
+	if (fd < 0)
+		return errno == ENOENT;
+	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Index of the first of paths at or below top, -1 when none is. */
+static ssize_t first_under(const oci_strings *paths, const char *top)
+{
+	for (size_t i = 0; i < paths->len; i++) {
+		char p[PATH_MAX];
+		ct_path_normalize(paths->items[i], p, sizeof(p));
+		if (ct_path_within(p, top))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* A masked or read-only path under /proc or /sys is one of procfs's or sysfs's files only
+ * where /proc or /sys is no symlink of the image (see goes_on_exact_dir): refused otherwise.
+ * One look at each top, named by the first path under it. */
+static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd,
+				     struct ct_error *err)
+{
+	static const char *const tops[] = {"/proc", "/sys"};
+	const struct oci_linux *lx = &plan->config->linux_;
+	for (size_t t = 0; t < sizeof(tops) / sizeof(tops[0]); t++) {
+		const char *list = "maskedPaths";
+		const oci_strings *paths = &lx->masked_paths;
+		ssize_t i = first_under(paths, tops[t]);
+		if (i < 0) {
+			list = "readonlyPaths";
+			paths = &lx->readonly_paths;
+			i = first_under(paths, tops[t]);
+		}
+		if (i >= 0 && !is_exact_dir_or_missing(rootfd, tops[t]))
+			return ct_error_set_plain(
+				err, ELOOP,
+				"config.json: .linux.%s[%zd]: \"%s\": \"%s\" is a symlink or a "
+				"file of the image: what is under it is not the kernel's",
+				list, i, paths->items[i], tops[t]);
+	}
+	return 0;
+}
+
 static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	if (mount_all(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
 	    enter_rootfs(plan, rootfd, err) < 0)
 		return -1;
 	/* rootfd is the new root itself: pivot_root and MS_MOVE move the mount it is on */
-	if (write_sysctls(plan, err) < 0 || mask_paths(plan, rootfd, err) < 0 ||
-	    make_paths_readonly(plan, rootfd, err) < 0 || finish_root(plan, rootfd, err) < 0)
+	if (write_sysctls(plan, err) < 0 || check_masked_and_readonly(plan, rootfd, err) < 0 ||
+	    mask_paths(plan, rootfd, err) < 0 || make_paths_readonly(plan, rootfd, err) < 0 ||
+	    finish_root(plan, rootfd, err) < 0)
 		return -1;
 	return 0;
 }

@@ -28,11 +28,18 @@ const char *ct_fd_path(int fd, char *buf, size_t size)
 	return buf;
 }
 
-static int open_openat2(int rootfd, const char *path, bool nofollow)
+/* How a path is resolved: whether a symlink as the last component is the answer, whether a
+ * symlink anywhere fails the look-up (ELOOP). */
+struct lookup {
+	bool nofollow, no_symlinks;
+};
+
+static int open_openat2(int rootfd, const char *path, struct lookup lookup)
 {
 	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.flags = O_PATH | O_CLOEXEC | (lookup.nofollow ? O_NOFOLLOW : 0),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS |
+			   (lookup.no_symlinks ? RESOLVE_NO_SYMLINKS : 0),
 	};
 	int fd;
 	/* EAGAIN: a rename raced with the lookup; the kernel asks to try again */
@@ -50,8 +57,8 @@ struct walk {
 	char done[PATH_MAX]; /* components resolved so far, "/a/b": no symlink, no ".." */
 	int cur;	     /* O_PATH fd of done */
 	int links;
-	bool nofollow; /* a symlink as the last component is the answer */
-	bool create;   /* make what is missing: directories, and `last` as the last one */
+	struct lookup how;
+	bool create; /* make what is missing: directories, and `last` as the last one */
 	enum ct_make last;
 };
 
@@ -159,7 +166,9 @@ static int step(struct walk *w, int rootfd, const char *name, bool last)
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return -1;
-	if (S_ISLNK(st.st_mode) && !(last && w->nofollow))
+	if (S_ISLNK(st.st_mode) && w->how.no_symlinks)
+		return errno = ELOOP, -1;
+	if (S_ISLNK(st.st_mode) && !(last && w->how.nofollow))
 		return splice_symlink(w, rootfd, fd);
 	if (!last && !S_ISDIR(st.st_mode))
 		return errno = ENOTDIR, -1;
@@ -199,9 +208,9 @@ static int walk(struct walk *w, int rootfd, const char *path)
 /* The walks are the fallback and the rare case: not inlined, so that their 8 KiB of path
  * buffers are not on the stack of every ct_root_open() and ct_root_mkpath() (a container
  * init's stack pages count against its memory limit). */
-static __attribute__((noinline)) int open_walk(int rootfd, const char *path, bool nofollow)
+static __attribute__((noinline)) int open_walk(int rootfd, const char *path, struct lookup how)
 {
-	struct walk w = {.nofollow = nofollow};
+	struct walk w = {.how = how};
 	return walk(&w, rootfd, path);
 }
 
@@ -272,29 +281,49 @@ int ct_root_open_regular(int rootfd, const char *path)
 	return errno = ELOOP, -1;
 }
 
-int ct_root_open_with(enum ct_resolver how, int rootfd, const char *path, bool nofollow)
+static int open_with(enum ct_resolver resolver, int rootfd, const char *path, struct lookup how)
 {
-	if (how == CT_RESOLVE_WALK)
-		return open_walk(rootfd, path, nofollow);
-	int fd = open_openat2(rootfd, path, nofollow);
-	if (how == CT_RESOLVE_OPENAT2 || fd >= 0 || (errno != ENOSYS && errno != EPERM))
+	if (resolver == CT_RESOLVE_WALK)
+		return open_walk(rootfd, path, how);
+	int fd = open_openat2(rootfd, path, how);
+	if (resolver == CT_RESOLVE_OPENAT2 || fd >= 0 || (errno != ENOSYS && errno != EPERM))
 		return fd;
 	/* EPERM is also what a seccomp profile answers: the walk tells a real EPERM apart */
-	return open_walk(rootfd, path, nofollow);
+	return open_walk(rootfd, path, how);
 }
 
-int ct_root_open(int rootfd, const char *path, bool nofollow)
+int ct_root_open_with(enum ct_resolver resolver, int rootfd, const char *path, bool nofollow)
+{
+	return open_with(resolver, rootfd, path, (struct lookup){.nofollow = nofollow});
+}
+
+int ct_root_open_exact_with(enum ct_resolver resolver, int rootfd, const char *path)
+{
+	return open_with(resolver, rootfd, path, (struct lookup){.no_symlinks = true});
+}
+
+static int open_auto(int rootfd, const char *path, struct lookup how)
 {
 	if (used_resolver == CT_RESOLVE_WALK)
-		return open_walk(rootfd, path, nofollow);
-	int fd = open_openat2(rootfd, path, nofollow);
+		return open_walk(rootfd, path, how);
+	int fd = open_openat2(rootfd, path, how);
 	if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
 		used_resolver = CT_RESOLVE_OPENAT2;
 		return fd;
 	}
 	if (errno == ENOSYS)
 		used_resolver = CT_RESOLVE_WALK;
-	return open_walk(rootfd, path, nofollow);
+	return open_walk(rootfd, path, how);
+}
+
+int ct_root_open(int rootfd, const char *path, bool nofollow)
+{
+	return open_auto(rootfd, path, (struct lookup){.nofollow = nofollow});
+}
+
+int ct_root_open_exact(int rootfd, const char *path)
+{
+	return open_auto(rootfd, path, (struct lookup){.no_symlinks = true});
 }
 
 /* path as its directory (dir, "." for none) and last component (name): -1 with EINVAL when

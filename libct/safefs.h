@@ -33,6 +33,12 @@ int ct_root_open_regular(int rootfd, const char *path);
  * missing); for tests and for the features report. */
 int ct_root_open_with(enum ct_resolver how, int rootfd, const char *path, bool nofollow);
 
+/* O_PATH | O_CLOEXEC fd of path under rootfd reached through no symlink at all, the last
+ * component included: -1 with ELOOP when one is on the way. For what goes only at its very
+ * path (procfs, sysfs: CVE-2019-19921). */
+int ct_root_open_exact(int rootfd, const char *path);
+int ct_root_open_exact_with(enum ct_resolver how, int rootfd, const char *path);
+
 /* The resolver that ct_root_open() ended up using so far (AUTO before the first call). */
 enum ct_resolver ct_root_resolver(void);
 

@@ -13,6 +13,10 @@
 
 /* ---- shared pieces ---- */
 
+/* (uid_t)-1, (gid_t)-1: "no change" to setresuid, setresgid, chown and the id maps; never
+ * an id of a config (oci/config_fields.c), nor of `exec --user`. */
+#define OCI_ID_UNCHANGED UINT32_MAX
+
 struct oci_id_mapping {
 	uint32_t container_id, host_id, size;
 };

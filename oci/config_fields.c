@@ -1,5 +1,6 @@
 /* The descriptor tables of config.json (config.md, config-linux.md, runtime-spec 1.3).
  * Each table mirrors one object of the schema; oci/jsonwalk.c walks them. */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -136,6 +137,34 @@ static int check_not_empty_array(struct oci_walk *w, const void *value)
 	return 0;
 }
 
+/* (uid_t)-1 and (gid_t)-1 tell setresuid, setresgid, chown and the id maps "leave it as it
+ * is": as a uid it would run the process as whoever ctrun is, root. */
+static int check_id(struct oci_walk *w, const void *value)
+{
+	if (*(const uint32_t *)value == OCI_ID_UNCHANGED)
+		return oci_walk_error(w, "4294967295 is (uid_t)-1, which the kernel takes as "
+					 "\"leave the id unchanged\": not an id");
+	return 0;
+}
+
+/* A mapped range that reaches (uid_t)-1 would map it (user_namespaces(7) refuses it too, with
+ * no word on which entry). */
+static int check_id_mapping(struct oci_walk *w, const void *value)
+{
+	const struct oci_id_mapping *m = value;
+	uint64_t container_end = (uint64_t)m->container_id + m->size;
+	uint64_t host_end = (uint64_t)m->host_id + m->size;
+	if (container_end > OCI_ID_UNCHANGED || host_end > OCI_ID_UNCHANGED)
+		return oci_walk_error_at(
+			w, "size",
+			"%" PRIu32 " ids from %s %" PRIu32 " reach 4294967295, "
+			"(uid_t)-1, which the kernel takes as \"leave the id "
+			"unchanged\": not an id",
+			m->size, container_end > OCI_ID_UNCHANGED ? "containerID" : "hostID",
+			container_end > OCI_ID_UNCHANGED ? m->container_id : m->host_id);
+	return 0;
+}
+
 static const struct oci_type t_ociversion = {.kind = OCI_STRING, .check = check_ociversion};
 static const struct oci_type t_rlimit_type = {.kind = OCI_STRING, .check = check_rlimit_type};
 static const struct oci_type t_cpu_list = {.kind = OCI_STRING, .check = check_cpu_list};
@@ -156,6 +185,10 @@ static const struct oci_type t_oom_score_adj = {
 static const struct oci_type t_ioprio_level = {.kind = OCI_INT, .width = 4, .min = 0, .max = 7};
 static const struct oci_type t_hook_timeout = {
 	.kind = OCI_INT, .width = 8, .min = 1, .max = INT64_MAX};
+static const struct oci_type t_id = {
+	.kind = OCI_UINT, .width = 4, .umax = UINT32_MAX, .check = check_id};
+static const struct oci_type t_ids = {
+	.kind = OCI_ARRAY, .elem = &t_id, .elem_size = sizeof(uint32_t)};
 static const struct oci_type t_names = {.kind = OCI_ARRAY,
 					.elem = &oci_t_string,
 					.elem_size = sizeof(char *),
@@ -181,12 +214,13 @@ static int check_device_type(struct oci_walk *w, const void *value);
 /* ---- shared objects ---- */
 
 static const struct oci_field id_mapping_fields[] = {
-	OCI_FIELD_REQ(struct oci_id_mapping, "containerID", container_id, oci_t_uint32),
-	OCI_FIELD_REQ(struct oci_id_mapping, "hostID", host_id, oci_t_uint32),
+	OCI_FIELD_REQ(struct oci_id_mapping, "containerID", container_id, t_id),
+	OCI_FIELD_REQ(struct oci_id_mapping, "hostID", host_id, t_id),
 	OCI_FIELD_REQ(struct oci_id_mapping, "size", size, oci_t_uint32),
 	{NULL},
 };
-OBJECT_TYPE(t_id_mapping, id_mapping_fields);
+static const struct oci_type t_id_mapping = {
+	.kind = OCI_OBJECT, .fields = id_mapping_fields, .check = check_id_mapping};
 ARRAY_TYPE(t_id_mappings, t_id_mapping, struct oci_id_mapping);
 
 static const struct oci_field hook_fields[] = {
@@ -232,10 +266,10 @@ static const struct oci_field console_size_fields[] = {
 OBJECT_TYPE(t_console_size, console_size_fields);
 
 static const struct oci_field user_fields[] = {
-	OCI_FIELD_REQ(struct oci_user, "uid", uid, oci_t_uint32),
-	OCI_FIELD_REQ(struct oci_user, "gid", gid, oci_t_uint32),
+	OCI_FIELD_REQ(struct oci_user, "uid", uid, t_id),
+	OCI_FIELD_REQ(struct oci_user, "gid", gid, t_id),
 	OCI_FIELD_OPT(struct oci_user, "umask", umask, oci_t_uint32),
-	OCI_FIELD(struct oci_user, "additionalGids", additional_gids, oci_t_uint32_array),
+	OCI_FIELD(struct oci_user, "additionalGids", additional_gids, t_ids),
 	OCI_FIELD(struct oci_user, "username", username, oci_t_string),
 	{NULL},
 };
@@ -340,8 +374,8 @@ static const struct oci_field device_fields[] = {
 	OCI_FIELD_OPT(struct oci_device, "fileMode", file_mode, t_file_mode),
 	OCI_FIELD_OPT(struct oci_device, "major", major, oci_t_int64),
 	OCI_FIELD_OPT(struct oci_device, "minor", minor, oci_t_int64),
-	OCI_FIELD_OPT(struct oci_device, "uid", uid, oci_t_uint32),
-	OCI_FIELD_OPT(struct oci_device, "gid", gid, oci_t_uint32),
+	OCI_FIELD_OPT(struct oci_device, "uid", uid, t_id),
+	OCI_FIELD_OPT(struct oci_device, "gid", gid, t_id),
 	{NULL},
 };
 OBJECT_TYPE(t_device, device_fields);

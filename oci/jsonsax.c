@@ -87,6 +87,9 @@ static const struct oci_field *take_pending(struct sax *s, enum oci_kind kind, v
 static int on_string(void *ctx, const unsigned char *str, size_t len)
 {
 	struct sax *s = ctx;
+	/* a "\u0000" inside, skipped or not: refused, as the tree refuses it (oci/jsontree.c) */
+	if (memchr(str, '\0', len))
+		return 0;
 	if (skips_value(s, false))
 		return 1;
 	char **dst = s->map_value;
@@ -201,13 +204,13 @@ static int map_append(struct sax *s, struct frame *fr, const unsigned char *key,
 static int on_map_key(void *ctx, const unsigned char *key, size_t len)
 {
 	struct sax *s = ctx;
+	if (memchr(key, '\0', len))
+		return 0; /* as on_string */
 	if (s->skipping)
 		return 1;
 	struct frame *fr = top(s);
 	if (fr->kind == FRAME_MAP)
 		return map_append(s, fr, key, len);
-	/* a key with "\u0000" ends there, as the tree's C strings do: both readers agree */
-	len = strnlen((const char *)key, len);
 	for (size_t i = 0; fr->fields[i].name; i++) {
 		const struct oci_field *f = &fr->fields[i];
 		if (strlen(f->name) != len || memcmp(f->name, key, len) != 0)

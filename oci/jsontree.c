@@ -11,6 +11,8 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
+#include "oci/jsonpath.h"
+
 /* ---- the arena ---- */
 
 /* A config.json of the spec's defaults makes about 12 KiB of nodes and strings. */
@@ -99,7 +101,13 @@ struct builder {
 	/* The members of the open containers, in order: an object's as name, value, name,
 	 * value...; an array's as values. */
 	struct ptr_stack members;
-	bool too_deep; /* why the parse was cancelled (else: out of memory) */
+	/* Why the parse was cancelled (neither: out of memory). */
+	bool too_deep;
+	bool nul;
+	/* Where the string with a NUL is, what of it comes before the NUL, and whether it is a
+	 * property name (the path is then its object's). */
+	char nul_path[256], nul_text[48];
+	bool nul_in_key;
 };
 
 /* yajl's callbacks return 1 to go on, 0 to cancel the parse. */
@@ -147,9 +155,53 @@ static int on_number(void *ctx, const char *text, size_t len)
 	return add_value(b, v);
 }
 
+/* ---- strings with a NUL byte ---- */
+
+/* Index in `members` of an open container's first member: its len while it is open. */
+static size_t first_member(yajl_val open)
+{
+	return open->type == yajl_t_object ? open->u.object.len : open->u.array.len;
+}
+
+/* The path of the member being built in the innermost open container: for each container,
+ * the key or index of its member that holds the next one. */
+static void render_open_path(const struct builder *b, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < b->open.len; i++) {
+		yajl_val v = b->open.items[i];
+		bool object = v->type == yajl_t_object;
+		size_t first = first_member(v);
+		size_t end =
+			i + 1 < b->open.len ? first_member(b->open.items[i + 1]) : b->members.len;
+		struct oci_path_step step = {.index = (end - first) / (object ? 2 : 1)};
+		if (object && end > first && (end - first) % 2) /* its key is pushed */
+			step.name = b->members.items[end - 1];
+		else if (object)
+			break; /* a key itself: the path is the object's */
+		len = oci_path_append(buf, size, len, &step);
+	}
+}
+
+/* JSON may carry "\u0000" inside a string; a C string ends there, so what the runtime would
+ * pass on (an argument, a path, a hostname) is not what the document says: refused. */
+static bool refuse_nul(struct builder *b, const unsigned char *text, size_t len, bool key)
+{
+	if (!memchr(text, '\0', len))
+		return false;
+	b->nul = true;
+	b->nul_in_key = key;
+	render_open_path(b, b->nul_path, sizeof(b->nul_path));
+	snprintf(b->nul_text, sizeof(b->nul_text), "%s", (const char *)text);
+	return true;
+}
+
 static int on_string(void *ctx, const unsigned char *text, size_t len)
 {
 	struct builder *b = ctx;
+	if (refuse_nul(b, text, len, false))
+		return CANCEL;
 	yajl_val v = new_node(b, yajl_t_string);
 	if (v && !(v->u.string = arena_strndup(b->doc, text, len)))
 		return CANCEL;
@@ -159,6 +211,8 @@ static int on_string(void *ctx, const unsigned char *text, size_t len)
 static int on_key(void *ctx, const unsigned char *text, size_t len)
 {
 	struct builder *b = ctx;
+	if (refuse_nul(b, text, len, true))
+		return CANCEL;
 	char *key = arena_strndup(b->doc, text, len);
 	return key && push(&b->members, key) ? CONTINUE : CANCEL;
 }
@@ -289,6 +343,15 @@ static int describe_syntax_error(const char *file, const char *text, struct ct_e
 			    reason);
 }
 
+static int report_nul(const char *file, const struct builder *b, struct ct_error *err)
+{
+	return ct_error_set(err, 0,
+			    "%s: %s: %s \"%s\\u0000...\" holds a NUL byte (\\u0000), which would "
+			    "cut it short",
+			    file, *b->nul_path ? b->nul_path : ".",
+			    b->nul_in_key ? "the property name" : "the string", b->nul_text);
+}
+
 static int report_too_deep(const char *file, const char *text, size_t offset, struct ct_error *err)
 {
 	unsigned line, col;
@@ -327,6 +390,8 @@ yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err
 	oci_json_free(&doc->root);
 	if (st != yajl_status_client_canceled)
 		describe_syntax_error(file, text, err);
+	else if (b.nul)
+		report_nul(file, &b, err);
 	else if (b.too_deep)
 		report_too_deep(file, text, offset, err);
 	else

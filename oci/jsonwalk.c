@@ -37,36 +37,10 @@ static void path_pop(struct oci_walk *w)
 	w->depth--;
 }
 
-static bool is_identifier(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9')))
-			return false;
-	return true;
-}
-
 /* Appends text to w->path at *len, cut at the buffer's end. */
 static void path_append(struct oci_walk *w, size_t *len, const char *text)
 {
 	*len = ct_buf_put(w->path, sizeof(w->path), *len, text);
-}
-
-/* One step as text: ".name" for an identifier, "[\"name\"]" for any other name, "[3]". */
-static void path_append_step(struct oci_walk *w, size_t *len, const struct oci_path_step *step)
-{
-	if (!step->name) {
-		char index[32];
-		snprintf(index, sizeof(index), "[%zu]", step->index);
-		path_append(w, len, index);
-		return;
-	}
-	bool plain = is_identifier(step->name);
-	path_append(w, len, plain ? "." : "[\"");
-	path_append(w, len, step->name);
-	path_append(w, len, plain ? "" : "\"]");
 }
 
 /* w->path from the recorded steps, then subpath (NULL for none) after a '.'. */
@@ -75,7 +49,7 @@ static const char *path_render(struct oci_walk *w, const char *subpath)
 	size_t len = 0, kept = w->depth < OCI_PATH_STEPS ? w->depth : OCI_PATH_STEPS;
 	w->path[0] = '\0';
 	for (size_t i = 0; i < kept; i++)
-		path_append_step(w, &len, &w->steps[i]);
+		len = oci_path_append(w->path, sizeof(w->path), len, &w->steps[i]);
 	if (subpath) {
 		path_append(w, &len, ".");
 		path_append(w, &len, subpath);

@@ -15,6 +15,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "libct/error.h"
+#include "oci/jsonpath.h"
 #include "oci/jsontree.h"
 
 #define OCI_ARRAY(T)        \
@@ -75,13 +76,6 @@ struct oci_field {
 	{                                                                             \
 		json, &(typ), offsetof(st, member), offsetof(st, has_##member), false \
 	}
-
-/* One level of the path to the value being walked: a property name, or (name NULL) an
- * array index. */
-struct oci_path_step {
-	const char *name;
-	size_t index;
-};
 
 /* Steps kept: each renders to at least 2 characters, so these fill the 511 characters of
  * a rendered path; deeper levels are only counted. */

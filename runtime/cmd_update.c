@@ -41,10 +41,15 @@ static int usage(void)
 static int read_document(const char *from, struct oci_resources **out, struct ct_error *err)
 {
 	bool in = strcmp(from, "-") == 0;
-	_cleanup_free_ char *text = in ? ct_read_all(STDIN_FILENO, RESOURCES_MAX, NULL)
+	size_t len = 0;
+	_cleanup_free_ char *text = in ? ct_read_all(STDIN_FILENO, RESOURCES_MAX, &len)
 				       : oci_read_file(from, RESOURCES_MAX, err);
 	if (!text)
 		return in ? ct_error_set(err, errno, "read the resources from stdin") : -1;
+	/* the parser reads a C string: what follows a NUL would go unread (oci_read_file checks
+	 * a file the same way) */
+	if (in && strlen(text) != len)
+		return ct_error_set(err, EINVAL, "stdin: contains a NUL byte");
 	return oci_resources_parse(text, in ? "stdin" : from, out, err);
 }
 

@@ -47,13 +47,24 @@ static const struct option exec_options[] = {
 	"[--no-new-privs] [--apparmor P] [--process-label L] [--preserve-fds N] "            \
 	"[--ignore-paused] ID [CMD ARGS...]"
 
-static int parse_u32(const char *text, uint32_t *out)
+/* A decimal id into *out: 0, or -1 with why. (uid_t)-1 is none: setresuid and setgroups
+ * would take it as "leave unchanged" and the process would keep ctrun's root. */
+static int parse_id(const char *text, uint32_t *out, char *why, size_t why_size)
 {
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(text, &end, 10);
-	if (errno || end == text || *end || text[0] == '-' || v > UINT32_MAX)
+	if (errno || end == text || *end || text[0] == '-' || v > UINT32_MAX) {
+		snprintf(why, why_size, "\"%s\" is not a decimal id", text);
 		return -1;
+	}
+	if (v == OCI_ID_UNCHANGED) {
+		snprintf(why, why_size,
+			 "%s is (uid_t)-1, which the kernel takes as \"leave the id unchanged\": "
+			 "not an id",
+			 text);
+		return -1;
+	}
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -69,8 +80,10 @@ int ct_exec_parse_user(const char *text, uint32_t *uid, uint32_t *gid, bool *has
 		len = sizeof(buf) - 1;
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	if (parse_u32(buf, uid) < 0 || (colon && parse_u32(colon + 1, gid) < 0)) {
-		snprintf(why, why_size, "\"%s\" is not UID or UID:GID (decimal ids)", text);
+	char id_why[128];
+	if (parse_id(buf, uid, id_why, sizeof(id_why)) < 0 ||
+	    (colon && parse_id(colon + 1, gid, id_why, sizeof(id_why)) < 0)) {
+		snprintf(why, why_size, "\"%s\" is not UID or UID:GID: %s", text, id_why);
 		return -1;
 	}
 	return 0;
@@ -90,7 +103,7 @@ static int parse_bool(const char *text, bool *out)
 /* One flag of the option table; -1 after a usage error. */
 static int take_flag(int c, char **argv, struct ct_exec_flags *f)
 {
-	char why[128];
+	char why[256];
 	switch (c) {
 	case 'p':
 		f->process_file = optarg;
@@ -129,10 +142,8 @@ static int take_flag(int c, char **argv, struct ct_exec_flags *f)
 		f->caps[f->n_caps++] = optarg;
 		break;
 	case 'g':
-		if (parse_u32(optarg, &f->gids[f->n_gids]) < 0)
-			return ct_usage_error(argv[0], "--additional-gids: invalid gid \"%s\"",
-					      optarg),
-			       -1;
+		if (parse_id(optarg, &f->gids[f->n_gids], why, sizeof(why)) < 0)
+			return ct_usage_error(argv[0], "--additional-gids: %s", why), -1;
 		f->n_gids++;
 		break;
 	case 'u':

@@ -6,8 +6,10 @@
 #ifndef _GNU_SOURCE /* the Makefile defines it */
 #endif
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -313,4 +315,66 @@ Test(docs, install_puts_binary_man_page_and_completion)
 	expect_installed(tmp, "/usr/share/man/man8/ctrun.8", 0644);
 	expect_installed(tmp, "/usr/share/bash-completion/completions/ctrun", 0644);
 	nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Whether some tests/integration/test_*.c defines Test(suite, name) with name matching the
+ * shell pattern name_pattern. */
+static bool integration_test_exists(const char *suite, const char *name_pattern)
+{
+	char glob_path[PATH_MAX], needle[96];
+	snprintf(glob_path, sizeof(glob_path), "%s/tests/integration", src_dir());
+	snprintf(needle, sizeof(needle), "Test(%s, ", suite);
+	DIR *d = opendir(glob_path);
+	cr_assert_not_null(d, "opendir %s: %s", glob_path, strerror(errno));
+	bool found = false;
+	for (struct dirent *e; !found && (e = readdir(d));) {
+		if (fnmatch("test_*.c", e->d_name, 0) != 0)
+			continue;
+		char rel[PATH_MAX];
+		snprintf(rel, sizeof(rel), "tests/integration/%s", e->d_name);
+		char *text = read_source_file(rel);
+		for (char *p = text; !found && (p = strstr(p, needle)); p++) {
+			char name[128];
+			if (sscanf(p + strlen(needle), "%127[a-z0-9_]", name) == 1)
+				found = fnmatch(name_pattern, name, 0) == 0;
+		}
+		free(text);
+	}
+	closedir(d);
+	return found;
+}
+
+/* The differences no shared config reaches are each held by an integration test: every
+ * `suite/name` (a shell pattern) of the table's last column names one that exists. */
+Test(docs, every_difference_outside_the_suite_names_a_test_that_exists)
+{
+	char *text = read_source_file("docs/differences-from-runc.md");
+	char *table = strstr(text, "| tested by |");
+	cr_assert_not_null(table, "no table with a \"tested by\" column");
+	unsigned checked = 0;
+	for (char *line = strchr(table, '\n'); line && line[1] == '|';
+	     line = strchr(line + 1, '\n')) {
+		char *end = strchr(line + 1, '\n');
+		cr_assert_not_null(end, "the table's last line has no newline");
+		/* the last cell: between the last two '|' of the line */
+		char *last = memrchr(line + 1, '|', (size_t)(end - line - 1));
+		last = last ? memrchr(line + 1, '|', (size_t)(last - line - 1)) : NULL;
+		cr_assert_not_null(last, "not a table row: %.*s", (int)(end - line), line);
+		for (char *tick = strchr(last, '`'); tick && tick < end;) {
+			char *close = strchr(tick + 1, '`');
+			cr_assert(close && close < end, "unbalanced ` in: %.*s", (int)(end - line),
+				  line);
+			char ref[160], *slash;
+			snprintf(ref, sizeof(ref), "%.*s", (int)(close - tick - 1), tick + 1);
+			if ((slash = strchr(ref, '/'))) {
+				*slash = '\0';
+				cr_expect(integration_test_exists(ref, slash + 1), "no test %s/%s",
+					  ref, slash + 1);
+				checked++;
+			}
+			tick = strchr(close + 1, '`');
+		}
+	}
+	cr_expect_gt(checked, 0, "no test named in the table");
+	free(text);
 }

@@ -111,7 +111,7 @@ static const char full_doc[] = JSON({
 			"uid" : 1000,
 			"gid" : 1001,
 			"umask" : 18,
-			"additionalGids" : [ 5, 4294967295 ],
+			"additionalGids" : [ 5, 4294967294 ],
 			"username" : "alice"
 		},
 		"args" : [ "sh", "-c", "echo \"hi\"" ],
@@ -181,7 +181,7 @@ static const char full_doc[] = JSON({
 		"uidMappings" : [ {"containerID" : 0, "hostID" : 1000, "size" : 32000} ],
 		"gidMappings" : [
 			{"containerID" : 0, "hostID" : 2000, "size" : 16000},
-			{"containerID" : 16000, "hostID" : 4294967295, "size" : 1}
+			{"containerID" : 16000, "hostID" : 4294967294, "size" : 1}
 		],
 		"timeOffsets" : {
 			"boottime" : {"secs" : -10, "nanosecs" : 500},
@@ -377,7 +377,7 @@ Test(config_full, process_user)
 	cr_expect_eq(u->umask, 022);
 	cr_assert_eq(u->additional_gids.len, 2);
 	cr_expect_eq(u->additional_gids.items[0], 5);
-	cr_expect_eq(u->additional_gids.items[1], UINT32_MAX);
+	cr_expect_eq(u->additional_gids.items[1], UINT32_MAX - 1); /* the largest id: (uid_t)-1 is none */
 	cr_expect_str_eq(u->username, "alice");
 	oci_config_free(c);
 }
@@ -509,7 +509,7 @@ Test(config_full, linux_namespaces_and_id_mappings)
 	cr_assert_eq(lx->gid_mappings.len, 2);
 	cr_expect_eq(lx->gid_mappings.items[0].host_id, 2000);
 	cr_expect_eq(lx->gid_mappings.items[1].container_id, 16000);
-	cr_expect_eq(lx->gid_mappings.items[1].host_id, UINT32_MAX);
+	cr_expect_eq(lx->gid_mappings.items[1].host_id, UINT32_MAX - 1);
 	oci_config_free(c);
 }
 

@@ -124,6 +124,28 @@ Test(exec_flags, user_text)
 	cr_expect(uid == 0 && !has_gid);
 	cr_expect_eq(ct_exec_parse_user("a:b", &uid, &gid, &has_gid, why, sizeof(why)), -1);
 	cr_expect(strstr(why, "\"a:b\""), "%s", why);
+	cr_expect_eq(
+		ct_exec_parse_user("4294967294:4294967294", &uid, &gid, &has_gid, why, sizeof(why)),
+		0);
+	cr_expect(uid == 4294967294u && gid == 4294967294u);
+}
+
+/* (uid_t)-1 would leave the process root (issue 19): refused as a uid, a gid and an
+ * additional gid, with why. */
+Test(exec_flags, minus_one_is_no_id)
+{
+	uint32_t uid = 0, gid = 0;
+	bool has_gid;
+	char why[256];
+	static const char *const users[] = {"4294967295", "0:4294967295", "4294967295:0"};
+	for (size_t i = 0; i < 3; i++) {
+		cr_expect_eq(ct_exec_parse_user(users[i], &uid, &gid, &has_gid, why, sizeof(why)),
+			     -1, "%s", users[i]);
+		cr_expect(strstr(why, "(uid_t)-1"), "%s", why);
+	}
+	assert_refused(ARGS("--user", "4294967295", "box", "id"));
+	assert_refused(ARGS("--additional-gids", "4294967295", "box", "id"));
+	assert_refused(ARGS("-g", "1", "-g", "4294967295", "box", "id"));
 }
 
 /* The config's process, as the walker makes it. */

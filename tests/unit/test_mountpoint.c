@@ -206,3 +206,38 @@ Test(mountpoint, a_new_one_replaces_those_at_and_below_it)
 	cr_expect_geq(ct_mountpoint_fresh_dir(&mp, "/sys"), 0);
 	cr_expect_geq(ct_mountpoint_fresh_dir(&mp, "/sys/fs"), 0);
 }
+
+/* procfs and sysfs go only on a directory at their very path (issue 19): a symlink of the
+ * image at or above it is refused before anything is made at its target. */
+Test(mountpoint, exact_directory_refuses_symlinks_and_files_and_makes_what_is_missing)
+{
+	char p[PATH_MAX];
+	at(p, "root/proc");
+	cr_assert_eq(symlink("/fakeproc", p), 0);
+	at(p, "root/sys");
+	cr_assert_eq(symlink("real", p), 0);
+	at(p, "root/real");
+	cr_assert_eq(mkdir(p, 0755), 0);
+	at(p, "root/file");
+	int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	cr_assert_geq(fd, 0);
+	close(fd);
+
+	cr_expect_eq(ct_mountpoint_open_exact(&mp, "/proc"), -1);
+	cr_expect_eq(errno, ELOOP);
+	at(p, "root/fakeproc");
+	cr_expect_neq(access(p, F_OK), 0, "the symlink's target was made");
+	cr_expect_eq(ct_mountpoint_open_exact(&mp, "/sys/fs"), -1);
+	cr_expect_eq(errno, ELOOP);
+	at(p, "root/real/fs");
+	cr_expect_neq(access(p, F_OK), 0, "made through the symlink");
+	cr_expect_eq(ct_mountpoint_open_exact(&mp, "/file"), -1);
+	cr_expect_eq(errno, ENOTDIR);
+
+	fd = ct_mountpoint_open_exact(&mp, "/real/a/b");
+	cr_expect_geq(fd, 0, "%s", strerror(errno));
+	close(fd);
+	at(p, "root/real/a/b");
+	struct stat st;
+	cr_expect(stat(p, &st) == 0 && S_ISDIR(st.st_mode), "not made as a directory");
+}

@@ -140,6 +140,27 @@ ParameterizedTest(enum ct_resolver *how, safefs, resolves, .init = setup, .fini 
 	assert_fails(ct_root_open_with(*how, rootfd, "etc/passwd/x", false), ENOTDIR);
 }
 
+ParameterizedTestParameters(safefs, exact)
+{
+	static enum ct_resolver how[] = {CT_RESOLVE_OPENAT2, CT_RESOLVE_WALK};
+	return cr_make_param_array(enum ct_resolver, how, 2);
+}
+
+/* No symlink at all on the way, the last component included; both resolvers alike. */
+ParameterizedTest(enum ct_resolver *how, safefs, exact, .init = setup, .fini = teardown)
+{
+	make_dir(root, "proc");
+	make_link("/etc", "abs");
+	make_link("etc", "rel");
+	make_dir(root, "etc/sub");
+	assert_is(ct_root_open_exact_with(*how, rootfd, "/proc"), root, "proc");
+	assert_is(ct_root_open_exact_with(*how, rootfd, "/etc/sub"), root, "etc/sub");
+	assert_fails(ct_root_open_exact_with(*how, rootfd, "/abs"), ELOOP);
+	assert_fails(ct_root_open_exact_with(*how, rootfd, "/rel/sub"), ELOOP);
+	assert_fails(ct_root_open_exact_with(*how, rootfd, "/abs/sub"), ELOOP);
+	assert_fails(ct_root_open_exact_with(*how, rootfd, "/missing/x"), ENOENT);
+}
+
 Test(safefs, auto_resolver_is_openat2_here, .init = setup, .fini = teardown)
 {
 	assert_is(ct_root_open(rootfd, "etc/passwd", false), root, "etc/passwd");
