@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "tests/integration/cgroup_util.h"
+#include "tests/integration/host_null.h"
 #include "tests/integration/lifecycle_util.h"
 #include "tests/lib/difftable.h"
 #include "tests/lib/testlib.h"
@@ -224,8 +225,11 @@ struct run_env {
 	char *other_root; /* runc's --root */
 	char *crun_root;  /* crun's --root */
 	char *id;
-	char *cgroup_path; /* the absolute cgroupsPath given to a config that names one */
-	pid_t sandbox_pid; /* the pause container of the pod configs, 0 until needed */
+	char *cgroup_path;     /* the absolute cgroupsPath given to a config that names one */
+	pid_t sandbox_pid;     /* the pause container of the pod configs, 0 until needed */
+	struct host_null null; /* what the runtimes take for the host's /dev/null */
+	char *stdin_file;      /* empty: the stdin of each runtime command */
+	char *discard_file;    /* the output nobody reads */
 	struct subst subst[16];
 	size_t nsubst;
 };
@@ -287,6 +291,9 @@ static void make_work(struct run_env *e)
 	/* Host programs the clients bind in; the probe replaces what would run them. */
 	add_host_file(e, "/usr/bin/docker-init", "docker-init");
 	add_host_file(e, "/usr/libexec/podman/catatonit", "catatonit");
+	e->stdin_file = ctt_path(e->work, "stdin");
+	ctt_write_file(e->stdin_file, "");
+	e->discard_file = ctt_path(e->work, "discard");
 }
 
 static void remove_cgroup_parent(void);
@@ -300,6 +307,7 @@ static void env_init(struct run_env *e)
 	cr_assert_geq(asprintf(&e->id, "diff-%d", (int)getpid()), 0);
 	cr_assert_geq(asprintf(&e->cgroup_path, "/ctrun-diff-%d/c", (int)getpid()), 0);
 	make_work(e);
+	hn_guard(&e->null, e->work, 0);
 	char *probe = lc_rootfs_path(&e->lc, "bin/diffprobe");
 	struct ctt_result r;
 	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("diffprobe"), probe, NULL});
@@ -313,7 +321,7 @@ static void env_init(struct run_env *e)
 struct runtime {
 	const char *name;
 	const char *const *argv;    /* program and global options, NULL-terminated */
-	const char *stdin_file;	    /* an empty file, the stdin of each command */
+	const struct run_env *env;  /* its stdio files */
 	const char *const *wrapper; /* what each command runs under, NULL-terminated; NULL: none */
 };
 
@@ -358,24 +366,21 @@ static const char **rt_argv(const struct runtime *rt, const char *const *args, c
 	return out;
 }
 
-/* Runs argv with stdin an empty file, stdout and stderr to the files (appended; NULL:
- * /dev/null), fd 3 to fd3 when >= 0; waits for it and returns its exit status. What it
- * leaves running keeps the files: a container's process writes its output there. Not
- * /dev/null as stdin: runc reopens that in the container, where a user namespace's bind of
- * the host's node cannot be opened, and refuses the container. */
-static int run_to_files(const char *const *argv, const char *in_file, const char *out,
-			const char *err, int fd3)
-{
-	pid_t pid = lc_fork_exec(argv, NULL, in_file, out ? out : "/dev/null",
-				 err ? err : "/dev/null", fd3);
-	return lc_wait(pid, 60000);
-}
-
+/* Runs rt's command args with stdin the env's empty file, stdout and stderr to the files
+ * (appended; NULL: the env's discard file), fd 3 to fd3 when >= 0; waits for it and returns
+ * its exit status. What it leaves running keeps the files: a container's process writes its
+ * output there. Never /dev/null: crun 1.8.1 fchowns its stdio to the container's root in a
+ * user namespace (to -1:-1 otherwise), which on a host's /dev/null hands the host's node to
+ * the container; and runc reopens a /dev/null stdin in the container, where a user
+ * namespace's bind of the host's node cannot be opened, and refuses the container. */
 static int rt_run(const struct runtime *rt, const char *const *args, const char *out,
 		  const char *err, int fd3)
 {
 	const char *argv[MAX_ARGS];
-	return run_to_files(rt_argv(rt, args, argv), rt->stdin_file, out, err, fd3);
+	const char *discard = rt->env->discard_file;
+	pid_t pid = lc_fork_exec(rt_argv(rt, args, argv), NULL, rt->env->stdin_file,
+				 out ? out : discard, err ? err : discard, fd3);
+	return lc_wait(pid, 60000);
 }
 
 /* `state ID` parsed; NULL when the runtime does not know the container. */
@@ -1116,18 +1121,26 @@ static void judge(const char *name, const char *vs, const struct dt_facts *ours,
 
 /* ---- the tests ---- */
 
-static const struct run_env *cleanup_env;
+/* A copy: the suite's .fini runs after the test's frame, where its run_env was, is gone. */
+static struct run_env cleanup_env;
+static bool cleanup_pending;
+
+static void clean_up_later(const struct run_env *e)
+{
+	cleanup_env = *e;
+	cleanup_pending = true;
+}
 
 static void delete_other_containers(void)
 {
-	if (cleanup_env) {
-		struct runtime runc = {"runc", LC_ARGV("runc", "--root", cleanup_env->other_root),
-				       "/dev/null"};
-		struct runtime crun = {"crun", LC_ARGV("crun", "--root", cleanup_env->crun_root),
-				       "/dev/null", hybrid_host() ? hide_unified : NULL};
-		rt_delete(&runc, cleanup_env->id);
-		rt_delete(&crun, cleanup_env->id);
-		cleanup_env = NULL;
+	if (cleanup_pending) {
+		const struct run_env *e = &cleanup_env;
+		struct runtime runc = {"runc", LC_ARGV("runc", "--root", e->other_root), e};
+		struct runtime crun = {"crun", LC_ARGV("crun", "--root", e->crun_root), e,
+				       hybrid_host() ? hide_unified : NULL};
+		rt_delete(&runc, e->id);
+		rt_delete(&crun, e->id);
+		cleanup_pending = false;
 	}
 	lc_cleanup();
 	remove_cgroup_parent();
@@ -1221,22 +1234,21 @@ static void differential(const char *name)
 	const struct input *in = find_input(name);
 	struct run_env e;
 	env_init(&e);
-	cleanup_env = &e;
+	clean_up_later(&e);
 	if (strstr(name, "in-pod") || strstr(name, "pod-member"))
 		start_sandbox(&e);
-	char *in_file = ctt_path(e.work, "stdin");
-	ctt_write_file(in_file, "");
 	const char *const *wrap = hybrid_host() ? hide_unified : NULL;
-	struct runtime ctrun = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), in_file};
-	struct runtime runc = {"runc", LC_ARGV("runc", "--root", e.other_root), in_file};
-	struct runtime ctrun_v1 = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), in_file,
+	struct runtime ctrun = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), &e};
+	struct runtime runc = {"runc", LC_ARGV("runc", "--root", e.other_root), &e};
+	struct runtime ctrun_v1 = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), &e,
 				   wrap};
-	struct runtime crun = {"crun", LC_ARGV("crun", "--root", e.crun_root), in_file, wrap};
+	struct runtime crun = {"crun", LC_ARGV("crun", "--root", e.crun_root), &e, wrap};
 	compare(&e, in, name, &ctrun, &runc, true);
 	if (in_path("crun"))
 		compare(&e, in, name, &ctrun_v1, &crun, false);
 	else
 		note("%s: not compared with crun: no crun in PATH", name);
+	hn_assert_untouched(&e.null, name);
 }
 
 #define AS_TEST(ident, name, kind, base) \
@@ -1270,21 +1282,21 @@ Test(differential, delete_of_a_created_container)
 		ctt_skip("no runc in PATH (make deps installs Debian's runc)");
 	struct run_env e;
 	env_init(&e);
-	cleanup_env = &e;
+	clean_up_later(&e);
 	lc_set_args(&e.lc, LC_ARGV("/bin/sleep", "1000"));
 	ctt_config_set(e.lc.bundle, ".process.terminal", "false");
 	char *q = lc_json_quote(e.cgroup_path);
 	ctt_config_set(e.lc.bundle, ".linux.cgroupsPath", q);
 	free(q);
-	struct runtime ctrun = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root),
-				"/dev/null"};
-	struct runtime runc = {"runc", LC_ARGV("runc", "--root", e.other_root), "/dev/null"};
+	struct runtime ctrun = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), &e};
+	struct runtime runc = {"runc", LC_ARGV("runc", "--root", e.other_root), &e};
 	struct dt_facts ours = {0}, theirs = {0};
 	delete_created(&e, &ctrun, &ours);
 	delete_created(&e, &runc, &theirs);
 	judge("cli-delete-created", "runc", &ours, &theirs);
 	dt_facts_free(&ours);
 	dt_facts_free(&theirs);
+	hn_assert_untouched(&e.null, "cli-delete-created");
 }
 
 /* Podman's default config as `podman run --cgroups=disabled` sends it (no limit but the
@@ -1317,17 +1329,15 @@ Test(differential, cgroup_manager_disabled)
 		ctt_skip("no crun in PATH (make deps installs Debian's crun)");
 	struct run_env e;
 	env_init(&e);
-	cleanup_env = &e;
-	char *in_file = ctt_path(e.work, "stdin");
-	ctt_write_file(in_file, "");
+	clean_up_later(&e);
 	const char *const *wrap = hybrid_host() ? hide_unified : NULL;
 	struct runtime ctrun = {
 		"ctrun",
-		LC_ARGV(ctt_ctrun_path(), "--cgroup-manager", "disabled", "--root", e.lc.root),
-		in_file, wrap};
+		LC_ARGV(ctt_ctrun_path(), "--cgroup-manager", "disabled", "--root", e.lc.root), &e,
+		wrap};
 	struct runtime crun = {"crun",
 			       LC_ARGV("crun", "--cgroup-manager=disabled", "--root", e.crun_root),
-			       in_file, wrap};
+			       &e, wrap};
 	static const struct {
 		bool mknod;
 		const char *name;
@@ -1347,7 +1357,7 @@ Test(differential, cgroup_manager_disabled)
 		dt_facts_free(&ours);
 		dt_facts_free(&theirs);
 	}
-	free(in_file);
+	hn_assert_untouched(&e.null, "cli-cgroup-manager-disabled");
 }
 
 /* Every document of configs/ is an input above, and each input has its test. */

@@ -6,6 +6,7 @@
  * chown it too), the bundle is searchable by it. Id-mapped binds (config.md "idmap") show
  * host files through the container's mapping or their own. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/integration/host_null.h"
 #include "tests/integration/lifecycle_util.h"
 
 #define ID	 "uns"
@@ -216,6 +218,37 @@ Test(userns, devices_are_bound_from_the_host_and_work)
 				     "grep -c ' /null /dev/null ' /proc/self/mountinfo");
 	cr_expect_str_eq(out, "1:3 character special file\n1:5 character special file\n5\n1\n");
 	free(out);
+	lc_assert_nothing_left(&t);
+}
+
+#define NULL_AND_MASKED "stat -c '%a %u:%g %t:%T' /dev/null /etc/passwd"
+
+/* The host's /dev/null owned by the container's root (as crun leaves it after a run that had
+ * it as stdio): the container's root could change it, ctrun changes nothing of it (mode,
+ * owner, ctime) while it binds it in, over a masked file, and in place of an image's
+ * /dev/null that is a symlink to it, with it as the stdin of ctrun and of the process. */
+Test(userns, host_null_owned_by_the_containers_root_is_left_as_it_was)
+{
+	struct host_null host_null;
+	hn_guard(&host_null, ctt_tmpdir(), HOST_ID);
+	struct lc t;
+	userns_init(&t);
+	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/passwd\"");
+	char *out = lc_sh_output(&t, NULL_AND_MASKED);
+	cr_expect_str_eq(out, "666 0:0 1:3\n666 0:0 1:3\n");
+	free(out);
+	hn_assert_untouched(&host_null, "a run with a /dev tmpfs");
+	static const char *const dev[] = {"/dev/pts", "/dev/shm", "/dev/mqueue", "/dev"};
+	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
+		lc_remove_mount(&t, dev[i]);
+	char *null = lc_rootfs_path(&t, "dev/null");
+	unlink(null);
+	cr_assert_eq(symlink("/dev/null", null), 0, "symlink %s: %s", null, strerror(errno));
+	free(null);
+	out = lc_sh_output(&t, NULL_AND_MASKED);
+	cr_expect_str_eq(out, "666 0:0 1:3\n666 0:0 1:3\n");
+	free(out);
+	hn_assert_untouched(&host_null, "a run with the image's /dev");
 	lc_assert_nothing_left(&t);
 }
 
