@@ -18,6 +18,7 @@
 
 #include "libct/cgroup/cgroup.h"
 #include "libct/cleanup.h"
+#include "libct/home_env.h"
 #include "libct/lsm.h"
 #include "libct/mountfd.h"
 #include "libct/procfs.h"
@@ -327,7 +328,9 @@ int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size,
 {
 	const struct oci_process *p = &plan->config->process;
 	*exec_failed = false;
-	if (ct_lsm_apply(&plan->procfs, p->apparmor_profile, p->selinux_label, err) < 0 ||
+	/* first: as root, before a label or filter could refuse the read */
+	if (ct_home_env_apply(plan, err) < 0 ||
+	    ct_lsm_apply(&plan->procfs, p->apparmor_profile, p->selinux_label, err) < 0 ||
 	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
 	    apply_identity(plan, err) < 0 || enter_cwd(p, err) < 0)
 		return -1;

@@ -220,6 +220,67 @@ static __attribute__((noinline)) int create_walk(int rootfd, const char *path, e
 	return walk(&w, rootfd, path);
 }
 
+/* path's symlink at fd replaced by its target: absolute, or joined to path's directory
+ * (resolved again in the root, so neither form can leave it). */
+static int follow_link(int fd, char *path, size_t size)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	char *slash = strrchr(path, '/');
+	size_t dir = target[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+	if (dir + (size_t)n + 1 > size)
+		return errno = ENAMETOOLONG, -1;
+	memcpy(path + dir, target, (size_t)n + 1);
+	return 0;
+}
+
+/* The regular file checked as st, opened for reading from its resolved directory: a
+ * FIFO or device put there since never blocks the open (O_NONBLOCK) and is refused. */
+static int open_checked(int rootfd, const char *path, const struct stat *st)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+	_cleanup_close_ int dirfd = ct_root_open(rootfd, dir[0] ? dir : "/", false);
+	if (dirfd < 0)
+		return -1;
+	int fd = openat(dirfd, slash ? slash + 1 : path,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat now;
+	if (fd < 0 || fstat(fd, &now) < 0)
+		return fd < 0 ? -1 : (close(fd), -1);
+	if (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
+		close(fd);
+		return errno = ESTALE, -1;
+	}
+	return fd;
+}
+
+int ct_root_open_regular(int rootfd, const char *path)
+{
+	char cur[PATH_MAX];
+	if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+		return errno = ENAMETOOLONG, -1;
+	for (int links = 0; links <= MAX_SYMLINKS; links++) {
+		_cleanup_close_ int fd = ct_root_open(rootfd, cur, true);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) < 0)
+			return -1;
+		if (S_ISLNK(st.st_mode)) {
+			if (follow_link(fd, cur, sizeof(cur)) < 0)
+				return -1;
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			return errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL, -1;
+		return open_checked(rootfd, cur, &st);
+	}
+	return errno = ELOOP, -1;
+}
+
 static int open_with(enum ct_resolver resolver, int rootfd, const char *path, struct lookup how)
 {
 	if (resolver == CT_RESOLVE_WALK)

@@ -23,6 +23,12 @@ enum ct_resolver { CT_RESOLVE_AUTO, CT_RESOLVE_OPENAT2, CT_RESOLVE_WALK };
  * rootfd. nofollow: a symlink as the last component is opened itself, not followed. */
 int ct_root_open(int rootfd, const char *path, bool nofollow);
 
+/* A regular file under rootfd opened for reading (O_RDONLY | O_CLOEXEC), symlinks followed
+ * within the root as ct_root_open() follows them. Anything else is refused before it is
+ * opened, so a FIFO or device planted there never blocks nor is opened: EISDIR for a
+ * directory, EINVAL otherwise (ESTALE: swapped between the check and the open). */
+int ct_root_open_regular(int rootfd, const char *path);
+
 /* The same with a chosen resolver (CT_RESOLVE_OPENAT2 fails with ENOSYS where it is
  * missing); for tests and for the features report. */
 int ct_root_open_with(enum ct_resolver how, int rootfd, const char *path, bool nofollow);

@@ -143,8 +143,13 @@ struct ct_init_plan {
 	struct ct_planned_rlimit *rlimits;
 	size_t n_rlimits;
 	char **argv;	      /* process.args, NULL-terminated */
-	char **envp;	      /* process.env (+ LISTEN_FDS/LISTEN_PID) */
+	char **envp;	      /* process.env (+ LISTEN_FDS/LISTEN_PID, + HOME) */
 	const char *path_env; /* PATH to search process.args[0] in */
+	/* process.env sets no HOME, or an empty one: the init sets it from the container's
+	 * /etc/passwd (libct/home_env.h) into envp[home_slot], the "HOME=" entry or the end */
+	bool needs_home;
+	size_t home_slot;
+	char *home_var; /* "HOME=...", made by the init */
 	/* capability sets as bit masks over the kernel's capabilities */
 	uint64_t cap_bounding, cap_effective, cap_permitted, cap_inheritable, cap_ambient;
 	bool set_caps;

@@ -266,36 +266,56 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	return 0;
 }
 
-/* With a cgroup of its own the container sees its own directory of each hierarchy, bound
- * (as runc and crun do on v1): a fresh mount would show the cgroup namespace's root, which
- * for the memory hierarchy, joined after the set-up, is the runtime's. */
+/* The host directory bound for a hierarchy: the container's own cgroup, or without one
+ * (--cgroup-manager disabled) the caller's, which the container stays in, as crun does: a
+ * fresh mount would show the cgroup namespace's root, the host's whole tree, or for the
+ * memory hierarchy, joined after the set-up, the runtime's. *out NULL: mount it fresh. */
+static int cgroup_bind_dir(struct ct_init_plan *plan, const char *key, const char *mountpoint,
+			   const char *mount_root, const char *caller_path, char **out,
+			   struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	*out = NULL;
+	if (cg) {
+		const char *dir = ct_cgroup_dir_path(cg, key);
+		if (dir && !(*out = strdup(dir)))
+			return ct_error_set(err, ENOMEM, "plan cgroup mount");
+		return 0;
+	}
+	if (!mountpoint || !caller_path)
+		return 0;
+	if (ct_cgroup_dir_for(mountpoint, mount_root, caller_path, out, err) < 0)
+		return ct_error_prefix(err, "bind the caller's cgroup (--cgroup-manager disabled)");
+	return 0;
+}
+
 static int add_cgroup_hierarchy(struct ct_init_plan *plan,
-				const struct ct_cgroup_hierarchy_info *info)
+				const struct ct_cgroup_hierarchy_info *info, struct ct_error *err)
 {
 	struct ct_cgroup_hierarchy *grown =
 		realloc(plan->cgroup_v1, (plan->n_cgroup_v1 + 1) * sizeof(*grown));
 	if (!grown)
-		return -1;
+		return ct_error_set(err, ENOMEM, "plan cgroup mount");
 	plan->cgroup_v1 = grown;
 	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1++];
-	struct ct_cgroup *cg = plan->opts->cgroup;
-	const char *bind = cg ? ct_cgroup_dir_path(cg, info->key) : NULL;
+	*h = (struct ct_cgroup_hierarchy){0};
 	h->dir = strdup(info->mountpoint + sizeof(CT_CGROUP_ROOT));
 	h->options = strdup(info->options);
-	h->bind = bind ? strdup(bind) : NULL;
-	return h->dir && h->options && (!bind || h->bind) ? 0 : -1;
+	if (!h->dir || !h->options)
+		return ct_error_set(err, ENOMEM, "plan cgroup mount");
+	return cgroup_bind_dir(plan, info->key, info->mountpoint, info->mount_root,
+			       info->caller_path, &h->bind, err);
 }
 
 /* A "cgroup" mount shows the container's own hierarchies: on a v1 (or hybrid) host that is
  * one mount per v1 hierarchy, so the controller lists are read here, before the clone. */
-static int plan_cgroup2_bind(struct ct_init_plan *plan, struct ct_error *err)
+static int plan_cgroup2_bind(struct ct_init_plan *plan, const struct ct_cgroup_layout *l,
+			     struct ct_error *err)
 {
-	struct ct_cgroup *cg = plan->opts->cgroup;
-	const char *dir = cg ? ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) : NULL;
-	if (!dir || plan->late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
+	if (plan->late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
 		return 0;
-	plan->cgroup2_bind = strdup(dir);
-	return plan->cgroup2_bind ? 0 : ct_error_set(err, ENOMEM, "plan cgroup mount");
+	return cgroup_bind_dir(plan, CT_CGROUP_UNIFIED_KEY, l->unified_mount, l->unified_mount_root,
+			       l->unified_caller_path, &plan->cgroup2_bind, err);
 }
 
 /* The v1 hierarchies from the layout the cgroup was planned with (one read of mountinfo
@@ -304,7 +324,7 @@ static int plan_cgroup2_bind(struct ct_init_plan *plan, struct ct_error *err)
 static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct ct_cgroup_layout *l;
-	if (plan_cgroup2_bind(plan, err) < 0 || ct_cgroup_layout_get(&l, err) < 0)
+	if (ct_cgroup_layout_get(&l, err) < 0 || plan_cgroup2_bind(plan, l, err) < 0)
 		return -1;
 	if (l->mode == CT_CGROUP_MODE_UNIFIED) {
 		plan->cgroup2_host = true;
@@ -312,8 +332,8 @@ static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *e
 	}
 	plan->have_cgroup2_unified = l->mode == CT_CGROUP_MODE_HYBRID;
 	for (size_t i = 0; i < l->n_v1; i++)
-		if (add_cgroup_hierarchy(plan, &l->v1[i]) < 0)
-			return ct_error_set(err, ENOMEM, "plan cgroup mount");
+		if (add_cgroup_hierarchy(plan, &l->v1[i], err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -527,20 +547,29 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 {
 	int listen_fds = ct_listen_fds();
 	size_t n = p->env.len;
-	plan->envp = calloc(n + 3, sizeof(char *));
+	const char *home = NULL;
+	plan->envp = calloc(n + 4, sizeof(char *));
 	if (!plan->envp)
 		return ct_error_set(err, ENOMEM, "plan environment");
 	for (size_t i = 0; i < n; i++) {
 		plan->envp[i] = p->env.items[i];
 		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
 			plan->path_env = p->env.items[i] + 5;
+		if (strncmp(p->env.items[i], "HOME=", 5) == 0) {
+			home = p->env.items[i] + 5;
+			plan->home_slot = i;
+		}
 	}
+	/* runc's rule: the last HOME is the one that counts, and an empty one is none */
+	plan->needs_home = !home || !*home;
 	if (listen_fds > 0) {
 		static char fds_var[64];
 		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", listen_fds);
 		plan->envp[n++] = fds_var;
 		plan->envp[n++] = "LISTEN_PID=1";
 	}
+	if (!home)
+		plan->home_slot = n;
 	plan->argv = calloc(p->args.len + 1, sizeof(char *));
 	if (!plan->argv)
 		return ct_error_set(err, ENOMEM, "plan arguments");
@@ -804,6 +833,7 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	free(plan->mounts);
 	free(plan->rlimits);
 	free(plan->envp);
+	free(plan->home_var);
 	for (size_t i = 0; i < plan->n_cgroup_v1; i++) {
 		free(plan->cgroup_v1[i].dir);
 		free(plan->cgroup_v1[i].options);

@@ -34,6 +34,15 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+char *lc_write_tmp(const char *name, const char *text)
+{
+	char *dir = ctt_tmpdir();
+	char *path = ctt_path(dir, name);
+	ctt_write_file(path, text);
+	free(dir);
+	return path;
+}
+
 char *lc_which(const char *name)
 {
 	const char *path = getenv("PATH");

@@ -61,6 +61,9 @@ void lc_covered_mounts(const struct lc *t);
 #define LC_WRAPPER_MAX 8
 void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_args);
 
+/* A file of text in a fresh directory of the test's (ctt_tmpdir()): its path, malloc'd. */
+char *lc_write_tmp(const char *name, const char *text);
+
 /* The path of program name in $PATH (malloc'd), NULL when it is not there. */
 char *lc_which(const char *name);
 

@@ -479,6 +479,66 @@ Test(cgroup, manager_disabled_makes_no_cgroup)
 			".linux.resources", "needs a cgroup");
 }
 
+/* The caller's path in the hierarchy holding controller ("" for cgroup2), from
+ * /proc/self/cgroup, malloc'ed. */
+static char *caller_path(const char *controller)
+{
+	char *text = ctt_read_file("/proc/self/cgroup"), *found = NULL;
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && !found;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *ctrls = strchr(l, ':'), *path = ctrls ? strchr(ctrls + 1, ':') : NULL;
+		if (!path)
+			continue;
+		*ctrls = *path = '\0';
+		if (*controller ? strcmp(ctrls + 1, controller) == 0 : strcmp(l, "0") == 0)
+			found = strdup(path + 1);
+	}
+	free(text);
+	cr_assert_not_null(found, "no %s line in /proc/self/cgroup", controller);
+	return found;
+}
+
+/* --cgroup-manager disabled with a "cgroup" mount: the container sees the cgroup it stays in,
+ * the caller's, bound read-only as the mount asks, never the host's whole hierarchy (as
+ * crun binds it). Checked by the mounts' roots and by a directory made outside. Without a
+ * cgroup namespace of its own, where a fresh mount would show the hierarchy's root. */
+Test(cgroup, manager_disabled_mount_shows_the_callers_cgroup)
+{
+	need_v1_hierarchy("pids");
+	struct lc t;
+	lc_init(&t);
+	lc_namespace_set(&t, "cgroup", NULL); /* Podman's default on v1: the host's */
+	char *marker = cgt_dir("pids", "marker");
+	cr_assert_eq(mkdir(marker, 0755), 0, "mkdir %s", marker);
+	lc_set_script(&t, "grep -E ' /sys/fs/cgroup/(pids|unified) ' /proc/self/mountinfo | "
+			  "cut -d' ' -f4,5,6 | cut -d, -f1; "
+			  "test -d /sys/fs/cgroup/pids/marker && echo marker; "
+			  "mkdir /sys/fs/cgroup/pids/x 2>&1 | grep -o 'Read-only file system'");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--cgroup-manager", "disabled", "run", "--bundle", t.bundle, ID);
+	rmdir(marker);
+	free(marker);
+	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
+	char *pids = caller_path("pids"), *unified_dir = cgt_dir("", ""), *unified = NULL, *want;
+	cr_assert_str_neq(pids, "/", "lc_init() put the test in a cgroup of its own");
+	if (unified_dir)
+		unified = caller_path("");
+	cr_assert_geq(asprintf(&want,
+			       "%s /sys/fs/cgroup/pids ro\n%s%s%smarker\n"
+			       "Read-only file system\n",
+			       pids, unified ? unified : "",
+			       unified ? " /sys/fs/cgroup/unified ro" : "", unified ? "\n" : ""),
+		      0);
+	free(unified_dir);
+	free(unified);
+	cr_expect_str_eq(r.out, want, "the caller's cgroups, read-only, inside:\n%s\nwant:\n%s",
+			 r.out, want);
+	free(want);
+	free(pids);
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+}
+
 static const char deny_all_devices[] = "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}";
 
 /* Podman's --cgroups=disabled still sends a deny-all device rule: without CAP_MKNOD (as

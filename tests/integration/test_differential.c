@@ -139,21 +139,6 @@ static const struct {
 	 "crun fills the mappings in at run time; runc refuses it too"},
 };
 
-/* ---- the breaks being fixed elsewhere ----
- * Accepted here while their fixes are pending, each naming its issue or finding. An entry no
- * longer seen where it applies is named on stderr ("delete its pending[] entry") but does
- * not fail: a fix merged from another branch must not break the suite. */
-static const struct dt_rule pending[] = {
-	{"pending: HOME from the container's /etc/passwd (diff-findings, unowned)", "runc crun",
-	 "containerd-* cri-* ctrun-spec* podman-pod-infra runc-1.1.5-spec* crun-1.8.1-spec "
-	 "buildah-bud-run docker-*",
-	 "env.HOME", DT_NONE, "*"},
-	{"pending: --cgroup-manager disabled mounts the hierarchies' roots (diff-findings, "
-	 "reported)",
-	 "crun", "cli-cgroup-manager-disabled-no-mknod", "mount./sys/fs/cgroup/*",
-	 "cgroup * root=/ opts=*", "cgroup * root=/?* opts=*"},
-};
-
 /* A line on stderr for whoever runs the suite: Criterion fails a run whose tests log a
  * warning, and shows info only with --verbose. */
 __attribute__((format(printf, 1, 2))) static void note(const char *fmt, ...)
@@ -994,18 +979,6 @@ static struct dt_table load_table(void)
 	return t;
 }
 
-/* The table's rules and the pending breaks, as one list. */
-static struct dt_rule *all_rules(const struct dt_table *t, size_t *n)
-{
-	size_t np = sizeof(pending) / sizeof(pending[0]);
-	struct dt_rule *v = calloc(t->nrules + np, sizeof(*v));
-	cr_assert_not_null(v);
-	memcpy(v, t->rules, t->nrules * sizeof(*v));
-	memcpy(v + t->nrules, pending, np * sizeof(*v));
-	*n = t->nrules + np;
-	return v;
-}
-
 static const char *const outcomes[] = {"create", "exec", "update"};
 
 static bool is_outcome(const char *key)
@@ -1042,19 +1015,6 @@ static void drop_uncompared(struct dt_facts *f, bool outcomes_only)
 	f->n = kept;
 }
 
-/* One line for the pending breaks that explained differences of this config. */
-static void note_pending(const char *name, const char *vs, const struct dt_rule *rules,
-			 const bool *seen, size_t n)
-{
-	char list[2048] = "";
-	for (size_t r = 0; r < n; r++)
-		if (seen[r])
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"",
-				 list[0] ? ", " : "", rules[r].key + strlen("pending: "));
-	if (list[0])
-		note("%s against %s: accepted while pending: %s", name, vs, list);
-}
-
 /* A rule that applies but explains nothing: what each side shows for its field. */
 static void report_stale(const char *name, const char *vs, const struct dt_rule *rule,
 			 const struct dt_facts *ours, const struct dt_facts *theirs)
@@ -1078,8 +1038,8 @@ static void judge(const char *name, const char *vs, const struct dt_facts *ours,
 		  const struct dt_facts *theirs)
 {
 	struct dt_table table = load_table();
-	size_t nrules, ndiffs;
-	struct dt_rule *rules = all_rules(&table, &nrules);
+	size_t nrules = table.nrules, ndiffs;
+	struct dt_rule *rules = table.rules;
 	struct dt_diff *diffs = dt_compare(ours, theirs, &ndiffs);
 	long *rule_of = calloc(ndiffs + 1, sizeof(*rule_of));
 	bool *applies = calloc(nrules, sizeof(*applies)), *seen = calloc(nrules, sizeof(*seen));
@@ -1099,17 +1059,11 @@ static void judge(const char *name, const char *vs, const struct dt_facts *ours,
 			     diffs[d].ctrun ? diffs[d].ctrun : DT_NONE, vs,
 			     diffs[d].other ? diffs[d].other : DT_NONE);
 	}
-	note_pending(name, vs, rules + table.nrules, seen + table.nrules, nrules - table.nrules);
 	for (size_t r = 0; r < table.nrules; r++)
 		if (applies[r] && !seen[r]) {
 			stale++;
 			report_stale(name, vs, &rules[r], ours, theirs);
 		}
-	/* A fix merged elsewhere must not break the suite: its entry is only named. */
-	for (size_t r = table.nrules; r < nrules; r++)
-		if (applies[r] && !seen[r])
-			note("%s against %s: not seen any more, delete its pending[] entry: %s",
-			     name, vs, rules[r].key);
 	cr_expect_eq(unexplained, 0, "%s: %u difference(s) from %s not in the table", name,
 		     unexplained, vs);
 	cr_expect_eq(stale, 0, "%s: %u row(s) of the table no longer seen", name, stale);
@@ -1117,7 +1071,6 @@ static void judge(const char *name, const char *vs, const struct dt_facts *ours,
 	free(applies);
 	free(seen);
 	free(diffs);
-	free(rules);
 	dt_table_free(&table);
 }
 

@@ -320,11 +320,7 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 
 static char *write_process(const char *json)
 {
-	char *dir = ctt_tmpdir();
-	char *path = ctt_path(dir, "process.json");
-	ctt_write_file(path, json);
-	free(dir);
-	return path;
+	return lc_write_tmp("process.json", json);
 }
 
 Test(exec, process_json_as_containerd_sends_it)

@@ -314,3 +314,39 @@ Test(safefs, overlong_component_in_a_symlink_target, .init = setup, .fini = tear
 	make_link(target + 8, "long2");
 	assert_fails(ct_root_open_with(CT_RESOLVE_WALK, rootfd, "/long2", false), ENAMETOOLONG);
 }
+
+/* A regular file opened for reading, through symlinks that stay inside the root (relative to
+ * the link's own directory); a FIFO, a directory or a host path are refused, the FIFO
+ * without blocking (opened, it would wait for a writer). */
+Test(safefs, open_regular_follows_links_inside_and_refuses_the_rest, .init = setup,
+     .fini = teardown)
+{
+	char hostsecret[PATH_MAX], fifo[PATH_MAX];
+	in(hostsecret, host, "secret");
+	in(fifo, root, "etc/fifo");
+	cr_assert_eq(mkfifo(fifo, 0644), 0);
+	make_dir(root, "etc/sub");
+	make_link("../passwd", "etc/sub/up");
+	make_link("sub/up", "etc/chain");
+	make_link("/etc/chain", "abs");
+	make_link(hostsecret, "tohost");
+	make_link("loop2", "loop1");
+	make_link("loop1", "loop2");
+	make_link("fifo", "etc/tofifo");
+
+	int fd = ct_root_open_regular(rootfd, "/etc/passwd");
+	cr_assert_geq(fd, 0, "%s", strerror(errno));
+	cr_expect_eq(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDONLY, "opened for reading");
+	char c;
+	cr_expect_eq(read(fd, &c, 1), 0, "the empty file reads");
+	assert_is(fd, root, "etc/passwd");
+	assert_is(ct_root_open_regular(rootfd, "abs"), root, "etc/passwd");
+	assert_is(ct_root_open_regular(rootfd, "etc/chain"), root, "etc/passwd");
+	assert_is(ct_root_open_regular(rootfd, "../../etc/sub/up"), root, "etc/passwd");
+	assert_fails(ct_root_open_regular(rootfd, "tohost"), ENOENT);
+	assert_fails(ct_root_open_regular(rootfd, "loop1"), ELOOP);
+	assert_fails(ct_root_open_regular(rootfd, "etc/fifo"), EINVAL);
+	assert_fails(ct_root_open_regular(rootfd, "etc/tofifo"), EINVAL);
+	assert_fails(ct_root_open_regular(rootfd, "etc"), EISDIR);
+	assert_fails(ct_root_open_regular(rootfd, "/"), EISDIR);
+}
