@@ -108,10 +108,12 @@ static int make_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints 
 	if (dir < 0)
 		return ct_error_set(err, errno, "create device \"%s\"", n->path);
 	int made = mknod_replacing(dir, name, n);
-	if (made == REPLACE_FAILED)
+	/* EBUSY: a mount point, such as a default node bound from the host a moment ago (a user
+	 * namespace whose config lists /dev/null too): the node is bound over it, as runc does */
+	if (made == REPLACE_FAILED && errno != EBUSY)
 		return ct_error_set(err, errno, "replace \"%s\" with a device", n->path);
 	if (made < 0) {
-		if (errno == EPERM && n->type != S_IFIFO)
+		if ((errno == EPERM || errno == EBUSY) && n->type != S_IFIFO)
 			return bind_host_node(plan, i, mp, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)
 				       : 0;

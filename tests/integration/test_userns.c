@@ -224,6 +224,22 @@ Test(userns, devices_are_bound_from_the_host_and_work)
 	lc_assert_nothing_left(&t);
 }
 
+/* Podman's and containerd's privileged configs list the default nodes in linux.devices too:
+ * in a user namespace each is bound again over the default's bind, as runc does. */
+Test(userns, a_default_node_listed_in_the_devices_is_bound_again)
+{
+	struct lc t;
+	userns_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\": \"/dev/null\", \"type\": \"c\", \"major\": 1, \"minor\": 3, "
+			 "\"fileMode\": 438, \"uid\": 0, \"gid\": 0}");
+	char *out = lc_sh_output(&t, "stat -c '%t:%T %F' /dev/null; echo x > /dev/null && "
+				     "grep -c ' /null /dev/null ' /proc/self/mountinfo");
+	cr_expect_str_eq(out, "1:3 character special file\n2\n");
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
 #define NULL_AND_MASKED "stat -c '%a %u:%g %t:%T' /dev/null /etc/passwd"
 
 /* The host's /dev/null owned by the container's root (as crun leaves it after a run that had
