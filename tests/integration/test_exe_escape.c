@@ -239,7 +239,7 @@ static void own_init_victim(const struct attack *a, enum how how, bool create_st
 	lc_ok(&v, "exec", VICTIM, "exe_attack", "--send", SOCK);
 }
 
-static void attack_own_init(enum how how, bool create_start)
+static void assert_own_init_attack_fails(enum how how, bool create_start)
 {
 	struct attack a;
 	copy_and_hash(&a);
@@ -250,8 +250,8 @@ static void attack_own_init(enum how how, bool create_start)
 
 /* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
  * attacker's handle must be view. */
-static void attack_exec(enum how how, const char *flag, const char *const *enosys_args,
-			const char *view)
+static void assert_exec_attack_fails(enum how how, const char *flag, const char *const *enosys_args,
+				     const char *view)
 {
 	struct attack a;
 	copy_and_hash(&a);
@@ -261,8 +261,8 @@ static void attack_exec(enum how how, const char *flag, const char *const *enosy
 }
 
 /* The same on the init of a pid-namespace joiner. */
-static void attack_init(enum how how, bool create_start, const char *const *enosys_args,
-			const char *view)
+static void assert_init_attack_fails(enum how how, bool create_start,
+				     const char *const *enosys_args, const char *view)
 {
 	struct attack a;
 	copy_and_hash(&a);
@@ -273,67 +273,67 @@ static void attack_init(enum how how, bool create_start, const char *const *enos
 
 Test(exe_escape, exec_of_proc_self_exe)
 {
-	attack_exec(DIRECT, FOREGROUND, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_of_a_script_interpreted_by_proc_self_exe)
 {
-	attack_exec(SCRIPTED, FOREGROUND, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(SCRIPTED, FOREGROUND, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_proc_self_exe)
 {
-	attack_exec(DIRECT, DETACHED, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(DIRECT, DETACHED, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_a_script)
 {
-	attack_exec(SCRIPTED, DETACHED, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(SCRIPTED, DETACHED, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, exec_tty_of_proc_self_exe)
 {
-	attack_exec(DIRECT, ON_A_TTY, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(DIRECT, ON_A_TTY, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_of_proc_self_exe_by_run)
 {
-	attack_own_init(DIRECT, false);
+	assert_own_init_attack_fails(DIRECT, false);
 }
 
 Test(exe_escape, init_script_by_run)
 {
-	attack_own_init(SCRIPTED, false);
+	assert_own_init_attack_fails(SCRIPTED, false);
 }
 
 Test(exe_escape, init_of_proc_self_exe_by_create_start)
 {
-	attack_own_init(DIRECT, true);
+	assert_own_init_attack_fails(DIRECT, true);
 }
 
 Test(exe_escape, init_script_by_create_start)
 {
-	attack_own_init(SCRIPTED, true);
+	assert_own_init_attack_fails(SCRIPTED, true);
 }
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_run)
 {
-	attack_init(DIRECT, false, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(DIRECT, false, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_run)
 {
-	attack_init(SCRIPTED, false, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(SCRIPTED, false, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_create_start)
 {
-	attack_init(DIRECT, true, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(DIRECT, true, NULL, OVERLAY_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
 {
-	attack_init(SCRIPTED, true, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(SCRIPTED, true, NULL, OVERLAY_VIEW);
 }
 
 /* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed
@@ -343,12 +343,12 @@ Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
 
 Test(exe_escape, exec_under_the_memfd_fallback)
 {
-	attack_exec(DIRECT, FOREGROUND, NO_MOUNT_API, MEMFD_VIEW);
+	assert_exec_attack_fails(DIRECT, FOREGROUND, NO_MOUNT_API, MEMFD_VIEW);
 }
 
 Test(exe_escape, init_script_under_the_memfd_fallback)
 {
-	attack_init(SCRIPTED, true, NO_MOUNT_API, MEMFD_VIEW);
+	assert_init_attack_fails(SCRIPTED, true, NO_MOUNT_API, MEMFD_VIEW);
 }
 
 /* A binary on a read-only mount of the host's is left as it is: the container cannot

@@ -39,7 +39,7 @@ static void home_init(struct lc *t, unsigned uid)
 }
 
 /* `run` of SHOW_HOME: its line. */
-static void expect_run_home(const struct lc *t, const char *want, const char *why)
+static void assert_run_home(const struct lc *t, const char *want, const char *why)
 {
 	char *out = lc_sh_output(t, SHOW_HOME);
 	cr_expect_str_eq(out, want, "%s", why);
@@ -55,18 +55,18 @@ Test(home_env, run_takes_the_home_of_the_uid_or_slash)
 {
 	struct lc t;
 	home_init(&t, 1000);
-	expect_run_home(&t, "HOME=[/home/alice]\n", "uid 1000 has an entry");
+	assert_run_home(&t, "HOME=[/home/alice]\n", "uid 1000 has an entry");
 	set_env(&t, "[\"PATH=/bin\", \"HOME=\"]");
-	expect_run_home(&t, "HOME=[/home/alice]\n", "an empty HOME is none (runc)");
+	assert_run_home(&t, "HOME=[/home/alice]\n", "an empty HOME is none (runc)");
 	set_env(&t, "[\"PATH=/bin\", \"HOME=/given\"]");
-	expect_run_home(&t, "HOME=[/given]\n", "process.env's HOME stays");
+	assert_run_home(&t, "HOME=[/given]\n", "process.env's HOME stays");
 	set_env(&t, "[\"PATH=/bin\"]");
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 2000, \"gid\": 2000}");
-	expect_run_home(&t, "HOME=[/]\n", "uid 2000 has no entry");
+	assert_run_home(&t, "HOME=[/]\n", "uid 2000 has no entry");
 	char *passwd = lc_rootfs_path(&t, "etc/passwd");
 	cr_assert_eq(unlink(passwd), 0);
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
-	expect_run_home(&t, "HOME=[/]\n", "no /etc/passwd");
+	assert_run_home(&t, "HOME=[/]\n", "no /etc/passwd");
 	free(passwd);
 	lc_assert_nothing_left(&t);
 }
@@ -93,7 +93,7 @@ Test(home_env, a_bind_over_etc_passwd_is_what_counts)
 	char *dir = ctt_tmpdir(), *bound = ctt_path(dir, "passwd");
 	ctt_write_file(bound, "alice:x:1000:1000::/from-the-bind:/bin/sh\n");
 	lc_add_mount(&t, "/etc/passwd", "bind", bound, "bind,ro");
-	expect_run_home(&t, "HOME=[/from-the-bind]\n", "the bound file");
+	assert_run_home(&t, "HOME=[/from-the-bind]\n", "the bound file");
 	free(bound);
 	free(dir);
 }
@@ -161,18 +161,18 @@ Test(home_env, a_symlink_out_of_the_rootfs_stays_inside)
 	char *passwd = lc_rootfs_path(&t, "etc/passwd");
 	cr_assert_eq(unlink(passwd), 0);
 	cr_assert_eq(symlink(host, passwd), 0);
-	expect_run_home(&t, "HOME=[/]\n", "absolute link to a host path: missing inside");
+	assert_run_home(&t, "HOME=[/]\n", "absolute link to a host path: missing inside");
 	char *climb;
 	cr_assert_geq(asprintf(&climb, "../../../../../../../../..%s", host), 0);
 	cr_assert_eq(unlink(passwd), 0);
 	cr_assert_eq(symlink(climb, passwd), 0);
-	expect_run_home(&t, "HOME=[/]\n", "\"..\" past the root: missing inside");
+	assert_run_home(&t, "HOME=[/]\n", "\"..\" past the root: missing inside");
 	/* the same link resolves inside once the path exists in the rootfs */
 	char *inside = lc_rootfs_path(&t, host + 1), *mk;
 	cr_assert_geq(asprintf(&mk, "mkdir -p \"$(dirname '%s')\"", inside), 0);
 	cr_assert_eq(system(mk), 0);
 	ctt_write_file(inside, "alice:x:1000:1000::/inside:/bin/sh\n");
-	expect_run_home(&t, "HOME=[/inside]\n", "the link's target inside the rootfs");
+	assert_run_home(&t, "HOME=[/inside]\n", "the link's target inside the rootfs");
 	free(mk);
 	free(inside);
 	free(climb);
@@ -191,14 +191,14 @@ Test(home_env, a_fifo_directory_masked_or_huge_passwd)
 	char *passwd = lc_rootfs_path(&t, "etc/passwd");
 	cr_assert_eq(unlink(passwd), 0);
 	cr_assert_eq(mkfifo(passwd, 0644), 0);
-	expect_run_home(&t, "HOME=[/]\n", "a FIFO: not opened, none");
+	assert_run_home(&t, "HOME=[/]\n", "a FIFO: not opened, none");
 	cr_assert_eq(unlink(passwd), 0);
 	cr_assert_eq(mkdir(passwd, 0755), 0);
-	expect_run_home(&t, "HOME=[/]\n", "a directory: none");
+	assert_run_home(&t, "HOME=[/]\n", "a directory: none");
 	cr_assert_eq(rmdir(passwd), 0);
 	ctt_write_file(passwd, PASSWD);
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/passwd\"");
-	expect_run_home(&t, "HOME=[/]\n", "masked: /dev/null, none (runc)");
+	assert_run_home(&t, "HOME=[/]\n", "masked: /dev/null, none (runc)");
 	ctt_config_set(t.bundle, ".linux.maskedPaths", "[]");
 	int fd = open(passwd, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
 	cr_assert_geq(fd, 0);
@@ -208,7 +208,7 @@ Test(home_env, a_fifo_directory_masked_or_huge_passwd)
 				 LC_ARGV("HOME", "\"/etc/passwd\" is larger than 16 MiB",
 					 "set HOME in process.env"));
 	set_env(&t, "[\"PATH=/bin\", \"HOME=/given\"]");
-	expect_run_home(&t, "HOME=[/given]\n", "a HOME given: the file is not looked at");
+	assert_run_home(&t, "HOME=[/given]\n", "a HOME given: the file is not looked at");
 	free(passwd);
 }
 

@@ -404,7 +404,7 @@ static void recover(const struct lc *t, bool by_create, const char *after)
 
 /* `command` killed before each of its syscalls in turn; after each kill the id is
  * recovered (by delete --force and by create, by turns) and nothing is left. */
-static void kill_at_every_syscall(const char *command)
+static void assert_nothing_left_after_a_kill_at_every_syscall(const char *command)
 {
 	static struct step steps[MAX_STEPS];
 	struct lc t;
@@ -428,12 +428,12 @@ static void kill_at_every_syscall(const char *command)
 
 Test(killed, create_at_every_syscall)
 {
-	kill_at_every_syscall("create");
+	assert_nothing_left_after_a_kill_at_every_syscall("create");
 }
 
 Test(killed, run_at_every_syscall)
 {
-	kill_at_every_syscall("run");
+	assert_nothing_left_after_a_kill_at_every_syscall("run");
 }
 
 /* Without a cgroup (--cgroup-manager disabled) nothing can kill the init but its own end:
@@ -442,7 +442,7 @@ Test(killed, create_without_a_cgroup_at_every_syscall)
 {
 	globals[0] = "--cgroup-manager";
 	globals[1] = "disabled";
-	kill_at_every_syscall("create");
+	assert_nothing_left_after_a_kill_at_every_syscall("create");
 }
 
 static void sleep_us(unsigned us)

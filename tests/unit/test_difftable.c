@@ -101,7 +101,7 @@ Test(difftable, parses_both_tables)
 	dt_table_free(&t);
 }
 
-static void expect_table_error(const char *text, const char *needle)
+static void assert_table_error(const char *text, const char *needle)
 {
 	struct dt_table t;
 	char err[128] = "";
@@ -118,20 +118,20 @@ Test(difftable, refuses_rows_without_rules_and_rules_without_rows)
 	char text[1024];
 	snprintf(text, sizeof(text),
 		 "%s| `a` | w | c | r | y |\n\n%s| `b` | runc | `*` | f | x | y |\n", rows, rules);
-	expect_table_error(text, "row \"a\" has no rule");
+	assert_table_error(text, "row \"a\" has no rule");
 	snprintf(text, sizeof(text),
 		 "%s| `a` | w | c | r | y |\n\n%s| `a` | runc | `*` | f | x | y |\n"
 		 "| `b` | runc | `*` | f | x | y |\n",
 		 rows, rules);
-	expect_table_error(text, "rule \"b\" names no row");
+	assert_table_error(text, "rule \"b\" names no row");
 	snprintf(text, sizeof(text), "%s| `a` | w | c | r |\n", rows);
-	expect_table_error(text, "4 cells");
-	expect_table_error("no tables at all\n", "no differences table");
+	assert_table_error(text, "4 cells");
+	assert_table_error("no tables at all\n", "no differences table");
 	snprintf(text, sizeof(text),
 		 "%s| `a` | w | c | r | y |\n| `a` | w | c | r | y |\n\n%s"
 		 "| `a` | runc | `*` | f | x | y |\n",
 		 rows, rules);
-	expect_table_error(text, "row \"a\" twice");
+	assert_table_error(text, "row \"a\" twice");
 }
 
 /* A rule explains a matching difference where it applies; one that applies and explains

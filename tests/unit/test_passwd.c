@@ -70,7 +70,7 @@ static char *home_of(const char *text, size_t len, uid_t uid)
 	return found == 0 ? home : strdup("(none)");
 }
 
-static void expect_home(const char *text, uid_t uid, const char *want)
+static void assert_home(const char *text, uid_t uid, const char *want)
 {
 	char *home = home_of(text, strlen(text), uid);
 	cr_expect_str_eq(home, want, "uid %u in %s", (unsigned)uid, text);
@@ -79,38 +79,38 @@ static void expect_home(const char *text, uid_t uid, const char *want)
 
 Test(passwd, home_of_the_first_entry_of_a_uid)
 {
-	expect_home(passwd, 0, "/root");
-	expect_home(passwd, 1000, "/home/alice");
-	expect_home(passwd, 65534, "/nonexistent");
-	expect_home(passwd, 7, "/nameless"); /* runc matches a line by its uid alone */
-	expect_home(passwd, 2, "(none)");
-	expect_home(passwd, 12, "(none)");
-	expect_home("", 0, "(none)");
+	assert_home(passwd, 0, "/root");
+	assert_home(passwd, 1000, "/home/alice");
+	assert_home(passwd, 65534, "/nonexistent");
+	assert_home(passwd, 7, "/nameless"); /* runc matches a line by its uid alone */
+	assert_home(passwd, 2, "(none)");
+	assert_home(passwd, 12, "(none)");
+	assert_home("", 0, "(none)");
 }
 
 /* What runc 1.1.5 sets HOME to for each of these files (checked by running it). */
 Test(passwd, home_read_as_runc_reads_it)
 {
-	expect_home("a:x:1000:1::/first:/bin/sh\nb:x:1000:1::/second:/bin/sh\n", 1000, "/first");
-	expect_home("  alice:x:1000:1::/sp  \n", 1000, "/sp");
-	expect_home("alice:x:1000:1::/crlf:/bin/sh\r\n", 1000, "/crlf");
-	expect_home("#c:x:1000:1::/comment:/bin/sh\n", 1000, "/comment");
-	expect_home("alice:x:1000:1::/short\n", 1000, "/short");
-	expect_home("alice:x:1000:1\n", 1000, "");
-	expect_home("alice:x:1000\n", 1000, "");
-	expect_home("bob:x:1000:1000:::/bin/sh\n", 1000, "");
-	expect_home("alice:x:+1000:1::/plus:/bin/sh\n", 1000, "/plus");
-	expect_home("alice:x:01000:1::/zero:/bin/sh\n", 1000, "/zero");
-	expect_home("\n\n   \nalice:x:1000:1::/after-blank:/bin/sh", 1000, "/after-blank");
-	expect_home("a:x:1000:1::/h:/s:extra:fields\n", 1000, "/h");
+	assert_home("a:x:1000:1::/first:/bin/sh\nb:x:1000:1::/second:/bin/sh\n", 1000, "/first");
+	assert_home("  alice:x:1000:1::/sp  \n", 1000, "/sp");
+	assert_home("alice:x:1000:1::/crlf:/bin/sh\r\n", 1000, "/crlf");
+	assert_home("#c:x:1000:1::/comment:/bin/sh\n", 1000, "/comment");
+	assert_home("alice:x:1000:1::/short\n", 1000, "/short");
+	assert_home("alice:x:1000:1\n", 1000, "");
+	assert_home("alice:x:1000\n", 1000, "");
+	assert_home("bob:x:1000:1000:::/bin/sh\n", 1000, "");
+	assert_home("alice:x:+1000:1::/plus:/bin/sh\n", 1000, "/plus");
+	assert_home("alice:x:01000:1::/zero:/bin/sh\n", 1000, "/zero");
+	assert_home("\n\n   \nalice:x:1000:1::/after-blank:/bin/sh", 1000, "/after-blank");
+	assert_home("a:x:1000:1::/h:/s:extra:fields\n", 1000, "/h");
 }
 
 /* A line whose uid is not a number never matches: runc reads it as uid 0, which would give
  * root the home a malformed line names (a deliberate difference, docs). */
 Test(passwd, a_malformed_uid_is_not_root)
 {
-	expect_home("bad:x:abc:0::/bad:/bin/sh\nroot:x:0:0::/root:/bin/sh\n", 0, "/root");
-	expect_home("bad:x::0::/bad:/bin/sh\n", 0, "(none)");
+	assert_home("bad:x:abc:0::/bad:/bin/sh\nroot:x:0:0::/root:/bin/sh\n", 0, "/root");
+	assert_home("bad:x::0::/bad:/bin/sh\n", 0, "(none)");
 }
 
 /* The text is taken by its length: what follows a NUL byte is read on, and nothing past
