@@ -442,6 +442,8 @@ static int mount_all(struct ct_init_plan *plan, int rootfd, struct ct_error *err
 static int make_cwd(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	const char *cwd = plan->config->process.cwd;
+	if (strcmp(cwd, "/") == 0) /* the root itself: nothing to make */
+		return 0;
 	_cleanup_close_ int fd = ct_root_mkpath(rootfd, cwd, CT_MAKE_DIR);
 	if (fd < 0)
 		return ct_error_set(err, errno, "make cwd \"%s\"", cwd);
