@@ -258,7 +258,7 @@ static void assert_exe(const char *record, const char *path)
 }
 
 /* The init before its execve runs ctrun from a read-only view of the binary (a detached
- * overlay or a sealed memfd, libct/exe_view.h), never from the host's file itself. */
+ * overlay or a sealed memfd, libct/parent/exe_view.h), never from the host's file itself. */
 static void assert_exe_is_a_view_of(const char *record, const char *path)
 {
 	char *host = file_id(path), *v = field(record, "exe");
