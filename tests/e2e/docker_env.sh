@@ -81,24 +81,6 @@ dockerd_start() {
 	return 1
 }
 
-# Writes a docker-archive (what `docker save` writes and `docker load` reads) of ROOTFS as
-# one layer tagged NAME: <layer>/layer.tar, the image config, manifest.json, repositories.
-e2e_busybox_docker_archive() { # ROOTFS WORKDIR OUT NAME
-	local rootfs=$1 work=$2 out=$3 name=$4 layer config dir=$2/archive
-	mkdir -p "$dir" || return 1
-	e2e_tar "$rootfs" "$work/layer.tar" || return 1
-	layer=$(sha256sum "$work/layer.tar" | cut -d' ' -f1)
-	mkdir -p "$dir/$layer" && mv "$work/layer.tar" "$dir/$layer/layer.tar" || return 1
-	printf '{"architecture":"amd64","os":"linux","config":{"Env":["PATH=/bin"],"Cmd":["sh"],"WorkingDir":"/"},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
-		"$layer" >"$work/config.json"
-	config=$(sha256sum "$work/config.json" | cut -d' ' -f1)
-	mv "$work/config.json" "$dir/$config.json" || return 1
-	printf '[{"Config":"%s.json","RepoTags":["%s"],"Layers":["%s/layer.tar"]}]' \
-		"$config" "$name" "$layer" >"$dir/manifest.json"
-	printf '{"%s":{"%s":"%s"}}' "${name%%:*}" "${name##*:}" "$layer" >"$dir/repositories"
-	e2e_tar "$dir" "$out"
-}
-
 load_busybox() {
 	e2e_busybox_rootfs "$E2E_DIR/rootfs" &&
 		mkdir -p "$E2E_DIR/image" &&
