@@ -10,10 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/busybox_image.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 
-if ! command -v buildah >/dev/null; then
-	echo "skip buildah e2e: buildah is not installed (make deps-e2e)"
-	exit 0
-fi
+e2e_require_tools buildah buildah runc
 
 E2E_DIR=$(mktemp -d /tmp/ctrun-buildah-e2e.XXXXXX)
 . "$here/buildah_env.sh"

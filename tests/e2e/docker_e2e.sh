@@ -10,12 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/busybox_image.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 
-for tool in dockerd docker; do
-	if ! command -v $tool >/dev/null; then
-		echo "skip docker e2e: $tool is not installed (make deps-e2e)"
-		exit 0
-	fi
-done
+e2e_require_tools docker dockerd docker script capsh
 
 E2E_DIR=$(mktemp -d /tmp/ctrun-docker-e2e.XXXXXX)
 . "$here/docker_env.sh"
@@ -35,11 +30,7 @@ fi
 # The container's shim (containerd-shim-runc-v2 -namespace moby -id ID) ends after docker
 # rm returns; the checks wait for it (bounded), one still alive then is a leak.
 shim_pids() {
-	local f
-	for f in /proc/[0-9]*/cmdline; do
-		tr '\0' ' ' 2>/dev/null <"$f" | grep -q -- "-namespace moby -id [0-9a-f]* -address $DOCKER_EXEC_ROOT/" &&
-			basename "$(dirname "$f")"
-	done
+	e2e_pids_by_cmdline "-namespace moby -id [0-9a-f]+ -address $DOCKER_EXEC_ROOT/"
 }
 
 # Processes in any of the suite's container cgroups (every hierarchy).
@@ -103,16 +94,8 @@ same_as_runc() { # RUN-ARGS...
 	return "$st_ctrun"
 }
 
-# Follows `docker logs -f ID` until a line holds TEXT (bounded), then stops the follower.
-wait_for_log() { # ID TEXT
-	local status
-	coproc FOLLOW { exec timeout -k 5 60 docker logs -f "$1" 2>&1; }
-	grep -m1 -qF "$2" <&"${FOLLOW[0]}"
-	status=$?
-	kill "$FOLLOW_PID" 2>/dev/null
-	wait "$FOLLOW_PID" 2>/dev/null
-	[ "$status" = 0 ] || e2e_fail "\"$2\" never appeared in the logs of $1"
-}
+# Follows `docker logs -f ID` until a line holds TEXT (bounded).
+wait_for_log() { e2e_wait_for_line "$2" docker logs -f "$1"; } # ID TEXT
 
 # script(1) gives docker a terminal, as a user at a shell has; stdin is what is typed.
 in_terminal() { # COMMAND-LINE
@@ -122,12 +105,18 @@ in_terminal() { # COMMAND-LINE
 # ---- cases ---------------------------------------------------------------------------------
 
 case_run_rm() {
-	local out
+	local out id
 	out=$(drun --rm --name e2e-rm "$E2E_IMAGE" sh -c 'echo pid=$$; cat /proc/self/cgroup') || return 1
 	assert_contains "$out" "pid=1" "the command is pid 1 in its pid namespace" &&
 		assert_contains "$out" ":memory:/$DOCKER_CGROUP_PARENT/" "its memory cgroup is under the daemon's parent" &&
 		assert_eq "" "$(dk ps -aq --filter name=e2e-rm)" "--rm removed the container" || return 1
-	assert_eq "same" "$(same_as_runc "$E2E_IMAGE" sh -c 'echo same')" "runc's output"
+	assert_eq "same" "$(same_as_runc "$E2E_IMAGE" sh -c 'echo same')" "runc's output" || return 1
+	# The container is ctrun's: its state root lists it, running, with docker's pid.
+	id=$(run_detached "$E2E_IMAGE" sleep 1000) || return 1
+	assert_eq "running $(inspect '{{.State.Pid}}' "$id")" \
+		"$("$CTRUN" --root "$CTRUN_STATE_ROOT" list | awk -v id="$id" '$1 == id { print $3, $2 }')" \
+		"ctrun list of the shim's state root" || return 1
+	dk rm -f "$id" >/dev/null
 }
 
 case_exit_codes() {

@@ -12,8 +12,9 @@ DOCKER_EXEC_ROOT=$E2E_DIR/exec
 DOCKER_PIDFILE=$E2E_DIR/dockerd.pid
 # Containers' cgroups: <controller>/$DOCKER_CGROUP_PARENT/<id>, the suite's alone.
 DOCKER_CGROUP_PARENT=ctrun-e2e-docker-$$
-# Where the shim tells ctrun to keep its state (dockerd: <exec-root>/runtime-<name>/<ns>).
-CTRUN_STATE_ROOT=$DOCKER_EXEC_ROOT/runtime-ctrun/moby
+# Where the shim tells ctrun to keep its state: dockerd 20.10 gives every runtime the root
+# <exec-root>/runtime-runc, and the shim adds containerd's namespace.
+CTRUN_STATE_ROOT=$DOCKER_EXEC_ROOT/runtime-runc/moby
 DOCKERD_PID=
 
 export DOCKER_HOST=unix://$DOCKER_SOCK
@@ -69,16 +70,7 @@ dockerd_start() {
 	mapfile -t args < <(dockerd_args)
 	dockerd "${args[@]}" >"$E2E_DIR/dockerd.log" 2>&1 &
 	DOCKERD_PID=$!
-	local tries
-	# Readiness has no event to wait for but the socket answering; bounded.
-	for tries in $(seq 300); do
-		docker version >/dev/null 2>&1 && return 0
-		kill -0 "$DOCKERD_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	e2e_log "dockerd did not start:"
-	tail -n 20 "$E2E_DIR/dockerd.log" >&2
-	return 1
+	e2e_wait_daemon "$DOCKERD_PID" "$E2E_DIR/dockerd.log" docker version
 }
 
 load_busybox() {
