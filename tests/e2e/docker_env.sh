@@ -60,7 +60,7 @@ release_host_dirs() {
 	for d in $PRIVATE_DIRS; do
 		! mountpoint -q "$d" || umount "$d"
 	done
-	for d in $MADE_DIRS; do rmdir "$d"; done
+	for d in $MADE_DIRS; do [ ! -d "$d" ] || rmdir "$d"; done
 	MADE_DIRS=
 }
 
