@@ -194,9 +194,20 @@ kill_one_run() { # RUNTIME CONTAINER
 		assert_eq "" "$(ls -A "$root")" "$rt: the state is gone"
 }
 
+# Last: the images go; no image, working container, ctrun state or mount of a layer stays
+# (the storage's own overlay mount of its root is all Buildah keeps).
+case_teardown() {
+	local left
+	bh rmi -af >/dev/null || return 1
+	left=$(bh images -q; bh containers -q; ls -A "$CTRUN_STATE_ROOT"; ls -A "$E2E_DIR/runc-state"
+		grep -F " $E2E_DIR/" /proc/self/mountinfo | grep -vF " $E2E_DIR/root/overlay ")
+	assert_eq "" "$left" "left after the images were removed"
+}
+
 bcase bud case_bud
 bcase bud-failing-run case_bud_failing_run
 bcase from-and-run case_from_and_run
 bcase kill-during-run case_kill_during_run
+bcase teardown case_teardown
 
 e2e_summary buildah
