@@ -59,6 +59,7 @@ bcase() {
 	case " ${E2E_CASES:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
 	CASE_FN=$2
 	e2e_test "$1" run_case
+	delete_runtime_containers
 	bh rm -a >/dev/null 2>&1
 }
 

@@ -44,8 +44,20 @@ buildah_env_setup() {
 		bh pull --quiet --signature-policy "$E2E_DIR/policy.json" "oci-archive:$E2E_DIR/busybox.tar" >/dev/null
 }
 
-# Removes every working container and image, then the storage's own mounts.
+# A container whose buildah was killed (a failed case's timeout) is deleted through its
+# runtime: nobody else would.
+delete_runtime_containers() {
+	local rt id
+	for rt in "$CTRUN" runc; do
+		for id in $("$rt" --root "$(state_root "$rt")" list -q 2>/dev/null); do
+			"$rt" --root "$(state_root "$rt")" delete --force "$id"
+		done
+	done
+}
+
+# Removes every container and image, then the storage's own mounts.
 buildah_env_teardown() {
+	delete_runtime_containers
 	bh rm -a >/dev/null 2>&1
 	bh rmi -af >/dev/null 2>&1
 	grep -o " $E2E_DIR/[^ ]*" /proc/self/mountinfo | sort -r | xargs -r -n1 umount -l
