@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(bad_input, .fini = lc_cleanup);
 
@@ -19,7 +19,7 @@ static void assert_failure(const struct lc *t, const char *const *args, const ch
 {
 	struct ctt_result r;
 	lc_ctrunv(&r, t, args);
-	lc_assert_error_line(&r, needles);
+	ctt_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 }
 
@@ -124,7 +124,7 @@ static void assert_short_error_lines(const struct lc *t, const char *id, const i
 	for (; *which >= 0; which++) {
 		struct ctt_result r;
 		lc_ctrunv(&r, t, commands[*which]);
-		lc_assert_error(&r, problem);
+		ctt_assert_error(&r, problem);
 		cr_expect_lt(strlen(r.err), ERROR_LINE_MAX, "%s: a line of %zu characters: %s",
 			     commands[*which][0], strlen(r.err), r.err);
 		ctt_result_free(&r);

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
+#include "tests/lib/cgroup.h"
 
 TestSuite(cgroup, .fini = cgt_cleanup);
 
@@ -29,6 +29,19 @@ static void need_v1_hierarchy(const char *controller)
 	free(dir);
 }
 
+/* A container t in the tests' subtree at name, skipping unless the host has controller's v1
+ * hierarchy (NULL: any host), with resources (JSON; NULL: those of `ctrun spec`). */
+static void cgroup_box(struct lc *t, const char *controller, const char *name,
+		       const char *resources)
+{
+	if (controller)
+		need_v1_hierarchy(controller);
+	lc_init(t);
+	cgt_use_path(t, name);
+	if (resources)
+		ctt_config_set(t->bundle, ".linux.resources", resources);
+}
+
 static void assert_file(const char *controller, const char *rel, const char *file, const char *want)
 {
 	char *dir = cgt_dir(controller, rel);
@@ -37,6 +50,22 @@ static void assert_file(const char *controller, const char *rel, const char *fil
 	cr_expect_str_eq(got, want, "%s/%s", dir, file);
 	free(got);
 	free(dir);
+}
+
+/* Each "file=value" of the space-separated list holds its value in the cgroup rel of the
+ * controller the file's name starts with ("cpu.shares=512"). */
+static void assert_files(const char *rel, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	for (char *item = strtok_r(copy, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(item, '='), *dot = strchr(item, '.');
+		cr_assert(eq && dot && dot < eq, "not file=value: %s", item);
+		*eq = *dot = '\0';
+		char file[128];
+		snprintf(file, sizeof(file), "%s.%s", item, dot + 1);
+		assert_file(item, rel, file, eq + 1);
+	}
+	free(copy);
 }
 
 static void assert_output(const struct lc *t, const char *script, const char *want)
@@ -73,22 +102,14 @@ static const char resources[] =
 /* Each resource written where runc writes it, seen the same from outside... */
 Test(cgroup, resources_read_back_from_outside)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "outside");
-	ctt_config_set(t.bundle, ".linux.resources", resources);
+	cgroup_box(&t, "memory", "outside", resources);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *rel = rel_of("outside");
-	assert_file("memory", rel, "memory.limit_in_bytes", "67108864");
-	assert_file("memory", rel, "memory.soft_limit_in_bytes", "33554432");
-	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "134217728");
-	assert_file("memory", rel, "memory.swappiness", "10");
-	assert_file("cpu", rel, "cpu.shares", "512");
-	assert_file("cpu", rel, "cpu.cfs_period_us", "50000");
-	assert_file("cpu", rel, "cpu.cfs_quota_us", "25000");
-	assert_file("cpuset", rel, "cpuset.cpus", "0");
-	assert_file("pids", rel, "pids.max", "64");
+	assert_files(rel, "memory.limit_in_bytes=67108864 memory.soft_limit_in_bytes=33554432 "
+			  "memory.memsw.limit_in_bytes=134217728 "
+			  "memory.swappiness=10 cpu.shares=512 cpu.cfs_period_us=50000 "
+			  "cpu.cfs_quota_us=25000 cpuset.cpus=0 pids.max=64");
 	assert_init_in_every_hierarchy(&t, rel);
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
@@ -120,15 +141,10 @@ Test(cgroup, docker_config_without_limits_writes_nothing)
 	free(rel);
 }
 
-static void assert_docker_limits(const char *rel)
-{
-	assert_file("memory", rel, "memory.limit_in_bytes", "67108864");
-	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "134217728");
-	assert_file("cpu", rel, "cpu.shares", "512");
-	assert_file("cpu", rel, "cpu.cfs_period_us", "100000");
-	assert_file("cpu", rel, "cpu.cfs_quota_us", "50000");
-	assert_file("pids", rel, "pids.max", "50");
-}
+/* What runc writes for Docker's limits (docker-resources.json). */
+#define DOCKER_LIMITS                                                                          \
+	"memory.limit_in_bytes=67108864 memory.memsw.limit_in_bytes=134217728 cpu.shares=512 " \
+	"cpu.cfs_period_us=100000 cpu.cfs_quota_us=50000 pids.max=50"
 
 /* runc-update(8)'s document of zeros changes nothing; Podman's update then applies. */
 #define UPDATE_OF_ZEROS                                                                    \
@@ -148,14 +164,14 @@ Test(cgroup, docker_limits_and_an_update_of_zeros)
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *rel = rel_of("docker-limits");
-	assert_docker_limits(rel);
+	assert_files(rel, DOCKER_LIMITS);
 	char *memory = cgt_dir("memory", rel);
 	char *tcp = cgt_read(memory, "memory.kmem.tcp.limit_in_bytes");
 	struct ctt_result r;
 	lc_ctrun_input(&r, &t, UPDATE_OF_ZEROS, "update", "--resources", "-", ID);
 	cr_expect_eq(r.status, 0, "update: %s", r.err);
 	ctt_result_free(&r);
-	assert_docker_limits(rel);
+	assert_files(rel, DOCKER_LIMITS);
 	assert_file("memory", rel, "memory.kmem.tcp.limit_in_bytes", tcp); /* not 0 */
 	free(tcp);
 	free(memory);
@@ -224,10 +240,8 @@ Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
  * READY. Either way the init is in every hierarchy. */
 Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "early");
+	cgroup_box(&t, "memory", "early", NULL);
 	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
 	ctt_config_set(t.bundle, ".linux.seccomp",
@@ -244,10 +258,8 @@ Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
 /* ...and from inside: /sys/fs/cgroup is the container's own cgroup per hierarchy. */
 Test(cgroup, resources_read_back_from_inside)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "inside");
+	cgroup_box(&t, "memory", "inside", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", resources);
 	assert_output(&t,
 		      "cd /sys/fs/cgroup; cat memory/memory.limit_in_bytes pids/pids.max "
@@ -257,10 +269,8 @@ Test(cgroup, resources_read_back_from_inside)
 
 Test(cgroup, state_json_records_every_directory)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "state");
+	cgroup_box(&t, "memory", "state", NULL);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *file = lc_state_file(&t, ID);
 	yajl_val st = ctt_json_load(file);
@@ -293,12 +303,8 @@ Test(cgroup, default_path_is_below_the_callers_cgroup)
 
 Test(cgroup, memory_hog_is_oom_killed)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "oom");
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
+	cgroup_box(&t, "memory", "oom", "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
 	lc_set_script(&t, "x=$(head -c 67108864 /dev/zero | tr '\\000' a); echo survived");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
@@ -309,11 +315,8 @@ Test(cgroup, memory_hog_is_oom_killed)
 
 Test(cgroup, fork_bomb_stops_at_pids_max)
 {
-	need_v1_hierarchy("pids");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "forks");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 8}}");
+	cgroup_box(&t, "pids", "forks", "{\"pids\": {\"limit\": 8}}");
 	/* the subshell dies of its failed fork; read, test and echo are builtins, which need
 	 * no fork once the limit is reached; pids.events counts the refusals */
 	assert_output(&t,
@@ -328,12 +331,8 @@ Test(cgroup, fork_bomb_stops_at_pids_max)
  * it (a count, not a time: no threshold on this shared machine). */
 Test(cgroup, cpu_quota_throttles_a_busy_loop)
 {
-	need_v1_hierarchy("cpu");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "busy");
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"cpu\": {\"quota\": 10000, \"period\": 100000}}");
+	cgroup_box(&t, "cpu", "busy", "{\"cpu\": {\"quota\": 10000, \"period\": 100000}}");
 	assert_output(&t,
 		      "s=$(date +%s); while [ $(date +%s) -lt $((s + 2)) ]; do :; done; "
 		      "while read k v; do [ $k = nr_throttled ] && [ $v -gt 0 ] && echo throttled; "
@@ -351,7 +350,7 @@ static void assert_no_oom_kill(const char *rel)
 	char *dir = cgt_dir("memory", rel);
 	cr_assert_not_null(dir, "no memory hierarchy");
 	char *path = ctt_path(dir, "memory.oom_control"), *text = ctt_read_file(path);
-	cr_expect(lc_matches(text, "^oom_kill 0$"), "%s:\n%s", path, text);
+	cr_expect(ctt_matches(text, "^oom_kill 0$"), "%s:\n%s", path, text);
 	free(text);
 	free(path);
 	free(dir);
@@ -359,11 +358,8 @@ static void assert_no_oom_kill(const char *rel)
 
 Test(cgroup, true_runs_under_224_kib_and_sees_its_limit)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "tiny");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
+	cgroup_box(&t, "memory", "tiny", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *rel = rel_of("tiny");
@@ -398,11 +394,8 @@ static void evict_from_page_cache(const char *path)
  * charged to the container (where its readahead alone got /bin/true OOM-killed, each run). */
 Test(cgroup, true_runs_under_224_kib_from_a_cold_page_cache)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "cold");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
+	cgroup_box(&t, "memory", "cold", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	char *busybox = lc_rootfs_path(&t, "bin/busybox");
 	for (int i = 0; i < 2; i++) {
@@ -419,11 +412,8 @@ Test(cgroup, true_runs_under_224_kib_from_a_cold_page_cache)
 /* A value the kernel refuses fails create naming the file and the value; nothing stays. */
 Test(cgroup, rejected_limit_fails_create_and_leaves_nothing)
 {
-	need_v1_hierarchy("cpuset");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "bad");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"cpu\": {\"cpus\": \"4095\"}}");
+	cgroup_box(&t, "cpuset", "bad", "{\"cpu\": {\"cpus\": \"4095\"}}");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
 			".linux.resources.cpu.cpus", "write \"4095\" to", "cpuset.cpus");
 	lc_assert_nothing_left(&t);
@@ -432,12 +422,8 @@ Test(cgroup, rejected_limit_fails_create_and_leaves_nothing)
 
 Test(cgroup, unified_is_refused_on_v1)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "unified");
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"unified\": {\"memory.high\": \"1000000\"}}");
+	cgroup_box(&t, "memory", "unified", "{\"unified\": {\"memory.high\": \"1000000\"}}");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.resources.unified",
 			"only for cgroup v2");
 	lc_assert_nothing_left(&t);
@@ -610,10 +596,8 @@ Test(cgroup, manager_disabled_refuses_device_rules_with_cap_mknod)
 /* Without a pid namespace only the cgroup knows the container's processes. */
 Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 {
-	need_v1_hierarchy("pids");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "killall");
+	cgroup_box(&t, "pids", "killall", NULL);
 	lc_namespace_set(&t, "pid", NULL);
 	lc_set_script(&t, "sleep 1000 & sleep 1000 & wait");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
@@ -663,10 +647,8 @@ static char *created_devices_list(const struct lc *t, const char *name)
  * node can be made, as package scripts do, and only the standard ones opened. */
 Test(cgroup, devices_allow_list)
 {
-	need_v1_hierarchy("devices");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "devices");
+	cgroup_box(&t, "devices", "devices", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", DENY_ALL_DEVICES);
 	char *list = created_devices_list(&t, "devices");
 	cr_expect_str_eq(list, RUNC_DEVICES_LIST);
@@ -691,7 +673,7 @@ Test(cgroup, devices_allow_list)
 Test(cgroup, devices_list_is_runcs_for_the_same_bundle)
 {
 	need_v1_hierarchy("devices");
-	char *runc = lc_which("runc");
+	char *runc = ctt_which("runc");
 	if (!runc)
 		ctt_skip("runc is not installed (Debian's runc package): nothing to compare with");
 	struct lc t;
@@ -725,10 +707,8 @@ Test(cgroup, devices_list_is_runcs_for_the_same_bundle)
  * that access only, not the rwm a node without a rule is given. */
 Test(cgroup, device_node_with_its_own_rule_keeps_that_access)
 {
-	need_v1_hierarchy("devices");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "devrule");
+	cgroup_box(&t, "devices", "devrule", NULL);
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":11}");
 	lc_config_append(&t, ".linux.devices",
@@ -759,8 +739,7 @@ Test(cgroup, hybrid_unified_placement)
 		ctt_skip("not a hybrid host");
 	free(unified);
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "hybrid");
+	cgroup_box(&t, NULL, "hybrid", NULL);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "create", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -787,8 +766,7 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
 	if (!cgt_dir("", ""))
 		ctt_skip("no cgroup2 on /sys/fs/cgroup/unified");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "hidden");
+	cgroup_box(&t, NULL, "hidden", NULL);
 	/* a limit keeps the memory join after the cgroup namespace is made, so the line inside
 	 * names the cgroup (without one it is joined first and reads "/") */
 	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 268435456}}");
@@ -811,9 +789,9 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
 	size_t lines = 0;
 	for (const char *p = r.out; (p = strchr(p, '\n')); p++)
 		lines++;
-	cr_expect(lc_matches(r.out, "^[0-9]+:memory:/.*/hidden$"), "not in its memory cgroup:\n%s",
+	cr_expect(ctt_matches(r.out, "^[0-9]+:memory:/.*/hidden$"), "not in its memory cgroup:\n%s",
 		  r.out);
-	cr_expect(lc_matches(r.out, "^0::/$"), "in the hidden cgroup2 tree:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^0::/$"), "in the hidden cgroup2 tree:\n%s", r.out);
 	cr_expect_eq(lines, 2, "made on the tmpfs:\n%s", r.out);
 	ctt_result_free(&r);
 	t.wrapper = NULL;
@@ -824,10 +802,8 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
  * mount would show the hierarchies from their roots, the tests' subtree among them). */
 Test(cgroup, own_view_without_a_cgroup_namespace)
 {
-	need_v1_hierarchy("pids");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "nocgns");
+	cgroup_box(&t, "pids", "nocgns", NULL);
 	lc_namespace_set(&t, "cgroup", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 20}}");
 	char script[256];
@@ -853,7 +829,7 @@ Test(cgroup, populated_cgroup_of_another_is_refused)
 	lc_assert_fails(&b, LC_ARGV("create", "--bundle", b.bundle, ID),
 			"exists and has processes");
 	lc_assert_nothing_left(&b);
-	cr_expect(lc_alive(lc_pid(&a, ID)), "the first container's init was killed");
+	cr_expect(ctt_alive(lc_pid(&a, ID)), "the first container's init was killed");
 	lc_ok(&a, "delete", "--force", ID);
 }
 
@@ -883,8 +859,7 @@ Test(cgroup, block_io_throttles_per_device)
 	unsigned major, minor;
 	cr_assert_eq(sscanf(dev, "%u:%u", &major, &minor), 2, "%s", dev);
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "blkio");
+	cgroup_box(&t, NULL, "blkio", NULL);
 	char json[512];
 	snprintf(
 		json, sizeof(json),
@@ -913,9 +888,7 @@ Test(cgroup, field_of_an_unmounted_controller_is_refused)
 		ctt_skip("net_cls is mounted here: nothing to refuse");
 	}
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "netcls");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"network\": {\"classID\": 1048577}}");
+	cgroup_box(&t, NULL, "netcls", "{\"network\": {\"classID\": 1048577}}");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
 			".linux.resources.network.classID", "net_cls controller is not mounted");
 	lc_assert_nothing_left(&t);
@@ -924,11 +897,8 @@ Test(cgroup, field_of_an_unmounted_controller_is_refused)
 /* memory.kernel: the kernel dropped kmem limits; a warning, the container runs. */
 Test(cgroup, kernel_memory_is_a_deprecation_warning)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "kmem");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"kernel\": 67108864}}");
+	cgroup_box(&t, "memory", "kmem", "{\"memory\": {\"kernel\": 67108864}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
@@ -974,10 +944,8 @@ Test(cgroup, use_hierarchy_is_ignored_as_runc_does)
  * through its freezer still leaves nothing. */
 Test(cgroup, delete_force_of_a_frozen_container)
 {
-	need_v1_hierarchy("freezer");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "frozen");
+	cgroup_box(&t, "freezer", "frozen", NULL);
 	lc_set_script(&t, "sleep 1000 & wait");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *rel = rel_of("frozen");

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
+#include "tests/lib/cgroup.h"
 
 TestSuite(cgroup_overlap, .fini = cgt_cleanup);
 
@@ -155,7 +155,7 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	cr_expect_neq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
 		  r.err);
-	cr_expect(lc_matches(r.err, "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
+	cr_expect(ctt_matches(r.err, "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
 				    "exists and has processes"),
 		  "%s", r.err);
 	ctt_result_free(&r);

@@ -22,7 +22,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(escapes, .fini = lc_cleanup);
 
@@ -161,7 +161,7 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 	cr_expect(!same_file(&view, &ctrun), "%s is the host's ctrun itself, not a view", exe);
 
 	lc_ok(&t, "start", ID);
-	char *seen = lc_wait_content(out, "end\n");
+	char *seen = ctt_wait_content(out, "end\n");
 	expect_seen_from_inside(seen, &ctrun, &busybox);
 	/* and from outside: the init is busybox, holding no fd of ctrun */
 	struct stat now = stat_of(exe);
@@ -181,7 +181,7 @@ static char *create_check_start(const struct lc *t, int preserve, int fd3)
 	char *out = ctt_path(ctt_tmpdir(), "out");
 	assert_fds_cloexec(create_in_background(t, preserve, fd3, out), 3 + preserve);
 	lc_ok(t, "start", ID);
-	char *text = lc_wait_content(out, "end\n");
+	char *text = ctt_wait_content(out, "end\n");
 	free(out);
 	return text;
 }
@@ -208,7 +208,7 @@ Test(escapes, no_host_fd_reaches_the_container)
 
 static void set_cwd(const struct lc *t, const char *cwd)
 {
-	char *json = lc_json_quote(cwd);
+	char *json = ctt_json_quote(cwd);
 	ctt_config_set(t->bundle, ".process.cwd", json);
 	free(json);
 }
@@ -343,10 +343,10 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	char *before = ctt_read_file(out);
 	cr_expect(strstr(before, "ran") == NULL, "the process ran without start: %s", before);
 	lc_ok(&t, "start", ID);
-	free(lc_wait_content(out, "ran\n"));
+	free(ctt_wait_content(out, "ran\n"));
 	lc_wait_status(&t, ID, "stopped");
 	for (int i = 0; i < 64; i++) {
-		lc_assert_file_text(files[i], "");
+		ctt_assert_file_text(files[i], "");
 		free(files[i]);
 	}
 	lc_ok(&t, "delete", ID);
@@ -437,7 +437,7 @@ Test(escapes, image_dev_null_symlink_to_a_host_file_replaced)
 	image_dev_null(&t, make_link_to_victim);
 	char *out = lc_sh_output(&t, NULL_AND_MASKED "; cat /host/victim");
 	cr_expect_str_eq(out, BOTH_NULL "victim\n");
-	lc_assert_file_text(victim, "victim\n");
+	ctt_assert_file_text(victim, "victim\n");
 	free(out);
 	free(victim);
 }

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "libct/sha256.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(exe_escape, .fini = lc_cleanup);
 
@@ -141,13 +141,13 @@ static void start_attacker(struct attack *a, const char *sock, const char *const
 			       (const char *const[]){"run", "--detach", "--bundle",
 						     a->attacker.bundle, ATTACKER, NULL}),
 		 a->out, -1);
-	free(lc_wait_content(a->out, "ready\n"));
+	free(ctt_wait_content(a->out, "ready\n"));
 }
 
 /* The attacker's report line (malloc'd), once it is done. */
 static char *report(const struct attack *a)
 {
-	char *out = lc_wait_content(a->out, "done\n");
+	char *out = ctt_wait_content(a->out, "done\n");
 	char *line = strstr(out, "exe=");
 	cr_assert_not_null(line, "the attacker reported nothing:\n%s", out);
 	char *text = strndup(line, strcspn(line, "\n"));

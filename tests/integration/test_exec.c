@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(exec, .fini = lc_cleanup);
 
@@ -53,7 +53,7 @@ static char *ex_output(const struct lc *t, const char *const *args)
 
 static void assert_has(const char *out, const char *regex)
 {
-	cr_expect(lc_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
+	cr_expect(ctt_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
 }
 
 static void assert_exec_status(const struct lc *t, const char *const *args, int want,
@@ -63,7 +63,7 @@ static void assert_exec_status(const struct lc *t, const char *const *args, int 
 	ex_run(&r, t, args);
 	cr_expect_eq(r.status, want, "exec %s: exit %d, stderr: %s", args[1], r.status, r.err);
 	if (err_needle)
-		lc_assert_error(&r, err_needle);
+		ctt_assert_error(&r, err_needle);
 	ctt_result_free(&r);
 }
 
@@ -89,7 +89,7 @@ Test(exec, joins_every_namespace_and_the_root_of_the_init)
 		cr_expect(strstr(out, want), "no \"%s\" in:\n%s", want, out);
 	}
 	assert_has(out, "^init sleep 1000 $");
-	cr_expect_not(lc_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
+	cr_expect_not(ctt_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
 	assert_has(out, "^in-the-rootfs$");
 	char *status = lc_status(&t, ID);
 	cr_expect_str_eq(status, "running");
@@ -130,7 +130,7 @@ Test(exec, user_groups_cwd_and_env_flags)
 	assert_has(out, "^/tmp$");
 	assert_has(out, "^FOO=bar$");
 	assert_has(out, "^TERM=dumb$"); /* config.json's TERM=xterm replaced */
-	cr_expect_not(lc_matches(out, "^TERM=xterm$"), "TERM twice:\n%s", out);
+	cr_expect_not(ctt_matches(out, "^TERM=xterm$"), "TERM twice:\n%s", out);
 	assert_has(out, "^CTT_MARK="); /* the rest of config.json's env */
 	free(out);
 	out = ex_output(&t, LC_ARGV("-u", "7", ID, "id"));
@@ -222,16 +222,16 @@ static void assert_only_stdio_and_preserved_fds(struct lc *t)
 	cr_assert_geq(fd, 0);
 	char *out = fds_seen(t, log, fd, NULL);
 	assert_has(out, " 2 -> ");
-	cr_expect_not(lc_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
+	cr_expect_not(ctt_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^no-fd-3$");
 	free(out);
 	out = fds_seen(t, log, fd, "1");
 	assert_has(out, " 3 -> .*/passed$");
-	cr_expect_not(lc_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
+	cr_expect_not(ctt_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^through fd 3$");
 	free(out);
 	out = fds_seen(t, log, -1, "1");
-	cr_expect_not(lc_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
+	cr_expect_not(ctt_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
 	free(out);
 	close(fd);
 	free(log);
@@ -273,20 +273,20 @@ Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 	ctt_result_free(&r);
 	char *text = ctt_read_file(pidfile);
 	pid_t pid = atoi(text);
-	cr_assert(lc_alive(pid), "the detached process %d is gone", pid);
+	cr_assert(ctt_alive(pid), "the detached process %d is gone", pid);
 	char *where = lc_rootfs_path(&t, "detached");
-	char *inner = lc_wait_content(where, "\n");
+	char *inner = ctt_wait_content(where, "\n");
 	free(where);
 	cr_expect_neq(atoi(inner), 1);
 	cr_expect_neq(atoi(inner), pid, "the pid inside is the container's own");
 	/* sh wrote the file before its exec of sleep: wait for that */
-	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 2);
+	ctt_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 2);
 	char status_path[64];
 	snprintf(status_path, sizeof(status_path), "/proc/%d/status", pid);
 	char *status = ctt_read_file(status_path);
 	char ppid[32];
 	snprintf(ppid, sizeof(ppid), "^PPid:\t%d$", getpid());
-	cr_expect(lc_matches(status, ppid), "not reparented to the subreaper %d:\n%s", getpid(),
+	cr_expect(ctt_matches(status, ppid), "not reparented to the subreaper %d:\n%s", getpid(),
 		  status);
 	free(status);
 	cr_expect_eq(kill(pid, SIGKILL), 0);
@@ -320,7 +320,7 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 
 static char *write_process(const char *json)
 {
-	return lc_write_tmp("process.json", json);
+	return ctt_write_tmp("process.json", json);
 }
 
 Test(exec, process_json_as_containerd_sends_it)
@@ -343,7 +343,7 @@ Test(exec, process_json_as_containerd_sends_it)
 	struct ctt_result r;
 	ex_run(&r, &t, LC_ARGV("-p", path, ID));
 	cr_expect_eq(r.status, 255);
-	lc_assert_error(&r, path, ".user.uid", "expected");
+	ctt_assert_error(&r, path, ".user.uid", "expected");
 	ctt_result_free(&r);
 	free(path);
 	path = write_process("{\"cwd\":\"/\"}");
@@ -409,7 +409,7 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 						   "touch /ready; while :; do sleep 0.1; done")),
 			 out, -1);
 	char *ready = lc_rootfs_path(&t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	cr_assert_eq(kill(ctrun, SIGTERM), 0);
 	cr_expect_eq(lc_wait(ctrun, WAIT_MS), 7);
 	char *text = ctt_read_file(out);
@@ -492,7 +492,7 @@ Test(exec, exec_cpu_affinity_initial_and_final)
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/status", lc_pid(&t, ID));
 	char *init = ctt_read_file(path);
-	cr_expect_not(lc_matches(init, "^Cpus_allowed_list:\t1$"), "%s", init);
+	cr_expect_not(ctt_matches(init, "^Cpus_allowed_list:\t1$"), "%s", init);
 	free(init);
 	char *proc =
 		write_process("{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
@@ -628,7 +628,7 @@ Test(exec, lsm_labels_are_refused_where_the_lsm_does_not_run)
 	ctt_write_file(path, "{\"args\":[\"true\"],\"cwd\":\"/\",\"apparmorProfile\":\"x\"}");
 	struct ctt_result r;
 	ex_run(&r, &t, LC_ARGV("--process", path, ID));
-	lc_assert_error(&r, path, ".apparmorProfile");
+	ctt_assert_error(&r, path, ".apparmorProfile");
 	ctt_result_free(&r);
 	free(path);
 	free(dir);
@@ -651,7 +651,7 @@ Test(exec, oom_score_adj_not_redirected_by_a_fake_proc)
 			  "echo fake > /proc/self/oom_score_adj && touch /ready; sleep 1000");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *ready = lc_rootfs_path(&t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	char *pid_file = ctt_path(ctt_tmpdir(), "exec.pid");
 	char *process = write_process("{\"args\":[\"sleep\",\"1000\"],\"cwd\":\"/\","
 				      "\"oomScoreAdj\":100,\"terminal\":false}");
@@ -661,9 +661,9 @@ Test(exec, oom_score_adj_not_redirected_by_a_fake_proc)
 	char *pid_text = ctt_read_file(pid_file);
 	char path[96];
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", atoi(pid_text));
-	lc_assert_file_text(path, "100\n");
+	ctt_assert_file_text(path, "100\n");
 	snprintf(path, sizeof(path), "/proc/%d/root/proc/self/oom_score_adj", (int)lc_pid(&t, ID));
-	lc_assert_file_text(path, "fake\n");
+	ctt_assert_file_text(path, "fake\n");
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
 	free(pid_text);
@@ -767,11 +767,11 @@ static void assert_mknod_refused(const struct lc *t, const char *const *args)
 	struct ctt_result r;
 	ex_run(&r, t, args);
 	cr_expect_eq(r.status, 255, "exit %d, stderr: %s", r.status, r.err);
-	lc_assert_error(&r, "exec in container \"" ID "\"", "no device filter", "CAP_MKNOD");
+	ctt_assert_error(&r, "exec in container \"" ID "\"", "no device filter", "CAP_MKNOD");
 	ctt_result_free(&r);
 	pid_t init = lc_pid(t, ID);
-	cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 1, "a process was left");
-	cr_expect_eq(lc_count_in_pidns(init, "mknod /dev/host-mem c 1 1"), 0);
+	cr_expect_eq(ctt_count_in_pidns(init, "sleep 1000"), 1, "a process was left");
+	cr_expect_eq(ctt_count_in_pidns(init, "mknod /dev/host-mem c 1 1"), 0);
 }
 
 /* --cgroup-manager disabled took the container's device rules only because its process
@@ -791,11 +791,11 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "--cgroup-manager", "disabled", "run", "--detach", "--bundle", t.bundle, ID);
 	/* run --detach returns once the init is started, maybe before its execve */
-	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 1);
+	ctt_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 1);
 	char *file = lc_state_file(&t, ID);
 	char *state = ctt_read_file(file);
 	free(file);
-	cr_expect(lc_matches(state, "\"noDeviceFilter\": *true"), "state.json: %s", state);
+	cr_expect(ctt_matches(state, "\"noDeviceFilter\": *true"), "state.json: %s", state);
 	free(state);
 	const char *mknod[] = {"mknod", "/dev/host-mem", "c", "1", "1", NULL};
 	assert_mknod_refused(&t, LC_ARGV("--cap", "CAP_MKNOD", ID, mknod[0], mknod[1], mknod[2],

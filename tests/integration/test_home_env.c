@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(home_env, .fini = lc_cleanup);
 
@@ -117,7 +117,7 @@ static void expect_exec_home(const struct lc *t, const char *const *args, const 
 
 static char *write_process(const char *json)
 {
-	return lc_write_tmp("process.json", json);
+	return ctt_write_tmp("process.json", json);
 }
 
 Test(home_env, exec_takes_the_home_of_its_user)

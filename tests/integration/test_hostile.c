@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(hostile, .fini = lc_cleanup);
 
@@ -157,7 +157,7 @@ static void expect_tmpfs_inside(const char *out, const char *path)
 {
 	char re[512];
 	snprintf(re, sizeof(re), "^[0-9]+ [0-9]+ [0-9:]+ / %s [^ ]+ .*- tmpfs ", path);
-	cr_expect(lc_matches(out, re), "no tmpfs on %s inside:\n%s", path, out);
+	cr_expect(ctt_matches(out, re), "no tmpfs on %s inside:\n%s", path, out);
 }
 
 /* ---- mount destinations ---- */
@@ -254,8 +254,8 @@ Test(hostile, device_path_symlinked_to_a_host_file)
 			 "{\"path\":\"/devdir/node\",\"type\":\"c\",\"major\":1,\"minor\":5,"
 			 "\"fileMode\":438,\"uid\":1000,\"gid\":1000}");
 	char *out = run_sh(&t, "ls -ln /evildev %s/node", v.top);
-	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +3 .*/evildev$"), "%s", out);
-	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +5 .*/node$"), "%s", out);
+	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +3 .*/evildev$"), "%s", out);
+	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +5 .*/node$"), "%s", out);
 	assert_untouched(&t, &v);
 	free(out);
 }
@@ -272,12 +272,12 @@ Test(hostile, masked_path_symlinked_to_a_host_file)
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/evil\"");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/evil-dangling\"");
 	char *out = run_sh(&t, "echo \"dangling=$(cat /etc/evil 2>&1 | grep -c victim)\"", NULL);
-	cr_expect(lc_matches(out, "^dangling=0$"), "the host file is seen inside: %s", out);
+	cr_expect(ctt_matches(out, "^dangling=0$"), "the host file is seen inside: %s", out);
 	free(out);
 	char *copy = image_copy(&t, v.file, false, "image copy");
 	out = run_sh(&t, "echo \"size=$(cat /etc/evil | wc -c)\"; grep ' %s ' /proc/self/mountinfo",
 		     v.file);
-	cr_expect(lc_matches(out, "^size=0$"), "the image's copy is not masked: %s", out);
+	cr_expect(ctt_matches(out, "^size=0$"), "the image's copy is not masked: %s", out);
 	char *text = ctt_read_file(copy);
 	cr_expect_str_eq(text, "image copy");
 	assert_untouched(&t, &v);
@@ -300,8 +300,8 @@ Test(hostile, readonly_path_symlinked_to_a_host_directory)
 			   "cat /etc/ro/v; echo; if touch %s/x 2>/dev/null; then echo written; "
 			   "else echo refused; fi",
 			   v.dir);
-	cr_expect(lc_matches(out, "^image copy$"), "%s", out);
-	cr_expect(lc_matches(out, "^refused$"), "the copy is writable inside: %s", out);
+	cr_expect(ctt_matches(out, "^image copy$"), "%s", out);
+	cr_expect(ctt_matches(out, "^refused$"), "the copy is writable inside: %s", out);
 	assert_victim_intact(&v);
 	char *probe = ctt_path(v.dir, "probe");
 	ctt_write_file(probe, "host can write");
@@ -326,7 +326,7 @@ Test(hostile, root_path_that_is_a_symlink_is_refused)
 	cr_assert_eq(symlink(real, abs), 0);
 	const char *const links[][2] = {{"\"rel-link\"", rel}, {NULL, abs}};
 	for (size_t i = 0; i < 2; i++) {
-		char *q = lc_json_quote(links[i][1]), *named;
+		char *q = ctt_json_quote(links[i][1]), *named;
 		ctt_config_set(t.bundle, ".root.path", links[i][0] ? links[i][0] : q);
 		cr_assert_geq(asprintf(&named, "\"%s\" is a symlink", links[i][1]), 0);
 		lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".root.path",
@@ -384,10 +384,10 @@ static void confine(const struct lc *t, const char *src)
 	ctt_config_set(t->bundle, ".linux.seccomp",
 		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
 		       "[\"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
-	lc_make_searchable(t->bundle);
-	lc_make_searchable(src);
+	ctt_make_searchable(t->bundle);
+	ctt_make_searchable(src);
 	char *rootfs = ctt_path(t->bundle, "rootfs");
-	lc_chown_tree(rootfs, MAPPED_ROOT);
+	ctt_chown_tree(rootfs, MAPPED_ROOT);
 	free(rootfs);
 }
 

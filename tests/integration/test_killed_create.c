@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/cgroup.h"
+#include "tests/lib/container.h"
 
 TestSuite(killed, .fini = cgt_cleanup);
 
@@ -135,7 +135,7 @@ static void assert_gone_before_the_state(const char *command)
 	assert_killed_and_reaped(&t, command);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "state", ID);
-	lc_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
+	ctt_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
 			    "before recording it");
 	ctt_result_free(&r);
 	lc_ok(&t, "delete", "--force", ID);
@@ -217,13 +217,13 @@ Test(killed, after_the_init_is_created)
 	assert_status(&t, "created");
 	lc_ok(&t, "start", ID);
 	char *started = lc_rootfs_path(&t, "started");
-	lc_wait_file(started);
+	ctt_wait_file(started);
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)lc_pid(&t, ID));
 	char *cgroups = ctt_read_file(path);
 	char *memory = cgt_dir("memory", "");
 	if (memory)
-		cr_expect(lc_matches(cgroups, "^[0-9]+:memory:/.*/ctrun/" ID "$"),
+		cr_expect(ctt_matches(cgroups, "^[0-9]+:memory:/.*/ctrun/" ID "$"),
 			  "not in its memory cgroup: %s", cgroups);
 	free(memory), free(cgroups), free(started), free(pid_file), free(tmp);
 	lc_ok(&t, "delete", "--force", ID);

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(lifecycle, .fini = lc_cleanup);
 
@@ -57,7 +57,7 @@ static void forget(const struct lc *t, const char *rel)
 static void wait_marker(const struct lc *t, const char *rel)
 {
 	char *path = lc_rootfs_path(t, rel);
-	lc_wait_file(path);
+	ctt_wait_file(path);
 	free(path);
 }
 
@@ -112,12 +112,12 @@ static void expect_state_fields(const struct lc *t, yajl_val st, const char *id)
 	cr_assert_not_null(realpath(t->bundle, bundle));
 	char *rootfs = ctt_path(bundle, "rootfs");
 	const char *created = ctt_json_get_string(st, ".created");
-	cr_expect(lc_matches(ctt_json_get_string(st, ".ociVersion"), "^1\\.[0-9]+\\.[0-9]+"));
+	cr_expect(ctt_matches(ctt_json_get_string(st, ".ociVersion"), "^1\\.[0-9]+\\.[0-9]+"));
 	cr_expect_str_eq(ctt_json_get_string(st, ".id"), id);
 	cr_expect_str_eq(ctt_json_get_string(st, ".status"), "created");
 	cr_expect_str_eq(ctt_json_get_string(st, ".bundle"), bundle);
 	cr_expect_str_eq(ctt_json_get_string(st, ".rootfs"), rootfs);
-	cr_expect(created && lc_matches(created, RFC3339_NANO), "created: %s", created);
+	cr_expect(created && ctt_matches(created, RFC3339_NANO), "created: %s", created);
 	/* runc's `state` has the owner key and leaves it empty; `list` fills it */
 	cr_expect_not_null(ctt_json_get_string(st, ".owner"), "no owner string");
 	cr_expect_str_eq(ctt_json_get_string(st, ".annotations[\"org.example.team\"]"), "infra");
@@ -163,7 +163,7 @@ Test(lifecycle, create_reports_created_state)
 	expect_state_fields(&t, st, "c1");
 	pid_t pid = (pid_t)ctt_json_get_int(st, ".pid");
 	cr_expect_gt(pid, 0);
-	cr_expect(lc_alive(pid), "the init %d does not exist", pid);
+	cr_expect(ctt_alive(pid), "the init %d does not exist", pid);
 	yajl_tree_free(st);
 	expect_state_schema_valid(&t, "c1");
 
@@ -232,8 +232,8 @@ Test(lifecycle, container_inherits_stdio_without_terminal)
 	char *out;
 	create_behind(&t, "io", &out);
 	lc_ok(&t, "start", "io");
-	free(lc_wait_content(out, "out-from-container\n"));
-	char *both = lc_wait_content(out, "err-from-container\n");
+	free(ctt_wait_content(out, "out-from-container\n"));
+	char *both = ctt_wait_content(out, "err-from-container\n");
 	cr_expect(strstr(both, "out-from-container\n"), "stdout went missing: %s", both);
 	free(both);
 	free(out);
@@ -248,7 +248,7 @@ Test(lifecycle, create_returns_while_the_container_waits)
 	pid_t runtime = create_behind(&t, "w", &out);
 	pid_t init = lc_pid(&t, "w");
 	cr_expect_neq(init, runtime);
-	cr_expect(lc_alive(init), "the container init is gone with the runtime");
+	cr_expect(ctt_alive(init), "the container init is gone with the runtime");
 	assert_status(&t, "w", "created");
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "w");
@@ -272,7 +272,7 @@ Test(lifecycle, create_and_start_without_a_proc_mount)
 	assert_status(&t, "np", "created");
 	cr_expect_not(has_marker(&t, "started"), "the program ran before start");
 	lc_ok(&t, "start", "np");
-	free(lc_wait_content(out, "proc-entries=0\n"));
+	free(ctt_wait_content(out, "proc-entries=0\n"));
 	lc_wait_status(&t, "np", "stopped");
 	cr_expect(has_marker(&t, "started"));
 	lc_ok(&t, "delete", "np");
@@ -315,7 +315,7 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 	assert_status(&t, "r1", "stopped");
 	lc_assert_fails(&t, LC_ARGV("kill", "r1", "KILL"), "\"r1\"");
 	lc_ok(&t, "delete", "r1");
-	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
+	cr_expect(ctt_alive(other), "ctrun signalled the process that got the recycled pid");
 }
 
 /* ---- kill ---- */
@@ -375,14 +375,14 @@ Test(lifecycle, kill_all_reaches_every_process)
 		forget(&t, "sig");
 		start_ready(&t, "a1", SLEEPERS_SCRIPT);
 		pid_t init = lc_pid(&t, "a1");
-		lc_wait_count_in_pidns(init, "sleep 1000", 3);
+		ctt_wait_count_in_pidns(init, "sleep 1000", 3);
 		lc_ok(&t, "kill", "a1", "TERM");
 		lc_assert_rootfs_content(&t, "sig", "TERM\n");
-		cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 3,
+		cr_expect_eq(ctt_count_in_pidns(init, "sleep 1000"), 3,
 			     "TERM reached more than pid 1");
 		lc_ok(&t, "kill", flags[i], "a1", "TERM");
 		lc_assert_rootfs_content(&t, "sig", "TERM\nTERM\n");
-		lc_wait_count_in_pidns(init, "sleep 1000", 0);
+		ctt_wait_count_in_pidns(init, "sleep 1000", 0);
 		assert_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
 		lc_ok(&t, "delete", "--force", "a1");
 	}
@@ -399,12 +399,12 @@ Test(lifecycle, kill_all_of_a_stopped_container_ends_what_the_init_left)
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	lc_set_script(&t, "sleep 1000 & echo $! > /orphan");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, "k1");
-	char *text = lc_wait_content(lc_rootfs_path(&t, "orphan"), "\n");
+	char *text = ctt_wait_content(lc_rootfs_path(&t, "orphan"), "\n");
 	pid_t orphan = (pid_t)atoi(text);
 	lc_wait_status(&t, "k1", "stopped");
-	cr_assert(lc_alive(orphan), "the init's child %d is gone already", orphan);
+	cr_assert(ctt_alive(orphan), "the init's child %d is gone already", orphan);
 	lc_assert_fails(&t, LC_ARGV("kill", "k1", "9"), "\"k1\"", "container not running");
-	cr_expect(lc_alive(orphan), "a plain kill reached the init's child");
+	cr_expect(ctt_alive(orphan), "a plain kill reached the init's child");
 	lc_ok(&t, "kill", "--all", "k1", "9");
 	/* both are the test's (the subreaper's) to reap */
 	cr_expect_eq(lc_wait(orphan, 10000), 128 + SIGKILL, "the init's child did not get it");
@@ -453,7 +453,7 @@ Test(lifecycle, delete_refuses_live_containers_without_force)
 	for (size_t i = 0; i < 2; i++) {
 		lc_assert_fails(&t, LC_ARGV("delete", ids[i]), ids[i], status[i], "--force");
 		assert_status(&t, ids[i], status[i]);
-		cr_expect(lc_alive(lc_pid(&t, ids[i])));
+		cr_expect(ctt_alive(lc_pid(&t, ids[i])));
 	}
 }
 
@@ -471,7 +471,7 @@ Test(lifecycle, delete_force_kills_created_and_running)
 	lc_ok(&t, "delete", "-f", "running1");
 	expect_gone(&t, "created1");
 	expect_gone(&t, "running1");
-	cr_expect_not(lc_alive(pids[0]) || lc_alive(pids[1]), "a container init survived");
+	cr_expect_not(ctt_alive(pids[0]) || ctt_alive(pids[1]), "a container init survived");
 	lc_assert_nothing_left(&t);
 }
 
@@ -491,15 +491,15 @@ Test(lifecycle, delete_force_ends_the_children_of_the_init)
 		cr_assert_eq(unlink(marker), 0, "unlink %s", marker);
 		free(marker);
 		pid_t init_pid = lc_pid(&t, ids[i]);
-		pid_t child = lc_find_in_pidns(init_pid, "sleep 1000");
+		pid_t child = ctt_find_in_pidns(init_pid, "sleep 1000");
 		if (i == 1) {
 			lc_ok(&t, "pause", ids[i]);
 			assert_status(&t, ids[i], "paused");
 		}
 		lc_ok(&t, "delete", "--force", ids[i]);
 		expect_gone(&t, ids[i]);
-		cr_expect_not(lc_alive(init_pid), "%s: the init survived", ids[i]);
-		cr_expect_not(lc_alive(child), "%s: the init's child survived", ids[i]);
+		cr_expect_not(ctt_alive(init_pid), "%s: the init survived", ids[i]);
+		cr_expect_not(ctt_alive(child), "%s: the init's child survived", ids[i]);
 	}
 	lc_assert_nothing_left(&t);
 }
@@ -530,7 +530,7 @@ Test(lifecycle, list_of_an_empty_root)
 	lc_ctrun(&r, &t, "list");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
 	cr_expect_eq(ctt_count_lines(r.out), 1, "list: %s", r.out);
-	cr_expect(lc_matches(r.out, TABLE_HEADER), "list: %s", r.out);
+	cr_expect(ctt_matches(r.out, TABLE_HEADER), "list: %s", r.out);
 	ctt_result_free(&r);
 	lc_ctrun(&r, &t, "list", "--format", "json");
 	yajl_val list = ctt_json_parse(r.out, "list --format json");
@@ -609,7 +609,7 @@ static void expect_table_row(const char *line, const struct expected_row *want, 
 	cr_expect_eq(pid, want->pid, "row: %s", line);
 	cr_expect_str_eq(status, want->status);
 	cr_expect_str_eq(path, bundle);
-	cr_expect(lc_matches(created, RFC3339_NANO), "row: %s", line);
+	cr_expect(ctt_matches(created, RFC3339_NANO), "row: %s", line);
 	cr_expect_str_eq(owner, "root");
 }
 
@@ -625,7 +625,7 @@ Test(lifecycle, list_table_of_several_states)
 	lc_ctrun(&r, &t, "list");
 	cr_assert_eq(ctt_count_lines(r.out), 4, "list: %s", r.out);
 	char *line = strtok(r.out, "\n");
-	cr_expect(lc_matches(line, TABLE_HEADER), "header: %s", line);
+	cr_expect(ctt_matches(line, TABLE_HEADER), "header: %s", line);
 	for (int i = 0; i < 3; i++)
 		expect_table_row(strtok(NULL, "\n"), &rows[i], bundle);
 	ctt_result_free(&r);
@@ -646,8 +646,8 @@ static void expect_json_entry(yajl_val list, long i, const struct expected_row *
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("bundle")), bundle);
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("rootfs")), rootfs);
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("owner")), "root");
-	cr_expect(lc_matches(ctt_json_get_string(list, FIELD("created")), RFC3339_NANO));
-	cr_expect(lc_matches(ctt_json_get_string(list, FIELD("ociVersion")), "^1\\."));
+	cr_expect(ctt_matches(ctt_json_get_string(list, FIELD("created")), RFC3339_NANO));
+	cr_expect(ctt_matches(ctt_json_get_string(list, FIELD("ociVersion")), "^1\\."));
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("annotations.tier")), "db");
 #undef FIELD
 	free(rootfs);
@@ -760,8 +760,8 @@ static int assert_list_whole(const struct lc *t, pid_t keep_pid)
 			continue;
 		}
 		churning++;
-		cr_expect(lc_matches(id, "^churn[0-9]$"), "unexpected entry %s: %s", id, r.out);
-		cr_expect(lc_matches(status, "^(created|stopped)$"), "%s is %s", id, status);
+		cr_expect(ctt_matches(id, "^churn[0-9]$"), "unexpected entry %s: %s", id, r.out);
+		cr_expect(ctt_matches(status, "^(created|stopped)$"), "%s is %s", id, status);
 	}
 	cr_expect_eq(kept, 1, "list: %s", r.out);
 	yajl_tree_free(list);
@@ -820,13 +820,13 @@ Test(lifecycle, concurrent_create_of_one_id)
 	cr_assert((status[0] == 0) != (status[1] == 0), "exits %d and %d", status[0], status[1]);
 	int loser = status[0] == 0;
 	char *err = ctt_read_file(out[loser]);
-	cr_expect(lc_matches(err, "^ctrun: .*\"twin\".*already exists\n$"), "loser: %s", err);
+	cr_expect(ctt_matches(err, "^ctrun: .*\"twin\".*already exists\n$"), "loser: %s", err);
 	char *winner = ctt_read_file(out[!loser]);
 	cr_expect_str_empty(winner, "winner: %s", winner);
 	free(winner);
 
 	assert_status(&t, "twin", "created");
-	cr_expect(lc_alive(lc_pid(&t, "twin")));
+	cr_expect(ctt_alive(lc_pid(&t, "twin")));
 	lc_ok(&t, "start", "twin");
 	wait_marker(&t, "started");
 	free(err);

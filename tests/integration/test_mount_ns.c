@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(mount_ns, .fini = lc_cleanup);
 
@@ -80,8 +80,8 @@ Test(mount_ns, inherited_namespace_gets_the_mounts_in_order_and_delete_removes_t
 	cr_expect_eq(mounts_under("/proc/1/mountinfo", rootfs), 0, "leaked to pid 1's namespace");
 
 	lc_ok(&t, "start", "inh");
-	char *mnt_ns = lc_ns_link("self", "mnt");
-	char *text = lc_wait_content(out, "host-ro\n");
+	char *mnt_ns = ctt_ns_link("self", "mnt");
+	char *text = ctt_wait_content(out, "host-ro\n");
 	expect_nested_output(text, mnt_ns);
 	lc_wait_status(&t, "inh", "stopped");
 	lc_ok(&t, "delete", "inh");
@@ -107,7 +107,7 @@ Test(mount_ns, inherited_namespace_with_run_and_masks)
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
 	char *out = lc_sh_output(&t, "wc -c </etc/secret; touch /x 2>/dev/null || echo root-ro");
 	cr_expect_str_eq(out, "0\nroot-ro\n");
-	lc_assert_file_text(secret, "secret\n");
+	ctt_assert_file_text(secret, "secret\n");
 	lc_assert_nothing_left(&t);
 	free(out);
 	free(secret);
@@ -176,8 +176,8 @@ Test(mount_ns, joined_namespace_of_another_container)
 		lc_spawn(&b, lc_ctrun_argv(&b, LC_ARGV("run", "--bundle", b.bundle, "b")), out, -1);
 	char pid_text[16];
 	snprintf(pid_text, sizeof(pid_text), "%d", (int)lc_pid(&a, "a"));
-	char *a_mnt = lc_ns_link(pid_text, "mnt");
-	char *text = lc_wait_content(out, "host-ro\n");
+	char *a_mnt = ctt_ns_link(pid_text, "mnt");
+	char *text = ctt_wait_content(out, "host-ro\n");
 	expect_nested_output(text, a_mnt);
 
 	/* A sees them at B's rootfs path */

@@ -10,7 +10,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 /* The host submount of a bind source, detached before the clean-up. */
 static char *host_mount;
@@ -153,7 +153,7 @@ static void assert_covered_refused(const char *const *enosys_args)
 	lc_wrap_enosys(&t, argv, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, LC_COVERED_REFUSAL);
+	ctt_assert_error(&r, LC_COVERED_REFUSAL);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -247,7 +247,7 @@ static void assert_bypassed_refused(const char *const *enosys_args)
 	lc_wrap_enosys(&t, argv, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "mount #7 \"/real/t\"", "the path no longer leads to a mount");
+	ctt_assert_error(&r, "mount #7 \"/real/t\"", "the path no longer leads to a mount");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -270,8 +270,8 @@ Test(mountcheck, no_verify_mounts_lets_the_covered_mount_run)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "--no-verify-mounts", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^x-writable$"), "/x is not the rw tmpfs:\n%s", r.out);
-	cr_expect(lc_matches(r.out, " /x rw,.* - tmpfs "), "no rw tmpfs on /x:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^x-writable$"), "/x is not the rw tmpfs:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, " /x rw,.* - tmpfs "), "no rw tmpfs on /x:\n%s", r.out);
 	cr_expect_null(strstr(r.err, VERIFIED), "verified all the same:\n%s", r.err);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);

@@ -15,7 +15,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 /* Host mounts a test made (submounts of bind sources), detached before the clean-up. */
 static char *host_mounts[4];
@@ -203,7 +203,7 @@ static void expect_result(const char *out, const char *name, bool ok)
 {
 	char re[128];
 	snprintf(re, sizeof(re), "^%s=%s$", name, ok ? "ok" : "fail");
-	cr_expect(lc_matches(out, re), "expected %s=%s in:\n%s", name, ok ? "ok" : "fail", out);
+	cr_expect(ctt_matches(out, re), "expected %s=%s in:\n%s", name, ok ? "ok" : "fail", out);
 }
 
 /* An option or tag of dest's mountinfo line, there (yes) or not. */
@@ -296,7 +296,7 @@ Test(mounts, tmpfs_takes_its_data_options)
 	char *out = assert_case(NULL, &c);
 	char *line = mount_line(out, "/t"), *super = super_field(line, 2);
 	cr_expect(in_list(super, "size=1024k") && in_list(super, "mode=711"), "%s", line);
-	cr_expect(lc_matches(out, "^mode=711$"), "%s", out);
+	cr_expect(ctt_matches(out, "^mode=711$"), "%s", out);
 	free(super);
 	free(line);
 	free(out);
@@ -318,9 +318,9 @@ Test(mounts, proc_sysfs_devpts_and_mqueue_at_their_destinations)
 		free(assert_mounted(out, want[i][0], want[i][1]));
 	char *pts = mount_line(out, "/dev/pts"), *super = super_field(pts, 2);
 	cr_expect(in_list(super, "ptmxmode=666"), "%s", pts);
-	cr_expect(lc_matches(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$"), "%s", out);
-	cr_expect(lc_matches(out, "^pts/ptmx$"), "%s", out);
-	cr_expect(lc_matches(out, "^cat$"), "proc is not the container's: %s", out);
+	cr_expect(ctt_matches(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$"), "%s", out);
+	cr_expect(ctt_matches(out, "^pts/ptmx$"), "%s", out);
+	cr_expect(ctt_matches(out, "^cat$"), "proc is not the container's: %s", out);
 	free(super);
 	free(pts);
 	free(out);
@@ -382,7 +382,7 @@ Test(mounts, overlay_of_bundle_directories)
 	lc_add_mount(&t, "/ov", "overlay", "overlay", opts);
 	char *out = lc_sh_output(&t, MOUNTINFO "cat /ov/l; echo; echo new > /ov/n");
 	free(assert_mounted(out, "/ov", "overlay"));
-	cr_expect(lc_matches(out, "^lower$"), "%s", out);
+	cr_expect(ctt_matches(out, "^lower$"), "%s", out);
 	expect_host_text(upper, "n", "new\n", "the write did not go to the upper directory");
 	free(out);
 	free(opts);
@@ -430,7 +430,7 @@ Test(mounts, nodev_refuses_opening_a_device)
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/d/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
 	char *out = assert_case(&t, &c);
-	cr_expect(lc_matches(out, "^crw.* 1, +3 .*/nd/null$"), "the node is not there: %s", out);
+	cr_expect(ctt_matches(out, "^crw.* 1, +3 .*/nd/null$"), "the node is not there: %s", out);
 	free(out);
 }
 
@@ -635,10 +635,10 @@ Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/dev/sub/dev\",\"type\":\"c\",\"major\":1,\"minor\":3}");
 	char *out = lc_sh_output(&t, "ls -ln /dev/mychar /dev/myblock /dev/myfifo /dev/sub/dev");
-	cr_expect(lc_matches(out, "^crw-r----- +1 +1000 +1001 +1, +5 .*/dev/mychar$"), "%s", out);
-	cr_expect(lc_matches(out, "^brw------- +1 +0 +0 +7, +3 .*/dev/myblock$"), "%s", out);
-	cr_expect(lc_matches(out, "^prw-rw-rw- +1 +0 +0 .*/dev/myfifo$"), "%s", out);
-	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"), "%s", out);
+	cr_expect(ctt_matches(out, "^crw-r----- +1 +1000 +1001 +1, +5 .*/dev/mychar$"), "%s", out);
+	cr_expect(ctt_matches(out, "^brw------- +1 +0 +0 +7, +3 .*/dev/myblock$"), "%s", out);
+	cr_expect(ctt_matches(out, "^prw-rw-rw- +1 +0 +0 .*/dev/myfifo$"), "%s", out);
+	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"), "%s", out);
 	free(out);
 }
 
@@ -655,9 +655,9 @@ Test(mounts, device_file_mode_may_carry_its_own_type_bits)
 			 "\"fileMode\":25008}"); /* S_IFBLK | 0660 */
 	char *out = lc_sh_output(
 		&t, "ls -ln /dev/podchar /dev/podblock; head -c 3 /dev/podchar | wc -c");
-	cr_expect(lc_matches(out, "^crw-rw---- +1 +0 +0 +1, +5 .*/dev/podchar$"), "%s", out);
-	cr_expect(lc_matches(out, "^brw-rw---- +1 +0 +0 +7, +3 .*/dev/podblock$"), "%s", out);
-	cr_expect(lc_matches(out, "^3$"), "the char device reads: %s", out);
+	cr_expect(ctt_matches(out, "^crw-rw---- +1 +0 +0 +1, +5 .*/dev/podchar$"), "%s", out);
+	cr_expect(ctt_matches(out, "^brw-rw---- +1 +0 +0 +7, +3 .*/dev/podblock$"), "%s", out);
+	cr_expect(ctt_matches(out, "^3$"), "the char device reads: %s", out);
 	free(out);
 }
 
@@ -698,7 +698,7 @@ static void expect_default_nodes(const char *out)
 		"^lrwxrwxrwx stderr /proc/self/fd/2$",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		cr_expect(lc_matches(out, want[i]), "no %s in:\n%s", want[i], out);
+		cr_expect(ctt_matches(out, want[i]), "no %s in:\n%s", want[i], out);
 }
 
 Test(mounts, default_devices_and_symlinks)
@@ -707,7 +707,7 @@ Test(mounts, default_devices_and_symlinks)
 	mt_init(&t);
 	char *out = lc_sh_output(&t, DEFAULT_DEVICES);
 	expect_default_nodes(out);
-	cr_expect_eq(lc_matches(out, "^lrwxrwxrwx core /proc/kcore$"), ctt_exists("/proc/kcore"),
+	cr_expect_eq(ctt_matches(out, "^lrwxrwxrwx core /proc/kcore$"), ctt_exists("/proc/kcore"),
 		     "/dev/core and /proc/kcore:\n%s", out);
 	free(out);
 }
@@ -726,14 +726,14 @@ Test(mounts, default_devices_in_the_image_dev_without_a_dev_mount)
 	char *out = lc_sh_output(&t, DEFAULT_DEVICES "; stat -c 'masked=%F %t:%T' /etc/masked; "
 						     "echo \"read=$(wc -c </etc/masked)\"");
 	expect_default_nodes(out);
-	cr_expect(lc_matches(out, "^masked=character special file 1:3$"), "%s", out);
-	cr_expect(lc_matches(out, "^read=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^masked=character special file 1:3$"), "%s", out);
+	cr_expect(ctt_matches(out, "^read=0$"), "%s", out);
 	/* made in the image, where runc makes them too */
 	char *null = lc_rootfs_path(&t, "dev/null");
 	struct stat st;
 	cr_assert_eq(lstat(null, &st), 0, "%s: %s", null, strerror(errno));
 	cr_expect(S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3), "%s is not char 1:3", null);
-	lc_assert_file_text(masked, "secret\n");
+	ctt_assert_file_text(masked, "secret\n");
 	free(null);
 	free(out);
 	free(masked);
@@ -783,7 +783,7 @@ Test(mounts, dev_covered_through_a_symlink_gets_the_later_mounts_and_nodes)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--no-verify-mounts", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^dev=711$"), "/dev is not the covering tmpfs:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^dev=711$"), "/dev is not the covering tmpfs:\n%s", r.out);
 	char *late = assert_mounted(r.out, "/dev/late", "tmpfs");
 	char *opts = super_field(late, 2);
 	cr_expect(in_list(opts, "size=1024k"), "%s", late);
@@ -791,7 +791,7 @@ Test(mounts, dev_covered_through_a_symlink_gets_the_later_mounts_and_nodes)
 					   "^crw-rw-rw- 0 0 5, 0 tty$",
 					   "^lrwxrwxrwx fd /proc/self/fd$"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		cr_expect(lc_matches(r.out, want[i]), "no %s in the visible /dev:\n%s", want[i],
+		cr_expect(ctt_matches(r.out, want[i]), "no %s in the visible /dev:\n%s", want[i],
 			  r.out);
 	free(opts);
 	free(late);
@@ -812,7 +812,7 @@ Test(mounts, masked_file_reads_empty_and_keeps_nothing)
 	char *out = lc_sh_output(&t, MOUNTINFO "echo x > /etc/secret; "
 					       "echo \"size=$(cat /etc/secret | wc -c)\"");
 	assert_option(out, "/etc/secret", "ro", true);
-	cr_expect(lc_matches(out, "^size=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^size=0$"), "%s", out);
 	char *text = ctt_read_file(secret);
 	cr_expect_str_eq(text, "secret", "the image's file changed");
 	free(text);
@@ -832,7 +832,7 @@ Test(mounts, masked_directory_is_an_empty_read_only_tmpfs)
 					     "write", "touch /secretdir/x"));
 	char *line = assert_mounted(out, "/secretdir", "tmpfs");
 	cr_expect(has_option(line, "ro"), "%s", line);
-	cr_expect(lc_matches(out, "^n=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^n=0$"), "%s", out);
 	expect_result(out, "write", false);
 	free(line);
 	free(out);
@@ -862,7 +862,7 @@ Test(mounts, masked_paths_of_each_kind_through_symlinks_stay_in_the_rootfs)
 	cr_assert_eq(symlink("../../../../d2", dup), 0);
 	const char *masked[] = {"/etc/s1", "/etc/up", "/etc/hostlink", "/d1", "/dup"};
 	for (size_t i = 0; i < sizeof(masked) / sizeof(masked[0]); i++) {
-		char *q = lc_json_quote(masked[i]);
+		char *q = ctt_json_quote(masked[i]);
 		lc_config_append(&t, ".linux.maskedPaths", q);
 		free(q);
 	}
@@ -870,8 +870,8 @@ Test(mounts, masked_paths_of_each_kind_through_symlinks_stay_in_the_rootfs)
 		lc_sh_output(&t, MOUNTINFO "for f in /etc/s1 /etc/s2; do echo \"$f=$(cat $f | "
 					   "wc -c)\"; done; for d in /d1 /d2; do echo \"$d=$(ls "
 					   "-A $d | wc -l)\"; done; " TRY("write", "touch /d2/y"));
-	cr_expect(lc_matches(out, "^/etc/s1=0$") && lc_matches(out, "^/etc/s2=0$"), "%s", out);
-	cr_expect(lc_matches(out, "^/d1=0$") && lc_matches(out, "^/d2=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^/etc/s1=0$") && ctt_matches(out, "^/etc/s2=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^/d1=0$") && ctt_matches(out, "^/d2=0$"), "%s", out);
 	expect_result(out, "write", false);
 	assert_option(out, "/etc/s2", "ro", true);
 	char *line = assert_mounted(out, "/d2", "tmpfs");
@@ -958,7 +958,7 @@ static char *root_line(const char *prop, const char *const *wrapper)
 	mt_init(&t);
 	t.wrapper = wrapper;
 	if (prop) {
-		char *q = lc_json_quote(prop);
+		char *q = ctt_json_quote(prop);
 		ctt_config_set(t.bundle, ".linux.rootfsPropagation", q);
 		free(q);
 	}
@@ -1032,7 +1032,7 @@ Test(mounts, mount_label_without_selinux_is_ignored)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^ran$"), "%s", r.out);
+	cr_expect(ctt_matches(r.out, "^ran$"), "%s", r.out);
 	free(assert_mounted(r.out, "/t", "tmpfs"));
 	cr_expect_null(strstr(r.out, "context="), "a label was given:\n%s", r.out);
 	cr_expect(strstr(r.err, "linux.mountLabel ignored: SELinux is not enabled"),
@@ -1174,7 +1174,7 @@ Test(mounts, host_node_of_another_device_is_not_bound)
 	lc_wrap_enosys(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, "badnode");
-	lc_assert_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
+	ctt_assert_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -1209,7 +1209,7 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "mount #7 \"/rro\"", "mount_setattr");
+	ctt_assert_error(&r, "mount #7 \"/rro\"", "mount_setattr");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -1222,7 +1222,7 @@ static void assert_run_error(const struct lc *t, const char *what, const char *r
 	lc_set_script(t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
-	lc_assert_error(&r, what, reason);
+	ctt_assert_error(&r, what, reason);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(proc_writes, .fini = lc_cleanup);
 
@@ -50,9 +50,9 @@ static void use_userns_without_pidns(struct pw *p)
 	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
 	lc_remove_mount(t, "/proc");
 	lc_add_mount(t, "/proc", "bind", "/proc", "rbind");
-	lc_make_searchable(t->bundle);
+	ctt_make_searchable(t->bundle);
 	char *rootfs = ctt_path(t->bundle, "rootfs");
-	lc_chown_tree(rootfs, HOST_ID);
+	ctt_chown_tree(rootfs, HOST_ID);
 	free(rootfs);
 }
 
@@ -72,10 +72,10 @@ static void pw_init(struct pw *p, enum route route)
 static char *victim_file(const char *name)
 {
 	char *dir = ctt_tmpdir();
-	lc_make_searchable(dir);
+	ctt_make_searchable(dir);
 	char *file = ctt_path(dir, name);
 	ctt_write_file(file, "host\n");
-	lc_chown_tree(dir, HOST_ID);
+	ctt_chown_tree(dir, HOST_ID);
 	free(dir);
 	return file;
 }
@@ -114,7 +114,7 @@ static void assert_no_redirect_sysctl_through_a_file_bound_over_it(enum route ro
 	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname=fromsysctl",
 					    "\"/proc/sys/kernel/hostname\" is not procfs"));
-	lc_assert_file_text(fake, "host\n");
+	ctt_assert_file_text(fake, "host\n");
 	free(fake);
 }
 
@@ -143,14 +143,14 @@ static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route r
 	*strrchr(dir, '/') = '\0';
 	char *kernel = ctt_path(dir, "kernel"), *file = ctt_path(kernel, "hostname");
 	ctt_mkdir_p(kernel);
-	lc_make_searchable(kernel);
+	ctt_make_searchable(kernel);
 	cr_assert_eq(rename(fake, file), 0);
-	lc_chown_tree(dir, HOST_ID);
+	ctt_chown_tree(dir, HOST_ID);
 	lc_add_mount(&p.t, "/proc/sys", "bind", dir, "rbind");
 	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
 	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
-	lc_assert_file_text(file, "host\n");
+	ctt_assert_file_text(file, "host\n");
 	free(file);
 	free(kernel);
 	free(dir);
@@ -180,7 +180,7 @@ static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum r
 	struct pw p;
 	pw_init(&p, route);
 	char *vol = ctt_tmpdir(), *link = ctt_path(vol, "link");
-	lc_make_searchable(vol);
+	ctt_make_searchable(vol);
 	cr_assert_eq(symlink("/proc/sys/net/ipv4/ip_forward", link), 0);
 	char *before = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
 	lc_add_mount(&p.t, "/proc/sys/kernel/hostname", "bind", link, "bind");
@@ -190,7 +190,7 @@ static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum r
 	snprintf(want, sizeof(want), "fromsysctl\n%s", before);
 	assert_write_not_redirected(&p, "hostname; cat /proc/sys/kernel/hostname", want,
 				    LC_ARGV("sysctl kernel.hostname", "not on the /proc mount"));
-	lc_assert_file_text("/proc/sys/net/ipv4/ip_forward", before);
+	ctt_assert_file_text("/proc/sys/net/ipv4/ip_forward", before);
 	free(before);
 	free(link);
 	free(vol);
@@ -222,7 +222,7 @@ static void assert_no_redirect_oom_score_adj_through_a_bind(enum route route)
 	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
 	assert_write_not_redirected(&p, "cat /proc/self/oom_score_adj; :", "100\n",
 				    LC_ARGV("oom_score_adj 100", "not procfs"));
-	lc_assert_file_text(fake, "host\n");
+	ctt_assert_file_text(fake, "host\n");
 	free(fake);
 }
 
@@ -263,15 +263,15 @@ static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
 	ctt_write_file(oom, "host\n");
 	if (route == CHECKED) {
 		char *fake = lc_rootfs_path(&p.t, "fake");
-		lc_chown_tree(fake, HOST_ID);
+		ctt_chown_tree(fake, HOST_ID);
 		free(fake);
 	}
 	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
 	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
 	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
-	lc_assert_file_text(hostname, "host\n");
-	lc_assert_file_text(oom, "host\n");
+	ctt_assert_file_text(hostname, "host\n");
+	ctt_assert_file_text(oom, "host\n");
 	free(oom);
 	free(hostname);
 	free(self);

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(process, .fini = lc_cleanup);
 
@@ -77,11 +77,11 @@ Test(process, env_is_process_env)
 	lc_config_append(&t, ".process.env", "\"GREETING=hello world\"");
 	lc_config_append(&t, ".process.env", "\"EMPTY=\"");
 	char *out = lc_sh_output(&t, "echo \"$GREETING,${EMPTY-unset},$PATH\"; env");
-	cr_expect(lc_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+	cr_expect(ctt_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
 				  "/usr/bin:/sbin:/bin\n"),
 		  "%s", out);
-	cr_expect(lc_matches(out, "^TERM=xterm$"), "%s", out);
-	cr_expect(!lc_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
+	cr_expect(ctt_matches(out, "^TERM=xterm$"), "%s", out);
+	cr_expect(!ctt_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
 	free(out);
 }
 
@@ -195,7 +195,7 @@ Test(process, rlimits_soft_and_hard)
 		       "[{\"type\": \"RLIMIT_NOFILE\", \"soft\": 512, \"hard\": 2048},"
 		       " {\"type\": \"RLIMIT_CORE\", \"soft\": 4096, \"hard\": 8192}]");
 	char *out = lc_sh_output(&t, "ulimit -Sn; ulimit -Hn; grep 'core file' /proc/self/limits");
-	cr_expect(lc_matches(out, "\\`512\n2048\nMax core file size +4096 +8192 +bytes"), "%s",
+	cr_expect(ctt_matches(out, "\\`512\n2048\nMax core file size +4096 +8192 +bytes"), "%s",
 		  out);
 	free(out);
 }
@@ -351,11 +351,11 @@ Test(process, ambient_raises_what_the_kernel_allows)
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
 	assert_cap_sets(r.out, (struct cap_sets){CAP(5) | CAP(10), CAP(5), CAP(5), CAP(5), CAP(5)});
-	cr_expect(lc_matches(r.err, "debug: config.json: .process.capabilities.ambient\\[1\\]: "
+	cr_expect(ctt_matches(r.err, "debug: config.json: .process.capabilities.ambient\\[1\\]: "
 				    "\"CAP_NET_BIND_SERVICE\" not raised: it is not both permitted "
 				    "and inheritable"),
 		  "%s", r.err);
-	cr_expect_not(lc_matches(r.err, "ambient\\[0\\]|warning"), "%s", r.err);
+	cr_expect_not(ctt_matches(r.err, "ambient\\[0\\]|warning"), "%s", r.err);
 	ctt_result_free(&r);
 	/* without --debug nothing is said, as runc and crun say nothing */
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID "-quiet");
@@ -430,13 +430,13 @@ Test(process, namespaced_sysctls_are_applied)
 /* linux.sysctl is {key: value}; create refuses it with one line naming the key. */
 static void assert_sysctl_refused(const struct lc *t, const char *key, const char *why)
 {
-	char *q = lc_json_quote(key), *json, *named;
+	char *q = ctt_json_quote(key), *json, *named;
 	cr_assert_geq(asprintf(&json, "{%s: \"1\"}", q), 0);
 	cr_assert_geq(asprintf(&named, ".linux.sysctl[%s]", q), 0);
 	ctt_config_set(t->bundle, ".linux.sysctl", json);
 	struct ctt_result r;
 	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
-	lc_assert_error(&r, named, why);
+	ctt_assert_error(&r, named, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 	free(named);
@@ -519,7 +519,7 @@ static void assert_ns_shared(const struct lc *t, const bool *shared)
 	char *save = NULL, *line = strtok_r(out, "\n", &save);
 	for (size_t i = 0; i < N_NS; i++, line = strtok_r(NULL, "\n", &save)) {
 		cr_assert_not_null(line, "no line for %s", ns_files[i]);
-		char *host = lc_ns_link("self", ns_files[i]);
+		char *host = ctt_ns_link("self", ns_files[i]);
 		if (shared[i])
 			cr_expect_str_eq(line, host, "%s is not shared", ns_files[i]);
 		else
@@ -563,7 +563,7 @@ Test(process, joins_namespaces_by_path)
 	ctt_config_set(b.bundle, ".hostname", NULL);
 	char who[16];
 	snprintf(who, sizeof(who), "%d", (int)pid);
-	char *a_net = lc_ns_link(who, "net"), *a_uts = lc_ns_link(who, "uts"), *want;
+	char *a_net = ctt_ns_link(who, "net"), *a_uts = ctt_ns_link(who, "uts"), *want;
 	cr_assert_geq(asprintf(&want, "%s\n%s\nhost-a\n", a_net, a_uts), 0);
 	assert_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname", want);
 	lc_ok(&a, "delete", "--force", "a");
@@ -581,14 +581,14 @@ static void assert_bad_network_path(const char *path, const char *why)
 {
 	struct lc t;
 	lc_init(&t);
-	char *quoted = lc_json_quote(path), *json;
+	char *quoted = ctt_json_quote(path), *json;
 	cr_assert_geq(asprintf(&json, "{\"type\": \"network\", \"path\": %s}", quoted), 0);
 	lc_namespace_set(&t, "network", json);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
 	char *named;
 	cr_assert_geq(asprintf(&named, "\"%s\"", path), 0);
-	lc_assert_error(&r, "network namespace", named, why);
+	ctt_assert_error(&r, "network namespace", named, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 	free(named);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(run, .fini = lc_cleanup);
 
@@ -50,7 +50,7 @@ static pid_t spawn_run_ready(const struct lc *t, const char *script)
 		t, lc_ctrun_argv(t, (const char *const[]){"run", "--bundle", t->bundle, ID, NULL}),
 		out, -1);
 	char *ready = lc_rootfs_path(t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	free(ready);
 	free(out);
 	return pid;
@@ -60,7 +60,7 @@ static void assert_state_fails(const struct lc *t)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "state", ID);
-	lc_assert_error(&r, ID);
+	ctt_assert_error(&r, ID);
 	ctt_result_free(&r);
 }
 
@@ -189,7 +189,7 @@ Test(run, foreground_run_after_a_delete_force_from_outside)
 		&t, lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL}),
 		out, -1);
 	char *ready = lc_rootfs_path(&t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	lc_ok(&t, "delete", "--force", ID);
 	cr_expect_eq(lc_wait(pid, RUN_WAIT_MS), 137);
 	char *text = ctt_read_file(out);

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(sched, .fini = lc_cleanup);
 
@@ -242,7 +242,7 @@ Test(sched, bad_values_are_refused_naming_the_path)
 		ctt_config_set(t.bundle, bad_values[i].path, bad_values[i].json);
 		struct ctt_result r;
 		lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-		lc_assert_error(&r, bad_values[i].needle);
+		ctt_assert_error(&r, bad_values[i].needle);
 		ctt_result_free(&r);
 		lc_assert_nothing_left(&t);
 		ctt_write_file(config, pristine);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(seccomp, .fini = lc_cleanup);
 
@@ -200,7 +200,7 @@ static void assert_refused(const struct lc *t, const char *const *needles)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
-	lc_assert_error_line(&r, needles);
+	ctt_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 }
@@ -242,7 +242,7 @@ Test(seccomp, flag_libseccomp_cannot_apply_is_refused)
 static void notify_mkdir(const struct lc *t, const char *sock)
 {
 	char json[4096];
-	char *quoted = lc_json_quote(sock);
+	char *quoted = ctt_json_quote(sock);
 	snprintf(json, sizeof(json),
 		 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"listenerPath\": %s, "
 		 "\"listenerMetadata\": \"agent-data 1\", \"syscalls\": [" DENY_MKDIR(
@@ -257,7 +257,7 @@ static pid_t start_listener(const struct lc *t, const char *sock, const char *st
 {
 	const char *argv[] = {ctt_helper("seccomp_listener"), sock, state, answer, NULL};
 	pid_t pid = lc_spawn(t, argv, out, -1);
-	free(lc_wait_content(out, "ready\n"));
+	free(ctt_wait_content(out, "ready\n"));
 	return pid;
 }
 
@@ -351,7 +351,7 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	notify_mkdir(&t, sock);
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, "sh");
-	lc_wait_file(state);
+	ctt_wait_file(state);
 	/* the first agent unlinks its socket after its one connection: wait for that */
 	for (int i = 0; i < 2000 && ctt_exists(sock); i++)
 		usleep(10000);

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(seccomp_cache, .fini = lc_cleanup);
 
@@ -93,7 +93,7 @@ static char *cache_entry(void)
 	ctt_run(&r, NULL, (const char *const[]){"ls", dir, NULL});
 	cr_assert_eq(r.status, 0, "ls %s: %s", dir, r.err);
 	cr_assert_eq(ctt_count_lines(r.out), 1, "entries: %s", r.out);
-	cr_assert(lc_matches(r.out, "^[0-9a-f]{64}\\.bpf\n$"), "entry: %s", r.out);
+	cr_assert(ctt_matches(r.out, "^[0-9a-f]{64}\\.bpf\n$"), "entry: %s", r.out);
 	r.out[strlen(r.out) - 1] = '\0';
 	char *entry = ctt_path(dir, r.out);
 	ctt_result_free(&r);
@@ -294,7 +294,7 @@ Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
 	struct ctt_result r;
 	ctt_run(&r, NULL, (const char *const[]){"ls", "-A", cache, NULL});
-	cr_expect(lc_matches(r.out, "^\\.0{63}2\\.4243\\.2f\\.tmp\n[0-9a-f]{64}\\.bpf\n$"),
+	cr_expect(ctt_matches(r.out, "^\\.0{63}2\\.4243\\.2f\\.tmp\n[0-9a-f]{64}\\.bpf\n$"),
 		  "left in the cache: %s", r.out);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);

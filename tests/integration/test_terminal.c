@@ -12,7 +12,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(terminal, .fini = lc_cleanup);
 
@@ -51,7 +51,7 @@ static char *receiver_output(struct term *x)
 	int status = lc_wait(x->receiver, RECEIVER_WAIT_MS);
 	char *text = ctt_read_file(x->out);
 	cr_assert_eq(status, 0, "console_receiver exited %d:\n%s", status, text);
-	lc_strip_cr(text);
+	ctt_strip_cr(text);
 	return text;
 }
 
@@ -96,7 +96,7 @@ static char *terminal_cycle(struct term *x, const char *const *opts)
 
 static void assert_line(const char *out, const char *regex)
 {
-	cr_expect(lc_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
+	cr_expect(ctt_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
 }
 
 /* The number after "key " at the start of a line of out; fails when there is none. */
@@ -223,7 +223,7 @@ Test(terminal, run_detached_hands_the_terminal_over)
 	receiver_start(&x, (const char *const[]){"--input", "hi\\n", NULL});
 	expect_quiet_success(&x, (const char *const[]){"run", "--detach", "--bundle", x.t.bundle,
 						       "--console-socket", x.sock, ID, NULL});
-	free(lc_wait_content(x.out, "got [hi]"));
+	free(ctt_wait_content(x.out, "got [hi]"));
 	char *status = lc_status(&x.t, ID);
 	cr_expect_str_eq(status, "running");
 	free(status);
@@ -269,7 +269,7 @@ static void assert_refused_by_create_and_run(const struct term *x, const char *c
 		args[n] = NULL;
 		struct ctt_result r;
 		lc_ctrunv(&r, &x->t, args);
-		lc_assert_error_line(&r, needles);
+		ctt_assert_error_line(&r, needles);
 		ctt_result_free(&r);
 		lc_assert_nothing_left(&x->t);
 	}

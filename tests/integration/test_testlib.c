@@ -146,7 +146,7 @@ static void count_first(void)
 	first_calls++;
 }
 
-/* What lifecycle_util relies on so that a skipped test leaves no container. */
+/* What the container helpers (container.h) rely on so that a skipped test leaves no container. */
 Test(testlib, cleanup_first_runs_once_before_the_directories_go)
 {
 	char *dir = ctt_tmpdir();

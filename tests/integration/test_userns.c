@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/host_null.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/host_null.h"
+#include "tests/lib/container.h"
 
 #define ID	 "uns"
 #define HOST_ID	 100000
@@ -56,9 +56,9 @@ static void userns_init(struct lc *t)
 	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": %d}]",
 		 HOST_ID, MAP_SIZE);
 	set_mappings(t, ranges);
-	lc_make_searchable(t->bundle);
+	ctt_make_searchable(t->bundle);
 	char *rootfs = ctt_path(t->bundle, "rootfs");
-	lc_chown_tree(rootfs, HOST_ID);
+	ctt_chown_tree(rootfs, HOST_ID);
 	free(rootfs);
 }
 
@@ -66,7 +66,7 @@ static void userns_init(struct lc *t)
 static char *bind_host_dir(const struct lc *t, const char *dest, unsigned uid)
 {
 	char *dir = ctt_tmpdir();
-	lc_make_searchable(dir);
+	ctt_make_searchable(dir);
 	cr_assert_eq(chown(dir, uid, uid), 0, "chown %s", dir);
 	lc_add_mount(t, dest, "bind", dir, "bind,rw");
 	return dir;
@@ -76,7 +76,7 @@ static char *bind_host_dir(const struct lc *t, const char *dest, unsigned uid)
 static void add_capability(const struct lc *t, const char *name)
 {
 	static const char *const sets[] = {"bounding", "effective", "permitted"};
-	char *quoted = lc_json_quote(name);
+	char *quoted = ctt_json_quote(name);
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		char path[64];
 		snprintf(path, sizeof(path), ".process.capabilities.%s", sets[i]);
@@ -125,7 +125,7 @@ static void assert_root_inside(const char *const *enosys_args, const char *metho
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"), "got:\n%s",
+	cr_expect(ctt_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"), "got:\n%s",
 		  r.out);
 	char needle[64];
 	snprintf(needle, sizeof(needle), "spawned with %s\n", method);
@@ -156,7 +156,7 @@ Test(userns, mapping_without_root_fails_in_the_init_and_leaves_nothing)
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "set gid 0 in the user namespace", "Invalid argument");
+	ctt_assert_error(&r, "set gid 0 in the user namespace", "Invalid argument");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -185,7 +185,7 @@ Test(userns, several_ranges_map_each_its_ids)
 	char *out =
 		lc_sh_output(&t, "cat /proc/self/uid_map; touch /data/low /data/high && "
 				 "chown 7:7 /data/low && chown 1500:1500 /data/high && echo ok");
-	cr_expect(lc_matches(out, "^ *0 +100000 +1000\n *1000 +300000 +1000\nok\n$"), "got:\n%s",
+	cr_expect(ctt_matches(out, "^ *0 +100000 +1000\n *1000 +300000 +1000\nok\n$"), "got:\n%s",
 		  out);
 	char *low = ctt_path(dir, "low"), *high = ctt_path(dir, "high");
 	stat_owner(low, 100007, 100007);
@@ -307,7 +307,7 @@ Test(userns, default_mounts_come_out_and_pass_the_mount_check)
 	userns_init(&t);
 	char *out = debug_run_verified(
 		&t, FSTYPES_OF("/proc /sys /dev /dev/pts /dev/mqueue /dev/shm /sys/fs/cgroup"));
-	cr_expect(lc_matches(out, "^/proc proc\n/sys sysfs\n/dev tmpfs\n/dev/pts devpts\n"
+	cr_expect(ctt_matches(out, "^/proc proc\n/sys sysfs\n/dev tmpfs\n/dev/pts devpts\n"
 				  "/dev/mqueue mqueue\n/dev/shm tmpfs\n/sys/fs/cgroup "
 				  "(cgroup2|tmpfs)\n$"),
 		  "got:\n%s", out);
@@ -326,7 +326,7 @@ Test(userns, without_network_namespace_sys_is_the_hosts_bound)
 		&t, FSTYPES_OF("/sys") "; " FLAGS_OF("/sys") " | grep -x ro; "
 							     "ls /sys/class/net | grep -c .");
 	/* the host's interfaces are there: at least lo */
-	cr_expect(lc_matches(out, "^/sys sysfs\nro\n[1-9][0-9]*\n$"), "got:\n%s", out);
+	cr_expect(ctt_matches(out, "^/sys sysfs\nro\n[1-9][0-9]*\n$"), "got:\n%s", out);
 	free(out);
 	lc_assert_nothing_left(&t);
 }
@@ -341,7 +341,7 @@ static void assert_bind_keeps_locked_flags(const char *const *enosys_args)
 	userns_init(&t);
 	lc_wrap_enosys(&t, wrapper, enosys_args);
 	host_mount = ctt_tmpdir();
-	lc_make_searchable(host_mount);
+	ctt_make_searchable(host_mount);
 	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			   "size=1m,mode=755"),
 		     0, "mount tmpfs on %s", host_mount);
@@ -397,7 +397,7 @@ Test(userns, joins_the_user_namespace_of_another_container)
 	size_t n = strlen(a_user);
 	cr_assert(strncmp(out, a_user, n) == 0 && out[n] == '\n',
 		  "user namespace:\n%s\nexpected %s", out, a_user);
-	cr_expect(lc_matches(out + n + 1, "^0\n *0 +100000 +65536\npid:\\[[0-9]+\\]\n$"),
+	cr_expect(ctt_matches(out + n + 1, "^0\n *0 +100000 +65536\npid:\\[[0-9]+\\]\n$"),
 		  "got:\n%s", out);
 	cr_expect_null(strstr(out, a_pid), "shares the pid namespace of a:\n%s", out);
 	lc_ok(&a, "delete", "--force", "a");
@@ -437,7 +437,7 @@ Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
 	struct lc t;
 	userns_init(&t);
 	host_mount = ctt_tmpdir();
-	lc_make_searchable(host_mount);
+	ctt_make_searchable(host_mount);
 	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", 0, "size=1m,mode=755"), 0);
 	char *sub = ctt_path(host_mount, "sub");
 	ctt_mkdir_p(sub);
@@ -484,7 +484,7 @@ Test(userns, idmapped_tmpfs_is_owned_by_the_containers_root)
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char path[96];
 	snprintf(path, sizeof(path), "/proc/%d/root/scratch/f", (int)lc_pid(&t, ID));
-	lc_wait_file(path);
+	ctt_wait_file(path);
 	stat_owner(path, HOST_ID, HOST_ID);
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
@@ -536,7 +536,7 @@ static void assert_mappings_refused(const char *ranges, const char *path, const 
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, path, why);
+	ctt_assert_error(&r, path, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -562,7 +562,7 @@ Test(userns, overlapping_mount_mappings_are_refused)
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "config.json: .mounts[7].uidMappings[1]:",
+	ctt_assert_error(&r, "config.json: .mounts[7].uidMappings[1]:",
 			"hostID range overlaps that of .mounts[7].uidMappings[0]");
 	ctt_result_free(&r);
 	free(dir);
@@ -594,7 +594,7 @@ static void assert_exec_joins_the_user_namespace(const char *const *enosys_args)
 	char path[64], userns[128] = "";
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", lc_pid(&t, ID));
 	cr_assert_gt(readlink(path, userns, sizeof(userns) - 1), 0);
-	cr_expect(lc_matches(r.out, "^0\n *0 +100000 +65536\n"), "got:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^0\n *0 +100000 +65536\n"), "got:\n%s", r.out);
 	cr_expect(strstr(r.out, userns), "not the init's user namespace %s:\n%s", userns, r.out);
 	ctt_result_free(&r);
 	char *made = ctt_path(t.bundle, "rootfs/made-by-exec");

@@ -1,5 +1,5 @@
-/* Helpers of the cgroup suites (cgroup_util.h). */
-#include "tests/integration/cgroup_util.h"
+/* Helpers of the cgroup suites (cgroup.h). */
+#include "tests/lib/cgroup.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
