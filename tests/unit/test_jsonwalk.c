@@ -8,30 +8,7 @@
 #include <unistd.h>
 
 #include "oci/jsonwalk.h"
-
-#define MAX_REPORTS 16
-
-struct reports {
-	unsigned nerrors, nunknown;
-	char errors[MAX_REPORTS][CT_ERROR_MSG_MAX];
-	char unknown[MAX_REPORTS][600];
-};
-
-static void collect_error(void *data, const char *msg)
-{
-	struct reports *r = data;
-	if (r->nerrors < MAX_REPORTS)
-		snprintf(r->errors[r->nerrors], sizeof(r->errors[0]), "%s", msg);
-	r->nerrors++;
-}
-
-static void collect_unknown(void *data, const char *file, const char *path)
-{
-	struct reports *r = data;
-	if (r->nunknown < MAX_REPORTS)
-		snprintf(r->unknown[r->nunknown], sizeof(r->unknown[0]), "%s %s", file, path);
-	r->nunknown++;
-}
+#include "tests/unit/reports.h"
 
 /* ---- the test's own descriptor tables ---- */
 
