@@ -25,6 +25,7 @@
 
 #include "libct/sha256.h"
 #include "tests/lib/container.h"
+#include "tests/lib/rows.h"
 
 TestSuite(exe_escape, .fini = lc_cleanup);
 
@@ -239,116 +240,70 @@ static void own_init_victim(const struct attack *a, enum how how, bool create_st
 	lc_ok(&v, "exec", VICTIM, "exe_attack", "--send", SOCK);
 }
 
-static void assert_own_init_attack_fails(enum how how, bool create_start)
-{
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, SOCK, NULL);
-	own_init_victim(&a, how, create_start);
-	expect_defeated(&a, OVERLAY_VIEW);
-}
-
-/* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
- * attacker's handle must be view. */
-static void assert_exec_attack_fails(enum how how, const char *flag, const char *const *enosys_args,
-				     const char *view)
-{
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL, enosys_args);
-	exec_victim(&a, how, flag);
-	expect_defeated(&a, view);
-}
-
-/* The same on the init of a pid-namespace joiner. */
-static void assert_init_attack_fails(enum how how, bool create_start,
-				     const char *const *enosys_args, const char *view)
-{
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL, enosys_args);
-	init_victim(&a, how, create_start, enosys_args);
-	expect_defeated(&a, view);
-}
-
-Test(exe_escape, exec_of_proc_self_exe)
-{
-	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, exec_of_a_script_interpreted_by_proc_self_exe)
-{
-	assert_exec_attack_fails(SCRIPTED, FOREGROUND, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, exec_detach_of_proc_self_exe)
-{
-	assert_exec_attack_fails(DIRECT, DETACHED, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, exec_detach_of_a_script)
-{
-	assert_exec_attack_fails(SCRIPTED, DETACHED, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, exec_tty_of_proc_self_exe)
-{
-	assert_exec_attack_fails(DIRECT, ON_A_TTY, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, init_of_proc_self_exe_by_run)
-{
-	assert_own_init_attack_fails(DIRECT, false);
-}
-
-Test(exe_escape, init_script_by_run)
-{
-	assert_own_init_attack_fails(SCRIPTED, false);
-}
-
-Test(exe_escape, init_of_proc_self_exe_by_create_start)
-{
-	assert_own_init_attack_fails(DIRECT, true);
-}
-
-Test(exe_escape, init_script_by_create_start)
-{
-	assert_own_init_attack_fails(SCRIPTED, true);
-}
-
-Test(exe_escape, init_of_a_pid_namespace_joiner_by_run)
-{
-	assert_init_attack_fails(DIRECT, false, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_run)
-{
-	assert_init_attack_fails(SCRIPTED, false, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, init_of_a_pid_namespace_joiner_by_create_start)
-{
-	assert_init_attack_fails(DIRECT, true, NULL, OVERLAY_VIEW);
-}
-
-Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
-{
-	assert_init_attack_fails(SCRIPTED, true, NULL, OVERLAY_VIEW);
-}
-
 /* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed
  * copy, which the attacker may open for writing but not write. */
-#define NO_MOUNT_API ((const char *const[]){"fsopen", NULL})
-#define MEMFD_VIEW   "/memfd:ctrun (deleted)"
+#define MEMFD_VIEW "/memfd:ctrun (deleted)"
 
-Test(exe_escape, exec_under_the_memfd_fallback)
+/* Whose ctrun the attacker goes for. */
+enum victim {
+	EXEC,	    /* a process `exec` starts in the attacker's container */
+	OWN_INIT,   /* the init of a container of its own, sending the attack itself */
+	JOINER_INIT /* the init of a container joining the attacker's pid namespace */
+};
+
+struct attack_case {
+	const char *what;
+	enum victim victim;
+	enum how how;
+	const char *flag;	/* EXEC: how `exec` runs the victim */
+	bool create_start;	/* the inits: by create and start, not run */
+	bool without_mount_api; /* under enosys fsopen: the memfd fallback */
+};
+
+static const struct attack_case attacks[] = {
+	{"exec of /proc/self/exe", EXEC, DIRECT, FOREGROUND},
+	{"exec of a script interpreted by /proc/self/exe", EXEC, SCRIPTED, FOREGROUND},
+	{"exec --detach of /proc/self/exe", EXEC, DIRECT, DETACHED},
+	{"exec --detach of a script", EXEC, SCRIPTED, DETACHED},
+	{"exec --tty of /proc/self/exe", EXEC, DIRECT, ON_A_TTY},
+	{"init of /proc/self/exe by run", OWN_INIT, DIRECT},
+	{"init script by run", OWN_INIT, SCRIPTED},
+	{"init of /proc/self/exe by create and start", OWN_INIT, DIRECT, .create_start = true},
+	{"init script by create and start", OWN_INIT, SCRIPTED, .create_start = true},
+	{"init of a pid namespace joiner by run", JOINER_INIT, DIRECT},
+	{"init script of a pid namespace joiner by run", JOINER_INIT, SCRIPTED},
+	{"init of a pid namespace joiner by create and start", JOINER_INIT, DIRECT,
+	 .create_start = true},
+	{"init script of a pid namespace joiner by create and start", JOINER_INIT, SCRIPTED,
+	 .create_start = true},
+	{"exec under the memfd fallback", EXEC, DIRECT, FOREGROUND, .without_mount_api = true},
+	{"init script under the memfd fallback", JOINER_INIT, SCRIPTED, .create_start = true,
+	 .without_mount_api = true},
+};
+
+ParameterizedTestParameters(exe_escape, attack_on_the_ctrun_binary_fails)
 {
-	assert_exec_attack_fails(DIRECT, FOREGROUND, NO_MOUNT_API, MEMFD_VIEW);
+	return ctt_rows(CTT_COUNT(attacks));
 }
 
-Test(exe_escape, init_script_under_the_memfd_fallback)
+/* The attacker's handle must be the view of the binary: the overlay's, or the sealed copy
+ * without the mount API. */
+ParameterizedTest(size_t *i, exe_escape, attack_on_the_ctrun_binary_fails)
 {
-	assert_init_attack_fails(SCRIPTED, true, NO_MOUNT_API, MEMFD_VIEW);
+	const struct attack_case *c = &attacks[*i];
+	cr_log_info("attack: %s", c->what);
+	const char *const *enosys =
+		c->without_mount_api ? (const char *const[]){"fsopen", NULL} : NULL;
+	struct attack a;
+	copy_and_hash(&a);
+	start_attacker(&a, c->victim == OWN_INIT ? SOCK : NULL, enosys);
+	if (c->victim == EXEC)
+		exec_victim(&a, c->how, c->flag);
+	else if (c->victim == OWN_INIT)
+		own_init_victim(&a, c->how, c->create_start);
+	else
+		init_victim(&a, c->how, c->create_start, enosys);
+	expect_defeated(&a, c->without_mount_api ? MEMFD_VIEW : OVERLAY_VIEW);
 }
 
 /* A binary on a read-only mount of the host's is left as it is: the container cannot

@@ -552,15 +552,29 @@ Test(exec, missing_cwd_is_not_made)
 	free(dir);
 }
 
+/* ex_start() under the enosys wrapper of enosys_args (NULL: none), built in wrapper; a fresh
+ * directory for a --log file. */
+static char *ex_start_logged(struct lc *t, const char **wrapper, const char *const *enosys_args)
+{
+	ex_start(t);
+	lc_wrap_enosys(t, wrapper, enosys_args);
+	return ctt_tmpdir();
+}
+
+static void assert_log_has(const char *log, const char *needle)
+{
+	char *text = ctt_read_file(log);
+	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
+	free(text);
+}
+
 /* The spawn fallbacks: ctrun under tests/helpers/enosys; the debug log says what was
  * used. */
 static void assert_exec_under(const char *const *enosys_args, const char *needle)
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
-	ex_start(&t);
-	lc_wrap_enosys(&t, wrapper, enosys_args);
-	char *dir = ctt_tmpdir();
+	char *dir = ex_start_logged(&t, wrapper, enosys_args);
 	char *log = ctt_path(dir, "ctrun.log");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "--log", log, "exec", ID, "sh", "-c",
@@ -571,9 +585,7 @@ static void assert_exec_under(const char *const *enosys_args, const char *needle
 	cr_assert_gt(readlink(path, target, sizeof(target) - 1), 0);
 	cr_expect(strstr(r.out, target), "not in the init's mount namespace: %s", r.out);
 	ctt_result_free(&r);
-	char *text = ctt_read_file(log);
-	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
-	free(text);
+	assert_log_has(log, needle);
 	free(log);
 	free(dir);
 }
@@ -699,9 +711,7 @@ static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const c
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
-	ex_start(&t);
-	lc_wrap_enosys(&t, wrapper, enosys_args);
-	char *dir = ctt_tmpdir();
+	char *dir = ex_start_logged(&t, wrapper, enosys_args);
 	char *log = ctt_path(dir, "ctrun.log");
 	char *pidfile = ctt_path(dir, "exec.pid");
 	lc_ok(&t, "--debug", "--log", log, "exec", "--detach", "--pid-file", pidfile, ID, "sleep",
@@ -713,9 +723,7 @@ static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const c
 	char *a = ctt_read_file(mine), *b = ctt_read_file(init);
 	cr_expect_str_eq(a, b, "the exec'd process's cgroups differ from the init's");
 	cr_expect(strstr(b, "/ctrun/" ID), "the init is not in its own cgroup:\n%s", b);
-	char *text = ctt_read_file(log);
-	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
-	free(text);
+	assert_log_has(log, needle);
 	free(a);
 	free(b);
 	free(pidtext);
