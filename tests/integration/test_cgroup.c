@@ -68,13 +68,6 @@ static void assert_files(const char *rel, const char *list)
 	free(copy);
 }
 
-static void assert_output(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 static char *rel_of(const char *name)
 {
 	char *rel;
@@ -261,10 +254,10 @@ Test(cgroup, resources_read_back_from_inside)
 	struct lc t;
 	cgroup_box(&t, "memory", "inside", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", resources);
-	assert_output(&t,
-		      "cd /sys/fs/cgroup; cat memory/memory.limit_in_bytes pids/pids.max "
-		      "cpu/cpu.shares cpu/cpu.cfs_quota_us; cat pids/cgroup.procs",
-		      "67108864\n64\n512\n25000\n1\n");
+	lc_assert_sh_output(&t,
+			    "cd /sys/fs/cgroup; cat memory/memory.limit_in_bytes pids/pids.max "
+			    "cpu/cpu.shares cpu/cpu.cfs_quota_us; cat pids/cgroup.procs",
+			    "67108864\n64\n512\n25000\n1\n");
 }
 
 Test(cgroup, state_json_records_every_directory)
@@ -319,12 +312,13 @@ Test(cgroup, fork_bomb_stops_at_pids_max)
 	cgroup_box(&t, "pids", "forks", "{\"pids\": {\"limit\": 8}}");
 	/* the subshell dies of its failed fork; read, test and echo are builtins, which need
 	 * no fork once the limit is reached; pids.events counts the refusals */
-	assert_output(&t,
-		      "(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 100 & done) "
-		      "2>/dev/null; read n < /sys/fs/cgroup/pids/pids.current; "
-		      "[ $n -le 8 ] && [ $n -ge 6 ] && echo within; "
-		      "read m c < /sys/fs/cgroup/pids/pids.events; [ $c -gt 0 ] && echo $m",
-		      "within\nmax\n");
+	lc_assert_sh_output(
+		&t,
+		"(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 100 & done) "
+		"2>/dev/null; read n < /sys/fs/cgroup/pids/pids.current; "
+		"[ $n -le 8 ] && [ $n -ge 6 ] && echo within; "
+		"read m c < /sys/fs/cgroup/pids/pids.events; [ $c -gt 0 ] && echo $m",
+		"within\nmax\n");
 }
 
 /* A quota of 10% of one cpu holds back a busy loop: the cfs bandwidth controller throttles
@@ -333,11 +327,12 @@ Test(cgroup, cpu_quota_throttles_a_busy_loop)
 {
 	struct lc t;
 	cgroup_box(&t, "cpu", "busy", "{\"cpu\": {\"quota\": 10000, \"period\": 100000}}");
-	assert_output(&t,
-		      "s=$(date +%s); while [ $(date +%s) -lt $((s + 2)) ]; do :; done; "
-		      "while read k v; do [ $k = nr_throttled ] && [ $v -gt 0 ] && echo throttled; "
-		      "done < /sys/fs/cgroup/cpu/cpu.stat; true",
-		      "throttled\n");
+	lc_assert_sh_output(
+		&t,
+		"s=$(date +%s); while [ $(date +%s) -lt $((s + 2)) ]; do :; done; "
+		"while read k v; do [ $k = nr_throttled ] && [ $v -gt 0 ] && echo throttled; "
+		"done < /sys/fs/cgroup/cpu/cpu.stat; true",
+		"throttled\n");
 }
 
 /* issue 10: /bin/true runs under 224 KiB, the smallest limit crun manages: created, started,
@@ -659,13 +654,13 @@ Test(cgroup, devices_allow_list)
 	free(caps);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"devices\": []}");
 	ctt_config_set(t.bundle, ".root.readonly", "false");
-	assert_output(&t,
-		      "echo x > /dev/null && echo null-ok; "
-		      "mknod /tmp/blk b 7 0 && echo blk-made; "
-		      "cat /tmp/blk 2>/dev/null || echo blk-denied; "
-		      "mknod /tmp/mem c 1 1 && echo mem-made; "
-		      "cat /tmp/mem >/dev/null 2>&1 || echo mem-denied",
-		      "null-ok\nblk-made\nblk-denied\nmem-made\nmem-denied\n");
+	lc_assert_sh_output(&t,
+			    "echo x > /dev/null && echo null-ok; "
+			    "mknod /tmp/blk b 7 0 && echo blk-made; "
+			    "cat /tmp/blk 2>/dev/null || echo blk-denied; "
+			    "mknod /tmp/mem c 1 1 && echo mem-made; "
+			    "cat /tmp/mem >/dev/null 2>&1 || echo mem-denied",
+			    "null-ok\nblk-made\nblk-denied\nmem-made\nmem-denied\n");
 }
 
 /* The same bundle under runc (Debian's 1.1.5) when it is installed: its devices.list and
@@ -725,10 +720,10 @@ Test(cgroup, device_node_with_its_own_rule_keeps_that_access)
 	lc_ok(&t, "delete", "--force", ID);
 	/* inside: the node without a rule of its own opens for writing, the read-only one
 	 * is refused by the devices cgroup (root in the container owns both) */
-	assert_output(&t,
-		      "true > /dev/loop-control && echo loop-control-open; "
-		      "(echo x > /dev/kmsg) 2>&1 | grep -o 'Operation not permitted'",
-		      "loop-control-open\nOperation not permitted\n");
+	lc_assert_sh_output(&t,
+			    "true > /dev/loop-control && echo loop-control-open; "
+			    "(echo x > /dev/kmsg) 2>&1 | grep -o 'Operation not permitted'",
+			    "loop-control-open\nOperation not permitted\n");
 }
 
 /* On a hybrid host the container is also born in its cgroup2 directory. */
@@ -755,7 +750,7 @@ Test(cgroup, hybrid_unified_placement)
 	cr_expect_neq(stat(dir, &st), 0, "%s left", dir);
 	free(dir);
 	free(rel);
-	assert_output(&t, "cat /proc/self/cgroup | grep '^0::'", "0::/\n");
+	lc_assert_sh_output(&t, "cat /proc/self/cgroup | grep '^0::'", "0::/\n");
 }
 
 /* An empty tmpfs over .../unified (how crun 1.8 is run on this host, and how make bench runs

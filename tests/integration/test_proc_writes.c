@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "tests/lib/container.h"
+#include "tests/lib/rows.h"
 
 TestSuite(proc_writes, .fini = lc_cleanup);
 
@@ -118,21 +119,6 @@ static void assert_no_redirect_sysctl_through_a_file_bound_over_it(enum route ro
 	free(fake);
 }
 
-Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it)
-{
-	assert_no_redirect_sysctl_through_a_file_bound_over_it(FSMOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_mount)
-{
-	assert_no_redirect_sysctl_through_a_file_bound_over_it(MOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_checked)
-{
-	assert_no_redirect_sysctl_through_a_file_bound_over_it(CHECKED);
-}
-
 /* A host directory in place of /proc/sys: the sysctl would be written into it. */
 static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route route)
 {
@@ -155,21 +141,6 @@ static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route r
 	free(kernel);
 	free(dir);
 	free(fake);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys)
-{
-	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(FSMOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_mount)
-{
-	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(MOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_checked)
-{
-	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(CHECKED);
 }
 
 /* Procfs bound over procfs: a volume's symlink led the bind source to another sysctl,
@@ -196,21 +167,6 @@ static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum r
 	free(vol);
 }
 
-Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it)
-{
-	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(FSMOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_mount)
-{
-	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(MOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_checked)
-{
-	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(CHECKED);
-}
-
 /* A host file on the init's own /proc/self/oom_score_adj; a child of the process (cat,
  * which sh must fork: a command follows) inherits the value the init set. */
 static void assert_no_redirect_oom_score_adj_through_a_bind(enum route route)
@@ -224,21 +180,6 @@ static void assert_no_redirect_oom_score_adj_through_a_bind(enum route route)
 				    LC_ARGV("oom_score_adj 100", "not procfs"));
 	ctt_assert_file_text(fake, "host\n");
 	free(fake);
-}
-
-Test(proc_writes, oom_score_adj_not_written_through_a_bind)
-{
-	assert_no_redirect_oom_score_adj_through_a_bind(FSMOUNT);
-}
-
-Test(proc_writes, oom_score_adj_not_written_through_a_bind_mount)
-{
-	assert_no_redirect_oom_score_adj_through_a_bind(MOUNT);
-}
-
-Test(proc_writes, oom_score_adj_not_written_through_a_bind_checked)
-{
-	assert_no_redirect_oom_score_adj_through_a_bind(CHECKED);
 }
 
 /* The image's /proc is a symlink to a directory of its own, and no proc is mounted: the
@@ -279,17 +220,30 @@ static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
 	free(proc);
 }
 
-Test(proc_writes, writes_not_redirected_by_a_symlinked_proc)
+/* Each way to redirect a write of the init's, each by the three routes a mount is made. */
+static const struct {
+	const char *what;
+	void (*assert_not_redirected)(enum route route);
+} redirects[] = {
+	{"sysctl through a file bound over it",
+	 assert_no_redirect_sysctl_through_a_file_bound_over_it},
+	{"sysctl through a mount over proc sys",
+	 assert_no_redirect_sysctl_through_a_mount_over_proc_sys},
+	{"sysctl through a procfs file bound over it",
+	 assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it},
+	{"oom score adj through a bind", assert_no_redirect_oom_score_adj_through_a_bind},
+	{"writes through a symlinked proc", assert_no_redirect_writes_through_a_symlinked_proc},
+};
+
+ParameterizedTestParameters(proc_writes, write_is_not_redirected)
 {
-	assert_no_redirect_writes_through_a_symlinked_proc(FSMOUNT);
+	return ctt_rows(CTT_COUNT(redirects) * CTT_COUNT(route_names));
 }
 
-Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_mount)
+ParameterizedTest(size_t *i, proc_writes, write_is_not_redirected)
 {
-	assert_no_redirect_writes_through_a_symlinked_proc(MOUNT);
-}
-
-Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_checked)
-{
-	assert_no_redirect_writes_through_a_symlinked_proc(CHECKED);
+	enum route route = (enum route)(*i % CTT_COUNT(route_names));
+	size_t which = *i / CTT_COUNT(route_names);
+	cr_log_info("no redirect of the %s by %s", redirects[which].what, route_names[route]);
+	redirects[which].assert_not_redirected(route);
 }

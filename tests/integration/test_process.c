@@ -46,13 +46,6 @@ static char *container_status(const struct lc *t)
 	return lc_sh_output(t, "cat /proc/self/status");
 }
 
-static void assert_output(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 static void set_user(const struct lc *t, const char *json)
 {
 	ctt_config_set(t->bundle, ".process.user", json);
@@ -78,7 +71,7 @@ Test(process, env_is_process_env)
 	lc_config_append(&t, ".process.env", "\"EMPTY=\"");
 	char *out = lc_sh_output(&t, "echo \"$GREETING,${EMPTY-unset},$PATH\"; env");
 	cr_expect(ctt_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
-				  "/usr/bin:/sbin:/bin\n"),
+				   "/usr/bin:/sbin:/bin\n"),
 		  "%s", out);
 	cr_expect(ctt_matches(out, "^TERM=xterm$"), "%s", out);
 	cr_expect(!ctt_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
@@ -112,7 +105,7 @@ Test(process, cwd_is_entered)
 	char *marker = ctt_path(dir, "marker");
 	ctt_write_file(marker, "");
 	ctt_config_set(t.bundle, ".process.cwd", "\"/srv/app\"");
-	assert_output(&t, "pwd; ls", "/srv/app\nmarker\n");
+	lc_assert_sh_output(&t, "pwd; ls", "/srv/app\nmarker\n");
 	free(marker);
 	free(dir);
 }
@@ -154,7 +147,7 @@ Test(process, missing_cwd_is_made_as_runc_does)
 
 	lc_add_mount(&t, "/tmp", "tmpfs", "tmpfs", NULL);
 	ctt_config_set(t.bundle, ".process.cwd", "\"/tmp/a/b\"");
-	assert_output(&t, "pwd; grep -c ' /tmp tmpfs ' /proc/mounts", "/tmp/a/b\n1\n");
+	lc_assert_sh_output(&t, "pwd; grep -c ' /tmp tmpfs ' /proc/mounts", "/tmp/a/b\n1\n");
 	char *under = lc_rootfs_path(&t, "tmp/a");
 	cr_expect(!ctt_exists(under), "%s was made under the mount, not in it", under);
 	free(under);
@@ -174,7 +167,7 @@ Test(process, user_uid_gid_and_additional_gids)
 	assert_field(status, "Gid", "1001\t1001\t1001\t1001");
 	assert_field(status, "Groups", "5 2000 ");
 	free(status);
-	assert_output(&t, "id", "uid=1000 gid=1001 groups=5(tty),2000\n");
+	lc_assert_sh_output(&t, "id", "uid=1000 gid=1001 groups=5(tty),2000\n");
 }
 
 Test(process, umask_applies_to_new_files)
@@ -182,9 +175,9 @@ Test(process, umask_applies_to_new_files)
 	struct lc t;
 	lc_init(&t);
 	set_user(&t, "{\"uid\": 0, \"gid\": 0, \"umask\": 63}"); /* 0077 */
-	assert_output(&t,
-		      "umask; touch /dev/shm/f; mkdir /dev/shm/d; stat -c %a /dev/shm/f /dev/shm/d",
-		      "0077\n600\n700\n");
+	lc_assert_sh_output(
+		&t, "umask; touch /dev/shm/f; mkdir /dev/shm/d; stat -c %a /dev/shm/f /dev/shm/d",
+		"0077\n600\n700\n");
 }
 
 Test(process, rlimits_soft_and_hard)
@@ -275,18 +268,23 @@ Test(process, empty_capability_sets_are_zero)
 	free(status);
 }
 
+/* A container of user 1000 with the capabilities caps (JSON). */
+static void init_user_with_caps(struct lc *t, const char *caps)
+{
+	lc_init(t);
+	set_user(t, "{\"uid\": 1000, \"gid\": 1000}");
+	ctt_config_set(t->bundle, ".process.capabilities", caps);
+}
+
 /* A non-root process keeps across exec only what is ambient, within its bounding set. */
 Test(process, non_root_keeps_its_ambient_set)
 {
 	struct lc t;
-	lc_init(&t);
-	set_user(&t, "{\"uid\": 1000, \"gid\": 1000}");
-	ctt_config_set(t.bundle, ".process.capabilities",
-		       "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"effective\": [\"CAP_NET_BIND_SERVICE\"],"
-		       " \"permitted\": [\"CAP_NET_BIND_SERVICE\"],"
-		       " \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
-		       " \"ambient\": [\"CAP_NET_BIND_SERVICE\"]}");
+	init_user_with_caps(&t, "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"effective\": [\"CAP_NET_BIND_SERVICE\"],"
+				" \"permitted\": [\"CAP_NET_BIND_SERVICE\"],"
+				" \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
+				" \"ambient\": [\"CAP_NET_BIND_SERVICE\"]}");
 	char *status = container_status(&t);
 	assert_cap_sets(status,
 			(struct cap_sets){CAP(5) | CAP(10), CAP(10), CAP(10), CAP(10), CAP(10)});
@@ -338,22 +336,20 @@ Test(process, ambient_without_inheritable_of_a_buildah_run_step)
 Test(process, ambient_raises_what_the_kernel_allows)
 {
 	struct lc t;
-	lc_init(&t);
-	set_user(&t, "{\"uid\": 1000, \"gid\": 1000}");
-	ctt_config_set(t.bundle, ".process.capabilities",
-		       "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"effective\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"permitted\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"inheritable\": [\"CAP_KILL\"],"
-		       " \"ambient\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]}");
+	init_user_with_caps(&t, "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"effective\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"permitted\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"inheritable\": [\"CAP_KILL\"],"
+				" \"ambient\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]}");
 	lc_set_script(&t, "grep Cap /proc/self/status");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
 	assert_cap_sets(r.out, (struct cap_sets){CAP(5) | CAP(10), CAP(5), CAP(5), CAP(5), CAP(5)});
-	cr_expect(ctt_matches(r.err, "debug: config.json: .process.capabilities.ambient\\[1\\]: "
-				    "\"CAP_NET_BIND_SERVICE\" not raised: it is not both permitted "
-				    "and inheritable"),
+	cr_expect(ctt_matches(r.err,
+			      "debug: config.json: .process.capabilities.ambient\\[1\\]: "
+			      "\"CAP_NET_BIND_SERVICE\" not raised: it is not both permitted "
+			      "and inheritable"),
 		  "%s", r.err);
 	cr_expect_not(ctt_matches(r.err, "ambient\\[0\\]|warning"), "%s", r.err);
 	ctt_result_free(&r);
@@ -369,7 +365,7 @@ Test(process, oom_score_adj)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.oomScoreAdj", "423");
-	assert_output(&t, "cat /proc/self/oom_score_adj", "423\n");
+	lc_assert_sh_output(&t, "cat /proc/self/oom_score_adj", "423\n");
 }
 
 Test(process, hostname_and_domainname)
@@ -380,8 +376,8 @@ Test(process, hostname_and_domainname)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".hostname", "\"box-one\"");
 	ctt_config_set(t.bundle, ".domainname", "\"example.test\"");
-	assert_output(&t, "hostname; uname -n; cat /proc/sys/kernel/domainname",
-		      "box-one\nbox-one\nexample.test\n");
+	lc_assert_sh_output(&t, "hostname; uname -n; cat /proc/sys/kernel/domainname",
+			    "box-one\nbox-one\nexample.test\n");
 	cr_assert_eq(gethostname(after, sizeof(after)), 0);
 	cr_expect_str_eq(after, before, "the host's hostname changed");
 }
@@ -415,7 +411,7 @@ Test(process, namespaced_sysctls_are_applied)
 	ctt_config_set(t.bundle, ".linux.sysctl", json);
 	char want[32];
 	snprintf(want, sizeof(want), "123456789\n%s\n", forward);
-	assert_output(&t, "cat /proc/sys/kernel/shmmax /proc/sys/net/ipv4/ip_forward", want);
+	lc_assert_sh_output(&t, "cat /proc/sys/kernel/shmmax /proc/sys/net/ipv4/ip_forward", want);
 	char *shmmax = ctt_read_file("/proc/sys/kernel/shmmax");
 	char *ip_forward = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
 	cr_expect_str_eq(shmmax, host_shmmax, "the host's kernel.shmmax changed");
@@ -565,7 +561,8 @@ Test(process, joins_namespaces_by_path)
 	snprintf(who, sizeof(who), "%d", (int)pid);
 	char *a_net = ctt_ns_link(who, "net"), *a_uts = ctt_ns_link(who, "uts"), *want;
 	cr_assert_geq(asprintf(&want, "%s\n%s\nhost-a\n", a_net, a_uts), 0);
-	assert_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname", want);
+	lc_assert_sh_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname",
+			    want);
 	lc_ok(&a, "delete", "--force", "a");
 	lc_assert_nothing_left(&a);
 	lc_assert_nothing_left(&b);
@@ -829,19 +826,20 @@ Test(process, default_devices)
 {
 	struct lc t;
 	lc_init(&t);
-	assert_output(&t,
-		      "for d in null zero full random urandom tty; do "
-		      "stat -c '%n %F %t:%T' /dev/$d; done; "
-		      "readlink /dev/ptmx; readlink /dev/fd; [ -c /dev/pts/ptmx ] && echo pts; "
-		      "echo x > /dev/null && head -c 5 /dev/urandom | wc -c; "
-		      "echo x 2>/dev/null > /dev/full || echo full",
-		      "/dev/null character special file 1:3\n"
-		      "/dev/zero character special file 1:5\n"
-		      "/dev/full character special file 1:7\n"
-		      "/dev/random character special file 1:8\n"
-		      "/dev/urandom character special file 1:9\n"
-		      "/dev/tty character special file 5:0\n"
-		      "pts/ptmx\n/proc/self/fd\npts\n5\nfull\n");
+	lc_assert_sh_output(
+		&t,
+		"for d in null zero full random urandom tty; do "
+		"stat -c '%n %F %t:%T' /dev/$d; done; "
+		"readlink /dev/ptmx; readlink /dev/fd; [ -c /dev/pts/ptmx ] && echo pts; "
+		"echo x > /dev/null && head -c 5 /dev/urandom | wc -c; "
+		"echo x 2>/dev/null > /dev/full || echo full",
+		"/dev/null character special file 1:3\n"
+		"/dev/zero character special file 1:5\n"
+		"/dev/full character special file 1:7\n"
+		"/dev/random character special file 1:8\n"
+		"/dev/urandom character special file 1:9\n"
+		"/dev/tty character special file 5:0\n"
+		"pts/ptmx\n/proc/self/fd\npts\n5\nfull\n");
 }
 
 /* Privileged Podman and containerd configs list the host's /dev/ptmx (5:2) among
@@ -855,10 +853,11 @@ Test(process, ptmx_listed_as_a_device_is_still_pts_ptmx)
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\": \"/dev/ptmx\", \"type\": \"c\", \"major\": 5, \"minor\": 2, "
 			 "\"fileMode\": 8630, \"uid\": 0, \"gid\": 5}");
-	assert_output(&t,
-		      "readlink /dev/ptmx; exec 3<>/dev/ptmx; ls /dev/pts; "
-		      "[ $(stat -L -c %d /proc/self/fd/3) = $(stat -c %d /dev/pts) ] && echo same",
-		      "pts/ptmx\n0\nptmx\nsame\n");
+	lc_assert_sh_output(
+		&t,
+		"readlink /dev/ptmx; exec 3<>/dev/ptmx; ls /dev/pts; "
+		"[ $(stat -L -c %d /proc/self/fd/3) = $(stat -c %d /dev/pts) ] && echo same",
+		"pts/ptmx\n0\nptmx\nsame\n");
 
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
@@ -894,10 +893,10 @@ Test(process, masked_paths_are_empty)
 			ctt_skip("this host has no %s or %s to mask", files[i], dirs[i]);
 	struct lc t;
 	lc_init(&t);
-	assert_output(&t,
-		      "wc -c < /proc/keys; wc -c < /proc/timer_list; "
-		      "ls -A /proc/acpi | wc -l; ls -A /sys/firmware | wc -l",
-		      "0\n0\n0\n0\n");
+	lc_assert_sh_output(&t,
+			    "wc -c < /proc/keys; wc -c < /proc/timer_list; "
+			    "ls -A /proc/acpi | wc -l; ls -A /sys/firmware | wc -l",
+			    "0\n0\n0\n0\n");
 }
 
 Test(process, readonly_paths_are_read_only)
@@ -910,8 +909,8 @@ Test(process, readonly_paths_are_read_only)
 		if (ctt_exists(paths[i]))
 			assert_read_only(info, paths[i]);
 	free(info);
-	assert_output(&t, "echo x 2>/dev/null > /proc/sys/kernel/domainname || echo refused",
-		      "refused\n");
+	lc_assert_sh_output(&t, "echo x 2>/dev/null > /proc/sys/kernel/domainname || echo refused",
+			    "refused\n");
 }
 
 /* Whether the container's /probe reached the image. */
@@ -927,8 +926,8 @@ Test(process, readonly_root_refuses_writes)
 {
 	struct lc t;
 	lc_init(&t);
-	assert_output(&t, "touch /probe 2>&1 || echo refused",
-		      "touch: /probe: Read-only file system\nrefused\n");
+	lc_assert_sh_output(&t, "touch /probe 2>&1 || echo refused",
+			    "touch: /probe: Read-only file system\nrefused\n");
 	cr_expect(!probe_in_image(&t));
 }
 
@@ -937,7 +936,7 @@ Test(process, writable_root_takes_writes)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".root.readonly", "false");
-	assert_output(&t, "touch /probe && echo done", "done\n");
+	lc_assert_sh_output(&t, "touch /probe && echo done", "done\n");
 	cr_expect(probe_in_image(&t));
 }
 

@@ -15,13 +15,6 @@ TestSuite(sched, .fini = lc_cleanup);
 
 #define ID "box"
 
-static void assert_output(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 /* `run` of script, or NULL when create fails with an error line holding refusal (which the
  * caller then skips on). */
 static char *output_unless_refused(const struct lc *t, const char *script, const char *refusal)
@@ -49,7 +42,7 @@ Test(sched, personality_linux32_shows_a_32_bit_machine)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".linux.personality", "{\"domain\": \"LINUX32\"}");
-	assert_output(&t, "uname -m; cat /proc/self/personality", "i686\n00000008\n");
+	lc_assert_sh_output(&t, "uname -m; cat /proc/self/personality", "i686\n00000008\n");
 }
 
 Test(sched, personality_linux_is_the_native_one)
@@ -61,7 +54,7 @@ Test(sched, personality_linux_is_the_native_one)
 	ctt_config_set(t.bundle, ".linux.personality", "{\"domain\": \"LINUX\"}");
 	char want[128];
 	snprintf(want, sizeof(want), "%s\n00000000\n", u.machine);
-	assert_output(&t, "uname -m; cat /proc/self/personality", want);
+	lc_assert_sh_output(&t, "uname -m; cat /proc/self/personality", want);
 }
 
 /* ---- process.scheduler: fields 19 (nice), 40 (rt_priority), 41 (policy) of stat ---- */
@@ -74,7 +67,7 @@ Test(sched, scheduler_batch_with_nice)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.scheduler",
 		       "{\"policy\": \"SCHED_BATCH\", \"nice\": 7}");
-	assert_output(&t, STAT_NICE_PRIO_POLICY, "7 0 3\n");
+	lc_assert_sh_output(&t, STAT_NICE_PRIO_POLICY, "7 0 3\n");
 }
 
 Test(sched, scheduler_idle)
@@ -82,7 +75,7 @@ Test(sched, scheduler_idle)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.scheduler", "{\"policy\": \"SCHED_IDLE\"}");
-	assert_output(&t, "cut -d' ' -f40,41 /proc/$$/stat", "0 5\n");
+	lc_assert_sh_output(&t, "cut -d' ' -f40,41 /proc/$$/stat", "0 5\n");
 }
 
 Test(sched, scheduler_other_with_negative_nice)
@@ -91,7 +84,7 @@ Test(sched, scheduler_other_with_negative_nice)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.scheduler",
 		       "{\"policy\": \"SCHED_OTHER\", \"nice\": -4}");
-	assert_output(&t, STAT_NICE_PRIO_POLICY, "-4 0 0\n");
+	lc_assert_sh_output(&t, STAT_NICE_PRIO_POLICY, "-4 0 0\n");
 }
 
 /* A real-time policy needs an rt budget, which a cgroup may deny root: skipped then. The
@@ -121,10 +114,10 @@ Test(sched, io_priority_best_effort_and_idle)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.ioPriority",
 		       "{\"class\": \"IOPRIO_CLASS_BE\", \"priority\": 6}");
-	assert_output(&t, "ionice -p $$", "best-effort: prio 6\n");
+	lc_assert_sh_output(&t, "ionice -p $$", "best-effort: prio 6\n");
 	ctt_config_set(t.bundle, ".process.ioPriority",
 		       "{\"class\": \"IOPRIO_CLASS_IDLE\", \"priority\": 0}");
-	assert_output(&t, "ionice -p $$", "idle\n");
+	lc_assert_sh_output(&t, "ionice -p $$", "idle\n");
 }
 
 Test(sched, io_priority_realtime)
@@ -133,7 +126,7 @@ Test(sched, io_priority_realtime)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.ioPriority",
 		       "{\"class\": \"IOPRIO_CLASS_RT\", \"priority\": 2}");
-	assert_output(&t, "ionice -p $$", "realtime: prio 2\n");
+	lc_assert_sh_output(&t, "ionice -p $$", "realtime: prio 2\n");
 }
 
 /* ---- linux.memoryPolicy: the policy column of numa_maps, one value for every mapping ---- */
@@ -145,7 +138,7 @@ static void assert_memory_policy(const char *policy_json, const char *want)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".linux.memoryPolicy", policy_json);
-	assert_output(&t, "cut -d' ' -f2 /proc/self/numa_maps | sort -u", want);
+	lc_assert_sh_output(&t, "cut -d' ' -f2 /proc/self/numa_maps | sort -u", want);
 }
 
 Test(sched, memory_policy_bind)

@@ -36,13 +36,6 @@ static void allow_but(const struct lc *t, const char *rules)
 	set_profile(t, json);
 }
 
-static void assert_sh(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 /* `run` of sysprobe with the given probes; returns its stdout. */
 static char *probe_output(const struct lc *t, const char *const *probes)
 {
@@ -67,8 +60,9 @@ Test(seccomp, errno_rule_denies_mkdir_only)
 	struct lc t;
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\""));
-	assert_sh(&t, "mkdir /tmp/d 2>&1; echo rc=$?; touch /tmp/f && ls /tmp",
-		  "mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\nf\n");
+	lc_assert_sh_output(
+		&t, "mkdir /tmp/d 2>&1; echo rc=$?; touch /tmp/f && ls /tmp",
+		"mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\nf\n");
 }
 
 Test(seccomp, errno_ret_is_honoured)
@@ -76,8 +70,8 @@ Test(seccomp, errno_ret_is_honoured)
 	struct lc t;
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
-	assert_sh(&t, "mkdir /tmp/d 2>&1; true",
-		  "mkdir: can't create directory '/tmp/d': No space left on device\n");
+	lc_assert_sh_output(&t, "mkdir /tmp/d 2>&1; true",
+			    "mkdir: can't create directory '/tmp/d': No space left on device\n");
 }
 
 static void assert_killed_by_mkdir(const char *action)
@@ -180,9 +174,10 @@ Test(seccomp, applies_without_no_new_privileges)
 	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
-	assert_sh(&t, "grep NoNewPrivs /proc/self/status; id -u; mkdir /tmp/d 2>&1; true",
-		  "NoNewPrivs:\t0\n1000\nmkdir: can't create directory '/tmp/d': No space left "
-		  "on device\n");
+	lc_assert_sh_output(
+		&t, "grep NoNewPrivs /proc/self/status; id -u; mkdir /tmp/d 2>&1; true",
+		"NoNewPrivs:\t0\n1000\nmkdir: can't create directory '/tmp/d': No space left "
+		"on device\n");
 }
 
 Test(seccomp, log_flag_is_applied)
@@ -192,8 +187,9 @@ Test(seccomp, log_flag_is_applied)
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": "
 			"[\"SECCOMP_FILTER_FLAG_LOG\", \"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], "
 			"\"syscalls\": [" DENY_MKDIR("\"SCMP_ACT_ERRNO\"") "]}");
-	assert_sh(&t, "grep -c '^Seccomp:.2' /proc/self/status; mkdir /tmp/d 2>/dev/null; echo $?",
-		  "1\n1\n");
+	lc_assert_sh_output(
+		&t, "grep -c '^Seccomp:.2' /proc/self/status; mkdir /tmp/d 2>/dev/null; echo $?",
+		"1\n1\n");
 }
 
 static void assert_refused(const struct lc *t, const char *const *needles)
@@ -310,8 +306,9 @@ Test(seccomp, notify_goes_to_the_listener)
 	lc_init(&t);
 	struct agent a;
 	agent_start(&t, &a, "0");
-	assert_sh(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
-		  "made\nabsent\n");
+	lc_assert_sh_output(
+		&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
+		"made\nabsent\n");
 	cr_expect_eq(lc_wait(a.pid, 20000), 0);
 	char *log = ctt_read_file(a.out);
 	cr_expect(strstr(log, "answered mkdir"), "%s", log);
@@ -326,9 +323,9 @@ Test(seccomp, notify_errno_from_the_listener)
 	lc_init(&t);
 	struct agent a;
 	agent_start(&t, &a, "122"); /* EDQUOT */
-	assert_sh(&t, "mkdir /tmp/d 2>&1; true",
-		  "mkdir: can't create directory '/tmp/d': Disk quota "
-		  "exceeded\n");
+	lc_assert_sh_output(&t, "mkdir /tmp/d 2>&1; true",
+			    "mkdir: can't create directory '/tmp/d': Disk quota "
+			    "exceeded\n");
 	cr_expect_eq(lc_wait(a.pid, 20000), 0);
 	agent_free(&a);
 }

@@ -85,13 +85,6 @@ static void add_capability(const struct lc *t, const char *name)
 	free(quoted);
 }
 
-static void expect_sh(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 /* `--debug run` of script: exit 0, stdout returned, the mount check in the log. */
 static char *debug_run_verified(const struct lc *t, const char *script)
 {
@@ -125,8 +118,8 @@ static void assert_root_inside(const char *const *enosys_args, const char *metho
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
-	cr_expect(ctt_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"), "got:\n%s",
-		  r.out);
+	cr_expect(ctt_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"),
+		  "got:\n%s", r.out);
 	char needle[64];
 	snprintf(needle, sizeof(needle), "spawned with %s\n", method);
 	cr_expect_not_null(strstr(r.err, needle), "not %s:\n%s", method, r.err);
@@ -166,7 +159,7 @@ Test(userns, file_created_in_a_bound_host_dir_is_owned_by_the_mapped_root)
 	struct lc t;
 	userns_init(&t);
 	char *dir = bind_host_dir(&t, "/data", HOST_ID);
-	expect_sh(&t, "touch /data/made && stat -c '%u:%g' /data/made", "0:0\n");
+	lc_assert_sh_output(&t, "touch /data/made && stat -c '%u:%g' /data/made", "0:0\n");
 	char *made = ctt_path(dir, "made");
 	stat_owner(made, HOST_ID, HOST_ID);
 	free(made);
@@ -205,7 +198,8 @@ Test(userns, an_id_outside_the_mapping_shows_as_nobody)
 	char *file = ctt_path(dir, "by-host-root");
 	ctt_write_file(file, "x");
 	cr_assert_eq(chown(file, 4242, 0), 0);
-	expect_sh(&t, "stat -c '%u:%g' /data /data/by-host-root", "65534:65534\n65534:65534\n");
+	lc_assert_sh_output(&t, "stat -c '%u:%g' /data /data/by-host-root",
+			    "65534:65534\n65534:65534\n");
 	free(file);
 	free(dir);
 	lc_assert_nothing_left(&t);
@@ -308,8 +302,8 @@ Test(userns, default_mounts_come_out_and_pass_the_mount_check)
 	char *out = debug_run_verified(
 		&t, FSTYPES_OF("/proc /sys /dev /dev/pts /dev/mqueue /dev/shm /sys/fs/cgroup"));
 	cr_expect(ctt_matches(out, "^/proc proc\n/sys sysfs\n/dev tmpfs\n/dev/pts devpts\n"
-				  "/dev/mqueue mqueue\n/dev/shm tmpfs\n/sys/fs/cgroup "
-				  "(cgroup2|tmpfs)\n$"),
+				   "/dev/mqueue mqueue\n/dev/shm tmpfs\n/sys/fs/cgroup "
+				   "(cgroup2|tmpfs)\n$"),
 		  "got:\n%s", out);
 	free(out);
 	lc_assert_nothing_left(&t);
@@ -563,7 +557,7 @@ Test(userns, overlapping_mount_mappings_are_refused)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
 	ctt_assert_error(&r, "config.json: .mounts[7].uidMappings[1]:",
-			"hostID range overlaps that of .mounts[7].uidMappings[0]");
+			 "hostID range overlaps that of .mounts[7].uidMappings[0]");
 	ctt_result_free(&r);
 	free(dir);
 	lc_assert_nothing_left(&t);

@@ -83,3 +83,10 @@ void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *w
 	free(text);
 	free(path);
 }
+
+void lc_assert_sh_output(const struct lc *t, const char *script, const char *want)
+{
+	char *out = lc_sh_output(t, script);
+	cr_expect_str_eq(out, want, "`%s`", script);
+	free(out);
+}

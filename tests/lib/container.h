@@ -82,6 +82,8 @@ void lc_okv(const struct lc *t, const char *const *args);
 char *lc_sh_output(const struct lc *t, const char *script);
 /* The same for process.args as configured. */
 char *lc_run_output(const struct lc *t);
+/* lc_sh_output() of script is exactly want. */
+void lc_assert_sh_output(const struct lc *t, const char *script, const char *want);
 
 /* `state ID`, which must succeed, parsed. */
 yajl_val lc_state(const struct lc *t, const char *id);
