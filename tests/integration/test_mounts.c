@@ -621,44 +621,68 @@ Test(mounts, symlink_destination_resolves_inside_the_rootfs)
 
 /* ---- devices ---- */
 
-Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
+/* A device of .linux.devices: its path, its entry and the line `ls -ln` must show of it. */
+struct device_row {
+	const char *path, *json, *line;
+};
+
+/* The devices of rows (n) are made as their lines say, all in one container; script then
+ * prints a line matching then_line. */
+static void assert_devices_made(const struct device_row *rows, size_t n, const char *then,
+				const char *then_line)
 {
 	struct lc t;
 	mt_init(&t);
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/mychar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
-			 "\"fileMode\":416,\"uid\":1000,\"gid\":1001}");
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/myblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
-			 "\"fileMode\":384}");
-	lc_config_append(&t, ".linux.devices", "{\"path\":\"/dev/myfifo\",\"type\":\"p\"}");
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/sub/dev\",\"type\":\"c\",\"major\":1,\"minor\":3}");
-	char *out = lc_sh_output(&t, "ls -ln /dev/mychar /dev/myblock /dev/myfifo /dev/sub/dev");
-	cr_expect(ctt_matches(out, "^crw-r----- +1 +1000 +1001 +1, +5 .*/dev/mychar$"), "%s", out);
-	cr_expect(ctt_matches(out, "^brw------- +1 +0 +0 +7, +3 .*/dev/myblock$"), "%s", out);
-	cr_expect(ctt_matches(out, "^prw-rw-rw- +1 +0 +0 .*/dev/myfifo$"), "%s", out);
-	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"), "%s", out);
+	char script[512] = "ls -ln";
+	for (size_t i = 0; i < n; i++) {
+		lc_config_append(&t, ".linux.devices", rows[i].json);
+		snprintf(script + strlen(script), sizeof(script) - strlen(script), " %s",
+			 rows[i].path);
+	}
+	snprintf(script + strlen(script), sizeof(script) - strlen(script), "; %s", then);
+	char *out = lc_sh_output(&t, script);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(ctt_matches(out, rows[i].line), "%s: %s", rows[i].path, out);
+	cr_expect(ctt_matches(out, then_line), "`%s`: %s", then, out);
 	free(out);
 }
 
-/* Podman writes a device's fileMode as the host node's st_mode, type bits included. */
+Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
+{
+	static const struct device_row rows[] = {
+		{"/dev/mychar",
+		 "{\"path\":\"/dev/mychar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+		 "\"fileMode\":416,\"uid\":1000,\"gid\":1001}",
+		 "^crw-r----- +1 +1000 +1001 +1, +5 .*/dev/mychar$"},
+		{"/dev/myblock",
+		 "{\"path\":\"/dev/myblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
+		 "\"fileMode\":384}",
+		 "^brw------- +1 +0 +0 +7, +3 .*/dev/myblock$"},
+		{"/dev/myfifo", "{\"path\":\"/dev/myfifo\",\"type\":\"p\"}",
+		 "^prw-rw-rw- +1 +0 +0 .*/dev/myfifo$"},
+		{"/dev/sub/dev",
+		 "{\"path\":\"/dev/sub/dev\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+		 "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"},
+	};
+	assert_devices_made(rows, sizeof(rows) / sizeof(rows[0]), "echo made", "^made$");
+}
+
+/* Podman writes a device's fileMode as the host node's st_mode, type bits included
+ * (8624 is S_IFCHR | 0660, 25008 S_IFBLK | 0660); the char device reads. */
 Test(mounts, device_file_mode_may_carry_its_own_type_bits)
 {
-	struct lc t;
-	mt_init(&t);
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/podchar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
-			 "\"fileMode\":8624}"); /* S_IFCHR | 0660 */
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/podblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
-			 "\"fileMode\":25008}"); /* S_IFBLK | 0660 */
-	char *out = lc_sh_output(
-		&t, "ls -ln /dev/podchar /dev/podblock; head -c 3 /dev/podchar | wc -c");
-	cr_expect(ctt_matches(out, "^crw-rw---- +1 +0 +0 +1, +5 .*/dev/podchar$"), "%s", out);
-	cr_expect(ctt_matches(out, "^brw-rw---- +1 +0 +0 +7, +3 .*/dev/podblock$"), "%s", out);
-	cr_expect(ctt_matches(out, "^3$"), "the char device reads: %s", out);
-	free(out);
+	static const struct device_row rows[] = {
+		{"/dev/podchar",
+		 "{\"path\":\"/dev/podchar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+		 "\"fileMode\":8624}",
+		 "^crw-rw---- +1 +0 +0 +1, +5 .*/dev/podchar$"},
+		{"/dev/podblock",
+		 "{\"path\":\"/dev/podblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
+		 "\"fileMode\":25008}",
+		 "^brw-rw---- +1 +0 +0 +7, +3 .*/dev/podblock$"},
+	};
+	assert_devices_made(rows, sizeof(rows) / sizeof(rows[0]), "head -c 3 /dev/podchar | wc -c",
+			    "^3$");
 }
 
 /* A type in fileMode that is not the device's own is refused before anything is made. */
@@ -687,18 +711,39 @@ static void remove_dev_mounts(const struct lc *t)
 		lc_remove_mount(t, dev[i]);
 }
 
+/* "crw-rw-rw-" of a mode, as ls -l writes it. */
+static void mode_text(mode_t mode, char out[11])
+{
+	out[0] = S_ISCHR(mode) ? 'c' : S_ISBLK(mode) ? 'b' : S_ISFIFO(mode) ? 'p' : '-';
+	for (int i = 0; i < 9; i++)
+		out[1 + i] = (mode & (0400 >> i)) ? "rwxrwxrwx"[i] : '-';
+	out[10] = '\0';
+}
+
+/* The default devices of config-linux.md, as DEFAULT_DEVICES lists them: each node the type,
+ * numbers and mode of the host's own node of that name (the kernel's numbers, not a table
+ * of ctrun's), owned by the container's root; the symlinks of config-linux.md's default
+ * filesystems. */
 static void expect_default_nodes(const char *out)
 {
-	static const char *const want[] = {
-		"^crw-rw-rw- 0 0 1, 3 null$",	       "^crw-rw-rw- 0 0 1, 5 zero$",
-		"^crw-rw-rw- 0 0 1, 7 full$",	       "^crw-rw-rw- 0 0 1, 8 random$",
-		"^crw-rw-rw- 0 0 1, 9 urandom$",       "^crw-rw-rw- 0 0 5, 0 tty$",
+	static const char *const nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		char host[32], mode[11], re[128];
+		snprintf(host, sizeof(host), "/dev/%s", nodes[i]);
+		struct stat st;
+		cr_assert_eq(stat(host, &st), 0, "stat %s: %s", host, strerror(errno));
+		mode_text(st.st_mode, mode);
+		snprintf(re, sizeof(re), "^%s 0 0 %u, %u %s$", mode, major(st.st_rdev),
+			 minor(st.st_rdev), nodes[i]);
+		cr_expect(ctt_matches(out, re), "no %s in:\n%s", re, out);
+	}
+	static const char *const links[] = {
 		"^lrwxrwxrwx ptmx pts/ptmx$",	       "^lrwxrwxrwx fd /proc/self/fd$",
 		"^lrwxrwxrwx stdin /proc/self/fd/0$",  "^lrwxrwxrwx stdout /proc/self/fd/1$",
 		"^lrwxrwxrwx stderr /proc/self/fd/2$",
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		cr_expect(ctt_matches(out, want[i]), "no %s in:\n%s", want[i], out);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		cr_expect(ctt_matches(out, links[i]), "no %s in:\n%s", links[i], out);
 }
 
 Test(mounts, default_devices_and_symlinks)
