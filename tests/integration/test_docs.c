@@ -187,8 +187,7 @@ static void help_names(void (*list)(const char *help, struct names *out), struct
 
 /* The man page mentions each name list() finds in --help: a command as a ".B name" entry,
  * a flag anywhere in roff's spelling. */
-static void assert_man_page_lists(void (*list)(const char *help, struct names *out),
-				  bool as_entry)
+static void assert_man_page_lists(void (*list)(const char *help, struct names *out), bool as_entry)
 {
 	struct names names;
 	help_names(list, &names);
@@ -320,13 +319,13 @@ Test(docs, install_puts_binary_man_page_and_completion)
 	nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Whether some tests/integration/test_*.c defines Test(suite, name) with name matching the
- * shell pattern name_pattern. */
+/* Whether a test of tests/integration defines suite/name (a fnmatch pattern) with Test(suite,
+ * or ParameterizedTest(param, suite,. */
 static bool integration_test_exists(const char *suite, const char *name_pattern)
 {
 	char glob_path[PATH_MAX], needle[96];
 	snprintf(glob_path, sizeof(glob_path), "%s/tests/integration", src_dir());
-	snprintf(needle, sizeof(needle), "Test(%s, ", suite);
+	snprintf(needle, sizeof(needle), "%s, ", suite);
 	DIR *d = opendir(glob_path);
 	cr_assert_not_null(d, "opendir %s: %s", glob_path, strerror(errno));
 	bool found = false;
@@ -337,8 +336,14 @@ static bool integration_test_exists(const char *suite, const char *name_pattern)
 		snprintf(rel, sizeof(rel), "tests/integration/%s", e->d_name);
 		char *text = read_source_file(rel);
 		for (char *p = text; !found && (p = strstr(p, needle)); p++) {
+			char *line = p;
+			while (line > text && line[-1] != '\n')
+				line--;
+			bool defines = p > text && (p[-1] == '(' || p[-1] == ' ') &&
+				       (strncmp(line, "Test(", 5) == 0 ||
+					strncmp(line, "ParameterizedTest(", 18) == 0);
 			char name[128];
-			if (sscanf(p + strlen(needle), "%127[a-z0-9_]", name) == 1)
+			if (defines && sscanf(p + strlen(needle), "%127[a-z0-9_]", name) == 1)
 				found = fnmatch(name_pattern, name, 0) == 0;
 		}
 		free(text);

@@ -179,11 +179,16 @@ static void assert_resolves(const char *given, const char *caller, const char *w
 
 Test(cgroup_path, absolute_relative_and_default)
 {
-	assert_resolves("/machine/web", "/user.slice", "/machine/web");
-	assert_resolves("/machine//web/", "/", "/machine/web");
-	assert_resolves("pod/web", "/process_api/abc", "/process_api/abc/pod/web");
-	assert_resolves("pod/web", "/", "/pod/web");
-	assert_resolves("", "/process_api/abc", "/process_api/abc/ctrun/web");
+	/* cgroupsPath, the caller's cgroup, where the container goes */
+	static const char *const rows[][3] = {
+		{"/machine/web", "/user.slice", "/machine/web"},
+		{"/machine//web/", "/", "/machine/web"},
+		{"pod/web", "/process_api/abc", "/process_api/abc/pod/web"},
+		{"pod/web", "/", "/pod/web"},
+		{"", "/process_api/abc", "/process_api/abc/ctrun/web"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_resolves(rows[i][0], rows[i][1], rows[i][2]);
 	assert_resolves(NULL, "/", "/ctrun/web");
 }
 

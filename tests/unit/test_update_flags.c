@@ -31,8 +31,8 @@ Test(update_flags, ram_bytes_as_runc_reads_them)
 		cr_expect_eq(ct_parse_ram_bytes(ok[i].text, &v), 0, "%s", ok[i].text);
 		cr_expect_eq(v, ok[i].want, "%s: %lld", ok[i].text, (long long)v);
 	}
-	static const char *const bad[] = {"", "m", "-2", "12x", "1mm", "1.", " 1", "1e3",
-					  "9000000p"};
+	static const char *const bad[] = {"",	"m",  "-2",  "12x",	"1mm",
+					  "1.", " 1", "1e3", "9000000p"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int64_t v;
 		cr_expect_eq(ct_parse_ram_bytes(bad[i], &v), -1, "\"%s\" accepted", bad[i]);
@@ -99,24 +99,32 @@ static void assert_flag_refused(const char *flag, const char *value, const char 
 
 Test(update_flags, bad_values_name_the_flag)
 {
-	assert_flag_refused("memory", "12x", "--memory: invalid value \"12x\"");
-	assert_flag_refused("cpu-period", "-5", "--cpu-period: invalid value \"-5\"");
-	assert_flag_refused("cpu-quota", "1.5", "--cpu-quota: invalid value \"1.5\"");
-	assert_flag_refused("blkio-weight", "70000", "--blkio-weight: invalid value \"70000\"");
-	assert_flag_refused("cpuset-cpus", "a-b", "--cpuset-cpus: invalid value \"a-b\"");
-	assert_flag_refused("pids-limit", "", "--pids-limit: invalid value \"\"");
-	assert_flag_refused("l3-cache-schema", "L3:0=f", "--l3-cache-schema: intelRdt: not "
-							 "supported yet");
+	/* the flag, its value and the message */
+	static const char *const rows[][3] = {
+		{"memory", "12x", "--memory: invalid value \"12x\""},
+		{"cpu-period", "-5", "--cpu-period: invalid value \"-5\""},
+		{"cpu-quota", "1.5", "--cpu-quota: invalid value \"1.5\""},
+		{"blkio-weight", "70000", "--blkio-weight: invalid value \"70000\""},
+		{"cpuset-cpus", "a-b", "--cpuset-cpus: invalid value \"a-b\""},
+		{"pids-limit", "", "--pids-limit: invalid value \"\""},
+		{"l3-cache-schema", "L3:0=f",
+		 "--l3-cache-schema: intelRdt: not "
+		 "supported yet"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_flag_refused(rows[i][0], rows[i][1], rows[i][2]);
 	assert_flag_refused("no-such", "1", "unknown flag --no-such");
 }
 
 Test(update_flags, table_lists_runc_flags)
 {
 	static const char *const runc[] = {
-		"memory",	 "memory-reservation", "memory-swap",	"kernel-memory",
-		"kernel-memory-tcp", "cpu-share",     "cpu-period",	"cpu-quota",
-		"cpu-rt-period", "cpu-rt-runtime",     "cpuset-cpus",	"cpuset-mems",
-		"pids-limit",	 "blkio-weight",       "l3-cache-schema", "mem-bw-schema"};
+		"memory",	  "memory-reservation", "memory-swap",
+		"kernel-memory",  "kernel-memory-tcp",	"cpu-share",
+		"cpu-period",	  "cpu-quota",		"cpu-rt-period",
+		"cpu-rt-runtime", "cpuset-cpus",	"cpuset-mems",
+		"pids-limit",	  "blkio-weight",	"l3-cache-schema",
+		"mem-bw-schema"};
 	for (size_t i = 0; i < sizeof(runc) / sizeof(runc[0]); i++) {
 		bool found = false;
 		for (size_t k = 0; ct_update_flag_at(k); k++)
