@@ -10,8 +10,8 @@
  * namespace, or as the init of a container of its own, whose handle an accomplice exec'd
  * there passes to the attacker. Each test runs a copy of ctrun from a directory of its own, so that
  * a successful attack destroys only the copy; the copy's SHA-256 must be unchanged and the attacker
- * must report no write. The ways of protection are each tested: the overlayfs view, the sealed
- * memfd copy (fsopen made ENOSYS), and none where the binary's mount is read-only already. */
+ * must report no write. The ways of protection are each tested: the read-only bind view, the sealed
+ * memfd copy (open_tree made ENOSYS), and none where the binary's mount is read-only already. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/sha256.h"
+#include "libct/base/sha256.h"
 #include "tests/lib/container.h"
 #include "tests/lib/rows.h"
 
@@ -39,7 +39,8 @@ TestSuite(exe_escape, .fini = lc_cleanup);
 #define SCRIPT "#!/proc/self/exe --root\n"
 
 enum how { DIRECT, SCRIPTED };
-#define OVERLAY_VIEW "/ctrun" /* the binary's path in the detached overlay */
+/* The binary's path in the view: the root of a bind mount of the file alone, unmounted. */
+#define BIND_VIEW "/"
 /* How `exec` runs the victim: its flag, or none. */
 #define FOREGROUND NULL
 #define DETACHED   "--detach"
@@ -168,10 +169,9 @@ static void expect_defeated(const struct attack *a, const char *exe_link)
 	snprintf(want, sizeof(want), "exe=%s ", exe_link);
 	cr_expect(strncmp(line, want, strlen(want)) == 0, "the attacker's handle: %s, want %s",
 		  line, want);
-	/* the overlay view is detached: no mount table shows it */
+	/* the view is detached: no mount table shows a bind of the binary */
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
-	cr_expect_null(strstr(mounts, " overlay "), "an overlay is in the mount table:\n%s",
-		       mounts);
+	cr_expect_null(strstr(mounts, a->copy), "the binary is in the mount table:\n%s", mounts);
 	free(mounts);
 	free(line);
 }
@@ -242,7 +242,8 @@ static void own_init_victim(const struct attack *a, enum how how, bool create_st
 
 /* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed
  * copy, which the attacker may open for writing but not write. */
-#define MEMFD_VIEW "/memfd:ctrun (deleted)"
+#define NO_MOUNT_API "open_tree,open_tree_attr"
+#define MEMFD_VIEW   "/memfd:ctrun (deleted)"
 
 /* Whose ctrun the attacker goes for. */
 enum victim {
@@ -255,9 +256,10 @@ struct attack_case {
 	const char *what;
 	enum victim victim;
 	enum how how;
-	const char *flag;	/* EXEC: how `exec` runs the victim */
-	bool create_start;	/* the inits: by create and start, not run */
-	bool without_mount_api; /* under enosys fsopen: the memfd fallback */
+	const char *flag;   /* EXEC: how `exec` runs the victim */
+	bool create_start;  /* the inits: by create and start, not run */
+	const char *enosys; /* the syscalls ctrun runs without (enosys's argument); NULL: none */
+	const char *view;   /* the attacker's handle; NULL: BIND_VIEW */
 };
 
 static const struct attack_case attacks[] = {
@@ -276,9 +278,14 @@ static const struct attack_case attacks[] = {
 	 .create_start = true},
 	{"init script of a pid namespace joiner by create and start", JOINER_INIT, SCRIPTED,
 	 .create_start = true},
-	{"exec under the memfd fallback", EXEC, DIRECT, FOREGROUND, .without_mount_api = true},
+	/* before Linux 6.15 (no open_tree_attr) the view is made in two calls, open_tree and
+	 * mount_setattr: the same view */
+	{"exec under the bind view made in two calls", EXEC, DIRECT, FOREGROUND,
+	 .enosys = "open_tree_attr"},
+	{"exec under the memfd fallback", EXEC, DIRECT, FOREGROUND, .enosys = NO_MOUNT_API,
+	 .view = MEMFD_VIEW},
 	{"init script under the memfd fallback", JOINER_INIT, SCRIPTED, .create_start = true,
-	 .without_mount_api = true},
+	 .enosys = NO_MOUNT_API, .view = MEMFD_VIEW},
 };
 
 ParameterizedTestParameters(exe_escape, attack_on_the_ctrun_binary_fails)
@@ -286,14 +293,12 @@ ParameterizedTestParameters(exe_escape, attack_on_the_ctrun_binary_fails)
 	return ctt_rows(CTT_COUNT(attacks));
 }
 
-/* The attacker's handle must be the view of the binary: the overlay's, or the sealed copy
- * without the mount API. */
 ParameterizedTest(size_t *i, exe_escape, attack_on_the_ctrun_binary_fails)
 {
 	const struct attack_case *c = &attacks[*i];
 	cr_log_info("attack: %s", c->what);
-	const char *const *enosys =
-		c->without_mount_api ? (const char *const[]){"fsopen", NULL} : NULL;
+	const char *const enosys_args[] = {c->enosys, NULL};
+	const char *const *enosys = c->enosys ? enosys_args : NULL;
 	struct attack a;
 	copy_and_hash(&a);
 	start_attacker(&a, c->victim == OWN_INIT ? SOCK : NULL, enosys);
@@ -303,7 +308,7 @@ ParameterizedTest(size_t *i, exe_escape, attack_on_the_ctrun_binary_fails)
 		own_init_victim(&a, c->how, c->create_start);
 	else
 		init_victim(&a, c->how, c->create_start, enosys);
-	expect_defeated(&a, c->without_mount_api ? MEMFD_VIEW : OVERLAY_VIEW);
+	expect_defeated(&a, c->view ? c->view : BIND_VIEW);
 }
 
 /* A binary on a read-only mount of the host's is left as it is: the container cannot

@@ -3,7 +3,7 @@
 #ifndef CTRUN_TESTS_REPORTS_H
 #define CTRUN_TESTS_REPORTS_H
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 #define MAX_REPORTS 16
 

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/mount_options.h"
-#include "libct/syscalls.h"
+#include "libct/fs/mount_options.h"
+#include "libct/base/syscalls.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
