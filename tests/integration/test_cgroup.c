@@ -68,13 +68,6 @@ static void assert_files(const char *rel, const char *list)
 	free(copy);
 }
 
-static char *rel_of(const char *name)
-{
-	char *rel;
-	cr_assert_geq(asprintf(&rel, "%s/%s", cgt_subtree(), name), 0);
-	return rel;
-}
-
 /* The init of the created container ID is in its directory of each v1 hierarchy. */
 static void assert_init_in_every_hierarchy(const struct lc *t, const char *rel)
 {
@@ -98,7 +91,7 @@ Test(cgroup, resources_read_back_from_outside)
 	struct lc t;
 	cgroup_box(&t, "memory", "outside", resources);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("outside");
+	char *rel = cgt_rel("outside");
 	assert_files(rel, "memory.limit_in_bytes=67108864 memory.soft_limit_in_bytes=33554432 "
 			  "memory.memsw.limit_in_bytes=134217728 "
 			  "memory.swappiness=10 cpu.shares=512 cpu.cfs_period_us=50000 "
@@ -128,7 +121,7 @@ Test(cgroup, docker_config_without_limits_writes_nothing)
 	lc_init(&t);
 	use_resources_of(&t, "docker-default.json", "docker");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("docker");
+	char *rel = cgt_rel("docker");
 	assert_file("cpu", rel, "cpu.shares", "1024");
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
@@ -156,7 +149,7 @@ Test(cgroup, docker_limits_and_an_update_of_zeros)
 	use_resources_of(&t, "docker-resources.json", "docker-limits");
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
-	char *rel = rel_of("docker-limits");
+	char *rel = cgt_rel("docker-limits");
 	assert_files(rel, DOCKER_LIMITS);
 	char *memory = cgt_dir("memory", rel);
 	char *tcp = cgt_read(memory, "memory.kmem.tcp.limit_in_bytes");
@@ -196,7 +189,7 @@ Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
 	struct lc t;
 	lc_init(&t);
 	char *own = cgt_dir("cpuset", ""), *top = cgt_dir("cpuset", cgt_subtree());
-	char *bare = rel_of("bare"), *bare_dir = cgt_dir("cpuset", bare);
+	char *bare = cgt_rel("bare"), *bare_dir = cgt_dir("cpuset", bare);
 	cr_assert(mkdir(top, 0755) == 0 && mkdir(bare_dir, 0755) == 0, "mkdir: %s",
 		  strerror(errno));
 	char *empty = cgt_read(bare_dir, "cpuset.cpus");
@@ -204,7 +197,7 @@ Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
 	free(empty);
 	cgt_use_path(&t, "bare/leaf");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *leaf = rel_of("bare/leaf");
+	char *leaf = cgt_rel("bare/leaf");
 	char *cpus = cgt_read(own, "cpuset.cpus"), *mems = cgt_read(own, "cpuset.mems");
 	const char *levels[] = {cgt_subtree(), bare, leaf};
 	for (size_t i = 0; i < 3; i++) {
@@ -241,7 +234,7 @@ Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
 		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
 		       "[\"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("early");
+	char *rel = cgt_rel("early");
 	assert_init_in_every_hierarchy(&t, rel);
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
@@ -357,7 +350,7 @@ Test(cgroup, true_runs_under_224_kib_and_sees_its_limit)
 	cgroup_box(&t, "memory", "tiny", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("tiny");
+	char *rel = cgt_rel("tiny");
 	assert_file("memory", rel, "memory.limit_in_bytes", TINY_LIMIT);
 	lc_ok(&t, "start", ID);
 	lc_wait_status(&t, ID, "stopped");
@@ -597,7 +590,7 @@ Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 	lc_set_script(&t, "sleep 1000 & sleep 1000 & wait");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	lc_ok(&t, "start", ID);
-	char *rel = rel_of("killall");
+	char *rel = cgt_rel("killall");
 	char *dir = cgt_dir("pids", rel);
 	/* the init and its two sleeps */
 	for (int i = 0; i < 1000; i++) {
@@ -622,7 +615,7 @@ Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 static char *created_devices_list(const struct lc *t, const char *name)
 {
 	lc_ok(t, "create", "--bundle", t->bundle, ID);
-	char *rel = rel_of(name);
+	char *rel = cgt_rel(name);
 	char *dir = cgt_dir("devices", rel);
 	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
 	free(dir);
@@ -681,7 +674,7 @@ Test(cgroup, devices_list_is_runcs_for_the_same_bundle)
 	ctt_run(&r, NULL, LC_ARGV(runc, "--root", runc_root, "create", "--bundle", t.bundle, ID));
 	cr_assert_eq(r.status, 0, "runc create: %s", r.err);
 	ctt_result_free(&r);
-	char *rel = rel_of("by-runc");
+	char *rel = cgt_rel("by-runc");
 	char *dir = cgt_dir("devices", rel);
 	char *by_runc = ctt_read_file(ctt_path(dir, "devices.list"));
 	ctt_run(&r, NULL, LC_ARGV(runc, "--root", runc_root, "delete", "--force", ID));
@@ -740,7 +733,7 @@ Test(cgroup, hybrid_unified_placement)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, "born in its cgroup (CLONE_INTO_CGROUP)"), "%s", r.err);
 	ctt_result_free(&r);
-	char *rel = rel_of("hybrid");
+	char *rel = cgt_rel("hybrid");
 	char pid[32];
 	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
 	assert_file("", rel, "cgroup.procs", pid);
@@ -806,9 +799,7 @@ Test(cgroup, own_view_without_a_cgroup_namespace)
 		 "cat /sys/fs/cgroup/pids/pids.max; read p < /sys/fs/cgroup/pids/cgroup.procs; "
 		 "echo $p; ls /sys/fs/cgroup/pids /sys/fs/cgroup/unified | grep -c %s; true",
 		 cgt_subtree());
-	char *out = lc_sh_output(&t, script);
-	cr_expect_str_eq(out, "20\n1\n0\n");
-	free(out);
+	lc_assert_sh_output(&t, script, "20\n1\n0\n");
 }
 
 /* Another container's cgroup (same path, another --root) is never joined nor removed. */
@@ -864,7 +855,7 @@ Test(cgroup, block_io_throttles_per_device)
 		major, minor, major, minor);
 	ctt_config_set(t.bundle, ".linux.resources", json);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("blkio"), want[64];
+	char *rel = cgt_rel("blkio"), want[64];
 	snprintf(want, sizeof(want), "%s 1048576", dev);
 	assert_file("blkio", rel, "blkio.throttle.read_bps_device", want);
 	snprintf(want, sizeof(want), "%s 100", dev);
@@ -924,7 +915,7 @@ Test(cgroup, use_hierarchy_is_ignored_as_runc_does)
 		bool warned = strstr(r.err, ".linux.resources.memory.useHierarchy: false: ignored");
 		cr_expect_eq(warned, !value, "useHierarchy %d: stderr: %s", value, r.err);
 		ctt_result_free(&r);
-		char *rel = rel_of(name);
+		char *rel = cgt_rel(name);
 		assert_file("memory", rel, "memory.use_hierarchy", "1");
 		lc_ctrun(&r, &t, "exec", ID, "cat", "/sys/fs/cgroup/memory/memory.use_hierarchy");
 		cr_expect_eq(r.status, 0, "exec: %s", r.err);
@@ -943,7 +934,7 @@ Test(cgroup, delete_force_of_a_frozen_container)
 	cgroup_box(&t, "freezer", "frozen", NULL);
 	lc_set_script(&t, "sleep 1000 & wait");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
-	char *rel = rel_of("frozen");
+	char *rel = cgt_rel("frozen");
 	char *dir = cgt_dir("freezer", rel);
 	char *state = ctt_path(dir, "freezer.state");
 	ctt_write_file(state, "FROZEN");

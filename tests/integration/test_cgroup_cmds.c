@@ -51,20 +51,13 @@ static long read_counter(const struct lc *t)
 	"i=0; echo 0 > /count; touch /ready; while :; do i=$((i+1)); echo $i > /count.tmp; " \
 	"mv /count.tmp /count; sleep 0.01; done"
 
-static void assert_status(const struct lc *t, const char *id, const char *want)
-{
-	char *status = lc_status(t, id);
-	cr_expect_str_eq(status, want, "container %s", id);
-	free(status);
-}
-
 Test(cgroup_cmds, pause_freezes_and_resume_continues)
 {
 	struct lc t;
 	init(&t);
 	run_script(&t, "pz", COUNTER);
 	lc_ok(&t, "pause", "pz");
-	assert_status(&t, "pz", "paused");
+	lc_assert_status(&t, "pz", "paused");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "list", "--format", "json");
 	cr_expect(strstr(r.out, "\"status\":\"paused\""), "list: %s", r.out);
@@ -76,7 +69,7 @@ Test(cgroup_cmds, pause_freezes_and_resume_continues)
 	lc_assert_fails(&t, LC_ARGV("pause", "pz"), "pause container \"pz\"",
 			"cannot pause a container that is paused");
 	lc_ok(&t, "resume", "pz");
-	assert_status(&t, "pz", "running");
+	lc_assert_status(&t, "pz", "running");
 	char *path = lc_rootfs_path(&t, "count");
 	for (int i = 0; i < 1000 && read_counter(&t) <= frozen; i++)
 		usleep(10000);

@@ -32,13 +32,6 @@ static void need_v1_hierarchies(void)
 	}
 }
 
-static char *rel_of(const char *name)
-{
-	char *rel;
-	cr_assert_geq(asprintf(&rel, "%s/%s", cgt_subtree(), name), 0);
-	return rel;
-}
-
 static bool dir_exists(const char *controller, const char *rel)
 {
 	char *dir = cgt_dir(controller, rel);
@@ -145,7 +138,7 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	struct lc t;
 	lc_init(&t);
 	cgt_use_path(&t, "taken");
-	char *rel = rel_of("taken");
+	char *rel = cgt_rel("taken");
 	pid_t other = occupy(rel);
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), "/taken\"",
 			"exists and has processes");
@@ -156,7 +149,7 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
 		  r.err);
 	cr_expect(ctt_matches(r.err, "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
-				    "exists and has processes"),
+				     "exists and has processes"),
 		  "%s", r.err);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);

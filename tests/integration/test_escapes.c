@@ -425,9 +425,7 @@ Test(escapes, image_dev_null_file_replaced_by_the_null_device)
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_regular);
-	char *out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, BOTH_NULL);
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, BOTH_NULL);
 }
 
 /* The link leads to a host file bound into the container: it is replaced, never followed. */
@@ -465,7 +463,5 @@ Test(escapes, mask_uses_the_image_null_device)
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_null_node);
-	char *out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, BOTH_NULL);
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, BOTH_NULL);
 }

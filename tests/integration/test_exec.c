@@ -318,16 +318,12 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 	lc_assert_nothing_left(&t);
 }
 
-static char *write_process(const char *json)
-{
-	return ctt_write_tmp("process.json", json);
-}
-
 Test(exec, process_json_as_containerd_sends_it)
 {
 	struct lc t;
 	ex_start(&t);
-	char *path = write_process(
+	char *path = ctt_write_tmp(
+		"process.json",
 		"{\"args\":[\"sh\",\"-c\",\"echo $A; pwd; id; grep NoNewPrivs /proc/self/status\"],"
 		"\"cwd\":\"/tmp\",\"env\":[\"A=from-json\",\"PATH=/bin\"],"
 		"\"user\":{\"uid\":1001,\"gid\":1002,\"additionalGids\":[9]},"
@@ -339,14 +335,15 @@ Test(exec, process_json_as_containerd_sends_it)
 	assert_has(out, "^NoNewPrivs:\t0$");
 	free(out);
 	free(path);
-	path = write_process("{\"args\":[\"true\"],\"cwd\":\"/\",\"user\":{\"uid\":\"root\"}}");
+	path = ctt_write_tmp("process.json",
+			     "{\"args\":[\"true\"],\"cwd\":\"/\",\"user\":{\"uid\":\"root\"}}");
 	struct ctt_result r;
 	ex_run(&r, &t, LC_ARGV("-p", path, ID));
 	cr_expect_eq(r.status, 255);
 	ctt_assert_error(&r, path, ".user.uid", "expected");
 	ctt_result_free(&r);
 	free(path);
-	path = write_process("{\"cwd\":\"/\"}");
+	path = ctt_write_tmp("process.json", "{\"cwd\":\"/\"}");
 	assert_exec_status(&t, LC_ARGV("--process", path, ID), 255, ".args");
 	free(path);
 }
@@ -385,7 +382,7 @@ Test(exec, ambient_without_inheritable_as_runc_does)
 	assert_has(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	char *process = lc_shared_config_value("runc-1.1.5-spec.json", ".process");
-	char *path = write_process(process);
+	char *path = ctt_write_tmp("process.json", process);
 	ctt_json_edit_file(path, ".args", "[\"grep\", \"^Cap\", \"/proc/self/status\"]");
 	ctt_json_edit_file(path, ".terminal", "false");
 	out = ex_output(&t, LC_ARGV("--process", path, ID));
@@ -494,9 +491,9 @@ Test(exec, exec_cpu_affinity_initial_and_final)
 	char *init = ctt_read_file(path);
 	cr_expect_not(ctt_matches(init, "^Cpus_allowed_list:\t1$"), "%s", init);
 	free(init);
-	char *proc =
-		write_process("{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
-			      "status\"],\"cwd\":\"/\",\"execCPUAffinity\":{\"initial\":\"1\"}}");
+	char *proc = ctt_write_tmp(
+		"process.json", "{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
+				"status\"],\"cwd\":\"/\",\"execCPUAffinity\":{\"initial\":\"1\"}}");
 	out = ex_output(&t, LC_ARGV("--process", proc, ID));
 	assert_has(out, "^Cpus_allowed_list:\t1$");
 	free(out);
@@ -665,8 +662,9 @@ Test(exec, oom_score_adj_not_redirected_by_a_fake_proc)
 	char *ready = lc_rootfs_path(&t, "ready");
 	ctt_wait_file(ready);
 	char *pid_file = ctt_path(ctt_tmpdir(), "exec.pid");
-	char *process = write_process("{\"args\":[\"sleep\",\"1000\"],\"cwd\":\"/\","
-				      "\"oomScoreAdj\":100,\"terminal\":false}");
+	char *process =
+		ctt_write_tmp("process.json", "{\"args\":[\"sleep\",\"1000\"],\"cwd\":\"/\","
+					      "\"oomScoreAdj\":100,\"terminal\":false}");
 	char *out = ex_output(
 		&t, LC_ARGV("--detach", "--pid-file", pid_file, "--process", process, ID));
 	free(out);
@@ -808,17 +806,19 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 	const char *mknod[] = {"mknod", "/dev/host-mem", "c", "1", "1", NULL};
 	assert_mknod_refused(&t, LC_ARGV("--cap", "CAP_MKNOD", ID, mknod[0], mknod[1], mknod[2],
 					 mknod[3], mknod[4]));
-	char *path =
-		write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
-			      "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_MKNOD\"]}}");
+	char *path = ctt_write_tmp(
+		"process.json", "{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+				"\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_MKNOD\"]}}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
 	free(path);
-	path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+	path = ctt_write_tmp("process.json",
+			     "{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
 			     "\"cwd\":\"/\"}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
 	free(path);
 	/* root's permitted set after execve is rebuilt from inheritable and ambient too */
-	path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+	path = ctt_write_tmp("process.json",
+			     "{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
 			     "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_KILL\"],"
 			     "\"inheritable\":[\"CAP_MKNOD\"],\"ambient\":[\"CAP_MKNOD\"]}}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));

@@ -115,11 +115,6 @@ static void expect_exec_home(const struct lc *t, const char *const *args, const 
 	ctt_result_free(&r);
 }
 
-static char *write_process(const char *json)
-{
-	return ctt_write_tmp("process.json", json);
-}
-
 Test(home_env, exec_takes_the_home_of_its_user)
 {
 	struct lc t;
@@ -131,11 +126,13 @@ Test(home_env, exec_takes_the_home_of_its_user)
 			 "HOME=[/]\n");
 	expect_exec_home(&t, LC_ARGV("exec", "--env", "HOME=/e", ID, "sh", "-c", SHOW_HOME),
 			 "HOME=[/e]\n");
-	char *path = write_process("{\"args\":[\"sh\",\"-c\",\"" SHOW_HOME_JSON "\"],\"cwd\":\"/\","
+	char *path = ctt_write_tmp("process.json",
+				   "{\"args\":[\"sh\",\"-c\",\"" SHOW_HOME_JSON "\"],\"cwd\":\"/\","
 				   "\"env\":[\"PATH=/bin\"],\"user\":{\"uid\":1000,\"gid\":1000}}");
 	expect_exec_home(&t, LC_ARGV("exec", "--process", path, ID), "HOME=[/home/alice]\n");
 	free(path);
-	path = write_process(
+	path = ctt_write_tmp(
+		"process.json",
 		"{\"args\":[\"sh\",\"-c\",\"" SHOW_HOME_JSON "\"],\"cwd\":\"/\","
 		"\"env\":[\"PATH=/bin\",\"HOME=/pp\"],\"user\":{\"uid\":0,\"gid\":0}}");
 	expect_exec_home(&t, LC_ARGV("exec", "--process", path, ID), "HOME=[/pp]\n");

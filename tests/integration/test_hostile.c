@@ -63,18 +63,6 @@ static void expect_node(const char *path, mode_t type_mode, const char *text)
 	}
 }
 
-/* Entries of dir, "." and ".." aside. */
-static unsigned count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
-	unsigned n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 /* Content, mode, owner as made; nothing new in the top directory or in victim-dir; no
  * mount on or below it in our mount namespace. */
 static void assert_victim_intact(const struct victim *v)
@@ -83,8 +71,8 @@ static void assert_victim_intact(const struct victim *v)
 	char *inner = ctt_path(v->dir, "v");
 	expect_node(inner, S_IFREG | 0640, "victim");
 	expect_node(v->file, S_IFREG | 0600, "victim");
-	cr_expect_eq(count_entries(v->dir), 1, "something was created in %s", v->dir);
-	cr_expect_eq(count_entries(v->top), 2, "something was created in %s", v->top);
+	cr_expect_eq(ctt_count_entries(v->dir), 1, "something was created in %s", v->dir);
+	cr_expect_eq(ctt_count_entries(v->top), 2, "something was created in %s", v->top);
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
 	cr_expect_null(strstr(mounts, v->top), "a mount on the victim:\n%s", mounts);
 	free(mounts);
@@ -137,11 +125,6 @@ static char *image_copy(const struct lc *t, const char *host_path, bool dir, con
 	return copy;
 }
 
-static void add_tmpfs(const struct lc *t, const char *dest)
-{
-	lc_add_mount(t, dest, "tmpfs", "tmpfs", NULL);
-}
-
 /* Runs `sh -c script`, expecting success, and returns its output. */
 static char *run_sh(const struct lc *t, const char *fmt, const char *arg)
 {
@@ -169,7 +152,7 @@ Test(hostile, mount_on_a_symlink_to_a_host_directory)
 	struct victim v;
 	hs_init(&t, &v);
 	image_symlink(&t, "evil", v.dir);
-	add_tmpfs(&t, "/evil");
+	lc_add_tmpfs(&t, "/evil", NULL);
 	char *out = run_sh(&t, "cat /proc/self/mountinfo; ls -A %s", v.dir);
 	expect_tmpfs_inside(out, v.dir);
 	assert_untouched(&t, &v);
@@ -185,7 +168,7 @@ Test(hostile, mount_below_a_symlink_to_the_root)
 	image_symlink(&t, "hostroot", "/");
 	char dest[4096];
 	snprintf(dest, sizeof(dest), "/hostroot%s", v.dir);
-	add_tmpfs(&t, dest);
+	lc_add_tmpfs(&t, dest, NULL);
 	char *out = run_sh(&t, "cat /proc/self/mountinfo", NULL);
 	expect_tmpfs_inside(out, v.dir);
 	assert_untouched(&t, &v);
@@ -213,9 +196,9 @@ static void assert_dotdot_stays_inside(bool walk)
 	char target[4096], dest[4096];
 	snprintf(target, sizeof(target), "../../../../../../../..%s", v.dir);
 	image_symlink(&t, "a/b/dots", target);
-	add_tmpfs(&t, "/a/b/dots");
+	lc_add_tmpfs(&t, "/a/b/dots", NULL);
 	snprintf(dest, sizeof(dest), "/../../../..%s/../victim-file-dir", v.dir);
-	add_tmpfs(&t, dest);
+	lc_add_tmpfs(&t, dest, NULL);
 	char *out = run_sh(&t, "cat /proc/self/mountinfo", NULL);
 	expect_tmpfs_inside(out, v.dir);
 	char *other = ctt_path(v.top, "victim-file-dir");

@@ -78,13 +78,6 @@ static void assert_orphans_end(void)
 	}
 }
 
-static void assert_status(const struct lc *t, const char *want)
-{
-	char *status = lc_status(t, ID);
-	cr_expect_str_eq(status, want);
-	free(status);
-}
-
 /* ctrun killed running `command` (exit status and all), then its orphans gone. */
 static void assert_killed_and_reaped(struct lc *t, const char *command)
 {
@@ -97,7 +90,7 @@ static void assert_killed_and_reaped(struct lc *t, const char *command)
 static void assert_killed_and_stopped(struct lc *t, const char *command)
 {
 	assert_killed_and_reaped(t, command);
-	assert_status(t, "stopped");
+	lc_assert_status(t, ID, "stopped");
 	lc_ok(t, "delete", ID);
 	lc_assert_nothing_left(t);
 }
@@ -136,7 +129,7 @@ static void assert_gone_before_the_state(const char *command)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "state", ID);
 	ctt_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
-			    "before recording it");
+			     "before recording it");
 	ctt_result_free(&r);
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
@@ -214,7 +207,7 @@ Test(killed, after_the_init_is_created)
 	ctt_result_free(&r);
 	t.wrapper = NULL;
 	cr_expect_not(ctt_exists(pid_file), "the pid file was written");
-	assert_status(&t, "created");
+	lc_assert_status(&t, ID, "created");
 	lc_ok(&t, "start", ID);
 	char *started = lc_rootfs_path(&t, "started");
 	ctt_wait_file(started);

@@ -33,19 +33,19 @@ static void init(struct lc *t)
 	ctt_config_set(t->bundle, ".root.readonly", "false");
 }
 
+/* init() with process.args `sh -c script`. */
+static void init_running(struct lc *t, const char *script)
+{
+	init(t);
+	lc_set_script(t, script);
+}
+
 static void create(const struct lc *t, const char *id)
 {
 	lc_ok(t, "create", "--bundle", t->bundle, id);
 }
 
 /* The status now (lc_wait_status would wait for a change that must not come). */
-static void assert_status(const struct lc *t, const char *id, const char *want)
-{
-	char *status = lc_status(t, id);
-	cr_expect_str_eq(status, want, "container %s", id);
-	free(status);
-}
-
 /* Removes a marker of an earlier container of the same bundle. */
 static void forget(const struct lc *t, const char *rel)
 {
@@ -136,18 +136,6 @@ static void expect_state_schema_valid(const struct lc *t, const char *id)
 	ctt_result_free(&r);
 }
 
-static unsigned count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
-	unsigned n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 Test(lifecycle, create_reports_created_state)
 {
 	struct lc t;
@@ -172,7 +160,7 @@ Test(lifecycle, create_reports_created_state)
 	cr_expect_eq(sb.st_mode & 07777, 0700, "state root mode %o", sb.st_mode & 07777);
 	char *pidtext = ctt_read_file(pidfile);
 	cr_expect_eq(atoi(pidtext), pid, "pid file \"%s\", state pid %d", pidtext, pid);
-	cr_expect_eq(count_entries(piddir), 1, "a temporary file is left beside the pid file");
+	cr_expect_eq(ctt_count_entries(piddir), 1, "a temporary file is left beside the pid file");
 	/* the init waits for start: the user program has not run */
 	cr_expect_not(has_marker(&t, "started"), "the program ran before start");
 	free(pidtext);
@@ -183,16 +171,15 @@ Test(lifecycle, create_reports_created_state)
 Test(lifecycle, start_runs_the_process_once)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "touch /started; sleep 1000");
+	init_running(&t, "touch /started; sleep 1000");
 	create(&t, "s1");
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "s1");
 	wait_marker(&t, "started");
-	assert_status(&t, "s1", "running");
+	lc_assert_status(&t, "s1", "running");
 
 	lc_assert_fails(&t, LC_ARGV("start", "s1"), "\"s1\"", "running");
-	assert_status(&t, "s1", "running");
+	lc_assert_status(&t, "s1", "running");
 	lc_assert_fails(&t, LC_ARGV("start", "nosuch"), "\"nosuch\"", "does not exist");
 }
 
@@ -210,8 +197,7 @@ static ino_t assert_state_inode(const struct lc *t, const char *id)
 Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000");
+	init_running(&t, "sleep 1000");
 	create(&t, "once");
 	char *fifo = ctt_path(t.root, "once/exec.fifo");
 	cr_expect(ctt_exists(fifo), "create leaves the exec fifo");
@@ -219,7 +205,7 @@ Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
 	lc_ok(&t, "start", "once");
 	cr_expect_not(ctt_exists(fifo), "start removes the exec fifo");
 	cr_expect_eq(assert_state_inode(&t, "once"), before, "start rewrote state.json");
-	assert_status(&t, "once", "running");
+	lc_assert_status(&t, "once", "running");
 	lc_ok(&t, "delete", "--force", "once");
 	free(fifo);
 }
@@ -227,8 +213,7 @@ Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
 Test(lifecycle, container_inherits_stdio_without_terminal)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "echo out-from-container; echo err-from-container >&2");
+	init_running(&t, "echo out-from-container; echo err-from-container >&2");
 	char *out;
 	create_behind(&t, "io", &out);
 	lc_ok(&t, "start", "io");
@@ -242,14 +227,13 @@ Test(lifecycle, container_inherits_stdio_without_terminal)
 Test(lifecycle, create_returns_while_the_container_waits)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "touch /started");
+	init_running(&t, "touch /started");
 	char *out;
 	pid_t runtime = create_behind(&t, "w", &out);
 	pid_t init = lc_pid(&t, "w");
 	cr_expect_neq(init, runtime);
 	cr_expect(ctt_alive(init), "the container init is gone with the runtime");
-	assert_status(&t, "w", "created");
+	lc_assert_status(&t, "w", "created");
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "w");
 	wait_marker(&t, "started");
@@ -269,7 +253,7 @@ Test(lifecycle, create_and_start_without_a_proc_mount)
 	lc_set_script(&t, NO_PROC_SCRIPT);
 	char *out;
 	create_behind(&t, "np", &out);
-	assert_status(&t, "np", "created");
+	lc_assert_status(&t, "np", "created");
 	cr_expect_not(has_marker(&t, "started"), "the program ran before start");
 	lc_ok(&t, "start", "np");
 	free(ctt_wait_content(out, "proc-entries=0\n"));
@@ -312,7 +296,7 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 	run_until_stopped(&t, "r1", "true");
 	pid_t other = lc_recycle_pid(&t, "r1");
 
-	assert_status(&t, "r1", "stopped");
+	lc_assert_status(&t, "r1", "stopped");
 	lc_assert_fails(&t, LC_ARGV("kill", "r1", "KILL"), "\"r1\"");
 	lc_ok(&t, "delete", "r1");
 	cr_expect(ctt_alive(other), "ctrun signalled the process that got the recycled pid");
@@ -327,7 +311,7 @@ Test(lifecycle, kill_sends_term_by_default)
 	start_ready(&t, "k1", TRAP_SCRIPT);
 	lc_ok(&t, "kill", "k1");
 	lc_assert_rootfs_content(&t, "sig", "TERM\n");
-	assert_status(&t, "k1", "running");
+	lc_assert_status(&t, "k1", "running");
 }
 
 Test(lifecycle, kill_takes_names_and_numbers)
@@ -353,7 +337,7 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 	init(&t);
 	start_ready(&t, "u1", TRAP_SCRIPT);
 	lc_assert_fails(&t, LC_ARGV("kill", "u1", "NOSUCHSIG"), "NOSUCHSIG");
-	assert_status(&t, "u1", "running");
+	lc_assert_status(&t, "u1", "running");
 	cr_expect_not(has_marker(&t, "sig"), "a signal was sent after all");
 
 	lc_ok(&t, "kill", "u1", "KILL");
@@ -383,7 +367,7 @@ Test(lifecycle, kill_all_reaches_every_process)
 		lc_ok(&t, "kill", flags[i], "a1", "TERM");
 		lc_assert_rootfs_content(&t, "sig", "TERM\nTERM\n");
 		ctt_wait_count_in_pidns(init, "sleep 1000", 0);
-		assert_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
+		lc_assert_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
 		lc_ok(&t, "delete", "--force", "a1");
 	}
 }
@@ -429,8 +413,7 @@ static void expect_gone(const struct lc *t, const char *id)
 Test(lifecycle, delete_removes_a_stopped_container)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "true");
+	init_running(&t, "true");
 	create(&t, "d1");
 	lc_ok(&t, "start", "d1");
 	lc_wait_status(&t, "d1", "stopped");
@@ -444,15 +427,14 @@ Test(lifecycle, delete_removes_a_stopped_container)
 Test(lifecycle, delete_refuses_live_containers_without_force)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000");
+	init_running(&t, "sleep 1000");
 	create(&t, "created1");
 	create(&t, "running1");
 	lc_ok(&t, "start", "running1");
 	const char *ids[] = {"created1", "running1"}, *status[] = {"created", "running"};
 	for (size_t i = 0; i < 2; i++) {
 		lc_assert_fails(&t, LC_ARGV("delete", ids[i]), ids[i], status[i], "--force");
-		assert_status(&t, ids[i], status[i]);
+		lc_assert_status(&t, ids[i], status[i]);
 		cr_expect(ctt_alive(lc_pid(&t, ids[i])));
 	}
 }
@@ -460,8 +442,7 @@ Test(lifecycle, delete_refuses_live_containers_without_force)
 Test(lifecycle, delete_force_kills_created_and_running)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "trap '' TERM; touch /started; sleep 1000");
+	init_running(&t, "trap '' TERM; touch /started; sleep 1000");
 	create(&t, "created1");
 	create(&t, "running1");
 	lc_ok(&t, "start", "running1");
@@ -480,8 +461,7 @@ Test(lifecycle, delete_force_kills_created_and_running)
 Test(lifecycle, delete_force_ends_the_children_of_the_init)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000 & touch /started; wait");
+	init_running(&t, "sleep 1000 & touch /started; wait");
 	const char *ids[] = {"running2", "paused2"};
 	for (size_t i = 0; i < 2; i++) {
 		create(&t, ids[i]);
@@ -494,7 +474,7 @@ Test(lifecycle, delete_force_ends_the_children_of_the_init)
 		pid_t child = ctt_find_in_pidns(init_pid, "sleep 1000");
 		if (i == 1) {
 			lc_ok(&t, "pause", ids[i]);
-			assert_status(&t, ids[i], "paused");
+			lc_assert_status(&t, ids[i], "paused");
 		}
 		lc_ok(&t, "delete", "--force", ids[i]);
 		expect_gone(&t, ids[i]);
@@ -774,8 +754,7 @@ static int assert_list_whole(const struct lc *t, pid_t keep_pid)
 Test(lifecycle, list_while_containers_come_and_go)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000");
+	init_running(&t, "sleep 1000");
 	create(&t, "keep");
 	lc_ok(&t, "start", "keep");
 	pid_t keep_pid = lc_pid(&t, "keep");
@@ -809,8 +788,7 @@ Test(lifecycle, list_while_containers_come_and_go)
 Test(lifecycle, concurrent_create_of_one_id)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "touch /started; sleep 1000");
+	init_running(&t, "touch /started; sleep 1000");
 	char *dir = ctt_tmpdir();
 	char *out[2] = {ctt_path(dir, "a.out"), ctt_path(dir, "b.out")};
 	pid_t pid[2];
@@ -825,7 +803,7 @@ Test(lifecycle, concurrent_create_of_one_id)
 	cr_expect_str_empty(winner, "winner: %s", winner);
 	free(winner);
 
-	assert_status(&t, "twin", "created");
+	lc_assert_status(&t, "twin", "created");
 	cr_expect(ctt_alive(lc_pid(&t, "twin")));
 	lc_ok(&t, "start", "twin");
 	wait_marker(&t, "started");

@@ -322,12 +322,8 @@ Test(mountcheck, later_rw_mount_below_an_rro_bind_is_accepted)
 	free(point);
 	lc_add_mount(&t, "/rro", "bind", dir, "rbind,rro");
 	lc_add_mount(&t, "/rro/sub/later", "tmpfs", "tmpfs", "rw");
-	lc_set_script(&t, "touch /rro/sub/later/x && echo later-writable");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect_str_eq(r.out, "later-writable\n");
-	ctt_result_free(&r);
+	lc_assert_sh_output(&t, "touch /rro/sub/later/x && echo later-writable",
+			    "later-writable\n");
 	lc_assert_nothing_left(&t);
 	free(dir);
 }
@@ -343,11 +339,6 @@ Test(mountcheck, bind_of_a_source_under_an_earlier_mount_is_accepted)
 	free(dir);
 	lc_add_mount(&t, "/shared", "tmpfs", "tmpfs", "size=1m");
 	lc_add_mount(&t, "/seen", "bind", "rootfs/shared", "bind");
-	lc_set_script(&t, "touch /shared/f && ls /seen");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect_str_eq(r.out, "f\n");
-	ctt_result_free(&r);
+	lc_assert_sh_output(&t, "touch /shared/f && ls /seen", "f\n");
 	lc_assert_nothing_left(&t);
 }

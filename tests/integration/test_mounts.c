@@ -42,11 +42,6 @@ static void mt_init(struct lc *t)
 	ctt_config_set(t->bundle, ".root.readonly", "false");
 }
 
-static void add_tmpfs(const struct lc *t, const char *dest, const char *options)
-{
-	lc_add_mount(t, dest, "tmpfs", "tmpfs", options);
-}
-
 /* A host directory (under a new tmpdir) holding a file "f" with text "host". */
 static char *host_dir(void)
 {
@@ -114,20 +109,11 @@ static char *mount_line(const char *mountinfo, const char *dest)
 	return found;
 }
 
-static bool in_list(const char *list, const char *item)
-{
-	size_t n = strlen(item);
-	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
-		if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 /* Whether the line's per-mount options (field 5) have opt. */
 static bool has_option(const char *line, const char *opt)
 {
 	char *opts = field(line, 5);
-	bool found = in_list(opts, opt);
+	bool found = ctt_in_list(opts, opt);
 	free(opts);
 	return found;
 }
@@ -231,7 +217,7 @@ static char *assert_case(struct lc *t, const struct mount_case *c)
 	if (!t)
 		mt_init(t = &fresh);
 	for (size_t i = 0; i < 6 && c->tmpfs[i][0]; i++)
-		add_tmpfs(t, c->tmpfs[i][0], c->tmpfs[i][1]);
+		lc_add_tmpfs(t, c->tmpfs[i][0], c->tmpfs[i][1]);
 	char *script;
 	cr_assert_geq(asprintf(&script, MOUNTINFO "%s", c->script ? c->script : ""), 0);
 	char *out = lc_sh_output(t, script);
@@ -295,7 +281,7 @@ Test(mounts, tmpfs_takes_its_data_options)
 	};
 	char *out = assert_case(NULL, &c);
 	char *line = mount_line(out, "/t"), *super = super_field(line, 2);
-	cr_expect(in_list(super, "size=1024k") && in_list(super, "mode=711"), "%s", line);
+	cr_expect(ctt_in_list(super, "size=1024k") && ctt_in_list(super, "mode=711"), "%s", line);
 	cr_expect(ctt_matches(out, "^mode=711$"), "%s", out);
 	free(super);
 	free(line);
@@ -317,7 +303,7 @@ Test(mounts, proc_sysfs_devpts_and_mqueue_at_their_destinations)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		free(assert_mounted(out, want[i][0], want[i][1]));
 	char *pts = mount_line(out, "/dev/pts"), *super = super_field(pts, 2);
-	cr_expect(in_list(super, "ptmxmode=666"), "%s", pts);
+	cr_expect(ctt_in_list(super, "ptmxmode=666"), "%s", pts);
 	cr_expect(ctt_matches(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$"), "%s", out);
 	cr_expect(ctt_matches(out, "^pts/ptmx$"), "%s", out);
 	cr_expect(ctt_matches(out, "^cat$"), "proc is not the container's: %s", out);
@@ -564,7 +550,7 @@ Test(mounts, propagation_options_are_shown)
 	};
 	struct lc t;
 	mt_init(&t);
-	add_tmpfs(&t, "/shared", "shared");
+	lc_add_tmpfs(&t, "/shared", "shared");
 	lc_add_mount(&t, "/slave", "bind", "rootfs/shared", "bind,slave");
 	lc_add_mount(&t, "/rslave", "bind", "rootfs/shared", "rbind,rslave");
 	free(assert_case(&t, &c));
@@ -578,7 +564,7 @@ Test(mounts, a_mount_inside_an_earlier_one)
 	struct lc t;
 	mt_init(&t);
 	char *dir = host_dir();
-	add_tmpfs(&t, "/a", NULL);
+	lc_add_tmpfs(&t, "/a", NULL);
 	lc_add_mount(&t, "/a/b", "bind", dir, "bind");
 	char *out = assert_case(&t, &c);
 	char *b = mount_line(out, "/a/b");
@@ -822,8 +808,8 @@ Test(mounts, dev_covered_through_a_symlink_gets_the_later_mounts_and_nodes)
 	mt_init(&t);
 	char *link = lc_rootfs_path(&t, "devlink");
 	cr_assert_eq(symlink("/dev", link), 0, "symlink %s: %s", link, strerror(errno));
-	add_tmpfs(&t, "/devlink", "mode=0711");
-	add_tmpfs(&t, "/dev/late", "size=1m");
+	lc_add_tmpfs(&t, "/devlink", "mode=0711");
+	lc_add_tmpfs(&t, "/dev/late", "size=1m");
 	lc_set_script(&t, MOUNTINFO "stat -c 'dev=%a' /dev; " DEFAULT_DEVICES);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--no-verify-mounts", "run", "--bundle", t.bundle, ID);
@@ -831,7 +817,7 @@ Test(mounts, dev_covered_through_a_symlink_gets_the_later_mounts_and_nodes)
 	cr_expect(ctt_matches(r.out, "^dev=711$"), "/dev is not the covering tmpfs:\n%s", r.out);
 	char *late = assert_mounted(r.out, "/dev/late", "tmpfs");
 	char *opts = super_field(late, 2);
-	cr_expect(in_list(opts, "size=1024k"), "%s", late);
+	cr_expect(ctt_in_list(opts, "size=1024k"), "%s", late);
 	static const char *const want[] = {"^crw-rw-rw- 0 0 1, 3 null$",
 					   "^crw-rw-rw- 0 0 5, 0 tty$",
 					   "^lrwxrwxrwx fd /proc/self/fd$"};
@@ -1007,7 +993,7 @@ static char *root_line(const char *prop, const char *const *wrapper)
 		ctt_config_set(t.bundle, ".linux.rootfsPropagation", q);
 		free(q);
 	}
-	add_tmpfs(&t, "/keep", "shared");
+	lc_add_tmpfs(&t, "/keep", "shared");
 	char *out = lc_sh_output(&t, MOUNTINFO);
 	char *line = mount_line(out, "/");
 	cr_assert_not_null(line, "no / in:\n%s", out);
@@ -1072,7 +1058,7 @@ Test(mounts, mount_label_without_selinux_is_ignored)
 	mt_init(&t);
 	ctt_config_set(t.bundle, ".linux.mountLabel",
 		       "\"system_u:object_r:container_file_t:s0:c1,c2\"");
-	add_tmpfs(&t, "/t", NULL);
+	lc_add_tmpfs(&t, "/t", NULL);
 	lc_set_script(&t, MOUNTINFO "echo ran");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
@@ -1098,8 +1084,8 @@ static void varied_config(const struct lc *t, const char *dir)
 	lc_add_mount(t, "/ro", "bind", dir, "bind,ro,nosuid");
 	lc_add_mount(t, "/file", "bind", file, "bind");
 	lc_add_mount(t, "/r", "bind", dir, "rbind,nodev");
-	add_tmpfs(t, "/t", "size=1m,mode=0700,noatime");
-	add_tmpfs(t, "/t/a/b", "strictatime,noexec");
+	lc_add_tmpfs(t, "/t", "size=1m,mode=0700,noatime");
+	lc_add_tmpfs(t, "/t/a/b", "strictatime,noexec");
 	lc_config_append(t, ".linux.devices",
 			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":11,"
 			 "\"fileMode\":420}");
@@ -1277,7 +1263,7 @@ Test(mounts, unknown_mount_option_is_an_error_naming_the_mount)
 {
 	struct lc t;
 	mt_init(&t);
-	add_tmpfs(&t, "/data", "bogus=1");
+	lc_add_tmpfs(&t, "/data", "bogus=1");
 	assert_run_error(&t, "mount #7 \"/data\"", "bogus");
 }
 

@@ -781,17 +781,6 @@ static bool find_mount(const char *mountinfo, const char *point, struct mount_en
 	return found;
 }
 
-static bool has_option(const char *options, const char *opt)
-{
-	size_t len = strlen(opt);
-	for (const char *p = options; p; p = strchr(p, ',')) {
-		p += *p == ',';
-		if (strncmp(p, opt, len) == 0 && (p[len] == ',' || p[len] == '\0'))
-			return true;
-	}
-	return false;
-}
-
 static void assert_mount(const char *mountinfo, const char *point, const char *fstype)
 {
 	struct mount_entry m;
@@ -802,7 +791,7 @@ static void assert_mount(const char *mountinfo, const char *point, const char *f
 static void assert_read_only(const char *mountinfo, const char *point)
 {
 	struct mount_entry m;
-	cr_expect(find_mount(mountinfo, point, &m) && has_option(m.options, "ro"),
+	cr_expect(find_mount(mountinfo, point, &m) && ctt_in_list(m.options, "ro"),
 		  "%s is not a read-only mount:\n%s", point, mountinfo);
 }
 

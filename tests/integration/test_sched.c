@@ -158,9 +158,7 @@ Test(sched, exec_cpu_affinity_leaves_the_init_alone)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.execCPUAffinity",
 		       "{\"initial\": \"0\", \"final\": \"0\"}");
-	char *out = lc_sh_output(&t, "grep Cpus_allowed_list: /proc/self/status");
-	cr_expect_str_eq(out, own);
-	free(out);
+	lc_assert_sh_output(&t, "grep Cpus_allowed_list: /proc/self/status", own);
 	free(own);
 }
 

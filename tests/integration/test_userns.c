@@ -247,9 +247,7 @@ Test(userns, host_null_owned_by_the_containers_root_is_left_as_it_was)
 	struct lc t;
 	userns_init(&t);
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/passwd\"");
-	char *out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, "666 0:0 1:3\n666 0:0 1:3\n");
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, "666 0:0 1:3\n666 0:0 1:3\n");
 	hn_assert_untouched(&host_null, "a run with a /dev tmpfs");
 	static const char *const dev[] = {"/dev/pts", "/dev/shm", "/dev/mqueue", "/dev"};
 	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
@@ -258,9 +256,7 @@ Test(userns, host_null_owned_by_the_containers_root_is_left_as_it_was)
 	unlink(null);
 	cr_assert_eq(symlink("/dev/null", null), 0, "symlink %s: %s", null, strerror(errno));
 	free(null);
-	out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, "666 0:0 1:3\n666 0:0 1:3\n");
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, "666 0:0 1:3\n666 0:0 1:3\n");
 	hn_assert_untouched(&host_null, "a run with the image's /dev");
 	lc_assert_nothing_left(&t);
 }

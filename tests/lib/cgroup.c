@@ -276,3 +276,10 @@ void cgt_leave_own(void)
 	n_own = 0;
 	own_pid = 0;
 }
+
+char *cgt_rel(const char *name)
+{
+	char *rel;
+	cr_assert_geq(asprintf(&rel, "%s/%s", cgt_subtree(), name), 0);
+	return rel;
+}

@@ -20,6 +20,9 @@ void cgt_leave_own(void);
 /* The relative cgroupsPath of the tests' subtree ("ctrun-test-<pid>"). */
 const char *cgt_subtree(void);
 
+/* "<subtree>/<name>", malloc'd: the cgroup cgt_use_path() names, relative to the test's. */
+char *cgt_rel(const char *name);
+
 /* Sets .linux.cgroupsPath of t's bundle to "<subtree>/<name>". */
 void cgt_use_path(const struct lc *t, const char *name);
 

@@ -32,24 +32,11 @@ void lc_assert_create_refused(const struct lc *t, const char *id, const char *co
 	}
 }
 
-static unsigned count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	unsigned n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
 void lc_assert_nothing_left(const struct lc *t)
 {
 	/* no entry at all: containerd and Podman read each one as a container */
-	cr_expect_eq(count_entries(t->root), 0, "the state root \"%s\" is not empty", t->root);
+	cr_expect_eq(ctt_exists(t->root) ? ctt_count_entries(t->root) : 0, 0,
+		     "the state root \"%s\" is not empty", t->root);
 	struct ctt_result r;
 	lc_ctrun(&r, t, "list", "-q");
 	cr_expect_eq(r.status, 0, "list -q: %s", r.err);
@@ -89,4 +76,11 @@ void lc_assert_sh_output(const struct lc *t, const char *script, const char *wan
 	char *out = lc_sh_output(t, script);
 	cr_expect_str_eq(out, want, "`%s`", script);
 	free(out);
+}
+
+void lc_assert_status(const struct lc *t, const char *id, const char *want)
+{
+	char *status = lc_status(t, id);
+	cr_expect_str_eq(status, want, "container %s", id);
+	free(status);
 }

@@ -171,3 +171,8 @@ char *lc_shared_config_value(const char *file, const char *path)
 	free(name);
 	return text;
 }
+
+void lc_add_tmpfs(const struct lc *t, const char *dest, const char *options)
+{
+	lc_add_mount(t, dest, "tmpfs", "tmpfs", options);
+}

@@ -46,6 +46,9 @@ void lc_namespace_set(const struct lc *t, const char *type, const char *json);
 void lc_add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
 		  const char *options);
 
+/* lc_add_mount() of a tmpfs. */
+void lc_add_tmpfs(const struct lc *t, const char *dest, const char *options);
+
 /* Removes the entry of .mounts whose destination is dest (which must be there). */
 void lc_remove_mount(const struct lc *t, const char *dest);
 /* A mount the mount check must refuse: #7 a read-only tmpfs at /x, #8 a tmpfs at /y, which
@@ -89,6 +92,8 @@ void lc_assert_sh_output(const struct lc *t, const char *script, const char *wan
 yajl_val lc_state(const struct lc *t, const char *id);
 /* The status from `state`, malloc'd. */
 char *lc_status(const struct lc *t, const char *id);
+/* The status from `state` is want. */
+void lc_assert_status(const struct lc *t, const char *id, const char *want);
 /* Polls `state` until the status is want (fails after 10 s). */
 void lc_wait_status(const struct lc *t, const char *id, const char *want);
 /* The pid from `state`. */

@@ -215,3 +215,14 @@ void ctt_assert_file_text(const char *path, const char *want)
 	cr_expect_str_eq(got, want, "%s changed", path);
 	free(got);
 }
+
+unsigned ctt_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+	unsigned n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}

@@ -407,3 +407,12 @@ void ctt_strip_cr(char *s)
 			*out++ = *s;
 	*out = '\0';
 }
+
+bool ctt_in_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}

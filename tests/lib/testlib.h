@@ -106,6 +106,8 @@ void ctt_sleep_ms(unsigned ms);
 /* How long a test polls for something to happen before it fails. */
 #define CTT_POLL_LIMIT_MS 10000
 
+/* Whether item is one of the comma-separated list ("rw,nosuid,nodev"). */
+bool ctt_in_list(const char *list, const char *item);
 /* Whether text has a line matching regex (extended). */
 bool ctt_matches(const char *text, const char *regex);
 /* Removes the "\r" a terminal puts before each "\n", so lines can be matched. */
@@ -160,6 +162,9 @@ void ctt_write_file(const char *path, const char *text);
 char *ctt_read_file(const char *path);
 
 bool ctt_exists(const char *path);
+
+/* Entries of dir, "." and ".." aside; fails the test when dir cannot be opened. */
+unsigned ctt_count_entries(const char *dir);
 
 /* fn runs first at the next ctt_cleanup() (once): what a helper library must undo before the
  * directories go, e.g. the containers of container.h, also when a test skips. */
