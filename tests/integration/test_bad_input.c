@@ -255,7 +255,7 @@ Test(bad_input, failing_bind_mount)
 {
 	struct lc t;
 	lc_init(&t);
-	char *source = ctt_path(ctt_tmpdir(), "missing-source");
+	char *source = ctt_tmp_path("missing-source");
 	char *json;
 	cr_assert_geq(asprintf(&json,
 			       "{\"destination\":\"/mnt/data\",\"type\":\"bind\",\"source\":\"%s\","

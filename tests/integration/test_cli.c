@@ -169,7 +169,7 @@ Test(cli, log_file_json_one_object_per_line)
  * prefixes the runtime's name itself); without, it says who speaks. */
 Test(cli, error_line_is_bare_with_a_log_file)
 {
-	char *log = ctt_path(ctt_tmpdir(), "ctrun.log");
+	char *log = ctt_tmp_path("ctrun.log");
 	const char *want = "kill container \"ctrun-none\": container \"ctrun-none\" does not exist";
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "--root", "/nonexistent", "--log", log, "--log-format", "json", "kill",

@@ -196,7 +196,7 @@ static char *cgroup_file(const char *controller, const char *path, const char *f
  * namespaces by /proc/<pid>/ns paths. Returns its pid once the namespace is there. */
 static pid_t netns_holder(const struct client *c)
 {
-	char *log = ctt_path(ctt_tmpdir(), "holder");
+	char *log = ctt_tmp_path("holder");
 	pid_t pid = lc_spawn(&c->t, LC_ARGV("/usr/bin/unshare", "--net", "sleep", "1000"), log, -1);
 	char who[32], *mine = ctt_ns_link("self", "net");
 	snprintf(who, sizeof(who), "%d", (int)pid);

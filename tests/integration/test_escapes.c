@@ -141,7 +141,7 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 	struct stat busybox = stat_of(busybox_path);
 	lc_set_script(&t, "stat -L -c '%d:%i %n' /proc/[0-9]*/exe /proc/[0-9]*/fd/* "
 			  "2>/dev/null; echo end; exec sleep 1000");
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	pid_t pid = create_in_background(&t, 0, -1, out);
 	char exe[64];
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
@@ -183,7 +183,7 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 /* The created init's fds are checked from outside, the started process looks inside. */
 static char *create_check_start(const struct lc *t, int preserve, int fd3)
 {
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	assert_fds_cloexec(create_in_background(t, preserve, fd3, out), 3 + preserve);
 	lc_ok(t, "start", ID);
 	char *text = ctt_wait_content(out, "end\n");
@@ -341,7 +341,7 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	}
 	lc_add_mount(&t, "/proc/1/fd", "bind", fake, "bind");
 	lc_set_script(&t, "echo ran");
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	create_in_background(&t, 0, -1, out);
 	char *status = lc_status(&t, ID);
 	cr_expect_str_eq(status, "created");

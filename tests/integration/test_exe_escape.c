@@ -75,7 +75,7 @@ static void sha256_file(const char *path, char hex[CT_SHA256_HEX_LEN + 1])
 /* A copy of ctrun in a directory of its own, made the CTRUN of this test's process. */
 static char *copy_ctrun(void)
 {
-	char *dir = ctt_path(ctt_tmpdir(), "bin");
+	char *dir = ctt_tmp_path("bin");
 	ctt_mkdir_p(dir);
 	char *copy = ctt_path(dir, "ctrun");
 	struct ctt_result r;
@@ -132,9 +132,9 @@ static void copy_and_hash(struct attack *a)
  * made). */
 static void start_attacker(struct attack *a, const char *sock, const char *const *enosys_args)
 {
-	a->shared = ctt_path(ctt_tmpdir(), "shared");
+	a->shared = ctt_tmp_path("shared");
 	ctt_mkdir_p(a->shared);
-	a->out = ctt_path(ctt_tmpdir(), "attacker.out");
+	a->out = ctt_tmp_path("attacker.out");
 	prepare(a, &a->attacker, a->wrapper, enosys_args);
 	install(&a->attacker, "bin/exe_attack", ctt_helper("exe_attack"));
 	lc_set_args(&a->attacker, (const char *const[]){"exe_attack", FIFO, sock, NULL});

@@ -661,7 +661,7 @@ Test(exec, oom_score_adj_not_redirected_by_a_fake_proc)
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *ready = lc_rootfs_path(&t, "ready");
 	ctt_wait_file(ready);
-	char *pid_file = ctt_path(ctt_tmpdir(), "exec.pid");
+	char *pid_file = ctt_tmp_path("exec.pid");
 	char *process =
 		ctt_write_tmp("process.json", "{\"args\":[\"sleep\",\"1000\"],\"cwd\":\"/\","
 					      "\"oomScoreAdj\":100,\"terminal\":false}");

@@ -276,7 +276,7 @@ Test(fallback, run_forwards_signals_without_pidfd_send_signal)
 	struct fb f;
 	fb_init(&f, send_signal_enosys,
 		"trap 'echo TERM > /got; exit 7' TERM; touch /ready; sleep 100 & wait");
-	char *out = ctt_path(ctt_tmpdir(), "run.out");
+	char *out = ctt_tmp_path("run.out");
 	pid_t run = lc_spawn(
 		&f.t,
 		lc_ctrun_argv(&f.t, (const char *const[]){"run", "--bundle", f.t.bundle, ID, NULL}),

@@ -31,7 +31,7 @@ struct hk {
 static void hk_init(struct hk *h)
 {
 	lc_init(&h->t);
-	h->log = ctt_path(ctt_tmpdir(), "log");
+	h->log = ctt_tmp_path("log");
 	h->host_rec = strdup(ctt_helper("hook_recorder"));
 	char *inside = lc_rootfs_path(&h->t, IN_ROOTFS + 1);
 	FILE *src = fopen(h->host_rec, "r"), *dst = fopen(inside, "w");
@@ -586,9 +586,9 @@ Test(hooks, create_container_mount_elsewhere_is_extra)
 	struct ctt_result r;
 	lc_ctrun(&r, &h.t, "--debug", "create", "--bundle", h.t.bundle, ID);
 	cr_assert_eq(r.status, 0, "create: %s", r.err);
-	cr_expect(
-		ctt_matches(r.err, "mounts verified with [a-z]+: [0-9]+ checked, 1 extra: /hookmnt"),
-		"debug: %s", r.err);
+	cr_expect(ctt_matches(r.err,
+			      "mounts verified with [a-z]+: [0-9]+ checked, 1 extra: /hookmnt"),
+		  "debug: %s", r.err);
 	ctt_result_free(&r);
 	lc_ctrun(&r, &h.t, "mounts", ID);
 	cr_expect_eq(r.status, 0, "mounts: %s", r.err);

@@ -273,7 +273,7 @@ static void assert_exec_document_refused(const char *json, const char *where,
 {
 	struct lc t;
 	start_box(&t);
-	char *doc = ctt_path(ctt_tmpdir(), "process.json");
+	char *doc = ctt_tmp_path("process.json");
 	ctt_write_file(doc, json);
 	char named[PATH_MAX + 64];
 	snprintf(named, sizeof(named), "%s: %s", doc, where);

@@ -88,7 +88,7 @@ static pid_t spawn_create(const struct lc *t, const char *id, const char *out)
 /* spawn_create() of id into a new file (*out, malloc'd), which must exit 0; its pid. */
 static pid_t create_behind(const struct lc *t, const char *id, char **out)
 {
-	*out = ctt_path(ctt_tmpdir(), "create.out");
+	*out = ctt_tmp_path("create.out");
 	pid_t pid = spawn_create(t, id, *out);
 	cr_assert_eq(lc_wait(pid, 30000), 0, "create: %s", ctt_read_file(*out));
 	return pid;
@@ -129,7 +129,7 @@ static void expect_state_schema_valid(const struct lc *t, const char *id)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "state", id);
-	char *file = ctt_path(ctt_tmpdir(), "state.json");
+	char *file = ctt_tmp_path("state.json");
 	ctt_write_file(file, r.out);
 	ctt_assert_schema_valid(file, "state-schema.json");
 	free(file);
@@ -767,7 +767,7 @@ Test(lifecycle, list_while_containers_come_and_go)
 		 "for i in 0 1 2 3 4 5 6 7; do '%s' --root '%s' create --bundle '%s' churn$i && "
 		 "'%s' --root '%s' delete --force churn$i || exit 1; done",
 		 ctt_ctrun_path(), t.root, t.bundle, ctt_ctrun_path(), t.root);
-	char *out = ctt_path(ctt_tmpdir(), "churn.out");
+	char *out = ctt_tmp_path("churn.out");
 	pid_t churn = lc_spawn(&t, (const char *const[]){"/bin/sh", "-c", script, NULL}, out, -1);
 	int seen = 0;
 	for (int i = 0; i < 40; i++)

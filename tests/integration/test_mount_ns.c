@@ -65,7 +65,7 @@ Test(mount_ns, inherited_namespace_gets_the_mounts_in_order_and_delete_removes_t
 	lc_init(&t);
 	lc_namespace_set(&t, "mount", NULL);
 	char *host = add_nested_mounts(&t);
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	lc_set_script(&t, NESTED_SCRIPT);
 	pid_t create = lc_spawn(
 		&t, lc_ctrun_argv(&t, LC_ARGV("create", "--bundle", t.bundle, "inh")), out, -1);
@@ -121,7 +121,7 @@ Test(mount_ns, inherited_namespace_failed_create_leaves_no_mount)
 	lc_init(&t);
 	lc_namespace_set(&t, "mount", NULL);
 	lc_add_mount(&t, "/early", "tmpfs", "tmpfs", NULL);
-	char *missing = ctt_path(ctt_tmpdir(), "missing");
+	char *missing = ctt_tmp_path("missing");
 	lc_add_mount(&t, "/late", "bind", missing, "bind");
 	lc_assert_create_refused(&t, "failing",
 				 (const char *const[]){"\"/late\"", "No such file", NULL});
@@ -170,7 +170,7 @@ Test(mount_ns, joined_namespace_of_another_container)
 	char *host_copy = lc_rootfs_path(&a, host + 1), *f = ctt_path(host_copy, "f");
 	ctt_mkdir_p(host_copy);
 	ctt_write_file(f, "from-host\n");
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	lc_set_script(&b, NESTED_SCRIPT "; sleep 1000");
 	pid_t create =
 		lc_spawn(&b, lc_ctrun_argv(&b, LC_ARGV("run", "--bundle", b.bundle, "b")), out, -1);
@@ -181,7 +181,7 @@ Test(mount_ns, joined_namespace_of_another_container)
 	expect_nested_output(text, a_mnt);
 
 	/* A sees them at B's rootfs path */
-	char *seen_from_a = ctt_path(ctt_tmpdir(), "a-mountinfo");
+	char *seen_from_a = ctt_tmp_path("a-mountinfo");
 	struct ctt_result r;
 	lc_ctrun(&r, &a, "exec", "a", "cat", "/proc/self/mountinfo");
 	cr_assert_eq(r.status, 0, "exec: %s", r.err);

@@ -600,7 +600,7 @@ Test(process, missing_namespace_path_is_an_error)
 
 Test(process, namespace_path_to_a_plain_file_is_an_error)
 {
-	char *file = ctt_path(ctt_tmpdir(), "not-a-namespace");
+	char *file = ctt_tmp_path("not-a-namespace");
 	ctt_write_file(file, "");
 	assert_bad_network_path(file, "not a namespace");
 	free(file);
@@ -617,7 +617,7 @@ Test(process, namespace_path_of_another_type_is_an_error)
 /* A file holding "from-test\n", opened read-write for the container's fd 3. */
 static int fd3_file(char **path)
 {
-	*path = ctt_path(ctt_tmpdir(), "fd3");
+	*path = ctt_tmp_path("fd3");
 	ctt_write_file(*path, "from-test\n");
 	int fd = open(*path, O_RDWR | O_CLOEXEC);
 	cr_assert_geq(fd, 0);

@@ -45,7 +45,7 @@ static pid_t spawn_run_ready(const struct lc *t, const char *script)
 {
 	writable_root(t);
 	lc_set_script(t, script);
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	pid_t pid = lc_spawn(
 		t, lc_ctrun_argv(t, (const char *const[]){"run", "--bundle", t->bundle, ID, NULL}),
 		out, -1);
@@ -184,7 +184,7 @@ Test(run, foreground_run_after_a_delete_force_from_outside)
 	lc_init(&t);
 	writable_root(&t);
 	lc_set_script(&t, "touch /ready; exec sleep 100");
-	char *out = ctt_path(ctt_tmpdir(), "run.out");
+	char *out = ctt_tmp_path("run.out");
 	pid_t pid = lc_spawn(
 		&t, lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL}),
 		out, -1);
@@ -224,7 +224,7 @@ Test(run, detach_returns_while_it_runs)
 	struct lc t;
 	lc_init(&t);
 	lc_set_script(&t, "exec sleep 100");
-	char *pid_file = ctt_path(ctt_tmpdir(), "pid");
+	char *pid_file = ctt_tmp_path("pid");
 	lc_ok(&t, "run", "--detach", "--pid-file", pid_file, "--bundle", t.bundle, ID);
 	char *status = lc_status(&t, ID);
 	cr_expect_str_eq(status, "running");

@@ -182,7 +182,7 @@ Test(seccomp_cache, a_damaged_entry_is_ignored_and_replaced)
 	podman_bundle(&t);
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
 	char *entry = cache_entry();
-	char *good = ctt_path(ctt_tmpdir(), "good.bpf");
+	char *good = ctt_tmp_path("good.bpf");
 	char script[1024];
 	snprintf(script, sizeof(script), "cp '%s' '%s'", entry, good);
 	sh(script);

@@ -103,7 +103,7 @@ Test(testlib, missing_program_is_127)
 
 Test(testlib, json_edit_replace_add_append_remove)
 {
-	char *file = ctt_path(ctt_tmpdir(), "x.json");
+	char *file = ctt_tmp_path("x.json");
 	ctt_write_file(file, "{\"a\": {\"b\": [1, 2], \"c\": \"keep\"}, \"n\": 1.50}");
 	ctt_json_edit_file(file, ".a.b[1]", "\"two\"");
 	ctt_json_edit_file(file, ".a.b[2]", "{\"k\": true}");

@@ -226,3 +226,11 @@ unsigned ctt_count_entries(const char *dir)
 	closedir(d);
 	return n;
 }
+
+char *ctt_tmp_path(const char *name)
+{
+	char *dir = ctt_tmpdir();
+	char *path = ctt_path(dir, name);
+	free(dir);
+	return path;
+}

@@ -36,7 +36,7 @@ pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int
 
 char *lc_spawn_output(const struct lc *t, const char *const *argv, int fd3, int *status)
 {
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	pid_t pid = lc_spawn(t, argv, out, fd3);
 	*status = lc_wait(pid, 20000);
 	char *text = ctt_read_file(out);
@@ -82,7 +82,7 @@ int lc_wait(pid_t pid, unsigned timeout_ms)
 
 pid_t lc_recycle_pid(const struct lc *t, const char *id)
 {
-	char *file = lc_state_file(t, id), *out = ctt_path(ctt_tmpdir(), "recycled.out");
+	char *file = lc_state_file(t, id), *out = ctt_tmp_path("recycled.out");
 	yajl_val state = ctt_json_load(file);
 	unsigned long long recorded =
 		(unsigned long long)ctt_json_get_int(state, ".ctrun.pidStartTime");

@@ -142,6 +142,9 @@ void ctt_make_searchable(const char *dir);
 /* A new empty directory under $TMPDIR (or /tmp), removed by ctt_cleanup(). malloc'd. */
 char *ctt_tmpdir(void);
 
+/* "dir/name" for a new ctt_tmpdir() dir, malloc'd (name is not made). */
+char *ctt_tmp_path(const char *name);
+
 /* Removes every directory ctt_tmpdir() made in this test. Use as a suite's .fini. */
 void ctt_cleanup(void);
 
