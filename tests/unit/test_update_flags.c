@@ -2,6 +2,7 @@
  * runc's byte sizes, and a bad value names its flag. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "runtime/update_flags.h"
@@ -99,20 +100,19 @@ static void assert_flag_refused(const char *flag, const char *value, const char 
 
 Test(update_flags, bad_values_name_the_flag)
 {
-	/* the flag, its value and the message */
-	static const char *const rows[][3] = {
-		{"memory", "12x", "--memory: invalid value \"12x\""},
-		{"cpu-period", "-5", "--cpu-period: invalid value \"-5\""},
-		{"cpu-quota", "1.5", "--cpu-quota: invalid value \"1.5\""},
-		{"blkio-weight", "70000", "--blkio-weight: invalid value \"70000\""},
-		{"cpuset-cpus", "a-b", "--cpuset-cpus: invalid value \"a-b\""},
-		{"pids-limit", "", "--pids-limit: invalid value \"\""},
-		{"l3-cache-schema", "L3:0=f",
-		 "--l3-cache-schema: intelRdt: not "
-		 "supported yet"},
-	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		assert_flag_refused(rows[i][0], rows[i][1], rows[i][2]);
+	/* each flag with a value it cannot take: "--flag: invalid value \"value\"" */
+	static const char *const invalid[] = {"memory=12x",	 "cpu-period=-5",
+					      "cpu-quota=1.5",	 "blkio-weight=70000",
+					      "cpuset-cpus=a-b", "pids-limit="};
+	for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
+		char flag[32], msg[96];
+		const char *value = strchr(invalid[i], '=') + 1;
+		snprintf(flag, sizeof(flag), "%.*s", (int)(value - 1 - invalid[i]), invalid[i]);
+		snprintf(msg, sizeof(msg), "--%s: invalid value \"%s\"", flag, value);
+		assert_flag_refused(flag, value, msg);
+	}
+	assert_flag_refused("l3-cache-schema", "L3:0=f",
+			    "--l3-cache-schema: intelRdt: not supported yet");
 	assert_flag_refused("no-such", "1", "unknown flag --no-such");
 }
 
