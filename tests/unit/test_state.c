@@ -739,14 +739,20 @@ Test(state_file, a_fifo_state_json_does_not_block, .init = setup_root, .fini = r
 	ct_container_dir_close(&d);
 }
 
+/* text as the state file of d. */
+static void write_state_text(const struct ct_container_dir *d, const char *text)
+{
+	int fd = openat(d->dirfd, CT_STATE_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
 static void assert_read_error(const char *text, const char *expected_msg)
 {
 	struct ct_container_dir d;
 	reserve_ok("web", &d);
-	int fd = openat(d.dirfd, CT_STATE_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	write_state_text(&d, text);
 	struct ct_state st;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_state_read(&d, &st, &err), -1, "accepted: %s", text);
@@ -840,10 +846,7 @@ Test(state_file, unknown_fields_are_ignored, .init = setup_root, .fini = remove_
 	reserve_ok("web", &d);
 	const char *text = "{" GOOD_HEAD "\"pid\": 5, \"future\": [1, 2], "
 			   "\"ctrun\": {\"pidStartTime\": 3, \"started\": true, \"x\": 1}}";
-	int fd = openat(d.dirfd, CT_STATE_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	write_state_text(&d, text);
 	struct ct_state st;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_state_read(&d, &st, &err), 0, "%s", err.msg);
