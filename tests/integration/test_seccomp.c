@@ -274,6 +274,19 @@ static void agent_start(const struct lc *t, struct agent *a, const char *answer)
 	notify_mkdir(t, a->sock);
 }
 
+/* A container t whose notify fd goes to an agent a that answers errno_answer. */
+static void agent_init(struct lc *t, struct agent *a, const char *errno_answer)
+{
+	lc_init(t);
+	agent_start(t, a, errno_answer);
+}
+
+/* The agent got its connection and exited 0. */
+static void assert_agent_exited(const struct agent *a)
+{
+	cr_expect_eq(lc_wait(a->pid, 20000), 0, "the agent at %s", a->sock);
+}
+
 static void agent_free(struct agent *a)
 {
 	free(a->sock);
@@ -303,13 +316,12 @@ static void assert_agent_got_process_state(const struct lc *t, const char *state
 Test(seccomp, notify_goes_to_the_listener)
 {
 	struct lc t;
-	lc_init(&t);
 	struct agent a;
-	agent_start(&t, &a, "0");
+	agent_init(&t, &a, "0");
 	lc_assert_sh_output(
 		&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
 		"made\nabsent\n");
-	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	assert_agent_exited(&a);
 	char *log = ctt_read_file(a.out);
 	cr_expect(strstr(log, "answered mkdir"), "%s", log);
 	free(log);
@@ -326,7 +338,7 @@ Test(seccomp, notify_errno_from_the_listener)
 	lc_assert_sh_output(&t, "mkdir /tmp/d 2>&1; true",
 			    "mkdir: can't create directory '/tmp/d': Disk quota "
 			    "exceeded\n");
-	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	assert_agent_exited(&a);
 	agent_free(&a);
 }
 
@@ -382,9 +394,8 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 {
 	struct lc t;
-	lc_init(&t);
 	struct agent a;
-	agent_start(&t, &a, "0");
+	agent_init(&t, &a, "0");
 	lc_set_script(&t, "echo ran");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
@@ -392,9 +403,20 @@ Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 	cr_expect_str_eq(r.out, "ran\n");
 	cr_expect_null(strstr(r.err, "START sent with the set-up"), "%s", r.err);
 	ctt_result_free(&r);
-	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	assert_agent_exited(&a);
 	lc_assert_nothing_left(&t);
 	agent_free(&a);
+}
+
+/* A container t whose mkdir notifies a listener at a socket no agent listens on, in a new
+ * directory (*dir): the socket's path. */
+static char *init_without_listener(struct lc *t, char **dir)
+{
+	lc_init(t);
+	*dir = ctt_tmpdir();
+	char *sock = ctt_path(*dir, "nobody.sock");
+	notify_mkdir(t, sock);
+	return sock;
 }
 
 /* No agent listens: `run` fails and the container's program never ran (it would have left
@@ -402,10 +424,7 @@ Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 Test(seccomp, notify_without_listener_runs_nothing)
 {
 	struct lc t;
-	lc_init(&t);
-	char *dir = ctt_tmpdir();
-	char *sock = ctt_path(dir, "nobody.sock"), *ran = ctt_path(dir, "ran");
-	notify_mkdir(&t, sock);
+	char *dir, *sock = init_without_listener(&t, &dir), *ran = ctt_path(dir, "ran");
 	lc_add_mount(&t, dir, "bind", dir, "rbind,rw");
 	char *script;
 	cr_assert_geq(asprintf(&script, "touch %s", ran), 0);
@@ -425,10 +444,7 @@ Test(seccomp, notify_without_listener_runs_nothing)
 Test(seccomp, notify_without_listener_fails_create)
 {
 	struct lc t;
-	lc_init(&t);
-	char *dir = ctt_tmpdir();
-	char *sock = ctt_path(dir, "nobody.sock");
-	notify_mkdir(&t, sock);
+	char *dir, *sock = init_without_listener(&t, &dir);
 	assert_refused(&t, (const char *const[]){"connect to the seccomp listener", sock, NULL});
 	free(sock);
 	free(dir);
