@@ -446,31 +446,27 @@ Test(exec, tty_through_the_console_socket)
 
 #define N_CONCURRENT 20
 
+/* exec #i: `echo exec-<i*3>`, computed by the shell. */
+static void numbered_exec(const struct lc *t, size_t i, const char **args, char *buf, size_t size)
+{
+	(void)t;
+	snprintf(buf, size, "echo \"exec-$((%zu * 3))\"", i);
+	const char *cmd[] = {"exec", ID, "sh", "-c", buf, NULL};
+	memcpy(args, cmd, sizeof(cmd));
+}
+
 Test(exec, twenty_concurrent_execs_all_succeed)
 {
 	struct lc t;
 	ex_start(&t);
-	char *dir = ctt_tmpdir();
-	pid_t pids[N_CONCURRENT];
-	char *outs[N_CONCURRENT];
-	for (int i = 0; i < N_CONCURRENT; i++) {
-		char name[32], script[64];
-		snprintf(name, sizeof(name), "out%d", i);
-		snprintf(script, sizeof(script), "echo \"exec-$((%d * 3))\"", i);
-		outs[i] = ctt_path(dir, name);
-		pids[i] = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c", script)),
-				   outs[i], -1);
-	}
+	char **outs = lc_run_concurrently(&t, N_CONCURRENT, numbered_exec, WAIT_MS);
 	for (int i = 0; i < N_CONCURRENT; i++) {
 		char want[32];
-		cr_expect_eq(lc_wait(pids[i], WAIT_MS), 0, "exec #%d", i);
-		char *text = ctt_read_file(outs[i]);
 		snprintf(want, sizeof(want), "exec-%d\n", i * 3);
-		cr_expect_str_eq(text, want, "exec #%d", i);
-		free(text);
+		cr_expect_str_eq(outs[i], want, "exec #%d", i);
 		free(outs[i]);
 	}
-	free(dir);
+	free(outs);
 }
 
 Test(exec, exec_cpu_affinity_initial_and_final)

@@ -134,6 +134,16 @@ int lc_wait(pid_t pid, unsigned timeout_ms);
  * in *status, its output returned (malloc'd). */
 char *lc_spawn_output(const struct lc *t, const char *const *argv, int fd3, int *status);
 
+/* Command i of a concurrent run: its arguments after `ctrun --root ROOT` into args (at most
+ * LC_COMMAND_MAX - 1, NULL-terminated), using buf (size bytes) for any it makes. */
+#define LC_COMMAND_MAX 16
+typedef void (*lc_command_fn)(const struct lc *t, size_t i, const char **args, char *buf,
+			      size_t size);
+/* The n commands started at once, each waited for (exit 0 expected within timeout_ms); their
+ * outputs, malloc'd (the array too). */
+char **lc_run_concurrently(const struct lc *t, size_t n, lc_command_fn command,
+			   unsigned timeout_ms);
+
 /* Starts tests/helpers/console_receiver on sock with opts (NULL-terminated, may be NULL),
  * its output appended to out, and waits until it listens. */
 pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,

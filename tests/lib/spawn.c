@@ -113,3 +113,28 @@ void lc_kill_spawned(void)
 		}
 	nspawned = 0;
 }
+
+char **lc_run_concurrently(const struct lc *t, size_t n, lc_command_fn command, unsigned timeout_ms)
+{
+	char *dir = ctt_tmpdir();
+	pid_t *pids = calloc(n, sizeof(*pids));
+	char **outs = calloc(n, sizeof(*outs));
+	cr_assert(pids && outs, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		char name[32], buf[128];
+		const char *args[LC_COMMAND_MAX] = {NULL};
+		command(t, i, args, buf, sizeof(buf));
+		snprintf(name, sizeof(name), "out%zu", i);
+		outs[i] = ctt_path(dir, name);
+		pids[i] = lc_spawn(t, lc_ctrun_argv(t, args), outs[i], -1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_eq(lc_wait(pids[i], timeout_ms), 0, "command #%zu", i);
+		char *text = ctt_read_file(outs[i]);
+		free(outs[i]);
+		outs[i] = text;
+	}
+	free(pids);
+	free(dir);
+	return outs;
+}
