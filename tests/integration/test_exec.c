@@ -545,13 +545,13 @@ Test(exec, missing_cwd_is_not_made)
 	free(dir);
 }
 
-/* ex_start() under the enosys wrapper of enosys_args (NULL: none), built in wrapper; a fresh
- * directory for a --log file. */
+/* ex_start() under the enosys wrapper of enosys_args (NULL: none), built in wrapper; the
+ * path of a --log file in a fresh directory. */
 static char *ex_start_logged(struct lc *t, const char **wrapper, const char *const *enosys_args)
 {
 	ex_start(t);
 	lc_wrap_enosys(t, wrapper, enosys_args);
-	return ctt_tmpdir();
+	return ctt_tmp_path("ctrun.log");
 }
 
 static void assert_log_has(const char *log, const char *needle)
@@ -567,8 +567,7 @@ static void assert_exec_under(const char *const *enosys_args, const char *needle
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
-	char *dir = ex_start_logged(&t, wrapper, enosys_args);
-	char *log = ctt_path(dir, "ctrun.log");
+	char *log = ex_start_logged(&t, wrapper, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "--log", log, "exec", ID, "sh", "-c",
 		 "readlink /proc/self/ns/mnt; exit 5");
@@ -580,7 +579,6 @@ static void assert_exec_under(const char *const *enosys_args, const char *needle
 	ctt_result_free(&r);
 	assert_log_has(log, needle);
 	free(log);
-	free(dir);
 }
 
 Test(exec, works_when_clone3_is_enosys)
@@ -705,9 +703,8 @@ static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const c
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
-	char *dir = ex_start_logged(&t, wrapper, enosys_args);
-	char *log = ctt_path(dir, "ctrun.log");
-	char *pidfile = ctt_path(dir, "exec.pid");
+	char *log = ex_start_logged(&t, wrapper, enosys_args);
+	char *pidfile = ctt_tmp_path("exec.pid");
 	lc_ok(&t, "--debug", "--log", log, "exec", "--detach", "--pid-file", pidfile, ID, "sleep",
 	      "1000");
 	char *pidtext = ctt_read_file(pidfile);
@@ -723,7 +720,6 @@ static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const c
 	free(pidtext);
 	free(pidfile);
 	free(log);
-	free(dir);
 }
 
 Test(exec, joins_the_containers_cgroup)
