@@ -159,34 +159,33 @@ Test(enosys, passes_arguments_and_exit_status_through)
 	ctt_result_free(&r);
 }
 
-Test(enosys, unknown_syscall_is_a_usage_error)
-{
-	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "clone3,no_such_call", "--", "true", NULL};
-	ctt_run(&r, NULL, argv);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "no_such_call"), "stderr: %s", r.err);
-	ctt_result_free(&r);
-}
+/* Misuse of the helper: its arguments (after its path), exit status and a word of its
+ * message. */
+static const struct {
+	const char *args[4];
+	int status;
+	const char *says;
+} misuses[] = {
+	/* an unknown syscall is a usage error */
+	{{"clone3,no_such_call", "--", "true"}, 2, "no_such_call"},
+	/* so is a missing separator */
+	{{"clone3", "true"}, 2, "usage"},
+	/* a command that cannot run exits 127 */
+	{{"clone3", "--", "/nonexistent/cmd"}, 127, "/nonexistent/cmd"},
+};
 
-Test(enosys, missing_separator_is_a_usage_error)
+Test(enosys, misuse_is_refused_naming_it)
 {
-	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "clone3", "true", NULL};
-	ctt_run(&r, NULL, argv);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "usage"), "stderr: %s", r.err);
-	ctt_result_free(&r);
-}
-
-Test(enosys, command_that_cannot_run_exits_127)
-{
-	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "clone3", "--", "/nonexistent/cmd", NULL};
-	ctt_run(&r, NULL, argv);
-	cr_expect_eq(r.status, 127);
-	cr_expect_not_null(strstr(r.err, "/nonexistent/cmd"), "stderr: %s", r.err);
-	ctt_result_free(&r);
+	for (size_t i = 0; i < sizeof(misuses) / sizeof(misuses[0]); i++) {
+		const char *argv[6] = {ctt_helper("enosys")};
+		memcpy(argv + 1, misuses[i].args, sizeof(misuses[i].args));
+		struct ctt_result r;
+		ctt_run(&r, NULL, argv);
+		cr_expect_eq(r.status, misuses[i].status, "enosys %s: exit %d", misuses[i].args[0],
+			     r.status);
+		cr_expect_not_null(strstr(r.err, misuses[i].says), "stderr: %s", r.err);
+		ctt_result_free(&r);
+	}
 }
 
 /* Makes clone(flags, 0, &pidfd) in a python3 child and prints what came back: "pidfd" or

@@ -112,37 +112,41 @@ static long value_of(const char *out, const char *key)
 	return -1;
 }
 
-Test(terminal, stdio_of_the_container_is_the_pty)
+/* A terminal cycle of script, the receiver run with opts (NULL-terminated, may be NULL):
+ * each regex of lines (NULL-terminated) matches a line of what the receiver saw. */
+static void assert_cycle_lines(const char *script, const char *const *opts,
+			       const char *const *lines)
 {
 	struct term x;
-	term_init(&x, "t=$(tty) && echo \"tty $t\"; for fd in 0 1 2; do [ -t $fd ] && "
-		      "[ \"$(readlink /proc/$$/fd/$fd)\" = \"$t\" ] && echo \"fd$fd on $t\"; "
-		      "done");
-	char *out = terminal_cycle(&x, NULL);
-	assert_line(out, "^tty /dev/pts/[0-9]+$");
-	assert_line(out, "^fd0 on /dev/pts/[0-9]+$");
-	assert_line(out, "^fd1 on /dev/pts/[0-9]+$");
-	assert_line(out, "^fd2 on /dev/pts/[0-9]+$");
+	term_init(&x, script);
+	char *out = terminal_cycle(&x, opts);
+	for (; *lines; lines++)
+		assert_line(out, *lines);
 	free(out);
+}
+
+Test(terminal, stdio_of_the_container_is_the_pty)
+{
+	assert_cycle_lines("t=$(tty) && echo \"tty $t\"; for fd in 0 1 2; do [ -t $fd ] && "
+			   "[ \"$(readlink /proc/$$/fd/$fd)\" = \"$t\" ] && echo \"fd$fd on $t\"; "
+			   "done",
+			   NULL,
+			   LC_ARGV("^tty /dev/pts/[0-9]+$", "^fd0 on /dev/pts/[0-9]+$",
+				   "^fd1 on /dev/pts/[0-9]+$", "^fd2 on /dev/pts/[0-9]+$"));
 }
 
 Test(terminal, input_typed_at_the_master_reaches_the_container)
 {
-	struct term x;
-	term_init(&x, "read -r line; echo \"got [$line]\"");
-	char *out = terminal_cycle(&x, (const char *const[]){"--input", "hello there\\n", NULL});
-	assert_line(out, "^got \\[hello there\\]$");
-	free(out);
+	assert_cycle_lines("read -r line; echo \"got [$line]\"",
+			   LC_ARGV("--input", "hello there\\n"),
+			   LC_ARGV("^got \\[hello there\\]$"));
 }
 
 /* ^D at the start of a line is end of input on a terminal in canonical mode. */
 Test(terminal, eof_typed_at_the_master_ends_the_input)
 {
-	struct term x;
-	term_init(&x, "n=0; while read -r l; do n=$((n + 1)); done; echo \"lines $n\"");
-	char *out = terminal_cycle(&x, (const char *const[]){"--input", "one\\ntwo\\n\\x04", NULL});
-	assert_line(out, "^lines 2$");
-	free(out);
+	assert_cycle_lines("n=0; while read -r l; do n=$((n + 1)); done; echo \"lines $n\"",
+			   LC_ARGV("--input", "one\\ntwo\\n\\x04"), LC_ARGV("^lines 2$"));
 }
 
 Test(terminal, console_size_is_the_window_size)
