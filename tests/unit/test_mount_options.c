@@ -1,7 +1,6 @@
 /* config-linux.md#mount-options: the option strings of a mount -> mount(2) flags, propagation,
  * bind and the filesystem data, without mounting anything. */
 #include <criterion/criterion.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 
 #include "libct/fs/mount_options.h"
 #include "libct/base/syscalls.h"
+#include "tests/unit/util_linux.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -35,36 +35,6 @@ static const char *const flag_names[] = {
 	"relatime",    "norelatime", "strictatime", "nostrictatime", "silent",	 "loud",
 	"nosymfollow",
 };
-
-/* What mount(8) makes of an option: the MS_* bits it sets and those it clears. */
-struct util_linux_flags {
-	unsigned long set, clear;
-};
-
-/* libmount's mnt_optstr_get_flags() over its built-in Linux map, found at run time so that
- * the build needs no libmount headers: the flags start as 0 to see what the option sets,
- * as all ones to see what it clears. Skips when libmount is not installed. */
-static struct util_linux_flags util_linux_flags(const char *name)
-{
-	static int (*get_flags)(const char *, unsigned long *, const void *);
-	static const void *linux_map;
-	if (!get_flags) {
-		void *lib = dlopen("libmount.so.1", RTLD_NOW);
-		if (!lib)
-			cr_skip("libmount.so.1 (util-linux) is not installed: %s", dlerror());
-		const void *(*optmap)(int) =
-			(const void *(*)(int))dlsym(lib, "mnt_get_builtin_optmap");
-		get_flags = (int (*)(const char *, unsigned long *, const void *))dlsym(
-			lib, "mnt_optstr_get_flags");
-		cr_assert(optmap && get_flags, "libmount lacks its optmap functions");
-		linux_map = optmap(1); /* MNT_LINUX_MAP */
-	}
-	unsigned long from_zero = 0, from_ones = ~0UL;
-	cr_assert_eq(get_flags(name, &from_zero, linux_map), 0, "libmount: \"%s\"", name);
-	cr_assert_eq(get_flags(name, &from_ones, linux_map), 0, "libmount: \"%s\"", name);
-	cr_assert(from_zero || ~from_ones, "libmount does not know \"%s\"", name);
-	return (struct util_linux_flags){from_zero, ~from_ones};
-}
 
 static void expect_nothing_else(const struct ct_mount_flags *f, const char *name)
 {
