@@ -291,9 +291,8 @@ Test(cgroup, memory_hog_is_oom_killed)
 {
 	struct lc t;
 	cgroup_box(&t, "memory", "oom", "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
-	lc_set_script(&t, "x=$(head -c 67108864 /dev/zero | tr '\\000' a); echo survived");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "x=$(head -c 67108864 /dev/zero | tr '\\000' a); echo survived");
 	cr_expect_eq(r.status, 137, "status %d, out %s, err %s", r.status, r.out, r.err);
 	cr_expect_null(strstr(r.out, "survived"));
 	ctt_result_free(&r);
@@ -769,9 +768,8 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
 			      "sh",
 			      NULL};
 	t.wrapper = wrap;
-	lc_set_script(&t, "grep -E '^[0-9]+:(memory|):' /proc/self/cgroup");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "grep -E '^[0-9]+:(memory|):' /proc/self/cgroup");
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	/* the two lines of the container, then nothing that ls found on the tmpfs */
 	size_t lines = 0;

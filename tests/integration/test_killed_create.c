@@ -100,9 +100,8 @@ static void assert_killed_and_stopped(struct lc *t, const char *command)
  * it (the suite's clean-up fails on a cgroup left). */
 static void assert_id_usable_again(const struct lc *t)
 {
-	lc_set_script(t, "echo again");
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_run_sh(&r, t, ID, "echo again");
 	cr_expect_eq(r.status, 0, "run: exit %d, stderr: %s", r.status, r.err);
 	cr_expect_str_eq(r.out, "again\n");
 	ctt_result_free(&r);

@@ -303,9 +303,8 @@ Test(mountcheck, later_mount_over_the_cgroup_hierarchies_is_accepted)
 	struct lc t;
 	lc_init(&t);
 	lc_add_mount(&t, "/sys", "sysfs", "sysfs", "ro");
-	lc_set_script(&t, "grep ' /sys' /proc/self/mountinfo");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "grep ' /sys' /proc/self/mountinfo");
 	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);

@@ -1237,9 +1237,8 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 	struct lc t;
 	const char *argv[LC_WRAPPER_MAX];
 	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL});
-	lc_set_script(&t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "true");
 	ctt_assert_error(&r, "mount #7 \"/rro\"", "mount_setattr");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
@@ -1250,9 +1249,8 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 /* `run` fails with one line naming what (and the kernel's reason). */
 static void assert_run_error(const struct lc *t, const char *what, const char *reason)
 {
-	lc_set_script(t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_run_sh(&r, t, ID, "true");
 	ctt_assert_error(&r, what, reason);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);

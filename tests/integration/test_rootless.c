@@ -197,10 +197,10 @@ Test(rootless, run_sees_root_mapped_to_the_user)
 {
 	struct rl r;
 	rl_init(&r);
-	lc_set_script(&r.t, "id -u; id -g; tr -s ' ' < /proc/self/uid_map; hostname; "
-			    "stat -c '%t:%T' /dev/null; exit 7");
 	struct ctt_result res;
-	lc_ctrun(&res, &r.t, "run", "--bundle", r.t.bundle, ID);
+	lc_run_sh(&res, &r.t, ID,
+		  "id -u; id -g; tr -s ' ' < /proc/self/uid_map; hostname; "
+		  "stat -c '%t:%T' /dev/null; exit 7");
 	cr_expect_eq(res.status, 7, "exit %d: %s", res.status, res.err);
 	char want[128];
 	snprintf(want, sizeof(want), "0\n0\n 0 %u 1\nctrun\n1:3\n", r.u.uid);
@@ -215,9 +215,8 @@ Test(rootless, cgroup_skipped_with_a_warning_unless_a_limit_is_asked)
 {
 	struct rl r;
 	rl_init(&r);
-	lc_set_script(&r.t, "grep -c /ctrun/ /proc/self/cgroup; true");
 	struct ctt_result res;
-	lc_ctrun(&res, &r.t, "run", "--bundle", r.t.bundle, ID);
+	lc_run_sh(&res, &r.t, ID, "grep -c /ctrun/ /proc/self/cgroup; true");
 	cr_expect_eq(res.status, 0, "exit %d: %s", res.status, res.err);
 	cr_expect_str_eq(res.out, "0\n", "the container is in a cgroup of ctrun's");
 	cr_expect(strstr(res.err, "runs without a cgroup: cgroups are not delegated to this user"),

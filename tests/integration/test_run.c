@@ -23,9 +23,8 @@ static void writable_root(const struct lc *t)
 /* Foreground `run` of `sh -c script`; returns ctrun's exit status. */
 static int run_script(const struct lc *t, const char *script)
 {
-	lc_set_script(t, script);
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_run_sh(&r, t, ID, script);
 	int status = r.status;
 	ctt_result_free(&r);
 	return status;
@@ -286,9 +285,8 @@ Test(run, stdout_and_stderr_are_ctruns)
 {
 	struct lc t;
 	lc_init(&t);
-	lc_set_script(&t, "echo to-out; echo to-err >&2");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "echo to-out; echo to-err >&2");
 	cr_expect_eq(r.status, 0);
 	cr_expect_str_eq(r.out, "to-out\n");
 	cr_expect_str_eq(r.err, "to-err\n");

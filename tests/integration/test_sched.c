@@ -20,9 +20,8 @@ TestSuite(sched, .fini = lc_cleanup);
  * caller then skips on). */
 static char *output_unless_refused(const struct lc *t, const char *script, const char *refusal)
 {
-	lc_set_script(t, script);
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_run_sh(&r, t, ID, script);
 	char *out = NULL;
 	if (r.status == 0)
 		out = strdup(r.out);

@@ -81,9 +81,8 @@ static void assert_killed_by_mkdir(const char *action)
 	char rule[256];
 	snprintf(rule, sizeof(rule), DENY_MKDIR("\"%s\""), action);
 	allow_but(&t, rule);
-	lc_set_script(&t, "echo before; exec mkdir /tmp/d");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "echo before; exec mkdir /tmp/d");
 	cr_expect_eq(r.status, 128 + SIGSYS, "%s: status %d, stderr %s", action, r.status, r.err);
 	cr_expect_str_eq(r.out, "before\n", "%s", action);
 	ctt_result_free(&r);

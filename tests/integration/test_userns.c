@@ -523,9 +523,8 @@ static void assert_mappings_refused(const char *ranges, const char *path, const 
 	struct lc t;
 	userns_init(&t);
 	set_mappings(&t, ranges);
-	lc_set_script(&t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "true");
 	ctt_assert_error(&r, path, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
@@ -549,9 +548,8 @@ Test(userns, overlapping_mount_mappings_are_refused)
 		       " {\"containerID\": 20, \"hostID\": 5, \"size\": 10}]");
 	ctt_config_set(t.bundle, ".mounts[7].gidMappings",
 		       "[{\"containerID\": 0, \"hostID\": 0, \"size\": 10}]");
-	lc_set_script(&t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "true");
 	ctt_assert_error(&r, "config.json: .mounts[7].uidMappings[1]:",
 			 "hostID range overlaps that of .mounts[7].uidMappings[0]");
 	ctt_result_free(&r);

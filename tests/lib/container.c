@@ -256,3 +256,9 @@ int lc_count_left_processes(const struct lc *t)
 	free(mark);
 	return n;
 }
+
+int lc_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script)
+{
+	lc_set_script(t, script);
+	return lc_ctrun(r, t, "run", "--bundle", t->bundle, id);
+}

@@ -81,6 +81,8 @@ int lc_ctrun_inputv(struct ctt_result *r, const struct lc *t, const char *input,
 void lc_okv(const struct lc *t, const char *const *args);
 #define lc_ok(t, ...) lc_okv(t, (const char *const[]){__VA_ARGS__, NULL})
 
+/* `run --bundle B id` of `sh -c script` (process.args set so); returns its exit status. */
+int lc_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script);
 /* `run --bundle B ID` of `sh -c script`; expects exit 0 and returns stdout (malloc'd). */
 char *lc_sh_output(const struct lc *t, const char *script);
 /* The same for process.args as configured. */
