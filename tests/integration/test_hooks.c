@@ -680,13 +680,7 @@ Test(hooks, in_a_user_namespace_the_container_hooks_run_in_it)
 	struct hk h;
 	hk_init(&h);
 	const unsigned host_id = 100000;
-	lc_config_append(&h.t, ".linux.namespaces", "{\"type\": \"user\"}");
-	static const char ranges[] = "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]";
-	ctt_config_set(h.t.bundle, ".linux.uidMappings", ranges);
-	ctt_config_set(h.t.bundle, ".linux.gidMappings", ranges);
-	ctt_make_searchable(h.t.bundle);
-	char *rootfs = lc_rootfs_path(&h.t, "");
-	ctt_chown_tree(rootfs, host_id);
+	lc_map_root(&h.t, host_id, 65536);
 	/* the mapped root appends to the log the runtime's hooks start */
 	char *dir = strndup(h.log, strrchr(h.log, '/') - h.log);
 	ctt_make_searchable(dir);
@@ -701,7 +695,7 @@ Test(hooks, in_a_user_namespace_the_container_hooks_run_in_it)
 	lc_ok(&h.t, "create", "--bundle", h.t.bundle, ID);
 	struct init_ns ns = init_ns_of(lc_pid(&h.t, ID));
 	char *host_user = ctt_ns_link("self", "user"), *host_root = file_id("/"),
-	     *container_root = file_id(rootfs);
+	     *rootfs = lc_rootfs_path(&h.t, ""), *container_root = file_id(rootfs);
 	cr_expect_str_neq(ns.user, host_user, "the init is in the host's user namespace");
 	char *r = record_of(&h, "createRuntime");
 	assert_field(r, "user", host_user);

@@ -358,20 +358,11 @@ static pid_t start_swapper(const char *a, const char *b)
  * mapped root owns the rootfs and may search the bundle and the bind source. */
 static void confine(const struct lc *t, const char *src)
 {
-	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
-	char ranges[128];
-	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": 65536}]",
-		 MAPPED_ROOT);
-	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
-	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+	lc_map_root(t, MAPPED_ROOT, 65536);
 	ctt_config_set(t->bundle, ".linux.seccomp",
 		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
 		       "[\"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
-	ctt_make_searchable(t->bundle);
 	ctt_make_searchable(src);
-	char *rootfs = ctt_path(t->bundle, "rootfs");
-	ctt_chown_tree(rootfs, MAPPED_ROOT);
-	free(rootfs);
 }
 
 static void assert_swap_harmless(bool walk, bool confined)

@@ -43,18 +43,9 @@ static void use_userns_without_pidns(struct pw *p)
 {
 	struct lc *t = &p->t;
 	lc_namespace_set(t, "pid", NULL);
-	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
-	char ranges[96];
-	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": 65536}]",
-		 HOST_ID);
-	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
-	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+	lc_map_root(t, HOST_ID, 65536);
 	lc_remove_mount(t, "/proc");
 	lc_add_mount(t, "/proc", "bind", "/proc", "rbind");
-	ctt_make_searchable(t->bundle);
-	char *rootfs = ctt_path(t->bundle, "rootfs");
-	ctt_chown_tree(rootfs, HOST_ID);
-	free(rootfs);
 }
 
 static void pw_init(struct pw *p, enum route route)

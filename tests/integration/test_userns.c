@@ -51,15 +51,7 @@ static void set_mappings(const struct lc *t, const char *ranges)
 static void userns_init(struct lc *t)
 {
 	lc_init(t);
-	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
-	char ranges[128];
-	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": %d}]",
-		 HOST_ID, MAP_SIZE);
-	set_mappings(t, ranges);
-	ctt_make_searchable(t->bundle);
-	char *rootfs = ctt_path(t->bundle, "rootfs");
-	ctt_chown_tree(rootfs, HOST_ID);
-	free(rootfs);
+	lc_map_root(t, HOST_ID, MAP_SIZE);
 }
 
 /* A host directory owned by uid (searchable), bound read-write at dest. */

@@ -176,3 +176,17 @@ void lc_add_tmpfs(const struct lc *t, const char *dest, const char *options)
 {
 	lc_add_mount(t, dest, "tmpfs", "tmpfs", options);
 }
+
+void lc_map_root(const struct lc *t, unsigned host_id, unsigned size)
+{
+	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
+	char ranges[128];
+	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %u, \"size\": %u}]",
+		 host_id, size);
+	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
+	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+	ctt_make_searchable(t->bundle);
+	char *rootfs = lc_rootfs_path(t, "");
+	ctt_chown_tree(rootfs, host_id);
+	free(rootfs);
+}

@@ -41,6 +41,10 @@ long lc_namespace_index(const struct lc *t, const char *type);
 /* Replaces (json) or removes (NULL) the namespace entry of that type. */
 void lc_namespace_set(const struct lc *t, const char *type, const char *json);
 
+/* A new user namespace for the container mapping ids 0..size-1 (uids and gids) to host_id on;
+ * the bundle searchable and the rootfs owned by the mapped root. */
+void lc_map_root(const struct lc *t, unsigned host_id, unsigned size);
+
 /* Appends {destination, type, source, options} to .mounts; options comma-separated
  * ("ro,size=1m"), NULL for none. */
 void lc_add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
