@@ -403,8 +403,7 @@ Test(cgroup_cmds, events_reports_an_oom_kill)
 			    out, -1);
 	/* the first stats record comes after the OOM watch is armed */
 	free(ctt_wait_content(out, "\"type\":\"stats\""));
-	char *go = lc_rootfs_path(&t, "go");
-	ctt_write_file(go, "");
+	char *go = lc_rootfs_file(&t, "go", "");
 	char *text = ctt_wait_content(out, "\"type\":\"oom\"");
 	cr_expect(strstr(text, "{\"type\":\"oom\",\"id\":\"oom\"}\n"), "%s", text);
 	free(text);

@@ -223,8 +223,7 @@ Test(escapes, cwd_resolved_inside_the_rootfs)
 {
 	struct lc t;
 	lc_init(&t);
-	char *marker = lc_rootfs_path(&t, "in-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-rootfs", "");
 	set_cwd(&t, "/../../../../");
 	char *out = lc_sh_output(&t, "pwd; ls -d in-rootfs");
 	cr_expect_str_eq(out, "/\nin-rootfs\n");
@@ -369,8 +368,7 @@ static void mask_one_file(const struct lc *t)
 	static const char *const dev[] = {"/dev/pts", "/dev/shm", "/dev/mqueue", "/dev"};
 	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
 		lc_remove_mount(t, dev[i]);
-	char *masked = lc_rootfs_path(t, "etc/masked");
-	ctt_write_file(masked, "secret\n");
+	char *masked = lc_rootfs_file(t, "etc/masked", "secret\n");
 	free(masked);
 	ctt_config_set(t->bundle, ".linux.maskedPaths", "[\"/etc/masked\"]");
 }

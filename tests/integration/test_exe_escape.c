@@ -111,8 +111,7 @@ static void install(const struct lc *t, const char *rel, const char *from)
 /* The victim's script in t's rootfs. */
 static void install_script(const struct lc *t)
 {
-	char *path = lc_rootfs_path(t, "victim.sh");
-	ctt_write_file(path, SCRIPT);
+	char *path = lc_rootfs_file(t, "victim.sh", SCRIPT);
 	cr_assert_eq(chmod(path, 0755), 0);
 	free(path);
 }

@@ -71,8 +71,7 @@ Test(exec, joins_every_namespace_and_the_root_of_the_init)
 {
 	struct lc t;
 	ex_start(&t);
-	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	char *out = ex_output(&t, LC_ARGV(ID, "sh", "-c",
 					  "echo; for n in mnt pid net ipc uts cgroup user; do echo "
 					  "\"$n $(readlink /proc/self/ns/$n)\"; done; "
@@ -102,8 +101,7 @@ Test(exec, exit_codes_as_runc_and_podman_expect)
 {
 	struct lc t;
 	ex_start(&t);
-	char *plain = lc_rootfs_path(&t, "not-executable");
-	ctt_write_file(plain, "echo never\n");
+	char *plain = lc_rootfs_file(&t, "not-executable", "echo never\n");
 	chmod(plain, 0644);
 	assert_exec_status(&t, LC_ARGV(ID, "true"), 0, NULL);
 	assert_exec_status(&t, LC_ARGV(ID, "sh", "-c", "exit 3"), 3, NULL);
@@ -502,8 +500,7 @@ Test(exec, cwd_is_resolved_inside_the_container)
 	ex_start(&t);
 	char *link = lc_rootfs_path(&t, "up");
 	cr_assert_eq(symlink("../../../../../../..", link), 0);
-	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	char *out = ex_output(&t, LC_ARGV("--cwd", "/up", ID, "sh", "-c", "pwd; ls"));
 	assert_has(out, "^/$");
 	assert_has(out, "^in-the-rootfs$");
@@ -687,8 +684,7 @@ Test(exec, root_of_a_container_without_mount_namespace_is_the_inits)
 	ctt_config_set(t.bundle, ".linux.maskedPaths", "[]");
 	ctt_config_set(t.bundle, ".linux.readonlyPaths", "[]");
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
-	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "ls", "/"));
 	assert_has(out, "^in-the-rootfs$");

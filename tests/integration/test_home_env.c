@@ -33,8 +33,7 @@ static void home_init(struct lc *t, unsigned uid)
 	char user[64];
 	snprintf(user, sizeof(user), "{\"uid\": %u, \"gid\": %u}", uid, uid);
 	ctt_config_set(t->bundle, ".process.user", user);
-	char *passwd = lc_rootfs_path(t, "etc/passwd");
-	ctt_write_file(passwd, PASSWD);
+	char *passwd = lc_rootfs_file(t, "etc/passwd", PASSWD);
 	free(passwd);
 }
 

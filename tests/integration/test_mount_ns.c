@@ -102,8 +102,7 @@ Test(mount_ns, inherited_namespace_with_run_and_masks)
 	struct lc t;
 	lc_init(&t);
 	lc_namespace_set(&t, "mount", NULL);
-	char *secret = lc_rootfs_path(&t, "etc/secret");
-	ctt_write_file(secret, "secret\n");
+	char *secret = lc_rootfs_file(&t, "etc/secret", "secret\n");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
 	char *out = lc_sh_output(&t, "wc -c </etc/secret; touch /x 2>/dev/null || echo root-ro");
 	cr_expect_str_eq(out, "0\nroot-ro\n");

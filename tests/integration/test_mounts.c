@@ -751,8 +751,7 @@ Test(mounts, default_devices_in_the_image_dev_without_a_dev_mount)
 	struct lc t;
 	mt_init(&t);
 	remove_dev_mounts(&t);
-	char *masked = lc_rootfs_path(&t, "etc/masked");
-	ctt_write_file(masked, "secret\n");
+	char *masked = lc_rootfs_file(&t, "etc/masked", "secret\n");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/masked\"");
 	char *out = lc_sh_output(&t, DEFAULT_DEVICES "; stat -c 'masked=%F %t:%T' /etc/masked; "
 						     "echo \"read=$(wc -c </etc/masked)\"");
@@ -837,8 +836,7 @@ Test(mounts, masked_file_reads_empty_and_keeps_nothing)
 {
 	struct lc t;
 	mt_init(&t);
-	char *secret = lc_rootfs_path(&t, "etc/secret");
-	ctt_write_file(secret, "secret");
+	char *secret = lc_rootfs_file(&t, "etc/secret", "secret");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
 	char *out = lc_sh_output(&t, MOUNTINFO "echo x > /etc/secret; "
 					       "echo \"size=$(cat /etc/secret | wc -c)\"");

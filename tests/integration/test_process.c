@@ -82,10 +82,8 @@ Test(process, path_finds_the_executable)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = lc_rootfs_path(&t, "opt/tools");
-	ctt_mkdir_p(dir);
-	char *prog = ctt_path(dir, "greet");
-	ctt_write_file(prog, "#!/bin/sh\necho \"greeted via $PATH\"\n");
+	char *prog =
+		lc_rootfs_file(&t, "opt/tools/greet", "#!/bin/sh\necho \"greeted via $PATH\"\n");
 	cr_assert_eq(chmod(prog, 0755), 0);
 	ctt_config_set(t.bundle, ".process.env[0]", "\"PATH=/opt/tools:/bin\"");
 	lc_set_args(&t, (const char *const[]){"greet", NULL});
@@ -93,21 +91,15 @@ Test(process, path_finds_the_executable)
 	cr_expect_str_eq(out, "greeted via /opt/tools:/bin\n");
 	free(out);
 	free(prog);
-	free(dir);
 }
 
 Test(process, cwd_is_entered)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = lc_rootfs_path(&t, "srv/app");
-	ctt_mkdir_p(dir);
-	char *marker = ctt_path(dir, "marker");
-	ctt_write_file(marker, "");
+	free(lc_rootfs_file(&t, "srv/app/marker", ""));
 	ctt_config_set(t.bundle, ".process.cwd", "\"/srv/app\"");
 	lc_assert_sh_output(&t, "pwd; ls", "/srv/app\nmarker\n");
-	free(marker);
-	free(dir);
 }
 
 /* "mode uid:gid" of path on the host. */
@@ -746,8 +738,7 @@ Test(process, no_pivot_runs_in_the_rootfs)
 {
 	struct lc t;
 	lc_init(&t);
-	char *marker = lc_rootfs_path(&t, "marker");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "marker", "");
 	lc_set_script(&t, "[ -e /marker ] && echo marker; "
 			  "[ -e /config.json ] || [ -e /../config.json ] || echo confined");
 	struct ctt_result r;

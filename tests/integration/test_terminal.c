@@ -231,8 +231,7 @@ Test(terminal, run_detached_hands_the_terminal_over)
 	char *status = lc_status(&x.t, ID);
 	cr_expect_str_eq(status, "running");
 	free(status);
-	char *go = lc_rootfs_path(&x.t, "go");
-	ctt_write_file(go, "");
+	char *go = lc_rootfs_file(&x.t, "go", "");
 	free(go);
 	char *out = receiver_output(&x);
 	assert_line(out, "^finished$");

@@ -262,3 +262,15 @@ int lc_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const ch
 	lc_set_script(t, script);
 	return lc_ctrun(r, t, "run", "--bundle", t->bundle, id);
 }
+
+char *lc_rootfs_file(const struct lc *t, const char *rel, const char *text)
+{
+	char *path = lc_rootfs_path(t, rel);
+	char *dir = strdup(path);
+	cr_assert_not_null(dir, "out of memory");
+	*strrchr(dir, '/') = '\0';
+	ctt_mkdir_p(dir);
+	ctt_write_file(path, text);
+	free(dir);
+	return path;
+}

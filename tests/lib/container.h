@@ -110,6 +110,8 @@ char *lc_state_file(const struct lc *t, const char *id);
 
 /* bundle/rootfs/rel on the host, malloc'd; the container writes its /rel there. */
 char *lc_rootfs_path(const struct lc *t, const char *rel);
+/* Writes text as bundle/rootfs/rel, its directories made; the path, malloc'd. */
+char *lc_rootfs_file(const struct lc *t, const char *rel, const char *text);
 /* Polls until bundle/rootfs/rel holds needle, then expects it to be exactly want. */
 void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *want);
 
