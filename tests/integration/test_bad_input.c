@@ -170,9 +170,7 @@ Test(bad_input, duplicate_id)
 		       (const char *const[]){"\"dup\"", "already exists", NULL});
 	/* the first container is untouched and still works */
 	cr_expect_eq(lc_pid(&t, "dup"), pid);
-	char *status = lc_status(&t, "dup");
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&t, "dup", "created");
 	lc_ok(&t, "start", "dup");
 	lc_wait_status(&t, "dup", "running");
 	lc_ok(&t, "delete", "--force", "dup");

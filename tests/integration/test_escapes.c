@@ -342,8 +342,7 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	lc_set_script(&t, "echo ran");
 	char *out = ctt_tmp_path("out");
 	create_in_background(&t, 0, -1, out);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "created");
+	lc_assert_status(&t, ID, "created");
 	char *before = ctt_read_file(out);
 	cr_expect(strstr(before, "ran") == NULL, "the process ran without start: %s", before);
 	lc_ok(&t, "start", ID);
@@ -355,7 +354,6 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	}
 	lc_ok(&t, "delete", ID);
 	free(before);
-	free(status);
 	free(out);
 }
 

@@ -90,9 +90,7 @@ Test(exec, joins_every_namespace_and_the_root_of_the_init)
 	assert_has(out, "^init sleep 1000 $");
 	cr_expect_not(ctt_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
 	assert_has(out, "^in-the-rootfs$");
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(&t, ID, "running");
 	free(out);
 	free(marker);
 }
@@ -304,9 +302,7 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 	char *out = ex_output(&t, LC_ARGV(ID, "echo", "in-created"));
 	assert_has(out, "^in-created$");
 	free(out);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&t, ID, "created");
 	lc_ok(&t, "kill", ID, "KILL");
 	lc_wait_status(&t, ID, "stopped");
 	assert_exec_status(&t, LC_ARGV(ID, "true"), 255, "cannot exec in a stopped container");

@@ -216,9 +216,7 @@ Test(home_env, exec_never_waits_on_a_fifo_made_by_the_container)
 	expect_exec_home(
 		&t, LC_ARGV("exec", ID, "sh", "-c", "rm /etc/passwd && mkfifo /etc/passwd"), "");
 	expect_exec_home(&t, LC_ARGV("exec", ID, "sh", "-c", SHOW_HOME), "HOME=[/]\n");
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(&t, ID, "running");
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
 }

@@ -244,9 +244,7 @@ static void assert_exec_refused(const struct lc *t, const char *const *args,
 	ctt_result_free(&r);
 	assert_did_not_run(t);
 	cr_expect(ctt_alive(init), "the container's init is gone");
-	char *status = lc_status(t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(t, ID, "running");
 	cr_expect_eq(ctt_count_in_pidns(init, "sh -c id > /ran"), 0);
 }
 
@@ -386,9 +384,7 @@ Test(input_escapes, nul_in_update_resources_refused)
 		       "update", "--resources", "-", ID);
 	ctt_assert_error(&r, ".unified[\"pids.max\"]", "holds a NUL byte");
 	ctt_result_free(&r);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(&t, ID, "running");
 	if (pids) {
 		char *after = cgt_read(pids, "pids.max");
 		cr_expect_str_eq(after, before, "the limit changed");

@@ -422,15 +422,21 @@ Test(lifecycle, delete_removes_a_stopped_container)
 	lc_assert_nothing_left(&t);
 }
 
+/* Containers "created1", created, and "running1", started. */
+static void created_and_running(const struct lc *t)
+{
+	create(t, "created1");
+	create(t, "running1");
+	lc_ok(t, "start", "running1");
+}
+
 /* runtime.md#delete: "Attempting to delete a container that is not stopped MUST generate an
  * error"; ctrun treats `created` as not stopped, as runc does, and --force kills first. */
 Test(lifecycle, delete_refuses_live_containers_without_force)
 {
 	struct lc t;
 	init_running(&t, "sleep 1000");
-	create(&t, "created1");
-	create(&t, "running1");
-	lc_ok(&t, "start", "running1");
+	created_and_running(&t);
 	const char *ids[] = {"created1", "running1"}, *status[] = {"created", "running"};
 	for (size_t i = 0; i < 2; i++) {
 		lc_assert_fails(&t, LC_ARGV("delete", ids[i]), ids[i], status[i], "--force");
@@ -443,9 +449,7 @@ Test(lifecycle, delete_force_kills_created_and_running)
 {
 	struct lc t;
 	init_running(&t, "trap '' TERM; touch /started; sleep 1000");
-	create(&t, "created1");
-	create(&t, "running1");
-	lc_ok(&t, "start", "running1");
+	created_and_running(&t);
 	wait_marker(&t, "started");
 	pid_t pids[] = {lc_pid(&t, "created1"), lc_pid(&t, "running1")};
 	lc_ok(&t, "delete", "--force", "created1");

@@ -181,9 +181,7 @@ Test(rootless, lifecycle_as_a_user)
 	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
 	lc_ok(&r.t, "create", "--bundle", r.t.bundle, ID);
 	cr_expect_eq(host_uid_of(lc_pid(&r.t, ID)), r.u.uid, "the init is not the user's");
-	char *status = lc_status(&r.t, ID);
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&r.t, ID, "created");
 	lc_ok(&r.t, "start", ID);
 	lc_wait_status(&r.t, ID, "running");
 	lc_ok(&r.t, "kill", ID, "KILL");

@@ -207,9 +207,7 @@ Test(run, keep_leaves_it_stopped_until_delete)
 	lc_ctrun(&r, &t, "run", "--keep", "--bundle", t.bundle, ID);
 	cr_expect_eq(r.status, 3, "stderr: %s", r.err);
 	ctt_result_free(&r);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "stopped");
-	free(status);
+	lc_assert_status(&t, ID, "stopped");
 	lc_ctrun(&r, &t, "list", "-q");
 	cr_expect_str_eq(r.out, ID "\n");
 	ctt_result_free(&r);
@@ -225,8 +223,7 @@ Test(run, detach_returns_while_it_runs)
 	lc_set_script(&t, "exec sleep 100");
 	char *pid_file = ctt_tmp_path("pid");
 	lc_ok(&t, "run", "--detach", "--pid-file", pid_file, "--bundle", t.bundle, ID);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
+	lc_assert_status(&t, ID, "running");
 	pid_t pid = lc_pid(&t, ID);
 	char *text = ctt_read_file(pid_file);
 	cr_expect_eq(atoi(text), pid, "pid file holds \"%s\", state says %d", text, pid);
@@ -236,7 +233,6 @@ Test(run, detach_returns_while_it_runs)
 	lc_ok(&t, "delete", ID);
 	lc_assert_nothing_left(&t);
 	free(text);
-	free(status);
 	free(pid_file);
 }
 

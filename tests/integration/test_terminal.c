@@ -88,9 +88,7 @@ static char *terminal_cycle(struct term *x, const char *const *opts)
 {
 	receiver_start(x, opts);
 	create_with_socket(x);
-	char *status = lc_status(&x->t, ID);
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&x->t, ID, "created");
 	return start_and_collect(x);
 }
 
@@ -228,9 +226,7 @@ Test(terminal, run_detached_hands_the_terminal_over)
 	expect_quiet_success(&x, (const char *const[]){"run", "--detach", "--bundle", x.t.bundle,
 						       "--console-socket", x.sock, ID, NULL});
 	free(ctt_wait_content(x.out, "got [hi]"));
-	char *status = lc_status(&x.t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(&x.t, ID, "running");
 	char *go = lc_rootfs_file(&x.t, "go", "");
 	free(go);
 	char *out = receiver_output(&x);
