@@ -625,19 +625,27 @@ static char *spawn_with_fd3(const struct lc *t, const char *const *argv, int fd3
 	return text;
 }
 
+/* `run` of script with fd3_file() (its path in *path) as ctrun's fd 3, passed on with
+ * --preserve-fds 1 when preserve; expects exit 0 and returns the output. */
+static char *run_script_with_fd3(struct lc *t, const char *script, bool preserve, char **path)
+{
+	lc_init(t);
+	lc_set_script(t, script);
+	int fd = fd3_file(path);
+	const char *const *args =
+		preserve ? LC_ARGV("run", "--preserve-fds", "1", "--bundle", t->bundle, ID)
+			 : LC_ARGV("run", "--bundle", t->bundle, ID);
+	char *out = spawn_with_fd3(t, lc_ctrun_argv(t, args), fd);
+	close(fd);
+	return out;
+}
+
 Test(process, preserve_fds_passes_fd_3)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_set_script(&t, "read line <&3; echo \"got:$line\"; echo from-container >&3");
-	char *path;
-	int fd = fd3_file(&path);
-	char *out = spawn_with_fd3(
-		&t,
-		lc_ctrun_argv(&t, (const char *const[]){"run", "--preserve-fds", "1", "--bundle",
-							t.bundle, ID, NULL}),
-		fd);
-	close(fd);
+	char *path, *out = run_script_with_fd3(
+			    &t, "read line <&3; echo \"got:$line\"; echo from-container >&3", true,
+			    &path);
 	cr_expect_str_eq(out, "got:from-test\n");
 	char *content = ctt_read_file(path);
 	cr_expect_str_eq(content, "from-test\nfrom-container\n");
@@ -649,14 +657,8 @@ Test(process, preserve_fds_passes_fd_3)
 Test(process, fd_3_is_closed_without_preserve_fds)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_set_script(&t, "[ -e /proc/self/fd/3 ] && echo open || echo closed");
-	char *path;
-	int fd = fd3_file(&path);
-	char *out = spawn_with_fd3(
-		&t, lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL}),
-		fd);
-	close(fd);
+	char *path, *out = run_script_with_fd3(
+			    &t, "[ -e /proc/self/fd/3 ] && echo open || echo closed", false, &path);
 	cr_expect_str_eq(out, "closed\n");
 	free(out);
 	free(path);
