@@ -89,12 +89,10 @@ Test(home_env, a_bind_over_etc_passwd_is_what_counts)
 {
 	struct lc t;
 	home_init(&t, 1000);
-	char *dir = ctt_tmpdir(), *bound = ctt_path(dir, "passwd");
-	ctt_write_file(bound, "alice:x:1000:1000::/from-the-bind:/bin/sh\n");
+	char *bound = ctt_write_tmp("passwd", "alice:x:1000:1000::/from-the-bind:/bin/sh\n");
 	lc_add_mount(&t, "/etc/passwd", "bind", bound, "bind,ro");
 	assert_run_home(&t, "HOME=[/from-the-bind]\n", "the bound file");
 	free(bound);
-	free(dir);
 }
 
 /* A running container of uid 0 whose env has no HOME, for execs. */
@@ -152,8 +150,7 @@ Test(home_env, a_symlink_out_of_the_rootfs_stays_inside)
 {
 	struct lc t;
 	home_init(&t, 1000);
-	char *dir = ctt_tmpdir(), *host = ctt_path(dir, "host-passwd");
-	ctt_write_file(host, "alice:x:1000:1000::/host-secret:/bin/sh\n");
+	char *host = ctt_write_tmp("host-passwd", "alice:x:1000:1000::/host-secret:/bin/sh\n");
 	char *passwd = lc_rootfs_path(&t, "etc/passwd");
 	cr_assert_eq(unlink(passwd), 0);
 	cr_assert_eq(symlink(host, passwd), 0);
@@ -164,17 +161,12 @@ Test(home_env, a_symlink_out_of_the_rootfs_stays_inside)
 	cr_assert_eq(symlink(climb, passwd), 0);
 	assert_run_home(&t, "HOME=[/]\n", "\"..\" past the root: missing inside");
 	/* the same link resolves inside once the path exists in the rootfs */
-	char *inside = lc_rootfs_path(&t, host + 1), *mk;
-	cr_assert_geq(asprintf(&mk, "mkdir -p \"$(dirname '%s')\"", inside), 0);
-	cr_assert_eq(system(mk), 0);
-	ctt_write_file(inside, "alice:x:1000:1000::/inside:/bin/sh\n");
+	char *inside = lc_rootfs_file(&t, host + 1, "alice:x:1000:1000::/inside:/bin/sh\n");
 	assert_run_home(&t, "HOME=[/inside]\n", "the link's target inside the rootfs");
-	free(mk);
 	free(inside);
 	free(climb);
 	free(passwd);
 	free(host);
-	free(dir);
 }
 
 /* What a hostile image may put at /etc/passwd: a FIFO (never opened, so never waited on)
