@@ -20,10 +20,8 @@ Test(testlib, captures_stdout_stderr_and_status)
 	int status = ctt_run(
 		&r, NULL, (const char *const[]){sh, "-c", "echo out; echo err >&2; exit 3", NULL});
 	cr_expect_eq(status, 3);
-	cr_expect_eq(r.status, 3);
 	cr_expect_eq(r.signal, 0);
-	cr_expect_str_eq(r.out, "out\n");
-	cr_expect_str_eq(r.err, "err\n");
+	ctt_expect_output(&r, 3, "out\n", "err\n");
 	ctt_result_free(&r);
 }
 

@@ -84,3 +84,11 @@ void lc_assert_status(const struct lc *t, const char *id, const char *want)
 	cr_expect_str_eq(status, want, "container %s", id);
 	free(status);
 }
+
+void ctt_expect_output(const struct ctt_result *r, int status, const char *out, const char *err)
+{
+	cr_expect_eq(r->status, status, "exit %d, stdout: %s\nstderr: %s", r->status, r->out,
+		     r->err);
+	cr_expect_str_eq(r->out, out, "stdout");
+	cr_expect_str_eq(r->err, err, "stderr");
+}
