@@ -391,8 +391,7 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 {
 	struct lc t;
 	ex_start(&t);
-	char *dir = ctt_tmpdir();
-	char *out = ctt_path(dir, "out");
+	char *out = ctt_tmp_path("out");
 	pid_t ctrun =
 		lc_spawn(&t,
 			 lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c",
@@ -408,7 +407,6 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 	free(text);
 	free(ready);
 	free(out);
-	free(dir);
 }
 
 Test(exec, tty_through_the_console_socket)
