@@ -1,5 +1,11 @@
-/* Helpers for the integration tests: run ctrun, make temporary bundles, read JSON, check
- * documents against the spec's schemas.
+/* Helpers for the integration tests: run ctrun and other programs, make temporary files and
+ * bundles, read JSON, check documents against the spec's schemas. The one helper library of
+ * the tests, in tests/lib by concern: this header (run.c, proc.c, fs.c, json.c, bundle.c,
+ * schema.c, checks.c); container.h, a container under test with its own state root
+ * (container.c, config.c, spawn.c, checks.c); cgroup.h, the cgroup suites' subtree
+ * (cgroup.c); host_null.h, a /dev/null of the test's own (host_null.c); rows.h,
+ * parameterized tests over a table; difftable.h, the differential table (difftable.c, also
+ * in the unit tests).
  *
  * Set-up helpers never return an error: a failure of the machinery (fork, mkdir, a missing
  * $CTRUN) fails the test with cr_assert_fail() and says what went wrong, and a missing
@@ -129,16 +135,6 @@ void ctt_wait_file(const char *path);
 /* Polls until the file holds needle (fails after 10 s); returns the content, malloc'd. */
 char *ctt_wait_content(const char *path, const char *needle);
 
-/* ---- more files (fs.c) ---- */
-
-/* A file of text in a fresh directory of the test's (ctt_tmpdir()): its path, malloc'd. */
-char *ctt_write_tmp(const char *name, const char *text);
-
-/* chown -R -h uid:uid path (for a user namespace's mapped root). */
-void ctt_chown_tree(const char *path, unsigned uid);
-/* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
-void ctt_make_searchable(const char *dir);
-
 /* ---- files and temporary directories (fs.c) ---- */
 
 /* A new empty directory under $TMPDIR (or /tmp), removed by ctt_cleanup(). malloc'd. */
@@ -170,6 +166,14 @@ bool ctt_exists(const char *path);
 
 /* Entries of dir, "." and ".." aside; fails the test when dir cannot be opened. */
 unsigned ctt_count_entries(const char *dir);
+
+/* A file of text in a fresh directory of the test's (ctt_tmpdir()): its path, malloc'd. */
+char *ctt_write_tmp(const char *name, const char *text);
+
+/* chown -R -h uid:uid path (for a user namespace's mapped root). */
+void ctt_chown_tree(const char *path, unsigned uid);
+/* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
+void ctt_make_searchable(const char *dir);
 
 /* fn runs first at the next ctt_cleanup() (once): what a helper library must undo before the
  * directories go, e.g. the containers of container.h, also when a test skips. */
