@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/clone.h"
 #include "libct/child/process.h"
 #include "libct/fs/procfs.h"
 #include "libct/state/procstat.h"

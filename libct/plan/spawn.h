@@ -239,16 +239,6 @@ void ct_plan_enters_user_ns(struct ct_init_plan *plan);
 /* opts->process_path or its default. */
 const char *ct_process_path(const struct ct_spawn_opts *opts);
 
-/* clone3(CLONE_PIDFD | flags) with the clone() and pidfd_open() fallbacks: the pid (0 in
- * the child) or -1 with errno; *method names the call that worked (static storage).
- */
-pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
-/* The same, born in the cgroup2 directory cgroup_fd (clone3 CLONE_INTO_CGROUP) when it is
- * >= 0 and the kernel takes it: *born says so; otherwise the caller writes cgroup.procs
- * (ct_cgroup_enter) before the child runs anything of the container's. */
-pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
-			  bool *born);
-
 /* The end of a namespace joiner, spawn's and exec's (libct/plan/sync.h): clones the real child
  * as the runtime's own (CLONE_PARENT, into cgroup_fd when >= 0), which runs child(arg)
  * (never to return), hands its pidfd over on sync_fd and exits; when that fails, or the
