@@ -318,6 +318,7 @@ static int v2_destroy(struct ct_cgroup *cg, struct ct_error *err)
 
 const struct ct_cgroup_ops ct_cgroup_v2_ops = {
 	.name = "v2",
+	.unified = true,
 	.create = v2_create,
 	.apply = v2_apply,
 	.freeze = v2_freeze,
