@@ -26,6 +26,7 @@
 #include "libct/fs/procfs.h"
 #include "libct/child/rootfs.h"
 #include "libct/fs/safefs.h"
+#include "libct/plan/namespaces.h"
 #include "libct/plan/spawn.h"
 #include "libct/plan/sync.h"
 #include "libct/base/syscalls.h"

@@ -19,6 +19,7 @@
 #include "libct/base/clone.h"
 #include "libct/child/process.h"
 #include "libct/fs/procfs.h"
+#include "libct/plan/namespaces.h"
 #include "libct/state/procstat.h"
 #include "libct/plan/sync.h"
 #include "libct/base/syscalls.h"

@@ -1,5 +1,6 @@
 /* clone3(CLONE_PIDFD | namespaces) of the container init, with the clone() fallback, and the
  * parent's side of the set-up conversation (libct/plan/sync.h). */
+#include "libct/plan/namespaces.h"
 #include "libct/plan/spawn.h"
 
 #include <errno.h>

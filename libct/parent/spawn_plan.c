@@ -21,21 +21,11 @@
 #include "libct/fs/mountfd.h"
 #include "libct/child/process.h"
 #include "libct/base/selfstatus.h"
+#include "libct/plan/namespaces.h"
 #include "libct/plan/spawn.h"
 #include "libct/child/sysctl.h"
 #include "libct/parent/userns.h"
 #include "oci/capabilities.h"
-
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-
-const unsigned long ct_ns_clone_flags[OCI_NS_COUNT] = {
-	[OCI_NS_MOUNT] = CLONE_NEWNS,	   [OCI_NS_PID] = CLONE_NEWPID,
-	[OCI_NS_NETWORK] = CLONE_NEWNET,   [OCI_NS_UTS] = CLONE_NEWUTS,
-	[OCI_NS_IPC] = CLONE_NEWIPC,	   [OCI_NS_USER] = CLONE_NEWUSER,
-	[OCI_NS_CGROUP] = CLONE_NEWCGROUP, [OCI_NS_TIME] = CLONE_NEWTIME,
-};
 
 /* setns() of the child is typed, but a wrong type found there could not name the path:
  * check it here, where the path is known. */

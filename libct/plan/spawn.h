@@ -265,9 +265,6 @@ int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *opts, pid_t pid, int
 				struct ct_error *err);
 __attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
 
-/* CLONE_NEW* of each namespace type, also setns()'s nstype. */
-extern const unsigned long ct_ns_clone_flags[OCI_NS_COUNT];
-
 /* Capability name ("CAP_KILL" or "kill") -> number, -1 when unknown. Pure. */
 int ct_capability_from_name(const char *name);
 
