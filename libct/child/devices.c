@@ -13,6 +13,7 @@
 #include "libct/fs/mountfd.h"
 #include "libct/fs/mountpoint.h"
 #include "libct/fs/safefs.h"
+#include "libct/plan/mount_expect.h"
 
 /* dev is major << 8 | minor, as makedev() gives for these small numbers */
 struct node {

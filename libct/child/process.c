@@ -26,6 +26,7 @@
 #include "libct/plan/sync.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/terminal.h"
+#include "libct/plan/mount_expect.h"
 
 int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
 {

@@ -23,6 +23,7 @@
 #include "libct/fs/safefs.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/sysctl.h"
+#include "libct/plan/mount_expect.h"
 
 /* mounted_fd: as ct_mount_at()'s, may be NULL. */
 static int mount_request(struct ct_mountpoints *mp, size_t index, const char *dest,

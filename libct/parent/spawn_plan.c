@@ -26,6 +26,7 @@
 #include "libct/child/sysctl.h"
 #include "libct/parent/userns.h"
 #include "oci/capabilities.h"
+#include "libct/parent/mountcheck_plan.h"
 
 /* setns() of the child is typed, but a wrong type found there could not name the path:
  * check it here, where the path is known. */

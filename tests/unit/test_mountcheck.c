@@ -15,6 +15,8 @@
 #include "libct/plan/spawn.h"
 #include "libct/base/syscalls.h"
 #include "tests/unit/plan_fixture.h"
+#include "libct/plan/mount_expect.h"
+#include "libct/parent/mountcheck_plan.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
