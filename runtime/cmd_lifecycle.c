@@ -11,6 +11,7 @@
 #include "libct/state/pidns.h"
 #include "libct/base/signals.h"
 #include "runtime/container.h"
+#include "runtime/container_abort.h"
 #include "runtime/container_cgroup.h"
 #include "runtime/kill_all.h"
 #include "runtime/log.h"

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include "runtime/container.h"
+#include "runtime/container_abort.h"
 #include "runtime/create_flags.h"
 #include "runtime/forward.h"
 #include "runtime/log.h"

@@ -76,11 +76,6 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);
 int ct_container_poststart(struct ct_container *c, struct ct_error *err);
 /* poststop, every one; failures are logged as warnings. The state directory may be gone. */
 void ct_container_poststop(const struct ct_container *c);
-/* A failing startContainer or poststart hook stops the container and goes on with its
- * deletion (runtime.md#lifecycle): kill every process, wait for the init, remove the
- * state directory, run poststop. */
-void ct_container_abort_start(struct ct_container *c);
-
 /* Removes the cgroup (killing what is left in it) and the state directory; the container
  * must be stopped. */
 int ct_container_destroy(struct ct_container *c, struct ct_error *err);

@@ -1,13 +1,10 @@
 /* The hooks the runtime runs itself after create (hooks/hooks.h): poststart in the runtime
- * namespace once the user process has been executed, poststop once the container is gone,
- * and the spec's way out of a failed start (runtime.md#lifecycle steps 7-9 -> 12-13). They
- * come from state.json (struct ct_state), never from the bundle again. */
-#include <signal.h>
+ * namespace once the user process has been executed, poststop once the container is gone.
+ * They come from state.json (struct ct_state), never from the bundle again. */
 #include <stdlib.h>
 
 #include "hooks/hooks.h"
 #include "runtime/container.h"
-#include "runtime/kill_all.h"
 #include "runtime/log.h"
 
 int ct_container_poststart(struct ct_container *c, struct ct_error *err)
@@ -40,15 +37,4 @@ void ct_container_poststop(const struct ct_container *c)
 	}
 	ct_hooks_run_all(&c->state.hooks, CT_HOOK_POSTSTOP, state, warn_hook, c->state.id);
 	free(state);
-}
-
-void ct_container_abort_start(struct ct_container *c)
-{
-	struct ct_error ignored = {0};
-	if (ct_container_attach(c, &ignored) == 0 && ct_kill_all(c, SIGKILL, &ignored) == 0)
-		ct_container_wait_exit(c, &ignored);
-	if (ct_container_destroy(c, &ignored) < 0)
-		ct_log(CT_LOG_ERROR, "delete container \"%s\": %s", ct_shown_id(c->state.id).s,
-		       ignored.msg);
-	ct_container_poststop(c);
 }
