@@ -13,6 +13,7 @@
 #include "libct/parent/exec.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/terminal.h"
+#include "libct/parent/spawn_plan.h"
 #include "runtime/bundle.h"
 #include "runtime/cache_dir.h"
 #include "runtime/container.h"

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <signal.h>
 
+#include "libct/parent/spawn.h"
+#include "libct/parent/spawned.h"
 #include "runtime/container.h"
 #include "runtime/container_abort.h"
 #include "runtime/create_flags.h"

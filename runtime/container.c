@@ -16,6 +16,9 @@
 #include "libct/base/kernel.h"
 #include "libct/child/lsm.h"
 #include "libct/base/pathbuf.h"
+#include "libct/parent/spawn.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/parent/spawned.h"
 #include "libct/state/shared_root.h"
 #include "libct/plan/sync.h"
 #include "libct/base/syscalls.h"
@@ -95,7 +98,7 @@ static int copy_annotations(const oci_string_map *from, oci_string_map *to)
 	return 0;
 }
 
-/* The state before the spawn: hooks read it (libct/plan/spawn.h). The poststart and poststop
+/* The state before the spawn: hooks read it (libct/plan/plan.h). The poststart and poststop
  * hooks move from the config into it, to be kept in state.json (libct/state/state.h). */
 static int prepare_state(struct ct_container *c, const struct ct_create_args *a, const char *bundle,
 			 const char *rootfs, struct oci_config *config, struct ct_error *err)

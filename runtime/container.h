@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "libct/state/procstat.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 #include "libct/state/state.h"
 #include "runtime/ctrun.h"
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "libct/base/error.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* Whether the process's set-up writes to /proc (oom_score_adj, an LSM label): only then is
  * a private procfs worth making (libct/fs/procfs.h). */

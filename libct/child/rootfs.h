@@ -7,7 +7,7 @@
 #define CT_ROOTFS_H
 
 #include "libct/base/error.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* The rootfs bound onto itself (private in a shared namespace) and the config's mounts and
  * /dev nodes made in it, paths resolved in it: an O_PATH fd of it, or -1. */

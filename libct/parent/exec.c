@@ -19,6 +19,8 @@
 #include "libct/base/clone.h"
 #include "libct/child/process.h"
 #include "libct/fs/procfs.h"
+#include "libct/parent/spawn.h"
+#include "libct/parent/spawn_plan.h"
 #include "libct/plan/namespaces.h"
 #include "libct/state/procstat.h"
 #include "libct/plan/sync.h"

@@ -1,7 +1,11 @@
 /* clone3(CLONE_PIDFD | namespaces) of the container init, with the clone() fallback, and the
  * parent's side of the set-up conversation (libct/plan/sync.h). */
+#include "libct/parent/spawned.h"
 #include "libct/plan/namespaces.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
+#include "libct/parent/spawn.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/child/init.h"
 
 #include <errno.h>
 #include <fcntl.h>

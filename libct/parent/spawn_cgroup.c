@@ -4,6 +4,8 @@
 #include "libct/parent/spawn_cgroup.h"
 
 #include "libct/cgroup/cgroup.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/parent/spawned.h"
 #include "libct/plan/sync.h"
 
 /* The REST part of a cgroup made in two parts, with the resources applied: the init joins

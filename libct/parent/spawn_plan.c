@@ -22,7 +22,8 @@
 #include "libct/child/process.h"
 #include "libct/base/selfstatus.h"
 #include "libct/plan/namespaces.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
+#include "libct/parent/spawn_plan.h"
 #include "libct/child/sysctl.h"
 #include "libct/parent/userns.h"
 #include "oci/capabilities.h"
@@ -618,7 +619,7 @@ static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *p
 	return 0;
 }
 
-/* The hooks create and the init run read the state the caller gives (libct/plan/spawn.h). */
+/* The hooks create and the init run read the state the caller gives (libct/plan/plan.h). */
 static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
 {
 	const struct oci_hooks *h = &o->config->hooks;

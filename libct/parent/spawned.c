@@ -1,12 +1,11 @@
-/* The handle of a spawned init (struct ct_spawned, libct/plan/spawn.h): killing it and
- * closing what the parent holds of it. */
+#include "libct/parent/spawned.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "libct/base/syscalls.h"
-#include "libct/plan/spawn.h"
 
 /* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
  * kill() is safe where a seccomp profile refuses pidfd_send_signal (without it, the wait

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i)
 {

@@ -12,7 +12,7 @@
 
 #include "libct/verify/mountcheck.h"
 #include "libct/fs/safefs.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 #include "libct/base/syscalls.h"
 #include "tests/unit/plan_fixture.h"
 #include "libct/plan/mount_expect.h"

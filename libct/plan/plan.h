@@ -1,9 +1,9 @@
-/* Spawning the container init: everything is prepared in the parent (struct ct_init_plan),
- * then one clone3(CLONE_PIDFD | namespaces) — or clone(CLONE_PIDFD) where clone3 is refused —
- * and the child runs libct/child/init.c on the copied memory image. Nothing is parsed in the child.
- */
-#ifndef CT_SPAWN_H
-#define CT_SPAWN_H
+/* The plan of a container init: everything the parent prepares before the clone (struct
+ * ct_init_plan, made from struct ct_spawn_opts), which the child applies on its copy of the
+ * memory image without parsing anything, and the handle the parent keeps of the spawned
+ * init (struct ct_spawned). */
+#ifndef CT_PLAN_H
+#define CT_PLAN_H
 
 #include <linux/capability.h>
 #include <signal.h>
@@ -202,70 +202,5 @@ struct ct_spawned {
 	bool start_sent;	 /* START is on its way already (ct_spawn_opts.start_early) */
 	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
 };
-
-/* Spawns the init and waits until it is READY (set up, waiting to start). On failure the
- * child is killed and reaped and the exec fifo removed: nothing is left. */
-int ct_spawn(const struct ct_spawn_opts *opts, struct ct_spawned *out, struct ct_error *err);
-/* CT_START_SYNC: let the user process run, once its startContainer hooks passed; with
- * wait_exec (poststart hooks to run), return only after its execve. */
-int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err);
-/* SIGKILL through the pidfd, reap, close everything. */
-void ct_spawned_kill(struct ct_spawned *s);
-void ct_spawned_close(struct ct_spawned *s);
-void ct_spawned_close_sync(struct ct_spawned *s);
-
-/* Socket activation (sd_listen_fds(3)) as runc honours it: the number of fds from 3 on
- * that LISTEN_FDS hands to the container, or 0. They are ctrun's only when LISTEN_PID is
- * unset or names `self`: set to another pid, they were meant for that process, which
- * passed the variables on without clearing them. LISTEN_FDS must be a count of 1..65536.
- * Pure; ct_listen_fds() asks it about ctrun's own environment and pid. */
-int ct_listen_fds_count(const char *listen_fds, const char *listen_pid, pid_t self);
-int ct_listen_fds(void);
-
-/* Plan building (spawn_plan.c) and the child's sequence (init.c). */
-int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
-		       struct ct_error *err);
-/* Opens the `tasks` of the v1 hierarchies the init joins itself (plan->cgroup_join) once
- * they exist; nothing when they are made after the clone (cgroup_rest_after_clone). */
-int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err);
-void ct_init_plan_free(struct ct_init_plan *plan);
-/* The plan of a process exec'd into an existing container (libct/parent/exec.h): the process's
- * attributes only, no namespaces, mounts or fifo. Freed by ct_init_plan_free(). */
-int ct_exec_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
-		       struct ct_error *err);
-/* For a process that will join a user namespace the plan did not know of (exec): it starts
- * there with the full bounding set, not ctrun's. */
-void ct_plan_enters_user_ns(struct ct_init_plan *plan);
-/* opts->process_path or its default. */
-const char *ct_process_path(const struct ct_spawn_opts *opts);
-
-/* The end of a namespace joiner, spawn's and exec's (libct/plan/sync.h): clones the real child
- * as the runtime's own (CLONE_PARENT, into cgroup_fd when >= 0), which runs child(arg)
- * (never to return), hands its pidfd over on sync_fd and exits; when that fails, or the
- * joiner's own work did (joined false, err set), the error goes to the parent. */
-__attribute__((noreturn)) void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags,
-						int cgroup_fd, void (*child)(void *arg), void *arg,
-						const char *what, struct ct_error *err);
-
-/* Reaps a namespace joiner (a fork that joined namespaces and cloned the real child as our
- * own, CLONE_PARENT) and takes that child from its INIT_PIDFD message (libct/plan/sync.h). */
-int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
-				 const char **method, struct ct_error *err);
-
-/* The next set-up message from the child that carries no fd, the same for the init and
- * exec: on the way, the terminal's master is kept in *pty_master and a seccomp notify fd
- * passed on to listenerPath. *fd: a descriptor that came with msg, or -1. */
-struct ct_sync_msg;
-int ct_spawn_next_msg(const struct ct_spawn_opts *opts, int sock, pid_t pid, int *pty_master,
-		      struct ct_sync_msg *msg, int *fd, struct ct_error *err);
-
-/* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
- * of the container and the process pid. */
-int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *opts, pid_t pid, int fd,
-				struct ct_error *err);
-__attribute__((noreturn)) void ct_init_run(struct ct_init_plan *plan);
-
-/* Capability name ("CAP_KILL" or "kill") -> number, -1 when unknown. Pure. */
-int ct_capability_from_name(const char *name);
 
 #endif
