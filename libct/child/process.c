@@ -299,8 +299,8 @@ static void reset_signals(uint64_t ignored, const sigset_t *mask)
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
-/* Loads the filter when this is its point (spawn.h); a notify fd goes to the parent, which
- * passes it on to the agent: the container keeps no copy that could answer for it. */
+/* Loads the filter when this is its point (libct/plan/plan.h); a notify fd goes to the parent,
+ * which passes it on to the agent: the container keeps no copy that could answer for it. */
 static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point point,
 			   struct ct_error *err)
 {
