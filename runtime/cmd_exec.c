@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/parent/exec.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/terminal.h"
+#include "libct/parent/exec.h"
 #include "libct/parent/spawn_plan.h"
 #include "runtime/bundle.h"
 #include "runtime/cache_dir.h"

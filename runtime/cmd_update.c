@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
-#include "libct/cgroup/zero_unset.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
+#include "libct/cgroup/zero_unset.h"
 #include "oci/jsonwrite.h"
 #include "runtime/container.h"
 #include "runtime/container_cgroup.h"

@@ -11,18 +11,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libct/cgroup/zero_unset.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/kernel.h"
-#include "libct/child/lsm.h"
 #include "libct/base/pathbuf.h"
+#include "libct/base/syscalls.h"
+#include "libct/cgroup/zero_unset.h"
+#include "libct/child/lsm.h"
+#include "libct/child/terminal.h"
 #include "libct/parent/spawn.h"
 #include "libct/parent/spawn_plan.h"
 #include "libct/parent/spawned.h"
-#include "libct/state/shared_root.h"
 #include "libct/plan/sync.h"
-#include "libct/base/syscalls.h"
-#include "libct/child/terminal.h"
+#include "libct/state/shared_root.h"
 #include "runtime/bundle.h"
 #include "runtime/cache_dir.h"
 #include "runtime/container_cgroup.h"

@@ -6,8 +6,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "libct/state/procstat.h"
 #include "libct/plan/plan.h"
+#include "libct/state/procstat.h"
 #include "libct/state/state.h"
 #include "runtime/ctrun.h"
 

@@ -9,8 +9,8 @@
 #include <linux/capability.h>
 
 #include "libct/cgroup/paused.h"
-#include "libct/plan/plan.h"
 #include "libct/parent/spawn_plan.h"
+#include "libct/plan/plan.h"
 #include "runtime/log.h"
 
 static void log_cgroup_warning(const char *msg)

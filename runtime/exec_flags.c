@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/plan/plan.h"
 #include "libct/parent/spawn_plan.h"
+#include "libct/plan/plan.h"
 #include "runtime/container.h"
 #include "runtime/ctrun.h"
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/state/procstat.h"
 #include "libct/base/syscalls.h"
+#include "libct/state/procstat.h"
 #include "runtime/container_cgroup.h"
 
 static int pid_ns_of(pid_t pid, struct stat *st)

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/cgroup/internal.h"
 #include "libct/base/cleanup.h"
+#include "libct/cgroup/internal.h"
 
 static int add_dir(struct ct_cgroup *cg, const char *key, char *path, struct ct_error *err)
 {

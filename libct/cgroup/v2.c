@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/cgroup/bpf_devices.h"
 #include "libct/cgroup/internal.h"
-#include "libct/base/cleanup.h"
 
 #define FREEZE_WAIT_MS 10000
 

@@ -1,6 +1,8 @@
 /* The container init: runs in the child right after clone, on the parent's copied memory
  * image, applying the plan of spawn_plan.c as one readable sequence of named steps. Any
  * failing step sends its error to the parent over the sync socket and exits. */
+#include "libct/child/init.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -18,20 +20,19 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/syscalls.h"
 #include "libct/child/init_hooks.h"
 #include "libct/child/lsm.h"
-#include "libct/verify/mountcheck.h"
-#include "libct/fs/mountfd.h"
 #include "libct/child/process.h"
-#include "libct/fs/procfs.h"
 #include "libct/child/rootfs.h"
+#include "libct/child/terminal.h"
+#include "libct/fs/mountfd.h"
+#include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
 #include "libct/plan/namespaces.h"
 #include "libct/plan/plan.h"
-#include "libct/child/init.h"
 #include "libct/plan/sync.h"
-#include "libct/base/syscalls.h"
-#include "libct/child/terminal.h"
+#include "libct/verify/mountcheck.h"
 
 static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 {

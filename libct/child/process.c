@@ -16,17 +16,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "libct/cgroup/cgroup.h"
 #include "libct/base/cleanup.h"
+#include "libct/base/syscalls.h"
+#include "libct/cgroup/cgroup.h"
 #include "libct/child/home_env.h"
 #include "libct/child/lsm.h"
+#include "libct/child/terminal.h"
 #include "libct/fs/mountfd.h"
 #include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
-#include "libct/plan/sync.h"
-#include "libct/base/syscalls.h"
-#include "libct/child/terminal.h"
 #include "libct/plan/mount_expect.h"
+#include "libct/plan/sync.h"
 
 int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
 {

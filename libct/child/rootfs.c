@@ -13,15 +13,15 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/fs/copyup.h"
+#include "libct/base/syscalls.h"
 #include "libct/child/devices.h"
+#include "libct/child/sysctl.h"
+#include "libct/fs/copyup.h"
 #include "libct/fs/fsinfo.h"
 #include "libct/fs/mountfd.h"
 #include "libct/fs/mountpoint.h"
 #include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
-#include "libct/base/syscalls.h"
-#include "libct/child/sysctl.h"
 #include "libct/plan/mount_expect.h"
 
 /* mounted_fd: as ct_mount_at()'s, may be NULL. */

@@ -1,11 +1,6 @@
 /* clone3(CLONE_PIDFD | namespaces) of the container init, with the clone() fallback, and the
  * parent's side of the set-up conversation (libct/plan/sync.h). */
-#include "libct/parent/spawned.h"
-#include "libct/plan/namespaces.h"
-#include "libct/plan/plan.h"
 #include "libct/parent/spawn.h"
-#include "libct/parent/spawn_plan.h"
-#include "libct/child/init.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,16 +15,21 @@
 #include <unistd.h>
 
 #include "hooks/hooks.h"
-#include "libct/cgroup/cgroup.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/clone.h"
-#include "libct/fs/procfs.h"
-#include "libct/state/shared_root.h"
 #include "libct/base/signals.h"
-#include "libct/parent/spawn_cgroup.h"
-#include "libct/plan/sync.h"
 #include "libct/base/syscalls.h"
+#include "libct/cgroup/cgroup.h"
+#include "libct/child/init.h"
+#include "libct/fs/procfs.h"
+#include "libct/parent/spawn_cgroup.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/parent/spawned.h"
 #include "libct/parent/userns.h"
+#include "libct/plan/namespaces.h"
+#include "libct/plan/plan.h"
+#include "libct/plan/sync.h"
+#include "libct/state/shared_root.h"
 
 #define EXEC_FIFO "exec.fifo"
 

@@ -1,5 +1,7 @@
 /* The parent's half of spawning: turn the parsed config into a ct_init_plan that the child
  * can apply without parsing, allocating or looking anything up by name. */
+#include "libct/parent/spawn_plan.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,18 +18,17 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/child/lsm.h"
-#include "libct/parent/mount_label.h"
-#include "libct/fs/mountfd.h"
-#include "libct/child/process.h"
 #include "libct/base/selfstatus.h"
+#include "libct/child/lsm.h"
+#include "libct/child/process.h"
+#include "libct/child/sysctl.h"
+#include "libct/fs/mountfd.h"
+#include "libct/parent/mount_label.h"
+#include "libct/parent/mountcheck_plan.h"
+#include "libct/parent/userns.h"
 #include "libct/plan/namespaces.h"
 #include "libct/plan/plan.h"
-#include "libct/parent/spawn_plan.h"
-#include "libct/child/sysctl.h"
-#include "libct/parent/userns.h"
 #include "oci/capabilities.h"
-#include "libct/parent/mountcheck_plan.h"
 
 /* setns() of the child is typed, but a wrong type found there could not name the path:
  * check it here, where the path is known. */

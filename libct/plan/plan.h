@@ -11,16 +11,16 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "libct/cgroup/cgroup.h"
 #include "libct/base/error.h"
-#include "libct/plan/idmap_writer.h"
+#include "libct/cgroup/cgroup.h"
 #include "libct/fs/mount_options.h"
-#include "libct/verify/mountcheck.h"
 #include "libct/fs/procfs.h"
+#include "libct/plan/idmap_writer.h"
 #include "libct/plan/sched.h"
 #include "libct/seccomp/seccomp.h"
 #include "libct/seccomp/seccomp_cache.h"
 #include "libct/state/state.h"
+#include "libct/verify/mountcheck.h"
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/fs/mountfd.h"
 #include "libct/base/pathbuf.h"
-#include "libct/fs/safefs.h"
 #include "libct/base/syscalls.h"
+#include "libct/fs/mountfd.h"
+#include "libct/fs/safefs.h"
 
 /* The per-mount flags a config can ask for, with the words a difference is told in. */
 static const struct {
