@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/container.h"
+#include "libct/lifecycle/container.h"
 #include "runtime/create_flags.h"
 #include "runtime/log.h"
 
@@ -91,7 +91,7 @@ int cmd_create(const struct ct_globals *g, int argc, char **argv)
 	sigprocmask(SIG_SETMASK, NULL, &f.create.child_sigmask);
 	struct ct_container c;
 	struct ct_error err = {0};
-	if (ct_container_create(g, &f.create, &c, &err) < 0) {
+	if (ct_container_create(&g->lc, &f.create, &c, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", ct_shown_id(f.create.id).s,
 		       err.msg);
 		return 1;

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "runtime/container.h"
-#include "runtime/container_cgroup.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/container_cgroup.h"
 #include "runtime/duration.h"
 #include "runtime/events_json.h"
 #include "runtime/log.h"
@@ -123,7 +123,7 @@ static int watch_container(const struct ct_globals *g, const char *id, struct wa
 			   struct ct_error *err)
 {
 	struct ct_container c;
-	int rc = ct_container_open(g, id, false, &c, err);
+	int rc = ct_container_open(&g->lc, id, false, &c, err);
 	if (rc == 0 && c.status == CT_STATUS_STOPPED)
 		rc = ct_error_set_plain(err, ESRCH, "container not running");
 	if (rc == 0)

@@ -12,12 +12,12 @@
 
 #include "libct/base/syscalls.h"
 #include "libct/child/terminal.h"
+#include "libct/lifecycle/bundle.h"
+#include "libct/lifecycle/cache_dir.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/container_cgroup.h"
 #include "libct/parent/exec.h"
 #include "libct/parent/spawn_plan.h"
-#include "runtime/bundle.h"
-#include "runtime/cache_dir.h"
-#include "runtime/container.h"
-#include "runtime/container_cgroup.h"
 #include "runtime/exec_flags.h"
 #include "runtime/forward.h"
 #include "runtime/log.h"
@@ -122,7 +122,7 @@ struct exec_run {
 /* Everything up to a running process (r->proc.fail_status says how a spawn failed). */
 static int start_process(const struct ct_globals *g, struct exec_run *r, struct ct_error *err)
 {
-	if (ct_container_open(g, r->f.id, false, &r->c, err) < 0 ||
+	if (ct_container_open(&g->lc, r->f.id, false, &r->c, err) < 0 ||
 	    check_status(&r->c, &r->f, err) < 0 || ct_container_attach(&r->c, err) < 0 ||
 	    load_config(&r->c, &r->f, &r->config, err) < 0 ||
 	    ct_container_check_exec_caps(&r->c.state, r->config, err) < 0 ||
@@ -132,7 +132,7 @@ static int start_process(const struct ct_globals *g, struct exec_run *r, struct 
 	ct_container_dir_close(&r->c.dir);
 	char where[PATH_MAX + 8];
 	snprintf(where, sizeof(where), "%s: ", r->f.process_file ? r->f.process_file : "");
-	const struct ct_seccomp_cache cache = {ct_cache_dir(), ct_runtime_version()};
+	const struct ct_seccomp_cache cache = {ct_cache_dir(), g->lc.version};
 	struct ct_spawn_opts so = {
 		.config = r->config,
 		.bundle = r->c.state.bundle,

@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "libct/base/signals.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/container_abort.h"
+#include "libct/lifecycle/container_cgroup.h"
+#include "libct/lifecycle/kill_all.h"
 #include "libct/state/pidns.h"
-#include "runtime/container.h"
-#include "runtime/container_abort.h"
-#include "runtime/container_cgroup.h"
-#include "runtime/kill_all.h"
 #include "runtime/log.h"
 
 /* Flags without arguments (option values 256..271, a one-letter name doubles as the short
@@ -81,7 +81,7 @@ int cmd_start(const struct ct_globals *g, int argc, char **argv)
 	struct ct_container c;
 	struct ct_error err = {0};
 	rc = 0;
-	if (ct_container_open(g, id, true, &c, &err) < 0) {
+	if (ct_container_open(&g->lc, id, true, &c, &err) < 0) {
 		rc = fail("start", id, &err);
 	} else if (c.status != CT_STATUS_CREATED) {
 		ct_log(CT_LOG_ERROR, "start container \"%s\": cannot start a container that is %s",
@@ -111,7 +111,7 @@ int cmd_state(const struct ct_globals *g, int argc, char **argv)
 	struct ct_error err = {0};
 	char *json = NULL;
 	rc = 0;
-	if (ct_container_open(g, id, false, &c, &err) < 0 ||
+	if (ct_container_open(&g->lc, id, false, &c, &err) < 0 ||
 	    ct_state_format_json(&c.state, ct_status_name(c.status), &json, &err) < 0)
 		rc = fail("state of", id, &err);
 	else
@@ -150,7 +150,7 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	struct ct_error err = {0};
 	rc = 0;
 	bool all = set & (1u << (KILL_ALL - 256));
-	if (ct_container_open(g, id, false, &c, &err) < 0) {
+	if (ct_container_open(&g->lc, id, false, &c, &err) < 0) {
 		rc = fail("kill", id, &err);
 	} else if (c.status == CT_STATUS_STOPPED && all) {
 		if (ct_kill_leftovers(&c, sig, &err) < 0)
@@ -199,7 +199,7 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 	struct ct_container c;
 	struct ct_error err = {0};
 	rc = 0;
-	if (ct_container_open(g, id, true, &c, &err) < 0) {
+	if (ct_container_open(&g->lc, id, true, &c, &err) < 0) {
 		/* --force on a container that is already gone: idempotent clean-up */
 		rc = force && err.errnum == ENOENT ? 0 : fail("delete", id, &err);
 	} else if (c.status != CT_STATUS_STOPPED && !force) {
@@ -247,7 +247,7 @@ static int freeze_command(const struct ct_globals *g, int argc, char **argv, boo
 	struct ct_error err = {0};
 	rc = 0;
 	bool can = false;
-	if (ct_container_open(g, id, true, &c, &err) < 0) {
+	if (ct_container_open(&g->lc, id, true, &c, &err) < 0) {
 		rc = fail(verb, id, &err);
 	} else {
 		can = frozen ? c.status == CT_STATUS_RUNNING || c.status == CT_STATUS_CREATED

@@ -16,9 +16,9 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/fs/fsinfo.h"
+#include "libct/lifecycle/bundle.h"
+#include "libct/lifecycle/container.h"
 #include "oci/jsonwalk.h"
-#include "runtime/bundle.h"
-#include "runtime/container.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"
 #include "runtime/mounts_view.h"
@@ -178,7 +178,8 @@ int cmd_mounts(const struct ct_globals *g, int argc, char **argv)
 	struct ct_container ct;
 	struct ct_error err = {0};
 	int rc = 0;
-	if (ct_container_open(g, id, false, &ct, &err) < 0 || show_mounts(&ct, json, &err) < 0) {
+	if (ct_container_open(&g->lc, id, false, &ct, &err) < 0 ||
+	    show_mounts(&ct, json, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "mounts of container \"%s\": %s", id, err.msg);
 		rc = 1;
 	}

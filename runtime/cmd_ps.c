@@ -12,8 +12,8 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
-#include "runtime/container.h"
-#include "runtime/container_cgroup.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/container_cgroup.h"
 #include "runtime/log.h"
 #include "runtime/ps_filter.h"
 
@@ -90,7 +90,7 @@ static int container_pids(const struct ct_globals *g, const char *id, pid_t **pi
 {
 	struct ct_container c;
 	struct ct_cgroup *cg = NULL;
-	int rc = ct_container_open(g, id, false, &c, err);
+	int rc = ct_container_open(&g->lc, id, false, &c, err);
 	if (rc == 0)
 		rc = ct_container_cgroup_open(&c.state, &cg, err);
 	if (rc == 0 && !cg)

@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <signal.h>
 
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/container_abort.h"
 #include "libct/parent/spawn.h"
 #include "libct/parent/spawned.h"
-#include "runtime/container.h"
-#include "runtime/container_abort.h"
 #include "runtime/create_flags.h"
 #include "runtime/forward.h"
 #include "runtime/log.h"
@@ -16,7 +16,7 @@ static int signal_container(void *data, int sig)
 	return ct_container_signal(data, sig, NULL);
 }
 
-/* state.json says started already (runtime/container.c, record_state) */
+/* state.json says started already (libct/lifecycle/container.c, record_state) */
 static int start_now(struct ct_container *c, struct ct_error *err)
 {
 	if (ct_spawn_start(&c->proc, c->state.hooks.poststart.len > 0, err) < 0)
@@ -54,7 +54,7 @@ int cmd_run(const struct ct_globals *g, int argc, char **argv)
 	struct ct_container c;
 	struct ct_error err = {0};
 	const char *id = f.create.id;
-	if (ct_container_create(g, &f.create, &c, &err) < 0) {
+	if (ct_container_create(&g->lc, &f.create, &c, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", ct_shown_id(id).s, err.msg);
 		return 1;
 	}

@@ -17,9 +17,9 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
 #include "libct/cgroup/zero_unset.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/container_cgroup.h"
 #include "oci/jsonwrite.h"
-#include "runtime/container.h"
-#include "runtime/container_cgroup.h"
 #include "runtime/log.h"
 #include "runtime/update_flags.h"
 
@@ -214,7 +214,7 @@ int cmd_update(const struct ct_globals *g, int argc, char **argv)
 		return rc - 1;
 	struct ct_container c;
 	struct ct_error err = {0};
-	if (ct_container_open(g, id, true, &c, &err) < 0 || update(&c, upd, &err) < 0) {
+	if (ct_container_open(&g->lc, id, true, &c, &err) < 0 || update(&c, upd, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "update container \"%s\": %s", ct_shown_id(id).s, err.msg);
 		rc = 1;
 	}

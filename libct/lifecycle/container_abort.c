@@ -1,11 +1,11 @@
 /* The spec's way out of a failed start (runtime.md#lifecycle steps 7-9 -> 12-13): what
  * start and run do when a startContainer or poststart hook fails. */
-#include "runtime/container_abort.h"
+#include "libct/lifecycle/container_abort.h"
 
 #include <signal.h>
 
-#include "runtime/kill_all.h"
-#include "runtime/log.h"
+#include "libct/lifecycle/kill_all.h"
+#include "libct/lifecycle/log.h"
 
 void ct_container_abort_start(struct ct_container *c)
 {

@@ -1,4 +1,4 @@
-/* ctrun's cache directory (runtime/cache_dir.h).
+/* ctrun's cache directory (libct/lifecycle/cache_dir.h).
  *
  * The host's root: /run/ctrun-cache. /run is a tmpfs on the hosts containerd and Podman run
  * on, so a cache read costs no disk I/O, and a reboot empties it, which loses nothing: an
@@ -8,7 +8,7 @@
  * /run is not its own): $XDG_RUNTIME_DIR/ctrun-cache, beside the default rootless root: the
  * user's own tmpfs (0700, removed at logout); ~/.cache may be a network home shared by hosts.
  * Without XDG_RUNTIME_DIR there: no cache (compiled every time). */
-#include "runtime/cache_dir.h"
+#include "libct/lifecycle/cache_dir.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

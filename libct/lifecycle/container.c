@@ -1,4 +1,4 @@
-#include "runtime/container.h"
+#include "libct/lifecycle/container.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,26 +18,15 @@
 #include "libct/cgroup/zero_unset.h"
 #include "libct/child/lsm.h"
 #include "libct/child/terminal.h"
+#include "libct/lifecycle/bundle.h"
+#include "libct/lifecycle/cache_dir.h"
+#include "libct/lifecycle/container_cgroup.h"
+#include "libct/lifecycle/log.h"
 #include "libct/parent/spawn.h"
 #include "libct/parent/spawn_plan.h"
 #include "libct/parent/spawned.h"
 #include "libct/plan/sync.h"
 #include "libct/state/shared_root.h"
-#include "runtime/bundle.h"
-#include "runtime/cache_dir.h"
-#include "runtime/container_cgroup.h"
-#include "runtime/log.h"
-
-int ct_parse_count(const char *command, const char *flag, const char *text, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(text, &end, 10);
-	if (errno || *end || end == text || v < 0 || v > 65536)
-		return ct_usage_error(command, "%s: invalid count \"%s\"", flag, text), -1;
-	*out = (int)v;
-	return 0;
-}
 
 int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err)
 {
@@ -186,13 +175,13 @@ static int record_pending(struct ct_container *c, const struct ct_cgroup *planne
 /* The container's cgroup planned, recorded and made (or its early part), then the init
  * spawned, ct_spawn making the rest; the rest's resources are needed no longer than the
  * spawn. */
-static int make_cgroup_and_spawn(const struct ct_globals *g, const char *id,
+static int make_cgroup_and_spawn(const struct ct_lifecycle_opts *lc, const char *id,
 				 struct ct_spawn_opts *so, struct ct_container *c,
 				 struct ct_error *err)
 {
 	struct ct_cgroup *planned;
 	struct oci_resources *rest;
-	if (ct_container_cgroup_plan(g, id, so->config, &planned, err) < 0)
+	if (ct_container_cgroup_plan(lc, id, so->config, &planned, err) < 0)
 		return -1;
 	if (record_pending(c, planned, err) < 0) {
 		ct_cgroup_free(planned);
@@ -241,14 +230,14 @@ static int record_shared_root(struct ct_container *c, const struct oci_config *c
 	return rc;
 }
 
-static int spawn_and_record(const struct ct_globals *g, const struct ct_create_args *a,
+static int spawn_and_record(const struct ct_lifecycle_opts *lc, const struct ct_create_args *a,
 			    struct loaded_bundle *b, struct ct_container *c, struct ct_error *err)
 {
 	const char *bundle = b->bundle, *rootfs = b->rootfs;
 	if (prepare_state(c, a, bundle, rootfs, b->config, err) < 0)
 		return -1;
 	const struct oci_config *config = b->config;
-	const struct ct_seccomp_cache cache = {ct_cache_dir(), ct_runtime_version()};
+	const struct ct_seccomp_cache cache = {ct_cache_dir(), lc->version};
 	struct record_args record = {c, a->start};
 	struct ct_spawn_opts so = {
 		.config = config,
@@ -261,7 +250,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.start_early = !a->pid_file && !a->console_socket,
 		.no_pivot = a->no_pivot,
 		.no_new_keyring = a->no_new_keyring,
-		.verify_mounts = !g->no_verify_mounts,
+		.verify_mounts = !lc->no_verify_mounts,
 		.warn = log_warning,
 		.notice = log_notice,
 		.preserve_fds = a->preserve_fds + ct_listen_fds(),
@@ -272,12 +261,12 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		.while_setting_up = record_state,
 		.while_arg = &record,
 	};
-	c->state.no_device_filter = ct_container_lacks_device_filter(g, config);
+	c->state.no_device_filter = ct_container_lacks_device_filter(lc, config);
 	if (config->linux_.mount_label && *config->linux_.mount_label && !ct_selinux_enabled())
 		ct_log(CT_LOG_DEBUG,
 		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled",
 		       ct_shown_id(a->id).s);
-	if (make_cgroup_and_spawn(g, a->id, &so, c, err) < 0 ||
+	if (make_cgroup_and_spawn(lc, a->id, &so, c, err) < 0 ||
 	    record_shared_root(c, config, err) < 0)
 		return -1;
 	log_spawned(a->id, &c->proc);
@@ -288,7 +277,7 @@ static int spawn_and_record(const struct ct_globals *g, const struct ct_create_a
 		return -1;
 	c->status = CT_STATUS_CREATED;
 	/* once it is made, so that a create that fails still says one line */
-	if (!c->cgroup && g->cgroup_manager != CT_CGROUP_DISABLED && geteuid() != 0)
+	if (!c->cgroup && lc->cgroup_manager != CT_CGROUP_DISABLED && geteuid() != 0)
 		ct_log(CT_LOG_WARNING,
 		       "container \"%s\" runs without a cgroup: cgroups are not delegated to this "
 		       "user",
@@ -333,7 +322,7 @@ static int reserve(int rootfd, const char *id, struct ct_container_dir *dir, str
 	return ct_state_reserve(rootfd, id, dir, err);
 }
 
-int ct_container_create(const struct ct_globals *g, const struct ct_create_args *a,
+int ct_container_create(const struct ct_lifecycle_opts *lc, const struct ct_create_args *a,
 			struct ct_container *c, struct ct_error *err)
 {
 	container_init(c);
@@ -341,10 +330,10 @@ int ct_container_create(const struct ct_globals *g, const struct ct_create_args 
 	if (ct_state_check_id(a->id, err) < 0 ||
 	    load_bundle(a, b.bundle, b.rootfs, &b.config, err) < 0)
 		goto fail;
-	c->rootfd = ct_state_root_open(g->root, true, err);
+	c->rootfd = ct_state_root_open(lc->root, true, err);
 	if (c->rootfd < 0 || reserve(c->rootfd, a->id, &c->dir, err) < 0)
 		goto fail;
-	if (spawn_and_record(g, a, &b, c, err) == 0) {
+	if (spawn_and_record(lc, a, &b, c, err) == 0) {
 		oci_config_free(b.config);
 		return 0;
 	}
@@ -435,13 +424,13 @@ static int open_in(int rootfd, const char *id, bool exclusive, struct ct_contain
 	return 0;
 }
 
-int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
+int ct_container_open(const struct ct_lifecycle_opts *lc, const char *id, bool exclusive,
 		      struct ct_container *c, struct ct_error *err)
 {
 	container_init(c);
 	if (ct_state_check_id(id, err) < 0)
 		return -1;
-	c->rootfd = ct_state_root_open(g->root, false, err);
+	c->rootfd = ct_state_root_open(lc->root, false, err);
 	if (c->rootfd < 0) {
 		if (err->errnum == ENOENT)
 			ct_error_set(err, ENOENT, "container \"%s\" does not exist",

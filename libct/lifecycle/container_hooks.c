@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "hooks/hooks.h"
-#include "runtime/container.h"
-#include "runtime/log.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/log.h"
 
 int ct_container_poststart(struct ct_container *c, struct ct_error *err)
 {

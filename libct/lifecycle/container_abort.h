@@ -1,7 +1,7 @@
 #ifndef CTRUN_CONTAINER_ABORT_H
 #define CTRUN_CONTAINER_ABORT_H
 
-#include "runtime/container.h"
+#include "libct/lifecycle/container.h"
 
 /* A failing startContainer or poststart hook stops the container and goes on with its
  * deletion (runtime.md#lifecycle): kill every process, wait for the init, remove the

@@ -1,4 +1,4 @@
-#include "runtime/bundle.h"
+#include "libct/lifecycle/bundle.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "runtime/log.h"
+#include "libct/lifecycle/log.h"
 
 int ct_bundle_rootfs(const char *bundle, const struct oci_config *config, char *rootfs,
 		     struct ct_error *err)

@@ -1,4 +1,4 @@
-#include "runtime/kill_all.h"
+#include "libct/lifecycle/kill_all.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,8 +9,8 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
+#include "libct/lifecycle/container_cgroup.h"
 #include "libct/state/procstat.h"
-#include "runtime/container_cgroup.h"
 
 static int pid_ns_of(pid_t pid, struct stat *st)
 {

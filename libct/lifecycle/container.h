@@ -1,15 +1,16 @@
-/* Operations on one container that several commands share: create (create, run), look up
- * with live status (start, state, kill, delete), start and wait. */
+/* The container lifecycle as a library: create (for create and run), open with the live
+ * status (start, state, kill, delete, ...), attach, signal, wait, start and destroy. It logs
+ * through libct/lifecycle/log.h; the CLI (runtime/) parses the flags and prints. */
 #ifndef CTRUN_CONTAINER_H
 #define CTRUN_CONTAINER_H
 
 #include <signal.h>
 #include <stdbool.h>
 
+#include "libct/lifecycle/opts.h"
 #include "libct/plan/plan.h"
 #include "libct/state/procstat.h"
 #include "libct/state/state.h"
-#include "runtime/ctrun.h"
 
 struct ct_create_args {
 	const char *id;
@@ -35,13 +36,13 @@ struct ct_container {
 
 /* create: reserves the id, spawns the init, writes state.json and the pid file. On error
  * nothing is left: no state directory, no process. */
-int ct_container_create(const struct ct_globals *g, const struct ct_create_args *args,
+int ct_container_create(const struct ct_lifecycle_opts *lc, const struct ct_create_args *args,
 			struct ct_container *out, struct ct_error *err);
 
 /* Opens an existing container (id checked), reads its state, derives its status. A
  * directory without state.json, found under its lock, is a create killed before it recorded
  * the container: errnum ENOENT, and an exclusive opener removes the directory. */
-int ct_container_open(const struct ct_globals *g, const char *id, bool exclusive,
+int ct_container_open(const struct ct_lifecycle_opts *lc, const char *id, bool exclusive,
 		      struct ct_container *out, struct ct_error *err);
 
 /* What `list` shows of one container in a state root the caller holds open (rootfd is
@@ -70,7 +71,7 @@ int ct_container_wait_exit(struct ct_container *c, struct ct_error *err);
  * startContainer hook is returned as the error with c->start_refused set. */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err);
 
-/* ---- the hooks the runtime runs after create (runtime/container_hooks.c) ---- */
+/* ---- the hooks the runtime runs after create (libct/lifecycle/container_hooks.c) ---- */
 
 /* poststart, in order, the first failure returned. */
 int ct_container_poststart(struct ct_container *c, struct ct_error *err);
@@ -81,9 +82,6 @@ void ct_container_poststop(const struct ct_container *c);
 int ct_container_destroy(struct ct_container *c, struct ct_error *err);
 
 void ct_container_close(struct ct_container *c);
-
-/* Parses a non-negative count flag (--preserve-fds): 0, or -1 after a usage error. */
-int ct_parse_count(const char *command, const char *flag, const char *text, int *out);
 
 /* Writes the pid to `path` atomically (temp file in the same directory, rename). */
 int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err);

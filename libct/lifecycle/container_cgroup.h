@@ -4,14 +4,15 @@
 #define CTRUN_CONTAINER_CGROUP_H
 
 #include "libct/cgroup/cgroup.h"
+#include "libct/lifecycle/opts.h"
 #include "libct/state/state.h"
-#include "runtime/ctrun.h"
 
 /* Plans the cgroup for config (linux.cgroupsPath), making nothing yet; *out NULL under
  * --cgroup-manager disabled, where only what a container without a cgroup can be given
  * passes. */
-int ct_container_cgroup_plan(const struct ct_globals *g, const char *id, const struct oci_config *c,
-			     struct ct_cgroup **out, struct ct_error *err);
+int ct_container_cgroup_plan(const struct ct_lifecycle_opts *lc, const char *id,
+			     const struct oci_config *c, struct ct_cgroup **out,
+			     struct ct_error *err);
 
 /* Makes and limits the planned cg (linux.resources, with linux.devices allowed), taking it
  * over: *out is cg once made, NULL when cg is NULL or the caller may not make cgroups and
@@ -27,7 +28,8 @@ void ct_container_cgroup_rest_free(struct oci_resources *rest);
 /* Whether a container made with config has no device filter while its device rules count on
  * its process having no CAP_MKNOD (create refuses it otherwise): --cgroup-manager disabled,
  * device rules, no user namespace. create records it in state.json (no_device_filter). */
-bool ct_container_lacks_device_filter(const struct ct_globals *g, const struct oci_config *c);
+bool ct_container_lacks_device_filter(const struct ct_lifecycle_opts *lc,
+				      const struct oci_config *c);
 
 /* exec into a container whose state.json records no device filter: its process (config's)
  * must not keep CAP_MKNOD, as create required of the init (errnum EPERM). */

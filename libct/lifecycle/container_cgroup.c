@@ -1,5 +1,5 @@
-/* The container's cgroup as create, delete and kill use it (runtime/container_cgroup.h). */
-#include "runtime/container_cgroup.h"
+/* The container's cgroup as create, delete and kill use it (libct/lifecycle/container_cgroup.h). */
+#include "libct/lifecycle/container_cgroup.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 #include <linux/capability.h>
 
 #include "libct/cgroup/paused.h"
+#include "libct/lifecycle/log.h"
 #include "libct/parent/spawn_plan.h"
 #include "libct/plan/plan.h"
-#include "runtime/log.h"
 
 static void log_cgroup_warning(const char *msg)
 {
@@ -142,9 +142,10 @@ static int check_without_cgroup(const struct oci_config *c, struct ct_error *err
 	return 0;
 }
 
-bool ct_container_lacks_device_filter(const struct ct_globals *g, const struct oci_config *c)
+bool ct_container_lacks_device_filter(const struct ct_lifecycle_opts *lc,
+				      const struct oci_config *c)
 {
-	return g->cgroup_manager == CT_CGROUP_DISABLED && c->linux_.resources.devices.len &&
+	return lc->cgroup_manager == CT_CGROUP_DISABLED && c->linux_.resources.devices.len &&
 	       !has_user_namespace(c);
 }
 
@@ -230,11 +231,12 @@ static int make_cgroup(struct ct_cgroup *cg, bool split, const char *id, const s
 	return 1;
 }
 
-int ct_container_cgroup_plan(const struct ct_globals *g, const char *id, const struct oci_config *c,
-			     struct ct_cgroup **out, struct ct_error *err)
+int ct_container_cgroup_plan(const struct ct_lifecycle_opts *lc, const char *id,
+			     const struct oci_config *c, struct ct_cgroup **out,
+			     struct ct_error *err)
 {
 	*out = NULL;
-	if (g->cgroup_manager == CT_CGROUP_DISABLED)
+	if (lc->cgroup_manager == CT_CGROUP_DISABLED)
 		return check_without_cgroup(c, err);
 	struct ct_cgroup_config cfg = {
 		.id = id, .cgroups_path = c->linux_.cgroups_path, .warn = log_cgroup_warning};

@@ -1,7 +1,7 @@
 #ifndef CTRUN_KILL_ALL_H
 #define CTRUN_KILL_ALL_H
 
-#include "runtime/container.h"
+#include "libct/lifecycle/container.h"
 
 /* `kill --all`: signals every process of the container. Until the cgroups issue gives each
  * container a cgroup, "the container" is its pid namespace: every process whose
