@@ -19,7 +19,7 @@
 #include "libct/parent/exec.h"
 #include "libct/parent/spawn_plan.h"
 #include "runtime/exec_flags.h"
-#include "runtime/forward.h"
+#include "libct/lifecycle/forward.h"
 #include "runtime/log.h"
 #include "runtime/tty_relay.h"
 

@@ -9,7 +9,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "runtime/forward.h"
+#include "libct/lifecycle/forward.h"
 
 /* The caller's terminal in raw mode while we relay, so that keys reach the process as
  * typed (^C as a byte, not as our SIGINT); restored at the end. */

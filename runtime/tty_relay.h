@@ -8,7 +8,7 @@
 
 #include "libct/base/error.h"
 
-/* Like ct_forward_and_wait() (runtime/forward.h), relaying the terminal meanwhile; returns
+/* Like ct_forward_and_wait() (libct/lifecycle/forward.h), relaying the terminal meanwhile; returns
  * once the process has exited and everything it wrote has been passed on. */
 int ct_tty_relay_and_wait(int pidfd, int master, const sigset_t *signals,
 			  int (*send)(void *data, int sig), void *data, struct ct_error *err);

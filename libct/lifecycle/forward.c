@@ -1,4 +1,4 @@
-#include "runtime/forward.h"
+#include "libct/lifecycle/forward.h"
 
 #include <errno.h>
 #include <poll.h>
