@@ -1,6 +1,6 @@
 /* A bundle on disk: its config.json and its root filesystem (bundle.md). */
-#ifndef CTRUN_BUNDLE_H
-#define CTRUN_BUNDLE_H
+#ifndef CT_BUNDLE_H
+#define CT_BUNDLE_H
 
 #include "libct/base/error.h"
 #include "oci/config.h"

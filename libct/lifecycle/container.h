@@ -1,8 +1,8 @@
 /* The container lifecycle as a library: create (for create and run), open with the live
  * status (start, state, kill, delete, ...), attach, signal, wait, start and destroy. It logs
  * through libct/lifecycle/log.h; the CLI (runtime/) parses the flags and prints. */
-#ifndef CTRUN_CONTAINER_H
-#define CTRUN_CONTAINER_H
+#ifndef CT_CONTAINER_H
+#define CT_CONTAINER_H
 
 #include <signal.h>
 #include <stdbool.h>

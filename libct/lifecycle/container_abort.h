@@ -1,5 +1,5 @@
-#ifndef CTRUN_CONTAINER_ABORT_H
-#define CTRUN_CONTAINER_ABORT_H
+#ifndef CT_CONTAINER_ABORT_H
+#define CT_CONTAINER_ABORT_H
 
 #include "libct/lifecycle/container.h"
 

@@ -1,7 +1,7 @@
 /* The container's cgroup in the commands: made and limited by create before the clone,
  * found again from state.json by delete, kill --all and the others. */
-#ifndef CTRUN_CONTAINER_CGROUP_H
-#define CTRUN_CONTAINER_CGROUP_H
+#ifndef CT_CONTAINER_CGROUP_H
+#define CT_CONTAINER_CGROUP_H
 
 #include "libct/cgroup/cgroup.h"
 #include "libct/lifecycle/opts.h"

@@ -1,7 +1,7 @@
 /* The foreground of `run` and `exec`: every signal a shell may send is passed on to the
  * process, which is waited for on its pidfd; its status becomes ours. */
-#ifndef CTRUN_FORWARD_H
-#define CTRUN_FORWARD_H
+#ifndef CT_FORWARD_H
+#define CT_FORWARD_H
 
 #include <signal.h>
 

@@ -1,5 +1,5 @@
-#ifndef CTRUN_KILL_ALL_H
-#define CTRUN_KILL_ALL_H
+#ifndef CT_KILL_ALL_H
+#define CT_KILL_ALL_H
 
 #include "libct/lifecycle/container.h"
 

@@ -38,6 +38,24 @@ int ct_lifecycle_delete(const struct ct_lifecycle_opts *lc, const char *id, bool
 /* pause (paused true: a created or running container) and resume (a paused one). */
 int ct_lifecycle_set_paused(const struct ct_lifecycle_opts *lc, const char *id, bool paused);
 
+/* exec: another process in a created or running container (a paused one with
+ * ignore_paused), in the foreground until it exits (the terminal relayed when ctrun holds
+ * it, signals passed on) or detached. Returns the exit status runc gives: the process's
+ * (128+N when killed by signal N), 0 detached, 127 / 126 when the command is missing /
+ * cannot be executed, 255 for any other failure before it runs. */
+struct ct_exec_args {
+	const char *id;
+	/* --process: the whole process object from this file; NULL: config.json's, changed
+	 * by apply(apply_arg, process, err) */
+	const char *process_file;
+	int (*apply)(void *arg, struct oci_process *p, struct ct_error *err);
+	void *apply_arg;
+	const char *console_socket, *pid_file; /* NULL: none */
+	bool detach, ignore_paused;
+	int preserve_fds;
+};
+int ct_lifecycle_exec(const struct ct_lifecycle_opts *lc, const struct ct_exec_args *a);
+
 /* The error line of an operation: logs it, returns -1. */
 int ct_lifecycle_fail(const char *verb, const char *id, const struct ct_error *err);
 

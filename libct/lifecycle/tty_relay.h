@@ -1,8 +1,8 @@
 /* `exec --tty` in the foreground without --console-socket, as runc does it: ctrun keeps
  * the pty master and relays between it and its own stdin and stdout, with the caller's
  * terminal (when stdin is one) in raw mode and its window size passed on (SIGWINCH). */
-#ifndef CTRUN_TTY_RELAY_H
-#define CTRUN_TTY_RELAY_H
+#ifndef CT_TTY_RELAY_H
+#define CT_TTY_RELAY_H
 
 #include <signal.h>
 

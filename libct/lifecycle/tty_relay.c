@@ -1,4 +1,4 @@
-#include "runtime/tty_relay.h"
+#include "libct/lifecycle/tty_relay.h"
 
 #include <errno.h>
 #include <poll.h>
