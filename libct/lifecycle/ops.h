@@ -56,6 +56,12 @@ struct ct_exec_args {
 };
 int ct_lifecycle_exec(const struct ct_lifecycle_opts *lc, const struct ct_exec_args *a);
 
+/* update: resources merged into what the container has and applied to its cgroup, the
+ * result kept for the next update. upd is moved out of (the caller still frees it). */
+#define CT_RESOURCES_MAX (16u << 20) /* the longest resources document read */
+int ct_lifecycle_update(const struct ct_lifecycle_opts *lc, const char *id,
+			struct oci_resources *upd);
+
 /* The error line of an operation: logs it, returns -1. */
 int ct_lifecycle_fail(const char *verb, const char *id, const struct ct_error *err);
 
