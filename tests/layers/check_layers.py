@@ -66,13 +66,22 @@ def against_order(user, used, ranks, what):
     return None
 
 
+def outside(root, target, ranks):
+    """Whether target is a file of the tree (not one the build makes, as version.h) in no
+    listed folder: tests/, say, which the sources must never need."""
+    return os.path.dirname(target) not in ranks and os.path.exists(os.path.join(root, target))
+
+
 def check_includes(root, ranks, files):
     problems, edges = [], set()
     for path in files:
         for number, target in includes_of(root, path):
-            problem = against_order(path, target, ranks, f'{path}:{number}: includes "{target}"')
+            what = f'{path}:{number}: includes "{target}"'
+            problem = against_order(path, target, ranks, what)
             if problem:
                 problems.append(problem)
+            elif outside(root, target, ranks):
+                problems.append(f'{what}: a file outside the folders of libct/LAYERS')
             if path.endswith('.c') and target.endswith('.h'):
                 edges.add((path, target[:-2] + '.c'))
     nodes = {f for f in files if f.endswith('.c')}

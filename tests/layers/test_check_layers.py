@@ -71,6 +71,11 @@ class TheRealTree(Tree):
         append_line(self.root, 'oci/config.c', '#include "libct/state/state.h"')
         self.assertFailsWith('includes "libct/state/state.h": libct/state/ is above oci/')
 
+    def test_a_source_including_a_test_header_fails(self):
+        write(self.root, 'tests/unit/fixture.h', 'int fixture;\n')
+        append_line(self.root, 'runtime/main.c', '#include "tests/unit/fixture.h"')
+        self.assertFailsWith('a file outside the folders of libct/LAYERS')
+
     def test_a_folder_not_listed_fails(self):
         write(self.root, 'libct/newstage/x.c', 'int x;\n')
         self.assertFailsWith('libct/newstage: a source folder that libct/LAYERS does not list')
