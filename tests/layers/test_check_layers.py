@@ -90,7 +90,8 @@ class SmallTree(Tree):
         write(self.root, 'libct/low/a.h', 'int a(void);\n')
         write(self.root, 'libct/low/b.h', 'int b(void);\n')
         write(self.root, 'libct/high/h.h', 'int h(void);\n')
-        write(self.root, 'libct/high/h.c', '#include "libct/low/a.h"\nint h(void) { return a(); }\n')
+        write(self.root, 'libct/high/h.c',
+              '#include "libct/low/a.h"\nint h(void) { return a(); }\n')
 
     def test_a_clean_tree_passes(self):
         write(self.root, 'libct/low/a.c', 'int a(void) { return 1; }\n')
