@@ -22,6 +22,7 @@
 #include "libct/cgroup/cgroup.h"
 #include "libct/child/init.h"
 #include "libct/fs/procfs.h"
+#include "libct/parent/idmap_writer.h"
 #include "libct/parent/spawn_cgroup.h"
 #include "libct/parent/spawn_plan.h"
 #include "libct/parent/spawned.h"
@@ -220,7 +221,7 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 
 /* The parent writes the maps: as root it may map any range, setgroups staying allowed;
  * a user without privilege through newuidmap/newgidmap, or its own id alone (setgroups
- * denied for a gid map), as runc in rootless mode (libct/plan/idmap_writer.h). */
+ * denied for a gid map), as runc in rootless mode (libct/parent/idmap_writer.h). */
 static int release_user_namespace(const struct ct_init_plan *plan, const struct ct_spawned *out,
 				  struct ct_error *err)
 {

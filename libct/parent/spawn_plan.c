@@ -23,6 +23,7 @@
 #include "libct/child/process.h"
 #include "libct/child/sysctl.h"
 #include "libct/fs/mountfd.h"
+#include "libct/parent/idmap_writer.h"
 #include "libct/parent/mount_label.h"
 #include "libct/parent/mountcheck_plan.h"
 #include "libct/parent/userns.h"

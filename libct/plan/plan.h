@@ -15,7 +15,6 @@
 #include "libct/cgroup/cgroup.h"
 #include "libct/fs/mount_options.h"
 #include "libct/fs/procfs.h"
-#include "libct/plan/idmap_writer.h"
 #include "libct/plan/sched.h"
 #include "libct/seccomp/seccomp.h"
 #include "libct/seccomp/seccomp_cache.h"
@@ -24,6 +23,13 @@
 #include "oci/config.h"
 
 /* How the init learns that the user process may run (runtime.md#start). */
+/* Who writes the maps of a new user namespace (libct/parent/idmap_writer.h). */
+enum ct_idmap_writer {
+	CT_IDMAP_DIRECT, /* the parent writes the file: it is root */
+	CT_IDMAP_OWN_ID, /* the parent writes its own id alone (a gid_map after setgroups deny) */
+	CT_IDMAP_HELPER, /* newuidmap / newgidmap */
+};
+
 enum ct_start_mode {
 	CT_START_FIFO, /* create: block on <state dir>/exec.fifo until `ctrun start` opens it */
 	CT_START_SYNC, /* run: the same process says START over the sync socket */
@@ -119,7 +125,7 @@ struct ct_init_plan {
 	bool rootfs_bound;
 	bool userns;		 /* a user namespace of its own, new or joined: locked mounts */
 	char *uid_map, *gid_map; /* a new one's maps, the parent writes (libct/parent/userns.h) */
-	enum ct_idmap_writer uid_writer, gid_writer; /* how (libct/plan/idmap_writer.h) */
+	enum ct_idmap_writer uid_writer, gid_writer; /* how (libct/parent/idmap_writer.h) */
 	bool setgroups_denied; /* the gid map of a user without newgidmap: no setgroups() */
 	/* spawned through a joiner (libct/plan/sync.h): a joined user namespace, or a new one with
 	 * other namespaces joined, which it could not join from inside */

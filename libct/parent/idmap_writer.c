@@ -1,4 +1,4 @@
-#include "libct/plan/idmap_writer.h"
+#include "libct/parent/idmap_writer.h"
 
 #include <errno.h>
 #include <fcntl.h>

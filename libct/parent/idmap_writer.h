@@ -12,13 +12,8 @@
 #include <sys/types.h>
 
 #include "libct/base/error.h"
+#include "libct/plan/plan.h"
 #include "oci/config.h"
-
-enum ct_idmap_writer {
-	CT_IDMAP_DIRECT, /* the parent writes the file: it is root */
-	CT_IDMAP_OWN_ID, /* the parent writes its own id alone (a gid_map after setgroups deny) */
-	CT_IDMAP_HELPER, /* newuidmap / newgidmap */
-};
 
 /* The writer for map m of a parent that is privileged (root) or not, whose own id (euid
  * for a uid map, egid for a gid map) is own_id. Pure. */
