@@ -80,7 +80,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps deps-e2e fuzz-deps check check-libc check-vm check-e2e unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-libc check-vm check-e2e layers unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -177,6 +177,12 @@ $(STATIC_HELPERS:%=$(BUILD)/helpers/%): $(BUILD)/helpers/%: tests/helpers/%.c
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests --jobs 2
 
+# The source folders' order (libct/LAYERS): an include or a call against it, or files that
+# depend on each other in a circle, fail; the checker's own tests run first.
+layers: $(LIB_OBJS) $(RT_OBJS)
+	python3 tests/layers/test_check_layers.py
+	python3 tests/layers/check_layers.py . --objects $(BUILD)
+
 # Integration tests run in a private mount namespace so a failure leaves no mount on the host,
 # with a cache directory of their own (a tmpfs): the kept views of the binaries they run
 # (libct/parent/exe_bind.h) and their mount points stay out of the host's.
@@ -200,6 +206,7 @@ check-libc: $(BUILD)/runtime/main.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 
 check: deps
 	$(MAKE) check-libc
+	$(MAKE) layers
 	$(MAKE) unit
 	$(MAKE) integration
 
