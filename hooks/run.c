@@ -55,17 +55,17 @@ static int state_input(const char *state, struct ct_error *err)
 {
 	_cleanup_close_ int fd = memfd_create("ctrun-hook-state", MFD_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "make the state input");
+		return ct_error_sys(err, errno, "make the state input");
 	for (size_t off = 0, len = strlen(state); off < len;) {
 		ssize_t n = write(fd, state + off, len - off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return ct_error_set(err, errno, "write the state input");
+			return ct_error_sys(err, errno, "write the state input");
 		off += (size_t)n;
 	}
 	if (lseek(fd, 0, SEEK_SET) < 0)
-		return ct_error_set(err, errno, "rewind the state input");
+		return ct_error_sys(err, errno, "rewind the state input");
 	return steal_fd(&fd);
 }
 
@@ -243,7 +243,7 @@ static int make_pipes(int p[N_PIPES][2], struct ct_error *err)
 		int e = errno;
 		while (i-- > 0)
 			close(p[i][0]), close(p[i][1]);
-		return ct_error_set(err, e, "pipe");
+		return ct_error_sys(err, e, "pipe");
 	}
 	return 0;
 }
@@ -278,7 +278,7 @@ static int start_hook(const struct oci_hook *h, const struct hook_exec *x, int i
 	p->errfd = pipes[PIPE_ERR][0];
 	if (p->pid < 0) {
 		close(pipes[PIPE_REPORT][0]);
-		return ct_error_set(err, saved, "start");
+		return ct_error_sys(err, saved, "start");
 	}
 	fcntl(p->out, F_SETFL, O_NONBLOCK);
 	fcntl(p->errfd, F_SETFL, O_NONBLOCK);
@@ -286,7 +286,7 @@ static int start_hook(const struct oci_hook *h, const struct hook_exec *x, int i
 	if (e) {
 		siginfo_t info;
 		reap(p, &info);
-		return ct_error_set(err, e, "exec");
+		return ct_error_sys(err, e, "exec");
 	}
 	return 0;
 }
@@ -305,13 +305,13 @@ static int run_started(const struct oci_hook *h, struct hook_proc *p, struct ct_
 	char note[2 * CT_HOOK_TAIL_MAX + 64];
 	output_note(p, note, sizeof(note));
 	if (!exited)
-		return ct_error_set_plain(err, ETIMEDOUT, "timed out after %lld s%s",
-					  (long long)h->timeout, note);
+		return ct_error_plain(err, ETIMEDOUT, "timed out after %lld s%s",
+				      (long long)h->timeout, note);
 	if (info.si_code == CLD_EXITED && info.si_status == 0)
 		return 0;
 	char how[64];
 	ct_hook_describe_exit(info.si_code, info.si_status, how, sizeof(how));
-	return ct_error_set_plain(err, ECANCELED, "%s%s", how, note);
+	return ct_error_plain(err, ECANCELED, "%s%s", how, note);
 }
 
 int ct_hook_run(enum ct_hook_kind kind, size_t index, const struct oci_hook *h, const char *state,
@@ -321,7 +321,7 @@ int ct_hook_run(enum ct_hook_kind kind, size_t index, const struct oci_hook *h, 
 	struct hook_proc p = {.pid = -1, .pidfd = -1, .out = -1, .errfd = -1};
 	int in = -1, rc = -1;
 	if (!x.argv || !x.envp) {
-		ct_error_set(err, ENOMEM, "prepare");
+		ct_error_sys(err, ENOMEM, "prepare");
 		goto out;
 	}
 	in = state_input(state, err);

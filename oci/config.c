@@ -110,7 +110,7 @@ int oci_config_parse(const char *text, const struct oci_config_opts *opts, struc
 	struct oci_config *config = calloc(1, sizeof(*config));
 	if (!config) {
 		oci_json_free(tree);
-		return ct_error_set(err, ENOMEM, "%s", label);
+		return ct_error_sys(err, ENOMEM, "%s", label);
 	}
 	struct oci_walk w = {.file = label,
 			     .err = err,
@@ -199,7 +199,7 @@ int oci_resources_parse(const char *text, const char *label, struct oci_resource
 	*out = NULL;
 	struct oci_resources *r = calloc(1, sizeof(*r));
 	if (!r)
-		return ct_error_set(err, ENOMEM, "%s", label);
+		return ct_error_sys(err, ENOMEM, "%s", label);
 	if (walk_document(text, label, oci_resources_fields, r, err) < 0) {
 		oci_resources_free(r);
 		return -1;

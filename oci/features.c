@@ -243,7 +243,7 @@ char *oci_features_json(const struct oci_features_info *info, struct ct_error *e
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "generate features"), NULL;
+		return ct_error_sys(err, ENOMEM, "generate features"), NULL;
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_config(g, yajl_gen_indent_string, "  ");
 	gen_document(g, info);
@@ -258,6 +258,6 @@ char *oci_features_json(const struct oci_features_info *info, struct ct_error *e
 	}
 	yajl_gen_free(g);
 	if (!out)
-		ct_error_set(err, ENOMEM, "generate features");
+		ct_error_sys(err, ENOMEM, "generate features");
 	return out;
 }

@@ -315,7 +315,7 @@ static int describe_syntax_error(const char *file, const char *text, struct ct_e
 	size_t len = strlen(text);
 	yajl_handle h = yajl_alloc(NULL, NULL, NULL);
 	if (!h)
-		return ct_error_set(err, ENOMEM, "%s: parse", file);
+		return ct_error_sys(err, ENOMEM, "%s: parse", file);
 	yajl_config(h, yajl_allow_comments, 1);
 	yajl_status st = yajl_parse(h, (const unsigned char *)text, len);
 	size_t offset = yajl_get_bytes_consumed(h);
@@ -339,25 +339,25 @@ static int describe_syntax_error(const char *file, const char *text, struct ct_e
 	yajl_free(h);
 	unsigned line, col;
 	offset_to_line_col(text, offset ? offset - 1 : 0, &line, &col);
-	return ct_error_set(err, 0, "%s: malformed JSON at line %u, column %u: %s", file, line, col,
-			    reason);
+	return ct_error_plain(err, 0, "%s: malformed JSON at line %u, column %u: %s", file, line,
+			      col, reason);
 }
 
 static int report_nul(const char *file, const struct builder *b, struct ct_error *err)
 {
-	return ct_error_set(err, 0,
-			    "%s: %s: %s \"%s\\u0000...\" holds a NUL byte (\\u0000), which would "
-			    "cut it short",
-			    file, *b->nul_path ? b->nul_path : ".",
-			    b->nul_in_key ? "the property name" : "the string", b->nul_text);
+	return ct_error_plain(err, 0,
+			      "%s: %s: %s \"%s\\u0000...\" holds a NUL byte (\\u0000), which would "
+			      "cut it short",
+			      file, *b->nul_path ? b->nul_path : ".",
+			      b->nul_in_key ? "the property name" : "the string", b->nul_text);
 }
 
 static int report_too_deep(const char *file, const char *text, size_t offset, struct ct_error *err)
 {
 	unsigned line, col;
 	offset_to_line_col(text, offset ? offset - 1 : 0, &line, &col);
-	return ct_error_set(err, 0, "%s: JSON nested deeper than %d levels at line %u, column %u",
-			    file, OCI_JSON_MAX_DEPTH, line, col);
+	return ct_error_plain(err, 0, "%s: JSON nested deeper than %d levels at line %u, column %u",
+			      file, OCI_JSON_MAX_DEPTH, line, col);
 }
 
 /* Runs yajl over the whole text with the builder's callbacks; the offset it stopped at. */
@@ -379,7 +379,7 @@ yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err
 {
 	struct json_doc *doc = calloc(1, sizeof(*doc));
 	if (!doc)
-		return ct_error_set(err, ENOMEM, "%s: parse", file), NULL;
+		return ct_error_sys(err, ENOMEM, "%s: parse", file), NULL;
 	struct builder b = {.doc = doc};
 	size_t offset = 0;
 	yajl_status st = build(&b, text, &offset);
@@ -395,6 +395,6 @@ yajl_val oci_json_parse(const char *file, const char *text, struct ct_error *err
 	else if (b.too_deep)
 		report_too_deep(file, text, offset, err);
 	else
-		ct_error_set(err, ENOMEM, "%s: parse", file);
+		ct_error_sys(err, ENOMEM, "%s: parse", file);
 	return NULL;
 }

@@ -65,7 +65,7 @@ static void report(struct oci_walk *w, const char *path, const char *fmt, va_lis
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	snprintf(line, sizeof(line), "%s: %s: %s", w->file, *path ? path : ".", msg);
 	if (w->nerrors++ == 0)
-		ct_error_set(w->err, 0, "%s", line);
+		ct_error_plain(w->err, 0, "%s", line);
 	if (w->on_error)
 		w->on_error(w->data, line);
 }
@@ -412,20 +412,21 @@ char *oci_read_file(const char *path, size_t max, struct ct_error *err)
 {
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path), NULL;
+		return ct_error_sys(err, errno, "open \"%s\"", path), NULL;
 	struct stat st;
 	if (fstat(fd, &st) < 0)
-		return ct_error_set(err, errno, "stat \"%s\"", path), NULL;
+		return ct_error_sys(err, errno, "stat \"%s\"", path), NULL;
 	if (!S_ISREG(st.st_mode))
-		return ct_error_set(err, EINVAL, "\"%s\" is not a regular file", path), NULL;
+		return ct_error_plain(err, EINVAL, "\"%s\" is not a regular file", path), NULL;
 	if ((size_t)st.st_size > max)
-		return ct_error_set(err, EFBIG, "\"%s\" is larger than %zu bytes", path, max), NULL;
+		return ct_error_plain(err, EFBIG, "\"%s\" is larger than %zu bytes", path, max),
+		       NULL;
 	size_t len;
 	_cleanup_free_ char *buf = ct_read_all(fd, max, &len);
 	if (!buf)
-		return ct_error_set(err, errno, "read \"%s\"", path), NULL;
+		return ct_error_sys(err, errno, "read \"%s\"", path), NULL;
 	if (strlen(buf) != len)
-		return ct_error_set(err, EINVAL, "%s: contains a NUL byte", path), NULL;
+		return ct_error_plain(err, EINVAL, "%s: contains a NUL byte", path), NULL;
 	return steal_ptr(&buf);
 }
 

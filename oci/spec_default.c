@@ -258,7 +258,7 @@ char *oci_spec_default_json(const struct oci_spec_opts *opts, struct ct_error *e
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "generate config.json"), NULL;
+		return ct_error_sys(err, ENOMEM, "generate config.json"), NULL;
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_config(g, yajl_gen_indent_string, "  ");
 	gen_document(g, opts);
@@ -274,6 +274,6 @@ char *oci_spec_default_json(const struct oci_spec_opts *opts, struct ct_error *e
 	}
 	yajl_gen_free(g);
 	if (!out)
-		ct_error_set(err, ENOMEM, "generate config.json");
+		ct_error_sys(err, ENOMEM, "generate config.json");
 	return out;
 }

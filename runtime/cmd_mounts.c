@@ -86,7 +86,7 @@ static int show_mounts(struct ct_container *c, bool json, struct ct_error *err)
 	struct ct_mount_table t = {0};
 	int rc = -1;
 	if (ct_planned_paths_from_config(config, &planned) < 0)
-		ct_error_set(err, ENOMEM, "list the planned mounts");
+		ct_error_sys(err, ENOMEM, "list the planned mounts");
 	else if (ct_container_mounts(c, &t, err) == 0)
 		rc = 0;
 	if (rc == 0 && json)

@@ -32,12 +32,12 @@ static char *run_ps(char *const *args, struct ct_error *err)
 {
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		ct_error_set(err, errno, "pipe for ps");
+		ct_error_sys(err, errno, "pipe for ps");
 		return NULL;
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		ct_error_set(err, errno, "fork for ps");
+		ct_error_sys(err, errno, "fork for ps");
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return NULL;
@@ -56,11 +56,10 @@ static char *run_ps(char *const *args, struct ct_error *err)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!out) {
-		ct_error_set(err, saved, "read the output of ps");
+		ct_error_sys(err, saved, "read the output of ps");
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		ct_error_set_plain(
-			err, EINVAL, "ps %s failed (exit status %d)", args[1] ? args[1] : "",
-			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		ct_error_plain(err, EINVAL, "ps %s failed (exit status %d)", args[1] ? args[1] : "",
+			       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 		free(out);
 		out = NULL;
 	}
@@ -73,7 +72,7 @@ static int print_table(char **ps_args, int n_args, const pid_t *pids, size_t n,
 	char *default_args[] = {"ps", "-ef", NULL};
 	_cleanup_free_ char **args = calloc((size_t)n_args + 2, sizeof(char *));
 	if (!args)
-		return ct_error_set(err, ENOMEM, "ps arguments");
+		return ct_error_sys(err, ENOMEM, "ps arguments");
 	args[0] = "ps";
 	memcpy(args + 1, ps_args, (size_t)n_args * sizeof(char *));
 	_cleanup_free_ char *out = run_ps(n_args ? args : default_args, err);

@@ -33,16 +33,16 @@ static int write_new_file(const char *path, const char *text, struct ct_error *e
 	_cleanup_close_ int fd =
 		openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST)
-		return ct_error_set(err, 0, "\"%s\" already exists", path);
+		return ct_error_plain(err, 0, "\"%s\" already exists", path);
 	if (fd < 0)
-		return ct_error_set(err, errno, "create \"%s\"", path);
+		return ct_error_sys(err, errno, "create \"%s\"", path);
 	if (write_all(fd, text, strlen(text)) < 0) {
-		ct_error_set(err, errno, "write \"%s\"", path);
+		ct_error_sys(err, errno, "write \"%s\"", path);
 		unlink(path); /* a half-written config.json would only mislead */
 		return -1;
 	}
 	if (close(steal_fd(&fd)) < 0) {
-		ct_error_set(err, errno, "write \"%s\"", path);
+		ct_error_sys(err, errno, "write \"%s\"", path);
 		unlink(path);
 		return -1;
 	}

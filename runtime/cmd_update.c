@@ -36,11 +36,11 @@ static int read_document(const char *from, struct oci_resources **out, struct ct
 	_cleanup_free_ char *text = in ? ct_read_all(STDIN_FILENO, CT_RESOURCES_MAX, &len)
 				       : oci_read_file(from, CT_RESOURCES_MAX, err);
 	if (!text)
-		return in ? ct_error_set(err, errno, "read the resources from stdin") : -1;
+		return in ? ct_error_sys(err, errno, "read the resources from stdin") : -1;
 	/* the parser reads a C string: what follows a NUL would go unread (oci_read_file checks
 	 * a file the same way) */
 	if (in && strlen(text) != len)
-		return ct_error_set(err, EINVAL, "stdin: contains a NUL byte");
+		return ct_error_plain(err, EINVAL, "stdin: contains a NUL byte");
 	return oci_resources_parse(text, in ? "stdin" : from, out, err);
 }
 

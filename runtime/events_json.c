@@ -140,7 +140,7 @@ static int finish(yajl_gen g, char **out, struct ct_error *err)
 	yajl_gen_get_buf(g, &buf, &len);
 	*out = strndup((const char *)buf, len);
 	yajl_gen_free(g);
-	return *out ? 0 : ct_error_set(err, ENOMEM, "event record");
+	return *out ? 0 : ct_error_sys(err, ENOMEM, "event record");
 }
 
 static yajl_gen record(const char *type, const char *id)
@@ -159,7 +159,7 @@ int ct_events_stats_json(const char *id, const struct ct_cgroup_stats *st, char 
 {
 	yajl_gen g = record("stats", id);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "event record");
+		return ct_error_sys(err, ENOMEM, "event record");
 	stats_data(g, st);
 	yajl_gen_map_close(g);
 	return finish(g, out, err);
@@ -169,7 +169,7 @@ int ct_events_oom_json(const char *id, char **out, struct ct_error *err)
 {
 	yajl_gen g = record("oom", id);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "event record");
+		return ct_error_sys(err, ENOMEM, "event record");
 	yajl_gen_map_close(g);
 	return finish(g, out, err);
 }

@@ -306,7 +306,7 @@ int ct_exec_apply_flags(const struct ct_exec_flags *f, struct oci_process *p, st
 	for (size_t i = 0; i < f->n_env && rc == 0; i++)
 		rc = env_set(&p->env, f->env[i]);
 	if (rc < 0)
-		return ct_error_set(err, ENOMEM, "build the exec'd process");
+		return ct_error_sys(err, ENOMEM, "build the exec'd process");
 	if (f->no_new_privs_set)
 		p->no_new_privileges = f->no_new_privs;
 	p->terminal = f->tty;

@@ -108,6 +108,6 @@ int ct_log_open(const struct ct_globals *g, struct ct_error *err)
 		return 0;
 	log_fd = openat(AT_FDCWD, g->log_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (log_fd < 0)
-		return ct_error_set(err, errno, "open log file \"%s\"", g->log_file);
+		return ct_error_sys(err, errno, "open log file \"%s\"", g->log_file);
 	return 0;
 }

@@ -60,11 +60,11 @@ int ct_ps_filter(const char *ps_output, const pid_t *pids, size_t n, char **out,
 	size_t header_len = strcspn(ps_output, "\n");
 	int idx = field_index(ps_output, header_len, "PID");
 	if (idx < 0)
-		return ct_error_set_plain(err, EINVAL, "no PID column in the output of ps");
+		return ct_error_plain(err, EINVAL, "no PID column in the output of ps");
 	size_t size;
 	FILE *f = open_memstream(out, &size);
 	if (!f)
-		return ct_error_set(err, errno, "ps output");
+		return ct_error_sys(err, errno, "ps output");
 	fprintf(f, "%.*s\n", (int)header_len, ps_output);
 	for (const char *line = ps_output + header_len; *line;) {
 		line += *line == '\n';
@@ -76,7 +76,7 @@ int ct_ps_filter(const char *ps_output, const pid_t *pids, size_t n, char **out,
 	if (fclose(f) != 0) {
 		free(*out);
 		*out = NULL;
-		return ct_error_set(err, ENOMEM, "ps output");
+		return ct_error_sys(err, ENOMEM, "ps output");
 	}
 	return 0;
 }

@@ -171,13 +171,13 @@ int ct_update_flag_set(struct oci_resources *res, const char *name, const char *
 		if (strcmp(r->flag.name, name) != 0)
 			continue;
 		if (r->kind == F_REFUSE)
-			return ct_error_set_plain(err, ENOTSUP, "--%s: intelRdt: not supported yet", name);
+			return ct_error_plain(err, ENOTSUP, "--%s: intelRdt: not supported yet", name);
 		if (set_value(r, (char *)res, value) < 0)
-			return ct_error_set_plain(err, EINVAL, "--%s: invalid value \"%s\"", name, value);
+			return ct_error_plain(err, EINVAL, "--%s: invalid value \"%s\"", name, value);
 		if (r->has)
 			*(bool *)((char *)res + r->has) = true;
 		*(bool *)((char *)res + r->section) = true;
 		return 0;
 	}
-	return ct_error_set_plain(err, EINVAL, "unknown flag --%s", name);
+	return ct_error_plain(err, EINVAL, "unknown flag --%s", name);
 }

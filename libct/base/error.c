@@ -4,31 +4,36 @@
 #include <stdio.h>
 #include <string.h>
 
-int ct_error_set(struct ct_error *err, int errnum, const char *fmt, ...)
+/* Formats into err->msg; returns the length the message wanted. */
+static int format_into(struct ct_error *err, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	return n < 0 ? 0 : n;
+}
+
+int ct_error_sys(struct ct_error *err, int errnum, const char *fmt, ...)
 {
 	if (!err)
 		return -1;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	int n = format_into(err, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		n = 0;
 	if (errnum && (size_t)n < sizeof(err->msg))
 		snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", strerror(errnum));
 	err->errnum = errnum;
 	return -1;
 }
 
-int ct_error_set_plain(struct ct_error *err, int errnum, const char *fmt, ...)
+int ct_error_plain(struct ct_error *err, int code, const char *fmt, ...)
 {
 	if (!err)
 		return -1;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	format_into(err, fmt, ap);
 	va_end(ap);
-	err->errnum = errnum;
+	err->errnum = code;
 	return -1;
 }
 

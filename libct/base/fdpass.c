@@ -42,7 +42,7 @@ static int send_rest(int sock, const char *data, size_t len, struct ct_error *er
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return ct_error_set(err, errno, "send fd payload");
+			return ct_error_sys(err, errno, "send fd payload");
 		data += n;
 		len -= (size_t)n;
 	}
@@ -54,7 +54,7 @@ int ct_send_fds(int sock, const int *fds, size_t n, const void *data, size_t len
 {
 	static const char placeholder = '\0';
 	if (n > CT_FDPASS_MAX)
-		return ct_error_set_plain(err, E2BIG, "send %zu fds: at most %d", n, CT_FDPASS_MAX);
+		return ct_error_plain(err, E2BIG, "send %zu fds: at most %d", n, CT_FDPASS_MAX);
 	if (len == 0) {
 		data = &placeholder;
 		len = 1;
@@ -67,11 +67,11 @@ int ct_send_fds(int sock, const int *fds, size_t n, const void *data, size_t len
 
 	ssize_t sent = sendmsg_retrying(sock, &msg);
 	if (sent < 0 && n == 1)
-		return ct_error_set(err, errno, "send fd %d", fds[0]);
+		return ct_error_sys(err, errno, "send fd %d", fds[0]);
 	if (sent < 0 && n)
-		return ct_error_set(err, errno, "send %zu fds", n);
+		return ct_error_sys(err, errno, "send %zu fds", n);
 	if (sent < 0)
-		return ct_error_set(err, errno, "send message");
+		return ct_error_sys(err, errno, "send message");
 	return send_rest(sock, (const char *)data + sent, len - (size_t)sent, err);
 }
 
@@ -126,13 +126,13 @@ static int check_whole_message(const struct msghdr *msg, int *fds, size_t max, s
 	if (nfds > max || (msg->msg_flags & MSG_CTRUNC)) {
 		close_taken(fds, kept);
 		if (max == 1)
-			return ct_error_set(err, EBADMSG, "receive fd: more than one fd came");
-		return ct_error_set(err, EBADMSG, "receive fds: more than %zu came", max);
+			return ct_error_plain(err, EBADMSG, "receive fd: more than one fd came");
+		return ct_error_plain(err, EBADMSG, "receive fds: more than %zu came", max);
 	}
 	if (want_data && (msg->msg_flags & MSG_TRUNC)) {
 		close_taken(fds, kept);
-		return ct_error_set(err, EMSGSIZE, "receive fd: message longer than %zu bytes",
-				    cap);
+		return ct_error_plain(err, EMSGSIZE, "receive fd: message longer than %zu bytes",
+				      cap);
 	}
 	return 0;
 }
@@ -158,7 +158,7 @@ int ct_recv_fds(int sock, int *fds, size_t max, size_t *n, void *data, size_t *l
 
 	ssize_t got = recvmsg_retrying(sock, &msg);
 	if (got < 0)
-		return ct_error_set(err, errno, "receive fd");
+		return ct_error_sys(err, errno, "receive fd");
 	size_t nfds;
 	take_passed_fds(&msg, fds, max, &nfds);
 	if (check_whole_message(&msg, fds, max, nfds, want_data, iov.iov_len, err) < 0)

@@ -104,7 +104,7 @@ int ct_bpf_devices_compile(const struct ct_dev_rule *rules, size_t n, struct ct_
 	size_t cap = PROLOGUE_LEN + n * RULE_MAX_LEN + EPILOGUE_LEN;
 	struct bpf_insn *p = calloc(cap, sizeof(*p));
 	if (!p)
-		return ct_error_set(err, ENOMEM, "compile the device filter");
+		return ct_error_sys(err, ENOMEM, "compile the device filter");
 	size_t len = emit_prologue(p);
 	for (size_t i = n; i-- > 0;) {
 		if (!rules[i].access)
@@ -165,24 +165,24 @@ static int load_refused(const struct ct_bpf_prog *prog, int errnum, struct ct_er
 {
 	const char *what = "bpf(BPF_PROG_LOAD) of the cgroup device filter";
 	if (errnum == ENOSYS)
-		return ct_error_set_plain(err, errnum,
-					  "%s: this kernel has no bpf() (needs "
-					  "CONFIG_BPF_SYSCALL)",
-					  what);
+		return ct_error_plain(err, errnum,
+				      "%s: this kernel has no bpf() (needs "
+				      "CONFIG_BPF_SYSCALL)",
+				      what);
 	if (errnum == EPERM)
-		return ct_error_set_plain(err, errnum,
-					  "%s: %s: bpf() is refused to this process (it "
-					  "needs CAP_SYS_ADMIN or CAP_BPF, and no seccomp rule "
-					  "against bpf)",
-					  what, strerror(errnum));
+		return ct_error_plain(err, errnum,
+				      "%s: %s: bpf() is refused to this process (it "
+				      "needs CAP_SYS_ADMIN or CAP_BPF, and no seccomp rule "
+				      "against bpf)",
+				      what, strerror(errnum));
 	if (errnum != EINVAL && errnum != EACCES)
-		return ct_error_set(err, errnum, "%s", what);
+		return ct_error_sys(err, errnum, "%s", what);
 	size_t size = 1 << 16;
 	_cleanup_free_ char *log = calloc(1, size);
 	if (log && load(prog, log, size) < 0 && *log)
-		return ct_error_set_plain(err, errnum, "%s: %s: the verifier says: %s", what,
-					  strerror(errnum), last_line(log));
-	return ct_error_set(err, errnum, "%s", what);
+		return ct_error_plain(err, errnum, "%s: %s: the verifier says: %s", what,
+				      strerror(errnum), last_line(log));
+	return ct_error_sys(err, errnum, "%s", what);
 }
 
 int ct_bpf_devices_load(const struct ct_bpf_prog *prog, struct ct_error *err)
@@ -200,7 +200,7 @@ static int query(int cgroup_fd, uint32_t **ids, uint32_t *count, struct ct_error
 	for (;;) {
 		_cleanup_free_ uint32_t *buf = calloc(cap, sizeof(*buf));
 		if (!buf)
-			return ct_error_set(err, ENOMEM, "query the cgroup's device filters");
+			return ct_error_sys(err, ENOMEM, "query the cgroup's device filters");
 		union bpf_attr a;
 		memset(&a, 0, sizeof(a));
 		a.query.target_fd = (uint32_t)cgroup_fd;
@@ -213,7 +213,7 @@ static int query(int cgroup_fd, uint32_t **ids, uint32_t *count, struct ct_error
 			return 0;
 		}
 		if (errno != ENOSPC || a.query.prog_cnt <= cap)
-			return ct_error_set(err, errno,
+			return ct_error_sys(err, errno,
 					    "bpf(BPF_PROG_QUERY) of the cgroup's device filters");
 		cap = a.query.prog_cnt;
 	}
@@ -237,7 +237,7 @@ static int attach(int cgroup_fd, int prog_fd, struct ct_error *err)
 	a.attach_type = BPF_CGROUP_DEVICE;
 	a.attach_flags = BPF_F_ALLOW_MULTI;
 	if (bpf_call(BPF_PROG_ATTACH, &a) < 0)
-		return ct_error_set(err, errno,
+		return ct_error_sys(err, errno,
 				    "bpf(BPF_PROG_ATTACH) of the device filter to the cgroup");
 	return 0;
 }
@@ -251,7 +251,7 @@ static int detach(int cgroup_fd, uint32_t id, struct ct_error *err)
 	_cleanup_close_ int fd = bpf_call(BPF_PROG_GET_FD_BY_ID, &a);
 	if (fd < 0)
 		return errno == ENOENT ? 0
-				       : ct_error_set(err, errno,
+				       : ct_error_sys(err, errno,
 						      "bpf(BPF_PROG_GET_FD_BY_ID) of "
 						      "the old device filter %u",
 						      id);
@@ -260,7 +260,7 @@ static int detach(int cgroup_fd, uint32_t id, struct ct_error *err)
 	a.attach_bpf_fd = (uint32_t)fd;
 	a.attach_type = BPF_CGROUP_DEVICE;
 	if (bpf_call(BPF_PROG_DETACH, &a) < 0 && errno != ENOENT)
-		return ct_error_set(err, errno, "bpf(BPF_PROG_DETACH) of the old device filter %u",
+		return ct_error_sys(err, errno, "bpf(BPF_PROG_DETACH) of the old device filter %u",
 				    id);
 	return 0;
 }

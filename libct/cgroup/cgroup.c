@@ -18,12 +18,12 @@ static int add_dir(struct ct_cgroup *cg, const char *key, char *path, struct ct_
 	struct ct_cgroup_dir *grown = realloc(cg->dirs, (cg->n_dirs + 1) * sizeof(*grown));
 	if (!grown) {
 		free(path);
-		return ct_error_set(err, ENOMEM, "plan cgroup");
+		return ct_error_sys(err, ENOMEM, "plan cgroup");
 	}
 	cg->dirs = grown;
 	cg->dirs[cg->n_dirs] = (struct ct_cgroup_dir){.key = strdup(key), .path = path, .fd = -1};
 	if (!cg->dirs[cg->n_dirs++].key)
-		return ct_error_set(err, ENOMEM, "plan cgroup");
+		return ct_error_sys(err, ENOMEM, "plan cgroup");
 	return 0;
 }
 
@@ -61,12 +61,12 @@ int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out, s
 	if (ct_cgroup_layout_get(&l, err) < 0)
 		return -1;
 	if (l->mode == CT_CGROUP_MODE_NONE)
-		return ct_error_set_plain(err, ENOTSUP,
-					  "no cgroup hierarchy is mounted on " CT_CGROUP_ROOT
-					  " (use --cgroup-manager disabled to run without one)");
+		return ct_error_plain(err, ENOTSUP,
+				      "no cgroup hierarchy is mounted on " CT_CGROUP_ROOT
+				      " (use --cgroup-manager disabled to run without one)");
 	struct ct_cgroup *cg = cgroup_new(cfg->warn);
 	if (!cg)
-		return ct_error_set(err, ENOMEM, "plan cgroup");
+		return ct_error_sys(err, ENOMEM, "plan cgroup");
 	cg->ops = l->mode == CT_CGROUP_MODE_UNIFIED ? &ct_cgroup_v2_ops : &ct_cgroup_v1_ops;
 	for (size_t i = 0; i < l->n_v1; i++) {
 		const struct ct_cgroup_hierarchy_info *h = &l->v1[i];
@@ -113,22 +113,22 @@ int ct_cgroup_from_state(const struct ct_state *st, void (*warn)(const char *msg
 		return 0;
 	struct ct_cgroup *cg = cgroup_new(warn);
 	if (!cg)
-		return ct_error_set(err, ENOMEM, "load cgroup");
+		return ct_error_sys(err, ENOMEM, "load cgroup");
 	bool v1 = false;
 	for (size_t i = 0; i < paths->len; i++) {
 		const struct oci_kv *kv = &paths->items[i];
 		const char *base = map_get(&st->cgroup_bases, kv->key);
 		if (kv->value[0] != '/') {
 			ct_cgroup_free(cg);
-			return ct_error_set_plain(err, EINVAL,
-						  "state.json: cgroup path \"%s\" is not absolute",
-						  kv->value);
+			return ct_error_plain(err, EINVAL,
+					      "state.json: cgroup path \"%s\" is not absolute",
+					      kv->value);
 		}
 		char *path = strdup(kv->value);
 		if (!path || add_dir(cg, kv->key, path, err) < 0 ||
 		    (base && !(cg->dirs[cg->n_dirs - 1].base = strdup(base)))) {
 			ct_cgroup_free(cg);
-			return ct_error_set(err, ENOMEM, "load cgroup");
+			return ct_error_sys(err, ENOMEM, "load cgroup");
 		}
 		v1 |= strcmp(kv->key, CT_CGROUP_UNIFIED_KEY) != 0;
 	}
@@ -160,7 +160,7 @@ static int copy_map(const struct ct_cgroup *cg, bool bases, oci_string_map *out)
 int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)
 {
 	if (copy_map(cg, false, &st->cgroup_paths) < 0 || copy_map(cg, true, &st->cgroup_bases) < 0)
-		return ct_error_set(err, ENOMEM, "record cgroup paths");
+		return ct_error_sys(err, ENOMEM, "record cgroup paths");
 	return 0;
 }
 
@@ -197,14 +197,14 @@ int ct_cgroup_unmade_to_state(const struct ct_cgroup *cg, struct ct_state *st, s
 	paths->items = calloc(cg->n_dirs + 1, sizeof(*paths->items));
 	bases->items = calloc(cg->n_dirs + 1, sizeof(*bases->items));
 	if (!paths->items || !bases->items)
-		return ct_error_set(err, ENOMEM, "record cgroup paths");
+		return ct_error_sys(err, ENOMEM, "record cgroup paths");
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		const struct ct_cgroup_dir *d = &cg->dirs[i];
 		if (dir_exists(d->path))
 			continue;
 		if (add_kv(paths, d->key, strdup(d->path)) < 0 ||
 		    add_kv(bases, d->key, existing_ancestor(d->path)) < 0)
-			return ct_error_set(err, ENOMEM, "record cgroup paths");
+			return ct_error_sys(err, ENOMEM, "record cgroup paths");
 	}
 	return 0;
 }

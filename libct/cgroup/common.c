@@ -60,9 +60,9 @@ static int refuse_populated(const struct ct_cgroup_dir *d, struct ct_error *err)
 		return -1;
 	if (!n)
 		return 0;
-	return ct_error_set_plain(err, EBUSY,
-				  "cgroup \"%s\" exists and has processes (another container's?)",
-				  d->path);
+	return ct_error_plain(err, EBUSY,
+			      "cgroup \"%s\" exists and has processes (another container's?)",
+			      d->path);
 }
 
 /* An absolute cgroupsPath ("/libpod_parent/libpod-ID", containerd's "/<ns>/<ID>"): the
@@ -74,7 +74,7 @@ static int anchor_made_parents(struct ct_cgroup_dir *d, struct ct_error *err)
 		return 0;
 	const char *slash = strrchr(d->made_from, '/');
 	d->base = strndup(d->made_from, slash ? (size_t)(slash - d->made_from) : 0);
-	return d->base ? 0 : ct_error_set(err, ENOMEM, "cgroup \"%s\"", d->path);
+	return d->base ? 0 : ct_error_sys(err, ENOMEM, "cgroup \"%s\"", d->path);
 }
 
 int ct_cg_make_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part,

@@ -44,15 +44,15 @@ int ct_cgroup_swap_to_v2(int64_t swap, bool has_limit, int64_t limit, int64_t *o
 		return 0;
 	}
 	if (!has_limit || limit < 0)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.resources.memory.swap: a limit of "
-					  "memory+swap needs .memory.limit too on cgroup v2");
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.resources.memory.swap: a limit of "
+				      "memory+swap needs .memory.limit too on cgroup v2");
 	if (swap < limit)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.resources.memory.swap: %" PRId64
-					  " is below .memory.limit %" PRId64
-					  " (swap is the limit of memory+swap)",
-					  swap, limit);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.resources.memory.swap: %" PRId64
+				      " is below .memory.limit %" PRId64
+				      " (swap is the limit of memory+swap)",
+				      swap, limit);
 	*out = swap - limit;
 	return 0;
 }

@@ -66,7 +66,7 @@ int ct_dev_rules_build(const struct oci_resources *res, struct ct_dev_rules *out
 	out->items = calloc(out->len, sizeof(*out->items));
 	if (!out->items) {
 		out->len = 0;
-		return ct_error_set(err, ENOMEM, "device rules");
+		return ct_error_sys(err, ENOMEM, "device rules");
 	}
 	for (size_t i = 0; i < own; i++)
 		out->items[i] = rule_of(&res->devices.items[i]);

@@ -62,7 +62,7 @@ int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err)
 	cg->unified_fd = d->fd >= 0 ? openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
 				    : openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->unified_fd < 0)
-		return ct_error_set(err, errno, "open cgroup \"%s\"", dir);
+		return ct_error_sys(err, errno, "open cgroup \"%s\"", dir);
 	return cg->unified_fd;
 }
 
@@ -72,7 +72,7 @@ int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struc
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%d", pid);
 	if (!d)
-		return ct_error_set_plain(err, ENOENT, "the cgroup has no \"%s\" hierarchy", key);
+		return ct_error_plain(err, ENOENT, "the cgroup has no \"%s\" hierarchy", key);
 	/* by path: this join is rare (where a seccomp filter could refuse the init its own),
 	 * and the path in the syscall is what a trace (test_killed_create) matches */
 	return ct_cg_write(d->path, "cgroup.procs", buf, err);

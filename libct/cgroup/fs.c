@@ -30,7 +30,7 @@ int ct_cg_write_fd(int fd, const char *path, const char *value, struct ct_error 
 		n = write(fd, value, len);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)len)
-		return ct_error_set(err, n < 0 ? errno : EIO, "write \"%s\" to \"%s\"", value,
+		return ct_error_sys(err, n < 0 ? errno : EIO, "write \"%s\" to \"%s\"", value,
 				    path);
 	return 0;
 }
@@ -48,7 +48,7 @@ int ct_cg_write_at(int dirfd, const char *dir, const char *file, const char *val
 	_cleanup_close_ int fd =
 		ct_cg_open_at(dirfd, dir, file, O_WRONLY | O_CLOEXEC, path, sizeof(path));
 	if (fd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
+		return ct_error_sys(err, errno, "open \"%s\"", path);
 	return ct_cg_write_fd(fd, path, value, err);
 }
 
@@ -114,14 +114,14 @@ static int read_procs(const char *dir, pid_t **pids, size_t *n, struct ct_error 
 	_cleanup_free_ char *text = ct_cg_read(dir, "cgroup.procs");
 	if (!text)
 		return errno == ENOENT ? 0
-				       : ct_error_set(err, errno, "read \"%s/cgroup.procs\"", dir);
+				       : ct_error_sys(err, errno, "read \"%s/cgroup.procs\"", dir);
 	for (char *p = text; *p;) {
 		char *end;
 		long v = strtol(p, &end, 10);
 		if (end == p)
 			break;
 		if (v > 0 && add_pid(pids, n, (pid_t)v) < 0)
-			return ct_error_set(err, ENOMEM, "list pids of \"%s\"", dir);
+			return ct_error_sys(err, ENOMEM, "list pids of \"%s\"", dir);
 		p = end;
 		while (*p == '\n')
 			p++;
@@ -136,7 +136,7 @@ static int each_child(const char *dir, int (*fn)(const char *sub, void *arg), vo
 {
 	_cleanup_closedir_ DIR *d = opendir(dir);
 	if (!d)
-		return errno == ENOENT ? 0 : ct_error_set(err, errno, "open cgroup \"%s\"", dir);
+		return errno == ENOENT ? 0 : ct_error_sys(err, errno, "open cgroup \"%s\"", dir);
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_type != DT_DIR || e->d_name[0] == '.')
@@ -225,12 +225,12 @@ static int rmdir_waiting(const char *dir, struct ct_error *err)
 		if (rmdir(dir) == 0 || errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)
-			return ct_error_set(err, errno, "remove cgroup \"%s\"", dir);
+			return ct_error_sys(err, errno, "remove cgroup \"%s\"", dir);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		long ms = (now.tv_sec - start.tv_sec) * 1000 +
 			  (now.tv_nsec - start.tv_nsec) / 1000000;
 		if (ms > RMDIR_WAIT_MS)
-			return ct_error_set(err, EBUSY, "remove cgroup \"%s\"", dir);
+			return ct_error_sys(err, EBUSY, "remove cgroup \"%s\"", dir);
 		if (ct_cg_has(dir, "cgroup.events"))
 			ct_cg_wait_modify(dir, "cgroup.events", 100);
 		else
@@ -272,14 +272,14 @@ static int mkdir_p_failed(const char *at, int errnum, char **made_from, struct c
 		free(*made_from);
 		*made_from = NULL;
 	}
-	return ct_error_set(err, errnum, "create cgroup \"%s\"", at);
+	return ct_error_sys(err, errnum, "create cgroup \"%s\"", at);
 }
 
 static int leaf_is_dir(const char *path, struct ct_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
-		return ct_error_set(err, ENOTDIR, "create cgroup \"%s\"", path);
+		return ct_error_plain(err, ENOTDIR, "create cgroup \"%s\": not a directory", path);
 	return 0;
 }
 
@@ -304,17 +304,17 @@ static int mkdir_p_once(const char *path, char **made_from, struct ct_error *err
 		}
 		if (errno != ENOENT || !slash || slash == buf ||
 		    depth == sizeof(cut) / sizeof(cut[0]))
-			return ct_error_set(err, errno, "create cgroup \"%s\"", buf);
+			return ct_error_sys(err, errno, "create cgroup \"%s\"", buf);
 		*slash = '\0';
 		cut[depth++] = slash;
 	}
 	if (made && !(*made_from = strdup(buf)))
-		return ct_error_set(err, ENOMEM, "create cgroup \"%s\"", path);
+		return ct_error_sys(err, ENOMEM, "create cgroup \"%s\"", path);
 	while (depth-- > 0) {
 		*cut[depth] = '/';
 		if (mkdir(buf, 0755) == 0) {
 			if (!*made_from && !(*made_from = strdup(buf)))
-				return ct_error_set(err, ENOMEM, "create cgroup \"%s\"", path);
+				return ct_error_sys(err, ENOMEM, "create cgroup \"%s\"", path);
 		} else if (errno != EEXIST) {
 			return mkdir_p_failed(buf, errno, made_from, err);
 		}
@@ -335,7 +335,7 @@ static int mkdir_leaf_failed(int dir, const char *name, bool made, const char *p
 		free(*made_from);
 		*made_from = NULL;
 	}
-	return ct_error_set(err, errnum, "create cgroup \"%s\"", path);
+	return ct_error_sys(err, errnum, "create cgroup \"%s\"", path);
 }
 
 /* The parent opened (O_PATH) once, made first when missing, and the leaf made and opened
@@ -344,7 +344,7 @@ static int mkdir_leaf_once(const char *path, int *fd, char **made_from, struct c
 {
 	const char *name = strrchr(path, '/');
 	if (!name || name == path || !name[1] || (size_t)(name - path) >= 4096)
-		return ct_error_set_plain(err, EINVAL, "create cgroup \"%s\"", path);
+		return ct_error_plain(err, EINVAL, "create cgroup \"%s\"", path);
 	char parent[4096];
 	memcpy(parent, path, (size_t)(name - path));
 	parent[name - path] = '\0';

@@ -83,7 +83,7 @@ static int kill_round(struct ct_cgroup *cg, const struct timespec *start, enum r
 		return 0;
 	_cleanup_free_ struct pollfd *fds = calloc(n, sizeof(*fds));
 	if (!fds)
-		return ct_error_set(err, ENOMEM, "kill the processes of the cgroup");
+		return ct_error_sys(err, ENOMEM, "kill the processes of the cgroup");
 	/* none could be signalled by pidfd (a profile refuses the calls): the caller's way */
 	*out = kill_by_pidfds(pids, n, fds) ? ROUND_DONE : ROUND_REFUSED;
 	/* past the deadline the signals stay sent; a removal of the cgroup says if it is busy */
@@ -102,10 +102,10 @@ static int check_emptied(struct ct_cgroup *cg, struct ct_error *err)
 		return -1;
 	if (!n)
 		return 1;
-	return ct_error_set_plain(err, EBUSY,
-				  "cgroup %s: %zu processes still there after %d s of SIGKILL "
-				  "(they keep forking)",
-				  cg->dirs[cg->n_dirs - 1].path, n, KILL_WAIT_MS / 1000);
+	return ct_error_plain(err, EBUSY,
+			      "cgroup %s: %zu processes still there after %d s of SIGKILL "
+			      "(they keep forking)",
+			      cg->dirs[cg->n_dirs - 1].path, n, KILL_WAIT_MS / 1000);
 }
 
 int ct_cg_kill_and_wait(struct ct_cgroup *cg, struct ct_error *err)

@@ -272,7 +272,7 @@ int ct_cgroup_layout_parse(const char *mountinfo, const char *proc_cgroup,
 		if (parse_mount_line(line, end ? end : line + strlen(line), &m) &&
 		    take_mount(l, &m, proc_cgroup) < 0) {
 			ct_cgroup_layout_free(l);
-			return ct_error_set(err, ENOMEM, "detect the cgroup layout");
+			return ct_error_sys(err, ENOMEM, "detect the cgroup layout");
 		}
 		line = end ? end + 1 : NULL;
 	}
@@ -301,10 +301,10 @@ int ct_cgroup_layout_get(const struct ct_cgroup_layout **out, struct ct_error *e
 	if (!done) {
 		_cleanup_free_ char *mountinfo = read_proc("/proc/self/mountinfo");
 		if (!mountinfo)
-			return ct_error_set(err, errno, "read \"/proc/self/mountinfo\"");
+			return ct_error_sys(err, errno, "read \"/proc/self/mountinfo\"");
 		_cleanup_free_ char *cgroup = read_proc("/proc/self/cgroup");
 		if (!cgroup)
-			return ct_error_set(err, errno, "read \"/proc/self/cgroup\"");
+			return ct_error_sys(err, errno, "read \"/proc/self/cgroup\"");
 		if (ct_cgroup_layout_parse(mountinfo, cgroup, &layout, err) < 0)
 			return -1;
 		done = true;

@@ -23,13 +23,13 @@ static int append_components(char *buf, size_t size, size_t *len, const char *re
 	for (const char *p = rel; *p;) {
 		size_t clen = strcspn(p, "/");
 		if ((clen == 1 && p[0] == '.') || (clen == 2 && p[0] == '.' && p[1] == '.'))
-			return ct_error_set_plain(err, EINVAL,
-						  "config.json: .linux.cgroupsPath: \"%s\": \".\" "
-						  "and \"..\" components are not allowed",
-						  shown);
+			return ct_error_plain(err, EINVAL,
+					      "config.json: .linux.cgroupsPath: \"%s\": \".\" "
+					      "and \"..\" components are not allowed",
+					      shown);
 		if (clen) {
 			if (*len + clen + 2 > size)
-				return ct_error_set_plain(
+				return ct_error_plain(
 					err, ENAMETOOLONG,
 					"config.json: .linux.cgroupsPath: \"%s\": too long", shown);
 			if (*len > 1)
@@ -50,12 +50,11 @@ int ct_cgroup_resolve_path(const char *cgroups_path, const char *caller_path, co
 {
 	const char *given = cgroups_path ? cgroups_path : "";
 	if (ct_cgroup_path_is_systemd(given))
-		return ct_error_set_plain(
-			err, ENOTSUP,
-			"config.json: .linux.cgroupsPath: \"%s\": the systemd "
-			"form slice:prefix:name needs the systemd cgroup manager, "
-			"which is not supported yet",
-			given);
+		return ct_error_plain(err, ENOTSUP,
+				      "config.json: .linux.cgroupsPath: \"%s\": the systemd "
+				      "form slice:prefix:name needs the systemd cgroup manager, "
+				      "which is not supported yet",
+				      given);
 	char buf[4096] = "/";
 	size_t len = 1;
 	if (*given != '/' && append_components(buf, sizeof(buf), &len, caller_path, given, err) < 0)
@@ -70,12 +69,12 @@ int ct_cgroup_resolve_path(const char *cgroups_path, const char *caller_path, co
 			return -1;
 	}
 	if (strcmp(buf, "/") == 0)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.cgroupsPath: \"%s\": the root of "
-					  "the hierarchy cannot be a container's cgroup",
-					  given);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.cgroupsPath: \"%s\": the root of "
+				      "the hierarchy cannot be a container's cgroup",
+				      given);
 	*out = strdup(buf);
-	return *out ? 0 : ct_error_set(err, ENOMEM, "cgroup path");
+	return *out ? 0 : ct_error_sys(err, ENOMEM, "cgroup path");
 }
 
 int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char *path, char **out,
@@ -85,15 +84,15 @@ int ct_cgroup_dir_for(const char *mountpoint, const char *mount_root, const char
 	if (strcmp(mount_root, "/") == 0)
 		rlen = 0;
 	else if (strncmp(path, mount_root, rlen) != 0 || (path[rlen] && path[rlen] != '/'))
-		return ct_error_set_plain(err, EXDEV,
-					  "cgroup \"%s\" is outside the hierarchy mounted on "
-					  "\"%s\" (from \"%s\")",
-					  path, mountpoint, mount_root);
+		return ct_error_plain(err, EXDEV,
+				      "cgroup \"%s\" is outside the hierarchy mounted on "
+				      "\"%s\" (from \"%s\")",
+				      path, mountpoint, mount_root);
 	const char *rest = strcmp(path + rlen, "/") == 0 ? "" : path + rlen;
 	/* joined by hand: one per hierarchy of every container, asprintf's stdio costs more */
 	size_t mlen = strlen(mountpoint), restlen = strlen(rest);
 	if (!(*out = malloc(mlen + restlen + 1)))
-		return ct_error_set(err, ENOMEM, "cgroup path");
+		return ct_error_sys(err, ENOMEM, "cgroup path");
 	memcpy(*out, mountpoint, mlen);
 	memcpy(*out + mlen, rest, restlen + 1);
 	return 0;

@@ -123,10 +123,10 @@ static int fmt_swappiness(const struct cg_ctx *c, size_t i, struct cg_value *out
 	if (i || !m->has_swappiness)
 		return 0;
 	if (m->swappiness > 100)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: " RES ".memory.swappiness: %" PRIu64
-					  " is not in [0, 100]",
-					  m->swappiness);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: " RES ".memory.swappiness: %" PRIu64
+				      " is not in [0, 100]",
+				      m->swappiness);
 	return put(out, "%" PRIu64, m->swappiness);
 }
 
@@ -366,10 +366,10 @@ static int fmt_hugepage(const struct cg_ctx *c, size_t i, struct cg_value *out,
 	const struct oci_hugepage_limit *h = &c->r->hugepage_limits.items[i];
 	snprintf(out->path, sizeof(out->path), ".hugepageLimits[%zu]", i);
 	if (!h->page_size || !*h->page_size || strpbrk(h->page_size, "/. "))
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: " RES "%s.pageSize: \"%s\" is not a page "
-					  "size (\"2MB\")",
-					  out->path, h->page_size ? h->page_size : "");
+		return ct_error_plain(err, EINVAL,
+				      "config.json: " RES "%s.pageSize: \"%s\" is not a page "
+				      "size (\"2MB\")",
+				      out->path, h->page_size ? h->page_size : "");
 	snprintf(out->file, sizeof(out->file),
 		 c->v == CT_CG_V1 ? "hugetlb.%s.limit_in_bytes" : "hugetlb.%s.max", h->page_size);
 	return put(out, "%" PRIu64, h->limit);
@@ -418,8 +418,8 @@ static int fmt_unified(const struct cg_ctx *c, size_t i, struct cg_value *out, s
 	const struct oci_kv *kv = &c->r->unified.items[i];
 	snprintf(out->path, sizeof(out->path), ".unified[\"%s\"]", kv->key);
 	if (!*kv->key || strchr(kv->key, '/') || kv->key[0] == '.')
-		return ct_error_set_plain(
-			err, EINVAL, "config.json: " RES "%s: not a cgroup file name", out->path);
+		return ct_error_plain(err, EINVAL, "config.json: " RES "%s: not a cgroup file name",
+				      out->path);
 	snprintf(out->file, sizeof(out->file), "%s", kv->key);
 	return put(out, "%s", kv->value);
 }
@@ -588,12 +588,12 @@ static int no_file(const struct cg_ctx *c, const struct cg_row *row, const char 
 		return 0;
 	}
 	if (strcmp(row->controller, "unified") == 0)
-		return ct_error_set_plain(err, ENOTSUP,
-					  "config.json: " RES "%s: only for cgroup v2 (this host "
-					  "has %s)",
-					  path, version);
-	return ct_error_set_plain(err, ENOTSUP, "config.json: " RES "%s: not supported on %s", path,
-				  version);
+		return ct_error_plain(err, ENOTSUP,
+				      "config.json: " RES "%s: only for cgroup v2 (this host "
+				      "has %s)",
+				      path, version);
+	return ct_error_plain(err, ENOTSUP, "config.json: " RES "%s: not supported on %s", path,
+			      version);
 }
 
 static int write_value(const struct cg_ctx *c, const struct cg_row *row, const char *path,
@@ -603,9 +603,9 @@ static int write_value(const struct cg_ctx *c, const struct cg_row *row, const c
 		c->v == CT_CG_V2 ? v2_controller(row->controller) : row->controller;
 	const struct ct_cgroup_dir *d = ct_cg_controller(c->cg, controller);
 	if (!d)
-		return ct_error_set_plain(
-			err, ENOTSUP, "config.json: " RES "%s: the %s controller is not mounted",
-			path, controller);
+		return ct_error_plain(err, ENOTSUP,
+				      "config.json: " RES "%s: the %s controller is not mounted",
+				      path, controller);
 	const char *dir = d->path;
 	if (!ct_cg_has_at(d->fd, dir, file)) {
 		if (row->deprecated) {
@@ -616,16 +616,15 @@ static int write_value(const struct cg_ctx *c, const struct cg_row *row, const c
 			return 0;
 		}
 		if (c->v == CT_CG_V2)
-			return ct_error_set_plain(err, ENOTSUP,
-						  "config.json: " RES
-						  "%s: \"%s/%s\" does not exist "
-						  "(is the %s controller enabled in the parent's "
-						  "cgroup.subtree_control?)",
-						  path, dir, file, controller);
-		return ct_error_set_plain(err, ENOTSUP,
-					  "config.json: " RES "%s: \"%s/%s\" does not exist on "
-					  "this kernel",
-					  path, dir, file);
+			return ct_error_plain(err, ENOTSUP,
+					      "config.json: " RES "%s: \"%s/%s\" does not exist "
+					      "(is the %s controller enabled in the parent's "
+					      "cgroup.subtree_control?)",
+					      path, dir, file, controller);
+		return ct_error_plain(err, ENOTSUP,
+				      "config.json: " RES "%s: \"%s/%s\" does not exist on "
+				      "this kernel",
+				      path, dir, file);
 	}
 	if (ct_cg_write_at(d->fd, dir, file, value, err) < 0)
 		return ct_error_prefix(err, "config.json: " RES "%s", path);
@@ -665,14 +664,14 @@ static int check_memory_usage(const struct cg_ctx *c, struct ct_error *err)
 		    : NULL;
 	unsigned long long usage;
 	if (!text || sscanf(text, "%llu", &usage) != 1)
-		return ct_error_set(err, errno ? errno : EIO,
+		return ct_error_sys(err, errno ? errno : EIO,
 				    "config.json: " RES ".memory.checkBeforeUpdate: read the "
 				    "memory usage");
 	if (usage > (unsigned long long)m->limit)
-		return ct_error_set_plain(err, EBUSY,
-					  "config.json: " RES ".memory.limit: %" PRId64
-					  " is below the current usage %llu (checkBeforeUpdate)",
-					  m->limit, usage);
+		return ct_error_plain(err, EBUSY,
+				      "config.json: " RES ".memory.limit: %" PRId64
+				      " is below the current usage %llu (checkBeforeUpdate)",
+				      m->limit, usage);
 	return 0;
 }
 

@@ -35,8 +35,8 @@ static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
 			continue;
 		if (j->n == CT_CGROUP_SELF_JOIN_MAX) {
 			ct_cgroup_self_join_close(j);
-			return ct_error_set_plain(err, E2BIG, "more than %d cgroup v1 hierarchies",
-						  CT_CGROUP_SELF_JOIN_MAX);
+			return ct_error_plain(err, E2BIG, "more than %d cgroup v1 hierarchies",
+					      CT_CGROUP_SELF_JOIN_MAX);
 		}
 		char path[4096];
 		int fd = ct_cg_open_at(d->fd, d->path, "tasks", O_WRONLY | O_CLOEXEC, path,
@@ -44,7 +44,7 @@ static int open_where(const struct ct_cgroup *cg, const char *key, bool match,
 		if (fd < 0) {
 			int saved = errno;
 			ct_cgroup_self_join_close(j);
-			return ct_error_set(err, saved, "open \"%s\"", path);
+			return ct_error_sys(err, saved, "open \"%s\"", path);
 		}
 		j->keys[j->n] = d->key;
 		j->fds[j->n++] = fd;
@@ -62,9 +62,9 @@ int ct_cgroup_self_join_adopt(const struct ct_cgroup *cg, const char *skip_key, 
 	if (n != want || n > CT_CGROUP_SELF_JOIN_MAX) {
 		for (size_t i = 0; i < n; i++)
 			close(fds[i]);
-		return ct_error_set_plain(err, EPROTO,
-					  "cgroup v1 `tasks` files: %zu passed for %zu hierarchies",
-					  n, want);
+		return ct_error_plain(err, EPROTO,
+				      "cgroup v1 `tasks` files: %zu passed for %zu hierarchies", n,
+				      want);
 	}
 	for (size_t i = 0; i < cg->n_dirs; i++)
 		if (selected(cg, &cg->dirs[i], skip_key, false)) {

@@ -64,7 +64,7 @@ static int copy_cpuset_down(const struct ct_cgroup_dir *d, const char *mountpoin
 		value = read_level(d, level, n - k, file);
 		level[end] = saved;
 		if (!value && k == 0)
-			return ct_error_set(err, errno, "read \"%s/%s\"", mountpoint, file);
+			return ct_error_sys(err, errno, "read \"%s/%s\"", mountpoint, file);
 		if (value && (!*value || *value == '\n') && k > 0) {
 			free(value);
 			value = NULL;
@@ -119,7 +119,7 @@ static int write_rule(struct rule_files *f, bool allow, const char *rule, struct
 	int *fd = &f->fd[allow];
 	if (*fd < 0 && (*fd = ct_cg_open_at(f->dir->fd, f->dir->path, name, O_WRONLY | O_CLOEXEC,
 					    path, sizeof(path))) < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
+		return ct_error_sys(err, errno, "open \"%s\"", path);
 	return ct_cg_write_fd(*fd, path, rule, err);
 }
 
@@ -173,10 +173,10 @@ static int v1_freezer_state(struct ct_cgroup *cg, enum ct_cgroup_freezer *out, s
 {
 	const char *dir = ct_cg_controller_dir(cg, "freezer");
 	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the freezer controller is not mounted");
+		return ct_error_plain(err, ENOTSUP, "the freezer controller is not mounted");
 	_cleanup_free_ char *text = ct_cg_read(dir, "freezer.state");
 	if (!text)
-		return ct_error_set(err, errno, "read \"%s/freezer.state\"", dir);
+		return ct_error_sys(err, errno, "read \"%s/freezer.state\"", dir);
 	*out = strncmp(text, "FROZEN", 6) == 0	   ? CT_FREEZER_FROZEN
 	       : strncmp(text, "FREEZING", 8) == 0 ? CT_FREEZER_FREEZING
 						   : CT_FREEZER_THAWED;
@@ -189,7 +189,7 @@ static int v1_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 {
 	const char *dir = ct_cg_controller_dir(cg, "freezer");
 	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the freezer controller is not mounted");
+		return ct_error_plain(err, ENOTSUP, "the freezer controller is not mounted");
 	const char *want = frozen ? "FROZEN" : "THAWED";
 	for (int waited = 0; waited < FREEZE_WAIT_MS; waited++) {
 		if (ct_cg_write(dir, "freezer.state", want, err) < 0)
@@ -201,7 +201,7 @@ static int v1_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 			return 0;
 		nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
 	}
-	return ct_error_set_plain(err, ETIMEDOUT, "cgroup \"%s\" did not become %s", dir, want);
+	return ct_error_plain(err, ETIMEDOUT, "cgroup \"%s\" did not become %s", dir, want);
 }
 
 /* ---- stats ---- */
@@ -338,7 +338,7 @@ static int v1_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_
 		rc = -1;
 	if (rc < 0) {
 		ct_cgroup_stats_free(st);
-		return ct_error_set(err, ENOMEM, "read cgroup statistics");
+		return ct_error_sys(err, ENOMEM, "read cgroup statistics");
 	}
 	return 0;
 }
@@ -351,15 +351,15 @@ static int v1_oom_watch(struct ct_cgroup *cg, struct ct_error *err)
 {
 	const char *dir = ct_cg_controller_dir(cg, "memory");
 	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the memory controller is not mounted");
+		return ct_error_plain(err, ENOTSUP, "the memory controller is not mounted");
 	char path[4096], line[64];
 	snprintf(path, sizeof(path), "%s/memory.oom_control", dir);
 	_cleanup_close_ int oom = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (oom < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
+		return ct_error_sys(err, errno, "open \"%s\"", path);
 	_cleanup_close_ int efd = eventfd(0, EFD_CLOEXEC);
 	if (efd < 0)
-		return ct_error_set(err, errno, "eventfd");
+		return ct_error_sys(err, errno, "eventfd");
 	snprintf(line, sizeof(line), "%d %d", efd, oom);
 	if (ct_cg_write(dir, "cgroup.event_control", line, err) < 0)
 		return -1;

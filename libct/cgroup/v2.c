@@ -33,10 +33,10 @@ static int refuse_threaded(const char *dir, struct ct_error *err)
 	if (!type || strncmp(type, "domain\n", 7) == 0)
 		return 0;
 	type[strcspn(type, "\n")] = '\0';
-	return ct_error_set_plain(err, ENOTSUP,
-				  "cgroup \"%s\" is of type \"%s\": threaded cgroups cannot hold a "
-				  "container (not supported)",
-				  dir, type);
+	return ct_error_plain(err, ENOTSUP,
+			      "cgroup \"%s\" is of type \"%s\": threaded cgroups cannot hold a "
+			      "container (not supported)",
+			      dir, type);
 }
 
 /* Every controller a level offers is made available to the level below, from the mount's
@@ -121,12 +121,12 @@ static int read_events(const char *dir, const char *key, unsigned long long *v,
 {
 	_cleanup_free_ char *text = ct_cg_read(dir, "cgroup.events");
 	if (!text)
-		return ct_error_set(err, errno, "read \"%s/cgroup.events\"", dir);
+		return ct_error_sys(err, errno, "read \"%s/cgroup.events\"", dir);
 	if (!ct_cg_keyed_value(text, key, v))
-		return ct_error_set_plain(err, ENOTSUP,
-					  "\"%s/cgroup.events\" has no \"%s\" (the "
-					  "kernel is older than 5.2)",
-					  dir, key);
+		return ct_error_plain(err, ENOTSUP,
+				      "\"%s/cgroup.events\" has no \"%s\" (the "
+				      "kernel is older than 5.2)",
+				      dir, key);
 	return 0;
 }
 
@@ -135,12 +135,12 @@ static int v2_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 {
 	const char *dir = unified_dir(cg);
 	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
+		return ct_error_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
 	if (!ct_cg_has(dir, "cgroup.freeze"))
-		return ct_error_set_plain(err, ENOTSUP,
-					  "\"%s/cgroup.freeze\" does not exist (the "
-					  "kernel is older than 5.2)",
-					  dir);
+		return ct_error_plain(err, ENOTSUP,
+				      "\"%s/cgroup.freeze\" does not exist (the "
+				      "kernel is older than 5.2)",
+				      dir);
 	if (ct_cg_write(dir, "cgroup.freeze", frozen ? "1" : "0", err) < 0)
 		return -1;
 	struct timespec start, now;
@@ -153,8 +153,8 @@ static int v2_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 			return 0;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start.tv_sec) * 1000 > FREEZE_WAIT_MS)
-			return ct_error_set_plain(err, ETIMEDOUT, "cgroup \"%s\" did not %s", dir,
-						  frozen ? "freeze" : "thaw");
+			return ct_error_plain(err, ETIMEDOUT, "cgroup \"%s\" did not %s", dir,
+					      frozen ? "freeze" : "thaw");
 		ct_cg_wait_modify(dir, "cgroup.events", 100);
 	}
 }
@@ -261,7 +261,7 @@ static int v2_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_
 {
 	const char *dir = unified_dir(cg);
 	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
+		return ct_error_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
 	v2_cpu_stats(dir, st);
 	if (ct_cg_read_u64(dir, "pids.current", &st->pids.current)) {
 		st->has_pids = true;
@@ -269,7 +269,7 @@ static int v2_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_
 	}
 	if (v2_memory_stats(dir, st) < 0 || v2_io_stats(dir, st) < 0) {
 		ct_cgroup_stats_free(st);
-		return ct_error_set(err, ENOMEM, "read cgroup statistics");
+		return ct_error_sys(err, ENOMEM, "read cgroup statistics");
 	}
 	return 0;
 }
@@ -281,13 +281,13 @@ static int v2_oom_watch(struct ct_cgroup *cg, struct ct_error *err)
 	const char *dir = unified_dir(cg);
 	char path[4096];
 	if (!dir)
-		return ct_error_set_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
+		return ct_error_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
 	snprintf(path, sizeof(path), "%s/memory.events", dir);
 	_cleanup_close_ int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (fd < 0)
-		return ct_error_set(err, errno, "inotify_init1");
+		return ct_error_sys(err, errno, "inotify_init1");
 	if (inotify_add_watch(fd, path, IN_MODIFY) < 0)
-		return ct_error_set(err, errno, "watch \"%s\"", path);
+		return ct_error_sys(err, errno, "watch \"%s\"", path);
 	return steal_fd(&fd);
 }
 

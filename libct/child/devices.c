@@ -56,11 +56,11 @@ static int bind_host_node(struct ct_init_plan *plan, size_t i, struct ct_mountpo
 	_cleanup_close_ int host = openat(AT_FDCWD, n->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (host < 0 || fstat(host, &st) < 0)
-		return ct_error_set(err, errno, "open the host's \"%s\"", n->path);
+		return ct_error_sys(err, errno, "open the host's \"%s\"", n->path);
 	if ((st.st_mode & S_IFMT) != n->type || st.st_rdev != n->dev)
-		return ct_error_set_plain(err, ENODEV,
-					  "the host's \"%s\" is not the device asked for (%u:%u)",
-					  n->path, major(n->dev), minor(n->dev));
+		return ct_error_plain(err, ENODEV,
+				      "the host's \"%s\" is not the device asked for (%u:%u)",
+				      n->path, major(n->dev), minor(n->dev));
 	struct ct_mount_flags flags = {.bind = true};
 	struct ct_mount_request rq = {
 		.source = n->path, .source_fd = host, .flags = &flags, .file = true};
@@ -107,21 +107,21 @@ static int make_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints 
 	bool fresh;
 	int dir = ct_mountpoint_parent(mp, n->path, name, sizeof(name), &owned, &fresh);
 	if (dir < 0)
-		return ct_error_set(err, errno, "create device \"%s\"", n->path);
+		return ct_error_sys(err, errno, "create device \"%s\"", n->path);
 	int made = mknod_replacing(dir, name, n);
 	/* EBUSY: a mount point, such as a default node bound from the host a moment ago (a user
 	 * namespace whose config lists /dev/null too): the node is bound over it, as runc does */
 	if (made == REPLACE_FAILED && errno != EBUSY)
-		return ct_error_set(err, errno, "replace \"%s\" with a device", n->path);
+		return ct_error_sys(err, errno, "replace \"%s\" with a device", n->path);
 	if (made < 0) {
 		if ((errno == EPERM || errno == EBUSY) && n->type != S_IFIFO)
 			return bind_host_node(plan, i, mp, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)
 				       : 0;
-		return ct_error_set(err, errno, "create device \"%s\"", n->path);
+		return ct_error_sys(err, errno, "create device \"%s\"", n->path);
 	}
 	if (set_owner_and_mode(dir, name, n, fresh) < 0)
-		return ct_error_set(err, errno, "set mode and owner of device \"%s\"", n->path);
+		return ct_error_sys(err, errno, "set mode and owner of device \"%s\"", n->path);
 	return 0;
 }
 
@@ -147,14 +147,14 @@ static int create_default_devices(struct ct_init_plan *plan, struct ct_mountpoin
 	_cleanup_close_ int owned = -1;
 	int dev = open_dev(mp, &owned);
 	if (dev < 0)
-		return ct_error_set(err, errno, "open /dev");
+		return ct_error_sys(err, errno, "open /dev");
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
 		if (symlinkat(links[i][0], dev, links[i][1]) < 0 && errno != EEXIST)
-			return ct_error_set(err, errno, "create symlink \"/dev/%s\"", links[i][1]);
+			return ct_error_sys(err, errno, "create symlink \"/dev/%s\"", links[i][1]);
 	/* core only where the kernel has /proc/kcore, as config-linux.md says */
 	if (access("/proc/kcore", F_OK) == 0 && symlinkat("/proc/kcore", dev, "core") < 0 &&
 	    errno != EEXIST)
-		return ct_error_set(err, errno, "create symlink \"/dev/core\"");
+		return ct_error_sys(err, errno, "create symlink \"/dev/core\"");
 	return 0;
 }
 
@@ -165,11 +165,11 @@ static int link_ptmx(struct ct_mountpoints *mp, struct ct_error *err)
 	_cleanup_close_ int owned = -1;
 	int dev = open_dev(mp, &owned);
 	if (dev < 0)
-		return ct_error_set(err, errno, "open /dev");
+		return ct_error_sys(err, errno, "open /dev");
 	if (unlinkat(dev, "ptmx", 0) < 0 && errno != ENOENT)
-		return ct_error_set(err, errno, "replace \"/dev/ptmx\" with a symlink");
+		return ct_error_sys(err, errno, "replace \"/dev/ptmx\" with a symlink");
 	if (symlinkat("pts/ptmx", dev, "ptmx") < 0)
-		return ct_error_set(err, errno, "create symlink \"/dev/ptmx\"");
+		return ct_error_sys(err, errno, "create symlink \"/dev/ptmx\"");
 	return 0;
 }
 

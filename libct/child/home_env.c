@@ -21,19 +21,19 @@ static int read_passwd(char **text, size_t *len, struct ct_error *err)
 	*len = 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
-		return ct_error_set(err, errno, "open /");
+		return ct_error_sys(err, errno, "open /");
 	_cleanup_close_ int fd = ct_root_open_regular(root, PASSWD);
 	/* not a regular file (masked by /dev/null, a FIFO, a directory): never opened, and read
 	 * as none, which is what runc makes of /dev/null */
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EINVAL || errno == EISDIR))
 		return 0;
 	if (fd >= 0 && !(*text = ct_read_file(fd, CT_PASSWD_MAX, len)) && errno == EFBIG)
-		return ct_error_set_plain(err, EFBIG,
-					  "HOME: the container's \"" PASSWD "\" is larger than %u "
-					  "MiB (set HOME in process.env)",
-					  CT_PASSWD_MAX >> 20);
+		return ct_error_plain(err, EFBIG,
+				      "HOME: the container's \"" PASSWD "\" is larger than %u "
+				      "MiB (set HOME in process.env)",
+				      CT_PASSWD_MAX >> 20);
 	if (!*text)
-		return ct_error_set(err, errno, "HOME: read the container's \"" PASSWD "\"");
+		return ct_error_sys(err, errno, "HOME: read the container's \"" PASSWD "\"");
 	return 0;
 }
 
@@ -49,7 +49,7 @@ int ct_home_env_apply(struct ct_init_plan *plan, struct ct_error *err)
 		text ? ct_passwd_find_home(text, len, plan->config->process.user.uid, &home) : 1;
 	if (found < 0 || asprintf(&plan->home_var, "HOME=%s", found == 0 ? home : "/") < 0) {
 		plan->home_var = NULL;
-		return ct_error_set(err, ENOMEM, "HOME: set from \"" PASSWD "\"");
+		return ct_error_sys(err, ENOMEM, "HOME: set from \"" PASSWD "\"");
 	}
 	plan->envp[plan->home_slot] = plan->home_var;
 	return 0;

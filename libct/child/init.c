@@ -44,7 +44,7 @@ static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		int fd = plan->join_fds[order[i]];
 		if (fd >= 0 && setns(fd, (int)ct_ns_clone_flags[order[i]]) < 0)
-			return ct_error_set(err, errno, "join %s namespace",
+			return ct_error_sys(err, errno, "join %s namespace",
 					    oci_namespace_names[order[i]]);
 	}
 	return 0;
@@ -60,9 +60,9 @@ static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
 	if (ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the user namespace", err) < 0)
 		return -1;
 	if (ct_setresgid_1thread(0, 0, 0) < 0)
-		return ct_error_set(err, errno, "set gid 0 in the user namespace");
+		return ct_error_sys(err, errno, "set gid 0 in the user namespace");
 	if (ct_setresuid_1thread(0, 0, 0) < 0)
-		return ct_error_set(err, errno, "set uid 0 in the user namespace");
+		return ct_error_sys(err, errno, "set uid 0 in the user namespace");
 	ct_mount_keep_source_flags(true);
 	return 0;
 }
@@ -77,7 +77,7 @@ static int join_memory_first(struct ct_init_plan *plan, struct ct_error *err)
 static int make_network_namespace(const struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->early_netns && unshare(CLONE_NEWNET) < 0)
-		return ct_error_set(err, errno, "create network namespace");
+		return ct_error_sys(err, errno, "create network namespace");
 	return 0;
 }
 
@@ -110,18 +110,18 @@ static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 static int unshare_late_namespaces(const struct ct_init_plan *plan, struct ct_error *err)
 {
 	if (plan->late_ipcns && unshare(CLONE_NEWIPC) < 0)
-		return ct_error_set(err, errno, "create IPC namespace");
+		return ct_error_sys(err, errno, "create IPC namespace");
 	if (plan->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
-		return ct_error_set(err, errno, "create cgroup namespace");
+		return ct_error_sys(err, errno, "create cgroup namespace");
 	return 0;
 }
 
 static int set_host_names(const struct oci_config *c, struct ct_error *err)
 {
 	if (c->hostname && sethostname(c->hostname, strlen(c->hostname)) < 0)
-		return ct_error_set(err, errno, "set hostname \"%s\"", c->hostname);
+		return ct_error_sys(err, errno, "set hostname \"%s\"", c->hostname);
 	if (c->domainname && setdomainname(c->domainname, strlen(c->domainname)) < 0)
-		return ct_error_set(err, errno, "set domainname \"%s\"", c->domainname);
+		return ct_error_sys(err, errno, "set domainname \"%s\"", c->domainname);
 	return 0;
 }
 
@@ -172,11 +172,10 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 		fd = openat(dir, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open exec fifo");
+		return ct_error_sys(err, errno, "open exec fifo");
 	if (!same_inode(fd, plan->exec_fifo_fd)) {
 		close(fd);
-		return ct_error_set_plain(err, EXDEV, "open exec fifo: \"%s\" is not the fifo",
-					  path);
+		return ct_error_plain(err, EXDEV, "open exec fifo: \"%s\" is not the fifo", path);
 	}
 	return fd;
 }
@@ -202,7 +201,7 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct ct_mountcheck_report r;
 	if (root < 0)
-		return ct_error_set(err, errno, "open /");
+		return ct_error_sys(err, errno, "open /");
 	if (ct_mountcheck_run(plan->expect, plan->n_expect, root, &r, err) < 0)
 		return -1;
 	size_t n = strlen(plan->ready_note);
@@ -222,7 +221,7 @@ static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
 		return 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
-		return ct_error_set(err, errno, "open /");
+		return ct_error_sys(err, errno, "open /");
 	return ct_sync_send_root_bind(plan->sync_fd, root, err);
 }
 

@@ -36,15 +36,15 @@ int ct_lsm_check_at(const char *where, const char *apparmor_profile, const char 
 		    struct ct_error *err)
 {
 	if (asked(apparmor_profile) && !ct_apparmor_enabled())
-		return ct_error_set_plain(err, EINVAL,
-					  "%s.apparmorProfile: \"%s\" asked, but AppArmor is not "
-					  "enabled on this host",
-					  where, apparmor_profile);
+		return ct_error_plain(err, EINVAL,
+				      "%s.apparmorProfile: \"%s\" asked, but AppArmor is not "
+				      "enabled on this host",
+				      where, apparmor_profile);
 	if (asked(selinux_label) && !ct_selinux_enabled())
-		return ct_error_set_plain(err, EINVAL,
-					  "%s.selinuxLabel: \"%s\" asked, but SELinux is not "
-					  "enabled on this host",
-					  where, selinux_label);
+		return ct_error_plain(err, EINVAL,
+				      "%s.selinuxLabel: \"%s\" asked, but SELinux is not "
+				      "enabled on this host",
+				      where, selinux_label);
 	return 0;
 }
 

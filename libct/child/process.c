@@ -36,7 +36,7 @@ int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
 	 * forbids keyctl are not an error, as with runc. */
 	if (syscall(SYS_keyctl, 1, plan->keyring_name, 0, 0, 0) < 0 && errno != ENOSYS &&
 	    errno != EPERM)
-		return ct_error_set(err, errno, "join session keyring \"%s\"", plan->keyring_name);
+		return ct_error_sys(err, errno, "join session keyring \"%s\"", plan->keyring_name);
 	return 0;
 }
 
@@ -57,7 +57,7 @@ static int apply_rlimits(struct ct_init_plan *plan, struct ct_error *err)
 	for (size_t i = 0; i < plan->n_rlimits; i++) {
 		const struct ct_planned_rlimit *r = &plan->rlimits[i];
 		if (setrlimit(r->resource, &r->limit) < 0)
-			return ct_error_set(err, errno, "set %s",
+			return ct_error_sys(err, errno, "set %s",
 					    plan->config->process.rlimits.items[i].type);
 	}
 	return 0;
@@ -71,7 +71,7 @@ static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
 		if (!(plan->cap_drop & (1ULL << cap)))
 			continue;
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-			return ct_error_set(err, errno, "drop capability %d from the bounding set",
+			return ct_error_sys(err, errno, "drop capability %d from the bounding set",
 					    cap);
 	}
 	return 0;
@@ -83,11 +83,11 @@ static int switch_user(const struct oci_user *u, bool setgroups_denied, struct c
 {
 	if (!setgroups_denied &&
 	    ct_setgroups_1thread(u->additional_gids.len, u->additional_gids.items) < 0)
-		return ct_error_set(err, errno, "set additional groups");
+		return ct_error_sys(err, errno, "set additional groups");
 	if (ct_setresgid_1thread(u->gid, u->gid, u->gid) < 0)
-		return ct_error_set(err, errno, "set gid %u", u->gid);
+		return ct_error_sys(err, errno, "set gid %u", u->gid);
 	if (ct_setresuid_1thread(u->uid, u->uid, u->uid) < 0)
-		return ct_error_set(err, errno, "set uid %u", u->uid);
+		return ct_error_sys(err, errno, "set uid %u", u->uid);
 	if (u->has_umask)
 		umask(u->umask);
 	return 0;
@@ -104,11 +104,11 @@ static int apply_capabilities(struct ct_init_plan *plan, struct ct_error *err)
 		data[i].inheritable = (uint32_t)(plan->cap_inheritable >> (32 * i));
 	}
 	if (syscall(SYS_capset, &hdr, data) < 0)
-		return ct_error_set(err, errno, "set capabilities");
+		return ct_error_sys(err, errno, "set capabilities");
 	for (int cap = 0; cap <= plan->cap_last; cap++)
 		if ((plan->cap_ambient & (1ULL << cap)) &&
 		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
-			return ct_error_set(err, errno, "raise ambient capability %d", cap);
+			return ct_error_sys(err, errno, "raise ambient capability %d", cap);
 	return 0;
 }
 
@@ -122,15 +122,15 @@ static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
 	if (plan->set_caps && drop_bounding_set(plan, err) < 0)
 		return -1;
 	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
-		return ct_error_set(err, errno, "keep capabilities across setuid");
+		return ct_error_sys(err, errno, "keep capabilities across setuid");
 	if (switch_user(&p->user, plan->setgroups_denied, err) < 0)
 		return -1;
 	if (keep && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
-		return ct_error_set(err, errno, "reset keep-capabilities");
+		return ct_error_sys(err, errno, "reset keep-capabilities");
 	if (plan->set_caps && apply_capabilities(plan, err) < 0)
 		return -1;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return ct_error_set(err, errno, "set no_new_privs");
+		return ct_error_sys(err, errno, "set no_new_privs");
 	return 0;
 }
 
@@ -142,7 +142,7 @@ static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
 	struct ct_mount_request rq = {
 		.source = "the pty slave", .source_fd = slave, .flags = &bind, .file = true};
 	if (root < 0)
-		return ct_error_set(err, errno, "open /");
+		return ct_error_sys(err, errno, "open /");
 	if (ct_mount_in_root(root, "/dev/console", &rq, mounted_id, err) < 0)
 		return ct_error_prefix(err, "bind the terminal on /dev/console");
 	return 0;
@@ -185,7 +185,7 @@ static int exec_error(struct ct_error *err, int errnum, const char *name)
 	const char *why = errnum == ENOENT   ? "no such file or directory"
 			  : errnum == EACCES ? "permission denied"
 					     : strerror(errnum);
-	return ct_error_set_plain(err, errnum, "exec \"%s\": %s", name, why);
+	return ct_error_plain(err, errnum, "exec \"%s\": %s", name, why);
 }
 
 /* Finds process.args[0] as execvp would, in the container, so a missing binary is an
@@ -210,8 +210,7 @@ static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
 			return 0;
 		dir = end ? end + 1 : NULL;
 	}
-	return ct_error_set_plain(err, ENOENT, "exec \"%s\": executable file not found in $PATH",
-				  name);
+	return ct_error_plain(err, ENOENT, "exec \"%s\": executable file not found in $PATH", name);
 }
 
 /* The program into the page cache before READY, while on cgroup v1 the init is still in the
@@ -243,13 +242,13 @@ static void read_ahead_executable(const struct ct_init_plan *plan, const char *e
 static int enter_cwd(const struct oci_process *p, struct ct_error *err)
 {
 	if (strcmp(p->cwd, "/") == 0) /* the root itself: nothing to resolve */
-		return chdir("/") < 0 ? ct_error_set(err, errno, "chdir to cwd \"/\"") : 0;
+		return chdir("/") < 0 ? ct_error_sys(err, errno, "chdir to cwd \"/\"") : 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
-		return ct_error_set(err, errno, "open /");
+		return ct_error_sys(err, errno, "open /");
 	_cleanup_close_ int fd = ct_root_open(root, p->cwd, false);
 	if (fd < 0 || fchdir(fd) < 0)
-		return ct_error_set(err, errno, "chdir to cwd \"%s\"", p->cwd);
+		return ct_error_sys(err, errno, "chdir to cwd \"%s\"", p->cwd);
 	return 0;
 }
 
@@ -259,13 +258,13 @@ static int cloexec_from_listing(int from, struct ct_error *err)
 {
 	_cleanup_closedir_ DIR *d = opendir("/proc/self/fd");
 	if (!d)
-		return ct_error_set(err, errno, "list /proc/self/fd");
+		return ct_error_sys(err, errno, "list /proc/self/fd");
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		int fd = atoi(e->d_name);
 		if (fd >= from && fd != dirfd(d) && fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 &&
 		    errno != EBADF)
-			return ct_error_set(err, errno, "mark fd %d close-on-exec", fd);
+			return ct_error_sys(err, errno, "mark fd %d close-on-exec", fd);
 	}
 	return 0;
 }
@@ -280,7 +279,7 @@ static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
 	if (syscall(SYS_close_range, keep, ~0U, 4) == 0)
 		return 0;
 	if (errno != ENOSYS && errno != EINVAL && errno != EPERM)
-		return ct_error_set(err, errno, "mark fds close-on-exec");
+		return ct_error_sys(err, errno, "mark fds close-on-exec");
 	return cloexec_from_listing(keep, err);
 }
 

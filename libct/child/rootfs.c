@@ -141,7 +141,7 @@ static int mount_tmpfs_copyup(struct ct_init_plan *plan, struct ct_mountpoints *
 	struct stat st;
 	_cleanup_close_ int image = open_copyup_source(mp->rootfd, m->destination, &st);
 	if (image < 0 && errno)
-		return ct_error_set(err, errno, "mount #%zu \"%s\": open the image's directory",
+		return ct_error_sys(err, errno, "mount #%zu \"%s\": open the image's directory",
 				    index, m->destination);
 	struct ct_mount_flags writable = m->flags;
 	writable.flags &= ~(unsigned long)MS_RDONLY;
@@ -153,7 +153,7 @@ static int mount_tmpfs_copyup(struct ct_init_plan *plan, struct ct_mountpoints *
 	if (image < 0)
 		return 0;
 	if (copy_root_attributes(tmpfs, &st, m->flags.data) < 0)
-		return ct_error_set(err, errno, "mount #%zu \"%s\": copy up the directory", index,
+		return ct_error_sys(err, errno, "mount #%zu \"%s\": copy up the directory", index,
 				    m->destination);
 	if (ct_copy_tree(image, tmpfs, err) < 0 ||
 	    ((m->flags.flags & MS_RDONLY) && ct_mount_fd_set_readonly(tmpfs, false, err) < 0))
@@ -180,7 +180,7 @@ static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, s
 	if (m->flags.bind) {
 		struct stat st;
 		if (stat(m->bind_source, &st) < 0)
-			return ct_error_set(err, errno, "mount #%zu \"%s\": bind source \"%s\"",
+			return ct_error_sys(err, errno, "mount #%zu \"%s\": bind source \"%s\"",
 					    index, m->destination, m->bind_source);
 		rq.source = m->bind_source;
 		rq.file = !S_ISDIR(st.st_mode);
@@ -213,24 +213,24 @@ static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, s
 static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	if (fchdir(rootfd) < 0)
-		return ct_error_set(err, errno, "chdir to rootfs \"%s\"", plan->opts->rootfs);
+		return ct_error_sys(err, errno, "chdir to rootfs \"%s\"", plan->opts->rootfs);
 	if (!plan->new_mount_ns) {
 		if (chroot(".") < 0)
-			return ct_error_set(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
+			return ct_error_sys(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
 	} else if (plan->opts->no_pivot) {
 		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
-			return ct_error_set(err, errno, "move rootfs to /");
+			return ct_error_sys(err, errno, "move rootfs to /");
 		if (chroot(".") < 0)
-			return ct_error_set(err, errno, "chroot into rootfs");
+			return ct_error_sys(err, errno, "chroot into rootfs");
 	} else {
 		/* pivot_root(".", ".") stacks the old root on the new one; detach it at once */
 		if (syscall(SYS_pivot_root, ".", ".") < 0)
-			return ct_error_set(err, errno, "pivot_root to \"%s\"", plan->opts->rootfs);
+			return ct_error_sys(err, errno, "pivot_root to \"%s\"", plan->opts->rootfs);
 		if (umount2(".", MNT_DETACH) < 0)
-			return ct_error_set(err, errno, "detach the old root");
+			return ct_error_sys(err, errno, "detach the old root");
 	}
 	if (chdir("/") < 0)
-		return ct_error_set(err, errno, "chdir to /");
+		return ct_error_sys(err, errno, "chdir to /");
 	return 0;
 }
 
@@ -242,10 +242,10 @@ static int open_dev_null(int rootfd, struct ct_error *err)
 	_cleanup_close_ int fd = ct_root_open(rootfd, "/dev/null", true);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0)
-		return ct_error_set(err, errno, "open \"/dev/null\"");
+		return ct_error_sys(err, errno, "open \"/dev/null\"");
 	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
-		return ct_error_set_plain(err, EPERM,
-					  "\"/dev/null\" is not the null device (char 1:3)");
+		return ct_error_plain(err, EPERM,
+				      "\"/dev/null\" is not the null device (char 1:3)");
 	return steal_fd(&fd);
 }
 
@@ -277,7 +277,7 @@ static int mask_one(struct ct_init_plan *plan, int rootfd, size_t i, struct mask
 	if (fd < 0 && errno == ENOENT)
 		return 0;
 	if (fd < 0 || fstat(fd, &st) < 0)
-		return ct_error_set(err, errno, "mask \"%s\"", p);
+		return ct_error_sys(err, errno, "mask \"%s\"", p);
 	bool dir = S_ISDIR(st.st_mode);
 	int *model = dir ? &models->dir : &models->file;
 	if (!dir && *model < 0 && models->null < 0 &&
@@ -324,7 +324,7 @@ static int make_path_readonly(struct ct_init_plan *plan, int rootfd, size_t i, s
 	if (fd < 0 && errno == ENOENT)
 		return 0;
 	if (fd < 0)
-		return ct_error_set(err, errno, "make \"%s\" read-only", p);
+		return ct_error_sys(err, errno, "make \"%s\" read-only", p);
 	struct ct_mount_flags rbind = {.bind = true, .recursive_bind = true};
 	if (ct_mount_api_used() == CT_MOUNT_API_NEW)
 		rbind.rec_set = MOUNT_ATTR_RDONLY;
@@ -353,7 +353,8 @@ static int write_sysctls(const struct ct_init_plan *plan, struct ct_error *err)
 		const struct oci_kv *kv = &lx->sysctl.items[i];
 		char path[PATH_MAX];
 		if (ct_sysctl_path(kv->key, path, sizeof(path)) < 0)
-			return ct_error_set(err, ENAMETOOLONG, "set sysctl %s", kv->key);
+			return ct_error_plain(err, ENAMETOOLONG, "set sysctl %s: name too long",
+					      kv->key);
 		if (ct_procfs_write(&plan->procfs, path, kv->value, err) < 0)
 			return ct_error_prefix(err, "set sysctl %s=%s", kv->key, kv->value);
 	}
@@ -371,7 +372,7 @@ static int cut_propagation(const struct ct_init_plan *plan, struct ct_error *err
 			? MS_PRIVATE
 			: MS_SLAVE;
 	if (mount(NULL, "/", NULL, MS_REC | host_side, NULL) < 0)
-		return ct_error_set(err, errno, "make / a recursive %s",
+		return ct_error_sys(err, errno, "make / a recursive %s",
 				    host_side == MS_PRIVATE ? "private" : "slave");
 	return 0;
 }
@@ -387,16 +388,16 @@ static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
 		return -1;
 	const char *rootfs = plan->opts->rootfs;
 	if (mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
-		return ct_error_set(err, errno, "bind rootfs \"%s\" onto itself", rootfs);
+		return ct_error_sys(err, errno, "bind rootfs \"%s\" onto itself", rootfs);
 	if (!plan->new_mount_ns && mount(NULL, rootfs, NULL, MS_PRIVATE | MS_REC, NULL) < 0) {
 		int saved = errno;
 		umount2(rootfs, MNT_DETACH);
-		return ct_error_set(err, saved, "make the bind of rootfs \"%s\" private", rootfs);
+		return ct_error_sys(err, saved, "make the bind of rootfs \"%s\" private", rootfs);
 	}
 	/* opened after the bind, so that the fd is on the new mount */
 	int fd = openat(AT_FDCWD, rootfs, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open rootfs \"%s\"", rootfs);
+		return ct_error_sys(err, errno, "open rootfs \"%s\"", rootfs);
 	return fd;
 }
 
@@ -410,7 +411,7 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
 	 * prepare_root, so they are already cut off from the host's) */
 	if (c->linux_.has_rootfs_propagation &&
 	    mount(NULL, "/", NULL, propagation[c->linux_.rootfs_propagation], NULL) < 0)
-		return ct_error_set(err, errno, "set rootfs propagation \"%s\"",
+		return ct_error_sys(err, errno, "set rootfs propagation \"%s\"",
 				    oci_propagation_names[c->linux_.rootfs_propagation]);
 	if (!c->root.readonly)
 		return 0;
@@ -445,7 +446,7 @@ static int make_cwd(const struct ct_init_plan *plan, int rootfd, struct ct_error
 		return 0;
 	_cleanup_close_ int fd = ct_root_mkpath(rootfd, cwd, CT_MAKE_DIR);
 	if (fd < 0)
-		return ct_error_set(err, errno, "make cwd \"%s\"", cwd);
+		return ct_error_sys(err, errno, "make cwd \"%s\"", cwd);
 	return 0;
 }
 
@@ -489,7 +490,7 @@ static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd
 			i = first_under(paths, tops[t]);
 		}
 		if (i >= 0 && !is_exact_dir_or_missing(rootfd, tops[t]))
-			return ct_error_set_plain(
+			return ct_error_plain(
 				err, ELOOP,
 				"config.json: .linux.%s[%zd]: \"%s\": \"%s\" is a symlink or a "
 				"file of the image: what is under it is not the kernel's",
@@ -503,7 +504,7 @@ int ct_rootfs_mount(struct ct_init_plan *plan, struct ct_error *err)
 	/* opened first: a failed set-up in a shared namespace detaches the bind from here */
 	if (!plan->new_mount_ns &&
 	    (plan->caller_root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return ct_error_set(err, errno, "open /");
+		return ct_error_sys(err, errno, "open /");
 	_cleanup_close_ int rootfd = prepare_root(plan, err);
 	if (rootfd < 0)
 		return -1;

@@ -51,8 +51,8 @@ int ct_sysctl_check(const char *key, const struct ct_sysctl_namespaces *ns, stru
 {
 	char k[256];
 	if (normalize(key, k, sizeof(k)) < 0)
-		return ct_error_set_plain(
-			err, EINVAL, "config.json: .linux.sysctl[\"%s\"]: not a sysctl name", key);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.sysctl[\"%s\"]: not a sysctl name", key);
 	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
 		if (!matches(allowed[i].key, k))
 			continue;
@@ -61,15 +61,15 @@ int ct_sysctl_check(const char *key, const struct ct_sysctl_namespaces *ns, stru
 							    : ns->uts;
 		if (have)
 			return 0;
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.sysctl[\"%s\"]: needs the "
-					  "container's own %s namespace",
-					  key, namespace_names[allowed[i].needs]);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.sysctl[\"%s\"]: needs the "
+				      "container's own %s namespace",
+				      key, namespace_names[allowed[i].needs]);
 	}
-	return ct_error_set_plain(err, EINVAL,
-				  "config.json: .linux.sysctl[\"%s\"]: not a namespaced sysctl: "
-				  "it would change the host",
-				  key);
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .linux.sysctl[\"%s\"]: not a namespaced sysctl: "
+			      "it would change the host",
+			      key);
 }
 
 int ct_sysctl_path(const char *key, char *buf, size_t size)

@@ -24,7 +24,7 @@ static int copy_dir(int src, int dst, struct copy_walk *w);
 
 static int fail(struct copy_walk *w, const char *what)
 {
-	return ct_error_set(w->err, errno, "copy up \"%s\": %s", w->path[0] ? w->path : ".", what);
+	return ct_error_sys(w->err, errno, "copy up \"%s\": %s", w->path[0] ? w->path : ".", what);
 }
 
 int ct_copy_attributes(int dst, const struct stat *st)
@@ -93,10 +93,10 @@ static int copy_file(int src, int dst, const char *name, const struct stat *seen
 	struct stat st;
 	_cleanup_close_ int in = ct_open_same_regular(src, name, seen, &st);
 	if (in < 0 && errno == ESTALE)
-		return ct_error_set_plain(w->err, ESTALE,
-					  "copy up \"%s\": changed while being copied (no longer "
-					  "the regular file first seen)",
-					  w->path);
+		return ct_error_plain(w->err, ESTALE,
+				      "copy up \"%s\": changed while being copied (no longer "
+				      "the regular file first seen)",
+				      w->path);
 	if (in < 0)
 		return fail(w, "open");
 	_cleanup_close_ int out =

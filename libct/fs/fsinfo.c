@@ -122,14 +122,14 @@ struct line_ctx {
 static int line_error(const struct line_ctx *c, const char *what, const char *field)
 {
 	if (field)
-		return ct_error_set_plain(c->err, EINVAL, "mountinfo line %u: %s \"%s\"", c->no,
-					  what, field);
-	return ct_error_set_plain(c->err, EINVAL, "mountinfo line %u: %s", c->no, what);
+		return ct_error_plain(c->err, EINVAL, "mountinfo line %u: %s \"%s\"", c->no, what,
+				      field);
+	return ct_error_plain(c->err, EINVAL, "mountinfo line %u: %s", c->no, what);
 }
 
 static int line_nomem(const struct line_ctx *c)
 {
-	return ct_error_set(c->err, ENOMEM, "mountinfo line %u", c->no);
+	return ct_error_sys(c->err, ENOMEM, "mountinfo line %u", c->no);
 }
 
 /* Cuts the next field out of *cur. Fields are separated by exactly one space and may be
@@ -457,10 +457,10 @@ static char *read_proc_file(const char *path, struct ct_error *err)
 {
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path), NULL;
+		return ct_error_sys(err, errno, "open \"%s\"", path), NULL;
 	char *text = ct_read_all(fd, PROC_FILE_MAX, NULL);
 	if (!text)
-		ct_error_set(err, errno, "read \"%s\"", path);
+		ct_error_sys(err, errno, "read \"%s\"", path);
 	return text;
 }
 
@@ -552,14 +552,14 @@ static int list_mount_ids(struct id_list *l, struct ct_error *err)
 			uint64_t *grown = grow_off_stack(l->v, l->n * sizeof(*l->v),
 							 cap * sizeof(*l->v), &l->on_heap);
 			if (!grown)
-				return ct_error_set(err, ENOMEM, "listmount");
+				return ct_error_sys(err, ENOMEM, "listmount");
 			l->v = grown;
 			l->cap = cap;
 		}
 		size_t room = l->cap - l->n;
 		ssize_t got = ct_listmount(&req, l->v + l->n, room, 0);
 		if (got < 0)
-			return ct_error_set(err, errno, "listmount");
+			return ct_error_sys(err, errno, "listmount");
 		l->n += (size_t)got;
 		if ((size_t)got < room) /* the kernel gives all it has up to room */
 			return 0;
@@ -648,16 +648,16 @@ static int add_statmount(struct ct_mount_table *t, const struct sm_buf *b, struc
 {
 	struct ct_mount *m = table_add(t);
 	if (!m || fill_strings(t, m, b) < 0)
-		return ct_error_set(err, ENOMEM, "statmount");
+		return ct_error_sys(err, ENOMEM, "statmount");
 	fill_numbers(m, b->sm);
 	return 0;
 }
 
 static int statmount_incomplete(struct ct_error *err)
 {
-	return ct_error_set_plain(err, EOPNOTSUPP,
-				  "statmount: this kernel does not report every field of a "
-				  "mount (that needs Linux 6.11)");
+	return ct_error_plain(err, EOPNOTSUPP,
+			      "statmount: this kernel does not report every field of a "
+			      "mount (that needs Linux 6.11)");
 }
 
 /* One statmount per listed mount. A mount unmounted since listmount (ENOENT) is gone from
@@ -671,7 +671,7 @@ static int stat_mounts(struct ct_mount_table *t, const uint64_t *ids, size_t n,
 		if (statmount_one(ids[i], f->want, b) < 0) {
 			if (errno == ENOENT)
 				continue;
-			return ct_error_set(err, errno, "statmount of mount %#" PRIx64, ids[i]);
+			return ct_error_sys(err, errno, "statmount of mount %#" PRIx64, ids[i]);
 		}
 		if ((b->sm->mask & f->always) != f->always)
 			return statmount_incomplete(err);
@@ -740,7 +740,7 @@ static int read_table(struct ct_mount_table *t, enum ct_mounts_backend want, boo
 	case CT_MOUNTS_MOUNTINFO:
 		return read_mountinfo(t, err);
 	}
-	return ct_error_set_plain(err, EINVAL, "mount table: unknown back end %d", (int)want);
+	return ct_error_plain(err, EINVAL, "mount table: unknown back end %d", (int)want);
 }
 
 int ct_mounts_read(struct ct_mount_table *t, enum ct_mounts_backend want, struct ct_error *err)
@@ -847,7 +847,7 @@ static int fdinfo_mount_id(int fd, uint64_t *id, struct ct_error *err)
 		*id = v;
 		return 0;
 	}
-	return ct_error_set_plain(err, EINVAL, "%s: no mnt_id line", path);
+	return ct_error_plain(err, EINVAL, "%s: no mnt_id line", path);
 }
 
 int ct_fd_mount_id(int fd, bool unique, uint64_t *id, struct ct_error *err)
@@ -860,12 +860,12 @@ int ct_fd_mount_id(int fd, bool unique, uint64_t *id, struct ct_error *err)
 		return 0;
 	}
 	if (r < 0 && errno != ENOSYS && errno != EPERM)
-		return ct_error_set(err, errno, "statx of fd %d", fd);
+		return ct_error_sys(err, errno, "statx of fd %d", fd);
 	if (unique)
-		return ct_error_set_plain(err, EOPNOTSUPP,
-					  "fd %d: the kernel gives no unique mount id "
-					  "(statx STATX_MNT_ID_UNIQUE needs Linux 6.8)",
-					  fd);
+		return ct_error_plain(err, EOPNOTSUPP,
+				      "fd %d: the kernel gives no unique mount id "
+				      "(statx STATX_MNT_ID_UNIQUE needs Linux 6.8)",
+				      fd);
 	return fdinfo_mount_id(fd, id, err);
 }
 
@@ -879,7 +879,7 @@ const struct ct_mount *ct_mount_find_by_fd(const struct ct_mount_table *t, int f
 	for (size_t i = 0; i < t->n; i++)
 		if ((unique ? t->v[i].id : t->v[i].mnt_id) == id)
 			return &t->v[i];
-	ct_error_set_plain(err, ENOENT, "fd %d is on mount %" PRIu64 ", which is not in the table",
-			   fd, id);
+	ct_error_plain(err, ENOENT, "fd %d is on mount %" PRIu64 ", which is not in the table", fd,
+		       id);
 	return NULL;
 }

@@ -115,18 +115,18 @@ static int new_fs_mount(const struct ct_mount_request *rq, struct ct_error *err)
 	if (fsfd < 0) {
 		if (new_api_missing())
 			return -1;
-		return ct_error_set(err, errno, "open filesystem \"%s\"", rq->type);
+		return ct_error_sys(err, errno, "open filesystem \"%s\"", rq->type);
 	}
 	if ((rq->source && ct_fsconfig(fsfd, FSCONFIG_SET_STRING, "source", rq->source, 0) < 0) ||
 	    configure_data(fsfd, f->data) < 0 || configure_sb_flags(fsfd, f->flags) < 0 ||
 	    ct_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
-		ct_error_set(err, errno, "mount %s", rq->type);
+		ct_error_sys(err, errno, "mount %s", rq->type);
 		append_fs_log(fsfd, err);
 		return -1;
 	}
 	int mnt = ct_fsmount(fsfd, FSMOUNT_CLOEXEC, ct_mount_attr_of(f->flags));
 	if (mnt < 0)
-		return ct_error_set(err, errno, "mount %s", rq->type);
+		return ct_error_sys(err, errno, "mount %s", rq->type);
 	return mnt;
 }
 
@@ -197,11 +197,11 @@ static int new_bind_mount(const struct ct_mount_request *rq, bool *rec_done, str
 	if (copy < 0) {
 		if (new_api_missing())
 			return -1;
-		return ct_error_set(err, errno, "bind \"%s\"", rq->source ? rq->source : "");
+		return ct_error_sys(err, errno, "bind \"%s\"", rq->source ? rq->source : "");
 	}
 	struct mount_attr a = bind_attr(f, f->flags ? kept_flags(copy) : 0);
 	if (f->flags && setattr(copy, false, a.attr_set, a.attr_clr, 0) < 0)
-		return ct_error_set(err, errno, "set the options of the bind mount");
+		return ct_error_sys(err, errno, "set the options of the bind mount");
 	return steal_fd(&copy);
 }
 
@@ -210,10 +210,10 @@ static int apply_recursive(int mnt, const struct ct_mount_flags *f, struct ct_er
 	if (!(f->rec_set | f->rec_clear) || setattr(mnt, true, f->rec_set, f->rec_clear, 0) == 0)
 		return 0;
 	if (errno == ENOSYS)
-		return ct_error_set_plain(err, ENOSYS,
-					  "recursive mount options need mount_setattr() "
-					  "(Linux 5.12), which this kernel lacks");
-	return ct_error_set(err, errno, "apply the recursive options");
+		return ct_error_plain(err, ENOSYS,
+				      "recursive mount options need mount_setattr() "
+				      "(Linux 5.12), which this kernel lacks");
+	return ct_error_sys(err, errno, "apply the recursive options");
 }
 
 static int apply_propagation(int mnt, const char *fdpath, unsigned long propagation,
@@ -224,7 +224,7 @@ static int apply_propagation(int mnt, const char *fdpath, unsigned long propagat
 	unsigned long type = propagation & ~(unsigned long)MS_REC;
 	int rc = fdpath ? mount(NULL, fdpath, NULL, propagation, NULL)
 			: setattr(mnt, propagation & MS_REC, 0, 0, type);
-	return rc < 0 ? ct_error_set(err, errno, "set the propagation") : 0;
+	return rc < 0 ? ct_error_sys(err, errno, "set the propagation") : 0;
 }
 
 static int record_id(int mnt, uint64_t *mounted_id, struct ct_error *err)
@@ -242,12 +242,12 @@ static int apply_idmap(int mnt, const struct ct_mount_request *rq, int userns_fd
 	if (ct_mount_setattr(mnt, "", at, &a, sizeof(a)) == 0)
 		return 0;
 	if (errno == EINVAL && !rq->flags->bind)
-		return ct_error_set(err, errno,
+		return ct_error_sys(err, errno,
 				    "id-map the %s mount (%s takes no id-mapped mounts)", rq->type,
 				    rq->type);
 	if (errno == EINVAL)
-		return ct_error_set(err, errno, "id-map the mount (does its filesystem take it?)");
-	return ct_error_set(err, errno, "id-map the mount");
+		return ct_error_sys(err, errno, "id-map the mount (does its filesystem take it?)");
+	return ct_error_sys(err, errno, "id-map the mount");
 }
 
 #define NO_IDMAP_API \
@@ -258,7 +258,7 @@ int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, str
 	_cleanup_close_ int tree =
 		rq->flags->bind ? new_bind_mount(rq, NULL, err) : new_fs_mount(rq, err);
 	if (tree < 0 && api == CT_MOUNT_API_LEGACY)
-		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API ", which is missing");
+		return ct_error_plain(err, ENOSYS, NO_IDMAP_API ", which is missing");
 	if (tree < 0 || apply_idmap(tree, rq, userns_fd, err) < 0 ||
 	    apply_recursive(tree, rq->flags, err) < 0)
 		return -1;
@@ -269,7 +269,7 @@ int ct_mount_idmapped_tree(const struct ct_mount_request *rq, int userns_fd, str
 static int premade_mount(const struct ct_mount_flags *f, struct ct_error *err)
 {
 	int mnt = fcntl(f->idmap_tree, F_DUPFD_CLOEXEC, 3);
-	return mnt >= 0 ? mnt : ct_error_set(err, errno, "take the id-mapped mount");
+	return mnt >= 0 ? mnt : ct_error_sys(err, errno, "take the id-mapped mount");
 }
 
 /* The new API is used whole or not at all: mount_setattr (5.12) came after fsopen,
@@ -297,7 +297,7 @@ static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mo
 	if (!f->idmap && !rec_done && apply_recursive(mnt, f, err) < 0)
 		return -1;
 	if (ct_move_mount(mnt, "", target, "", MOVE_FLAGS) < 0)
-		return ct_error_set(err, errno, "attach the mount");
+		return ct_error_sys(err, errno, "attach the mount");
 	api = CT_MOUNT_API_NEW;
 	if (apply_propagation(mnt, NULL, f->propagation, err) < 0 ||
 	    record_id(mnt, mounted_id, err) < 0)
@@ -337,7 +337,7 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 	const struct ct_mount_flags *f = rq->flags;
 	char on[32], from[32];
 	if (f->idmap)
-		return ct_error_set_plain(err, ENOSYS, NO_IDMAP_API);
+		return ct_error_plain(err, ENOSYS, NO_IDMAP_API);
 	ct_fd_path(target, on, sizeof(on));
 	int rc;
 	if (f->bind) {
@@ -348,15 +348,15 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 		rc = mount(rq->source ? rq->source : rq->type, on, rq->type, f->flags, f->data);
 	}
 	if (rc < 0)
-		return ct_error_set(err, errno, f->bind ? "bind \"%s\"" : "mount %s",
+		return ct_error_sys(err, errno, f->bind ? "bind \"%s\"" : "mount %s",
 				    f->bind ? (rq->source ? rq->source : "") : rq->type);
 	_cleanup_close_ int mnt = open_mounted(rootfd, dest, target);
 	if (mnt < 0)
-		return ct_error_set(err, errno, "open the new mount");
+		return ct_error_sys(err, errno, "open the new mount");
 	ct_fd_path(mnt, on, sizeof(on));
 	if (f->bind && f->flags &&
 	    mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags | kept_flags(mnt), NULL) < 0)
-		return ct_error_set(err, errno, "remount the bind with its options");
+		return ct_error_sys(err, errno, "remount the bind with its options");
 	if (apply_recursive(mnt, f, err) < 0 ||
 	    apply_propagation(-1, on, f->propagation, err) < 0 ||
 	    record_id(mnt, mounted_id, err) < 0)
@@ -383,7 +383,7 @@ int ct_mount_in_root(int rootfd, const char *dest, const struct ct_mount_request
 	_cleanup_close_ int target =
 		ct_root_mkpath(rootfd, dest, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
 	if (target < 0)
-		return ct_error_set(err, errno, "create mount point");
+		return ct_error_sys(err, errno, "create mount point");
 	return ct_mount_at(rootfd, dest, target, rq, mounted_id, NULL, err);
 }
 
@@ -391,7 +391,7 @@ int ct_mount_set_readonly(int rootfd, const char *dest, bool recursive, struct c
 {
 	_cleanup_close_ int mnt = ct_root_open(rootfd, dest, false);
 	if (mnt < 0)
-		return ct_error_set(err, errno, "open the mount");
+		return ct_error_sys(err, errno, "open the mount");
 	return ct_mount_fd_set_readonly(mnt, recursive, err);
 }
 
@@ -400,12 +400,12 @@ int ct_mount_fd_set_readonly(int mnt, bool recursive, struct ct_error *err)
 	if (setattr(mnt, recursive, MOUNT_ATTR_RDONLY, 0, 0) == 0)
 		return 0;
 	if (errno != ENOSYS && errno != EPERM)
-		return ct_error_set(err, errno, "make the mount read-only");
+		return ct_error_sys(err, errno, "make the mount read-only");
 	/* MS_BIND with MS_REMOUNT changes the mount, not its filesystem, as mount_setattr does,
 	 * but sets all its flags: the ones it has are given again */
 	struct statvfs sv;
 	if (fstatvfs(mnt, &sv) < 0)
-		return ct_error_set(err, errno, "read the flags of the mount");
+		return ct_error_sys(err, errno, "read the flags of the mount");
 	unsigned long keep = (sv.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
 			     (sv.f_flag & ST_NODEV ? MS_NODEV : 0) |
 			     (sv.f_flag & ST_NOEXEC ? MS_NOEXEC : 0) |
@@ -416,6 +416,6 @@ int ct_mount_fd_set_readonly(int mnt, bool recursive, struct ct_error *err)
 	char on[32];
 	if (mount(NULL, ct_fd_path(mnt, on, sizeof(on)), NULL,
 		  MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) < 0)
-		return ct_error_set(err, errno, "remount read-only");
+		return ct_error_sys(err, errno, "remount read-only");
 	return 0;
 }

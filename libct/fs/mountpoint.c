@@ -165,12 +165,12 @@ int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
 		rq->exact_dir ? ct_mountpoint_open_exact(mp, path)
 			      : ct_mountpoint_open(mp, path, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
 	if (target < 0 && rq->exact_dir && (errno == ELOOP || errno == ENOTDIR))
-		return ct_error_set_plain(err, errno,
-					  "%s goes only on a directory at that very path, and a "
-					  "symlink or a file of the image is on the way",
-					  rq->type);
+		return ct_error_plain(err, errno,
+				      "%s goes only on a directory at that very path, and a "
+				      "symlink or a file of the image is on the way",
+				      rq->type);
 	if (target < 0)
-		return ct_error_set(err, errno, "create mount point");
+		return ct_error_sys(err, errno, "create mount point");
 	return ct_mount_at(mp->rootfd, path, target, rq, mounted_id, mounted_fd, err);
 }
 

@@ -83,10 +83,10 @@ static int check_procfs(int fd, const char *path, struct ct_error *err)
 {
 	struct statfs sfs;
 	if (fstatfs(fd, &sfs) < 0)
-		return ct_error_set(err, errno, "statfs \"%s\"", path);
+		return ct_error_sys(err, errno, "statfs \"%s\"", path);
 	if (sfs.f_type != PROC_SUPER_MAGIC)
-		return ct_error_set_plain(err, EXDEV, "\"%s\" is not procfs (%s)", path,
-					  fs_name((long)sfs.f_type));
+		return ct_error_plain(err, EXDEV, "\"%s\" is not procfs (%s)", path,
+				      fs_name((long)sfs.f_type));
 	return 0;
 }
 
@@ -100,10 +100,10 @@ static int check_same_mount(int root, int fd, const char *path, struct ct_error 
 	    ct_fd_mount_id(fd, false, &have, err) < 0)
 		return ct_error_prefix(err, "\"%s\"", path);
 	if (want != have)
-		return ct_error_set_plain(err, EXDEV,
-					  "\"%s\" is not on the /proc mount: something is mounted "
-					  "over it",
-					  path);
+		return ct_error_plain(err, EXDEV,
+				      "\"%s\" is not on the /proc mount: something is mounted "
+				      "over it",
+				      path);
 	return 0;
 }
 
@@ -111,23 +111,23 @@ int ct_procfs_write(const struct ct_procfs *p, const char *path, const char *val
 		    struct ct_error *err)
 {
 	if (strncmp(path, PROC_PREFIX, strlen(PROC_PREFIX)) != 0)
-		return ct_error_set_plain(err, EINVAL, "\"%s\" is not under /proc", path);
+		return ct_error_plain(err, EINVAL, "\"%s\" is not under /proc", path);
 	_cleanup_close_ int proc = -1;
 	int root = p->root;
 	if (root < 0 &&
 	    (root = proc = openat(AT_FDCWD, "/proc", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return ct_error_set(err, errno, "open /proc");
+		return ct_error_sys(err, errno, "open /proc");
 	_cleanup_close_ int fd = openat(root, path + strlen(PROC_PREFIX),
 					O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
+		return ct_error_sys(err, errno, "open \"%s\"", path);
 	if (check_procfs(fd, path, err) < 0 || check_same_mount(root, fd, path, err) < 0)
 		return -1;
 	size_t len = strlen(value);
 	ssize_t n = write(fd, value, len);
 	if (n < 0)
-		return ct_error_set(err, errno, "write \"%s\"", path);
+		return ct_error_sys(err, errno, "write \"%s\"", path);
 	if ((size_t)n != len)
-		return ct_error_set_plain(err, EIO, "write \"%s\": short write", path);
+		return ct_error_plain(err, EIO, "write \"%s\": short write", path);
 	return 0;
 }

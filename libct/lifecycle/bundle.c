@@ -19,17 +19,18 @@ int ct_bundle_rootfs(const char *bundle, const struct oci_config *config, char *
 		snprintf(path, sizeof(path), "%s/%s", bundle, root);
 	struct stat st;
 	if (lstat(path, &st) < 0)
-		return ct_error_set(err, errno, "config.json: .root.path: \"%s\"", path);
+		return ct_error_sys(err, errno, "config.json: .root.path: \"%s\"", path);
 	/* an image cannot choose where the rootfs is: the directory itself or nothing */
 	if (S_ISLNK(st.st_mode))
-		return ct_error_set_plain(err, ELOOP,
-					  "config.json: .root.path: \"%s\" is a symlink: give the "
-					  "directory itself",
-					  path);
+		return ct_error_plain(err, ELOOP,
+				      "config.json: .root.path: \"%s\" is a symlink: give the "
+				      "directory itself",
+				      path);
 	if (!S_ISDIR(st.st_mode))
-		return ct_error_set(err, ENOTDIR, "config.json: .root.path: \"%s\"", path);
+		return ct_error_plain(err, ENOTDIR,
+				      "config.json: .root.path: \"%s\" is not a directory", path);
 	if (rootfs && !realpath(path, rootfs))
-		return ct_error_set(err, errno, "config.json: .root.path: \"%s\"", path);
+		return ct_error_sys(err, errno, "config.json: .root.path: \"%s\"", path);
 	return 0;
 }
 

@@ -36,11 +36,11 @@ int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err)
 	_cleanup_close_ int fd =
 		openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return ct_error_set(err, errno, "write pid file \"%s\"", tmp);
+		return ct_error_sys(err, errno, "write pid file \"%s\"", tmp);
 	if (write(fd, buf, (size_t)len) != len || rename(tmp, path) < 0) {
 		int saved = errno;
 		unlink(tmp);
-		return ct_error_set(err, saved, "write pid file \"%s\"", path);
+		return ct_error_sys(err, saved, "write pid file \"%s\"", path);
 	}
 	return 0;
 }
@@ -49,7 +49,7 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 		       struct oci_config **config, struct ct_error *err)
 {
 	if (!realpath(a->bundle ? a->bundle : ".", bundle))
-		return ct_error_set(err, errno, "bundle \"%s\"", a->bundle ? a->bundle : ".");
+		return ct_error_sys(err, errno, "bundle \"%s\"", a->bundle ? a->bundle : ".");
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	struct oci_config_opts opts = {.on_unknown = ct_bundle_log_unknown};
@@ -58,15 +58,15 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 		return -1;
 	ct_cgroup_forget_unset(&(*config)->linux_.resources);
 	if ((*config)->process.terminal && !a->console_socket)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .process.terminal is true: "
-					  "--console-socket is required");
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .process.terminal is true: "
+				      "--console-socket is required");
 	/* As runc: a caller passing a socket waits for a master that would never come. */
 	if (!(*config)->process.terminal && a->console_socket)
-		return ct_error_set_plain(err, EINVAL,
-					  "--console-socket \"%s\" given, but config.json: "
-					  ".process.terminal is false",
-					  a->console_socket);
+		return ct_error_plain(err, EINVAL,
+				      "--console-socket \"%s\" given, but config.json: "
+				      ".process.terminal is false",
+				      a->console_socket);
 	return 0;
 }
 
@@ -108,7 +108,7 @@ static int prepare_state(struct ct_container *c, const struct ct_create_args *a,
 	config->hooks.poststop = (oci_hook_list){NULL, 0};
 	if (!st->id || !st->bundle || !st->rootfs || !st->created ||
 	    copy_annotations(&config->annotations, &st->annotations) < 0)
-		return ct_error_set(err, ENOMEM, "record state");
+		return ct_error_sys(err, ENOMEM, "record state");
 	return 0;
 }
 
@@ -405,11 +405,10 @@ static int dead_reservation(int rootfd, const char *id, bool exclusive, struct c
 				       ct_shown_id(id).s);
 	if (exclusive)
 		ct_state_remove(rootfd, &c->dir, &ignored);
-	return ct_error_set_plain(err, ENOENT,
-				  "container \"%s\" does not exist: its create was killed before "
-				  "recording it%s",
-				  ct_shown_id(id).s,
-				  exclusive ? " (its directory is removed)" : "");
+	return ct_error_plain(err, ENOENT,
+			      "container \"%s\" does not exist: its create was killed before "
+			      "recording it%s",
+			      ct_shown_id(id).s, exclusive ? " (its directory is removed)" : "");
 }
 
 /* Opens, reads and derives the status of id in rootfd (owned by the caller). */
@@ -433,8 +432,8 @@ int ct_container_open(const struct ct_lifecycle_opts *lc, const char *id, bool e
 	c->rootfd = ct_state_root_open(lc->root, false, err);
 	if (c->rootfd < 0) {
 		if (err->errnum == ENOENT)
-			ct_error_set(err, ENOENT, "container \"%s\" does not exist",
-				     ct_shown_id(id).s);
+			ct_error_plain(err, ENOENT, "container \"%s\" does not exist",
+				       ct_shown_id(id).s);
 		return -1;
 	}
 	return open_in(c->rootfd, id, exclusive, c, err);
@@ -459,12 +458,12 @@ int ct_container_attach(struct ct_container *c, struct ct_error *err)
 	int saved = errno;
 	/* pidfd_open missing: go on without a pidfd, every signal is a checked kill() */
 	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN))
-		return ct_error_set(err, saved, "container not running"); /* runc's words */
+		return ct_error_sys(err, saved, "container not running"); /* runc's words */
 	/* The pidfd pins the process: if its start time still matches, it is ours. */
 	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
 		if (fd >= 0)
 			close(fd);
-		return ct_error_set(err, ESRCH, "container not running");
+		return ct_error_plain(err, ESRCH, "container not running");
 	}
 	c->proc.pidfd = fd;
 	c->proc.pid = c->state.pid;
@@ -477,7 +476,7 @@ int ct_container_signal(struct ct_container *c, int sig, struct ct_error *err)
 		if (ct_pidfd_send_signal(c->proc.pidfd, sig, NULL, 0) == 0)
 			return 0;
 		if (ct_kernel_has(CT_KF_PIDFD_SEND_SIGNAL))
-			return ct_error_set(err, errno, "send signal %d", sig);
+			return ct_error_sys(err, errno, "send signal %d", sig);
 	}
 	return ct_proc_kill_checked(c->state.pid, c->state.pid_start_time, sig, err);
 }
@@ -503,7 +502,7 @@ int ct_container_wait_exit(struct ct_container *c, struct ct_error *err)
 	struct pollfd p = {.fd = c->proc.pidfd, .events = POLLIN};
 	do {
 		if (poll(&p, 1, poll_timeout(c)) < 0 && errno != EINTR)
-			return ct_error_set(err, errno, "wait for the container to exit");
+			return ct_error_sys(err, errno, "wait for the container to exit");
 	} while (!init_gone(c, &p));
 	return 0;
 }
@@ -519,7 +518,7 @@ static int await_fifo(struct ct_container *c, int fifo, struct ct_sync_msg *msg,
 		if (poll(fds, 2, poll_timeout(c)) < 0) {
 			if (errno == EINTR)
 				continue;
-			return ct_error_set(err, errno, "wait for the container init");
+			return ct_error_sys(err, errno, "wait for the container init");
 		}
 		if (fds[0].revents)
 			return ct_sync_fifo_read(fifo, msg, err);
@@ -540,24 +539,24 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	_cleanup_close_ int fifo =
 		openat(c->dir.dirfd, "exec.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fifo < 0)
-		return ct_error_set(err, errno, "container \"%s\": open exec fifo",
+		return ct_error_sys(err, errno, "container \"%s\": open exec fifo",
 				    ct_shown_id(c->state.id).s);
 	struct ct_sync_msg msg;
 	if (await_fifo(c, fifo, &msg, err) < 0)
 		return -1;
 	if (msg.type == CT_SYNC_ERROR) {
 		c->start_refused = true;
-		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	}
 	if (msg.type != CT_SYNC_STARTED)
-		return ct_error_set(err, ECHILD, "container \"%s\": init exited before start",
-				    ct_shown_id(c->state.id).s);
+		return ct_error_plain(err, ECHILD, "container \"%s\": init exited before start",
+				      ct_shown_id(c->state.id).s);
 	/* poststart runs after the execve: EOF, the fifo closed on exec (or the init died) */
 	if (c->state.hooks.poststart.len && await_fifo(c, fifo, &msg, err) < 0)
 		return -1;
 	/* the fifo's absence says started (ct_container_open): no state.json to rewrite */
 	if (unlinkat(c->dir.dirfd, "exec.fifo", 0) < 0 && errno != ENOENT)
-		return ct_error_set(err, errno, "container \"%s\": remove exec fifo",
+		return ct_error_sys(err, errno, "container \"%s\": remove exec fifo",
 				    ct_shown_id(c->state.id).s);
 	c->state.started = true;
 	c->status = CT_STATUS_RUNNING;

@@ -46,7 +46,7 @@ static int with_config_devices(const struct oci_config *c, struct oci_resources 
 	size_t n = lx->resources.devices.len;
 	out->devices.items = calloc(n + lx->devices.len + 1, sizeof(*out->devices.items));
 	if (!out->devices.items)
-		return ct_error_set(err, ENOMEM, "plan device rules");
+		return ct_error_sys(err, ENOMEM, "plan device rules");
 	memcpy(out->devices.items, lx->resources.devices.items, n * sizeof(*out->devices.items));
 	for (size_t i = 0; i < lx->devices.len; i++) {
 		const struct oci_device *d = &lx->devices.items[i];
@@ -124,13 +124,13 @@ static bool may_make_device_nodes(const struct oci_config *c)
 static int check_without_cgroup(const struct oci_config *c, struct ct_error *err)
 {
 	if (c->linux_.has_resources && !asks_only_device_rules(&c->linux_.resources))
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.resources: needs a cgroup "
-					  "(--cgroup-manager disabled)");
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.resources: needs a cgroup "
+				      "(--cgroup-manager disabled)");
 	if (!c->linux_.resources.devices.len)
 		return 0;
 	if (may_make_device_nodes(c))
-		return ct_error_set_plain(
+		return ct_error_plain(
 			err, EPERM,
 			"config.json: .linux.resources.devices: --cgroup-manager disabled cannot "
 			"enforce device rules while the process keeps CAP_MKNOD without a user "
@@ -154,7 +154,7 @@ int ct_container_check_exec_caps(const struct ct_state *st, const struct oci_con
 {
 	if (!st->no_device_filter || !process_keeps_cap_mknod(c))
 		return 0;
-	return ct_error_set_plain(
+	return ct_error_plain(
 		err, EPERM,
 		"no device filter stands (created with --cgroup-manager disabled, device rules "
 		"and no user namespace): the process may not have CAP_MKNOD, which could make "
@@ -195,7 +195,7 @@ static struct oci_resources *resources_with_devices(const struct oci_config *c,
 {
 	struct oci_resources *res = calloc(1, sizeof(*res));
 	if (!res) {
-		ct_error_set(err, ENOMEM, "plan device rules");
+		ct_error_sys(err, ENOMEM, "plan device rules");
 		return NULL;
 	}
 	if (with_config_devices(c, res, err) < 0) {

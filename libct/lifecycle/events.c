@@ -31,7 +31,7 @@ static int on_oom_fd(struct ct_watch *w, int fd, const struct ct_events_sink *s,
 	char buf[4096];
 	ssize_t n = read(fd, buf, sizeof(buf));
 	if (n < 0 && errno != EAGAIN && errno != EINTR)
-		return ct_error_set(err, errno, "read the OOM notification");
+		return ct_error_sys(err, errno, "read the OOM notification");
 	if (w->cg->ops == &ct_cgroup_v1_ops)
 		return s->oom(s->arg, w->id, err);
 	struct ct_cgroup_stats st;
@@ -71,7 +71,7 @@ int ct_watch_loop(struct ct_watch *w, uint64_t interval_ns, const struct ct_even
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			rc = ct_error_set(err, errno, "poll");
+			rc = ct_error_sys(err, errno, "poll");
 		} else if (fds[1].revents) {
 			rc = on_oom_fd(w, oomfd, s, err);
 		} else if (fds[0].revents || (w->pidfd < 0 && init_exited(w))) {
@@ -92,13 +92,13 @@ int ct_watch_open(const struct ct_lifecycle_opts *lc, const char *id, struct ct_
 	struct ct_container c;
 	int rc = ct_container_open(lc, id, false, &c, err);
 	if (rc == 0 && c.status == CT_STATUS_STOPPED)
-		rc = ct_error_set_plain(err, ESRCH, "container not running");
+		rc = ct_error_plain(err, ESRCH, "container not running");
 	if (rc == 0)
 		rc = ct_container_cgroup_open(&c.state, &w->cg, err);
 	if (rc == 0 && !w->cg)
-		rc = ct_error_set_plain(err, ENOENT,
-					"the container has no cgroup (created with "
-					"--cgroup-manager disabled)");
+		rc = ct_error_plain(err, ENOENT,
+				    "the container has no cgroup (created with "
+				    "--cgroup-manager disabled)");
 	if (rc == 0)
 		rc = ct_container_attach(&c, err);
 	if (rc == 0) {
@@ -107,7 +107,7 @@ int ct_watch_open(const struct ct_lifecycle_opts *lc, const char *id, struct ct_
 		w->pid = c.state.pid;
 		w->start_time = c.state.pid_start_time;
 		if (!w->id)
-			rc = ct_error_set(err, ENOMEM, "events");
+			rc = ct_error_sys(err, ENOMEM, "events");
 	}
 	ct_container_close(&c);
 	return rc;

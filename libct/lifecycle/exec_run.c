@@ -27,11 +27,11 @@ static int check_status(const struct ct_container *c, const struct ct_exec_args 
 			struct ct_error *err)
 {
 	if (c->status == CT_STATUS_STOPPED)
-		return ct_error_set_plain(err, EINVAL, "cannot exec in a stopped container");
+		return ct_error_plain(err, EINVAL, "cannot exec in a stopped container");
 	if (c->status == CT_STATUS_PAUSED && !a->ignore_paused)
-		return ct_error_set_plain(err, EINVAL,
-					  "cannot exec in a paused container "
-					  "(use --ignore-paused to override)");
+		return ct_error_plain(err, EINVAL,
+				      "cannot exec in a paused container "
+				      "(use --ignore-paused to override)");
 	return 0;
 }
 
@@ -55,14 +55,14 @@ static int check_terminal(const struct ct_exec_args *a, const struct oci_process
 {
 	/* runc's rule; in the foreground ctrun relays the terminal itself */
 	if (p->terminal && !a->console_socket && a->detach)
-		return ct_error_set_plain(err, EINVAL,
-					  "cannot allocate a tty when detached without "
-					  "--console-socket");
+		return ct_error_plain(err, EINVAL,
+				      "cannot allocate a tty when detached without "
+				      "--console-socket");
 	if (!p->terminal && a->console_socket)
-		return ct_error_set_plain(err, EINVAL,
-					  "--console-socket \"%s\" given, but the process has no "
-					  "terminal (--tty)",
-					  a->console_socket);
+		return ct_error_plain(err, EINVAL,
+				      "--console-socket \"%s\" given, but the process has no "
+				      "terminal (--tty)",
+				      a->console_socket);
 	return 0;
 }
 

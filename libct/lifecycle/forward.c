@@ -26,14 +26,14 @@ int ct_forward_and_wait(int pidfd, const sigset_t *signals, int (*send)(void *da
 {
 	int sfd = signalfd(-1, signals, SFD_CLOEXEC);
 	if (sfd < 0)
-		return ct_error_set(err, errno, "signalfd");
+		return ct_error_sys(err, errno, "signalfd");
 	struct pollfd fds[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
 	int status = -1;
 	while (status < 0) {
 		if (poll(fds, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			ct_error_set(err, errno, "wait for the process");
+			ct_error_sys(err, errno, "wait for the process");
 			break;
 		}
 		struct signalfd_siginfo si;

@@ -77,7 +77,7 @@ int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err)
 		return signal_init(c, sig, err);
 	_cleanup_closedir_ DIR *proc = opendir("/proc");
 	if (!proc)
-		return ct_error_set(err, errno, "open /proc");
+		return ct_error_sys(err, errno, "open /proc");
 	struct dirent *e;
 	while ((e = readdir(proc))) {
 		pid_t pid = (pid_t)atoi(e->d_name);
@@ -93,7 +93,7 @@ int ct_kill_leftovers(struct ct_container *c, int sig, struct ct_error *err)
 	if (ct_container_cgroup_open(&c->state, &cg, err) < 0)
 		return -1;
 	if (!cg)
-		return ct_error_set_plain(err, ESRCH, "container not running");
+		return ct_error_plain(err, ESRCH, "container not running");
 	int rc = ct_cgroup_kill_all(cg, sig, err);
 	ct_cgroup_free(cg);
 	return rc;

@@ -41,7 +41,7 @@ static int enter_namespaces(struct ct_container *c, struct ct_error *err)
 		snprintf(ns, sizeof(ns), "/proc/%d/ns/%s", c->state.pid, order[i].file);
 		_cleanup_close_ int nsfd = openat(AT_FDCWD, ns, O_RDONLY | O_CLOEXEC);
 		if (nsfd < 0 || setns(nsfd, order[i].flag) < 0)
-			return ct_error_set(err, errno, "%s", order[i].what);
+			return ct_error_sys(err, errno, "%s", order[i].what);
 	}
 	return 0;
 }

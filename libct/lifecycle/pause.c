@@ -12,9 +12,9 @@ static int set_frozen(struct ct_container *c, bool frozen, struct ct_error *err)
 	struct ct_cgroup *cg = NULL;
 	int rc = ct_container_cgroup_open(&c->state, &cg, err);
 	if (rc == 0 && !cg)
-		rc = ct_error_set_plain(err, ENOENT,
-					"the container has no cgroup to freeze "
-					"(created with --cgroup-manager disabled)");
+		rc = ct_error_plain(err, ENOENT,
+				    "the container has no cgroup to freeze "
+				    "(created with --cgroup-manager disabled)");
 	if (rc == 0)
 		rc = ct_cgroup_freeze(cg, frozen, err);
 	ct_cgroup_free(cg);

@@ -15,10 +15,10 @@ int ct_container_pids(const struct ct_lifecycle_opts *lc, const char *id, pid_t 
 	if (rc == 0)
 		rc = ct_container_cgroup_open(&c.state, &cg, err);
 	if (rc == 0 && !cg)
-		rc = ct_error_set_plain(err, ENOENT,
-					"container \"%s\" has no cgroup to list "
-					"(created with --cgroup-manager disabled)",
-					ct_shown_id(id).s);
+		rc = ct_error_plain(err, ENOENT,
+				    "container \"%s\" has no cgroup to list "
+				    "(created with --cgroup-manager disabled)",
+				    ct_shown_id(id).s);
 	if (rc == 0)
 		rc = ct_cgroup_list_pids(cg, pids, n, err);
 	ct_cgroup_free(cg);

@@ -92,7 +92,7 @@ static int relay(struct pollfd *fds, int master, int (*send)(void *, int), void 
 		if (poll(fds, R_COUNT, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return ct_error_set(err, errno, "relay the terminal");
+			return ct_error_sys(err, errno, "relay the terminal");
 		}
 		if (fds[R_SIGNALS].revents & POLLIN)
 			take_signal(fds[R_SIGNALS].fd, master, send, data);
@@ -107,7 +107,7 @@ static int relay(struct pollfd *fds, int master, int (*send)(void *, int), void 
 	}
 	siginfo_t info = {0};
 	if (waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED) < 0)
-		return ct_error_set(err, errno, "wait for the process");
+		return ct_error_sys(err, errno, "wait for the process");
 	return ct_exit_status_of(&info);
 }
 
@@ -116,7 +116,7 @@ int ct_tty_relay_and_wait(int pidfd, int master, const sigset_t *signals,
 {
 	int sfd = signalfd(-1, signals, SFD_CLOEXEC);
 	if (sfd < 0)
-		return ct_error_set(err, errno, "signalfd");
+		return ct_error_sys(err, errno, "signalfd");
 	struct pollfd fds[R_COUNT] = {
 		[R_PIDFD] = {.fd = pidfd, .events = POLLIN},
 		[R_SIGNALS] = {.fd = sfd, .events = POLLIN},

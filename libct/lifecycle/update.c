@@ -29,7 +29,7 @@ static int current_resources(const struct ct_container *c, struct oci_resources 
 		return -1;
 	_cleanup_free_ char *path = NULL;
 	if (asprintf(&path, "%s/config.json", c->state.bundle) < 0)
-		return ct_error_set(err, ENOMEM, "config path");
+		return ct_error_sys(err, ENOMEM, "config path");
 	struct oci_config *config;
 	if (oci_config_load(path, NULL, &config, err) < 0)
 		return -1;
@@ -38,7 +38,7 @@ static int current_resources(const struct ct_container *c, struct oci_resources 
 	if (*out)
 		oci_merge_object(oci_resources_fields, *out, &config->linux_.resources);
 	oci_config_free(config);
-	return *out ? 0 : ct_error_set(err, ENOMEM, "resources");
+	return *out ? 0 : ct_error_sys(err, ENOMEM, "resources");
 }
 
 /* The sections an update gives, noted before the merge moves them out of it. */
@@ -83,7 +83,7 @@ static int keep_resources(const struct ct_container *c, const struct oci_resourc
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "resources.json");
+		return ct_error_sys(err, ENOMEM, "resources.json");
 	oci_write_object(g, oci_resources_fields, r);
 	const unsigned char *buf;
 	size_t len;
@@ -96,14 +96,14 @@ static int keep_resources(const struct ct_container *c, const struct oci_resourc
 static int update(struct ct_container *c, struct oci_resources *upd, struct ct_error *err)
 {
 	if (c->status == CT_STATUS_STOPPED)
-		return ct_error_set_plain(err, EINVAL, "cannot update a container that is stopped");
+		return ct_error_plain(err, EINVAL, "cannot update a container that is stopped");
 	struct ct_cgroup *cg = NULL;
 	struct oci_resources *merged = NULL;
 	int rc = ct_container_cgroup_open(&c->state, &cg, err);
 	if (rc == 0 && !cg)
-		rc = ct_error_set_plain(err, ENOENT,
-					"the container has no cgroup (created with "
-					"--cgroup-manager disabled)");
+		rc = ct_error_plain(err, ENOENT,
+				    "the container has no cgroup (created with "
+				    "--cgroup-manager disabled)");
 	if (rc == 0)
 		rc = current_resources(c, &merged, err);
 	if (rc == 0) {

@@ -27,12 +27,12 @@ int ct_exe_detached_bind(int self, struct ct_error *err)
 	int tree = ct_open_tree_attr(self, "", flags, &ro, sizeof(ro));
 	if (tree >= 0 || (errno != ENOSYS && errno != EINVAL && errno != E2BIG))
 		return tree >= 0 ? tree
-				 : ct_error_set(err, errno, "open_tree_attr of ctrun's binary");
+				 : ct_error_sys(err, errno, "open_tree_attr of ctrun's binary");
 	_cleanup_close_ int copy = ct_open_tree(self, "", flags);
 	if (copy < 0)
-		return ct_error_set(err, errno, "open_tree of ctrun's binary");
+		return ct_error_sys(err, errno, "open_tree of ctrun's binary");
 	if (ct_mount_setattr(copy, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
-		return ct_error_set(err, errno, "make the bind of ctrun's binary read-only");
+		return ct_error_sys(err, errno, "make the bind of ctrun's binary read-only");
 	return steal_fd(&copy);
 }
 
@@ -84,14 +84,14 @@ static int make_kept(int dir, const char *name, int self, struct ct_error *err)
 	int point = openat(dir, name, O_CREAT | O_EXCL | O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0400);
 	bool made = point >= 0;
 	if (point < 0 && errno != EEXIST)
-		return ct_error_set(err, errno, "make the mount point %s", name);
+		return ct_error_sys(err, errno, "make the mount point %s", name);
 	if (made)
 		close(point);
 	_cleanup_close_ int tree = ct_exe_detached_bind(self, err);
 	if (tree >= 0 && ct_move_mount(tree, "", dir, name, MOVE_MOUNT_F_EMPTY_PATH) == 0)
 		return 0;
 	if (tree >= 0)
-		ct_error_set(err, errno, "mount the view of ctrun's binary at %s", name);
+		ct_error_sys(err, errno, "mount the view of ctrun's binary at %s", name);
 	if (made)
 		unlinkat(dir, name, 0);
 	return -1;
@@ -101,20 +101,20 @@ int ct_exe_kept_bind(const char *dirpath, int self, struct ct_error *err)
 {
 	struct stat bin;
 	if (fstat(self, &bin) < 0)
-		return ct_error_set(err, errno, "fstat ctrun's binary");
+		return ct_error_sys(err, errno, "fstat ctrun's binary");
 	char name[KEPT_NAME_MAX];
 	snprintf(name, sizeof(name), CT_EXE_KEPT_PREFIX "%llx-%llx", (unsigned long long)bin.st_dev,
 		 (unsigned long long)bin.st_ino);
 	_cleanup_close_ int dir = ct_open_trusted_dir(AT_FDCWD, dirpath, true);
 	if (dir < 0)
-		return ct_error_set(err, 0, "%s is missing, not ctrun's or writable by others",
-				    dirpath);
+		return ct_error_plain(err, 0, "%s is missing, not ctrun's or writable by others",
+				      dirpath);
 	int fd = open_kept(dir, name, &bin);
 	if (fd >= 0)
 		return fd;
 	/* two makers would stack two mounts on the point */
 	if (flock(dir, LOCK_EX) < 0)
-		return ct_error_set(err, errno, "lock %s", dirpath);
+		return ct_error_sys(err, errno, "lock %s", dirpath);
 	fd = open_kept(dir, name, &bin);
 	if (fd >= 0)
 		return fd;
@@ -123,7 +123,7 @@ int ct_exe_kept_bind(const char *dirpath, int self, struct ct_error *err)
 		return ct_error_prefix(err, "%s", dirpath);
 	fd = open_kept(dir, name, &bin);
 	if (fd < 0)
-		return ct_error_set(err, 0, "%s/%s is not ctrun's binary on a read-only mount",
-				    dirpath, name);
+		return ct_error_plain(err, 0, "%s/%s is not ctrun's binary on a read-only mount",
+				      dirpath, name);
 	return fd;
 }

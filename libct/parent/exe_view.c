@@ -49,13 +49,13 @@ static int copy_whole(int dst, int src, struct ct_error *err)
 {
 	struct stat st;
 	if (fstat(src, &st) < 0)
-		return ct_error_set(err, errno, "fstat %s", SELF_EXE);
+		return ct_error_sys(err, errno, "fstat %s", SELF_EXE);
 	for (off_t left = st.st_size; left > 0;) {
 		ssize_t n = sendfile(dst, src, NULL, (size_t)left);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return ct_error_set(err, n < 0 ? errno : EIO, "copy %s to a memfd",
+			return ct_error_sys(err, n < 0 ? errno : EIO, "copy %s to a memfd",
 					    SELF_EXE);
 		left -= n;
 	}
@@ -71,11 +71,11 @@ static int sealed_copy(int self, struct ct_error *err)
 	if (fd < 0 && errno == EINVAL)
 		fd = memfd_create("ctrun", flags);
 	if (fd < 0)
-		return ct_error_set(err, errno, "memfd_create");
+		return ct_error_sys(err, errno, "memfd_create");
 	if (copy_whole(fd, self, err) < 0)
 		return -1;
 	if (fcntl(fd, F_ADD_SEALS, SEALS) < 0)
-		return ct_error_set(err, errno, "seal the memfd copy of ctrun");
+		return ct_error_sys(err, errno, "seal the memfd copy of ctrun");
 	return steal_fd(&fd);
 }
 
@@ -86,9 +86,9 @@ static void exec_view(int fd, char *const argv[], char *const envp[], struct ct_
 	if (fd < 0)
 		return;
 	if (ct_exe_state_of(fd) == CT_EXE_WRITABLE)
-		ct_error_set(err, 0, "the view of ctrun's binary is writable");
+		ct_error_plain(err, 0, "the view of ctrun's binary is writable");
 	else if (ct_execveat(fd, "", argv, envp, AT_EMPTY_PATH) < 0)
-		ct_error_set(err, errno, "execute the view of ctrun's binary");
+		ct_error_sys(err, errno, "execute the view of ctrun's binary");
 	close(fd);
 }
 
@@ -97,7 +97,7 @@ int ct_exe_protect(char *const argv[], char *const envp[], const char *kept_dir,
 {
 	_cleanup_close_ int self = openat(AT_FDCWD, SELF_EXE, O_RDONLY | O_CLOEXEC);
 	if (self < 0)
-		return ct_error_set(err, errno, "open %s", SELF_EXE);
+		return ct_error_sys(err, errno, "open %s", SELF_EXE);
 	if (ct_exe_state_of(self) != CT_EXE_WRITABLE || out_of_rootless_reach(self))
 		return 0;
 	struct ct_error kept = {.msg = "no cache directory"}, detached = {0};

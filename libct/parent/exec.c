@@ -78,9 +78,9 @@ static int ns_differs(pid_t pid, size_t row, struct ct_error *err)
 	snprintf(theirs, sizeof(theirs), "/proc/%d/ns/%s", pid, ns_table[row].name);
 	snprintf(ours, sizeof(ours), "/proc/self/ns/%s", ns_table[row].self_name);
 	if (stat(ours, &b) < 0)
-		return errno == ENOENT ? 0 : ct_error_set(err, errno, "stat \"%s\"", ours);
+		return errno == ENOENT ? 0 : ct_error_sys(err, errno, "stat \"%s\"", ours);
 	if (stat(theirs, &a) < 0)
-		return ct_error_set(err, errno, "stat \"%s\"", theirs);
+		return ct_error_sys(err, errno, "stat \"%s\"", theirs);
 	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
 }
 
@@ -96,7 +96,7 @@ static int check_still_init(const struct ct_exec_target *t, struct ct_error *err
 	} else {
 		alive = ct_status_derive(t->pid, t->start_time, true) != CT_STATUS_STOPPED;
 	}
-	return alive ? 0 : ct_error_set_plain(err, ESRCH, "the container's init has exited");
+	return alive ? 0 : ct_error_plain(err, ESRCH, "the container's init has exited");
 }
 
 static int plan_join(const struct ct_exec_target *t, struct exec_join *j, struct ct_error *err)
@@ -118,7 +118,7 @@ static int plan_join(const struct ct_exec_target *t, struct exec_join *j, struct
 	snprintf(path, sizeof(path), "/proc/%d/root", t->pid);
 	j->rootfd = openat(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (j->rootfd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
+		return ct_error_sys(err, errno, "open \"%s\"", path);
 	return 0;
 }
 
@@ -135,7 +135,7 @@ static int open_ns_fds(const struct ct_exec_target *t, struct exec_join *j, stru
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", t->pid, ns_table[i].name);
 		j->fds[type] = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 		if (j->fds[type] < 0)
-			return ct_error_set(err, errno, "open \"%s\"", path);
+			return ct_error_sys(err, errno, "open \"%s\"", path);
 	}
 	return check_still_init(t, err);
 }
@@ -146,7 +146,7 @@ static int setns_each(struct exec_join *j, unsigned long flags, struct ct_error 
 		enum oci_ns_type type = ns_table[i].type;
 		unsigned long flag = ct_ns_clone_flags[type];
 		if ((flags & flag) && setns(j->fds[type], (int)flag) < 0)
-			return ct_error_set(err, errno, "join %s namespace",
+			return ct_error_sys(err, errno, "join %s namespace",
 					    oci_namespace_names[type]);
 	}
 	return 0;
@@ -165,7 +165,7 @@ static int join_flags(const struct ct_exec_target *t, struct exec_join *j, unsig
 			return 0;
 		}
 		if (errno != EINVAL || j->by_pidfd)
-			return ct_error_set(err, errno, "join the namespaces of the container");
+			return ct_error_sys(err, errno, "join the namespaces of the container");
 	}
 	if (!j->by_nsfd && open_ns_fds(t, j, err) < 0)
 		return -1;
@@ -181,7 +181,7 @@ static int join_container(const struct ct_exec_target *t, struct exec_join *j, s
 	if (!j->via_joiner && join_flags(t, j, j->child_flags, err) < 0)
 		return -1;
 	if (fchdir(j->rootfd) < 0 || chroot(".") < 0)
-		return ct_error_set(err, errno, "enter the container's root");
+		return ct_error_sys(err, errno, "enter the container's root");
 	return 0;
 }
 
@@ -194,20 +194,20 @@ static int check_setgroups(const struct ct_exec_target *t, struct ct_init_plan *
 	snprintf(path, sizeof(path), "/proc/%d/setgroups", t->pid);
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || read(fd, text, sizeof(text) - 1) < 0)
-		return ct_error_set(err, errno, "read \"%s\"", path);
+		return ct_error_sys(err, errno, "read \"%s\"", path);
 	plan->setgroups_denied = strncmp(text, "deny", 4) == 0;
 	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
-		return ct_error_set_plain(err, EPERM,
-					  "%s.user.additionalGids: the container's user namespace "
-					  "denies setgroups",
-					  ct_process_path(plan->opts));
+		return ct_error_plain(err, EPERM,
+				      "%s.user.additionalGids: the container's user namespace "
+				      "denies setgroups",
+				      ct_process_path(plan->opts));
 	return 0;
 }
 
 static int set_affinity(bool given, const cpu_set_t *cpus, const char *which, struct ct_error *err)
 {
 	if (given && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
-		return ct_error_set(err, errno, "set execCPUAffinity.%s", which);
+		return ct_error_sys(err, errno, "set execCPUAffinity.%s", which);
 	return 0;
 }
 
@@ -276,11 +276,11 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 		out->fail_status = ct_process_exec_status(msg.errnum);
 		/* fall through */
 	case CT_SYNC_ERROR:
-		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	default:
 		if (fd >= 0)
 			close(fd);
-		return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
+		return ct_error_plain(err, EPROTO, "unexpected sync message %u", msg.type);
 	}
 }
 
@@ -340,7 +340,7 @@ static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 	int saved = errno;
 	close(steal_fd(&sync[1]));
 	if (pid < 0)
-		return ct_error_set(err, saved, "%s",
+		return ct_error_sys(err, saved, "%s",
 				    j->via_joiner ? "fork the namespace joiner"
 						  : "clone the exec'd process");
 	if (!j->via_joiner) {

@@ -95,22 +95,22 @@ static int run_helper(pid_t pid, bool gid, const char *map, struct ct_error *err
 	_cleanup_free_ char **argv =
 		copy ? helper_argv(helper, pid, copy, pid_buf, sizeof(pid_buf)) : NULL;
 	if (!argv)
-		return ct_error_set(err, ENOMEM, "run %s", helper);
+		return ct_error_sys(err, ENOMEM, "run %s", helper);
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return ct_error_set(err, errno, "run %s", helper);
+		return ct_error_sys(err, errno, "run %s", helper);
 	pid_t child;
 	int rc = spawn_helper(argv, pipefd[1], &child);
 	close(pipefd[1]);
 	if (rc != 0) {
 		close(pipefd[0]);
 		if (rc == ENOENT)
-			return ct_error_set_plain(err, ENOENT,
-						  "%s not found in $PATH: a user other than root "
-						  "needs it to map more than its own id (Debian "
-						  "package \"uidmap\")",
-						  helper);
-		return ct_error_set(err, rc, "run %s", helper);
+			return ct_error_plain(err, ENOENT,
+					      "%s not found in $PATH: a user other than root "
+					      "needs it to map more than its own id (Debian "
+					      "package \"uidmap\")",
+					      helper);
+		return ct_error_sys(err, rc, "run %s", helper);
 	}
 	char said[512];
 	read_first_line(pipefd[0], said, sizeof(said));
@@ -119,10 +119,10 @@ static int run_helper(pid_t pid, bool gid, const char *map, struct ct_error *err
 	if (status == 0)
 		return 0;
 	if (status > 0 && WIFEXITED(status))
-		return ct_error_set_plain(err, EPERM, "%s failed (exit %d): %s", helper,
-					  WEXITSTATUS(status), said[0] ? said : "no message");
-	return ct_error_set_plain(err, EPERM, "%s did not finish: %s", helper,
-				  said[0] ? said : "no message");
+		return ct_error_plain(err, EPERM, "%s failed (exit %d): %s", helper,
+				      WEXITSTATUS(status), said[0] ? said : "no message");
+	return ct_error_plain(err, EPERM, "%s did not finish: %s", helper,
+			      said[0] ? said : "no message");
 }
 
 static int write_proc_file(pid_t pid, const char *file, const char *text, struct ct_error *err)

@@ -176,7 +176,7 @@ static int mark_shadowed(struct ct_init_plan *plan, struct ct_error *err)
 	struct shadow_key *k = shadow_keys_make(plan);
 	size_t n = plan->n_expect;
 	if (!k)
-		return ct_error_set(err, ENOMEM, "plan the mount check");
+		return ct_error_sys(err, ENOMEM, "plan the mount check");
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n && k[i].path && !plan->expect[i].shadowed; j++)
 			if (k[j].path && k[j].order > k[i].order)
@@ -201,7 +201,7 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	plan->n_expect = plan->expect_root + 1;
 	plan->expect = calloc(plan->n_expect, sizeof(*plan->expect));
 	if (!plan->expect)
-		return ct_error_set(err, ENOMEM, "plan the mount check");
+		return ct_error_sys(err, ENOMEM, "plan the mount check");
 	size_t sub = plan->n_mounts;
 	for (size_t i = 0; i < plan->n_mounts; i++) {
 		expect_planned(plan, i, &plan->expect[i]);

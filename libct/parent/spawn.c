@@ -40,12 +40,12 @@ static int make_exec_fifo(const struct ct_spawn_opts *o, struct ct_init_plan *pl
 			  struct ct_error *err)
 {
 	if (mkfifoat(o->state_dirfd, EXEC_FIFO, 0600) < 0)
-		return ct_error_set(err, errno, "create exec fifo");
+		return ct_error_sys(err, errno, "create exec fifo");
 	if (fchmodat(o->state_dirfd, EXEC_FIFO, 0622, 0) < 0)
-		return ct_error_set(err, errno, "chmod exec fifo");
+		return ct_error_sys(err, errno, "chmod exec fifo");
 	plan->exec_fifo_fd = openat(o->state_dirfd, EXEC_FIFO, O_PATH | O_CLOEXEC);
 	if (plan->exec_fifo_fd < 0)
-		return ct_error_set(err, errno, "open exec fifo");
+		return ct_error_sys(err, errno, "open exec fifo");
 	return 0;
 }
 
@@ -74,14 +74,14 @@ static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *e
 {
 	const struct oci_linux *lx = &plan->config->linux_;
 	if (plan->join_fds[OCI_NS_PID] >= 0 && setns(plan->join_fds[OCI_NS_PID], CLONE_NEWPID) < 0)
-		return ct_error_set(err, errno, "join pid namespace");
+		return ct_error_sys(err, errno, "join pid namespace");
 	if (plan->join_fds[OCI_NS_TIME] >= 0 &&
 	    setns(plan->join_fds[OCI_NS_TIME], CLONE_NEWTIME) < 0)
-		return ct_error_set(err, errno, "join time namespace");
+		return ct_error_sys(err, errno, "join time namespace");
 	if (plan->unshare_flags & CLONE_NEWTIME) {
 		plan->unshare_flags &= ~(unsigned long)CLONE_NEWTIME;
 		if (unshare(CLONE_NEWTIME) < 0)
-			return ct_error_set(err, errno, "create time namespace");
+			return ct_error_sys(err, errno, "create time namespace");
 		if (lx->has_time_offsets && write_time_offsets(&lx->time_offsets, err) < 0)
 			return -1;
 	}
@@ -95,7 +95,7 @@ int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd
 {
 	const struct oci_seccomp *s = &o->config->linux_.seccomp;
 	if (fd < 0)
-		return ct_error_set(err, EPROTO, "seccomp message without a descriptor");
+		return ct_error_plain(err, EPROTO, "seccomp message without a descriptor");
 	struct ct_seccomp_state st = {
 		.id = o->id,
 		.bundle = o->bundle,
@@ -133,7 +133,7 @@ static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_syn
 	switch (msg->type) {
 	case CT_SYNC_PTY_MASTER:
 		if (fd < 0)
-			return ct_error_set(err, EPROTO, "pty message without a descriptor");
+			return ct_error_plain(err, EPROTO, "pty message without a descriptor");
 		if (*pty_master >= 0)
 			close(*pty_master);
 		*pty_master = fd;
@@ -169,15 +169,15 @@ static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
 	if (out->pidfd < 0 || poll(&p, 1, 1000) != 1 ||
 	    waitid(P_PIDFD, (id_t)out->pidfd, &info, WEXITED | WNOWAIT | WNOHANG) < 0 ||
 	    info.si_pid == 0)
-		return ct_error_set_plain(err, ECHILD, "%s", what);
+		return ct_error_plain(err, ECHILD, "%s", what);
 	if (info.si_code == CLD_EXITED)
-		return ct_error_set_plain(err, ECHILD, "%s with status %d", what, info.si_status);
-	return ct_error_set_plain(
-		err, ECHILD, "container init killed by signal %d (SIG%s) during set-up%s",
-		info.si_status, ct_signal_abbrev(info.si_status) ?: "?",
-		info.si_status == SIGKILL
-			? " (the OOM killer's signal: is the memory limit too small?)"
-			: "");
+		return ct_error_plain(err, ECHILD, "%s with status %d", what, info.si_status);
+	return ct_error_plain(err, ECHILD,
+			      "container init killed by signal %d (SIG%s) during set-up%s",
+			      info.si_status, ct_signal_abbrev(info.si_status) ?: "?",
+			      info.si_status == SIGKILL
+				      ? " (the OOM killer's signal: is the memory limit too small?)"
+				      : "");
 }
 
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
@@ -194,7 +194,8 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			return 0;
 		case CT_SYNC_ROOT_BIND:
 			if (fd < 0)
-				return ct_error_set(err, EPROTO, "ROOT_BIND without a descriptor");
+				return ct_error_plain(err, EPROTO,
+						      "ROOT_BIND without a descriptor");
 			if (out->shared_root >= 0)
 				close(out->shared_root);
 			out->shared_root = fd;
@@ -206,15 +207,13 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 				return -1;
 			break;
 		case CT_SYNC_ERROR:
-			ct_error_set(err, 0, "%s", msg.text);
-			err->errnum = msg.errnum;
-			return -1;
+			return ct_error_plain(err, msg.errnum, "%s", msg.text);
 		case CT_SYNC_EOF:
 			return init_vanished(out, err);
 		default:
 			if (fd >= 0)
 				close(fd);
-			return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
+			return ct_error_plain(err, EPROTO, "unexpected sync message %u", msg.type);
 		}
 	}
 }
@@ -246,7 +245,7 @@ static int join_early(struct ct_init_plan *plan, struct ct_error *err)
 		if (*fd < 0)
 			continue;
 		if (setns(*fd, (int)ct_ns_clone_flags[order[i]]) < 0)
-			return ct_error_set(err, errno, "join %s namespace",
+			return ct_error_sys(err, errno, "join %s namespace",
 					    oci_namespace_names[order[i]]);
 		close(*fd);
 		*fd = -1;
@@ -275,7 +274,7 @@ void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags, int cgroup_
 		if (pid > 0)
 			ct_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 		else
-			ct_error_set(err, errno, "clone %s", what);
+			ct_error_sys(err, errno, "clone %s", what);
 	}
 	ct_sync_send_error(sync_fd, err);
 	_exit(1);
@@ -324,10 +323,10 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 	if (fd >= 0)
 		close(fd);
 	if (msg.type == CT_SYNC_ERROR)
-		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type == CT_SYNC_EOF)
-		return ct_error_set(err, ECHILD, "namespace joiner exited without a word");
-	return ct_error_set(err, EPROTO, "unexpected sync message %u from the joiner", msg.type);
+		return ct_error_plain(err, ECHILD, "namespace joiner exited without a word");
+	return ct_error_plain(err, EPROTO, "unexpected sync message %u from the joiner", msg.type);
 }
 
 /* The init, through a joiner when the user namespace is joined; in the parent, out has
@@ -340,7 +339,7 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 			   : ct_clone_pidfd_into(plan->unshare_flags, plan->cgroup_fd, &out->pidfd,
 						 &out->method, &out->born_in_cgroup);
 	if (pid < 0)
-		return ct_error_set(err, errno, "%s",
+		return ct_error_sys(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"
 					   : "clone the container init");
 	if (pid == 0) {
@@ -401,17 +400,17 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 	if (fd >= 0)
 		close(fd);
 	if (msg.type == CT_SYNC_ERROR)
-		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type != CT_SYNC_STARTED)
-		return ct_error_set(err, ECHILD, "container init exited before start");
+		return ct_error_plain(err, ECHILD, "container init exited before start");
 	if (wait_exec && ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
 	if (wait_exec && fd >= 0)
 		close(fd);
 	ct_spawned_close_sync(s);
 	if (wait_exec && msg.type != CT_SYNC_EOF)
-		return ct_error_set(err, EPROTO, "unexpected sync message %u after start",
-				    msg.type);
+		return ct_error_plain(err, EPROTO, "unexpected sync message %u after start",
+				      msg.type);
 	return 0;
 }
 

@@ -38,13 +38,13 @@ static int check_namespace_type(int fd, const struct oci_namespace *ns, struct c
 	const char *name = oci_namespace_names[ns->type];
 	int type = ioctl(fd, NS_GET_NSTYPE);
 	if (type < 0 && errno == ENOTTY)
-		return ct_error_set_plain(err, EINVAL, "%s namespace \"%s\": not a namespace", name,
-					  ns->path);
+		return ct_error_plain(err, EINVAL, "%s namespace \"%s\": not a namespace", name,
+				      ns->path);
 	if (type < 0)
-		return ct_error_set(err, errno, "%s namespace \"%s\"", name, ns->path);
+		return ct_error_sys(err, errno, "%s namespace \"%s\"", name, ns->path);
 	if ((unsigned long)type != ct_ns_clone_flags[ns->type])
-		return ct_error_set_plain(err, EINVAL, "%s namespace \"%s\": not a %s namespace",
-					  name, ns->path, name);
+		return ct_error_plain(err, EINVAL, "%s namespace \"%s\": not a %s namespace", name,
+				      ns->path, name);
 	return 0;
 }
 
@@ -61,7 +61,7 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 		}
 		plan->join_fds[ns->type] = openat(AT_FDCWD, ns->path, O_RDONLY | O_CLOEXEC);
 		if (plan->join_fds[ns->type] < 0)
-			return ct_error_set(err, errno, "open %s namespace \"%s\"",
+			return ct_error_sys(err, errno, "open %s namespace \"%s\"",
 					    oci_namespace_names[ns->type], ns->path);
 		if (check_namespace_type(plan->join_fds[ns->type], ns, err) < 0)
 			return -1;
@@ -99,26 +99,26 @@ static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *pla
 	if (!(plan->unshare_flags & CLONE_NEWUSER))
 		return 0;
 	if (!lx->uid_mappings.len || !lx->gid_mappings.len)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.%s: a new user namespace needs "
-					  "uid and gid mappings",
-					  lx->uid_mappings.len ? "gidMappings" : "uidMappings");
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.%s: a new user namespace needs "
+				      "uid and gid mappings",
+				      lx->uid_mappings.len ? "gidMappings" : "uidMappings");
 	if (ct_idmap_check(&lx->uid_mappings, "linux.uidMappings", err) < 0 ||
 	    ct_idmap_check(&lx->gid_mappings, "linux.gidMappings", err) < 0)
 		return -1;
 	plan->uid_map = ct_idmap_format(&lx->uid_mappings);
 	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
 	if (!plan->uid_map || !plan->gid_map)
-		return ct_error_set(err, ENOMEM, "plan the id mappings");
+		return ct_error_sys(err, ENOMEM, "plan the id mappings");
 	bool root = geteuid() == 0;
 	plan->uid_writer = ct_idmap_writer_for(&lx->uid_mappings, root, geteuid());
 	plan->gid_writer = ct_idmap_writer_for(&lx->gid_mappings, root, getegid());
 	plan->setgroups_denied = plan->gid_writer == CT_IDMAP_OWN_ID;
 	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
-		return ct_error_set_plain(err, EPERM,
-					  "config.json: .process.user.additionalGids: a user "
-					  "namespace whose gid map is the caller's own gid denies "
-					  "setgroups; map more gids (newgidmap, /etc/subgid)");
+		return ct_error_plain(err, EPERM,
+				      "config.json: .process.user.additionalGids: a user "
+				      "namespace whose gid map is the caller's own gid denies "
+				      "setgroups; map more gids (newgidmap, /etc/subgid)");
 	return 0;
 }
 
@@ -139,20 +139,20 @@ static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount 
 	pm->source = m->source;
 	pm->type = m->type;
 	if (ct_mount_flags_parse(m->options.items, m->options.len, &pm->flags) < 0)
-		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
+		return ct_error_sys(err, ENOMEM, "plan mount \"%s\"", m->destination);
 	if (m->type && strcmp(m->type, "bind") == 0)
 		pm->flags.bind = true;
 	pm->is_cgroup =
 		m->type && (strcmp(m->type, "cgroup") == 0 || strcmp(m->type, "cgroup2") == 0);
 	if (pm->flags.bind) {
 		if (!m->source)
-			return ct_error_set_plain(err, EINVAL,
-						  "mount \"%s\": bind mount without a source",
-						  m->destination);
+			return ct_error_plain(err, EINVAL,
+					      "mount \"%s\": bind mount without a source",
+					      m->destination);
 		pm->bind_source =
 			m->source[0] == '/' ? strdup(m->source) : join_path(o->bundle, m->source);
 		if (!pm->bind_source)
-			return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
+			return ct_error_sys(err, ENOMEM, "plan mount \"%s\"", m->destination);
 	}
 	return 0;
 }
@@ -166,7 +166,7 @@ static int mount_maps(const oci_id_mappings *m, size_t i, const char *field, cha
 	if (ct_idmap_check(m, path, err) < 0)
 		return -1;
 	*text = ct_idmap_format(m);
-	return *text ? 0 : ct_error_set(err, ENOMEM, "plan the id mappings");
+	return *text ? 0 : ct_error_sys(err, ENOMEM, "plan the id mappings");
 }
 
 /* config.md#mounts "idmap": the user namespace of the mount's own maps, else the
@@ -175,19 +175,19 @@ static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mo
 			    struct ct_error *err)
 {
 	if (!m->uid_mappings.len != !m->gid_mappings.len)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .mounts[%zu].%s: needed along with %s", i,
-					  m->uid_mappings.len ? "gidMappings" : "uidMappings",
-					  m->uid_mappings.len ? "uidMappings" : "gidMappings");
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .mounts[%zu].%s: needed along with %s", i,
+				      m->uid_mappings.len ? "gidMappings" : "uidMappings",
+				      m->uid_mappings.len ? "uidMappings" : "gidMappings");
 	if (!m->uid_mappings.len && plan->join_fds[OCI_NS_USER] >= 0) {
 		int fd = fcntl(plan->join_fds[OCI_NS_USER], F_DUPFD_CLOEXEC, 3);
-		return fd >= 0 ? fd : ct_error_set(err, errno, "plan mount #%zu", i);
+		return fd >= 0 ? fd : ct_error_sys(err, errno, "plan mount #%zu", i);
 	}
 	if (!m->uid_mappings.len && !plan->uid_map)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .mounts[%zu]: an id-mapped mount needs "
-					  "uidMappings and gidMappings, or a user namespace",
-					  i);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .mounts[%zu]: an id-mapped mount needs "
+				      "uidMappings and gidMappings, or a user namespace",
+				      i);
 	_cleanup_free_ char *uid_map = NULL, *gid_map = NULL;
 	if (m->uid_mappings.len &&
 	    (mount_maps(&m->uid_mappings, i, "uidMappings", &uid_map, err) < 0 ||
@@ -235,7 +235,7 @@ static int plan_host_sysfs(const struct ct_init_plan *plan, struct ct_planned_mo
 	pm->flags.bind = pm->flags.recursive_bind = true;
 	pm->bind_source = strdup("/sys");
 	if (!pm->bind_source)
-		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", pm->destination);
+		return ct_error_sys(err, ENOMEM, "plan mount \"%s\"", pm->destination);
 	return 0;
 }
 
@@ -245,7 +245,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	const struct oci_config *c = o->config;
 	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
 	if (!plan->mounts)
-		return ct_error_set(err, ENOMEM, "plan mounts");
+		return ct_error_sys(err, ENOMEM, "plan mounts");
 	plan->default_devices = true;
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
@@ -273,7 +273,7 @@ static int cgroup_bind_dir(struct ct_init_plan *plan, const char *key, const cha
 	if (cg) {
 		const char *dir = ct_cgroup_dir_path(cg, key);
 		if (dir && !(*out = strdup(dir)))
-			return ct_error_set(err, ENOMEM, "plan cgroup mount");
+			return ct_error_sys(err, ENOMEM, "plan cgroup mount");
 		return 0;
 	}
 	if (!mountpoint || !caller_path)
@@ -289,14 +289,14 @@ static int add_cgroup_hierarchy(struct ct_init_plan *plan,
 	struct ct_cgroup_hierarchy *grown =
 		realloc(plan->cgroup_v1, (plan->n_cgroup_v1 + 1) * sizeof(*grown));
 	if (!grown)
-		return ct_error_set(err, ENOMEM, "plan cgroup mount");
+		return ct_error_sys(err, ENOMEM, "plan cgroup mount");
 	plan->cgroup_v1 = grown;
 	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1++];
 	*h = (struct ct_cgroup_hierarchy){0};
 	h->dir = strdup(info->mountpoint + sizeof(CT_CGROUP_ROOT));
 	h->options = strdup(info->options);
 	if (!h->dir || !h->options)
-		return ct_error_set(err, ENOMEM, "plan cgroup mount");
+		return ct_error_sys(err, ENOMEM, "plan cgroup mount");
 	return cgroup_bind_dir(plan, info->key, info->mountpoint, info->mount_root,
 			       info->caller_path, &h->bind, err);
 }
@@ -358,7 +358,7 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 {
 	plan->rlimits = calloc(p->rlimits.len + 1, sizeof(*plan->rlimits));
 	if (!plan->rlimits)
-		return ct_error_set(err, ENOMEM, "plan rlimits");
+		return ct_error_sys(err, ENOMEM, "plan rlimits");
 	for (size_t i = 0; i < p->rlimits.len; i++) {
 		const struct oci_rlimit *r = &p->rlimits.items[i];
 		size_t k = 0;
@@ -366,9 +366,9 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 		       strcmp(rlimit_names[k].name, r->type) != 0)
 			k++;
 		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
-			return ct_error_set_plain(err, EINVAL,
-						  "%s.rlimits[%zu].type: unknown rlimit \"%s\"",
-						  ct_process_path(plan->opts), i, r->type);
+			return ct_error_plain(err, EINVAL,
+					      "%s.rlimits[%zu].type: unknown rlimit \"%s\"",
+					      ct_process_path(plan->opts), i, r->type);
 		plan->rlimits[plan->n_rlimits++] =
 			(struct ct_planned_rlimit){rlimit_names[k].resource, {r->soft, r->hard}};
 	}
@@ -406,9 +406,9 @@ static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *name
 	for (size_t i = 0; i < names->len; i++) {
 		int v = ct_capability_from_name(names->items[i]);
 		if (v < 0)
-			return ct_error_set_plain(
-				err, EINVAL, "%s.capabilities.%s[%zu]: unknown capability \"%s\"",
-				ct_process_path(plan->opts), set, i, names->items[i]);
+			return ct_error_plain(err, EINVAL,
+					      "%s.capabilities.%s[%zu]: unknown capability \"%s\"",
+					      ct_process_path(plan->opts), set, i, names->items[i]);
 		if (v <= last) {
 			*mask |= 1ULL << v;
 		} else if (plan->opts->warn) {
@@ -544,7 +544,7 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 	const char *home = NULL;
 	plan->envp = calloc(n + 4, sizeof(char *));
 	if (!plan->envp)
-		return ct_error_set(err, ENOMEM, "plan environment");
+		return ct_error_sys(err, ENOMEM, "plan environment");
 	for (size_t i = 0; i < n; i++) {
 		plan->envp[i] = p->env.items[i];
 		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
@@ -566,7 +566,7 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 		plan->home_slot = n;
 	plan->argv = calloc(p->args.len + 1, sizeof(char *));
 	if (!plan->argv)
-		return ct_error_set(err, ENOMEM, "plan arguments");
+		return ct_error_sys(err, ENOMEM, "plan arguments");
 	memcpy(plan->argv, p->args.items, p->args.len * sizeof(char *));
 	if (!plan->path_env)
 		plan->path_env = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -585,7 +585,7 @@ static int plan_mount_label(const struct oci_linux *lx, struct ct_init_plan *pla
 	if (!nonempty(lx->mount_label) || !ct_selinux_enabled())
 		return 0;
 	if (ct_mount_label_apply(plan, lx->mount_label) < 0)
-		return ct_error_set(err, ENOMEM, "apply linux.mountLabel");
+		return ct_error_sys(err, ENOMEM, "apply linux.mountLabel");
 	return 0;
 }
 
@@ -628,7 +628,7 @@ static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
 	bool run_here = h->prestart.len || h->create_runtime.len || h->create_container.len ||
 			h->start_container.len;
 	if (run_here && !o->state)
-		return ct_error_set_plain(err, EINVAL, "hooks given without the state they read");
+		return ct_error_plain(err, EINVAL, "hooks given without the state they read");
 	return 0;
 }
 
@@ -646,8 +646,8 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].given)
-			return ct_error_set_plain(
-				err, ENOTSUP, "config.json: %s: not supported yet", rows[i].field);
+			return ct_error_plain(err, ENOTSUP, "config.json: %s: not supported yet",
+					      rows[i].field);
 	return 0;
 }
 
@@ -751,13 +751,13 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		plan->caller_root = -1;
 	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
-		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
+		return ct_error_plain(err, EINVAL, "config.json: .process: required to run");
 	plan->writes_proc = c->linux_.sysctl.len || ct_process_writes_proc(&c->process);
 	if (!c->process.args.len)
-		return ct_error_set_plain(err, EINVAL,
-					  "%s.args: required to run on Linux "
-					  "(.process.commandLine is for Windows)",
-					  ct_process_path(o));
+		return ct_error_plain(err, EINVAL,
+				      "%s.args: required to run on Linux "
+				      "(.process.commandLine is for Windows)",
+				      ct_process_path(o));
 	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
 	return 0;
 }

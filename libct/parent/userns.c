@@ -33,21 +33,21 @@ static int check_range(const oci_id_mappings *m, size_t i, const char *field, st
 {
 	const struct oci_id_mapping *r = &m->items[i];
 	if (r->size == 0)
-		return ct_error_set_plain(
-			err, EINVAL, "config.json: .%s[%zu].size: must be at least 1", field, i);
+		return ct_error_plain(err, EINVAL, "config.json: .%s[%zu].size: must be at least 1",
+				      field, i);
 	if ((uint64_t)r->container_id + r->size > UINT32_MAX + 1ULL ||
 	    (uint64_t)r->host_id + r->size > UINT32_MAX + 1ULL)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .%s[%zu]: the range ends past id "
-					  "4294967295",
-					  field, i);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .%s[%zu]: the range ends past id "
+				      "4294967295",
+				      field, i);
 	for (size_t j = 0; j < i; j++) {
 		const char *side = overlapping_side(r, &m->items[j]);
 		if (side)
-			return ct_error_set_plain(err, EINVAL,
-						  "config.json: .%s[%zu]: its %s range "
-						  "overlaps that of .%s[%zu]",
-						  field, i, side, field, j);
+			return ct_error_plain(err, EINVAL,
+					      "config.json: .%s[%zu]: its %s range "
+					      "overlaps that of .%s[%zu]",
+					      field, i, side, field, j);
 	}
 	return 0;
 }
@@ -55,10 +55,10 @@ static int check_range(const oci_id_mappings *m, size_t i, const char *field, st
 int ct_idmap_check(const oci_id_mappings *m, const char *field, struct ct_error *err)
 {
 	if (m->len > CT_IDMAP_MAX_LINES)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .%s: %zu ranges, the kernel takes "
-					  "at most %d",
-					  field, m->len, CT_IDMAP_MAX_LINES);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .%s: %zu ranges, the kernel takes "
+				      "at most %d",
+				      field, m->len, CT_IDMAP_MAX_LINES);
 	for (size_t i = 0; i < m->len; i++)
 		if (check_range(m, i, field, err) < 0)
 			return -1;
@@ -108,14 +108,14 @@ static int open_held_userns(pid_t pid, int ready, const char *uid_map, const cha
 	while ((n = read(ready, &c, 1)) < 0 && errno == EINTR)
 		;
 	if (n != 1 || c != 'y')
-		return ct_error_set_plain(
-			err, EPERM, "create a user namespace for an id-mapped mount: refused");
+		return ct_error_plain(err, EPERM,
+				      "create a user namespace for an id-mapped mount: refused");
 	if (ct_idmap_write(pid, uid_map, gid_map, err) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
+		return ct_error_sys(err, errno, "open \"%s\"", path);
 	return fd;
 }
 
@@ -123,11 +123,11 @@ int ct_userns_open(const char *uid_map, const char *gid_map, struct ct_error *er
 {
 	int ready[2], hold[2];
 	if (pipe2(ready, O_CLOEXEC) < 0)
-		return ct_error_set(err, errno, "create a pipe");
+		return ct_error_sys(err, errno, "create a pipe");
 	if (pipe2(hold, O_CLOEXEC) < 0) {
 		close(ready[0]);
 		close(ready[1]);
-		return ct_error_set(err, errno, "create a pipe");
+		return ct_error_sys(err, errno, "create a pipe");
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -135,7 +135,7 @@ int ct_userns_open(const char *uid_map, const char *gid_map, struct ct_error *er
 		close(hold[1]); /* so that the parent's hang-up reaches it */
 		hold_userns(ready[1], hold[0]);
 	}
-	int fd = pid < 0 ? ct_error_set(err, errno, "fork") : 0;
+	int fd = pid < 0 ? ct_error_sys(err, errno, "fork") : 0;
 	close(ready[1]);
 	close(hold[0]);
 	if (pid > 0)

@@ -157,21 +157,21 @@ static int plan_scheduler(const struct oci_scheduler *sc, struct ct_sched_plan *
 	const char *name = oci_sched_policy_names[sc->policy];
 	int policy = ct_sched_policy_value(sc->policy);
 	if (policy < 0)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .process.scheduler.policy: %s is not "
-					  "implemented by Linux",
-					  name);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .process.scheduler.policy: %s is not "
+				      "implemented by Linux",
+				      name);
 	if (sc->nice < -20 || sc->nice > 19)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .process.scheduler.nice: %d is out of "
-					  "range [-20, 19]",
-					  sc->nice);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .process.scheduler.nice: %d is out of "
+				      "range [-20, 19]",
+				      sc->nice);
 	int lo = sched_get_priority_min(policy), hi = sched_get_priority_max(policy);
 	if (lo >= 0 && hi >= 0 && (sc->priority < lo || sc->priority > hi))
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .process.scheduler.priority: %s takes a "
-					  "priority in [%d, %d], got %d",
-					  name, lo, hi, sc->priority);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .process.scheduler.priority: %s takes a "
+				      "priority in [%d, %d], got %d",
+				      name, lo, hi, sc->priority);
 	s->set_scheduler = true;
 	s->sched_policy = (uint32_t)policy;
 	s->sched_nice = sc->nice;
@@ -201,16 +201,16 @@ static int plan_mpol_nodes(const struct oci_memory_policy *mp, struct ct_sched_p
 	char why[160];
 	if (ct_parse_id_list(mp->nodes ? mp->nodes : "", s->mpol_nodes, CT_MAX_NODES, why,
 			     sizeof(why)) < 0)
-		return ct_error_set_plain(err, EINVAL, "config.json: .linux.memoryPolicy.nodes: %s",
-					  why);
+		return ct_error_plain(err, EINVAL, "config.json: .linux.memoryPolicy.nodes: %s",
+				      why);
 	bool none = mask_empty(s->mpol_nodes, CT_MAX_NODES);
 	int mode = ct_mpol_mode_value(mp->mode);
 	if (!none && (mode == MPOL_DEFAULT || mode == MPOL_LOCAL))
-		return ct_error_set_plain(
-			err, EINVAL, "config.json: .linux.memoryPolicy.nodes: %s takes no nodes",
-			name);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.memoryPolicy.nodes: %s takes no nodes",
+				      name);
 	if (none && mode != MPOL_DEFAULT && mode != MPOL_LOCAL && mode != MPOL_PREFERRED)
-		return ct_error_set_plain(
+		return ct_error_plain(
 			err, EINVAL,
 			"config.json: .linux.memoryPolicy.nodes: %s needs at least one node", name);
 	/* the kernel reads maxnode - 1 bits */
@@ -227,10 +227,10 @@ static int plan_memory_policy(const struct oci_memory_policy *mp, struct ct_sche
 	for (size_t i = 0; i < mp->flags.len; i++)
 		flags |= ct_mpol_flag_value(mp->flags.items[i]);
 	if ((flags & MPOL_F_STATIC_NODES) && (flags & MPOL_F_RELATIVE_NODES))
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.memoryPolicy.flags: "
-					  "MPOL_F_STATIC_NODES and MPOL_F_RELATIVE_NODES exclude "
-					  "each other");
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.memoryPolicy.flags: "
+				      "MPOL_F_STATIC_NODES and MPOL_F_RELATIVE_NODES exclude "
+				      "each other");
 	s->set_mempolicy = true;
 	s->mpol_mode = ct_mpol_mode_value(mp->mode) | flags;
 	return 0;
@@ -241,10 +241,10 @@ static int plan_personality(const struct oci_personality *pe, struct ct_sched_pl
 			    struct ct_error *err)
 {
 	if (pe->flags.len)
-		return ct_error_set_plain(err, EINVAL,
-					  "config.json: .linux.personality.flags[0]: \"%s\": no "
-					  "flag is supported",
-					  pe->flags.items[0]);
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.personality.flags[0]: \"%s\": no "
+				      "flag is supported",
+				      pe->flags.items[0]);
 	s->set_personality = true;
 	s->persona = pe->domain == OCI_PER_LINUX32 ? PER_LINUX32 : PER_LINUX;
 	return 0;
@@ -257,8 +257,8 @@ static int plan_cpu_list(const char *list, const char *field, cpu_set_t *set, bo
 	if (!list)
 		return 0;
 	if (ct_parse_id_list(list, (unsigned long *)set, CPU_SETSIZE, why, sizeof(why)) < 0)
-		return ct_error_set_plain(
-			err, EINVAL, "config.json: .process.execCPUAffinity.%s: %s", field, why);
+		return ct_error_plain(err, EINVAL, "config.json: .process.execCPUAffinity.%s: %s",
+				      field, why);
 	*has = CPU_COUNT(set) > 0;
 	return 0;
 }
@@ -299,7 +299,7 @@ static int set_scheduler(const struct ct_sched_plan *s, struct ct_error *err)
 		.sched_period = s->sched_period,
 	};
 	if (syscall(SYS_sched_setattr, 0, &attr, 0) < 0)
-		return ct_error_set(err, errno, "set .process.scheduler (policy %u)",
+		return ct_error_sys(err, errno, "set .process.scheduler (policy %u)",
 				    s->sched_policy);
 	return 0;
 }
@@ -309,17 +309,17 @@ int ct_sched_apply(const struct ct_sched_plan *s, struct ct_error *err)
 	if (s->set_scheduler && set_scheduler(s, err) < 0)
 		return -1;
 	if (s->set_ioprio && syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, s->ioprio) < 0)
-		return ct_error_set(err, errno, "set .process.ioPriority");
+		return ct_error_sys(err, errno, "set .process.ioPriority");
 	if (s->set_mempolicy &&
 	    syscall(SYS_set_mempolicy, s->mpol_mode, s->mpol_maxnode ? s->mpol_nodes : NULL,
 		    s->mpol_maxnode) < 0)
-		return ct_error_set(err, errno, "set .linux.memoryPolicy");
+		return ct_error_sys(err, errno, "set .linux.memoryPolicy");
 	return 0;
 }
 
 int ct_personality_apply(const struct ct_sched_plan *s, struct ct_error *err)
 {
 	if (s->set_personality && personality(s->persona) < 0)
-		return ct_error_set(err, errno, "set .linux.personality");
+		return ct_error_sys(err, errno, "set .linux.personality");
 	return 0;
 }

@@ -11,7 +11,7 @@
 int ct_sync_pair(int fds[2], struct ct_error *err)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) < 0)
-		return ct_error_set(err, errno, "create sync socket");
+		return ct_error_sys(err, errno, "create sync socket");
 	return 0;
 }
 
@@ -23,7 +23,7 @@ int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
 		if (n >= 0)
 			return 0;
 		if (errno != EINTR)
-			return ct_error_set(err, errno, "send sync message %u", msg->type);
+			return ct_error_sys(err, errno, "send sync message %u", msg->type);
 	}
 }
 
@@ -134,7 +134,7 @@ int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *e
 	if (fd >= 0)
 		close(fd);
 	if (msg.type != type)
-		return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
+		return ct_error_plain(err, ECANCELED, "runtime went away before %s", what);
 	return 0;
 }
 
@@ -150,7 +150,7 @@ int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size
 	for (size_t i = 0; i < *n; i++)
 		close(fds[i]);
 	*n = 0;
-	return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
+	return ct_error_plain(err, ECANCELED, "runtime went away before %s", what);
 }
 
 static int send_type(int sock, uint32_t type, struct ct_error *err)
@@ -189,7 +189,7 @@ int ct_sync_fifo_write(int fd, const struct ct_sync_msg *msg, struct ct_error *e
 	while ((n = write(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
 		;
 	if (n != (ssize_t)sizeof(*msg))
-		return ct_error_set(err, n < 0 ? errno : EIO, "write exec fifo");
+		return ct_error_sys(err, n < 0 ? errno : EIO, "write exec fifo");
 	return 0;
 }
 
@@ -200,13 +200,13 @@ int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err)
 	while ((n = read(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
 		;
 	if (n < 0)
-		return ct_error_set(err, errno, "read exec fifo");
+		return ct_error_sys(err, errno, "read exec fifo");
 	if (n == 0) {
 		msg->type = CT_SYNC_EOF;
 		return 0;
 	}
 	if (n != (ssize_t)sizeof(*msg))
-		return ct_error_set(err, EPROTO, "read exec fifo: %zd bytes, not a message", n);
+		return ct_error_plain(err, EPROTO, "read exec fifo: %zd bytes, not a message", n);
 	msg->text[sizeof(msg->text) - 1] = '\0';
 	return 0;
 }

@@ -121,7 +121,7 @@ static int libseccomp_error(struct compile *c, int rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(where, sizeof(where), fmt, ap);
 	va_end(ap);
-	return ct_error_set(c->err, -rc, PATH_PREFIX "%s: libseccomp", where);
+	return ct_error_sys(c->err, -rc, PATH_PREFIX "%s: libseccomp", where);
 }
 
 static int add_architectures(struct compile *c)
@@ -130,7 +130,7 @@ static int add_architectures(struct compile *c)
 		int arch = c->s->architectures.items[i];
 		uint32_t token = ct_seccomp_arch_token(arch);
 		if (!token)
-			return ct_error_set_plain(
+			return ct_error_plain(
 				c->err, ENOTSUP,
 				PATH_PREFIX ".architectures[%zu]: %s: not known to libseccomp %s",
 				i, oci_seccomp_arch_names[arch], libseccomp_version());
@@ -146,11 +146,10 @@ static int set_flags(struct compile *c)
 	for (size_t i = 0; i < c->s->flags.len; i++) {
 		int f = c->s->flags.items[i];
 		if (!flag_table[f].kernel_flag)
-			return ct_error_set_plain(c->err, ENOTSUP,
-						  PATH_PREFIX ".flags[%zu]: %s: libseccomp %s "
-							      "cannot apply it",
-						  i, oci_seccomp_flag_names[f],
-						  libseccomp_version());
+			return ct_error_plain(c->err, ENOTSUP,
+					      PATH_PREFIX ".flags[%zu]: %s: libseccomp %s "
+							  "cannot apply it",
+					      i, oci_seccomp_flag_names[f], libseccomp_version());
 		int rc = seccomp_attr_set(c->ctx, flag_table[f].attr, 1);
 		if (rc < 0)
 			return libseccomp_error(c, rc, ".flags[%zu]: %s", i,
@@ -173,17 +172,17 @@ static int rule_args(struct compile *c, size_t i, struct scmp_arg_cmp *cmp)
 {
 	const struct oci_syscall *sc = &c->s->syscalls.items[i];
 	if (sc->args.len > 6)
-		return ct_error_set_plain(c->err, EINVAL,
-					  PATH_PREFIX ".syscalls[%zu].args: %zu comparisons, a "
-						      "syscall has 6 arguments",
-					  i, sc->args.len);
+		return ct_error_plain(c->err, EINVAL,
+				      PATH_PREFIX ".syscalls[%zu].args: %zu comparisons, a "
+						  "syscall has 6 arguments",
+				      i, sc->args.len);
 	for (size_t j = 0; j < sc->args.len; j++) {
 		const struct oci_syscall_arg *a = &sc->args.items[j];
 		if (a->index > 5)
-			return ct_error_set_plain(c->err, EINVAL,
-						  PATH_PREFIX ".syscalls[%zu].args[%zu].index: %u: "
-							      "arguments are numbered 0 to 5",
-						  i, j, a->index);
+			return ct_error_plain(c->err, EINVAL,
+					      PATH_PREFIX ".syscalls[%zu].args[%zu].index: %u: "
+							  "arguments are numbered 0 to 5",
+					      i, j, a->index);
 		/* MASKED_EQ: value is the mask, valueTwo the datum, as libseccomp orders them */
 		cmp[j] = (struct scmp_arg_cmp){.arg = a->index,
 					       .op = (enum scmp_compare)ct_seccomp_op(a->op),
@@ -209,15 +208,14 @@ static int rule_action(struct compile *c, size_t i, uint32_t *action)
 {
 	const struct oci_syscall *sc = &c->s->syscalls.items[i];
 	if (ct_seccomp_action(sc->action, sc->has_errno_ret, sc->errno_ret, action) < 0)
-		return ct_error_set_plain(c->err, EINVAL,
-					  PATH_PREFIX ".syscalls[%zu].errnoRet: %s takes no errno",
-					  i, oci_seccomp_action_names[sc->action]);
+		return ct_error_plain(c->err, EINVAL,
+				      PATH_PREFIX ".syscalls[%zu].errnoRet: %s takes no errno", i,
+				      oci_seccomp_action_names[sc->action]);
 	if (sc->action == OCI_SCMP_ACT_NOTIFY && !c->s->listener_path)
-		return ct_error_set_plain(c->err, EINVAL,
-					  PATH_PREFIX
-					  ".syscalls[%zu].action: SCMP_ACT_NOTIFY needs "
-					  ".linux.seccomp.listenerPath",
-					  i);
+		return ct_error_plain(c->err, EINVAL,
+				      PATH_PREFIX ".syscalls[%zu].action: SCMP_ACT_NOTIFY needs "
+						  ".linux.seccomp.listenerPath",
+				      i);
 	return 0;
 }
 
@@ -272,19 +270,19 @@ static int check_profile(const struct oci_seccomp *s, uint32_t *default_action,
 			 struct ct_error *err)
 {
 	if (s->listener_metadata && !s->listener_path)
-		return ct_error_set_plain(err, EINVAL,
-					  PATH_PREFIX ".listenerMetadata: needs "
-						      ".linux.seccomp.listenerPath");
+		return ct_error_plain(err, EINVAL,
+				      PATH_PREFIX ".listenerMetadata: needs "
+						  ".linux.seccomp.listenerPath");
 	if (s->default_action == OCI_SCMP_ACT_NOTIFY)
-		return ct_error_set_plain(err, EINVAL,
-					  PATH_PREFIX ".defaultAction: SCMP_ACT_NOTIFY would "
-						      "notify the runtime's own syscalls");
+		return ct_error_plain(err, EINVAL,
+				      PATH_PREFIX ".defaultAction: SCMP_ACT_NOTIFY would "
+						  "notify the runtime's own syscalls");
 	if (ct_seccomp_action(s->default_action, s->has_default_errno_ret, s->default_errno_ret,
 			      default_action) < 0)
-		return ct_error_set_plain(err, EINVAL,
-					  PATH_PREFIX ".defaultErrnoRet: %s takes no "
-						      "errno",
-					  oci_seccomp_action_names[s->default_action]);
+		return ct_error_plain(err, EINVAL,
+				      PATH_PREFIX ".defaultErrnoRet: %s takes no "
+						  "errno",
+				      oci_seccomp_action_names[s->default_action]);
 	return 0;
 }
 
@@ -293,26 +291,26 @@ static int export_program(scmp_filter_ctx ctx, struct ct_seccomp_prog *out, stru
 {
 	_cleanup_close_ int fd = memfd_create("ctrun-seccomp", MFD_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "seccomp: memfd_create");
+		return ct_error_sys(err, errno, "seccomp: memfd_create");
 	int rc = seccomp_export_bpf(ctx, fd);
 	if (rc < 0)
-		return ct_error_set(err, -rc, "seccomp: export the filter");
+		return ct_error_sys(err, -rc, "seccomp: export the filter");
 	struct stat st;
 	if (fstat(fd, &st) < 0)
-		return ct_error_set(err, errno, "seccomp: stat the exported filter");
+		return ct_error_sys(err, errno, "seccomp: stat the exported filter");
 	size_t n = (size_t)st.st_size / sizeof(struct sock_filter);
 	if (n == 0 || n > BPF_MAXINSNS)
-		return ct_error_set_plain(err, E2BIG,
-					  "seccomp: the filter has %zu instructions, "
-					  "the kernel takes 1 to %d",
-					  n, BPF_MAXINSNS);
+		return ct_error_plain(err, E2BIG,
+				      "seccomp: the filter has %zu instructions, "
+				      "the kernel takes 1 to %d",
+				      n, BPF_MAXINSNS);
 	out->insns = calloc(n, sizeof(struct sock_filter));
 	if (!out->insns)
-		return ct_error_set(err, ENOMEM, "seccomp: filter");
+		return ct_error_sys(err, ENOMEM, "seccomp: filter");
 	out->len = (unsigned short)n;
 	if (pread(fd, out->insns, n * sizeof(struct sock_filter), 0) !=
 	    (ssize_t)(n * sizeof(struct sock_filter)))
-		return ct_error_set(err, errno ? errno : EIO, "seccomp: read the exported filter");
+		return ct_error_sys(err, errno ? errno : EIO, "seccomp: read the exported filter");
 	return 0;
 }
 
@@ -342,7 +340,8 @@ int ct_seccomp_compile(const struct oci_seccomp *s, void (*notice)(const char *m
 		return -1;
 	c.ctx = seccomp_init(c.default_action);
 	if (!c.ctx)
-		return ct_error_set(err, EINVAL, "seccomp: create the filter");
+		return ct_error_plain(err, EINVAL,
+				      "seccomp: create the filter: libseccomp refused it");
 	int rc = build_filter(&c, out);
 	seccomp_release(c.ctx);
 	if (rc < 0)
@@ -371,7 +370,7 @@ int ct_seccomp_load(const struct ct_seccomp_prog *p, int *listener, struct ct_er
 	}
 	long rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 	if (rc < 0)
-		return ct_error_set(err, errno, "load the seccomp filter");
+		return ct_error_sys(err, errno, "load the seccomp filter");
 	if (p->notify)
 		*listener = (int)rc;
 	return 0;
@@ -430,7 +429,7 @@ char *ct_seccomp_state_json(const struct ct_seccomp_state *st, struct ct_error *
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "seccomp listener state"), NULL;
+		return ct_error_sys(err, ENOMEM, "seccomp listener state"), NULL;
 	gen_process_state(g, st);
 	const unsigned char *buf;
 	size_t len;
@@ -439,7 +438,7 @@ char *ct_seccomp_state_json(const struct ct_seccomp_state *st, struct ct_error *
 		out = strndup((const char *)buf, len);
 	yajl_gen_free(g);
 	if (!out)
-		ct_error_set(err, ENOMEM, "seccomp listener state");
+		ct_error_sys(err, ENOMEM, "seccomp listener state");
 	return out;
 }
 
@@ -447,15 +446,14 @@ static int connect_listener(const char *path, struct ct_error *err)
 {
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
 	if (strlen(path) >= sizeof(addr.sun_path))
-		return ct_error_set_plain(err, ENAMETOOLONG,
-					  "seccomp listener \"%s\": path too long for a socket",
-					  path);
+		return ct_error_plain(err, ENAMETOOLONG,
+				      "seccomp listener \"%s\": path too long for a socket", path);
 	strcpy(addr.sun_path, path);
 	int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (sock < 0)
-		return ct_error_set(err, errno, "seccomp listener: socket");
+		return ct_error_sys(err, errno, "seccomp listener: socket");
 	if (connect(sock, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		ct_error_set(err, errno, "connect to the seccomp listener \"%s\"", path);
+		ct_error_sys(err, errno, "connect to the seccomp listener \"%s\"", path);
 		close(sock);
 		return -1;
 	}

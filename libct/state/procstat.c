@@ -89,7 +89,7 @@ static int read_stat_line(pid_t pid, char *buf, size_t size, struct ct_error *er
 	memcpy(path + strlen("/proc/") + digits, "/stat", sizeof("/stat"));
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
+		return ct_error_sys(err, errno, "open \"%s\"", path);
 	size_t got = 0;
 	while (got < size - 1) {
 		ssize_t n = read(fd, buf + got, size - 1 - got);
@@ -98,7 +98,7 @@ static int read_stat_line(pid_t pid, char *buf, size_t size, struct ct_error *er
 		if (n < 0) {
 			/* a process reaped between open and read: the same as never there */
 			int e = errno == ESRCH ? ENOENT : errno;
-			return ct_error_set(err, e, "read \"%s\"", path);
+			return ct_error_sys(err, e, "read \"%s\"", path);
 		}
 		if (n == 0)
 			break;
@@ -116,13 +116,14 @@ static int read_stat_line(pid_t pid, char *buf, size_t size, struct ct_error *er
 int ct_proc_stat(pid_t pid, uint64_t *start_time, char *state_char, struct ct_error *err)
 {
 	if (pid <= 0)
-		return ct_error_set(err, ENOENT, "process %d", (int)pid);
+		return ct_error_plain(err, ENOENT, "process %d does not exist", (int)pid);
 	/* comm is at most 64 bytes (kernel threads), the other 50 fields are numbers */
 	char line[2048];
 	if (read_stat_line(pid, line, sizeof(line), err) < 0)
 		return -1;
 	if (ct_proc_parse_stat(line, start_time, state_char) < 0)
-		return ct_error_set(err, EINVAL, "parse \"/proc/%d/stat\"", (int)pid);
+		return ct_error_plain(err, EINVAL, "parse \"/proc/%d/stat\": unexpected format",
+				      (int)pid);
 	return 0;
 }
 
@@ -161,8 +162,9 @@ int ct_proc_kill_checked(pid_t pid, uint64_t start_time, int sig, struct ct_erro
 {
 	/* What is left is the gap between two syscalls, the best a pid allows (runc too). */
 	if (ct_status_derive(pid, start_time, true) == CT_STATUS_STOPPED)
-		return ct_error_set(err, ESRCH, "send signal %d to process %d", sig, (int)pid);
+		return ct_error_plain(err, ESRCH, "send signal %d to process %d: it has exited",
+				      sig, (int)pid);
 	if (kill(pid, sig) < 0)
-		return ct_error_set(err, errno, "send signal %d", sig);
+		return ct_error_sys(err, errno, "send signal %d", sig);
 	return 0;
 }

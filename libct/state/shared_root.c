@@ -46,7 +46,7 @@ int ct_shared_root_describe(int root, const char *joined_path, struct ct_shared_
 	const char *ns_path = joined_path ? joined_path : "/proc/self/ns/mnt";
 	struct stat ns;
 	if (stat(ns_path, &ns) < 0)
-		return ct_error_set(err, errno, "the rootfs's bind: stat \"%s\"", ns_path);
+		return ct_error_sys(err, errno, "the rootfs's bind: stat \"%s\"", ns_path);
 	r->ns_dev = ns.st_dev;
 	r->ns_ino = ns.st_ino;
 	/* a path the record cannot hold is not kept: the bind is then reached in the caller's
@@ -158,14 +158,14 @@ int ct_shared_root_detach(const struct ct_shared_root *r, const char *rootfs, st
 {
 	struct stat own;
 	if (stat("/proc/self/ns/mnt", &own) < 0)
-		return ct_error_set(err, errno, "stat /proc/self/ns/mnt");
+		return ct_error_sys(err, errno, "stat /proc/self/ns/mnt");
 	int rc = 0;
 	if (same_namespace(&own, r))
 		rc = detach_here(rootfs, r);
 	else if (r->joined[0])
 		rc = detach_in(rootfs, r);
 	if (rc < 0)
-		return ct_error_set(err, errno, "detach the rootfs's bind \"%s\"", rootfs);
+		return ct_error_sys(err, errno, "detach the rootfs's bind \"%s\"", rootfs);
 	return 0;
 }
 
@@ -177,6 +177,6 @@ int ct_shared_root_release(const struct ct_container_dir *d, const char *rootfs,
 		return err->errnum == ENOENT ? 0 : -1;
 	struct ct_shared_root r;
 	if (ct_shared_root_parse(text, &r) < 0)
-		return ct_error_set_plain(err, EINVAL, "%s: not a record of ctrun's", RECORD_FILE);
+		return ct_error_plain(err, EINVAL, "%s: not a record of ctrun's", RECORD_FILE);
 	return ct_shared_root_detach(&r, rootfs, err);
 }

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,23 +27,6 @@
 
 _Static_assert(sizeof(pid_t) == 4, "the pid descriptor stores 4 bytes");
 _Static_assert(sizeof(uid_t) == 4, "the owner descriptor stores 4 bytes");
-
-/* ct_error_set appends strerror when given an errno; these messages already say it all but
- * callers still want to test the errno (EEXIST, ENOENT, EINVAL). */
-static int fail_with(struct ct_error *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail_with(struct ct_error *err, int errnum, const char *fmt, ...)
-{
-	if (!err)
-		return -1;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	err->errnum = errnum;
-	return -1;
-}
 
 /* ---- ids ---- */
 
@@ -84,14 +66,14 @@ struct ct_shown_id ct_shown_id(const char *id)
 int ct_state_check_id(const char *id, struct ct_error *err)
 {
 	if (!id || !*id)
-		return fail_with(err, EINVAL, "invalid container id \"\": it is empty");
+		return ct_error_plain(err, EINVAL, "invalid container id \"\": it is empty");
 	size_t len = strnlen(id, CT_ID_MAX + 1);
 	if (len > CT_ID_MAX)
-		return fail_with(err, EINVAL,
-				 "invalid container id \"%s\": longer than %d characters",
-				 ct_shown_id(id).s, CT_ID_MAX);
+		return ct_error_plain(err, EINVAL,
+				      "invalid container id \"%s\": longer than %d characters",
+				      ct_shown_id(id).s, CT_ID_MAX);
 	if (!is_id_first_char((unsigned char)id[0]))
-		return fail_with(
+		return ct_error_plain(
 			err, EINVAL,
 			"invalid container id \"%s\": it must start with a letter, a digit, "
 			"'_', '+' or '-'",
@@ -105,16 +87,17 @@ int ct_state_check_id(const char *id, struct ct_error *err)
 			snprintf(what, sizeof(what), "'%c'", c);
 		else
 			snprintf(what, sizeof(what), "byte 0x%02x", c);
-		return fail_with(err, EINVAL,
-				 "invalid container id \"%s\": %s at offset %zu is not allowed "
-				 "(only letters, digits, '_', '+', '-' and '.')",
-				 ct_shown_id(id).s, what, i);
+		return ct_error_plain(
+			err, EINVAL,
+			"invalid container id \"%s\": %s at offset %zu is not allowed "
+			"(only letters, digits, '_', '+', '-' and '.')",
+			ct_shown_id(id).s, what, i);
 	}
 	/* the id becomes a path component and a cgroup name: nothing that walks upwards */
 	if (strstr(id, ".."))
-		return fail_with(err, EINVAL,
-				 "invalid container id \"%s\": it must not contain \"..\"",
-				 ct_shown_id(id).s);
+		return ct_error_plain(err, EINVAL,
+				      "invalid container id \"%s\": it must not contain \"..\"",
+				      ct_shown_id(id).s);
 	return 0;
 }
 
@@ -125,14 +108,14 @@ static int make_root_dirs(const char *root, struct ct_error *err)
 {
 	_cleanup_free_ char *path = strdup(root);
 	if (!path)
-		return ct_error_set(err, ENOMEM, "create state root \"%s\"", root);
+		return ct_error_sys(err, ENOMEM, "create state root \"%s\"", root);
 	for (char *p = path + 1;; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
 		char saved = *p;
 		*p = '\0';
 		if (mkdir(path, 0700) < 0 && errno != EEXIST)
-			return ct_error_set(err, errno, "create state root \"%s\"", path);
+			return ct_error_sys(err, errno, "create state root \"%s\"", path);
 		*p = saved;
 		if (!saved)
 			break;
@@ -145,12 +128,12 @@ static int make_root_dirs(const char *root, struct ct_error *err)
 int ct_state_root_open(const char *root, bool create, struct ct_error *err)
 {
 	if (!root || !*root)
-		return ct_error_set(err, EINVAL, "state root: empty path");
+		return ct_error_plain(err, EINVAL, "state root: empty path");
 	if (create && make_root_dirs(root, err) < 0)
 		return -1;
 	int fd = openat(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open state root \"%s\"", root);
+		return ct_error_sys(err, errno, "open state root \"%s\"", root);
 	return fd;
 }
 
@@ -192,14 +175,14 @@ static int open_and_lock(int rootfd, const char *name, int lock_op, struct ct_co
 	_cleanup_close_ int dirfd =
 		openat(rootfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (dirfd < 0)
-		return ct_error_set(err, errno, "open \"%s\" in the state root",
+		return ct_error_sys(err, errno, "open \"%s\" in the state root",
 				    ct_shown_id(name).s);
 	_cleanup_close_ int lockfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lockfd < 0)
-		return ct_error_set(err, errno, "open \"%s\" in the state root",
+		return ct_error_sys(err, errno, "open \"%s\" in the state root",
 				    ct_shown_id(name).s);
 	if (flock_retrying(lockfd, lock_op) < 0)
-		return ct_error_set(err, errno, "lock \"%s\" in the state root",
+		return ct_error_sys(err, errno, "lock \"%s\" in the state root",
 				    ct_shown_id(name).s);
 	d->dirfd = steal_fd(&dirfd);
 	d->lockfd = steal_fd(&lockfd);
@@ -218,7 +201,7 @@ static bool was_removed(int dirfd)
 
 static int already_exists(struct ct_error *err, const char *id)
 {
-	return fail_with(err, EEXIST, "container \"%s\" already exists", ct_shown_id(id).s);
+	return ct_error_plain(err, EEXIST, "container \"%s\" already exists", ct_shown_id(id).s);
 }
 
 /* The plain way, for file systems without RENAME_NOREPLACE: between mkdir and flock another
@@ -229,7 +212,7 @@ static int reserve_by_mkdir(int rootfd, const char *id, struct ct_container_dir 
 	if (mkdirat(rootfd, id, 0700) < 0) {
 		if (errno == EEXIST)
 			return already_exists(err, id);
-		return ct_error_set(err, errno, "create the directory of container \"%s\"",
+		return ct_error_sys(err, errno, "create the directory of container \"%s\"",
 				    ct_shown_id(id).s);
 	}
 	if (open_and_lock(rootfd, id, LOCK_EX, d, err) < 0) {
@@ -286,7 +269,7 @@ static int take_reservation(int rootfd, const char *id, const char *name,
 {
 	bool made = mkdirat(rootfd, name, 0700) == 0;
 	if (!made && errno != EEXIST)
-		return ct_error_set(err, errno, "create a directory in the state root");
+		return ct_error_sys(err, errno, "create a directory in the state root");
 	if (open_and_lock(rootfd, name, made ? LOCK_EX : LOCK_EX | LOCK_NB, d, err) < 0) {
 		if (err->errnum == ENOENT)
 			return 1;
@@ -324,7 +307,7 @@ static int reserve_by_rename(int rootfd, const char *id, struct ct_container_dir
 		*unsupported = true;
 		return -1;
 	}
-	return ct_error_set(err, e, "create the directory of container \"%s\"", ct_shown_id(id).s);
+	return ct_error_sys(err, e, "create the directory of container \"%s\"", ct_shown_id(id).s);
 }
 
 int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out, struct ct_error *err)
@@ -344,7 +327,7 @@ int ct_state_reserve(int rootfd, const char *id, struct ct_container_dir *out, s
 
 static int does_not_exist(struct ct_error *err, const char *id)
 {
-	return fail_with(err, ENOENT, "container \"%s\" does not exist", ct_shown_id(id).s);
+	return ct_error_plain(err, ENOENT, "container \"%s\" does not exist", ct_shown_id(id).s);
 }
 
 /* A create killed before it renamed its reservation into place left that alone: an
@@ -367,7 +350,7 @@ void ct_state_unlock(struct ct_container_dir *d)
 int ct_state_relock(struct ct_container_dir *d, struct ct_error *err)
 {
 	if (flock_retrying(d->lockfd, LOCK_EX) < 0)
-		return ct_error_set(err, errno, "lock \"%s\" in the state root",
+		return ct_error_sys(err, errno, "lock \"%s\" in the state root",
 				    ct_shown_id(d->id).s);
 	return was_removed(d->dirfd) ? does_not_exist(err, d->id) : 0;
 }
@@ -400,11 +383,11 @@ static int remove_contents(int dirfd, struct ct_error *err)
 {
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "open");
+		return ct_error_sys(err, errno, "open");
 	_cleanup_closedir_ DIR *dir = fdopendir(fd);
 	if (!dir) {
 		close(fd);
-		return ct_error_set(err, errno, "open");
+		return ct_error_sys(err, errno, "open");
 	}
 	struct dirent *de;
 	while ((errno = 0, de = readdir(dir))) {
@@ -414,18 +397,18 @@ static int remove_contents(int dirfd, struct ct_error *err)
 		if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
 			continue;
 		if (errno != EISDIR)
-			return ct_error_set(err, errno, "remove \"%s\"", name);
+			return ct_error_sys(err, errno, "remove \"%s\"", name);
 		_cleanup_close_ int sub =
 			openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 		if (sub < 0)
-			return ct_error_set(err, errno, "open \"%s\"", name);
+			return ct_error_sys(err, errno, "open \"%s\"", name);
 		if (remove_contents(sub, err) < 0)
 			return ct_error_prefix(err, "\"%s\"", name);
 		if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
-			return ct_error_set(err, errno, "remove \"%s\"", name);
+			return ct_error_sys(err, errno, "remove \"%s\"", name);
 	}
 	if (errno)
-		return ct_error_set(err, errno, "read directory");
+		return ct_error_sys(err, errno, "read directory");
 	return 0;
 }
 
@@ -444,7 +427,7 @@ int ct_state_remove(int rootfd, struct ct_container_dir *d, struct ct_error *err
 			break;
 		}
 		if (errno != ENOTEMPTY || pass == 2) {
-			ct_error_set(err, errno, "remove the directory of container \"%s\"",
+			ct_error_sys(err, errno, "remove the directory of container \"%s\"",
 				     ct_shown_id(d->id).s);
 			break;
 		}
@@ -614,9 +597,9 @@ static int write_new_file(int dirfd, const char *name, const unsigned char *buf,
 	_cleanup_close_ int fd =
 		openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return ct_error_set(err, errno, "create \"%s\"", name);
+		return ct_error_sys(err, errno, "create \"%s\"", name);
 	if (write_all(fd, buf, len) < 0)
-		return ct_error_set(err, errno, "write \"%s\"", name);
+		return ct_error_sys(err, errno, "write \"%s\"", name);
 	return 0;
 }
 
@@ -635,7 +618,7 @@ static int replace_file(int dirfd, const char *name, const unsigned char *buf, s
 	if (renameat(dirfd, tmp, dirfd, name) < 0) {
 		int e = errno;
 		unlinkat(dirfd, tmp, 0);
-		return ct_error_set(err, e, "rename \"%s\" to \"%s\"", tmp, name);
+		return ct_error_sys(err, e, "rename \"%s\" to \"%s\"", tmp, name);
 	}
 	return 0;
 }
@@ -652,7 +635,7 @@ char *ct_state_read_file(const struct ct_container_dir *d, const char *name, siz
 	_cleanup_close_ int fd = openat(d->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	char *text = fd < 0 ? NULL : ct_read_all(fd, max, NULL);
 	if (!text)
-		ct_error_set(err, errno, "read \"%s\" of container \"%s\"", name,
+		ct_error_sys(err, errno, "read \"%s\" of container \"%s\"", name,
 			     ct_shown_id(d->id).s);
 	return text;
 }
@@ -663,19 +646,19 @@ static int write_state_as(const struct ct_container_dir *d, const char *name,
 {
 	/* ct_state_read refuses a file whose id is not its directory's: never write one */
 	if (!st->id || strcmp(st->id, d->id) != 0)
-		return fail_with(err, EINVAL,
-				 "write the state of container \"%s\": id \"%s\" differs",
-				 ct_shown_id(d->id).s, ct_shown_id(st->id).s);
+		return ct_error_plain(err, EINVAL,
+				      "write the state of container \"%s\": id \"%s\" differs",
+				      ct_shown_id(d->id).s, ct_shown_id(st->id).s);
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "write the state of container \"%s\"",
+		return ct_error_sys(err, ENOMEM, "write the state of container \"%s\"",
 				    ct_shown_id(d->id).s);
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_config(g, yajl_gen_indent_string, "  ");
 	int ret = 0;
 	if (gen_state_file(g, st)) {
-		ret = ct_error_set(err, EINVAL, "encode the state of container \"%s\"",
-				   ct_shown_id(d->id).s);
+		ret = ct_error_plain(err, EINVAL, "encode the state of container \"%s\"",
+				     ct_shown_id(d->id).s);
 	} else {
 		const unsigned char *buf;
 		size_t len;
@@ -746,14 +729,15 @@ static const char *read_state_text(int atfd, const char *path, const char *label
 {
 	_cleanup_close_ int fd = openat(atfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
-		return ct_error_set(err, errno, "%s", label), NULL;
+		return ct_error_sys(err, errno, "%s", label), NULL;
 	const char *text =
 		ct_read_file_into(fd, stack, STATE_STACK_BYTES, STATE_MAX_BYTES, heap, len);
 	if (!text && errno == EFBIG)
-		return ct_error_set(err, EFBIG, "%s: larger than %u bytes", label, STATE_MAX_BYTES),
+		return ct_error_plain(err, EFBIG, "%s: larger than %u bytes", label,
+				      STATE_MAX_BYTES),
 		       NULL;
 	if (!text)
-		return ct_error_set(err, errno, "%s", label), NULL;
+		return ct_error_sys(err, errno, "%s", label), NULL;
 	return text;
 }
 
@@ -792,7 +776,7 @@ int ct_state_parse_for_list(const char *label, const char *text, size_t len, str
 	if (oci_sax_fill(text, len, state_fields, list_reads, st) == 0)
 		return 0;
 	ct_state_free(st);
-	return fail_with(err, EINVAL, "%s: not a valid state file", label);
+	return ct_error_plain(err, EINVAL, "%s: not a valid state file", label);
 }
 
 /* yajl's tree reads a C string: a NUL inside would end the text early. The lean reader
@@ -801,7 +785,7 @@ static int parse_in_full(const char *label, const char *text, size_t len, struct
 			 struct ct_error *err)
 {
 	if (strlen(text) != len)
-		return fail_with(err, EINVAL, "%s: contains a NUL byte", label);
+		return ct_error_plain(err, EINVAL, "%s: contains a NUL byte", label);
 	return ct_state_parse(label, text, st, err);
 }
 
@@ -822,9 +806,9 @@ static int read_state_at(int atfd, const char *path, const char *label, const ch
 	if (!text || parse(label, text, len, st, err) < 0)
 		return ct_error_prefix(err, "container \"%s\"", ct_shown_id(id).s);
 	if (strcmp(st->id, id) != 0) {
-		fail_with(err, EINVAL,
-			  "container \"%s\": %s: .id: \"%s\" is not the directory's id",
-			  ct_shown_id(id).s, label, ct_shown_id(st->id).s);
+		ct_error_plain(err, EINVAL,
+			       "container \"%s\": %s: .id: \"%s\" is not the directory's id",
+			       ct_shown_id(id).s, label, ct_shown_id(st->id).s);
 		ct_state_free(st);
 		return -1;
 	}
@@ -919,11 +903,11 @@ int ct_state_list_ids(int rootfd, char ***ids, size_t *n, struct ct_error *err)
 	/* a fresh open file description: a dup would share (and move) rootfd's offset */
 	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return ct_error_set(err, errno, "list the state root");
+		return ct_error_sys(err, errno, "list the state root");
 	_cleanup_closedir_ DIR *dir = fdopendir(fd);
 	if (!dir) {
 		close(fd);
-		return ct_error_set(err, errno, "list the state root");
+		return ct_error_sys(err, errno, "list the state root");
 	}
 	char **found = NULL;
 	size_t count = 0, cap = 0;
@@ -933,13 +917,13 @@ int ct_state_list_ids(int rootfd, char ***ids, size_t *n, struct ct_error *err)
 			continue;
 		if (append_id(&found, &count, &cap, de->d_name) < 0) {
 			ct_state_free_ids(found, count);
-			return ct_error_set(err, ENOMEM, "list the state root");
+			return ct_error_sys(err, ENOMEM, "list the state root");
 		}
 	}
 	if (errno) {
 		int e = errno;
 		ct_state_free_ids(found, count);
-		return ct_error_set(err, e, "list the state root");
+		return ct_error_sys(err, e, "list the state root");
 	}
 	if (count)
 		qsort(found, count, sizeof(*found), compare_ids);
@@ -982,7 +966,7 @@ static int format_state(const struct ct_state *st, const char *status, bool beau
 	*out = NULL;
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_set(err, ENOMEM, "format the state of container \"%s\"",
+		return ct_error_sys(err, ENOMEM, "format the state of container \"%s\"",
 				    ct_shown_id(st->id).s);
 	if (beautify) {
 		yajl_gen_config(g, yajl_gen_beautify, 1);
@@ -990,8 +974,8 @@ static int format_state(const struct ct_state *st, const char *status, bool beau
 	}
 	int ret = 0;
 	if (gen_runc_state(g, st, status)) {
-		ret = ct_error_set(err, EINVAL, "format the state of container \"%s\"",
-				   ct_shown_id(st->id).s);
+		ret = ct_error_plain(err, EINVAL, "format the state of container \"%s\"",
+				     ct_shown_id(st->id).s);
 	} else {
 		const unsigned char *buf;
 		size_t len;
@@ -1001,7 +985,7 @@ static int format_state(const struct ct_state *st, const char *status, bool beau
 			len--;
 		*out = strndup((const char *)buf, len);
 		if (!*out)
-			ret = ct_error_set(err, ENOMEM, "format the state of container \"%s\"",
+			ret = ct_error_sys(err, ENOMEM, "format the state of container \"%s\"",
 					   ct_shown_id(st->id).s);
 	}
 	yajl_gen_free(g);

@@ -179,8 +179,8 @@ static int compare_found(const struct ct_mount_expect *e, const struct ct_mount_
 	size_t n_below = e->rec_set | e->rec_clear ? mounts_below(t, m, all, n_all, below) : 0;
 	char diff[CT_ERROR_MSG_MAX / 2], label[CT_ERROR_MSG_MAX / 4];
 	if (ct_mountcheck_compare(e, seen, below, n_below, diff, sizeof(diff)) < 0)
-		return ct_error_set_plain(err, EIO, "%s: %s",
-					  ct_mountcheck_label(e, label, sizeof(label)), diff);
+		return ct_error_plain(err, EIO, "%s: %s",
+				      ct_mountcheck_label(e, label, sizeof(label)), diff);
 	return 0;
 }
 
@@ -213,18 +213,18 @@ static int check_by_lookup(const struct ct_mount_expect *e, const struct ct_moun
 	uint64_t now;
 	ct_mountcheck_label(e, label, sizeof(label));
 	if (fd < 0)
-		return ct_error_set(err, saved, "%s: the path no longer leads to a mount", label);
+		return ct_error_sys(err, saved, "%s: the path no longer leads to a mount", label);
 	if (ct_fd_mount_id(fd, false, &now, err) < 0)
 		return ct_error_prefix(err, "%s", label);
 	if (now != e->mounted_id)
-		return ct_error_set_plain(err, EIO,
-					  "%s: the mount at its destination (id %" PRIu64
-					  ") is not the one made there (id %" PRIu64 ")",
-					  label, now, e->mounted_id);
+		return ct_error_plain(err, EIO,
+				      "%s: the mount at its destination (id %" PRIu64
+				      ") is not the one made there (id %" PRIu64 ")",
+				      label, now, e->mounted_id);
 	const struct ct_mount *m = ct_mount_find_by_id(t, now);
 	if (!m)
-		return ct_error_set_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table",
-					  label, now);
+		return ct_error_plain(err, EIO, "%s: mount %" PRIu64 " is not in the table", label,
+				      now);
 	/* A bind's device as stat() sees it, as for its source: a btrfs subvolume's differs
 	 * from the superblock's that the table gives. */
 	struct ct_mount seen = *m;
@@ -286,7 +286,7 @@ int ct_mountcheck_run(const struct ct_mount_expect *e, size_t n, int rootfd,
 		return ct_error_prefix(err, "verify the mounts");
 	report->backend = t.backend;
 	const struct ct_mount **below = calloc(t.n + 1, sizeof(*below));
-	int rc = below ? 0 : ct_error_set(err, ENOMEM, "verify the mounts");
+	int rc = below ? 0 : ct_error_sys(err, ENOMEM, "verify the mounts");
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (e[i].mounted_id && !e[i].shadowed) {
 			rc = check_one(&e[i], e, n, &t, rootfd, below, err);

@@ -135,7 +135,7 @@ Test(validate, root_that_is_not_a_directory)
 	run_validate(&r, dir);
 	cr_expect_eq(r.status, 1);
 	cr_expect(strstr(r.err, "config.json: .root.path: "), "stderr: %s", r.err);
-	cr_expect(strstr(r.err, "Not a directory"), "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "is not a directory"), "stderr: %s", r.err);
 	ctt_result_free(&r);
 	free(rootfs);
 }

@@ -219,7 +219,7 @@ Test(fdpass, two_fds_are_refused_and_closed)
 	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), -1);
 	cr_expect_eq(got, -1);
 	cr_expect_eq(err.errnum, EBADMSG);
-	cr_expect_str_eq(err.msg, "receive fd: more than one fd came: Bad message");
+	cr_expect_str_eq(err.msg, "receive fd: more than one fd came");
 	cr_expect_eq(lowest_free_fd(), before, "no fd leaked");
 }
 
@@ -289,7 +289,7 @@ Test(fdpass, more_fds_than_asked_for_are_refused_and_closed)
 	cr_assert_eq(ct_recv_fds(sv[1], got, 2, &n, NULL, NULL, &err), -1);
 	cr_expect_eq(n, 0);
 	cr_expect_eq(err.errnum, EBADMSG);
-	cr_expect_str_eq(err.msg, "receive fds: more than 2 came: Bad message");
+	cr_expect_str_eq(err.msg, "receive fds: more than 2 came");
 	cr_expect_eq(lowest_free_fd(), before, "no fd leaked");
 }
 

@@ -787,7 +787,7 @@ Test(jsonwalk_read, directory_refused)
 	struct ct_error err = {0};
 	cr_expect_null(oci_read_file("/", 100, &err));
 	cr_expect_eq(err.errnum, EINVAL);
-	cr_expect_str_eq(err.msg, "\"/\" is not a regular file: Invalid argument");
+	cr_expect_str_eq(err.msg, "\"/\" is not a regular file");
 }
 
 Test(jsonwalk_read, too_large_refused)

@@ -23,7 +23,7 @@
 TestSuite(spawn_plan, .init = plan_bundle_make, .fini = plan_bundle_remove);
 
 /* Refused with errnum and msg. Config messages may or may not carry ": <strerror>" (both
- * ct_error_set and ct_error_set_plain are fine here); nothing else may follow. */
+ * ct_error_sys and ct_error_plain are fine here); nothing else may follow. */
 static void assert_build_fails(struct plan_fixture *f, const char *text, int errnum,
 			       const char *msg)
 {
