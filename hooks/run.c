@@ -144,10 +144,8 @@ static void drain(int *fd, struct ct_hook_tail *t)
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n == 0) { /* EOF: poll ignores a negative fd */
-			close(*fd);
-			*fd = -1;
-		}
+		if (n == 0) /* EOF: poll ignores a negative fd */
+			ct_close_now(fd);
 		return; /* EAGAIN: more later */
 	}
 }
@@ -213,12 +211,9 @@ static void reap(const struct hook_proc *p, siginfo_t *info)
 
 static void close_proc(struct hook_proc *p)
 {
-	if (p->pidfd >= 0)
-		close(p->pidfd);
-	if (p->out >= 0)
-		close(p->out);
-	if (p->errfd >= 0)
-		close(p->errfd);
+	ct_closep(&p->pidfd);
+	ct_closep(&p->out);
+	ct_closep(&p->errfd);
 }
 
 /* " (stderr: ...) (stdout: ...)" of what it wrote, "" when nothing. */
@@ -234,17 +229,18 @@ static void output_note(const struct hook_proc *p, char *out, size_t size)
 
 enum { PIPE_OUT, PIPE_ERR, PIPE_REPORT, N_PIPES };
 
+static void close_pipes(int (*p)[N_PIPES][2])
+{
+	for (int i = 0; i < N_PIPES; i++)
+		ct_close_pairp(&(*p)[i]);
+}
+
 /* Its stdout, its stderr, and the report of a failed exec: close-on-exec pipes. */
 static int make_pipes(int p[N_PIPES][2], struct ct_error *err)
 {
-	for (int i = 0; i < N_PIPES; i++) {
-		if (pipe2(p[i], O_CLOEXEC) == 0)
-			continue;
-		int e = errno;
-		while (i-- > 0)
-			close(p[i][0]), close(p[i][1]);
-		return ct_error_sys(err, e, "pipe");
-	}
+	for (int i = 0; i < N_PIPES; i++)
+		if (pipe2(p[i], O_CLOEXEC) < 0)
+			return ct_error_sys(err, errno, "pipe");
 	return 0;
 }
 
@@ -255,7 +251,6 @@ static int exec_report(int fd)
 	ssize_t n;
 	while ((n = read(fd, &e, sizeof(e))) < 0 && errno == EINTR)
 		;
-	close(fd);
 	return n == (ssize_t)sizeof(e) ? e : 0;
 }
 
@@ -263,7 +258,8 @@ static int exec_report(int fd)
 static int start_hook(const struct oci_hook *h, const struct hook_exec *x, int in,
 		      struct hook_proc *p, struct ct_error *err)
 {
-	int pipes[N_PIPES][2];
+	__attribute__((cleanup(close_pipes))) int pipes[N_PIPES][2] = {
+		CT_FD_PAIR_INIT, CT_FD_PAIR_INIT, CT_FD_PAIR_INIT};
 	if (make_pipes(pipes, err) < 0)
 		return -1;
 	const char *method;
@@ -273,13 +269,11 @@ static int start_hook(const struct oci_hook *h, const struct hook_exec *x, int i
 			  pipes[PIPE_REPORT][1]);
 	int saved = errno;
 	for (int i = 0; i < N_PIPES; i++)
-		close(pipes[i][1]);
-	p->out = pipes[PIPE_OUT][0];
-	p->errfd = pipes[PIPE_ERR][0];
-	if (p->pid < 0) {
-		close(pipes[PIPE_REPORT][0]);
+		ct_close_now(&pipes[i][1]); /* so that its exec or exit is our EOF */
+	p->out = steal_fd(&pipes[PIPE_OUT][0]);
+	p->errfd = steal_fd(&pipes[PIPE_ERR][0]);
+	if (p->pid < 0)
 		return ct_error_sys(err, saved, "start");
-	}
 	fcntl(p->out, F_SETFL, O_NONBLOCK);
 	fcntl(p->errfd, F_SETFL, O_NONBLOCK);
 	int e = exec_report(pipes[PIPE_REPORT][0]);
@@ -318,8 +312,10 @@ int ct_hook_run(enum ct_hook_kind kind, size_t index, const struct oci_hook *h, 
 		struct ct_error *err)
 {
 	struct hook_exec x = {null_terminated(&h->args, h->path), null_terminated(&h->env, NULL)};
-	struct hook_proc p = {.pid = -1, .pidfd = -1, .out = -1, .errfd = -1};
-	int in = -1, rc = -1;
+	__attribute__((cleanup(close_proc))) struct hook_proc p = {
+		.pid = -1, .pidfd = -1, .out = -1, .errfd = -1};
+	_cleanup_close_ int in = -1;
+	int rc = -1;
 	if (!x.argv || !x.envp) {
 		ct_error_sys(err, ENOMEM, "prepare");
 		goto out;
@@ -331,9 +327,6 @@ out:
 	if (rc < 0)
 		ct_error_prefix(err, "%s hook #%zu \"%s\"", ct_hook_kind_names[kind], index,
 				h->path);
-	if (in >= 0)
-		close(in);
-	close_proc(&p);
 	free(x.argv);
 	free(x.envp);
 	return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/base/passwd.h"
 #include "libct/base/readall.h"
 
@@ -17,8 +18,7 @@ void ct_owner_name(uid_t uid, char *name, size_t size)
 	if (!passwd) {
 		int fd = openat(AT_FDCWD, "/etc/passwd", O_RDONLY | O_CLOEXEC);
 		passwd = fd >= 0 ? ct_read_all(fd, CT_PASSWD_MAX, &len) : NULL;
-		if (fd >= 0)
-			close(fd);
+		ct_close_now(&fd);
 		if (!passwd)
 			passwd = strdup(""), len = 0;
 	}

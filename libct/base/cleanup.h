@@ -4,7 +4,10 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static inline void ct_freep(void *p)
@@ -16,6 +19,28 @@ static inline void ct_closep(int *fd)
 {
 	if (*fd >= 0)
 		close(*fd); /* never retried on EINTR: the fd is gone either way */
+}
+
+/* Closes an fd given up before the scope ends (our copy of the child's end after a fork),
+ * so that the cleanup does not close it again. */
+static inline void ct_close_now(int *fd)
+{
+	ct_closep(fd);
+	*fd = -1;
+}
+
+/* A pipe or socket pair: each end owned until stolen or closed with ct_close_now. */
+static inline void ct_close_pairp(int (*pair)[2])
+{
+	ct_closep(&(*pair)[0]);
+	ct_closep(&(*pair)[1]);
+}
+
+/* A child of ours that exits by itself: waited for, so that it leaves no zombie. */
+static inline void ct_waitp(pid_t *pid)
+{
+	while (*pid > 0 && waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 static inline void ct_fclosep(FILE **f)
@@ -30,10 +55,17 @@ static inline void ct_closedirp(DIR **d)
 		closedir(*d);
 }
 
-#define _cleanup_free_	   __attribute__((cleanup(ct_freep)))
-#define _cleanup_close_	   __attribute__((cleanup(ct_closep)))
-#define _cleanup_fclose_   __attribute__((cleanup(ct_fclosep)))
-#define _cleanup_closedir_ __attribute__((cleanup(ct_closedirp)))
+#define _cleanup_free_	     __attribute__((cleanup(ct_freep)))
+#define _cleanup_close_	     __attribute__((cleanup(ct_closep)))
+#define _cleanup_fclose_     __attribute__((cleanup(ct_fclosep)))
+#define _cleanup_closedir_   __attribute__((cleanup(ct_closedirp)))
+#define _cleanup_close_pair_ __attribute__((cleanup(ct_close_pairp)))
+#define _cleanup_wait_	     __attribute__((cleanup(ct_waitp)))
+
+#define CT_FD_PAIR_INIT \
+	{               \
+		-1, -1  \
+	}
 
 static inline int steal_fd(int *fd)
 {

@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
+
 /* Room for CT_FDPASS_MAX fds, and on receiving a few more, so that a peer sending more than
  * asked for is seen and refused (beyond that the kernel sets MSG_CTRUNC). */
 union fds_cmsg {
@@ -114,8 +116,7 @@ static void take_passed_fds(struct msghdr *msg, int *fds, size_t max, size_t *co
 static void close_taken(int *fds, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		close(fds[i]);
-		fds[i] = -1;
+		ct_close_now(&fds[i]);
 	}
 }
 

@@ -218,12 +218,10 @@ void ct_cgroup_free(struct ct_cgroup *cg)
 		free(cg->dirs[i].path);
 		free(cg->dirs[i].made_from);
 		free(cg->dirs[i].base);
-		if (cg->dirs[i].fd >= 0)
-			close(cg->dirs[i].fd);
+		ct_close_now(&cg->dirs[i].fd);
 	}
 	free(cg->dirs);
-	if (cg->unified_fd >= 0)
-		close(cg->unified_fd);
+	ct_close_now(&cg->unified_fd);
 	free(cg);
 }
 

@@ -17,9 +17,7 @@ static void unmake_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part)
 		struct ct_cgroup_dir *d = &cg->dirs[i];
 		if (!ct_cgroup_dir_in_part(d, part))
 			continue;
-		if (d->fd >= 0)
-			close(d->fd);
-		d->fd = -1;
+		ct_close_now(&d->fd);
 		if (!d->made_from)
 			continue;
 		ct_cg_rmdir_up(d->path, d->made_from);

@@ -23,10 +23,8 @@ static size_t kill_by_pidfds(const pid_t *pids, size_t n, struct pollfd *fds)
 	size_t killed = 0;
 	for (size_t i = 0; i < n; i++) {
 		fds[i] = (struct pollfd){.fd = ct_pidfd_open(pids[i], 0), .events = POLLIN};
-		if (fds[i].fd >= 0 && ct_pidfd_send_signal(fds[i].fd, SIGKILL, NULL, 0) < 0) {
-			close(fds[i].fd);
-			fds[i].fd = -1;
-		}
+		if (fds[i].fd >= 0 && ct_pidfd_send_signal(fds[i].fd, SIGKILL, NULL, 0) < 0)
+			ct_close_now(&fds[i].fd);
 		killed += fds[i].fd >= 0;
 	}
 	return killed;
@@ -46,10 +44,8 @@ static int wait_pidfds(struct pollfd *fds, size_t n, const struct timespec *star
 	for (;;) {
 		size_t open = 0;
 		for (size_t i = 0; i < n; i++) {
-			if (fds[i].fd >= 0 && fds[i].revents) {
-				close(fds[i].fd);
-				fds[i].fd = -1;
-			}
+			if (fds[i].fd >= 0 && fds[i].revents)
+				ct_close_now(&fds[i].fd);
 			open += fds[i].fd >= 0;
 		}
 		long left = KILL_WAIT_MS - ms_since(start);
@@ -63,8 +59,7 @@ static int wait_pidfds(struct pollfd *fds, size_t n, const struct timespec *star
 static void close_pidfds(struct pollfd *fds, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (fds[i].fd >= 0)
-			close(fds[i].fd);
+		ct_close_now(&fds[i].fd);
 }
 
 /* empty (or given up at the deadline), another round needed, pidfds refused */

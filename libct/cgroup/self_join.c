@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/cgroup/internal.h"
 
 void ct_cgroup_self_join_close(struct ct_cgroup_self_join *j)
 {
 	for (size_t i = 0; i < j->n; i++)
-		if (j->fds[i] >= 0)
-			close(j->fds[i]);
+		ct_close_now(&j->fds[i]);
 	j->n = 0;
 }
 
@@ -94,8 +94,7 @@ int ct_cgroup_self_join(struct ct_cgroup_self_join *j, struct ct_error *err)
 		if (rc == 0 && ct_cg_write_fd(j->fds[i], "tasks", "0", err) < 0)
 			rc = ct_error_prefix(err, "join the cgroup v1 hierarchy \"%s\"",
 					     j->keys[i]);
-		close(j->fds[i]);
-		j->fds[i] = -1;
+		ct_close_now(&j->fds[i]);
 	}
 	j->n = 0;
 	return rc;

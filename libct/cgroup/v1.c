@@ -147,8 +147,7 @@ static int v1_apply_devices(struct ct_cgroup *cg, const struct oci_resources *re
 			ct_error_prefix(err, "config.json: .linux.resources.devices[%zu]", i);
 	}
 	for (int i = 0; i < 2; i++)
-		if (f.fd[i] >= 0)
-			close(f.fd[i]);
+		ct_close_now(&f.fd[i]);
 	ct_dev_rules_free(&rules);
 	return rc;
 }

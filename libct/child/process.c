@@ -174,8 +174,7 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 	slave = -1; /* now fds 0-2 */
 out:
 	close(master);
-	if (slave >= 0)
-		close(slave);
+	ct_close_now(&slave);
 	return rc;
 }
 

@@ -171,8 +171,7 @@ static int copy_dir(int src, int dst, struct copy_walk *w)
 	int dup = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	_cleanup_closedir_ DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
 	if (!dir) {
-		if (dup >= 0)
-			close(dup);
+		ct_close_now(&dup);
 		return fail(w, "read the directory");
 	}
 	size_t len = strlen(w->path);

@@ -318,8 +318,7 @@ static int open_mounted(int rootfd, const char *dest, int target)
 	int fd = parent >= 0 ? openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC) : -1;
 	struct stat st;
 	if (fd < 0 || (fstat(fd, &st) == 0 && S_ISLNK(st.st_mode))) {
-		if (fd >= 0)
-			close(fd);
+		ct_close_now(&fd);
 		fd = ct_root_open(rootfd, dest, false); /* "/", "..", or a symlink */
 	}
 	uint64_t made, under;

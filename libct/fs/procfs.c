@@ -54,8 +54,7 @@ static int proc_by_mount(const char *dir)
 		return -1;
 	int fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (umount2(dir, MNT_DETACH) < 0 || (fd >= 0 && !is_procfs(fd))) {
-		if (fd >= 0)
-			close(fd);
+		ct_close_now(&fd);
 		return -1;
 	}
 	return fd;
@@ -74,8 +73,7 @@ void ct_procfs_open(struct ct_procfs *p, const char *spare_dir)
 
 void ct_procfs_close(struct ct_procfs *p)
 {
-	if (p->root >= 0)
-		close(p->root);
+	ct_close_now(&p->root);
 	*p = (struct ct_procfs)CT_PROCFS_INIT;
 }
 

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
+
 /* euid 0 in the initial user namespace, whose uid_map maps every id to itself. */
 static bool host_root(void)
 {
@@ -24,8 +26,7 @@ static bool host_root(void)
 	char map[128];
 	int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, map, sizeof(map) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
+	ct_close_now(&fd);
 	if (n <= 0)
 		return true; /* no /proc to tell: taken for the host, as the default root is */
 	map[n] = '\0';

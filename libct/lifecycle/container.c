@@ -225,8 +225,7 @@ static int record_shared_root(struct ct_container *c, const struct oci_config *c
 		return 0;
 	int rc = ct_shared_root_record(&c->dir, c->proc.shared_root, ct_shared_root_joined(config),
 				       err);
-	close(c->proc.shared_root);
-	c->proc.shared_root = -1;
+	ct_close_now(&c->proc.shared_root);
 	return rc;
 }
 
@@ -461,8 +460,7 @@ int ct_container_attach(struct ct_container *c, struct ct_error *err)
 		return ct_error_sys(err, saved, "container not running"); /* runc's words */
 	/* The pidfd pins the process: if its start time still matches, it is ours. */
 	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
-		if (fd >= 0)
-			close(fd);
+		ct_close_now(&fd);
 		return ct_error_plain(err, ESRCH, "container not running");
 	}
 	c->proc.pidfd = fd;
@@ -577,8 +575,6 @@ void ct_container_close(struct ct_container *c)
 	ct_cgroup_free(c->cgroup);
 	c->cgroup = NULL;
 	ct_container_dir_close(&c->dir);
-	if (c->rootfd >= 0)
-		close(c->rootfd);
-	c->rootfd = -1;
+	ct_close_now(&c->rootfd);
 	ct_state_free(&c->state);
 }

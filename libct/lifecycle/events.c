@@ -80,8 +80,7 @@ int ct_watch_loop(struct ct_watch *w, uint64_t interval_ns, const struct ct_even
 			rc = ct_watch_stats(w, s, err);
 		}
 	}
-	if (oomfd >= 0)
-		close(oomfd);
+	ct_close_now(&oomfd);
 	return rc;
 }
 
@@ -115,9 +114,7 @@ int ct_watch_open(const struct ct_lifecycle_opts *lc, const char *id, struct ct_
 
 void ct_watch_close(struct ct_watch *w)
 {
-	if (w->pidfd >= 0)
-		close(w->pidfd);
-	w->pidfd = -1;
+	ct_close_now(&w->pidfd);
 	ct_cgroup_free(w->cg);
 	w->cg = NULL;
 	free(w->id);

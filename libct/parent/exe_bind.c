@@ -67,8 +67,7 @@ static void drop_deleted_views(int dir)
 	int it = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = it >= 0 ? fdopendir(it) : NULL;
 	if (!d) {
-		if (it >= 0)
-			close(it);
+		ct_close_now(&it);
 		return;
 	}
 	for (struct dirent *e; (e = readdir(d));)

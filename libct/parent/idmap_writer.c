@@ -96,14 +96,13 @@ static int run_helper(pid_t pid, bool gid, const char *map, struct ct_error *err
 		copy ? helper_argv(helper, pid, copy, pid_buf, sizeof(pid_buf)) : NULL;
 	if (!argv)
 		return ct_error_sys(err, ENOMEM, "run %s", helper);
-	int pipefd[2];
+	_cleanup_close_pair_ int pipefd[2] = CT_FD_PAIR_INIT;
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return ct_error_sys(err, errno, "run %s", helper);
 	pid_t child;
 	int rc = spawn_helper(argv, pipefd[1], &child);
-	close(pipefd[1]);
+	ct_close_now(&pipefd[1]);
 	if (rc != 0) {
-		close(pipefd[0]);
 		if (rc == ENOENT)
 			return ct_error_plain(err, ENOENT,
 					      "%s not found in $PATH: a user other than root "
@@ -114,7 +113,7 @@ static int run_helper(pid_t pid, bool gid, const char *map, struct ct_error *err
 	}
 	char said[512];
 	read_first_line(pipefd[0], said, sizeof(said));
-	close(pipefd[0]);
+	ct_close_now(&pipefd[0]); /* a helper still writing gets EPIPE, not a full pipe */
 	int status = wait_helper(child);
 	if (status == 0)
 		return 0;

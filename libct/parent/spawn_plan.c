@@ -816,11 +816,9 @@ int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 void ct_init_plan_free(struct ct_init_plan *plan)
 {
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		if (plan->join_fds[i] >= 0)
-			close(plan->join_fds[i]);
+		ct_close_now(&plan->join_fds[i]);
 	for (size_t i = 0; i < plan->n_mounts; i++) {
-		if (plan->mounts[i].flags.idmap_tree >= 0)
-			close(plan->mounts[i].flags.idmap_tree);
+		ct_close_now(&plan->mounts[i].flags.idmap_tree);
 		free(plan->mounts[i].bind_source);
 		free(plan->mounts[i].flags.data);
 	}
@@ -840,14 +838,10 @@ void ct_init_plan_free(struct ct_init_plan *plan)
 	free(plan->uid_map);
 	free(plan->gid_map);
 	ct_seccomp_prog_free(&plan->seccomp);
-	if (plan->exec_fifo_fd >= 0)
-		close(plan->exec_fifo_fd);
-	if (plan->own_fd_dir >= 0)
-		close(plan->own_fd_dir);
-	if (plan->caller_root >= 0)
-		close(plan->caller_root);
-	if (plan->sync_fd >= 0)
-		close(plan->sync_fd);
+	ct_close_now(&plan->exec_fifo_fd);
+	ct_close_now(&plan->own_fd_dir);
+	ct_close_now(&plan->caller_root);
+	ct_close_now(&plan->sync_fd);
 	ct_procfs_close(&plan->procfs);
 	ct_cgroup_self_join_close(&plan->cgroup_join);
 	ct_cgroup_self_join_close(&plan->cgroup_join_late);

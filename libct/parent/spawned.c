@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
 
 /* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
@@ -24,20 +25,13 @@ void ct_spawned_kill(struct ct_spawned *s)
 
 void ct_spawned_close(struct ct_spawned *s)
 {
-	if (s->pidfd >= 0)
-		close(s->pidfd);
-	if (s->pty_master >= 0)
-		close(s->pty_master);
-	if (s->sync_fd >= 0)
-		close(s->sync_fd);
-	if (s->shared_root >= 0)
-		close(s->shared_root);
-	s->pidfd = s->pty_master = s->sync_fd = s->shared_root = -1;
+	ct_close_now(&s->pidfd);
+	ct_close_now(&s->pty_master);
+	ct_close_now(&s->sync_fd);
+	ct_close_now(&s->shared_root);
 }
 
 void ct_spawned_close_sync(struct ct_spawned *s)
 {
-	if (s->sync_fd >= 0)
-		close(s->sync_fd);
-	s->sync_fd = -1;
+	ct_close_now(&s->sync_fd);
 }

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/parent/idmap_writer.h"
 
 /* [a, a+n) and [b, b+m) share an id; sizes are > 0 and ends fit in 64 bits */
@@ -121,28 +122,21 @@ static int open_held_userns(pid_t pid, int ready, const char *uid_map, const cha
 
 int ct_userns_open(const char *uid_map, const char *gid_map, struct ct_error *err)
 {
-	int ready[2], hold[2];
-	if (pipe2(ready, O_CLOEXEC) < 0)
+	/* Declared first, so cleaned up last: the hang-up on hold (its write end closed by the
+	 * cleanup below) is what lets the child exit to be waited for. */
+	_cleanup_wait_ pid_t pid = -1;
+	_cleanup_close_pair_ int ready[2] = CT_FD_PAIR_INIT, hold[2] = CT_FD_PAIR_INIT;
+	if (pipe2(ready, O_CLOEXEC) < 0 || pipe2(hold, O_CLOEXEC) < 0)
 		return ct_error_sys(err, errno, "create a pipe");
-	if (pipe2(hold, O_CLOEXEC) < 0) {
-		close(ready[0]);
-		close(ready[1]);
-		return ct_error_sys(err, errno, "create a pipe");
-	}
-	pid_t pid = fork();
+	pid = fork();
 	if (pid == 0) {
-		close(ready[0]);
-		close(hold[1]); /* so that the parent's hang-up reaches it */
+		ct_close_now(&ready[0]);
+		ct_close_now(&hold[1]); /* so that the parent's hang-up reaches it */
 		hold_userns(ready[1], hold[0]);
 	}
-	int fd = pid < 0 ? ct_error_sys(err, errno, "fork") : 0;
-	close(ready[1]);
-	close(hold[0]);
-	if (pid > 0)
-		fd = open_held_userns(pid, ready[0], uid_map, gid_map, err);
-	close(ready[0]);
-	close(hold[1]); /* the child exits */
-	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	return fd;
+	if (pid < 0)
+		return ct_error_sys(err, errno, "fork");
+	ct_close_now(&ready[1]);
+	ct_close_now(&hold[0]);
+	return open_held_userns(pid, ready[0], uid_map, gid_map, err);
 }

@@ -130,8 +130,7 @@ static size_t list_entries(int dirfd, struct aged *list, size_t cap)
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	_cleanup_closedir_ DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!dir) {
-		if (fd >= 0)
-			close(fd);
+		ct_close_now(&fd);
 		return 0;
 	}
 	size_t n = 0;

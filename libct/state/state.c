@@ -150,10 +150,8 @@ void ct_container_dir_close(struct ct_container_dir *d)
 {
 	if (!d)
 		return;
-	if (d->lockfd >= 0)
-		close(d->lockfd);
-	if (d->dirfd >= 0)
-		close(d->dirfd);
+	ct_close_now(&d->lockfd);
+	ct_close_now(&d->dirfd);
 	d->lockfd = -1;
 	d->dirfd = -1;
 }
