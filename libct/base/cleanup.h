@@ -43,6 +43,16 @@ static inline void ct_waitp(pid_t *pid)
 		;
 }
 
+/* fdopendir taking *fd over only when it succeeds: on failure the fd stays the caller's
+ * (its cleanup closes it) and errno is fdopendir's. */
+static inline DIR *ct_fdopendir(int *fd)
+{
+	DIR *d = *fd >= 0 ? fdopendir(*fd) : NULL;
+	if (d)
+		*fd = -1;
+	return d;
+}
+
 static inline void ct_fclosep(FILE **f)
 {
 	if (*f)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
 
 enum probe_state {
@@ -34,12 +35,8 @@ static bool probe_clone3(void)
 
 static bool probe_pidfd_open(void)
 {
-	int fd = ct_pidfd_open(getpid(), 0);
-	if (fd >= 0) {
-		close(fd);
-		return true;
-	}
-	return syscall_exists(fd);
+	_cleanup_close_ int fd = ct_pidfd_open(getpid(), 0);
+	return fd >= 0 || syscall_exists(fd);
 }
 
 static bool probe_pidfd_send_signal(void)

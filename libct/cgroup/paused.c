@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/cgroup/internal.h"
 
 /* Larger than freezer.state ("FREEZING\n") and cgroup.events ("populated 1\nfrozen 1\n"). */
@@ -40,11 +41,11 @@ bool ct_cgroup_v1_text_paused(const char *freezer_state)
 static bool read_small(const char *dir, const char *file, char buf[FREEZER_TEXT_MAX])
 {
 	char path[4096]; /* one too long is left empty: its open fails */
-	int fd = ct_cg_open_at(-1, dir, file, O_RDONLY | O_CLOEXEC, path, sizeof(path));
+	_cleanup_close_ int fd =
+		ct_cg_open_at(-1, dir, file, O_RDONLY | O_CLOEXEC, path, sizeof(path));
 	if (fd < 0)
 		return false;
 	ssize_t n = read(fd, buf, FREEZER_TEXT_MAX - 1);
-	close(fd);
 	if (n < 0)
 		return false;
 	buf[n] = '\0';

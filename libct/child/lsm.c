@@ -6,17 +6,15 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/fs/procfs.h"
 
 bool ct_apparmor_enabled(void)
 {
 	char c = 0;
-	int fd = openat(AT_FDCWD, "/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	bool yes = read(fd, &c, 1) == 1 && c == 'Y';
-	close(fd);
-	return yes;
+	_cleanup_close_ int fd =
+		openat(AT_FDCWD, "/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+	return fd >= 0 && read(fd, &c, 1) == 1 && c == 'Y';
 }
 
 #define SELINUX_MAGIC 0xf97cff8cU

@@ -61,16 +61,16 @@ static int copy_bytes(int in, int out)
 int ct_open_same_regular(int dir, const char *name, const struct stat *seen, struct stat *st)
 {
 	/* O_NONBLOCK: a fifo swapped in has no writer and would block the open for ever */
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	_cleanup_close_ int fd =
+		openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_dev != seen->st_dev ||
 	    st->st_ino != seen->st_ino) {
-		close(fd);
 		errno = ESTALE;
 		return -1;
 	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 ssize_t ct_read_link(int dir, const char *name, char *buf, size_t size)
@@ -168,12 +168,10 @@ static int copy_entry(int src, int dst, const char *name, struct copy_walk *w)
 static int copy_dir(int src, int dst, struct copy_walk *w)
 {
 	/* the DIR owns a duplicate: src stays open for the *at() calls */
-	int dup = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_closedir_ DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
-	if (!dir) {
-		ct_close_now(&dup);
+	_cleanup_close_ int dup = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_closedir_ DIR *dir = ct_fdopendir(&dup);
+	if (!dir)
 		return fail(w, "read the directory");
-	}
 	size_t len = strlen(w->path);
 	struct dirent *de;
 	while ((errno = 0, de = readdir(dir))) {

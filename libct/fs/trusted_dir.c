@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
+
 bool ct_trusted_stat(const struct stat *st)
 {
 	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
@@ -16,16 +18,14 @@ static int open_dir_at(int atfd, const char *name)
 
 int ct_open_trusted_dir(int atfd, const char *name, bool create)
 {
-	int fd = open_dir_at(atfd, name);
+	_cleanup_close_ int fd = open_dir_at(atfd, name);
 	if (fd < 0 && errno == ENOENT && create) {
 		if (mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
 			return -1;
 		fd = open_dir_at(atfd, name);
 	}
 	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !ct_trusted_stat(&st))) {
-		close(fd);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !ct_trusted_stat(&st)))
 		return -1;
-	}
-	return fd;
+	return steal_fd(&fd);
 }

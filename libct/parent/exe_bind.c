@@ -64,16 +64,13 @@ static void drop_if_deleted(int dir, const char *name)
 
 static void drop_deleted_views(int dir)
 {
-	int it = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = it >= 0 ? fdopendir(it) : NULL;
-	if (!d) {
-		ct_close_now(&it);
+	_cleanup_close_ int it = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_closedir_ DIR *d = ct_fdopendir(&it);
+	if (!d)
 		return;
-	}
 	for (struct dirent *e; (e = readdir(d));)
 		if (strncmp(e->d_name, CT_EXE_KEPT_PREFIX, strlen(CT_EXE_KEPT_PREFIX)) == 0)
 			drop_if_deleted(dir, e->d_name);
-	closedir(d);
 }
 
 /* The mount point (an empty file) and the detached bind moved onto it: attached, its fd's
@@ -84,8 +81,7 @@ static int make_kept(int dir, const char *name, int self, struct ct_error *err)
 	bool made = point >= 0;
 	if (point < 0 && errno != EEXIST)
 		return ct_error_sys(err, errno, "make the mount point %s", name);
-	if (made)
-		close(point);
+	ct_close_now(&point);
 	_cleanup_close_ int tree = ct_exe_detached_bind(self, err);
 	if (tree >= 0 && ct_move_mount(tree, "", dir, name, MOVE_MOUNT_F_EMPTY_PATH) == 0)
 		return 0;

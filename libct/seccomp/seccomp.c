@@ -449,15 +449,12 @@ static int connect_listener(const char *path, struct ct_error *err)
 		return ct_error_plain(err, ENAMETOOLONG,
 				      "seccomp listener \"%s\": path too long for a socket", path);
 	strcpy(addr.sun_path, path);
-	int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	_cleanup_close_ int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (sock < 0)
 		return ct_error_sys(err, errno, "seccomp listener: socket");
-	if (connect(sock, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		ct_error_sys(err, errno, "connect to the seccomp listener \"%s\"", path);
-		close(sock);
-		return -1;
-	}
-	return sock;
+	if (connect(sock, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		return ct_error_sys(err, errno, "connect to the seccomp listener \"%s\"", path);
+	return steal_fd(&sock);
 }
 
 int ct_seccomp_send_listener(const char *path, int fd, const struct ct_seccomp_state *st,

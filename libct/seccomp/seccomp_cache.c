@@ -127,12 +127,10 @@ static void remove_if_stale_temp(int dirfd, const char *name, time_t now)
  * temporary files are removed. */
 static size_t list_entries(int dirfd, struct aged *list, size_t cap)
 {
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_closedir_ DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dir) {
-		ct_close_now(&fd);
+	_cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	if (!dir)
 		return 0;
-	}
 	size_t n = 0;
 	struct dirent *de;
 	struct stat st;
@@ -184,7 +182,8 @@ static void write_entry(struct entry *e, const struct ct_seccomp_prog *p)
 	char tmp[ENTRY_NAME_MAX + 64];
 	snprintf(tmp, sizeof(tmp), ".%s.%d.%lx.tmp", e->key, (int)getpid(),
 		 (unsigned long)now.tv_nsec);
-	int fd = openat(e->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	_cleanup_close_ int fd =
+		openat(e->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		e->why = "cannot be written";
 		return;
@@ -194,7 +193,7 @@ static void write_entry(struct entry *e, const struct ct_seccomp_prog *p)
 	entry_check(e, p->insns, body, sum);
 	struct iovec iov[2] = {{p->insns, body}, {sum, sizeof(sum)}};
 	bool whole = writev(fd, iov, 2) == (ssize_t)(body + sizeof(sum));
-	close(fd);
+	ct_close_now(&fd); /* written before it gets its name */
 	if (!whole || rename_into_place(e->dirfd, tmp, e->name) < 0) {
 		unlinkat(e->dirfd, tmp, 0);
 		e->why = "cannot be written";

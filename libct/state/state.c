@@ -379,14 +379,12 @@ int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_con
  * removed, never followed. */
 static int remove_contents(int dirfd, struct ct_error *err)
 {
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "open");
-	_cleanup_closedir_ DIR *dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	if (!dir)
 		return ct_error_sys(err, errno, "open");
-	}
 	struct dirent *de;
 	while ((errno = 0, de = readdir(dir))) {
 		const char *name = de->d_name;
@@ -899,14 +897,12 @@ int ct_state_list_ids(int rootfd, char ***ids, size_t *n, struct ct_error *err)
 	*ids = NULL;
 	*n = 0;
 	/* a fresh open file description: a dup would share (and move) rootfd's offset */
-	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "list the state root");
-	_cleanup_closedir_ DIR *dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	if (!dir)
 		return ct_error_sys(err, errno, "list the state root");
-	}
 	char **found = NULL;
 	size_t count = 0, cap = 0;
 	struct dirent *de;
