@@ -30,28 +30,22 @@ static void print_json(const pid_t *pids, size_t n)
 /* Runs ps with args (argv-style, NULL-terminated, args[0] "ps") and returns its stdout. */
 static char *run_ps(char *const *args, struct ct_error *err)
 {
-	int pipefd[2];
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		ct_error_sys(err, errno, "pipe for ps");
-		return NULL;
-	}
+	_cleanup_close_pair_ int pipefd[2] = CT_FD_PAIR_INIT;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return ct_error_sys(err, errno, "pipe for ps"), NULL;
 	pid_t pid = fork();
-	if (pid < 0) {
-		ct_error_sys(err, errno, "fork for ps");
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return NULL;
-	}
+	if (pid < 0)
+		return ct_error_sys(err, errno, "fork for ps"), NULL;
 	if (pid == 0) {
 		dup2(pipefd[1], STDOUT_FILENO);
 		execvp("ps", args);
 		fprintf(stderr, "ctrun: exec ps: %s\n", strerror(errno));
 		_exit(127);
 	}
-	close(pipefd[1]);
+	ct_close_now(&pipefd[1]); /* so that its exit is our EOF */
 	char *out = ct_read_all(pipefd[0], PS_OUTPUT_MAX, NULL);
 	int saved = errno;
-	close(pipefd[0]);
+	ct_close_now(&pipefd[0]); /* ps writing more than we read gets EPIPE, not a full pipe */
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

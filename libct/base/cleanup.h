@@ -29,6 +29,13 @@ static inline void ct_close_now(int *fd)
 	*fd = -1;
 }
 
+/* Closes what *owner holds and makes it own fd instead (a walk moving down a level). */
+static inline void ct_fd_replace(int *owner, int fd)
+{
+	ct_closep(owner);
+	*owner = fd;
+}
+
 /* A pipe or socket pair: each end owned until stolen or closed with ct_close_now. */
 static inline void ct_close_pairp(int (*pair)[2])
 {

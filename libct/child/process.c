@@ -155,7 +155,7 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 	const struct oci_process *p = &plan->config->process;
 	if (!p->terminal)
 		return 0;
-	int master;
+	_cleanup_close_ int master = -1;
 	char slave_name[PATH_MAX];
 	if (ct_pty_open(&master, slave_name, sizeof(slave_name), err) < 0)
 		return -1;
@@ -173,7 +173,6 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 	rc = ct_pty_make_controlling_fd(slave, err);
 	slave = -1; /* now fds 0-2 */
 out:
-	close(master);
 	ct_close_now(&slave);
 	return rc;
 }
@@ -304,14 +303,12 @@ static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point poin
 {
 	if (!plan->seccomp.insns || plan->seccomp_point != point)
 		return 0;
-	int listener;
+	_cleanup_close_ int listener = -1;
 	if (ct_seccomp_load(&plan->seccomp, &listener, err) < 0)
 		return -1;
 	if (listener < 0)
 		return 0;
-	int rc = ct_sync_send_seccomp_fd(plan->sync_fd, listener, err);
-	close(listener);
-	return rc;
+	return ct_sync_send_seccomp_fd(plan->sync_fd, listener, err);
 }
 
 int ct_process_setup_early(struct ct_init_plan *plan, struct ct_error *err)

@@ -315,7 +315,8 @@ static int open_mounted(int rootfd, const char *dest, int target)
 {
 	char name[NAME_MAX + 1];
 	_cleanup_close_ int parent = ct_root_mkparent(rootfd, dest, name, sizeof(name));
-	int fd = parent >= 0 ? openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC) : -1;
+	_cleanup_close_ int fd =
+		parent >= 0 ? openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC) : -1;
 	struct stat st;
 	if (fd < 0 || (fstat(fd, &st) == 0 && S_ISLNK(st.st_mode))) {
 		ct_close_now(&fd);
@@ -323,11 +324,9 @@ static int open_mounted(int rootfd, const char *dest, int target)
 	}
 	uint64_t made, under;
 	if (fd >= 0 && ct_fd_mount_id(fd, false, &made, NULL) == 0 &&
-	    ct_fd_mount_id(target, false, &under, NULL) == 0 && made == under) {
-		close(fd);
+	    ct_fd_mount_id(target, false, &under, NULL) == 0 && made == under)
 		return errno = EXDEV, -1;
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 static int mount_legacy(int rootfd, const char *dest, int target, const struct ct_mount_request *rq,

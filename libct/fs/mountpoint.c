@@ -19,7 +19,7 @@ void ct_mountpoints_init(struct ct_mountpoints *mp, int rootfd)
 static void drop(struct ct_mountpoints *mp, size_t i)
 {
 	free(mp->fresh[i].path);
-	close(mp->fresh[i].fd);
+	ct_close_now(&mp->fresh[i].fd);
 	mp->fresh[i] = mp->fresh[--mp->n];
 }
 
@@ -140,21 +140,18 @@ int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make
 int ct_mountpoint_open_exact(struct ct_mountpoints *mp, const char *path)
 {
 	uncheck_fresh(mp);
-	int fd = ct_root_open_exact(mp->rootfd, path);
+	_cleanup_close_ int fd = ct_root_open_exact(mp->rootfd, path);
 	if (fd < 0 && errno == ENOENT) {
 		/* no symlink before the missing part, and none in what is made after it */
-		int made = ct_root_mkpath(mp->rootfd, path, CT_MAKE_DIR);
+		_cleanup_close_ int made = ct_root_mkpath(mp->rootfd, path, CT_MAKE_DIR);
 		if (made < 0)
 			return -1;
-		close(made);
 		fd = ct_root_open_exact(mp->rootfd, path);
 	}
 	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))) {
-		close(fd);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)))
 		return errno = ENOTDIR, -1;
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,

@@ -72,15 +72,12 @@ static int reopen_done(struct walk *w, int rootfd)
 		char name[NAME_MAX + 1];
 		size_t n = end ? (size_t)(end - p - 1) : strlen(p + 1);
 		snprintf(name, sizeof(name), "%.*s", (int)n, p + 1);
-		int sub = openat(fd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY);
-		close(fd);
-		fd = sub;
+		ct_fd_replace(&fd, openat(fd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY));
 		p = end ? end : p + 1 + n;
 	}
 	if (fd < 0)
 		return -1;
-	close(w->cur);
-	w->cur = fd;
+	ct_fd_replace(&w->cur, fd);
 	return 0;
 }
 
@@ -133,11 +130,9 @@ static int make_component(int parent, const char *name, bool file)
 {
 	if (!file)
 		return mkdirat(parent, name, 0755);
-	int fd = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
+	_cleanup_close_ int fd =
+		openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return fd < 0 ? -1 : 0;
 }
 
 static int open_component(struct walk *w, const char *name, bool last)
@@ -176,8 +171,7 @@ static int step(struct walk *w, int rootfd, const char *name, bool last)
 	if (len + strlen(name) + 2 > sizeof(w->done))
 		return errno = ENAMETOOLONG, -1;
 	snprintf(w->done + len, sizeof(w->done) - len, "/%s", name);
-	close(w->cur);
-	w->cur = steal_fd(&fd);
+	ct_fd_replace(&w->cur, steal_fd(&fd));
 	return 0;
 }
 
@@ -188,7 +182,7 @@ static int walk(struct walk *w, int rootfd, const char *path)
 	if (w->cur < 0)
 		return -1;
 	if (strlen(path) >= sizeof(w->todo)) {
-		close(w->cur);
+		ct_close_now(&w->cur);
 		return errno = ENAMETOOLONG, -1;
 	}
 	strcpy(w->todo, path);
@@ -201,7 +195,7 @@ static int walk(struct walk *w, int rootfd, const char *path)
 	if (more == 0)
 		return w->cur;
 	int saved = errno;
-	close(w->cur);
+	ct_close_now(&w->cur);
 	return errno = saved, -1;
 }
 
@@ -247,16 +241,14 @@ static int open_checked(int rootfd, const char *path, const struct stat *st)
 	_cleanup_close_ int dirfd = ct_root_open(rootfd, dir[0] ? dir : "/", false);
 	if (dirfd < 0)
 		return -1;
-	int fd = openat(dirfd, slash ? slash + 1 : path,
-			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(dirfd, slash ? slash + 1 : path,
+					O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat now;
 	if (fd < 0 || fstat(fd, &now) < 0)
-		return fd < 0 ? -1 : (close(fd), -1);
-	if (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
-		close(fd);
+		return -1;
+	if (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
 		return errno = ESTALE, -1;
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 int ct_root_open_regular(int rootfd, const char *path)

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
+
 void ct_forwarded_signals(sigset_t *set)
 {
 	sigfillset(set);
@@ -24,7 +26,7 @@ int ct_exit_status_of(const siginfo_t *info)
 int ct_forward_and_wait(int pidfd, const sigset_t *signals, int (*send)(void *data, int sig),
 			void *data, struct ct_error *err)
 {
-	int sfd = signalfd(-1, signals, SFD_CLOEXEC);
+	_cleanup_close_ int sfd = signalfd(-1, signals, SFD_CLOEXEC);
 	if (sfd < 0)
 		return ct_error_sys(err, errno, "signalfd");
 	struct pollfd fds[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
@@ -45,6 +47,5 @@ int ct_forward_and_wait(int pidfd, const sigset_t *signals, int (*send)(void *da
 		    waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) == 0 && info.si_pid)
 			status = ct_exit_status_of(&info);
 	}
-	close(sfd);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/lifecycle/forward.h"
 
 /* The caller's terminal in raw mode while we relay, so that keys reach the process as
@@ -114,7 +115,7 @@ static int relay(struct pollfd *fds, int master, int (*send)(void *, int), void 
 int ct_tty_relay_and_wait(int pidfd, int master, const sigset_t *signals,
 			  int (*send)(void *data, int sig), void *data, struct ct_error *err)
 {
-	int sfd = signalfd(-1, signals, SFD_CLOEXEC);
+	_cleanup_close_ int sfd = signalfd(-1, signals, SFD_CLOEXEC);
 	if (sfd < 0)
 		return ct_error_sys(err, errno, "signalfd");
 	struct pollfd fds[R_COUNT] = {
@@ -128,6 +129,5 @@ int ct_tty_relay_and_wait(int pidfd, int master, const sigset_t *signals,
 	make_raw(&raw);
 	int status = relay(fds, master, send, data, err);
 	restore_tty(&raw);
-	close(sfd);
 	return status;
 }
