@@ -63,10 +63,8 @@ struct exec_join {
 static void exec_join_close(struct exec_join *j)
 {
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		if (j->fds[i] >= 0)
-			close(steal_fd(&j->fds[i]));
-	if (j->rootfd >= 0)
-		close(steal_fd(&j->rootfd));
+		ct_close_now(&j->fds[i]);
+	ct_close_now(&j->rootfd);
 }
 
 /* 1 when the init's namespace of that row is not ours, 0 when it is (or the kernel has no
@@ -278,8 +276,7 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 	case CT_SYNC_ERROR:
 		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	default:
-		if (fd >= 0)
-			close(fd);
+		ct_close_now(&fd);
 		return ct_error_plain(err, EPROTO, "unexpected sync message %u", msg.type);
 	}
 }
@@ -331,14 +328,14 @@ static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 				  : ct_clone_pidfd_into(0, plan->cgroup_fd, &out->pidfd,
 							&out->method, &out->born_in_cgroup);
 	if (pid == 0) {
-		close(sync[0]);
+		ct_close_now(&sync[0]);
 		plan->sync_fd = sync[1];
 		if (j->via_joiner)
 			run_joiner(plan, t, j);
 		run_child(plan, t, j);
 	}
 	int saved = errno;
-	close(steal_fd(&sync[1]));
+	ct_close_now(&sync[1]);
 	if (pid < 0)
 		return ct_error_sys(err, saved, "%s",
 				    j->via_joiner ? "fork the namespace joiner"
@@ -370,7 +367,7 @@ static int place_child(const struct ct_init_plan *plan, int sock, const struct c
 static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t,
 		       struct exec_join *j, struct ct_exec_proc *out, struct ct_error *err)
 {
-	int sync[2];
+	_cleanup_close_pair_ int sync[2] = CT_FD_PAIR_INIT;
 	if (ct_sync_pair(sync, err) < 0)
 		return -1;
 	int rc = clone_child(plan, t, j, sync, out, err);
@@ -378,7 +375,6 @@ static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 		rc = place_child(plan, sync[0], out, err);
 	if (rc == 0)
 		rc = wait_for_exec(plan->opts, sync[0], out, err);
-	close(sync[0]);
 	return rc;
 }
 
@@ -386,7 +382,7 @@ int ct_exec_spawn(const struct ct_spawn_opts *o, const struct ct_exec_target *t,
 		  struct ct_exec_proc *out, struct ct_error *err)
 {
 	*out = (struct ct_exec_proc){.pid = -1, .pidfd = -1, .pty_master = -1, .fail_status = 255};
-	struct ct_init_plan plan;
+	_cleanup_init_plan_ struct ct_init_plan plan;
 	struct exec_join j = {.rootfd = -1};
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		j.fds[i] = -1;
@@ -409,14 +405,11 @@ int ct_exec_spawn(const struct ct_spawn_opts *o, const struct ct_exec_target *t,
 	ret = 0;
 out:
 	exec_join_close(&j);
-	ct_init_plan_free(&plan);
 	return ret;
 }
 
 void ct_exec_proc_close(struct ct_exec_proc *p)
 {
-	if (p->pidfd >= 0)
-		close(steal_fd(&p->pidfd));
-	if (p->pty_master >= 0)
-		close(steal_fd(&p->pty_master));
+	ct_close_now(&p->pidfd);
+	ct_close_now(&p->pty_master);
 }

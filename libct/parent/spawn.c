@@ -134,9 +134,7 @@ static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_syn
 	case CT_SYNC_PTY_MASTER:
 		if (fd < 0)
 			return ct_error_plain(err, EPROTO, "pty message without a descriptor");
-		if (*pty_master >= 0)
-			close(*pty_master);
-		*pty_master = fd;
+		ct_fd_replace(pty_master, fd);
 		return 1;
 	case CT_SYNC_SECCOMP_FD:
 		return ct_spawn_forward_seccomp_fd(o, pid, fd, err) < 0 ? -1 : 1;
@@ -343,13 +341,13 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 				    joiner ? "fork the namespace joiner"
 					   : "clone the container init");
 	if (pid == 0) {
-		close(sync[0]);
+		ct_close_now(&sync[0]);
 		plan->sync_fd = sync[1];
 		if (joiner)
 			run_joiner(plan);
 		ct_init_run(plan);
 	}
-	close(steal_fd(&sync[1]));
+	ct_close_now(&sync[1]);
 	out->sync_fd = steal_fd(&sync[0]);
 	out->pid = pid;
 	return joiner ? ct_spawn_receive_from_joiner(out->sync_fd, pid, &out->pid, &out->pidfd,
@@ -397,16 +395,14 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 	int fd = -1;
 	if (send_start(s, err) < 0 || ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
-	if (fd >= 0)
-		close(fd);
+	ct_close_now(&fd);
 	if (msg.type == CT_SYNC_ERROR)
 		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type != CT_SYNC_STARTED)
 		return ct_error_plain(err, ECHILD, "container init exited before start");
 	if (wait_exec && ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
-	if (wait_exec && fd >= 0)
-		close(fd);
+	ct_close_now(&fd);
 	ct_spawned_close_sync(s);
 	if (wait_exec && msg.type != CT_SYNC_EOF)
 		return ct_error_plain(err, EPROTO, "unexpected sync message %u after start",
@@ -460,8 +456,8 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 {
 	*out = (struct ct_spawned){
 		.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1, .shared_root = -1};
-	struct ct_init_plan plan;
-	int sync[2] = {-1, -1};
+	_cleanup_init_plan_ struct ct_init_plan plan;
+	_cleanup_close_pair_ int sync[2] = CT_FD_PAIR_INIT;
 	int ret = -1;
 	if (ct_init_plan_build(o, &plan, err) < 0)
 		goto out;
@@ -487,11 +483,6 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 		ct_spawned_close_sync(out);
 	ret = 0;
 out:
-	if (sync[0] >= 0)
-		close(sync[0]);
-	if (sync[1] >= 0)
-		close(sync[1]);
-	ct_init_plan_free(&plan);
 	if (ret < 0 && o->start == CT_START_FIFO)
 		unlinkat(o->state_dirfd, EXEC_FIFO, 0);
 	return ret;

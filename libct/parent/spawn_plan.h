@@ -23,6 +23,9 @@ int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *pl
  * they exist; nothing when they are made after the clone (cgroup_rest_after_clone). */
 int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err);
 void ct_init_plan_free(struct ct_init_plan *plan);
+/* A plan freed when its scope ends; ct_init_plan_build and ct_exec_plan_build first make it
+ * safe to free, whatever else fails. */
+#define _cleanup_init_plan_ __attribute__((cleanup(ct_init_plan_free)))
 /* The plan of a process exec'd into an existing container (libct/parent/exec.h): the process's
  * attributes only, no namespaces, mounts or fifo. Freed by ct_init_plan_free(). */
 int ct_exec_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
