@@ -174,7 +174,7 @@ static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
 	if (fd < 0)
 		return ct_error_sys(err, errno, "open exec fifo");
 	if (!same_inode(fd, plan->exec_fifo_fd)) {
-		close(fd);
+		ct_close_now(&fd);
 		return ct_error_plain(err, EXDEV, "open exec fifo: \"%s\" is not the fifo", path);
 	}
 	return fd;

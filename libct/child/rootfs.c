@@ -258,10 +258,9 @@ struct mask_models {
 
 static void mask_models_close(struct mask_models *m)
 {
-	int fds[] = {m->dir, m->file, m->null};
-	for (size_t i = 0; i < 3; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+	ct_close_now(&m->dir);
+	ct_close_now(&m->file);
+	ct_close_now(&m->null);
 }
 
 static int mask_one(struct ct_init_plan *plan, int rootfd, size_t i, struct mask_models *models,
@@ -540,8 +539,6 @@ void ct_rootfs_undo_shared(struct ct_init_plan *plan)
 
 void ct_rootfs_set_up(struct ct_init_plan *plan)
 {
-	if (plan->caller_root >= 0)
-		close(plan->caller_root);
-	plan->caller_root = -1;
+	ct_close_now(&plan->caller_root);
 	plan->rootfs_bound = false;
 }

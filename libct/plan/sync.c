@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/base/fdpass.h"
 
 int ct_sync_pair(int fds[2], struct ct_error *err)
@@ -131,8 +132,7 @@ int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *e
 	int fd;
 	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
 		return -1;
-	if (fd >= 0)
-		close(fd);
+	ct_close_now(&fd); /* none is expected */
 	if (msg.type != type)
 		return ct_error_plain(err, ECANCELED, "runtime went away before %s", what);
 	return 0;
