@@ -115,9 +115,8 @@ static void take_passed_fds(struct msghdr *msg, int *fds, size_t max, size_t *co
 
 static void close_taken(int *fds, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		ct_close_now(&fds[i]);
-	}
 }
 
 static int check_whole_message(const struct msghdr *msg, int *fds, size_t max, size_t nfds,

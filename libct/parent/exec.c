@@ -264,7 +264,7 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 			 struct ct_error *err)
 {
 	struct ct_sync_msg msg;
-	int fd;
+	_cleanup_close_ int fd = -1; /* none is expected */
 	if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
 		return -1;
 	switch (msg.type) {
@@ -276,7 +276,6 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 	case CT_SYNC_ERROR:
 		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	default:
-		ct_close_now(&fd);
 		return ct_error_plain(err, EPROTO, "unexpected sync message %u", msg.type);
 	}
 }

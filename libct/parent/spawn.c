@@ -105,7 +105,7 @@ int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd
 		.status = o->agent_status,
 	};
 	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
-	close(fd);
+	ct_close_now(&fd); /* ours was a copy: the agent has its own */
 	return rc;
 }
 
@@ -126,18 +126,19 @@ static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct 
 }
 
 /* The set-up messages that carry an fd: the terminal's master (kept in *pty_master) and a
- * seccomp notify fd (passed on). 1 when msg was one of them, 0 when not, -1 on error. */
-static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg, int fd,
+ * seccomp notify fd (passed on), taken from *fd. 1 when msg was one of them, 0 when not
+ * (*fd left to the caller), -1 on error. */
+static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg, int *fd,
 		   int *pty_master, struct ct_error *err)
 {
 	switch (msg->type) {
 	case CT_SYNC_PTY_MASTER:
-		if (fd < 0)
+		if (*fd < 0)
 			return ct_error_plain(err, EPROTO, "pty message without a descriptor");
-		ct_fd_replace(pty_master, fd);
+		ct_fd_replace(pty_master, steal_fd(fd));
 		return 1;
 	case CT_SYNC_SECCOMP_FD:
-		return ct_spawn_forward_seccomp_fd(o, pid, fd, err) < 0 ? -1 : 1;
+		return ct_spawn_forward_seccomp_fd(o, pid, steal_fd(fd), err) < 0 ? -1 : 1;
 	default:
 		return 0;
 	}
@@ -149,7 +150,7 @@ int ct_spawn_next_msg(const struct ct_spawn_opts *o, int sock, pid_t pid, int *p
 	for (;;) {
 		int taken;
 		if (ct_sync_recv(sock, msg, fd, err) < 0 ||
-		    (taken = take_fd(o, pid, msg, *fd, pty_master, err)) < 0)
+		    (taken = take_fd(o, pid, msg, fd, pty_master, err)) < 0)
 			return -1;
 		if (!taken)
 			return 0;
@@ -183,7 +184,7 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 {
 	for (;;) {
 		struct ct_sync_msg msg;
-		int fd;
+		_cleanup_close_ int fd = -1; /* the message's, when it is not taken */
 		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
 			return -1;
 		switch (msg.type) {
@@ -194,13 +195,9 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			if (fd < 0)
 				return ct_error_plain(err, EPROTO,
 						      "ROOT_BIND without a descriptor");
-			if (out->shared_root >= 0)
-				close(out->shared_root);
-			out->shared_root = fd;
+			ct_fd_replace(&out->shared_root, steal_fd(&fd));
 			break;
 		case CT_SYNC_CREATE_HOOKS:
-			if (fd >= 0)
-				close(fd);
 			if (run_create_runtime_hooks(o, out, err) < 0)
 				return -1;
 			break;
@@ -209,8 +206,6 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 		case CT_SYNC_EOF:
 			return init_vanished(out, err);
 		default:
-			if (fd >= 0)
-				close(fd);
 			return ct_error_plain(err, EPROTO, "unexpected sync message %u", msg.type);
 		}
 	}
@@ -307,19 +302,18 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 	while (waitpid(joiner, NULL, 0) < 0 && errno == EINTR)
 		;
 	struct ct_sync_msg msg;
-	int fd, child;
+	_cleanup_close_ int fd = -1;
+	int child;
 	char name[32];
 	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
 		return -1;
 	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 &&
 	    sscanf(msg.text, "%d %31s", &child, name) == 2) {
-		*pidfd = fd;
+		*pidfd = steal_fd(&fd);
 		*pid = child;
 		*method = clone_method(name);
 		return 0;
 	}
-	if (fd >= 0)
-		close(fd);
 	if (msg.type == CT_SYNC_ERROR)
 		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type == CT_SYNC_EOF)
