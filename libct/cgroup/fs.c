@@ -363,7 +363,7 @@ static int mkdir_leaf_once(const char *path, int *fd, char **made_from, struct c
 	if ((*fd = openat(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return mkdir_leaf_failed(dir, name, made, path, made_from, errno, err);
 	if (made && !*made_from && !(*made_from = strdup(path))) {
-		ct_close_now(&*fd);
+		ct_close_now(fd);
 		return mkdir_leaf_failed(dir, name, made, path, made_from, ENOMEM, err);
 	}
 	return 0;

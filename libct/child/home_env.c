@@ -27,6 +27,10 @@ static int read_passwd(char **text, size_t *len, struct ct_error *err)
 	 * as none, which is what runc makes of /dev/null */
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EINVAL || errno == EISDIR))
 		return 0;
+	if (fd < 0 && errno == ESTALE)
+		return ct_error_plain(err, ESTALE,
+				      "HOME: the container's \"" PASSWD
+				      "\" changed while being opened");
 	if (fd >= 0 && !(*text = ct_read_file(fd, CT_PASSWD_MAX, len)) && errno == EFBIG)
 		return ct_error_plain(err, EFBIG,
 				      "HOME: the container's \"" PASSWD "\" is larger than %u "

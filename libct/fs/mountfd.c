@@ -311,7 +311,7 @@ static int mount_new(int target, const struct ct_mount_request *rq, uint64_t *mo
  * crosses into the mount made on it, a lookup does: its last component is looked up from
  * the parent (a symlink there sends us through the root again), and a result still on
  * target's own mount means the path no longer leads to the new one. */
-static int open_mounted(int rootfd, const char *dest, int target)
+static int open_mounted(int rootfd, const char *dest, int target, struct ct_error *err)
 {
 	char name[NAME_MAX + 1];
 	_cleanup_close_ int parent = ct_root_mkparent(rootfd, dest, name, sizeof(name));
@@ -322,10 +322,13 @@ static int open_mounted(int rootfd, const char *dest, int target)
 		ct_close_now(&fd);
 		fd = ct_root_open(rootfd, dest, false); /* "/", "..", or a symlink */
 	}
+	if (fd < 0)
+		return ct_error_sys(err, errno, "open the new mount");
 	uint64_t made, under;
-	if (fd >= 0 && ct_fd_mount_id(fd, false, &made, NULL) == 0 &&
+	if (ct_fd_mount_id(fd, false, &made, NULL) == 0 &&
 	    ct_fd_mount_id(target, false, &under, NULL) == 0 && made == under)
-		return errno = EXDEV, -1;
+		return ct_error_plain(err, EXDEV,
+				      "open the new mount: the path no longer leads to it");
 	return steal_fd(&fd);
 }
 
@@ -348,9 +351,9 @@ static int mount_legacy(int rootfd, const char *dest, int target, const struct c
 	if (rc < 0)
 		return ct_error_sys(err, errno, f->bind ? "bind \"%s\"" : "mount %s",
 				    f->bind ? (rq->source ? rq->source : "") : rq->type);
-	_cleanup_close_ int mnt = open_mounted(rootfd, dest, target);
+	_cleanup_close_ int mnt = open_mounted(rootfd, dest, target, err);
 	if (mnt < 0)
-		return ct_error_sys(err, errno, "open the new mount");
+		return -1;
 	ct_fd_path(mnt, on, sizeof(on));
 	if (f->bind && f->flags &&
 	    mount(NULL, on, NULL, MS_BIND | MS_REMOUNT | f->flags | kept_flags(mnt), NULL) < 0)

@@ -148,7 +148,7 @@ int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size
 	if (len != 0 && msg.type == type)
 		return 0;
 	for (size_t i = 0; i < *n; i++)
-		close(fds[i]);
+		ct_close_now(&fds[i]);
 	*n = 0;
 	return ct_error_plain(err, ECANCELED, "runtime went away before %s", what);
 }
