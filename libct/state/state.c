@@ -737,23 +737,20 @@ static const char *read_state_text(int atfd, const char *path, const char *label
 	return text;
 }
 
+/* The parser's words, as an invalid state file (EINVAL) whatever code the parser gave. */
 int ct_state_parse(const char *label, const char *text, struct ct_state *st, struct ct_error *err)
 {
 	memset(st, 0, sizeof(*st));
-	yajl_val tree = oci_json_parse(label, text, err);
-	if (!tree) {
-		if (err)
-			err->errnum = EINVAL;
-		return -1;
-	}
-	struct oci_walk w = {.file = label, .err = err};
+	struct ct_error why = {0};
+	yajl_val tree = oci_json_parse(label, text, &why);
+	if (!tree)
+		return ct_error_plain(err, EINVAL, "%s", why.msg);
+	struct oci_walk w = {.file = label, .err = &why};
 	int ret = oci_walk_object(&w, state_fields, tree, st);
 	oci_json_free(tree);
 	if (ret < 0 || w.nerrors) {
-		if (err)
-			err->errnum = EINVAL;
 		ct_state_free(st);
-		return -1;
+		return ct_error_plain(err, EINVAL, "%s", why.msg);
 	}
 	return 0;
 }
