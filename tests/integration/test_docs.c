@@ -331,7 +331,8 @@ static bool defines_test(const char *text, const char *suite, const char *name_p
 			args += strspn(args, ", ");
 		}
 		char name[128];
-		if (strncmp(args, suite, suite_len) == 0 && strncmp(args + suite_len, ", ", 2) == 0 &&
+		if (strncmp(args, suite, suite_len) == 0 &&
+		    strncmp(args + suite_len, ", ", 2) == 0 &&
 		    sscanf(args + suite_len + 2, "%127[a-z0-9_]", name) == 1 &&
 		    fnmatch(name_pattern, name, 0) == 0)
 			return true;
@@ -384,8 +385,8 @@ static unsigned expect_tested_by_column_exists(const char *rel)
 			snprintf(ref, sizeof(ref), "%.*s", (int)(close - tick - 1), tick + 1);
 			if ((slash = strchr(ref, '/'))) {
 				*slash = '\0';
-				cr_expect(integration_test_exists(ref, slash + 1), "%s: no test %s/%s",
-					  rel, ref, slash + 1);
+				cr_expect(integration_test_exists(ref, slash + 1),
+					  "%s: no test %s/%s", rel, ref, slash + 1);
 				checked++;
 			}
 			tick = strchr(close + 1, '`');
@@ -473,9 +474,10 @@ static void expect_row_flags_known(const struct readme_row *row)
 		char flag[64];
 		snprintf(flag, sizeof(flag), "%.*s", (int)strspn(p, "-abcdefghijklmnopqrstuvwxyz"),
 			 p);
-		cr_expect(has_word(help, flag),
-			  "README.md: the row of %s names %s, which `ctrun %s --help` does not:\n%s",
-			  row->name, flag, row->name, help);
+		cr_expect(
+			has_word(help, flag),
+			"README.md: the row of %s names %s, which `ctrun %s --help` does not:\n%s",
+			row->name, flag, row->name, help);
 	}
 	free(help);
 }
