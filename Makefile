@@ -247,12 +247,12 @@ $(BUILD)/bench/floor-musl: contrib/bench/floor.c $(MUSL_PREFIX)/.complete
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
 
-# ctrun and the floor linked with musl against both linked with glibc (contrib/bench/README.md).
+# ctrun and the floor linked with musl against both linked with glibc (docs/performance.md).
 bench-libc: deps $(BUILD)/ctrun $(BUILD)/ctrun-musl $(BUILD)/ctrun-glibc $(BUILD)/bench/maxrss $(BUILD)/bench/launch \
 		$(BUILD)/bench/floor-musl $(BUILD)/bench/floor-glibc
 	contrib/bench/bench.sh $(BUILD) libc_ab.py
 
-# One `ctrun run` cut into its steps under strace (contrib/bench/README.md).
+# One `ctrun run` cut into its steps under strace (docs/performance.md).
 bench-profile: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD) profile.py
 
