@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "libct/cleanup.h"
-#include "libct/fsinfo.h"
 #include "libct/syscalls.h"
 
 #define SELF_EXE       "/proc/self/exe"
@@ -28,23 +27,15 @@ static bool sealed_memfd(int fd)
 	return seals >= 0 && (seals & REQUIRED_SEALS) == REQUIRED_SEALS;
 }
 
-/* The mount of fd is in this process's mount namespace (statmount looks only there; a
- * detached mount is in none) and read-only, by its flag or its filesystem's. */
-static bool attached_read_only_mount(int fd)
-{
-	struct ct_statx stx = {0};
-	if (ct_statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID_UNIQUE, &stx) < 0 ||
-	    !(stx.stx_mask & STATX_MNT_ID_UNIQUE))
-		return false;
-	struct ct_mnt_id_req req = {.size = MNT_ID_REQ_SIZE_VER0,
-				    .mnt_id = stx.stx_mnt_id,
-				    .param = STATMOUNT_SB_BASIC | STATMOUNT_MNT_BASIC};
-	struct ct_statmount sm;
-	if (ct_statmount(&req, &sm, sizeof(sm), 0) < 0)
-		return false;
-	return (sm.mnt_attr & MOUNT_ATTR_RDONLY) || (sm.sb_flags & CT_SB_RDONLY);
-}
-
+/* statfs reports ST_RDONLY for a read-only mount flag and a read-only superblock alike.
+ * Attached in ctrun's mount namespace, the mount is one no container can change: a
+ * container cannot reach a mount of another namespace (mount_setattr and remount answer
+ * EINVAL), and making the filesystem writable again takes CAP_SYS_ADMIN in the host's user
+ * namespace, which a container holding it has anyway. Detached, it is view 1 after the
+ * re-exec: the fd that made it was closed by that execve, which unmounted the copy for
+ * good, so no one can change its flags any more (mount_setattr answers EINVAL, from any user
+ * namespace). A read-only mount of yet another namespace is possible only when whoever
+ * executes ctrun on the host picks such a file: no container can hand it one. */
 enum ct_exe_state ct_exe_state_of(int fd)
 {
 	if (sealed_memfd(fd))
@@ -52,12 +43,7 @@ enum ct_exe_state ct_exe_state_of(int fd)
 	struct statfs sfs;
 	if (fstatfs(fd, &sfs) < 0 || !(sfs.f_flags & ST_RDONLY))
 		return CT_EXE_WRITABLE;
-	/* An overlayfs that reads only: the view made below. Read-only by a mount flag alone it
-	 * could also be, were it a bind mount of a writable one; but the file ctrun runs from
-	 * is chosen by whoever executes ctrun on the host, and no container can hand it one. */
-	if ((unsigned long)sfs.f_type == OVERLAYFS_SUPER_MAGIC)
-		return CT_EXE_RO_OVERLAY;
-	return attached_read_only_mount(fd) ? CT_EXE_RO_MOUNT : CT_EXE_WRITABLE;
+	return CT_EXE_READ_ONLY_MOUNT;
 }
 
 static bool holds_capabilities(void)
@@ -82,78 +68,22 @@ static bool out_of_rootless_reach(int fd)
 	       !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
-/* A detached, read-only, empty tmpfs: overlayfs without an upper layer wants two lower
- * ones, and the second may not overlap the binary's directory. */
-static int empty_layer(struct ct_error *err)
+/* View 1: a detached bind mount of the binary alone, read-only. The copy is made in one
+ * call where the kernel has open_tree_attr (Linux 6.15), else in two. */
+static int bind_view(struct ct_error *err)
 {
-	_cleanup_close_ int fs = ct_fsopen("tmpfs", FSOPEN_CLOEXEC);
-	if (fs < 0)
-		return ct_error_set(err, errno, "fsopen tmpfs");
-	if (ct_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return ct_error_set(err, errno, "create tmpfs");
-	int mnt = ct_fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY);
-	if (mnt < 0)
-		return ct_error_set(err, errno, "fsmount tmpfs");
-	return mnt;
-}
-
-/* Both layers in one "lowerdir" option, named by their fds: /proc/self/fd/N has no ':' or
- * ',' to escape, whatever the binary's path holds, and the option is known to every kernel
- * with the mount API (Linux 5.2), where "lowerdir+" needs 6.8. */
-static int set_lower_layers(int fs, int top, int bottom, struct ct_error *err)
-{
-	char layers[64];
-	snprintf(layers, sizeof(layers), "/proc/self/fd/%d:/proc/self/fd/%d", top, bottom);
-	if (ct_fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", layers, 0) < 0)
-		return ct_error_set(err, errno, "overlayfs lowerdir=%s", layers);
-	return 0;
-}
-
-/* The overlay of dir (an O_PATH fd of the binary's directory) and an empty layer, mounted
- * detached and read-only; returns the mount's root fd. */
-static int read_only_overlay(int dir, struct ct_error *err)
-{
-	_cleanup_close_ int empty = empty_layer(err);
-	if (empty < 0)
-		return -1;
-	_cleanup_close_ int fs = ct_fsopen("overlay", FSOPEN_CLOEXEC);
-	if (fs < 0)
-		return ct_error_set(err, errno, "fsopen overlay");
-	if (set_lower_layers(fs, dir, empty, err) < 0)
-		return -1;
-	if (ct_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return ct_error_set(err, errno, "create overlayfs");
-	int mnt = ct_fsmount(fs, FSMOUNT_CLOEXEC,
-			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID);
-	if (mnt < 0)
-		return ct_error_set(err, errno, "fsmount overlayfs");
-	return mnt;
-}
-
-/* View 1: the binary as the overlay of its directory shows it. A binary replaced or
- * removed since it started ("... (deleted)") has no directory entry to show. */
-static int overlay_view(struct ct_error *err)
-{
-	char path[PATH_MAX];
-	ssize_t n = readlink(SELF_EXE, path, sizeof(path) - 1);
-	if (n < 0)
-		return ct_error_set(err, errno, "readlink %s", SELF_EXE);
-	path[n] = '\0';
-	char *slash = strrchr(path, '/');
-	if (!slash || strstr(path, " (deleted)"))
-		return ct_error_set(err, ENOENT, "%s is \"%s\"", SELF_EXE, path);
-	*slash = '\0';
-	_cleanup_close_ int dir =
-		openat(AT_FDCWD, *path ? path : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return ct_error_set(err, errno, "open \"%s\"", path);
-	_cleanup_close_ int mnt = read_only_overlay(dir, err);
-	if (mnt < 0)
-		return -1;
-	int exe = openat(mnt, slash + 1, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (exe < 0)
-		return ct_error_set(err, errno, "open \"%s\" in the overlay", slash + 1);
-	return exe;
+	struct mount_attr ro = {.attr_set =
+					MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
+	unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC;
+	int tree = ct_open_tree_attr(AT_FDCWD, SELF_EXE, flags, &ro, sizeof(ro));
+	if (tree >= 0 || (errno != ENOSYS && errno != EINVAL && errno != E2BIG))
+		return tree >= 0 ? tree : ct_error_set(err, errno, "open_tree_attr %s", SELF_EXE);
+	_cleanup_close_ int copy = ct_open_tree(AT_FDCWD, SELF_EXE, flags);
+	if (copy < 0)
+		return ct_error_set(err, errno, "open_tree %s", SELF_EXE);
+	if (ct_mount_setattr(copy, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
+		return ct_error_set(err, errno, "make the bind of %s read-only", SELF_EXE);
+	return steal_fd(&copy);
 }
 
 static int copy_whole(int dst, int src, struct ct_error *err)
@@ -213,7 +143,7 @@ int ct_exe_protect(char *const argv[], char *const envp[], struct ct_error *err)
 			return 0;
 	}
 	struct ct_error first = {0};
-	_cleanup_close_ int view = overlay_view(&first);
+	_cleanup_close_ int view = bind_view(&first);
 	if (view >= 0)
 		exec_view(view, argv, envp, &first);
 	/* No mount API (before Linux 5.2, or a seccomp profile), no CAP_SYS_ADMIN (rootless), a
@@ -221,6 +151,6 @@ int ct_exe_protect(char *const argv[], char *const envp[], struct ct_error *err)
 	_cleanup_close_ int copy = sealed_copy(err);
 	if (copy >= 0)
 		exec_view(copy, argv, envp, err);
-	return ct_error_prefix(err, "no read-only view of ctrun's binary (overlayfs: %s)",
+	return ct_error_prefix(err, "no read-only view of ctrun's binary (bind mount: %s)",
 			       first.msg);
 }

@@ -9,20 +9,19 @@
  * go on rather than run exposed.
  *
  * The views, in order of preference:
- *  1. a detached overlayfs mount whose only layers are the binary's directory and an empty
- *     tmpfs: no copy, and read-only in its superblock, so neither clearing the mount's
- *     read-only flag (mount_setattr, which a process with a user namespace of its own may
- *     do on a detached mount) nor a remount makes it writable. A read-only bind mount is
- *     not enough for exactly that reason. Needs CAP_SYS_ADMIN over ctrun's mount namespace.
+ *  1. a detached bind mount of the binary alone, made read-only: no copy, and no new
+ *     superblock. While the fd that holds it is open, a process with a user namespace of
+ *     its own could clear its read-only flag (mount_setattr on a detached mount asks for
+ *     CAP_SYS_ADMIN over the caller's mount namespace only); that fd is ctrun's alone and
+ *     close-on-exec, so the execve into the view closes it, which unmounts the copy for good
+ *     before the first instruction of the new image: from then on its flags are fixed.
+ *     Needs CAP_SYS_ADMIN over ctrun's mount namespace.
  *  2. a copy in a memfd sealed against writes, shrinking, growing and further sealing.
  *
  * Already safe, judged by the file itself (never by an environment variable):
  *  - a memfd carrying those seals;
- *  - a read-only overlayfs (view 1 after the re-exec);
- *  - a file on a read-only mount that is attached in ctrun's own mount namespace: a
- *    container cannot change a mount of another namespace (mount_setattr answers EINVAL),
- *    and making its filesystem writable again takes CAP_SYS_ADMIN in the host's user
- *    namespace, which a container holding it has anyway (it can mount the host's disk);
+ *  - a file on a read-only mount (view 1 after the re-exec, or a binary installed on one):
+ *    see ct_exe_state_of() for why no container can make it writable;
  *  - for a user without capabilities (rootless), a binary owned by root that only its
  *    owner may write: no id of its containers maps to host root. */
 #ifndef CT_EXE_VIEW_H
@@ -32,10 +31,9 @@
 
 /* How the running image's file stands. */
 enum ct_exe_state {
-	CT_EXE_WRITABLE,     /* a container could come to write it: needs a view */
-	CT_EXE_SEALED_MEMFD, /* view 2 */
-	CT_EXE_RO_OVERLAY,   /* view 1 */
-	CT_EXE_RO_MOUNT,     /* the binary's own mount is read-only and attached here */
+	CT_EXE_WRITABLE,	/* a container could come to write it: needs a view */
+	CT_EXE_SEALED_MEMFD,	/* view 2 */
+	CT_EXE_READ_ONLY_MOUNT, /* view 1, or a binary on a read-only mount */
 };
 
 /* The state of the file open at fd (any open of an executable). */

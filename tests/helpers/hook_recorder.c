@@ -5,12 +5,14 @@
  *                          [--sleep SECONDS] [--exit STATUS]
  *
  *   kind=KIND<TAB>mnt=mnt:[N]<TAB>pid=pid:[N]<TAB>net=net:[N]<TAB>user=user:[N]<TAB>root=DEV:INO
- *   <TAB>argv=A|B|...<TAB>env=E|...<TAB>fds=0,1,2<TAB>exe=PATH<TAB>state=<stdin, as read>
+ *   <TAB>argv=A|B|...<TAB>env=E|...<TAB>fds=0,1,2<TAB>exe=DEV:INO<TAB>exe_mount=ro|rw
+ *   <TAB>state=<stdin, as read>
  *
  * root is the device and inode of its "/" (the host's, or the container's after
  * pivot_root), fds the descriptors it inherited, exe the device and inode of the file
  * /proc/PID/exe of the state's pid is ("?" when it cannot be read): ctrun while the init is set up,
- * the container's program once it was executed. Built static, so that it runs inside the busybox
+ * the container's program once it was executed; exe_mount whether that file's mount is
+ * read-only ("?" when it cannot be read). Built static, so that it runs inside the busybox
  * rootfs too (startContainer). */
 #include <dirent.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -80,6 +83,15 @@ static size_t put_fds(char *buf, size_t n, size_t size)
 	return n;
 }
 
+/* "ro" when the mount of path's file is read-only, "rw" when not. */
+static const char *mount_mode(const char *path)
+{
+	struct statvfs sv;
+	if (statvfs(path, &sv) < 0)
+		return "?";
+	return sv.f_flag & ST_RDONLY ? "ro" : "rw";
+}
+
 static size_t put_stdin(char *buf, size_t n, size_t size)
 {
 	static char state[1 << 15];
@@ -97,6 +109,8 @@ static size_t put_stdin(char *buf, size_t n, size_t size)
 			 (unsigned long)sb.st_ino);
 	n = put(buf, n, size, "\texe=");
 	n = put(buf, n, size, exe);
+	n = put(buf, n, size, "\texe_mount=");
+	n = put(buf, n, size, mount_mode(path));
 	n = put(buf, n, size, "\tstate=");
 	return put(buf, n, size, state);
 }

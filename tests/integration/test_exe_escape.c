@@ -10,8 +10,8 @@
  * namespace, or as the init of a container of its own, whose handle an accomplice exec'd
  * there passes to the attacker. Each test runs a copy of ctrun from a directory of its own, so that
  * a successful attack destroys only the copy; the copy's SHA-256 must be unchanged and the attacker
- * must report no write. The ways of protection are each tested: the overlayfs view, the sealed
- * memfd copy (fsopen made ENOSYS), and none where the binary's mount is read-only already. */
+ * must report no write. The ways of protection are each tested: the read-only bind view, the sealed
+ * memfd copy (open_tree made ENOSYS), and none where the binary's mount is read-only already. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +38,8 @@ TestSuite(exe_escape, .fini = lc_cleanup);
 #define SCRIPT "#!/proc/self/exe --root\n"
 
 enum how { DIRECT, SCRIPTED };
-#define OVERLAY_VIEW "/ctrun" /* the binary's path in the detached overlay */
+/* The binary's path in the view: the root of a bind mount of the file alone, unmounted. */
+#define BIND_VIEW "/"
 /* How `exec` runs the victim: its flag, or none. */
 #define FOREGROUND NULL
 #define DETACHED   "--detach"
@@ -167,10 +168,9 @@ static void expect_defeated(const struct attack *a, const char *exe_link)
 	snprintf(want, sizeof(want), "exe=%s ", exe_link);
 	cr_expect(strncmp(line, want, strlen(want)) == 0, "the attacker's handle: %s, want %s",
 		  line, want);
-	/* the overlay view is detached: no mount table shows it */
+	/* the view is detached: no mount table shows a bind of the binary */
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
-	cr_expect_null(strstr(mounts, " overlay "), "an overlay is in the mount table:\n%s",
-		       mounts);
+	cr_expect_null(strstr(mounts, a->copy), "the binary is in the mount table:\n%s", mounts);
 	free(mounts);
 	free(line);
 }
@@ -245,7 +245,7 @@ static void assert_own_init_attack_fails(enum how how, bool create_start)
 	copy_and_hash(&a);
 	start_attacker(&a, SOCK, NULL);
 	own_init_victim(&a, how, create_start);
-	expect_defeated(&a, OVERLAY_VIEW);
+	expect_defeated(&a, BIND_VIEW);
 }
 
 /* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
@@ -273,27 +273,27 @@ static void assert_init_attack_fails(enum how how, bool create_start,
 
 Test(exe_escape, exec_of_proc_self_exe)
 {
-	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, exec_of_a_script_interpreted_by_proc_self_exe)
 {
-	assert_exec_attack_fails(SCRIPTED, FOREGROUND, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(SCRIPTED, FOREGROUND, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_proc_self_exe)
 {
-	assert_exec_attack_fails(DIRECT, DETACHED, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(DIRECT, DETACHED, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_a_script)
 {
-	assert_exec_attack_fails(SCRIPTED, DETACHED, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(SCRIPTED, DETACHED, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, exec_tty_of_proc_self_exe)
 {
-	assert_exec_attack_fails(DIRECT, ON_A_TTY, NULL, OVERLAY_VIEW);
+	assert_exec_attack_fails(DIRECT, ON_A_TTY, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, init_of_proc_self_exe_by_run)
@@ -318,27 +318,35 @@ Test(exe_escape, init_script_by_create_start)
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_run)
 {
-	assert_init_attack_fails(DIRECT, false, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(DIRECT, false, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_run)
 {
-	assert_init_attack_fails(SCRIPTED, false, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(SCRIPTED, false, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_create_start)
 {
-	assert_init_attack_fails(DIRECT, true, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(DIRECT, true, NULL, BIND_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
 {
-	assert_init_attack_fails(SCRIPTED, true, NULL, OVERLAY_VIEW);
+	assert_init_attack_fails(SCRIPTED, true, NULL, BIND_VIEW);
+}
+
+/* Before Linux 6.15 (no open_tree_attr) the view is made in two calls, open_tree and
+ * mount_setattr: the same view. */
+Test(exe_escape, exec_under_the_bind_view_made_in_two_calls)
+{
+	assert_exec_attack_fails(DIRECT, FOREGROUND,
+				 ((const char *const[]){"open_tree_attr", NULL}), BIND_VIEW);
 }
 
 /* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed
  * copy, which the attacker may open for writing but not write. */
-#define NO_MOUNT_API ((const char *const[]){"fsopen", NULL})
+#define NO_MOUNT_API ((const char *const[]){"open_tree,open_tree_attr", NULL})
 #define MEMFD_VIEW   "/memfd:ctrun (deleted)"
 
 Test(exe_escape, exec_under_the_memfd_fallback)

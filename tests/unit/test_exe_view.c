@@ -51,3 +51,23 @@ Test(exe_view, a_file_on_a_writable_mount_is_writable)
 	cr_expect_eq(ct_exe_state_of(fd), CT_EXE_WRITABLE);
 	close(fd);
 }
+
+/* View 1 as ct_exe_protect makes it: a detached copy of the file's mount, read-only. Made
+ * here without touching any mount table (the copy is never attached). */
+Test(exe_view, a_file_on_a_detached_read_only_bind_is_safe)
+{
+	char path[] = "/tmp/exe-view-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
+	close(fd);
+	int tree = ct_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	unlink(path);
+	if (tree < 0)
+		cr_skip_test("open_tree: %s (needs CAP_SYS_ADMIN and Linux 5.2)", strerror(errno));
+	cr_expect_eq(ct_exe_state_of(tree), CT_EXE_WRITABLE, "before mount_setattr");
+	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
+	cr_assert_eq(ct_mount_setattr(tree, "", AT_EMPTY_PATH, &ro, sizeof(ro)), 0,
+		     "mount_setattr: %s", strerror(errno));
+	cr_expect_eq(ct_exe_state_of(tree), CT_EXE_READ_ONLY_MOUNT);
+	close(tree);
+}
