@@ -18,7 +18,7 @@ CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -Wno-format-truncation \
             -D_GNU_SOURCE= -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE -I. -MMD -MP
-# The build id is the seccomp cache's guard against changed code (libct/seccomp_key.h): never
+# The build id is the seccomp cache's guard against changed code (libct/seccomp/seccomp_key.h): never
 # left to the toolchain's default.
 LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--build-id=sha1
 LIBS     := -lyajl -lseccomp
@@ -29,7 +29,7 @@ CTRUN_LDFLAGS := $(filter-out -pie,$(LDFLAGS)) -static-pie -Wl,--fatal-warnings
 CTRUN_LIBS    := -lyajl_s -lseccomp
 TEST_LIBS := -lcriterion
 
-LIB_SRCS  := $(wildcard oci/*.c libct/*.c libct/cgroup/*.c hooks/*.c)
+LIB_SRCS  := $(wildcard oci/*.c libct/*/*.c hooks/*.c)
 RT_SRCS   := $(wildcard runtime/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 INTG_SRCS := $(wildcard tests/integration/*.c tests/lib/*.c)

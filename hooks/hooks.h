@@ -2,9 +2,9 @@
  * is a program run with the container's state on stdin, its own args and env (nothing of
  * ctrun's), and an optional timeout. Who runs which list, where and when:
  *
- *   prestart, createRuntime  ctrun create (libct/spawn.c), runtime namespace, asked by the
- *                            init after its mounts, before pivot_root (libct/sync.h)
- *   createContainer          the container init itself (libct/init_hooks.c), in the
+ *   prestart, createRuntime  ctrun create (libct/parent/spawn.c), runtime namespace, asked by the
+ *                            init after its mounts, before pivot_root (libct/plan/sync.h)
+ *   createContainer          the container init itself (libct/child/init_hooks.c), in the
  *                            container's namespaces, before pivot_root: the path still
  *                            resolves on the host's root, as the spec wants
  *   startContainer           the init after `start`, in the container's root (the path
@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "oci/config.h"
 
 enum ct_hook_kind {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "hooks/hooks.h"
-#include "libct/signals.h"
+#include "libct/base/signals.h"
 
 void ct_hook_tail_append(struct ct_hook_tail *t, const char *data, size_t len)
 {

@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "hooks/hooks.h"
-#include "libct/cleanup.h"
-#include "libct/spawn.h"
-#include "libct/syscalls.h"
+#include "libct/base/cleanup.h"
+#include "libct/plan/spawn.h"
+#include "libct/base/syscalls.h"
 
 #define TAIL_LINES 3
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 
 #define CONFIG_MAX_BYTES (16u << 20)
 

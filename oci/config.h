@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "oci/jsonwalk.h"
 
 /* ---- shared pieces ---- */

@@ -71,7 +71,7 @@ static const struct feature_flag features_cgroup[] = {
 	{"v1", true}, {"v2", true}, {"systemd", false}, {"systemdUser", false}, {"rdma", true}, END,
 };
 
-/* features-linux.md#seccomp: libct/seccomp.c applies every action and operator; the arches
+/* features-linux.md#seccomp: libct/seccomp/seccomp.c applies every action and operator; the arches
  * are the ones libseccomp 2.5 knows (loongarch64, m68k and sh came with 2.6); of the flags,
  * WAIT_KILLABLE_RECV has no libseccomp 2.5 attribute and is refused. */
 static const struct feature_flag features_seccomp[] = {{"enabled", true}, END};
@@ -100,7 +100,7 @@ static const struct feature_flag features_idmap[] = {{"enabled", true}, END};
 static const struct feature_flag features_net_devices[] = {{"enabled", false}, END};
 
 /* features-linux.md#memorypolicy: every mode and flag of config.json is recognized
- * (libct/sched.c), even those the host kernel lacks. */
+ * (libct/plan/sched.c), even those the host kernel lacks. */
 static const struct feature_list features_memory_policy_lists[] = {
 	{"modes", oci_mpol_mode_names},
 	{"flags", oci_mpol_flag_names},

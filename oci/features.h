@@ -3,7 +3,7 @@
 #ifndef OCI_FEATURES_H
 #define OCI_FEATURES_H
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 /* Facts known only to the caller (oci/ links no libseccomp). */
 struct oci_features_info {

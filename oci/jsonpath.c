@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "libct/pathbuf.h"
+#include "libct/base/pathbuf.h"
 
 static bool is_identifier(const char *s)
 {

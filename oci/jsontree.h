@@ -10,7 +10,7 @@
 
 #include <yajl/yajl_tree.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 /* How deep objects and arrays may nest, the document itself being level 1: the walker
  * recurses once per level. No spec'd document nests past a dozen. */

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/cleanup.h"
-#include "libct/pathbuf.h"
-#include "libct/readall.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/pathbuf.h"
+#include "libct/base/readall.h"
 
 /* ---- the JSON path of the value being walked ---- */
 

@@ -14,7 +14,7 @@
 #include <sys/types.h>
 #include <yajl/yajl_tree.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "oci/jsonpath.h"
 #include "oci/jsontree.h"
 

@@ -6,7 +6,7 @@
 
 #include <yajl/yajl_gen.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "oci/jsonwalk.h"
 
 /* Writes obj as a JSON object: a field with a presence mark when it is set, a string when not

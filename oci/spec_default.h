@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 struct oci_spec_opts {
 	bool rootless; /* user namespace mapping container root to uid/gid below */

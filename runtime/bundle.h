@@ -2,7 +2,7 @@
 #ifndef CTRUN_BUNDLE_H
 #define CTRUN_BUNDLE_H
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "oci/config.h"
 
 /* root.path (relative to the bundle unless absolute) must be an existing directory, not a

@@ -1,6 +1,6 @@
 /* Where ctrun keeps what it computes once for many containers (the compiled seccomp programs,
- * libct/seccomp_cache.h): a directory of its own, never the state root (--root), whose every
- * entry containerd and Podman read as a container. */
+ * libct/seccomp/seccomp_cache.h): a directory of its own, never the state root (--root), whose
+ * every entry containerd and Podman read as a container. */
 #ifndef CT_RUNTIME_CACHE_DIR_H
 #define CT_RUNTIME_CACHE_DIR_H
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 #include "runtime/container.h"
 #include "runtime/container_cgroup.h"
 #include "runtime/duration.h"

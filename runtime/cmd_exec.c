@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/exec.h"
-#include "libct/syscalls.h"
-#include "libct/terminal.h"
+#include "libct/parent/exec.h"
+#include "libct/base/syscalls.h"
+#include "libct/child/terminal.h"
 #include "runtime/bundle.h"
 #include "runtime/cache_dir.h"
 #include "runtime/container.h"

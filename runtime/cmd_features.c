@@ -3,8 +3,8 @@
 #include <seccomp.h>
 #include <stdio.h>
 
-#include "libct/cleanup.h"
-#include "libct/fsinfo.h"
+#include "libct/base/cleanup.h"
+#include "libct/fs/fsinfo.h"
 #include "oci/features.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/pidns.h"
-#include "libct/signals.h"
+#include "libct/state/pidns.h"
+#include "libct/base/signals.h"
 #include "runtime/container.h"
 #include "runtime/container_cgroup.h"
 #include "runtime/kill_all.h"

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
-#include "libct/cleanup.h"
-#include "libct/pathbuf.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/pathbuf.h"
 #include "runtime/container.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"

@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
-#include "libct/cleanup.h"
-#include "libct/fsinfo.h"
+#include "libct/base/cleanup.h"
+#include "libct/fs/fsinfo.h"
 #include "oci/jsonwalk.h"
 #include "runtime/bundle.h"
 #include "runtime/container.h"

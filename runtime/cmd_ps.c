@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libct/cleanup.h"
-#include "libct/readall.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
 #include "runtime/container.h"
 #include "runtime/container_cgroup.h"
 #include "runtime/log.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 #include "oci/spec_default.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"

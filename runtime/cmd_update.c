@@ -15,8 +15,8 @@
 #include <yajl/yajl_gen.h>
 
 #include "libct/cgroup/zero_unset.h"
-#include "libct/cleanup.h"
-#include "libct/readall.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
 #include "oci/jsonwrite.h"
 #include "runtime/container.h"
 #include "runtime/container_cgroup.h"

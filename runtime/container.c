@@ -12,14 +12,14 @@
 #include <unistd.h>
 
 #include "libct/cgroup/zero_unset.h"
-#include "libct/cleanup.h"
-#include "libct/kernel.h"
-#include "libct/lsm.h"
-#include "libct/pathbuf.h"
-#include "libct/shared_root.h"
-#include "libct/sync.h"
-#include "libct/syscalls.h"
-#include "libct/terminal.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/kernel.h"
+#include "libct/child/lsm.h"
+#include "libct/base/pathbuf.h"
+#include "libct/state/shared_root.h"
+#include "libct/plan/sync.h"
+#include "libct/base/syscalls.h"
+#include "libct/child/terminal.h"
 #include "runtime/bundle.h"
 #include "runtime/cache_dir.h"
 #include "runtime/container_cgroup.h"
@@ -95,8 +95,8 @@ static int copy_annotations(const oci_string_map *from, oci_string_map *to)
 	return 0;
 }
 
-/* The state before the spawn: hooks read it (libct/spawn.h). The poststart and poststop
- * hooks move from the config into it, to be kept in state.json (libct/state.h). */
+/* The state before the spawn: hooks read it (libct/plan/spawn.h). The poststart and poststop
+ * hooks move from the config into it, to be kept in state.json (libct/state/state.h). */
 static int prepare_state(struct ct_container *c, const struct ct_create_args *a, const char *bundle,
 			 const char *rootfs, struct oci_config *config, struct ct_error *err)
 {
@@ -225,7 +225,7 @@ static void log_spawned(const char *id, const struct ct_spawned *p)
 }
 
 /* In a shared mount namespace the init made its mounts in a bind of the rootfs there, which
- * delete detaches (libct/shared_root.h). */
+ * delete detaches (libct/state/shared_root.h). */
 static int record_shared_root(struct ct_container *c, const struct oci_config *config,
 			      struct ct_error *err)
 {
@@ -401,7 +401,7 @@ static int remove_pending(struct ct_container *c, struct ct_error *err)
 
 /* The lock is ours and there is no state.json: create holds the lock from its reservation
  * until state.json is written, so the create that reserved id was killed before recording
- * a container (its init died with it: libct/init.c). None exists; an exclusive opener
+ * a container (its init died with it: libct/child/init.c). None exists; an exclusive opener
  * (delete, start, create of the id, ...) removes what that create made and the
  * reservation, so that the id may be created again. */
 static int dead_reservation(int rootfd, const char *id, bool exclusive, struct ct_container *c,
@@ -540,7 +540,7 @@ static int await_fifo(struct ct_container *c, int fifo, struct ct_sync_msg *msg,
 
 /* Opening the read end lets the init's blocking open of the write end return; it runs the
  * startContainer hooks and says STARTED (or why not), and its execve closes its end
- * (libct/sync.h). */
+ * (libct/plan/sync.h). */
 int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 {
 	if (ct_container_attach(c, err) < 0)

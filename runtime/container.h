@@ -6,9 +6,9 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "libct/procstat.h"
-#include "libct/spawn.h"
-#include "libct/state.h"
+#include "libct/state/procstat.h"
+#include "libct/plan/spawn.h"
+#include "libct/state/state.h"
 #include "runtime/ctrun.h"
 
 struct ct_create_args {

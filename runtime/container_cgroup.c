@@ -9,7 +9,7 @@
 #include <linux/capability.h>
 
 #include "libct/cgroup/paused.h"
-#include "libct/spawn.h"
+#include "libct/plan/spawn.h"
 #include "runtime/log.h"
 
 static void log_cgroup_warning(const char *msg)

@@ -4,7 +4,7 @@
 #define CTRUN_CONTAINER_CGROUP_H
 
 #include "libct/cgroup/cgroup.h"
-#include "libct/state.h"
+#include "libct/state/state.h"
 #include "runtime/ctrun.h"
 
 /* Plans the cgroup for config (linux.cgroupsPath), making nothing yet; *out NULL under

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 enum ct_log_format { CT_LOG_TEXT, CT_LOG_JSON };
 enum ct_rootless { CT_ROOTLESS_AUTO, CT_ROOTLESS_TRUE, CT_ROOTLESS_FALSE };

@@ -6,7 +6,7 @@
 #define CTRUN_EVENTS_JSON_H
 
 #include "libct/cgroup/cgroup.h"
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 /* *out malloc'ed, no newline. */
 int ct_events_stats_json(const char *id, const struct ct_cgroup_stats *st, char **out,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/spawn.h"
+#include "libct/plan/spawn.h"
 #include "runtime/container.h"
 #include "runtime/ctrun.h"
 

@@ -5,7 +5,7 @@
 
 #include <signal.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 /* The signals to pass on (all but the faults, which stay ours). Block them before the
  * process is spawned, so that none is lost in between. */

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/cleanup.h"
-#include "libct/procstat.h"
-#include "libct/syscalls.h"
+#include "libct/base/cleanup.h"
+#include "libct/state/procstat.h"
+#include "libct/base/syscalls.h"
 #include "runtime/container_cgroup.h"
 
 static int pid_ns_of(pid_t pid, struct stat *st)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "runtime/ctrun.h"
 
 enum ct_log_level { CT_LOG_DEBUG, CT_LOG_INFO, CT_LOG_WARNING, CT_LOG_ERROR };

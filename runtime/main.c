@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/exe_view.h"
+#include "libct/parent/exe_view.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"
 
@@ -50,7 +50,7 @@ static bool uses_state_root(const struct ct_command *cmd)
 }
 
 /* The commands whose processes enter a container, running ctrun's image until their last
- * execve: they run only from a view of the binary no container can write (libct/exe_view.h).
+ * execve: they run only from a view of the binary no container can write (libct/parent/exe_view.h).
  * start, kill, delete and the rest put nothing there. */
 static bool enters_container(const struct ct_command *cmd)
 {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "libct/fsinfo.h"
+#include "libct/fs/fsinfo.h"
 #include "oci/config.h"
 
 /* The paths a config mounts on (normalized): exact ones, and trees whose every mount is

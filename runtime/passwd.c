@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/passwd.h"
-#include "libct/readall.h"
+#include "libct/base/passwd.h"
+#include "libct/base/readall.h"
 
 void ct_owner_name(uid_t uid, char *name, size_t size)
 {

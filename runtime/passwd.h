@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* uid's name from /etc/passwd (read once per process; libct/passwd.h parses it), else
+/* uid's name from /etc/passwd (read once per process; libct/base/passwd.h parses it), else
  * "#uid" as runc prints. ctrun is linked statically, where glibc's getpwuid() needs NSS
  * modules of its own version at run time; runc's list reads /etc/passwd alone too. */
 void ct_owner_name(uid_t uid, char *name, size_t size);

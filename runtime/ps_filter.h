@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 /* ps's output -> its header line and the lines whose PID column (found by its title in the
  * header) holds one of pids; *out malloc'ed. Fails when the header has no PID column. */

@@ -6,7 +6,7 @@
 
 #include <signal.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 /* Like ct_forward_and_wait() (runtime/forward.h), relaying the terminal meanwhile; returns
  * once the process has exited and everything it wrote has been passed on. */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "oci/config.h"
 
 struct ct_update_flag {

@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 
 /* Debian 12's <linux/bpf.h> (6.1) has all of these; older headers may not. */
 #ifndef BPF_JMP32

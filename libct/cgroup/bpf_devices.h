@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "libct/cgroup/device_rules.h"
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 struct ct_bpf_prog {
 	struct bpf_insn *insns;

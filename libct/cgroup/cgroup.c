@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 
 static int add_dir(struct ct_cgroup *cg, const char *key, char *path, struct ct_error *err)
 {

@@ -31,8 +31,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "libct/error.h"
-#include "libct/state.h"
+#include "libct/base/error.h"
+#include "libct/state/state.h"
 #include "oci/config.h"
 
 #define CT_CGROUP_ROOT		"/sys/fs/cgroup"
@@ -169,7 +169,7 @@ struct ct_cgroup_stats {
 	uint64_t oom_kills; /* memory.oom_control / memory.events oom_kill */
 };
 
-/* A v1 create may be made in two parts around the init's clone (libct/spawn.c): first the
+/* A v1 create may be made in two parts around the init's clone (libct/parent/spawn.c): first the
  * directories the init needs at its birth, the cgroup2 one (CLONE_INTO_CGROUP) and the v1
  * memory one (joined before anything else, or its `tasks` opened for the init before the
  * clone), then the others, while the init makes its network namespace (both slow kernel

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 
 /* Removes what ct_cg_make_dirs made of part (after a failure). */
 static void unmake_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part)

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 #include "oci/config.h"
 
 /* The access bits, the values of the kernel's BPF_DEVCG_ACC_* (linux/bpf.h). */

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
-#include "libct/cleanup.h"
-#include "libct/pathbuf.h"
-#include "libct/procstat.h"
-#include "libct/readall.h"
-#include "libct/syscalls.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/pathbuf.h"
+#include "libct/state/procstat.h"
+#include "libct/base/readall.h"
+#include "libct/base/syscalls.h"
 
 #define CG_FILE_MAX   (8u << 20)
 #define RMDIR_WAIT_MS 5000 /* a killed process still counted while it exits */

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
-#include "libct/cleanup.h"
-#include "libct/kernel.h"
-#include "libct/procstat.h"
-#include "libct/syscalls.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/kernel.h"
+#include "libct/state/procstat.h"
+#include "libct/base/syscalls.h"
 
 #define KILL_WAIT_MS 5000 /* a process stuck in the kernel (D state) does not exit at once */
 

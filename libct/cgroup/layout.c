@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "libct/cgroup/cgroup.h"
-#include "libct/cleanup.h"
-#include "libct/readall.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
 
 #define PROC_TEXT_MAX (4u << 20)
 

@@ -10,7 +10,7 @@
 
 #include "libct/cgroup/convert.h"
 #include "libct/cgroup/internal.h"
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 
 #define RES ".linux.resources"
 

@@ -16,7 +16,7 @@
 #include "libct/cgroup/convert.h"
 #include "libct/cgroup/device_rules.h"
 #include "libct/cgroup/internal.h"
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 
 #define FREEZE_WAIT_MS 10000
 

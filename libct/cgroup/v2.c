@@ -15,7 +15,7 @@
 
 #include "libct/cgroup/bpf_devices.h"
 #include "libct/cgroup/internal.h"
-#include "libct/cleanup.h"
+#include "libct/base/cleanup.h"
 
 #define FREEZE_WAIT_MS 10000
 

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <stdint.h>
 
-#include "libct/fsinfo.h"
+#include "libct/fs/fsinfo.h"
 #include "tests/fuzz/fuzz_input.h"
 
 /* Any mount found is one at that target. None may be found: text with a cycle of ids

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/passwd.h"
+#include "libct/base/passwd.h"
 
 static const uid_t uids[] = {0, 1, 1000, 65534, 4294967295u};
 

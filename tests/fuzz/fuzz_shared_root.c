@@ -1,10 +1,10 @@
-/* libFuzzer harness: the shared-root record (libct/shared_root.h) -> ct_shared_root_parse;
+/* libFuzzer harness: the shared-root record (libct/state/shared_root.h) -> ct_shared_root_parse;
  * what parsed is formatted again and must give the same text and read back the same. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/shared_root.h"
+#include "libct/state/shared_root.h"
 #include "tests/fuzz/fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

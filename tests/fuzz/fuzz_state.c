@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/state.h"
+#include "libct/state/state.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "tests/fuzz/json_nul.h"
 

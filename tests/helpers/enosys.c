@@ -8,7 +8,7 @@
  * inherited by every child, so `enosys clone3 -- ctrun run ...` exercises ctrun's fallbacks
  * the way an old kernel or a container host's seccomp profile would. SYSCALL is a name or a
  * number; names libseccomp 2.5.4 does not know (fchmodat2, statmount, listmount, ...) are
- * taken from libct/syscalls.h.
+ * taken from libct/base/syscalls.h.
  *
  * --clone-pidfd-einval also makes clone() fail with EINVAL when CLONE_PIDFD is among its
  * flags (an argument filter on the first argument, masked with CLONE_PIDFD), as a kernel
@@ -33,7 +33,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "libct/syscalls.h"
+#include "libct/base/syscalls.h"
 
 #define EXIT_USAGE 2
 #define EXIT_SETUP 1

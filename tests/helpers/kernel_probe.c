@@ -1,4 +1,4 @@
-/* kernel_probe: prints what libct/kernel.c finds, one `name=yes|no` line per feature, in
+/* kernel_probe: prints what libct/base/kernel.c finds, one `name=yes|no` line per feature, in
  * enum order. Run under enosys to see the probes notice a missing syscall:
  *
  *   enosys clone3,statmount -- kernel_probe   ->  clone3=no ... statmount=no ...
@@ -6,7 +6,7 @@
  * The helper is linked with libctrun.a, so this is the runtime's own probe code. */
 #include <stdio.h>
 
-#include "libct/kernel.h"
+#include "libct/base/kernel.h"
 
 int main(void)
 {

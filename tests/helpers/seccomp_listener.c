@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libct/fdpass.h"
+#include "libct/base/fdpass.h"
 
 #define STATE_MAX  65536
 #define DEADLINE_S 30

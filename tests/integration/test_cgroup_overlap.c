@@ -1,4 +1,4 @@
-/* The v1 cgroup made in two parts around the init's clone (libct/sync.h): the memory (and
+/* The v1 cgroup made in two parts around the init's clone (libct/plan/sync.h): the memory (and
  * cgroup2) directories before it, the other hierarchies while the init makes its network
  * namespace. What that must not change: the init is in every hierarchy, under the limits and
  * device rules, before the container's program runs; a failure in the part after the clone

@@ -1,5 +1,5 @@
 /* The enosys helper, which the spawn, mount and chmod fallback tests run ctrun under: it must
- * make exactly the named syscalls look missing to the whole command, and libct/kernel.c must
+ * make exactly the named syscalls look missing to the whole command, and libct/base/kernel.c must
  * see them as missing. kernel_probe prints libct's probe results as `name=yes|no` lines. */
 #include <criterion/criterion.h>
 #include <stdbool.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/kernel.h"
+#include "libct/base/kernel.h"
 #include "tests/lib/testlib.h"
 
 /* Runs argv (NULL-terminated) and expects exit status 0. */

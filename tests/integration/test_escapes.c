@@ -147,7 +147,7 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
 
 	/* created: the init is still ctrun's own clone, of a read-only view of the binary
-	 * (libct/exe_view.h), which nobody can write, even once it is no longer executed
+	 * (libct/parent/exe_view.h), which nobody can write, even once it is no longer executed
 	 * (test_exe_escape.c) */
 	assert_no_fd_of(pid, &ctrun, "the host's ctrun");
 	int fd = open(exe, O_WRONLY | O_CLOEXEC);

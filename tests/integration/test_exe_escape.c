@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/sha256.h"
+#include "libct/base/sha256.h"
 #include "tests/integration/lifecycle_util.h"
 
 TestSuite(exe_escape, .fini = lc_cleanup);

@@ -258,7 +258,7 @@ static void assert_exe(const char *record, const char *path)
 }
 
 /* The init before its execve runs ctrun from a read-only view of the binary (a read-only
- * bind of the file, or a sealed memfd: another file; libct/exe_view.h), never from the
+ * bind of the file, or a sealed memfd: another file; libct/parent/exe_view.h), never from the
  * host's file on its writable mount. */
 static void assert_exe_is_a_view_of(const char *record, const char *path)
 {

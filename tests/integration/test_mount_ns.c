@@ -1,7 +1,7 @@
 /* Mounts without a mount namespace of the container's own (config-linux.md#namespaces: an
  * absent namespace is inherited, a path is joined; config.md#mounts: the mounts are made in
  * order). runc and crun make them there; so does ctrun, in a private bind of the rootfs that
- * delete detaches (libct/shared_root.h), where runc and crun leave them behind.
+ * delete detaches (libct/state/shared_root.h), where runc and crun leave them behind.
  *
  * An inherited namespace is the test's own (the integration run's private one: nothing here
  * reaches the machine's), checked from outside through /proc/self/mountinfo; a joined one is

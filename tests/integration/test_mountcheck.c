@@ -1,4 +1,4 @@
-/* Mount verification (libct/mountcheck.h): before READY the child compares the live mount
+/* Mount verification (libct/verify/mountcheck.h): before READY the child compares the live mount
  * table with what config.json asked for. A container with every kind of mount passes it
  * with both back ends (statmount, and mountinfo under the enosys helper); a mount covered by
  * a later one (through a symlink in the image) is refused naming it, unless the global

@@ -768,7 +768,7 @@ Test(mounts, default_devices_never_made_outside_the_rootfs)
 }
 
 /* /devlink -> /dev in the image: a tmpfs there covers ctrun's /dev tmpfs, whose mount
- * points ctrun makes directly (libct/mountpoint.h). What follows in /dev, a mount and the
+ * points ctrun makes directly (libct/fs/mountpoint.h). What follows in /dev, a mount and the
  * default nodes and links, must go where /dev leads now, the covering tmpfs. The check would
  * refuse the covered /dev/pts: it is off. */
 Test(mounts, dev_covered_through_a_symlink_gets_the_later_mounts_and_nodes)

@@ -1,6 +1,6 @@
 /* CVE-2025-52881 class: a config mount or the image tries to redirect a /proc write of the
  * runtime (a sysctl, oom_score_adj, an LSM label) to another file. ctrun writes through a
- * procfs it mounted itself, which no path of the container leads to (libct/procfs.h), on
+ * procfs it mounted itself, which no path of the container leads to (libct/fs/procfs.h), on
  * each of its three routes, named in the debug log:
  *
  * - "fsmount": fsopen("proc") + fsmount(), a detached mount; the write lands where it

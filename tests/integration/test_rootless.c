@@ -476,7 +476,7 @@ static void create_with(struct rl *r, const char *ctrun, const char *id, struct 
 	cr_assert_eq(stat(path, exe), 0, "stat %s", path);
 }
 
-/* CVE-2019-5736 (libct/exe_view.h): a binary owned by root that only root may write is out
+/* CVE-2019-5736 (libct/parent/exe_view.h): a binary owned by root that only root may write is out
  * of every rootless container's reach, so the user's ctrun runs from it as it is; a binary
  * the user owns would be in reach (the container's root is the user), so ctrun runs from a
  * sealed copy of it. */

@@ -336,7 +336,7 @@ Test(seccomp, notify_errno_from_the_listener)
 /* exec: the exec'd process has the filter too, and its notify fd goes to the agent at
  * listenerPath with the running container's state and the process's pid. The agent of the
  * init took its connection and left; a second one listens for exec. The exec's program
- * comes from the cache the run filled (libct/seccomp_cache.h), loaded with a listener as a
+ * comes from the cache the run filled (libct/seccomp/seccomp_cache.h), loaded with a listener as a
  * fresh one is. */
 Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 {
@@ -381,7 +381,7 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 }
 
 /* The notify fd goes to the agent while the init sets up, and handing it on can fail: `run`
- * then keeps START for after READY, not sent with the set-up (libct/spawn.c). */
+ * then keeps START for after READY, not sent with the set-up (libct/parent/spawn.c). */
 Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 {
 	struct lc t;

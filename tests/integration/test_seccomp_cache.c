@@ -1,4 +1,4 @@
-/* The cache of compiled seccomp programs (libct/seccomp_cache.h) with Podman's own profile
+/* The cache of compiled seccomp programs (libct/seccomp/seccomp_cache.h) with Podman's own profile
  * (tests/fixtures/podman-config.json: 437 names, defaultErrnoRet 38, argument comparisons):
  * the first run compiles and keeps the program, the next loads it, and both containers meet
  * the same filter; an entry that is damaged, swapped, not ours or a symlink is ignored, the
@@ -324,7 +324,7 @@ Test(seccomp_cache, the_state_root_holds_only_container_directories)
 	lc_assert_nothing_left(&t);
 }
 
-/* The cache is only used by a binary with a build id (libct/seccomp_key.h): the ctrun under
+/* The cache is only used by a binary with a build id (libct/seccomp/seccomp_key.h): the ctrun under
  * test must carry one, or every test above would pass on compiling alone. */
 Test(seccomp_cache, ctrun_has_a_build_id)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
-#include "libct/state.h"
+#include "libct/state/state.h"
 
 static char root[] = "/tmp/ctrun-cgmkdir.XXXXXX";
 

@@ -1,4 +1,4 @@
-/* libct/copyup.c: an image directory copied into another directory (what "tmpcopyup" does
+/* libct/fs/copyup.c: an image directory copied into another directory (what "tmpcopyup" does
  * into its tmpfs): content, modes, owners, times, symlinks kept as symlinks, special files,
  * and the entries that must stop the copy. Each test works in a fresh temporary tree:
  * top/src (the image's directory), top/dst (the new tmpfs), top/host (outside both). */
@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "libct/copyup.h"
+#include "libct/fs/copyup.h"
 
 static char top[PATH_MAX], src[PATH_MAX], dst[PATH_MAX], host[PATH_MAX];
 

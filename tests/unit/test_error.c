@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "libct/error.h"
+#include "libct/base/error.h"
 
 Test(error, set_appends_strerror)
 {

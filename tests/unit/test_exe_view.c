@@ -1,4 +1,4 @@
-/* ct_exe_state_of: which files count as already safe to run ctrun from (libct/exe_view.h).
+/* ct_exe_state_of: which files count as already safe to run ctrun from (libct/parent/exe_view.h).
  * The views themselves and the attack are tested end to end in test_exe_escape.c. */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "libct/exe_view.h"
-#include "libct/syscalls.h"
+#include "libct/parent/exe_view.h"
+#include "libct/base/syscalls.h"
 
 static int memfd_with_seals(int seals)
 {

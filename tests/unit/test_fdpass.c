@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/fdpass.h"
+#include "libct/base/fdpass.h"
 
 static void make_pair(int type, int sv[2])
 {

@@ -1,4 +1,4 @@
-/* libct/fsinfo.c: the mountinfo parser on fixtures (suite fsinfo_parse), and both back ends
+/* libct/fs/fsinfo.c: the mountinfo parser on fixtures (suite fsinfo_parse), and both back ends
  * on the live mount table of a private mount namespace each test makes for itself, with
  * mounts chosen to be awkward: odd names, every flag, propagation, a deleted root, stacked
  * mounts (suite fsinfo_live). */
@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/cleanup.h"
-#include "libct/fsinfo.h"
-#include "libct/kernel.h"
-#include "libct/syscalls.h"
+#include "libct/base/cleanup.h"
+#include "libct/fs/fsinfo.h"
+#include "libct/base/kernel.h"
+#include "libct/base/syscalls.h"
 #include "tests/unit/block_syscall.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

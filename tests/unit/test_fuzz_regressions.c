@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/state.h"
+#include "libct/state/state.h"
 #include "oci/config.h"
 #include "oci/jsonwalk.h"
 

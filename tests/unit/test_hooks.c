@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "hooks/hooks.h"
-#include "libct/state.h"
+#include "libct/state/state.h"
 
 /* ---- the output's tail ---- */
 

@@ -1,5 +1,5 @@
-/* libct/kernel.c's probe-once feature checks and the libct/syscalls.h definitions they rest
- * on. Criterion runs each test in its own process, so a test may install a seccomp filter to
+/* libct/base/kernel.c's probe-once feature checks and the libct/base/syscalls.h definitions they
+ * rest on. Criterion runs each test in its own process, so a test may install a seccomp filter to
  * make a syscall look missing: it dies with that process. */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "libct/cleanup.h"
-#include "libct/kernel.h"
-#include "libct/syscalls.h"
+#include "libct/base/cleanup.h"
+#include "libct/base/kernel.h"
+#include "libct/base/syscalls.h"
 #include "tests/unit/block_syscall.h"
 
 /* This machine runs 6.18, which has every feature. An older kernel may lack the newer ones:
@@ -136,7 +136,7 @@ Test(kernel_names, out_of_range_is_unknown_and_missing)
 	cr_expect_not(ct_kernel_has((enum ct_kernel_feature) - 1));
 }
 
-/* ---- libct/syscalls.h against the running kernel: numbers, flags and layouts ---------- */
+/* ---- libct/base/syscalls.h against the running kernel: numbers, flags and layouts ----- */
 
 Test(syscalls, clone3_with_pidfd_spawns_and_waits)
 {

@@ -1,7 +1,7 @@
-/* libct/lsm.c: labels asked for are checked against the LSMs this kernel runs. */
+/* libct/child/lsm.c: labels asked for are checked against the LSMs this kernel runs. */
 #include <criterion/criterion.h>
 
-#include "libct/lsm.h"
+#include "libct/child/lsm.h"
 
 Test(lsm, nothing_asked_is_fine)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "libct/mount_options.h"
-#include "libct/syscalls.h"
+#include "libct/fs/mount_options.h"
+#include "libct/base/syscalls.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -24,7 +24,7 @@ struct flag_case {
 	unsigned long clear; /* bit the option turns off, 0 when it only sets */
 };
 
-/* Every flag row of the table in libct/mount_options.c. */
+/* Every flag row of the table in libct/fs/mount_options.c. */
 static const struct flag_case flag_cases[] = {
 	{"ro", MS_RDONLY, 0},
 	{"rw", 0, MS_RDONLY},

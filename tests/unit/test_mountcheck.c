@@ -1,4 +1,4 @@
-/* libct/mountcheck.c: ct_mountcheck_compare() of synthetic expectations and mounts (each
+/* libct/verify/mountcheck.c: ct_mountcheck_compare() of synthetic expectations and mounts (each
  * field that can differ, with the exact message, and agreement), and ct_mountcheck_plan() on
  * built plans: labels, what each kind of mount is expected to be, the cgroup v1
  * hierarchies, masked and read-only paths, the terminal and the root, and shadowing. */
@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "libct/mountcheck.h"
-#include "libct/safefs.h"
-#include "libct/spawn.h"
-#include "libct/syscalls.h"
+#include "libct/verify/mountcheck.h"
+#include "libct/fs/safefs.h"
+#include "libct/plan/spawn.h"
+#include "libct/base/syscalls.h"
 #include "tests/unit/plan_fixture.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,4 +1,4 @@
-/* libct/mountpoint.c: mount points made straight in a fresh directory's fd, the fall back to
+/* libct/fs/mountpoint.c: mount points made straight in a fresh directory's fd, the fall back to
  * resolution in the root, and the check that a fresh directory is still where its path leads
  * once something was mounted elsewhere. Plain directories stand in for the tmpfs mounts:
  * "fresh" directory F is registered under a path that, in the root, leads elsewhere, so
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/mountpoint.h"
+#include "libct/fs/mountpoint.h"
 
 static char top[PATH_MAX]; /* root/ (the rootfs, with root/dev) and fresh/ */
 static int rootfd = -1;

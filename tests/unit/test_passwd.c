@@ -1,9 +1,9 @@
-/* libct/passwd.h: passwd(5) text read as runc reads it, for list's OWNER column and for a
+/* libct/base/passwd.h: passwd(5) text read as runc reads it, for list's OWNER column and for a
  * container's HOME. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "libct/passwd.h"
+#include "libct/base/passwd.h"
 
 static const char passwd[] = "root:x:0:0:root:/root:/bin/bash\n"
 			     "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"

@@ -1,9 +1,9 @@
-/* libct/pathbuf.h: paths and numbers put together without snprintf. */
+/* libct/base/pathbuf.h: paths and numbers put together without snprintf. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "libct/pathbuf.h"
+#include "libct/base/pathbuf.h"
 
 Test(pathbuf, joins_with_one_slash)
 {

@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libct/pidns.h"
+#include "libct/state/pidns.h"
 
 static void assert_nspid(const char *text, pid_t want)
 {

@@ -1,4 +1,4 @@
-/* libct/procfs.c: the private procfs ctrun writes through, and the checked /proc where it
+/* libct/fs/procfs.c: the private procfs ctrun writes through, and the checked /proc where it
  * has none. Writes go to this thread's own comm (/proc/thread-self, as the LSM labels do). */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "libct/procfs.h"
+#include "libct/fs/procfs.h"
 
 static void assert_comm_written(const struct ct_procfs *p, const char *name)
 {

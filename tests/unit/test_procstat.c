@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libct/procstat.h"
+#include "libct/state/procstat.h"
 
 #define STAT_FIELDS 52 /* proc(5) on Linux >= 3.5 */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/readall.h"
+#include "libct/base/readall.h"
 
 /* The read end of a pipe that holds n bytes of 'a'..'z' and is closed for writing. */
 static int pipe_with(size_t n)

@@ -1,4 +1,4 @@
-/* libct/safefs.c: resolution inside a root with hostile symlinks, with both resolvers (openat2
+/* libct/fs/safefs.c: resolution inside a root with hostile symlinks, with both resolvers (openat2
  * and the walk) giving the same answers, creation of missing paths, and chmod/chown through
  * O_PATH fds. Each test builds its own tree under a fresh temporary directory. */
 #include <criterion/criterion.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/safefs.h"
+#include "libct/fs/safefs.h"
 
 static char top[PATH_MAX];  /* the test's temporary directory */
 static char root[PATH_MAX]; /* top/root: the "rootfs" */

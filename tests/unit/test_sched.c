@@ -1,4 +1,4 @@
-/* libct/sched.c: the id lists of execCPUAffinity and memoryPolicy.nodes, the names of
+/* libct/plan/sched.c: the id lists of execCPUAffinity and memoryPolicy.nodes, the names of
  * config.json as Linux's numbers, and the plan the parent builds from them (each bad value
  * refused naming its JSON path). */
 #include <criterion/criterion.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/personality.h>
 
-#include "libct/sched.h"
+#include "libct/plan/sched.h"
 #include "tests/unit/plan_fixture.h"
 
 #define MASK_LONGS 4 /* 256 bits */

@@ -1,4 +1,4 @@
-/* libct/seccomp.c: the OCI names -> libseccomp actions, operators, arches and flags; the
+/* libct/seccomp/seccomp.c: the OCI names -> libseccomp actions, operators, arches and flags; the
  * profile errors naming their JSON path; the compiled program judged by the kernel (loaded
  * in a forked child with no_new_privs); the container process state for the agent. */
 #include <criterion/criterion.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
 
-#include "libct/seccomp.h"
+#include "libct/seccomp/seccomp.h"
 #include "tests/unit/seccomp_fixture.h"
 
 #define JSON(...) #__VA_ARGS__

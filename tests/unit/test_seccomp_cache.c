@@ -1,8 +1,8 @@
-/* libct/seccomp_key.c and libct/seccomp_cache.c: the key changes with every field of the
- * profile and with the runtime, not with how it was parsed; a program from the cache is
- * byte for byte the one libseccomp exports for the profile (Podman's own), loaded the same
- * way; the cache keeps at most CT_SECCOMP_CACHE_MAX entries. libct/build_id.c: the build id
- * is the one readelf reads from the test binary. */
+/* libct/seccomp/seccomp_key.c and libct/seccomp/seccomp_cache.c: the key changes with every field
+ * of the profile and with the runtime, not with how it was parsed; a program from the cache is byte
+ * for byte the one libseccomp exports for the profile (Podman's own), loaded the same way; the
+ * cache keeps at most CT_SECCOMP_CACHE_MAX entries. libct/base/build_id.c: the build id is the one
+ * readelf reads from the test binary. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libct/build_id.h"
-#include "libct/seccomp_cache.h"
-#include "libct/seccomp_key.h"
+#include "libct/base/build_id.h"
+#include "libct/seccomp/seccomp_cache.h"
+#include "libct/seccomp/seccomp_key.h"
 #include "tests/unit/seccomp_fixture.h"
 
 #define JSON(...) #__VA_ARGS__

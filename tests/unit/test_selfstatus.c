@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "libct/selfstatus.h"
+#include "libct/base/selfstatus.h"
 
 static const char status_text[] = "Name:\tctrun\n"
 				  "Umask:\t0022\n"

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "libct/sha256.h"
+#include "libct/base/sha256.h"
 
 /* Hashes len bytes of data in pieces of step bytes (0: in one call). */
 static void assert_digest(const void *data, size_t len, size_t step, const char *want)

@@ -1,10 +1,10 @@
-/* The record of a rootfs bind in a shared mount namespace (libct/shared_root.h): what is
+/* The record of a rootfs bind in a shared mount namespace (libct/state/shared_root.h): what is
  * written reads back the same, and nothing else is taken for a record. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "libct/shared_root.h"
+#include "libct/state/shared_root.h"
 
 static void assert_round_trip(const struct ct_shared_root *r)
 {

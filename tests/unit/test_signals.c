@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <signal.h>
 
-#include "libct/signals.h"
+#include "libct/base/signals.h"
 
 Test(signals, bare_name)
 {

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/spawn.h"
-#include "libct/selfstatus.h"
+#include "libct/plan/spawn.h"
+#include "libct/base/selfstatus.h"
 #include "oci/capabilities.h"
 #include "tests/unit/plan_fixture.h"
 
@@ -499,7 +499,7 @@ Test(spawn_plan, bind_without_source_is_refused)
 }
 
 /* config-linux.md: an absent mount namespace is inherited, and the mounts are made there
- * (libct/rootfs.h: in a private bind of the rootfs), as runc and crun make them. */
+ * (libct/child/rootfs.h: in a private bind of the rootfs), as runc and crun make them. */
 Test(spawn_plan, mounts_without_a_mount_namespace_are_planned)
 {
 	struct plan_fixture f;
@@ -586,7 +586,7 @@ Test(spawn_plan, capability_table_matches_the_kernel_headers)
 			     oci_capability_names[i]);
 }
 
-/* libct/spawn.h: 'Capability name ("CAP_KILL" or "kill")'. */
+/* libct/plan/spawn.h: 'Capability name ("CAP_KILL" or "kill")'. */
 Test(spawn_plan, capability_name_without_prefix)
 {
 	cr_expect_eq(ct_capability_from_name("kill"), CAP_KILL, "the CAP_ prefix may be left out");
@@ -690,7 +690,7 @@ static uint64_t known_caps(const struct ct_init_plan *plan)
 }
 
 /* The init starts with ctrun's own bounding set: only what is in it and unwanted is
- * dropped, one prctl each (libct/selfstatus.h). */
+ * dropped, one prctl each (libct/base/selfstatus.h). */
 Test(spawn_plan, bounding_drops_are_what_ctrun_has_and_the_config_lacks)
 {
 	struct plan_fixture f;

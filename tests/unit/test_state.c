@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libct/state.h"
+#include "libct/state/state.h"
 
 static char tmpdir[64];
 static int rootfd = -1;

@@ -1,4 +1,4 @@
-/* The typed parent/child channel of libct/sync.h over a real socketpair: each message comes
+/* The typed parent/child channel of libct/plan/sync.h over a real socketpair: each message comes
  * out as it went in, an fd travels with PTY_MASTER, and a closed peer reads as EOF. */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/sync.h"
+#include "libct/plan/sync.h"
 
 /* fds[0] parent end, fds[1] child end. */
 static int fds[2] = {-1, -1};

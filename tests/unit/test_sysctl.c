@@ -1,9 +1,9 @@
-/* libct/sysctl.c: which linux.sysctl keys a container may set, by the namespaces it has. */
+/* libct/child/sysctl.c: which linux.sysctl keys a container may set, by the namespaces it has. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "libct/sysctl.h"
+#include "libct/child/sysctl.h"
 
 static const struct ct_sysctl_namespaces all = {.ipc = true, .net = true, .uts = true};
 static const struct ct_sysctl_namespaces none = {0};

@@ -16,8 +16,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "libct/fdpass.h"
-#include "libct/terminal.h"
+#include "libct/base/fdpass.h"
+#include "libct/child/terminal.h"
 
 static void need_ptmx(void)
 {

@@ -1,4 +1,4 @@
-/* The id mapping helpers of libct/userns.h: what the kernel would refuse in a uid_map or
+/* The id mapping helpers of libct/parent/userns.h: what the kernel would refuse in a uid_map or
  * gid_map is refused before the clone, naming the JSON path; the map text is one
  * "containerID hostID size" line per range. */
 #include <criterion/criterion.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/idmap_writer.h"
-#include "libct/userns.h"
+#include "libct/plan/idmap_writer.h"
+#include "libct/parent/userns.h"
 
 #define MAPS(...)                                 \
 	((struct oci_id_mapping[]){__VA_ARGS__}), \
@@ -130,7 +130,7 @@ Test(userns, format_of_no_range_is_empty)
 	free(text);
 }
 
-/* libct/idmap_writer.h: root writes any map; a user its own id alone (setgroups denied for
+/* libct/plan/idmap_writer.h: root writes any map; a user its own id alone (setgroups denied for
  * a gid map), anything else through newuidmap/newgidmap. */
 Test(idmap_writer, who_writes_which_map)
 {

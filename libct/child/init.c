@@ -1,0 +1,283 @@
+/* The container init: runs in the child right after clone, on the parent's copied memory
+ * image, applying the plan of spawn_plan.c as one readable sequence of named steps. Any
+ * failing step sends its error to the parent over the sync socket and exits. */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "libct/base/cleanup.h"
+#include "libct/child/init_hooks.h"
+#include "libct/child/lsm.h"
+#include "libct/verify/mountcheck.h"
+#include "libct/fs/mountfd.h"
+#include "libct/child/process.h"
+#include "libct/fs/procfs.h"
+#include "libct/child/rootfs.h"
+#include "libct/fs/safefs.h"
+#include "libct/plan/spawn.h"
+#include "libct/plan/sync.h"
+#include "libct/base/syscalls.h"
+#include "libct/child/terminal.h"
+
+static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
+{
+	/* pid and time namespaces apply to children only: the parent joined them before the
+	 * clone (spawn.c), and the user namespace a joiner did (sync.h). The mount namespace
+	 * goes last so the other paths stay reachable. */
+	static const enum oci_ns_type order[] = {OCI_NS_IPC, OCI_NS_UTS, OCI_NS_NETWORK,
+						 OCI_NS_CGROUP, OCI_NS_MOUNT};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int fd = plan->join_fds[order[i]];
+		if (fd >= 0 && setns(fd, (int)ct_ns_clone_flags[order[i]]) < 0)
+			return ct_error_set(err, errno, "join %s namespace",
+					    oci_namespace_names[order[i]]);
+	}
+	return 0;
+}
+
+/* user_namespaces(7): born with no id mapped (or cloned by a joiner that the parent has
+ * not heard from yet), the init waits for the parent, then takes uid and gid 0 inside,
+ * whose capabilities the rest of the set-up needs. */
+static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (!plan->userns)
+		return 0;
+	if (ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the user namespace", err) < 0)
+		return -1;
+	if (ct_setresgid_1thread(0, 0, 0) < 0)
+		return ct_error_set(err, errno, "set gid 0 in the user namespace");
+	if (ct_setresuid_1thread(0, 0, 0) < 0)
+		return ct_error_set(err, errno, "set uid 0 in the user namespace");
+	ct_mount_keep_source_flags(true);
+	return 0;
+}
+
+/* Without a memory limit, memory before anything is made (libct/parent/spawn_plan.c): what the
+ * set-up makes is the container's. */
+static int join_memory_first(struct ct_init_plan *plan, struct ct_error *err)
+{
+	return plan->memory_first ? ct_cgroup_self_join(&plan->cgroup_join_late, err) : 0;
+}
+
+static int make_network_namespace(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->early_netns && unshare(CLONE_NEWNET) < 0)
+		return ct_error_set(err, errno, "create network namespace");
+	return 0;
+}
+
+/* The parent puts the init in its cgroup before it runs anything of the container's
+ * (libct/plan/sync.h), but for the v1 hierarchies the init joins itself, without the kernel's
+ * global lock; the cgroup namespace made after that has the container's cgroup as root.
+ * Directories the parent made after the clone come with CGROUP_READY, their `tasks` open. */
+static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg)
+		return 0;
+	if (!plan->cgroup_rest_after_clone) {
+		if (ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0)
+			return -1;
+	} else {
+		int fds[CT_CGROUP_SELF_JOIN_MAX];
+		size_t n;
+		if (ct_sync_expect_fds(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", fds,
+				       CT_CGROUP_SELF_JOIN_MAX, &n, err) < 0 ||
+		    ct_cgroup_self_join_adopt(cg, ct_cgroup_late_key(cg), fds, n,
+					      &plan->cgroup_join, err) < 0)
+			return -1;
+	}
+	return ct_cgroup_self_join(&plan->cgroup_join, err);
+}
+
+/* The namespaces the plan leaves to the init (libct/parent/spawn_plan.c): IPC once root in the user
+ * namespace, cgroup once in the container's cgroup. */
+static int unshare_late_namespaces(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->late_ipcns && unshare(CLONE_NEWIPC) < 0)
+		return ct_error_set(err, errno, "create IPC namespace");
+	if (plan->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
+		return ct_error_set(err, errno, "create cgroup namespace");
+	return 0;
+}
+
+static int set_host_names(const struct oci_config *c, struct ct_error *err)
+{
+	if (c->hostname && sethostname(c->hostname, strlen(c->hostname)) < 0)
+		return ct_error_set(err, errno, "set hostname \"%s\"", c->hostname);
+	if (c->domainname && setdomainname(c->domainname, strlen(c->domainname)) < 0)
+		return ct_error_set(err, errno, "set domainname \"%s\"", c->domainname);
+	return 0;
+}
+
+static bool same_inode(int a, int b)
+{
+	struct stat sa, sb;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* create may still have work on the init after READY (the v1 memory cgroup, where the init
+ * could not join it itself): killed before it is done, the init would wait on the exec fifo
+ * for ever, startable outside its memory limit. The socket's EOF instead of CREATED says so,
+ * and the init goes. (run: START does it.) */
+static int wait_for_create(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->opts->start != CT_START_FIFO)
+		return 0;
+	return ct_sync_expect(plan->sync_fd, CT_SYNC_CREATED, "create was done", err);
+}
+
+/* Before any namespace is joined or the root changes, while /proc is the caller's: the
+ * directory of the init's own fds, where the exec fifo is reopened (wait_for_start). */
+static void open_own_fd_dir(struct ct_init_plan *plan)
+{
+	if (plan->opts->start == CT_START_FIFO)
+		plan->own_fd_dir =
+			openat(AT_FDCWD, "/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* Blocks until `ctrun start` opens the fifo for reading (or run says START) and returns the
+ * channel the start is reported on. The O_PATH fd is reopened for writing through the
+ * init's own fd directory, opened before the root changed; only where the caller's /proc
+ * had none, through the container's /proc, where a config mount (on /proc/1/fd) may put
+ * another file: either way it is used only when it is the fifo. */
+static int wait_for_start(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->opts->start == CT_START_SYNC)
+		return ct_sync_expect(plan->sync_fd, CT_SYNC_START, "start", err) < 0
+			       ? -1
+			       : plan->sync_fd;
+	char path[64];
+	int dir = plan->own_fd_dir >= 0 ? plan->own_fd_dir : AT_FDCWD;
+	snprintf(path, sizeof(path), "%s%d", dir == AT_FDCWD ? "/proc/self/fd/" : "",
+		 plan->exec_fifo_fd);
+	int fd;
+	do
+		fd = openat(dir, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return ct_error_set(err, errno, "open exec fifo");
+	if (!same_inode(fd, plan->exec_fifo_fd)) {
+		close(fd);
+		return ct_error_set_plain(err, EXDEV, "open exec fifo: \"%s\" is not the fifo",
+					  path);
+	}
+	return fd;
+}
+
+/* startContainer, then STARTED or the error to the starter. The channel stays open and
+ * close-on-exec: its EOF tells the starter that the execve happened (poststart). Returns
+ * 0, -1 with err to print, or 1 after a failure the starter has been told. */
+static int start_container(struct ct_init_plan *plan, struct ct_error *err)
+{
+	int channel = wait_for_start(plan, err);
+	if (channel < 0)
+		return -1;
+	if (ct_init_start_hooks(plan, err) < 0)
+		return ct_init_report_start(plan, channel, err, NULL) < 0 ? -1 : 1;
+	return ct_init_report_start(plan, channel, NULL, err);
+}
+
+/* Last of the mount work (the terminal's bind included), before the identity changes. */
+static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (!plan->opts->verify_mounts)
+		return 0;
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct ct_mountcheck_report r;
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	if (ct_mountcheck_run(plan->expect, plan->n_expect, root, &r, err) < 0)
+		return -1;
+	size_t n = strlen(plan->ready_note);
+	snprintf(plan->ready_note + n, sizeof(plan->ready_note) - n,
+		 "%smounts verified with %s: %zu checked, %zu extra%s%s", n ? "; " : "",
+		 ct_mounts_backend_name(r.backend), r.checked, r.n_extra, r.n_extra ? ": " : "",
+		 r.extra);
+	return 0;
+}
+
+/* In a shared mount namespace the parent records the rootfs's bind, which delete detaches
+ * (libct/state/shared_root.h), and detaches it itself if the set-up fails from here on: its root
+ * is the init's root now. */
+static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->new_mount_ns)
+		return 0;
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	return ct_sync_send_root_bind(plan->sync_fd, root, err);
+}
+
+static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
+{
+	const struct oci_config *c = plan->config;
+	bool exec_failed;
+	if (join_memory_first(plan, err) < 0 || make_network_namespace(plan, err) < 0 ||
+	    wait_for_cgroup(plan, err) < 0 || enter_user_namespace(plan, err) < 0 ||
+	    unshare_late_namespaces(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
+	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
+		return -1;
+	if (ct_rootfs_setup(plan, err) < 0 || send_root_bind(plan, err) < 0)
+		return -1;
+	/* for the debug log, first: the mount check's report ends the line */
+	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
+		 plan->writes_proc ? plan->procfs.how : "none (nothing to write)");
+	if (ct_process_setup_early(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
+	    ct_process_setup_late(plan, exe, exe_size, &exec_failed, err) < 0)
+		return -1;
+	return 0;
+}
+
+void ct_init_run(struct ct_init_plan *plan)
+{
+	struct ct_error err = {0};
+	char exe[PATH_MAX];
+	for (size_t i = 0; i < plan->opts->n_runtime_fds; i++)
+		close(plan->opts->runtime_fds[i]);
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* until READY: die with a failed create */
+	open_own_fd_dir(plan);
+	if (init_steps(plan, exe, sizeof(exe), &err) < 0) {
+		ct_rootfs_undo_shared(plan);
+		ct_sync_send_error(plan->sync_fd, &err);
+		_exit(1);
+	}
+	/* cleared before READY: create may exit as soon as it has sent CREATED */
+	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
+	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0 ||
+	    wait_for_create(plan, &err) < 0) {
+		ct_rootfs_undo_shared(plan);
+		_exit(1);
+	}
+	ct_rootfs_set_up(plan);
+	/* after READY: dropping a detached mount waits for an RCU grace period, which the
+	 * parent need not wait for */
+	ct_procfs_close(&plan->procfs);
+	int started = start_container(plan, &err);
+	if (plan->own_fd_dir >= 0)
+		close(plan->own_fd_dir);
+	plan->own_fd_dir = -1;
+	if (started != 0) {
+		if (started < 0)
+			fprintf(stderr, "ctrun: %s\n", err.msg);
+		_exit(126);
+	}
+	/* after the start: READY and the exec fifo are through, only execve is left */
+	int status = ct_process_exec(plan, exe, &err);
+	fprintf(stderr, "ctrun: %s\n", err.msg);
+	_exit(status < 0 ? 126 : status);
+}

@@ -1,0 +1,372 @@
+/* The user process's attributes, shared by the container init and exec (process.h). */
+#include "libct/child/process.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "libct/cgroup/cgroup.h"
+#include "libct/base/cleanup.h"
+#include "libct/child/home_env.h"
+#include "libct/child/lsm.h"
+#include "libct/fs/mountfd.h"
+#include "libct/fs/procfs.h"
+#include "libct/fs/safefs.h"
+#include "libct/plan/sync.h"
+#include "libct/base/syscalls.h"
+#include "libct/child/terminal.h"
+
+int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (plan->opts->no_new_keyring)
+		return 0;
+	/* KEYCTL_JOIN_SESSION_KEYRING = 1; kernels without keys (ENOSYS) or a profile that
+	 * forbids keyctl are not an error, as with runc. */
+	if (syscall(SYS_keyctl, 1, plan->keyring_name, 0, 0, 0) < 0 && errno != ENOSYS &&
+	    errno != EPERM)
+		return ct_error_set(err, errno, "join session keyring \"%s\"", plan->keyring_name);
+	return 0;
+}
+
+static int write_oom_score_adj(const struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_process *p = &plan->config->process;
+	if (!p->has_oom_score_adj)
+		return 0;
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+	if (ct_procfs_write(&plan->procfs, "/proc/self/oom_score_adj", buf, err) < 0)
+		return ct_error_prefix(err, "set oom_score_adj %d", p->oom_score_adj);
+	return 0;
+}
+
+static int apply_rlimits(struct ct_init_plan *plan, struct ct_error *err)
+{
+	for (size_t i = 0; i < plan->n_rlimits; i++) {
+		const struct ct_planned_rlimit *r = &plan->rlimits[i];
+		if (setrlimit(r->resource, &r->limit) < 0)
+			return ct_error_set(err, errno, "set %s",
+					    plan->config->process.rlimits.items[i].type);
+	}
+	return 0;
+}
+
+/* Only what the process starts with and must lose (the plan knows both): no syscall for a
+ * capability that is not there. */
+static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
+{
+	for (int cap = 0; cap <= plan->cap_last; cap++) {
+		if (!(plan->cap_drop & (1ULL << cap)))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			return ct_error_set(err, errno, "drop capability %d from the bounding set",
+					    cap);
+	}
+	return 0;
+}
+
+/* With setgroups denied (a gid map of the caller's own gid), the groups stay as they are:
+ * the plan refused additional gids there. */
+static int switch_user(const struct oci_user *u, bool setgroups_denied, struct ct_error *err)
+{
+	if (!setgroups_denied &&
+	    ct_setgroups_1thread(u->additional_gids.len, u->additional_gids.items) < 0)
+		return ct_error_set(err, errno, "set additional groups");
+	if (ct_setresgid_1thread(u->gid, u->gid, u->gid) < 0)
+		return ct_error_set(err, errno, "set gid %u", u->gid);
+	if (ct_setresuid_1thread(u->uid, u->uid, u->uid) < 0)
+		return ct_error_set(err, errno, "set uid %u", u->uid);
+	if (u->has_umask)
+		umask(u->umask);
+	return 0;
+}
+
+/* capset(2) itself: libcap's cap_set_proc() asks the kernel's version with capget first. */
+static int apply_capabilities(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		data[i].effective = (uint32_t)(plan->cap_effective >> (32 * i));
+		data[i].permitted = (uint32_t)(plan->cap_permitted >> (32 * i));
+		data[i].inheritable = (uint32_t)(plan->cap_inheritable >> (32 * i));
+	}
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return ct_error_set(err, errno, "set capabilities");
+	for (int cap = 0; cap <= plan->cap_last; cap++)
+		if ((plan->cap_ambient & (1ULL << cap)) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+			return ct_error_set(err, errno, "raise ambient capability %d", cap);
+	return 0;
+}
+
+/* Capabilities around the uid switch: bounding first (needs CAP_SETPCAP), keep the
+ * permitted set across setuid, then set the configured sets. */
+static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_process *p = &plan->config->process;
+	/* the permitted set is cleared only when no uid stays 0 (capabilities(7)) */
+	bool keep = p->user.uid != 0;
+	if (plan->set_caps && drop_bounding_set(plan, err) < 0)
+		return -1;
+	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return ct_error_set(err, errno, "keep capabilities across setuid");
+	if (switch_user(&p->user, plan->setgroups_denied, err) < 0)
+		return -1;
+	if (keep && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+		return ct_error_set(err, errno, "reset keep-capabilities");
+	if (plan->set_caps && apply_capabilities(plan, err) < 0)
+		return -1;
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return ct_error_set(err, errno, "set no_new_privs");
+	return 0;
+}
+
+/* /dev/console is the container's terminal (config-linux.md#default-devices). */
+static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
+{
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct ct_mount_flags bind = {.bind = true};
+	struct ct_mount_request rq = {
+		.source = "the pty slave", .source_fd = slave, .flags = &bind, .file = true};
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	if (ct_mount_in_root(root, "/dev/console", &rq, mounted_id, err) < 0)
+		return ct_error_prefix(err, "bind the terminal on /dev/console");
+	return 0;
+}
+
+/* The slave is opened from the master (no path lookup in the container) before the master
+ * leaves, so the terminal exists whatever the receiver does with its copy. */
+static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_process *p = &plan->config->process;
+	if (!p->terminal)
+		return 0;
+	int master;
+	char slave_name[PATH_MAX];
+	if (ct_pty_open(&master, slave_name, sizeof(slave_name), err) < 0)
+		return -1;
+	int slave = -1;
+	int rc = -1;
+	if (p->has_console_size && ct_pty_set_size(master, (unsigned short)p->console_size.height,
+						   (unsigned short)p->console_size.width, err) < 0)
+		goto out;
+	slave = ct_pty_open_slave(master, slave_name, err);
+	if (slave < 0 ||
+	    (plan->console_is_terminal &&
+	     bind_console(slave, ct_expect_id(plan, plan->expect_console), err) < 0) ||
+	    ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
+		goto out;
+	rc = ct_pty_make_controlling_fd(slave, err);
+	slave = -1; /* now fds 0-2 */
+out:
+	close(master);
+	if (slave >= 0)
+		close(slave);
+	return rc;
+}
+
+/* In runc's (Go's) words, which Podman looks for to tell 127 from 126. */
+static int exec_error(struct ct_error *err, int errnum, const char *name)
+{
+	const char *why = errnum == ENOENT   ? "no such file or directory"
+			  : errnum == EACCES ? "permission denied"
+					     : strerror(errnum);
+	return ct_error_set_plain(err, errnum, "exec \"%s\": %s", name, why);
+}
+
+/* Finds process.args[0] as execvp would, in the container, so a missing binary is an
+ * error of create rather than of start. Returns a path in buf. */
+static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
+			      struct ct_error *err)
+{
+	const char *name = plan->config->process.args.items[0];
+	if (strchr(name, '/')) {
+		if (access(name, X_OK) < 0)
+			return exec_error(err, errno, name);
+		snprintf(buf, size, "%s", name);
+		return 0;
+	}
+	const char *dir = plan->path_env;
+	while (dir) {
+		const char *end = strchr(dir, ':');
+		size_t len = end ? (size_t)(end - dir) : strlen(dir);
+		snprintf(buf, size, "%.*s/%s", (int)len, len ? dir : ".", name);
+		struct stat st;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return 0;
+		dir = end ? end + 1 : NULL;
+	}
+	return ct_error_set_plain(err, ENOENT, "exec \"%s\": executable file not found in $PATH",
+				  name);
+}
+
+/* The program into the page cache before READY, while on cgroup v1 the init is still in the
+ * runtime's memory cgroup (it joins the container's once set up): faulted in from a cold
+ * cache after the join, the program's pages and their readahead are charged to a container
+ * with a small limit, which the OOM killer then ends, run after run (/bin/true under
+ * 224 KiB). Only for a memory limit that joins late; on v2 the init is charged from its
+ * birth, where a read of the whole file would only cost the container more. */
+#define EXEC_READAHEAD_MAX (8u << 20)
+
+static void read_ahead_executable(const struct ct_init_plan *plan, const char *exe)
+{
+	const struct oci_resources *r = &plan->config->linux_.resources;
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!r->has_memory || !r->memory.has_limit || r->memory.limit <= 0 || !cg ||
+	    !ct_cgroup_late_key(cg))
+		return;
+	_cleanup_close_ int fd = openat(AT_FDCWD, exe, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		readahead(fd, 0,
+			  (size_t)st.st_size < EXEC_READAHEAD_MAX ? (size_t)st.st_size
+								  : EXEC_READAHEAD_MAX);
+}
+
+/* cwd is resolved in the container's root like every rootfs path: "..", a symlink to a
+ * host path or a magic link such as /proc/self/fd/N (an inherited host directory) cannot
+ * leave it (CVE-2024-21626). */
+static int enter_cwd(const struct oci_process *p, struct ct_error *err)
+{
+	if (strcmp(p->cwd, "/") == 0) /* the root itself: nothing to resolve */
+		return chdir("/") < 0 ? ct_error_set(err, errno, "chdir to cwd \"/\"") : 0;
+	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return ct_error_set(err, errno, "open /");
+	_cleanup_close_ int fd = ct_root_open(root, p->cwd, false);
+	if (fd < 0 || fchdir(fd) < 0)
+		return ct_error_set(err, errno, "chdir to cwd \"%s\"", p->cwd);
+	return 0;
+}
+
+/* Without close_range(CLOSE_RANGE_CLOEXEC) (before 5.11): every open fd from `from` on,
+ * as /proc/self/fd lists them, gets FD_CLOEXEC. */
+static int cloexec_from_listing(int from, struct ct_error *err)
+{
+	_cleanup_closedir_ DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return ct_error_set(err, errno, "list /proc/self/fd");
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+		if (fd >= from && fd != dirfd(d) && fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 &&
+		    errno != EBADF)
+			return ct_error_set(err, errno, "mark fd %d close-on-exec", fd);
+	}
+	return 0;
+}
+
+/* fds 3 .. 3+preserve-1 survive the exec, everything else is close-on-exec. In that range
+ * an fd of ctrun's own is close-on-exec already (one its caller passed came through an
+ * execve, so it is not) and stays so: only the caller's fds are passed on. */
+static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
+{
+	int keep = 3 + plan->opts->preserve_fds;
+	/* CLOSE_RANGE_CLOEXEC (4): the inherited fds the caller did not ask to pass on */
+	if (syscall(SYS_close_range, keep, ~0U, 4) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EINVAL && errno != EPERM)
+		return ct_error_set(err, errno, "mark fds close-on-exec");
+	return cloexec_from_listing(keep, err);
+}
+
+/* Handlers go at execve by themselves; an ignored signal stays ignored: only those (as the
+ * parent saw them, libct/base/selfstatus.h) are set back to the default. The bare syscall: musl's
+ * sigaction() refuses the signals it reserves (32-34), which the caller may have ignored. */
+static void reset_signals(uint64_t ignored, const sigset_t *mask)
+{
+	/* the kernel's struct sigaction, all zero: SIG_DFL is 0, no flags, an empty mask, so
+	 * whatever the architecture's order of its fields (mips puts flags first, arm64 has no
+	 * restorer), zeros are right; 4 words cover every layout */
+	static const uint64_t dfl[4];
+	for (int sig = 1; sig <= 64; sig++)
+		if (ignored & (1ULL << (sig - 1)))
+			syscall(SYS_rt_sigaction, sig, dfl, NULL, sizeof(uint64_t));
+	sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
+/* Loads the filter when this is its point (spawn.h); a notify fd goes to the parent, which
+ * passes it on to the agent: the container keeps no copy that could answer for it. */
+static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point point,
+			   struct ct_error *err)
+{
+	if (!plan->seccomp.insns || plan->seccomp_point != point)
+		return 0;
+	int listener;
+	if (ct_seccomp_load(&plan->seccomp, &listener, err) < 0)
+		return -1;
+	if (listener < 0)
+		return 0;
+	int rc = ct_sync_send_seccomp_fd(plan->sync_fd, listener, err);
+	close(listener);
+	return rc;
+}
+
+int ct_process_setup_early(struct ct_init_plan *plan, struct ct_error *err)
+{
+	if (write_oom_score_adj(plan, err) < 0 || apply_rlimits(plan, err) < 0 ||
+	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size, bool *exec_failed,
+			  struct ct_error *err)
+{
+	const struct oci_process *p = &plan->config->process;
+	*exec_failed = false;
+	/* first: as root, before a label or filter could refuse the read */
+	if (ct_home_env_apply(plan, err) < 0 ||
+	    ct_lsm_apply(&plan->procfs, p->apparmor_profile, p->selinux_label, err) < 0 ||
+	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
+	    apply_identity(plan, err) < 0 || enter_cwd(p, err) < 0)
+		return -1;
+	if (resolve_executable(plan, exe, exe_size, err) < 0) {
+		*exec_failed = true;
+		return -1;
+	}
+	read_ahead_executable(plan, exe);
+	/* the set-up's memory stays charged outside; before prepare_fds closes the fd */
+	if (ct_cgroup_self_join(&plan->cgroup_join_late, err) < 0 || prepare_fds(plan, err) < 0 ||
+	    ct_personality_apply(&plan->sched, err) < 0 ||
+	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ct_process_exec(struct ct_init_plan *plan, const char *exe, struct ct_error *err)
+{
+	reset_signals(plan->sig_reset, &plan->opts->child_sigmask);
+	if (load_seccomp_at(plan, CT_SECCOMP_BEFORE_EXEC, err) < 0)
+		return -1;
+	extern char **environ;
+	environ = plan->envp;
+	execv(exe, plan->argv);
+	int saved = errno;
+	exec_error(err, saved, exe);
+	return ct_process_exec_status(saved);
+}
+
+int ct_process_exec_status(int errnum)
+{
+	return errnum == ENOENT ? 127 : 126;
+}
+
+bool ct_process_writes_proc(const struct oci_process *p)
+{
+	return p->has_oom_score_adj || (p->apparmor_profile && *p->apparmor_profile) ||
+	       (p->selinux_label && *p->selinux_label);
+}

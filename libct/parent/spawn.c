@@ -1,0 +1,587 @@
+/* clone3(CLONE_PIDFD | namespaces) of the container init, with the clone() fallback, and the
+ * parent's side of the set-up conversation (libct/plan/sync.h). */
+#include "libct/plan/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hooks/hooks.h"
+#include "libct/cgroup/cgroup.h"
+#include "libct/base/cleanup.h"
+#include "libct/fs/procfs.h"
+#include "libct/state/shared_root.h"
+#include "libct/base/signals.h"
+#include "libct/parent/spawn_cgroup.h"
+#include "libct/plan/sync.h"
+#include "libct/base/syscalls.h"
+#include "libct/parent/userns.h"
+
+#define EXEC_FIFO "exec.fifo"
+
+/* The fifo `ctrun start` opens; the child holds an O_PATH fd and reopens it through
+ * /proc/self/fd after dropping privileges, so the 0700 state directory stays closed. */
+static int make_exec_fifo(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+			  struct ct_error *err)
+{
+	if (mkfifoat(o->state_dirfd, EXEC_FIFO, 0600) < 0)
+		return ct_error_set(err, errno, "create exec fifo");
+	if (fchmodat(o->state_dirfd, EXEC_FIFO, 0622, 0) < 0)
+		return ct_error_set(err, errno, "chmod exec fifo");
+	plan->exec_fifo_fd = openat(o->state_dirfd, EXEC_FIFO, O_PATH | O_CLOEXEC);
+	if (plan->exec_fifo_fd < 0)
+		return ct_error_set(err, errno, "open exec fifo");
+	return 0;
+}
+
+static int write_time_offsets(const struct oci_time_offsets *t, struct ct_error *err)
+{
+	char buf[128];
+	int n = 0;
+	if (t->has_monotonic)
+		n += snprintf(buf + n, sizeof(buf) - n, "monotonic %lld %u\n",
+			      (long long)t->monotonic.secs, t->monotonic.nanosecs);
+	if (t->has_boottime)
+		n += snprintf(buf + n, sizeof(buf) - n, "boottime %lld %u\n",
+			      (long long)t->boottime.secs, t->boottime.nanosecs);
+	struct ct_procfs procfs;
+	ct_procfs_open(&procfs, NULL);
+	int rc = ct_procfs_write(&procfs, "/proc/self/timens_offsets", buf, err);
+	ct_procfs_close(&procfs);
+	if (rc < 0)
+		return ct_error_prefix(err, "write time namespace offsets");
+	return 0;
+}
+
+/* pid and time namespaces take effect for children only: the parent enters them (or makes
+ * a new time namespace with its offsets, which must be set before anyone is inside). */
+static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_linux *lx = &plan->config->linux_;
+	if (plan->join_fds[OCI_NS_PID] >= 0 && setns(plan->join_fds[OCI_NS_PID], CLONE_NEWPID) < 0)
+		return ct_error_set(err, errno, "join pid namespace");
+	if (plan->join_fds[OCI_NS_TIME] >= 0 &&
+	    setns(plan->join_fds[OCI_NS_TIME], CLONE_NEWTIME) < 0)
+		return ct_error_set(err, errno, "join time namespace");
+	if (plan->unshare_flags & CLONE_NEWTIME) {
+		plan->unshare_flags &= ~(unsigned long)CLONE_NEWTIME;
+		if (unshare(CLONE_NEWTIME) < 0)
+			return ct_error_set(err, errno, "create time namespace");
+		if (lx->has_time_offsets && write_time_offsets(&lx->time_offsets, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Returns the pid (0 in the child), -1 with errno on failure; *method names the call that
+ * made the child, for the debug log (the fallbacks are otherwise invisible). cgroup_fd >= 0:
+ * born in that cgroup2 directory (CLONE_INTO_CGROUP, 5.7+), *born says whether it was. */
+pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			  bool *born)
+{
+	struct clone_args args = {
+		.flags = CLONE_PIDFD | flags,
+		.pidfd = (uint64_t)(uintptr_t)pidfd,
+		/* a CLONE_PARENT child signals as its creator would: clone3 wants 0 here */
+		.exit_signal = flags & CLONE_PARENT ? 0 : SIGCHLD,
+	};
+	*method = "clone3";
+	*born = false;
+	pid_t pid = -1;
+	if (cgroup_fd >= 0) {
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = (uint64_t)cgroup_fd;
+		pid = ct_clone3(&args, sizeof(args));
+		if (pid >= 0) {
+			*born = pid > 0;
+			return pid;
+		}
+		/* before 5.7 (E2BIG/EINVAL), or refused: the parent writes cgroup.procs */
+		args.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+		args.cgroup = 0;
+	}
+	pid = ct_clone3(&args, sizeof(args));
+	if (pid >= 0 || (errno != ENOSYS && errno != EPERM))
+		return pid;
+	/* clone3 missing, or refused by an old seccomp profile: clone() with CLONE_PIDFD,
+	 * used like fork (no new stack); x86_64 argument order: flags, stack, parent_tid. */
+	*method = "clone";
+	pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | flags | SIGCHLD, NULL, pidfd, NULL, 0);
+	if (pid != -1 || errno != EINVAL)
+		return pid;
+	/* Before Linux 5.2 there is no CLONE_PIDFD: take the pidfd right after. */
+	*method = "clone+pidfd_open";
+	pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, 0);
+	if (pid <= 0)
+		return pid;
+	*pidfd = ct_pidfd_open(pid, 0);
+	if (*pidfd < 0) {
+		/* No pidfd, no way to drive the init safely: do not leave it running. */
+		int saved = errno;
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		errno = saved;
+		return -1;
+	}
+	return pid;
+}
+
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
+{
+	bool born;
+	return ct_clone_pidfd_into(flags, -1, pidfd, method, &born);
+}
+
+/* config-linux.md#seccomp: the agent at listenerPath gets the notify fd with the state of
+ * the container being created; failing to send it fails the create. */
+int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd,
+				struct ct_error *err)
+{
+	const struct oci_seccomp *s = &o->config->linux_.seccomp;
+	if (fd < 0)
+		return ct_error_set(err, EPROTO, "seccomp message without a descriptor");
+	struct ct_seccomp_state st = {
+		.id = o->id,
+		.bundle = o->bundle,
+		.metadata = s->listener_metadata,
+		.pid = pid,
+		.annotations = &o->config->annotations,
+		.status = o->agent_status,
+	};
+	int rc = ct_seccomp_send_listener(s->listener_path, fd, &st, err);
+	close(fd);
+	return rc;
+}
+
+/* prestart then createRuntime (runtime.md#lifecycle steps 3-4), in our namespaces, with
+ * the state as the runtime sees it; the init waits for HOOKS_DONE. */
+static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct ct_spawned *out,
+				    struct ct_error *err)
+{
+	const struct oci_hooks *h = &o->config->hooks;
+	char *state;
+	if (ct_state_format_compact(o->state, "creating", out->pid, &state, err) < 0)
+		return -1;
+	int rc = ct_hooks_run(h, CT_HOOK_PRESTART, state, err);
+	if (rc == 0)
+		rc = ct_hooks_run(h, CT_HOOK_CREATE_RUNTIME, state, err);
+	free(state);
+	return rc < 0 ? -1 : ct_sync_send_hooks_done(out->sync_fd, err);
+}
+
+/* The set-up messages that carry an fd: the terminal's master (kept in *pty_master) and a
+ * seccomp notify fd (passed on). 1 when msg was one of them, 0 when not, -1 on error. */
+static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_sync_msg *msg, int fd,
+		   int *pty_master, struct ct_error *err)
+{
+	switch (msg->type) {
+	case CT_SYNC_PTY_MASTER:
+		if (fd < 0)
+			return ct_error_set(err, EPROTO, "pty message without a descriptor");
+		if (*pty_master >= 0)
+			close(*pty_master);
+		*pty_master = fd;
+		return 1;
+	case CT_SYNC_SECCOMP_FD:
+		return ct_spawn_forward_seccomp_fd(o, pid, fd, err) < 0 ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
+int ct_spawn_next_msg(const struct ct_spawn_opts *o, int sock, pid_t pid, int *pty_master,
+		      struct ct_sync_msg *msg, int *fd, struct ct_error *err)
+{
+	for (;;) {
+		int taken;
+		if (ct_sync_recv(sock, msg, fd, err) < 0 ||
+		    (taken = take_fd(o, pid, msg, *fd, pty_master, err)) < 0)
+			return -1;
+		if (!taken)
+			return 0;
+	}
+}
+
+/* The init closed the channel without a word: it died. How, when its pidfd says so within a
+ * second (not reaped here: WNOWAIT); a signal is what the OOM killer sends an init whose set-up
+ * does not fit in its memory limit, charged from its birth on cgroup v2. */
+static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
+{
+	static const char what[] = "container init exited during set-up";
+	struct pollfd p = {.fd = out->pidfd, .events = POLLIN};
+	siginfo_t info = {0};
+	if (out->pidfd < 0 || poll(&p, 1, 1000) != 1 ||
+	    waitid(P_PIDFD, (id_t)out->pidfd, &info, WEXITED | WNOWAIT | WNOHANG) < 0 ||
+	    info.si_pid == 0)
+		return ct_error_set_plain(err, ECHILD, "%s", what);
+	if (info.si_code == CLD_EXITED)
+		return ct_error_set_plain(err, ECHILD, "%s with status %d", what, info.si_status);
+	return ct_error_set_plain(
+		err, ECHILD, "container init killed by signal %d (SIG%s) during set-up%s",
+		info.si_status, ct_signal_abbrev(info.si_status) ?: "?",
+		info.si_status == SIGKILL
+			? " (the OOM killer's signal: is the memory limit too small?)"
+			: "");
+}
+
+static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
+			  struct ct_error *err)
+{
+	for (;;) {
+		struct ct_sync_msg msg;
+		int fd;
+		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
+			return -1;
+		switch (msg.type) {
+		case CT_SYNC_READY:
+			snprintf(out->note, sizeof(out->note), "%s", msg.text);
+			return 0;
+		case CT_SYNC_ROOT_BIND:
+			if (fd < 0)
+				return ct_error_set(err, EPROTO, "ROOT_BIND without a descriptor");
+			if (out->shared_root >= 0)
+				close(out->shared_root);
+			out->shared_root = fd;
+			break;
+		case CT_SYNC_CREATE_HOOKS:
+			if (fd >= 0)
+				close(fd);
+			if (run_create_runtime_hooks(o, out, err) < 0)
+				return -1;
+			break;
+		case CT_SYNC_ERROR:
+			ct_error_set(err, 0, "%s", msg.text);
+			err->errnum = msg.errnum;
+			return -1;
+		case CT_SYNC_EOF:
+			return init_vanished(out, err);
+		default:
+			if (fd >= 0)
+				close(fd);
+			return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
+		}
+	}
+}
+
+/* The parent writes the maps: as root it may map any range, setgroups staying allowed;
+ * a user without privilege through newuidmap/newgidmap, or its own id alone (setgroups
+ * denied for a gid map), as runc in rootless mode (libct/plan/idmap_writer.h). */
+static int release_user_namespace(const struct ct_init_plan *plan, const struct ct_spawned *out,
+				  struct ct_error *err)
+{
+	if (!plan->userns)
+		return 0;
+	if (plan->uid_map &&
+	    (ct_idmap_write_with(out->pid, false, plan->uid_writer, plan->uid_map, err) < 0 ||
+	     ct_idmap_write_with(out->pid, true, plan->gid_writer, plan->gid_map, err) < 0))
+		return -1;
+	return ct_sync_send_userns_ready(out->sync_fd, err);
+}
+
+/* In the joiner: the user namespace first (the others may belong to it), then those a new
+ * user namespace could not join any more. The init inherits them; with their fds closed in
+ * its copy of the plan, it does not join them again. */
+static int join_early(struct ct_init_plan *plan, struct ct_error *err)
+{
+	static const enum oci_ns_type order[] = {OCI_NS_USER, OCI_NS_IPC, OCI_NS_UTS,
+						 OCI_NS_NETWORK, OCI_NS_CGROUP};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int *fd = &plan->join_fds[order[i]];
+		if (*fd < 0)
+			continue;
+		if (setns(*fd, (int)ct_ns_clone_flags[order[i]]) < 0)
+			return ct_error_set(err, errno, "join %s namespace",
+					    oci_namespace_names[order[i]]);
+		close(*fd);
+		*fd = -1;
+	}
+	return 0;
+}
+
+/* The namespaces the init makes belong to the user namespace it is made in: the joiner
+ * enters the namespaces to join, then clones the init as ctrun's own child (CLONE_PARENT),
+ * hands over its pidfd and exits (libct/plan/sync.h). The init waits for the parent first. */
+void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags, int cgroup_fd,
+		      void (*child)(void *arg), void *arg, const char *what, struct ct_error *err)
+{
+	int pidfd = -1;
+	const char *method;
+	bool born;
+	if (joined) {
+		pid_t pid = ct_clone_pidfd_into(flags | CLONE_PARENT, cgroup_fd, &pidfd, &method,
+						&born);
+		if (pid == 0) {
+			child(arg);
+			_exit(1);
+		}
+		if (pid > 0 && ct_sync_send_init_pidfd(sync_fd, pidfd, pid, method, err) == 0)
+			_exit(0);
+		if (pid > 0)
+			ct_pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+		else
+			ct_error_set(err, errno, "clone %s", what);
+	}
+	ct_sync_send_error(sync_fd, err);
+	_exit(1);
+}
+
+static void run_init(void *plan)
+{
+	ct_init_run(plan);
+}
+
+__attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
+{
+	struct ct_error err = {0};
+	bool joined = join_early(plan, &err) == 0;
+	ct_joiner_finish(plan->sync_fd, joined, plan->unshare_flags, plan->cgroup_fd, run_init,
+			 plan, "the container init", &err);
+}
+
+/* The method named by the joiner, as the static string out->method must be. */
+static const char *clone_method(const char *name)
+{
+	static const char *const methods[] = {"clone3", "clone", "clone+pidfd_open"};
+	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+		if (strcmp(name, methods[i]) == 0)
+			return methods[i];
+	return "clone";
+}
+
+int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
+				 const char **method, struct ct_error *err)
+{
+	while (waitpid(joiner, NULL, 0) < 0 && errno == EINTR)
+		;
+	struct ct_sync_msg msg;
+	int fd, child;
+	char name[32];
+	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		return -1;
+	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 &&
+	    sscanf(msg.text, "%d %31s", &child, name) == 2) {
+		*pidfd = fd;
+		*pid = child;
+		*method = clone_method(name);
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (msg.type == CT_SYNC_ERROR)
+		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+	if (msg.type == CT_SYNC_EOF)
+		return ct_error_set(err, ECHILD, "namespace joiner exited without a word");
+	return ct_error_set(err, EPROTO, "unexpected sync message %u from the joiner", msg.type);
+}
+
+/* The init, through a joiner when the user namespace is joined; in the parent, out has
+ * the pid, pidfd and sync socket. The child never returns. */
+static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned *out,
+		      struct ct_error *err)
+{
+	bool joiner = plan->use_joiner;
+	pid_t pid = joiner ? fork()
+			   : ct_clone_pidfd_into(plan->unshare_flags, plan->cgroup_fd, &out->pidfd,
+						 &out->method, &out->born_in_cgroup);
+	if (pid < 0)
+		return ct_error_set(err, errno, "%s",
+				    joiner ? "fork the namespace joiner"
+					   : "clone the container init");
+	if (pid == 0) {
+		close(sync[0]);
+		plan->sync_fd = sync[1];
+		if (joiner)
+			run_joiner(plan);
+		ct_init_run(plan);
+	}
+	close(steal_fd(&sync[1]));
+	out->sync_fd = steal_fd(&sync[0]);
+	out->pid = pid;
+	return joiner ? ct_spawn_receive_from_joiner(out->sync_fd, pid, &out->pid, &out->pidfd,
+						     &out->method, err)
+		      : 0;
+}
+
+/* A send failed because the init went already (it failed while the parent made its
+ * cgroup): EPIPE, or ECONNRESET when it left a message of ours unread. */
+static bool init_went(const struct ct_error *err)
+{
+	return err->errnum == EPIPE || err->errnum == ECONNRESET;
+}
+
+/* What the init said before it went, its ERROR (or how it died), is the error then. */
+static int report_init_gone(const struct ct_spawn_opts *o, struct ct_spawned *out,
+			    struct ct_error *err)
+{
+	struct ct_error why = {0};
+	if (init_went(err) && wait_for_ready(o, out->sync_fd, out, &why) < 0)
+		*err = why;
+	return -1;
+}
+
+static int put_init_in_cgroup(const struct ct_init_plan *plan, struct ct_spawned *out,
+			      struct ct_error *err)
+{
+	return ct_spawn_place_init(plan, out, err) < 0 ? report_init_gone(plan->opts, out, err) : 0;
+}
+
+/* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
+ * kill() is safe where a seccomp profile refuses pidfd_send_signal (without it, the wait
+ * below would block forever on an init that waits for start). */
+void ct_spawned_kill(struct ct_spawned *s)
+{
+	if (s->pidfd >= 0) {
+		if (ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0) < 0)
+			kill(s->pid, SIGKILL);
+		siginfo_t info;
+		while (waitid(P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0 && errno == EINTR)
+			;
+	}
+	ct_spawned_close(s);
+}
+
+void ct_spawned_close(struct ct_spawned *s)
+{
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	if (s->pty_master >= 0)
+		close(s->pty_master);
+	if (s->sync_fd >= 0)
+		close(s->sync_fd);
+	if (s->shared_root >= 0)
+		close(s->shared_root);
+	s->pidfd = s->pty_master = s->sync_fd = s->shared_root = -1;
+}
+
+static int send_start(struct ct_spawned *s, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_START};
+	if (s->start_sent)
+		return 0;
+	s->start_sent = true;
+	return ct_sync_send(s->sync_fd, &msg, err);
+}
+
+/* START, then STARTED (the startContainer hooks passed), then, when asked, EOF: the init's
+ * execve closed its end, so the user process has been executed (libct/plan/sync.h). */
+int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
+{
+	struct ct_sync_msg msg;
+	int fd = -1;
+	if (send_start(s, err) < 0 || ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
+		return -1;
+	if (fd >= 0)
+		close(fd);
+	if (msg.type == CT_SYNC_ERROR)
+		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
+	if (msg.type != CT_SYNC_STARTED)
+		return ct_error_set(err, ECHILD, "container init exited before start");
+	if (wait_exec && ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
+		return -1;
+	if (wait_exec && fd >= 0)
+		close(fd);
+	ct_spawned_close_sync(s);
+	if (wait_exec && msg.type != CT_SYNC_EOF)
+		return ct_error_set(err, EPROTO, "unexpected sync message %u after start",
+				    msg.type);
+	return 0;
+}
+
+/* Whether nothing the parent does once the init runs can still fail the create: the
+ * caller's say, no createRuntime hooks answered before READY, no memory cgroup left for the
+ * parent to write, no seccomp notify fd to hand to the agent (its forwarding fails when no
+ * agent listens, and the program must not have run by then). */
+static bool start_can_go_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan)
+{
+	const struct oci_hooks *h = &o->config->hooks;
+	return o->start == CT_START_SYNC && o->start_early && !h->prestart.len &&
+	       !h->create_runtime.len && !ct_spawn_memory_left_to_parent(plan) &&
+	       !plan->seccomp.notify;
+}
+
+/* START is then sent once the caller's own work is done, before READY: the init finds it
+ * waiting and goes on to its execve without a round trip through the parent (two wake-ups
+ * across CPUs). */
+static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan,
+			    struct ct_spawned *out, struct ct_error *err)
+{
+	if (!start_can_go_early(o, plan))
+		return 0;
+	if (send_start(out, err) == 0)
+		return 0;
+	if (!init_went(err))
+		return -1;
+	/* the init failed its set-up and went already: its ERROR (or EOF) is what to report */
+	*err = (struct ct_error){0};
+	return 0;
+}
+
+/* A set-up that failed after the init sent its ROOT_BIND, when the init itself may have no
+ * right to detach it any more (its capabilities dropped): the parent does. */
+static void detach_shared_root(const struct ct_spawn_opts *o, int root)
+{
+	struct ct_shared_root r;
+	struct ct_error ignored;
+	if (root < 0)
+		return;
+	if (ct_shared_root_describe(root, ct_shared_root_joined(o->config), &r, &ignored) == 0)
+		ct_shared_root_detach(&r, o->rootfs, &ignored);
+	close(root);
+}
+
+int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_error *err)
+{
+	*out = (struct ct_spawned){
+		.pid = -1, .pidfd = -1, .pty_master = -1, .sync_fd = -1, .shared_root = -1};
+	struct ct_init_plan plan;
+	int sync[2] = {-1, -1};
+	int ret = -1;
+	if (ct_init_plan_build(o, &plan, err) < 0)
+		goto out;
+	if (o->start == CT_START_FIFO && make_exec_fifo(o, &plan, err) < 0)
+		goto out;
+	if (ct_spawn_cgroup_before_clone(o, &plan, err) < 0 ||
+	    enter_parent_namespaces(&plan, err) < 0 || ct_sync_pair(sync, err) < 0)
+		goto out;
+	if (spawn_init(&plan, sync, out, err) < 0 || put_init_in_cgroup(&plan, out, err) < 0 ||
+	    release_user_namespace(&plan, out, err) < 0 ||
+	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||
+	    send_start_early(o, &plan, out, err) < 0 ||
+	    wait_for_ready(o, out->sync_fd, out, err) < 0 ||
+	    ct_spawn_place_init_late(&plan, out, err) < 0 ||
+	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
+		int shared_root = out->shared_root;
+		out->shared_root = -1;
+		ct_spawned_kill(out);
+		detach_shared_root(o, shared_root);
+		goto out;
+	}
+	if (o->start == CT_START_FIFO)
+		ct_spawned_close_sync(out);
+	ret = 0;
+out:
+	if (sync[0] >= 0)
+		close(sync[0]);
+	if (sync[1] >= 0)
+		close(sync[1]);
+	ct_init_plan_free(&plan);
+	if (ret < 0 && o->start == CT_START_FIFO)
+		unlinkat(o->state_dirfd, EXEC_FIFO, 0);
+	return ret;
+}
+
+void ct_spawned_close_sync(struct ct_spawned *s)
+{
+	if (s->sync_fd >= 0)
+		close(s->sync_fd);
+	s->sync_fd = -1;
+}

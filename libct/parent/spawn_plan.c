@@ -1,0 +1,866 @@
+/* The parent's half of spawning: turn the parsed config into a ct_init_plan that the child
+ * can apply without parsing, allocating or looking anything up by name. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <linux/nsfs.h>
+#include <linux/capability.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/base/cleanup.h"
+#include "libct/child/lsm.h"
+#include "libct/parent/mount_label.h"
+#include "libct/fs/mountfd.h"
+#include "libct/child/process.h"
+#include "libct/base/selfstatus.h"
+#include "libct/plan/spawn.h"
+#include "libct/child/sysctl.h"
+#include "libct/parent/userns.h"
+#include "oci/capabilities.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+const unsigned long ct_ns_clone_flags[OCI_NS_COUNT] = {
+	[OCI_NS_MOUNT] = CLONE_NEWNS,	   [OCI_NS_PID] = CLONE_NEWPID,
+	[OCI_NS_NETWORK] = CLONE_NEWNET,   [OCI_NS_UTS] = CLONE_NEWUTS,
+	[OCI_NS_IPC] = CLONE_NEWIPC,	   [OCI_NS_USER] = CLONE_NEWUSER,
+	[OCI_NS_CGROUP] = CLONE_NEWCGROUP, [OCI_NS_TIME] = CLONE_NEWTIME,
+};
+
+/* setns() of the child is typed, but a wrong type found there could not name the path:
+ * check it here, where the path is known. */
+static int check_namespace_type(int fd, const struct oci_namespace *ns, struct ct_error *err)
+{
+	const char *name = oci_namespace_names[ns->type];
+	int type = ioctl(fd, NS_GET_NSTYPE);
+	if (type < 0 && errno == ENOTTY)
+		return ct_error_set_plain(err, EINVAL, "%s namespace \"%s\": not a namespace", name,
+					  ns->path);
+	if (type < 0)
+		return ct_error_set(err, errno, "%s namespace \"%s\"", name, ns->path);
+	if ((unsigned long)type != ct_ns_clone_flags[ns->type])
+		return ct_error_set_plain(err, EINVAL, "%s namespace \"%s\": not a %s namespace",
+					  name, ns->path, name);
+	return 0;
+}
+
+static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan,
+			   struct ct_error *err)
+{
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->join_fds[i] = -1;
+	for (size_t i = 0; i < lx->namespaces.len; i++) {
+		const struct oci_namespace *ns = &lx->namespaces.items[i];
+		if (!ns->path) {
+			plan->unshare_flags |= ct_ns_clone_flags[ns->type];
+			continue;
+		}
+		plan->join_fds[ns->type] = openat(AT_FDCWD, ns->path, O_RDONLY | O_CLOEXEC);
+		if (plan->join_fds[ns->type] < 0)
+			return ct_error_set(err, errno, "open %s namespace \"%s\"",
+					    oci_namespace_names[ns->type], ns->path);
+		if (check_namespace_type(plan->join_fds[ns->type], ns, err) < 0)
+			return -1;
+	}
+	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
+	plan->userns = (plan->unshare_flags & CLONE_NEWUSER) || plan->join_fds[OCI_NS_USER] >= 0;
+	/* A new network namespace costs more than the rest of the clone (its loopback
+	 * device): made by the init itself, it overlaps the parent's cgroup and state writes.
+	 * Not in a user namespace, which must own it (made at clone, or by the joiner), nor
+	 * when the init is born where its memory counts (plan_cgroup). */
+	if ((plan->unshare_flags & CLONE_NEWNET) && !plan->userns) {
+		plan->unshare_flags &= ~(unsigned long)CLONE_NEWNET;
+		plan->early_netns = true;
+	}
+	/* The root of a new IPC namespace's mqueue belongs to the ids of whoever made it: made
+	 * at clone as the caller (unmapped inside: 65534), so made by the init once it is root
+	 * in the user namespace (/dev/mqueue owned by 0:0, as under crun). */
+	if ((plan->unshare_flags & CLONE_NEWIPC) && plan->userns) {
+		plan->unshare_flags &= ~(unsigned long)CLONE_NEWIPC;
+		plan->late_ipcns = true;
+	}
+	/* a new user namespace could not join the others any more: they are joined first */
+	bool others_joined = plan->join_fds[OCI_NS_IPC] >= 0 || plan->join_fds[OCI_NS_UTS] >= 0 ||
+			     plan->join_fds[OCI_NS_NETWORK] >= 0 ||
+			     plan->join_fds[OCI_NS_CGROUP] >= 0;
+	plan->use_joiner = plan->join_fds[OCI_NS_USER] >= 0 ||
+			   ((plan->unshare_flags & CLONE_NEWUSER) && others_joined);
+	return 0;
+}
+
+/* A new user namespace gets its maps from the parent (spawn.c); a joined one has its own. */
+static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	if (!(plan->unshare_flags & CLONE_NEWUSER))
+		return 0;
+	if (!lx->uid_mappings.len || !lx->gid_mappings.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .linux.%s: a new user namespace needs "
+					  "uid and gid mappings",
+					  lx->uid_mappings.len ? "gidMappings" : "uidMappings");
+	if (ct_idmap_check(&lx->uid_mappings, "linux.uidMappings", err) < 0 ||
+	    ct_idmap_check(&lx->gid_mappings, "linux.gidMappings", err) < 0)
+		return -1;
+	plan->uid_map = ct_idmap_format(&lx->uid_mappings);
+	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
+	if (!plan->uid_map || !plan->gid_map)
+		return ct_error_set(err, ENOMEM, "plan the id mappings");
+	bool root = geteuid() == 0;
+	plan->uid_writer = ct_idmap_writer_for(&lx->uid_mappings, root, geteuid());
+	plan->gid_writer = ct_idmap_writer_for(&lx->gid_mappings, root, getegid());
+	plan->setgroups_denied = plan->gid_writer == CT_IDMAP_OWN_ID;
+	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
+		return ct_error_set_plain(err, EPERM,
+					  "config.json: .process.user.additionalGids: a user "
+					  "namespace whose gid map is the caller's own gid denies "
+					  "setgroups; map more gids (newgidmap, /etc/subgid)");
+	return 0;
+}
+
+static char *join_path(const char *a, const char *b)
+{
+	char *out;
+	while (*b == '/')
+		b++;
+	if (asprintf(&out, "%s/%s", a, b) < 0)
+		return NULL;
+	return out;
+}
+
+static int plan_one_mount(const struct ct_spawn_opts *o, const struct oci_mount *m,
+			  struct ct_planned_mount *pm, struct ct_error *err)
+{
+	pm->destination = m->destination;
+	pm->source = m->source;
+	pm->type = m->type;
+	if (ct_mount_flags_parse(m->options.items, m->options.len, &pm->flags) < 0)
+		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
+	if (m->type && strcmp(m->type, "bind") == 0)
+		pm->flags.bind = true;
+	pm->is_cgroup =
+		m->type && (strcmp(m->type, "cgroup") == 0 || strcmp(m->type, "cgroup2") == 0);
+	if (pm->flags.bind) {
+		if (!m->source)
+			return ct_error_set_plain(err, EINVAL,
+						  "mount \"%s\": bind mount without a source",
+						  m->destination);
+		pm->bind_source =
+			m->source[0] == '/' ? strdup(m->source) : join_path(o->bundle, m->source);
+		if (!pm->bind_source)
+			return ct_error_set(err, ENOMEM, "plan mount \"%s\"", m->destination);
+	}
+	return 0;
+}
+
+/* One of the maps of a mount of its own, checked (named .mounts[i].field) and formatted. */
+static int mount_maps(const oci_id_mappings *m, size_t i, const char *field, char **text,
+		      struct ct_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "mounts[%zu].%s", i, field);
+	if (ct_idmap_check(m, path, err) < 0)
+		return -1;
+	*text = ct_idmap_format(m);
+	return *text ? 0 : ct_error_set(err, ENOMEM, "plan the id mappings");
+}
+
+/* config.md#mounts "idmap": the user namespace of the mount's own maps, else the
+ * container's (made with its maps, or the joined one itself); neither is an error. */
+static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
+			    struct ct_error *err)
+{
+	if (!m->uid_mappings.len != !m->gid_mappings.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .mounts[%zu].%s: needed along with %s", i,
+					  m->uid_mappings.len ? "gidMappings" : "uidMappings",
+					  m->uid_mappings.len ? "uidMappings" : "gidMappings");
+	if (!m->uid_mappings.len && plan->join_fds[OCI_NS_USER] >= 0) {
+		int fd = fcntl(plan->join_fds[OCI_NS_USER], F_DUPFD_CLOEXEC, 3);
+		return fd >= 0 ? fd : ct_error_set(err, errno, "plan mount #%zu", i);
+	}
+	if (!m->uid_mappings.len && !plan->uid_map)
+		return ct_error_set_plain(err, EINVAL,
+					  "config.json: .mounts[%zu]: an id-mapped mount needs "
+					  "uidMappings and gidMappings, or a user namespace",
+					  i);
+	_cleanup_free_ char *uid_map = NULL, *gid_map = NULL;
+	if (m->uid_mappings.len &&
+	    (mount_maps(&m->uid_mappings, i, "uidMappings", &uid_map, err) < 0 ||
+	     mount_maps(&m->gid_mappings, i, "gidMappings", &gid_map, err) < 0))
+		return -1;
+	int fd = ct_userns_open(uid_map ? uid_map : plan->uid_map,
+				gid_map ? gid_map : plan->gid_map, err);
+	return fd >= 0 ? fd : ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
+}
+
+/* Mappings without "idmap"/"ridmap" make an id-mapped mount too (config.md: the option
+ * SHOULD be there). The parent makes it, a bind or a new filesystem (libct/fs/mountfd.h); the
+ * child attaches it. */
+static int plan_mount_idmap(const struct ct_init_plan *plan, const struct oci_mount *m, size_t i,
+			    struct ct_planned_mount *pm, struct ct_error *err)
+{
+	if (!pm->flags.idmap && !m->uid_mappings.len && !m->gid_mappings.len)
+		return 0;
+	pm->flags.idmap = true;
+	_cleanup_close_ int userns = open_mount_idmap(plan, m, i, err);
+	if (userns < 0)
+		return -1;
+	struct ct_mount_request rq = {
+		.type = pm->type,
+		.source = pm->flags.bind ? pm->bind_source : (pm->source ? pm->source : pm->type),
+		.source_fd = -1,
+		.flags = &pm->flags};
+	pm->flags.idmap_tree = ct_mount_idmapped_tree(&rq, userns, err);
+	if (pm->flags.idmap_tree < 0)
+		return ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
+	return 0;
+}
+
+static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type,
+			  const char *proc_name);
+
+/* A user namespace mounts a sysfs only with a network namespace it owns; without one, the
+ * host's /sys is bound instead, as runc does. */
+static int plan_host_sysfs(const struct ct_init_plan *plan, struct ct_planned_mount *pm,
+			   struct ct_error *err)
+{
+	if (!plan->userns || !pm->type || strcmp(pm->type, "sysfs") != 0 ||
+	    own_namespace(plan, OCI_NS_NETWORK, "net"))
+		return 0;
+	pm->flags.bind = pm->flags.recursive_bind = true;
+	pm->bind_source = strdup("/sys");
+	if (!pm->bind_source)
+		return ct_error_set(err, ENOMEM, "plan mount \"%s\"", pm->destination);
+	return 0;
+}
+
+static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		       struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
+	if (!plan->mounts)
+		return ct_error_set(err, ENOMEM, "plan mounts");
+	plan->default_devices = true;
+	for (size_t i = 0; i < c->mounts.len; i++) {
+		const struct oci_mount *m = &c->mounts.items[i];
+		plan->n_mounts++;
+		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0 ||
+		    plan_host_sysfs(plan, &plan->mounts[i], err) < 0 ||
+		    plan_mount_idmap(plan, m, i, &plan->mounts[i], err) < 0)
+			return -1;
+		if (strcmp(m->destination, "/dev") == 0)
+			plan->default_devices = !plan->mounts[i].flags.bind;
+	}
+	return 0;
+}
+
+/* The host directory bound for a hierarchy: the container's own cgroup, or without one
+ * (--cgroup-manager disabled) the caller's, which the container stays in, as crun does: a
+ * fresh mount would show the cgroup namespace's root, the host's whole tree, or for the
+ * memory hierarchy, joined after the set-up, the runtime's. *out NULL: mount it fresh. */
+static int cgroup_bind_dir(struct ct_init_plan *plan, const char *key, const char *mountpoint,
+			   const char *mount_root, const char *caller_path, char **out,
+			   struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	*out = NULL;
+	if (cg) {
+		const char *dir = ct_cgroup_dir_path(cg, key);
+		if (dir && !(*out = strdup(dir)))
+			return ct_error_set(err, ENOMEM, "plan cgroup mount");
+		return 0;
+	}
+	if (!mountpoint || !caller_path)
+		return 0;
+	if (ct_cgroup_dir_for(mountpoint, mount_root, caller_path, out, err) < 0)
+		return ct_error_prefix(err, "bind the caller's cgroup (--cgroup-manager disabled)");
+	return 0;
+}
+
+static int add_cgroup_hierarchy(struct ct_init_plan *plan,
+				const struct ct_cgroup_hierarchy_info *info, struct ct_error *err)
+{
+	struct ct_cgroup_hierarchy *grown =
+		realloc(plan->cgroup_v1, (plan->n_cgroup_v1 + 1) * sizeof(*grown));
+	if (!grown)
+		return ct_error_set(err, ENOMEM, "plan cgroup mount");
+	plan->cgroup_v1 = grown;
+	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1++];
+	*h = (struct ct_cgroup_hierarchy){0};
+	h->dir = strdup(info->mountpoint + sizeof(CT_CGROUP_ROOT));
+	h->options = strdup(info->options);
+	if (!h->dir || !h->options)
+		return ct_error_set(err, ENOMEM, "plan cgroup mount");
+	return cgroup_bind_dir(plan, info->key, info->mountpoint, info->mount_root,
+			       info->caller_path, &h->bind, err);
+}
+
+/* A "cgroup" mount shows the container's own hierarchies: on a v1 (or hybrid) host that is
+ * one mount per v1 hierarchy, so the controller lists are read here, before the clone. */
+static int plan_cgroup2_bind(struct ct_init_plan *plan, const struct ct_cgroup_layout *l,
+			     struct ct_error *err)
+{
+	if (plan->late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
+		return 0;
+	return cgroup_bind_dir(plan, CT_CGROUP_UNIFIED_KEY, l->unified_mount, l->unified_mount_root,
+			       l->unified_caller_path, &plan->cgroup2_bind, err);
+}
+
+/* The v1 hierarchies from the layout the cgroup was planned with (one read of mountinfo
+ * per command: it takes the kernel's global namespace_sem, which every mount of every
+ * container starting meanwhile holds for writing). */
+static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct ct_cgroup_layout *l;
+	if (ct_cgroup_layout_get(&l, err) < 0 || plan_cgroup2_bind(plan, l, err) < 0)
+		return -1;
+	if (l->mode == CT_CGROUP_MODE_UNIFIED) {
+		plan->cgroup2_host = true;
+		return 0;
+	}
+	plan->have_cgroup2_unified = l->mode == CT_CGROUP_MODE_HYBRID;
+	for (size_t i = 0; i < l->n_v1; i++)
+		if (add_cgroup_hierarchy(plan, &l->v1[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int resource;
+} rlimit_names[] = {
+	{"RLIMIT_AS", RLIMIT_AS},
+	{"RLIMIT_CORE", RLIMIT_CORE},
+	{"RLIMIT_CPU", RLIMIT_CPU},
+	{"RLIMIT_DATA", RLIMIT_DATA},
+	{"RLIMIT_FSIZE", RLIMIT_FSIZE},
+	{"RLIMIT_LOCKS", RLIMIT_LOCKS},
+	{"RLIMIT_MEMLOCK", RLIMIT_MEMLOCK},
+	{"RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE},
+	{"RLIMIT_NICE", RLIMIT_NICE},
+	{"RLIMIT_NOFILE", RLIMIT_NOFILE},
+	{"RLIMIT_NPROC", RLIMIT_NPROC},
+	{"RLIMIT_RSS", RLIMIT_RSS},
+	{"RLIMIT_RTPRIO", RLIMIT_RTPRIO},
+	{"RLIMIT_RTTIME", RLIMIT_RTTIME},
+	{"RLIMIT_SIGPENDING", RLIMIT_SIGPENDING},
+	{"RLIMIT_STACK", RLIMIT_STACK},
+};
+
+static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
+			struct ct_error *err)
+{
+	plan->rlimits = calloc(p->rlimits.len + 1, sizeof(*plan->rlimits));
+	if (!plan->rlimits)
+		return ct_error_set(err, ENOMEM, "plan rlimits");
+	for (size_t i = 0; i < p->rlimits.len; i++) {
+		const struct oci_rlimit *r = &p->rlimits.items[i];
+		size_t k = 0;
+		while (k < sizeof(rlimit_names) / sizeof(rlimit_names[0]) &&
+		       strcmp(rlimit_names[k].name, r->type) != 0)
+			k++;
+		if (k == sizeof(rlimit_names) / sizeof(rlimit_names[0]))
+			return ct_error_set_plain(err, EINVAL,
+						  "%s.rlimits[%zu].type: unknown rlimit \"%s\"",
+						  ct_process_path(plan->opts), i, r->type);
+		plan->rlimits[plan->n_rlimits++] =
+			(struct ct_planned_rlimit){rlimit_names[k].resource, {r->soft, r->hard}};
+	}
+	return 0;
+}
+
+/* One name only, any case, the CAP_ prefix optional: no number, list or padding. */
+int ct_capability_from_name(const char *name)
+{
+	const char *bare = strncasecmp(name, "cap_", 4) == 0 ? name + 4 : name;
+	for (int i = 0; oci_capability_names[i]; i++)
+		if (strcasecmp(oci_capability_names[i] + 4, bare) == 0)
+			return i;
+	return -1;
+}
+
+static int read_cap_last(void)
+{
+	char text[16] = "";
+	_cleanup_close_ int fd =
+		openat(AT_FDCWD, "/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, text, sizeof(text) - 1) <= 0)
+		return CAP_LAST_CAP;
+	char *end;
+	long last = strtol(text, &end, 10);
+	return end == text || last < 0 || last > 63 ? CAP_LAST_CAP : (int)last;
+}
+
+/* config.md: a name the runtime knows but the running kernel lacks is a warning. */
+static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *names, const char *set,
+			uint64_t *mask, struct ct_error *err)
+{
+	int last = plan->cap_last;
+	*mask = 0;
+	for (size_t i = 0; i < names->len; i++) {
+		int v = ct_capability_from_name(names->items[i]);
+		if (v < 0)
+			return ct_error_set_plain(
+				err, EINVAL, "%s.capabilities.%s[%zu]: unknown capability \"%s\"",
+				ct_process_path(plan->opts), set, i, names->items[i]);
+		if (v <= last) {
+			*mask |= 1ULL << v;
+		} else if (plan->opts->warn) {
+			char msg[160];
+			snprintf(msg, sizeof(msg),
+				 "%s.capabilities.%s[%zu]: \"%s\" is unknown to this kernel: "
+				 "skipped",
+				 ct_process_path(plan->opts), set, i, names->items[i]);
+			plan->opts->warn(msg);
+		}
+	}
+	return 0;
+}
+
+static uint64_t known_caps(const struct ct_init_plan *plan)
+{
+	return plan->cap_last >= 63 ? ~0ULL : (1ULL << (plan->cap_last + 1)) - 1;
+}
+
+/* A process entering a user namespace gets the full bounding set there
+ * (user_namespaces(7)); otherwise the init starts from ctrun's own. */
+static uint64_t bounding_at_start(const struct ct_init_plan *plan, uint64_t own)
+{
+	return (plan->userns ? ~0ULL : own) & known_caps(plan);
+}
+
+void ct_plan_enters_user_ns(struct ct_init_plan *plan)
+{
+	plan->cap_drop = known_caps(plan) & ~plan->cap_bounding;
+}
+
+/* prctl(2): the kernel raises an ambient capability only if it is both permitted and
+ * inheritable. runc and crun go on without the others, silently: their own `spec` (and
+ * Buildah's, Docker's) lists ambient capabilities without inheritable ones since
+ * CVE-2022-29162. So does ctrun; --debug names each one left out. */
+static void keep_raisable_ambient(struct ct_init_plan *plan, const oci_strings *names)
+{
+	uint64_t raisable = plan->cap_permitted & plan->cap_inheritable;
+	uint64_t skipped = plan->cap_ambient & ~raisable;
+	plan->cap_ambient &= raisable;
+	if (!skipped || !plan->opts->notice)
+		return;
+	for (size_t i = 0; i < names->len; i++) {
+		int v = ct_capability_from_name(names->items[i]);
+		if (v < 0 || v > plan->cap_last || !(skipped & (1ULL << v)))
+			continue;
+		char msg[200];
+		snprintf(msg, sizeof(msg),
+			 "%s.capabilities.ambient[%zu]: \"%s\" not raised: it is not both "
+			 "permitted and inheritable",
+			 ct_process_path(plan->opts), i, names->items[i]);
+		plan->opts->notice(msg);
+	}
+}
+
+static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *plan,
+			     uint64_t own_bounding, struct ct_error *err)
+{
+	plan->cap_last = read_cap_last();
+	if (!p->has_capabilities)
+		return 0;
+	const struct oci_capabilities *c = &p->capabilities;
+	plan->set_caps = true;
+	if (cap_set_mask(plan, &c->bounding, "bounding", &plan->cap_bounding, err) < 0 ||
+	    cap_set_mask(plan, &c->effective, "effective", &plan->cap_effective, err) < 0 ||
+	    cap_set_mask(plan, &c->permitted, "permitted", &plan->cap_permitted, err) < 0 ||
+	    cap_set_mask(plan, &c->inheritable, "inheritable", &plan->cap_inheritable, err) < 0 ||
+	    cap_set_mask(plan, &c->ambient, "ambient", &plan->cap_ambient, err) < 0)
+		return -1;
+	plan->cap_drop = bounding_at_start(plan, own_bounding) & ~plan->cap_bounding;
+	keep_raisable_ambient(plan, &c->ambient);
+	return 0;
+}
+
+/* Whether the user process keeps CAP_SYS_ADMIN in its effective set: without capabilities
+ * in the config it keeps the runtime's, which uid 0 keeps across the switch. */
+static bool keeps_sys_admin(const struct oci_process *p, const struct ct_init_plan *plan)
+{
+	if (plan->set_caps)
+		return plan->cap_effective & (1ULL << CAP_SYS_ADMIN);
+	return p->user.uid == 0;
+}
+
+/* Compiled here, in the parent, so a bad profile fails create before the clone. Needs
+ * plan_capabilities() first: the load point depends on what the process keeps. */
+static int plan_seccomp(const struct oci_config *c, struct ct_init_plan *plan, struct ct_error *err)
+{
+	const struct oci_process *p = &c->process;
+	if (!c->linux_.has_seccomp)
+		return 0;
+	if (ct_seccomp_prepare(plan->opts->seccomp_cache, &c->linux_.seccomp, plan->opts->notice,
+			       &plan->seccomp, err) < 0)
+		return -1;
+	if (!p->no_new_privileges && !keeps_sys_admin(p, plan))
+		plan->seccomp_point = CT_SECCOMP_BEFORE_IDENTITY;
+	else if (plan->seccomp.notify)
+		plan->seccomp_point = CT_SECCOMP_BEFORE_READY;
+	else
+		plan->seccomp_point = CT_SECCOMP_BEFORE_EXEC;
+	return 0;
+}
+
+/* A decimal number and nothing else; -1 otherwise. */
+static long parse_decimal(const char *s)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0)
+		return -1;
+	return v;
+}
+
+int ct_listen_fds_count(const char *listen_fds, const char *listen_pid, pid_t self)
+{
+	if (!listen_fds || (listen_pid && parse_decimal(listen_pid) != (long)self))
+		return 0;
+	long n = parse_decimal(listen_fds);
+	return n >= 1 && n <= 65536 ? (int)n : 0;
+}
+
+int ct_listen_fds(void)
+{
+	return ct_listen_fds_count(getenv("LISTEN_FDS"), getenv("LISTEN_PID"), getpid());
+}
+
+/* process.env plus LISTEN_FDS/LISTEN_PID when socket-activated fds are passed on. */
+static int plan_environment(const struct oci_process *p, struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	int listen_fds = ct_listen_fds();
+	size_t n = p->env.len;
+	const char *home = NULL;
+	plan->envp = calloc(n + 4, sizeof(char *));
+	if (!plan->envp)
+		return ct_error_set(err, ENOMEM, "plan environment");
+	for (size_t i = 0; i < n; i++) {
+		plan->envp[i] = p->env.items[i];
+		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
+			plan->path_env = p->env.items[i] + 5;
+		if (strncmp(p->env.items[i], "HOME=", 5) == 0) {
+			home = p->env.items[i] + 5;
+			plan->home_slot = i;
+		}
+	}
+	/* runc's rule: the last HOME is the one that counts, and an empty one is none */
+	plan->needs_home = !home || !*home;
+	if (listen_fds > 0) {
+		static char fds_var[64];
+		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", listen_fds);
+		plan->envp[n++] = fds_var;
+		plan->envp[n++] = "LISTEN_PID=1";
+	}
+	if (!home)
+		plan->home_slot = n;
+	plan->argv = calloc(p->args.len + 1, sizeof(char *));
+	if (!plan->argv)
+		return ct_error_set(err, ENOMEM, "plan arguments");
+	memcpy(plan->argv, p->args.items, p->args.len * sizeof(char *));
+	if (!plan->path_env)
+		plan->path_env = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	return 0;
+}
+
+static bool nonempty(const char *s)
+{
+	return s && *s;
+}
+
+/* Ignored without SELinux: the runtime says so (ct_selinux_enabled) at debug level. */
+static int plan_mount_label(const struct oci_linux *lx, struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	if (!nonempty(lx->mount_label) || !ct_selinux_enabled())
+		return 0;
+	if (ct_mount_label_apply(plan, lx->mount_label) < 0)
+		return ct_error_set(err, ENOMEM, "apply linux.mountLabel");
+	return 0;
+}
+
+/* A new namespace of that type, or a joined one that is not ctrun's own (the host's). */
+static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type,
+			  const char *proc_name)
+{
+	if ((plan->unshare_flags & ct_ns_clone_flags[type]) ||
+	    (type == OCI_NS_NETWORK && plan->early_netns) ||
+	    (type == OCI_NS_IPC && plan->late_ipcns))
+		return true;
+	char path[64];
+	struct stat joined, ours;
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", proc_name);
+	return plan->join_fds[type] >= 0 && fstat(plan->join_fds[type], &joined) == 0 &&
+	       stat(path, &ours) == 0 && joined.st_ino != ours.st_ino;
+}
+
+/* Only keys of namespaces the container has of its own: never the host's sysctls. */
+static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *plan,
+			struct ct_error *err)
+{
+	if (!lx->sysctl.len)
+		return 0;
+	struct ct_sysctl_namespaces ns = {
+		.ipc = own_namespace(plan, OCI_NS_IPC, "ipc"),
+		.net = own_namespace(plan, OCI_NS_NETWORK, "net"),
+		.uts = own_namespace(plan, OCI_NS_UTS, "uts"),
+	};
+	for (size_t i = 0; i < lx->sysctl.len; i++)
+		if (ct_sysctl_check(lx->sysctl.items[i].key, &ns, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* The hooks create and the init run read the state the caller gives (libct/plan/spawn.h). */
+static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
+{
+	const struct oci_hooks *h = &o->config->hooks;
+	bool run_here = h->prestart.len || h->create_runtime.len || h->create_container.len ||
+			h->start_container.len;
+	if (run_here && !o->state)
+		return ct_error_set_plain(err, EINVAL, "hooks given without the state they read");
+	return 0;
+}
+
+/* runtime.md#create: a property that cannot be applied is an error, never ignored. These
+ * wait for their issues (network devices, Intel RDT). */
+static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
+{
+	const struct oci_linux *lx = &c->linux_;
+	const struct {
+		bool given;
+		const char *field;
+	} rows[] = {
+		{lx->net_devices.len, ".linux.netDevices"},
+		{lx->has_intel_rdt, ".linux.intelRdt"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].given)
+			return ct_error_set_plain(
+				err, ENOTSUP, "config.json: %s: not supported yet", rows[i].field);
+	return 0;
+}
+
+/* A new cgroup namespace is made once the init is in its cgroup (libct/plan/sync.h), so that
+ * its root is the container's cgroup, not the runtime's. */
+static int plan_cgroup(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg)
+		return 0;
+	if (ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) &&
+	    (plan->cgroup_fd = ct_cgroup_clone_fd(cg, err)) < 0)
+		return -1;
+	/* Born into a cgroup2 directory that accounts memory from the start (no late memory
+	 * join, libct/cgroup/cgroup.h): the network namespace is made by clone3, charged to the
+	 * runtime, else a tiny memory limit could not even hold it. */
+	if (plan->early_netns && plan->cgroup_fd >= 0 && !ct_cgroup_late_key(cg)) {
+		plan->early_netns = false;
+		plan->unshare_flags |= CLONE_NEWNET;
+	}
+	if (plan->unshare_flags & CLONE_NEWCGROUP) {
+		plan->unshare_flags &= ~(unsigned long)CLONE_NEWCGROUP;
+		plan->late_cgroupns = true;
+	}
+	return 0;
+}
+
+/* A memory limit the set-up's own memory could crowd out (what the late join is for). */
+static bool memory_limited(const struct oci_resources *r)
+{
+	const struct oci_memory *m = &r->memory;
+	return (m->has_limit && m->limit > 0) || (m->has_swap && m->swap > 0);
+}
+
+/* The rest of a cgroup made in two parts (ct_spawn_opts.cgroup_rest) is made after the clone
+ * when the init has its own work to overlap it with (its network namespace), unless the init
+ * joins memory first while the config writes memory files: those must be there before it
+ * joins (the memory directory is made before the clone, but its files are written with the
+ * rest). */
+static bool cgroup_rest_after_clone(const struct ct_init_plan *plan)
+{
+	const struct ct_spawn_opts *o = plan->opts;
+	return o->cgroup_rest && plan->early_netns &&
+	       !(plan->memory_first && o->cgroup_rest->has_memory);
+}
+
+/* The init joins its v1 hierarchies by itself, without the lock a parent's write takes
+ * (ct_cgroup_self_join). The late one (memory) too, after the set-up, unless by then a
+ * seccomp filter (loaded before the identity change) or an LSM label could refuse it the
+ * write: the parent writes it then, after READY. Without a memory limit it joins memory
+ * first of all instead: the kernel objects of its set-up (its network namespace, ~0.1-0.2
+ * MiB, its mounts) live as long as the container and are charged to the container, not
+ * to the caller's cgroup, and /proc/self/cgroup shows its memory cgroup as the cgroup
+ * namespace's root, as the others. The others' `tasks` are opened here, or by ct_spawn
+ * once it made them: before the clone (ct_init_plan_open_cgroup_join), or after it, then
+ * passed to the init with CGROUP_READY. */
+static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	const struct oci_process *p = &plan->config->process;
+	if (!cg)
+		return 0;
+	const char *late = ct_cgroup_late_key(cg);
+	plan->memory_first = late && !memory_limited(&plan->config->linux_.resources);
+	plan->cgroup_rest_after_clone = cgroup_rest_after_clone(plan);
+	if (!plan->opts->cgroup_rest && ct_init_plan_open_cgroup_join(plan, err) < 0)
+		return -1;
+	bool refusable =
+		(plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
+		(p->apparmor_profile && *p->apparmor_profile) ||
+		(p->selinux_label && *p->selinux_label);
+	if (!late || (refusable && !plan->memory_first))
+		return 0;
+	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
+}
+
+int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_cgroup *cg = plan->opts->cgroup;
+	if (!cg || plan->cgroup_rest_after_clone)
+		return 0;
+	return ct_cgroup_self_join_open(cg, ct_cgroup_late_key(cg), &plan->cgroup_join, err);
+}
+
+const char *ct_process_path(const struct ct_spawn_opts *o)
+{
+	return o->process_path ? o->process_path : "config.json: .process";
+}
+
+/* The start of every plan: nothing owned yet, so that a free after a failure is safe. */
+static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		      struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->join_fds[i] = -1;
+	plan->opts = o;
+	plan->config = c;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
+		plan->caller_root = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
+	if (!c->has_process)
+		return ct_error_set_plain(err, EINVAL, "config.json: .process: required to run");
+	plan->writes_proc = c->linux_.sysctl.len || ct_process_writes_proc(&c->process);
+	if (!c->process.args.len)
+		return ct_error_set_plain(err, EINVAL,
+					  "%s.args: required to run on Linux "
+					  "(.process.commandLine is for Windows)",
+					  ct_process_path(o));
+	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
+	return 0;
+}
+
+/* What the user process is: the same for the init and for exec. */
+static int plan_process(const struct oci_config *c, struct ct_init_plan *plan, struct ct_error *err)
+{
+	struct ct_self_status own;
+	ct_self_status_read(&own);
+	plan->sig_reset = own.sig_ignored;
+	if (plan_rlimits(&c->process, plan, err) < 0 ||
+	    plan_capabilities(&c->process, plan, own.cap_bounding, err) < 0 ||
+	    plan_seccomp(c, plan, err) < 0 || ct_sched_plan_build(c, &plan->sched, err) < 0 ||
+	    plan_environment(&c->process, plan, err) < 0)
+		return -1;
+	return 0;
+}
+
+int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		       struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	if (plan_begin(o, plan, err) < 0 || refuse_unsupported(c, err) < 0 ||
+	    check_hook_state(o, err) < 0 ||
+	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
+	    plan_namespaces(&c->linux_, plan, err) < 0 ||
+	    plan_id_mappings(&c->linux_, plan, err) < 0 ||
+	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
+	    plan_mount_label(&c->linux_, plan, err) < 0 || plan_process(c, plan, err) < 0)
+		return -1;
+	if (plan_cgroup(plan, err) < 0 || plan_cgroup_self_join(plan, err) < 0)
+		return -1;
+	plan->console_is_terminal = true;
+	for (size_t i = 0; i < plan->n_mounts; i++)
+		if (plan->mounts[i].is_cgroup) {
+			if (plan_cgroup_hierarchies(plan, err) < 0)
+				return -1;
+			break;
+		}
+	/* with the check off (--no-verify-mounts) nothing reads the expectations */
+	return o->verify_mounts ? ct_mountcheck_plan(plan, err) : 0;
+}
+
+int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
+		       struct ct_error *err)
+{
+	const struct oci_config *c = o->config;
+	if (plan_begin(o, plan, err) < 0 ||
+	    ct_lsm_check_at(ct_process_path(o), c->process.apparmor_profile,
+			    c->process.selinux_label, err) < 0 ||
+	    plan_cgroup(plan, err) < 0 || plan_process(c, plan, err) < 0)
+		return -1;
+	return 0;
+}
+
+void ct_init_plan_free(struct ct_init_plan *plan)
+{
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		if (plan->join_fds[i] >= 0)
+			close(plan->join_fds[i]);
+	for (size_t i = 0; i < plan->n_mounts; i++) {
+		if (plan->mounts[i].flags.idmap_tree >= 0)
+			close(plan->mounts[i].flags.idmap_tree);
+		free(plan->mounts[i].bind_source);
+		free(plan->mounts[i].flags.data);
+	}
+	free(plan->mounts);
+	free(plan->rlimits);
+	free(plan->envp);
+	free(plan->home_var);
+	for (size_t i = 0; i < plan->n_cgroup_v1; i++) {
+		free(plan->cgroup_v1[i].dir);
+		free(plan->cgroup_v1[i].options);
+		free(plan->cgroup_v1[i].bind);
+	}
+	free(plan->cgroup_v1);
+	free(plan->cgroup2_bind);
+	free(plan->expect);
+	free(plan->argv);
+	free(plan->uid_map);
+	free(plan->gid_map);
+	ct_seccomp_prog_free(&plan->seccomp);
+	if (plan->exec_fifo_fd >= 0)
+		close(plan->exec_fifo_fd);
+	if (plan->own_fd_dir >= 0)
+		close(plan->own_fd_dir);
+	if (plan->caller_root >= 0)
+		close(plan->caller_root);
+	if (plan->sync_fd >= 0)
+		close(plan->sync_fd);
+	ct_procfs_close(&plan->procfs);
+	ct_cgroup_self_join_close(&plan->cgroup_join);
+	ct_cgroup_self_join_close(&plan->cgroup_join_late);
+	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->join_fds[i] = -1;
+	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
+		plan->caller_root = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
+}

@@ -1,0 +1,212 @@
+#include "libct/plan/sync.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "libct/base/fdpass.h"
+
+int ct_sync_pair(int fds[2], struct ct_error *err)
+{
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) < 0)
+		return ct_error_set(err, errno, "create sync socket");
+	return 0;
+}
+
+int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
+{
+	size_t len = offsetof(struct ct_sync_msg, text) + strlen(msg->text) + 1;
+	for (;;) {
+		ssize_t n = send(sock, msg, len, MSG_NOSIGNAL);
+		if (n >= 0)
+			return 0;
+		if (errno != EINTR)
+			return ct_error_set(err, errno, "send sync message %u", msg->type);
+	}
+}
+
+int ct_sync_send_ready(int sock, const char *note, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_READY};
+	snprintf(msg.text, sizeof(msg.text), "%s", note ? note : "");
+	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_error(int sock, const struct ct_error *cause)
+{
+	return ct_sync_send_error_typed(sock, CT_SYNC_ERROR, cause);
+}
+
+int ct_sync_send_error_typed(int sock, uint32_t type, const struct ct_error *cause)
+{
+	struct ct_sync_msg msg = {.type = type, .errnum = cause->errnum};
+	memcpy(msg.text, cause->msg, sizeof(msg.text));
+	msg.text[sizeof(msg.text) - 1] = '\0';
+	return ct_sync_send(sock, &msg, NULL);
+}
+
+static int send_typed_fd(int sock, uint32_t type, int fd, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = type};
+	return ct_send_fd(sock, fd, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+}
+
+int ct_sync_send_root_bind(int sock, int root, struct ct_error *err)
+{
+	return send_typed_fd(sock, CT_SYNC_ROOT_BIND, root, err);
+}
+
+int ct_sync_send_pty_master(int sock, int master, struct ct_error *err)
+{
+	return send_typed_fd(sock, CT_SYNC_PTY_MASTER, master, err);
+}
+
+int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err)
+{
+	return send_typed_fd(sock, CT_SYNC_SECCOMP_FD, listener, err);
+}
+
+/* A peer that closed its end with a message of ours unread (START sent ahead of READY,
+ * libct/parent/spawn.c) makes the kernel report ECONNRESET once, ahead of the messages it sent
+ * before it went (its ERROR): those come on the next receive, then EOF. */
+static int recv_past_reset(int sock, int *fds, size_t max, size_t *n, struct ct_sync_msg *msg,
+			   size_t *len, struct ct_error *err)
+{
+	for (int tries = 0;; tries++) {
+		memset(msg, 0, sizeof(*msg));
+		*len = sizeof(*msg);
+		if (ct_recv_fds(sock, fds, max, n, msg, len, err) == 0) {
+			if (tries > 0) /* the reset is behind us: nothing went wrong */
+				*err = (struct ct_error){0};
+			return 0;
+		}
+		if (err->errnum != ECONNRESET || tries > 0)
+			return ct_error_prefix(err, "receive sync message");
+	}
+}
+
+int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err)
+{
+	size_t len, n;
+	if (recv_past_reset(sock, fd, 1, &n, msg, &len, err) < 0)
+		return -1;
+	if (len == 0)
+		msg->type = CT_SYNC_EOF;
+	msg->text[sizeof(msg->text) - 1] = '\0';
+	return 0;
+}
+
+int ct_sync_send_userns_ready(int sock, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_USERNS_READY};
+	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_cgroup_ready(int sock, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
+	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
+	return ct_send_fds(sock, fds, n, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+}
+
+int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
+			    struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = CT_SYNC_INIT_PIDFD};
+	snprintf(msg.text, sizeof(msg.text), "%d %s", (int)pid, method);
+	size_t len = offsetof(struct ct_sync_msg, text) + strlen(msg.text) + 1;
+	return ct_send_fd(sock, pidfd, &msg, len, err);
+}
+
+int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *err)
+{
+	struct ct_sync_msg msg;
+	int fd;
+	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
+		return -1;
+	if (fd >= 0)
+		close(fd);
+	if (msg.type != type)
+		return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
+	return 0;
+}
+
+int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max, size_t *n,
+		       struct ct_error *err)
+{
+	struct ct_sync_msg msg;
+	size_t len;
+	if (recv_past_reset(sock, fds, max, n, &msg, &len, err) < 0)
+		return -1;
+	if (len != 0 && msg.type == type)
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		close(fds[i]);
+	*n = 0;
+	return ct_error_set(err, ECANCELED, "runtime went away before %s", what);
+}
+
+static int send_type(int sock, uint32_t type, struct ct_error *err)
+{
+	struct ct_sync_msg msg = {.type = type};
+	return ct_sync_send(sock, &msg, err);
+}
+
+int ct_sync_send_create_hooks(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_CREATE_HOOKS, err);
+}
+
+int ct_sync_send_hooks_done(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_HOOKS_DONE, err);
+}
+
+int ct_sync_send_created(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_CREATED, err);
+}
+
+int ct_sync_send_started(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_STARTED, err);
+}
+
+/* The whole struct, so the reader needs no framing: a pipe write of at most PIPE_BUF
+ * bytes is never split or interleaved. */
+_Static_assert(sizeof(struct ct_sync_msg) <= 4096, "one atomic fifo write (PIPE_BUF)");
+
+int ct_sync_fifo_write(int fd, const struct ct_sync_msg *msg, struct ct_error *err)
+{
+	ssize_t n;
+	while ((n = write(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(*msg))
+		return ct_error_set(err, n < 0 ? errno : EIO, "write exec fifo");
+	return 0;
+}
+
+int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err)
+{
+	memset(msg, 0, sizeof(*msg));
+	ssize_t n;
+	while ((n = read(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		return ct_error_set(err, errno, "read exec fifo");
+	if (n == 0) {
+		msg->type = CT_SYNC_EOF;
+		return 0;
+	}
+	if (n != (ssize_t)sizeof(*msg))
+		return ct_error_set(err, EPROTO, "read exec fifo: %zd bytes, not a message", n);
+	msg->text[sizeof(msg->text) - 1] = '\0';
+	return 0;
+}
