@@ -509,24 +509,6 @@ Test(docs, readme_command_table_matches_help)
 	free(help);
 }
 
-/* Blanks out fenced code blocks (``` lines and what is between them): their backticks do
- * not delimit spans. */
-static void blank_fences(char *text)
-{
-	bool inside = false;
-	for (char *line = text; *line;) {
-		char *end = strchr(line, '\n');
-		if (!end)
-			end = line + strlen(line);
-		bool fence = strncmp(line, "```", 3) == 0;
-		if (fence || inside)
-			memset(line, ' ', (size_t)(end - line));
-		if (fence)
-			inside = !inside;
-		line = *end ? end + 1 : end;
-	}
-}
-
 static bool path_exists(const char *rel)
 {
 	char path[PATH_MAX];
@@ -547,13 +529,53 @@ static bool names_repository_path(const char *span)
 	return strcmp(top, "build") != 0 && strcmp(top, ".git") != 0 && path_exists(top);
 }
 
-/* Every repository path doc (relative to the source tree) names in backticks, and every
- * relative link target, exists. Returns how many it checked. */
+/* Every word of a line in a fenced code block that names a repository path exists. */
+static unsigned expect_fenced_paths_exist(const char *doc, const char *line, size_t len)
+{
+	unsigned checked = 0;
+	for (size_t i = 0; i < len;) {
+		i += strspn(line + i, " \t");
+		size_t n = strcspn(line + i, " \t\n");
+		char word[PATH_MAX];
+		snprintf(word, sizeof(word), "%.*s", (int)n, line + i);
+		if (n && names_repository_path(word)) {
+			cr_expect(path_exists(word),
+				  "%s names %s in a code block; it does not exist", doc, word);
+			checked++;
+		}
+		i += n ? n : 1;
+	}
+	return checked;
+}
+
+/* Checks the paths of fenced code blocks (``` lines and what is between them), then blanks
+ * the blocks out: their backticks do not delimit spans. Returns how many it checked. */
+static unsigned expect_fenced_blocks_checked_and_blanked(const char *doc, char *text)
+{
+	unsigned checked = 0;
+	bool inside = false;
+	for (char *line = text; *line;) {
+		char *end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		bool fence = strncmp(line, "```", 3) == 0;
+		if (inside && !fence)
+			checked += expect_fenced_paths_exist(doc, line, (size_t)(end - line));
+		if (fence || inside)
+			memset(line, ' ', (size_t)(end - line));
+		if (fence)
+			inside = !inside;
+		line = *end ? end + 1 : end;
+	}
+	return checked;
+}
+
+/* Every repository path doc (relative to the source tree) names in backticks or in a code
+ * block, and every relative link target, exists. Returns how many it checked. */
 static unsigned expect_named_paths_exist(const char *doc)
 {
 	char *text = read_source_file(doc);
-	blank_fences(text);
-	unsigned checked = 0;
+	unsigned checked = expect_fenced_blocks_checked_and_blanked(doc, text);
 	for (char *tick = strchr(text, '`'); tick; tick = strchr(tick + 1, '`')) {
 		char *close = strchr(tick + 1, '`');
 		if (!close)
