@@ -171,10 +171,14 @@ $(STATIC_HELPERS:%=$(BUILD)/helpers/%): $(BUILD)/helpers/%: tests/helpers/%.c
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests --jobs 2
 
-# Integration tests run in a private mount namespace so a failure leaves no mount on the host.
+# Integration tests run in a private mount namespace so a failure leaves no mount on the host,
+# with a cache directory of their own (a tmpfs): the kept views of the binaries they run
+# (libct/parent/exe_bind.h) and their mount points stay out of the host's.
 INTEGRATION_RUN = CTRUN=$(CURDIR)/$(BUILD)/ctrun CTRUN_SRC=$(CURDIR) \
 	CTRUN_HELPERS=$(CURDIR)/$(BUILD)/helpers \
-	unshare -m --propagation private $(BUILD)/integration-tests --jobs 1
+	unshare -m --propagation private sh -c 'mkdir -p /run/ctrun-cache && \
+	mount -t tmpfs -o mode=0700,nosuid,nodev ctrun-cache /run/ctrun-cache && exec "$$0" "$$@"' \
+	$(BUILD)/integration-tests --jobs 1
 
 integration: $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 	$(INTEGRATION_RUN)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "libct/parent/exe_view.h"
+#include "runtime/cache_dir.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"
 
@@ -200,7 +201,7 @@ int main(int argc, char **argv, char **envp)
 		fprintf(stderr, "ctrun: %s\n", err.msg);
 		return 1;
 	}
-	if (enters_container(cmd) && ct_exe_protect(argv, envp, &err) < 0) {
+	if (enters_container(cmd) && ct_exe_protect(argv, envp, ct_cache_dir(), &err) < 0) {
 		ct_log(CT_LOG_ERROR, "%s: %s", cmd->name, err.msg);
 		return 1;
 	}

@@ -16,6 +16,7 @@
 #include "libct/base/cleanup.h"
 #include "libct/seccomp/seccomp_key.h"
 #include "libct/base/sha256.h"
+#include "libct/fs/trusted_dir.h"
 
 #define ENTRY_NAME_MAX (CT_SHA256_HEX_LEN + 64)
 
@@ -26,42 +27,13 @@ struct entry {
 	const char *why;	   /* why the entry was not used or not written */
 };
 
-/* Only what the caller itself made (or root, which is the caller then) is trusted. */
-static bool trusted(const struct stat *st)
-{
-	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
-}
-
-static int open_dir_at(int atfd, const char *name)
-{
-	return openat(atfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-}
-
-/* name in atfd, made when create and missing; -1 when it is missing or cannot be used (a
- * symlink there, not ours, writable by others). */
-static int open_trusted_dir(int atfd, const char *name, bool create)
-{
-	int fd = open_dir_at(atfd, name);
-	if (fd < 0 && errno == ENOENT && create) {
-		if (mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
-			return -1;
-		fd = open_dir_at(atfd, name);
-	}
-	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !trusted(&st))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* The cache's seccomp directory, made (with ctrun's cache directory) when create and missing,
  * so a profile that fails to compile leaves nothing; -1 when it cannot be used: the program
  * is then compiled and not kept. */
 static int open_cache_dir(const char *dir, bool create)
 {
-	_cleanup_close_ int base = open_trusted_dir(AT_FDCWD, dir, create);
-	return base < 0 ? -1 : open_trusted_dir(base, CT_SECCOMP_CACHE_DIR, create);
+	_cleanup_close_ int base = ct_open_trusted_dir(AT_FDCWD, dir, create);
+	return base < 0 ? -1 : ct_open_trusted_dir(base, CT_SECCOMP_CACHE_DIR, create);
 }
 
 /* SHA-256 over the key and the instructions: binds the contents to the file's name. */
@@ -100,7 +72,7 @@ static int read_entry(struct entry *e, struct ct_seccomp_prog *out)
 	if (fd < 0)
 		return miss(e, errno == ENOENT ? "not cached" : "cannot be opened");
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !trusted(&st))
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !ct_trusted_stat(&st))
 		return miss(e, "not a regular file of this user, writable by it alone");
 	size_t n = entry_insns(st.st_size);
 	if (!n)

@@ -152,9 +152,12 @@ Test(cgroup_cmds, pause_refuses_a_stopped_container)
 	lc_assert_fails(&t, LC_ARGV("pause", "nosuch"), "container \"nosuch\" does not exist");
 }
 
-/* /ready made by the shell itself: a `touch` child could still be in the cgroup when the
- * file shows up, a third process for the tests that count them. */
-#define TWO_PROCS "sleep 1000 & : > /ready; wait"
+/* /ready made by the shell itself (a `touch` child could still be in the cgroup when the
+ * file shows up, a third process for the tests that count them), once the child has
+ * executed sleep (ps names it so by then). */
+#define TWO_PROCS                                                                   \
+	"sleep 1000 & until grep -qx sleep /proc/$!/comm 2>/dev/null; do :; done; " \
+	": > /ready; wait"
 
 /* The container's directory in each hierarchy the host has (v1 ones, cgroup2), malloc'ed;
  * NULL entries for the missing ones. */

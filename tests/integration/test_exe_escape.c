@@ -10,17 +10,22 @@
  * namespace, or as the init of a container of its own, whose handle an accomplice exec'd
  * there passes to the attacker. Each test runs a copy of ctrun from a directory of its own, so that
  * a successful attack destroys only the copy; the copy's SHA-256 must be unchanged and the attacker
- * must report no write. The ways of protection are each tested: the read-only bind view, the sealed
- * memfd copy (open_tree made ENOSYS), and none where the binary's mount is read-only already. */
+ * must report no write. The ways of protection are each tested: the kept view (made in one call
+ * and in two), the detached view (a read-only cache directory), the sealed memfd copy
+ * (open_tree made ENOSYS), and none where the binary's mount is read-only already; and how
+ * the kept view is made once by commands that start together and dropped once its binary is
+ * deleted. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libct/base/sha256.h"
@@ -38,8 +43,13 @@ TestSuite(exe_escape, .fini = lc_cleanup);
 #define SCRIPT "#!/proc/self/exe --root\n"
 
 enum how { DIRECT, SCRIPTED };
-/* The binary's path in the view: the root of a bind mount of the file alone, unmounted. */
-#define BIND_VIEW "/"
+/* The views, as the handle's link shows them: KEPT_VIEW stands for the kept view of the
+ * test's copy, CACHE_DIR/exe-<dev>-<ino> (libct/parent/exe_bind.h; make integration gives
+ * the suite a cache directory of its own); the detached view is the root of a bind mount of
+ * the file alone, unmounted. */
+#define CACHE_DIR     "/run/ctrun-cache"
+#define KEPT_VIEW     NULL
+#define DETACHED_VIEW "/"
 /* How `exec` runs the victim: its flag, or none. */
 #define FOREGROUND NULL
 #define DETACHED   "--detach"
@@ -156,7 +166,47 @@ static char *report(const struct attack *a)
 	return text;
 }
 
-/* No write reached anything, the copy is intact, and the handle was exe_link. */
+/* The kept view's path for the binary at path (malloc'd). */
+static char *kept_view_of(const char *path)
+{
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0, "stat %s: %s", path, strerror(errno));
+	char *view;
+	cr_assert_geq(asprintf(&view, CACHE_DIR "/exe-%llx-%llx", (unsigned long long)st.st_dev,
+			       (unsigned long long)st.st_ino),
+		      0);
+	return view;
+}
+
+/* How many mounts this namespace has at path, and whether each is read-only. */
+static int mounts_at(const char *path, bool *all_read_only)
+{
+	char *table = ctt_read_file("/proc/self/mountinfo"), *save = NULL;
+	int n = 0;
+	*all_read_only = true;
+	for (char *line = strtok_r(table, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char point[4096], opts[256];
+		if (sscanf(line, "%*s %*s %*s %*s %4095s %255s", point, opts) != 2 ||
+		    strcmp(point, path) != 0)
+			continue;
+		n++;
+		*all_read_only &= strncmp(opts, "ro", 2) == 0 && (!opts[2] || opts[2] == ',');
+	}
+	free(table);
+	return n;
+}
+
+static void assert_kept_view_mounted(const char *copy)
+{
+	char *view = kept_view_of(copy);
+	bool read_only;
+	cr_expect_eq(mounts_at(view, &read_only), 1, "mounts at %s", view);
+	cr_expect(read_only, "the kept view %s is not read-only", view);
+	free(view);
+}
+
+/* No write reached anything, the copy is intact, and the handle was exe_link (KEPT_VIEW:
+ * the kept view of the copy, mounted once and read-only). */
 static void expect_defeated(const struct attack *a, const char *exe_link)
 {
 	char *line = report(a);
@@ -164,14 +214,14 @@ static void expect_defeated(const struct attack *a, const char *exe_link)
 	char now[CT_SHA256_HEX_LEN + 1];
 	sha256_file(a->copy, now);
 	cr_expect_str_eq(now, a->digest, "the host's ctrun (%s) was changed: %s", a->copy, line);
+	char *kept = exe_link ? NULL : kept_view_of(a->copy);
 	char want[512];
-	snprintf(want, sizeof(want), "exe=%s ", exe_link);
+	snprintf(want, sizeof(want), "exe=%s ", exe_link ? exe_link : kept);
 	cr_expect(strncmp(line, want, strlen(want)) == 0, "the attacker's handle: %s, want %s",
 		  line, want);
-	/* the view is detached: no mount table shows a bind of the binary */
-	char *mounts = ctt_read_file("/proc/self/mountinfo");
-	cr_expect_null(strstr(mounts, a->copy), "the binary is in the mount table:\n%s", mounts);
-	free(mounts);
+	if (kept)
+		assert_kept_view_mounted(a->copy);
+	free(kept);
 	free(line);
 }
 
@@ -245,7 +295,7 @@ static void assert_own_init_attack_fails(enum how how, bool create_start)
 	copy_and_hash(&a);
 	start_attacker(&a, SOCK, NULL);
 	own_init_victim(&a, how, create_start);
-	expect_defeated(&a, BIND_VIEW);
+	expect_defeated(&a, KEPT_VIEW);
 }
 
 /* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
@@ -273,27 +323,27 @@ static void assert_init_attack_fails(enum how how, bool create_start,
 
 Test(exe_escape, exec_of_proc_self_exe)
 {
-	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, BIND_VIEW);
+	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, exec_of_a_script_interpreted_by_proc_self_exe)
 {
-	assert_exec_attack_fails(SCRIPTED, FOREGROUND, NULL, BIND_VIEW);
+	assert_exec_attack_fails(SCRIPTED, FOREGROUND, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_proc_self_exe)
 {
-	assert_exec_attack_fails(DIRECT, DETACHED, NULL, BIND_VIEW);
+	assert_exec_attack_fails(DIRECT, DETACHED, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, exec_detach_of_a_script)
 {
-	assert_exec_attack_fails(SCRIPTED, DETACHED, NULL, BIND_VIEW);
+	assert_exec_attack_fails(SCRIPTED, DETACHED, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, exec_tty_of_proc_self_exe)
 {
-	assert_exec_attack_fails(DIRECT, ON_A_TTY, NULL, BIND_VIEW);
+	assert_exec_attack_fails(DIRECT, ON_A_TTY, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, init_of_proc_self_exe_by_run)
@@ -318,30 +368,122 @@ Test(exe_escape, init_script_by_create_start)
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_run)
 {
-	assert_init_attack_fails(DIRECT, false, NULL, BIND_VIEW);
+	assert_init_attack_fails(DIRECT, false, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_run)
 {
-	assert_init_attack_fails(SCRIPTED, false, NULL, BIND_VIEW);
+	assert_init_attack_fails(SCRIPTED, false, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, init_of_a_pid_namespace_joiner_by_create_start)
 {
-	assert_init_attack_fails(DIRECT, true, NULL, BIND_VIEW);
+	assert_init_attack_fails(DIRECT, true, NULL, KEPT_VIEW);
 }
 
 Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
 {
-	assert_init_attack_fails(SCRIPTED, true, NULL, BIND_VIEW);
+	assert_init_attack_fails(SCRIPTED, true, NULL, KEPT_VIEW);
 }
 
-/* Before Linux 6.15 (no open_tree_attr) the view is made in two calls, open_tree and
+/* Before Linux 6.15 (no open_tree_attr) the bind is made in two calls, open_tree and
  * mount_setattr: the same view. */
-Test(exe_escape, exec_under_the_bind_view_made_in_two_calls)
+Test(exe_escape, exec_under_the_kept_view_made_in_two_calls)
 {
 	assert_exec_attack_fails(DIRECT, FOREGROUND,
-				 ((const char *const[]){"open_tree_attr", NULL}), BIND_VIEW);
+				 ((const char *const[]){"open_tree_attr", NULL}), KEPT_VIEW);
+}
+
+/* A cache directory of this test's own, in a mount namespace of the test process (the
+ * ctruns it starts inherit it): an empty tmpfs, read-only when asked. */
+static void private_cache(bool read_only)
+{
+	cr_assert_eq(unshare(CLONE_NEWNS), 0, "unshare: %s", strerror(errno));
+	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	unsigned long flags = MS_NOSUID | MS_NODEV | (read_only ? MS_RDONLY : 0);
+	cr_assert_eq(mount("tmpfs", CACHE_DIR, "tmpfs", flags, "mode=0700"), 0,
+		     "mount a tmpfs on " CACHE_DIR ": %s", strerror(errno));
+}
+
+/* No view can be kept (a read-only cache directory): the view made for the command alone. */
+Test(exe_escape, exec_under_the_detached_view)
+{
+	private_cache(true);
+	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, DETACHED_VIEW);
+}
+
+Test(exe_escape, init_script_under_the_detached_view)
+{
+	private_cache(true);
+	assert_init_attack_fails(SCRIPTED, true, NULL, DETACHED_VIEW);
+}
+
+/* `ctrun exec` of a container that does not exist: it makes (or uses) the kept view first,
+ * then fails. */
+static pid_t start_view_user(const char *ctrun)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(ctrun, ctrun, "--root", ctt_tmpdir(), "exec", "no-such-container", "true",
+		      (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void run_view_users(const char *ctrun, int n)
+{
+	pid_t pids[16];
+	for (int i = 0; i < n; i++)
+		pids[i] = start_view_user(ctrun);
+	for (int i = 0; i < n; i++) {
+		int status;
+		cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
+		/* the container is unknown: a failure, not a crash, nor a command not run */
+		cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+				  WEXITSTATUS(status) != 127,
+			  "ctrun exec: status %#x", status);
+	}
+}
+
+/* Commands that start at once make one view between them, not one each (the maker locks
+ * the cache directory), and later ones use it. */
+Test(exe_escape, concurrent_commands_make_one_kept_view)
+{
+	private_cache(false);
+	char *copy = copy_ctrun();
+	run_view_users(copy, 8);
+	assert_kept_view_mounted(copy);
+	run_view_users(copy, 1);
+	assert_kept_view_mounted(copy);
+	free(copy);
+}
+
+/* A binary deleted since its view was kept (an upgrade replaced it) runs no later command:
+ * the next view made drops its view and mount point. */
+Test(exe_escape, a_deleted_binarys_kept_view_is_dropped)
+{
+	private_cache(false);
+	char *built = strdup(ctt_ctrun_path());
+	char *old = copy_ctrun(), *old_view = kept_view_of(old);
+	run_view_users(old, 1);
+	assert_kept_view_mounted(old);
+	cr_assert_eq(unlink(old), 0);
+	cr_assert_eq(setenv("CTRUN", built, 1), 0);
+	char *new = copy_ctrun();
+	run_view_users(new, 1);
+	assert_kept_view_mounted(new);
+	bool read_only;
+	cr_expect_eq(mounts_at(old_view, &read_only), 0, "the deleted binary's view is mounted");
+	cr_expect_neq(access(old_view, F_OK), 0, "the deleted binary's mount point is left");
+	free(old_view);
+	free(old);
+	free(new);
+	free(built);
 }
 
 /* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed

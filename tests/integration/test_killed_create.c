@@ -352,13 +352,18 @@ static unsigned state_entries(const char *root)
 	return n;
 }
 
-/* The test's mount table when it began: ctrun mounts nothing outside its containers, and
- * nothing else mounts in the runner's private namespace meanwhile (one test at a time,
- * --jobs 1, as make integration runs them). */
+/* The test's mount table when it began: ctrun mounts nothing outside its containers but the
+ * kept view of its binary (libct/parent/exe_bind.h), made here first by a command that
+ * fails once it has it, and nothing else mounts in the runner's private namespace meanwhile
+ * (one test at a time, --jobs 1, as make integration runs them). */
 static char *mounts_before;
 
-static void note_mounts(void)
+static void note_mounts(const struct lc *t)
 {
+	struct ctt_result r;
+	lc_ctrun(&r, t, "exec", "no-such-container", "true");
+	cr_assert_neq(r.status, 0, "exec of a container that does not exist");
+	ctt_result_free(&r);
 	mounts_before = ctt_read_file("/proc/self/mountinfo");
 }
 
@@ -410,7 +415,7 @@ static void assert_nothing_left_after_a_kill_at_every_syscall(const char *comman
 	struct lc t;
 	lc_init(&t);
 	become_subreaper();
-	note_mounts();
+	note_mounts(&t);
 	cgt_use_path(&t, ID);
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	size_t n = record_steps(&t, command, steps);
@@ -460,7 +465,7 @@ Test(killed, at_random_moments)
 	struct lc t;
 	lc_init(&t);
 	become_subreaper();
-	note_mounts();
+	note_mounts(&t);
 	cgt_use_path(&t, ID);
 	char *tmp = ctt_tmpdir();
 	char *out = ctt_path(tmp, "out");
@@ -519,7 +524,7 @@ Test(killed, keeps_a_cgroup_that_was_there)
 	struct lc t;
 	lc_init(&t);
 	become_subreaper();
-	note_mounts();
+	note_mounts(&t);
 	char mine[128];
 	snprintf(mine, sizeof(mine), "%s/mine", cgt_subtree());
 	cgt_use_path(&t, "mine");

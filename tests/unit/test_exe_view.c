@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "libct/parent/exe_view.h"
+#include "libct/parent/exe_state.h"
 #include "libct/base/syscalls.h"
 
 static int memfd_with_seals(int seals)
