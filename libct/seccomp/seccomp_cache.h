@@ -3,7 +3,7 @@
  * compiled by libseccomp once (for Podman's, longer than the rest of a run) and not at every
  * create, run and exec.
  *
- *   <dir>/                          ctrun's cache directory (runtime/cache_dir.h), made 0700,
+ *   <dir>/                          ctrun's cache directory (lifecycle/cache_dir.h), made 0700,
  *                                   owned by the caller's euid
  *   <dir>/seccomp/                  0700, owned by the caller's euid
  *   <dir>/seccomp/<key>.bpf         the program's instructions, then SHA-256(key,
