@@ -276,8 +276,8 @@ void ct_init_run(struct ct_init_plan *plan)
 		_exit(1);
 	}
 	ct_rootfs_set_up(plan);
-	/* after READY: dropping a detached mount waits for RCU (~0.2 ms), which the parent
-	 * need not wait for */
+	/* after READY: dropping a detached mount waits for an RCU grace period, which the
+	 * parent need not wait for */
 	ct_procfs_close(&plan->procfs);
 	int started = start_container(plan, &err);
 	if (plan->own_fd_dir >= 0)

@@ -418,7 +418,7 @@ static bool start_can_go_early(const struct ct_spawn_opts *o, const struct ct_in
 
 /* START is then sent once the caller's own work is done, before READY: the init finds it
  * waiting and goes on to its execve without a round trip through the parent (two wake-ups
- * across CPUs, ~0.15 ms of a run). */
+ * across CPUs). */
 static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan,
 			    struct ct_spawned *out, struct ct_error *err)
 {

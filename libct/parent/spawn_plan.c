@@ -68,7 +68,7 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 	}
 	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
 	plan->userns = (plan->unshare_flags & CLONE_NEWUSER) || plan->join_fds[OCI_NS_USER] >= 0;
-	/* A new network namespace costs more than the rest of the clone (~0.3 ms, its loopback
+	/* A new network namespace costs more than the rest of the clone (its loopback
 	 * device): made by the init itself, it overlaps the parent's cgroup and state writes.
 	 * Not in a user namespace, which must own it (made at clone, or by the joiner), nor
 	 * when the init is born where its memory counts (plan_cgroup). */

@@ -15,7 +15,7 @@
  *   clone3 ------------------------------------->  "0" to memory's `tasks` (no memory
  *   (born in the cgroup2 directory with            limit: what the set-up makes is the
  *   CLONE_INTO_CGROUP; else write its              container's), unshare(CLONE_NEWNET)
- *   cgroup.procs)                                  (~0.4 ms of kernel work), then waits
+ *   cgroup.procs)                                  (slow kernel work), then waits
  *   (*) meanwhile: make the other v1               until it is in its cgroup
  *   directories (cpuset values, device rules,
  *   limits), open their `tasks`
