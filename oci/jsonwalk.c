@@ -423,6 +423,9 @@ char *oci_read_file(const char *path, size_t max, struct ct_error *err)
 		       NULL;
 	size_t len;
 	_cleanup_free_ char *buf = ct_read_all(fd, max, &len);
+	if (!buf && errno == EFBIG) /* grew past max since the fstat */
+		return ct_error_plain(err, EFBIG, "\"%s\" is larger than %zu bytes", path, max),
+		       NULL;
 	if (!buf)
 		return ct_error_sys(err, errno, "read \"%s\"", path), NULL;
 	if (strlen(buf) != len)

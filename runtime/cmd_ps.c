@@ -49,7 +49,9 @@ static char *run_ps(char *const *args, struct ct_error *err)
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!out) {
+	if (!out && saved == EFBIG) { /* ct_read_all's own: more than it may read */
+		ct_error_plain(err, EFBIG, "the output of ps: larger than %u bytes", PS_OUTPUT_MAX);
+	} else if (!out) {
 		ct_error_sys(err, saved, "read the output of ps");
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		ct_error_plain(err, EINVAL, "ps %s failed (exit status %d)", args[1] ? args[1] : "",

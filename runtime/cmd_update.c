@@ -35,6 +35,8 @@ static int read_document(const char *from, struct oci_resources **out, struct ct
 	size_t len = 0;
 	_cleanup_free_ char *text = in ? ct_read_all(STDIN_FILENO, CT_RESOURCES_MAX, &len)
 				       : oci_read_file(from, CT_RESOURCES_MAX, err);
+	if (!text && in && errno == EFBIG) /* ct_read_all's own: more than it may read */
+		return ct_error_plain(err, EFBIG, "stdin: larger than %u bytes", CT_RESOURCES_MAX);
 	if (!text)
 		return in ? ct_error_sys(err, errno, "read the resources from stdin") : -1;
 	/* the parser reads a C string: what follows a NUL would go unread (oci_read_file checks

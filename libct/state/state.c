@@ -630,6 +630,11 @@ char *ct_state_read_file(const struct ct_container_dir *d, const char *name, siz
 {
 	_cleanup_close_ int fd = openat(d->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	char *text = fd < 0 ? NULL : ct_read_all(fd, max, NULL);
+	if (!text && fd >= 0 && errno == EFBIG) /* ct_read_all's own: more than max */
+		return ct_error_plain(err, EFBIG,
+				      "\"%s\" of container \"%s\": larger than %zu bytes", name,
+				      ct_shown_id(d->id).s, max),
+		       NULL;
 	if (!text)
 		ct_error_sys(err, errno, "read \"%s\" of container \"%s\"", name,
 			     ct_shown_id(d->id).s);

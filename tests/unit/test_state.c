@@ -1038,3 +1038,25 @@ Test(state_json, timestamp_seconds_as_strftime_writes_them)
 	ct_format_timestamp(&later, buf);
 	cr_expect_not_null(strstr(buf, "10000-01-01T00:00:00Z"), "%s", buf); /* musl adds a '+' */
 }
+
+/* More than the reader may take is said in words, not as strerror(EFBIG): no call failed. */
+Test(state_file, read_file_larger_than_max_is_refused_in_words, .init = setup_root,
+     .fini = remove_tmpdir)
+{
+	struct ct_container_dir d;
+	reserve_ok("web", &d);
+	int fd = openat(d.dirfd, "extra.json", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0, "%s", strerror(errno));
+	cr_assert_eq(write(fd, "0123456789", 10), 10);
+	close(fd);
+	struct ct_error err = {0};
+	char *text = ct_state_read_file(&d, "extra.json", 10, &err);
+	cr_expect_str_eq(text, "0123456789", "%s", err.msg);
+	free(text);
+	cr_expect_null(ct_state_read_file(&d, "extra.json", 9, &err));
+	cr_expect_eq(err.errnum, EFBIG);
+	cr_expect_str_eq(err.msg, "\"extra.json\" of container \"web\": larger than 9 bytes");
+	cr_expect_null(ct_state_read_file(&d, "missing.json", 9, &err));
+	cr_expect_eq(err.errnum, ENOENT);
+	ct_container_dir_close(&d);
+}
