@@ -31,15 +31,17 @@ e2e_oci_blob() { # LAYOUT FILE
 }
 
 # An OCI image layout archive of one uncompressed layer holding ROOTFS, tagged NAME
-# (image-spec: layer tar -> config with its diff_id -> manifest -> index.json).
-e2e_busybox_oci_archive() { # ROOTFS WORKDIR OUT NAME
+# (image-spec: layer tar -> config with its diff_id -> manifest -> index.json). PROCESS is
+# the image config's "config" object (a shell by default).
+e2e_busybox_oci_archive() { # ROOTFS WORKDIR OUT NAME [PROCESS]
 	local rootfs=$1 work=$2 out=$3 name=$4 layer config manifest
+	local process=${5:-'{"Env":["PATH=/bin"],"Cmd":["sh"],"WorkingDir":"/"}'}
 	local layout=$work/layout
 	mkdir -p "$layout/blobs/sha256" || return 1
 	e2e_tar "$rootfs" "$work/layer.tar" || return 1
 	read -r layer layer_size < <(e2e_oci_blob "$layout" "$work/layer.tar")
-	printf '{"architecture":"amd64","os":"linux","config":{"Env":["PATH=/bin"],"Cmd":["sh"],"WorkingDir":"/"},"rootfs":{"type":"layers","diff_ids":["%s"]}}' \
-		"$layer" >"$work/config.json"
+	printf '{"architecture":"amd64","os":"linux","config":%s,"rootfs":{"type":"layers","diff_ids":["%s"]}}' \
+		"$process" "$layer" >"$work/config.json"
 	read -r config config_size < <(e2e_oci_blob "$layout" "$work/config.json")
 	printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"%s","size":%s},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"%s","size":%s}]}' \
 		"$config" "$config_size" "$layer" "$layer_size" >"$work/manifest.json"
