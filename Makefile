@@ -11,8 +11,10 @@ DEB_PKGS := gcc libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
             uidmap strace runc crun $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
-# the Podman suite sets up a network namespace of its own).
-E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2
+# the Podman suite sets up a network namespace of its own; gRPC for Python: the CRI suite's
+# client of the Kubernetes CRI, compiled from its api.proto at test time).
+E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2 \
+            python3-grpcio python3-grpc-tools
 
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
@@ -191,7 +193,8 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) integration
 
-# End to end: Podman (conmon) and containerd (runc shim) with ctrun as their runtime.
+# End to end: Podman (conmon), containerd (runc shim) and Kubernetes' CRI (containerd's CRI
+# plugin) with ctrun as their runtime.
 check-e2e: deps-e2e $(BUILD)/ctrun
 	tests/e2e/run-all.sh $(BUILD)
 

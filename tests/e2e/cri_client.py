@@ -11,8 +11,8 @@ their directory).
   cri_client.py SOCKET exec ID TIMEOUT CMD...    ExecSync: the command's stdout and stderr
       on ours, its exit code as ours
   cri_client.py SOCKET bench HANDLER POD_JSON CTR_JSON   one timed pod: prints
-      "START_SECONDS EXIT_SECONDS" (RunPodSandbox + CreateContainer + StartContainer; start
-      to the container's exit), then removes the pod
+      "START_SECONDS EXIT_SECONDS": RunPodSandbox + CreateContainer + StartContainer, and
+      from RunPodSandbox to the container's exit seen; then removes the pod
 A gRPC error prints "METHOD: CODE: DETAILS" on stderr and exits 2.
 """
 import json
@@ -90,7 +90,7 @@ def bench(cri, handler, pod, ctr):
     exited = time.monotonic()
     cri.call("StopPodSandbox", {"pod_sandbox_id": sandbox})
     cri.call("RemovePodSandbox", {"pod_sandbox_id": sandbox})
-    print("%.6f %.6f" % (started - begin, exited - started))
+    print("%.6f %.6f" % (started - begin, exited - begin))
 
 
 def main(argv):

@@ -419,6 +419,46 @@ case_remove_running_pod() {
 	remove_pod_checked
 }
 
+# RunPodSandbox + CreateContainer + StartContainer, and RunPodSandbox to the container's
+# exit (a container running `true`), timed inside the client; the handlers alternate, each
+# round in the other order. Prints the means and the ratio, no threshold; then nothing of
+# the pods remains.
+case_latency() {
+	local i h order
+	: >"$E2E_DIR/bench-ctrun" && : >"$E2E_DIR/bench-runc" || return 1
+	for i in $(seq "$BENCH_ROUNDS"); do
+		order="ctrun runc"
+		[ $((i % 2)) = 0 ] && order="runc ctrun"
+		for h in $order; do
+			HANDLER=$h POD_NAME=bench-$h-$i
+			POD_JSON=$(pod_json "$POD_NAME")
+			mkdir -p "$E2E_DIR/logs/$POD_NAME"
+			cri bench "$h" "$POD_JSON" "$(ctr_json app '["true"]')" >>"$E2E_DIR/bench-$h" || return 1
+		done
+	done
+	assert_eq "[]" "$(cri call ListPodSandbox '{}' items)" "pods left" &&
+		assert_eq "" "$(ls -A "$RUNC_ROOT/$NS")" "runtime state left" &&
+		assert_eq "" "$(grep -l ":/$CTRD_CGROUP/bench-" /proc/[0-9]*/cgroup 2>/dev/null)" \
+			"processes left" || return 1
+	/usr/bin/python3 "$here/cri_latency.py" "$E2E_DIR/bench-ctrun" "$E2E_DIR/bench-runc" \
+		>"$E2E_DIR/latency"
+}
+
+# The daemon stops: no shim, runtime state, cgroup, sandbox network namespace or mount of
+# the suite's remains once the pod cgroups (the kubelet's) are gone.
+case_teardown() {
+	containerd_stop
+	remove_pod_cgroups
+	local left
+	left=$(ls -A "$RUNC_ROOT/$NS" 2>/dev/null
+		ls -d /sys/fs/cgroup/"$CTRD_CGROUP" /sys/fs/cgroup/*/"$CTRD_CGROUP" 2>/dev/null
+		grep -F " $E2E_DIR/" /proc/self/mountinfo
+		for f in /proc/[0-9]*/cmdline; do
+			tr '\0' ' ' <"$f" 2>/dev/null | grep -F -- "-address $SOCK"
+		done)
+	assert_eq "" "$left" "left after the daemon stopped"
+}
+
 # ---- main ----------------------------------------------------------------------------
 
 missing_tools() {
@@ -452,4 +492,7 @@ for HANDLER in ctrun runc; do
 		e2e_test "$c[$HANDLER]" "case_$c"
 	done
 done
+e2e_test latency case_latency
+[ -s "$E2E_DIR/latency" ] && cat "$E2E_DIR/latency"
+e2e_test teardown case_teardown
 e2e_summary cri
