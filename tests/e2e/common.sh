@@ -73,6 +73,16 @@ assert_not_contains() { # haystack needle what
 	return 0
 }
 
+# A suite that lacks a tool reports one skipped case naming what is missing, and exits.
+e2e_skip_suite_if_missing() { # SUITE MISSING
+	[ -n "$2" ] || return 0
+	E2E_MISSING=$2
+	no_tools() { e2e_skip_case "missing: $(echo $E2E_MISSING) (make deps-e2e)"; }
+	e2e_test "$1" no_tools
+	e2e_summary "$1"
+	exit
+}
+
 e2e_summary() {
 	local suite=$1
 	printf 'e2e %s: %d passed, %d failed, %d skipped\n' "$suite" \

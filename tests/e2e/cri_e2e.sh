@@ -80,15 +80,24 @@ pids_in_pod() {
 	grep -l ":/$CTRD_CGROUP/$POD_NAME/" /proc/[0-9]*/cgroup 2>/dev/null | cut -d/ -f3
 }
 
+# The network namespace file the CRI plugin made for the pod (none for a host-network pod).
+pod_netns() {
+	cri call PodSandboxStatus "{\"pod_sandbox_id\":\"$POD\",\"verbose\":true}" info.info |
+		grep -o '"path": *"[^"]*/netns/[^"]*"' | cut -d'"' -f4
+}
+
 # StopPodSandbox + RemovePodSandbox (what a kubelet does when a pod is deleted), then
 # nothing of the pod or its containers remains: no sandbox or container in the CRI or in
-# containerd, no task, no runtime state, no cgroup, mount, process or shim.
+# containerd, no task, no runtime state, no cgroup, mount, network namespace, process or
+# shim.
 remove_pod_checked() {
-	local ids id left= dir pid
+	local ids id left= dir pid shims netns
 	ids="$POD $(cri call ListContainers "{\"filter\":{\"pod_sandbox_id\":\"$POD\"}}" containers |
 		/usr/bin/python3 -c 'import json,sys; print(" ".join(c["id"] for c in json.load(sys.stdin)))')"
-	local shims
 	shims=$(shim_pids "$POD")
+	netns=$(pod_netns)
+	[ -n "$netns" ] || grep -q '"network":"NODE"' <<<"$POD_JSON" ||
+		e2e_fail "no network namespace found for the pod" || return 1
 	cri call StopPodSandbox "{\"pod_sandbox_id\":\"$POD\"}" >/dev/null &&
 		cri call RemovePodSandbox "{\"pod_sandbox_id\":\"$POD\"}" >/dev/null || return 1
 	cri call ListPodSandbox '{}' | grep -q "$POD" && left+=" sandbox"
@@ -103,6 +112,8 @@ remove_pod_checked() {
 		done
 		grep -q "$id" /proc/self/mountinfo && left+=" mount($id)"
 	done
+	[ -n "$netns" ] && { [ -e "$netns" ] || grep -qF " $netns " /proc/self/mountinfo; } &&
+		left+=" netns($netns)"
 	[ -n "$(pids_in_pod)" ] && left+=" process"
 	for pid in $shims; do
 		wait_pid_gone "$pid" || left+=" shim($pid)"
@@ -475,12 +486,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ -n "$(missing_tools)" ]; then
-	no_tools() { e2e_skip_case "missing: $(missing_tools | tr '\n' ' ')(make deps-e2e)"; }
-	e2e_test cri no_tools
-	e2e_summary cri
-	exit
-fi
+e2e_skip_suite_if_missing cri "$(missing_tools)"
 cri_start || { e2e_log "setup failed"; tail -n 20 "$E2E_DIR/containerd.log" >&2; exit 1; }
 
 e2e_test daemon case_daemon
