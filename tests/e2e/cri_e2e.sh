@@ -180,6 +180,28 @@ case_shared_namespaces() {
 			"the pod's address" && remove_pod_checked
 }
 
+# shareProcessNamespace: the pod's containers are in the sandbox's pid namespace, whose
+# pid 1 is the pause process; it reaps what is orphaned to it.
+case_shared_pid_namespace() {
+	run_pod sharedpid POD POD && start_container a "$SLEEP" && local a=$CID &&
+		start_container b "$SLEEP" && local b=$CID || return 1
+	assert_eq /pause "$(in_ctr "$b" cat /proc/1/cmdline | tr -d '\0')" "pid 1 of the pod" &&
+		assert_eq "$(in_ctr "$a" readlink /proc/self/ns/pid)" "$(in_ctr "$b" readlink /proc/self/ns/pid)" \
+			"one pid namespace" &&
+		assert_eq 2 "$(in_ctr "$b" pidof sleep | wc -w)" "both containers' processes seen" || return 1
+	# an orphan's parent is the pause process, which reaps it once it is killed (no zombie);
+	# ExecSync returns once the output is closed, so the orphan has none
+	local pause orphan
+	pause=$(task_pid "$POD")
+	in_ctr "$a" sh -c '(sleep 1000 </dev/null >/dev/null 2>&1 &)' || return 1
+	orphan=$(pgrep -P "$pause" -x sleep)
+	[ -n "$orphan" ] || e2e_fail "the orphan is not pause's child" || return 1
+	kill "$orphan"
+	timeout 20 sh -c "while [ -n \"\$(ps -o pid= --ppid $pause)\" ]; do sleep 0.05; done" ||
+		e2e_fail "pause did not reap: $(ps -o pid=,stat=,args= --ppid "$pause")" || return 1
+	remove_pod_checked
+}
+
 # ExecSync: exit codes, stdout and stderr apart, and a timeout that ends the command.
 case_exec_sync() {
 	run_pod execs && start_container main "$SLEEP" || return 1
@@ -433,10 +455,12 @@ case_remove_running_pod() {
 # RunPodSandbox + CreateContainer + StartContainer, and RunPodSandbox to the container's
 # exit (a container running `true`), timed inside the client; the handlers alternate, each
 # round in the other order. Prints the means and the ratio, no threshold; then nothing of
-# the pods remains.
+# the pods remains (what an earlier case left is not counted).
 case_latency() {
-	local i h order
+	local i h order pods_before state_before
 	: >"$E2E_DIR/bench-ctrun" && : >"$E2E_DIR/bench-runc" || return 1
+	pods_before=$(cri call ListPodSandbox '{}' items)
+	state_before=$(ls -A "$RUNC_ROOT/$NS")
 	for i in $(seq "$BENCH_ROUNDS"); do
 		order="ctrun runc"
 		[ $((i % 2)) = 0 ] && order="runc ctrun"
@@ -447,8 +471,8 @@ case_latency() {
 			cri bench "$h" "$POD_JSON" "$(ctr_json app '["true"]')" >>"$E2E_DIR/bench-$h" || return 1
 		done
 	done
-	assert_eq "[]" "$(cri call ListPodSandbox '{}' items)" "pods left" &&
-		assert_eq "" "$(ls -A "$RUNC_ROOT/$NS")" "runtime state left" &&
+	assert_eq "$pods_before" "$(cri call ListPodSandbox '{}' items)" "pods left" &&
+		assert_eq "$state_before" "$(ls -A "$RUNC_ROOT/$NS")" "runtime state left" &&
 		assert_eq "" "$(grep -l ":/$CTRD_CGROUP/bench-" /proc/[0-9]*/cgroup 2>/dev/null)" \
 			"processes left" || return 1
 	/usr/bin/python3 "$here/cri_latency.py" "$E2E_DIR/bench-ctrun" "$E2E_DIR/bench-runc" \
@@ -491,7 +515,7 @@ cri_start || { e2e_log "setup failed"; tail -n 20 "$E2E_DIR/containerd.log" >&2;
 
 e2e_test daemon case_daemon
 for HANDLER in ctrun runc; do
-	for c in ${CRI_CASES:-run_pod_sandbox shared_namespaces exec_sync container_status container_stats \
+	for c in ${CRI_CASES:-run_pod_sandbox shared_namespaces shared_pid_namespace exec_sync container_status container_stats \
 		update_resources stop_grace log_file restart_in_sandbox run_as_user readonly_rootfs \
 		capabilities privileged seccomp_no_new_privs masked_readonly_paths host_network \
 		host_pid remove_running_pod}; do
