@@ -147,7 +147,8 @@ case_run_pod_sandbox() {
 		return 1
 	pid=$(task_pid "$POD")
 	assert_eq /pause "$(tr -d '\0' </proc/"$pid"/cmdline)" "the sandbox's process" &&
-		assert_eq 0 "$(cat /proc/"$pid"/oom_score_adj)" "oom_score_adj, restricted to ours" ||
+		assert_eq "$(cat /proc/"$CTRD_PID"/oom_score_adj)" "$(cat /proc/"$pid"/oom_score_adj)" \
+			"the sandbox's -998 raised to containerd's own oom_score_adj" ||
 		return 1
 	state=$(runtime_state "$POD") || e2e_fail "$HANDLER state: $state" || return 1
 	assert_eq running "$(json_field "$state" status)" "$HANDLER state" &&
