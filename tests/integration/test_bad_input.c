@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(bad_input, .fini = lc_cleanup);
 
@@ -19,7 +19,7 @@ static void assert_failure(const struct lc *t, const char *const *args, const ch
 {
 	struct ctt_result r;
 	lc_ctrunv(&r, t, args);
-	lc_assert_error_line(&r, needles);
+	ctt_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 }
 
@@ -124,7 +124,7 @@ static void assert_short_error_lines(const struct lc *t, const char *id, const i
 	for (; *which >= 0; which++) {
 		struct ctt_result r;
 		lc_ctrunv(&r, t, commands[*which]);
-		lc_assert_error(&r, problem);
+		ctt_assert_error(&r, problem);
 		cr_expect_lt(strlen(r.err), ERROR_LINE_MAX, "%s: a line of %zu characters: %s",
 			     commands[*which][0], strlen(r.err), r.err);
 		ctt_result_free(&r);
@@ -170,9 +170,7 @@ Test(bad_input, duplicate_id)
 		       (const char *const[]){"\"dup\"", "already exists", NULL});
 	/* the first container is untouched and still works */
 	cr_expect_eq(lc_pid(&t, "dup"), pid);
-	char *status = lc_status(&t, "dup");
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&t, "dup", "created");
 	lc_ok(&t, "start", "dup");
 	lc_wait_status(&t, "dup", "running");
 	lc_ok(&t, "delete", "--force", "dup");
@@ -255,7 +253,7 @@ Test(bad_input, failing_bind_mount)
 {
 	struct lc t;
 	lc_init(&t);
-	char *source = ctt_path(ctt_tmpdir(), "missing-source");
+	char *source = ctt_tmp_path("missing-source");
 	char *json;
 	cr_assert_geq(asprintf(&json,
 			       "{\"destination\":\"/mnt/data\",\"type\":\"bind\",\"source\":\"%s\","

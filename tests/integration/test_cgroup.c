@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
+#include "tests/lib/cgroup.h"
 
 TestSuite(cgroup, .fini = cgt_cleanup);
 
@@ -29,6 +29,19 @@ static void need_v1_hierarchy(const char *controller)
 	free(dir);
 }
 
+/* A container t in the tests' subtree at name, skipping unless the host has controller's v1
+ * hierarchy (NULL: any host), with resources (JSON; NULL: those of `ctrun spec`). */
+static void cgroup_box(struct lc *t, const char *controller, const char *name,
+		       const char *resources)
+{
+	if (controller)
+		need_v1_hierarchy(controller);
+	lc_init(t);
+	cgt_use_path(t, name);
+	if (resources)
+		ctt_config_set(t->bundle, ".linux.resources", resources);
+}
+
 static void assert_file(const char *controller, const char *rel, const char *file, const char *want)
 {
 	char *dir = cgt_dir(controller, rel);
@@ -39,18 +52,20 @@ static void assert_file(const char *controller, const char *rel, const char *fil
 	free(dir);
 }
 
-static void assert_output(const struct lc *t, const char *script, const char *want)
+/* Each "file=value" of the space-separated list holds its value in the cgroup rel of the
+ * controller the file's name starts with ("cpu.shares=512"). */
+static void assert_files(const char *rel, const char *list)
 {
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
-static char *rel_of(const char *name)
-{
-	char *rel;
-	cr_assert_geq(asprintf(&rel, "%s/%s", cgt_subtree(), name), 0);
-	return rel;
+	char *copy = strdup(list), *save = NULL;
+	for (char *item = strtok_r(copy, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(item, '='), *dot = strchr(item, '.');
+		cr_assert(eq && dot && dot < eq, "not file=value: %s", item);
+		*eq = *dot = '\0';
+		char file[128];
+		snprintf(file, sizeof(file), "%s.%s", item, dot + 1);
+		assert_file(item, rel, file, eq + 1);
+	}
+	free(copy);
 }
 
 /* The init of the created container ID is in its directory of each v1 hierarchy. */
@@ -73,22 +88,14 @@ static const char resources[] =
 /* Each resource written where runc writes it, seen the same from outside... */
 Test(cgroup, resources_read_back_from_outside)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "outside");
-	ctt_config_set(t.bundle, ".linux.resources", resources);
+	cgroup_box(&t, "memory", "outside", resources);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("outside");
-	assert_file("memory", rel, "memory.limit_in_bytes", "67108864");
-	assert_file("memory", rel, "memory.soft_limit_in_bytes", "33554432");
-	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "134217728");
-	assert_file("memory", rel, "memory.swappiness", "10");
-	assert_file("cpu", rel, "cpu.shares", "512");
-	assert_file("cpu", rel, "cpu.cfs_period_us", "50000");
-	assert_file("cpu", rel, "cpu.cfs_quota_us", "25000");
-	assert_file("cpuset", rel, "cpuset.cpus", "0");
-	assert_file("pids", rel, "pids.max", "64");
+	char *rel = cgt_rel("outside");
+	assert_files(rel, "memory.limit_in_bytes=67108864 memory.soft_limit_in_bytes=33554432 "
+			  "memory.memsw.limit_in_bytes=134217728 "
+			  "memory.swappiness=10 cpu.shares=512 cpu.cfs_period_us=50000 "
+			  "cpu.cfs_quota_us=25000 cpuset.cpus=0 pids.max=64");
 	assert_init_in_every_hierarchy(&t, rel);
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
@@ -114,21 +121,16 @@ Test(cgroup, docker_config_without_limits_writes_nothing)
 	lc_init(&t);
 	use_resources_of(&t, "docker-default.json", "docker");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("docker");
+	char *rel = cgt_rel("docker");
 	assert_file("cpu", rel, "cpu.shares", "1024");
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
 }
 
-static void assert_docker_limits(const char *rel)
-{
-	assert_file("memory", rel, "memory.limit_in_bytes", "67108864");
-	assert_file("memory", rel, "memory.memsw.limit_in_bytes", "134217728");
-	assert_file("cpu", rel, "cpu.shares", "512");
-	assert_file("cpu", rel, "cpu.cfs_period_us", "100000");
-	assert_file("cpu", rel, "cpu.cfs_quota_us", "50000");
-	assert_file("pids", rel, "pids.max", "50");
-}
+/* What runc writes for Docker's limits (docker-resources.json). */
+#define DOCKER_LIMITS                                                                          \
+	"memory.limit_in_bytes=67108864 memory.memsw.limit_in_bytes=134217728 cpu.shares=512 " \
+	"cpu.cfs_period_us=100000 cpu.cfs_quota_us=50000 pids.max=50"
 
 /* runc-update(8)'s document of zeros changes nothing; Podman's update then applies. */
 #define UPDATE_OF_ZEROS                                                                    \
@@ -147,15 +149,15 @@ Test(cgroup, docker_limits_and_an_update_of_zeros)
 	use_resources_of(&t, "docker-resources.json", "docker-limits");
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
-	char *rel = rel_of("docker-limits");
-	assert_docker_limits(rel);
+	char *rel = cgt_rel("docker-limits");
+	assert_files(rel, DOCKER_LIMITS);
 	char *memory = cgt_dir("memory", rel);
 	char *tcp = cgt_read(memory, "memory.kmem.tcp.limit_in_bytes");
 	struct ctt_result r;
 	lc_ctrun_input(&r, &t, UPDATE_OF_ZEROS, "update", "--resources", "-", ID);
 	cr_expect_eq(r.status, 0, "update: %s", r.err);
 	ctt_result_free(&r);
-	assert_docker_limits(rel);
+	assert_files(rel, DOCKER_LIMITS);
 	assert_file("memory", rel, "memory.kmem.tcp.limit_in_bytes", tcp); /* not 0 */
 	free(tcp);
 	free(memory);
@@ -187,7 +189,7 @@ Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
 	struct lc t;
 	lc_init(&t);
 	char *own = cgt_dir("cpuset", ""), *top = cgt_dir("cpuset", cgt_subtree());
-	char *bare = rel_of("bare"), *bare_dir = cgt_dir("cpuset", bare);
+	char *bare = cgt_rel("bare"), *bare_dir = cgt_dir("cpuset", bare);
 	cr_assert(mkdir(top, 0755) == 0 && mkdir(bare_dir, 0755) == 0, "mkdir: %s",
 		  strerror(errno));
 	char *empty = cgt_read(bare_dir, "cpuset.cpus");
@@ -195,7 +197,7 @@ Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
 	free(empty);
 	cgt_use_path(&t, "bare/leaf");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *leaf = rel_of("bare/leaf");
+	char *leaf = cgt_rel("bare/leaf");
 	char *cpus = cgt_read(own, "cpuset.cpus"), *mems = cgt_read(own, "cpuset.mems");
 	const char *levels[] = {cgt_subtree(), bare, leaf};
 	for (size_t i = 0; i < 3; i++) {
@@ -224,17 +226,15 @@ Test(cgroup, empty_cpuset_levels_get_the_nearest_values)
  * READY. Either way the init is in every hierarchy. */
 Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "early");
+	cgroup_box(&t, "memory", "early", NULL);
 	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
 	ctt_config_set(t.bundle, ".linux.seccomp",
 		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
 		       "[\"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("early");
+	char *rel = cgt_rel("early");
 	assert_init_in_every_hierarchy(&t, rel);
 	lc_ok(&t, "delete", "--force", ID);
 	free(rel);
@@ -244,23 +244,19 @@ Test(cgroup, init_is_in_every_hierarchy_under_an_early_seccomp_filter)
 /* ...and from inside: /sys/fs/cgroup is the container's own cgroup per hierarchy. */
 Test(cgroup, resources_read_back_from_inside)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "inside");
+	cgroup_box(&t, "memory", "inside", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", resources);
-	assert_output(&t,
-		      "cd /sys/fs/cgroup; cat memory/memory.limit_in_bytes pids/pids.max "
-		      "cpu/cpu.shares cpu/cpu.cfs_quota_us; cat pids/cgroup.procs",
-		      "67108864\n64\n512\n25000\n1\n");
+	lc_assert_sh_output(&t,
+			    "cd /sys/fs/cgroup; cat memory/memory.limit_in_bytes pids/pids.max "
+			    "cpu/cpu.shares cpu/cpu.cfs_quota_us; cat pids/cgroup.procs",
+			    "67108864\n64\n512\n25000\n1\n");
 }
 
 Test(cgroup, state_json_records_every_directory)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "state");
+	cgroup_box(&t, "memory", "state", NULL);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *file = lc_state_file(&t, ID);
 	yajl_val st = ctt_json_load(file);
@@ -293,15 +289,10 @@ Test(cgroup, default_path_is_below_the_callers_cgroup)
 
 Test(cgroup, memory_hog_is_oom_killed)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "oom");
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
-	lc_set_script(&t, "x=$(head -c 67108864 /dev/zero | tr '\\000' a); echo survived");
+	cgroup_box(&t, "memory", "oom", "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "x=$(head -c 67108864 /dev/zero | tr '\\000' a); echo survived");
 	cr_expect_eq(r.status, 137, "status %d, out %s, err %s", r.status, r.out, r.err);
 	cr_expect_null(strstr(r.out, "survived"));
 	ctt_result_free(&r);
@@ -309,36 +300,31 @@ Test(cgroup, memory_hog_is_oom_killed)
 
 Test(cgroup, fork_bomb_stops_at_pids_max)
 {
-	need_v1_hierarchy("pids");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "forks");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 8}}");
+	cgroup_box(&t, "pids", "forks", "{\"pids\": {\"limit\": 8}}");
 	/* the subshell dies of its failed fork; read, test and echo are builtins, which need
 	 * no fork once the limit is reached; pids.events counts the refusals */
-	assert_output(&t,
-		      "(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 100 & done) "
-		      "2>/dev/null; read n < /sys/fs/cgroup/pids/pids.current; "
-		      "[ $n -le 8 ] && [ $n -ge 6 ] && echo within; "
-		      "read m c < /sys/fs/cgroup/pids/pids.events; [ $c -gt 0 ] && echo $m",
-		      "within\nmax\n");
+	lc_assert_sh_output(
+		&t,
+		"(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 100 & done) "
+		"2>/dev/null; read n < /sys/fs/cgroup/pids/pids.current; "
+		"[ $n -le 8 ] && [ $n -ge 6 ] && echo within; "
+		"read m c < /sys/fs/cgroup/pids/pids.events; [ $c -gt 0 ] && echo $m",
+		"within\nmax\n");
 }
 
 /* A quota of 10% of one cpu holds back a busy loop: the cfs bandwidth controller throttles
  * it (a count, not a time: no threshold on this shared machine). */
 Test(cgroup, cpu_quota_throttles_a_busy_loop)
 {
-	need_v1_hierarchy("cpu");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "busy");
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"cpu\": {\"quota\": 10000, \"period\": 100000}}");
-	assert_output(&t,
-		      "s=$(date +%s); while [ $(date +%s) -lt $((s + 2)) ]; do :; done; "
-		      "while read k v; do [ $k = nr_throttled ] && [ $v -gt 0 ] && echo throttled; "
-		      "done < /sys/fs/cgroup/cpu/cpu.stat; true",
-		      "throttled\n");
+	cgroup_box(&t, "cpu", "busy", "{\"cpu\": {\"quota\": 10000, \"period\": 100000}}");
+	lc_assert_sh_output(
+		&t,
+		"s=$(date +%s); while [ $(date +%s) -lt $((s + 2)) ]; do :; done; "
+		"while read k v; do [ $k = nr_throttled ] && [ $v -gt 0 ] && echo throttled; "
+		"done < /sys/fs/cgroup/cpu/cpu.stat; true",
+		"throttled\n");
 }
 
 /* issue 10: /bin/true runs under 224 KiB, the smallest limit crun manages: created, started,
@@ -351,7 +337,7 @@ static void assert_no_oom_kill(const char *rel)
 	char *dir = cgt_dir("memory", rel);
 	cr_assert_not_null(dir, "no memory hierarchy");
 	char *path = ctt_path(dir, "memory.oom_control"), *text = ctt_read_file(path);
-	cr_expect(lc_matches(text, "^oom_kill 0$"), "%s:\n%s", path, text);
+	cr_expect(ctt_matches(text, "^oom_kill 0$"), "%s:\n%s", path, text);
 	free(text);
 	free(path);
 	free(dir);
@@ -359,14 +345,11 @@ static void assert_no_oom_kill(const char *rel)
 
 Test(cgroup, true_runs_under_224_kib_and_sees_its_limit)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "tiny");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
+	cgroup_box(&t, "memory", "tiny", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("tiny");
+	char *rel = cgt_rel("tiny");
 	assert_file("memory", rel, "memory.limit_in_bytes", TINY_LIMIT);
 	lc_ok(&t, "start", ID);
 	lc_wait_status(&t, ID, "stopped");
@@ -398,11 +381,8 @@ static void evict_from_page_cache(const char *path)
  * charged to the container (where its readahead alone got /bin/true OOM-killed, each run). */
 Test(cgroup, true_runs_under_224_kib_from_a_cold_page_cache)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "cold");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
+	cgroup_box(&t, "memory", "cold", "{\"memory\": {\"limit\": " TINY_LIMIT "}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	char *busybox = lc_rootfs_path(&t, "bin/busybox");
 	for (int i = 0; i < 2; i++) {
@@ -419,11 +399,8 @@ Test(cgroup, true_runs_under_224_kib_from_a_cold_page_cache)
 /* A value the kernel refuses fails create naming the file and the value; nothing stays. */
 Test(cgroup, rejected_limit_fails_create_and_leaves_nothing)
 {
-	need_v1_hierarchy("cpuset");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "bad");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"cpu\": {\"cpus\": \"4095\"}}");
+	cgroup_box(&t, "cpuset", "bad", "{\"cpu\": {\"cpus\": \"4095\"}}");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
 			".linux.resources.cpu.cpus", "write \"4095\" to", "cpuset.cpus");
 	lc_assert_nothing_left(&t);
@@ -432,12 +409,8 @@ Test(cgroup, rejected_limit_fails_create_and_leaves_nothing)
 
 Test(cgroup, unified_is_refused_on_v1)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "unified");
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"unified\": {\"memory.high\": \"1000000\"}}");
+	cgroup_box(&t, "memory", "unified", "{\"unified\": {\"memory.high\": \"1000000\"}}");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.resources.unified",
 			"only for cgroup v2");
 	lc_assert_nothing_left(&t);
@@ -610,15 +583,13 @@ Test(cgroup, manager_disabled_refuses_device_rules_with_cap_mknod)
 /* Without a pid namespace only the cgroup knows the container's processes. */
 Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 {
-	need_v1_hierarchy("pids");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "killall");
+	cgroup_box(&t, "pids", "killall", NULL);
 	lc_namespace_set(&t, "pid", NULL);
 	lc_set_script(&t, "sleep 1000 & sleep 1000 & wait");
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	lc_ok(&t, "start", ID);
-	char *rel = rel_of("killall");
+	char *rel = cgt_rel("killall");
 	char *dir = cgt_dir("pids", rel);
 	/* the init and its two sleeps */
 	for (int i = 0; i < 1000; i++) {
@@ -643,7 +614,7 @@ Test(cgroup, kill_all_reaches_every_process_of_the_cgroup)
 static char *created_devices_list(const struct lc *t, const char *name)
 {
 	lc_ok(t, "create", "--bundle", t->bundle, ID);
-	char *rel = rel_of(name);
+	char *rel = cgt_rel(name);
 	char *dir = cgt_dir("devices", rel);
 	char *list = ctt_read_file(ctt_path(dir, "devices.list"));
 	free(dir);
@@ -663,10 +634,8 @@ static char *created_devices_list(const struct lc *t, const char *name)
  * node can be made, as package scripts do, and only the standard ones opened. */
 Test(cgroup, devices_allow_list)
 {
-	need_v1_hierarchy("devices");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "devices");
+	cgroup_box(&t, "devices", "devices", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", DENY_ALL_DEVICES);
 	char *list = created_devices_list(&t, "devices");
 	cr_expect_str_eq(list, RUNC_DEVICES_LIST);
@@ -677,13 +646,13 @@ Test(cgroup, devices_allow_list)
 	free(caps);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"devices\": []}");
 	ctt_config_set(t.bundle, ".root.readonly", "false");
-	assert_output(&t,
-		      "echo x > /dev/null && echo null-ok; "
-		      "mknod /tmp/blk b 7 0 && echo blk-made; "
-		      "cat /tmp/blk 2>/dev/null || echo blk-denied; "
-		      "mknod /tmp/mem c 1 1 && echo mem-made; "
-		      "cat /tmp/mem >/dev/null 2>&1 || echo mem-denied",
-		      "null-ok\nblk-made\nblk-denied\nmem-made\nmem-denied\n");
+	lc_assert_sh_output(&t,
+			    "echo x > /dev/null && echo null-ok; "
+			    "mknod /tmp/blk b 7 0 && echo blk-made; "
+			    "cat /tmp/blk 2>/dev/null || echo blk-denied; "
+			    "mknod /tmp/mem c 1 1 && echo mem-made; "
+			    "cat /tmp/mem >/dev/null 2>&1 || echo mem-denied",
+			    "null-ok\nblk-made\nblk-denied\nmem-made\nmem-denied\n");
 }
 
 /* The same bundle under runc (Debian's 1.1.5) when it is installed: its devices.list and
@@ -691,7 +660,7 @@ Test(cgroup, devices_allow_list)
 Test(cgroup, devices_list_is_runcs_for_the_same_bundle)
 {
 	need_v1_hierarchy("devices");
-	char *runc = lc_which("runc");
+	char *runc = ctt_which("runc");
 	if (!runc)
 		ctt_skip("runc is not installed (Debian's runc package): nothing to compare with");
 	struct lc t;
@@ -704,7 +673,7 @@ Test(cgroup, devices_list_is_runcs_for_the_same_bundle)
 	ctt_run(&r, NULL, LC_ARGV(runc, "--root", runc_root, "create", "--bundle", t.bundle, ID));
 	cr_assert_eq(r.status, 0, "runc create: %s", r.err);
 	ctt_result_free(&r);
-	char *rel = rel_of("by-runc");
+	char *rel = cgt_rel("by-runc");
 	char *dir = cgt_dir("devices", rel);
 	char *by_runc = ctt_read_file(ctt_path(dir, "devices.list"));
 	ctt_run(&r, NULL, LC_ARGV(runc, "--root", runc_root, "delete", "--force", ID));
@@ -725,10 +694,8 @@ Test(cgroup, devices_list_is_runcs_for_the_same_bundle)
  * that access only, not the rwm a node without a rule is given. */
 Test(cgroup, device_node_with_its_own_rule_keeps_that_access)
 {
-	need_v1_hierarchy("devices");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "devrule");
+	cgroup_box(&t, "devices", "devrule", NULL);
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":11}");
 	lc_config_append(&t, ".linux.devices",
@@ -745,10 +712,10 @@ Test(cgroup, device_node_with_its_own_rule_keeps_that_access)
 	lc_ok(&t, "delete", "--force", ID);
 	/* inside: the node without a rule of its own opens for writing, the read-only one
 	 * is refused by the devices cgroup (root in the container owns both) */
-	assert_output(&t,
-		      "true > /dev/loop-control && echo loop-control-open; "
-		      "(echo x > /dev/kmsg) 2>&1 | grep -o 'Operation not permitted'",
-		      "loop-control-open\nOperation not permitted\n");
+	lc_assert_sh_output(&t,
+			    "true > /dev/loop-control && echo loop-control-open; "
+			    "(echo x > /dev/kmsg) 2>&1 | grep -o 'Operation not permitted'",
+			    "loop-control-open\nOperation not permitted\n");
 }
 
 /* On a hybrid host the container is also born in its cgroup2 directory. */
@@ -759,14 +726,13 @@ Test(cgroup, hybrid_unified_placement)
 		ctt_skip("not a hybrid host");
 	free(unified);
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "hybrid");
+	cgroup_box(&t, NULL, "hybrid", NULL);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "create", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, "born in its cgroup (CLONE_INTO_CGROUP)"), "%s", r.err);
 	ctt_result_free(&r);
-	char *rel = rel_of("hybrid");
+	char *rel = cgt_rel("hybrid");
 	char pid[32];
 	snprintf(pid, sizeof(pid), "%d", lc_pid(&t, ID));
 	assert_file("", rel, "cgroup.procs", pid);
@@ -776,7 +742,7 @@ Test(cgroup, hybrid_unified_placement)
 	cr_expect_neq(stat(dir, &st), 0, "%s left", dir);
 	free(dir);
 	free(rel);
-	assert_output(&t, "cat /proc/self/cgroup | grep '^0::'", "0::/\n");
+	lc_assert_sh_output(&t, "cat /proc/self/cgroup | grep '^0::'", "0::/\n");
 }
 
 /* An empty tmpfs over .../unified (how crun 1.8 is run on this host, and how make bench runs
@@ -787,8 +753,7 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
 	if (!cgt_dir("", ""))
 		ctt_skip("no cgroup2 on /sys/fs/cgroup/unified");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "hidden");
+	cgroup_box(&t, NULL, "hidden", NULL);
 	/* a limit keeps the memory join after the cgroup namespace is made, so the line inside
 	 * names the cgroup (without one it is joined first and reads "/") */
 	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 268435456}}");
@@ -803,17 +768,16 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
 			      "sh",
 			      NULL};
 	t.wrapper = wrap;
-	lc_set_script(&t, "grep -E '^[0-9]+:(memory|):' /proc/self/cgroup");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "grep -E '^[0-9]+:(memory|):' /proc/self/cgroup");
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	/* the two lines of the container, then nothing that ls found on the tmpfs */
 	size_t lines = 0;
 	for (const char *p = r.out; (p = strchr(p, '\n')); p++)
 		lines++;
-	cr_expect(lc_matches(r.out, "^[0-9]+:memory:/.*/hidden$"), "not in its memory cgroup:\n%s",
+	cr_expect(ctt_matches(r.out, "^[0-9]+:memory:/.*/hidden$"), "not in its memory cgroup:\n%s",
 		  r.out);
-	cr_expect(lc_matches(r.out, "^0::/$"), "in the hidden cgroup2 tree:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^0::/$"), "in the hidden cgroup2 tree:\n%s", r.out);
 	cr_expect_eq(lines, 2, "made on the tmpfs:\n%s", r.out);
 	ctt_result_free(&r);
 	t.wrapper = NULL;
@@ -824,10 +788,8 @@ Test(cgroup, tmpfs_over_unified_leaves_plain_v1)
  * mount would show the hierarchies from their roots, the tests' subtree among them). */
 Test(cgroup, own_view_without_a_cgroup_namespace)
 {
-	need_v1_hierarchy("pids");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "nocgns");
+	cgroup_box(&t, "pids", "nocgns", NULL);
 	lc_namespace_set(&t, "cgroup", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 20}}");
 	char script[256];
@@ -835,9 +797,7 @@ Test(cgroup, own_view_without_a_cgroup_namespace)
 		 "cat /sys/fs/cgroup/pids/pids.max; read p < /sys/fs/cgroup/pids/cgroup.procs; "
 		 "echo $p; ls /sys/fs/cgroup/pids /sys/fs/cgroup/unified | grep -c %s; true",
 		 cgt_subtree());
-	char *out = lc_sh_output(&t, script);
-	cr_expect_str_eq(out, "20\n1\n0\n");
-	free(out);
+	lc_assert_sh_output(&t, script, "20\n1\n0\n");
 }
 
 /* Another container's cgroup (same path, another --root) is never joined nor removed. */
@@ -853,7 +813,7 @@ Test(cgroup, populated_cgroup_of_another_is_refused)
 	lc_assert_fails(&b, LC_ARGV("create", "--bundle", b.bundle, ID),
 			"exists and has processes");
 	lc_assert_nothing_left(&b);
-	cr_expect(lc_alive(lc_pid(&a, ID)), "the first container's init was killed");
+	cr_expect(ctt_alive(lc_pid(&a, ID)), "the first container's init was killed");
 	lc_ok(&a, "delete", "--force", ID);
 }
 
@@ -883,8 +843,7 @@ Test(cgroup, block_io_throttles_per_device)
 	unsigned major, minor;
 	cr_assert_eq(sscanf(dev, "%u:%u", &major, &minor), 2, "%s", dev);
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "blkio");
+	cgroup_box(&t, NULL, "blkio", NULL);
 	char json[512];
 	snprintf(
 		json, sizeof(json),
@@ -894,7 +853,7 @@ Test(cgroup, block_io_throttles_per_device)
 		major, minor, major, minor);
 	ctt_config_set(t.bundle, ".linux.resources", json);
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
-	char *rel = rel_of("blkio"), want[64];
+	char *rel = cgt_rel("blkio"), want[64];
 	snprintf(want, sizeof(want), "%s 1048576", dev);
 	assert_file("blkio", rel, "blkio.throttle.read_bps_device", want);
 	snprintf(want, sizeof(want), "%s 100", dev);
@@ -913,9 +872,7 @@ Test(cgroup, field_of_an_unmounted_controller_is_refused)
 		ctt_skip("net_cls is mounted here: nothing to refuse");
 	}
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "netcls");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"network\": {\"classID\": 1048577}}");
+	cgroup_box(&t, NULL, "netcls", "{\"network\": {\"classID\": 1048577}}");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
 			".linux.resources.network.classID", "net_cls controller is not mounted");
 	lc_assert_nothing_left(&t);
@@ -924,11 +881,8 @@ Test(cgroup, field_of_an_unmounted_controller_is_refused)
 /* memory.kernel: the kernel dropped kmem limits; a warning, the container runs. */
 Test(cgroup, kernel_memory_is_a_deprecation_warning)
 {
-	need_v1_hierarchy("memory");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "kmem");
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"kernel\": 67108864}}");
+	cgroup_box(&t, "memory", "kmem", "{\"memory\": {\"kernel\": 67108864}}");
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
@@ -959,7 +913,7 @@ Test(cgroup, use_hierarchy_is_ignored_as_runc_does)
 		bool warned = strstr(r.err, ".linux.resources.memory.useHierarchy: false: ignored");
 		cr_expect_eq(warned, !value, "useHierarchy %d: stderr: %s", value, r.err);
 		ctt_result_free(&r);
-		char *rel = rel_of(name);
+		char *rel = cgt_rel(name);
 		assert_file("memory", rel, "memory.use_hierarchy", "1");
 		lc_ctrun(&r, &t, "exec", ID, "cat", "/sys/fs/cgroup/memory/memory.use_hierarchy");
 		cr_expect_eq(r.status, 0, "exec: %s", r.err);
@@ -974,13 +928,11 @@ Test(cgroup, use_hierarchy_is_ignored_as_runc_does)
  * through its freezer still leaves nothing. */
 Test(cgroup, delete_force_of_a_frozen_container)
 {
-	need_v1_hierarchy("freezer");
 	struct lc t;
-	lc_init(&t);
-	cgt_use_path(&t, "frozen");
+	cgroup_box(&t, "freezer", "frozen", NULL);
 	lc_set_script(&t, "sleep 1000 & wait");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
-	char *rel = rel_of("frozen");
+	char *rel = cgt_rel("frozen");
 	char *dir = cgt_dir("freezer", rel);
 	char *state = ctt_path(dir, "freezer.state");
 	ctt_write_file(state, "FROZEN");

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/integration/cgroup_util.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/cgroup.h"
+#include "tests/lib/container.h"
 
 TestSuite(cgroup_charge, .fini = cgt_cleanup);
 
@@ -47,9 +47,9 @@ Test(cgroup_charge, an_unlimited_containers_network_namespace_is_its_own)
 		     with, without);
 	lc_ok(&t, "start", "net");
 	char *out = lc_rootfs_path(&t, "out");
-	char *text = lc_wait_content(out, "memory");
-	cr_expect(lc_matches(text, "^[0-9]+:memory:/$"), "inside:\n%s", text);
-	cr_expect(lc_matches(text, "^[0-9]+:pids:/$"), "inside:\n%s", text);
+	char *text = ctt_wait_content(out, "memory");
+	cr_expect(ctt_matches(text, "^[0-9]+:memory:/$"), "inside:\n%s", text);
+	cr_expect(ctt_matches(text, "^[0-9]+:pids:/$"), "inside:\n%s", text);
 	free(text), free(out);
 	lc_ok(&t, "delete", "--force", "net");
 	lc_ok(&t, "delete", "--force", "nonet");

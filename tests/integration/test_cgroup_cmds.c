@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
+#include "tests/lib/cgroup.h"
 
 TestSuite(cgroup_cmds, .fini = cgt_cleanup);
 
@@ -32,7 +32,7 @@ static void run_script(const struct lc *t, const char *id, const char *script)
 	lc_set_script(t, script);
 	lc_ok(t, "run", "--detach", "--bundle", t->bundle, id);
 	char *ready = lc_rootfs_path(t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	free(ready);
 }
 
@@ -51,20 +51,13 @@ static long read_counter(const struct lc *t)
 	"i=0; echo 0 > /count; touch /ready; while :; do i=$((i+1)); echo $i > /count.tmp; " \
 	"mv /count.tmp /count; sleep 0.01; done"
 
-static void assert_status(const struct lc *t, const char *id, const char *want)
-{
-	char *status = lc_status(t, id);
-	cr_expect_str_eq(status, want, "container %s", id);
-	free(status);
-}
-
 Test(cgroup_cmds, pause_freezes_and_resume_continues)
 {
 	struct lc t;
 	init(&t);
 	run_script(&t, "pz", COUNTER);
 	lc_ok(&t, "pause", "pz");
-	assert_status(&t, "pz", "paused");
+	lc_assert_status(&t, "pz", "paused");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "list", "--format", "json");
 	cr_expect(strstr(r.out, "\"status\":\"paused\""), "list: %s", r.out);
@@ -76,7 +69,7 @@ Test(cgroup_cmds, pause_freezes_and_resume_continues)
 	lc_assert_fails(&t, LC_ARGV("pause", "pz"), "pause container \"pz\"",
 			"cannot pause a container that is paused");
 	lc_ok(&t, "resume", "pz");
-	assert_status(&t, "pz", "running");
+	lc_assert_status(&t, "pz", "running");
 	char *path = lc_rootfs_path(&t, "count");
 	for (int i = 0; i < 1000 && read_counter(&t) <= frozen; i++)
 		usleep(10000);
@@ -200,7 +193,7 @@ static void assert_sigkilled(const pid_t *pids, int n)
 			cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 				  "pid %d: status 0x%x", pids[i], status);
 		else
-			cr_expect_not(lc_alive(pids[i]), "pid %d survived", pids[i]);
+			cr_expect_not(ctt_alive(pids[i]), "pid %d survived", pids[i]);
 	}
 }
 
@@ -409,10 +402,9 @@ Test(cgroup_cmds, events_reports_an_oom_kill)
 	pid_t ev = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("events", "--interval", "100ms", "oom")),
 			    out, -1);
 	/* the first stats record comes after the OOM watch is armed */
-	free(lc_wait_content(out, "\"type\":\"stats\""));
-	char *go = lc_rootfs_path(&t, "go");
-	ctt_write_file(go, "");
-	char *text = lc_wait_content(out, "\"type\":\"oom\"");
+	free(ctt_wait_content(out, "\"type\":\"stats\""));
+	char *go = lc_rootfs_file(&t, "go", "");
+	char *text = ctt_wait_content(out, "\"type\":\"oom\"");
 	cr_expect(strstr(text, "{\"type\":\"oom\",\"id\":\"oom\"}\n"), "%s", text);
 	free(text);
 	lc_ok(&t, "delete", "--force", "oom");
@@ -445,7 +437,7 @@ static char *ask_limit(const struct lc *t)
 	char *answer = lc_rootfs_path(t, "answer"), *ask = lc_rootfs_path(t, "ask");
 	unlink(answer);
 	ctt_write_file(ask, "");
-	lc_wait_file(answer);
+	ctt_wait_file(answer);
 	char *v = ctt_read_file(answer);
 	v[strcspn(v, "\n")] = '\0';
 	free(answer);
@@ -544,7 +536,7 @@ Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 	struct ctt_result r;
 	lc_ctrun_input(&r, &t, "{\"devices\": [{\"allow\": true, \"access\": \"rwx\"}]}", "update",
 		       "-r", "-", "ub");
-	lc_assert_error(&r, "stdin: .devices[0].access: expected a composition of");
+	ctt_assert_error(&r, "stdin: .devices[0].access: expected a composition of");
 	ctt_result_free(&r);
 	lc_assert_fails(&t, LC_ARGV("update", "--memory", "lots", "ub"),
 			"--memory: invalid value \"lots\"");
@@ -565,7 +557,7 @@ Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 static void assert_node_becomes(const struct lc *t, const char *want)
 {
 	char *st = lc_rootfs_path(t, "node.st");
-	free(lc_wait_content(st, want));
+	free(ctt_wait_content(st, want));
 	free(st);
 }
 

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
+#include "tests/lib/cgroup.h"
 
 TestSuite(cgroup_overlap, .fini = cgt_cleanup);
 
@@ -30,13 +30,6 @@ static void need_v1_hierarchies(void)
 				 needed[i]);
 		free(dir);
 	}
-}
-
-static char *rel_of(const char *name)
-{
-	char *rel;
-	cr_assert_geq(asprintf(&rel, "%s/%s", cgt_subtree(), name), 0);
-	return rel;
 }
 
 static bool dir_exists(const char *controller, const char *rel)
@@ -145,7 +138,7 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	struct lc t;
 	lc_init(&t);
 	cgt_use_path(&t, "taken");
-	char *rel = rel_of("taken");
+	char *rel = cgt_rel("taken");
 	pid_t other = occupy(rel);
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), "/taken\"",
 			"exists and has processes");
@@ -155,8 +148,8 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	cr_expect_neq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
 		  r.err);
-	cr_expect(lc_matches(r.err, "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
-				    "exists and has processes"),
+	cr_expect(ctt_matches(r.err, "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
+				     "exists and has processes"),
 		  "%s", r.err);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);

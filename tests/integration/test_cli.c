@@ -2,7 +2,6 @@
  * the version lines, the log file, and the commands that do not exist yet. */
 #include <criterion/criterion.h>
 #include <stdio.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,23 +9,13 @@
 
 TestSuite(cli, .fini = ctt_cleanup);
 
-static bool matches(const char *text, const char *pattern)
-{
-	regex_t re;
-	cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE), 0,
-		     "bad regex %s", pattern);
-	bool ok = regexec(&re, text, 0, NULL, 0) == 0;
-	regfree(&re);
-	return ok;
-}
-
 /* A usage error: exit 1, nothing on stdout, exactly one line on stderr. */
 static void assert_usage_error(const struct ctt_result *r, const char *what)
 {
 	cr_expect_eq(r->status, 1, "%s: exit %d", what, r->status);
 	cr_expect_str_empty(r->out, "%s: stdout: %s", what, r->out);
 	cr_expect_eq(ctt_count_lines(r->err), 1, "%s: stderr: %s", what, r->err);
-	cr_expect(matches(r->err, "^ctrun( [a-z]+)?: .+\n$"), "%s: stderr: %s", what, r->err);
+	cr_expect(ctt_matches(r->err, "^ctrun( [a-z]+)?: .+\n$"), "%s: stderr: %s", what, r->err);
 }
 
 /* The three lines the clients parse, then the libc the binary was linked with. */
@@ -36,10 +25,10 @@ Test(cli, version_lines)
 	ctt_ctrun(&r, NULL, "--version", NULL);
 	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
 	cr_assert_eq(ctt_count_lines(r.out), 4, "stdout: %s", r.out);
-	cr_assert(matches(r.out, "^ctrun version [0-9]+\\.[0-9]+\\.[0-9]+\n"
-				 "commit: ([0-9a-f]+|unknown)\n"
-				 "spec: 1\\.3\\.0\n"
-				 "libc: (musl|glibc [0-9]+\\.[0-9]+)\n$"),
+	cr_assert(ctt_matches(r.out, "^ctrun version [0-9]+\\.[0-9]+\\.[0-9]+\n"
+				     "commit: ([0-9a-f]+|unknown)\n"
+				     "spec: 1\\.3\\.0\n"
+				     "libc: (musl|glibc [0-9]+\\.[0-9]+)\n$"),
 		  "stdout: %s", r.out);
 	ctt_result_free(&r);
 }
@@ -49,7 +38,7 @@ Test(cli, short_version_flag)
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "-v", NULL);
 	cr_assert_eq(r.status, 0);
-	cr_assert(matches(r.out, "^ctrun version "), "stdout: %s", r.out);
+	cr_assert(ctt_matches(r.out, "^ctrun version "), "stdout: %s", r.out);
 	ctt_result_free(&r);
 }
 
@@ -146,8 +135,8 @@ static void assert_json_log_line(const char *line, const char *msg_part)
 	const char *msg = ctt_json_get_string(rec, ".msg");
 	cr_expect(msg && strstr(msg, msg_part), "msg: %s", line);
 	const char *time = ctt_json_get_string(rec, ".time");
-	cr_expect(time && matches(time, "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
-					"(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"),
+	cr_expect(time && ctt_matches(time, "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+					    "(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"),
 		  "time is not RFC 3339: %s", line);
 	yajl_tree_free(rec);
 }
@@ -180,7 +169,7 @@ Test(cli, log_file_json_one_object_per_line)
  * prefixes the runtime's name itself); without, it says who speaks. */
 Test(cli, error_line_is_bare_with_a_log_file)
 {
-	char *log = ctt_path(ctt_tmpdir(), "ctrun.log");
+	char *log = ctt_tmp_path("ctrun.log");
 	const char *want = "kill container \"ctrun-none\": container \"ctrun-none\" does not exist";
 	struct ctt_result r;
 	ctt_ctrun(&r, NULL, "--root", "/nonexistent", "--log", log, "--log-format", "json", "kill",
@@ -267,7 +256,7 @@ Test(cli, help_lists_every_command)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char pat[64];
 		snprintf(pat, sizeof(pat), "^  %s ", names[i]);
-		cr_expect(matches(r.out, pat), "%s missing from help: %s", names[i], r.out);
+		cr_expect(ctt_matches(r.out, pat), "%s missing from help: %s", names[i], r.out);
 	}
 	ctt_result_free(&r);
 }

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
+#include "tests/lib/cgroup.h"
 
 TestSuite(clients, .fini = lc_cleanup);
 
@@ -138,7 +138,7 @@ static char *client_exec_detached(const struct client *c, const char *const *glo
 {
 	char *dir = ctt_tmpdir(), *process = ctt_path(dir, "process.json");
 	char *pidfile = ctt_path(dir, "exec.pid"), *out = ctt_path(dir, "out");
-	char *quoted = lc_json_quote(script), json[4096];
+	char *quoted = ctt_json_quote(script), json[4096];
 	snprintf(json, sizeof(json),
 		 "{\"args\": [\"sh\", \"-c\", %s], \"cwd\": \"/\", \"user\": {\"uid\": 0, "
 		 "\"gid\": 0}, \"env\": [\"PATH=/bin\"]}",
@@ -196,12 +196,12 @@ static char *cgroup_file(const char *controller, const char *path, const char *f
  * namespaces by /proc/<pid>/ns paths. Returns its pid once the namespace is there. */
 static pid_t netns_holder(const struct client *c)
 {
-	char *log = ctt_path(ctt_tmpdir(), "holder");
+	char *log = ctt_tmp_path("holder");
 	pid_t pid = lc_spawn(&c->t, LC_ARGV("/usr/bin/unshare", "--net", "sleep", "1000"), log, -1);
-	char who[32], *mine = lc_ns_link("self", "net");
+	char who[32], *mine = ctt_ns_link("self", "net");
 	snprintf(who, sizeof(who), "%d", (int)pid);
 	for (int i = 0; i < 1000; i++) {
-		char *theirs = lc_ns_link(who, "net");
+		char *theirs = ctt_ns_link(who, "net");
 		bool moved = strcmp(theirs, mine) != 0 && strstr(theirs, "net:");
 		free(theirs);
 		if (moved)
@@ -309,7 +309,7 @@ Test(clients, podman_config_as_conmon_runs_it)
 	lc_ok(&c.t, log_flag, "--log-format=json", "start", c.id);
 	cr_expect_eq(reap_init(&c, pid), 0);
 
-	char *net = lc_ns_link(holder, "net"), want[sizeof(podman_want_fmt) + 64];
+	char *net = ctt_ns_link(holder, "net"), want[sizeof(podman_want_fmt) + 64];
 	snprintf(want, sizeof(want), podman_want_fmt, net);
 	char *out = ctt_read_file(c.out);
 	cr_expect_str_eq(out, want);
@@ -375,7 +375,7 @@ Test(clients, containerd_config_as_the_shim_runs_it)
 	char *dir = cgt_root_dir("pids", cgpath);
 	cr_expect(!dir || ctt_exists(dir), "no cgroup at %s", dir);
 	lc_ok(&c.t, globals[0], globals[1], globals[2], globals[3], "start", c.id);
-	free(lc_wait_content(c.out, "ready\n"));
+	free(ctt_wait_content(c.out, "ready\n"));
 	assert_ps_json_has(&c, globals, pid);
 	char *exec_out =
 		client_exec_detached(&c, globals, "ls /proc/$$/fd; env | grep -c _OCI_; true");
@@ -395,7 +395,7 @@ Test(clients, containerd_config_as_the_shim_runs_it)
 	ctt_result_free(&r);
 	char gone[200];
 	snprintf(gone, sizeof(gone), "container \"%s\" does not exist", c.id);
-	lc_assert_log_one_error(c.log, gone);
+	ctt_assert_log_one_error(c.log, gone);
 	char *nsdir = cgt_root_dir("pids", ns);
 	cr_expect(!dir || !ctt_exists(dir), "cgroup left: %s", dir);
 	cr_expect(!nsdir || !ctt_exists(nsdir), "the namespace's cgroup left: %s", nsdir);
@@ -425,7 +425,7 @@ Test(clients, conmon_tty_create_with_every_flag_as_flag_equals_value)
 	cr_expect_eq(reap_init(&c, pid), 0);
 	cr_expect_eq(lc_wait(receiver, 30000), 0, "console_receiver failed");
 	char *text = ctt_read_file(tty_out);
-	lc_strip_cr(text);
+	ctt_strip_cr(text);
 	cr_expect_str_eq(text, "ready\n/dev/pts/0\n0\n1\n2\n3\nend\n");
 	lc_ok(&c.t, "delete", c.id);
 	lc_assert_nothing_left(&c.t);

@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
-#include "tests/integration/host_null.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/cgroup.h"
+#include "tests/lib/host_null.h"
+#include "tests/lib/container.h"
 #include "tests/lib/difftable.h"
 #include "tests/lib/testlib.h"
 
@@ -244,7 +244,7 @@ static void add_host_file(struct run_env *e, const char *path, const char *name)
 static void make_work(struct run_env *e)
 {
 	e->work = ctt_tmpdir();
-	lc_make_searchable(e->work);
+	ctt_make_searchable(e->work);
 	for (size_t i = 0; i < sizeof(work_dirs) / sizeof(work_dirs[0]); i++) {
 		char *p = ctt_path(e->work, work_dirs[i]);
 		ctt_mkdir_p(p);
@@ -365,8 +365,8 @@ static int rt_run(const struct runtime *rt, const char *const *args, const char 
 {
 	const char *argv[MAX_ARGS];
 	const char *discard = rt->env->discard_file;
-	pid_t pid = lc_fork_exec(rt_argv(rt, args, argv), NULL, rt->env->stdin_file,
-				 out ? out : discard, err ? err : discard, fd3);
+	pid_t pid = ctt_fork_exec(rt_argv(rt, args, argv), NULL, rt->env->stdin_file,
+				  out ? out : discard, err ? err : discard, fd3);
 	return lc_wait(pid, 60000);
 }
 
@@ -381,12 +381,6 @@ static yajl_val rt_state(const struct runtime *rt, const char *id)
 	return v;
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
-	nanosleep(&ts, NULL);
-}
-
 static void rt_wait_stopped(const struct runtime *rt, const char *id)
 {
 	for (unsigned waited = 0;; waited += 20) {
@@ -397,7 +391,7 @@ static void rt_wait_stopped(const struct runtime *rt, const char *id)
 		if (stopped)
 			return;
 		cr_assert_lt(waited, POLL_MS, "%s: container %s did not stop", rt->name, id);
-		sleep_ms(20);
+		ctt_sleep_ms(20);
 	}
 }
 
@@ -458,7 +452,7 @@ static char *probe_args_json(yajl_val config)
 	for (size_t l = 0; l < 2; l++) {
 		yajl_val a = ctt_json_get(config, lists[l].path);
 		for (size_t i = 0; a && YAJL_IS_ARRAY(a) && i < a->u.array.len; i++) {
-			char *q = lc_json_quote(YAJL_GET_STRING(a->u.array.values[i]));
+			char *q = ctt_json_quote(YAJL_GET_STRING(a->u.array.values[i]));
 			len += (size_t)snprintf(json + len, size - len, ",\"%s\",%s",
 						lists[l].option, q);
 			free(q);
@@ -466,7 +460,7 @@ static char *probe_args_json(yajl_val config)
 	}
 	yajl_val s = ctt_json_get(config, ".linux.sysctl");
 	for (size_t i = 0; s && YAJL_IS_OBJECT(s) && i < s->u.object.len; i++) {
-		char *q = lc_json_quote(s->u.object.keys[i]);
+		char *q = ctt_json_quote(s->u.object.keys[i]);
 		len += (size_t)snprintf(json + len, size - len, ",\"--sysctl\",%s", q);
 		free(q);
 	}
@@ -498,12 +492,12 @@ static void record_hooks(const struct run_env *e, const char *file)
 			if (!dockerd && (!hp || strcmp(hp, ctt_helper("hook_recorder")) != 0))
 				continue;
 			if (dockerd) {
-				char *q = lc_json_quote(ctt_helper("hook_recorder"));
+				char *q = ctt_json_quote(ctt_helper("hook_recorder"));
 				ctt_json_edit_file(file, member, q);
 				free(q);
 			}
 			snprintf(member, sizeof(member), "%s.args", hook);
-			char *ql = lc_json_quote(log);
+			char *ql = ctt_json_quote(log);
 			snprintf(json, sizeof(json), "[\"hook\",\"%s\",%s]", kinds[k], ql);
 			free(ql);
 			ctt_json_edit_file(file, member, json);
@@ -524,7 +518,7 @@ static void write_config(const struct run_env *e, const char *text, const char *
 	yajl_val config = ctt_json_load(file);
 	const char *cg = ctt_json_get_string(config, ".linux.cgroupsPath");
 	if (cg && !strchr(cg, ':')) {
-		char *q = lc_json_quote(e->cgroup_path);
+		char *q = ctt_json_quote(e->cgroup_path);
 		ctt_json_edit_file(file, ".linux.cgroupsPath", q);
 		free(q);
 	}
@@ -549,8 +543,8 @@ static void prepare_userns(const struct run_env *e)
 	yajl_val host = ctt_json_get(config, ".linux.uidMappings[0].hostID");
 	if (host && YAJL_IS_INTEGER(host) && YAJL_GET_INTEGER(host) != 0) {
 		char *rootfs = ctt_path(e->lc.bundle, "rootfs");
-		lc_chown_tree(rootfs, (unsigned)YAJL_GET_INTEGER(host));
-		lc_make_searchable(e->lc.bundle);
+		ctt_chown_tree(rootfs, (unsigned)YAJL_GET_INTEGER(host));
+		ctt_make_searchable(e->lc.bundle);
 		free(rootfs);
 	}
 	yajl_tree_free(config);
@@ -665,7 +659,7 @@ static void add_hook_facts(struct dt_facts *f, const struct run_env *e)
 		free(log);
 		return;
 	}
-	char *text = ctt_read_file(log), *host_mnt = lc_ns_link("self", "mnt");
+	char *text = ctt_read_file(log), *host_mnt = ctt_ns_link("self", "mnt");
 	unsigned n = 0;
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save), n++) {
@@ -692,7 +686,7 @@ static void add_hook_facts(struct dt_facts *f, const struct run_env *e)
 
 static void add_probe_facts(struct dt_facts *f, const char *name, const char *rt, char *out)
 {
-	lc_strip_cr(out);
+	ctt_strip_cr(out);
 	size_t bad = 0;
 	cr_assert_eq(dt_facts_parse(f, out, &bad), 0, "%s under %s: probe line %zu:\n%s", name, rt,
 		     bad, out);
@@ -816,9 +810,9 @@ static void start_base(const struct run_env *e, const struct runtime *rt, const 
 
 static void wait_gone(pid_t pid)
 {
-	for (unsigned waited = 0; lc_alive(pid); waited += 20) {
+	for (unsigned waited = 0; ctt_alive(pid); waited += 20) {
 		cr_assert_lt(waited, POLL_MS, "process %d did not end", (int)pid);
-		sleep_ms(20);
+		ctt_sleep_ms(20);
 	}
 }
 
@@ -1240,7 +1234,7 @@ Test(differential, delete_of_a_created_container)
 	clean_up_later(&e);
 	lc_set_args(&e.lc, LC_ARGV("/bin/sleep", "1000"));
 	ctt_config_set(e.lc.bundle, ".process.terminal", "false");
-	char *q = lc_json_quote(e.cgroup_path);
+	char *q = ctt_json_quote(e.cgroup_path);
 	ctt_config_set(e.lc.bundle, ".linux.cgroupsPath", q);
 	free(q);
 	struct runtime ctrun = {"ctrun", LC_ARGV(ctt_ctrun_path(), "--root", e.lc.root), &e};

@@ -177,37 +177,41 @@ static void roff_escape(const char *flag, char *out, size_t size)
 	out[o] = '\0';
 }
 
-Test(docs, man_page_lists_every_command)
+/* The names list() finds in ctrun --help. */
+static void help_names(void (*list)(const char *help, struct names *out), struct names *out)
 {
 	char *help = ctrun_help();
-	struct names cmds;
-	help_commands(help, &cmds);
+	list(help, out);
+	free(help);
+}
+
+/* The man page mentions each name list() finds in --help: a command as a ".B name" entry,
+ * a flag anywhere in roff's spelling. */
+static void assert_man_page_lists(void (*list)(const char *help, struct names *out), bool as_entry)
+{
+	struct names names;
+	help_names(list, &names);
 	char *man = read_source_file("contrib/man/ctrun.8");
-	for (size_t i = 0; i < cmds.len; i++) {
-		char prefix[80];
-		snprintf(prefix, sizeof(prefix), ".B %s", cmds.name[i]);
-		cr_expect(has_roff_line(man, prefix),
-			  "contrib/man/ctrun.8 has no \".B %s\" entry for command %s", cmds.name[i],
-			  cmds.name[i]);
+	for (size_t i = 0; i < names.len; i++) {
+		char want[160];
+		if (as_entry)
+			snprintf(want, sizeof(want), ".B %s", names.name[i]);
+		else
+			roff_escape(names.name[i], want, sizeof(want));
+		cr_expect(as_entry ? has_roff_line(man, want) : strstr(man, want) != NULL,
+			  "contrib/man/ctrun.8 does not mention %s (as %s)", names.name[i], want);
 	}
 	free(man);
-	free(help);
+}
+
+Test(docs, man_page_lists_every_command)
+{
+	assert_man_page_lists(help_commands, true);
 }
 
 Test(docs, man_page_lists_every_global_flag)
 {
-	char *help = ctrun_help();
-	struct names flags;
-	help_global_flags(help, &flags);
-	char *man = read_source_file("contrib/man/ctrun.8");
-	for (size_t i = 0; i < flags.len; i++) {
-		char roff[160];
-		roff_escape(flags.name[i], roff, sizeof(roff));
-		cr_expect(strstr(man, roff), "contrib/man/ctrun.8 does not mention %s (as %s)",
-			  flags.name[i], roff);
-	}
-	free(man);
-	free(help);
+	assert_man_page_lists(help_global_flags, false);
 }
 
 /* What the completion offers for "ctrun <words...> <cur>", one candidate a line. */
@@ -237,32 +241,30 @@ static bool has_line(const char *text, const char *word)
 	return false;
 }
 
+/* Bash completion after words (prev, cur) offers each name list() finds in --help (what
+ * they are, for the message). */
+static void assert_completion_offers(const char *prev, const char *cur,
+				     void (*list)(const char *help, struct names *out),
+				     const char *what)
+{
+	struct names want;
+	help_names(list, &want);
+	char *offered = complete(prev, cur);
+	for (size_t i = 0; i < want.len; i++)
+		cr_expect(has_line(offered, want.name[i]),
+			  "bash completion does not offer %s %s; it offers:\n%s", what,
+			  want.name[i], offered);
+	free(offered);
+}
+
 Test(docs, completion_offers_every_command)
 {
-	char *help = ctrun_help();
-	struct names cmds;
-	help_commands(help, &cmds);
-	char *offered = complete("", "");
-	for (size_t i = 0; i < cmds.len; i++)
-		cr_expect(has_line(offered, cmds.name[i]),
-			  "bash completion does not offer command %s; it offers:\n%s", cmds.name[i],
-			  offered);
-	free(offered);
-	free(help);
+	assert_completion_offers("", "", help_commands, "command");
 }
 
 Test(docs, completion_offers_every_global_flag)
 {
-	char *help = ctrun_help();
-	struct names flags;
-	help_global_flags(help, &flags);
-	char *offered = complete("", "--");
-	for (size_t i = 0; i < flags.len; i++)
-		cr_expect(has_line(offered, flags.name[i]),
-			  "bash completion does not offer %s; it offers:\n%s", flags.name[i],
-			  offered);
-	free(offered);
-	free(help);
+	assert_completion_offers("", "--", help_global_flags, "global flag");
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -317,13 +319,13 @@ Test(docs, install_puts_binary_man_page_and_completion)
 	nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Whether some tests/integration/test_*.c defines Test(suite, name) with name matching the
- * shell pattern name_pattern. */
+/* Whether a test of tests/integration defines suite/name (a fnmatch pattern) with Test(suite,
+ * or ParameterizedTest(param, suite,. */
 static bool integration_test_exists(const char *suite, const char *name_pattern)
 {
 	char glob_path[PATH_MAX], needle[96];
 	snprintf(glob_path, sizeof(glob_path), "%s/tests/integration", src_dir());
-	snprintf(needle, sizeof(needle), "Test(%s, ", suite);
+	snprintf(needle, sizeof(needle), "%s, ", suite);
 	DIR *d = opendir(glob_path);
 	cr_assert_not_null(d, "opendir %s: %s", glob_path, strerror(errno));
 	bool found = false;
@@ -334,8 +336,14 @@ static bool integration_test_exists(const char *suite, const char *name_pattern)
 		snprintf(rel, sizeof(rel), "tests/integration/%s", e->d_name);
 		char *text = read_source_file(rel);
 		for (char *p = text; !found && (p = strstr(p, needle)); p++) {
+			char *line = p;
+			while (line > text && line[-1] != '\n')
+				line--;
+			bool defines = p > text && (p[-1] == '(' || p[-1] == ' ') &&
+				       (strncmp(line, "Test(", 5) == 0 ||
+					strncmp(line, "ParameterizedTest(", 18) == 0);
 			char name[128];
-			if (sscanf(p + strlen(needle), "%127[a-z0-9_]", name) == 1)
+			if (defines && sscanf(p + strlen(needle), "%127[a-z0-9_]", name) == 1)
 				found = fnmatch(name_pattern, name, 0) == 0;
 		}
 		free(text);

@@ -124,28 +124,35 @@ Test(enosys, accepts_numbers_and_names_newer_than_libseccomp)
 	ctt_result_free(&r2);
 }
 
-Test(enosys, command_runs_filtered_with_no_new_privs)
+/* The status of `cat /proc/self/status` under enosys with flag (NULL: none) shows a seccomp
+ * filter (mode 2) and no_new_privs as nnp says. */
+static void assert_filtered_status(const char *flag, const char *nnp)
 {
 	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "clone3", "--", "cat",
-			      "/proc/self/status",  NULL};
+	const char *argv[8] = {ctt_helper("enosys")};
+	size_t n = 1;
+	if (flag)
+		argv[n++] = flag;
+	const char *rest[] = {"clone3", "--", "cat", "/proc/self/status", NULL};
+	memcpy(argv + n, rest, sizeof(rest));
 	run_ok(&r, argv);
+	char want[32];
+	snprintf(want, sizeof(want), "\nNoNewPrivs:\t%s\n", nnp);
 	cr_expect_not_null(strstr(r.out, "\nSeccomp:\t2\n"), "status:\n%s", r.out);
-	cr_expect_not_null(strstr(r.out, "\nNoNewPrivs:\t1\n"), "status:\n%s", r.out);
+	cr_expect_not_null(strstr(r.out, want), "status:\n%s", r.out);
 	ctt_result_free(&r);
+}
+
+Test(enosys, command_runs_filtered_with_no_new_privs)
+{
+	assert_filtered_status(NULL, "1");
 }
 
 Test(enosys, no_nnp_leaves_no_new_privs_clear)
 {
 	if (geteuid() != 0)
 		cr_skip("--no-nnp needs CAP_SYS_ADMIN");
-	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "--no-nnp", "clone3", "--", "cat",
-			      "/proc/self/status",  NULL};
-	run_ok(&r, argv);
-	cr_expect_not_null(strstr(r.out, "\nSeccomp:\t2\n"), "status:\n%s", r.out);
-	cr_expect_not_null(strstr(r.out, "\nNoNewPrivs:\t0\n"), "status:\n%s", r.out);
-	ctt_result_free(&r);
+	assert_filtered_status("--no-nnp", "0");
 }
 
 Test(enosys, passes_arguments_and_exit_status_through)
@@ -159,34 +166,33 @@ Test(enosys, passes_arguments_and_exit_status_through)
 	ctt_result_free(&r);
 }
 
-Test(enosys, unknown_syscall_is_a_usage_error)
-{
-	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "clone3,no_such_call", "--", "true", NULL};
-	ctt_run(&r, NULL, argv);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "no_such_call"), "stderr: %s", r.err);
-	ctt_result_free(&r);
-}
+/* Misuse of the helper: its arguments (after its path), exit status and a word of its
+ * message. */
+static const struct {
+	const char *args[4];
+	int status;
+	const char *says;
+} misuses[] = {
+	/* an unknown syscall is a usage error */
+	{{"clone3,no_such_call", "--", "true"}, 2, "no_such_call"},
+	/* so is a missing separator */
+	{{"clone3", "true"}, 2, "usage"},
+	/* a command that cannot run exits 127 */
+	{{"clone3", "--", "/nonexistent/cmd"}, 127, "/nonexistent/cmd"},
+};
 
-Test(enosys, missing_separator_is_a_usage_error)
+Test(enosys, misuse_is_refused_naming_it)
 {
-	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "clone3", "true", NULL};
-	ctt_run(&r, NULL, argv);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "usage"), "stderr: %s", r.err);
-	ctt_result_free(&r);
-}
-
-Test(enosys, command_that_cannot_run_exits_127)
-{
-	struct ctt_result r;
-	const char *argv[] = {ctt_helper("enosys"), "clone3", "--", "/nonexistent/cmd", NULL};
-	ctt_run(&r, NULL, argv);
-	cr_expect_eq(r.status, 127);
-	cr_expect_not_null(strstr(r.err, "/nonexistent/cmd"), "stderr: %s", r.err);
-	ctt_result_free(&r);
+	for (size_t i = 0; i < sizeof(misuses) / sizeof(misuses[0]); i++) {
+		const char *argv[6] = {ctt_helper("enosys")};
+		memcpy(argv + 1, misuses[i].args, sizeof(misuses[i].args));
+		struct ctt_result r;
+		ctt_run(&r, NULL, argv);
+		cr_expect_eq(r.status, misuses[i].status, "enosys %s: exit %d", misuses[i].args[0],
+			     r.status);
+		cr_expect_not_null(strstr(r.err, misuses[i].says), "stderr: %s", r.err);
+		ctt_result_free(&r);
+	}
 }
 
 /* Makes clone(flags, 0, &pidfd) in a python3 child and prints what came back: "pidfd" or

@@ -23,7 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(escapes, .fini = lc_cleanup);
 
@@ -141,7 +141,7 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 	struct stat busybox = stat_of(busybox_path);
 	lc_set_script(&t, "stat -L -c '%d:%i %n' /proc/[0-9]*/exe /proc/[0-9]*/fd/* "
 			  "2>/dev/null; echo end; exec sleep 1000");
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	pid_t pid = create_in_background(&t, 0, -1, out);
 	char exe[64];
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
@@ -166,7 +166,7 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 		  "%s is the host's ctrun on its writable mount, not a view", exe);
 
 	lc_ok(&t, "start", ID);
-	char *seen = lc_wait_content(out, "end\n");
+	char *seen = ctt_wait_content(out, "end\n");
 	expect_seen_from_inside(seen, &ctrun, &busybox);
 	/* and from outside: the init is busybox, holding no fd of ctrun */
 	struct stat now = stat_of(exe);
@@ -183,10 +183,10 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 /* The created init's fds are checked from outside, the started process looks inside. */
 static char *create_check_start(const struct lc *t, int preserve, int fd3)
 {
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	assert_fds_cloexec(create_in_background(t, preserve, fd3, out), 3 + preserve);
 	lc_ok(t, "start", ID);
-	char *text = lc_wait_content(out, "end\n");
+	char *text = ctt_wait_content(out, "end\n");
 	free(out);
 	return text;
 }
@@ -213,7 +213,7 @@ Test(escapes, no_host_fd_reaches_the_container)
 
 static void set_cwd(const struct lc *t, const char *cwd)
 {
-	char *json = lc_json_quote(cwd);
+	char *json = ctt_json_quote(cwd);
 	ctt_config_set(t->bundle, ".process.cwd", json);
 	free(json);
 }
@@ -223,8 +223,7 @@ Test(escapes, cwd_resolved_inside_the_rootfs)
 {
 	struct lc t;
 	lc_init(&t);
-	char *marker = lc_rootfs_path(&t, "in-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-rootfs", "");
 	set_cwd(&t, "/../../../../");
 	char *out = lc_sh_output(&t, "pwd; ls -d in-rootfs");
 	cr_expect_str_eq(out, "/\nin-rootfs\n");
@@ -341,22 +340,20 @@ Test(escapes, exec_fifo_not_written_through_a_mount_over_proc_fd)
 	}
 	lc_add_mount(&t, "/proc/1/fd", "bind", fake, "bind");
 	lc_set_script(&t, "echo ran");
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	create_in_background(&t, 0, -1, out);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "created");
+	lc_assert_status(&t, ID, "created");
 	char *before = ctt_read_file(out);
 	cr_expect(strstr(before, "ran") == NULL, "the process ran without start: %s", before);
 	lc_ok(&t, "start", ID);
-	free(lc_wait_content(out, "ran\n"));
+	free(ctt_wait_content(out, "ran\n"));
 	lc_wait_status(&t, ID, "stopped");
 	for (int i = 0; i < 64; i++) {
-		lc_assert_file_text(files[i], "");
+		ctt_assert_file_text(files[i], "");
 		free(files[i]);
 	}
 	lc_ok(&t, "delete", ID);
 	free(before);
-	free(status);
 	free(out);
 }
 
@@ -369,8 +366,7 @@ static void mask_one_file(const struct lc *t)
 	static const char *const dev[] = {"/dev/pts", "/dev/shm", "/dev/mqueue", "/dev"};
 	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
 		lc_remove_mount(t, dev[i]);
-	char *masked = lc_rootfs_path(t, "etc/masked");
-	ctt_write_file(masked, "secret\n");
+	char *masked = lc_rootfs_file(t, "etc/masked", "secret\n");
 	free(masked);
 	ctt_config_set(t->bundle, ".linux.maskedPaths", "[\"/etc/masked\"]");
 }
@@ -425,9 +421,7 @@ Test(escapes, image_dev_null_file_replaced_by_the_null_device)
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_regular);
-	char *out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, BOTH_NULL);
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, BOTH_NULL);
 }
 
 /* The link leads to a host file bound into the container: it is replaced, never followed. */
@@ -442,7 +436,7 @@ Test(escapes, image_dev_null_symlink_to_a_host_file_replaced)
 	image_dev_null(&t, make_link_to_victim);
 	char *out = lc_sh_output(&t, NULL_AND_MASKED "; cat /host/victim");
 	cr_expect_str_eq(out, BOTH_NULL "victim\n");
-	lc_assert_file_text(victim, "victim\n");
+	ctt_assert_file_text(victim, "victim\n");
 	free(out);
 	free(victim);
 }
@@ -465,7 +459,5 @@ Test(escapes, mask_uses_the_image_null_device)
 	struct lc t;
 	lc_init(&t);
 	image_dev_null(&t, make_null_node);
-	char *out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, BOTH_NULL);
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, BOTH_NULL);
 }

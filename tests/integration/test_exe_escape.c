@@ -29,7 +29,8 @@
 #include <unistd.h>
 
 #include "libct/base/sha256.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
+#include "tests/lib/rows.h"
 
 TestSuite(exe_escape, .fini = lc_cleanup);
 
@@ -110,8 +111,7 @@ static void install(const struct lc *t, const char *rel, const char *from)
 /* The victim's script in t's rootfs. */
 static void install_script(const struct lc *t)
 {
-	char *path = lc_rootfs_path(t, "victim.sh");
-	ctt_write_file(path, SCRIPT);
+	char *path = lc_rootfs_file(t, "victim.sh", SCRIPT);
 	cr_assert_eq(chmod(path, 0755), 0);
 	free(path);
 }
@@ -152,13 +152,13 @@ static void start_attacker(struct attack *a, const char *sock, const char *const
 			       (const char *const[]){"run", "--detach", "--bundle",
 						     a->attacker.bundle, ATTACKER, NULL}),
 		 a->out, -1);
-	free(lc_wait_content(a->out, "ready\n"));
+	free(ctt_wait_content(a->out, "ready\n"));
 }
 
 /* The attacker's report line (malloc'd), once it is done. */
 static char *report(const struct attack *a)
 {
-	char *out = lc_wait_content(a->out, "done\n");
+	char *out = ctt_wait_content(a->out, "done\n");
 	char *line = strstr(out, "exe=");
 	cr_assert_not_null(line, "the attacker reported nothing:\n%s", out);
 	char *text = strndup(line, strcspn(line, "\n"));
@@ -289,111 +289,6 @@ static void own_init_victim(const struct attack *a, enum how how, bool create_st
 	lc_ok(&v, "exec", VICTIM, "exe_attack", "--send", SOCK);
 }
 
-static void assert_own_init_attack_fails(enum how how, bool create_start)
-{
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, SOCK, NULL);
-	own_init_victim(&a, how, create_start);
-	expect_defeated(&a, KEPT_VIEW);
-}
-
-/* The attack on an exec'd victim, under the wrapper of enosys_args (NULL: none); the
- * attacker's handle must be view. */
-static void assert_exec_attack_fails(enum how how, const char *flag, const char *const *enosys_args,
-				     const char *view)
-{
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL, enosys_args);
-	exec_victim(&a, how, flag);
-	expect_defeated(&a, view);
-}
-
-/* The same on the init of a pid-namespace joiner. */
-static void assert_init_attack_fails(enum how how, bool create_start,
-				     const char *const *enosys_args, const char *view)
-{
-	struct attack a;
-	copy_and_hash(&a);
-	start_attacker(&a, NULL, enosys_args);
-	init_victim(&a, how, create_start, enosys_args);
-	expect_defeated(&a, view);
-}
-
-Test(exe_escape, exec_of_proc_self_exe)
-{
-	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, exec_of_a_script_interpreted_by_proc_self_exe)
-{
-	assert_exec_attack_fails(SCRIPTED, FOREGROUND, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, exec_detach_of_proc_self_exe)
-{
-	assert_exec_attack_fails(DIRECT, DETACHED, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, exec_detach_of_a_script)
-{
-	assert_exec_attack_fails(SCRIPTED, DETACHED, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, exec_tty_of_proc_self_exe)
-{
-	assert_exec_attack_fails(DIRECT, ON_A_TTY, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, init_of_proc_self_exe_by_run)
-{
-	assert_own_init_attack_fails(DIRECT, false);
-}
-
-Test(exe_escape, init_script_by_run)
-{
-	assert_own_init_attack_fails(SCRIPTED, false);
-}
-
-Test(exe_escape, init_of_proc_self_exe_by_create_start)
-{
-	assert_own_init_attack_fails(DIRECT, true);
-}
-
-Test(exe_escape, init_script_by_create_start)
-{
-	assert_own_init_attack_fails(SCRIPTED, true);
-}
-
-Test(exe_escape, init_of_a_pid_namespace_joiner_by_run)
-{
-	assert_init_attack_fails(DIRECT, false, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_run)
-{
-	assert_init_attack_fails(SCRIPTED, false, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, init_of_a_pid_namespace_joiner_by_create_start)
-{
-	assert_init_attack_fails(DIRECT, true, NULL, KEPT_VIEW);
-}
-
-Test(exe_escape, init_script_of_a_pid_namespace_joiner_by_create_start)
-{
-	assert_init_attack_fails(SCRIPTED, true, NULL, KEPT_VIEW);
-}
-
-/* Before Linux 6.15 (no open_tree_attr) the bind is made in two calls, open_tree and
- * mount_setattr: the same view. */
-Test(exe_escape, exec_under_the_kept_view_made_in_two_calls)
-{
-	assert_exec_attack_fails(DIRECT, FOREGROUND,
-				 ((const char *const[]){"open_tree_attr", NULL}), KEPT_VIEW);
-}
-
 /* A cache directory of this test's own, in a mount namespace of the test process (the
  * ctruns it starts inherit it): an empty tmpfs, read-only when asked. */
 static void private_cache(bool read_only)
@@ -405,17 +300,84 @@ static void private_cache(bool read_only)
 		     "mount a tmpfs on " CACHE_DIR ": %s", strerror(errno));
 }
 
-/* No view can be kept (a read-only cache directory): the view made for the command alone. */
-Test(exe_escape, exec_under_the_detached_view)
+/* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed
+ * copy, which the attacker may open for writing but not write. */
+#define NO_MOUNT_API "open_tree,open_tree_attr"
+#define MEMFD_VIEW   "/memfd:ctrun (deleted)"
+
+/* Whose ctrun the attacker goes for. */
+enum victim {
+	EXEC,	    /* a process `exec` starts in the attacker's container */
+	OWN_INIT,   /* the init of a container of its own, sending the attack itself */
+	JOINER_INIT /* the init of a container joining the attacker's pid namespace */
+};
+
+struct attack_case {
+	const char *what;
+	enum victim victim;
+	enum how how;
+	const char *flag;     /* EXEC: how `exec` runs the victim */
+	bool create_start;    /* the inits: by create and start, not run */
+	const char *enosys;   /* the syscalls ctrun runs without (enosys's argument); NULL: none */
+	bool read_only_cache; /* no view can be kept */
+	const char *view;     /* the attacker's handle; KEPT_VIEW: the kept view */
+};
+
+static const struct attack_case attacks[] = {
+	{"exec of /proc/self/exe", EXEC, DIRECT, FOREGROUND},
+	{"exec of a script interpreted by /proc/self/exe", EXEC, SCRIPTED, FOREGROUND},
+	{"exec --detach of /proc/self/exe", EXEC, DIRECT, DETACHED},
+	{"exec --detach of a script", EXEC, SCRIPTED, DETACHED},
+	{"exec --tty of /proc/self/exe", EXEC, DIRECT, ON_A_TTY},
+	{"init of /proc/self/exe by run", OWN_INIT, DIRECT},
+	{"init script by run", OWN_INIT, SCRIPTED},
+	{"init of /proc/self/exe by create and start", OWN_INIT, DIRECT, .create_start = true},
+	{"init script by create and start", OWN_INIT, SCRIPTED, .create_start = true},
+	{"init of a pid namespace joiner by run", JOINER_INIT, DIRECT},
+	{"init script of a pid namespace joiner by run", JOINER_INIT, SCRIPTED},
+	{"init of a pid namespace joiner by create and start", JOINER_INIT, DIRECT,
+	 .create_start = true},
+	{"init script of a pid namespace joiner by create and start", JOINER_INIT, SCRIPTED,
+	 .create_start = true},
+	/* before Linux 6.15 (no open_tree_attr) the bind is made in two calls, open_tree and
+	 * mount_setattr: the same view */
+	{"exec under the kept view made in two calls", EXEC, DIRECT, FOREGROUND,
+	 .enosys = "open_tree_attr"},
+	/* no view can be kept (a read-only cache directory): the view made for the command
+	 * alone */
+	{"exec under the detached view", EXEC, DIRECT, FOREGROUND, .read_only_cache = true,
+	 .view = DETACHED_VIEW},
+	{"init script under the detached view", JOINER_INIT, SCRIPTED, .create_start = true,
+	 .read_only_cache = true, .view = DETACHED_VIEW},
+	{"exec under the memfd fallback", EXEC, DIRECT, FOREGROUND, .enosys = NO_MOUNT_API,
+	 .view = MEMFD_VIEW},
+	{"init script under the memfd fallback", JOINER_INIT, SCRIPTED, .create_start = true,
+	 .enosys = NO_MOUNT_API, .view = MEMFD_VIEW},
+};
+
+ParameterizedTestParameters(exe_escape, attack_on_the_ctrun_binary_fails)
 {
-	private_cache(true);
-	assert_exec_attack_fails(DIRECT, FOREGROUND, NULL, DETACHED_VIEW);
+	return ctt_rows(CTT_COUNT(attacks));
 }
 
-Test(exe_escape, init_script_under_the_detached_view)
+ParameterizedTest(size_t *i, exe_escape, attack_on_the_ctrun_binary_fails)
 {
-	private_cache(true);
-	assert_init_attack_fails(SCRIPTED, true, NULL, DETACHED_VIEW);
+	const struct attack_case *c = &attacks[*i];
+	cr_log_info("attack: %s", c->what);
+	if (c->read_only_cache)
+		private_cache(true);
+	const char *const enosys_args[] = {c->enosys, NULL};
+	const char *const *enosys = c->enosys ? enosys_args : NULL;
+	struct attack a;
+	copy_and_hash(&a);
+	start_attacker(&a, c->victim == OWN_INIT ? SOCK : NULL, enosys);
+	if (c->victim == EXEC)
+		exec_victim(&a, c->how, c->flag);
+	else if (c->victim == OWN_INIT)
+		own_init_victim(&a, c->how, c->create_start);
+	else
+		init_victim(&a, c->how, c->create_start, enosys);
+	expect_defeated(&a, c->view);
 }
 
 /* `ctrun exec` of a container that does not exist: it makes (or uses) the kept view first,
@@ -484,21 +446,6 @@ Test(exe_escape, a_deleted_binarys_kept_view_is_dropped)
 	free(old);
 	free(new);
 	free(built);
-}
-
-/* Without the mount API (an old kernel, a seccomp profile, no CAP_SYS_ADMIN): the sealed
- * copy, which the attacker may open for writing but not write. */
-#define NO_MOUNT_API ((const char *const[]){"open_tree,open_tree_attr", NULL})
-#define MEMFD_VIEW   "/memfd:ctrun (deleted)"
-
-Test(exe_escape, exec_under_the_memfd_fallback)
-{
-	assert_exec_attack_fails(DIRECT, FOREGROUND, NO_MOUNT_API, MEMFD_VIEW);
-}
-
-Test(exe_escape, init_script_under_the_memfd_fallback)
-{
-	assert_init_attack_fails(SCRIPTED, true, NO_MOUNT_API, MEMFD_VIEW);
 }
 
 /* A binary on a read-only mount of the host's is left as it is: the container cannot

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(exec, .fini = lc_cleanup);
 
@@ -53,7 +53,7 @@ static char *ex_output(const struct lc *t, const char *const *args)
 
 static void assert_has(const char *out, const char *regex)
 {
-	cr_expect(lc_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
+	cr_expect(ctt_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
 }
 
 static void assert_exec_status(const struct lc *t, const char *const *args, int want,
@@ -63,7 +63,7 @@ static void assert_exec_status(const struct lc *t, const char *const *args, int 
 	ex_run(&r, t, args);
 	cr_expect_eq(r.status, want, "exec %s: exit %d, stderr: %s", args[1], r.status, r.err);
 	if (err_needle)
-		lc_assert_error(&r, err_needle);
+		ctt_assert_error(&r, err_needle);
 	ctt_result_free(&r);
 }
 
@@ -71,8 +71,7 @@ Test(exec, joins_every_namespace_and_the_root_of_the_init)
 {
 	struct lc t;
 	ex_start(&t);
-	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	char *out = ex_output(&t, LC_ARGV(ID, "sh", "-c",
 					  "echo; for n in mnt pid net ipc uts cgroup user; do echo "
 					  "\"$n $(readlink /proc/self/ns/$n)\"; done; "
@@ -89,11 +88,9 @@ Test(exec, joins_every_namespace_and_the_root_of_the_init)
 		cr_expect(strstr(out, want), "no \"%s\" in:\n%s", want, out);
 	}
 	assert_has(out, "^init sleep 1000 $");
-	cr_expect_not(lc_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
+	cr_expect_not(ctt_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
 	assert_has(out, "^in-the-rootfs$");
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(&t, ID, "running");
 	free(out);
 	free(marker);
 }
@@ -102,8 +99,7 @@ Test(exec, exit_codes_as_runc_and_podman_expect)
 {
 	struct lc t;
 	ex_start(&t);
-	char *plain = lc_rootfs_path(&t, "not-executable");
-	ctt_write_file(plain, "echo never\n");
+	char *plain = lc_rootfs_file(&t, "not-executable", "echo never\n");
 	chmod(plain, 0644);
 	assert_exec_status(&t, LC_ARGV(ID, "true"), 0, NULL);
 	assert_exec_status(&t, LC_ARGV(ID, "sh", "-c", "exit 3"), 3, NULL);
@@ -130,7 +126,7 @@ Test(exec, user_groups_cwd_and_env_flags)
 	assert_has(out, "^/tmp$");
 	assert_has(out, "^FOO=bar$");
 	assert_has(out, "^TERM=dumb$"); /* config.json's TERM=xterm replaced */
-	cr_expect_not(lc_matches(out, "^TERM=xterm$"), "TERM twice:\n%s", out);
+	cr_expect_not(ctt_matches(out, "^TERM=xterm$"), "TERM twice:\n%s", out);
 	assert_has(out, "^CTT_MARK="); /* the rest of config.json's env */
 	free(out);
 	out = ex_output(&t, LC_ARGV("-u", "7", ID, "id"));
@@ -222,16 +218,16 @@ static void assert_only_stdio_and_preserved_fds(struct lc *t)
 	cr_assert_geq(fd, 0);
 	char *out = fds_seen(t, log, fd, NULL);
 	assert_has(out, " 2 -> ");
-	cr_expect_not(lc_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
+	cr_expect_not(ctt_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^no-fd-3$");
 	free(out);
 	out = fds_seen(t, log, fd, "1");
 	assert_has(out, " 3 -> .*/passed$");
-	cr_expect_not(lc_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
+	cr_expect_not(ctt_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
 	assert_has(out, "^through fd 3$");
 	free(out);
 	out = fds_seen(t, log, -1, "1");
-	cr_expect_not(lc_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
+	cr_expect_not(ctt_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
 	free(out);
 	close(fd);
 	free(log);
@@ -273,20 +269,20 @@ Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 	ctt_result_free(&r);
 	char *text = ctt_read_file(pidfile);
 	pid_t pid = atoi(text);
-	cr_assert(lc_alive(pid), "the detached process %d is gone", pid);
+	cr_assert(ctt_alive(pid), "the detached process %d is gone", pid);
 	char *where = lc_rootfs_path(&t, "detached");
-	char *inner = lc_wait_content(where, "\n");
+	char *inner = ctt_wait_content(where, "\n");
 	free(where);
 	cr_expect_neq(atoi(inner), 1);
 	cr_expect_neq(atoi(inner), pid, "the pid inside is the container's own");
 	/* sh wrote the file before its exec of sleep: wait for that */
-	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 2);
+	ctt_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 2);
 	char status_path[64];
 	snprintf(status_path, sizeof(status_path), "/proc/%d/status", pid);
 	char *status = ctt_read_file(status_path);
 	char ppid[32];
 	snprintf(ppid, sizeof(ppid), "^PPid:\t%d$", getpid());
-	cr_expect(lc_matches(status, ppid), "not reparented to the subreaper %d:\n%s", getpid(),
+	cr_expect(ctt_matches(status, ppid), "not reparented to the subreaper %d:\n%s", getpid(),
 		  status);
 	free(status);
 	cr_expect_eq(kill(pid, SIGKILL), 0);
@@ -306,9 +302,7 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 	char *out = ex_output(&t, LC_ARGV(ID, "echo", "in-created"));
 	assert_has(out, "^in-created$");
 	free(out);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&t, ID, "created");
 	lc_ok(&t, "kill", ID, "KILL");
 	lc_wait_status(&t, ID, "stopped");
 	assert_exec_status(&t, LC_ARGV(ID, "true"), 255, "cannot exec in a stopped container");
@@ -318,16 +312,12 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 	lc_assert_nothing_left(&t);
 }
 
-static char *write_process(const char *json)
-{
-	return lc_write_tmp("process.json", json);
-}
-
 Test(exec, process_json_as_containerd_sends_it)
 {
 	struct lc t;
 	ex_start(&t);
-	char *path = write_process(
+	char *path = ctt_write_tmp(
+		"process.json",
 		"{\"args\":[\"sh\",\"-c\",\"echo $A; pwd; id; grep NoNewPrivs /proc/self/status\"],"
 		"\"cwd\":\"/tmp\",\"env\":[\"A=from-json\",\"PATH=/bin\"],"
 		"\"user\":{\"uid\":1001,\"gid\":1002,\"additionalGids\":[9]},"
@@ -339,14 +329,15 @@ Test(exec, process_json_as_containerd_sends_it)
 	assert_has(out, "^NoNewPrivs:\t0$");
 	free(out);
 	free(path);
-	path = write_process("{\"args\":[\"true\"],\"cwd\":\"/\",\"user\":{\"uid\":\"root\"}}");
+	path = ctt_write_tmp("process.json",
+			     "{\"args\":[\"true\"],\"cwd\":\"/\",\"user\":{\"uid\":\"root\"}}");
 	struct ctt_result r;
 	ex_run(&r, &t, LC_ARGV("-p", path, ID));
 	cr_expect_eq(r.status, 255);
-	lc_assert_error(&r, path, ".user.uid", "expected");
+	ctt_assert_error(&r, path, ".user.uid", "expected");
 	ctt_result_free(&r);
 	free(path);
-	path = write_process("{\"cwd\":\"/\"}");
+	path = ctt_write_tmp("process.json", "{\"cwd\":\"/\"}");
 	assert_exec_status(&t, LC_ARGV("--process", path, ID), 255, ".args");
 	free(path);
 }
@@ -385,7 +376,7 @@ Test(exec, ambient_without_inheritable_as_runc_does)
 	assert_has(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	char *process = lc_shared_config_value("runc-1.1.5-spec.json", ".process");
-	char *path = write_process(process);
+	char *path = ctt_write_tmp("process.json", process);
 	ctt_json_edit_file(path, ".args", "[\"grep\", \"^Cap\", \"/proc/self/status\"]");
 	ctt_json_edit_file(path, ".terminal", "false");
 	out = ex_output(&t, LC_ARGV("--process", path, ID));
@@ -400,8 +391,7 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 {
 	struct lc t;
 	ex_start(&t);
-	char *dir = ctt_tmpdir();
-	char *out = ctt_path(dir, "out");
+	char *out = ctt_tmp_path("out");
 	pid_t ctrun =
 		lc_spawn(&t,
 			 lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c",
@@ -409,7 +399,7 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 						   "touch /ready; while :; do sleep 0.1; done")),
 			 out, -1);
 	char *ready = lc_rootfs_path(&t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	cr_assert_eq(kill(ctrun, SIGTERM), 0);
 	cr_expect_eq(lc_wait(ctrun, WAIT_MS), 7);
 	char *text = ctt_read_file(out);
@@ -417,7 +407,6 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 	free(text);
 	free(ready);
 	free(out);
-	free(dir);
 }
 
 Test(exec, tty_through_the_console_socket)
@@ -449,31 +438,27 @@ Test(exec, tty_through_the_console_socket)
 
 #define N_CONCURRENT 20
 
+/* exec #i: `echo exec-<i*3>`, computed by the shell. */
+static void numbered_exec(const struct lc *t, size_t i, const char **args, char *buf, size_t size)
+{
+	(void)t;
+	snprintf(buf, size, "echo \"exec-$((%zu * 3))\"", i);
+	const char *cmd[] = {"exec", ID, "sh", "-c", buf, NULL};
+	memcpy(args, cmd, sizeof(cmd));
+}
+
 Test(exec, twenty_concurrent_execs_all_succeed)
 {
 	struct lc t;
 	ex_start(&t);
-	char *dir = ctt_tmpdir();
-	pid_t pids[N_CONCURRENT];
-	char *outs[N_CONCURRENT];
-	for (int i = 0; i < N_CONCURRENT; i++) {
-		char name[32], script[64];
-		snprintf(name, sizeof(name), "out%d", i);
-		snprintf(script, sizeof(script), "echo \"exec-$((%d * 3))\"", i);
-		outs[i] = ctt_path(dir, name);
-		pids[i] = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("exec", ID, "sh", "-c", script)),
-				   outs[i], -1);
-	}
+	char **outs = lc_run_concurrently(&t, N_CONCURRENT, numbered_exec, WAIT_MS);
 	for (int i = 0; i < N_CONCURRENT; i++) {
 		char want[32];
-		cr_expect_eq(lc_wait(pids[i], WAIT_MS), 0, "exec #%d", i);
-		char *text = ctt_read_file(outs[i]);
 		snprintf(want, sizeof(want), "exec-%d\n", i * 3);
-		cr_expect_str_eq(text, want, "exec #%d", i);
-		free(text);
+		cr_expect_str_eq(outs[i], want, "exec #%d", i);
 		free(outs[i]);
 	}
-	free(dir);
+	free(outs);
 }
 
 Test(exec, exec_cpu_affinity_initial_and_final)
@@ -492,11 +477,11 @@ Test(exec, exec_cpu_affinity_initial_and_final)
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/status", lc_pid(&t, ID));
 	char *init = ctt_read_file(path);
-	cr_expect_not(lc_matches(init, "^Cpus_allowed_list:\t1$"), "%s", init);
+	cr_expect_not(ctt_matches(init, "^Cpus_allowed_list:\t1$"), "%s", init);
 	free(init);
-	char *proc =
-		write_process("{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
-			      "status\"],\"cwd\":\"/\",\"execCPUAffinity\":{\"initial\":\"1\"}}");
+	char *proc = ctt_write_tmp(
+		"process.json", "{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
+				"status\"],\"cwd\":\"/\",\"execCPUAffinity\":{\"initial\":\"1\"}}");
 	out = ex_output(&t, LC_ARGV("--process", proc, ID));
 	assert_has(out, "^Cpus_allowed_list:\t1$");
 	free(out);
@@ -509,8 +494,7 @@ Test(exec, cwd_is_resolved_inside_the_container)
 	ex_start(&t);
 	char *link = lc_rootfs_path(&t, "up");
 	cr_assert_eq(symlink("../../../../../../..", link), 0);
-	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	char *out = ex_output(&t, LC_ARGV("--cwd", "/up", ID, "sh", "-c", "pwd; ls"));
 	assert_has(out, "^/$");
 	assert_has(out, "^in-the-rootfs$");
@@ -552,16 +536,29 @@ Test(exec, missing_cwd_is_not_made)
 	free(dir);
 }
 
+/* ex_start() under the enosys wrapper of enosys_args (NULL: none), built in wrapper; the
+ * path of a --log file in a fresh directory. */
+static char *ex_start_logged(struct lc *t, const char **wrapper, const char *const *enosys_args)
+{
+	ex_start(t);
+	lc_wrap_enosys(t, wrapper, enosys_args);
+	return ctt_tmp_path("ctrun.log");
+}
+
+static void assert_log_has(const char *log, const char *needle)
+{
+	char *text = ctt_read_file(log);
+	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
+	free(text);
+}
+
 /* The spawn fallbacks: ctrun under tests/helpers/enosys; the debug log says what was
  * used. */
 static void assert_exec_under(const char *const *enosys_args, const char *needle)
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
-	ex_start(&t);
-	lc_wrap_enosys(&t, wrapper, enosys_args);
-	char *dir = ctt_tmpdir();
-	char *log = ctt_path(dir, "ctrun.log");
+	char *log = ex_start_logged(&t, wrapper, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "--log", log, "exec", ID, "sh", "-c",
 		 "readlink /proc/self/ns/mnt; exit 5");
@@ -571,11 +568,8 @@ static void assert_exec_under(const char *const *enosys_args, const char *needle
 	cr_assert_gt(readlink(path, target, sizeof(target) - 1), 0);
 	cr_expect(strstr(r.out, target), "not in the init's mount namespace: %s", r.out);
 	ctt_result_free(&r);
-	char *text = ctt_read_file(log);
-	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
-	free(text);
+	assert_log_has(log, needle);
 	free(log);
-	free(dir);
 }
 
 Test(exec, works_when_clone3_is_enosys)
@@ -628,7 +622,7 @@ Test(exec, lsm_labels_are_refused_where_the_lsm_does_not_run)
 	ctt_write_file(path, "{\"args\":[\"true\"],\"cwd\":\"/\",\"apparmorProfile\":\"x\"}");
 	struct ctt_result r;
 	ex_run(&r, &t, LC_ARGV("--process", path, ID));
-	lc_assert_error(&r, path, ".apparmorProfile");
+	ctt_assert_error(&r, path, ".apparmorProfile");
 	ctt_result_free(&r);
 	free(path);
 	free(dir);
@@ -651,19 +645,20 @@ Test(exec, oom_score_adj_not_redirected_by_a_fake_proc)
 			  "echo fake > /proc/self/oom_score_adj && touch /ready; sleep 1000");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *ready = lc_rootfs_path(&t, "ready");
-	lc_wait_file(ready);
-	char *pid_file = ctt_path(ctt_tmpdir(), "exec.pid");
-	char *process = write_process("{\"args\":[\"sleep\",\"1000\"],\"cwd\":\"/\","
-				      "\"oomScoreAdj\":100,\"terminal\":false}");
+	ctt_wait_file(ready);
+	char *pid_file = ctt_tmp_path("exec.pid");
+	char *process =
+		ctt_write_tmp("process.json", "{\"args\":[\"sleep\",\"1000\"],\"cwd\":\"/\","
+					      "\"oomScoreAdj\":100,\"terminal\":false}");
 	char *out = ex_output(
 		&t, LC_ARGV("--detach", "--pid-file", pid_file, "--process", process, ID));
 	free(out);
 	char *pid_text = ctt_read_file(pid_file);
 	char path[96];
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", atoi(pid_text));
-	lc_assert_file_text(path, "100\n");
+	ctt_assert_file_text(path, "100\n");
 	snprintf(path, sizeof(path), "/proc/%d/root/proc/self/oom_score_adj", (int)lc_pid(&t, ID));
-	lc_assert_file_text(path, "fake\n");
+	ctt_assert_file_text(path, "fake\n");
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
 	free(pid_text);
@@ -683,8 +678,7 @@ Test(exec, root_of_a_container_without_mount_namespace_is_the_inits)
 	ctt_config_set(t.bundle, ".linux.maskedPaths", "[]");
 	ctt_config_set(t.bundle, ".linux.readonlyPaths", "[]");
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
-	char *marker = lc_rootfs_path(&t, "in-the-rootfs");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "ls", "/"));
 	assert_has(out, "^in-the-rootfs$");
@@ -699,11 +693,8 @@ static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const c
 {
 	struct lc t;
 	const char *wrapper[LC_WRAPPER_MAX];
-	ex_start(&t);
-	lc_wrap_enosys(&t, wrapper, enosys_args);
-	char *dir = ctt_tmpdir();
-	char *log = ctt_path(dir, "ctrun.log");
-	char *pidfile = ctt_path(dir, "exec.pid");
+	char *log = ex_start_logged(&t, wrapper, enosys_args);
+	char *pidfile = ctt_tmp_path("exec.pid");
 	lc_ok(&t, "--debug", "--log", log, "exec", "--detach", "--pid-file", pidfile, ID, "sleep",
 	      "1000");
 	char *pidtext = ctt_read_file(pidfile);
@@ -713,15 +704,12 @@ static void assert_exec_joins_the_cgroup(const char *const *enosys_args, const c
 	char *a = ctt_read_file(mine), *b = ctt_read_file(init);
 	cr_expect_str_eq(a, b, "the exec'd process's cgroups differ from the init's");
 	cr_expect(strstr(b, "/ctrun/" ID), "the init is not in its own cgroup:\n%s", b);
-	char *text = ctt_read_file(log);
-	cr_expect(strstr(text, needle), "no \"%s\" in the log:\n%s", needle, text);
-	free(text);
+	assert_log_has(log, needle);
 	free(a);
 	free(b);
 	free(pidtext);
 	free(pidfile);
 	free(log);
-	free(dir);
 }
 
 Test(exec, joins_the_containers_cgroup)
@@ -767,11 +755,11 @@ static void assert_mknod_refused(const struct lc *t, const char *const *args)
 	struct ctt_result r;
 	ex_run(&r, t, args);
 	cr_expect_eq(r.status, 255, "exit %d, stderr: %s", r.status, r.err);
-	lc_assert_error(&r, "exec in container \"" ID "\"", "no device filter", "CAP_MKNOD");
+	ctt_assert_error(&r, "exec in container \"" ID "\"", "no device filter", "CAP_MKNOD");
 	ctt_result_free(&r);
 	pid_t init = lc_pid(t, ID);
-	cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 1, "a process was left");
-	cr_expect_eq(lc_count_in_pidns(init, "mknod /dev/host-mem c 1 1"), 0);
+	cr_expect_eq(ctt_count_in_pidns(init, "sleep 1000"), 1, "a process was left");
+	cr_expect_eq(ctt_count_in_pidns(init, "mknod /dev/host-mem c 1 1"), 0);
 }
 
 /* --cgroup-manager disabled took the container's device rules only because its process
@@ -791,26 +779,28 @@ Test(exec, refuses_cap_mknod_where_no_device_filter_stands)
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "--cgroup-manager", "disabled", "run", "--detach", "--bundle", t.bundle, ID);
 	/* run --detach returns once the init is started, maybe before its execve */
-	lc_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 1);
+	ctt_wait_count_in_pidns(lc_pid(&t, ID), "sleep 1000", 1);
 	char *file = lc_state_file(&t, ID);
 	char *state = ctt_read_file(file);
 	free(file);
-	cr_expect(lc_matches(state, "\"noDeviceFilter\": *true"), "state.json: %s", state);
+	cr_expect(ctt_matches(state, "\"noDeviceFilter\": *true"), "state.json: %s", state);
 	free(state);
 	const char *mknod[] = {"mknod", "/dev/host-mem", "c", "1", "1", NULL};
 	assert_mknod_refused(&t, LC_ARGV("--cap", "CAP_MKNOD", ID, mknod[0], mknod[1], mknod[2],
 					 mknod[3], mknod[4]));
-	char *path =
-		write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
-			      "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_MKNOD\"]}}");
+	char *path = ctt_write_tmp(
+		"process.json", "{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+				"\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_MKNOD\"]}}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
 	free(path);
-	path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+	path = ctt_write_tmp("process.json",
+			     "{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
 			     "\"cwd\":\"/\"}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));
 	free(path);
 	/* root's permitted set after execve is rebuilt from inheritable and ambient too */
-	path = write_process("{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
+	path = ctt_write_tmp("process.json",
+			     "{\"args\":[\"mknod\",\"/dev/host-mem\",\"c\",\"1\",\"1\"],"
 			     "\"cwd\":\"/\",\"capabilities\":{\"bounding\":[\"CAP_KILL\"],"
 			     "\"inheritable\":[\"CAP_MKNOD\"],\"ambient\":[\"CAP_MKNOD\"]}}");
 	assert_mknod_refused(&t, LC_ARGV("--process", path, ID));

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(fallback, .fini = lc_cleanup);
 
@@ -93,7 +93,7 @@ static void assert_lifecycle_works(const struct path *p)
 	expect_status(&f, "created");
 	lc_ok(&f.t, "start", ID);
 	char *inside = lc_rootfs_path(&f.t, "inside");
-	free(lc_wait_content(inside, "\n"));
+	free(ctt_wait_content(inside, "\n"));
 	char *text = ctt_read_file(inside);
 	cr_expect_str_eq(text, "pid 1 host fallback-box\n");
 	free(text);
@@ -187,21 +187,21 @@ static void assert_kill_fallback_works(const char *const *enosys_args)
 	expect_status(&f, "created");
 	lc_ok(&f.t, "start", ID);
 	char *ready = lc_rootfs_path(&f.t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	free(ready);
 	expect_status(&f, "running");
 	pid_t init = lc_pid(&f.t, ID);
-	lc_wait_count_in_pidns(init, "sleep 1000", 2);
+	ctt_wait_count_in_pidns(init, "sleep 1000", 2);
 
 	lc_ok(&f.t, "kill", ID, "USR1");
 	lc_assert_rootfs_content(&f.t, "sig", "USR1\n");
 	lc_ok(&f.t, "kill", "--all", ID, "TERM");
 	lc_assert_rootfs_content(&f.t, "sig", "USR1\nTERM\n");
-	lc_wait_count_in_pidns(init, "sleep 1000", 0);
+	ctt_wait_count_in_pidns(init, "sleep 1000", 0);
 	expect_status(&f, "running");
 
 	lc_ok(&f.t, "delete", "--force", ID);
-	cr_expect_not(lc_alive(init), "delete --force left the init %d running", init);
+	cr_expect_not(ctt_alive(init), "delete --force left the init %d running", init);
 	lc_assert_nothing_left(&f.t);
 }
 
@@ -236,11 +236,11 @@ static void assert_recycled_pid_spared(const char *const *enosys_args)
 	expect_status(&f, "stopped");
 	struct ctt_result r;
 	lc_ctrun(&r, &f.t, "kill", ID, "KILL");
-	lc_assert_error(&r, "kill container \"" ID "\"", "container not running");
+	ctt_assert_error(&r, "kill container \"" ID "\"", "container not running");
 	ctt_result_free(&r);
 	lc_ok(&f.t, "kill", "--all", ID, "KILL");
 	lc_ok(&f.t, "delete", "--force", ID);
-	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
+	cr_expect(ctt_alive(other), "ctrun signalled the process that got the recycled pid");
 	kill(other, SIGKILL); /* ours: lc_spawn()ed above */
 	lc_wait(other, 10000);
 	lc_assert_nothing_left(&f.t);
@@ -276,13 +276,13 @@ Test(fallback, run_forwards_signals_without_pidfd_send_signal)
 	struct fb f;
 	fb_init(&f, send_signal_enosys,
 		"trap 'echo TERM > /got; exit 7' TERM; touch /ready; sleep 100 & wait");
-	char *out = ctt_path(ctt_tmpdir(), "run.out");
+	char *out = ctt_tmp_path("run.out");
 	pid_t run = lc_spawn(
 		&f.t,
 		lc_ctrun_argv(&f.t, (const char *const[]){"run", "--bundle", f.t.bundle, ID, NULL}),
 		out, -1);
 	char *ready = lc_rootfs_path(&f.t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	cr_assert_eq(kill(run, SIGTERM), 0); /* ours: lc_spawn()ed above */
 	int status = lc_wait(run, 20000);
 	char *text = ctt_read_file(out);
@@ -304,7 +304,7 @@ Test(fallback, failed_create_without_pidfd_send_signal_leaves_nothing)
 	char *sock = ctt_path(f.t.root, "nobody.sock");
 	struct ctt_result r;
 	lc_ctrun(&r, &f.t, "create", "--bundle", f.t.bundle, "--console-socket", sock, ID);
-	lc_assert_error(&r, "console socket", sock, strerror(ENOENT));
+	ctt_assert_error(&r, "console socket", sock, strerror(ENOENT));
 	ctt_result_free(&r);
 	free(sock);
 	lc_assert_nothing_left(&f.t);

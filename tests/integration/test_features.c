@@ -19,7 +19,7 @@ static yajl_val features(char **file)
 	cr_assert_str_empty(r.err);
 	yajl_val tree = ctt_json_parse(r.out, "ctrun features");
 	if (file) {
-		*file = ctt_path(ctt_tmpdir(), "features.json");
+		*file = ctt_tmp_path("features.json");
 		ctt_write_file(*file, r.out);
 	}
 	ctt_result_free(&r);

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(home_env, .fini = lc_cleanup);
 
@@ -33,8 +33,7 @@ static void home_init(struct lc *t, unsigned uid)
 	char user[64];
 	snprintf(user, sizeof(user), "{\"uid\": %u, \"gid\": %u}", uid, uid);
 	ctt_config_set(t->bundle, ".process.user", user);
-	char *passwd = lc_rootfs_path(t, "etc/passwd");
-	ctt_write_file(passwd, PASSWD);
+	char *passwd = lc_rootfs_file(t, "etc/passwd", PASSWD);
 	free(passwd);
 }
 
@@ -90,12 +89,10 @@ Test(home_env, a_bind_over_etc_passwd_is_what_counts)
 {
 	struct lc t;
 	home_init(&t, 1000);
-	char *dir = ctt_tmpdir(), *bound = ctt_path(dir, "passwd");
-	ctt_write_file(bound, "alice:x:1000:1000::/from-the-bind:/bin/sh\n");
+	char *bound = ctt_write_tmp("passwd", "alice:x:1000:1000::/from-the-bind:/bin/sh\n");
 	lc_add_mount(&t, "/etc/passwd", "bind", bound, "bind,ro");
 	assert_run_home(&t, "HOME=[/from-the-bind]\n", "the bound file");
 	free(bound);
-	free(dir);
 }
 
 /* A running container of uid 0 whose env has no HOME, for execs. */
@@ -115,11 +112,6 @@ static void expect_exec_home(const struct lc *t, const char *const *args, const 
 	ctt_result_free(&r);
 }
 
-static char *write_process(const char *json)
-{
-	return lc_write_tmp("process.json", json);
-}
-
 Test(home_env, exec_takes_the_home_of_its_user)
 {
 	struct lc t;
@@ -131,11 +123,13 @@ Test(home_env, exec_takes_the_home_of_its_user)
 			 "HOME=[/]\n");
 	expect_exec_home(&t, LC_ARGV("exec", "--env", "HOME=/e", ID, "sh", "-c", SHOW_HOME),
 			 "HOME=[/e]\n");
-	char *path = write_process("{\"args\":[\"sh\",\"-c\",\"" SHOW_HOME_JSON "\"],\"cwd\":\"/\","
+	char *path = ctt_write_tmp("process.json",
+				   "{\"args\":[\"sh\",\"-c\",\"" SHOW_HOME_JSON "\"],\"cwd\":\"/\","
 				   "\"env\":[\"PATH=/bin\"],\"user\":{\"uid\":1000,\"gid\":1000}}");
 	expect_exec_home(&t, LC_ARGV("exec", "--process", path, ID), "HOME=[/home/alice]\n");
 	free(path);
-	path = write_process(
+	path = ctt_write_tmp(
+		"process.json",
 		"{\"args\":[\"sh\",\"-c\",\"" SHOW_HOME_JSON "\"],\"cwd\":\"/\","
 		"\"env\":[\"PATH=/bin\",\"HOME=/pp\"],\"user\":{\"uid\":0,\"gid\":0}}");
 	expect_exec_home(&t, LC_ARGV("exec", "--process", path, ID), "HOME=[/pp]\n");
@@ -156,8 +150,7 @@ Test(home_env, a_symlink_out_of_the_rootfs_stays_inside)
 {
 	struct lc t;
 	home_init(&t, 1000);
-	char *dir = ctt_tmpdir(), *host = ctt_path(dir, "host-passwd");
-	ctt_write_file(host, "alice:x:1000:1000::/host-secret:/bin/sh\n");
+	char *host = ctt_write_tmp("host-passwd", "alice:x:1000:1000::/host-secret:/bin/sh\n");
 	char *passwd = lc_rootfs_path(&t, "etc/passwd");
 	cr_assert_eq(unlink(passwd), 0);
 	cr_assert_eq(symlink(host, passwd), 0);
@@ -168,17 +161,12 @@ Test(home_env, a_symlink_out_of_the_rootfs_stays_inside)
 	cr_assert_eq(symlink(climb, passwd), 0);
 	assert_run_home(&t, "HOME=[/]\n", "\"..\" past the root: missing inside");
 	/* the same link resolves inside once the path exists in the rootfs */
-	char *inside = lc_rootfs_path(&t, host + 1), *mk;
-	cr_assert_geq(asprintf(&mk, "mkdir -p \"$(dirname '%s')\"", inside), 0);
-	cr_assert_eq(system(mk), 0);
-	ctt_write_file(inside, "alice:x:1000:1000::/inside:/bin/sh\n");
+	char *inside = lc_rootfs_file(&t, host + 1, "alice:x:1000:1000::/inside:/bin/sh\n");
 	assert_run_home(&t, "HOME=[/inside]\n", "the link's target inside the rootfs");
-	free(mk);
 	free(inside);
 	free(climb);
 	free(passwd);
 	free(host);
-	free(dir);
 }
 
 /* What a hostile image may put at /etc/passwd: a FIFO (never opened, so never waited on)
@@ -220,9 +208,7 @@ Test(home_env, exec_never_waits_on_a_fifo_made_by_the_container)
 	expect_exec_home(
 		&t, LC_ARGV("exec", ID, "sh", "-c", "rm /etc/passwd && mkfifo /etc/passwd"), "");
 	expect_exec_home(&t, LC_ARGV("exec", ID, "sh", "-c", SHOW_HOME), "HOME=[/]\n");
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(&t, ID, "running");
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
 }

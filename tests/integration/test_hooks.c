@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(hooks, .fini = lc_cleanup);
 
@@ -31,7 +31,7 @@ struct hk {
 static void hk_init(struct hk *h)
 {
 	lc_init(&h->t);
-	h->log = ctt_path(ctt_tmpdir(), "log");
+	h->log = ctt_tmp_path("log");
 	h->host_rec = strdup(ctt_helper("hook_recorder"));
 	char *inside = lc_rootfs_path(&h->t, IN_ROOTFS + 1);
 	FILE *src = fopen(h->host_rec, "r"), *dst = fopen(inside, "w");
@@ -62,7 +62,7 @@ static void hk_bind_log(struct hk *h)
 static char *hook(const struct hk *h, const char *path, const char *kind, const char *extra,
 		  const char *env, int timeout)
 {
-	char *p = lc_json_quote(path), *l = lc_json_quote(h->log), *json;
+	char *p = ctt_json_quote(path), *l = ctt_json_quote(h->log), *json;
 	char tm[32] = "";
 	if (timeout)
 		snprintf(tm, sizeof(tm), ",\"timeout\":%d", timeout);
@@ -214,7 +214,7 @@ static void assert_hook_state(const char *record, yajl_val state, const char *st
 /* The hook ran in the runtime's (our) namespaces on the host's root, with fds 0-2 only. */
 static void assert_in_runtime(const char *record)
 {
-	char *mnt = lc_ns_link("self", "mnt"), *pid = lc_ns_link("self", "pid"),
+	char *mnt = ctt_ns_link("self", "mnt"), *pid = ctt_ns_link("self", "pid"),
 	     *root = file_id("/");
 	assert_field(record, "mnt", mnt);
 	assert_field(record, "pid", pid);
@@ -234,8 +234,8 @@ static struct init_ns init_ns_of(pid_t init)
 {
 	char p[16];
 	snprintf(p, sizeof(p), "%d", init);
-	return (struct init_ns){lc_ns_link(p, "mnt"), lc_ns_link(p, "pid"), lc_ns_link(p, "net"),
-				lc_ns_link(p, "user")};
+	return (struct init_ns){ctt_ns_link(p, "mnt"), ctt_ns_link(p, "pid"), ctt_ns_link(p, "net"),
+				ctt_ns_link(p, "user")};
 }
 
 /* The hook ran in the init's namespaces, on root (a dev:ino), with fds 0-2 only. */
@@ -586,13 +586,13 @@ Test(hooks, create_container_mount_elsewhere_is_extra)
 	struct ctt_result r;
 	lc_ctrun(&r, &h.t, "--debug", "create", "--bundle", h.t.bundle, ID);
 	cr_assert_eq(r.status, 0, "create: %s", r.err);
-	cr_expect(
-		lc_matches(r.err, "mounts verified with [a-z]+: [0-9]+ checked, 1 extra: /hookmnt"),
-		"debug: %s", r.err);
+	cr_expect(ctt_matches(r.err,
+			      "mounts verified with [a-z]+: [0-9]+ checked, 1 extra: /hookmnt"),
+		  "debug: %s", r.err);
 	ctt_result_free(&r);
 	lc_ctrun(&r, &h.t, "mounts", ID);
 	cr_expect_eq(r.status, 0, "mounts: %s", r.err);
-	cr_expect(lc_matches(r.out, "/hookmnt.*extra"), "mounts: %s", r.out);
+	cr_expect(ctt_matches(r.out, "/hookmnt.*extra"), "mounts: %s", r.out);
 	ctt_result_free(&r);
 	lc_ok(&h.t, "delete", "--force", ID);
 	free(extra);
@@ -649,7 +649,7 @@ Test(hooks, without_a_mount_namespace_around_the_chroot)
 	free(h.log);
 	h.log = lc_rootfs_path(&h.t, "hooks.log");
 	set_hook(&h, "createContainer", hook(&h, h.host_rec, "createContainer", NULL, NULL, 0));
-	char *start_log = lc_json_quote("/hooks.log"), *json;
+	char *start_log = ctt_json_quote("/hooks.log"), *json;
 	cr_assert_geq(asprintf(&json,
 			       "{\"path\":\"" IN_ROOTFS "\",\"args\":[\"hook_recorder\","
 			       "\"startContainer\",%s]}",
@@ -680,16 +680,10 @@ Test(hooks, in_a_user_namespace_the_container_hooks_run_in_it)
 	struct hk h;
 	hk_init(&h);
 	const unsigned host_id = 100000;
-	lc_config_append(&h.t, ".linux.namespaces", "{\"type\": \"user\"}");
-	static const char ranges[] = "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]";
-	ctt_config_set(h.t.bundle, ".linux.uidMappings", ranges);
-	ctt_config_set(h.t.bundle, ".linux.gidMappings", ranges);
-	lc_make_searchable(h.t.bundle);
-	char *rootfs = lc_rootfs_path(&h.t, "");
-	lc_chown_tree(rootfs, host_id);
+	lc_map_root(&h.t, host_id, 65536);
 	/* the mapped root appends to the log the runtime's hooks start */
 	char *dir = strndup(h.log, strrchr(h.log, '/') - h.log);
-	lc_make_searchable(dir);
+	ctt_make_searchable(dir);
 	cr_assert_eq(chown(dir, host_id, host_id), 0);
 	ctt_write_file(h.log, "");
 	cr_assert_eq(chmod(h.log, 0666), 0);
@@ -700,8 +694,8 @@ Test(hooks, in_a_user_namespace_the_container_hooks_run_in_it)
 	lc_set_script(&h.t, "sleep 1000");
 	lc_ok(&h.t, "create", "--bundle", h.t.bundle, ID);
 	struct init_ns ns = init_ns_of(lc_pid(&h.t, ID));
-	char *host_user = lc_ns_link("self", "user"), *host_root = file_id("/"),
-	     *container_root = file_id(rootfs);
+	char *host_user = ctt_ns_link("self", "user"), *host_root = file_id("/"),
+	     *rootfs = lc_rootfs_path(&h.t, ""), *container_root = file_id(rootfs);
 	cr_expect_str_neq(ns.user, host_user, "the init is in the host's user namespace");
 	char *r = record_of(&h, "createRuntime");
 	assert_field(r, "user", host_user);

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(hostile, .fini = lc_cleanup);
 
@@ -63,18 +63,6 @@ static void expect_node(const char *path, mode_t type_mode, const char *text)
 	}
 }
 
-/* Entries of dir, "." and ".." aside. */
-static unsigned count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
-	unsigned n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 /* Content, mode, owner as made; nothing new in the top directory or in victim-dir; no
  * mount on or below it in our mount namespace. */
 static void assert_victim_intact(const struct victim *v)
@@ -83,8 +71,8 @@ static void assert_victim_intact(const struct victim *v)
 	char *inner = ctt_path(v->dir, "v");
 	expect_node(inner, S_IFREG | 0640, "victim");
 	expect_node(v->file, S_IFREG | 0600, "victim");
-	cr_expect_eq(count_entries(v->dir), 1, "something was created in %s", v->dir);
-	cr_expect_eq(count_entries(v->top), 2, "something was created in %s", v->top);
+	cr_expect_eq(ctt_count_entries(v->dir), 1, "something was created in %s", v->dir);
+	cr_expect_eq(ctt_count_entries(v->top), 2, "something was created in %s", v->top);
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
 	cr_expect_null(strstr(mounts, v->top), "a mount on the victim:\n%s", mounts);
 	free(mounts);
@@ -137,11 +125,6 @@ static char *image_copy(const struct lc *t, const char *host_path, bool dir, con
 	return copy;
 }
 
-static void add_tmpfs(const struct lc *t, const char *dest)
-{
-	lc_add_mount(t, dest, "tmpfs", "tmpfs", NULL);
-}
-
 /* Runs `sh -c script`, expecting success, and returns its output. */
 static char *run_sh(const struct lc *t, const char *fmt, const char *arg)
 {
@@ -157,7 +140,7 @@ static void expect_tmpfs_inside(const char *out, const char *path)
 {
 	char re[512];
 	snprintf(re, sizeof(re), "^[0-9]+ [0-9]+ [0-9:]+ / %s [^ ]+ .*- tmpfs ", path);
-	cr_expect(lc_matches(out, re), "no tmpfs on %s inside:\n%s", path, out);
+	cr_expect(ctt_matches(out, re), "no tmpfs on %s inside:\n%s", path, out);
 }
 
 /* ---- mount destinations ---- */
@@ -169,7 +152,7 @@ Test(hostile, mount_on_a_symlink_to_a_host_directory)
 	struct victim v;
 	hs_init(&t, &v);
 	image_symlink(&t, "evil", v.dir);
-	add_tmpfs(&t, "/evil");
+	lc_add_tmpfs(&t, "/evil", NULL);
 	char *out = run_sh(&t, "cat /proc/self/mountinfo; ls -A %s", v.dir);
 	expect_tmpfs_inside(out, v.dir);
 	assert_untouched(&t, &v);
@@ -185,7 +168,7 @@ Test(hostile, mount_below_a_symlink_to_the_root)
 	image_symlink(&t, "hostroot", "/");
 	char dest[4096];
 	snprintf(dest, sizeof(dest), "/hostroot%s", v.dir);
-	add_tmpfs(&t, dest);
+	lc_add_tmpfs(&t, dest, NULL);
 	char *out = run_sh(&t, "cat /proc/self/mountinfo", NULL);
 	expect_tmpfs_inside(out, v.dir);
 	assert_untouched(&t, &v);
@@ -213,9 +196,9 @@ static void assert_dotdot_stays_inside(bool walk)
 	char target[4096], dest[4096];
 	snprintf(target, sizeof(target), "../../../../../../../..%s", v.dir);
 	image_symlink(&t, "a/b/dots", target);
-	add_tmpfs(&t, "/a/b/dots");
+	lc_add_tmpfs(&t, "/a/b/dots", NULL);
 	snprintf(dest, sizeof(dest), "/../../../..%s/../victim-file-dir", v.dir);
-	add_tmpfs(&t, dest);
+	lc_add_tmpfs(&t, dest, NULL);
 	char *out = run_sh(&t, "cat /proc/self/mountinfo", NULL);
 	expect_tmpfs_inside(out, v.dir);
 	char *other = ctt_path(v.top, "victim-file-dir");
@@ -254,8 +237,8 @@ Test(hostile, device_path_symlinked_to_a_host_file)
 			 "{\"path\":\"/devdir/node\",\"type\":\"c\",\"major\":1,\"minor\":5,"
 			 "\"fileMode\":438,\"uid\":1000,\"gid\":1000}");
 	char *out = run_sh(&t, "ls -ln /evildev %s/node", v.top);
-	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +3 .*/evildev$"), "%s", out);
-	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +5 .*/node$"), "%s", out);
+	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +3 .*/evildev$"), "%s", out);
+	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +1000 +1000 +1, +5 .*/node$"), "%s", out);
 	assert_untouched(&t, &v);
 	free(out);
 }
@@ -272,12 +255,12 @@ Test(hostile, masked_path_symlinked_to_a_host_file)
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/evil\"");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/evil-dangling\"");
 	char *out = run_sh(&t, "echo \"dangling=$(cat /etc/evil 2>&1 | grep -c victim)\"", NULL);
-	cr_expect(lc_matches(out, "^dangling=0$"), "the host file is seen inside: %s", out);
+	cr_expect(ctt_matches(out, "^dangling=0$"), "the host file is seen inside: %s", out);
 	free(out);
 	char *copy = image_copy(&t, v.file, false, "image copy");
 	out = run_sh(&t, "echo \"size=$(cat /etc/evil | wc -c)\"; grep ' %s ' /proc/self/mountinfo",
 		     v.file);
-	cr_expect(lc_matches(out, "^size=0$"), "the image's copy is not masked: %s", out);
+	cr_expect(ctt_matches(out, "^size=0$"), "the image's copy is not masked: %s", out);
 	char *text = ctt_read_file(copy);
 	cr_expect_str_eq(text, "image copy");
 	assert_untouched(&t, &v);
@@ -300,8 +283,8 @@ Test(hostile, readonly_path_symlinked_to_a_host_directory)
 			   "cat /etc/ro/v; echo; if touch %s/x 2>/dev/null; then echo written; "
 			   "else echo refused; fi",
 			   v.dir);
-	cr_expect(lc_matches(out, "^image copy$"), "%s", out);
-	cr_expect(lc_matches(out, "^refused$"), "the copy is writable inside: %s", out);
+	cr_expect(ctt_matches(out, "^image copy$"), "%s", out);
+	cr_expect(ctt_matches(out, "^refused$"), "the copy is writable inside: %s", out);
 	assert_victim_intact(&v);
 	char *probe = ctt_path(v.dir, "probe");
 	ctt_write_file(probe, "host can write");
@@ -326,7 +309,7 @@ Test(hostile, root_path_that_is_a_symlink_is_refused)
 	cr_assert_eq(symlink(real, abs), 0);
 	const char *const links[][2] = {{"\"rel-link\"", rel}, {NULL, abs}};
 	for (size_t i = 0; i < 2; i++) {
-		char *q = lc_json_quote(links[i][1]), *named;
+		char *q = ctt_json_quote(links[i][1]), *named;
 		ctt_config_set(t.bundle, ".root.path", links[i][0] ? links[i][0] : q);
 		cr_assert_geq(asprintf(&named, "\"%s\" is a symlink", links[i][1]), 0);
 		lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".root.path",
@@ -375,20 +358,11 @@ static pid_t start_swapper(const char *a, const char *b)
  * mapped root owns the rootfs and may search the bundle and the bind source. */
 static void confine(const struct lc *t, const char *src)
 {
-	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
-	char ranges[128];
-	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": 65536}]",
-		 MAPPED_ROOT);
-	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
-	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+	lc_map_root(t, MAPPED_ROOT, 65536);
 	ctt_config_set(t->bundle, ".linux.seccomp",
 		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
 		       "[\"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
-	lc_make_searchable(t->bundle);
-	lc_make_searchable(src);
-	char *rootfs = ctt_path(t->bundle, "rootfs");
-	lc_chown_tree(rootfs, MAPPED_ROOT);
-	free(rootfs);
+	ctt_make_searchable(src);
 }
 
 static void assert_swap_harmless(bool walk, bool confined)

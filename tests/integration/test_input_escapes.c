@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/cgroup.h"
+#include "tests/lib/container.h"
 
 TestSuite(input_escapes, .fini = cgt_cleanup);
 
@@ -73,7 +73,7 @@ static void assert_fake_dir_untouched(const char *dir)
 	closedir(d);
 	cr_expect_eq(n, 1, "%s holds %u entries", dir, n);
 	char *marker = ctt_path(dir, "marker");
-	lc_assert_file_text(marker, "image\n");
+	ctt_assert_file_text(marker, "image\n");
 	free(marker);
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
 	cr_expect_null(strstr(mounts, dir), "a mount is on %s", dir);
@@ -240,14 +240,12 @@ static void assert_exec_refused(const struct lc *t, const char *const *args,
 	pid_t init = lc_pid(t, ID);
 	struct ctt_result r;
 	lc_ctrunv(&r, t, args);
-	lc_assert_error_line(&r, needles);
+	ctt_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 	assert_did_not_run(t);
-	cr_expect(lc_alive(init), "the container's init is gone");
-	char *status = lc_status(t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
-	cr_expect_eq(lc_count_in_pidns(init, "sh -c id > /ran"), 0);
+	cr_expect(ctt_alive(init), "the container's init is gone");
+	lc_assert_status(t, ID, "running");
+	cr_expect_eq(ctt_count_in_pidns(init, "sh -c id > /ran"), 0);
 }
 
 Test(input_escapes, exec_user_minus_one_refused)
@@ -273,7 +271,7 @@ static void assert_exec_document_refused(const char *json, const char *where,
 {
 	struct lc t;
 	start_box(&t);
-	char *doc = ctt_path(ctt_tmpdir(), "process.json");
+	char *doc = ctt_tmp_path("process.json");
 	ctt_write_file(doc, json);
 	char named[PATH_MAX + 64];
 	snprintf(named, sizeof(named), "%s: %s", doc, where);
@@ -384,11 +382,9 @@ Test(input_escapes, nul_in_update_resources_refused)
 	lc_ctrun_input(&r, &t,
 		       "{\"pids\": {\"limit\": 7}, \"unified\": {\"pids.max\": \"5\\u0000\"}}",
 		       "update", "--resources", "-", ID);
-	lc_assert_error(&r, ".unified[\"pids.max\"]", "holds a NUL byte");
+	ctt_assert_error(&r, ".unified[\"pids.max\"]", "holds a NUL byte");
 	ctt_result_free(&r);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
+	lc_assert_status(&t, ID, "running");
 	if (pids) {
 		char *after = cgt_read(pids, "pids.max");
 		cr_expect_str_eq(after, before, "the limit changed");
@@ -407,7 +403,7 @@ Test(input_escapes, raw_nul_in_update_resources_on_stdin_refused)
 	struct ctt_run_opts opts = {.input = doc, .input_len = sizeof(doc) - 1};
 	struct ctt_result r;
 	ctt_ctrunv(&r, &opts, LC_ARGV("--root", t.root, "update", "--resources", "-", ID));
-	lc_assert_error(&r, "stdin: contains a NUL byte");
+	ctt_assert_error(&r, "stdin: contains a NUL byte");
 	ctt_result_free(&r);
 	char *status = lc_status(&t, ID);
 	cr_expect_str_eq(status, "running");

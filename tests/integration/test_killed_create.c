@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tests/integration/cgroup_util.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/cgroup.h"
+#include "tests/lib/container.h"
 
 TestSuite(killed, .fini = cgt_cleanup);
 
@@ -78,13 +78,6 @@ static void assert_orphans_end(void)
 	}
 }
 
-static void assert_status(const struct lc *t, const char *want)
-{
-	char *status = lc_status(t, ID);
-	cr_expect_str_eq(status, want);
-	free(status);
-}
-
 /* ctrun killed running `command` (exit status and all), then its orphans gone. */
 static void assert_killed_and_reaped(struct lc *t, const char *command)
 {
@@ -97,7 +90,7 @@ static void assert_killed_and_reaped(struct lc *t, const char *command)
 static void assert_killed_and_stopped(struct lc *t, const char *command)
 {
 	assert_killed_and_reaped(t, command);
-	assert_status(t, "stopped");
+	lc_assert_status(t, ID, "stopped");
 	lc_ok(t, "delete", ID);
 	lc_assert_nothing_left(t);
 }
@@ -107,9 +100,8 @@ static void assert_killed_and_stopped(struct lc *t, const char *command)
  * it (the suite's clean-up fails on a cgroup left). */
 static void assert_id_usable_again(const struct lc *t)
 {
-	lc_set_script(t, "echo again");
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_run_sh(&r, t, ID, "echo again");
 	cr_expect_eq(r.status, 0, "run: exit %d, stderr: %s", r.status, r.err);
 	cr_expect_str_eq(r.out, "again\n");
 	ctt_result_free(&r);
@@ -135,8 +127,8 @@ static void assert_gone_before_the_state(const char *command)
 	assert_killed_and_reaped(&t, command);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "state", ID);
-	lc_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
-			    "before recording it");
+	ctt_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
+			     "before recording it");
 	ctt_result_free(&r);
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
@@ -214,16 +206,16 @@ Test(killed, after_the_init_is_created)
 	ctt_result_free(&r);
 	t.wrapper = NULL;
 	cr_expect_not(ctt_exists(pid_file), "the pid file was written");
-	assert_status(&t, "created");
+	lc_assert_status(&t, ID, "created");
 	lc_ok(&t, "start", ID);
 	char *started = lc_rootfs_path(&t, "started");
-	lc_wait_file(started);
+	ctt_wait_file(started);
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)lc_pid(&t, ID));
 	char *cgroups = ctt_read_file(path);
 	char *memory = cgt_dir("memory", "");
 	if (memory)
-		cr_expect(lc_matches(cgroups, "^[0-9]+:memory:/.*/ctrun/" ID "$"),
+		cr_expect(ctt_matches(cgroups, "^[0-9]+:memory:/.*/ctrun/" ID "$"),
 			  "not in its memory cgroup: %s", cgroups);
 	free(memory), free(cgroups), free(started), free(pid_file), free(tmp);
 	lc_ok(&t, "delete", "--force", ID);

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(lifecycle, .fini = lc_cleanup);
 
@@ -33,19 +33,19 @@ static void init(struct lc *t)
 	ctt_config_set(t->bundle, ".root.readonly", "false");
 }
 
+/* init() with process.args `sh -c script`. */
+static void init_running(struct lc *t, const char *script)
+{
+	init(t);
+	lc_set_script(t, script);
+}
+
 static void create(const struct lc *t, const char *id)
 {
 	lc_ok(t, "create", "--bundle", t->bundle, id);
 }
 
 /* The status now (lc_wait_status would wait for a change that must not come). */
-static void assert_status(const struct lc *t, const char *id, const char *want)
-{
-	char *status = lc_status(t, id);
-	cr_expect_str_eq(status, want, "container %s", id);
-	free(status);
-}
-
 /* Removes a marker of an earlier container of the same bundle. */
 static void forget(const struct lc *t, const char *rel)
 {
@@ -57,7 +57,7 @@ static void forget(const struct lc *t, const char *rel)
 static void wait_marker(const struct lc *t, const char *rel)
 {
 	char *path = lc_rootfs_path(t, rel);
-	lc_wait_file(path);
+	ctt_wait_file(path);
 	free(path);
 }
 
@@ -88,7 +88,7 @@ static pid_t spawn_create(const struct lc *t, const char *id, const char *out)
 /* spawn_create() of id into a new file (*out, malloc'd), which must exit 0; its pid. */
 static pid_t create_behind(const struct lc *t, const char *id, char **out)
 {
-	*out = ctt_path(ctt_tmpdir(), "create.out");
+	*out = ctt_tmp_path("create.out");
 	pid_t pid = spawn_create(t, id, *out);
 	cr_assert_eq(lc_wait(pid, 30000), 0, "create: %s", ctt_read_file(*out));
 	return pid;
@@ -112,12 +112,12 @@ static void expect_state_fields(const struct lc *t, yajl_val st, const char *id)
 	cr_assert_not_null(realpath(t->bundle, bundle));
 	char *rootfs = ctt_path(bundle, "rootfs");
 	const char *created = ctt_json_get_string(st, ".created");
-	cr_expect(lc_matches(ctt_json_get_string(st, ".ociVersion"), "^1\\.[0-9]+\\.[0-9]+"));
+	cr_expect(ctt_matches(ctt_json_get_string(st, ".ociVersion"), "^1\\.[0-9]+\\.[0-9]+"));
 	cr_expect_str_eq(ctt_json_get_string(st, ".id"), id);
 	cr_expect_str_eq(ctt_json_get_string(st, ".status"), "created");
 	cr_expect_str_eq(ctt_json_get_string(st, ".bundle"), bundle);
 	cr_expect_str_eq(ctt_json_get_string(st, ".rootfs"), rootfs);
-	cr_expect(created && lc_matches(created, RFC3339_NANO), "created: %s", created);
+	cr_expect(created && ctt_matches(created, RFC3339_NANO), "created: %s", created);
 	/* runc's `state` has the owner key and leaves it empty; `list` fills it */
 	cr_expect_not_null(ctt_json_get_string(st, ".owner"), "no owner string");
 	cr_expect_str_eq(ctt_json_get_string(st, ".annotations[\"org.example.team\"]"), "infra");
@@ -129,23 +129,11 @@ static void expect_state_schema_valid(const struct lc *t, const char *id)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "state", id);
-	char *file = ctt_path(ctt_tmpdir(), "state.json");
+	char *file = ctt_tmp_path("state.json");
 	ctt_write_file(file, r.out);
 	ctt_assert_schema_valid(file, "state-schema.json");
 	free(file);
 	ctt_result_free(&r);
-}
-
-static unsigned count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
-	unsigned n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
 }
 
 Test(lifecycle, create_reports_created_state)
@@ -163,7 +151,7 @@ Test(lifecycle, create_reports_created_state)
 	expect_state_fields(&t, st, "c1");
 	pid_t pid = (pid_t)ctt_json_get_int(st, ".pid");
 	cr_expect_gt(pid, 0);
-	cr_expect(lc_alive(pid), "the init %d does not exist", pid);
+	cr_expect(ctt_alive(pid), "the init %d does not exist", pid);
 	yajl_tree_free(st);
 	expect_state_schema_valid(&t, "c1");
 
@@ -172,7 +160,7 @@ Test(lifecycle, create_reports_created_state)
 	cr_expect_eq(sb.st_mode & 07777, 0700, "state root mode %o", sb.st_mode & 07777);
 	char *pidtext = ctt_read_file(pidfile);
 	cr_expect_eq(atoi(pidtext), pid, "pid file \"%s\", state pid %d", pidtext, pid);
-	cr_expect_eq(count_entries(piddir), 1, "a temporary file is left beside the pid file");
+	cr_expect_eq(ctt_count_entries(piddir), 1, "a temporary file is left beside the pid file");
 	/* the init waits for start: the user program has not run */
 	cr_expect_not(has_marker(&t, "started"), "the program ran before start");
 	free(pidtext);
@@ -183,16 +171,15 @@ Test(lifecycle, create_reports_created_state)
 Test(lifecycle, start_runs_the_process_once)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "touch /started; sleep 1000");
+	init_running(&t, "touch /started; sleep 1000");
 	create(&t, "s1");
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "s1");
 	wait_marker(&t, "started");
-	assert_status(&t, "s1", "running");
+	lc_assert_status(&t, "s1", "running");
 
 	lc_assert_fails(&t, LC_ARGV("start", "s1"), "\"s1\"", "running");
-	assert_status(&t, "s1", "running");
+	lc_assert_status(&t, "s1", "running");
 	lc_assert_fails(&t, LC_ARGV("start", "nosuch"), "\"nosuch\"", "does not exist");
 }
 
@@ -210,8 +197,7 @@ static ino_t assert_state_inode(const struct lc *t, const char *id)
 Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000");
+	init_running(&t, "sleep 1000");
 	create(&t, "once");
 	char *fifo = ctt_path(t.root, "once/exec.fifo");
 	cr_expect(ctt_exists(fifo), "create leaves the exec fifo");
@@ -219,7 +205,7 @@ Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
 	lc_ok(&t, "start", "once");
 	cr_expect_not(ctt_exists(fifo), "start removes the exec fifo");
 	cr_expect_eq(assert_state_inode(&t, "once"), before, "start rewrote state.json");
-	assert_status(&t, "once", "running");
+	lc_assert_status(&t, "once", "running");
 	lc_ok(&t, "delete", "--force", "once");
 	free(fifo);
 }
@@ -227,13 +213,12 @@ Test(lifecycle, start_keeps_state_json_and_removes_the_fifo)
 Test(lifecycle, container_inherits_stdio_without_terminal)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "echo out-from-container; echo err-from-container >&2");
+	init_running(&t, "echo out-from-container; echo err-from-container >&2");
 	char *out;
 	create_behind(&t, "io", &out);
 	lc_ok(&t, "start", "io");
-	free(lc_wait_content(out, "out-from-container\n"));
-	char *both = lc_wait_content(out, "err-from-container\n");
+	free(ctt_wait_content(out, "out-from-container\n"));
+	char *both = ctt_wait_content(out, "err-from-container\n");
 	cr_expect(strstr(both, "out-from-container\n"), "stdout went missing: %s", both);
 	free(both);
 	free(out);
@@ -242,14 +227,13 @@ Test(lifecycle, container_inherits_stdio_without_terminal)
 Test(lifecycle, create_returns_while_the_container_waits)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "touch /started");
+	init_running(&t, "touch /started");
 	char *out;
 	pid_t runtime = create_behind(&t, "w", &out);
 	pid_t init = lc_pid(&t, "w");
 	cr_expect_neq(init, runtime);
-	cr_expect(lc_alive(init), "the container init is gone with the runtime");
-	assert_status(&t, "w", "created");
+	cr_expect(ctt_alive(init), "the container init is gone with the runtime");
+	lc_assert_status(&t, "w", "created");
 	cr_expect_not(has_marker(&t, "started"));
 	lc_ok(&t, "start", "w");
 	wait_marker(&t, "started");
@@ -269,10 +253,10 @@ Test(lifecycle, create_and_start_without_a_proc_mount)
 	lc_set_script(&t, NO_PROC_SCRIPT);
 	char *out;
 	create_behind(&t, "np", &out);
-	assert_status(&t, "np", "created");
+	lc_assert_status(&t, "np", "created");
 	cr_expect_not(has_marker(&t, "started"), "the program ran before start");
 	lc_ok(&t, "start", "np");
-	free(lc_wait_content(out, "proc-entries=0\n"));
+	free(ctt_wait_content(out, "proc-entries=0\n"));
 	lc_wait_status(&t, "np", "stopped");
 	cr_expect(has_marker(&t, "started"));
 	lc_ok(&t, "delete", "np");
@@ -312,10 +296,10 @@ Test(lifecycle, recycled_pid_is_stopped_and_never_signalled)
 	run_until_stopped(&t, "r1", "true");
 	pid_t other = lc_recycle_pid(&t, "r1");
 
-	assert_status(&t, "r1", "stopped");
+	lc_assert_status(&t, "r1", "stopped");
 	lc_assert_fails(&t, LC_ARGV("kill", "r1", "KILL"), "\"r1\"");
 	lc_ok(&t, "delete", "r1");
-	cr_expect(lc_alive(other), "ctrun signalled the process that got the recycled pid");
+	cr_expect(ctt_alive(other), "ctrun signalled the process that got the recycled pid");
 }
 
 /* ---- kill ---- */
@@ -327,7 +311,7 @@ Test(lifecycle, kill_sends_term_by_default)
 	start_ready(&t, "k1", TRAP_SCRIPT);
 	lc_ok(&t, "kill", "k1");
 	lc_assert_rootfs_content(&t, "sig", "TERM\n");
-	assert_status(&t, "k1", "running");
+	lc_assert_status(&t, "k1", "running");
 }
 
 Test(lifecycle, kill_takes_names_and_numbers)
@@ -353,7 +337,7 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 	init(&t);
 	start_ready(&t, "u1", TRAP_SCRIPT);
 	lc_assert_fails(&t, LC_ARGV("kill", "u1", "NOSUCHSIG"), "NOSUCHSIG");
-	assert_status(&t, "u1", "running");
+	lc_assert_status(&t, "u1", "running");
 	cr_expect_not(has_marker(&t, "sig"), "a signal was sent after all");
 
 	lc_ok(&t, "kill", "u1", "KILL");
@@ -375,15 +359,15 @@ Test(lifecycle, kill_all_reaches_every_process)
 		forget(&t, "sig");
 		start_ready(&t, "a1", SLEEPERS_SCRIPT);
 		pid_t init = lc_pid(&t, "a1");
-		lc_wait_count_in_pidns(init, "sleep 1000", 3);
+		ctt_wait_count_in_pidns(init, "sleep 1000", 3);
 		lc_ok(&t, "kill", "a1", "TERM");
 		lc_assert_rootfs_content(&t, "sig", "TERM\n");
-		cr_expect_eq(lc_count_in_pidns(init, "sleep 1000"), 3,
+		cr_expect_eq(ctt_count_in_pidns(init, "sleep 1000"), 3,
 			     "TERM reached more than pid 1");
 		lc_ok(&t, "kill", flags[i], "a1", "TERM");
 		lc_assert_rootfs_content(&t, "sig", "TERM\nTERM\n");
-		lc_wait_count_in_pidns(init, "sleep 1000", 0);
-		assert_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
+		ctt_wait_count_in_pidns(init, "sleep 1000", 0);
+		lc_assert_status(&t, "a1", "running"); /* a trapped TERM must not kill the init */
 		lc_ok(&t, "delete", "--force", "a1");
 	}
 }
@@ -399,12 +383,12 @@ Test(lifecycle, kill_all_of_a_stopped_container_ends_what_the_init_left)
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	lc_set_script(&t, "sleep 1000 & echo $! > /orphan");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, "k1");
-	char *text = lc_wait_content(lc_rootfs_path(&t, "orphan"), "\n");
+	char *text = ctt_wait_content(lc_rootfs_path(&t, "orphan"), "\n");
 	pid_t orphan = (pid_t)atoi(text);
 	lc_wait_status(&t, "k1", "stopped");
-	cr_assert(lc_alive(orphan), "the init's child %d is gone already", orphan);
+	cr_assert(ctt_alive(orphan), "the init's child %d is gone already", orphan);
 	lc_assert_fails(&t, LC_ARGV("kill", "k1", "9"), "\"k1\"", "container not running");
-	cr_expect(lc_alive(orphan), "a plain kill reached the init's child");
+	cr_expect(ctt_alive(orphan), "a plain kill reached the init's child");
 	lc_ok(&t, "kill", "--all", "k1", "9");
 	/* both are the test's (the subreaper's) to reap */
 	cr_expect_eq(lc_wait(orphan, 10000), 128 + SIGKILL, "the init's child did not get it");
@@ -429,8 +413,7 @@ static void expect_gone(const struct lc *t, const char *id)
 Test(lifecycle, delete_removes_a_stopped_container)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "true");
+	init_running(&t, "true");
 	create(&t, "d1");
 	lc_ok(&t, "start", "d1");
 	lc_wait_status(&t, "d1", "stopped");
@@ -439,39 +422,41 @@ Test(lifecycle, delete_removes_a_stopped_container)
 	lc_assert_nothing_left(&t);
 }
 
+/* Containers "created1", created, and "running1", started. */
+static void created_and_running(const struct lc *t)
+{
+	create(t, "created1");
+	create(t, "running1");
+	lc_ok(t, "start", "running1");
+}
+
 /* runtime.md#delete: "Attempting to delete a container that is not stopped MUST generate an
  * error"; ctrun treats `created` as not stopped, as runc does, and --force kills first. */
 Test(lifecycle, delete_refuses_live_containers_without_force)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000");
-	create(&t, "created1");
-	create(&t, "running1");
-	lc_ok(&t, "start", "running1");
+	init_running(&t, "sleep 1000");
+	created_and_running(&t);
 	const char *ids[] = {"created1", "running1"}, *status[] = {"created", "running"};
 	for (size_t i = 0; i < 2; i++) {
 		lc_assert_fails(&t, LC_ARGV("delete", ids[i]), ids[i], status[i], "--force");
-		assert_status(&t, ids[i], status[i]);
-		cr_expect(lc_alive(lc_pid(&t, ids[i])));
+		lc_assert_status(&t, ids[i], status[i]);
+		cr_expect(ctt_alive(lc_pid(&t, ids[i])));
 	}
 }
 
 Test(lifecycle, delete_force_kills_created_and_running)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "trap '' TERM; touch /started; sleep 1000");
-	create(&t, "created1");
-	create(&t, "running1");
-	lc_ok(&t, "start", "running1");
+	init_running(&t, "trap '' TERM; touch /started; sleep 1000");
+	created_and_running(&t);
 	wait_marker(&t, "started");
 	pid_t pids[] = {lc_pid(&t, "created1"), lc_pid(&t, "running1")};
 	lc_ok(&t, "delete", "--force", "created1");
 	lc_ok(&t, "delete", "-f", "running1");
 	expect_gone(&t, "created1");
 	expect_gone(&t, "running1");
-	cr_expect_not(lc_alive(pids[0]) || lc_alive(pids[1]), "a container init survived");
+	cr_expect_not(ctt_alive(pids[0]) || ctt_alive(pids[1]), "a container init survived");
 	lc_assert_nothing_left(&t);
 }
 
@@ -480,8 +465,7 @@ Test(lifecycle, delete_force_kills_created_and_running)
 Test(lifecycle, delete_force_ends_the_children_of_the_init)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000 & touch /started; wait");
+	init_running(&t, "sleep 1000 & touch /started; wait");
 	const char *ids[] = {"running2", "paused2"};
 	for (size_t i = 0; i < 2; i++) {
 		create(&t, ids[i]);
@@ -491,15 +475,15 @@ Test(lifecycle, delete_force_ends_the_children_of_the_init)
 		cr_assert_eq(unlink(marker), 0, "unlink %s", marker);
 		free(marker);
 		pid_t init_pid = lc_pid(&t, ids[i]);
-		pid_t child = lc_find_in_pidns(init_pid, "sleep 1000");
+		pid_t child = ctt_find_in_pidns(init_pid, "sleep 1000");
 		if (i == 1) {
 			lc_ok(&t, "pause", ids[i]);
-			assert_status(&t, ids[i], "paused");
+			lc_assert_status(&t, ids[i], "paused");
 		}
 		lc_ok(&t, "delete", "--force", ids[i]);
 		expect_gone(&t, ids[i]);
-		cr_expect_not(lc_alive(init_pid), "%s: the init survived", ids[i]);
-		cr_expect_not(lc_alive(child), "%s: the init's child survived", ids[i]);
+		cr_expect_not(ctt_alive(init_pid), "%s: the init survived", ids[i]);
+		cr_expect_not(ctt_alive(child), "%s: the init's child survived", ids[i]);
 	}
 	lc_assert_nothing_left(&t);
 }
@@ -530,7 +514,7 @@ Test(lifecycle, list_of_an_empty_root)
 	lc_ctrun(&r, &t, "list");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
 	cr_expect_eq(ctt_count_lines(r.out), 1, "list: %s", r.out);
-	cr_expect(lc_matches(r.out, TABLE_HEADER), "list: %s", r.out);
+	cr_expect(ctt_matches(r.out, TABLE_HEADER), "list: %s", r.out);
 	ctt_result_free(&r);
 	lc_ctrun(&r, &t, "list", "--format", "json");
 	yajl_val list = ctt_json_parse(r.out, "list --format json");
@@ -609,7 +593,7 @@ static void expect_table_row(const char *line, const struct expected_row *want, 
 	cr_expect_eq(pid, want->pid, "row: %s", line);
 	cr_expect_str_eq(status, want->status);
 	cr_expect_str_eq(path, bundle);
-	cr_expect(lc_matches(created, RFC3339_NANO), "row: %s", line);
+	cr_expect(ctt_matches(created, RFC3339_NANO), "row: %s", line);
 	cr_expect_str_eq(owner, "root");
 }
 
@@ -625,7 +609,7 @@ Test(lifecycle, list_table_of_several_states)
 	lc_ctrun(&r, &t, "list");
 	cr_assert_eq(ctt_count_lines(r.out), 4, "list: %s", r.out);
 	char *line = strtok(r.out, "\n");
-	cr_expect(lc_matches(line, TABLE_HEADER), "header: %s", line);
+	cr_expect(ctt_matches(line, TABLE_HEADER), "header: %s", line);
 	for (int i = 0; i < 3; i++)
 		expect_table_row(strtok(NULL, "\n"), &rows[i], bundle);
 	ctt_result_free(&r);
@@ -646,8 +630,8 @@ static void expect_json_entry(yajl_val list, long i, const struct expected_row *
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("bundle")), bundle);
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("rootfs")), rootfs);
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("owner")), "root");
-	cr_expect(lc_matches(ctt_json_get_string(list, FIELD("created")), RFC3339_NANO));
-	cr_expect(lc_matches(ctt_json_get_string(list, FIELD("ociVersion")), "^1\\."));
+	cr_expect(ctt_matches(ctt_json_get_string(list, FIELD("created")), RFC3339_NANO));
+	cr_expect(ctt_matches(ctt_json_get_string(list, FIELD("ociVersion")), "^1\\."));
 	cr_expect_str_eq(ctt_json_get_string(list, FIELD("annotations.tier")), "db");
 #undef FIELD
 	free(rootfs);
@@ -760,8 +744,8 @@ static int assert_list_whole(const struct lc *t, pid_t keep_pid)
 			continue;
 		}
 		churning++;
-		cr_expect(lc_matches(id, "^churn[0-9]$"), "unexpected entry %s: %s", id, r.out);
-		cr_expect(lc_matches(status, "^(created|stopped)$"), "%s is %s", id, status);
+		cr_expect(ctt_matches(id, "^churn[0-9]$"), "unexpected entry %s: %s", id, r.out);
+		cr_expect(ctt_matches(status, "^(created|stopped)$"), "%s is %s", id, status);
 	}
 	cr_expect_eq(kept, 1, "list: %s", r.out);
 	yajl_tree_free(list);
@@ -774,8 +758,7 @@ static int assert_list_whole(const struct lc *t, pid_t keep_pid)
 Test(lifecycle, list_while_containers_come_and_go)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "sleep 1000");
+	init_running(&t, "sleep 1000");
 	create(&t, "keep");
 	lc_ok(&t, "start", "keep");
 	pid_t keep_pid = lc_pid(&t, "keep");
@@ -788,7 +771,7 @@ Test(lifecycle, list_while_containers_come_and_go)
 		 "for i in 0 1 2 3 4 5 6 7; do '%s' --root '%s' create --bundle '%s' churn$i && "
 		 "'%s' --root '%s' delete --force churn$i || exit 1; done",
 		 ctt_ctrun_path(), t.root, t.bundle, ctt_ctrun_path(), t.root);
-	char *out = ctt_path(ctt_tmpdir(), "churn.out");
+	char *out = ctt_tmp_path("churn.out");
 	pid_t churn = lc_spawn(&t, (const char *const[]){"/bin/sh", "-c", script, NULL}, out, -1);
 	int seen = 0;
 	for (int i = 0; i < 40; i++)
@@ -809,8 +792,7 @@ Test(lifecycle, list_while_containers_come_and_go)
 Test(lifecycle, concurrent_create_of_one_id)
 {
 	struct lc t;
-	init(&t);
-	lc_set_script(&t, "touch /started; sleep 1000");
+	init_running(&t, "touch /started; sleep 1000");
 	char *dir = ctt_tmpdir();
 	char *out[2] = {ctt_path(dir, "a.out"), ctt_path(dir, "b.out")};
 	pid_t pid[2];
@@ -820,13 +802,13 @@ Test(lifecycle, concurrent_create_of_one_id)
 	cr_assert((status[0] == 0) != (status[1] == 0), "exits %d and %d", status[0], status[1]);
 	int loser = status[0] == 0;
 	char *err = ctt_read_file(out[loser]);
-	cr_expect(lc_matches(err, "^ctrun: .*\"twin\".*already exists\n$"), "loser: %s", err);
+	cr_expect(ctt_matches(err, "^ctrun: .*\"twin\".*already exists\n$"), "loser: %s", err);
 	char *winner = ctt_read_file(out[!loser]);
 	cr_expect_str_empty(winner, "winner: %s", winner);
 	free(winner);
 
-	assert_status(&t, "twin", "created");
-	cr_expect(lc_alive(lc_pid(&t, "twin")));
+	lc_assert_status(&t, "twin", "created");
+	cr_expect(ctt_alive(lc_pid(&t, "twin")));
 	lc_ok(&t, "start", "twin");
 	wait_marker(&t, "started");
 	free(err);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(mount_ns, .fini = lc_cleanup);
 
@@ -65,7 +65,7 @@ Test(mount_ns, inherited_namespace_gets_the_mounts_in_order_and_delete_removes_t
 	lc_init(&t);
 	lc_namespace_set(&t, "mount", NULL);
 	char *host = add_nested_mounts(&t);
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	lc_set_script(&t, NESTED_SCRIPT);
 	pid_t create = lc_spawn(
 		&t, lc_ctrun_argv(&t, LC_ARGV("create", "--bundle", t.bundle, "inh")), out, -1);
@@ -80,8 +80,8 @@ Test(mount_ns, inherited_namespace_gets_the_mounts_in_order_and_delete_removes_t
 	cr_expect_eq(mounts_under("/proc/1/mountinfo", rootfs), 0, "leaked to pid 1's namespace");
 
 	lc_ok(&t, "start", "inh");
-	char *mnt_ns = lc_ns_link("self", "mnt");
-	char *text = lc_wait_content(out, "host-ro\n");
+	char *mnt_ns = ctt_ns_link("self", "mnt");
+	char *text = ctt_wait_content(out, "host-ro\n");
 	expect_nested_output(text, mnt_ns);
 	lc_wait_status(&t, "inh", "stopped");
 	lc_ok(&t, "delete", "inh");
@@ -102,12 +102,11 @@ Test(mount_ns, inherited_namespace_with_run_and_masks)
 	struct lc t;
 	lc_init(&t);
 	lc_namespace_set(&t, "mount", NULL);
-	char *secret = lc_rootfs_path(&t, "etc/secret");
-	ctt_write_file(secret, "secret\n");
+	char *secret = lc_rootfs_file(&t, "etc/secret", "secret\n");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
 	char *out = lc_sh_output(&t, "wc -c </etc/secret; touch /x 2>/dev/null || echo root-ro");
 	cr_expect_str_eq(out, "0\nroot-ro\n");
-	lc_assert_file_text(secret, "secret\n");
+	ctt_assert_file_text(secret, "secret\n");
 	lc_assert_nothing_left(&t);
 	free(out);
 	free(secret);
@@ -121,7 +120,7 @@ Test(mount_ns, inherited_namespace_failed_create_leaves_no_mount)
 	lc_init(&t);
 	lc_namespace_set(&t, "mount", NULL);
 	lc_add_mount(&t, "/early", "tmpfs", "tmpfs", NULL);
-	char *missing = ctt_path(ctt_tmpdir(), "missing");
+	char *missing = ctt_tmp_path("missing");
 	lc_add_mount(&t, "/late", "bind", missing, "bind");
 	lc_assert_create_refused(&t, "failing",
 				 (const char *const[]){"\"/late\"", "No such file", NULL});
@@ -170,18 +169,18 @@ Test(mount_ns, joined_namespace_of_another_container)
 	char *host_copy = lc_rootfs_path(&a, host + 1), *f = ctt_path(host_copy, "f");
 	ctt_mkdir_p(host_copy);
 	ctt_write_file(f, "from-host\n");
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	lc_set_script(&b, NESTED_SCRIPT "; sleep 1000");
 	pid_t create =
 		lc_spawn(&b, lc_ctrun_argv(&b, LC_ARGV("run", "--bundle", b.bundle, "b")), out, -1);
 	char pid_text[16];
 	snprintf(pid_text, sizeof(pid_text), "%d", (int)lc_pid(&a, "a"));
-	char *a_mnt = lc_ns_link(pid_text, "mnt");
-	char *text = lc_wait_content(out, "host-ro\n");
+	char *a_mnt = ctt_ns_link(pid_text, "mnt");
+	char *text = ctt_wait_content(out, "host-ro\n");
 	expect_nested_output(text, a_mnt);
 
 	/* A sees them at B's rootfs path */
-	char *seen_from_a = ctt_path(ctt_tmpdir(), "a-mountinfo");
+	char *seen_from_a = ctt_tmp_path("a-mountinfo");
 	struct ctt_result r;
 	lc_ctrun(&r, &a, "exec", "a", "cat", "/proc/self/mountinfo");
 	cr_assert_eq(r.status, 0, "exec: %s", r.err);

@@ -10,7 +10,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 /* The host submount of a bind source, detached before the clean-up. */
 static char *host_mount;
@@ -153,7 +153,7 @@ static void assert_covered_refused(const char *const *enosys_args)
 	lc_wrap_enosys(&t, argv, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, LC_COVERED_REFUSAL);
+	ctt_assert_error(&r, LC_COVERED_REFUSAL);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -247,7 +247,7 @@ static void assert_bypassed_refused(const char *const *enosys_args)
 	lc_wrap_enosys(&t, argv, enosys_args);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "mount #7 \"/real/t\"", "the path no longer leads to a mount");
+	ctt_assert_error(&r, "mount #7 \"/real/t\"", "the path no longer leads to a mount");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -270,8 +270,8 @@ Test(mountcheck, no_verify_mounts_lets_the_covered_mount_run)
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "--no-verify-mounts", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^x-writable$"), "/x is not the rw tmpfs:\n%s", r.out);
-	cr_expect(lc_matches(r.out, " /x rw,.* - tmpfs "), "no rw tmpfs on /x:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^x-writable$"), "/x is not the rw tmpfs:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, " /x rw,.* - tmpfs "), "no rw tmpfs on /x:\n%s", r.out);
 	cr_expect_null(strstr(r.err, VERIFIED), "verified all the same:\n%s", r.err);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
@@ -303,9 +303,8 @@ Test(mountcheck, later_mount_over_the_cgroup_hierarchies_is_accepted)
 	struct lc t;
 	lc_init(&t);
 	lc_add_mount(&t, "/sys", "sysfs", "sysfs", "ro");
-	lc_set_script(&t, "grep ' /sys' /proc/self/mountinfo");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "grep ' /sys' /proc/self/mountinfo");
 	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
@@ -322,12 +321,8 @@ Test(mountcheck, later_rw_mount_below_an_rro_bind_is_accepted)
 	free(point);
 	lc_add_mount(&t, "/rro", "bind", dir, "rbind,rro");
 	lc_add_mount(&t, "/rro/sub/later", "tmpfs", "tmpfs", "rw");
-	lc_set_script(&t, "touch /rro/sub/later/x && echo later-writable");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect_str_eq(r.out, "later-writable\n");
-	ctt_result_free(&r);
+	lc_assert_sh_output(&t, "touch /rro/sub/later/x && echo later-writable",
+			    "later-writable\n");
 	lc_assert_nothing_left(&t);
 	free(dir);
 }
@@ -343,11 +338,6 @@ Test(mountcheck, bind_of_a_source_under_an_earlier_mount_is_accepted)
 	free(dir);
 	lc_add_mount(&t, "/shared", "tmpfs", "tmpfs", "size=1m");
 	lc_add_mount(&t, "/seen", "bind", "rootfs/shared", "bind");
-	lc_set_script(&t, "touch /shared/f && ls /seen");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	cr_expect_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect_str_eq(r.out, "f\n");
-	ctt_result_free(&r);
+	lc_assert_sh_output(&t, "touch /shared/f && ls /seen", "f\n");
 	lc_assert_nothing_left(&t);
 }

@@ -15,7 +15,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 /* Host mounts a test made (submounts of bind sources), detached before the clean-up. */
 static char *host_mounts[4];
@@ -40,11 +40,6 @@ static void mt_init(struct lc *t)
 {
 	lc_init(t);
 	ctt_config_set(t->bundle, ".root.readonly", "false");
-}
-
-static void add_tmpfs(const struct lc *t, const char *dest, const char *options)
-{
-	lc_add_mount(t, dest, "tmpfs", "tmpfs", options);
 }
 
 /* A host directory (under a new tmpdir) holding a file "f" with text "host". */
@@ -114,20 +109,11 @@ static char *mount_line(const char *mountinfo, const char *dest)
 	return found;
 }
 
-static bool in_list(const char *list, const char *item)
-{
-	size_t n = strlen(item);
-	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
-		if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 /* Whether the line's per-mount options (field 5) have opt. */
 static bool has_option(const char *line, const char *opt)
 {
 	char *opts = field(line, 5);
-	bool found = in_list(opts, opt);
+	bool found = ctt_in_list(opts, opt);
 	free(opts);
 	return found;
 }
@@ -203,7 +189,7 @@ static void expect_result(const char *out, const char *name, bool ok)
 {
 	char re[128];
 	snprintf(re, sizeof(re), "^%s=%s$", name, ok ? "ok" : "fail");
-	cr_expect(lc_matches(out, re), "expected %s=%s in:\n%s", name, ok ? "ok" : "fail", out);
+	cr_expect(ctt_matches(out, re), "expected %s=%s in:\n%s", name, ok ? "ok" : "fail", out);
 }
 
 /* An option or tag of dest's mountinfo line, there (yes) or not. */
@@ -231,7 +217,7 @@ static char *assert_case(struct lc *t, const struct mount_case *c)
 	if (!t)
 		mt_init(t = &fresh);
 	for (size_t i = 0; i < 6 && c->tmpfs[i][0]; i++)
-		add_tmpfs(t, c->tmpfs[i][0], c->tmpfs[i][1]);
+		lc_add_tmpfs(t, c->tmpfs[i][0], c->tmpfs[i][1]);
 	char *script;
 	cr_assert_geq(asprintf(&script, MOUNTINFO "%s", c->script ? c->script : ""), 0);
 	char *out = lc_sh_output(t, script);
@@ -295,8 +281,8 @@ Test(mounts, tmpfs_takes_its_data_options)
 	};
 	char *out = assert_case(NULL, &c);
 	char *line = mount_line(out, "/t"), *super = super_field(line, 2);
-	cr_expect(in_list(super, "size=1024k") && in_list(super, "mode=711"), "%s", line);
-	cr_expect(lc_matches(out, "^mode=711$"), "%s", out);
+	cr_expect(ctt_in_list(super, "size=1024k") && ctt_in_list(super, "mode=711"), "%s", line);
+	cr_expect(ctt_matches(out, "^mode=711$"), "%s", out);
 	free(super);
 	free(line);
 	free(out);
@@ -317,10 +303,10 @@ Test(mounts, proc_sysfs_devpts_and_mqueue_at_their_destinations)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		free(assert_mounted(out, want[i][0], want[i][1]));
 	char *pts = mount_line(out, "/dev/pts"), *super = super_field(pts, 2);
-	cr_expect(in_list(super, "ptmxmode=666"), "%s", pts);
-	cr_expect(lc_matches(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$"), "%s", out);
-	cr_expect(lc_matches(out, "^pts/ptmx$"), "%s", out);
-	cr_expect(lc_matches(out, "^cat$"), "proc is not the container's: %s", out);
+	cr_expect(ctt_in_list(super, "ptmxmode=666"), "%s", pts);
+	cr_expect(ctt_matches(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$"), "%s", out);
+	cr_expect(ctt_matches(out, "^pts/ptmx$"), "%s", out);
+	cr_expect(ctt_matches(out, "^cat$"), "proc is not the container's: %s", out);
 	free(super);
 	free(pts);
 	free(out);
@@ -382,7 +368,7 @@ Test(mounts, overlay_of_bundle_directories)
 	lc_add_mount(&t, "/ov", "overlay", "overlay", opts);
 	char *out = lc_sh_output(&t, MOUNTINFO "cat /ov/l; echo; echo new > /ov/n");
 	free(assert_mounted(out, "/ov", "overlay"));
-	cr_expect(lc_matches(out, "^lower$"), "%s", out);
+	cr_expect(ctt_matches(out, "^lower$"), "%s", out);
 	expect_host_text(upper, "n", "new\n", "the write did not go to the upper directory");
 	free(out);
 	free(opts);
@@ -430,7 +416,7 @@ Test(mounts, nodev_refuses_opening_a_device)
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\":\"/d/null\",\"type\":\"c\",\"major\":1,\"minor\":3}");
 	char *out = assert_case(&t, &c);
-	cr_expect(lc_matches(out, "^crw.* 1, +3 .*/nd/null$"), "the node is not there: %s", out);
+	cr_expect(ctt_matches(out, "^crw.* 1, +3 .*/nd/null$"), "the node is not there: %s", out);
 	free(out);
 }
 
@@ -564,7 +550,7 @@ Test(mounts, propagation_options_are_shown)
 	};
 	struct lc t;
 	mt_init(&t);
-	add_tmpfs(&t, "/shared", "shared");
+	lc_add_tmpfs(&t, "/shared", "shared");
 	lc_add_mount(&t, "/slave", "bind", "rootfs/shared", "bind,slave");
 	lc_add_mount(&t, "/rslave", "bind", "rootfs/shared", "rbind,rslave");
 	free(assert_case(&t, &c));
@@ -578,7 +564,7 @@ Test(mounts, a_mount_inside_an_earlier_one)
 	struct lc t;
 	mt_init(&t);
 	char *dir = host_dir();
-	add_tmpfs(&t, "/a", NULL);
+	lc_add_tmpfs(&t, "/a", NULL);
 	lc_add_mount(&t, "/a/b", "bind", dir, "bind");
 	char *out = assert_case(&t, &c);
 	char *b = mount_line(out, "/a/b");
@@ -621,44 +607,68 @@ Test(mounts, symlink_destination_resolves_inside_the_rootfs)
 
 /* ---- devices ---- */
 
-Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
+/* A device of .linux.devices: its path, its entry and the line `ls -ln` must show of it. */
+struct device_row {
+	const char *path, *json, *line;
+};
+
+/* The devices of rows (n) are made as their lines say, all in one container; script then
+ * prints a line matching then_line. */
+static void assert_devices_made(const struct device_row *rows, size_t n, const char *then,
+				const char *then_line)
 {
 	struct lc t;
 	mt_init(&t);
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/mychar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
-			 "\"fileMode\":416,\"uid\":1000,\"gid\":1001}");
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/myblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
-			 "\"fileMode\":384}");
-	lc_config_append(&t, ".linux.devices", "{\"path\":\"/dev/myfifo\",\"type\":\"p\"}");
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/sub/dev\",\"type\":\"c\",\"major\":1,\"minor\":3}");
-	char *out = lc_sh_output(&t, "ls -ln /dev/mychar /dev/myblock /dev/myfifo /dev/sub/dev");
-	cr_expect(lc_matches(out, "^crw-r----- +1 +1000 +1001 +1, +5 .*/dev/mychar$"), "%s", out);
-	cr_expect(lc_matches(out, "^brw------- +1 +0 +0 +7, +3 .*/dev/myblock$"), "%s", out);
-	cr_expect(lc_matches(out, "^prw-rw-rw- +1 +0 +0 .*/dev/myfifo$"), "%s", out);
-	cr_expect(lc_matches(out, "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"), "%s", out);
+	char script[512] = "ls -ln";
+	for (size_t i = 0; i < n; i++) {
+		lc_config_append(&t, ".linux.devices", rows[i].json);
+		snprintf(script + strlen(script), sizeof(script) - strlen(script), " %s",
+			 rows[i].path);
+	}
+	snprintf(script + strlen(script), sizeof(script) - strlen(script), "; %s", then);
+	char *out = lc_sh_output(&t, script);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(ctt_matches(out, rows[i].line), "%s: %s", rows[i].path, out);
+	cr_expect(ctt_matches(out, then_line), "`%s`: %s", then, out);
 	free(out);
 }
 
-/* Podman writes a device's fileMode as the host node's st_mode, type bits included. */
+Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
+{
+	static const struct device_row rows[] = {
+		{"/dev/mychar",
+		 "{\"path\":\"/dev/mychar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+		 "\"fileMode\":416,\"uid\":1000,\"gid\":1001}",
+		 "^crw-r----- +1 +1000 +1001 +1, +5 .*/dev/mychar$"},
+		{"/dev/myblock",
+		 "{\"path\":\"/dev/myblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
+		 "\"fileMode\":384}",
+		 "^brw------- +1 +0 +0 +7, +3 .*/dev/myblock$"},
+		{"/dev/myfifo", "{\"path\":\"/dev/myfifo\",\"type\":\"p\"}",
+		 "^prw-rw-rw- +1 +0 +0 .*/dev/myfifo$"},
+		{"/dev/sub/dev",
+		 "{\"path\":\"/dev/sub/dev\",\"type\":\"c\",\"major\":1,\"minor\":3}",
+		 "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"},
+	};
+	assert_devices_made(rows, sizeof(rows) / sizeof(rows[0]), "echo made", "^made$");
+}
+
+/* Podman writes a device's fileMode as the host node's st_mode, type bits included
+ * (8624 is S_IFCHR | 0660, 25008 S_IFBLK | 0660); the char device reads. */
 Test(mounts, device_file_mode_may_carry_its_own_type_bits)
 {
-	struct lc t;
-	mt_init(&t);
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/podchar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
-			 "\"fileMode\":8624}"); /* S_IFCHR | 0660 */
-	lc_config_append(&t, ".linux.devices",
-			 "{\"path\":\"/dev/podblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
-			 "\"fileMode\":25008}"); /* S_IFBLK | 0660 */
-	char *out = lc_sh_output(
-		&t, "ls -ln /dev/podchar /dev/podblock; head -c 3 /dev/podchar | wc -c");
-	cr_expect(lc_matches(out, "^crw-rw---- +1 +0 +0 +1, +5 .*/dev/podchar$"), "%s", out);
-	cr_expect(lc_matches(out, "^brw-rw---- +1 +0 +0 +7, +3 .*/dev/podblock$"), "%s", out);
-	cr_expect(lc_matches(out, "^3$"), "the char device reads: %s", out);
-	free(out);
+	static const struct device_row rows[] = {
+		{"/dev/podchar",
+		 "{\"path\":\"/dev/podchar\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+		 "\"fileMode\":8624}",
+		 "^crw-rw---- +1 +0 +0 +1, +5 .*/dev/podchar$"},
+		{"/dev/podblock",
+		 "{\"path\":\"/dev/podblock\",\"type\":\"b\",\"major\":7,\"minor\":3,"
+		 "\"fileMode\":25008}",
+		 "^brw-rw---- +1 +0 +0 +7, +3 .*/dev/podblock$"},
+	};
+	assert_devices_made(rows, sizeof(rows) / sizeof(rows[0]), "head -c 3 /dev/podchar | wc -c",
+			    "^3$");
 }
 
 /* A type in fileMode that is not the device's own is refused before anything is made. */
@@ -687,18 +697,39 @@ static void remove_dev_mounts(const struct lc *t)
 		lc_remove_mount(t, dev[i]);
 }
 
+/* "crw-rw-rw-" of a mode, as ls -l writes it. */
+static void mode_text(mode_t mode, char out[11])
+{
+	out[0] = S_ISCHR(mode) ? 'c' : S_ISBLK(mode) ? 'b' : S_ISFIFO(mode) ? 'p' : '-';
+	for (int i = 0; i < 9; i++)
+		out[1 + i] = (mode & (0400 >> i)) ? "rwxrwxrwx"[i] : '-';
+	out[10] = '\0';
+}
+
+/* The default devices of config-linux.md, as DEFAULT_DEVICES lists them: each node the type,
+ * numbers and mode of the host's own node of that name (the kernel's numbers, not a table
+ * of ctrun's), owned by the container's root; the symlinks of config-linux.md's default
+ * filesystems. */
 static void expect_default_nodes(const char *out)
 {
-	static const char *const want[] = {
-		"^crw-rw-rw- 0 0 1, 3 null$",	       "^crw-rw-rw- 0 0 1, 5 zero$",
-		"^crw-rw-rw- 0 0 1, 7 full$",	       "^crw-rw-rw- 0 0 1, 8 random$",
-		"^crw-rw-rw- 0 0 1, 9 urandom$",       "^crw-rw-rw- 0 0 5, 0 tty$",
+	static const char *const nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		char host[32], mode[11], re[128];
+		snprintf(host, sizeof(host), "/dev/%s", nodes[i]);
+		struct stat st;
+		cr_assert_eq(stat(host, &st), 0, "stat %s: %s", host, strerror(errno));
+		mode_text(st.st_mode, mode);
+		snprintf(re, sizeof(re), "^%s 0 0 %u, %u %s$", mode, major(st.st_rdev),
+			 minor(st.st_rdev), nodes[i]);
+		cr_expect(ctt_matches(out, re), "no %s in:\n%s", re, out);
+	}
+	static const char *const links[] = {
 		"^lrwxrwxrwx ptmx pts/ptmx$",	       "^lrwxrwxrwx fd /proc/self/fd$",
 		"^lrwxrwxrwx stdin /proc/self/fd/0$",  "^lrwxrwxrwx stdout /proc/self/fd/1$",
 		"^lrwxrwxrwx stderr /proc/self/fd/2$",
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		cr_expect(lc_matches(out, want[i]), "no %s in:\n%s", want[i], out);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		cr_expect(ctt_matches(out, links[i]), "no %s in:\n%s", links[i], out);
 }
 
 Test(mounts, default_devices_and_symlinks)
@@ -707,7 +738,7 @@ Test(mounts, default_devices_and_symlinks)
 	mt_init(&t);
 	char *out = lc_sh_output(&t, DEFAULT_DEVICES);
 	expect_default_nodes(out);
-	cr_expect_eq(lc_matches(out, "^lrwxrwxrwx core /proc/kcore$"), ctt_exists("/proc/kcore"),
+	cr_expect_eq(ctt_matches(out, "^lrwxrwxrwx core /proc/kcore$"), ctt_exists("/proc/kcore"),
 		     "/dev/core and /proc/kcore:\n%s", out);
 	free(out);
 }
@@ -720,20 +751,19 @@ Test(mounts, default_devices_in_the_image_dev_without_a_dev_mount)
 	struct lc t;
 	mt_init(&t);
 	remove_dev_mounts(&t);
-	char *masked = lc_rootfs_path(&t, "etc/masked");
-	ctt_write_file(masked, "secret\n");
+	char *masked = lc_rootfs_file(&t, "etc/masked", "secret\n");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/masked\"");
 	char *out = lc_sh_output(&t, DEFAULT_DEVICES "; stat -c 'masked=%F %t:%T' /etc/masked; "
 						     "echo \"read=$(wc -c </etc/masked)\"");
 	expect_default_nodes(out);
-	cr_expect(lc_matches(out, "^masked=character special file 1:3$"), "%s", out);
-	cr_expect(lc_matches(out, "^read=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^masked=character special file 1:3$"), "%s", out);
+	cr_expect(ctt_matches(out, "^read=0$"), "%s", out);
 	/* made in the image, where runc makes them too */
 	char *null = lc_rootfs_path(&t, "dev/null");
 	struct stat st;
 	cr_assert_eq(lstat(null, &st), 0, "%s: %s", null, strerror(errno));
 	cr_expect(S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3), "%s is not char 1:3", null);
-	lc_assert_file_text(masked, "secret\n");
+	ctt_assert_file_text(masked, "secret\n");
 	free(null);
 	free(out);
 	free(masked);
@@ -777,21 +807,21 @@ Test(mounts, dev_covered_through_a_symlink_gets_the_later_mounts_and_nodes)
 	mt_init(&t);
 	char *link = lc_rootfs_path(&t, "devlink");
 	cr_assert_eq(symlink("/dev", link), 0, "symlink %s: %s", link, strerror(errno));
-	add_tmpfs(&t, "/devlink", "mode=0711");
-	add_tmpfs(&t, "/dev/late", "size=1m");
+	lc_add_tmpfs(&t, "/devlink", "mode=0711");
+	lc_add_tmpfs(&t, "/dev/late", "size=1m");
 	lc_set_script(&t, MOUNTINFO "stat -c 'dev=%a' /dev; " DEFAULT_DEVICES);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--no-verify-mounts", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^dev=711$"), "/dev is not the covering tmpfs:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^dev=711$"), "/dev is not the covering tmpfs:\n%s", r.out);
 	char *late = assert_mounted(r.out, "/dev/late", "tmpfs");
 	char *opts = super_field(late, 2);
-	cr_expect(in_list(opts, "size=1024k"), "%s", late);
+	cr_expect(ctt_in_list(opts, "size=1024k"), "%s", late);
 	static const char *const want[] = {"^crw-rw-rw- 0 0 1, 3 null$",
 					   "^crw-rw-rw- 0 0 5, 0 tty$",
 					   "^lrwxrwxrwx fd /proc/self/fd$"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		cr_expect(lc_matches(r.out, want[i]), "no %s in the visible /dev:\n%s", want[i],
+		cr_expect(ctt_matches(r.out, want[i]), "no %s in the visible /dev:\n%s", want[i],
 			  r.out);
 	free(opts);
 	free(late);
@@ -806,13 +836,12 @@ Test(mounts, masked_file_reads_empty_and_keeps_nothing)
 {
 	struct lc t;
 	mt_init(&t);
-	char *secret = lc_rootfs_path(&t, "etc/secret");
-	ctt_write_file(secret, "secret");
+	char *secret = lc_rootfs_file(&t, "etc/secret", "secret");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
 	char *out = lc_sh_output(&t, MOUNTINFO "echo x > /etc/secret; "
 					       "echo \"size=$(cat /etc/secret | wc -c)\"");
 	assert_option(out, "/etc/secret", "ro", true);
-	cr_expect(lc_matches(out, "^size=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^size=0$"), "%s", out);
 	char *text = ctt_read_file(secret);
 	cr_expect_str_eq(text, "secret", "the image's file changed");
 	free(text);
@@ -832,7 +861,7 @@ Test(mounts, masked_directory_is_an_empty_read_only_tmpfs)
 					     "write", "touch /secretdir/x"));
 	char *line = assert_mounted(out, "/secretdir", "tmpfs");
 	cr_expect(has_option(line, "ro"), "%s", line);
-	cr_expect(lc_matches(out, "^n=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^n=0$"), "%s", out);
 	expect_result(out, "write", false);
 	free(line);
 	free(out);
@@ -862,7 +891,7 @@ Test(mounts, masked_paths_of_each_kind_through_symlinks_stay_in_the_rootfs)
 	cr_assert_eq(symlink("../../../../d2", dup), 0);
 	const char *masked[] = {"/etc/s1", "/etc/up", "/etc/hostlink", "/d1", "/dup"};
 	for (size_t i = 0; i < sizeof(masked) / sizeof(masked[0]); i++) {
-		char *q = lc_json_quote(masked[i]);
+		char *q = ctt_json_quote(masked[i]);
 		lc_config_append(&t, ".linux.maskedPaths", q);
 		free(q);
 	}
@@ -870,8 +899,8 @@ Test(mounts, masked_paths_of_each_kind_through_symlinks_stay_in_the_rootfs)
 		lc_sh_output(&t, MOUNTINFO "for f in /etc/s1 /etc/s2; do echo \"$f=$(cat $f | "
 					   "wc -c)\"; done; for d in /d1 /d2; do echo \"$d=$(ls "
 					   "-A $d | wc -l)\"; done; " TRY("write", "touch /d2/y"));
-	cr_expect(lc_matches(out, "^/etc/s1=0$") && lc_matches(out, "^/etc/s2=0$"), "%s", out);
-	cr_expect(lc_matches(out, "^/d1=0$") && lc_matches(out, "^/d2=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^/etc/s1=0$") && ctt_matches(out, "^/etc/s2=0$"), "%s", out);
+	cr_expect(ctt_matches(out, "^/d1=0$") && ctt_matches(out, "^/d2=0$"), "%s", out);
 	expect_result(out, "write", false);
 	assert_option(out, "/etc/s2", "ro", true);
 	char *line = assert_mounted(out, "/d2", "tmpfs");
@@ -958,11 +987,11 @@ static char *root_line(const char *prop, const char *const *wrapper)
 	mt_init(&t);
 	t.wrapper = wrapper;
 	if (prop) {
-		char *q = lc_json_quote(prop);
+		char *q = ctt_json_quote(prop);
 		ctt_config_set(t.bundle, ".linux.rootfsPropagation", q);
 		free(q);
 	}
-	add_tmpfs(&t, "/keep", "shared");
+	lc_add_tmpfs(&t, "/keep", "shared");
 	char *out = lc_sh_output(&t, MOUNTINFO);
 	char *line = mount_line(out, "/");
 	cr_assert_not_null(line, "no / in:\n%s", out);
@@ -1027,12 +1056,12 @@ Test(mounts, mount_label_without_selinux_is_ignored)
 	mt_init(&t);
 	ctt_config_set(t.bundle, ".linux.mountLabel",
 		       "\"system_u:object_r:container_file_t:s0:c1,c2\"");
-	add_tmpfs(&t, "/t", NULL);
+	lc_add_tmpfs(&t, "/t", NULL);
 	lc_set_script(&t, MOUNTINFO "echo ran");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^ran$"), "%s", r.out);
+	cr_expect(ctt_matches(r.out, "^ran$"), "%s", r.out);
 	free(assert_mounted(r.out, "/t", "tmpfs"));
 	cr_expect_null(strstr(r.out, "context="), "a label was given:\n%s", r.out);
 	cr_expect(strstr(r.err, "linux.mountLabel ignored: SELinux is not enabled"),
@@ -1053,8 +1082,8 @@ static void varied_config(const struct lc *t, const char *dir)
 	lc_add_mount(t, "/ro", "bind", dir, "bind,ro,nosuid");
 	lc_add_mount(t, "/file", "bind", file, "bind");
 	lc_add_mount(t, "/r", "bind", dir, "rbind,nodev");
-	add_tmpfs(t, "/t", "size=1m,mode=0700,noatime");
-	add_tmpfs(t, "/t/a/b", "strictatime,noexec");
+	lc_add_tmpfs(t, "/t", "size=1m,mode=0700,noatime");
+	lc_add_tmpfs(t, "/t/a/b", "strictatime,noexec");
 	lc_config_append(t, ".linux.devices",
 			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":11,"
 			 "\"fileMode\":420}");
@@ -1174,7 +1203,7 @@ Test(mounts, host_node_of_another_device_is_not_bound)
 	lc_wrap_enosys(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, "badnode");
-	lc_assert_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
+	ctt_assert_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -1206,10 +1235,9 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 	struct lc t;
 	const char *argv[LC_WRAPPER_MAX];
 	rro_setup(&t, argv, (const char *const[]){NEW_MOUNT_API ",mount_setattr", NULL});
-	lc_set_script(&t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "mount #7 \"/rro\"", "mount_setattr");
+	lc_run_sh(&r, &t, ID, "true");
+	ctt_assert_error(&r, "mount #7 \"/rro\"", "mount_setattr");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -1219,10 +1247,9 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 /* `run` fails with one line naming what (and the kernel's reason). */
 static void assert_run_error(const struct lc *t, const char *what, const char *reason)
 {
-	lc_set_script(t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
-	lc_assert_error(&r, what, reason);
+	lc_run_sh(&r, t, ID, "true");
+	ctt_assert_error(&r, what, reason);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 }
@@ -1232,7 +1259,7 @@ Test(mounts, unknown_mount_option_is_an_error_naming_the_mount)
 {
 	struct lc t;
 	mt_init(&t);
-	add_tmpfs(&t, "/data", "bogus=1");
+	lc_add_tmpfs(&t, "/data", "bogus=1");
 	assert_run_error(&t, "mount #7 \"/data\"", "bogus");
 }
 

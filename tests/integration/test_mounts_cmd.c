@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(mounts_cmd, .fini = lc_cleanup);
 
@@ -115,12 +115,12 @@ Test(mounts_cmd, a_mount_made_from_outside_is_extra)
 	ctt_result_free(&r);
 	lc_ctrun(&r, &t, "mounts", ID);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(lc_matches(r.out,
+	cr_expect(ctt_matches(r.out,
 			     "^ID +PARENT +TARGET +TYPE +SOURCE +PROPAGATION +PLANNED +OPTIONS$"),
 		  "%s", r.out);
-	cr_expect(lc_matches(r.out, "^[0-9]+ +[0-9]+ +/tmp +tmpfs +extra +[a-z:0-9,]+ +extra +rw"),
+	cr_expect(ctt_matches(r.out, "^[0-9]+ +[0-9]+ +/tmp +tmpfs +extra +[a-z:0-9,]+ +extra +rw"),
 		  "%s", r.out);
-	cr_expect(lc_matches(r.out, "^[0-9]+ +[0-9]+ +/proc +proc +proc +[a-z:0-9,]+ +yes "), "%s",
+	cr_expect(ctt_matches(r.out, "^[0-9]+ +[0-9]+ +/proc +proc +proc +[a-z:0-9,]+ +yes "), "%s",
 		  r.out);
 	ctt_result_free(&r);
 }
@@ -131,12 +131,12 @@ Test(mounts_cmd, unknown_and_stopped_containers_are_errors)
 	lc_init(&t);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "mounts", "nosuch");
-	lc_assert_error(&r, "nosuch");
+	ctt_assert_error(&r, "nosuch");
 	ctt_result_free(&r);
 	lc_set_script(&t, "true");
 	lc_ok(&t, "run", "--keep", "--bundle", t.bundle, ID);
 	lc_ctrun(&r, &t, "mounts", ID);
-	lc_assert_error(&r, ID, "not running");
+	ctt_assert_error(&r, ID, "not running");
 	ctt_result_free(&r);
 }
 

@@ -19,7 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
+#include "tests/lib/rows.h"
 
 TestSuite(proc_writes, .fini = lc_cleanup);
 
@@ -42,18 +43,9 @@ static void use_userns_without_pidns(struct pw *p)
 {
 	struct lc *t = &p->t;
 	lc_namespace_set(t, "pid", NULL);
-	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
-	char ranges[96];
-	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": 65536}]",
-		 HOST_ID);
-	ctt_config_set(t->bundle, ".linux.uidMappings", ranges);
-	ctt_config_set(t->bundle, ".linux.gidMappings", ranges);
+	lc_map_root(t, HOST_ID, 65536);
 	lc_remove_mount(t, "/proc");
 	lc_add_mount(t, "/proc", "bind", "/proc", "rbind");
-	lc_make_searchable(t->bundle);
-	char *rootfs = ctt_path(t->bundle, "rootfs");
-	lc_chown_tree(rootfs, HOST_ID);
-	free(rootfs);
 }
 
 static void pw_init(struct pw *p, enum route route)
@@ -72,10 +64,10 @@ static void pw_init(struct pw *p, enum route route)
 static char *victim_file(const char *name)
 {
 	char *dir = ctt_tmpdir();
-	lc_make_searchable(dir);
+	ctt_make_searchable(dir);
 	char *file = ctt_path(dir, name);
 	ctt_write_file(file, "host\n");
-	lc_chown_tree(dir, HOST_ID);
+	ctt_chown_tree(dir, HOST_ID);
 	free(dir);
 	return file;
 }
@@ -114,23 +106,8 @@ static void assert_no_redirect_sysctl_through_a_file_bound_over_it(enum route ro
 	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname=fromsysctl",
 					    "\"/proc/sys/kernel/hostname\" is not procfs"));
-	lc_assert_file_text(fake, "host\n");
+	ctt_assert_file_text(fake, "host\n");
 	free(fake);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it)
-{
-	assert_no_redirect_sysctl_through_a_file_bound_over_it(FSMOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_mount)
-{
-	assert_no_redirect_sysctl_through_a_file_bound_over_it(MOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_file_bound_over_it_checked)
-{
-	assert_no_redirect_sysctl_through_a_file_bound_over_it(CHECKED);
 }
 
 /* A host directory in place of /proc/sys: the sysctl would be written into it. */
@@ -143,33 +120,18 @@ static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route r
 	*strrchr(dir, '/') = '\0';
 	char *kernel = ctt_path(dir, "kernel"), *file = ctt_path(kernel, "hostname");
 	ctt_mkdir_p(kernel);
-	lc_make_searchable(kernel);
+	ctt_make_searchable(kernel);
 	cr_assert_eq(rename(fake, file), 0);
-	lc_chown_tree(dir, HOST_ID);
+	ctt_chown_tree(dir, HOST_ID);
 	lc_add_mount(&p.t, "/proc/sys", "bind", dir, "rbind");
 	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
 	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
-	lc_assert_file_text(file, "host\n");
+	ctt_assert_file_text(file, "host\n");
 	free(file);
 	free(kernel);
 	free(dir);
 	free(fake);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys)
-{
-	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(FSMOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_mount)
-{
-	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(MOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_mount_over_proc_sys_checked)
-{
-	assert_no_redirect_sysctl_through_a_mount_over_proc_sys(CHECKED);
 }
 
 /* Procfs bound over procfs: a volume's symlink led the bind source to another sysctl,
@@ -180,7 +142,7 @@ static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum r
 	struct pw p;
 	pw_init(&p, route);
 	char *vol = ctt_tmpdir(), *link = ctt_path(vol, "link");
-	lc_make_searchable(vol);
+	ctt_make_searchable(vol);
 	cr_assert_eq(symlink("/proc/sys/net/ipv4/ip_forward", link), 0);
 	char *before = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
 	lc_add_mount(&p.t, "/proc/sys/kernel/hostname", "bind", link, "bind");
@@ -190,25 +152,10 @@ static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum r
 	snprintf(want, sizeof(want), "fromsysctl\n%s", before);
 	assert_write_not_redirected(&p, "hostname; cat /proc/sys/kernel/hostname", want,
 				    LC_ARGV("sysctl kernel.hostname", "not on the /proc mount"));
-	lc_assert_file_text("/proc/sys/net/ipv4/ip_forward", before);
+	ctt_assert_file_text("/proc/sys/net/ipv4/ip_forward", before);
 	free(before);
 	free(link);
 	free(vol);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it)
-{
-	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(FSMOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_mount)
-{
-	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(MOUNT);
-}
-
-Test(proc_writes, sysctl_not_written_through_a_procfs_file_bound_over_it_checked)
-{
-	assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(CHECKED);
 }
 
 /* A host file on the init's own /proc/self/oom_score_adj; a child of the process (cat,
@@ -222,23 +169,8 @@ static void assert_no_redirect_oom_score_adj_through_a_bind(enum route route)
 	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
 	assert_write_not_redirected(&p, "cat /proc/self/oom_score_adj; :", "100\n",
 				    LC_ARGV("oom_score_adj 100", "not procfs"));
-	lc_assert_file_text(fake, "host\n");
+	ctt_assert_file_text(fake, "host\n");
 	free(fake);
-}
-
-Test(proc_writes, oom_score_adj_not_written_through_a_bind)
-{
-	assert_no_redirect_oom_score_adj_through_a_bind(FSMOUNT);
-}
-
-Test(proc_writes, oom_score_adj_not_written_through_a_bind_mount)
-{
-	assert_no_redirect_oom_score_adj_through_a_bind(MOUNT);
-}
-
-Test(proc_writes, oom_score_adj_not_written_through_a_bind_checked)
-{
-	assert_no_redirect_oom_score_adj_through_a_bind(CHECKED);
 }
 
 /* The image's /proc is a symlink to a directory of its own, and no proc is mounted: the
@@ -263,15 +195,15 @@ static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
 	ctt_write_file(oom, "host\n");
 	if (route == CHECKED) {
 		char *fake = lc_rootfs_path(&p.t, "fake");
-		lc_chown_tree(fake, HOST_ID);
+		ctt_chown_tree(fake, HOST_ID);
 		free(fake);
 	}
 	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
 	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
 	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
-	lc_assert_file_text(hostname, "host\n");
-	lc_assert_file_text(oom, "host\n");
+	ctt_assert_file_text(hostname, "host\n");
+	ctt_assert_file_text(oom, "host\n");
 	free(oom);
 	free(hostname);
 	free(self);
@@ -279,17 +211,30 @@ static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
 	free(proc);
 }
 
-Test(proc_writes, writes_not_redirected_by_a_symlinked_proc)
+/* Each way to redirect a write of the init's, each by the three routes a mount is made. */
+static const struct {
+	const char *what;
+	void (*assert_not_redirected)(enum route route);
+} redirects[] = {
+	{"sysctl through a file bound over it",
+	 assert_no_redirect_sysctl_through_a_file_bound_over_it},
+	{"sysctl through a mount over proc sys",
+	 assert_no_redirect_sysctl_through_a_mount_over_proc_sys},
+	{"sysctl through a procfs file bound over it",
+	 assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it},
+	{"oom score adj through a bind", assert_no_redirect_oom_score_adj_through_a_bind},
+	{"writes through a symlinked proc", assert_no_redirect_writes_through_a_symlinked_proc},
+};
+
+ParameterizedTestParameters(proc_writes, write_is_not_redirected)
 {
-	assert_no_redirect_writes_through_a_symlinked_proc(FSMOUNT);
+	return ctt_rows(CTT_COUNT(redirects) * CTT_COUNT(route_names));
 }
 
-Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_mount)
+ParameterizedTest(size_t *i, proc_writes, write_is_not_redirected)
 {
-	assert_no_redirect_writes_through_a_symlinked_proc(MOUNT);
-}
-
-Test(proc_writes, writes_not_redirected_by_a_symlinked_proc_checked)
-{
-	assert_no_redirect_writes_through_a_symlinked_proc(CHECKED);
+	enum route route = (enum route)(*i % CTT_COUNT(route_names));
+	size_t which = *i / CTT_COUNT(route_names);
+	cr_log_info("no redirect of the %s by %s", redirects[which].what, route_names[route]);
+	redirects[which].assert_not_redirected(route);
 }

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(process, .fini = lc_cleanup);
 
@@ -46,13 +46,6 @@ static char *container_status(const struct lc *t)
 	return lc_sh_output(t, "cat /proc/self/status");
 }
 
-static void assert_output(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 static void set_user(const struct lc *t, const char *json)
 {
 	ctt_config_set(t->bundle, ".process.user", json);
@@ -77,11 +70,11 @@ Test(process, env_is_process_env)
 	lc_config_append(&t, ".process.env", "\"GREETING=hello world\"");
 	lc_config_append(&t, ".process.env", "\"EMPTY=\"");
 	char *out = lc_sh_output(&t, "echo \"$GREETING,${EMPTY-unset},$PATH\"; env");
-	cr_expect(lc_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
-				  "/usr/bin:/sbin:/bin\n"),
+	cr_expect(ctt_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+				   "/usr/bin:/sbin:/bin\n"),
 		  "%s", out);
-	cr_expect(lc_matches(out, "^TERM=xterm$"), "%s", out);
-	cr_expect(!lc_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
+	cr_expect(ctt_matches(out, "^TERM=xterm$"), "%s", out);
+	cr_expect(!ctt_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
 	free(out);
 }
 
@@ -89,10 +82,8 @@ Test(process, path_finds_the_executable)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = lc_rootfs_path(&t, "opt/tools");
-	ctt_mkdir_p(dir);
-	char *prog = ctt_path(dir, "greet");
-	ctt_write_file(prog, "#!/bin/sh\necho \"greeted via $PATH\"\n");
+	char *prog =
+		lc_rootfs_file(&t, "opt/tools/greet", "#!/bin/sh\necho \"greeted via $PATH\"\n");
 	cr_assert_eq(chmod(prog, 0755), 0);
 	ctt_config_set(t.bundle, ".process.env[0]", "\"PATH=/opt/tools:/bin\"");
 	lc_set_args(&t, (const char *const[]){"greet", NULL});
@@ -100,21 +91,15 @@ Test(process, path_finds_the_executable)
 	cr_expect_str_eq(out, "greeted via /opt/tools:/bin\n");
 	free(out);
 	free(prog);
-	free(dir);
 }
 
 Test(process, cwd_is_entered)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = lc_rootfs_path(&t, "srv/app");
-	ctt_mkdir_p(dir);
-	char *marker = ctt_path(dir, "marker");
-	ctt_write_file(marker, "");
+	free(lc_rootfs_file(&t, "srv/app/marker", ""));
 	ctt_config_set(t.bundle, ".process.cwd", "\"/srv/app\"");
-	assert_output(&t, "pwd; ls", "/srv/app\nmarker\n");
-	free(marker);
-	free(dir);
+	lc_assert_sh_output(&t, "pwd; ls", "/srv/app\nmarker\n");
 }
 
 /* "mode uid:gid" of path on the host. */
@@ -154,7 +139,7 @@ Test(process, missing_cwd_is_made_as_runc_does)
 
 	lc_add_mount(&t, "/tmp", "tmpfs", "tmpfs", NULL);
 	ctt_config_set(t.bundle, ".process.cwd", "\"/tmp/a/b\"");
-	assert_output(&t, "pwd; grep -c ' /tmp tmpfs ' /proc/mounts", "/tmp/a/b\n1\n");
+	lc_assert_sh_output(&t, "pwd; grep -c ' /tmp tmpfs ' /proc/mounts", "/tmp/a/b\n1\n");
 	char *under = lc_rootfs_path(&t, "tmp/a");
 	cr_expect(!ctt_exists(under), "%s was made under the mount, not in it", under);
 	free(under);
@@ -174,7 +159,7 @@ Test(process, user_uid_gid_and_additional_gids)
 	assert_field(status, "Gid", "1001\t1001\t1001\t1001");
 	assert_field(status, "Groups", "5 2000 ");
 	free(status);
-	assert_output(&t, "id", "uid=1000 gid=1001 groups=5(tty),2000\n");
+	lc_assert_sh_output(&t, "id", "uid=1000 gid=1001 groups=5(tty),2000\n");
 }
 
 Test(process, umask_applies_to_new_files)
@@ -182,9 +167,9 @@ Test(process, umask_applies_to_new_files)
 	struct lc t;
 	lc_init(&t);
 	set_user(&t, "{\"uid\": 0, \"gid\": 0, \"umask\": 63}"); /* 0077 */
-	assert_output(&t,
-		      "umask; touch /dev/shm/f; mkdir /dev/shm/d; stat -c %a /dev/shm/f /dev/shm/d",
-		      "0077\n600\n700\n");
+	lc_assert_sh_output(
+		&t, "umask; touch /dev/shm/f; mkdir /dev/shm/d; stat -c %a /dev/shm/f /dev/shm/d",
+		"0077\n600\n700\n");
 }
 
 Test(process, rlimits_soft_and_hard)
@@ -195,7 +180,7 @@ Test(process, rlimits_soft_and_hard)
 		       "[{\"type\": \"RLIMIT_NOFILE\", \"soft\": 512, \"hard\": 2048},"
 		       " {\"type\": \"RLIMIT_CORE\", \"soft\": 4096, \"hard\": 8192}]");
 	char *out = lc_sh_output(&t, "ulimit -Sn; ulimit -Hn; grep 'core file' /proc/self/limits");
-	cr_expect(lc_matches(out, "\\`512\n2048\nMax core file size +4096 +8192 +bytes"), "%s",
+	cr_expect(ctt_matches(out, "\\`512\n2048\nMax core file size +4096 +8192 +bytes"), "%s",
 		  out);
 	free(out);
 }
@@ -275,18 +260,23 @@ Test(process, empty_capability_sets_are_zero)
 	free(status);
 }
 
+/* A container of user 1000 with the capabilities caps (JSON). */
+static void init_user_with_caps(struct lc *t, const char *caps)
+{
+	lc_init(t);
+	set_user(t, "{\"uid\": 1000, \"gid\": 1000}");
+	ctt_config_set(t->bundle, ".process.capabilities", caps);
+}
+
 /* A non-root process keeps across exec only what is ambient, within its bounding set. */
 Test(process, non_root_keeps_its_ambient_set)
 {
 	struct lc t;
-	lc_init(&t);
-	set_user(&t, "{\"uid\": 1000, \"gid\": 1000}");
-	ctt_config_set(t.bundle, ".process.capabilities",
-		       "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"effective\": [\"CAP_NET_BIND_SERVICE\"],"
-		       " \"permitted\": [\"CAP_NET_BIND_SERVICE\"],"
-		       " \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
-		       " \"ambient\": [\"CAP_NET_BIND_SERVICE\"]}");
+	init_user_with_caps(&t, "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"effective\": [\"CAP_NET_BIND_SERVICE\"],"
+				" \"permitted\": [\"CAP_NET_BIND_SERVICE\"],"
+				" \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
+				" \"ambient\": [\"CAP_NET_BIND_SERVICE\"]}");
 	char *status = container_status(&t);
 	assert_cap_sets(status,
 			(struct cap_sets){CAP(5) | CAP(10), CAP(10), CAP(10), CAP(10), CAP(10)});
@@ -338,24 +328,22 @@ Test(process, ambient_without_inheritable_of_a_buildah_run_step)
 Test(process, ambient_raises_what_the_kernel_allows)
 {
 	struct lc t;
-	lc_init(&t);
-	set_user(&t, "{\"uid\": 1000, \"gid\": 1000}");
-	ctt_config_set(t.bundle, ".process.capabilities",
-		       "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"effective\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"permitted\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-		       " \"inheritable\": [\"CAP_KILL\"],"
-		       " \"ambient\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]}");
+	init_user_with_caps(&t, "{\"bounding\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"effective\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"permitted\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+				" \"inheritable\": [\"CAP_KILL\"],"
+				" \"ambient\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]}");
 	lc_set_script(&t, "grep Cap /proc/self/status");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
 	assert_cap_sets(r.out, (struct cap_sets){CAP(5) | CAP(10), CAP(5), CAP(5), CAP(5), CAP(5)});
-	cr_expect(lc_matches(r.err, "debug: config.json: .process.capabilities.ambient\\[1\\]: "
-				    "\"CAP_NET_BIND_SERVICE\" not raised: it is not both permitted "
-				    "and inheritable"),
+	cr_expect(ctt_matches(r.err,
+			      "debug: config.json: .process.capabilities.ambient\\[1\\]: "
+			      "\"CAP_NET_BIND_SERVICE\" not raised: it is not both permitted "
+			      "and inheritable"),
 		  "%s", r.err);
-	cr_expect_not(lc_matches(r.err, "ambient\\[0\\]|warning"), "%s", r.err);
+	cr_expect_not(ctt_matches(r.err, "ambient\\[0\\]|warning"), "%s", r.err);
 	ctt_result_free(&r);
 	/* without --debug nothing is said, as runc and crun say nothing */
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID "-quiet");
@@ -369,7 +357,7 @@ Test(process, oom_score_adj)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.oomScoreAdj", "423");
-	assert_output(&t, "cat /proc/self/oom_score_adj", "423\n");
+	lc_assert_sh_output(&t, "cat /proc/self/oom_score_adj", "423\n");
 }
 
 Test(process, hostname_and_domainname)
@@ -380,8 +368,8 @@ Test(process, hostname_and_domainname)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".hostname", "\"box-one\"");
 	ctt_config_set(t.bundle, ".domainname", "\"example.test\"");
-	assert_output(&t, "hostname; uname -n; cat /proc/sys/kernel/domainname",
-		      "box-one\nbox-one\nexample.test\n");
+	lc_assert_sh_output(&t, "hostname; uname -n; cat /proc/sys/kernel/domainname",
+			    "box-one\nbox-one\nexample.test\n");
 	cr_assert_eq(gethostname(after, sizeof(after)), 0);
 	cr_expect_str_eq(after, before, "the host's hostname changed");
 }
@@ -415,7 +403,7 @@ Test(process, namespaced_sysctls_are_applied)
 	ctt_config_set(t.bundle, ".linux.sysctl", json);
 	char want[32];
 	snprintf(want, sizeof(want), "123456789\n%s\n", forward);
-	assert_output(&t, "cat /proc/sys/kernel/shmmax /proc/sys/net/ipv4/ip_forward", want);
+	lc_assert_sh_output(&t, "cat /proc/sys/kernel/shmmax /proc/sys/net/ipv4/ip_forward", want);
 	char *shmmax = ctt_read_file("/proc/sys/kernel/shmmax");
 	char *ip_forward = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
 	cr_expect_str_eq(shmmax, host_shmmax, "the host's kernel.shmmax changed");
@@ -430,13 +418,13 @@ Test(process, namespaced_sysctls_are_applied)
 /* linux.sysctl is {key: value}; create refuses it with one line naming the key. */
 static void assert_sysctl_refused(const struct lc *t, const char *key, const char *why)
 {
-	char *q = lc_json_quote(key), *json, *named;
+	char *q = ctt_json_quote(key), *json, *named;
 	cr_assert_geq(asprintf(&json, "{%s: \"1\"}", q), 0);
 	cr_assert_geq(asprintf(&named, ".linux.sysctl[%s]", q), 0);
 	ctt_config_set(t->bundle, ".linux.sysctl", json);
 	struct ctt_result r;
 	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
-	lc_assert_error(&r, named, why);
+	ctt_assert_error(&r, named, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 	free(named);
@@ -519,7 +507,7 @@ static void assert_ns_shared(const struct lc *t, const bool *shared)
 	char *save = NULL, *line = strtok_r(out, "\n", &save);
 	for (size_t i = 0; i < N_NS; i++, line = strtok_r(NULL, "\n", &save)) {
 		cr_assert_not_null(line, "no line for %s", ns_files[i]);
-		char *host = lc_ns_link("self", ns_files[i]);
+		char *host = ctt_ns_link("self", ns_files[i]);
 		if (shared[i])
 			cr_expect_str_eq(line, host, "%s is not shared", ns_files[i]);
 		else
@@ -563,9 +551,10 @@ Test(process, joins_namespaces_by_path)
 	ctt_config_set(b.bundle, ".hostname", NULL);
 	char who[16];
 	snprintf(who, sizeof(who), "%d", (int)pid);
-	char *a_net = lc_ns_link(who, "net"), *a_uts = lc_ns_link(who, "uts"), *want;
+	char *a_net = ctt_ns_link(who, "net"), *a_uts = ctt_ns_link(who, "uts"), *want;
 	cr_assert_geq(asprintf(&want, "%s\n%s\nhost-a\n", a_net, a_uts), 0);
-	assert_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname", want);
+	lc_assert_sh_output(&b, "readlink /proc/self/ns/net; readlink /proc/self/ns/uts; hostname",
+			    want);
 	lc_ok(&a, "delete", "--force", "a");
 	lc_assert_nothing_left(&a);
 	lc_assert_nothing_left(&b);
@@ -581,14 +570,14 @@ static void assert_bad_network_path(const char *path, const char *why)
 {
 	struct lc t;
 	lc_init(&t);
-	char *quoted = lc_json_quote(path), *json;
+	char *quoted = ctt_json_quote(path), *json;
 	cr_assert_geq(asprintf(&json, "{\"type\": \"network\", \"path\": %s}", quoted), 0);
 	lc_namespace_set(&t, "network", json);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
 	char *named;
 	cr_assert_geq(asprintf(&named, "\"%s\"", path), 0);
-	lc_assert_error(&r, "network namespace", named, why);
+	ctt_assert_error(&r, "network namespace", named, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 	free(named);
@@ -603,7 +592,7 @@ Test(process, missing_namespace_path_is_an_error)
 
 Test(process, namespace_path_to_a_plain_file_is_an_error)
 {
-	char *file = ctt_path(ctt_tmpdir(), "not-a-namespace");
+	char *file = ctt_tmp_path("not-a-namespace");
 	ctt_write_file(file, "");
 	assert_bad_network_path(file, "not a namespace");
 	free(file);
@@ -620,7 +609,7 @@ Test(process, namespace_path_of_another_type_is_an_error)
 /* A file holding "from-test\n", opened read-write for the container's fd 3. */
 static int fd3_file(char **path)
 {
-	*path = ctt_path(ctt_tmpdir(), "fd3");
+	*path = ctt_tmp_path("fd3");
 	ctt_write_file(*path, "from-test\n");
 	int fd = open(*path, O_RDWR | O_CLOEXEC);
 	cr_assert_geq(fd, 0);
@@ -636,19 +625,27 @@ static char *spawn_with_fd3(const struct lc *t, const char *const *argv, int fd3
 	return text;
 }
 
+/* `run` of script with fd3_file() (its path in *path) as ctrun's fd 3, passed on with
+ * --preserve-fds 1 when preserve; expects exit 0 and returns the output. */
+static char *run_script_with_fd3(struct lc *t, const char *script, bool preserve, char **path)
+{
+	lc_init(t);
+	lc_set_script(t, script);
+	int fd = fd3_file(path);
+	const char *const *args =
+		preserve ? LC_ARGV("run", "--preserve-fds", "1", "--bundle", t->bundle, ID)
+			 : LC_ARGV("run", "--bundle", t->bundle, ID);
+	char *out = spawn_with_fd3(t, lc_ctrun_argv(t, args), fd);
+	close(fd);
+	return out;
+}
+
 Test(process, preserve_fds_passes_fd_3)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_set_script(&t, "read line <&3; echo \"got:$line\"; echo from-container >&3");
-	char *path;
-	int fd = fd3_file(&path);
-	char *out = spawn_with_fd3(
-		&t,
-		lc_ctrun_argv(&t, (const char *const[]){"run", "--preserve-fds", "1", "--bundle",
-							t.bundle, ID, NULL}),
-		fd);
-	close(fd);
+	char *path, *out = run_script_with_fd3(
+			    &t, "read line <&3; echo \"got:$line\"; echo from-container >&3", true,
+			    &path);
 	cr_expect_str_eq(out, "got:from-test\n");
 	char *content = ctt_read_file(path);
 	cr_expect_str_eq(content, "from-test\nfrom-container\n");
@@ -660,14 +657,8 @@ Test(process, preserve_fds_passes_fd_3)
 Test(process, fd_3_is_closed_without_preserve_fds)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_set_script(&t, "[ -e /proc/self/fd/3 ] && echo open || echo closed");
-	char *path;
-	int fd = fd3_file(&path);
-	char *out = spawn_with_fd3(
-		&t, lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL}),
-		fd);
-	close(fd);
+	char *path, *out = run_script_with_fd3(
+			    &t, "[ -e /proc/self/fd/3 ] && echo open || echo closed", false, &path);
 	cr_expect_str_eq(out, "closed\n");
 	free(out);
 	free(path);
@@ -749,8 +740,7 @@ Test(process, no_pivot_runs_in_the_rootfs)
 {
 	struct lc t;
 	lc_init(&t);
-	char *marker = lc_rootfs_path(&t, "marker");
-	ctt_write_file(marker, "");
+	char *marker = lc_rootfs_file(&t, "marker", "");
 	lc_set_script(&t, "[ -e /marker ] && echo marker; "
 			  "[ -e /config.json ] || [ -e /../config.json ] || echo confined");
 	struct ctt_result r;
@@ -784,17 +774,6 @@ static bool find_mount(const char *mountinfo, const char *point, struct mount_en
 	return found;
 }
 
-static bool has_option(const char *options, const char *opt)
-{
-	size_t len = strlen(opt);
-	for (const char *p = options; p; p = strchr(p, ',')) {
-		p += *p == ',';
-		if (strncmp(p, opt, len) == 0 && (p[len] == ',' || p[len] == '\0'))
-			return true;
-	}
-	return false;
-}
-
 static void assert_mount(const char *mountinfo, const char *point, const char *fstype)
 {
 	struct mount_entry m;
@@ -805,7 +784,7 @@ static void assert_mount(const char *mountinfo, const char *point, const char *f
 static void assert_read_only(const char *mountinfo, const char *point)
 {
 	struct mount_entry m;
-	cr_expect(find_mount(mountinfo, point, &m) && has_option(m.options, "ro"),
+	cr_expect(find_mount(mountinfo, point, &m) && ctt_in_list(m.options, "ro"),
 		  "%s is not a read-only mount:\n%s", point, mountinfo);
 }
 
@@ -829,19 +808,20 @@ Test(process, default_devices)
 {
 	struct lc t;
 	lc_init(&t);
-	assert_output(&t,
-		      "for d in null zero full random urandom tty; do "
-		      "stat -c '%n %F %t:%T' /dev/$d; done; "
-		      "readlink /dev/ptmx; readlink /dev/fd; [ -c /dev/pts/ptmx ] && echo pts; "
-		      "echo x > /dev/null && head -c 5 /dev/urandom | wc -c; "
-		      "echo x 2>/dev/null > /dev/full || echo full",
-		      "/dev/null character special file 1:3\n"
-		      "/dev/zero character special file 1:5\n"
-		      "/dev/full character special file 1:7\n"
-		      "/dev/random character special file 1:8\n"
-		      "/dev/urandom character special file 1:9\n"
-		      "/dev/tty character special file 5:0\n"
-		      "pts/ptmx\n/proc/self/fd\npts\n5\nfull\n");
+	lc_assert_sh_output(
+		&t,
+		"for d in null zero full random urandom tty; do "
+		"stat -c '%n %F %t:%T' /dev/$d; done; "
+		"readlink /dev/ptmx; readlink /dev/fd; [ -c /dev/pts/ptmx ] && echo pts; "
+		"echo x > /dev/null && head -c 5 /dev/urandom | wc -c; "
+		"echo x 2>/dev/null > /dev/full || echo full",
+		"/dev/null character special file 1:3\n"
+		"/dev/zero character special file 1:5\n"
+		"/dev/full character special file 1:7\n"
+		"/dev/random character special file 1:8\n"
+		"/dev/urandom character special file 1:9\n"
+		"/dev/tty character special file 5:0\n"
+		"pts/ptmx\n/proc/self/fd\npts\n5\nfull\n");
 }
 
 /* Privileged Podman and containerd configs list the host's /dev/ptmx (5:2) among
@@ -855,10 +835,11 @@ Test(process, ptmx_listed_as_a_device_is_still_pts_ptmx)
 	lc_config_append(&t, ".linux.devices",
 			 "{\"path\": \"/dev/ptmx\", \"type\": \"c\", \"major\": 5, \"minor\": 2, "
 			 "\"fileMode\": 8630, \"uid\": 0, \"gid\": 5}");
-	assert_output(&t,
-		      "readlink /dev/ptmx; exec 3<>/dev/ptmx; ls /dev/pts; "
-		      "[ $(stat -L -c %d /proc/self/fd/3) = $(stat -c %d /dev/pts) ] && echo same",
-		      "pts/ptmx\n0\nptmx\nsame\n");
+	lc_assert_sh_output(
+		&t,
+		"readlink /dev/ptmx; exec 3<>/dev/ptmx; ls /dev/pts; "
+		"[ $(stat -L -c %d /proc/self/fd/3) = $(stat -c %d /dev/pts) ] && echo same",
+		"pts/ptmx\n0\nptmx\nsame\n");
 
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
@@ -894,10 +875,10 @@ Test(process, masked_paths_are_empty)
 			ctt_skip("this host has no %s or %s to mask", files[i], dirs[i]);
 	struct lc t;
 	lc_init(&t);
-	assert_output(&t,
-		      "wc -c < /proc/keys; wc -c < /proc/timer_list; "
-		      "ls -A /proc/acpi | wc -l; ls -A /sys/firmware | wc -l",
-		      "0\n0\n0\n0\n");
+	lc_assert_sh_output(&t,
+			    "wc -c < /proc/keys; wc -c < /proc/timer_list; "
+			    "ls -A /proc/acpi | wc -l; ls -A /sys/firmware | wc -l",
+			    "0\n0\n0\n0\n");
 }
 
 Test(process, readonly_paths_are_read_only)
@@ -910,8 +891,8 @@ Test(process, readonly_paths_are_read_only)
 		if (ctt_exists(paths[i]))
 			assert_read_only(info, paths[i]);
 	free(info);
-	assert_output(&t, "echo x 2>/dev/null > /proc/sys/kernel/domainname || echo refused",
-		      "refused\n");
+	lc_assert_sh_output(&t, "echo x 2>/dev/null > /proc/sys/kernel/domainname || echo refused",
+			    "refused\n");
 }
 
 /* Whether the container's /probe reached the image. */
@@ -927,8 +908,8 @@ Test(process, readonly_root_refuses_writes)
 {
 	struct lc t;
 	lc_init(&t);
-	assert_output(&t, "touch /probe 2>&1 || echo refused",
-		      "touch: /probe: Read-only file system\nrefused\n");
+	lc_assert_sh_output(&t, "touch /probe 2>&1 || echo refused",
+			    "touch: /probe: Read-only file system\nrefused\n");
 	cr_expect(!probe_in_image(&t));
 }
 
@@ -937,7 +918,7 @@ Test(process, writable_root_takes_writes)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".root.readonly", "false");
-	assert_output(&t, "touch /probe && echo done", "done\n");
+	lc_assert_sh_output(&t, "touch /probe && echo done", "done\n");
 	cr_expect(probe_in_image(&t));
 }
 

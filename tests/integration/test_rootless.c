@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(rootless, .fini = lc_cleanup);
 
@@ -141,17 +141,17 @@ static void rl_init(struct rl *r)
 	for (size_t i = 0; env && i < YAJL_GET_ARRAY(env)->len; i++) {
 		const char *e = YAJL_GET_STRING(YAJL_GET_ARRAY(env)->values[i]);
 		if (e && strncmp(e, "CTT_MARK=", 9) == 0)
-			mark = lc_json_quote(e);
+			mark = ctt_json_quote(e);
 	}
 	yajl_tree_free(tree);
 	cr_assert_not_null(mark);
 	cr_assert_eq(rename(fresh_config, config), 0);
 	lc_config_append(&r->t, ".process.env", mark);
 	set_maps(r, 0, NULL);
-	lc_make_searchable(r->t.bundle);
-	lc_make_searchable(r->t.root);
-	lc_chown_tree(r->t.bundle, r->u.uid);
-	lc_chown_tree(r->t.root, r->u.uid);
+	ctt_make_searchable(r->t.bundle);
+	ctt_make_searchable(r->t.root);
+	ctt_chown_tree(r->t.bundle, r->u.uid);
+	ctt_chown_tree(r->t.root, r->u.uid);
 	as_user(r, NULL);
 	free(mark);
 	free(fresh_config);
@@ -181,9 +181,7 @@ Test(rootless, lifecycle_as_a_user)
 	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
 	lc_ok(&r.t, "create", "--bundle", r.t.bundle, ID);
 	cr_expect_eq(host_uid_of(lc_pid(&r.t, ID)), r.u.uid, "the init is not the user's");
-	char *status = lc_status(&r.t, ID);
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&r.t, ID, "created");
 	lc_ok(&r.t, "start", ID);
 	lc_wait_status(&r.t, ID, "running");
 	lc_ok(&r.t, "kill", ID, "KILL");
@@ -197,10 +195,10 @@ Test(rootless, run_sees_root_mapped_to_the_user)
 {
 	struct rl r;
 	rl_init(&r);
-	lc_set_script(&r.t, "id -u; id -g; tr -s ' ' < /proc/self/uid_map; hostname; "
-			    "stat -c '%t:%T' /dev/null; exit 7");
 	struct ctt_result res;
-	lc_ctrun(&res, &r.t, "run", "--bundle", r.t.bundle, ID);
+	lc_run_sh(&res, &r.t, ID,
+		  "id -u; id -g; tr -s ' ' < /proc/self/uid_map; hostname; "
+		  "stat -c '%t:%T' /dev/null; exit 7");
 	cr_expect_eq(res.status, 7, "exit %d: %s", res.status, res.err);
 	char want[128];
 	snprintf(want, sizeof(want), "0\n0\n 0 %u 1\nctrun\n1:3\n", r.u.uid);
@@ -215,9 +213,8 @@ Test(rootless, cgroup_skipped_with_a_warning_unless_a_limit_is_asked)
 {
 	struct rl r;
 	rl_init(&r);
-	lc_set_script(&r.t, "grep -c /ctrun/ /proc/self/cgroup; true");
 	struct ctt_result res;
-	lc_ctrun(&res, &r.t, "run", "--bundle", r.t.bundle, ID);
+	lc_run_sh(&res, &r.t, ID, "grep -c /ctrun/ /proc/self/cgroup; true");
 	cr_expect_eq(res.status, 0, "exit %d: %s", res.status, res.err);
 	cr_expect_str_eq(res.out, "0\n", "the container is in a cgroup of ctrun's");
 	cr_expect(strstr(res.err, "runs without a cgroup: cgroups are not delegated to this user"),
@@ -240,8 +237,8 @@ Test(rootless, json_log_holds_the_error_alone)
 	lc_set_script(&r.t, "true");
 	char *dir = ctt_tmpdir(), *ok = ctt_path(dir, "ok.json"), *failed = ctt_path(dir, "f.json");
 	char *debug = ctt_path(dir, "debug.json");
-	lc_make_searchable(dir);
-	lc_chown_tree(dir, r.u.uid);
+	ctt_make_searchable(dir);
+	ctt_chown_tree(dir, r.u.uid);
 	struct ctt_result res;
 	lc_ctrun(&res, &r.t, "--log", ok, "--log-format", "json", "run", "--bundle", r.t.bundle,
 		 ID);
@@ -252,14 +249,14 @@ Test(rootless, json_log_holds_the_error_alone)
 	lc_ctrun(&res, &r.t, "--debug", "--log", debug, "--log-format", "json", "run", "--bundle",
 		 r.t.bundle, ID);
 	cr_expect_eq(res.status, 0, "exit %d: %s", res.status, res.err);
-	cr_expect(lc_matches(ctt_read_file(debug), "\"level\":\"warning\",\"msg\":\"container"),
+	cr_expect(ctt_matches(ctt_read_file(debug), "\"level\":\"warning\",\"msg\":\"container"),
 		  "--debug: no warning record");
 	ctt_result_free(&res);
 	ctt_config_set(r.t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 10}}");
 	lc_ctrun(&res, &r.t, "--log", failed, "--log-format", "json", "run", "--bundle", r.t.bundle,
 		 ID);
 	cr_expect_neq(res.status, 0);
-	lc_assert_log_one_error(failed, "Permission denied");
+	ctt_assert_log_one_error(failed, "Permission denied");
 	ctt_result_free(&res);
 	lc_assert_nothing_left(&r.t);
 	free(debug), free(failed), free(ok), free(dir);
@@ -312,8 +309,8 @@ Test(rootless, mounts_of_a_rootless_container)
 	struct ctt_result res;
 	lc_ctrun(&res, &r.t, "mounts", ID);
 	cr_expect_eq(res.status, 0, "mounts: %s", res.err);
-	cr_expect(lc_matches(res.out, "/proc +proc +proc "), "no /proc:\n%s", res.out);
-	cr_expect(lc_matches(res.out, "/dev/null +[a-z0-9]+ "), "no /dev/null:\n%s", res.out);
+	cr_expect(ctt_matches(res.out, "/proc +proc +proc "), "no /proc:\n%s", res.out);
+	cr_expect(ctt_matches(res.out, "/dev/null +[a-z0-9]+ "), "no /dev/null:\n%s", res.out);
 	ctt_result_free(&res);
 	lc_ok(&r.t, "delete", "--force", ID);
 	lc_assert_nothing_left(&r.t);
@@ -345,8 +342,8 @@ Test(rootless, state_in_xdg_runtime_dir)
 	rl_init(&r);
 	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
 	char *xdg = ctt_tmpdir(), env[512];
-	lc_make_searchable(xdg);
-	lc_chown_tree(xdg, r.u.uid);
+	ctt_make_searchable(xdg);
+	ctt_chown_tree(xdg, r.u.uid);
 	snprintf(env, sizeof(env), "XDG_RUNTIME_DIR=%s", xdg);
 	struct ctt_result res;
 	run_as_user(&res, &r, LC_ARGV(env), LC_ARGV("create", "--bundle", r.t.bundle, ID));
@@ -360,7 +357,7 @@ Test(rootless, state_in_xdg_runtime_dir)
 	ctt_result_free(&res);
 	cr_expect(!ctt_exists(state), "%s left", state);
 	run_as_user(&res, &r, LC_ARGV("-u", "XDG_RUNTIME_DIR"), LC_ARGV("list"));
-	lc_assert_error(&res, "list: XDG_RUNTIME_DIR is not set", "--root");
+	ctt_assert_error(&res, "list: XDG_RUNTIME_DIR is not set", "--root");
 	ctt_result_free(&res);
 	lc_assert_nothing_left(&r.t);
 	free(xdg);
@@ -373,8 +370,8 @@ Test(rootless, spec_rootless_maps_the_caller)
 	struct rl r;
 	rl_init(&r);
 	char *dir = ctt_tmpdir();
-	lc_make_searchable(dir);
-	lc_chown_tree(dir, r.u.uid);
+	ctt_make_searchable(dir);
+	ctt_chown_tree(dir, r.u.uid);
 	lc_ok(&r.t, "spec", "--rootless", "--bundle", dir);
 	char *file = ctt_path(dir, "config.json");
 	yajl_val c = ctt_json_load(file);
@@ -404,7 +401,7 @@ Test(rootless, rootless_flag_values)
 	}
 	struct ctt_result res;
 	lc_ctrun(&res, &t, "--rootless", "maybe", "run", "--bundle", t.bundle, ID);
-	lc_assert_error(&res, "--rootless: invalid value \"maybe\"");
+	ctt_assert_error(&res, "--rootless: invalid value \"maybe\"");
 	ctt_result_free(&res);
 	lc_assert_nothing_left(&t);
 }
@@ -423,13 +420,13 @@ Test(rootless, exec_as_the_user)
 	char path[64], userns[128] = "";
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", lc_pid(&r.t, ID));
 	cr_assert_gt(readlink(path, userns, sizeof(userns) - 1), 0);
-	cr_expect(lc_matches(res.out, "^0$"), "got:\n%s", res.out);
+	cr_expect(ctt_matches(res.out, "^0$"), "got:\n%s", res.out);
 	cr_expect(strstr(res.out, userns), "not the container's user namespace:\n%s", res.out);
 	ctt_result_free(&res);
 	/* its own gid alone is mapped: setgroups is denied there */
 	lc_ctrun(&res, &r.t, "exec", "--additional-gids", "0", ID, "true");
 	cr_expect_eq(res.status, 255);
-	lc_assert_error(&res, "additionalGids", "denies setgroups");
+	ctt_assert_error(&res, "additionalGids", "denies setgroups");
 	ctt_result_free(&res);
 }
 
@@ -444,8 +441,8 @@ Test(rootless, seccomp_cache_in_xdg_runtime_dir)
 		       "[\"mkdir\", \"mkdirat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}");
 	lc_set_script(&r.t, "mkdir /tmp/x 2>/dev/null || echo refused");
 	char *xdg = ctt_tmpdir(), env[512], kept[600], state_root[600];
-	lc_make_searchable(xdg);
-	lc_chown_tree(xdg, r.u.uid);
+	ctt_make_searchable(xdg);
+	ctt_chown_tree(xdg, r.u.uid);
 	snprintf(env, sizeof(env), "XDG_RUNTIME_DIR=%s", xdg);
 	snprintf(kept, sizeof(kept), "filter kept in the cache (%s/ctrun-cache/seccomp/", xdg);
 	snprintf(state_root, sizeof(state_root), "%s/ctrun", xdg);
@@ -498,8 +495,8 @@ Test(rootless, a_root_owned_binary_runs_as_it_is_a_users_own_from_a_sealed_copy)
 	ctt_run(&res, NULL, LC_ARGV("cp", host, own));
 	cr_assert_eq(res.status, 0, "cp: %s", res.err);
 	ctt_result_free(&res);
-	lc_make_searchable(dir);
-	lc_chown_tree(dir, r.u.uid);
+	ctt_make_searchable(dir);
+	ctt_chown_tree(dir, r.u.uid);
 	create_with(&r, own, "rl-own", &exe);
 	char link[128] = "", path[64];
 	snprintf(path, sizeof(path), "/proc/%d/exe", lc_pid(&r.t, "rl-own"));

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(run, .fini = lc_cleanup);
 
@@ -23,9 +23,8 @@ static void writable_root(const struct lc *t)
 /* Foreground `run` of `sh -c script`; returns ctrun's exit status. */
 static int run_script(const struct lc *t, const char *script)
 {
-	lc_set_script(t, script);
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_run_sh(&r, t, ID, script);
 	int status = r.status;
 	ctt_result_free(&r);
 	return status;
@@ -45,12 +44,12 @@ static pid_t spawn_run_ready(const struct lc *t, const char *script)
 {
 	writable_root(t);
 	lc_set_script(t, script);
-	char *out = ctt_path(ctt_tmpdir(), "out");
+	char *out = ctt_tmp_path("out");
 	pid_t pid = lc_spawn(
 		t, lc_ctrun_argv(t, (const char *const[]){"run", "--bundle", t->bundle, ID, NULL}),
 		out, -1);
 	char *ready = lc_rootfs_path(t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	free(ready);
 	free(out);
 	return pid;
@@ -60,7 +59,7 @@ static void assert_state_fails(const struct lc *t)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "state", ID);
-	lc_assert_error(&r, ID);
+	ctt_assert_error(&r, ID);
 	ctt_result_free(&r);
 }
 
@@ -184,12 +183,12 @@ Test(run, foreground_run_after_a_delete_force_from_outside)
 	lc_init(&t);
 	writable_root(&t);
 	lc_set_script(&t, "touch /ready; exec sleep 100");
-	char *out = ctt_path(ctt_tmpdir(), "run.out");
+	char *out = ctt_tmp_path("run.out");
 	pid_t pid = lc_spawn(
 		&t, lc_ctrun_argv(&t, (const char *const[]){"run", "--bundle", t.bundle, ID, NULL}),
 		out, -1);
 	char *ready = lc_rootfs_path(&t, "ready");
-	lc_wait_file(ready);
+	ctt_wait_file(ready);
 	lc_ok(&t, "delete", "--force", ID);
 	cr_expect_eq(lc_wait(pid, RUN_WAIT_MS), 137);
 	char *text = ctt_read_file(out);
@@ -208,9 +207,7 @@ Test(run, keep_leaves_it_stopped_until_delete)
 	lc_ctrun(&r, &t, "run", "--keep", "--bundle", t.bundle, ID);
 	cr_expect_eq(r.status, 3, "stderr: %s", r.err);
 	ctt_result_free(&r);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "stopped");
-	free(status);
+	lc_assert_status(&t, ID, "stopped");
 	lc_ctrun(&r, &t, "list", "-q");
 	cr_expect_str_eq(r.out, ID "\n");
 	ctt_result_free(&r);
@@ -224,10 +221,9 @@ Test(run, detach_returns_while_it_runs)
 	struct lc t;
 	lc_init(&t);
 	lc_set_script(&t, "exec sleep 100");
-	char *pid_file = ctt_path(ctt_tmpdir(), "pid");
+	char *pid_file = ctt_tmp_path("pid");
 	lc_ok(&t, "run", "--detach", "--pid-file", pid_file, "--bundle", t.bundle, ID);
-	char *status = lc_status(&t, ID);
-	cr_expect_str_eq(status, "running");
+	lc_assert_status(&t, ID, "running");
 	pid_t pid = lc_pid(&t, ID);
 	char *text = ctt_read_file(pid_file);
 	cr_expect_eq(atoi(text), pid, "pid file holds \"%s\", state says %d", text, pid);
@@ -237,7 +233,6 @@ Test(run, detach_returns_while_it_runs)
 	lc_ok(&t, "delete", ID);
 	lc_assert_nothing_left(&t);
 	free(text);
-	free(status);
 	free(pid_file);
 }
 
@@ -286,12 +281,9 @@ Test(run, stdout_and_stderr_are_ctruns)
 {
 	struct lc t;
 	lc_init(&t);
-	lc_set_script(&t, "echo to-out; echo to-err >&2");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	cr_expect_eq(r.status, 0);
-	cr_expect_str_eq(r.out, "to-out\n");
-	cr_expect_str_eq(r.err, "to-err\n");
+	lc_run_sh(&r, &t, ID, "echo to-out; echo to-err >&2");
+	ctt_expect_output(&r, 0, "to-out\n", "to-err\n");
 	ctt_result_free(&r);
 }
 

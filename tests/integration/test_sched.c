@@ -9,26 +9,19 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
+#include "tests/lib/rows.h"
 
 TestSuite(sched, .fini = lc_cleanup);
 
 #define ID "box"
 
-static void assert_output(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 /* `run` of script, or NULL when create fails with an error line holding refusal (which the
  * caller then skips on). */
 static char *output_unless_refused(const struct lc *t, const char *script, const char *refusal)
 {
-	lc_set_script(t, script);
 	struct ctt_result r;
-	lc_ctrun(&r, t, "run", "--bundle", t->bundle, ID);
+	lc_run_sh(&r, t, ID, script);
 	char *out = NULL;
 	if (r.status == 0)
 		out = strdup(r.out);
@@ -49,7 +42,7 @@ Test(sched, personality_linux32_shows_a_32_bit_machine)
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".linux.personality", "{\"domain\": \"LINUX32\"}");
-	assert_output(&t, "uname -m; cat /proc/self/personality", "i686\n00000008\n");
+	lc_assert_sh_output(&t, "uname -m; cat /proc/self/personality", "i686\n00000008\n");
 }
 
 Test(sched, personality_linux_is_the_native_one)
@@ -61,37 +54,62 @@ Test(sched, personality_linux_is_the_native_one)
 	ctt_config_set(t.bundle, ".linux.personality", "{\"domain\": \"LINUX\"}");
 	char want[128];
 	snprintf(want, sizeof(want), "%s\n00000000\n", u.machine);
-	assert_output(&t, "uname -m; cat /proc/self/personality", want);
+	lc_assert_sh_output(&t, "uname -m; cat /proc/self/personality", want);
 }
 
 /* ---- process.scheduler: fields 19 (nice), 40 (rt_priority), 41 (policy) of stat ---- */
 
 #define STAT_NICE_PRIO_POLICY "cut -d' ' -f19,40,41 /proc/$$/stat"
 
-Test(sched, scheduler_batch_with_nice)
+/* ---- settings read back inside: process.scheduler (fields 19 nice, 40 rt_priority and 41
+ * policy of stat), process.ioPriority (ionice), linux.memoryPolicy (the policy column of
+ * numa_maps, one value for every mapping) ---- */
+
+#define IONICE		 "ionice -p $$"
+#define NUMA_MAPS	 "cut -d' ' -f2 /proc/self/numa_maps | sort -u"
+#define STAT_PRIO_POLICY "cut -d' ' -f40,41 /proc/$$/stat"
+
+static const struct {
+	const char *member, *json; /* a member of config.json and its value */
+	const char *script, *want; /* what the container prints of it */
+} settings[] = {
+	{".process.scheduler", "{\"policy\": \"SCHED_BATCH\", \"nice\": 7}", STAT_NICE_PRIO_POLICY,
+	 "7 0 3\n"},
+	{".process.scheduler", "{\"policy\": \"SCHED_IDLE\"}", STAT_PRIO_POLICY, "0 5\n"},
+	{".process.scheduler", "{\"policy\": \"SCHED_OTHER\", \"nice\": -4}", STAT_NICE_PRIO_POLICY,
+	 "-4 0 0\n"},
+	{".process.ioPriority", "{\"class\": \"IOPRIO_CLASS_BE\", \"priority\": 6}", IONICE,
+	 "best-effort: prio 6\n"},
+	{".process.ioPriority", "{\"class\": \"IOPRIO_CLASS_IDLE\", \"priority\": 0}", IONICE,
+	 "idle\n"},
+	{".process.ioPriority", "{\"class\": \"IOPRIO_CLASS_RT\", \"priority\": 2}", IONICE,
+	 "realtime: prio 2\n"},
+	{".linux.memoryPolicy", "{\"mode\": \"MPOL_BIND\", \"nodes\": \"0\"}", NUMA_MAPS,
+	 "bind:0\n"},
+	{".linux.memoryPolicy", "{\"mode\": \"MPOL_PREFERRED\", \"nodes\": \"0\"}", NUMA_MAPS,
+	 "prefer:0\n"},
+	{".linux.memoryPolicy", "{\"mode\": \"MPOL_INTERLEAVE\", \"nodes\": \"0\"}", NUMA_MAPS,
+	 "interleave:0\n"},
+	{".linux.memoryPolicy", "{\"mode\": \"MPOL_LOCAL\"}", NUMA_MAPS, "local\n"},
+	{".linux.memoryPolicy",
+	 "{\"mode\": \"MPOL_BIND\", \"nodes\": \"0\", \"flags\": [\"MPOL_F_STATIC_NODES\"]}",
+	 NUMA_MAPS, "bind=static:0\n"},
+};
+
+ParameterizedTestParameters(sched, setting_reads_back_inside)
 {
-	struct lc t;
-	lc_init(&t);
-	ctt_config_set(t.bundle, ".process.scheduler",
-		       "{\"policy\": \"SCHED_BATCH\", \"nice\": 7}");
-	assert_output(&t, STAT_NICE_PRIO_POLICY, "7 0 3\n");
+	return ctt_rows(CTT_COUNT(settings));
 }
 
-Test(sched, scheduler_idle)
+ParameterizedTest(size_t *i, sched, setting_reads_back_inside)
 {
+	if (strcmp(settings[*i].member, ".linux.memoryPolicy") == 0 &&
+	    access("/proc/self/numa_maps", R_OK) != 0)
+		ctt_skip("this kernel has no NUMA support (/proc/self/numa_maps)");
 	struct lc t;
 	lc_init(&t);
-	ctt_config_set(t.bundle, ".process.scheduler", "{\"policy\": \"SCHED_IDLE\"}");
-	assert_output(&t, "cut -d' ' -f40,41 /proc/$$/stat", "0 5\n");
-}
-
-Test(sched, scheduler_other_with_negative_nice)
-{
-	struct lc t;
-	lc_init(&t);
-	ctt_config_set(t.bundle, ".process.scheduler",
-		       "{\"policy\": \"SCHED_OTHER\", \"nice\": -4}");
-	assert_output(&t, STAT_NICE_PRIO_POLICY, "-4 0 0\n");
+	ctt_config_set(t.bundle, settings[*i].member, settings[*i].json);
+	lc_assert_sh_output(&t, settings[*i].script, settings[*i].want);
 }
 
 /* A real-time policy needs an rt budget, which a cgroup may deny root: skipped then. The
@@ -111,60 +129,6 @@ Test(sched, scheduler_fifo_priority_and_reset_on_fork)
 		ctt_skip("the kernel refuses SCHED_FIFO here (no rt budget for this cgroup)");
 	cr_expect_str_eq(out, "0 0\n0 10 1\n");
 	free(out);
-}
-
-/* ---- process.ioPriority ---- */
-
-Test(sched, io_priority_best_effort_and_idle)
-{
-	struct lc t;
-	lc_init(&t);
-	ctt_config_set(t.bundle, ".process.ioPriority",
-		       "{\"class\": \"IOPRIO_CLASS_BE\", \"priority\": 6}");
-	assert_output(&t, "ionice -p $$", "best-effort: prio 6\n");
-	ctt_config_set(t.bundle, ".process.ioPriority",
-		       "{\"class\": \"IOPRIO_CLASS_IDLE\", \"priority\": 0}");
-	assert_output(&t, "ionice -p $$", "idle\n");
-}
-
-Test(sched, io_priority_realtime)
-{
-	struct lc t;
-	lc_init(&t);
-	ctt_config_set(t.bundle, ".process.ioPriority",
-		       "{\"class\": \"IOPRIO_CLASS_RT\", \"priority\": 2}");
-	assert_output(&t, "ionice -p $$", "realtime: prio 2\n");
-}
-
-/* ---- linux.memoryPolicy: the policy column of numa_maps, one value for every mapping ---- */
-
-static void assert_memory_policy(const char *policy_json, const char *want)
-{
-	if (access("/proc/self/numa_maps", R_OK) != 0)
-		ctt_skip("this kernel has no NUMA support (/proc/self/numa_maps)");
-	struct lc t;
-	lc_init(&t);
-	ctt_config_set(t.bundle, ".linux.memoryPolicy", policy_json);
-	assert_output(&t, "cut -d' ' -f2 /proc/self/numa_maps | sort -u", want);
-}
-
-Test(sched, memory_policy_bind)
-{
-	assert_memory_policy("{\"mode\": \"MPOL_BIND\", \"nodes\": \"0\"}", "bind:0\n");
-}
-
-Test(sched, memory_policy_preferred_and_interleave)
-{
-	assert_memory_policy("{\"mode\": \"MPOL_PREFERRED\", \"nodes\": \"0\"}", "prefer:0\n");
-	assert_memory_policy("{\"mode\": \"MPOL_INTERLEAVE\", \"nodes\": \"0\"}", "interleave:0\n");
-}
-
-Test(sched, memory_policy_local_and_static_nodes)
-{
-	assert_memory_policy("{\"mode\": \"MPOL_LOCAL\"}", "local\n");
-	assert_memory_policy(
-		"{\"mode\": \"MPOL_BIND\", \"nodes\": \"0\", \"flags\": [\"MPOL_F_STATIC_NODES\"]}",
-		"bind=static:0\n");
 }
 
 /* ---- process.execCPUAffinity ---- */
@@ -193,9 +157,7 @@ Test(sched, exec_cpu_affinity_leaves_the_init_alone)
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".process.execCPUAffinity",
 		       "{\"initial\": \"0\", \"final\": \"0\"}");
-	char *out = lc_sh_output(&t, "grep Cpus_allowed_list: /proc/self/status");
-	cr_expect_str_eq(out, own);
-	free(out);
+	lc_assert_sh_output(&t, "grep Cpus_allowed_list: /proc/self/status", own);
 	free(own);
 }
 
@@ -242,7 +204,7 @@ Test(sched, bad_values_are_refused_naming_the_path)
 		ctt_config_set(t.bundle, bad_values[i].path, bad_values[i].json);
 		struct ctt_result r;
 		lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-		lc_assert_error(&r, bad_values[i].needle);
+		ctt_assert_error(&r, bad_values[i].needle);
 		ctt_result_free(&r);
 		lc_assert_nothing_left(&t);
 		ctt_write_file(config, pristine);

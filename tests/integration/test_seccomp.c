@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(seccomp, .fini = lc_cleanup);
 
@@ -36,13 +36,6 @@ static void allow_but(const struct lc *t, const char *rules)
 	set_profile(t, json);
 }
 
-static void assert_sh(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
-}
-
 /* `run` of sysprobe with the given probes; returns its stdout. */
 static char *probe_output(const struct lc *t, const char *const *probes)
 {
@@ -67,8 +60,9 @@ Test(seccomp, errno_rule_denies_mkdir_only)
 	struct lc t;
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\""));
-	assert_sh(&t, "mkdir /tmp/d 2>&1; echo rc=$?; touch /tmp/f && ls /tmp",
-		  "mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\nf\n");
+	lc_assert_sh_output(
+		&t, "mkdir /tmp/d 2>&1; echo rc=$?; touch /tmp/f && ls /tmp",
+		"mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\nf\n");
 }
 
 Test(seccomp, errno_ret_is_honoured)
@@ -76,8 +70,8 @@ Test(seccomp, errno_ret_is_honoured)
 	struct lc t;
 	lc_init(&t);
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
-	assert_sh(&t, "mkdir /tmp/d 2>&1; true",
-		  "mkdir: can't create directory '/tmp/d': No space left on device\n");
+	lc_assert_sh_output(&t, "mkdir /tmp/d 2>&1; true",
+			    "mkdir: can't create directory '/tmp/d': No space left on device\n");
 }
 
 static void assert_killed_by_mkdir(const char *action)
@@ -87,9 +81,8 @@ static void assert_killed_by_mkdir(const char *action)
 	char rule[256];
 	snprintf(rule, sizeof(rule), DENY_MKDIR("\"%s\""), action);
 	allow_but(&t, rule);
-	lc_set_script(&t, "echo before; exec mkdir /tmp/d");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
+	lc_run_sh(&r, &t, ID, "echo before; exec mkdir /tmp/d");
 	cr_expect_eq(r.status, 128 + SIGSYS, "%s: status %d, stderr %s", action, r.status, r.err);
 	cr_expect_str_eq(r.out, "before\n", "%s", action);
 	ctt_result_free(&r);
@@ -180,9 +173,10 @@ Test(seccomp, applies_without_no_new_privileges)
 	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
 	allow_but(&t, DENY_MKDIR("\"SCMP_ACT_ERRNO\", \"errnoRet\": 28"));
-	assert_sh(&t, "grep NoNewPrivs /proc/self/status; id -u; mkdir /tmp/d 2>&1; true",
-		  "NoNewPrivs:\t0\n1000\nmkdir: can't create directory '/tmp/d': No space left "
-		  "on device\n");
+	lc_assert_sh_output(
+		&t, "grep NoNewPrivs /proc/self/status; id -u; mkdir /tmp/d 2>&1; true",
+		"NoNewPrivs:\t0\n1000\nmkdir: can't create directory '/tmp/d': No space left "
+		"on device\n");
 }
 
 Test(seccomp, log_flag_is_applied)
@@ -192,15 +186,16 @@ Test(seccomp, log_flag_is_applied)
 	set_profile(&t, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": "
 			"[\"SECCOMP_FILTER_FLAG_LOG\", \"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], "
 			"\"syscalls\": [" DENY_MKDIR("\"SCMP_ACT_ERRNO\"") "]}");
-	assert_sh(&t, "grep -c '^Seccomp:.2' /proc/self/status; mkdir /tmp/d 2>/dev/null; echo $?",
-		  "1\n1\n");
+	lc_assert_sh_output(
+		&t, "grep -c '^Seccomp:.2' /proc/self/status; mkdir /tmp/d 2>/dev/null; echo $?",
+		"1\n1\n");
 }
 
 static void assert_refused(const struct lc *t, const char *const *needles)
 {
 	struct ctt_result r;
 	lc_ctrun(&r, t, "create", "--bundle", t->bundle, ID);
-	lc_assert_error_line(&r, needles);
+	ctt_assert_error_line(&r, needles);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(t);
 }
@@ -242,7 +237,7 @@ Test(seccomp, flag_libseccomp_cannot_apply_is_refused)
 static void notify_mkdir(const struct lc *t, const char *sock)
 {
 	char json[4096];
-	char *quoted = lc_json_quote(sock);
+	char *quoted = ctt_json_quote(sock);
 	snprintf(json, sizeof(json),
 		 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"listenerPath\": %s, "
 		 "\"listenerMetadata\": \"agent-data 1\", \"syscalls\": [" DENY_MKDIR(
@@ -257,7 +252,7 @@ static pid_t start_listener(const struct lc *t, const char *sock, const char *st
 {
 	const char *argv[] = {ctt_helper("seccomp_listener"), sock, state, answer, NULL};
 	pid_t pid = lc_spawn(t, argv, out, -1);
-	free(lc_wait_content(out, "ready\n"));
+	free(ctt_wait_content(out, "ready\n"));
 	return pid;
 }
 
@@ -276,6 +271,19 @@ static void agent_start(const struct lc *t, struct agent *a, const char *answer)
 	a->out = ctt_path(a->dir, "agent.out");
 	a->pid = start_listener(t, a->sock, a->state, a->out, answer);
 	notify_mkdir(t, a->sock);
+}
+
+/* A container t whose notify fd goes to an agent a that answers errno_answer. */
+static void agent_init(struct lc *t, struct agent *a, const char *errno_answer)
+{
+	lc_init(t);
+	agent_start(t, a, errno_answer);
+}
+
+/* The agent got its connection and exited 0. */
+static void assert_agent_exited(const struct agent *a)
+{
+	cr_expect_eq(lc_wait(a->pid, 20000), 0, "the agent at %s", a->sock);
 }
 
 static void agent_free(struct agent *a)
@@ -307,12 +315,12 @@ static void assert_agent_got_process_state(const struct lc *t, const char *state
 Test(seccomp, notify_goes_to_the_listener)
 {
 	struct lc t;
-	lc_init(&t);
 	struct agent a;
-	agent_start(&t, &a, "0");
-	assert_sh(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
-		  "made\nabsent\n");
-	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	agent_init(&t, &a, "0");
+	lc_assert_sh_output(
+		&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; touch /tmp/f",
+		"made\nabsent\n");
+	assert_agent_exited(&a);
 	char *log = ctt_read_file(a.out);
 	cr_expect(strstr(log, "answered mkdir"), "%s", log);
 	free(log);
@@ -326,10 +334,10 @@ Test(seccomp, notify_errno_from_the_listener)
 	lc_init(&t);
 	struct agent a;
 	agent_start(&t, &a, "122"); /* EDQUOT */
-	assert_sh(&t, "mkdir /tmp/d 2>&1; true",
-		  "mkdir: can't create directory '/tmp/d': Disk quota "
-		  "exceeded\n");
-	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	lc_assert_sh_output(&t, "mkdir /tmp/d 2>&1; true",
+			    "mkdir: can't create directory '/tmp/d': Disk quota "
+			    "exceeded\n");
+	assert_agent_exited(&a);
 	agent_free(&a);
 }
 
@@ -351,7 +359,7 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	notify_mkdir(&t, sock);
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, "sh");
-	lc_wait_file(state);
+	ctt_wait_file(state);
 	/* the first agent unlinks its socket after its one connection: wait for that */
 	for (int i = 0; i < 2000 && ctt_exists(sock); i++)
 		usleep(10000);
@@ -385,9 +393,8 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 {
 	struct lc t;
-	lc_init(&t);
 	struct agent a;
-	agent_start(&t, &a, "0");
+	agent_init(&t, &a, "0");
 	lc_set_script(&t, "echo ran");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
@@ -395,9 +402,20 @@ Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 	cr_expect_str_eq(r.out, "ran\n");
 	cr_expect_null(strstr(r.err, "START sent with the set-up"), "%s", r.err);
 	ctt_result_free(&r);
-	cr_expect_eq(lc_wait(a.pid, 20000), 0);
+	assert_agent_exited(&a);
 	lc_assert_nothing_left(&t);
 	agent_free(&a);
+}
+
+/* A container t whose mkdir notifies a listener at a socket no agent listens on, in a new
+ * directory (*dir): the socket's path. */
+static char *init_without_listener(struct lc *t, char **dir)
+{
+	lc_init(t);
+	*dir = ctt_tmpdir();
+	char *sock = ctt_path(*dir, "nobody.sock");
+	notify_mkdir(t, sock);
+	return sock;
 }
 
 /* No agent listens: `run` fails and the container's program never ran (it would have left
@@ -405,10 +423,7 @@ Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 Test(seccomp, notify_without_listener_runs_nothing)
 {
 	struct lc t;
-	lc_init(&t);
-	char *dir = ctt_tmpdir();
-	char *sock = ctt_path(dir, "nobody.sock"), *ran = ctt_path(dir, "ran");
-	notify_mkdir(&t, sock);
+	char *dir, *sock = init_without_listener(&t, &dir), *ran = ctt_path(dir, "ran");
 	lc_add_mount(&t, dir, "bind", dir, "rbind,rw");
 	char *script;
 	cr_assert_geq(asprintf(&script, "touch %s", ran), 0);
@@ -428,10 +443,7 @@ Test(seccomp, notify_without_listener_runs_nothing)
 Test(seccomp, notify_without_listener_fails_create)
 {
 	struct lc t;
-	lc_init(&t);
-	char *dir = ctt_tmpdir();
-	char *sock = ctt_path(dir, "nobody.sock");
-	notify_mkdir(&t, sock);
+	char *dir, *sock = init_without_listener(&t, &dir);
 	assert_refused(&t, (const char *const[]){"connect to the seccomp listener", sock, NULL});
 	free(sock);
 	free(dir);

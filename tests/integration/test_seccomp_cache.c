@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(seccomp_cache, .fini = lc_cleanup);
 
@@ -93,7 +93,7 @@ static char *cache_entry(void)
 	ctt_run(&r, NULL, (const char *const[]){"ls", dir, NULL});
 	cr_assert_eq(r.status, 0, "ls %s: %s", dir, r.err);
 	cr_assert_eq(ctt_count_lines(r.out), 1, "entries: %s", r.out);
-	cr_assert(lc_matches(r.out, "^[0-9a-f]{64}\\.bpf\n$"), "entry: %s", r.out);
+	cr_assert(ctt_matches(r.out, "^[0-9a-f]{64}\\.bpf\n$"), "entry: %s", r.out);
 	r.out[strlen(r.out) - 1] = '\0';
 	char *entry = ctt_path(dir, r.out);
 	ctt_result_free(&r);
@@ -107,6 +107,13 @@ static void sh(const char *script)
 	ctt_run(&r, NULL, (const char *const[]){"sh", "-c", script, NULL});
 	cr_assert_eq(r.status, 0, "`%s`: %s", script, r.err);
 	ctt_result_free(&r);
+}
+
+/* podman_bundle(), run once: its filter compiled and kept in the cache. */
+static void podman_bundle_filtered(struct lc *t)
+{
+	podman_bundle(t);
+	assert_run_sees_podman_filter(t, "seccomp: filter kept in the cache");
 }
 
 /* Without the profile add_key reaches the kernel: what proves the filter is in force. */
@@ -124,8 +131,7 @@ Test(seccomp_cache, without_the_profile_add_key_is_not_enosys)
 Test(seccomp_cache, compiled_once_then_loaded_from_the_cache)
 {
 	struct lc t;
-	podman_bundle(&t);
-	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	podman_bundle_filtered(&t);
 	char *entry = cache_entry();
 	struct stat dir_st, first, again;
 	char *dir = strdup(CACHE);
@@ -179,10 +185,9 @@ static void assert_damage_ignored(const struct lc *t, const char *entry, const c
 Test(seccomp_cache, a_damaged_entry_is_ignored_and_replaced)
 {
 	struct lc t;
-	podman_bundle(&t);
-	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	podman_bundle_filtered(&t);
 	char *entry = cache_entry();
-	char *good = ctt_path(ctt_tmpdir(), "good.bpf");
+	char *good = ctt_tmp_path("good.bpf");
 	char script[1024];
 	snprintf(script, sizeof(script), "cp '%s' '%s'", entry, good);
 	sh(script);
@@ -197,8 +202,7 @@ Test(seccomp_cache, a_damaged_entry_is_ignored_and_replaced)
 Test(seccomp_cache, an_entry_under_another_name_is_not_loaded)
 {
 	struct lc t;
-	podman_bundle(&t);
-	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	podman_bundle_filtered(&t);
 	char *podman = cache_entry();
 	ctt_config_set(t.bundle, ".linux.seccomp",
 		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
@@ -242,28 +246,25 @@ Test(seccomp_cache, a_symlinked_cache_directory_is_not_used)
 
 /* Runs that all miss at once each write their entry and rename it into place: every one
  * gets the filter, one whole entry is left and no temporary file. */
+/* run #i: the bundle as container scc<i>. */
+static void numbered_run(const struct lc *t, size_t i, const char **args, char *buf, size_t size)
+{
+	snprintf(buf, size, "scc%zu", i);
+	const char *cmd[] = {"run", "--bundle", t->bundle, buf, NULL};
+	memcpy(args, cmd, sizeof(cmd));
+}
+
 Test(seccomp_cache, concurrent_misses_leave_one_whole_entry)
 {
 	enum { RUNS = 6 };
 	struct lc t;
 	podman_bundle(&t);
-	char *dir = ctt_tmpdir();
-	pid_t pids[RUNS];
-	char *outs[RUNS];
+	char **outs = lc_run_concurrently(&t, RUNS, numbered_run, 60000);
 	for (int i = 0; i < RUNS; i++) {
-		char id[16], name[16];
-		snprintf(id, sizeof(id), "scc%d", i);
-		snprintf(name, sizeof(name), "out%d", i);
-		outs[i] = ctt_path(dir, name);
-		pids[i] = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("run", "--bundle", t.bundle, id)),
-				   outs[i], -1);
+		cr_expect_str_eq(outs[i], PODMAN_SEES, "run %d", i);
+		free(outs[i]);
 	}
-	for (int i = 0; i < RUNS; i++) {
-		cr_expect_eq(lc_wait(pids[i], 60000), 0, "run %d", i);
-		char *out = ctt_read_file(outs[i]);
-		cr_expect_str_eq(out, PODMAN_SEES, "run %d", i);
-		free(out), free(outs[i]);
-	}
+	free(outs);
 	free(cache_entry()); /* exactly one entry, and nothing else */
 	char *cache = strdup(CACHE);
 	struct ctt_result r;
@@ -280,8 +281,7 @@ Test(seccomp_cache, concurrent_misses_leave_one_whole_entry)
 Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
 {
 	struct lc t;
-	podman_bundle(&t);
-	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	podman_bundle_filtered(&t);
 	char *entry = cache_entry();
 	char *cache = strdup(CACHE);
 	char *script = NULL;
@@ -294,7 +294,7 @@ Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
 	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
 	struct ctt_result r;
 	ctt_run(&r, NULL, (const char *const[]){"ls", "-A", cache, NULL});
-	cr_expect(lc_matches(r.out, "^\\.0{63}2\\.4243\\.2f\\.tmp\n[0-9a-f]{64}\\.bpf\n$"),
+	cr_expect(ctt_matches(r.out, "^\\.0{63}2\\.4243\\.2f\\.tmp\n[0-9a-f]{64}\\.bpf\n$"),
 		  "left in the cache: %s", r.out);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
@@ -307,8 +307,7 @@ Test(seccomp_cache, a_killed_writers_temporary_file_goes_when_stale)
 Test(seccomp_cache, the_state_root_holds_only_container_directories)
 {
 	struct lc t;
-	podman_bundle(&t);
-	assert_run_sees_podman_filter(&t, "seccomp: filter kept in the cache");
+	podman_bundle_filtered(&t);
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	lc_ok(&t, "exec", ID, "true");

@@ -46,6 +46,24 @@ static char *spec_in_new_dir(bool rootless)
 	return dir;
 }
 
+/* `ctrun spec` (--rootless) in a new directory: its config.json is valid for the schema. */
+static void assert_spec_schema_valid(bool rootless)
+{
+	char *config = ctt_path(spec_in_new_dir(rootless), "config.json");
+	ctt_assert_schema_valid(config, "config-schema.json");
+	free(config);
+}
+
+/* `ctrun spec` (--rootless) in a new directory (*dir), its config.json parsed back. */
+static struct oci_config *spec_parsed_back(bool rootless, char **dir)
+{
+	*dir = spec_in_new_dir(rootless);
+	char *file = ctt_path(*dir, "config.json");
+	struct oci_config *c = parse_back(file);
+	free(file);
+	return c;
+}
+
 static void expect_validate_accepts(const char *dir)
 {
 	char *rootfs = ctt_path(dir, "rootfs");
@@ -84,17 +102,13 @@ static bool has_option(const struct oci_mount *m, const char *option)
 
 Test(spec, default_config_is_schema_valid)
 {
-	char *dir = spec_in_new_dir(false);
-	char *config = ctt_path(dir, "config.json");
-	ctt_assert_schema_valid(config, "config-schema.json");
-	free(config);
+	assert_spec_schema_valid(false);
 }
 
 Test(spec, default_config_parses_back_and_validates)
 {
-	char *dir = spec_in_new_dir(false);
-	char *file = ctt_path(dir, "config.json");
-	struct oci_config *c = parse_back(file);
+	char *dir;
+	struct oci_config *c = spec_parsed_back(false, &dir);
 	cr_expect_str_eq(c->oci_version, "1.3.0");
 	cr_expect_str_eq(c->root.path, "rootfs");
 	cr_expect(c->root.readonly);
@@ -118,7 +132,6 @@ Test(spec, default_config_parses_back_and_validates)
 	cr_expect_eq(c->linux_.readonly_paths.len, 5);
 	oci_config_free(c);
 	expect_validate_accepts(dir);
-	free(file);
 }
 
 Test(spec, default_bundle_is_current_directory)
@@ -180,17 +193,13 @@ Test(spec, unexpected_argument)
 
 Test(spec, rootless_config_is_schema_valid)
 {
-	char *dir = spec_in_new_dir(true);
-	char *config = ctt_path(dir, "config.json");
-	ctt_assert_schema_valid(config, "config-schema.json");
-	free(config);
+	assert_spec_schema_valid(true);
 }
 
 Test(spec, rootless_maps_the_caller)
 {
-	char *dir = spec_in_new_dir(true);
-	char *file = ctt_path(dir, "config.json");
-	struct oci_config *c = parse_back(file);
+	char *dir;
+	struct oci_config *c = spec_parsed_back(true, &dir);
 	cr_expect(has_namespace(c, OCI_NS_USER));
 	cr_expect_not(has_namespace(c, OCI_NS_NETWORK),
 		      "a rootless caller cannot set up a network");
@@ -218,5 +227,4 @@ Test(spec, rootless_maps_the_caller)
 	cr_expect(has_option(pts, "newinstance"));
 	oci_config_free(c);
 	expect_validate_accepts(dir);
-	free(file);
 }

@@ -12,7 +12,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(terminal, .fini = lc_cleanup);
 
@@ -51,7 +51,7 @@ static char *receiver_output(struct term *x)
 	int status = lc_wait(x->receiver, RECEIVER_WAIT_MS);
 	char *text = ctt_read_file(x->out);
 	cr_assert_eq(status, 0, "console_receiver exited %d:\n%s", status, text);
-	lc_strip_cr(text);
+	ctt_strip_cr(text);
 	return text;
 }
 
@@ -88,15 +88,13 @@ static char *terminal_cycle(struct term *x, const char *const *opts)
 {
 	receiver_start(x, opts);
 	create_with_socket(x);
-	char *status = lc_status(&x->t, ID);
-	cr_expect_str_eq(status, "created");
-	free(status);
+	lc_assert_status(&x->t, ID, "created");
 	return start_and_collect(x);
 }
 
 static void assert_line(const char *out, const char *regex)
 {
-	cr_expect(lc_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
+	cr_expect(ctt_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
 }
 
 /* The number after "key " at the start of a line of out; fails when there is none. */
@@ -112,37 +110,41 @@ static long value_of(const char *out, const char *key)
 	return -1;
 }
 
-Test(terminal, stdio_of_the_container_is_the_pty)
+/* A terminal cycle of script, the receiver run with opts (NULL-terminated, may be NULL):
+ * each regex of lines (NULL-terminated) matches a line of what the receiver saw. */
+static void assert_cycle_lines(const char *script, const char *const *opts,
+			       const char *const *lines)
 {
 	struct term x;
-	term_init(&x, "t=$(tty) && echo \"tty $t\"; for fd in 0 1 2; do [ -t $fd ] && "
-		      "[ \"$(readlink /proc/$$/fd/$fd)\" = \"$t\" ] && echo \"fd$fd on $t\"; "
-		      "done");
-	char *out = terminal_cycle(&x, NULL);
-	assert_line(out, "^tty /dev/pts/[0-9]+$");
-	assert_line(out, "^fd0 on /dev/pts/[0-9]+$");
-	assert_line(out, "^fd1 on /dev/pts/[0-9]+$");
-	assert_line(out, "^fd2 on /dev/pts/[0-9]+$");
+	term_init(&x, script);
+	char *out = terminal_cycle(&x, opts);
+	for (; *lines; lines++)
+		assert_line(out, *lines);
 	free(out);
+}
+
+Test(terminal, stdio_of_the_container_is_the_pty)
+{
+	assert_cycle_lines("t=$(tty) && echo \"tty $t\"; for fd in 0 1 2; do [ -t $fd ] && "
+			   "[ \"$(readlink /proc/$$/fd/$fd)\" = \"$t\" ] && echo \"fd$fd on $t\"; "
+			   "done",
+			   NULL,
+			   LC_ARGV("^tty /dev/pts/[0-9]+$", "^fd0 on /dev/pts/[0-9]+$",
+				   "^fd1 on /dev/pts/[0-9]+$", "^fd2 on /dev/pts/[0-9]+$"));
 }
 
 Test(terminal, input_typed_at_the_master_reaches_the_container)
 {
-	struct term x;
-	term_init(&x, "read -r line; echo \"got [$line]\"");
-	char *out = terminal_cycle(&x, (const char *const[]){"--input", "hello there\\n", NULL});
-	assert_line(out, "^got \\[hello there\\]$");
-	free(out);
+	assert_cycle_lines("read -r line; echo \"got [$line]\"",
+			   LC_ARGV("--input", "hello there\\n"),
+			   LC_ARGV("^got \\[hello there\\]$"));
 }
 
 /* ^D at the start of a line is end of input on a terminal in canonical mode. */
 Test(terminal, eof_typed_at_the_master_ends_the_input)
 {
-	struct term x;
-	term_init(&x, "n=0; while read -r l; do n=$((n + 1)); done; echo \"lines $n\"");
-	char *out = terminal_cycle(&x, (const char *const[]){"--input", "one\\ntwo\\n\\x04", NULL});
-	assert_line(out, "^lines 2$");
-	free(out);
+	assert_cycle_lines("n=0; while read -r l; do n=$((n + 1)); done; echo \"lines $n\"",
+			   LC_ARGV("--input", "one\\ntwo\\n\\x04"), LC_ARGV("^lines 2$"));
 }
 
 Test(terminal, console_size_is_the_window_size)
@@ -223,12 +225,9 @@ Test(terminal, run_detached_hands_the_terminal_over)
 	receiver_start(&x, (const char *const[]){"--input", "hi\\n", NULL});
 	expect_quiet_success(&x, (const char *const[]){"run", "--detach", "--bundle", x.t.bundle,
 						       "--console-socket", x.sock, ID, NULL});
-	free(lc_wait_content(x.out, "got [hi]"));
-	char *status = lc_status(&x.t, ID);
-	cr_expect_str_eq(status, "running");
-	free(status);
-	char *go = lc_rootfs_path(&x.t, "go");
-	ctt_write_file(go, "");
+	free(ctt_wait_content(x.out, "got [hi]"));
+	lc_assert_status(&x.t, ID, "running");
+	char *go = lc_rootfs_file(&x.t, "go", "");
 	free(go);
 	char *out = receiver_output(&x);
 	assert_line(out, "^finished$");
@@ -269,7 +268,7 @@ static void assert_refused_by_create_and_run(const struct term *x, const char *c
 		args[n] = NULL;
 		struct ctt_result r;
 		lc_ctrunv(&r, &x->t, args);
-		lc_assert_error_line(&r, needles);
+		ctt_assert_error_line(&r, needles);
 		ctt_result_free(&r);
 		lc_assert_nothing_left(&x->t);
 	}

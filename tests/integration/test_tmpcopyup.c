@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 TestSuite(tmpcopyup, .fini = lc_cleanup);
 
@@ -94,9 +94,7 @@ static void assert_tmpfs_view(const char *dest, bool image_data, const char *opt
 	if (image_data)
 		image_data_dir(&t);
 	lc_add_mount(&t, dest, "tmpfs", "tmpfs", options);
-	char *out = lc_sh_output(&t, script);
-	cr_expect_str_eq(out, want);
-	free(out);
+	lc_assert_sh_output(&t, script, want);
 }
 
 /* "ro": the copy is made before the tmpfs turns read-only. */

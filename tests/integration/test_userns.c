@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/integration/host_null.h"
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/host_null.h"
+#include "tests/lib/container.h"
 
 #define ID	 "uns"
 #define HOST_ID	 100000
@@ -51,22 +51,14 @@ static void set_mappings(const struct lc *t, const char *ranges)
 static void userns_init(struct lc *t)
 {
 	lc_init(t);
-	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");
-	char ranges[128];
-	snprintf(ranges, sizeof(ranges), "[{\"containerID\": 0, \"hostID\": %d, \"size\": %d}]",
-		 HOST_ID, MAP_SIZE);
-	set_mappings(t, ranges);
-	lc_make_searchable(t->bundle);
-	char *rootfs = ctt_path(t->bundle, "rootfs");
-	lc_chown_tree(rootfs, HOST_ID);
-	free(rootfs);
+	lc_map_root(t, HOST_ID, MAP_SIZE);
 }
 
 /* A host directory owned by uid (searchable), bound read-write at dest. */
 static char *bind_host_dir(const struct lc *t, const char *dest, unsigned uid)
 {
 	char *dir = ctt_tmpdir();
-	lc_make_searchable(dir);
+	ctt_make_searchable(dir);
 	cr_assert_eq(chown(dir, uid, uid), 0, "chown %s", dir);
 	lc_add_mount(t, dest, "bind", dir, "bind,rw");
 	return dir;
@@ -76,20 +68,13 @@ static char *bind_host_dir(const struct lc *t, const char *dest, unsigned uid)
 static void add_capability(const struct lc *t, const char *name)
 {
 	static const char *const sets[] = {"bounding", "effective", "permitted"};
-	char *quoted = lc_json_quote(name);
+	char *quoted = ctt_json_quote(name);
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		char path[64];
 		snprintf(path, sizeof(path), ".process.capabilities.%s", sets[i]);
 		lc_config_append(t, path, quoted);
 	}
 	free(quoted);
-}
-
-static void expect_sh(const struct lc *t, const char *script, const char *want)
-{
-	char *out = lc_sh_output(t, script);
-	cr_expect_str_eq(out, want, "`%s`", script);
-	free(out);
 }
 
 /* `--debug run` of script: exit 0, stdout returned, the mount check in the log. */
@@ -125,8 +110,8 @@ static void assert_root_inside(const char *const *enosys_args, const char *metho
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
-	cr_expect(lc_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"), "got:\n%s",
-		  r.out);
+	cr_expect(ctt_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"),
+		  "got:\n%s", r.out);
 	char needle[64];
 	snprintf(needle, sizeof(needle), "spawned with %s\n", method);
 	cr_expect_not_null(strstr(r.err, needle), "not %s:\n%s", method, r.err);
@@ -156,7 +141,7 @@ Test(userns, mapping_without_root_fails_in_the_init_and_leaves_nothing)
 	lc_set_script(&t, "true");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "set gid 0 in the user namespace", "Invalid argument");
+	ctt_assert_error(&r, "set gid 0 in the user namespace", "Invalid argument");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -166,7 +151,7 @@ Test(userns, file_created_in_a_bound_host_dir_is_owned_by_the_mapped_root)
 	struct lc t;
 	userns_init(&t);
 	char *dir = bind_host_dir(&t, "/data", HOST_ID);
-	expect_sh(&t, "touch /data/made && stat -c '%u:%g' /data/made", "0:0\n");
+	lc_assert_sh_output(&t, "touch /data/made && stat -c '%u:%g' /data/made", "0:0\n");
 	char *made = ctt_path(dir, "made");
 	stat_owner(made, HOST_ID, HOST_ID);
 	free(made);
@@ -185,7 +170,7 @@ Test(userns, several_ranges_map_each_its_ids)
 	char *out =
 		lc_sh_output(&t, "cat /proc/self/uid_map; touch /data/low /data/high && "
 				 "chown 7:7 /data/low && chown 1500:1500 /data/high && echo ok");
-	cr_expect(lc_matches(out, "^ *0 +100000 +1000\n *1000 +300000 +1000\nok\n$"), "got:\n%s",
+	cr_expect(ctt_matches(out, "^ *0 +100000 +1000\n *1000 +300000 +1000\nok\n$"), "got:\n%s",
 		  out);
 	char *low = ctt_path(dir, "low"), *high = ctt_path(dir, "high");
 	stat_owner(low, 100007, 100007);
@@ -205,7 +190,8 @@ Test(userns, an_id_outside_the_mapping_shows_as_nobody)
 	char *file = ctt_path(dir, "by-host-root");
 	ctt_write_file(file, "x");
 	cr_assert_eq(chown(file, 4242, 0), 0);
-	expect_sh(&t, "stat -c '%u:%g' /data /data/by-host-root", "65534:65534\n65534:65534\n");
+	lc_assert_sh_output(&t, "stat -c '%u:%g' /data /data/by-host-root",
+			    "65534:65534\n65534:65534\n");
 	free(file);
 	free(dir);
 	lc_assert_nothing_left(&t);
@@ -253,9 +239,7 @@ Test(userns, host_null_owned_by_the_containers_root_is_left_as_it_was)
 	struct lc t;
 	userns_init(&t);
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/passwd\"");
-	char *out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, "666 0:0 1:3\n666 0:0 1:3\n");
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, "666 0:0 1:3\n666 0:0 1:3\n");
 	hn_assert_untouched(&host_null, "a run with a /dev tmpfs");
 	static const char *const dev[] = {"/dev/pts", "/dev/shm", "/dev/mqueue", "/dev"};
 	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
@@ -264,9 +248,7 @@ Test(userns, host_null_owned_by_the_containers_root_is_left_as_it_was)
 	unlink(null);
 	cr_assert_eq(symlink("/dev/null", null), 0, "symlink %s: %s", null, strerror(errno));
 	free(null);
-	out = lc_sh_output(&t, NULL_AND_MASKED);
-	cr_expect_str_eq(out, "666 0:0 1:3\n666 0:0 1:3\n");
-	free(out);
+	lc_assert_sh_output(&t, NULL_AND_MASKED, "666 0:0 1:3\n666 0:0 1:3\n");
 	hn_assert_untouched(&host_null, "a run with the image's /dev");
 	lc_assert_nothing_left(&t);
 }
@@ -307,9 +289,9 @@ Test(userns, default_mounts_come_out_and_pass_the_mount_check)
 	userns_init(&t);
 	char *out = debug_run_verified(
 		&t, FSTYPES_OF("/proc /sys /dev /dev/pts /dev/mqueue /dev/shm /sys/fs/cgroup"));
-	cr_expect(lc_matches(out, "^/proc proc\n/sys sysfs\n/dev tmpfs\n/dev/pts devpts\n"
-				  "/dev/mqueue mqueue\n/dev/shm tmpfs\n/sys/fs/cgroup "
-				  "(cgroup2|tmpfs)\n$"),
+	cr_expect(ctt_matches(out, "^/proc proc\n/sys sysfs\n/dev tmpfs\n/dev/pts devpts\n"
+				   "/dev/mqueue mqueue\n/dev/shm tmpfs\n/sys/fs/cgroup "
+				   "(cgroup2|tmpfs)\n$"),
 		  "got:\n%s", out);
 	free(out);
 	lc_assert_nothing_left(&t);
@@ -326,7 +308,7 @@ Test(userns, without_network_namespace_sys_is_the_hosts_bound)
 		&t, FSTYPES_OF("/sys") "; " FLAGS_OF("/sys") " | grep -x ro; "
 							     "ls /sys/class/net | grep -c .");
 	/* the host's interfaces are there: at least lo */
-	cr_expect(lc_matches(out, "^/sys sysfs\nro\n[1-9][0-9]*\n$"), "got:\n%s", out);
+	cr_expect(ctt_matches(out, "^/sys sysfs\nro\n[1-9][0-9]*\n$"), "got:\n%s", out);
 	free(out);
 	lc_assert_nothing_left(&t);
 }
@@ -341,7 +323,7 @@ static void assert_bind_keeps_locked_flags(const char *const *enosys_args)
 	userns_init(&t);
 	lc_wrap_enosys(&t, wrapper, enosys_args);
 	host_mount = ctt_tmpdir();
-	lc_make_searchable(host_mount);
+	ctt_make_searchable(host_mount);
 	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			   "size=1m,mode=755"),
 		     0, "mount tmpfs on %s", host_mount);
@@ -397,7 +379,7 @@ Test(userns, joins_the_user_namespace_of_another_container)
 	size_t n = strlen(a_user);
 	cr_assert(strncmp(out, a_user, n) == 0 && out[n] == '\n',
 		  "user namespace:\n%s\nexpected %s", out, a_user);
-	cr_expect(lc_matches(out + n + 1, "^0\n *0 +100000 +65536\npid:\\[[0-9]+\\]\n$"),
+	cr_expect(ctt_matches(out + n + 1, "^0\n *0 +100000 +65536\npid:\\[[0-9]+\\]\n$"),
 		  "got:\n%s", out);
 	cr_expect_null(strstr(out, a_pid), "shares the pid namespace of a:\n%s", out);
 	lc_ok(&a, "delete", "--force", "a");
@@ -437,7 +419,7 @@ Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
 	struct lc t;
 	userns_init(&t);
 	host_mount = ctt_tmpdir();
-	lc_make_searchable(host_mount);
+	ctt_make_searchable(host_mount);
 	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", 0, "size=1m,mode=755"), 0);
 	char *sub = ctt_path(host_mount, "sub");
 	ctt_mkdir_p(sub);
@@ -484,7 +466,7 @@ Test(userns, idmapped_tmpfs_is_owned_by_the_containers_root)
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char path[96];
 	snprintf(path, sizeof(path), "/proc/%d/root/scratch/f", (int)lc_pid(&t, ID));
-	lc_wait_file(path);
+	ctt_wait_file(path);
 	stat_owner(path, HOST_ID, HOST_ID);
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
@@ -533,10 +515,9 @@ static void assert_mappings_refused(const char *ranges, const char *path, const 
 	struct lc t;
 	userns_init(&t);
 	set_mappings(&t, ranges);
-	lc_set_script(&t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, path, why);
+	lc_run_sh(&r, &t, ID, "true");
+	ctt_assert_error(&r, path, why);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
 }
@@ -559,11 +540,10 @@ Test(userns, overlapping_mount_mappings_are_refused)
 		       " {\"containerID\": 20, \"hostID\": 5, \"size\": 10}]");
 	ctt_config_set(t.bundle, ".mounts[7].gidMappings",
 		       "[{\"containerID\": 0, \"hostID\": 0, \"size\": 10}]");
-	lc_set_script(&t, "true");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
-	lc_assert_error(&r, "config.json: .mounts[7].uidMappings[1]:",
-			"hostID range overlaps that of .mounts[7].uidMappings[0]");
+	lc_run_sh(&r, &t, ID, "true");
+	ctt_assert_error(&r, "config.json: .mounts[7].uidMappings[1]:",
+			 "hostID range overlaps that of .mounts[7].uidMappings[0]");
 	ctt_result_free(&r);
 	free(dir);
 	lc_assert_nothing_left(&t);
@@ -594,7 +574,7 @@ static void assert_exec_joins_the_user_namespace(const char *const *enosys_args)
 	char path[64], userns[128] = "";
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", lc_pid(&t, ID));
 	cr_assert_gt(readlink(path, userns, sizeof(userns) - 1), 0);
-	cr_expect(lc_matches(r.out, "^0\n *0 +100000 +65536\n"), "got:\n%s", r.out);
+	cr_expect(ctt_matches(r.out, "^0\n *0 +100000 +65536\n"), "got:\n%s", r.out);
 	cr_expect(strstr(r.out, userns), "not the init's user namespace %s:\n%s", userns, r.out);
 	ctt_result_free(&r);
 	char *made = ctt_path(t.bundle, "rootfs/made-by-exec");

@@ -16,7 +16,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
+#include "tests/lib/rows.h"
 
 TestSuite(vm, .fini = lc_cleanup);
 
@@ -249,7 +250,7 @@ static void make_case(const char *dir, const struct vm_case *c)
 {
 	struct lc t;
 	lc_init(&t);
-	char *host = lc_json_quote(c->name);
+	char *host = ctt_json_quote(c->name);
 	ctt_config_set(t.bundle, ".hostname", host);
 	free(host);
 	c->setup(&t);
@@ -411,204 +412,151 @@ static void vm_result(struct ctt_result *r, const char *console, const char *nam
 
 /* ---- what the guest printed ---- */
 
-Test(vm, guest_kernel_is_linux_6_1_without_fchmodat2_and_statmount)
+/* What a case must have printed: its exit code, lines of its stdout and stderr. */
+struct vm_expect {
+	const char *name;	   /* the case */
+	int status;		   /* -1: not checked */
+	const char *first_line;	   /* stdout's first line; NULL: not checked */
+	const char *out;	   /* the whole stdout; NULL: not compared */
+	const char *out_lines[10]; /* regexes each matching a line of stdout */
+	const char *err_lines[3];  /* the same for stderr */
+	const char *not_in_out;	   /* NULL: nothing */
+	bool quiet;		   /* nothing on stderr */
+};
+
+/* The IDENTITY script's: run as itself, pid 1 and its hostname, spawned with clone3 and its
+ * mounts verified with mountinfo (no statmount on 6.1). */
+#define IDENTITY_OUT "^pid=1$"
+#define IDENTITY_ERR \
+	" spawned with clone3$", "mounts verified with mountinfo: [0-9]+ checked, 0 extra$"
+#define DEVICE_MODE(dev) "^crw-rw-rw- .* /dev/" dev "$"
+
+static const struct vm_expect expects[] = {
+	/* the guest kernel is Linux 6.1, without fchmodat2 and statmount */
+	{"uname", -1, .out_lines = {"^6\\.1\\.[0-9]+-"}},
+	{"probe", 0,
+	 .out_lines = {"^clone3=yes$", "^openat2=yes$", "^new_mount_api=yes$", "^fchmodat2=no$",
+		       "^statmount=no$", "^listmount=no$"}},
+	/* a container runs; its devices get their modes without fchmodat2, one of mode 0640,
+	 * which no umask makes of mknod's mode */
+	{"basic", 7, "basic",
+	 .out_lines = {IDENTITY_OUT, DEVICE_MODE("null"), DEVICE_MODE("zero"), DEVICE_MODE("full"),
+		       DEVICE_MODE("random"), DEVICE_MODE("urandom"), DEVICE_MODE("tty"),
+		       "^crw-r----- .* /dev/vmdev$"},
+	 .err_lines = {IDENTITY_ERR}},
+	/* pivot_root cannot leave the initramfs root; --no-pivot runs there */
+	{"nopivot", 7, "nopivot", .out_lines = {IDENTITY_OUT}, .err_lines = {IDENTITY_ERR}},
+	/* ro binds and tmpfs options, recursive ro, nosymfollow and propagation come out as
+	 * asked; /slave is a bind of the /shared tmpfs */
+	{"mounts", 0,
+	 .out_lines =
+		 {" /ro ro,nosuid[ ,]",
+		  " /t rw,nodev,noexec,noatime( [^ ]+)* - tmpfs tmpfs rw,size=1024k,mode=700[ ,]",
+		  "^mode 700$", "^root:x:0:0:", " /rro ro,nodev[ ,]",
+		  " /strict rw,nodiratime,nosymfollow ", " /shared rw,[^ ]* shared:[0-9]+ - tmpfs ",
+		  " /slave rw,[^ ]* master:[0-9]+ - tmpfs ", "^f$"},
+	 .not_in_out = "ro-writable"},
+	/* cgroup v2 limits read back inside, the init born in the cgroup */
+	{"cgv2", 0, .out = "67108864\n33554432\n50331648\n32\n25000 50000\n39\n0::/\n",
+	 .err_lines = {"cgroup /sys/fs/cgroup/ctrun/cgv2 made \\(v2 driver\\)$",
+		       "init born in its cgroup \\(CLONE_INTO_CGROUP\\)$"}},
+	/* libct/cgroup/bpf_devices.c on 6.1's cgroup2: the helper's child in a cgroup of its
+	 * own gets what the rules say, and the replacing program is the only one attached */
+	{"devcg", 0,
+	 .out = "programs 1\n"
+		"r /dev/null ok\n"
+		"w /dev/zero ok\n"
+		"r /dev/kmsg Operation not permitted\n"
+		"m b:7:0 ok\n"
+		"mr c:1:11 made, open Operation not permitted\n"
+		"programs 1\n"
+		"r /dev/kmsg ok\n"
+		"w /dev/kmsg Operation not permitted\n",
+	 .quiet = true},
+	/* mknod of any node, but open only the standard ones, on cgroup2 */
+	{"mknod", 0, .out = "blk-made\nblk-denied\nnull-ok\n"},
+	/* pause, resume, update and devices on cgroup2 */
+	{"cgcmd", 0,
+	 .out = "node denied\n"
+		"pause rc 0\n"
+		"  \"status\": \"paused\",\n"
+		"frozen\n"
+		"ctrun: pause container \"cgcmd\": cannot pause a container that is paused\n"
+		"resume rc 0\n"
+		"  \"status\": \"running\",\n"
+		"thawed\n"
+		"programs 1\n"
+		"update rc 0\n"
+		"pids.max 7 memory.max 67108864\n"
+		"{\"type\":\"stats\",\"id\":\"cgcmd\"\n"
+		"\"usage\":{\"limit\":67108864\n"
+		"\"limit\":7}\n"
+		"devices rc 0\n"
+		"node allowed\n"
+		"programs 1\n"
+		"delete rc 0\n"},
+	/* an OOM kill on cgroup2 is an events record */
+	{"oom", 0,
+	 .out = "hog 137\n"
+		"{\"type\":\"oom\",\"id\":\"oom\"\n"
+		"delete rc 0\n"
+		"events rc 0\n"},
+	/* Docker's limits on cgroup2 with zeros unset: swap.max is memory+swap less memory;
+	 * cpu.weight 20 is shares 512 */
+	{"docker", 0, .out = "67108864\n67108864\n20\n50000 100000\n50\n"},
+	/* /bin/true runs under 224 KiB on cgroup2, seen from outside and from inside */
+	{"tiny", 0,
+	 .out = "memory.max " TINY_LIMIT "\n"
+		"start rc 0\n"
+		"  \"status\": \"stopped\",\n"
+		"oom_kill 0\n"
+		"delete rc 0\n"
+		"run rc 0\n"},
+	{"tiny-inside", 0, .out = TINY_LIMIT "\n"},
+	/* no container is left in the guest after either stage (a failed create removes what
+	 * it made), and every container's cgroup went with it: delete, run's end and the failed
+	 * create */
+	{"left-initramfs", 0, .out = ""},
+	{"left-tmpfs", 0, .out = ""},
+	{"cgroups-left", 0, .out = ""},
+};
+
+ParameterizedTestParameters(vm, case_prints_what_it_should)
 {
+	return ctt_rows(CTT_COUNT(expects));
+}
+
+static void expect_lines(const char *name, const char *what, const char *text,
+			 const char *const *regexes, size_t n)
+{
+	for (size_t i = 0; i < n && regexes[i]; i++)
+		cr_expect(ctt_matches(text, regexes[i]), "%s: no line of %s matches %s:\n%s", name,
+			  what, regexes[i], text);
+}
+
+ParameterizedTest(size_t *i, vm, case_prints_what_it_should)
+{
+	const struct vm_expect *c = &expects[*i];
 	char *console = vm_console();
 	struct ctt_result r;
-	vm_result(&r, console, "uname");
-	cr_expect(lc_matches(r.out, "^6\\.1\\.[0-9]+-"), "uname -r: %s", r.out);
-	ctt_result_free(&r);
-	vm_result(&r, console, "probe");
-	cr_expect_eq(r.status, 0, "kernel_probe: %s", r.err);
-	for (const char *const *want =
-		     (const char *const[]){"clone3=yes", "openat2=yes", "new_mount_api=yes",
-					   "fchmodat2=no", "statmount=no", "listmount=no", NULL};
-	     *want; want++) {
-		char re[64];
-		snprintf(re, sizeof(re), "^%s$", *want);
-		cr_expect(lc_matches(r.out, re), "kernel_probe lacks %s:\n%s", *want, r.out);
-	}
-	ctt_result_free(&r);
-	free(console);
-}
-
-/* The container of case name ran its IDENTITY script as itself: pid 1, its hostname. */
-static void assert_identity(const char *console, const char *name)
-{
-	struct ctt_result r;
-	vm_result(&r, console, name);
-	cr_expect_eq(r.status, 7, "%s: exit %d, stderr:\n%s", name, r.status, r.err);
-	char *first = strndup(r.out, strcspn(r.out, "\n"));
-	cr_expect_str_eq(first, name, "%s: hostname", name);
-	cr_expect(lc_matches(r.out, "^pid=1$"), "%s: not pid 1:\n%s", name, r.out);
-	cr_expect(lc_matches(r.err, " spawned with clone3$"), "%s: not clone3:\n%s", name, r.err);
-	cr_expect(lc_matches(r.err, "mounts verified with mountinfo: [0-9]+ checked, 0 extra$"),
-		  "%s: not verified with mountinfo:\n%s", name, r.err);
-	free(first);
-	ctt_result_free(&r);
-}
-
-Test(vm, container_runs_spawned_with_clone3_and_verified_with_mountinfo)
-{
-	char *console = vm_console();
-	assert_identity(console, "basic");
-	free(console);
-}
-
-Test(vm, devices_get_their_modes_without_fchmodat2)
-{
-	char *console = vm_console();
-	char *out = vm_text(console, "basic", "out");
-	for (const char *const *dev = (const char *const[]){"null", "zero", "full", "random",
-							    "urandom", "tty", NULL};
-	     *dev; dev++) {
-		char re[64];
-		snprintf(re, sizeof(re), "^crw-rw-rw- .* /dev/%s$", *dev);
-		cr_expect(lc_matches(out, re), "/dev/%s is not crw-rw-rw-:\n%s", *dev, out);
-	}
-	cr_expect(lc_matches(out, "^crw-r----- .* /dev/vmdev$"), "/dev/vmdev not 0640:\n%s", out);
-	free(out);
-	free(console);
-}
-
-/* pivot_root cannot leave the initramfs root; --no-pivot runs there. */
-Test(vm, no_pivot_runs_on_the_initramfs_root)
-{
-	char *console = vm_console();
-	assert_identity(console, "nopivot");
-	free(console);
-}
-
-Test(vm, pivot_root_on_the_initramfs_root_is_refused_naming_it)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "pivot-initramfs");
-	lc_assert_error(&r, "create container \"pivot-initramfs\"", "pivot_root");
-	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, mount_covered_by_a_later_one_is_refused_with_mountinfo)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "covered");
-	lc_assert_error(&r, LC_COVERED_REFUSAL);
-	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, ro_bind_and_tmpfs_options_come_out_as_asked)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "mounts");
-	cr_assert_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, " /ro ro,nosuid[ ,]"), "/ro not ro,nosuid:\n%s", r.out);
-	cr_expect(lc_matches(r.out, " /t rw,nodev,noexec,noatime( [^ ]+)* - tmpfs tmpfs "
-				    "rw,size=1024k,mode=700[ ,]"),
-		  "/t not as asked:\n%s", r.out);
-	cr_expect(lc_matches(r.out, "^mode 700$"), "/t mode:\n%s", r.out);
-	cr_expect(lc_matches(r.out, "^root:x:0:0:"), "/ro is not rootfs/etc:\n%s", r.out);
-	cr_expect_null(strstr(r.out, "ro-writable"), "/ro is writable:\n%s", r.out);
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, recursive_ro_nosymfollow_and_propagation_come_out_as_asked)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "mounts");
-	cr_assert_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect(lc_matches(r.out, " /rro ro,nodev[ ,]"), "/rro not ro,nodev:\n%s", r.out);
-	cr_expect(lc_matches(r.out, " /strict rw,nodiratime,nosymfollow "), "/strict:\n%s", r.out);
-	cr_expect(lc_matches(r.out, " /shared rw,[^ ]* shared:[0-9]+ - tmpfs "), "/shared:\n%s",
-		  r.out);
-	cr_expect(lc_matches(r.out, " /slave rw,[^ ]* master:[0-9]+ - tmpfs "), "/slave:\n%s",
-		  r.out);
-	cr_expect(lc_matches(r.out, "^f$"), "/slave is not a bind of the /shared tmpfs:\n%s",
-		  r.out);
-	ctt_result_free(&r);
-	free(console);
-}
-
-/* libct/cgroup/bpf_devices.c on 6.1's cgroup2: the helper's child in a cgroup of its own
- * gets what the rules say, and the replacing program is the only one attached. */
-Test(vm, device_filter_on_cgroup2)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "devcg");
-	cr_assert_eq(r.status, 0, "devcg_check: %s", r.err);
-	cr_expect_str_eq(r.out, "programs 1\n"
-				"r /dev/null ok\n"
-				"w /dev/zero ok\n"
-				"r /dev/kmsg Operation not permitted\n"
-				"m b:7:0 ok\n"
-				"mr c:1:11 made, open Operation not permitted\n"
-				"programs 1\n"
-				"r /dev/kmsg ok\n"
-				"w /dev/kmsg Operation not permitted\n");
-	cr_expect_str_empty(r.err);
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, mknod_of_any_node_but_open_only_the_standard_on_cgroup2)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "mknod");
-	cr_expect_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect_str_eq(r.out, "blk-made\nblk-denied\nnull-ok\n");
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, pause_resume_update_and_devices_on_cgroup2)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "cgcmd");
-	cr_expect_eq(r.status, 0, "stdout:\n%s\nstderr:\n%s", r.out, r.err);
-	cr_expect_str_eq(r.out,
-			 "node denied\n"
-			 "pause rc 0\n"
-			 "  \"status\": \"paused\",\n"
-			 "frozen\n"
-			 "ctrun: pause container \"cgcmd\": cannot pause a container that is "
-			 "paused\n"
-			 "resume rc 0\n"
-			 "  \"status\": \"running\",\n"
-			 "thawed\n"
-			 "programs 1\n"
-			 "update rc 0\n"
-			 "pids.max 7 memory.max 67108864\n"
-			 "{\"type\":\"stats\",\"id\":\"cgcmd\"\n"
-			 "\"usage\":{\"limit\":67108864\n"
-			 "\"limit\":7}\n"
-			 "devices rc 0\n"
-			 "node allowed\n"
-			 "programs 1\n"
-			 "delete rc 0\n");
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, oom_kill_on_cgroup2_is_an_events_record)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "oom");
-	cr_expect_eq(r.status, 0, "stdout:\n%s\nstderr:\n%s", r.out, r.err);
-	cr_expect_str_eq(r.out, "hog 137\n"
-				"{\"type\":\"oom\",\"id\":\"oom\"\n"
-				"delete rc 0\n"
-				"events rc 0\n");
+	vm_result(&r, console, c->name);
+	if (c->status >= 0)
+		cr_expect_eq(r.status, c->status, "%s: exit %d\nstdout:\n%s\nstderr:\n%s", c->name,
+			     r.status, r.out, r.err);
+	if (c->first_line)
+		cr_expect(strcspn(r.out, "\n") == strlen(c->first_line) &&
+				  strncmp(r.out, c->first_line, strlen(c->first_line)) == 0,
+			  "%s: first line (its hostname) is not %s:\n%s", c->name, c->first_line,
+			  r.out);
+	if (c->out)
+		cr_expect_str_eq(r.out, c->out, "%s: stdout:\n%s", c->name, r.out);
+	expect_lines(c->name, "stdout", r.out, c->out_lines, 10);
+	expect_lines(c->name, "stderr", r.err, c->err_lines, 3);
+	if (c->not_in_out)
+		cr_expect_null(strstr(r.out, c->not_in_out), "%s: %s in stdout", c->name,
+			       c->not_in_out);
+	if (c->quiet)
+		cr_expect_str_empty(r.err, "%s: stderr:\n%s", c->name, r.err);
 	ctt_result_free(&r);
 	free(console);
 }
@@ -629,103 +577,41 @@ Test(vm, features_names_the_mountinfo_backend)
 	free(console);
 }
 
-/* Neither stage left a container behind (a failed create removes what it made). */
-Test(vm, no_container_is_left_in_the_guest)
+/* A case that must be refused: create's one error line with each needle, and the container
+ * never ran. */
+struct vm_refusal {
+	const char *name;
+	const char *needles[4];
+};
+
+static const struct vm_refusal refusals[] = {
+	/* pivot_root cannot leave the initramfs root: refused, naming it */
+	{"pivot-initramfs", {"create container \"pivot-initramfs\"", "pivot_root"}},
+	/* a mount covered by a later one, found with mountinfo (no statmount on 6.1) */
+	{"covered", {LC_COVERED_REFUSAL}},
+	/* a unified key the kernel has no file for */
+	{"cgv2-bad", {".linux.resources.unified[\"memory.bogus\"]", "does not exist"}},
+	/* an init the OOM killer ends during set-up: the error names the signal, not a bare
+	 * "exited", and nothing is left (the left-* and cgroups-left cases) */
+	{"too-small",
+	 {"create container \"too-small\"",
+	  "container init killed by signal 9 (SIGKILL) during set-up",
+	  "is the memory limit too small?"}},
+};
+
+ParameterizedTestParameters(vm, case_is_refused_with_one_error_line)
 {
-	char *console = vm_console();
-	for (const char *const *stage = (const char *const[]){"left-initramfs", "left-tmpfs", NULL};
-	     *stage; stage++) {
-		struct ctt_result r;
-		vm_result(&r, console, *stage);
-		cr_expect_eq(r.status, 0, "%s: list: %s", *stage, r.err);
-		cr_expect_str_empty(r.out, "%s: left:\n%s", *stage, r.out);
-		ctt_result_free(&r);
-	}
-	free(console);
+	return ctt_rows(CTT_COUNT(refusals));
 }
 
-Test(vm, cgroup_v2_limits_read_back_inside_and_born_in_the_cgroup)
+ParameterizedTest(size_t *i, vm, case_is_refused_with_one_error_line)
 {
+	const struct vm_refusal *c = &refusals[*i];
 	char *console = vm_console();
 	struct ctt_result r;
-	vm_result(&r, console, "cgv2");
-	cr_assert_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
-	cr_expect_str_eq(r.out, "67108864\n33554432\n50331648\n32\n25000 50000\n39\n0::/\n");
-	cr_expect(lc_matches(r.err, "cgroup /sys/fs/cgroup/ctrun/cgv2 made \\(v2 driver\\)$"),
-		  "not the v2 driver:\n%s", r.err);
-	cr_expect(lc_matches(r.err, "init born in its cgroup \\(CLONE_INTO_CGROUP\\)$"),
-		  "not born in its cgroup:\n%s", r.err);
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, docker_limits_on_cgroup2_with_zeros_unset)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "docker");
-	cr_expect_eq(r.status, 0, "exit %d, stderr:\n%s", r.status, r.err);
-	/* swap.max is memory+swap less memory; cpu.weight 20 is shares 512 */
-	cr_expect_str_eq(r.out, "67108864\n67108864\n20\n50000 100000\n50\n");
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, cgroup_v2_unknown_unified_key_is_refused)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "cgv2-bad");
-	lc_assert_error(&r, ".linux.resources.unified[\"memory.bogus\"]", "does not exist");
-	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
-	ctt_result_free(&r);
-	free(console);
-}
-
-Test(vm, true_runs_under_224_kib_on_cgroup2)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "tiny");
-	cr_expect_eq(r.status, 0, "stdout:\n%s\nstderr:\n%s", r.out, r.err);
-	cr_expect_str_eq(r.out, "memory.max " TINY_LIMIT "\n"
-				"start rc 0\n"
-				"  \"status\": \"stopped\",\n"
-				"oom_kill 0\n"
-				"delete rc 0\n"
-				"run rc 0\n");
-	ctt_result_free(&r);
-	vm_result(&r, console, "tiny-inside");
-	cr_expect_eq(r.status, 0, "cat memory.max under 224 KiB: exit %d, stderr:\n%s", r.status,
-		     r.err);
-	cr_expect_str_eq(r.out, TINY_LIMIT "\n");
-	ctt_result_free(&r);
-	free(console);
-}
-
-/* An init the OOM killer ends during set-up: the error says so (the signal, not a bare "exited"),
- * and nothing is left (no_container_is_left, no_cgroup_is_left). */
-Test(vm, init_killed_during_set_up_names_the_signal)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "too-small");
-	lc_assert_error(&r, "create container \"too-small\"",
-			"container init killed by signal 9 (SIGKILL) during set-up",
-			"is the memory limit too small?");
-	cr_expect_str_empty(r.out, "the container ran:\n%s", r.out);
-	ctt_result_free(&r);
-	free(console);
-}
-
-/* Every container's cgroup went with it: delete, run's end and the failed create. */
-Test(vm, no_cgroup_is_left_in_the_guest)
-{
-	char *console = vm_console();
-	struct ctt_result r;
-	vm_result(&r, console, "cgroups-left");
-	cr_expect_eq(r.status, 0, "find: %s", r.err);
-	cr_expect_str_empty(r.out, "left:\n%s", r.out);
+	vm_result(&r, console, c->name);
+	ctt_assert_error_line(&r, c->needles);
+	cr_expect_str_empty(r.out, "%s: the container ran:\n%s", c->name, r.out);
 	ctt_result_free(&r);
 	free(console);
 }

@@ -120,10 +120,3 @@ char *ctt_bundle_new(const struct ctt_bundle_opts *opts)
 	ctt_bundle_make(dir, opts);
 	return dir;
 }
-
-void ctt_config_set(const char *bundle, const char *path, const char *json)
-{
-	char *config = ctt_path(bundle, "config.json");
-	ctt_json_edit_file(config, path, json);
-	free(config);
-}

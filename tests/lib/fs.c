@@ -163,3 +163,74 @@ bool ctt_exists(const char *path)
 	struct stat st;
 	return lstat(path, &st) == 0;
 }
+
+char *ctt_write_tmp(const char *name, const char *text)
+{
+	char *dir = ctt_tmpdir();
+	char *path = ctt_path(dir, name);
+	ctt_write_file(path, text);
+	free(dir);
+	return path;
+}
+
+void ctt_chown_tree(const char *path, unsigned uid)
+{
+	char owner[32];
+	snprintf(owner, sizeof(owner), "%u:%u", uid, uid);
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"chown", "-R", "-h", owner, path, NULL});
+	cr_assert_eq(r.status, 0, "chown -R %s %s: %s", owner, path, r.err);
+	ctt_result_free(&r);
+}
+
+void ctt_make_searchable(const char *dir)
+{
+	cr_assert_eq(chmod(dir, 0755), 0, "chmod %s: %s", dir, strerror(errno));
+}
+
+void ctt_wait_file(const char *path)
+{
+	for (unsigned waited = 0; !ctt_exists(path); waited += 20) {
+		cr_assert_lt(waited, CTT_POLL_LIMIT_MS, "\"%s\" never appeared", path);
+		ctt_sleep_ms(20);
+	}
+}
+
+char *ctt_wait_content(const char *path, const char *needle)
+{
+	for (unsigned waited = 0;; waited += 20) {
+		char *text = ctt_exists(path) ? ctt_read_file(path) : strdup("");
+		if (strstr(text, needle))
+			return text;
+		cr_assert_lt(waited, CTT_POLL_LIMIT_MS, "\"%s\" never held \"%s\": %s", path,
+			     needle, text);
+		free(text);
+		ctt_sleep_ms(20);
+	}
+}
+
+void ctt_assert_file_text(const char *path, const char *want)
+{
+	char *got = ctt_read_file(path);
+	cr_expect_str_eq(got, want, "%s changed", path);
+	free(got);
+}
+
+unsigned ctt_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+	unsigned n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+char *ctt_tmp_path(const char *name)
+{
+	char *dir = ctt_tmpdir();
+	char *path = ctt_path(dir, name);
+	free(dir);
+	return path;
+}

@@ -282,3 +282,23 @@ char *ctt_json_text(yajl_val v)
 	yajl_gen_free(g);
 	return out;
 }
+
+char *ctt_json_quote(const char *s)
+{
+	char *out = malloc(strlen(s) * 6 + 3);
+	cr_assert_not_null(out, "out of memory");
+	char *p = out;
+	*p++ = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			p += sprintf(p, "\\%c", c);
+		else if (c < 0x20)
+			p += sprintf(p, "\\u%04x", c);
+		else
+			*p++ = (char)c;
+	}
+	*p++ = '"';
+	*p = '\0';
+	return out;
+}

@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,9 +66,7 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* environ with opts->env laid over it (same NAME replaced). Built before fork: the child of
- * a possibly threaded process should only exec. */
-static char **build_env(const char *const *extra)
+char **ctt_env_with(const char *const *extra)
 {
 	size_t n = 0, m = 0;
 	while (environ[n])
@@ -95,18 +95,27 @@ static void make_pipe(int fds[2])
 	cr_assert_eq(pipe2(fds, O_CLOEXEC), 0, "pipe2: %s", strerror(errno));
 }
 
+/* What a child gets before it execs: its stdio, an optional fd 3 and working directory. */
+struct ctt_child {
+	int in, out, err;
+	int fd3;	 /* -1: none */
+	const char *cwd; /* NULL: the test's */
+	bool own_group;	 /* in a process group of its own (what a timeout kills) */
+};
+
 /* In the child: never returns. Only async-signal-safe calls. */
-static void exec_child(const struct ctt_run_opts *opts, int in, int out, int err,
-		       const char *const *argv, char **env)
+static void exec_child(const struct ctt_child *c, const char *const *argv, char *const *env)
 {
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL); /* the parent ignores it; SIG_IGN would survive execve */
-	setpgid(0, 0);		  /* so a timeout kills what it started too */
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+	signal(SIGPIPE, SIG_DFL); /* ctt_run ignores it; SIG_IGN would survive execve */
+	if (c->own_group)
+		setpgid(0, 0); /* so a timeout kills what it started too */
+	if (dup2(c->in, 0) < 0 || dup2(c->out, 1) < 0 || dup2(c->err, 2) < 0 ||
+	    (c->fd3 >= 0 && dup2(c->fd3, 3) < 0))
 		_exit(127);
-	if (opts->cwd && chdir(opts->cwd) < 0) {
+	if (c->cwd && chdir(c->cwd) < 0) {
 		static const char msg[] = "ctt_run: chdir failed\n";
 		(void)!write(2, msg, sizeof(msg) - 1);
 		_exit(127);
@@ -127,11 +136,17 @@ static void start(struct run *r, const struct ctt_run_opts *opts, const char *co
 	cr_assert_geq(pin[0], 0, "stdin: %s", strerror(errno));
 	make_pipe(pout);
 	make_pipe(perr);
-	char **env = build_env(opts->env);
+	char **env = ctt_env_with(opts->env);
+	struct ctt_child child = {.in = pin[0],
+				  .out = pout[1],
+				  .err = perr[1],
+				  .fd3 = -1,
+				  .cwd = opts->cwd,
+				  .own_group = true};
 	r->pid = fork();
 	cr_assert_geq(r->pid, 0, "fork: %s", strerror(errno));
 	if (r->pid == 0)
-		exec_child(opts, pin[0], pout[1], perr[1], argv, env);
+		exec_child(&child, argv, env);
 	free(env);
 	close(pin[0]);
 	close(pout[1]);
@@ -327,4 +342,77 @@ unsigned ctt_count_lines(const char *s)
 		if (*s == '\n' || s[1] == '\0')
 			n++;
 	return n;
+}
+
+pid_t ctt_fork_exec(const char *const *argv, char *const *env, const char *in_file, const char *out,
+		    const char *err, int fd3)
+{
+	struct ctt_child c = {
+		.in = open(in_file, O_RDONLY | O_CLOEXEC),
+		.out = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644),
+		.err = open(err, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644),
+		.fd3 = fd3,
+	};
+	cr_assert(c.in >= 0 && c.out >= 0 && c.err >= 0, "open \"%s\", \"%s\", \"%s\": %s", in_file,
+		  out, err, strerror(errno));
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid == 0)
+		exec_child(&c, argv, env ? env : environ);
+	close(c.in);
+	close(c.out);
+	close(c.err);
+	return pid;
+}
+
+char *ctt_which(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs = strdup(path && *path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
+	cr_assert_not_null(dirs, "out of memory");
+	char *found = NULL;
+	for (char *save, *d = strtok_r(dirs, ":", &save); d && !found;
+	     d = strtok_r(NULL, ":", &save)) {
+		char *candidate = ctt_path(d, name);
+		if (access(candidate, X_OK) == 0)
+			found = candidate;
+		else
+			free(candidate);
+	}
+	free(dirs);
+	return found;
+}
+
+void ctt_sleep_ms(unsigned ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+	nanosleep(&ts, NULL);
+}
+
+bool ctt_matches(const char *text, const char *pattern)
+{
+	regex_t re;
+	cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE), 0,
+		     "bad regex %s", pattern);
+	bool ok = regexec(&re, text, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+void ctt_strip_cr(char *s)
+{
+	char *out = s;
+	for (; *s; s++)
+		if (*s != '\r')
+			*out++ = *s;
+	*out = '\0';
+}
+
+bool ctt_in_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
 }

@@ -1,5 +1,11 @@
-/* Helpers for the integration tests: run ctrun, make temporary bundles, read JSON, check
- * documents against the spec's schemas.
+/* Helpers for the integration tests: run ctrun and other programs, make temporary files and
+ * bundles, read JSON, check documents against the spec's schemas. The one helper library of
+ * the tests, in tests/lib by concern: this header (run.c, proc.c, fs.c, json.c, bundle.c,
+ * schema.c, checks.c); container.h, a container under test with its own state root
+ * (container.c, config.c, spawn.c, checks.c); cgroup.h, the cgroup suites' subtree
+ * (cgroup.c); host_null.h, a /dev/null of the test's own (host_null.c); rows.h,
+ * parameterized tests over a table; difftable.h, the differential table (difftable.c, also
+ * in the unit tests).
  *
  * Set-up helpers never return an error: a failure of the machinery (fork, mkdir, a missing
  * $CTRUN) fails the test with cr_assert_fail() and says what went wrong, and a missing
@@ -20,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <yajl/yajl_tree.h>
 
 /* ---- running programs (run.c) ---- */
@@ -66,10 +73,75 @@ const char *ctt_helper(const char *name);
 /* Number of lines of s (a last line without '\n' counts). */
 unsigned ctt_count_lines(const char *s);
 
+/* ---- processes (run.c, proc.c) ---- */
+
+/* Forks argv (a name without '/' looked up in PATH) with stdin from in_file, stdout and
+ * stderr appended to out and err (which may be one file), fd3 (when >= 0) as its fd 3 and env
+ * as its environment (NULL: the test's); returns its pid, which the caller waits for. */
+pid_t ctt_fork_exec(const char *const *argv, char *const *env, const char *in_file, const char *out,
+		    const char *err, int fd3);
+/* Whether pid is a live process (a zombie has exited). Read here, not through libct, so
+ * that ctrun's own parser does not judge ctrun. */
+bool ctt_alive(pid_t pid);
+
+/* readlink of /proc/<who>/ns/<name> ("self" or a pid), e.g. "mnt:[4026531841]", malloc'd. */
+char *ctt_ns_link(const char *who, const char *name);
+
+/* Number of processes whose pid namespace is that of pid and whose cmdline is cmdline
+ * (arguments joined by spaces). */
+int ctt_count_in_pidns(pid_t pid, const char *cmdline);
+/* The pid (as seen here) of one such process; fails when none comes within the poll limit. */
+pid_t ctt_find_in_pidns(pid_t pid, const char *cmdline);
+/* Polls until ctt_count_in_pidns() is want (fails after 10 s). */
+void ctt_wait_count_in_pidns(pid_t pid, const char *cmdline, int want);
+
+/* Its start time (field 22 of /proc/PID/stat, clock ticks since boot). */
+unsigned long long ctt_start_time(pid_t pid);
+/* How many processes other than the test have entry ("NAME=value") in their environment. */
+int ctt_count_processes_with_env(const char *entry);
+/* environ with extra ("NAME=value", NULL-terminated; may be NULL) laid over it, same NAME
+ * replaced; built before a fork, since the child of a threaded process should only exec.
+ * Free the array only. */
+char **ctt_env_with(const char *const *extra);
+/* The path of program name in $PATH (malloc'd), NULL when it is not there. */
+char *ctt_which(const char *name);
+void ctt_sleep_ms(unsigned ms);
+
+/* ---- checks (checks.c, run.c, fs.c) ---- */
+
+/* How long a test polls for something to happen before it fails. */
+#define CTT_POLL_LIMIT_MS 10000
+
+/* Whether item is one of the comma-separated list ("rw,nosuid,nodev"). */
+bool ctt_in_list(const char *list, const char *item);
+/* Whether text has a line matching regex (extended). */
+bool ctt_matches(const char *text, const char *regex);
+/* Removes the "\r" a terminal puts before each "\n", so lines can be matched. */
+void ctt_strip_cr(char *s);
+/* The run exited with status and wrote exactly out and err. */
+void ctt_expect_output(const struct ctt_result *r, int status, const char *out, const char *err);
+/* An error of ctrun: non-zero exit, one line on stderr that contains each of the
+ * NULL-terminated needles. */
+void ctt_assert_error_line(const struct ctt_result *r, const char *const *needles);
+#define ctt_assert_error(r, ...) ctt_assert_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
+/* The whole --log file is one JSON object {"level":"error","msg":...,"time":...} (Podman
+ * unmarshals it as one), its msg holding needle. */
+void ctt_assert_log_one_error(const char *log, const char *needle);
+/* The file holds exactly want (a victim file a container must not have written). */
+void ctt_assert_file_text(const char *path, const char *want);
+
+/* Polls until the file exists (fails after 10 s). */
+void ctt_wait_file(const char *path);
+/* Polls until the file holds needle (fails after 10 s); returns the content, malloc'd. */
+char *ctt_wait_content(const char *path, const char *needle);
+
 /* ---- files and temporary directories (fs.c) ---- */
 
 /* A new empty directory under $TMPDIR (or /tmp), removed by ctt_cleanup(). malloc'd. */
 char *ctt_tmpdir(void);
+
+/* "dir/name" for a new ctt_tmpdir() dir, malloc'd (name is not made). */
+char *ctt_tmp_path(const char *name);
 
 /* Removes every directory ctt_tmpdir() made in this test. Use as a suite's .fini. */
 void ctt_cleanup(void);
@@ -92,8 +164,19 @@ char *ctt_read_file(const char *path);
 
 bool ctt_exists(const char *path);
 
+/* Entries of dir, "." and ".." aside; fails the test when dir cannot be opened. */
+unsigned ctt_count_entries(const char *dir);
+
+/* A file of text in a fresh directory of the test's (ctt_tmpdir()): its path, malloc'd. */
+char *ctt_write_tmp(const char *name, const char *text);
+
+/* chown -R -h uid:uid path (for a user namespace's mapped root). */
+void ctt_chown_tree(const char *path, unsigned uid);
+/* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
+void ctt_make_searchable(const char *dir);
+
 /* fn runs first at the next ctt_cleanup() (once): what a helper library must undo before the
- * directories go, e.g. the containers of lifecycle_util, also when a test skips. */
+ * directories go, e.g. the containers of container.h, also when a test skips. */
 void ctt_cleanup_first(void (*fn)(void));
 
 /* Skips the current test with the reason, after ctt_cleanup() (Criterion runs no .fini for
@@ -123,6 +206,9 @@ char *ctt_bundle_new(const struct ctt_bundle_opts *opts);
 void ctt_config_set(const char *bundle, const char *path, const char *json);
 
 /* ---- JSON (json.c) ---- */
+
+/* JSON string literal of s, malloc'd. */
+char *ctt_json_quote(const char *s);
 
 /* Paths: "" or "." is the document, ".process.args[0]", ".annotations[\"a.b\"]". */
 

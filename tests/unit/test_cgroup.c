@@ -22,6 +22,15 @@ static const char hybrid_cgroup[] = "9:name=systemd:/user.slice\n"
 				    "2:cpu,cpuacct:/\n"
 				    "0::/user.slice\n";
 
+/* The v1 hierarchy i of l has key (its controllers) and the caller's cgroup in it. */
+static void expect_hierarchy(const struct ct_cgroup_layout *l, size_t i, const char *key,
+			     const char *caller_path)
+{
+	cr_assert_lt(i, l->n_v1);
+	cr_expect_str_eq(l->v1[i].key, key, "hierarchy %zu", i);
+	cr_expect_str_eq(l->v1[i].caller_path, caller_path, "hierarchy %zu (%s)", i, key);
+}
+
 Test(cgroup_layout, hybrid_hierarchies_keys_and_caller_paths)
 {
 	struct ct_cgroup_layout l;
@@ -30,10 +39,8 @@ Test(cgroup_layout, hybrid_hierarchies_keys_and_caller_paths)
 		     err.msg);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_HYBRID);
 	cr_assert_eq(l.n_v1, 3, "the pids mount outside /sys/fs/cgroup does not count");
-	cr_expect_str_eq(l.v1[0].key, "cpu,cpuacct");
-	cr_expect_str_eq(l.v1[0].caller_path, "/");
-	cr_expect_str_eq(l.v1[1].key, "memory");
-	cr_expect_str_eq(l.v1[1].caller_path, "/process_api/abc");
+	expect_hierarchy(&l, 0, "cpu,cpuacct", "/");
+	expect_hierarchy(&l, 1, "memory", "/process_api/abc");
 	cr_expect_str_eq(l.v1[2].key, "name=systemd");
 	cr_expect_str_eq(l.v1[2].mountpoint, "/sys/fs/cgroup/systemd");
 	cr_expect_str_eq(l.v1[0].options, "cpu,cpuacct", "rw is not a hierarchy's option");
@@ -45,24 +52,27 @@ Test(cgroup_layout, hybrid_hierarchies_keys_and_caller_paths)
 	ct_cgroup_layout_free(&l);
 }
 
+/* The layout of a mountinfo and a /proc/self/cgroup text, which must parse. */
+static void parse_layout(const char *mountinfo, const char *cgroup, struct ct_cgroup_layout *l)
+{
+	cr_assert_eq(ct_cgroup_layout_parse(mountinfo, cgroup, l, NULL), 0, "%s", mountinfo);
+}
+
 Test(cgroup_layout, unified_and_legacy_and_none)
 {
 	struct ct_cgroup_layout l;
-	cr_assert_eq(ct_cgroup_layout_parse("25 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
-					    "0::/init.scope\n", &l, NULL),
-		     0);
+	parse_layout("25 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/init.scope\n",
+		     &l);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_UNIFIED);
 	cr_expect_str_eq(l.unified_caller_path, "/init.scope");
 	ct_cgroup_layout_free(&l);
-	cr_assert_eq(ct_cgroup_layout_parse("34 30 0:31 / /sys/fs/cgroup/memory rw - cgroup cgroup "
-					    "rw,memory\n",
-					    "4:memory:/\n", &l, NULL),
-		     0);
+	parse_layout("34 30 0:31 / /sys/fs/cgroup/memory rw - cgroup cgroup "
+		     "rw,memory\n",
+		     "4:memory:/\n", &l);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_LEGACY);
 	cr_expect_null(l.unified_mount);
 	ct_cgroup_layout_free(&l);
-	cr_assert_eq(ct_cgroup_layout_parse("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n", "", &l, NULL),
-		     0);
+	parse_layout("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n", "", &l);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_NONE);
 	ct_cgroup_layout_free(&l);
 }
@@ -72,23 +82,20 @@ Test(cgroup_layout, unified_and_legacy_and_none)
 Test(cgroup_layout, a_mount_over_a_hierarchy_hides_it)
 {
 	struct ct_cgroup_layout l;
-	cr_assert_eq(ct_cgroup_layout_parse(
-			     "30 22 0:26 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
-			     "31 22 0:27 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
-			     "32 22 0:28 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
-			     "90 30 0:60 / /sys/fs/cgroup/unified rw - tmpfs none rw\n"
-			     "91 32 0:61 / /sys/fs/cgroup/pids rw - tmpfs none rw\n",
-			     "5:pids:/\n4:memory:/m\n0::/\n", &l, NULL),
-		     0);
+	parse_layout("30 22 0:26 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+		     "31 22 0:27 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+		     "32 22 0:28 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
+		     "90 30 0:60 / /sys/fs/cgroup/unified rw - tmpfs none rw\n"
+		     "91 32 0:61 / /sys/fs/cgroup/pids rw - tmpfs none rw\n",
+		     "5:pids:/\n4:memory:/m\n0::/\n", &l);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_LEGACY);
 	cr_expect_null(l.unified_mount);
 	cr_assert_eq(l.n_v1, 1);
 	cr_expect_str_eq(l.v1[0].key, "memory");
 	ct_cgroup_layout_free(&l);
-	cr_assert_eq(ct_cgroup_layout_parse("25 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n"
-					    "90 25 0:60 / /sys/fs/cgroup rw - tmpfs none rw\n",
-					    "0::/\n", &l, NULL),
-		     0);
+	parse_layout("25 22 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n"
+		     "90 25 0:60 / /sys/fs/cgroup rw - tmpfs none rw\n",
+		     "0::/\n", &l);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_NONE);
 	ct_cgroup_layout_free(&l);
 }
@@ -99,17 +106,14 @@ Test(cgroup_layout, a_mount_over_a_hierarchy_hides_it)
 Test(cgroup_layout, fields_found_however_spaced)
 {
 	struct ct_cgroup_layout l;
-	cr_assert_eq(ct_cgroup_layout_parse(
-			     "31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw shared:9 master:2 - "
-			     "cgroup cgroup rw,cpu,cpuacct\n"
-			     "34  30 0:31  /sub   /sys/fs/cgroup/memory rw -  cgroup  cgroup  "
-			     "rw,memory",
-			     "4:memory:/m\n2:cpu,cpuacct:/c\n", &l, NULL),
-		     0);
+	parse_layout("31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw shared:9 master:2 - "
+		     "cgroup cgroup rw,cpu,cpuacct\n"
+		     "34 30 0:31 /sub /sys/fs/cgroup/memory rw - cgroup cgroup "
+		     "rw,memory",
+		     "4:memory:/m\n2:cpu,cpuacct:/c\n", &l);
 	cr_expect_eq(l.mode, CT_CGROUP_MODE_LEGACY);
 	cr_assert_eq(l.n_v1, 2);
-	cr_expect_str_eq(l.v1[0].key, "cpu,cpuacct");
-	cr_expect_str_eq(l.v1[0].caller_path, "/c");
+	expect_hierarchy(&l, 0, "cpu,cpuacct", "/c");
 	cr_expect_str_eq(l.v1[1].mount_root, "/sub");
 	cr_expect_str_eq(l.v1[1].mountpoint, "/sys/fs/cgroup/memory");
 	cr_expect_str_eq(l.v1[1].caller_path, "/m");
@@ -138,8 +142,7 @@ Test(cgroup_layout, caller_line_matches_whole_controllers)
 			     NULL),
 		     0);
 	cr_assert_eq(l.n_v1, 1);
-	cr_expect_str_eq(l.v1[0].key, "cpu");
-	cr_expect_str_eq(l.v1[0].caller_path, "/mine");
+	expect_hierarchy(&l, 0, "cpu", "/mine");
 	ct_cgroup_layout_free(&l);
 }
 
@@ -179,11 +182,16 @@ static void assert_resolves(const char *given, const char *caller, const char *w
 
 Test(cgroup_path, absolute_relative_and_default)
 {
-	assert_resolves("/machine/web", "/user.slice", "/machine/web");
-	assert_resolves("/machine//web/", "/", "/machine/web");
-	assert_resolves("pod/web", "/process_api/abc", "/process_api/abc/pod/web");
-	assert_resolves("pod/web", "/", "/pod/web");
-	assert_resolves("", "/process_api/abc", "/process_api/abc/ctrun/web");
+	/* cgroupsPath, the caller's cgroup, where the container goes */
+	static const char *const rows[][3] = {
+		{"/machine/web", "/user.slice", "/machine/web"},
+		{"/machine//web/", "/", "/machine/web"},
+		{"pod/web", "/process_api/abc", "/process_api/abc/pod/web"},
+		{"pod/web", "/", "/pod/web"},
+		{"", "/process_api/abc", "/process_api/abc/ctrun/web"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_resolves(rows[i][0], rows[i][1], rows[i][2]);
 	assert_resolves(NULL, "/", "/ctrun/web");
 }
 

@@ -56,42 +56,41 @@ static void assert_fd_is(int fd, const char *path)
 	cr_expect(a.st_ino == b.st_ino && a.st_dev == b.st_dev, "the fd is not %s", path);
 }
 
-Test(cgroup_mkdir, a_leaf_whose_parent_exists)
+/* ct_cg_mkdir_leaf of rel (below the test's root) succeeds with an fd of it and records
+ * first_made (relative; NULL: nothing made) as the first directory it made. */
+static void assert_leaf_made(const char *rel, const char *first_made)
 {
 	struct ct_error err = {0};
 	int fd;
-	char *made;
-	mkdir(at("parent"), 0755);
-	cr_assert_eq(ct_cg_mkdir_leaf(at("parent/leaf"), &fd, &made, &err), 0, "%s", err.msg);
-	assert_fd_is(fd, at("parent/leaf"));
-	cr_expect_str_eq(made, at("parent/leaf"));
+	char *made = (char *)"unset", *path = strdup(at(rel));
+	cr_assert_eq(ct_cg_mkdir_leaf(path, &fd, &made, &err), 0, "%s", err.msg);
+	assert_fd_is(fd, path);
+	if (first_made) {
+		cr_expect_str_eq(made, at(first_made), "%s", rel);
+		free(made);
+	} else {
+		cr_expect_null(made, "%s was made", made);
+	}
 	close(fd);
-	free(made);
+	free(path);
+}
+
+Test(cgroup_mkdir, a_leaf_whose_parent_exists)
+{
+	mkdir(at("parent"), 0755);
+	assert_leaf_made("parent/leaf", "parent/leaf");
 }
 
 Test(cgroup_mkdir, missing_parents_are_made_and_the_first_made_recorded)
 {
-	struct ct_error err = {0};
-	int fd;
-	char *made;
-	cr_assert_eq(ct_cg_mkdir_leaf(at("a/b/c/leaf"), &fd, &made, &err), 0, "%s", err.msg);
-	assert_fd_is(fd, at("a/b/c/leaf"));
-	cr_expect_str_eq(made, at("a"));
-	close(fd);
-	free(made);
+	assert_leaf_made("a/b/c/leaf", "a");
 }
 
 Test(cgroup_mkdir, a_leaf_that_exists_is_opened_not_made)
 {
-	struct ct_error err = {0};
-	int fd;
-	char *made = (char *)"unset";
 	mkdir(at("p"), 0755);
 	mkdir(at("p/leaf"), 0755);
-	cr_assert_eq(ct_cg_mkdir_leaf(at("p/leaf"), &fd, &made, &err), 0, "%s", err.msg);
-	assert_fd_is(fd, at("p/leaf"));
-	cr_expect_null(made);
-	close(fd);
+	assert_leaf_made("p/leaf", NULL);
 }
 
 Test(cgroup_mkdir, a_leaf_that_is_a_file_fails_naming_it)

@@ -1,39 +1,17 @@
 /* config.json -> struct oci_config: every section of config.md and config-linux.md lands in
  * the struct, and every refusal says file, JSON path and reason exactly. */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "oci/config.h"
+#include "tests/unit/reports.h"
 
 /* JSON written as C tokens: `#` stringizes without expanding macros, so true/false/null
  * and the "linux" key survive as written. */
 #define JSON(...) #__VA_ARGS__
-
-#define MAX_REPORTS 16
-
-struct reports {
-	unsigned nerrors, nunknown;
-	char errors[MAX_REPORTS][CT_ERROR_MSG_MAX];
-	char unknown[MAX_REPORTS][600];
-};
-
-static void collect_error(void *data, const char *msg)
-{
-	struct reports *r = data;
-	if (r->nerrors < MAX_REPORTS)
-		snprintf(r->errors[r->nerrors], sizeof(r->errors[0]), "%s", msg);
-	r->nerrors++;
-}
-
-static void collect_unknown(void *data, const char *file, const char *path)
-{
-	struct reports *r = data;
-	if (r->nunknown < MAX_REPORTS)
-		snprintf(r->unknown[r->nunknown], sizeof(r->unknown[0]), "%s %s", file, path);
-	r->nunknown++;
-}
 
 /* A minimal valid document plus the members of `object` ("{...}"). The result lives until
  * the next call. */
@@ -318,34 +296,60 @@ static const char full_doc[] = JSON({
 	}
 });
 
-static struct oci_config *parse_full(void)
+/* A parsed config freed when it goes out of scope. */
+static void config_free_ptr(struct oci_config **c)
 {
-	return parse(full_doc);
+	oci_config_free(*c);
+}
+
+#define config_ptr __attribute__((cleanup(config_free_ptr))) struct oci_config *
+
+/* The full document, parsed before each test of the suite and freed after it. */
+static struct oci_config *full;
+
+static void parse_full(void)
+{
+	full = parse(full_doc);
+}
+
+static void free_full(void)
+{
+	oci_config_free(full);
+	full = NULL;
+}
+
+TestSuite(config_full, .init = parse_full, .fini = free_full);
+
+/* The map holds exactly the pairs of kv (key, value, key, value, ..., NULL), in order. */
+static void expect_map(const oci_string_map *map, const char *const *kv)
+{
+	size_t n = 0;
+	while (kv[2 * n])
+		n++;
+	cr_assert_eq(map->len, n, "%zu entries, expected %zu", map->len, n);
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_str_eq(map->items[i].key, kv[2 * i]);
+		cr_expect_str_eq(map->items[i].value, kv[2 * i + 1]);
+	}
 }
 
 Test(config_full, top_level)
 {
-	struct oci_config *c = parse_full();
-	cr_expect_str_eq(c->oci_version, "1.3.0");
-	cr_expect_str_eq(c->root.path, "rootfs");
-	cr_expect(c->root.readonly);
-	cr_expect_str_eq(c->hostname, "web");
-	cr_expect_str_eq(c->domainname, "example.org");
-	cr_expect(c->has_process);
-	cr_expect(c->has_hooks);
-	cr_expect(c->has_linux_);
-	cr_assert_eq(c->annotations.len, 2);
-	cr_expect_str_eq(c->annotations.items[0].key, "com.example.key1");
-	cr_expect_str_eq(c->annotations.items[0].value, "value1");
-	cr_expect_str_eq(c->annotations.items[1].key, "key2");
-	cr_expect_str_eq(c->annotations.items[1].value, "");
-	oci_config_free(c);
+	cr_expect_str_eq(full->oci_version, "1.3.0");
+	cr_expect_str_eq(full->root.path, "rootfs");
+	cr_expect(full->root.readonly);
+	cr_expect_str_eq(full->hostname, "web");
+	cr_expect_str_eq(full->domainname, "example.org");
+	cr_expect(full->has_process);
+	cr_expect(full->has_hooks);
+	cr_expect(full->has_linux_);
+	expect_map(&full->annotations,
+		   (const char *const[]){"com.example.key1", "value1", "key2", "", NULL});
 }
 
 Test(config_full, process_basics)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_process *p = &c->process;
+	const struct oci_process *p = &full->process;
 	cr_expect(p->terminal);
 	cr_expect(p->has_console_size);
 	cr_expect_eq(p->console_size.height, 24);
@@ -363,30 +367,27 @@ Test(config_full, process_basics)
 	cr_expect(p->no_new_privileges);
 	cr_expect(p->has_oom_score_adj);
 	cr_expect_eq(p->oom_score_adj, -500);
-	oci_config_free(c);
 }
 
 Test(config_full, process_user)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_user *u = &c->process.user;
-	cr_expect(c->process.has_user);
+	const struct oci_user *u = &full->process.user;
+	cr_expect(full->process.has_user);
 	cr_expect_eq(u->uid, 1000);
 	cr_expect_eq(u->gid, 1001);
 	cr_expect(u->has_umask);
 	cr_expect_eq(u->umask, 022);
 	cr_assert_eq(u->additional_gids.len, 2);
 	cr_expect_eq(u->additional_gids.items[0], 5);
-	cr_expect_eq(u->additional_gids.items[1], UINT32_MAX - 1); /* the largest id: (uid_t)-1 is none */
+	cr_expect_eq(u->additional_gids.items[1],
+		     UINT32_MAX - 1); /* the largest id: (uid_t)-1 is none */
 	cr_expect_str_eq(u->username, "alice");
-	oci_config_free(c);
 }
 
 Test(config_full, process_capabilities)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_capabilities *k = &c->process.capabilities;
-	cr_expect(c->process.has_capabilities);
+	const struct oci_capabilities *k = &full->process.capabilities;
+	cr_expect(full->process.has_capabilities);
 	cr_assert_eq(k->bounding.len, 3);
 	cr_expect_str_eq(k->bounding.items[0], "CAP_AUDIT_WRITE");
 	cr_expect_str_eq(k->bounding.items[2], "CAP_NET_BIND_SERVICE");
@@ -397,27 +398,23 @@ Test(config_full, process_capabilities)
 	cr_expect_str_eq(k->permitted.items[1], "CAP_NET_BIND_SERVICE");
 	cr_assert_eq(k->ambient.len, 1);
 	cr_expect_str_eq(k->ambient.items[0], "CAP_NET_BIND_SERVICE");
-	oci_config_free(c);
 }
 
 Test(config_full, process_rlimits)
 {
-	struct oci_config *c = parse_full();
-	cr_assert_eq(c->process.rlimits.len, 2);
-	const struct oci_rlimit *r = c->process.rlimits.items;
+	cr_assert_eq(full->process.rlimits.len, 2);
+	const struct oci_rlimit *r = full->process.rlimits.items;
 	cr_expect_str_eq(r[0].type, "RLIMIT_NOFILE");
 	cr_expect_eq(r[0].soft, 1024);
 	cr_expect_eq(r[0].hard, 4096);
 	cr_expect_str_eq(r[1].type, "RLIMIT_CORE");
 	cr_expect_eq(r[1].soft, 0);
 	cr_expect_eq(r[1].hard, UINT64_MAX);
-	oci_config_free(c);
 }
 
 Test(config_full, process_io_priority_scheduler_affinity)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_process *p = &c->process;
+	const struct oci_process *p = &full->process;
 	cr_expect(p->has_io_priority);
 	cr_expect_eq(p->io_priority.class, OCI_IOPRIO_CLASS_IDLE);
 	cr_expect_eq(p->io_priority.priority, 4);
@@ -436,14 +433,12 @@ Test(config_full, process_io_priority_scheduler_affinity)
 	cr_expect(p->has_exec_cpu_affinity);
 	cr_expect_str_eq(p->exec_cpu_affinity.initial, "7");
 	cr_expect_str_eq(p->exec_cpu_affinity.final, "0-3,7");
-	oci_config_free(c);
 }
 
 Test(config_full, mounts)
 {
-	struct oci_config *c = parse_full();
-	cr_assert_eq(c->mounts.len, 2);
-	const struct oci_mount *m = c->mounts.items;
+	cr_assert_eq(full->mounts.len, 2);
+	const struct oci_mount *m = full->mounts.items;
 	cr_expect_str_eq(m[0].destination, "/proc");
 	cr_expect_str_eq(m[0].type, "proc");
 	cr_expect_str_eq(m[0].source, "proc");
@@ -462,13 +457,11 @@ Test(config_full, mounts)
 	cr_expect_eq(m[1].gid_mappings.items[0].container_id, 1);
 	cr_expect_eq(m[1].gid_mappings.items[0].host_id, 200000);
 	cr_expect_eq(m[1].gid_mappings.items[0].size, 1000);
-	oci_config_free(c);
 }
 
 Test(config_full, hooks_all_six)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_hooks *h = &c->hooks;
+	const struct oci_hooks *h = &full->hooks;
 	cr_assert_eq(h->prestart.len, 1);
 	cr_expect_str_eq(h->prestart.items[0].path, "/usr/bin/fix-mounts");
 	cr_assert_eq(h->prestart.items[0].args.len, 2);
@@ -489,13 +482,11 @@ Test(config_full, hooks_all_six)
 	cr_assert_eq(h->poststop.len, 1);
 	cr_expect_str_eq(h->poststop.items[0].path, "/usr/sbin/cleanup.sh");
 	cr_expect_str_eq(h->poststop.items[0].args.items[1], "-f");
-	oci_config_free(c);
 }
 
 Test(config_full, linux_namespaces_and_id_mappings)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_linux *lx = &c->linux_;
+	const struct oci_linux *lx = &full->linux_;
 	cr_assert_eq(lx->namespaces.len, 8);
 	static const int types[] = {OCI_NS_PID, OCI_NS_NETWORK, OCI_NS_MOUNT,  OCI_NS_IPC,
 				    OCI_NS_UTS, OCI_NS_USER,	OCI_NS_CGROUP, OCI_NS_TIME};
@@ -510,27 +501,23 @@ Test(config_full, linux_namespaces_and_id_mappings)
 	cr_expect_eq(lx->gid_mappings.items[0].host_id, 2000);
 	cr_expect_eq(lx->gid_mappings.items[1].container_id, 16000);
 	cr_expect_eq(lx->gid_mappings.items[1].host_id, UINT32_MAX - 1);
-	oci_config_free(c);
 }
 
 Test(config_full, linux_time_offsets)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_time_offsets *t = &c->linux_.time_offsets;
-	cr_expect(c->linux_.has_time_offsets);
+	const struct oci_time_offsets *t = &full->linux_.time_offsets;
+	cr_expect(full->linux_.has_time_offsets);
 	cr_expect(t->has_boottime);
 	cr_expect_eq(t->boottime.secs, -10);
 	cr_expect_eq(t->boottime.nanosecs, 500);
 	cr_expect(t->has_monotonic);
 	cr_expect_eq(t->monotonic.secs, 1000000);
 	cr_expect_eq(t->monotonic.nanosecs, 0);
-	oci_config_free(c);
 }
 
 Test(config_full, linux_devices_and_net_devices)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_linux *lx = &c->linux_;
+	const struct oci_linux *lx = &full->linux_;
 	cr_assert_eq(lx->devices.len, 3);
 	const struct oci_device *d = lx->devices.items;
 	cr_expect_str_eq(d[0].type, "c");
@@ -555,13 +542,12 @@ Test(config_full, linux_devices_and_net_devices)
 	cr_expect_str_eq(lx->net_devices.items[1].key, "ens4");
 	cr_expect_null(lx->net_devices.items[1].name);
 	cr_expect_str_eq(lx->cgroups_path, "/myRuntime/myContainer");
-	oci_config_free(c);
 }
 
 /* Podman passes the host node's st_mode: S_IFCHR|0620 for a tty, S_IFBLK|0660, S_IFIFO. */
 Test(config_full, device_file_mode_with_its_own_type_bits)
 {
-	struct oci_config *c = parse(doc(JSON({
+	struct oci_config *own = parse(doc(JSON({
 		"linux" : {
 			"devices" : [
 				{
@@ -589,7 +575,7 @@ Test(config_full, device_file_mode_with_its_own_type_bits)
 			]
 		}
 	})));
-	const struct oci_device *d = c->linux_.devices.items;
+	const struct oci_device *d = own->linux_.devices.items;
 	cr_expect_eq(d[0].file_mode, S_IFCHR | 0620);
 	cr_expect_eq(d[1].file_mode, S_IFBLK | 0660);
 	cr_expect_eq(d[2].file_mode, S_IFCHR | 0666);
@@ -597,14 +583,13 @@ Test(config_full, device_file_mode_with_its_own_type_bits)
 	cr_expect_eq(oci_device_file_type(d[1].type), S_IFBLK);
 	cr_expect_eq(oci_device_file_type(d[2].type), S_IFCHR);
 	cr_expect_eq(oci_device_file_type(d[3].type), S_IFIFO);
-	oci_config_free(c);
+	oci_config_free(own);
 }
 
 Test(config_full, resources_devices_memory_cpu_pids)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_resources *r = &c->linux_.resources;
-	cr_expect(c->linux_.has_resources);
+	const struct oci_resources *r = &full->linux_.resources;
+	cr_expect(full->linux_.has_resources);
 	cr_assert_eq(r->devices.len, 2);
 	cr_expect_not(r->devices.items[0].allow);
 	cr_expect_null(r->devices.items[0].type);
@@ -647,14 +632,12 @@ Test(config_full, resources_devices_memory_cpu_pids)
 
 	cr_expect(r->has_pids);
 	cr_expect_eq(r->pids.limit, 32771);
-	oci_config_free(c);
 }
 
 Test(config_full, resources_block_io)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_blkio *b = &c->linux_.resources.block_io;
-	cr_expect(c->linux_.resources.has_block_io);
+	const struct oci_blkio *b = &full->linux_.resources.block_io;
+	cr_expect(full->linux_.resources.has_block_io);
 	cr_expect(b->has_weight && b->has_leaf_weight);
 	cr_expect_eq(b->weight, 10);
 	cr_expect_eq(b->leaf_weight, 20);
@@ -675,13 +658,11 @@ Test(config_full, resources_block_io)
 		cr_expect_eq(t[i]->items[0].minor, i);
 		cr_expect_eq(t[i]->items[0].rate, 600 + 100 * (uint64_t)i);
 	}
-	oci_config_free(c);
 }
 
 Test(config_full, resources_hugepages_network_rdma_unified)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_resources *r = &c->linux_.resources;
+	const struct oci_resources *r = &full->linux_.resources;
 	cr_assert_eq(r->hugepage_limits.len, 2);
 	cr_expect_str_eq(r->hugepage_limits.items[0].page_size, "2MB");
 	cr_expect_eq(r->hugepage_limits.items[0].limit, 209715200);
@@ -701,18 +682,13 @@ Test(config_full, resources_hugepages_network_rdma_unified)
 	cr_expect_not(r->rdma.items[1].has_hca_handles);
 	cr_expect(r->rdma.items[1].has_hca_objects);
 	cr_expect_eq(r->rdma.items[1].hca_objects, 1000);
-	cr_assert_eq(r->unified.len, 2);
-	cr_expect_str_eq(r->unified.items[0].key, "io.max");
-	cr_expect_str_eq(r->unified.items[0].value, "259:0 rbps=2097152");
-	cr_expect_str_eq(r->unified.items[1].key, "memory.high");
-	cr_expect_str_eq(r->unified.items[1].value, "max");
-	oci_config_free(c);
+	expect_map(&r->unified, (const char *const[]){"io.max", "259:0 rbps=2097152", "memory.high",
+						      "max", NULL});
 }
 
 Test(config_full, linux_intel_rdt_memory_policy_propagation)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_linux *lx = &c->linux_;
+	const struct oci_linux *lx = &full->linux_;
 	cr_expect(lx->has_intel_rdt);
 	cr_expect_str_eq(lx->intel_rdt.clos_id, "guaranteed_group");
 	cr_expect_str_eq(lx->intel_rdt.l3_cache_schema, "L3:0=7f0;1=1f");
@@ -728,14 +704,12 @@ Test(config_full, linux_intel_rdt_memory_policy_propagation)
 			 "MPOL_F_STATIC_NODES");
 	cr_expect(lx->has_rootfs_propagation);
 	cr_expect_eq(lx->rootfs_propagation, OCI_PROP_SLAVE);
-	oci_config_free(c);
 }
 
 Test(config_full, linux_seccomp)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_seccomp *s = &c->linux_.seccomp;
-	cr_expect(c->linux_.has_seccomp);
+	const struct oci_seccomp *s = &full->linux_.seccomp;
+	cr_expect(full->linux_.has_seccomp);
 	cr_expect_eq(s->default_action, OCI_SCMP_ACT_ERRNO);
 	cr_expect(s->has_default_errno_ret);
 	cr_expect_eq(s->default_errno_ret, 1);
@@ -769,18 +743,13 @@ Test(config_full, linux_seccomp)
 	cr_expect_eq(sc[1].args.items[1].value_two, 16);
 	cr_expect_eq(sc[1].args.items[1].op, OCI_SCMP_CMP_MASKED_EQ);
 	cr_expect_eq(sc[2].action, OCI_SCMP_ACT_NOTIFY);
-	oci_config_free(c);
 }
 
 Test(config_full, linux_sysctl_paths_label_personality)
 {
-	struct oci_config *c = parse_full();
-	const struct oci_linux *lx = &c->linux_;
-	cr_assert_eq(lx->sysctl.len, 2);
-	cr_expect_str_eq(lx->sysctl.items[0].key, "net.ipv4.ip_forward");
-	cr_expect_str_eq(lx->sysctl.items[0].value, "1");
-	cr_expect_str_eq(lx->sysctl.items[1].key, "kernel.msgmax");
-	cr_expect_str_eq(lx->sysctl.items[1].value, "8192");
+	const struct oci_linux *lx = &full->linux_;
+	expect_map(&lx->sysctl, (const char *const[]){"net.ipv4.ip_forward", "1", "kernel.msgmax",
+						      "8192", NULL});
 	cr_assert_eq(lx->masked_paths.len, 2);
 	cr_expect_str_eq(lx->masked_paths.items[1], "/proc/keys");
 	cr_assert_eq(lx->readonly_paths.len, 3);
@@ -789,14 +758,13 @@ Test(config_full, linux_sysctl_paths_label_personality)
 	cr_expect(lx->has_personality);
 	cr_expect_eq(lx->personality.domain, OCI_PER_LINUX32);
 	cr_expect_eq(lx->personality.flags.len, 0);
-	oci_config_free(c);
 }
 
 /* ---- what absence looks like ---- */
 
 Test(config_minimal, absent_sections)
 {
-	struct oci_config *c = parse(doc(JSON({"mounts" : []})));
+	config_ptr c = parse(doc(JSON({"mounts" : []})));
 	cr_expect_str_eq(c->oci_version, "1.3.0");
 	cr_expect_str_eq(c->root.path, "rootfs");
 	cr_expect_not(c->root.readonly);
@@ -806,12 +774,11 @@ Test(config_minimal, absent_sections)
 	cr_expect_not(c->has_linux_);
 	cr_expect_null(c->hostname);
 	cr_expect_eq(c->annotations.len, 0);
-	oci_config_free(c);
 }
 
 Test(config_minimal, process_defaults)
 {
-	struct oci_config *c = parse(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"]}})));
+	config_ptr c = parse(doc(JSON({"process" : {"cwd" : "/", "args" : ["sh"]}})));
 	cr_expect(c->has_process);
 	cr_expect_not(c->process.terminal);
 	cr_expect_not(c->process.has_user);
@@ -821,89 +788,79 @@ Test(config_minimal, process_defaults)
 	cr_expect_not(c->process.has_scheduler);
 	cr_expect_not(c->process.no_new_privileges);
 	cr_expect_eq(c->process.env.len, 0);
-	oci_config_free(c);
 }
 
 Test(config_minimal, user_without_umask)
 {
-	struct oci_config *c = parse(doc(JSON(
+	config_ptr c = parse(doc(JSON(
 		{"process" : {"cwd" : "/", "args" : ["sh"], "user" : {"uid" : 0, "gid" : 0}}})));
 	cr_expect(c->process.has_user);
 	cr_expect_not(c->process.user.has_umask);
 	cr_expect_eq(c->process.user.additional_gids.len, 0);
-	oci_config_free(c);
 }
 
 Test(config_minimal, windows_command_line_replaces_args)
 {
-	struct oci_config *c =
-		parse(doc(JSON({"process" : {"cwd" : "/", "commandLine" : "cmd /c dir"}})));
+	config_ptr c = parse(doc(JSON({"process" : {"cwd" : "/", "commandLine" : "cmd /c dir"}})));
 	cr_expect_str_eq(c->process.command_line, "cmd /c dir");
 	cr_expect_eq(c->process.args.len, 0);
-	oci_config_free(c);
 }
 
 Test(config_minimal, empty_linux_section)
 {
-	struct oci_config *c = parse(doc(JSON({"linux" : {}})));
+	config_ptr c = parse(doc(JSON({"linux" : {}})));
 	cr_expect(c->has_linux_);
 	cr_expect_not(c->linux_.has_resources);
 	cr_expect_not(c->linux_.has_seccomp);
 	cr_expect_not(c->linux_.has_rootfs_propagation);
 	cr_expect_eq(c->linux_.namespaces.len, 0);
-	oci_config_free(c);
 }
 
 Test(config_minimal, hostname_without_linux_section)
 {
 	/* Another platform's document: the uts rule of config-linux.md does not apply. */
-	struct oci_config *c = parse(doc(JSON({"hostname" : "h"})));
+	config_ptr c = parse(doc(JSON({"hostname" : "h"})));
 	cr_expect_str_eq(c->hostname, "h");
-	oci_config_free(c);
 }
 
 Test(config_minimal, empty_hostname_needs_no_uts)
 {
-	struct oci_config *c = parse(doc(JSON({"hostname" : "", "domainname" : "", "linux" : {}})));
+	config_ptr c = parse(doc(JSON({"hostname" : "", "domainname" : "", "linux" : {}})));
 	cr_expect_str_eq(c->hostname, "");
-	oci_config_free(c);
 }
 
 Test(config_minimal, joined_uts_namespace_allows_hostname)
 {
-	struct oci_config *c = parse(doc(JSON({
+	config_ptr c = parse(doc(JSON({
 		"hostname" : "h",
 		"linux" : {"namespaces" : [ {"type" : "uts", "path" : "/proc/1/ns/uts"} ]}
 	})));
 	cr_expect_str_eq(c->hostname, "h");
-	oci_config_free(c);
 }
 
 Test(config_minimal, comments_and_null_members_accepted)
 {
-	struct oci_config *c = parse("{\"ociVersion\": \"1.0.0\", /* a comment */\n"
-				     "\"root\": {\"path\": \"r\"}, \"process\": null,\n"
-				     "\"linux\": {\"seccomp\": null, \"sysctl\": null}}");
+	config_ptr c = parse("{\"ociVersion\": \"1.0.0\", /* a comment */\n"
+			     "\"root\": {\"path\": \"r\"}, \"process\": null,\n"
+			     "\"linux\": {\"seccomp\": null, \"sysctl\": null}}");
 	cr_expect_str_eq(c->oci_version, "1.0.0");
 	cr_expect_not(c->has_process);
 	cr_expect(c->has_linux_);
 	cr_expect_not(c->linux_.has_seccomp);
-	oci_config_free(c);
 }
 
 Test(config_minimal, freebsd_section)
 {
-	struct oci_config *c =
+	config_ptr c =
 		parse(doc(JSON({"freebsd" : {"jail" : {"vnet" : "new", "ip4" : "disable"}}})));
 	cr_expect_eq(c->freebsd.jail.vnet, 0);
 	cr_expect_eq(c->freebsd.jail.ip4, 0);
-	oci_config_free(c);
 }
 
 Test(config_minimal, unknown_properties_reported_not_refused)
 {
 	struct reports r = {0};
-	struct oci_config *c = parse_ok(
+	config_ptr c = parse_ok(
 		doc(JSON({
 			"zos" : {},
 			"linux" : {"futureThing" : 1, "resources" : {"memory" : {"x" : 1}}},
@@ -915,7 +872,6 @@ Test(config_minimal, unknown_properties_reported_not_refused)
 	cr_expect_str_eq(r.unknown[1], "config.json .linux.futureThing");
 	cr_expect_str_eq(r.unknown[2], "config.json .linux.resources.memory.x");
 	cr_expect_str_eq(r.unknown[3], "config.json .process[\"new.field\"]");
-	oci_config_free(c);
 }
 
 Test(config_minimal, file_label_names_the_file)
@@ -1266,7 +1222,7 @@ Test(config_errors, oom_score_adj_and_io_priority_ranges)
 
 Test(config_minimal, oom_score_adj_and_io_priority_bounds_accepted)
 {
-	struct oci_config *c = parse(doc(JSON({
+	config_ptr c = parse(doc(JSON({
 		"process" : {
 			"cwd" : "/",
 			"args" : ["sh"],
@@ -1276,7 +1232,6 @@ Test(config_minimal, oom_score_adj_and_io_priority_bounds_accepted)
 	})));
 	cr_expect_eq(c->process.oom_score_adj, -1000);
 	cr_expect_eq(c->process.io_priority.priority, 7);
-	oci_config_free(c);
 }
 
 /* ---- refusals: mounts and hooks ---- */
@@ -1428,15 +1383,24 @@ Test(config_errors, device_without_major_minor)
 		     "config.json: .linux.devices[1]: major and minor are required for type \"b\"");
 }
 
+/* doc() of the object printf makes of fmt. */
+static const char *docf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *docf(const char *fmt, ...)
+{
+	static char object[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(object, sizeof(object), fmt, ap);
+	va_end(ap);
+	return doc(object);
+}
+
 /* A document with /dev/null (type "c") of the given fileMode. */
 static const char *null_device_with_mode(unsigned mode)
 {
-	static char object[256];
-	snprintf(object, sizeof(object),
-		 "{\"linux\": {\"devices\": [{\"type\": \"c\", \"path\": \"/dev/null\", "
-		 "\"major\": 1, \"minor\": 3, \"fileMode\": %u}]}}",
-		 mode);
-	return doc(object);
+	return docf("{\"linux\": {\"devices\": [{\"type\": \"c\", \"path\": \"/dev/null\", "
+		    "\"major\": 1, \"minor\": 3, \"fileMode\": %u}]}}",
+		    mode);
 }
 
 Test(config_errors, device_fields)
@@ -1577,10 +1541,10 @@ Test(config_full, rootfs_propagation_recursive_forms)
 		char object[128];
 		snprintf(object, sizeof(object), "{\"linux\": {\"rootfsPropagation\": \"%s\"}}",
 			 names[i]);
-		struct oci_config *c = parse(doc(object));
-		cr_expect(c->linux_.has_rootfs_propagation);
-		cr_expect_eq(c->linux_.rootfs_propagation, want[i], "%s", names[i]);
-		oci_config_free(c);
+		struct oci_config *own = parse(doc(object));
+		cr_expect(own->linux_.has_rootfs_propagation);
+		cr_expect_eq(own->linux_.rootfs_propagation, want[i], "%s", names[i]);
+		oci_config_free(own);
 	}
 }
 
@@ -1690,57 +1654,36 @@ Test(config_errors, seccomp_architecture_lists_every_choice)
 	cr_expect_not_null(strstr(err.msg, "\"SCMP_ARCH_RISCV64\", got \"x86_64\""), "%s", err.msg);
 }
 
+/* A document whose seccomp allows by default and has the one syscall rule rule (JSON). */
+static const char *seccomp_rule(const char *rule)
+{
+	return docf("{\"linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ALLOW\", "
+		    "\"syscalls\": [%s]}}}",
+		    rule);
+}
+
 Test(config_errors, seccomp_syscall_args)
 {
-	assert_error(doc(JSON({
-			     "linux" : {
-				     "seccomp" : {
-					     "defaultAction" : "SCMP_ACT_ALLOW",
-					     "syscalls" : [ {
-						     "names" : ["x"],
-						     "action" : "SCMP_ACT_ERRNO",
-						     "args" : [ {
-							     "index" : 0,
-							     "value" : 1,
-							     "op" : "SCMP_CMP_EQUAL"
-						     } ]
-					     } ]
-				     }
-			     }
+	assert_error(seccomp_rule(JSON({
+			     "names" : ["x"],
+			     "action" : "SCMP_ACT_ERRNO",
+			     "args" : [ {"index" : 0, "value" : 1, "op" : "SCMP_CMP_EQUAL"} ]
 		     })),
 		     "config.json: .linux.seccomp.syscalls[0].args[0].op: expected one of "
 		     "\"SCMP_CMP_NE\", \"SCMP_CMP_LT\", \"SCMP_CMP_LE\", \"SCMP_CMP_EQ\", "
 		     "\"SCMP_CMP_GE\", \"SCMP_CMP_GT\", \"SCMP_CMP_MASKED_EQ\", got "
 		     "\"SCMP_CMP_EQUAL\"");
-	assert_error(
-		doc(JSON({
-			"linux" : {
-				"seccomp" : {
-					"defaultAction" : "SCMP_ACT_ALLOW",
-					"syscalls" : [ {
-						"names" : ["x"],
-						"action" : "SCMP_ACT_ERRNO",
-						"args" : [ {"index" : 0, "op" : "SCMP_CMP_EQ"} ]
-					} ]
-				}
-			}
-		})),
-		"config.json: .linux.seccomp.syscalls[0].args[0]: missing required property "
-		"\"value\"");
-	assert_error(doc(JSON({
-			     "linux" : {
-				     "seccomp" : {
-					     "defaultAction" : "SCMP_ACT_ALLOW",
-					     "syscalls" : [ {
-						     "names" : ["x"],
-						     "action" : "SCMP_ACT_ERRNO",
-						     "errnoRet" : -1
-					     } ]
-				     }
-			     }
+	assert_error(seccomp_rule(JSON({
+			     "names" : ["x"],
+			     "action" : "SCMP_ACT_ERRNO",
+			     "args" : [ {"index" : 0, "op" : "SCMP_CMP_EQ"} ]
 		     })),
-		     "config.json: .linux.seccomp.syscalls[0].errnoRet: -1 is out of range "
-		     "[0, 4294967295]");
+		     "config.json: .linux.seccomp.syscalls[0].args[0]: missing required property "
+		     "\"value\"");
+	assert_error(
+		seccomp_rule(JSON({"names" : ["x"], "action" : "SCMP_ACT_ERRNO", "errnoRet" : -1})),
+		"config.json: .linux.seccomp.syscalls[0].errnoRet: -1 is out of range "
+		"[0, 4294967295]");
 }
 
 Test(config_errors, sysctl_and_paths)

@@ -427,14 +427,22 @@ static bool parse_citation(const char *p, char *file, size_t fsize, char *suite,
 }
 
 /* Test(suite, name) with any spacing after the comma, as clang-format leaves it. */
+/* Whether text defines the test suite/name: a Test(suite, name, or a
+ * ParameterizedTest(param, suite, name. */
 static bool file_defines_test(const char *text, const char *suite, const char *name)
 {
-	char head[256];
-	snprintf(head, sizeof(head), "Test(%s,", suite);
-	for (const char *p = strstr(text, head); p; p = strstr(p + 1, head)) {
-		const char *q = p + strlen(head);
-		while (*q == ' ' || *q == '\t')
-			q++;
+	size_t suite_len = strlen(suite);
+	for (const char *p = strstr(text, "Test("); p; p = strstr(p + 1, "Test(")) {
+		const char *q = p + strlen("Test(");
+		if (p >= text + strlen("Parameterized") &&
+		    strncmp(p - strlen("Parameterized"), "Parameterized",
+			    strlen("Parameterized")) == 0)
+			q = strchr(q, ',') ? strchr(q, ',') + 1 : q; /* past the parameter */
+		q += strspn(q, " \t");
+		if (strncmp(q, suite, suite_len) != 0 || q[suite_len] != ',')
+			continue;
+		q += suite_len + 1;
+		q += strspn(q, " \t");
 		if (strncmp(q, name, strlen(name)) == 0 && span_identifier(q) == strlen(name))
 			return true;
 	}

@@ -26,12 +26,21 @@ static void assert_tail(const char *written, unsigned lines, const char *want)
 
 Test(hook_tail, last_lines_joined_blank_ones_skipped)
 {
-	assert_tail("", 3, "");
-	assert_tail("one\n", 3, "one");
-	assert_tail("one\ntwo", 3, "one; two");
-	assert_tail("a\n\n  \nb\nc\n\n", 3, "a; b; c");
-	assert_tail("a\nb\nc\nd\n", 3, "...b; c; d");
-	assert_tail("a\nb\nc\nd\n", 1, "...d");
+	/* a hook's output, how many of its last lines, what the error quotes */
+	static const struct {
+		const char *output;
+		unsigned lines;
+		const char *want;
+	} rows[] = {
+		{"", 3, ""},
+		{"one\n", 3, "one"},
+		{"one\ntwo", 3, "one; two"},
+		{"a\n\n  \nb\nc\n\n", 3, "a; b; c"},
+		{"a\nb\nc\nd\n", 3, "...b; c; d"},
+		{"a\nb\nc\nd\n", 1, "...d"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_tail(rows[i].output, rows[i].lines, rows[i].want);
 	assert_tail("bell\a and tab\tok\n", 3, "bell? and tab?ok");
 }
 

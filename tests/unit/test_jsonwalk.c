@@ -2,36 +2,14 @@
  * message, paths into arrays and maps, and the reporting of every error of a document. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "oci/jsonwalk.h"
-
-#define MAX_REPORTS 16
-
-struct reports {
-	unsigned nerrors, nunknown;
-	char errors[MAX_REPORTS][CT_ERROR_MSG_MAX];
-	char unknown[MAX_REPORTS][600];
-};
-
-static void collect_error(void *data, const char *msg)
-{
-	struct reports *r = data;
-	if (r->nerrors < MAX_REPORTS)
-		snprintf(r->errors[r->nerrors], sizeof(r->errors[0]), "%s", msg);
-	r->nerrors++;
-}
-
-static void collect_unknown(void *data, const char *file, const char *path)
-{
-	struct reports *r = data;
-	if (r->nunknown < MAX_REPORTS)
-		snprintf(r->unknown[r->nunknown], sizeof(r->unknown[0]), "%s %s", file, path);
-	r->nunknown++;
-}
+#include "tests/unit/reports.h"
 
 /* ---- the test's own descriptor tables ---- */
 
@@ -247,94 +225,83 @@ Test(jsonwalk_bool, wrong_type)
 
 /* ---- integers ---- */
 
-Test(jsonwalk_int, int32_limits)
+/* An integer member of the sample: its name and a literal for it in a document. */
+struct int_case {
+	const char *member, *literal;
+	const char *want; /* in range: the value read, printed; else the range in the message */
+};
+
+/* The limits of each width, in range and one past them; -0 is 0. */
+static const struct int_case in_range[] = {
+	{"i32", "2147483647", "2147483647"},
+	{"i32", "-2147483648", "-2147483648"},
+	{"i64", "9223372036854775807", "9223372036854775807"},
+	{"i64", "-9223372036854775808", "-9223372036854775808"},
+	{"i64", "-42", "-42"},
+	{"u8", "255", "255"},
+	{"u16", "65535", "65535"},
+	{"u32", "4294967295", "4294967295"},
+	{"u32", "0", "0"},
+	{"u32", "-0", "0"},
+	{"u64", "18446744073709551615", "18446744073709551615"},
+};
+
+static const struct int_case out_of_range[] = {
+	{"i32", "2147483648", "-2147483648, 2147483647"},
+	{"i32", "-2147483649", "-2147483648, 2147483647"},
+	{"i64", "9223372036854775808", "-9223372036854775808, 9223372036854775807"},
+	{"i64", "-9223372036854775809", "-9223372036854775808, 9223372036854775807"},
+	{"u8", "256", "0, 255"},
+	{"u8", "-200", "0, 255"},
+	{"u16", "65536", "0, 65535"},
+	{"u32", "4294967296", "0, 4294967295"},
+	{"u32", "-1", "0, 4294967295"},
+	{"u64", "-1", "0, 18446744073709551615"},
+	{"u64", "18446744073709551616", "0, 18446744073709551615"},
+	{"u64", "99999999999999999999999", "0, 18446744073709551615"},
+};
+
+/* The integer member of s, printed. */
+static void int_member_text(const struct sample *s, const char *member, char *buf, size_t size)
 {
-	struct run run;
-	assert_ok(&run, "{\"i32\": 2147483647}");
-	cr_expect_eq(run.s.i32, INT32_MAX);
-	done(&run);
-	assert_ok(&run, "{\"i32\": -2147483648}");
-	cr_expect_eq(run.s.i32, INT32_MIN);
-	done(&run);
-	assert_only_error("{\"i32\": 2147483648}",
-			  "t.json: .i32: 2147483648 is out of range [-2147483648, 2147483647]");
-	assert_only_error("{\"i32\": -2147483649}",
-			  "t.json: .i32: -2147483649 is out of range [-2147483648, 2147483647]");
+	if (strcmp(member, "i32") == 0)
+		snprintf(buf, size, "%" PRId32, s->i32);
+	else if (strcmp(member, "i64") == 0)
+		snprintf(buf, size, "%" PRId64, s->i64);
+	else if (strcmp(member, "u8") == 0)
+		snprintf(buf, size, "%u", s->u8);
+	else if (strcmp(member, "u16") == 0)
+		snprintf(buf, size, "%u", s->u16);
+	else if (strcmp(member, "u32") == 0)
+		snprintf(buf, size, "%" PRIu32, s->u32);
+	else
+		snprintf(buf, size, "%" PRIu64, s->u64);
 }
 
-Test(jsonwalk_int, int64_limits)
+Test(jsonwalk_int, each_width_reads_its_limits)
 {
-	struct run run;
-	assert_ok(&run, "{\"i64\": 9223372036854775807}");
-	cr_expect_eq(run.s.i64, INT64_MAX);
-	done(&run);
-	assert_ok(&run, "{\"i64\": -9223372036854775808}");
-	cr_expect_eq(run.s.i64, INT64_MIN);
-	done(&run);
-	assert_ok(&run, "{\"i64\": -42}");
-	cr_expect_eq(run.s.i64, -42);
-	done(&run);
-	assert_only_error("{\"i64\": 9223372036854775808}",
-			  "t.json: .i64: 9223372036854775808 is out of range "
-			  "[-9223372036854775808, 9223372036854775807]");
-	assert_only_error("{\"i64\": -9223372036854775809}",
-			  "t.json: .i64: -9223372036854775809 is out of range "
-			  "[-9223372036854775808, 9223372036854775807]");
+	for (size_t i = 0; i < sizeof(in_range) / sizeof(in_range[0]); i++) {
+		const struct int_case *c = &in_range[i];
+		char doc[128], got[32];
+		snprintf(doc, sizeof(doc), "{\"%s\": %s}", c->member, c->literal);
+		struct run run;
+		assert_ok(&run, doc);
+		int_member_text(&run.s, c->member, got, sizeof(got));
+		cr_expect_str_eq(got, c->want, "%s: read %s", doc, got);
+		done(&run);
+	}
 }
 
-Test(jsonwalk_uint, uint8_and_uint16_limits)
+Test(jsonwalk_int, each_width_refuses_past_its_limits_naming_the_range)
 {
-	struct run run;
-	assert_ok(&run, "{\"u8\": 255, \"u16\": 65535}");
-	cr_expect_eq(run.s.u8, 255);
-	cr_expect_eq(run.s.u16, 65535);
-	done(&run);
-	assert_only_error("{\"u8\": 256}", "t.json: .u8: 256 is out of range [0, 255]");
-	assert_only_error("{\"u16\": 65536}", "t.json: .u16: 65536 is out of range [0, 65535]");
-}
-
-Test(jsonwalk_uint, uint32_limits)
-{
-	struct run run;
-	assert_ok(&run, "{\"u32\": 4294967295}");
-	cr_expect_eq(run.s.u32, UINT32_MAX);
-	done(&run);
-	assert_ok(&run, "{\"u32\": 0}");
-	cr_expect_eq(run.s.u32, 0);
-	done(&run);
-	assert_only_error("{\"u32\": 4294967296}",
-			  "t.json: .u32: 4294967296 is out of range [0, 4294967295]");
-}
-
-Test(jsonwalk_uint, negative_refused)
-{
-	assert_only_error("{\"u32\": -1}", "t.json: .u32: -1 is out of range [0, 4294967295]");
-	assert_only_error("{\"u8\": -200}", "t.json: .u8: -200 is out of range [0, 255]");
-	assert_only_error("{\"u64\": -1}",
-			  "t.json: .u64: -1 is out of range [0, 18446744073709551615]");
-}
-
-Test(jsonwalk_uint, minus_zero_is_zero)
-{
-	struct run run;
-	run.s.u32 = 7;
-	assert_ok(&run, "{\"u32\": -0}");
-	cr_expect_eq(run.s.u32, 0);
-	done(&run);
-}
-
-Test(jsonwalk_uint, uint64_limits)
-{
-	struct run run;
-	assert_ok(&run, "{\"u64\": 18446744073709551615}");
-	cr_expect_eq(run.s.u64, UINT64_MAX);
-	done(&run);
-	assert_only_error("{\"u64\": 18446744073709551616}",
-			  "t.json: .u64: 18446744073709551616 is out of range "
-			  "[0, 18446744073709551615]");
-	assert_only_error("{\"u64\": 99999999999999999999999}",
-			  "t.json: .u64: 99999999999999999999999 is out of range "
-			  "[0, 18446744073709551615]");
+	for (size_t i = 0; i < sizeof(out_of_range) / sizeof(out_of_range[0]); i++) {
+		const struct int_case *c = &out_of_range[i];
+		char doc[128], msg[256];
+		snprintf(doc, sizeof(doc), "{\"%s\": %s}", c->member, c->literal);
+		snprintf(msg, sizeof(msg), "t.json: .%s: %s is out of range [%s]", c->member,
+			 c->literal, c->want);
+		assert_only_error(doc, msg);
+	}
 }
 
 Test(jsonwalk_int, non_integers_refused)
@@ -463,17 +430,28 @@ Test(jsonwalk_object, unknown_property_with_odd_name_is_quoted)
 	done(&run);
 }
 
+/* text walked into s with neither callback set: returns what the walk returned, its error
+ * count in *nerrors. */
+static int walk_without_callbacks(const char *text, struct sample *s, struct ct_error *err,
+				  unsigned *nerrors)
+{
+	yajl_val tree = oci_json_parse("t.json", text, err);
+	cr_assert_not_null(tree);
+	struct oci_walk w = {.file = "t.json", .err = err};
+	int ret = oci_walk_object(&w, sample_fields, tree, s);
+	oci_json_free(tree);
+	*nerrors = w.nerrors;
+	return ret;
+}
+
 Test(jsonwalk_object, unknown_property_without_callback_is_ignored)
 {
 	struct sample s = {0};
 	struct ct_error err = {0};
-	yajl_val tree = oci_json_parse("t.json", "{\"nope\": 1, \"u8\": 9}", &err);
-	cr_assert_not_null(tree);
-	struct oci_walk w = {.file = "t.json", .err = &err};
-	cr_expect_eq(oci_walk_object(&w, sample_fields, tree, &s), 0);
-	cr_expect_eq(w.nerrors, 0);
+	unsigned nerrors;
+	cr_expect_eq(walk_without_callbacks("{\"nope\": 1, \"u8\": 9}", &s, &err, &nerrors), 0);
+	cr_expect_eq(nerrors, 0);
 	cr_expect_eq(s.u8, 9);
-	oci_json_free(tree);
 	oci_walk_free(sample_fields, &s);
 }
 
@@ -639,13 +617,10 @@ Test(jsonwalk_errors, without_callback_err_has_the_first)
 {
 	struct sample s = {0};
 	struct ct_error err = {0};
-	yajl_val tree = oci_json_parse("t.json", "{\"u8\": -1, \"u16\": -1}", &err);
-	cr_assert_not_null(tree);
-	struct oci_walk w = {.file = "t.json", .err = &err};
-	cr_expect_eq(oci_walk_object(&w, sample_fields, tree, &s), -1);
-	cr_expect_eq(w.nerrors, 2);
+	unsigned nerrors;
+	cr_expect_eq(walk_without_callbacks("{\"u8\": -1, \"u16\": -1}", &s, &err, &nerrors), -1);
+	cr_expect_eq(nerrors, 2);
 	cr_expect_str_eq(err.msg, "t.json: .u8: -1 is out of range [0, 255]");
-	oci_json_free(tree);
 	oci_walk_free(sample_fields, &s);
 }
 

@@ -4,10 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "libct/fs/mount_options.h"
 #include "libct/base/syscalls.h"
+#include "tests/unit/util_linux.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -18,39 +25,15 @@
 		cr_assert_eq(ct_mount_flags_parse(opts_, N(opts_), (out)), 0); \
 	} while (0)
 
-struct flag_case {
-	const char *name;
-	unsigned long set;   /* bit the option turns on, 0 when it only clears */
-	unsigned long clear; /* bit the option turns off, 0 when it only sets */
-};
-
-/* Every flag row of the table in libct/fs/mount_options.c. */
-static const struct flag_case flag_cases[] = {
-	{"ro", MS_RDONLY, 0},
-	{"rw", 0, MS_RDONLY},
-	{"nosuid", MS_NOSUID, 0},
-	{"suid", 0, MS_NOSUID},
-	{"nodev", MS_NODEV, 0},
-	{"dev", 0, MS_NODEV},
-	{"noexec", MS_NOEXEC, 0},
-	{"exec", 0, MS_NOEXEC},
-	{"sync", MS_SYNCHRONOUS, 0},
-	{"async", 0, MS_SYNCHRONOUS},
-	{"dirsync", MS_DIRSYNC, 0},
-	{"remount", MS_REMOUNT, 0},
-	{"mand", MS_MANDLOCK, 0},
-	{"nomand", 0, MS_MANDLOCK},
-	{"atime", 0, MS_NOATIME},
-	{"noatime", MS_NOATIME, 0},
-	{"diratime", 0, MS_NODIRATIME},
-	{"nodiratime", MS_NODIRATIME, 0},
-	{"relatime", MS_RELATIME, 0},
-	{"norelatime", 0, MS_RELATIME},
-	{"strictatime", MS_STRICTATIME, 0},
-	{"nostrictatime", 0, MS_STRICTATIME},
-	{"silent", MS_SILENT, 0},
-	{"loud", 0, MS_SILENT},
-	{"nosymfollow", MS_NOSYMFOLLOW, 0},
+/* The per-mount options of config-linux.md (and mount(8)) that are mount(2) flags. Which
+ * flag each one sets or clears is not restated here: util-linux's libmount, which mount(8)
+ * parses its options with, says (see util_linux_flags). */
+static const char *const flag_names[] = {
+	"ro",	       "rw",	     "nosuid",	    "suid",	     "nodev",	 "dev",
+	"noexec",      "exec",	     "sync",	    "async",	     "dirsync",	 "remount",
+	"mand",	       "nomand",     "atime",	    "noatime",	     "diratime", "nodiratime",
+	"relatime",    "norelatime", "strictatime", "nostrictatime", "silent",	 "loud",
+	"nosymfollow",
 };
 
 static void expect_nothing_else(const struct ct_mount_flags *f, const char *name)
@@ -61,46 +44,53 @@ static void expect_nothing_else(const struct ct_mount_flags *f, const char *name
 	cr_expect_null(f->data, "%s: not filesystem data (got \"%s\")", name, f->data);
 }
 
-Test(mount_options, each_setting_option_sets_exactly_its_flag)
+Test(mount_options, each_setting_option_sets_exactly_its_flag_as_mount8_does)
 {
-	for (size_t i = 0; i < N(flag_cases); i++) {
-		const struct flag_case *c = &flag_cases[i];
-		if (!c->set)
+	for (size_t i = 0; i < N(flag_names); i++) {
+		struct util_linux_flags want = util_linux_flags(flag_names[i]);
+		if (!want.set)
 			continue;
 		struct ct_mount_flags f;
-		char *opts[] = {(char *)c->name};
+		char *opts[] = {(char *)flag_names[i]};
 		cr_assert_eq(ct_mount_flags_parse(opts, 1, &f), 0);
-		cr_expect_eq(f.flags, c->set, "%s: flags %#lx, expected %#lx", c->name, f.flags,
-			     c->set);
-		expect_nothing_else(&f, c->name);
+		cr_expect_eq(f.flags, want.set, "%s: flags %#lx, mount(8) sets %#lx", flag_names[i],
+			     f.flags, want.set);
+		expect_nothing_else(&f, flag_names[i]);
 		free(f.data);
 	}
 }
 
-/* A clearing option alone leaves nothing set; after its opposite it removes that bit only. */
-Test(mount_options, each_clearing_option_clears_exactly_its_flag)
+/* A clearing option alone leaves nothing set; after every setting option it removes the bit
+ * mount(8) clears, and only that one. */
+Test(mount_options, each_clearing_option_clears_exactly_its_flag_as_mount8_does)
 {
-	for (size_t i = 0; i < N(flag_cases); i++) {
-		const struct flag_case *c = &flag_cases[i];
-		if (!c->clear)
+	char *after[N(flag_names) + 1];
+	unsigned long all = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < N(flag_names); i++) {
+		struct util_linux_flags u = util_linux_flags(flag_names[i]);
+		if (u.set && strcmp(flag_names[i], "remount") != 0) {
+			after[n++] = (char *)flag_names[i];
+			all |= u.set;
+		}
+	}
+	for (size_t i = 0; i < N(flag_names); i++) {
+		struct util_linux_flags want = util_linux_flags(flag_names[i]);
+		if (!want.clear)
 			continue;
 		struct ct_mount_flags f;
-		char *alone[] = {(char *)c->name};
+		char *alone[] = {(char *)flag_names[i]};
 		cr_assert_eq(ct_mount_flags_parse(alone, 1, &f), 0);
-		cr_expect_eq(f.flags, 0, "%s alone: flags %#lx", c->name, f.flags);
-		expect_nothing_else(&f, c->name);
+		cr_expect_eq(f.flags, 0, "%s alone: flags %#lx", flag_names[i], f.flags);
+		expect_nothing_else(&f, flag_names[i]);
 		free(f.data);
 
-		char *after[] = {"nosuid",   "nodev",	    "noexec",  "ro",
-				 "sync",     "mand",	    "noatime", "nodiratime",
-				 "relatime", "strictatime", "silent",  (char *)c->name};
-		unsigned long all = MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY | MS_SYNCHRONOUS |
-				    MS_MANDLOCK | MS_NOATIME | MS_NODIRATIME | MS_RELATIME |
-				    MS_STRICTATIME | MS_SILENT;
-		cr_assert_eq(all & c->clear, c->clear, "%s: test list lacks its opposite", c->name);
-		cr_assert_eq(ct_mount_flags_parse(after, N(after), &f), 0);
-		cr_expect_eq(f.flags, all & ~c->clear, "%s last: flags %#lx, expected %#lx",
-			     c->name, f.flags, all & ~c->clear);
+		after[n] = (char *)flag_names[i];
+		cr_assert_eq(all & want.clear, want.clear, "%s: no option sets what it clears",
+			     flag_names[i]);
+		cr_assert_eq(ct_mount_flags_parse(after, n + 1, &f), 0);
+		cr_expect_eq(f.flags, all & ~want.clear, "%s last: flags %#lx, expected %#lx",
+			     flag_names[i], f.flags, all & ~want.clear);
 		free(f.data);
 	}
 }
@@ -246,46 +236,129 @@ Test(mount_options, option_names_are_case_sensitive)
 	free(f.data);
 }
 
-struct recursive_case {
-	const char *name;
-	unsigned set, clear;
+/* The recursive options of config-linux.md: "r" before a per-mount option. What each does is
+ * not restated as attribute bits: the kernel shows it (see recursive_option_result). */
+static const char *const recursive_names[] = {
+	"rro",	    "rrw",	    "rnosuid",	   "rsuid",	"rnodev",	"rdev",
+	"rnoexec",  "rexec",	    "rnodiratime", "rdiratime", "rnosymfollow", "rsymfollow",
+	"rnoatime", "rstrictatime", "rrelatime",   "ratime",	"rnorelatime",	"rnostrictatime",
 };
 
-/* The recursive options of config-linux.md, as mount_setattr() wants them. */
-static const struct recursive_case recursive_cases[] = {
-	{"rro", MOUNT_ATTR_RDONLY, 0},
-	{"rrw", 0, MOUNT_ATTR_RDONLY},
-	{"rnosuid", MOUNT_ATTR_NOSUID, 0},
-	{"rsuid", 0, MOUNT_ATTR_NOSUID},
-	{"rnodev", MOUNT_ATTR_NODEV, 0},
-	{"rdev", 0, MOUNT_ATTR_NODEV},
-	{"rnoexec", MOUNT_ATTR_NOEXEC, 0},
-	{"rexec", 0, MOUNT_ATTR_NOEXEC},
-	{"rnodiratime", MOUNT_ATTR_NODIRATIME, 0},
-	{"rdiratime", 0, MOUNT_ATTR_NODIRATIME},
-	{"rnosymfollow", MOUNT_ATTR_NOSYMFOLLOW, 0},
-	{"rsymfollow", 0, MOUNT_ATTR_NOSYMFOLLOW},
-	{"rnoatime", MOUNT_ATTR_NOATIME, MOUNT_ATTR__ATIME},
-	{"rstrictatime", MOUNT_ATTR_STRICTATIME, MOUNT_ATTR__ATIME},
-	{"rrelatime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
-	{"ratime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
-};
+/* The per-mount words of /proc/self/mountinfo (show_mnt_opts() and "ro"/"rw" in the kernel);
+ * strictatime has none. A set of them is a bit mask over this list. */
+static const char *const mountinfo_words[] = {"ro",	    "rw",	"nosuid",
+					      "nodev",	    "noexec",	"noatime",
+					      "nodiratime", "relatime", "nosymfollow"};
 
-Test(mount_options, recursive_options_become_mount_attributes)
+static unsigned word_bit(const char *word)
 {
-	for (size_t i = 0; i < N(recursive_cases); i++) {
-		const struct recursive_case *c = &recursive_cases[i];
-		struct ct_mount_flags f;
-		char *opts[] = {(char *)c->name};
-		cr_assert_eq(ct_mount_flags_parse(opts, 1, &f), 0);
-		cr_expect_eq(f.rec_set, c->set, "%s: set %#x, expected %#x", c->name, f.rec_set,
-			     c->set);
-		cr_expect_eq(f.rec_clear, c->clear, "%s: clear %#x, expected %#x", c->name,
-			     f.rec_clear, c->clear);
-		cr_expect_eq(f.flags, 0, "%s: not a per-mount flag", c->name);
-		expect_nothing_else(&f, c->name);
-		free(f.data);
+	for (size_t i = 0; i < N(mountinfo_words); i++)
+		if (strcmp(mountinfo_words[i], word) == 0)
+			return 1u << i;
+	cr_assert_fail("mountinfo word \"%s\" is not one the test knows", word);
+	return 0;
+}
+
+/* The per-mount options of the mount at dir, as a set of words. */
+static unsigned mountinfo_options(const char *dir)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	cr_assert_not_null(f);
+	char line[4096], point[4096], options[512];
+	unsigned words = 0;
+	bool found = false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %*s %*s %*s %4095s %511s", point, options) == 2 &&
+		    strcmp(point, dir) == 0) {
+			found = true; /* the last one: the mount on top */
+			words = 0;
+			for (char *save, *w = strtok_r(options, ",", &save); w;
+			     w = strtok_r(NULL, ",", &save))
+				words |= word_bit(w);
+		}
+	fclose(f);
+	cr_assert(found, "no mount at %s", dir);
+	return words;
+}
+
+/* What mount(8) says "r"+option does to a mount whose words are from: the option's own word
+ * appears ("nosuid"), or its "no" form goes ("suid"); ro and rw replace each other; the atime
+ * options choose one mode: noatime, strictatime (no word) or the default, relatime. */
+static unsigned recursive_option_result(const char *name, unsigned from)
+{
+	const char *option = name + 1;
+	unsigned atime = word_bit("noatime") | word_bit("relatime");
+	if (strcmp(option, "ro") == 0 || strcmp(option, "rw") == 0)
+		return (from & ~(word_bit("ro") | word_bit("rw"))) | word_bit(option);
+	if (strstr(option, "atime") && !strstr(option, "diratime")) {
+		if (strcmp(option, "noatime") == 0)
+			return (from & ~atime) | word_bit("noatime");
+		if (strcmp(option, "strictatime") == 0)
+			return from & ~atime;
+		return (from & ~atime) | word_bit("relatime");
 	}
+	if (strncmp(option, "no", 2) == 0)
+		return from | word_bit(option);
+	char negated[64];
+	snprintf(negated, sizeof(negated), "no%s", option);
+	return from & ~word_bit(negated);
+}
+
+/* Sets the whole tree at dir to attributes set (clearing what clear names). */
+static void set_tree(const char *dir, uint64_t set, uint64_t clear)
+{
+	struct mount_attr attr = {.attr_set = set, .attr_clr = clear};
+	cr_assert_eq(ct_mount_setattr(AT_FDCWD, dir, AT_RECURSIVE, &attr, sizeof(attr)), 0,
+		     "mount_setattr %s: %s", dir, strerror(errno));
+}
+
+/* A tmpfs at dir with another at dir/sub, in a private mount namespace of the test's
+ * process; skips unless it may mount. */
+static void make_tree(char *dir, char *sub, size_t size)
+{
+	if (unshare(CLONE_NEWNS) != 0)
+		cr_skip("no mount namespace of our own: %s", strerror(errno));
+	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	cr_assert_eq(mount("tmpfs", dir, "tmpfs", 0, NULL), 0, "tmpfs: %s", strerror(errno));
+	snprintf(sub, size, "%s/sub", dir);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, NULL), 0, "tmpfs: %s", strerror(errno));
+}
+
+/* Each recursive option, parsed and applied with mount_setattr(AT_RECURSIVE) as ctrun does,
+ * from a mount with every attribute clear and from one with every attribute set: the mount
+ * below changes as mount(8) says the option changes a mount. */
+Test(mount_options, recursive_options_do_to_the_kernel_what_mount8_says)
+{
+	char dir[] = "/tmp/ctrun-mount-options.XXXXXX", sub[64];
+	make_tree(dir, sub, sizeof(sub));
+	const uint64_t all = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			     MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODIRATIME | MOUNT_ATTR_NOSYMFOLLOW;
+	const struct {
+		uint64_t set, clear;
+	} starts[] = {{MOUNT_ATTR_RELATIME, all | MOUNT_ATTR__ATIME},
+		      {all | MOUNT_ATTR_NOATIME, MOUNT_ATTR__ATIME}};
+	for (size_t i = 0; i < N(recursive_names); i++)
+		for (size_t k = 0; k < N(starts); k++) {
+			const char *name = recursive_names[i];
+			set_tree(dir, starts[k].set, starts[k].clear);
+			unsigned from = mountinfo_options(sub);
+			struct ct_mount_flags f;
+			char *opts[] = {(char *)name};
+			cr_assert_eq(ct_mount_flags_parse(opts, 1, &f), 0);
+			cr_expect_eq(f.flags, 0, "%s: not a per-mount flag", name);
+			expect_nothing_else(&f, name);
+			set_tree(dir, f.rec_set, f.rec_clear);
+			unsigned got = mountinfo_options(sub),
+				 want = recursive_option_result(name, from);
+			cr_expect_eq(got, want,
+				     "%s from %#x: mountinfo words %#x, mount(8) says %#x", name,
+				     from, got, want);
+			free(f.data);
+		}
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
 }
 
 Test(mount_options, later_recursive_option_wins)

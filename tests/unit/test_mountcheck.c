@@ -15,6 +15,7 @@
 #include "libct/plan/spawn.h"
 #include "libct/base/syscalls.h"
 #include "tests/unit/plan_fixture.h"
+#include "tests/unit/util_linux.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -118,48 +119,57 @@ Test(mountcheck_compare, first_difference_is_told)
 	assert_differ(&e, &m, NULL, 0, "asked source \"shm\", the kernel has \"tmpfs\"");
 }
 
+/* The per-mount flags a config can ask for: each attribute with its mount(2) flag, the
+ * kernel's two names for one thing. */
 static const struct {
-	uint64_t bit;
-	const char *on, *off;
-} attr_bits[] = {
-	{MOUNT_ATTR_RDONLY, "read-only", "read-write"},
-	{MOUNT_ATTR_NOSUID, "nosuid", "suid"},
-	{MOUNT_ATTR_NODEV, "nodev", "dev"},
-	{MOUNT_ATTR_NOEXEC, "noexec", "exec"},
-	{MOUNT_ATTR_NODIRATIME, "nodiratime", "diratime"},
-	{MOUNT_ATTR_NOSYMFOLLOW, "nosymfollow", "symfollow"},
+	uint64_t attr;
+	unsigned long ms;
+} attr_flags[] = {
+	{MOUNT_ATTR_RDONLY, MS_RDONLY},		{MOUNT_ATTR_NOSUID, MS_NOSUID},
+	{MOUNT_ATTR_NODEV, MS_NODEV},		{MOUNT_ATTR_NOEXEC, MS_NOEXEC},
+	{MOUNT_ATTR_NODIRATIME, MS_NODIRATIME}, {MOUNT_ATTR_NOSYMFOLLOW, MS_NOSYMFOLLOW},
 };
+
+/* How the mount check names a flag set or clear: as mount(8) names the option (libmount's
+ * table, not ctrun's), "ro" and "rw" spelled out. */
+static const char *flag_word(unsigned long ms, bool set)
+{
+	const char *option = util_linux_option(ms, set);
+	if (strcmp(option, "ro") == 0)
+		return "read-only";
+	if (strcmp(option, "rw") == 0)
+		return "read-write";
+	return option;
+}
+
+/* A flag asked (set, or clear) that the kernel has the other way is told in mount(8)'s
+ * words; the same flag as asked agrees. */
+static void assert_flag_told(size_t i, bool asked_set)
+{
+	struct ct_mount_expect e = {0};
+	*(asked_set ? &e.attr_set : &e.attr_clear) = attr_flags[i].attr;
+	struct ct_mount m = tmpfs_at("/t");
+	m.attr = asked_set ? 0 : attr_flags[i].attr;
+	char msg[128];
+	snprintf(msg, sizeof(msg), "asked %s, the kernel has it %s",
+		 flag_word(attr_flags[i].ms, asked_set), flag_word(attr_flags[i].ms, !asked_set));
+	assert_differ(&e, &m, NULL, 0, msg);
+	m.attr = asked_set ? attr_flags[i].attr : 0;
+	assert_agree(&e, &m, NULL, 0);
+}
 
 Test(mountcheck_compare, each_flag_asked_set_but_clear)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(attr_bits); i++) {
-		struct ct_mount_expect e = {.attr_set = attr_bits[i].bit};
-		struct ct_mount m = tmpfs_at("/t");
-		char msg[128];
-		snprintf(msg, sizeof(msg), "asked %s, the kernel has it %s", attr_bits[i].on,
-			 attr_bits[i].off);
-		assert_differ(&e, &m, NULL, 0, msg);
-		m.attr = attr_bits[i].bit;
-		assert_agree(&e, &m, NULL, 0);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(attr_flags); i++)
+		assert_flag_told(i, true);
 }
 
 Test(mountcheck_compare, each_flag_asked_clear_but_set)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(attr_bits); i++) {
-		struct ct_mount_expect e = {.attr_clear = attr_bits[i].bit};
-		struct ct_mount m = tmpfs_at("/t");
-		m.attr = attr_bits[i].bit;
-		char msg[128];
-		snprintf(msg, sizeof(msg), "asked %s, the kernel has it %s", attr_bits[i].off,
-			 attr_bits[i].on);
-		assert_differ(&e, &m, NULL, 0, msg);
-		m.attr = 0;
-		assert_agree(&e, &m, NULL, 0);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(attr_flags); i++)
+		assert_flag_told(i, false);
 }
 
-/* A flag neither asked set nor clear is not looked at. */
 Test(mountcheck_compare, flags_not_asked_about_are_free)
 {
 	struct ct_mount_expect e = {.attr_set = MOUNT_ATTR_NOSUID};

@@ -91,17 +91,22 @@ Test(passwd, home_of_the_first_entry_of_a_uid)
 /* What runc 1.1.5 sets HOME to for each of these files (checked by running it). */
 Test(passwd, home_read_as_runc_reads_it)
 {
-	assert_home("a:x:1000:1::/first:/bin/sh\nb:x:1000:1::/second:/bin/sh\n", 1000, "/first");
-	assert_home("  alice:x:1000:1::/sp  \n", 1000, "/sp");
-	assert_home("alice:x:1000:1::/crlf:/bin/sh\r\n", 1000, "/crlf");
-	assert_home("#c:x:1000:1::/comment:/bin/sh\n", 1000, "/comment");
-	assert_home("alice:x:1000:1::/short\n", 1000, "/short");
-	assert_home("alice:x:1000:1\n", 1000, "");
-	assert_home("alice:x:1000\n", 1000, "");
-	assert_home("bob:x:1000:1000:::/bin/sh\n", 1000, "");
-	assert_home("alice:x:+1000:1::/plus:/bin/sh\n", 1000, "/plus");
-	assert_home("alice:x:01000:1::/zero:/bin/sh\n", 1000, "/zero");
-	assert_home("\n\n   \nalice:x:1000:1::/after-blank:/bin/sh", 1000, "/after-blank");
+	/* a passwd file and the home of uid 1000 in it ("": none) */
+	static const char *const rows[][2] = {
+		{"a:x:1000:1::/first:/bin/sh\nb:x:1000:1::/second:/bin/sh\n", "/first"},
+		{"  alice:x:1000:1::/sp  \n", "/sp"},
+		{"alice:x:1000:1::/crlf:/bin/sh\r\n", "/crlf"},
+		{"#c:x:1000:1::/comment:/bin/sh\n", "/comment"},
+		{"alice:x:1000:1::/short\n", "/short"},
+		{"alice:x:1000:1\n", ""},
+		{"alice:x:1000\n", ""},
+		{"bob:x:1000:1000:::/bin/sh\n", ""},
+		{"alice:x:+1000:1::/plus:/bin/sh\n", "/plus"},
+		{"alice:x:01000:1::/zero:/bin/sh\n", "/zero"},
+		{"\n\n   \nalice:x:1000:1::/after-blank:/bin/sh", "/after-blank"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_home(rows[i][0], 1000, rows[i][1]);
 	assert_home("a:x:1000:1::/h:/s:extra:fields\n", 1000, "/h");
 }
 

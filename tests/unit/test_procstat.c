@@ -201,15 +201,22 @@ Test(status, live_child_then_reaped_child)
 	cr_expect_eq(ct_status_derive(child, start, false), CT_STATUS_STOPPED);
 }
 
-Test(status, zombie_child_is_stopped)
+/* A child that exited and is left unreaped, a zombie (waitid with WNOWAIT); its start time
+ * in *start. */
+static pid_t zombie_child(uint64_t *start)
 {
 	int release;
-	uint64_t start;
-	pid_t child = fork_waiting_child(&release, &start);
+	pid_t child = fork_waiting_child(&release, start);
 	close(release);
-	/* WNOWAIT: wait until it exited but leave it unreaped, a zombie */
 	siginfo_t info;
 	cr_assert_eq(waitid(P_PID, (id_t)child, &info, WEXITED | WNOWAIT), 0);
+	return child;
+}
+
+Test(status, zombie_child_is_stopped)
+{
+	uint64_t start;
+	pid_t child = zombie_child(&start);
 	char state = 0;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_proc_stat(child, NULL, &state, &err), 0, "%s", err.msg);
@@ -254,12 +261,8 @@ Test(kill_checked, another_start_time_is_never_signalled)
 
 Test(kill_checked, gone_or_zombie_is_esrch)
 {
-	int release;
 	uint64_t start;
-	pid_t child = fork_waiting_child(&release, &start);
-	close(release);
-	siginfo_t info;
-	cr_assert_eq(waitid(P_PID, (id_t)child, &info, WEXITED | WNOWAIT), 0);
+	pid_t child = zombie_child(&start);
 	struct ct_error err = {0};
 	cr_expect_eq(ct_proc_kill_checked(child, start, SIGKILL, &err), -1);
 	cr_expect_eq(err.errnum, ESRCH, "zombie: errnum %d: %s", err.errnum, err.msg);

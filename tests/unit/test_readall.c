@@ -67,13 +67,20 @@ Test(readall, bad_fd_fails_with_its_errno)
 	cr_expect_eq(errno, EBADF, "errno %d", errno);
 }
 
-/* A regular file that fits the first read costs one read; one larger is read to its end. */
-static void assert_read_file_of(size_t n)
+/* An empty file of the test's own, already unlinked: its fd. */
+static int unlinked_file(void)
 {
 	char path[] = "/tmp/ctrun-readall-XXXXXX";
 	int fd = mkstemp(path);
 	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
 	unlink(path);
+	return fd;
+}
+
+/* A regular file that fits the first read costs one read; one larger is read to its end. */
+static void assert_read_file_of(size_t n)
+{
+	int fd = unlinked_file();
 	char *data = malloc(n);
 	cr_assert_not_null(data);
 	for (size_t i = 0; i < n; i++)
@@ -112,11 +119,8 @@ Test(readall, read_file_of_proc_stat)
 
 Test(readall, read_file_over_max_is_efbig)
 {
-	char path[] = "/tmp/ctrun-readall-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	unlink(path);
-	cr_assert_eq(pwrite(fd, "0123456789", 10, 0), 10);
+	int fd = unlinked_file();
+	cr_assert_eq(pwrite(fd, "0123456789", 10, 0), 10); /* one byte more than 9 */
 	errno = 0;
 	cr_expect_null(ct_read_file(fd, 9, NULL));
 	cr_expect_eq(errno, EFBIG, "errno %d", errno);
@@ -127,10 +131,7 @@ Test(readall, read_file_over_max_is_efbig)
  * is read on, whole, into the heap. */
 static void assert_read_into_of(size_t n, size_t bufsize)
 {
-	char path[] = "/tmp/ctrun-readall-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
-	unlink(path);
+	int fd = unlinked_file();
 	char *data = malloc(n + 1);
 	cr_assert_not_null(data);
 	for (size_t i = 0; i < n; i++)
@@ -165,11 +166,8 @@ Test(readall, read_file_into_buffer_or_heap)
 
 Test(readall, read_file_into_over_max_is_efbig)
 {
-	char path[] = "/tmp/ctrun-readall-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	unlink(path);
-	cr_assert_eq(pwrite(fd, "0123456789", 10, 0), 10);
+	int fd = unlinked_file();
+	cr_assert_eq(pwrite(fd, "0123456789", 10, 0), 10); /* one byte more than 9 */
 	char buf[64], *heap = NULL;
 	errno = 0;
 	cr_expect_null(ct_read_file_into(fd, buf, sizeof(buf), 9, &heap, NULL));

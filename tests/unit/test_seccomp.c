@@ -144,34 +144,35 @@ Test(seccomp_compile, errors_name_the_json_path)
 		"are numbered 0 to 5");
 }
 
-Test(seccomp_compile, unknown_arch_and_flag_name_the_entry)
+/* assert_compile_error() with want_fmt's three %u the running libseccomp's version. */
+static void assert_libseccomp_error(const char *json, const char *want_fmt)
 {
 	char want[256];
 	const struct scmp_version *v = seccomp_version();
-	snprintf(want, sizeof(want),
-		 "config.json: .linux.seccomp.flags[1]: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: "
-		 "libseccomp %u.%u.%u cannot apply it",
-		 v->major, v->minor, v->micro);
-	assert_compile_error(
+	snprintf(want, sizeof(want), want_fmt, v->major, v->minor, v->micro);
+	assert_compile_error(json, want);
+}
+
+Test(seccomp_compile, unknown_arch_and_flag_name_the_entry)
+{
+	assert_libseccomp_error(
 		JSON({
 			"defaultAction" : "SCMP_ACT_ALLOW",
 			"flags" : [
 				"SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"
 			]
 		}),
-		want);
+		"config.json: .linux.seccomp.flags[1]: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: "
+		"libseccomp %u.%u.%u cannot apply it");
 	if (ct_seccomp_arch_token(arch_index("SCMP_ARCH_LOONGARCH64")))
 		return; /* a libseccomp newer than 2.5 knows it */
-	snprintf(want, sizeof(want),
-		 "config.json: .linux.seccomp.architectures[1]: SCMP_ARCH_LOONGARCH64: not known "
-		 "to libseccomp %u.%u.%u",
-		 v->major, v->minor, v->micro);
-	assert_compile_error(
+	assert_libseccomp_error(
 		JSON({
 			"defaultAction" : "SCMP_ACT_ALLOW",
 			"architectures" : [ "SCMP_ARCH_X86", "SCMP_ARCH_LOONGARCH64" ]
 		}),
-		want);
+		"config.json: .linux.seccomp.architectures[1]: SCMP_ARCH_LOONGARCH64: not known "
+		"to libseccomp %u.%u.%u");
 }
 
 static char last_notice[512];
@@ -214,8 +215,8 @@ Test(seccomp_compile, program_and_flags)
 /* defaultErrnoRet 38 (Podman's) already answers clone3 with ENOSYS: no rule of ctrun's */
 Test(seccomp_compile, enosys_default_needs_no_clone3_rule)
 {
-	struct ct_seccomp_prog p = compile_ok(
-		JSON({"defaultAction" : "SCMP_ACT_ERRNO", "defaultErrnoRet" : 38}));
+	struct ct_seccomp_prog p =
+		compile_ok(JSON({"defaultAction" : "SCMP_ACT_ERRNO", "defaultErrnoRet" : 38}));
 	cr_expect_not_null(p.insns);
 	ct_seccomp_prog_free(&p);
 }

@@ -272,27 +272,27 @@ static size_t count_entries(const char *dir)
 	return n;
 }
 
+static void prepare_profile(const char *root, int errno_ret)
+{
+	char json[256];
+	snprintf(json, sizeof(json),
+		 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}", errno_ret);
+	struct oci_config *c = parse(json);
+	struct ct_seccomp_prog p;
+	prepare_ok(root, &c->linux_.seccomp, &p);
+	ct_seccomp_prog_free(&p);
+	oci_config_free(c);
+}
+
 Test(seccomp_cache, keeps_at_most_the_newest_entries)
 {
 	char *root = temp_root();
 	char *dir = NULL;
 	cr_assert(asprintf(&dir, "%s/seccomp", root) > 0);
-	for (int i = 1; i <= CT_SECCOMP_CACHE_MAX + 6; i++) {
-		char json[256];
-		snprintf(json, sizeof(json),
-			 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}", i);
-		struct oci_config *c = parse(json);
-		struct ct_seccomp_prog p;
-		prepare_ok(root, &c->linux_.seccomp, &p);
-		ct_seccomp_prog_free(&p);
-		if (i == CT_SECCOMP_CACHE_MAX + 6) {
-			prepare_ok(root, &c->linux_.seccomp, &p);
-			cr_expect(strstr(last_notice, "loaded from the cache"),
-				  "the newest is kept");
-			ct_seccomp_prog_free(&p);
-		}
-		oci_config_free(c);
-	}
+	for (int i = 1; i <= CT_SECCOMP_CACHE_MAX + 6; i++)
+		prepare_profile(root, i);
+	prepare_profile(root, CT_SECCOMP_CACHE_MAX + 6);
+	cr_expect(strstr(last_notice, "loaded from the cache"), "the newest is kept");
 	cr_expect_eq(count_entries(dir), CT_SECCOMP_CACHE_MAX);
 	free(dir);
 	remove_root(root);
@@ -310,18 +310,6 @@ static char *plant_temp(const char *dir, const char *name, time_t mtime)
 	cr_assert_eq(futimens(fd, times), 0);
 	close(fd);
 	return path;
-}
-
-static void prepare_profile(const char *root, int errno_ret)
-{
-	char json[256];
-	snprintf(json, sizeof(json),
-		 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": %d}", errno_ret);
-	struct oci_config *c = parse(json);
-	struct ct_seccomp_prog p;
-	prepare_ok(root, &c->linux_.seccomp, &p);
-	ct_seccomp_prog_free(&p);
-	oci_config_free(c);
 }
 
 /* A writer killed between its write and its rename leaves its temporary file: the next

@@ -181,6 +181,13 @@ Test(spawn_plan, gid_mappings_alone_are_named)
 	     "gidMappings"                                                  \
 	     : [ {"containerID" : 0, "hostID" : 200000, "size" : 65536} ])
 
+/* The plan clones or unshares exactly the namespaces flags (CLONE_NEW*) names. */
+static void expect_unshare_flags(const struct ct_init_plan *plan, unsigned long flags)
+{
+	cr_expect_eq(plan->unshare_flags, flags, "unshare_flags %#lx, expected %#lx",
+		     plan->unshare_flags, flags);
+}
+
 /* A document with the namespaces (JSON array items), USERNS_MAPS and the extra members. */
 static const char *userns_doc(const char *namespaces, const char *members)
 {
@@ -195,8 +202,7 @@ Test(spawn_plan, network_namespace_of_a_new_user_namespace_is_cloned)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "network"}), ""));
-	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWUSER | CLONE_NEWNET, "unshare_flags %#lx",
-		     f.plan.unshare_flags);
+	expect_unshare_flags(&f.plan, CLONE_NEWUSER | CLONE_NEWNET);
 	cr_expect_not(f.plan.early_netns);
 	plan_done(&f);
 }
@@ -205,8 +211,7 @@ Test(spawn_plan, new_user_namespace_is_cloned_with_its_maps)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "pid"}), ""));
-	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWUSER | CLONE_NEWPID, "unshare_flags %#lx",
-		     f.plan.unshare_flags);
+	expect_unshare_flags(&f.plan, CLONE_NEWUSER | CLONE_NEWPID);
 	cr_expect(f.plan.userns);
 	cr_expect_eq(f.plan.join_fds[OCI_NS_USER], -1);
 	cr_assert_not_null(f.plan.uid_map);
@@ -224,8 +229,7 @@ Test(spawn_plan, ipc_namespace_of_a_user_namespace_is_made_by_the_init)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "ipc"}), ""));
-	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWUSER, "unshare_flags %#lx",
-		     f.plan.unshare_flags);
+	expect_unshare_flags(&f.plan, CLONE_NEWUSER);
 	cr_expect(f.plan.late_ipcns);
 	plan_done(&f);
 
@@ -237,13 +241,12 @@ Test(spawn_plan, ipc_namespace_of_a_user_namespace_is_made_by_the_init)
 						  {"type" : "ipc"}
 					  ]
 				  })));
-	cr_expect_eq(f.plan.unshare_flags, 0, "unshare_flags %#lx", f.plan.unshare_flags);
+	expect_unshare_flags(&f.plan, 0);
 	cr_expect(f.plan.late_ipcns);
 	plan_done(&f);
 
 	plan_build_ok(&f, plan_doc(JSON("linux" : {"namespaces" : [ {"type" : "ipc"} ]})));
-	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWIPC, "unshare_flags %#lx",
-		     f.plan.unshare_flags);
+	expect_unshare_flags(&f.plan, CLONE_NEWIPC);
 	cr_expect_not(f.plan.late_ipcns);
 	plan_done(&f);
 }
@@ -571,19 +574,31 @@ Test(spawn_plan, capability_names)
 }
 
 /* ctrun's own table (oci/capabilities.h) names every capability of the kernel headers it
- * is built with, at its number. */
+ * is built with, at its number: each "#define CAP_NAME N" of linux/capability.h, read as
+ * text here, is row N of the table, and the table has no row past CAP_LAST_CAP. */
 Test(spawn_plan, capability_table_matches_the_kernel_headers)
 {
 	int n = 0;
 	while (oci_capability_names[n])
 		n++;
 	cr_expect_eq(n, CAP_LAST_CAP + 1);
-	cr_expect_str_eq(oci_capability_names[CAP_SYS_ADMIN], "CAP_SYS_ADMIN");
-	cr_expect_str_eq(oci_capability_names[CAP_AUDIT_WRITE], "CAP_AUDIT_WRITE");
-	cr_expect_str_eq(oci_capability_names[CAP_LAST_CAP], "CAP_CHECKPOINT_RESTORE");
-	for (int i = 0; i < n; i++)
-		cr_expect_eq(ct_capability_from_name(oci_capability_names[i]), i, "%s",
-			     oci_capability_names[i]);
+	FILE *h = fopen("/usr/include/linux/capability.h", "re");
+	if (!h)
+		cr_skip("no /usr/include/linux/capability.h to compare with");
+	char line[256], name[64];
+	int number, defined = 0;
+	while (fgets(line, sizeof(line), h)) {
+		if (sscanf(line, "#define %63[A-Z_] %d", name, &number) != 2 ||
+		    strncmp(name, "CAP_", 4) != 0 || number > CAP_LAST_CAP ||
+		    strcmp(name, "CAP_LAST_CAP") == 0)
+			continue;
+		cr_expect_str_eq(oci_capability_names[number], name, "capability %d", number);
+		cr_expect_eq(ct_capability_from_name(name), number, "%s", name);
+		defined++;
+	}
+	fclose(h);
+	cr_expect_eq(defined, n, "linux/capability.h defines %d capabilities, the table has %d",
+		     defined, n);
 }
 
 /* libct/plan/spawn.h: 'Capability name ("CAP_KILL" or "kill")'. */
@@ -609,24 +624,28 @@ Test(spawn_plan, capability_must_be_exactly_one_name)
 	cr_expect_eq(ct_capability_from_name("CAP_KILL "), -1);
 }
 
+/* The process /bin/true with the capabilities object caps (JSON); static storage. */
+static const char *caps_process(const char *caps)
+{
+	static char process[512];
+	snprintf(process, sizeof(process),
+		 "{\"args\": [\"/bin/true\"], \"cwd\": \"/\", \"capabilities\": %s}", caps);
+	return process;
+}
+
 Test(spawn_plan, capabilities_become_bit_masks)
 {
 	struct plan_fixture f;
 	plan_build_ok(
 		&f,
 		plan_doc_with(
-			JSON({
-				"args" : ["/bin/true"],
-				"cwd" : "/",
-				"capabilities" : {
-					"bounding" :
-						[ "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_CHOWN" ],
-					"effective" : ["CAP_KILL"],
-					"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
-					"inheritable" : ["CAP_NET_BIND_SERVICE"],
-					"ambient" : ["CAP_NET_BIND_SERVICE"]
-				}
-			}),
+			caps_process(JSON({
+				"bounding" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_CHOWN" ],
+				"effective" : ["CAP_KILL"],
+				"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
+				"inheritable" : ["CAP_NET_BIND_SERVICE"],
+				"ambient" : ["CAP_NET_BIND_SERVICE"]
+			})),
 			""));
 	cr_expect(f.plan.set_caps);
 	cr_expect_geq(f.plan.cap_last, CAP_AUDIT_READ, "cap_last %d", f.plan.cap_last);
@@ -645,19 +664,13 @@ Test(spawn_plan, ambient_capabilities_need_permitted_and_inheritable)
 {
 	struct plan_fixture f;
 	plan_build_ok(
-		&f,
-		plan_doc_with(
-			JSON({
-				"args" : ["/bin/true"],
-				"cwd" : "/",
-				"capabilities" : {
-					"permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
-					"inheritable" : [ "CAP_KILL", "CAP_CHOWN" ],
-					"ambient" :
-						[ "CAP_NET_BIND_SERVICE", "CAP_KILL", "CAP_CHOWN" ]
-				}
-			}),
-			""));
+		&f, plan_doc_with(
+			    caps_process(JSON({
+				    "permitted" : [ "CAP_KILL", "CAP_NET_BIND_SERVICE" ],
+				    "inheritable" : [ "CAP_KILL", "CAP_CHOWN" ],
+				    "ambient" : [ "CAP_NET_BIND_SERVICE", "CAP_KILL", "CAP_CHOWN" ]
+			    })),
+			    ""));
 	cr_expect_eq(f.plan.cap_ambient, 1ULL << CAP_KILL, "ambient %#llx",
 		     (unsigned long long)f.plan.cap_ambient);
 	cr_expect_str_eq(plan_notices,
@@ -671,9 +684,7 @@ Test(spawn_plan, ambient_capabilities_need_permitted_and_inheritable)
 Test(spawn_plan, empty_capabilities_drop_everything)
 {
 	struct plan_fixture f;
-	plan_build_ok(
-		&f, plan_doc_with(JSON({"args" : ["/bin/true"], "cwd" : "/", "capabilities" : {}}),
-				  ""));
+	plan_build_ok(&f, plan_doc_with(caps_process(JSON({})), ""));
 	cr_expect(f.plan.set_caps, "an empty object still means: set these (none)");
 	cr_expect_eq(f.plan.cap_bounding | f.plan.cap_effective | f.plan.cap_permitted |
 			     f.plan.cap_inheritable | f.plan.cap_ambient,
@@ -681,8 +692,7 @@ Test(spawn_plan, empty_capabilities_drop_everything)
 	plan_done(&f);
 }
 
-#define KILL_ONLY_PROCESS \
-	JSON({"args" : ["/bin/true"], "cwd" : "/", "capabilities" : {"bounding" : ["CAP_KILL"]}})
+#define KILL_ONLY_PROCESS caps_process(JSON({"bounding" : ["CAP_KILL"]}))
 
 static uint64_t known_caps(const struct ct_init_plan *plan)
 {
@@ -725,15 +735,9 @@ Test(spawn_plan, unknown_capability_is_refused)
 	struct plan_fixture f;
 	assert_build_fails(
 		&f,
-		plan_doc_with(
-			JSON({
-				"args" : ["/bin/true"],
-				"cwd" : "/",
-				"capabilities" :
-					{"bounding" : [],
-					 "permitted" : [ "CAP_KILL", "CAP_FOO" ]}
-			}),
-			""),
+		plan_doc_with(caps_process(JSON(
+				      {"bounding" : [], "permitted" : [ "CAP_KILL", "CAP_FOO" ]})),
+			      ""),
 		EINVAL,
 		"config.json: .process.capabilities.permitted[1]: unknown capability "
 		"\"CAP_FOO\"");
@@ -881,11 +885,7 @@ Test(spawn_plan, seccomp_before_identity_without_nnp_or_sys_admin)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f,
-		      plan_doc_with(JSON({
-					    "args" : ["/bin/true"],
-					    "cwd" : "/",
-					    "capabilities" : {"effective" : ["CAP_KILL"]}
-				    }),
+		      plan_doc_with(caps_process(JSON({"effective" : ["CAP_KILL"]})),
 				    JSON("linux"
 					 : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
 	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_IDENTITY);

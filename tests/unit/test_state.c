@@ -101,18 +101,23 @@ Test(state_id, good_ids)
 
 Test(state_id, bad_ids_say_why)
 {
-	assert_id_bad("", "", "empty");
-	assert_id_bad("..", "..", "must start with");
-	assert_id_bad(".x", ".x", "must start with");
-	assert_id_bad("a/b", "a/b", "'/' at offset 1");
-	assert_id_bad("a..b", "a..b", "\"..\"");
-	assert_id_bad("x..", "x..", "\"..\"");
-	assert_id_bad("a b", "a b", "' ' at offset 1");
-	assert_id_bad(" a", " a", "must start with");
-	assert_id_bad("caf\xc3\xa9", "caf\\xc3\\xa9", "byte 0xc3 at offset 3");
-	assert_id_bad("a\nb", "a\\x0ab", "byte 0x0a at offset 1");
-	assert_id_bad("a:b", "a:b", "':' at offset 1");
-	assert_id_bad("a\"b", "a\\x22b", "'\"' at offset 1");
+	/* the id, as the message quotes it, and why it is refused */
+	static const char *const bad[][3] = {
+		{"", "", "empty"},
+		{"..", "..", "must start with"},
+		{".x", ".x", "must start with"},
+		{"a/b", "a/b", "'/' at offset 1"},
+		{"a..b", "a..b", "\"..\""},
+		{"x..", "x..", "\"..\""},
+		{"a b", "a b", "' ' at offset 1"},
+		{" a", " a", "must start with"},
+		{"caf\xc3\xa9", "caf\\xc3\\xa9", "byte 0xc3 at offset 3"},
+		{"a\nb", "a\\x0ab", "byte 0x0a at offset 1"},
+		{"a:b", "a:b", "':' at offset 1"},
+		{"a\"b", "a\\x22b", "'\"' at offset 1"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_id_bad(bad[i][0], bad[i][1], bad[i][2]);
 	struct ct_error err = {0};
 	cr_expect_eq(ct_state_check_id(NULL, &err), -1);
 	cr_expect_eq(ct_state_check_id("a/b", NULL), -1, "a NULL error object is allowed");
@@ -606,14 +611,21 @@ static char *read_text_at(int dirfd, const char *name)
 	return buf;
 }
 
+/* A reserved directory for id with the state of fill_state() written into it. */
+static void write_state_ok(const char *id, struct ct_container_dir *d, struct ct_state *st)
+{
+	reserve_ok(id, d);
+	fill_state(st);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_write(d, st, &err), 0, "%s", err.msg);
+}
+
 Test(state_file, written_by_rename_no_temp_left, .init = setup_root, .fini = remove_tmpdir)
 {
 	struct ct_container_dir d;
-	reserve_ok("web", &d);
 	struct ct_state st;
-	fill_state(&st);
+	write_state_ok("web", &d, &st);
 	struct ct_error err = {0};
-	cr_assert_eq(ct_state_write(&d, &st, &err), 0, "%s", err.msg);
 	struct stat first;
 	cr_assert_eq(fstatat(d.dirfd, CT_STATE_FILE, &first, 0), 0);
 	cr_expect_eq(first.st_mode & 07777, 0600);
@@ -727,14 +739,20 @@ Test(state_file, a_fifo_state_json_does_not_block, .init = setup_root, .fini = r
 	ct_container_dir_close(&d);
 }
 
+/* text as the state file of d. */
+static void write_state_text(const struct ct_container_dir *d, const char *text)
+{
+	int fd = openat(d->dirfd, CT_STATE_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
 static void assert_read_error(const char *text, const char *expected_msg)
 {
 	struct ct_container_dir d;
 	reserve_ok("web", &d);
-	int fd = openat(d.dirfd, CT_STATE_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	write_state_text(&d, text);
 	struct ct_state st;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_state_read(&d, &st, &err), -1, "accepted: %s", text);
@@ -828,10 +846,7 @@ Test(state_file, unknown_fields_are_ignored, .init = setup_root, .fini = remove_
 	reserve_ok("web", &d);
 	const char *text = "{" GOOD_HEAD "\"pid\": 5, \"future\": [1, 2], "
 			   "\"ctrun\": {\"pidStartTime\": 3, \"started\": true, \"x\": 1}}";
-	int fd = openat(d.dirfd, CT_STATE_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	write_state_text(&d, text);
 	struct ct_state st;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_state_read(&d, &st, &err), 0, "%s", err.msg);
@@ -846,11 +861,9 @@ Test(state_file, unknown_fields_are_ignored, .init = setup_root, .fini = remove_
 Test(state_dir, remove_removes_everything, .init = setup_root, .fini = remove_tmpdir)
 {
 	struct ct_container_dir d;
-	reserve_ok("web", &d);
 	struct ct_state st;
-	fill_state(&st);
+	write_state_ok("web", &d, &st);
 	struct ct_error err = {0};
-	cr_assert_eq(ct_state_write(&d, &st, &err), 0, "%s", err.msg);
 	ct_state_free(&st);
 	cr_assert_eq(mkfifoat(d.dirfd, "exec.fifo", 0600), 0);
 	cr_assert_eq(mkdirat(d.dirfd, "sub", 0700), 0);
@@ -924,13 +937,20 @@ Test(state_list, empty_root, .init = setup_root, .fini = remove_tmpdir)
 
 /* ---- `ctrun state` ---- */
 
+/* `ctrun state`'s document of st with status, malloc'd. */
+static char *state_json(const struct ct_state *st, const char *status)
+{
+	char *out;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_format_json(st, status, &out, &err), 0, "%s", err.msg);
+	return out;
+}
+
 Test(state_json, runc_shape_with_sorted_annotations)
 {
 	struct ct_state st;
 	fill_state(&st);
-	char *out;
-	struct ct_error err = {0};
-	cr_assert_eq(ct_state_format_json(&st, "running", &out, &err), 0, "%s", err.msg);
+	char *out = state_json(&st, "running");
 	cr_expect_str_eq(out, "{\n"
 			      "  \"ociVersion\": \"1.3.0\",\n"
 			      "  \"id\": \"web\",\n"
@@ -958,9 +978,7 @@ Test(state_json, stopped_prints_pid_0_and_no_empty_annotations)
 			      .pid = 77,
 			      .created = "2026-01-02T03:04:05Z",
 			      .oci_version = "1.0.2"};
-	char *out;
-	struct ct_error err = {0};
-	cr_assert_eq(ct_state_format_json(&st, "stopped", &out, &err), 0, "%s", err.msg);
+	char *out = state_json(&st, "stopped");
 	cr_expect_str_eq(out, "{\n"
 			      "  \"ociVersion\": \"1.0.2\",\n"
 			      "  \"id\": \"x\",\n"
@@ -972,7 +990,7 @@ Test(state_json, stopped_prints_pid_0_and_no_empty_annotations)
 			      "  \"owner\": \"\"\n"
 			      "}");
 	free(out);
-	cr_assert_eq(ct_state_format_json(&st, "created", &out, &err), 0, "%s", err.msg);
+	out = state_json(&st, "created");
 	cr_expect_not_null(strstr(out, "\"pid\": 77,"), "%s", out);
 	free(out);
 }

@@ -2,6 +2,7 @@
  * runc's byte sizes, and a bad value names its flag. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "runtime/update_flags.h"
@@ -31,8 +32,8 @@ Test(update_flags, ram_bytes_as_runc_reads_them)
 		cr_expect_eq(ct_parse_ram_bytes(ok[i].text, &v), 0, "%s", ok[i].text);
 		cr_expect_eq(v, ok[i].want, "%s: %lld", ok[i].text, (long long)v);
 	}
-	static const char *const bad[] = {"", "m", "-2", "12x", "1mm", "1.", " 1", "1e3",
-					  "9000000p"};
+	static const char *const bad[] = {"",	"m",  "-2",  "12x",	"1mm",
+					  "1.", " 1", "1e3", "9000000p"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int64_t v;
 		cr_expect_eq(ct_parse_ram_bytes(bad[i], &v), -1, "\"%s\" accepted", bad[i]);
@@ -99,24 +100,31 @@ static void assert_flag_refused(const char *flag, const char *value, const char 
 
 Test(update_flags, bad_values_name_the_flag)
 {
-	assert_flag_refused("memory", "12x", "--memory: invalid value \"12x\"");
-	assert_flag_refused("cpu-period", "-5", "--cpu-period: invalid value \"-5\"");
-	assert_flag_refused("cpu-quota", "1.5", "--cpu-quota: invalid value \"1.5\"");
-	assert_flag_refused("blkio-weight", "70000", "--blkio-weight: invalid value \"70000\"");
-	assert_flag_refused("cpuset-cpus", "a-b", "--cpuset-cpus: invalid value \"a-b\"");
-	assert_flag_refused("pids-limit", "", "--pids-limit: invalid value \"\"");
-	assert_flag_refused("l3-cache-schema", "L3:0=f", "--l3-cache-schema: intelRdt: not "
-							 "supported yet");
+	/* each flag with a value it cannot take: "--flag: invalid value \"value\"" */
+	static const char *const invalid[] = {"memory=12x",	 "cpu-period=-5",
+					      "cpu-quota=1.5",	 "blkio-weight=70000",
+					      "cpuset-cpus=a-b", "pids-limit="};
+	for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
+		char flag[32], msg[96];
+		const char *value = strchr(invalid[i], '=') + 1;
+		snprintf(flag, sizeof(flag), "%.*s", (int)(value - 1 - invalid[i]), invalid[i]);
+		snprintf(msg, sizeof(msg), "--%s: invalid value \"%s\"", flag, value);
+		assert_flag_refused(flag, value, msg);
+	}
+	assert_flag_refused("l3-cache-schema", "L3:0=f",
+			    "--l3-cache-schema: intelRdt: not supported yet");
 	assert_flag_refused("no-such", "1", "unknown flag --no-such");
 }
 
 Test(update_flags, table_lists_runc_flags)
 {
 	static const char *const runc[] = {
-		"memory",	 "memory-reservation", "memory-swap",	"kernel-memory",
-		"kernel-memory-tcp", "cpu-share",     "cpu-period",	"cpu-quota",
-		"cpu-rt-period", "cpu-rt-runtime",     "cpuset-cpus",	"cpuset-mems",
-		"pids-limit",	 "blkio-weight",       "l3-cache-schema", "mem-bw-schema"};
+		"memory",	  "memory-reservation", "memory-swap",
+		"kernel-memory",  "kernel-memory-tcp",	"cpu-share",
+		"cpu-period",	  "cpu-quota",		"cpu-rt-period",
+		"cpu-rt-runtime", "cpuset-cpus",	"cpuset-mems",
+		"pids-limit",	  "blkio-weight",	"l3-cache-schema",
+		"mem-bw-schema"};
 	for (size_t i = 0; i < sizeof(runc) / sizeof(runc[0]); i++) {
 		bool found = false;
 		for (size_t k = 0; ct_update_flag_at(k); k++)

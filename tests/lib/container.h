@@ -1,13 +1,12 @@
-/* Helpers shared by the lifecycle suites (test_lifecycle.c, test_run.c, test_process.c,
- * test_bad_input.c, test_terminal.c, test_fallback.c): one busybox bundle and one private
- * state root per test, ctrun always run with `--root`, and a clean-up that force-deletes
- * every container the test left behind before the temporary directories go.
+/* A container under test (container.c, config.c, spawn.c, checks.c): one busybox bundle and
+ * one private state root per test, ctrun always run with `--root`, and a clean-up that
+ * force-deletes every container the test left behind before the temporary directories go.
  *
  * Every ctrun the helpers start, and every container process, carries CTT_MARK=<root> in
  * its environment (the init's copy of ctrun's environment before exec, the config's env
  * after), which is how lc_assert_nothing_left() finds a process a failed create left. */
-#ifndef CTRUN_LIFECYCLE_UTIL_H
-#define CTRUN_LIFECYCLE_UTIL_H
+#ifndef CTRUN_TESTS_CONTAINER_H
+#define CTRUN_TESTS_CONTAINER_H
 
 #include <stdbool.h>
 #include <sys/types.h>
@@ -42,10 +41,17 @@ long lc_namespace_index(const struct lc *t, const char *type);
 /* Replaces (json) or removes (NULL) the namespace entry of that type. */
 void lc_namespace_set(const struct lc *t, const char *type, const char *json);
 
+/* A new user namespace for the container mapping ids 0..size-1 (uids and gids) to host_id on;
+ * the bundle searchable and the rootfs owned by the mapped root. */
+void lc_map_root(const struct lc *t, unsigned host_id, unsigned size);
+
 /* Appends {destination, type, source, options} to .mounts; options comma-separated
  * ("ro,size=1m"), NULL for none. */
 void lc_add_mount(const struct lc *t, const char *dest, const char *type, const char *source,
 		  const char *options);
+
+/* lc_add_mount() of a tmpfs. */
+void lc_add_tmpfs(const struct lc *t, const char *dest, const char *options);
 
 /* Removes the entry of .mounts whose destination is dest (which must be there). */
 void lc_remove_mount(const struct lc *t, const char *dest);
@@ -53,7 +59,7 @@ void lc_remove_mount(const struct lc *t, const char *dest);
  * the image makes a symlink to /x, so the later mount covers the earlier one. The root is
  * writable; the process prints the mountinfo line of /x and "x-writable" if it is. */
 void lc_covered_mounts(const struct lc *t);
-/* What create says of it (the needles of lc_assert_error). */
+/* What create says of it (the needles of ctt_assert_error). */
 #define LC_COVERED_REFUSAL "mount #7 \"/x\"", "is not the one made there"
 
 /* Sets t->wrapper to `enosys ARGS... --` built in argv (LC_WRAPPER_MAX entries, owned by the
@@ -61,18 +67,9 @@ void lc_covered_mounts(const struct lc *t);
 #define LC_WRAPPER_MAX 8
 void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_args);
 
-/* A file of text in a fresh directory of the test's (ctt_tmpdir()): its path, malloc'd. */
-char *lc_write_tmp(const char *name, const char *text);
-
-/* The path of program name in $PATH (malloc'd), NULL when it is not there. */
-char *lc_which(const char *name);
-
 /* The value at path of ../shared/configs/file (what runc, crun, Podman, containerd, Docker
  * and Buildah really write) as JSON text, malloc'd; skips the test when the file is missing. */
 char *lc_shared_config_value(const char *file, const char *path);
-
-/* JSON string literal of s, malloc'd. */
-char *lc_json_quote(const char *s);
 
 /* `ctrun --root ROOT args...`. */
 int lc_ctrunv(struct ctt_result *r, const struct lc *t, const char *const *args);
@@ -88,15 +85,21 @@ int lc_ctrun_inputv(struct ctt_result *r, const struct lc *t, const char *input,
 void lc_okv(const struct lc *t, const char *const *args);
 #define lc_ok(t, ...) lc_okv(t, (const char *const[]){__VA_ARGS__, NULL})
 
+/* `run --bundle B id` of `sh -c script` (process.args set so); returns its exit status. */
+int lc_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script);
 /* `run --bundle B ID` of `sh -c script`; expects exit 0 and returns stdout (malloc'd). */
 char *lc_sh_output(const struct lc *t, const char *script);
 /* The same for process.args as configured. */
 char *lc_run_output(const struct lc *t);
+/* lc_sh_output() of script is exactly want. */
+void lc_assert_sh_output(const struct lc *t, const char *script, const char *want);
 
 /* `state ID`, which must succeed, parsed. */
 yajl_val lc_state(const struct lc *t, const char *id);
 /* The status from `state`, malloc'd. */
 char *lc_status(const struct lc *t, const char *id);
+/* The status from `state` is want. */
+void lc_assert_status(const struct lc *t, const char *id, const char *want);
 /* Polls `state` until the status is want (fails after 10 s). */
 void lc_wait_status(const struct lc *t, const char *id, const char *want);
 /* The pid from `state`. */
@@ -105,24 +108,13 @@ pid_t lc_pid(const struct lc *t, const char *id);
 /* ROOT/id/state.json, malloc'd. */
 char *lc_state_file(const struct lc *t, const char *id);
 
-/* Whether pid is a live process (a zombie has exited). Read here, not through libct, so
- * that ctrun's own parser does not judge ctrun. */
-bool lc_alive(pid_t pid);
-
 /* bundle/rootfs/rel on the host, malloc'd; the container writes its /rel there. */
 char *lc_rootfs_path(const struct lc *t, const char *rel);
-/* Polls until the file exists (fails after 10 s). */
-void lc_wait_file(const char *path);
-/* Polls until the file holds needle (fails after 10 s); returns the content, malloc'd. */
-char *lc_wait_content(const char *path, const char *needle);
+/* Writes text as bundle/rootfs/rel, its directories made; the path, malloc'd. */
+char *lc_rootfs_file(const struct lc *t, const char *rel, const char *text);
 /* Polls until bundle/rootfs/rel holds needle, then expects it to be exactly want. */
 void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *want);
 
-/* Forks argv (a name without '/' looked up in PATH) with stdin from in_file, stdout and
- * stderr appended to out and err (which may be one file), fd3 (when >= 0) as its fd 3 and env
- * as its environment (NULL: the test's); returns its pid, which the caller waits for. */
-pid_t lc_fork_exec(const char *const *argv, char *const *env, const char *in_file, const char *out,
-		   const char *err, int fd3);
 /* Starts argv in the background: stdin /dev/null, stdout and stderr appended to out,
  * fd3 (when >= 0) as its fd 3, CTT_MARK of t in its environment. Killed at lc_cleanup()
  * if still there. */
@@ -135,14 +127,14 @@ pid_t lc_recycle_pid(const struct lc *t, const char *id);
  * /bin/sysprobe. */
 void lc_install_sysprobe(const struct lc *t);
 
-/* chown -R -h uid:uid path (for a user namespace's mapped root). */
-void lc_chown_tree(const char *path, unsigned uid);
-/* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
-void lc_make_searchable(const char *dir);
 /* argv of `ctrun --root ROOT args...` for lc_spawn (static storage, one at a time). */
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);
 /* How many processes other than the test carry t's CTT_MARK (ctrun's and its containers'). */
 int lc_count_left_processes(const struct lc *t);
+/* Kills and reaps every lc_spawn()ed process still there (the clean-up does). */
+void lc_kill_spawned(void);
+/* "CTT_MARK=<root>", malloc'd. */
+char *lc_mark_env(const struct lc *t);
 /* Waits for a lc_spawn()ed process; returns its status (128+N when killed by signal N). */
 int lc_wait(pid_t pid, unsigned timeout_ms);
 
@@ -150,44 +142,29 @@ int lc_wait(pid_t pid, unsigned timeout_ms);
  * in *status, its output returned (malloc'd). */
 char *lc_spawn_output(const struct lc *t, const char *const *argv, int fd3, int *status);
 
+/* Command i of a concurrent run: its arguments after `ctrun --root ROOT` into args (at most
+ * LC_COMMAND_MAX - 1, NULL-terminated), using buf (size bytes) for any it makes. */
+#define LC_COMMAND_MAX 16
+typedef void (*lc_command_fn)(const struct lc *t, size_t i, const char **args, char *buf,
+			      size_t size);
+/* The n commands started at once, each waited for (exit 0 expected within timeout_ms); their
+ * outputs, malloc'd (the array too). */
+char **lc_run_concurrently(const struct lc *t, size_t n, lc_command_fn command,
+			   unsigned timeout_ms);
+
 /* Starts tests/helpers/console_receiver on sock with opts (NULL-terminated, may be NULL),
  * its output appended to out, and waits until it listens. */
 pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 			  const char *const *opts);
 
-/* An error of ctrun: non-zero exit, one line on stderr that contains each of the
- * NULL-terminated needles. */
-void lc_assert_error_line(const struct ctt_result *r, const char *const *needles);
-#define lc_assert_error(r, ...) lc_assert_error_line(r, (const char *const[]){__VA_ARGS__, NULL})
-/* `ctrun --root ROOT args...` fails as lc_assert_error() checks, with each needle. */
+/* `ctrun --root ROOT args...` fails as ctt_assert_error() checks, with each needle. */
 void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles);
 #define lc_assert_fails(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))
 
-/* Both `create` and `run` of id fail as lc_assert_error() checks, and leave nothing. */
+/* Both `create` and `run` of id fail as ctt_assert_error() checks, and leave nothing. */
 void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles);
-/* The whole --log file is one JSON object {"level":"error","msg":...,"time":...} (Podman
- * unmarshals it as one), its msg holding needle. */
-void lc_assert_log_one_error(const char *log, const char *needle);
-/* Removes the "\r" a terminal puts before each "\n", so lines can be matched. */
-void lc_strip_cr(char *s);
-/* The file holds exactly want (a victim file a container must not have written). */
-void lc_assert_file_text(const char *path, const char *want);
-
 /* The root has no container (no entry, `list -q` empty), no process of the test's
  * containers exists and no mount below the test's directories is left. */
 void lc_assert_nothing_left(const struct lc *t);
-
-/* readlink of /proc/<who>/ns/<name> ("self" or a pid), e.g. "mnt:[4026531841]", malloc'd. */
-char *lc_ns_link(const char *who, const char *name);
-
-/* Number of processes whose pid namespace is that of pid and whose cmdline is cmdline
- * (arguments joined by spaces). */
-int lc_count_in_pidns(pid_t pid, const char *cmdline);
-/* The pid (as seen here) of one such process; fails when none comes within the poll limit. */
-pid_t lc_find_in_pidns(pid_t pid, const char *cmdline);
-/* Polls until lc_count_in_pidns() is want (fails after 10 s). */
-void lc_wait_count_in_pidns(pid_t pid, const char *cmdline, int want);
-
-bool lc_matches(const char *text, const char *regex);
 
 #endif

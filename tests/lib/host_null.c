@@ -1,5 +1,5 @@
 /* A null device of the test's own over /dev/null (host_null.h). */
-#include "tests/integration/host_null.h"
+#include "tests/lib/host_null.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

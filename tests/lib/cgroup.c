@@ -1,5 +1,5 @@
-/* Helpers of the cgroup suites (cgroup_util.h). */
-#include "tests/integration/cgroup_util.h"
+/* Helpers of the cgroup suites (cgroup.h). */
+#include "tests/lib/cgroup.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -275,4 +275,11 @@ void cgt_leave_own(void)
 	}
 	n_own = 0;
 	own_pid = 0;
+}
+
+char *cgt_rel(const char *name)
+{
+	char *rel;
+	cr_assert_geq(asprintf(&rel, "%s/%s", cgt_subtree(), name), 0);
+	return rel;
 }

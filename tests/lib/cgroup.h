@@ -2,13 +2,13 @@
  * each hierarchy (read here from /proc/self/cgroup, not through libct, so that ctrun's own
  * parser does not judge ctrun), the subtree every container of a test goes under, and the
  * check that nothing is left of it. */
-#ifndef CTRUN_CGROUP_UTIL_H
-#define CTRUN_CGROUP_UTIL_H
+#ifndef CTRUN_TESTS_CGROUP_H
+#define CTRUN_TESTS_CGROUP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "tests/integration/lifecycle_util.h"
+#include "tests/lib/container.h"
 
 /* The test process's own cgroup: lc_init() moves the test process (each test runs in a
  * process of its own) into "ctrun-test-<pid>" below its cgroup in every hierarchy, so the
@@ -19,6 +19,9 @@ void cgt_leave_own(void);
 
 /* The relative cgroupsPath of the tests' subtree ("ctrun-test-<pid>"). */
 const char *cgt_subtree(void);
+
+/* "<subtree>/<name>", malloc'd: the cgroup cgt_use_path() names, relative to the test's. */
+char *cgt_rel(const char *name);
 
 /* Sets .linux.cgroupsPath of t's bundle to "<subtree>/<name>". */
 void cgt_use_path(const struct lc *t, const char *name);

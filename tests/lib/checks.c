@@ -1,0 +1,94 @@
+/* What the tests assert about ctrun as a whole: one error line, nothing left behind. */
+#include "tests/lib/container.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ctt_assert_error_line(const struct ctt_result *r, const char *const *needles)
+{
+	cr_expect_neq(r->status, 0, "exit 0, stdout: %s", r->out);
+	cr_expect_eq(ctt_count_lines(r->err), 1, "one line expected on stderr: %s", r->err);
+	cr_expect(ctt_matches(r->err, "^ctrun( [a-z]+)?: "), "stderr: %s", r->err);
+	for (; *needles; needles++)
+		cr_expect(strstr(r->err, *needles), "\"%s\" not in stderr: %s", *needles, r->err);
+}
+
+void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles)
+{
+	struct ctt_result r;
+	lc_ctrunv(&r, t, args);
+	ctt_assert_error_line(&r, needles);
+	ctt_result_free(&r);
+}
+
+void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles)
+{
+	static const char *const commands[] = {"create", "run"};
+	for (size_t i = 0; i < 2; i++) {
+		lc_expect_failv(t, LC_ARGV(commands[i], "--bundle", t->bundle, id), needles);
+		lc_assert_nothing_left(t);
+	}
+}
+
+void lc_assert_nothing_left(const struct lc *t)
+{
+	/* no entry at all: containerd and Podman read each one as a container */
+	cr_expect_eq(ctt_exists(t->root) ? ctt_count_entries(t->root) : 0, 0,
+		     "the state root \"%s\" is not empty", t->root);
+	struct ctt_result r;
+	lc_ctrun(&r, t, "list", "-q");
+	cr_expect_eq(r.status, 0, "list -q: %s", r.err);
+	cr_expect_str_empty(r.out, "list -q: %s", r.out);
+	ctt_result_free(&r);
+	cr_expect_eq(lc_count_left_processes(t), 0, "a process of the test's containers is left");
+	char *mounts = ctt_read_file("/proc/self/mountinfo");
+	cr_expect_null(strstr(mounts, t->bundle), "a mount is left below %s", t->bundle);
+	free(mounts);
+}
+
+void ctt_assert_log_one_error(const char *log, const char *needle)
+{
+	char *text = ctt_read_file(log);
+	cr_expect_eq(ctt_count_lines(text), 1, "log:\n%s", text);
+	yajl_val v = ctt_json_parse(text, log);
+	cr_expect_str_eq(ctt_json_get_string(v, ".level"), "error");
+	const char *msg = ctt_json_get_string(v, ".msg");
+	cr_expect(msg && strstr(msg, needle), "msg: %s", msg ? msg : "(none)");
+	cr_expect_not_null(ctt_json_get_string(v, ".time"));
+	cr_expect_eq(ctt_json_len(v, ""), 3, "other members than level, msg, time:\n%s", text);
+	yajl_tree_free(v);
+	free(text);
+}
+
+void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *want)
+{
+	char *path = lc_rootfs_path(t, rel);
+	char *text = ctt_wait_content(path, want);
+	cr_expect_str_eq(text, want, "/%s: %s", rel, text);
+	free(text);
+	free(path);
+}
+
+void lc_assert_sh_output(const struct lc *t, const char *script, const char *want)
+{
+	char *out = lc_sh_output(t, script);
+	cr_expect_str_eq(out, want, "`%s`", script);
+	free(out);
+}
+
+void lc_assert_status(const struct lc *t, const char *id, const char *want)
+{
+	char *status = lc_status(t, id);
+	cr_expect_str_eq(status, want, "container %s", id);
+	free(status);
+}
+
+void ctt_expect_output(const struct ctt_result *r, int status, const char *out, const char *err)
+{
+	cr_expect_eq(r->status, status, "exit %d, stdout: %s\nstderr: %s", r->status, r->out,
+		     r->err);
+	cr_expect_str_eq(r->out, out, "stdout");
+	cr_expect_str_eq(r->err, err, "stderr");
+}
