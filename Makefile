@@ -11,9 +11,10 @@ DEB_PKGS := gcc libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
             uidmap strace runc crun $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
-# the Podman suite sets up a network namespace of its own; gRPC for Python: the CRI suite's
-# client of the Kubernetes CRI, compiled from its api.proto at test time).
-E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2 \
+# the Podman suite sets up a network namespace of its own; docker.io brings docker-init, the
+# tini that `docker run --init` binds in; gRPC for Python: the CRI suite's client of the
+# Kubernetes CRI, compiled from its api.proto at test time).
+E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2 docker.io buildah \
             python3-grpcio python3-grpc-tools
 
 CC       ?= gcc

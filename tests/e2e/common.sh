@@ -73,14 +73,52 @@ assert_not_contains() { # haystack needle what
 	return 0
 }
 
-# A suite that lacks a tool reports one skipped case naming what is missing, and exits.
-e2e_skip_suite_if_missing() { # SUITE MISSING
-	[ -n "$2" ] || return 0
-	E2E_MISSING=$2
-	no_tools() { e2e_skip_case "missing: $(echo $E2E_MISSING) (make deps-e2e)"; }
-	e2e_test "$1" no_tools
-	e2e_summary "$1"
-	exit
+# Exits the suite as skipped (status 0) when one of TOOLS is not installed.
+e2e_require_tools() { # SUITE TOOLS...
+	local suite=$1 tool
+	shift
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null && continue
+		echo "skip $suite e2e: $tool is not installed (make deps-e2e)"
+		exit 0
+	done
+}
+
+# The pids of the processes whose command line (arguments joined by spaces) matches the
+# extended regex PATTERN.
+e2e_pids_by_cmdline() { # PATTERN
+	local f
+	for f in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' 2>/dev/null <"$f" | grep -qE -- "$1" && basename "$(dirname "$f")"
+	done
+}
+
+# Follows the output of CMD... (logs -f, events) until a line holds TEXT (bounded by the
+# timeout), then stops the follower: it would only notice the closed pipe at its next line.
+e2e_wait_for_line() { # TEXT CMD...
+	local status text=$1
+	shift
+	coproc FOLLOW { exec timeout -k 5 60 "$@" 2>&1; }
+	grep -m1 -qF "$text" <&"${FOLLOW[0]}"
+	status=$?
+	kill "$FOLLOW_PID" 2>/dev/null
+	wait "$FOLLOW_PID" 2>/dev/null
+	[ "$status" = 0 ] || e2e_fail "\"$text\" never appeared in $*"
+}
+
+# Waits (bounded) until CMD... succeeds, i.e. the daemon PID started from answers on its
+# socket (readiness has no event to wait for); if it dies or never answers, shows its LOG.
+e2e_wait_daemon() { # PID LOG CMD...
+	local pid=$1 log=$2 tries
+	shift 2
+	for tries in $(seq 300); do
+		"$@" >/dev/null 2>&1 && return 0
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	e2e_log "$(basename "$1") found no daemon to answer it (pid $pid):"
+	tail -n 20 "$log" >&2
+	return 1
 }
 
 e2e_summary() {

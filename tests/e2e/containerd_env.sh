@@ -76,16 +76,7 @@ containerd_start() {
 	[ "$RUNC_BINARY" = "$CTRUN" ] || { e2e_log "BinaryName not found in the config"; return 1; }
 	$CTRD_WRAPPER containerd --config "$E2E_DIR/config.toml" >"$E2E_DIR/containerd.log" 2>&1 &
 	CTRD_PID=$!
-	local tries
-	# Readiness has no event to wait for but the socket answering; bounded.
-	for tries in $(seq 100); do
-		ctr -a "$SOCK" version >/dev/null 2>&1 && return 0
-		kill -0 "$CTRD_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	e2e_log "containerd did not start:"
-	tail -n 20 "$E2E_DIR/containerd.log" >&2
-	return 1
+	e2e_wait_daemon "$CTRD_PID" "$E2E_DIR/containerd.log" ctr -a "$SOCK" version
 }
 
 # Everything the daemon publishes, in E2E_DIR/events, for cases to wait on (await_event).
@@ -114,11 +105,7 @@ import_busybox() {
 # The shims serving this suite's namespace (or only container ID), found by command line:
 # containerd-shim-runc-v2 -namespace NS -id ID -address SOCK.
 shim_pids() { # [ID]
-	local f
-	for f in /proc/[0-9]*/cmdline; do
-		tr '\0' ' ' 2>/dev/null <"$f" | grep -q -- "-namespace $NS -id ${1:-[^ ]*} " &&
-			basename "$(dirname "$f")"
-	done
+	e2e_pids_by_cmdline "-namespace $NS -id ${1:-[^ ]*} "
 }
 
 # Removes whatever a failed case left in the namespace, then the namespace and image.

@@ -14,12 +14,7 @@ if [ -z "${CTRUN_E2E_UNSHARED:-}" ]; then
 	CTRUN_E2E_UNSHARED=1 exec unshare -m --propagation private bash "$0" "$@"
 fi
 
-for tool in podman conmon; do
-	if ! command -v $tool >/dev/null; then
-		echo "skip podman e2e: $tool is not installed (make deps-e2e)"
-		exit 0
-	fi
-done
+e2e_require_tools podman podman conmon
 
 E2E_DIR=$(mktemp -d /tmp/ctrun-podman-e2e.XXXXXX)
 cleanup_all() {
@@ -169,17 +164,11 @@ host_cgroup_dir() { # CONTROLLER ID
 	echo "/sys/fs/cgroup/$1/$PODMAN_CGROUP_PARENT/libpod-$2"
 }
 
-# Follows podman ARGS (logs -f, events) until a line holds TEXT (bounded by the timeout),
-# then stops the follower: it would only notice the closed pipe at its next line.
+# Follows podman ARGS (logs -f, events) until a line holds TEXT (bounded).
 wait_for_podman_line() { # TEXT ARGS...
-	local status text=$1
+	local text=$1
 	shift
-	coproc FOLLOW { exec timeout -k 5 60 podman --runtime ctrun "$@" 2>/dev/null; }
-	grep -m1 -qF "$text" <&"${FOLLOW[0]}"
-	status=$?
-	kill "$FOLLOW_PID" 2>/dev/null
-	wait "$FOLLOW_PID" 2>/dev/null
-	[ "$status" = 0 ] || e2e_fail "\"$text\" never appeared in podman $*"
+	e2e_wait_for_line "$text" podman --runtime ctrun "$@"
 }
 
 wait_for_log() { wait_for_podman_line "$2" logs -f "$1"; }
