@@ -5,9 +5,10 @@ BUILD    ?= build
 VERSION  := 0.1.0
 # ctrun's own binary links musl (below): what building musl, yajl and libseccomp
 # from Debian's source packages takes (dpkg-source, the archive key that signs the source
-# lists; gperf for libseccomp's syscall table).
-MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring
-DEB_PKGS := gcc libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
+# lists; gperf for libseccomp's syscall table; the kernel's headers, which musl-gcc is given),
+# and readelf, with which .ci/run checks that the binary it tested is the static one.
+MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring linux-libc-dev binutils
+DEB_PKGS := gcc libc6-dev libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
             uidmap strace runc crun $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
@@ -50,9 +51,11 @@ HELPERS   := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 # (libctrun.a for the unit and integration tests and helpers, glibc) and by musl-gcc into
 # $(MUSL_DIR)/obj/ for $(BUILD)/ctrun-musl. musl itself (with its older malloc), yajl
 # and libseccomp are built from Debian's source packages into $(MUSL_PREFIX)
-# (contrib/musl/build-deps.sh). $(BUILD)/ctrun is $(BUILD)/ctrun-musl, or $(BUILD)/ctrun-glibc
-# when they cannot be had: contrib/musl/libc.sh chooses, and prints one line saying why it
-# fell back.
+# (contrib/musl/build-deps.sh, from pinned versions with pinned checksums). $(BUILD)/ctrun is
+# $(BUILD)/ctrun-musl; when musl cannot be built the build fails, saying why. It is
+# $(BUILD)/ctrun-glibc only when asked for: make LIBC=glibc (contrib/musl/libc.sh chooses,
+# and says so).
+LIBC          ?= musl
 MUSL_DIR      := $(BUILD)/musl
 MUSL_PREFIX   := $(MUSL_DIR)/prefix
 MUSL_CC       := $(MUSL_PREFIX)/bin/musl-gcc
@@ -61,7 +64,8 @@ MUSL_CFLAGS   := $(CFLAGS) -isystem $(MUSL_PREFIX)/include
 MUSL_LINK     := gcc -specs=$(MUSL_PREFIX)/lib/musl-gcc.specs -B$(MUSL_PREFIX)/lib/ \
                  -specs=contrib/musl/static-pie.specs
 MUSL_OBJS     := $(LIB_SRCS:%.c=$(MUSL_DIR)/obj/%.o) $(RT_SRCS:%.c=$(MUSL_DIR)/obj/%.o)
-CHOOSE_LIBC   := contrib/musl/libc.sh $(MUSL_DIR)
+LIBC_SH       := contrib/musl/libc.sh
+CHOOSE_LIBC    = $(LIBC_SH) $(MUSL_DIR) $(LIBC)
 
 # Fuzzing (make fuzz): libFuzzer harnesses built by clang with ASan and UBSan, from their own
 # objects under $(BUILD)/fuzz/ (never the gcc ones), of the whole library: the linker takes
@@ -78,7 +82,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps deps-e2e fuzz-deps check check-vm check-e2e unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-libc check-vm check-e2e layers unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -92,7 +96,7 @@ define install_missing
 	fi
 endef
 
-# ... then builds ctrun's libraries with musl, or says why ctrun will link glibc.
+# ... then builds ctrun's libraries with musl (or fails, saying why), unless LIBC=glibc.
 deps:
 	$(call install_missing,$(DEB_PKGS))
 	@$(CHOOSE_LIBC) >/dev/null
@@ -128,9 +132,10 @@ $(BUILD)/libctrun-cli.a: $(filter-out $(BUILD)/runtime/main.o,$(RT_OBJS))
 	ar rcs $@ $^
 
 # $@ is a hard link to $@-musl or $@-glibc, as contrib/musl/libc.sh decides; asked at every
-# make (quick once decided), the sub-make relinks only what changed.
+# make (quick once decided), the sub-make relinks only what changed. When the chosen libc
+# cannot be had, $@ goes too: no binary of the other libc is left under its name.
 define link_chosen_libc
-	+@libc=$$($(CHOOSE_LIBC)) && $(MAKE) --no-print-directory $@-$$libc && \
+	+@libc=$$($(CHOOSE_LIBC)) || { rm -f $@; exit 1; }; $(MAKE) --no-print-directory $@-$$libc && \
 		{ [ $@-$$libc -ef $@ ] || ln -f $@-$$libc $@; }
 endef
 
@@ -151,9 +156,9 @@ $(BUILD)/ctrun-musl: $(MUSL_OBJS) contrib/musl/static-pie.specs $(MUSL_PREFIX)/.
 	$(MUSL_LINK) $(filter-out -static-pie,$(CTRUN_LDFLAGS)) -o $@ $(MUSL_OBJS) \
 		-L$(MUSL_PREFIX)/lib -lyajl -lseccomp
 
-# Reached only when a musl target is asked for by name; libc.sh has said why it cannot be.
+# Built by libc.sh (whatever LIBC says: a musl target asked for by name needs it).
 $(MUSL_PREFIX)/.complete:
-	@[ "$$($(CHOOSE_LIBC))" = musl ]
+	@$(LIBC_SH) $(MUSL_DIR) musl >/dev/null
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(BUILD)/tests/lib/difftable.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
@@ -174,6 +179,12 @@ $(STATIC_HELPERS:%=$(BUILD)/helpers/%): $(BUILD)/helpers/%: tests/helpers/%.c
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests --jobs 2
 
+# The source folders' order (libct/LAYERS): an include or a call against it, or files that
+# depend on each other in a circle, fail; the checker's own tests run first.
+layers: $(LIB_OBJS) $(RT_OBJS)
+	python3 tests/layers/test_check_layers.py
+	python3 tests/layers/check_layers.py . --objects $(BUILD)
+
 # Integration tests run in a private mount namespace so a failure leaves no mount on the host,
 # with a cache directory of their own (a tmpfs): the kept views of the binaries they run
 # (libct/parent/exe_bind.h) and their mount points stay out of the host's.
@@ -190,7 +201,14 @@ integration: $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 check-vm: deps $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 	$(INTEGRATION_RUN) --filter 'vm/*'
 
+# The choice of libc for ctrun and the checks around it (fast: it links copies of these
+# objects, with fake musl builds).
+check-libc: $(BUILD)/runtime/main.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
+	tests/build/libc_choice.sh $(BUILD)
+
 check: deps
+	$(MAKE) check-libc
+	$(MAKE) layers
 	$(MAKE) unit
 	$(MAKE) integration
 

@@ -9,7 +9,7 @@
  *                            resolves on the host's root, as the spec wants
  *   startContainer           the init after `start`, in the container's root (the path
  *                            resolves in the container), before the execve
- *   poststart                ctrun start / run (runtime/container_hooks.c), after the execve
+ *   poststart                ctrun start / run (lifecycle/container_hooks.c), after the execve
  *   poststop                 ctrun delete / run (and a failed create or start), after the
  *                            container is gone; a failure there is only a warning
  *

@@ -22,7 +22,7 @@
 
 #include "hooks/hooks.h"
 #include "libct/base/cleanup.h"
-#include "libct/plan/spawn.h"
+#include "libct/base/clone.h"
 #include "libct/base/syscalls.h"
 
 #define TAIL_LINES 3

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/container.h"
+#include "libct/lifecycle/ops.h"
 #include "runtime/create_flags.h"
-#include "runtime/log.h"
+#include "runtime/ctrun.h"
 
 enum {
 	OPT_PID_FILE = 256,
@@ -88,14 +88,5 @@ int cmd_create(const struct ct_globals *g, int argc, char **argv)
 	int rc = ct_parse_create_flags(argc, argv, false, &f);
 	if (rc)
 		return rc < 0 ? 1 : 0;
-	sigprocmask(SIG_SETMASK, NULL, &f.create.child_sigmask);
-	struct ct_container c;
-	struct ct_error err = {0};
-	if (ct_container_create(g, &f.create, &c, &err) < 0) {
-		ct_log(CT_LOG_ERROR, "create container \"%s\": %s", ct_shown_id(f.create.id).s,
-		       err.msg);
-		return 1;
-	}
-	ct_container_close(&c);
-	return 0;
+	return ct_lifecycle_create(&g->lc, &f.create) < 0 ? 1 : 0;
 }

@@ -1,5 +1,5 @@
-/* `ctrun start`, `state`, `kill`, `delete`, `pause`, `resume`: commands on one existing container.
- */
+/* `ctrun start`, `state`, `kill`, `delete`, `pause`, `resume`: the flags of the commands on
+ * one existing container; the work is the lifecycle's (libct/lifecycle/ops.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -8,12 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/state/pidns.h"
 #include "libct/base/signals.h"
-#include "runtime/container.h"
-#include "runtime/container_cgroup.h"
-#include "runtime/kill_all.h"
-#include "runtime/log.h"
+#include "libct/lifecycle/ops.h"
+#include "runtime/ctrun.h"
 
 /* Flags without arguments (option values 256..271, a one-letter name doubles as the short
  * flag: {"f", ...} makes -f) given as a mask, then positional args. Returns the number of
@@ -47,12 +44,6 @@ static int parse_simple(int argc, char **argv, const struct option *opts, unsign
 	return argc - optind;
 }
 
-static int fail(const char *what, const char *id, const struct ct_error *err)
-{
-	ct_log(CT_LOG_ERROR, "%s container \"%s\": %s", what, ct_shown_id(id).s, err->msg);
-	return 1;
-}
-
 /* parse_simple() for a command on one container: the number of positional arguments
  * (1..max, the id first), or -1 with *rc set to the exit status (0 after --help). */
 static int parse_id_command(int argc, char **argv, const struct option *opts, unsigned *set,
@@ -76,27 +67,7 @@ int cmd_start(const struct ct_globals *g, int argc, char **argv)
 	int rc, n = parse_id_command(argc, argv, NULL, &set, "ID", 1, &rc);
 	if (n < 0)
 		return rc;
-	const char *id = argv[optind];
-	struct ct_container c;
-	struct ct_error err = {0};
-	rc = 0;
-	if (ct_container_open(g, id, true, &c, &err) < 0) {
-		rc = fail("start", id, &err);
-	} else if (c.status != CT_STATUS_CREATED) {
-		ct_log(CT_LOG_ERROR, "start container \"%s\": cannot start a container that is %s",
-		       ct_shown_id(id).s, ct_status_name(c.status));
-		rc = 1;
-	} else if (ct_container_start_fifo(&c, &err) < 0) {
-		rc = fail("start", id, &err);
-		if (c.start_refused)
-			ct_container_abort_start(&c);
-	} else if (ct_container_poststart(&c, &err) < 0) {
-		/* runtime.md#lifecycle step 9: the error, then the container goes */
-		rc = fail("start", id, &err);
-		ct_container_abort_start(&c);
-	}
-	ct_container_close(&c);
-	return rc;
+	return ct_lifecycle_start(&g->lc, argv[optind]) < 0 ? 1 : 0;
 }
 
 int cmd_state(const struct ct_globals *g, int argc, char **argv)
@@ -105,31 +76,15 @@ int cmd_state(const struct ct_globals *g, int argc, char **argv)
 	int rc, n = parse_id_command(argc, argv, NULL, &set, "ID", 1, &rc);
 	if (n < 0)
 		return rc;
-	const char *id = argv[optind];
-	struct ct_container c;
-	struct ct_error err = {0};
-	char *json = NULL;
-	rc = 0;
-	if (ct_container_open(g, id, false, &c, &err) < 0 ||
-	    ct_state_format_json(&c.state, ct_status_name(c.status), &json, &err) < 0)
-		rc = fail("state of", id, &err);
-	else
-		printf("%s\n", json);
+	char *json;
+	if (ct_lifecycle_state(&g->lc, argv[optind], &json) < 0)
+		return 1;
+	printf("%s\n", json);
 	free(json);
-	ct_container_close(&c);
-	return rc;
+	return 0;
 }
 
 enum { KILL_ALL = 256 };
-
-static int send_signal(struct ct_container *c, int sig, bool all, struct ct_error *err)
-{
-	if (ct_container_attach(c, err) < 0)
-		return -1;
-	if (all)
-		return ct_kill_all(c, sig, err);
-	return ct_container_signal(c, sig, err);
-}
 
 int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 {
@@ -140,46 +95,12 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 	int rc, n = parse_id_command(argc, argv, opts, &set, "[--all] ID [SIGNAL]", 2, &rc);
 	if (n < 0)
 		return rc;
-	const char *id = argv[optind];
 	const char *signame = n == 2 ? argv[optind + 1] : "TERM";
 	int sig = ct_signal_parse(signame);
 	if (sig < 0)
 		return ct_usage_error(argv[0], "unknown signal \"%s\"", signame);
-	struct ct_container c;
-	struct ct_error err = {0};
-	rc = 0;
 	bool all = set & (1u << (KILL_ALL - 256));
-	if (ct_container_open(g, id, false, &c, &err) < 0) {
-		rc = fail("kill", id, &err);
-	} else if (c.status == CT_STATUS_STOPPED && all) {
-		if (ct_kill_leftovers(&c, sig, &err) < 0)
-			rc = fail("kill", id, &err);
-	} else if (c.status == CT_STATUS_STOPPED) {
-		ct_log(CT_LOG_ERROR, "kill container \"%s\": container not running",
-		       ct_shown_id(id).s);
-		rc = 1;
-	} else if (send_signal(&c, sig, all, &err) < 0) {
-		rc = fail("kill", id, &err);
-	}
-	ct_container_close(&c);
-	return rc;
-}
-
-/* delete --force: SIGKILL through the init's pidfd, then wait on that pidfd (no sleeps). An
- * init that leads its own pid namespace takes the rest of it along, so it alone is signalled
- * (as runc does); otherwise, or when paused (a frozen task dies only once thawed), every
- * process of the cgroup is, which on cgroup v1 means freezing it first. */
-static int kill_and_wait(struct ct_container *c, struct ct_error *err)
-{
-	if (ct_container_attach(c, err) < 0)
-		return err->errnum == ESRCH ? 0 : -1; /* exited since we looked: nothing to kill */
-	if (c->status != CT_STATUS_PAUSED && ct_proc_leads_pid_ns(c->proc.pid)) {
-		if (ct_container_signal(c, SIGKILL, err) < 0 && err->errnum != ESRCH)
-			return -1;
-	} else if (ct_kill_all(c, SIGKILL, err) < 0) {
-		return -1;
-	}
-	return ct_container_wait_exit(c, err);
+	return ct_lifecycle_kill(&g->lc, argv[optind], sig, all) < 0 ? 1 : 0;
 }
 
 enum { DELETE_FORCE = 256 };
@@ -194,45 +115,7 @@ int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 	if (n < 0)
 		return rc;
 	bool force = set & (1u << (DELETE_FORCE - 256));
-	const char *id = argv[optind];
-	struct ct_container c;
-	struct ct_error err = {0};
-	rc = 0;
-	if (ct_container_open(g, id, true, &c, &err) < 0) {
-		/* --force on a container that is already gone: idempotent clean-up */
-		rc = force && err.errnum == ENOENT ? 0 : fail("delete", id, &err);
-	} else if (c.status != CT_STATUS_STOPPED && !force) {
-		/* runtime.md#delete: deleting a container that is not stopped is an error */
-		ct_log(CT_LOG_ERROR,
-		       "delete container \"%s\": container is %s, not stopped "
-		       "(use --force)",
-		       ct_shown_id(id).s, ct_status_name(c.status));
-		rc = 1;
-	} else if (c.status != CT_STATUS_STOPPED && kill_and_wait(&c, &err) < 0) {
-		rc = fail("delete", id, &err);
-	} else if (ct_container_destroy(&c, &err) < 0) {
-		rc = fail("delete", id, &err);
-	} else {
-		ct_container_poststop(&c); /* after the container is deleted (config.md) */
-	}
-	ct_container_close(&c);
-	return rc;
-}
-
-/* pause / resume: the cgroup freezer (runc's: a created or running container can be paused,
- * only a paused one resumed). */
-static int set_frozen(struct ct_container *c, bool frozen, struct ct_error *err)
-{
-	struct ct_cgroup *cg = NULL;
-	int rc = ct_container_cgroup_open(&c->state, &cg, err);
-	if (rc == 0 && !cg)
-		rc = ct_error_set_plain(err, ENOENT,
-					"the container has no cgroup to freeze "
-					"(created with --cgroup-manager disabled)");
-	if (rc == 0)
-		rc = ct_cgroup_freeze(cg, frozen, err);
-	ct_cgroup_free(cg);
-	return rc;
+	return ct_lifecycle_delete(&g->lc, argv[optind], force) < 0 ? 1 : 0;
 }
 
 static int freeze_command(const struct ct_globals *g, int argc, char **argv, bool frozen)
@@ -241,27 +124,7 @@ static int freeze_command(const struct ct_globals *g, int argc, char **argv, boo
 	int rc, n = parse_id_command(argc, argv, NULL, &set, "ID", 1, &rc);
 	if (n < 0)
 		return rc;
-	const char *id = argv[optind], *verb = frozen ? "pause" : "resume";
-	struct ct_container c;
-	struct ct_error err = {0};
-	rc = 0;
-	bool can = false;
-	if (ct_container_open(g, id, true, &c, &err) < 0) {
-		rc = fail(verb, id, &err);
-	} else {
-		can = frozen ? c.status == CT_STATUS_RUNNING || c.status == CT_STATUS_CREATED
-			     : c.status == CT_STATUS_PAUSED;
-		if (!can) {
-			ct_log(CT_LOG_ERROR,
-			       "%s container \"%s\": cannot %s a container that is %s", verb,
-			       ct_shown_id(id).s, verb, ct_status_name(c.status));
-			rc = 1;
-		} else if (set_frozen(&c, frozen, &err) < 0) {
-			rc = fail(verb, id, &err);
-		}
-	}
-	ct_container_close(&c);
-	return rc;
+	return ct_lifecycle_set_paused(&g->lc, argv[optind], frozen) < 0 ? 1 : 0;
 }
 
 int cmd_pause(const struct ct_globals *g, int argc, char **argv)

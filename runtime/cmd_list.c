@@ -9,7 +9,7 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/pathbuf.h"
-#include "runtime/container.h"
+#include "libct/lifecycle/container.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"
 #include "runtime/passwd.h"
@@ -183,7 +183,7 @@ int cmd_list(const struct ct_globals *g, int argc, char **argv)
 	char **ids = NULL;
 	size_t n = 0;
 	/* no state root yet: no containers */
-	_cleanup_close_ int rootfd = ct_state_root_open(g->root, false, &err);
+	_cleanup_close_ int rootfd = ct_state_root_open(g->lc.root, false, &err);
 	if (rootfd >= 0 && ct_state_list_ids(rootfd, &ids, &n, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "list: %s", err.msg);
 		return 1;

@@ -2,12 +2,9 @@
  * namespace (entered through the init's pidfd), like findmnt, with each mount marked as
  * planned by config.json or extra. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <sys/mount.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +13,10 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/fs/fsinfo.h"
+#include "libct/lifecycle/bundle.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/mounts.h"
 #include "oci/jsonwalk.h"
-#include "runtime/bundle.h"
-#include "runtime/container.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"
 #include "runtime/mounts_view.h"
@@ -76,57 +74,6 @@ static void print_json(const struct ct_mount_table *t, const struct ct_planned_p
 	ct_json_print(g);
 }
 
-/* A user other than root has no say over the container's mount namespace until it is in
- * the container's user namespace, which it owns (a rootless container). */
-static bool needs_user_namespace(pid_t pid)
-{
-	struct stat ours, theirs;
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	return geteuid() != 0 && stat("/proc/self/ns/user", &ours) == 0 &&
-	       stat(path, &theirs) == 0 && ours.st_ino != theirs.st_ino;
-}
-
-/* setns() takes a pidfd from Linux 5.8; before, or without pidfd_open, the namespace files
- * of the pid the start time just vouched for (the user namespace first). */
-static int enter_namespaces(struct ct_container *c, struct ct_error *err)
-{
-	bool user = needs_user_namespace(c->state.pid);
-	int flags = CLONE_NEWNS | (user ? CLONE_NEWUSER : 0);
-	if (c->proc.pidfd >= 0 && setns(c->proc.pidfd, flags) == 0)
-		return 0;
-	static const struct {
-		int flag;
-		const char *file, *what;
-	} order[] = {{CLONE_NEWUSER, "user", "enter the user namespace"},
-		     {CLONE_NEWNS, "mnt", "enter the mount namespace"}};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (!(flags & order[i].flag))
-			continue;
-		char ns[64];
-		snprintf(ns, sizeof(ns), "/proc/%d/ns/%s", c->state.pid, order[i].file);
-		_cleanup_close_ int nsfd = openat(AT_FDCWD, ns, O_RDONLY | O_CLOEXEC);
-		if (nsfd < 0 || setns(nsfd, order[i].flag) < 0)
-			return ct_error_set(err, errno, "%s", order[i].what);
-	}
-	return 0;
-}
-
-/* The table as the init sees it: statmount inside its mount namespace, or its mountinfo
- * (read from outside first, as the container's /proc has no entry for us). */
-static int read_container_mounts(struct ct_container *c, struct ct_mount_table *t,
-				 struct ct_error *err)
-{
-	if (ct_container_attach(c, err) < 0)
-		return -1;
-	_cleanup_free_ char *text = ct_mountinfo_read(c->state.pid, err);
-	if (!text || enter_namespaces(c, err) < 0)
-		return -1;
-	if (ct_mounts_read(t, CT_MOUNTS_STATMOUNT, err) == 0)
-		return 0;
-	return ct_mountinfo_parse(text, t, err);
-}
-
 static int show_mounts(struct ct_container *c, bool json, struct ct_error *err)
 {
 	char path[4096];
@@ -140,7 +87,7 @@ static int show_mounts(struct ct_container *c, bool json, struct ct_error *err)
 	int rc = -1;
 	if (ct_planned_paths_from_config(config, &planned) < 0)
 		ct_error_set(err, ENOMEM, "list the planned mounts");
-	else if (read_container_mounts(c, &t, err) == 0)
+	else if (ct_container_mounts(c, &t, err) == 0)
 		rc = 0;
 	if (rc == 0 && json)
 		print_json(&t, &planned);
@@ -178,7 +125,8 @@ int cmd_mounts(const struct ct_globals *g, int argc, char **argv)
 	struct ct_container ct;
 	struct ct_error err = {0};
 	int rc = 0;
-	if (ct_container_open(g, id, false, &ct, &err) < 0 || show_mounts(&ct, json, &err) < 0) {
+	if (ct_container_open(&g->lc, id, false, &ct, &err) < 0 ||
+	    show_mounts(&ct, json, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "mounts of container \"%s\": %s", id, err.msg);
 		rc = 1;
 	}

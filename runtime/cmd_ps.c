@@ -12,8 +12,8 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
-#include "runtime/container.h"
-#include "runtime/container_cgroup.h"
+#include "libct/lifecycle/pids.h"
+#include "libct/state/state.h"
 #include "runtime/log.h"
 #include "runtime/ps_filter.h"
 
@@ -84,27 +84,6 @@ static int print_table(char **ps_args, int n_args, const pid_t *pids, size_t n,
 	return 0;
 }
 
-/* The container's pids from its cgroup. */
-static int container_pids(const struct ct_globals *g, const char *id, pid_t **pids, size_t *n,
-			  struct ct_error *err)
-{
-	struct ct_container c;
-	struct ct_cgroup *cg = NULL;
-	int rc = ct_container_open(g, id, false, &c, err);
-	if (rc == 0)
-		rc = ct_container_cgroup_open(&c.state, &cg, err);
-	if (rc == 0 && !cg)
-		rc = ct_error_set_plain(err, ENOENT,
-					"container \"%s\" has no cgroup to list "
-					"(created with --cgroup-manager disabled)",
-					ct_shown_id(id).s);
-	if (rc == 0)
-		rc = ct_cgroup_list_pids(cg, pids, n, err);
-	ct_cgroup_free(cg);
-	ct_container_close(&c);
-	return rc;
-}
-
 int cmd_ps(const struct ct_globals *g, int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -135,7 +114,7 @@ int cmd_ps(const struct ct_globals *g, int argc, char **argv)
 	struct ct_error err = {0};
 	pid_t *pids = NULL;
 	size_t n = 0;
-	int rc = container_pids(g, id, &pids, &n, &err);
+	int rc = ct_container_pids(&g->lc, id, &pids, &n, &err);
 	if (rc == 0 && json)
 		print_json(pids, n);
 	else if (rc == 0)

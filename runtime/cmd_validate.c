@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "libct/lifecycle/bundle.h"
 #include "oci/config.h"
-#include "runtime/bundle.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"
 

@@ -2,7 +2,7 @@
 #ifndef CTRUN_CREATE_FLAGS_H
 #define CTRUN_CREATE_FLAGS_H
 
-#include "runtime/container.h"
+#include "libct/lifecycle/container.h"
 
 struct ct_run_flags {
 	struct ct_create_args create;

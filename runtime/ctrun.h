@@ -5,20 +5,20 @@
 #include <stdbool.h>
 
 #include "libct/base/error.h"
+#include "libct/lifecycle/opts.h"
 
 enum ct_log_format { CT_LOG_TEXT, CT_LOG_JSON };
 enum ct_rootless { CT_ROOTLESS_AUTO, CT_ROOTLESS_TRUE, CT_ROOTLESS_FALSE };
-enum ct_cgroup_manager { CT_CGROUP_CGROUPFS, CT_CGROUP_SYSTEMD, CT_CGROUP_DISABLED };
 
 /* runc-compatible global flags, given before the subcommand. */
 struct ct_globals {
-	const char *root; /* --root, default /run/ctrun or $XDG_RUNTIME_DIR/ctrun */
+	/* --root (default /run/ctrun or $XDG_RUNTIME_DIR/ctrun), --no-verify-mounts,
+	 * --systemd-cgroup / --cgroup-manager: what the lifecycle takes */
+	struct ct_lifecycle_opts lc;
 	const char *log_file;
 	enum ct_log_format log_format;
 	bool debug;
-	bool no_verify_mounts; /* --no-verify-mounts: for measuring the check's cost */
 	enum ct_rootless rootless;
-	enum ct_cgroup_manager cgroup_manager; /* --systemd-cgroup / --cgroup-manager */
 };
 
 struct ct_command {
@@ -61,6 +61,9 @@ int ct_usage_error(const char *command, const char *fmt, ...) __attribute__((for
 
 /* --format table|json of list, ps and mounts: *json set; 1 after a usage error, else 0. */
 int ct_parse_format(const char *command, const char *text, bool *json);
+
+/* Parses a non-negative count flag (--preserve-fds): 0, or -1 after a usage error. */
+int ct_parse_count(const char *command, const char *flag, const char *text, int *out);
 
 /* Parses the subcommand's own flags with getopt_long (`--flag value` and `--flag=value`).
  * Returns the option character, -1 at the end, or '?' after printing a usage error. */

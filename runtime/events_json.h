@@ -5,8 +5,8 @@
 #ifndef CTRUN_EVENTS_JSON_H
 #define CTRUN_EVENTS_JSON_H
 
-#include "libct/cgroup/cgroup.h"
 #include "libct/base/error.h"
+#include "libct/cgroup/cgroup.h"
 
 /* *out malloc'ed, no newline. */
 int ct_events_stats_json(const char *id, const struct ct_cgroup_stats *st, char **out,

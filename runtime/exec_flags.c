@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/plan/spawn.h"
-#include "runtime/container.h"
+#include "libct/lifecycle/container.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/plan/plan.h"
 #include "runtime/ctrun.h"
 
 enum {

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -16,23 +15,6 @@ static enum ct_log_format log_format = CT_LOG_TEXT;
 static bool log_debug;
 
 static const char *const level_names[] = {"debug", "info", "warning", "error"};
-
-int ct_log_open(const struct ct_globals *g, struct ct_error *err)
-{
-	log_format = g->log_format;
-	log_debug = g->debug;
-	if (!g->log_file)
-		return 0;
-	log_fd = openat(AT_FDCWD, g->log_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (log_fd < 0)
-		return ct_error_set(err, errno, "open log file \"%s\"", g->log_file);
-	return 0;
-}
-
-bool ct_log_debug_enabled(void)
-{
-	return log_debug;
-}
 
 void ct_log_time_rfc3339(char *buf, unsigned size)
 {
@@ -102,15 +84,9 @@ static void log_to_file(enum ct_log_level level, const char *msg)
 	write_all(log_fd, line, (size_t)n);
 }
 
-void ct_log(enum ct_log_level level, const char *fmt, ...)
+/* The sink of the library's log (libct/lifecycle/log.h). */
+static void write_line(enum ct_log_level level, const char *msg)
 {
-	if (level == CT_LOG_DEBUG && !log_debug)
-		return;
-	char msg[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	bool to_file = log_fd >= 0 && ct_log_file_takes(log_format, level, log_debug);
 	if (to_file)
 		log_to_file(level, msg);
@@ -121,4 +97,17 @@ void ct_log(enum ct_log_level level, const char *fmt, ...)
 		fprintf(stderr, "%s%s\n", log_fd >= 0 ? "" : "ctrun: ", msg);
 	else if (!to_file || log_debug)
 		fprintf(stderr, "ctrun: %s: %s\n", level_names[level], msg);
+}
+
+int ct_log_open(const struct ct_globals *g, struct ct_error *err)
+{
+	log_format = g->log_format;
+	log_debug = g->debug;
+	ct_log_set_sink(write_line, log_debug);
+	if (!g->log_file)
+		return 0;
+	log_fd = openat(AT_FDCWD, g->log_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (log_fd < 0)
+		return ct_error_set(err, errno, "open log file \"%s\"", g->log_file);
+	return 0;
 }

@@ -6,14 +6,12 @@
 #include <stdbool.h>
 
 #include "libct/base/error.h"
+#include "libct/lifecycle/log.h"
 #include "runtime/ctrun.h"
 
-enum ct_log_level { CT_LOG_DEBUG, CT_LOG_INFO, CT_LOG_WARNING, CT_LOG_ERROR };
-
-/* Opens the --log file; returns 0 or -1 with err set. */
+/* Opens the --log file and makes this the sink of ct_log (libct/lifecycle/log.h): returns 0
+ * or -1 with err set. */
 int ct_log_open(const struct ct_globals *g, struct ct_error *err);
-void ct_log(enum ct_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool ct_log_debug_enabled(void);
 
 /* Whether a record of level goes to the --log file: every one in text format; in JSON
  * format only errors unless --debug, because Podman reads a failed command's whole file

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "libct/parent/exe_view.h"
-#include "runtime/cache_dir.h"
+#include "libct/lifecycle/cache_dir.h"
 #include "runtime/ctrun.h"
 #include "runtime/log.h"
 
@@ -103,7 +103,7 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 	while ((c = getopt_long(argc, argv, "+:vh", global_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_ROOT:
-			g->root = optarg;
+			g->lc.root = optarg;
 			break;
 		case OPT_LOG:
 			g->log_file = optarg;
@@ -112,10 +112,10 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			g->debug = true;
 			break;
 		case OPT_SYSTEMD:
-			g->cgroup_manager = CT_CGROUP_SYSTEMD;
+			g->lc.cgroup_manager = CT_CGROUP_SYSTEMD;
 			break;
 		case OPT_NO_VERIFY_MOUNTS:
-			g->no_verify_mounts = true;
+			g->lc.no_verify_mounts = true;
 			break;
 		case OPT_LOG_FORMAT:
 			if ((v = parse_choice("--log-format", optarg, formats)) < 0)
@@ -130,7 +130,7 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 		case OPT_CGROUP_MANAGER:
 			if ((v = parse_choice("--cgroup-manager", optarg, managers)) < 0)
 				return 1;
-			g->cgroup_manager = (enum ct_cgroup_manager)v;
+			g->lc.cgroup_manager = (enum ct_cgroup_manager)v;
 			break;
 		case 'v':
 			ct_print_version();
@@ -163,7 +163,7 @@ static int check_unsupported(const struct ct_globals *g, const struct ct_command
 {
 	if (!cmd->needs_cgroups)
 		return 0;
-	if (g->cgroup_manager == CT_CGROUP_SYSTEMD) {
+	if (g->lc.cgroup_manager == CT_CGROUP_SYSTEMD) {
 		/* sd_booted()'s test: where systemd is absent, say so, it is the real obstacle */
 		bool booted = access("/run/systemd/system", F_OK) == 0;
 		ct_log(CT_LOG_ERROR, "%s: the systemd cgroup manager is not supported yet%s",
@@ -178,12 +178,12 @@ static int check_unsupported(const struct ct_globals *g, const struct ct_command
 
 int main(int argc, char **argv, char **envp)
 {
-	struct ct_globals g = {.root = NULL};
+	struct ct_globals g = {.lc = {.root = NULL, .version = ct_runtime_version()}};
 	int status = parse_globals(argc, argv, &g);
 	if (status >= 0)
 		return status;
-	if (!g.root)
-		g.root = default_root();
+	if (!g.lc.root)
+		g.lc.root = default_root();
 	if (optind >= argc) {
 		print_help();
 		return 1;
@@ -211,7 +211,7 @@ int main(int argc, char **argv, char **envp)
 	}
 	if (check_unsupported(&g, cmd))
 		return 1;
-	if (!g.root && uses_state_root(cmd)) {
+	if (!g.lc.root && uses_state_root(cmd)) {
 		ct_log(CT_LOG_ERROR,
 		       "%s: XDG_RUNTIME_DIR is not set: as a user other than root, "
 		       "give --root DIR for the containers' state",

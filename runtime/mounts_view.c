@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/fs/safefs.h"
 #include "libct/base/syscalls.h"
+#include "libct/fs/safefs.h"
 
 static int add(char ***v, size_t *n, const char *path)
 {

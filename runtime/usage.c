@@ -1,8 +1,10 @@
 /* Usage errors and the flag parser every subcommand shares (declared in ctrun.h); outside
  * main.c so that unit tests can parse a command's flags. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/ctrun.h"
@@ -39,5 +41,16 @@ int ct_parse_format(const char *command, const char *text, bool *json)
 	if (strcmp(text, "json") != 0 && strcmp(text, "table") != 0)
 		return ct_usage_error(command, "--format: invalid value \"%s\"", text);
 	*json = strcmp(text, "json") == 0;
+	return 0;
+}
+
+int ct_parse_count(const char *command, const char *flag, const char *text, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (errno || *end || end == text || v < 0 || v > 65536)
+		return ct_usage_error(command, "%s: invalid count \"%s\"", flag, text), -1;
+	*out = (int)v;
 	return 0;
 }

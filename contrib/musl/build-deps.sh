@@ -8,11 +8,15 @@
 # keeps it only after 100 such "bounces" of a size class: `ctrun list` of 100 containers,
 # which parses and frees each state.json in turn, made 150 mmap/munmap pairs and took 3.3 ms
 # of CPU against glibc's 2.0; with oldmalloc 2.2 (contrib/bench/README.md).
+# The versions and every file's SHA-256 are pinned in sources.sha256 beside this script: the
+# archive's signature alone would take whatever version the mirror serves.
 # Usage: build-deps.sh WORKDIR PREFIX (contrib/musl/libc.sh runs it). Exits non-zero with
 # one line on stderr saying why.
 set -eu
 work=$1
 prefix=$2
+here=$(cd "$(dirname "$0")" && pwd)
+pins=$here/sources.sha256
 packages="musl yajl libseccomp"
 
 die() {
@@ -42,17 +46,36 @@ apt_src() {
 		-o Dir::State::Lists="$work/lists" -o Debug::NoLocking=1 "$@" >>"$log" 2>&1
 }
 
+# "musl=1.2.3-1 ..." for apt-get source, from the pinned .dsc names.
+pinned_versions() {
+	sed -n 's/^[0-9a-f]*  \([^_]*\)_\(.*\)\.dsc$/\1=\2/p' "$pins" | paste -sd ' '
+}
+
+pinned_dsc() {
+	sed -n "s/^[0-9a-f]*  \\($1_.*\\.dsc\\)$/\\1/p" "$pins"
+}
+
+# apt's last error line, the reason a fetch failed.
+apt_error() {
+	grep '^E:' "$log" | tail -n 1
+}
+
 fetch_sources() {
 	cd "$work"
-	if ! ls musl_*.dsc yajl_*.dsc libseccomp_*.dsc >/dev/null 2>&1; then
-		apt_src update || die "apt-get update of the deb-src list failed (see $log)"
-		apt_src source --download-only $packages ||
-			die "apt-get source $packages failed (see $log)"
+	if ! "$here/verify-sources.sh" "$pins" "$work" 2>/dev/null; then
+		sed -n 's/^[0-9a-f]*  //p' "$pins" | while read -r file; do rm -f "./$file"; done
+		apt_src update || die "apt-get update of the deb-src list failed: $(apt_error) (see $log)"
+		versions=$(pinned_versions)
+		# shellcheck disable=SC2086 # one argument per package
+		apt_src source --download-only $versions ||
+			die "apt-get source $versions failed: $(apt_error) (see $log)"
+		"$here/verify-sources.sh" "$pins" "$work" || exit 1
 	fi
 	for p in $packages; do
 		rm -rf "${p:?}-src"
-		dpkg-source -x "$(ls ${p}_*.dsc | tail -n 1)" "$p-src" >>"$log" 2>&1 ||
-			die "dpkg-source -x $p failed (see $log)"
+		dsc=$(pinned_dsc "$p")
+		[ -n "$dsc" ] || die "$pins: no $p .dsc pinned"
+		dpkg-source -x "$dsc" "$p-src" >>"$log" 2>&1 || die "dpkg-source -x $dsc failed (see $log)"
 	done
 }
 

@@ -21,8 +21,8 @@
 #include <linux/bpf.h>
 #include <stddef.h>
 
-#include "libct/cgroup/device_rules.h"
 #include "libct/base/error.h"
+#include "libct/cgroup/device_rules.h"
 
 struct ct_bpf_prog {
 	struct bpf_insn *insns;

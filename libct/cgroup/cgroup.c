@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/cgroup/internal.h"
 #include "libct/base/cleanup.h"
+#include "libct/cgroup/internal.h"
 
 static int add_dir(struct ct_cgroup *cg, const char *key, char *path, struct ct_error *err)
 {
@@ -227,64 +227,6 @@ void ct_cgroup_free(struct ct_cgroup *cg)
 	free(cg);
 }
 
-/* Whether controller is one of key's comma-separated names. */
-bool ct_cg_key_has(const char *key, const char *controller)
-{
-	size_t len = strlen(controller);
-	for (const char *p = key; *p;) {
-		size_t n = strcspn(p, ",");
-		if (n == len && strncmp(p, controller, len) == 0)
-			return true;
-		p += n + (p[n] == ',');
-	}
-	return false;
-}
-
-static const struct ct_cgroup_dir *dir_of(const struct ct_cgroup *cg, const char *key)
-{
-	for (size_t i = 0; i < cg->n_dirs; i++)
-		if (strcmp(cg->dirs[i].key, key) == 0)
-			return &cg->dirs[i];
-	return NULL;
-}
-
-const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key)
-{
-	const struct ct_cgroup_dir *d = dir_of(cg, key);
-	return d ? d->path : NULL;
-}
-
-const struct ct_cgroup_dir *ct_cg_controller(const struct ct_cgroup *cg, const char *controller)
-{
-	if (cg->ops == &ct_cgroup_v2_ops)
-		return dir_of(cg, CT_CGROUP_UNIFIED_KEY);
-	for (size_t i = 0; i < cg->n_dirs; i++)
-		if (ct_cg_key_has(cg->dirs[i].key, controller))
-			return &cg->dirs[i];
-	return NULL;
-}
-
-const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *controller)
-{
-	const struct ct_cgroup_dir *d = ct_cg_controller(cg, controller);
-	return d ? d->path : NULL;
-}
-
-int ct_cgroup_clone_fd(struct ct_cgroup *cg, struct ct_error *err)
-{
-	if (cg->unified_fd >= 0)
-		return cg->unified_fd;
-	const struct ct_cgroup_dir *d = dir_of(cg, CT_CGROUP_UNIFIED_KEY);
-	if (!d)
-		return -1;
-	const char *dir = d->path;
-	cg->unified_fd = d->fd >= 0 ? openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-				    : openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cg->unified_fd < 0)
-		return ct_error_set(err, errno, "open cgroup \"%s\"", dir);
-	return cg->unified_fd;
-}
-
 const char *ct_cgroup_late_key(const struct ct_cgroup *cg)
 {
 	if (cg->ops != &ct_cgroup_v1_ops)
@@ -295,30 +237,10 @@ const char *ct_cgroup_late_key(const struct ct_cgroup *cg)
 	return NULL;
 }
 
-int ct_cgroup_add_pid_to(struct ct_cgroup *cg, const char *key, pid_t pid, struct ct_error *err)
-{
-	const struct ct_cgroup_dir *d = dir_of(cg, key);
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%d", pid);
-	if (!d)
-		return ct_error_set_plain(err, ENOENT, "the cgroup has no \"%s\" hierarchy", key);
-	/* by path: this join is rare (where a seccomp filter could refuse the init its own),
-	 * and the path in the syscall is what a trace (test_killed_create) matches */
-	return ct_cg_write(d->path, "cgroup.procs", buf, err);
-}
-
 int ct_cgroup_enter(struct ct_cgroup *cg, pid_t pid, bool born_in_unified, const char *skip_key,
 		    struct ct_error *err)
 {
 	return ct_cgroup_enter_others(cg, pid, born_in_unified, skip_key, NULL, err);
-}
-
-bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part part)
-{
-	if (part == CT_CGROUP_ALL)
-		return true;
-	bool early = strcmp(d->key, CT_CGROUP_UNIFIED_KEY) == 0 || strcmp(d->key, "memory") == 0;
-	return early == (part == CT_CGROUP_EARLY);
 }
 
 int ct_cgroup_create_part(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err)
@@ -359,19 +281,6 @@ int ct_cgroup_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *out, struct ct
 {
 	memset(out, 0, sizeof(*out));
 	return cg->ops->stats(cg, out, err);
-}
-
-void ct_cgroup_stats_free(struct ct_cgroup_stats *st)
-{
-	free(st->cpu.percpu_ns);
-	for (size_t i = 0; i < st->memory.n_raw; i++)
-		free(st->memory.raw_keys[i]);
-	free(st->memory.raw_keys);
-	free(st->memory.raw_values);
-	free(st->blkio.service_bytes);
-	free(st->blkio.serviced);
-	free(st->hugetlb);
-	memset(st, 0, sizeof(*st));
 }
 
 int ct_cgroup_oom_watch(struct ct_cgroup *cg, struct ct_error *err)

@@ -188,6 +188,7 @@ enum ct_cgroup_apply_mode { CT_CGROUP_APPLY_CREATE, CT_CGROUP_APPLY_UPDATE };
 /* The vtable. Every entry returns 0 or -1 with err naming the file and the value. */
 struct ct_cgroup_ops {
 	const char *name; /* "v1", "v2" */
+	bool unified;	  /* v2: every controller in the one cgroup2 directory */
 	/* Makes the directories of part (cg->dirs, parents included) and prepares them for the
 	 * container (v1: cpuset.cpus/mems copied from the parent when empty; v2: the parents'
 	 * cgroup.subtree_control). A failure removes what it made; a failure of the REST part

@@ -1,5 +1,5 @@
 /* What the v1 and v2 drivers do alike (libct/cgroup/internal.h): making and removing the
- * directories, listing and signalling their processes, reading numbers. */
+ * directories, listing and signalling their processes, reading numbers, freeing stats. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libct/cgroup/internal.h"
 #include "libct/base/cleanup.h"
+#include "libct/cgroup/internal.h"
 
 /* Removes what ct_cg_make_dirs made of part (after a failure). */
 static void unmake_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part)
@@ -212,4 +212,17 @@ int ct_cg_read_raw_stats(const char *dir, const char *file, struct ct_cgroup_sta
 		st->memory.n_raw++;
 	}
 	return 0;
+}
+
+void ct_cgroup_stats_free(struct ct_cgroup_stats *st)
+{
+	free(st->cpu.percpu_ns);
+	for (size_t i = 0; i < st->memory.n_raw; i++)
+		free(st->memory.raw_keys[i]);
+	free(st->memory.raw_keys);
+	free(st->memory.raw_values);
+	free(st->blkio.service_bytes);
+	free(st->blkio.serviced);
+	free(st->hugetlb);
+	memset(st, 0, sizeof(*st));
 }

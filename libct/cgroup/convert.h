@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libct/cgroup/device_rules.h"
 #include "libct/base/error.h"
 #include "libct/base/pathbuf.h"
+#include "libct/cgroup/device_rules.h"
 
 /* cpu.shares [2, 262144] -> cpu.weight [1, 10000]; 0 (unset) stays 0. */
 uint64_t ct_cgroup_shares_to_weight(uint64_t shares);

@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libct/cgroup/internal.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/pathbuf.h"
-#include "libct/state/procstat.h"
 #include "libct/base/readall.h"
 #include "libct/base/syscalls.h"
+#include "libct/cgroup/internal.h"
+#include "libct/state/procstat.h"
 
 #define CG_FILE_MAX   (8u << 20)
 #define RMDIR_WAIT_MS 5000 /* a killed process still counted while it exits */

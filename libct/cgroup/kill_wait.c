@@ -8,11 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libct/cgroup/internal.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/kernel.h"
-#include "libct/state/procstat.h"
 #include "libct/base/syscalls.h"
+#include "libct/cgroup/internal.h"
+#include "libct/state/procstat.h"
 
 #define KILL_WAIT_MS 5000 /* a process stuck in the kernel (D state) does not exit at once */
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/cgroup/cgroup.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
+#include "libct/cgroup/cgroup.h"
 
 #define PROC_TEXT_MAX (4u << 20)
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/cgroup/convert.h"
 #include "libct/cgroup/internal.h"
-#include "libct/base/cleanup.h"
 
 #define RES ".linux.resources"
 

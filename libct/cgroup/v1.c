@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/cgroup/convert.h"
 #include "libct/cgroup/device_rules.h"
 #include "libct/cgroup/internal.h"
-#include "libct/base/cleanup.h"
 
 #define FREEZE_WAIT_MS 10000
 

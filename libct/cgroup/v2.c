@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/cgroup/bpf_devices.h"
 #include "libct/cgroup/internal.h"
-#include "libct/base/cleanup.h"
 
 #define FREEZE_WAIT_MS 10000
 
@@ -318,6 +318,7 @@ static int v2_destroy(struct ct_cgroup *cg, struct ct_error *err)
 
 const struct ct_cgroup_ops ct_cgroup_v2_ops = {
 	.name = "v2",
+	.unified = true,
 	.create = v2_create,
 	.apply = v2_apply,
 	.freeze = v2_freeze,

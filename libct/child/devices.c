@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/verify/mountcheck.h"
 #include "libct/fs/mountfd.h"
 #include "libct/fs/mountpoint.h"
 #include "libct/fs/safefs.h"
+#include "libct/plan/mount_expect.h"
+#include "libct/verify/mountcheck.h"
 
 /* dev is major << 8 | minor, as makedev() gives for these small numbers */
 struct node {

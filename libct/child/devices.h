@@ -8,7 +8,7 @@
 
 #include "libct/base/error.h"
 #include "libct/fs/mountpoint.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* The default nodes and /dev symlinks (plan->default_devices), then linux.devices. A node bound
  * from the host records its mount for the check (plan->expect_devices + its index). */

@@ -9,7 +9,7 @@
 #define CT_HOME_ENV_H
 
 #include "libct/base/error.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* Sets plan->envp[plan->home_slot] when plan->needs_home; the cwd's root is the
  * container's. */

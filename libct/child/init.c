@@ -1,6 +1,8 @@
 /* The container init: runs in the child right after clone, on the parent's copied memory
  * image, applying the plan of spawn_plan.c as one readable sequence of named steps. Any
  * failing step sends its error to the parent over the sync socket and exits. */
+#include "libct/child/init.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -18,18 +20,19 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/syscalls.h"
 #include "libct/child/init_hooks.h"
 #include "libct/child/lsm.h"
-#include "libct/verify/mountcheck.h"
-#include "libct/fs/mountfd.h"
 #include "libct/child/process.h"
-#include "libct/fs/procfs.h"
 #include "libct/child/rootfs.h"
-#include "libct/fs/safefs.h"
-#include "libct/plan/spawn.h"
-#include "libct/plan/sync.h"
-#include "libct/base/syscalls.h"
 #include "libct/child/terminal.h"
+#include "libct/fs/mountfd.h"
+#include "libct/fs/procfs.h"
+#include "libct/fs/safefs.h"
+#include "libct/plan/namespaces.h"
+#include "libct/plan/plan.h"
+#include "libct/plan/sync.h"
+#include "libct/verify/mountcheck.h"
 
 static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 {
@@ -223,6 +226,16 @@ static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
 	return ct_sync_send_root_bind(plan->sync_fd, root, err);
 }
 
+/* The rootfs in two steps around the createContainer hooks: they run after the mounts and
+ * before pivot_root, so that their paths resolve on the host's root (config.md). */
+static int set_up_rootfs(struct ct_init_plan *plan, struct ct_error *err)
+{
+	_cleanup_close_ int rootfd = ct_rootfs_mount(plan, err);
+	if (rootfd < 0 || ct_init_create_hooks(plan, err) < 0)
+		return -1;
+	return ct_rootfs_enter(plan, rootfd, err);
+}
+
 static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
 {
 	const struct oci_config *c = plan->config;
@@ -232,7 +245,7 @@ static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, str
 	    unshare_late_namespaces(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
 	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
 		return -1;
-	if (ct_rootfs_setup(plan, err) < 0 || send_root_bind(plan, err) < 0)
+	if (set_up_rootfs(plan, err) < 0 || send_root_bind(plan, err) < 0)
 		return -1;
 	/* for the debug log, first: the mount check's report ends the line */
 	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",

@@ -5,7 +5,7 @@
 #define CT_INIT_HOOKS_H
 
 #include "libct/base/error.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* After the mounts, before pivot_root (config.md#createcontainer-hooks): the parent runs
  * prestart and createRuntime, then the init runs createContainer. Nothing to do, no

@@ -16,16 +16,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "libct/cgroup/cgroup.h"
 #include "libct/base/cleanup.h"
+#include "libct/base/syscalls.h"
+#include "libct/cgroup/cgroup.h"
 #include "libct/child/home_env.h"
 #include "libct/child/lsm.h"
+#include "libct/child/terminal.h"
 #include "libct/fs/mountfd.h"
 #include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
+#include "libct/plan/mount_expect.h"
 #include "libct/plan/sync.h"
-#include "libct/base/syscalls.h"
-#include "libct/child/terminal.h"
 
 int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
 {
@@ -298,8 +299,8 @@ static void reset_signals(uint64_t ignored, const sigset_t *mask)
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
-/* Loads the filter when this is its point (spawn.h); a notify fd goes to the parent, which
- * passes it on to the agent: the container keeps no copy that could answer for it. */
+/* Loads the filter when this is its point (libct/plan/plan.h); a notify fd goes to the parent,
+ * which passes it on to the agent: the container keeps no copy that could answer for it. */
 static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point point,
 			   struct ct_error *err)
 {

@@ -1,5 +1,5 @@
 /* The user process's attributes, applied in the child by the container init (init.c) and
- * by exec (exec.c) from the same plan fields (spawn.h, filled by spawn_plan.c): keyring,
+ * by exec (exec.c) from the same plan fields (plan.h, filled by spawn_plan.c): keyring,
  * oom_score_adj, rlimits, scheduling, terminal, LSM label, seccomp, user and capabilities,
  * cwd, the executable, inherited fds, and the execve itself. */
 #ifndef CT_PROCESS_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "libct/base/error.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* Whether the process's set-up writes to /proc (oom_score_adj, an LSM label): only then is
  * a private procfs worth making (libct/fs/procfs.h). */

@@ -13,16 +13,16 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/fs/copyup.h"
+#include "libct/base/syscalls.h"
 #include "libct/child/devices.h"
+#include "libct/child/sysctl.h"
+#include "libct/fs/copyup.h"
 #include "libct/fs/fsinfo.h"
-#include "libct/child/init_hooks.h"
 #include "libct/fs/mountfd.h"
 #include "libct/fs/mountpoint.h"
 #include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
-#include "libct/base/syscalls.h"
-#include "libct/child/sysctl.h"
+#include "libct/plan/mount_expect.h"
 
 /* mounted_fd: as ct_mount_at()'s, may be NULL. */
 static int mount_request(struct ct_mountpoints *mp, size_t index, const char *dest,
@@ -420,8 +420,7 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
 	return id ? ct_fd_mount_id(rootfd, false, id, err) : 0;
 }
 
-/* Mounts, devices and pivot_root with paths resolved in the rootfs; then, inside it, the
- * paths that are masked or read-only. */
+/* The config's mounts in order, then the /dev nodes, every path resolved in the rootfs. */
 static int mount_all(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
 {
 	struct ct_mountpoints mp;
@@ -499,20 +498,7 @@ static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd
 	return 0;
 }
 
-static int setup_in_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
-{
-	if (mount_all(plan, rootfd, err) < 0 || ct_init_create_hooks(plan, err) < 0 ||
-	    enter_rootfs(plan, rootfd, err) < 0)
-		return -1;
-	/* rootfd is the new root itself: pivot_root and MS_MOVE move the mount it is on */
-	if (write_sysctls(plan, err) < 0 || check_masked_and_readonly(plan, rootfd, err) < 0 ||
-	    make_cwd(plan, rootfd, err) < 0 || mask_paths(plan, rootfd, err) < 0 ||
-	    make_paths_readonly(plan, rootfd, err) < 0 || finish_root(plan, rootfd, err) < 0)
-		return -1;
-	return 0;
-}
-
-int ct_rootfs_setup(struct ct_init_plan *plan, struct ct_error *err)
+int ct_rootfs_mount(struct ct_init_plan *plan, struct ct_error *err)
 {
 	/* opened first: a failed set-up in a shared namespace detaches the bind from here */
 	if (!plan->new_mount_ns &&
@@ -526,7 +512,21 @@ int ct_rootfs_setup(struct ct_init_plan *plan, struct ct_error *err)
 	 * bundle's, and our mounts do not propagate out of this namespace any more. */
 	if (plan->writes_proc)
 		ct_procfs_open(&plan->procfs, plan->opts->rootfs);
-	return setup_in_root(plan, rootfd, err);
+	if (mount_all(plan, rootfd, err) < 0)
+		return -1;
+	return steal_fd(&rootfd);
+}
+
+int ct_rootfs_enter(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+{
+	if (enter_rootfs(plan, rootfd, err) < 0)
+		return -1;
+	/* rootfd is the new root itself: pivot_root and MS_MOVE move the mount it is on */
+	if (write_sysctls(plan, err) < 0 || check_masked_and_readonly(plan, rootfd, err) < 0 ||
+	    make_cwd(plan, rootfd, err) < 0 || mask_paths(plan, rootfd, err) < 0 ||
+	    make_paths_readonly(plan, rootfd, err) < 0 || finish_root(plan, rootfd, err) < 0)
+		return -1;
+	return 0;
 }
 
 void ct_rootfs_undo_shared(struct ct_init_plan *plan)

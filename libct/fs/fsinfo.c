@@ -16,8 +16,8 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
-#include "libct/fs/safefs.h"
 #include "libct/base/syscalls.h"
+#include "libct/fs/safefs.h"
 
 #define SB_FLAGS_MASK (CT_SB_RDONLY | CT_SB_SYNCHRONOUS | CT_SB_DIRSYNC | CT_SB_LAZYTIME)
 

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/syscalls.h"
 #include "libct/fs/fsinfo.h"
 #include "libct/fs/safefs.h"
-#include "libct/base/syscalls.h"
 
 #define MOVE_FLAGS  (MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH)
 #define ATIME_FLAGS (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)

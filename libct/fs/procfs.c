@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/fs/fsinfo.h"
 #include "libct/base/syscalls.h"
+#include "libct/fs/fsinfo.h"
 
 #define PROC_PREFIX "/proc/"
 

@@ -16,11 +16,15 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/clone.h"
+#include "libct/base/syscalls.h"
 #include "libct/child/process.h"
 #include "libct/fs/procfs.h"
-#include "libct/state/procstat.h"
+#include "libct/parent/spawn.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/plan/namespaces.h"
 #include "libct/plan/sync.h"
-#include "libct/base/syscalls.h"
+#include "libct/state/procstat.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080

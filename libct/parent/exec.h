@@ -36,7 +36,7 @@
 #include <sys/types.h>
 
 #include "libct/base/error.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 struct ct_exec_target {
 	pid_t pid;	     /* the container's init */

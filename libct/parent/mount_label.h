@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* Whether a mount of this type takes a context= option: new filesystems do, binds keep
  * their source's labels, and proc, sysfs, cgroup and mqueue refuse it. Pure. */

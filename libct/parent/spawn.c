@@ -1,6 +1,6 @@
 /* clone3(CLONE_PIDFD | namespaces) of the container init, with the clone() fallback, and the
  * parent's side of the set-up conversation (libct/plan/sync.h). */
-#include "libct/plan/spawn.h"
+#include "libct/parent/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,15 +15,22 @@
 #include <unistd.h>
 
 #include "hooks/hooks.h"
-#include "libct/cgroup/cgroup.h"
 #include "libct/base/cleanup.h"
-#include "libct/fs/procfs.h"
-#include "libct/state/shared_root.h"
+#include "libct/base/clone.h"
 #include "libct/base/signals.h"
-#include "libct/parent/spawn_cgroup.h"
-#include "libct/plan/sync.h"
 #include "libct/base/syscalls.h"
+#include "libct/cgroup/cgroup.h"
+#include "libct/child/init.h"
+#include "libct/fs/procfs.h"
+#include "libct/parent/idmap_writer.h"
+#include "libct/parent/spawn_cgroup.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/parent/spawned.h"
 #include "libct/parent/userns.h"
+#include "libct/plan/namespaces.h"
+#include "libct/plan/plan.h"
+#include "libct/plan/sync.h"
+#include "libct/state/shared_root.h"
 
 #define EXEC_FIFO "exec.fifo"
 
@@ -79,66 +86,6 @@ static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *e
 			return -1;
 	}
 	return 0;
-}
-
-/* Returns the pid (0 in the child), -1 with errno on failure; *method names the call that
- * made the child, for the debug log (the fallbacks are otherwise invisible). cgroup_fd >= 0:
- * born in that cgroup2 directory (CLONE_INTO_CGROUP, 5.7+), *born says whether it was. */
-pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
-			  bool *born)
-{
-	struct clone_args args = {
-		.flags = CLONE_PIDFD | flags,
-		.pidfd = (uint64_t)(uintptr_t)pidfd,
-		/* a CLONE_PARENT child signals as its creator would: clone3 wants 0 here */
-		.exit_signal = flags & CLONE_PARENT ? 0 : SIGCHLD,
-	};
-	*method = "clone3";
-	*born = false;
-	pid_t pid = -1;
-	if (cgroup_fd >= 0) {
-		args.flags |= CLONE_INTO_CGROUP;
-		args.cgroup = (uint64_t)cgroup_fd;
-		pid = ct_clone3(&args, sizeof(args));
-		if (pid >= 0) {
-			*born = pid > 0;
-			return pid;
-		}
-		/* before 5.7 (E2BIG/EINVAL), or refused: the parent writes cgroup.procs */
-		args.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
-		args.cgroup = 0;
-	}
-	pid = ct_clone3(&args, sizeof(args));
-	if (pid >= 0 || (errno != ENOSYS && errno != EPERM))
-		return pid;
-	/* clone3 missing, or refused by an old seccomp profile: clone() with CLONE_PIDFD,
-	 * used like fork (no new stack); x86_64 argument order: flags, stack, parent_tid. */
-	*method = "clone";
-	pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | flags | SIGCHLD, NULL, pidfd, NULL, 0);
-	if (pid != -1 || errno != EINVAL)
-		return pid;
-	/* Before Linux 5.2 there is no CLONE_PIDFD: take the pidfd right after. */
-	*method = "clone+pidfd_open";
-	pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid <= 0)
-		return pid;
-	*pidfd = ct_pidfd_open(pid, 0);
-	if (*pidfd < 0) {
-		/* No pidfd, no way to drive the init safely: do not leave it running. */
-		int saved = errno;
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		errno = saved;
-		return -1;
-	}
-	return pid;
-}
-
-pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
-{
-	bool born;
-	return ct_clone_pidfd_into(flags, -1, pidfd, method, &born);
 }
 
 /* config-linux.md#seccomp: the agent at listenerPath gets the notify fd with the state of
@@ -274,7 +221,7 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 
 /* The parent writes the maps: as root it may map any range, setgroups staying allowed;
  * a user without privilege through newuidmap/newgidmap, or its own id alone (setgroups
- * denied for a gid map), as runc in rootless mode (libct/plan/idmap_writer.h). */
+ * denied for a gid map), as runc in rootless mode (libct/parent/idmap_writer.h). */
 static int release_user_namespace(const struct ct_init_plan *plan, const struct ct_spawned *out,
 				  struct ct_error *err)
 {
@@ -434,34 +381,6 @@ static int put_init_in_cgroup(const struct ct_init_plan *plan, struct ct_spawned
 	return ct_spawn_place_init(plan, out, err) < 0 ? report_init_gone(plan->opts, out, err) : 0;
 }
 
-/* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
- * kill() is safe where a seccomp profile refuses pidfd_send_signal (without it, the wait
- * below would block forever on an init that waits for start). */
-void ct_spawned_kill(struct ct_spawned *s)
-{
-	if (s->pidfd >= 0) {
-		if (ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0) < 0)
-			kill(s->pid, SIGKILL);
-		siginfo_t info;
-		while (waitid(P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0 && errno == EINTR)
-			;
-	}
-	ct_spawned_close(s);
-}
-
-void ct_spawned_close(struct ct_spawned *s)
-{
-	if (s->pidfd >= 0)
-		close(s->pidfd);
-	if (s->pty_master >= 0)
-		close(s->pty_master);
-	if (s->sync_fd >= 0)
-		close(s->sync_fd);
-	if (s->shared_root >= 0)
-		close(s->shared_root);
-	s->pidfd = s->pty_master = s->sync_fd = s->shared_root = -1;
-}
-
 static int send_start(struct ct_spawned *s, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_START};
@@ -577,11 +496,4 @@ out:
 	if (ret < 0 && o->start == CT_START_FIFO)
 		unlinkat(o->state_dirfd, EXEC_FIFO, 0);
 	return ret;
-}
-
-void ct_spawned_close_sync(struct ct_spawned *s)
-{
-	if (s->sync_fd >= 0)
-		close(s->sync_fd);
-	s->sync_fd = -1;
 }

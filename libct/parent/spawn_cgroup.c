@@ -4,6 +4,8 @@
 #include "libct/parent/spawn_cgroup.h"
 
 #include "libct/cgroup/cgroup.h"
+#include "libct/parent/spawn_plan.h"
+#include "libct/parent/spawned.h"
 #include "libct/plan/sync.h"
 
 /* The REST part of a cgroup made in two parts, with the resources applied: the init joins
@@ -17,7 +19,8 @@ static int make_cgroup_rest(const struct ct_spawn_opts *o, struct ct_error *err)
 
 /* The rest refused (a resource this host has no file for, a directory that is another's)
  * fails the create as it would made before the clone: the init, which ran nothing of the
- * container's yet, goes and counts as never spawned (no poststop hooks, runtime/container.c). */
+ * container's yet, goes and counts as never spawned (no poststop hooks,
+ * libct/lifecycle/container.c). */
 static int make_cgroup_rest_after_clone(const struct ct_spawn_opts *o, struct ct_spawned *out,
 					struct ct_error *err)
 {

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "libct/base/error.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* Before the clone: the rest of a two-part cgroup when the init has nothing to overlap it
  * with, made as a whole cgroup is, and the init's `tasks` opened. */

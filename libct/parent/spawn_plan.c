@@ -1,5 +1,7 @@
 /* The parent's half of spawning: turn the parsed config into a ct_init_plan that the child
  * can apply without parsing, allocating or looking anything up by name. */
+#include "libct/parent/spawn_plan.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,26 +18,18 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
-#include "libct/child/lsm.h"
-#include "libct/parent/mount_label.h"
-#include "libct/fs/mountfd.h"
-#include "libct/child/process.h"
 #include "libct/base/selfstatus.h"
-#include "libct/plan/spawn.h"
+#include "libct/child/lsm.h"
+#include "libct/child/process.h"
 #include "libct/child/sysctl.h"
+#include "libct/fs/mountfd.h"
+#include "libct/parent/idmap_writer.h"
+#include "libct/parent/mount_label.h"
+#include "libct/parent/mountcheck_plan.h"
 #include "libct/parent/userns.h"
+#include "libct/plan/namespaces.h"
+#include "libct/plan/plan.h"
 #include "oci/capabilities.h"
-
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-
-const unsigned long ct_ns_clone_flags[OCI_NS_COUNT] = {
-	[OCI_NS_MOUNT] = CLONE_NEWNS,	   [OCI_NS_PID] = CLONE_NEWPID,
-	[OCI_NS_NETWORK] = CLONE_NEWNET,   [OCI_NS_UTS] = CLONE_NEWUTS,
-	[OCI_NS_IPC] = CLONE_NEWIPC,	   [OCI_NS_USER] = CLONE_NEWUSER,
-	[OCI_NS_CGROUP] = CLONE_NEWCGROUP, [OCI_NS_TIME] = CLONE_NEWTIME,
-};
 
 /* setns() of the child is typed, but a wrong type found there could not name the path:
  * check it here, where the path is known. */
@@ -627,7 +621,7 @@ static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *p
 	return 0;
 }
 
-/* The hooks create and the init run read the state the caller gives (libct/plan/spawn.h). */
+/* The hooks create and the init run read the state the caller gives (libct/plan/plan.h). */
 static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
 {
 	const struct oci_hooks *h = &o->config->hooks;

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libct/plan/idmap_writer.h"
+#include "libct/parent/idmap_writer.h"
 
 /* [a, a+n) and [b, b+m) share an id; sizes are > 0 and ends fit in 64 bits */
 static bool ranges_overlap(uint64_t a, uint64_t n, uint64_t b, uint64_t m)

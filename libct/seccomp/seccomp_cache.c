@@ -14,9 +14,9 @@
 
 #include "libct/base/build_id.h"
 #include "libct/base/cleanup.h"
-#include "libct/seccomp/seccomp_key.h"
 #include "libct/base/sha256.h"
 #include "libct/fs/trusted_dir.h"
+#include "libct/seccomp/seccomp_key.h"
 
 #define ENTRY_NAME_MAX (CT_SHA256_HEX_LEN + 64)
 

@@ -2,7 +2,7 @@
  * containerd and Podman read every entry of theirs as a container), so that a profile is
  * compiled by libseccomp once (~22 ms for Podman's) and not at every create, run and exec.
  *
- *   <dir>/                          ctrun's cache directory (runtime/cache_dir.h), made 0700,
+ *   <dir>/                          ctrun's cache directory (lifecycle/cache_dir.h), made 0700,
  *                                   owned by the caller's euid
  *   <dir>/seccomp/                  0700, owned by the caller's euid
  *   <dir>/seccomp/<key>.bpf         the program's instructions, then SHA-256(key,

@@ -18,9 +18,6 @@
 #include "libct/base/error.h"
 #include "libct/fs/fsinfo.h"
 
-struct ct_init_plan;
-struct stat;
-
 /* What one mount must look like. Zero fields are not checked. */
 struct ct_mount_expect {
 	/* What an error calls it (ct_mountcheck_label): `mount #3 "/data"` when what is NULL,
@@ -59,21 +56,6 @@ const char *ct_mountcheck_label(const struct ct_mount_expect *e, char *buf, size
 /* path itself when it is normal already (ct_path_normalize would give it back unchanged:
  * the common case, found without formatting anything), else its normal form in buf. Pure. */
 const char *ct_mountcheck_normal_path(const char *path, char *buf, size_t size);
-
-/* Builds the expectations of plan (its mounts, the cgroup v1 hierarchies, device nodes bound
- * from the host, masked and read-only paths, /dev/console, the read-only root) into
- * plan->expect. Parent side. */
-int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err);
-
-/* Where the child stores the id of what it mounted for expectation i; NULL when the check
- * is off (--no-verify-mounts), so that nothing is recorded for nothing. */
-uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i);
-
-/* The child, as it binds the source of expectation i: the device of the source is the one
- * seen now, not the parent's, since an earlier mount of the container may cover the source
- * (a bind of "rootfs/shared" after a tmpfs on /shared is a bind of that tmpfs). No-op when
- * the check is off. */
-void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct stat *st);
 
 /* What a check that passed saw, for the debug log. */
 struct ct_mountcheck_report {

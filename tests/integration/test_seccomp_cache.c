@@ -46,7 +46,7 @@ static char *podman_seccomp(void)
 	return profile;
 }
 
-/* ctrun's cache directory for root (runtime/cache_dir.h) and its programs. */
+/* ctrun's cache directory for root (libct/lifecycle/cache_dir.h) and its programs. */
 #define CACHE_DIR "/run/ctrun-cache"
 #define CACHE	  CACHE_DIR "/seccomp"
 

@@ -1,4 +1,5 @@
 /* See plan_fixture.h. */
+#include "libct/parent/spawn_plan.h"
 #include "tests/unit/plan_fixture.h"
 
 #include <criterion/criterion.h>

@@ -4,7 +4,7 @@
 #ifndef CTRUN_PLAN_FIXTURE_H
 #define CTRUN_PLAN_FIXTURE_H
 
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 
 /* JSON written as C tokens (see test_config.c): `#` keeps true/false and "linux" as written. */
 #define JSON(...) #__VA_ARGS__

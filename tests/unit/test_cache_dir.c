@@ -1,4 +1,4 @@
-/* runtime/cache_dir.c: the host's root keeps its cache in /run/ctrun-cache; root of a user
+/* libct/lifecycle/cache_dir.c: the host's root keeps its cache in /run/ctrun-cache; root of a user
  * namespace (as rootless Podman runs ctrun) and any other user in $XDG_RUNTIME_DIR, or
  * nowhere without it. */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/cache_dir.h"
+#include "libct/lifecycle/cache_dir.h"
 
 static bool host_root(void)
 {

@@ -12,9 +12,11 @@
 
 #include "libct/verify/mountcheck.h"
 #include "libct/fs/safefs.h"
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
 #include "libct/base/syscalls.h"
 #include "tests/unit/plan_fixture.h"
+#include "libct/plan/mount_expect.h"
+#include "libct/parent/mountcheck_plan.h"
 #include "tests/unit/util_linux.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

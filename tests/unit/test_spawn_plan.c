@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libct/plan/spawn.h"
+#include "libct/plan/plan.h"
+#include "libct/parent/spawn_plan.h"
 #include "libct/base/selfstatus.h"
 #include "oci/capabilities.h"
 #include "tests/unit/plan_fixture.h"
@@ -601,7 +602,7 @@ Test(spawn_plan, capability_table_matches_the_kernel_headers)
 		     defined, n);
 }
 
-/* libct/plan/spawn.h: 'Capability name ("CAP_KILL" or "kill")'. */
+/* libct/parent/spawn_plan.h: 'Capability name ("CAP_KILL" or "kill")'. */
 Test(spawn_plan, capability_name_without_prefix)
 {
 	cr_expect_eq(ct_capability_from_name("kill"), CAP_KILL, "the CAP_ prefix may be left out");

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libct/plan/idmap_writer.h"
+#include "libct/parent/idmap_writer.h"
 #include "libct/parent/userns.h"
 
 #define MAPS(...)                                 \
@@ -130,7 +130,7 @@ Test(userns, format_of_no_range_is_empty)
 	free(text);
 }
 
-/* libct/plan/idmap_writer.h: root writes any map; a user its own id alone (setgroups denied for
+/* libct/parent/idmap_writer.h: root writes any map; a user its own id alone (setgroups denied for
  * a gid map), anything else through newuidmap/newgidmap. */
 Test(idmap_writer, who_writes_which_map)
 {

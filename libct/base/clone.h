@@ -1,0 +1,17 @@
+#ifndef CT_CLONE_H
+#define CT_CLONE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* clone3(CLONE_PIDFD | flags) with the clone() and pidfd_open() fallbacks: the pid (0 in
+ * the child) or -1 with errno; *method names the call that worked (static storage).
+ */
+pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
+/* The same, born in the cgroup2 directory cgroup_fd (clone3 CLONE_INTO_CGROUP) when it is
+ * >= 0 and the kernel takes it: *born says so; otherwise the caller writes cgroup.procs
+ * (ct_cgroup_enter) before the child runs anything of the container's. */
+pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			  bool *born);
+
+#endif
