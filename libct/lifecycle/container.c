@@ -253,6 +253,7 @@ static int spawn_and_record(const struct ct_lifecycle_opts *lc, const struct ct_
 		.verify_mounts = !lc->no_verify_mounts,
 		.warn = log_warning,
 		.notice = log_notice,
+		.log_steps = ct_log_debug_enabled(),
 		.preserve_fds = a->preserve_fds + ct_listen_fds(),
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},

@@ -239,19 +239,9 @@ static int release_user_namespace(const struct ct_init_plan *plan, const struct 
  * its copy of the plan, it does not join them again. */
 static int join_early(struct ct_init_plan *plan, struct ct_error *err)
 {
-	static const enum oci_ns_type order[] = {OCI_NS_USER, OCI_NS_IPC, OCI_NS_UTS,
-						 OCI_NS_NETWORK, OCI_NS_CGROUP};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		int *fd = &plan->join_fds[order[i]];
-		if (*fd < 0)
-			continue;
-		if (setns(*fd, (int)ct_ns_clone_flags[order[i]]) < 0)
-			return ct_error_set(err, errno, "join %s namespace",
-					    oci_namespace_names[order[i]]);
-		close(*fd);
-		*fd = -1;
-	}
-	return 0;
+	const unsigned long early =
+		CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
+	return ct_ns_join_each(plan->join_fds, early, true, err);
 }
 
 /* The namespaces the init makes belong to the user namespace it is made in: the joiner

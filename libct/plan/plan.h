@@ -58,6 +58,7 @@ struct ct_spawn_opts {
 	bool verify_mounts;		 /* compare the mount table with the config before READY */
 	void (*warn)(const char *msg);	 /* a config.md warning, in the parent; may be NULL */
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
+	bool log_steps; /* --debug: the init names the steps it ran in its READY note */
 	/* Where compiled seccomp programs are kept (libct/seccomp/seccomp_cache.h); NULL: none. */
 	const struct ct_seccomp_cache *seccomp_cache;
 	int preserve_fds; /* fds 3 .. 3+n-1 stay open in the container */
