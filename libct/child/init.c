@@ -66,12 +66,12 @@ static int enter_user_namespace(struct ct_step_ctx *ctx, struct ct_error *err)
 static int join_memory_first(struct ct_step_ctx *ctx, struct ct_error *err)
 {
 	struct ct_init_plan *plan = ctx->plan;
-	return plan->memory_first ? ct_cgroup_self_join(&plan->cgroup_join_late, err) : 0;
+	return plan->place.memory_first ? ct_cgroup_self_join(&plan->cgroup_join_late, err) : 0;
 }
 
 static int make_network_namespace(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	if (ctx->plan->early_netns && unshare(CLONE_NEWNET) < 0)
+	if (ctx->plan->place.early_netns && unshare(CLONE_NEWNET) < 0)
 		return ct_error_set(err, errno, "create network namespace");
 	return 0;
 }
@@ -86,7 +86,7 @@ static int wait_for_cgroup(struct ct_step_ctx *ctx, struct ct_error *err)
 	struct ct_cgroup *cg = plan->opts->cgroup;
 	if (!cg)
 		return 0;
-	if (!plan->cgroup_rest_after_clone) {
+	if (!plan->place.cgroup_rest_after_clone) {
 		if (ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0)
 			return -1;
 	} else {
@@ -106,9 +106,9 @@ static int wait_for_cgroup(struct ct_step_ctx *ctx, struct ct_error *err)
 static int unshare_late_namespaces(struct ct_step_ctx *ctx, struct ct_error *err)
 {
 	const struct ct_init_plan *plan = ctx->plan;
-	if (plan->late_ipcns && unshare(CLONE_NEWIPC) < 0)
+	if (plan->place.late_ipcns && unshare(CLONE_NEWIPC) < 0)
 		return ct_error_set(err, errno, "create IPC namespace");
-	if (plan->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
+	if (plan->place.late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
 		return ct_error_set(err, errno, "create cgroup namespace");
 	return 0;
 }

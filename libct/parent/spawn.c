@@ -405,25 +405,11 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 	return 0;
 }
 
-/* Whether nothing the parent does once the init runs can still fail the create: the
- * caller's say, no createRuntime hooks answered before READY, no memory cgroup left for the
- * parent to write, no seccomp notify fd to hand to the agent (its forwarding fails when no
- * agent listens, and the program must not have run by then). */
-static bool start_can_go_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan)
+/* START is then sent once the caller's own work is done (libct/parent/placement.c). */
+static int send_start_early(const struct ct_init_plan *plan, struct ct_spawned *out,
+			    struct ct_error *err)
 {
-	const struct oci_hooks *h = &o->config->hooks;
-	return o->start == CT_START_SYNC && o->start_early && !h->prestart.len &&
-	       !h->create_runtime.len && !ct_spawn_memory_left_to_parent(plan) &&
-	       !plan->seccomp.notify;
-}
-
-/* START is then sent once the caller's own work is done, before READY: the init finds it
- * waiting and goes on to its execve without a round trip through the parent (two wake-ups
- * across CPUs, ~0.15 ms of a run). */
-static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan,
-			    struct ct_spawned *out, struct ct_error *err)
-{
-	if (!start_can_go_early(o, plan))
+	if (!plan->place.start_early)
 		return 0;
 	if (send_start(out, err) == 0)
 		return 0;
@@ -464,7 +450,7 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	if (spawn_init(&plan, sync, out, err) < 0 || put_init_in_cgroup(&plan, out, err) < 0 ||
 	    release_user_namespace(&plan, out, err) < 0 ||
 	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||
-	    send_start_early(o, &plan, out, err) < 0 ||
+	    send_start_early(&plan, out, err) < 0 ||
 	    wait_for_ready(o, out->sync_fd, out, err) < 0 ||
 	    ct_spawn_place_init_late(&plan, out, err) < 0 ||
 	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
