@@ -2,7 +2,7 @@
 
 #include <sched.h>
 
-#include "libct/parent/spawn_cgroup.h"
+#include "libct/cgroup/cgroup.h"
 
 /* A new network namespace costs more than the rest of the clone (its loopback device):
  * made by the init itself, it overlaps the parent's cgroup and state writes. Not in a user
