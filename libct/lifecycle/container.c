@@ -421,7 +421,7 @@ static int open_in(int rootfd, const char *id, bool exclusive, struct ct_contain
 		return -1;
 	if (ct_state_read(&c->dir, &c->state, err) < 0)
 		return err->errnum == ENOENT ? dead_reservation(rootfd, id, exclusive, c, err) : -1;
-	c->status = container_status(c->dir.dirfd, "exec.fifo", &c->state);
+	c->status = container_status(c->dir.dirfd, CT_EXEC_FIFO_FILE, &c->state);
 	return 0;
 }
 
@@ -446,8 +446,8 @@ int ct_container_peek(int rootfd, const char *id, struct ct_state *st, enum ct_s
 {
 	if (ct_state_read_unlocked(rootfd, id, st, err) < 0)
 		return -1;
-	char fifo_path[CT_ID_MAX + sizeof("/exec.fifo")];
-	ct_path_join(fifo_path, sizeof(fifo_path), id, "exec.fifo"); /* fits: a checked id */
+	char fifo_path[CT_ID_MAX + sizeof("/" CT_EXEC_FIFO_FILE)];
+	ct_path_join(fifo_path, sizeof(fifo_path), id, CT_EXEC_FIFO_FILE); /* fits: a checked id */
 	*status = container_status(rootfd, fifo_path, st);
 	return 0;
 }
@@ -539,7 +539,7 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	if (ct_container_attach(c, err) < 0)
 		return -1;
 	_cleanup_close_ int fifo =
-		openat(c->dir.dirfd, "exec.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		openat(c->dir.dirfd, CT_EXEC_FIFO_FILE, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fifo < 0)
 		return ct_error_set(err, errno, "container \"%s\": open exec fifo",
 				    ct_shown_id(c->state.id).s);
@@ -557,7 +557,7 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	if (c->state.hooks.poststart.len && await_fifo(c, fifo, &msg, err) < 0)
 		return -1;
 	/* the fifo's absence says started (ct_container_open): no state.json to rewrite */
-	if (unlinkat(c->dir.dirfd, "exec.fifo", 0) < 0 && errno != ENOENT)
+	if (unlinkat(c->dir.dirfd, CT_EXEC_FIFO_FILE, 0) < 0 && errno != ENOENT)
 		return ct_error_set(err, errno, "container \"%s\": remove exec fifo",
 				    ct_shown_id(c->state.id).s);
 	c->state.started = true;

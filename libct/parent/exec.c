@@ -24,6 +24,7 @@
 #include "libct/parent/spawn_plan.h"
 #include "libct/plan/namespaces.h"
 #include "libct/plan/sync.h"
+#include "libct/plan/sync_phase.h"
 #include "libct/state/procstat.h"
 
 #ifndef CLONE_NEWTIME
@@ -278,8 +279,10 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 			 struct ct_error *err)
 {
 	struct ct_sync_msg msg;
+	struct ct_sync_phase_state phase;
 	int fd;
-	if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_EXEC);
+	if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &phase, &msg, &fd, err) < 0)
 		return -1;
 	switch (msg.type) {
 	case CT_SYNC_EOF:
@@ -289,10 +292,11 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 		/* fall through */
 	case CT_SYNC_ERROR:
 		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
-	default:
+	default: /* taken by ct_spawn_next_msg */
 		if (fd >= 0)
 			close(fd);
-		return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
+		return ct_error_set_plain(err, EPROTO, "sync message %s not handled",
+					  ct_sync_name(msg.type));
 	}
 }
 

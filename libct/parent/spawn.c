@@ -30,20 +30,19 @@
 #include "libct/plan/namespaces.h"
 #include "libct/plan/plan.h"
 #include "libct/plan/sync.h"
+#include "libct/plan/sync_phase.h"
 #include "libct/state/shared_root.h"
-
-#define EXEC_FIFO "exec.fifo"
 
 /* The fifo `ctrun start` opens; the child holds an O_PATH fd and reopens it through
  * /proc/self/fd after dropping privileges, so the 0700 state directory stays closed. */
 static int make_exec_fifo(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 			  struct ct_error *err)
 {
-	if (mkfifoat(o->state_dirfd, EXEC_FIFO, 0600) < 0)
+	if (mkfifoat(o->state_dirfd, CT_EXEC_FIFO_FILE, 0600) < 0)
 		return ct_error_set(err, errno, "create exec fifo");
-	if (fchmodat(o->state_dirfd, EXEC_FIFO, 0622, 0) < 0)
+	if (fchmodat(o->state_dirfd, CT_EXEC_FIFO_FILE, 0622, 0) < 0)
 		return ct_error_set(err, errno, "chmod exec fifo");
-	plan->exec_fifo_fd = openat(o->state_dirfd, EXEC_FIFO, O_PATH | O_CLOEXEC);
+	plan->exec_fifo_fd = openat(o->state_dirfd, CT_EXEC_FIFO_FILE, O_PATH | O_CLOEXEC);
 	if (plan->exec_fifo_fd < 0)
 		return ct_error_set(err, errno, "open exec fifo");
 	return 0;
@@ -146,12 +145,19 @@ static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_syn
 }
 
 int ct_spawn_next_msg(const struct ct_spawn_opts *o, int sock, pid_t pid, int *pty_master,
-		      struct ct_sync_msg *msg, int *fd, struct ct_error *err)
+		      struct ct_sync_phase_state *phase, struct ct_sync_msg *msg, int *fd,
+		      struct ct_error *err)
 {
 	for (;;) {
 		int taken;
-		if (ct_sync_recv(sock, msg, fd, err) < 0 ||
-		    (taken = take_fd(o, pid, msg, *fd, pty_master, err)) < 0)
+		if (ct_sync_recv(sock, msg, fd, err) < 0)
+			return -1;
+		if (ct_sync_phase_accept(phase, msg->type, err) < 0) {
+			if (*fd >= 0)
+				close(*fd);
+			return -1;
+		}
+		if ((taken = take_fd(o, pid, msg, *fd, pty_master, err)) < 0)
 			return -1;
 		if (!taken)
 			return 0;
@@ -183,10 +189,13 @@ static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
 			  struct ct_error *err)
 {
+	struct ct_sync_phase_state phase;
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_SET_UP);
 	for (;;) {
 		struct ct_sync_msg msg;
 		int fd;
-		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
+		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &phase, &msg, &fd, err) <
+		    0)
 			return -1;
 		switch (msg.type) {
 		case CT_SYNC_READY:
@@ -211,10 +220,11 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			return -1;
 		case CT_SYNC_EOF:
 			return init_vanished(out, err);
-		default:
+		default: /* taken by ct_spawn_next_msg */
 			if (fd >= 0)
 				close(fd);
-			return ct_error_set(err, EPROTO, "unexpected sync message %u", msg.type);
+			return ct_error_set_plain(err, EPROTO, "sync message %s not handled",
+						  ct_sync_name(msg.type));
 		}
 	}
 }
@@ -300,15 +310,22 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 	while (waitpid(joiner, NULL, 0) < 0 && errno == EINTR)
 		;
 	struct ct_sync_msg msg;
-	int fd, child;
-	char name[32];
+	struct ct_sync_phase_state phase;
+	int fd;
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_JOINER);
 	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
 		return -1;
-	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 &&
-	    sscanf(msg.text, "%d %31s", &child, name) == 2) {
+	if (ct_sync_phase_accept(&phase, msg.type, err) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	const struct ct_sync_init_pidfd *p = &msg.init_pidfd;
+	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 && p->pid > 0 &&
+	    memchr(p->method, '\0', sizeof(p->method))) {
 		*pidfd = fd;
-		*pid = child;
-		*method = clone_method(name);
+		*pid = p->pid;
+		*method = clone_method(p->method);
 		return 0;
 	}
 	if (fd >= 0)
@@ -317,7 +334,8 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type == CT_SYNC_EOF)
 		return ct_error_set(err, ECHILD, "namespace joiner exited without a word");
-	return ct_error_set(err, EPROTO, "unexpected sync message %u from the joiner", msg.type);
+	return ct_error_set_plain(err, EPROTO,
+				  "INIT_PIDFD from the joiner without its pidfd or pid");
 }
 
 /* The init, through a joiner when the user namespace is joined; in the parent, out has
@@ -385,11 +403,15 @@ static int send_start(struct ct_spawned *s, struct ct_error *err)
 int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 {
 	struct ct_sync_msg msg;
+	struct ct_sync_phase_state phase;
 	int fd = -1;
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_START);
 	if (send_start(s, err) < 0 || ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
 	if (fd >= 0)
 		close(fd);
+	if (ct_sync_phase_accept(&phase, msg.type, err) < 0)
+		return -1;
 	if (msg.type == CT_SYNC_ERROR)
 		return ct_error_set_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type != CT_SYNC_STARTED)
@@ -470,6 +492,6 @@ out:
 		close(sync[1]);
 	ct_init_plan_free(&plan);
 	if (ret < 0 && o->start == CT_START_FIFO)
-		unlinkat(o->state_dirfd, EXEC_FIFO, 0);
+		unlinkat(o->state_dirfd, CT_EXEC_FIFO_FILE, 0);
 	return ret;
 }
