@@ -256,22 +256,10 @@ static const struct ct_step *const init_steps[] = {
 	&ct_rootfs_readonly_paths,
 	&ct_rootfs_finish,
 	&(const struct ct_step){"send-root-bind", send_root_bind},
-	&ct_process_oom_score_adj,
-	&ct_process_rlimits,
-	&ct_process_scheduler,
-	&ct_process_terminal,
+	&ct_process_early,
 	/* last of the mount work (the terminal's bind included), before the identity changes */
 	&(const struct ct_step){"verify-mounts", verify_mounts},
-	&ct_process_home,
-	&ct_process_lsm,
-	&ct_process_seccomp_before_identity,
-	&ct_process_identity,
-	&ct_process_cwd,
-	&ct_process_executable,
-	&ct_process_memory_late,
-	&ct_process_fds,
-	&ct_process_personality,
-	&ct_process_seccomp_before_ready,
+	&ct_process_late,
 };
 
 /* --debug: the steps the init ran go with READY, after what the set-up found, in the note

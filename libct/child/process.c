@@ -398,22 +398,28 @@ static int seccomp_before_ready_row(struct ct_step_ctx *ctx, struct ct_error *er
 }
 
 const struct ct_step ct_process_keyring = {"keyring", join_keyring};
-const struct ct_step ct_process_oom_score_adj = {"oom-score-adj", oom_score_adj_row};
-const struct ct_step ct_process_rlimits = {"rlimits", rlimits_row};
-const struct ct_step ct_process_scheduler = {"scheduler", scheduler_row};
-const struct ct_step ct_process_terminal = {"terminal", terminal_row};
-const struct ct_step ct_process_home = {"home", home_row};
-const struct ct_step ct_process_lsm = {"lsm-label", lsm_row};
-const struct ct_step ct_process_seccomp_before_identity = {"seccomp-before-identity",
-							   seccomp_before_identity_row};
-const struct ct_step ct_process_identity = {"identity", identity_row};
-const struct ct_step ct_process_cwd = {"enter-cwd", cwd_row};
-const struct ct_step ct_process_executable = {"executable", executable_row};
-const struct ct_step ct_process_memory_late = {"memory-late", memory_late_row};
-const struct ct_step ct_process_fds = {"fds", fds_row};
-const struct ct_step ct_process_personality = {"personality", personality_row};
-const struct ct_step ct_process_seccomp_before_ready = {"seccomp-before-ready",
-							seccomp_before_ready_row};
+
+static const struct ct_step *const early_rows[] = {
+	&(const struct ct_step){"oom-score-adj", oom_score_adj_row},
+	&(const struct ct_step){"rlimits", rlimits_row},
+	&(const struct ct_step){"scheduler", scheduler_row},
+	&(const struct ct_step){"terminal", terminal_row},
+};
+const struct ct_step ct_process_early = CT_STEP_GROUP("process-early", early_rows);
+
+static const struct ct_step *const late_rows[] = {
+	&(const struct ct_step){"home", home_row},
+	&(const struct ct_step){"lsm-label", lsm_row},
+	&(const struct ct_step){"seccomp-before-identity", seccomp_before_identity_row},
+	&(const struct ct_step){"identity", identity_row},
+	&(const struct ct_step){"enter-cwd", cwd_row},
+	&(const struct ct_step){"executable", executable_row},
+	&(const struct ct_step){"memory-late", memory_late_row},
+	&(const struct ct_step){"fds", fds_row},
+	&(const struct ct_step){"personality", personality_row},
+	&(const struct ct_step){"seccomp-before-ready", seccomp_before_ready_row},
+};
+const struct ct_step ct_process_late = CT_STEP_GROUP("process-late", late_rows);
 
 int ct_process_exec(struct ct_init_plan *plan, const char *exe, struct ct_error *err)
 {

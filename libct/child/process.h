@@ -20,16 +20,14 @@ bool ct_process_writes_proc(const struct oci_process *p);
  * they take there. The session keyring "_ses.<id>", unless --no-new-keyring: */
 extern const struct ct_step ct_process_keyring;
 /* While still privileged: oom_score_adj, rlimits, scheduler/ioPriority/memoryPolicy and the
- * terminal (its master goes to the parent over plan->sync_fd): */
-extern const struct ct_step ct_process_oom_score_adj, ct_process_rlimits, ct_process_scheduler,
-	ct_process_terminal;
-/* The rest before the process may run: HOME from the container's /etc/passwd, the LSM label,
- * seccomp at its point, user, groups and capabilities with no_new_privs, the cwd (resolved
- * inside the root), the executable found in the container's PATH (into ctx->exe; a failure
- * sets ctx->exec_failed: 127/126), the late memory cgroup, the fds, personality: */
-extern const struct ct_step ct_process_home, ct_process_lsm, ct_process_seccomp_before_identity,
-	ct_process_identity, ct_process_cwd, ct_process_executable, ct_process_memory_late,
-	ct_process_fds, ct_process_personality, ct_process_seccomp_before_ready;
+ * terminal (its master goes to the parent over plan->sync_fd): a group of rows. */
+extern const struct ct_step ct_process_early;
+/* The rest before the process may run, a group of rows: HOME from the container's
+ * /etc/passwd, the LSM label, seccomp at its point, user, groups and capabilities with
+ * no_new_privs, the cwd (resolved inside the root), the executable found in the container's
+ * PATH (into ctx->exe; a failure sets ctx->exec_failed: 127/126), the late memory cgroup,
+ * the fds, personality. */
+extern const struct ct_step ct_process_late;
 
 /* The last steps: default signal dispositions and the mask of the process, the seccomp
  * filter where its point is right before execve, then execve. Returns only on failure,

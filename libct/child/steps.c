@@ -11,10 +11,16 @@ int ct_steps_run(const struct ct_step *const *steps, size_t n, struct ct_step_ct
 		 struct ct_error *err)
 {
 	for (size_t i = 0; i < n; i++) {
+		const struct ct_step *step = steps[i];
+		if (step->rows) {
+			if (ct_steps_run(step->rows, step->n_rows, ctx, err) < 0)
+				return -1;
+			continue;
+		}
 		if (ctx->log)
-			ctx->log(ctx, steps[i]->name);
-		if (steps[i]->run(ctx, err) < 0)
-			return ct_error_prefix(err, "%s step %s", ctx->who, steps[i]->name);
+			ctx->log(ctx, step->name);
+		if (step->run(ctx, err) < 0)
+			return ct_error_prefix(err, "%s step %s", ctx->who, step->name);
 	}
 	return 0;
 }

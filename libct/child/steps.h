@@ -25,16 +25,25 @@ struct ct_step_ctx {
 	void (*log)(struct ct_step_ctx *ctx, const char *name);
 };
 
+/* A row: a step to run, or a group of rows that two tables share (run NULL). */
 struct ct_step {
 	const char *name;
 	int (*run)(struct ct_step_ctx *ctx, struct ct_error *err);
+	const struct ct_step *const *rows;
+	size_t n_rows;
 };
+
+#define CT_STEP_GROUP(group_name, group_rows)                        \
+	{                                                            \
+		.name = group_name, .rows = group_rows,              \
+		.n_rows = sizeof(group_rows) / sizeof(group_rows[0]) \
+	}
 
 /* A context for plan with nothing made yet. */
 void ct_step_ctx_init(struct ct_step_ctx *ctx, struct ct_init_plan *plan, const char *who);
 
-/* Runs steps[0..n) in order; the first that fails stops the run, its error prefixed with
- * "<who> step <name>: ". Returns 0 or -1. */
+/* Runs steps[0..n) in order, a group's rows in its place; the first that fails stops the
+ * run, its error prefixed with "<who> step <name>: ". Returns 0 or -1. */
 int ct_steps_run(const struct ct_step *const *steps, size_t n, struct ct_step_ctx *ctx,
 		 struct ct_error *err);
 

@@ -94,3 +94,19 @@ Test(steps, exec_names_itself_and_runs_without_a_log)
 	cr_expect_str_eq(r.logged, "");
 	cr_expect_str_eq(err.msg, "exec step mounts: mount \"proc\" on \"/proc\": refused");
 }
+
+/* A group (rows two tables share) runs its rows in its place, each named for itself. */
+Test(steps, group_runs_its_rows_in_place)
+{
+	static const struct ct_step *const inner[] = {&first, &mounts};
+	static const struct ct_step group = CT_STEP_GROUP("group", inner);
+	const struct ct_step *const steps[] = {&first, &group, &last};
+	struct record r = {"", ""};
+	struct ct_error err = {0};
+	int rc;
+	run(steps, 3, "init", true, &r, &err, &rc);
+	cr_expect_eq(rc, -1);
+	cr_expect_str_eq(r.ran, "ok ok fail");
+	cr_expect_str_eq(r.logged, "first first mounts", "the group itself is no step");
+	cr_expect_str_eq(err.msg, "init step mounts: mount \"proc\" on \"/proc\": refused");
+}
