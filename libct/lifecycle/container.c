@@ -26,6 +26,7 @@
 #include "libct/parent/spawn_plan.h"
 #include "libct/parent/spawned.h"
 #include "libct/plan/sync.h"
+#include "libct/plan/sync_phase.h"
 #include "libct/state/shared_root.h"
 
 int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err)
@@ -544,7 +545,9 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		return ct_error_set(err, errno, "container \"%s\": open exec fifo",
 				    ct_shown_id(c->state.id).s);
 	struct ct_sync_msg msg;
-	if (await_fifo(c, fifo, &msg, err) < 0)
+	struct ct_sync_phase_state phase;
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_START);
+	if (await_fifo(c, fifo, &msg, err) < 0 || ct_sync_phase_accept(&phase, msg.type, err) < 0)
 		return -1;
 	if (msg.type == CT_SYNC_ERROR) {
 		c->start_refused = true;
@@ -554,7 +557,8 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		return ct_error_set(err, ECHILD, "container \"%s\": init exited before start",
 				    ct_shown_id(c->state.id).s);
 	/* poststart runs after the execve: EOF, the fifo closed on exec (or the init died) */
-	if (c->state.hooks.poststart.len && await_fifo(c, fifo, &msg, err) < 0)
+	if (c->state.hooks.poststart.len &&
+	    (await_fifo(c, fifo, &msg, err) < 0 || ct_sync_phase_accept(&phase, msg.type, err) < 0))
 		return -1;
 	/* the fifo's absence says started (ct_container_open): no state.json to rewrite */
 	if (unlinkat(c->dir.dirfd, CT_EXEC_FIFO_FILE, 0) < 0 && errno != ENOENT)

@@ -422,8 +422,11 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 		close(fd);
 	ct_spawned_close_sync(s);
 	if (wait_exec && msg.type != CT_SYNC_EOF)
-		return ct_error_set(err, EPROTO, "unexpected sync message %u after start",
-				    msg.type);
+		return ct_error_set_plain(err, EPROTO,
+					  "sync message %s after STARTED: the %s phase "
+					  "ends with EOF",
+					  ct_sync_name(msg.type),
+					  ct_sync_phase_name(CT_SYNC_PHASE_START));
 	return 0;
 }
 
