@@ -25,7 +25,7 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initial
 LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--build-id=sha1
 LIBS     := -lyajl -lseccomp
 # ctrun itself is a static PIE: no dynamic loader, no relocations of five shared objects at
-# every command (issue 10: -0.7 MiB peak RSS, -0.3 ms per command). --fatal-warnings turns
+# every command (docs/performance.md). --fatal-warnings turns
 # glibc's "getpwuid in statically linked applications" (NSS) warnings into errors.
 CTRUN_LDFLAGS := $(filter-out -pie,$(LDFLAGS)) -static-pie -Wl,--fatal-warnings
 CTRUN_LIBS    := -lyajl_s -lseccomp
@@ -44,8 +44,8 @@ INTG_OBJS := $(INTG_SRCS:%.c=$(BUILD)/%.o)
 HELPERS   := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
 # ctrun links musl, not glibc: glibc's static start-up probes the CPU caches with cpuid
-# loops, each a trap to the hypervisor here (~0.45 ms of every command; musl's start-up has
-# none; contrib/bench/README.md). So the sources are compiled twice: by gcc into $(BUILD)/
+# loops, each a trap to the hypervisor in a VM (at every command; musl's start-up has
+# none; docs/performance.md). So the sources are compiled twice: by gcc into $(BUILD)/
 # (libctrun.a for the unit and integration tests and helpers, glibc) and by musl-gcc into
 # $(MUSL_DIR)/obj/ for $(BUILD)/ctrun-musl. musl itself (with its older malloc), yajl
 # and libseccomp are built from Debian's source packages into $(MUSL_PREFIX)
@@ -270,12 +270,12 @@ $(BUILD)/bench/floor-musl: contrib/bench/floor.c $(MUSL_PREFIX)/.complete
 bench: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD)
 
-# ctrun and the floor linked with musl against both linked with glibc (contrib/bench/README.md).
+# ctrun and the floor linked with musl against both linked with glibc (docs/performance.md).
 bench-libc: deps $(BUILD)/ctrun $(BUILD)/ctrun-musl $(BUILD)/ctrun-glibc $(BUILD)/bench/maxrss $(BUILD)/bench/launch \
 		$(BUILD)/bench/floor-musl $(BUILD)/bench/floor-glibc
 	contrib/bench/bench.sh $(BUILD) libc_ab.py
 
-# One `ctrun run` cut into its steps under strace (contrib/bench/README.md).
+# One `ctrun run` cut into its steps under strace (docs/performance.md).
 bench-profile: deps $(BUILD)/ctrun $(BENCH_TOOLS)
 	contrib/bench/bench.sh $(BUILD) profile.py
 

@@ -231,7 +231,7 @@ def ctrun_hierarchies(ctrun):
 
 def launch(commands, errpath=os.devnull):
     """Starts the commands at once and waits for them all, through contrib/bench/launch.c (no
-    Python in the timed span: Popen costs ~0.4 ms of CPU a process here). Returns the wall
+    Python in the timed span: Popen's CPU a process is of the order of a command's). Returns the wall
     time (s) and each command's exit status; their stderr goes to errpath."""
     data = b"".join(b"".join(arg.encode() + b"\0" for arg in argv) + b"\0"
                     for argv in commands)

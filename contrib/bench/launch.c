@@ -3,8 +3,9 @@
  * them all; prints the wall time in ns from the first start to the last exit, then each
  * command's exit status (128 + the signal when killed), one line each, in the order given.
  * The commands get /dev/null as stdin and stdout and ERRFILE (appended) or /dev/null as
- * stderr. Why not Python: Popen costs ~0.4 ms of CPU per process on this VM, 8.7 ms for 20
- * at once, which a burst of runs would be timed with, on one of the two CPUs they share. */
+ * stderr. Why not Python: Popen's CPU per process is of the order of a ctrun command's,
+ * and a burst of runs would be started one Popen after the other, on one of the CPUs the
+ * runs share. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

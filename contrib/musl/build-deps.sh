@@ -2,12 +2,12 @@
 # Builds musl (libc.a, its start files and headers, a musl-gcc wrapper) and with it yajl
 # and libseccomp into PREFIX, all from Debian 12's own source packages (their
 # patches applied), so ctrun can be linked statically against musl: musl's start-up does no
-# cpuid cache probing, which costs ~0.45 ms per exec under this hypervisor.
+# cpuid cache probing, each probe a trap to the hypervisor in a VM, at every exec.
 # musl is built here, not taken from Debian's musl-dev, for one option: --with-malloc=
 # oldmalloc. Its default malloc (mallocng) unmaps a group of slots as soon as it is empty and
 # keeps it only after 100 such "bounces" of a size class: `ctrun list` of 100 containers,
-# which parses and frees each state.json in turn, made 150 mmap/munmap pairs and took 3.3 ms
-# of CPU against glibc's 2.0; with oldmalloc 2.2 (contrib/bench/README.md).
+# which parses and frees each state.json in turn, mapped and unmapped memory for each and
+# was far slower than with glibc; oldmalloc reuses the chunks (docs/performance.md).
 # The versions and every file's SHA-256 are pinned in sources.sha256 beside this script: the
 # archive's signature alone would take whatever version the mirror serves.
 # Usage: build-deps.sh WORKDIR PREFIX (contrib/musl/libc.sh runs it). Exits non-zero with
@@ -90,9 +90,9 @@ link_kernel_headers() {
 		die "kernel headers missing (/usr/include/linux, from linux-libc-dev)"
 }
 
-# musl's x86_64 memcpy is `rep movsq`, whose start-up costs ~30 ns on this hypervisor's
-# CPUs: a 16-byte copy took 31 ns against 2.7 ns for musl's own C memcpy, and a `run` makes
-# about 3,000 small copies (stdio, yajl, snprintf). Its C version is built instead; memmove.s
+# musl's x86_64 memcpy is `rep movsq`, slow to start on some hypervisors' CPUs: a small copy
+# took many times as long as with musl's own C memcpy, and a `run` makes thousands of
+# small copies (stdio, yajl, snprintf). Its C version is built instead; memmove.s
 # goes with it (it jumps into memcpy.s). memset.s stays: as fast as the C one or faster.
 build_musl() {
 	cd "$work/musl-src"

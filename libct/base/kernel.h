@@ -1,4 +1,4 @@
-/* What the running kernel offers, probed once per process (DESIGN.md "The kernel interfaces
+/* What the running kernel offers, probed once per process (docs/design.md "The kernel interfaces
  * that make ctrun itself"). A feature is missing when its syscall fails with ENOSYS (an old
  * kernel) or EPERM (a seccomp profile around ctrun, as container hosts install for clone3);
  * the callers then take the documented fallback. There is no switch to fake an answer: run

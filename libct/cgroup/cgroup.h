@@ -172,8 +172,8 @@ struct ct_cgroup_stats {
 /* A v1 create may be made in two parts around the init's clone (libct/parent/spawn.c): first the
  * directories the init needs at its birth, the cgroup2 one (CLONE_INTO_CGROUP) and the v1
  * memory one (joined before anything else, or its `tasks` opened for the init before the
- * clone), then the others, while the init makes its network namespace (~0.3-0.4 ms of
- * kernel work each, side by side when a second CPU is free; the kernel does not serialize
+ * clone), then the others, while the init makes its network namespace (both slow kernel
+ * work, side by side when a second CPU is free; the kernel does not serialize
  * them, but with the other CPU busy the init waits on the parent's). */
 enum ct_cgroup_part {
 	CT_CGROUP_ALL,	 /* every directory */

@@ -319,8 +319,8 @@ void ct_init_run(struct ct_init_plan *plan)
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* until READY: die with a failed create */
 	open_own_fd_dir(plan);
 	set_up(&ctx);
-	/* after READY: dropping a detached mount waits for RCU, which the parent need not
-	 * wait for */
+	/* after READY: dropping a detached mount waits for an RCU grace period, which the
+	 * parent need not wait for */
 	ct_procfs_close(&plan->procfs);
 	int started = start_container(plan, &err);
 	if (plan->own_fd_dir >= 0)

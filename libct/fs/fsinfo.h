@@ -1,5 +1,5 @@
 /* The mount query layer: the mount table of the caller's mount namespace, as the kernel
- * reports it, in one struct whichever interface answered (DESIGN.md "The kernel interfaces
+ * reports it, in one struct whichever interface answered (docs/design.md "The kernel interfaces
  * that make ctrun itself", the statmount row).
  *
  * Two back ends fill the same struct ct_mount:

@@ -1,4 +1,4 @@
-/* Paths inside an untrusted rootfs, resolved as if its directory were "/" (DESIGN.md "Safe
+/* Paths inside an untrusted rootfs, resolved as if its directory were "/" (docs/design.md "Safe
  * paths"): a symlink in the image, absolute or with "..", can never lead outside it, and
  * magic links (/proc/<pid>/root, /proc/self/fd/N) are refused. Everything returns O_PATH
  * descriptors: what is mounted on, created in, chmod'ed and chown'ed is the fd that was

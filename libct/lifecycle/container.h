@@ -60,7 +60,7 @@ int ct_container_attach(struct ct_container *c, struct ct_error *err);
 
 /* Signals the attached init through its pidfd; where pidfd_open or pidfd_send_signal is
  * missing (ENOSYS, EPERM from seccomp), by kill() once the start time proved the pid is
- * still the init's (DESIGN.md: a recycled pid never gets the signal). */
+ * still the init's (docs/design.md: a recycled pid never gets the signal). */
 int ct_container_signal(struct ct_container *c, int sig, struct ct_error *err);
 
 /* Waits until the attached init has exited, whoever its parent is. */

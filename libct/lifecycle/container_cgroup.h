@@ -41,7 +41,8 @@ int ct_container_cgroup_open(const struct ct_state *st, struct ct_cgroup **out,
 			     struct ct_error *err);
 
 /* Whether the recorded cgroup's freezer holds the container frozen: its status is then
- * `paused` (DESIGN.md: derived, never stored). False without a cgroup or a readable freezer. */
+ * `paused` (docs/design.md: derived, never stored). False without a cgroup or a readable
+ * freezer. */
 bool ct_container_cgroup_frozen(const struct ct_state *st);
 
 /* Kills what is left in the recorded cgroup and removes it (nothing when there is none). */

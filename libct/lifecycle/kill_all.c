@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -51,14 +52,16 @@ static int signal_init(struct ct_container *c, int sig, struct ct_error *err)
 	return 0;
 }
 
-/* Every process of the cgroup (cgroup.kill for SIGKILL where the kernel has it), then the
- * init itself in case it is not in there (it is: this only makes the init's signal sure). */
+/* Every process of the cgroup (cgroup.kill for SIGKILL where the kernel has it), the init
+ * among them, once: a second signal would run its handler twice, and programs that take a
+ * second SIGTERM as "stop now" would skip their graceful end. SIGKILL, which no handler
+ * sees, goes to the init by its pidfd too, which makes its end sure. */
 static int kill_by_cgroup(struct ct_container *c, struct ct_cgroup *cg, int sig,
 			  struct ct_error *err)
 {
 	if (ct_cgroup_kill_all(cg, sig, err) < 0)
 		return -1;
-	return signal_init(c, sig, err);
+	return sig == SIGKILL ? signal_init(c, sig, err) : 0;
 }
 
 int ct_kill_all(struct ct_container *c, int sig, struct ct_error *err)

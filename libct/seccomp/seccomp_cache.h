@@ -1,6 +1,7 @@
 /* Compiled seccomp programs kept in ctrun's own cache directory (never in a state root:
  * containerd and Podman read every entry of theirs as a container), so that a profile is
- * compiled by libseccomp once (~22 ms for Podman's) and not at every create, run and exec.
+ * compiled by libseccomp once (for Podman's, longer than the rest of a run) and not at every
+ * create, run and exec.
  *
  *   <dir>/                          ctrun's cache directory (lifecycle/cache_dir.h), made 0700,
  *                                   owned by the caller's euid

@@ -1,4 +1,4 @@
-/* Mount verification (DESIGN.md, the statmount row): after the rootfs is set up and before
+/* Mount verification (docs/design.md, the statmount row): after the rootfs is set up and before
  * the user process runs, the live mount table (libct/fs/fsinfo.h) is compared with what
  * config.json asked for. A difference fails create with one line naming the mount and the
  * difference: `mount #3 "/data": asked read-only, the kernel has it read-write`.

@@ -327,7 +327,7 @@ Test(cgroup, cpu_quota_throttles_a_busy_loop)
 		"throttled\n");
 }
 
-/* issue 10: /bin/true runs under 224 KiB, the smallest limit crun manages: created, started,
+/* /bin/true runs under 224 KiB, the smallest limit crun manages: created, started,
  * stopped with the limit in place outside, then run to its exit code; the container reads
  * its own limit under the same 224 KiB. */
 #define TINY_LIMIT "229376"

@@ -1,4 +1,4 @@
-/* The differential suite (issue 18): every document of ../shared/configs (what runc, crun,
+/* The differential suite: every document of ../shared/configs (what runc, crun,
  * Podman, containerd, Docker and Buildah really write) plus `ctrun spec [--rootless]` runs on
  * the same busybox bundle under ctrun and under runc 1.1.5, with the process replaced by
  * tests/helpers/diffprobe, which prints what the container gives it. The two outputs (and

@@ -352,37 +352,271 @@ static bool integration_test_exists(const char *suite, const char *name_pattern)
 	return found;
 }
 
-/* The differences no shared config reaches are each held by an integration test: every
- * `suite/name` (a shell pattern) of the table's last column names one that exists. */
-Test(docs, every_difference_outside_the_suite_names_a_test_that_exists)
+/* Every `suite/name` (a shell pattern) in the last column of the table whose header ends
+ * in "| tested by |" names an integration test that exists; returns how many it checked. */
+static unsigned expect_tested_by_column_exists(const char *rel)
 {
-	char *text = read_source_file("docs/differences-from-runc.md");
+	char *text = read_source_file(rel);
 	char *table = strstr(text, "| tested by |");
-	cr_assert_not_null(table, "no table with a \"tested by\" column");
+	cr_assert_not_null(table, "%s: no table with a \"tested by\" column", rel);
 	unsigned checked = 0;
 	for (char *line = strchr(table, '\n'); line && line[1] == '|';
 	     line = strchr(line + 1, '\n')) {
 		char *end = strchr(line + 1, '\n');
-		cr_assert_not_null(end, "the table's last line has no newline");
+		cr_assert_not_null(end, "%s: the table's last line has no newline", rel);
 		/* the last cell: between the last two '|' of the line */
 		char *last = memrchr(line + 1, '|', (size_t)(end - line - 1));
 		last = last ? memrchr(line + 1, '|', (size_t)(last - line - 1)) : NULL;
-		cr_assert_not_null(last, "not a table row: %.*s", (int)(end - line), line);
+		cr_assert_not_null(last, "%s: not a table row: %.*s", rel, (int)(end - line), line);
 		for (char *tick = strchr(last, '`'); tick && tick < end;) {
 			char *close = strchr(tick + 1, '`');
-			cr_assert(close && close < end, "unbalanced ` in: %.*s", (int)(end - line),
-				  line);
+			cr_assert(close && close < end, "%s: unbalanced ` in: %.*s", rel,
+				  (int)(end - line), line);
 			char ref[160], *slash;
 			snprintf(ref, sizeof(ref), "%.*s", (int)(close - tick - 1), tick + 1);
 			if ((slash = strchr(ref, '/'))) {
 				*slash = '\0';
-				cr_expect(integration_test_exists(ref, slash + 1), "no test %s/%s",
-					  ref, slash + 1);
+				cr_expect(integration_test_exists(ref, slash + 1),
+					  "%s: no test %s/%s", rel, ref, slash + 1);
 				checked++;
 			}
 			tick = strchr(close + 1, '`');
 		}
 	}
-	cr_expect_gt(checked, 0, "no test named in the table");
 	free(text);
+	return checked;
+}
+
+/* The differences no shared config reaches are each held by an integration test. */
+Test(docs, every_difference_outside_the_suite_names_a_test_that_exists)
+{
+	cr_expect_gt(expect_tested_by_column_exists("docs/differences-from-runc.md"), 0,
+		     "no test named in the table");
+}
+
+/* Each escape class security.md lists names the tests that hold it. */
+Test(docs, every_escape_class_names_tests_that_exist)
+{
+	cr_expect_gt(expect_tested_by_column_exists("docs/security.md"), 0,
+		     "no test named in the table");
+}
+
+/* The first `...` span of each row of the README's "| command |" table, whose first word
+ * is the command; at most MAX_NAMES rows. */
+struct readme_row {
+	char name[64];
+	char usage[512];
+};
+
+static size_t readme_command_rows(const char *readme, struct readme_row *rows)
+{
+	const char *table = strstr(readme, "\n| command | what it does |\n");
+	cr_assert_not_null(table, "README.md has no \"| command | what it does |\" table");
+	size_t n = 0;
+	for (const char *line = strchr(table + 1, '\n') + 1; strncmp(line, "|", 1) == 0;) {
+		const char *end = strchr(line, '\n');
+		cr_assert_not_null(end);
+		const char *open = strchr(line, '`');
+		if (open && open < end) {
+			const char *close = strchr(open + 1, '`');
+			cr_assert(close && close < end, "README.md: unbalanced ` in %.*s",
+				  (int)(end - line), line);
+			cr_assert_lt(n, MAX_NAMES);
+			snprintf(rows[n].usage, sizeof(rows[n].usage), "%.*s",
+				 (int)(close - open - 1), open + 1);
+			snprintf(rows[n].name, sizeof(rows[n].name), "%.*s",
+				 (int)strcspn(rows[n].usage, " "), rows[n].usage);
+			n++;
+		}
+		line = end + 1;
+	}
+	return n;
+}
+
+static bool has_name(const struct names *names, const char *name)
+{
+	for (size_t i = 0; i < names->len; i++)
+		if (strcmp(names->name[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Whether `word` occurs in text not followed by another letter, digit or '-'. */
+static bool has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = text; (p = strstr(p, word)); p += n) {
+		char next = p[n];
+		if (!(next == '-' || (next >= 'a' && next <= 'z') || (next >= '0' && next <= '9')))
+			return true;
+	}
+	return false;
+}
+
+/* Every --flag of a README row is one `ctrun COMMAND --help` prints. */
+static void expect_row_flags_known(const struct readme_row *row)
+{
+	if (!strstr(row->usage, "--"))
+		return;
+	char *argv[] = {(char *)ctrun_binary(), (char *)row->name, "--help", NULL};
+	char *help = NULL;
+	cr_assert_eq(run_capture(argv, &help, false), 0, "ctrun %s --help failed", row->name);
+	for (const char *p = strstr(row->usage, "--"); p; p = strstr(p + 2, "--")) {
+		char flag[64];
+		snprintf(flag, sizeof(flag), "%.*s", (int)strspn(p, "-abcdefghijklmnopqrstuvwxyz"),
+			 p);
+		cr_expect(
+			has_word(help, flag),
+			"README.md: the row of %s names %s, which `ctrun %s --help` does not:\n%s",
+			row->name, flag, row->name, help);
+	}
+	free(help);
+}
+
+/* The README's command table lists exactly the commands `ctrun --help` lists, each once,
+ * with flags the command knows. */
+Test(docs, readme_command_table_matches_help)
+{
+	char *help = ctrun_help();
+	struct names cmds;
+	help_commands(help, &cmds);
+	char *readme = read_source_file("README.md");
+	struct readme_row rows[MAX_NAMES];
+	size_t n = readme_command_rows(readme, rows);
+	struct names listed = {0};
+	for (size_t i = 0; i < n; i++) {
+		cr_expect(has_name(&cmds, rows[i].name),
+			  "README.md lists command %s, which ctrun --help does not", rows[i].name);
+		cr_expect(!has_name(&listed, rows[i].name), "README.md lists %s twice",
+			  rows[i].name);
+		snprintf(listed.name[listed.len++], sizeof(listed.name[0]), "%s", rows[i].name);
+		expect_row_flags_known(&rows[i]);
+	}
+	for (size_t i = 0; i < cmds.len; i++)
+		cr_expect(has_name(&listed, cmds.name[i]),
+			  "ctrun --help lists %s, which README.md's command table does not",
+			  cmds.name[i]);
+	free(readme);
+	free(help);
+}
+
+static bool path_exists(const char *rel)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", src_dir(), rel);
+	return access(path, F_OK) == 0;
+}
+
+/* A `span` names a repository path when it is one word with a '/' whose first component is
+ * an entry at the top of the source tree (build/ is make's output, not the repository's);
+ * patterns and placeholders (<name>, *, $VAR) are not paths. */
+static bool names_repository_path(const char *span)
+{
+	if (!strchr(span, '/') || span[strcspn(span, " \t\n<>*$[]{}|:=,;()'\"")] ||
+	    strncmp(span, "../", 3) == 0 || span[0] == '/')
+		return false;
+	char top[PATH_MAX];
+	snprintf(top, sizeof(top), "%.*s", (int)strcspn(span, "/"), span);
+	return strcmp(top, "build") != 0 && strcmp(top, ".git") != 0 && path_exists(top);
+}
+
+/* Every word of a line in a fenced code block that names a repository path exists. */
+static unsigned expect_fenced_paths_exist(const char *doc, const char *line, size_t len)
+{
+	unsigned checked = 0;
+	for (size_t i = 0; i < len;) {
+		i += strspn(line + i, " \t");
+		size_t n = strcspn(line + i, " \t\n");
+		char word[PATH_MAX];
+		snprintf(word, sizeof(word), "%.*s", (int)n, line + i);
+		if (n && names_repository_path(word)) {
+			cr_expect(path_exists(word),
+				  "%s names %s in a code block; it does not exist", doc, word);
+			checked++;
+		}
+		i += n ? n : 1;
+	}
+	return checked;
+}
+
+/* Checks the paths of fenced code blocks (``` lines and what is between them), then blanks
+ * the blocks out: their backticks do not delimit spans. Returns how many it checked. */
+static unsigned expect_fenced_blocks_checked_and_blanked(const char *doc, char *text)
+{
+	unsigned checked = 0;
+	bool inside = false;
+	for (char *line = text; *line;) {
+		char *end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		bool fence = strncmp(line, "```", 3) == 0;
+		if (inside && !fence)
+			checked += expect_fenced_paths_exist(doc, line, (size_t)(end - line));
+		if (fence || inside)
+			memset(line, ' ', (size_t)(end - line));
+		if (fence)
+			inside = !inside;
+		line = *end ? end + 1 : end;
+	}
+	return checked;
+}
+
+/* Every repository path doc (relative to the source tree) names in backticks or in a code
+ * block, and every relative link target, exists. Returns how many it checked. */
+static unsigned expect_named_paths_exist(const char *doc)
+{
+	char *text = read_source_file(doc);
+	unsigned checked = expect_fenced_blocks_checked_and_blanked(doc, text);
+	for (char *tick = strchr(text, '`'); tick; tick = strchr(tick + 1, '`')) {
+		char *close = strchr(tick + 1, '`');
+		if (!close)
+			break;
+		char span[PATH_MAX];
+		snprintf(span, sizeof(span), "%.*s", (int)(close - tick - 1), tick + 1);
+		if (names_repository_path(span)) {
+			cr_expect(path_exists(span), "%s names `%s`, which does not exist", doc,
+				  span);
+			checked++;
+		}
+		tick = close;
+	}
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", doc);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	else
+		dir[0] = '\0';
+	for (char *link = strstr(text, "]("); link; link = strstr(link + 2, "](")) {
+		char target[PATH_MAX];
+		snprintf(target, sizeof(target), "%.*s", (int)strcspn(link + 2, ")#\n"), link + 2);
+		if (!*target || strstr(target, "://"))
+			continue;
+		char rel[2 * PATH_MAX];
+		snprintf(rel, sizeof(rel), "%s%s", dir, target);
+		cr_expect(path_exists(rel), "%s links to %s, which does not exist", doc, target);
+		checked++;
+	}
+	free(text);
+	return checked;
+}
+
+Test(docs, every_path_the_readme_and_docs_name_exists)
+{
+	cr_expect_gt(expect_named_paths_exist("README.md"), 10, "README.md names few paths");
+	char docs[PATH_MAX];
+	snprintf(docs, sizeof(docs), "%s/docs", src_dir());
+	DIR *d = opendir(docs);
+	cr_assert_not_null(d, "opendir %s: %s", docs, strerror(errno));
+	unsigned files = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (fnmatch("*.md", e->d_name, 0) != 0)
+			continue;
+		char rel[PATH_MAX];
+		snprintf(rel, sizeof(rel), "docs/%s", e->d_name);
+		expect_named_paths_exist(rel);
+		files++;
+	}
+	closedir(d);
+	cr_expect_geq(files, 4, "docs/ holds only %u .md files", files);
 }

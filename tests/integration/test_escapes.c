@@ -1,5 +1,5 @@
-/* The known runtime escapes (issue 7, "Hardening against the known escapes"), one class per
- * test, each a container that tries what the published exploit did:
+/* The known runtime escapes (docs/security.md), one class per test, each a container that
+ * tries what the published exploit did:
  *
  * - CVE-2019-5736: overwrite the host's runtime binary through /proc/<init>/exe or an fd of
  *   it held by a container process;

@@ -1,4 +1,4 @@
-/* CVE-2019-5736, the whole class (issue 19 part 1), as the published attack does it: a
+/* CVE-2019-5736, the whole class (docs/security.md), as the published attack does it: a
  * process that enters a container executes /proc/self/exe while its image is still
  * ctrun's, directly or as a script's interpreter; an attacker in a container
  * (tests/helpers/exe_attack) opens /proc/<victim>/exe O_PATH, waits until it is no longer

@@ -1,4 +1,4 @@
-/* The spawn fallbacks (DESIGN.md "The kernel interfaces that make ctrun itself"): ctrun run
+/* The spawn fallbacks (docs/design.md "The kernel interfaces that make ctrun itself"): ctrun run
  * under tests/helpers/enosys, which makes clone3 fail with ENOSYS (an old kernel) or EPERM
  * (an old seccomp profile), or clone() with CLONE_PIDFD fail with EINVAL (a kernel before
  * 5.2). Every command of a test runs under the same filter, and the debug log of create and

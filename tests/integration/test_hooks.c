@@ -599,7 +599,7 @@ Test(hooks, create_container_mount_elsewhere_is_extra)
 	free(mnt);
 }
 
-/* The runner's fallbacks (DESIGN.md): hooks cloned with clone() (clone3 missing) or clone()
+/* The runner's fallbacks (docs/design.md): hooks cloned with clone() (clone3 missing) or clone()
  * then pidfd_open() (no CLONE_PIDFD), and a timed-out hook killed with kill() where
  * pidfd_send_signal is refused. */
 static void assert_hooks_under_enosys(const char *const *enosys_args)

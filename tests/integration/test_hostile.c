@@ -1,4 +1,4 @@
-/* Hostile images (issue 5): symlinks and ".." in the rootfs pointing at the host, and a
+/* Hostile images: symlinks and ".." in the rootfs pointing at the host, and a
  * directory swapped for such a symlink while containers are created. Each test owns a host
  * victim (a directory and a file with known content, mode and owner, under its tmpdir) and
  * proves, after the containers are gone, that it is unchanged: same content, mode, owner,

@@ -1,4 +1,4 @@
-/* Input the kernel would read otherwise than the document says (issue 19, parts 2-4), each
+/* Input the kernel would read otherwise than the document says (docs/security.md), each
  * tried on a real container the way an attacker holding the image or the config would:
  *
  * - procfs or sysfs through a symlink of the image (/proc -> /fakeproc): mounted there, the

@@ -359,6 +359,26 @@ static void note_mounts(const struct lc *t)
 	mounts_before = ctt_read_file("/proc/self/mountinfo");
 }
 
+/* The lines of a that b does not hold, one per line (malloc'd). */
+static char *lines_missing_from(const char *a, const char *b)
+{
+	size_t cap = strlen(a) + 1, len = 0;
+	char *out = calloc(cap, 1);
+	cr_assert_not_null(out);
+	for (const char *line = a; *line;) {
+		size_t n = strcspn(line, "\n");
+		char *needle = strndup(line, n);
+		if (!strstr(b, needle)) {
+			memcpy(out + len, line, n);
+			len += n;
+			out[len++] = '\n';
+		}
+		free(needle);
+		line += n + (line[n] == '\n');
+	}
+	return out;
+}
+
 /* Every piece a create makes is gone: its cgroup (the test's subtree) in every hierarchy,
  * its entries in the state root (the reservation too), its processes, every fd on the state
  * root or the cgroup, every mount it made (the table is as it was). */
@@ -372,7 +392,12 @@ static void assert_nothing_left(const struct lc *t, const char *after)
 	cr_assert_eq(fds_naming(t->root), 0, "%s: an fd on the state root is left", after);
 	cr_assert_eq(fds_naming(cgt_subtree()), 0, "%s: an fd on the cgroup is left", after);
 	char *mounts = ctt_read_file("/proc/self/mountinfo");
-	cr_assert_str_eq(mounts, mounts_before, "%s: the mount table changed", after);
+	if (strcmp(mounts, mounts_before) != 0) {
+		char *gone = lines_missing_from(mounts_before, mounts);
+		char *added = lines_missing_from(mounts, mounts_before);
+		cr_assert_fail("%s: the mount table changed; gone:\n%s\nadded:\n%s", after, gone,
+			       added);
+	}
 	free(mounts);
 }
 

@@ -1,4 +1,4 @@
-/* The root filesystem (issue 5): every mount type and option of config-linux.md, devices,
+/* The root filesystem: every mount type and option of config-linux.md, devices,
  * masked and read-only paths, root.readonly and rootfsPropagation, each checked from inside
  * the container through /proc/self/mountinfo and by trying what the option forbids; the
  * fallbacks (no new mount API, no openat2, no fchmodat2, mknod refused) under the enosys

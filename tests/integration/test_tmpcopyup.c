@@ -1,4 +1,4 @@
-/* The "tmpcopyup" tmpfs option (issue 11; a runc/crun extension Podman puts on /run, /tmp
+/* The "tmpcopyup" tmpfs option (a runc/crun extension Podman puts on /run, /tmp
  * and friends): the image's directory content, with modes, owners and symlinks, is in the
  * new tmpfs, seen from inside the container; the image itself is untouched (seen from
  * outside); a symlinked destination or a symlink in the image never reaches the host; and

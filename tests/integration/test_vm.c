@@ -83,7 +83,7 @@ static void cgroup_v2_unknown_key(const struct lc *t)
 	lc_set_script(t, "echo ran");
 }
 
-/* issue 10: /bin/true under 224 KiB on cgroup v2, where the init is born in its cgroup
+/* /bin/true under 224 KiB on cgroup v2, where the init is born in its cgroup
  * (CLONE_INTO_CGROUP) and so everything it touches while setting up is charged there: seen
  * from outside by a script (the limit in memory.max, the state, no OOM kill, the exit code
  * of run) and from inside by a container that reads its own memory.max under that limit. */

@@ -130,7 +130,7 @@ Test(exec_flags, user_text)
 	cr_expect(uid == 4294967294u && gid == 4294967294u);
 }
 
-/* (uid_t)-1 would leave the process root (issue 19): refused as a uid, a gid and an
+/* (uid_t)-1 would leave the process root: refused as a uid, a gid and an
  * additional gid, with why. */
 Test(exec_flags, minus_one_is_no_id)
 {

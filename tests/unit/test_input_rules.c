@@ -1,5 +1,5 @@
 /* Input that a C string or a kernel call would read otherwise than the document says
- * (issue 19): a string with a NUL byte inside ("\u0000" cuts it short), and the id
+ * (docs/security.md): a string with a NUL byte inside ("\u0000" cuts it short), and the id
  * 4294967295, (uid_t)-1, which setresuid, setgroups, chown and the id maps take as "leave it
  * unchanged". Both are refused wherever they stand, naming the file and the JSON path. */
 #include <criterion/criterion.h>

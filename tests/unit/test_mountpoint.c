@@ -207,7 +207,7 @@ Test(mountpoint, a_new_one_replaces_those_at_and_below_it)
 	cr_expect_geq(ct_mountpoint_fresh_dir(&mp, "/sys/fs"), 0);
 }
 
-/* procfs and sysfs go only on a directory at their very path (issue 19): a symlink of the
+/* procfs and sysfs go only on a directory at their very path (docs/security.md): a symlink of the
  * image at or above it is refused before anything is made at its target. */
 Test(mountpoint, exact_directory_refuses_symlinks_and_files_and_makes_what_is_missing)
 {
