@@ -262,8 +262,8 @@ static const struct ct_step *const init_steps[] = {
 	&ct_process_late,
 };
 
-/* --debug: the steps the init ran go with READY, after what the set-up found, in the note
- * the parent logs (libct/plan/sync.h). */
+/* --debug: the steps the init ran go with READY, before what the set-up found (the mount
+ * check's report ends the line), in the note the parent logs (libct/plan/sync.h). */
 struct step_trace {
 	char names[sizeof(((struct ct_init_plan *)0)->ready_note)];
 };
@@ -281,7 +281,7 @@ static int send_ready(struct ct_step_ctx *ctx, struct ct_error *err)
 	if (!ctx->log)
 		return ct_sync_send_ready(ctx->plan->sync_fd, ctx->plan->ready_note, err);
 	char note[CT_ERROR_MSG_MAX];
-	snprintf(note, sizeof(note), "%s; init steps: %s", ctx->plan->ready_note, t->names);
+	snprintf(note, sizeof(note), "init steps: %s; %s", t->names, ctx->plan->ready_note);
 	return ct_sync_send_ready(ctx->plan->sync_fd, note, err);
 }
 

@@ -220,7 +220,8 @@ struct ct_spawned {
 	bool born_in_cgroup;	 /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
 	bool cgroup_after_clone; /* the REST of the cgroup was made after the clone */
 	bool start_sent;	 /* START is on its way already (ct_spawn_opts.start_early) */
-	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
+	/* what the child said with READY (the mount check, --debug: its steps), "" when nothing */
+	char note[CT_ERROR_MSG_MAX];
 };
 
 #endif
