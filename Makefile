@@ -13,8 +13,10 @@ DEB_PKGS := gcc libc6-dev libyajl-dev libseccomp-dev libcriterion-dev pkg-config
             uidmap strace runc crun $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own; docker.io brings docker-init, the
-# tini that `docker run --init` binds in).
-E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2 docker.io buildah
+# tini that `docker run --init` binds in; gRPC for Python: the CRI suite's client of the
+# Kubernetes CRI, compiled from its api.proto at test time).
+E2E_PKGS := podman conmon catatonit containernetworking-plugins containerd iproute2 docker.io buildah \
+            python3-grpcio python3-grpc-tools
 
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
@@ -210,7 +212,8 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) integration
 
-# End to end: Podman (conmon) and containerd (runc shim) with ctrun as their runtime.
+# End to end: Podman (conmon), containerd (runc shim) and Kubernetes' CRI (containerd's CRI
+# plugin) with ctrun as their runtime.
 check-e2e: deps-e2e $(BUILD)/ctrun
 	tests/e2e/run-all.sh $(BUILD)
 

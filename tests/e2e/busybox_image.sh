@@ -22,9 +22,12 @@ e2e_tar() { # DIR OUT
 	tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf "$2" .
 }
 
-# The image config of the one-layer busybox image whose layer has DIFF_ID.
-e2e_image_config() { # DIFF_ID
-	printf '{"architecture":"amd64","os":"linux","config":{"Env":["PATH=/bin"],"Cmd":["sh"],"WorkingDir":"/"},"rootfs":{"type":"layers","diff_ids":["%s"]}}' "$1"
+# The image config of a one-layer image whose layer has DIFF_ID; PROCESS is its "config"
+# object (busybox's shell by default).
+e2e_image_config() { # DIFF_ID [PROCESS]
+	local process=${2:-'{"Env":["PATH=/bin"],"Cmd":["sh"],"WorkingDir":"/"}'}
+	printf '{"architecture":"amd64","os":"linux","config":%s,"rootfs":{"type":"layers","diff_ids":["%s"]}}' \
+		"$process" "$1"
 }
 
 # Moves FILE into the layout's blob store under its sha256; prints "DIGEST SIZE".
@@ -36,14 +39,15 @@ e2e_oci_blob() { # LAYOUT FILE
 }
 
 # An OCI image layout archive of one uncompressed layer holding ROOTFS, tagged NAME
-# (image-spec: layer tar -> config with its diff_id -> manifest -> index.json).
-e2e_busybox_oci_archive() { # ROOTFS WORKDIR OUT NAME
+# (image-spec: layer tar -> config with its diff_id -> manifest -> index.json); PROCESS as
+# e2e_image_config takes it.
+e2e_busybox_oci_archive() { # ROOTFS WORKDIR OUT NAME [PROCESS]
 	local rootfs=$1 work=$2 out=$3 name=$4 layer config manifest
 	local layout=$work/layout
 	mkdir -p "$layout/blobs/sha256" || return 1
 	e2e_tar "$rootfs" "$work/layer.tar" || return 1
 	read -r layer layer_size < <(e2e_oci_blob "$layout" "$work/layer.tar")
-	e2e_image_config "$layer" >"$work/config.json"
+	e2e_image_config "$layer" "${5:-}" >"$work/config.json"
 	read -r config config_size < <(e2e_oci_blob "$layout" "$work/config.json")
 	printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"%s","size":%s},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"%s","size":%s}]}' \
 		"$config" "$config_size" "$layer" "$layer_size" >"$work/manifest.json"

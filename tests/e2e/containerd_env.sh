@@ -13,6 +13,11 @@ CTRD_PID=
 EVENTS_PID=
 RUN_DIR_MOUNTED=
 MADE_RUN_DIR=
+# What a suite adds: TOML put before contrib's tables, a command containerd runs under
+# (e.g. unshare -n), and the cgroup its containers go under (removed when the daemon stops).
+CTRD_EXTRA_CONFIG=
+CTRD_WRAPPER=
+CTRD_CGROUP=$NS
 
 # The project's config with this run's paths: a private daemon, ctrun as built.
 write_containerd_config() { # OUT
@@ -21,6 +26,7 @@ write_containerd_config() { # OUT
 		printf '[grpc]\n  address = "%s"\n[ttrpc]\n  address = "%s.ttrpc"\n' "$SOCK" "$SOCK"
 		printf '[debug]\n  address = ""\n[metrics]\n  address = ""\n'
 		printf '[plugins."io.containerd.internal.v1.opt"]\n  path = "%s/opt"\n' "$E2E_DIR"
+		[ -z "$CTRD_EXTRA_CONFIG" ] || printf '%s\n' "$CTRD_EXTRA_CONFIG"
 		sed -n '/^\[plugins/,$p' "$CTRUN_SRC/contrib/containerd/config.toml" |
 			sed "s#^\( *BinaryName = \).*#\1\"$CTRUN\"#"
 	} >"$1"
@@ -68,7 +74,7 @@ containerd_start() {
 	RUNC_BINARY=$(config_option "$E2E_DIR/config.toml" BinaryName)
 	RUNC_ROOT=$(config_option "$E2E_DIR/config.toml" Root)
 	[ "$RUNC_BINARY" = "$CTRUN" ] || { e2e_log "BinaryName not found in the config"; return 1; }
-	containerd --config "$E2E_DIR/config.toml" >"$E2E_DIR/containerd.log" 2>&1 &
+	$CTRD_WRAPPER containerd --config "$E2E_DIR/config.toml" >"$E2E_DIR/containerd.log" 2>&1 &
 	CTRD_PID=$!
 	e2e_wait_daemon "$CTRD_PID" "$E2E_DIR/containerd.log" ctr -a "$SOCK" version
 }
@@ -126,6 +132,6 @@ containerd_stop() {
 	wait "$CTRD_PID" 2>/dev/null
 	CTRD_PID=
 	grep -o " $E2E_DIR/[^ ]*" /proc/self/mountinfo | sort -r | xargs -r -n1 umount -l
-	rmdir /sys/fs/cgroup/"$NS" /sys/fs/cgroup/*/"$NS" 2>/dev/null
+	rmdir /sys/fs/cgroup/"$CTRD_CGROUP" /sys/fs/cgroup/*/"$CTRD_CGROUP" 2>/dev/null
 	return 0
 }
