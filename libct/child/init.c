@@ -34,27 +34,21 @@
 #include "libct/plan/sync.h"
 #include "libct/verify/mountcheck.h"
 
-static int join_namespaces(struct ct_init_plan *plan, struct ct_error *err)
+/* pid and time namespaces apply to children only: the parent joined them before the clone
+ * (spawn.c), and the user namespace a joiner did (sync.h). */
+static int join_namespaces(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	/* pid and time namespaces apply to children only: the parent joined them before the
-	 * clone (spawn.c), and the user namespace a joiner did (sync.h). The mount namespace
-	 * goes last so the other paths stay reachable. */
-	static const enum oci_ns_type order[] = {OCI_NS_IPC, OCI_NS_UTS, OCI_NS_NETWORK,
-						 OCI_NS_CGROUP, OCI_NS_MOUNT};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		int fd = plan->join_fds[order[i]];
-		if (fd >= 0 && setns(fd, (int)ct_ns_clone_flags[order[i]]) < 0)
-			return ct_error_sys(err, errno, "join %s namespace",
-					    oci_namespace_names[order[i]]);
-	}
-	return 0;
+	const unsigned long own =
+		CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWNS;
+	return ct_ns_join_each(ctx->plan->join_fds, own, false, err);
 }
 
 /* user_namespaces(7): born with no id mapped (or cloned by a joiner that the parent has
  * not heard from yet), the init waits for the parent, then takes uid and gid 0 inside,
  * whose capabilities the rest of the set-up needs. */
-static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
+static int enter_user_namespace(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	const struct ct_init_plan *plan = ctx->plan;
 	if (!plan->userns)
 		return 0;
 	if (ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the user namespace", err) < 0)
@@ -69,14 +63,15 @@ static int enter_user_namespace(struct ct_init_plan *plan, struct ct_error *err)
 
 /* Without a memory limit, memory before anything is made (libct/parent/spawn_plan.c): what the
  * set-up makes is the container's. */
-static int join_memory_first(struct ct_init_plan *plan, struct ct_error *err)
+static int join_memory_first(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return plan->memory_first ? ct_cgroup_self_join(&plan->cgroup_join_late, err) : 0;
+	struct ct_init_plan *plan = ctx->plan;
+	return plan->place.memory_first ? ct_cgroup_self_join(&plan->cgroup_join_late, err) : 0;
 }
 
-static int make_network_namespace(const struct ct_init_plan *plan, struct ct_error *err)
+static int make_network_namespace(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	if (plan->early_netns && unshare(CLONE_NEWNET) < 0)
+	if (ctx->plan->place.early_netns && unshare(CLONE_NEWNET) < 0)
 		return ct_error_sys(err, errno, "create network namespace");
 	return 0;
 }
@@ -85,12 +80,13 @@ static int make_network_namespace(const struct ct_init_plan *plan, struct ct_err
  * (libct/plan/sync.h), but for the v1 hierarchies the init joins itself, without the kernel's
  * global lock; the cgroup namespace made after that has the container's cgroup as root.
  * Directories the parent made after the clone come with CGROUP_READY, their `tasks` open. */
-static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
+static int wait_for_cgroup(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	struct ct_init_plan *plan = ctx->plan;
 	struct ct_cgroup *cg = plan->opts->cgroup;
 	if (!cg)
 		return 0;
-	if (!plan->cgroup_rest_after_clone) {
+	if (!plan->place.cgroup_rest_after_clone) {
 		if (ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0)
 			return -1;
 	} else {
@@ -107,17 +103,19 @@ static int wait_for_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 
 /* The namespaces the plan leaves to the init (libct/parent/spawn_plan.c): IPC once root in the user
  * namespace, cgroup once in the container's cgroup. */
-static int unshare_late_namespaces(const struct ct_init_plan *plan, struct ct_error *err)
+static int unshare_late_namespaces(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	if (plan->late_ipcns && unshare(CLONE_NEWIPC) < 0)
+	const struct ct_init_plan *plan = ctx->plan;
+	if (plan->place.late_ipcns && unshare(CLONE_NEWIPC) < 0)
 		return ct_error_sys(err, errno, "create IPC namespace");
-	if (plan->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
+	if (plan->place.late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
 		return ct_error_sys(err, errno, "create cgroup namespace");
 	return 0;
 }
 
-static int set_host_names(const struct oci_config *c, struct ct_error *err)
+static int set_host_names(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	const struct oci_config *c = ctx->plan->config;
 	if (c->hostname && sethostname(c->hostname, strlen(c->hostname)) < 0)
 		return ct_error_sys(err, errno, "set hostname \"%s\"", c->hostname);
 	if (c->domainname && setdomainname(c->domainname, strlen(c->domainname)) < 0)
@@ -193,9 +191,17 @@ static int start_container(struct ct_init_plan *plan, struct ct_error *err)
 	return ct_init_report_start(plan, channel, NULL, err);
 }
 
-/* Last of the mount work (the terminal's bind included), before the identity changes. */
-static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
+/* The note's first part, for the debug log: the mount check's report ends the line. */
+static void note_proc_writes(struct ct_init_plan *plan)
 {
+	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
+		 plan->writes_proc ? plan->procfs.how : "none (nothing to write)");
+}
+
+static int verify_mounts(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	struct ct_init_plan *plan = ctx->plan;
+	note_proc_writes(plan);
 	if (!plan->opts->verify_mounts)
 		return 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -215,8 +221,9 @@ static int verify_mounts(struct ct_init_plan *plan, struct ct_error *err)
 /* In a shared mount namespace the parent records the rootfs's bind, which delete detaches
  * (libct/state/shared_root.h), and detaches it itself if the set-up fails from here on: its root
  * is the init's root now. */
-static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
+static int send_root_bind(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	const struct ct_init_plan *plan = ctx->plan;
 	if (plan->new_mount_ns)
 		return 0;
 	_cleanup_close_ int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -225,57 +232,92 @@ static int send_root_bind(const struct ct_init_plan *plan, struct ct_error *err)
 	return ct_sync_send_root_bind(plan->sync_fd, root, err);
 }
 
-/* The rootfs in two steps around the createContainer hooks: they run after the mounts and
- * before pivot_root, so that their paths resolve on the host's root (config.md). */
-static int set_up_rootfs(struct ct_init_plan *plan, struct ct_error *err)
+/* The whole set-up before READY, in order. */
+static const struct ct_step *const init_steps[] = {
+	&(const struct ct_step){"memory-first", join_memory_first},
+	&(const struct ct_step){"netns", make_network_namespace},
+	&(const struct ct_step){"cgroup", wait_for_cgroup},
+	&(const struct ct_step){"userns", enter_user_namespace},
+	&(const struct ct_step){"late-namespaces", unshare_late_namespaces},
+	&(const struct ct_step){"join-namespaces", join_namespaces},
+	&(const struct ct_step){"hostname", set_host_names},
+	&ct_process_keyring,
+	/* createContainer hooks run after the mounts and before pivot_root, so that their
+	 * paths resolve on the host's root (config.md) */
+	&ct_rootfs_bind,
+	&ct_rootfs_mounts,
+	&ct_init_create_hooks,
+	&ct_rootfs_pivot_root,
+	&ct_rootfs_sysctls,
+	&ct_rootfs_check_paths,
+	&ct_rootfs_cwd,
+	&ct_rootfs_masks,
+	&ct_rootfs_readonly_paths,
+	&ct_rootfs_finish,
+	&(const struct ct_step){"send-root-bind", send_root_bind},
+	&ct_process_early,
+	/* last of the mount work (the terminal's bind included), before the identity changes */
+	&(const struct ct_step){"verify-mounts", verify_mounts},
+	&ct_process_late,
+};
+
+/* --debug: the steps the init ran go with READY, before what the set-up found (the mount
+ * check's report ends the line), in the note the parent logs (libct/plan/sync.h). */
+struct step_trace {
+	char names[sizeof(((struct ct_init_plan *)0)->ready_note)];
+};
+
+static void trace_step(struct ct_step_ctx *ctx, const char *name)
 {
-	_cleanup_close_ int rootfd = ct_rootfs_mount(plan, err);
-	if (rootfd < 0 || ct_init_create_hooks(plan, err) < 0)
-		return -1;
-	return ct_rootfs_enter(plan, rootfd, err);
+	struct step_trace *t = ctx->caller;
+	size_t n = strlen(t->names);
+	snprintf(t->names + n, sizeof(t->names) - n, "%s%s", n ? " " : "", name);
 }
 
-static int init_steps(struct ct_init_plan *plan, char *exe, size_t exe_size, struct ct_error *err)
+static int send_ready(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	const struct oci_config *c = plan->config;
-	bool exec_failed;
-	if (join_memory_first(plan, err) < 0 || make_network_namespace(plan, err) < 0 ||
-	    wait_for_cgroup(plan, err) < 0 || enter_user_namespace(plan, err) < 0 ||
-	    unshare_late_namespaces(plan, err) < 0 || join_namespaces(plan, err) < 0 ||
-	    set_host_names(c, err) < 0 || ct_process_join_keyring(plan, err) < 0)
-		return -1;
-	if (set_up_rootfs(plan, err) < 0 || send_root_bind(plan, err) < 0)
-		return -1;
-	/* for the debug log, first: the mount check's report ends the line */
-	snprintf(plan->ready_note, sizeof(plan->ready_note), "/proc writes through %s",
-		 plan->writes_proc ? plan->procfs.how : "none (nothing to write)");
-	if (ct_process_setup_early(plan, err) < 0 || verify_mounts(plan, err) < 0 ||
-	    ct_process_setup_late(plan, exe, exe_size, &exec_failed, err) < 0)
-		return -1;
-	return 0;
+	const struct step_trace *t = ctx->caller;
+	if (!ctx->log)
+		return ct_sync_send_ready(ctx->plan->sync_fd, ctx->plan->ready_note, err);
+	char note[CT_ERROR_MSG_MAX];
+	snprintf(note, sizeof(note), "init steps: %s; %s", t->names, ctx->plan->ready_note);
+	return ct_sync_send_ready(ctx->plan->sync_fd, note, err);
+}
+
+/* The set-up's table; READY, or the failing step's error, to the parent. */
+static void set_up(struct ct_step_ctx *ctx)
+{
+	struct ct_error err = {0};
+	struct ct_init_plan *plan = ctx->plan;
+	if (ct_steps_run(init_steps, sizeof(init_steps) / sizeof(init_steps[0]), ctx, &err) < 0) {
+		ct_rootfs_undo_shared(plan);
+		ct_sync_send_error(plan->sync_fd, &err);
+		_exit(1);
+	}
+	ct_step_ctx_release(ctx);
+	/* cleared before READY: create may exit as soon as it has sent CREATED */
+	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
+	if (send_ready(ctx, &err) < 0 || wait_for_create(plan, &err) < 0) {
+		ct_rootfs_undo_shared(plan);
+		_exit(1);
+	}
+	ct_rootfs_set_up(plan);
 }
 
 void ct_init_run(struct ct_init_plan *plan)
 {
 	struct ct_error err = {0};
-	char exe[PATH_MAX];
+	struct step_trace trace = {""};
+	struct ct_step_ctx ctx;
+	ct_step_ctx_init(&ctx, plan, "init");
+	ctx.caller = &trace;
+	if (plan->opts->log_steps)
+		ctx.log = trace_step;
 	for (size_t i = 0; i < plan->opts->n_runtime_fds; i++)
 		close(plan->opts->runtime_fds[i]);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* until READY: die with a failed create */
 	open_own_fd_dir(plan);
-	if (init_steps(plan, exe, sizeof(exe), &err) < 0) {
-		ct_rootfs_undo_shared(plan);
-		ct_sync_send_error(plan->sync_fd, &err);
-		_exit(1);
-	}
-	/* cleared before READY: create may exit as soon as it has sent CREATED */
-	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
-	if (ct_sync_send_ready(plan->sync_fd, plan->ready_note, &err) < 0 ||
-	    wait_for_create(plan, &err) < 0) {
-		ct_rootfs_undo_shared(plan);
-		_exit(1);
-	}
-	ct_rootfs_set_up(plan);
+	set_up(&ctx);
 	/* after READY: dropping a detached mount waits for an RCU grace period, which the
 	 * parent need not wait for */
 	ct_procfs_close(&plan->procfs);
@@ -289,7 +331,7 @@ void ct_init_run(struct ct_init_plan *plan)
 		_exit(126);
 	}
 	/* after the start: READY and the exec fifo are through, only execve is left */
-	int status = ct_process_exec(plan, exe, &err);
+	int status = ct_process_exec(plan, ctx.exe, &err);
 	fprintf(stderr, "ctrun: %s\n", err.msg);
 	_exit(status < 0 ? 126 : status);
 }

@@ -29,8 +29,9 @@ static int run_in_container(struct ct_init_plan *plan, enum ct_hook_kind kind, c
 	return rc;
 }
 
-int ct_init_create_hooks(struct ct_init_plan *plan, struct ct_error *err)
+static int run_create_hooks(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	struct ct_init_plan *plan = ctx->plan;
 	const struct oci_hooks *h = &plan->config->hooks;
 	if (h->prestart.len || h->create_runtime.len) {
 		if (ct_sync_send_create_hooks(plan->sync_fd, err) < 0 ||
@@ -41,6 +42,8 @@ int ct_init_create_hooks(struct ct_init_plan *plan, struct ct_error *err)
 	/* runtime.md#state: "creating" until create has finished */
 	return run_in_container(plan, CT_HOOK_CREATE_CONTAINER, "creating", err);
 }
+
+const struct ct_step ct_init_create_hooks = {"create-hooks", run_create_hooks};
 
 int ct_init_start_hooks(struct ct_init_plan *plan, struct ct_error *err)
 {

@@ -5,12 +5,13 @@
 #define CT_INIT_HOOKS_H
 
 #include "libct/base/error.h"
+#include "libct/child/steps.h"
 #include "libct/plan/plan.h"
 
 /* After the mounts, before pivot_root (config.md#createcontainer-hooks): the parent runs
  * prestart and createRuntime, then the init runs createContainer. Nothing to do, no
  * message: a config without these hooks pays nothing. */
-int ct_init_create_hooks(struct ct_init_plan *plan, struct ct_error *err);
+extern const struct ct_step ct_init_create_hooks;
 
 /* After `start`, in the container's root: startContainer. */
 int ct_init_start_hooks(struct ct_init_plan *plan, struct ct_error *err);

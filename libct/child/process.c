@@ -28,8 +28,9 @@
 #include "libct/plan/mount_expect.h"
 #include "libct/plan/sync.h"
 
-int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err)
+static int join_keyring(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	const struct ct_init_plan *plan = ctx->plan;
 	if (plan->opts->no_new_keyring)
 		return 0;
 	/* KEYCTL_JOIN_SESSION_KEYRING = 1; kernels without keys (ENOSYS) or a profile that
@@ -311,37 +312,109 @@ static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point poin
 	return ct_sync_send_seccomp_fd(plan->sync_fd, listener, err);
 }
 
-int ct_process_setup_early(struct ct_init_plan *plan, struct ct_error *err)
+/* The rows, each a call on the plan; those that take ctx make or use what ctx carries. */
+static int oom_score_adj_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	if (write_oom_score_adj(plan, err) < 0 || apply_rlimits(plan, err) < 0 ||
-	    ct_sched_apply(&plan->sched, err) < 0 || setup_terminal(plan, err) < 0)
+	return write_oom_score_adj(ctx->plan, err);
+}
+
+static int rlimits_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return apply_rlimits(ctx->plan, err);
+}
+
+static int scheduler_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return ct_sched_apply(&ctx->plan->sched, err);
+}
+
+static int terminal_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return setup_terminal(ctx->plan, err);
+}
+
+/* first of the late rows: as root, before a label or filter could refuse the read */
+static int home_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return ct_home_env_apply(ctx->plan, err);
+}
+
+static int lsm_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	const struct oci_process *p = &ctx->plan->config->process;
+	return ct_lsm_apply(&ctx->plan->procfs, p->apparmor_profile, p->selinux_label, err);
+}
+
+static int seccomp_before_identity_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return load_seccomp_at(ctx->plan, CT_SECCOMP_BEFORE_IDENTITY, err);
+}
+
+static int identity_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return apply_identity(ctx->plan, err);
+}
+
+static int cwd_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return enter_cwd(&ctx->plan->config->process, err);
+}
+
+/* A failure here is the command's own (126/127), not the set-up's. */
+static int executable_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	if (resolve_executable(ctx->plan, ctx->exe, sizeof(ctx->exe), err) < 0) {
+		ctx->exec_failed = true;
 		return -1;
+	}
+	read_ahead_executable(ctx->plan, ctx->exe);
 	return 0;
 }
 
-int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size, bool *exec_failed,
-			  struct ct_error *err)
+/* the set-up's memory stays charged outside; before prepare_fds closes the fd */
+static int memory_late_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	const struct oci_process *p = &plan->config->process;
-	*exec_failed = false;
-	/* first: as root, before a label or filter could refuse the read */
-	if (ct_home_env_apply(plan, err) < 0 ||
-	    ct_lsm_apply(&plan->procfs, p->apparmor_profile, p->selinux_label, err) < 0 ||
-	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_IDENTITY, err) < 0 ||
-	    apply_identity(plan, err) < 0 || enter_cwd(p, err) < 0)
-		return -1;
-	if (resolve_executable(plan, exe, exe_size, err) < 0) {
-		*exec_failed = true;
-		return -1;
-	}
-	read_ahead_executable(plan, exe);
-	/* the set-up's memory stays charged outside; before prepare_fds closes the fd */
-	if (ct_cgroup_self_join(&plan->cgroup_join_late, err) < 0 || prepare_fds(plan, err) < 0 ||
-	    ct_personality_apply(&plan->sched, err) < 0 ||
-	    load_seccomp_at(plan, CT_SECCOMP_BEFORE_READY, err) < 0)
-		return -1;
-	return 0;
+	return ct_cgroup_self_join(&ctx->plan->cgroup_join_late, err);
 }
+
+static int fds_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return prepare_fds(ctx->plan, err);
+}
+
+static int personality_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return ct_personality_apply(&ctx->plan->sched, err);
+}
+
+static int seccomp_before_ready_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return load_seccomp_at(ctx->plan, CT_SECCOMP_BEFORE_READY, err);
+}
+
+const struct ct_step ct_process_keyring = {"keyring", join_keyring};
+
+static const struct ct_step *const early_rows[] = {
+	&(const struct ct_step){"oom-score-adj", oom_score_adj_row},
+	&(const struct ct_step){"rlimits", rlimits_row},
+	&(const struct ct_step){"scheduler", scheduler_row},
+	&(const struct ct_step){"terminal", terminal_row},
+};
+const struct ct_step ct_process_early = CT_STEP_GROUP("process-early", early_rows);
+
+static const struct ct_step *const late_rows[] = {
+	&(const struct ct_step){"home", home_row},
+	&(const struct ct_step){"lsm-label", lsm_row},
+	&(const struct ct_step){"seccomp-before-identity", seccomp_before_identity_row},
+	&(const struct ct_step){"identity", identity_row},
+	&(const struct ct_step){"enter-cwd", cwd_row},
+	&(const struct ct_step){"executable", executable_row},
+	&(const struct ct_step){"memory-late", memory_late_row},
+	&(const struct ct_step){"fds", fds_row},
+	&(const struct ct_step){"personality", personality_row},
+	&(const struct ct_step){"seccomp-before-ready", seccomp_before_ready_row},
+};
+const struct ct_step ct_process_late = CT_STEP_GROUP("process-late", late_rows);
 
 int ct_process_exec(struct ct_init_plan *plan, const char *exe, struct ct_error *err)
 {

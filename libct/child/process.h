@@ -9,25 +9,25 @@
 #include <stddef.h>
 
 #include "libct/base/error.h"
+#include "libct/child/steps.h"
 #include "libct/plan/plan.h"
 
 /* Whether the process's set-up writes to /proc (oom_score_adj, an LSM label): only then is
  * a private procfs worth making (libct/fs/procfs.h). */
 bool ct_process_writes_proc(const struct oci_process *p);
 
-/* The session keyring "_ses.<id>", unless --no-new-keyring. */
-int ct_process_join_keyring(struct ct_init_plan *plan, struct ct_error *err);
-
+/* The rows of the set-up tables (libct/child/steps.h), the init's and exec's, in the order
+ * they take there. The session keyring "_ses.<id>", unless --no-new-keyring: */
+extern const struct ct_step ct_process_keyring;
 /* While still privileged: oom_score_adj, rlimits, scheduler/ioPriority/memoryPolicy and the
- * terminal (its master goes to the parent over plan->sync_fd). */
-int ct_process_setup_early(struct ct_init_plan *plan, struct ct_error *err);
-
-/* The rest before the process may run: LSM label, seccomp (at its point), user, groups and
- * capabilities, no_new_privs, cwd (resolved inside the root), the executable found in the
- * container's PATH (into exe), fds, personality. *exec_failed tells a missing or
- * unexecutable command (127/126) from any other failure. */
-int ct_process_setup_late(struct ct_init_plan *plan, char *exe, size_t exe_size, bool *exec_failed,
-			  struct ct_error *err);
+ * terminal (its master goes to the parent over plan->sync_fd): a group of rows. */
+extern const struct ct_step ct_process_early;
+/* The rest before the process may run, a group of rows: HOME from the container's
+ * /etc/passwd, the LSM label, seccomp at its point, user, groups and capabilities with
+ * no_new_privs, the cwd (resolved inside the root), the executable found in the container's
+ * PATH (into ctx->exe; a failure sets ctx->exec_failed: 127/126), the late memory cgroup,
+ * the fds, personality. */
+extern const struct ct_step ct_process_late;
 
 /* The last steps: default signal dispositions and the mask of the process, the seccomp
  * filter where its point is right before execve, then execve. Returns only on failure,

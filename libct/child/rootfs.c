@@ -210,8 +210,10 @@ static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, s
 /* In a mount namespace of its own the rootfs becomes its root (pivot_root, or MS_MOVE with
  * --no-pivot). In one it shares (inherited or joined), whose root belongs to others, the
  * init only chroots into the rootfs's bind, as runc does for an inherited namespace. */
-static int enter_rootfs(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int enter_rootfs(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	const struct ct_init_plan *plan = ctx->plan;
+	int rootfd = ctx->rootfd;
 	if (fchdir(rootfd) < 0)
 		return ct_error_sys(err, errno, "chdir to rootfs \"%s\"", plan->opts->rootfs);
 	if (!plan->new_mount_ns) {
@@ -303,13 +305,14 @@ static int mask_one(struct ct_init_plan *plan, int rootfd, size_t i, struct mask
 }
 
 /* After pivot_root: "/" is the rootfs, resolution still refuses magic links. */
-static int mask_paths(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int mask_paths(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	struct ct_init_plan *plan = ctx->plan;
 	const struct oci_linux *lx = &plan->config->linux_;
 	struct mask_models models = {-1, -1, -1};
 	int rc = 0;
 	for (size_t i = 0; i < lx->masked_paths.len && rc == 0; i++)
-		rc = mask_one(plan, rootfd, i, &models, err);
+		rc = mask_one(plan, ctx->rootfd, i, &models, err);
 	mask_models_close(&models);
 	return rc;
 }
@@ -336,17 +339,18 @@ static int make_path_readonly(struct ct_init_plan *plan, int rootfd, size_t i, s
 	return 0;
 }
 
-static int make_paths_readonly(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int make_paths_readonly(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	const struct oci_linux *lx = &plan->config->linux_;
+	const struct oci_linux *lx = &ctx->plan->config->linux_;
 	for (size_t i = 0; i < lx->readonly_paths.len; i++)
-		if (make_path_readonly(plan, rootfd, i, err) < 0)
+		if (make_path_readonly(ctx->plan, ctx->rootfd, i, err) < 0)
 			return -1;
 	return 0;
 }
 
-static int write_sysctls(const struct ct_init_plan *plan, struct ct_error *err)
+static int write_sysctls(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	struct ct_init_plan *plan = ctx->plan;
 	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < lx->sysctl.len; i++) {
 		const struct oci_kv *kv = &lx->sysctl.items[i];
@@ -421,8 +425,10 @@ static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *e
 }
 
 /* The config's mounts in order, then the /dev nodes, every path resolved in the rootfs. */
-static int mount_all(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int mount_all(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	struct ct_init_plan *plan = ctx->plan;
+	int rootfd = ctx->rootfd;
 	struct ct_mountpoints mp;
 	ct_mountpoints_init(&mp, rootfd);
 	int rc = 0;
@@ -438,12 +444,12 @@ static int mount_all(struct ct_init_plan *plan, int rootfd, struct ct_error *err
  * init, as root, after the mounts (it may be in one of them) and before the paths are masked
  * or made read-only; 0755 less the caller's umask, resolved in the root like every rootfs
  * path. An exec'd process gets no such help, in runc neither. */
-static int make_cwd(const struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int make_cwd(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	const char *cwd = plan->config->process.cwd;
+	const char *cwd = ctx->plan->config->process.cwd;
 	if (strcmp(cwd, "/") == 0) /* the root itself: nothing to make */
 		return 0;
-	_cleanup_close_ int fd = ct_root_mkpath(rootfd, cwd, CT_MAKE_DIR);
+	_cleanup_close_ int fd = ct_root_mkpath(ctx->rootfd, cwd, CT_MAKE_DIR);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "make cwd \"%s\"", cwd);
 	return 0;
@@ -474,11 +480,10 @@ static ssize_t first_under(const oci_strings *paths, const char *top)
 /* A masked or read-only path under /proc or /sys is one of procfs's or sysfs's files only
  * where /proc or /sys is no symlink of the image (see goes_on_exact_dir): refused otherwise.
  * One look at each top, named by the first path under it. */
-static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd,
-				     struct ct_error *err)
+static int check_masked_and_readonly(struct ct_step_ctx *ctx, struct ct_error *err)
 {
 	static const char *const tops[] = {"/proc", "/sys"};
-	const struct oci_linux *lx = &plan->config->linux_;
+	const struct oci_linux *lx = &ctx->plan->config->linux_;
 	for (size_t t = 0; t < sizeof(tops) / sizeof(tops[0]); t++) {
 		const char *list = "maskedPaths";
 		const oci_strings *paths = &lx->masked_paths;
@@ -488,7 +493,7 @@ static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd
 			paths = &lx->readonly_paths;
 			i = first_under(paths, tops[t]);
 		}
-		if (i >= 0 && !is_exact_dir_or_missing(rootfd, tops[t]))
+		if (i >= 0 && !is_exact_dir_or_missing(ctx->rootfd, tops[t]))
 			return ct_error_plain(
 				err, ELOOP,
 				"config.json: .linux.%s[%zd]: \"%s\": \"%s\" is a symlink or a "
@@ -498,36 +503,45 @@ static int check_masked_and_readonly(const struct ct_init_plan *plan, int rootfd
 	return 0;
 }
 
-int ct_rootfs_mount(struct ct_init_plan *plan, struct ct_error *err)
+/* The rootfs bound onto itself: the mounts go in that bind, whose fd is ctx->rootfd. */
+static int bind_rootfs(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	struct ct_init_plan *plan = ctx->plan;
 	/* opened first: a failed set-up in a shared namespace detaches the bind from here */
 	if (!plan->new_mount_ns &&
 	    (plan->caller_root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return ct_error_sys(err, errno, "open /");
-	_cleanup_close_ int rootfd = prepare_root(plan, err);
-	if (rootfd < 0)
+	ctx->rootfd = prepare_root(plan, err);
+	if (ctx->rootfd < 0)
 		return -1;
 	plan->rootfs_bound = true;
 	/* Before any mount of the config: the image has no say in it. The rootfs path is the
 	 * bundle's, and our mounts do not propagate out of this namespace any more. */
 	if (plan->writes_proc)
 		ct_procfs_open(&plan->procfs, plan->opts->rootfs);
-	if (mount_all(plan, rootfd, err) < 0)
-		return -1;
-	return steal_fd(&rootfd);
-}
-
-int ct_rootfs_enter(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
-{
-	if (enter_rootfs(plan, rootfd, err) < 0)
-		return -1;
-	/* rootfd is the new root itself: pivot_root and MS_MOVE move the mount it is on */
-	if (write_sysctls(plan, err) < 0 || check_masked_and_readonly(plan, rootfd, err) < 0 ||
-	    make_cwd(plan, rootfd, err) < 0 || mask_paths(plan, rootfd, err) < 0 ||
-	    make_paths_readonly(plan, rootfd, err) < 0 || finish_root(plan, rootfd, err) < 0)
-		return -1;
 	return 0;
 }
+
+/* The last rootfs step: the root's own propagation and read-only flag; its fd is done
+ * with. */
+static int finish_rootfs(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	int rc = finish_root(ctx->plan, ctx->rootfd, err);
+	ct_step_ctx_release(ctx);
+	return rc;
+}
+
+const struct ct_step ct_rootfs_bind = {"rootfs-bind", bind_rootfs};
+const struct ct_step ct_rootfs_mounts = {"mounts", mount_all};
+const struct ct_step ct_rootfs_pivot_root = {"pivot-root", enter_rootfs};
+/* after pivot_root, rootfd is the new root itself: pivot_root and MS_MOVE move the mount
+ * it is on */
+const struct ct_step ct_rootfs_sysctls = {"sysctls", write_sysctls};
+const struct ct_step ct_rootfs_check_paths = {"check-masked-paths", check_masked_and_readonly};
+const struct ct_step ct_rootfs_cwd = {"make-cwd", make_cwd};
+const struct ct_step ct_rootfs_masks = {"masked-paths", mask_paths};
+const struct ct_step ct_rootfs_readonly_paths = {"readonly-paths", make_paths_readonly};
+const struct ct_step ct_rootfs_finish = {"root-propagation", finish_rootfs};
 
 void ct_rootfs_undo_shared(struct ct_init_plan *plan)
 {

@@ -7,14 +7,22 @@
 #define CT_ROOTFS_H
 
 #include "libct/base/error.h"
+#include "libct/child/steps.h"
 #include "libct/plan/plan.h"
 
-/* The rootfs bound onto itself (private in a shared namespace) and the config's mounts and
- * /dev nodes made in it, paths resolved in it: an O_PATH fd of it, or -1. */
-int ct_rootfs_mount(struct ct_init_plan *plan, struct ct_error *err);
-/* Into the rootfs (pivot_root, or chroot in a shared namespace), then, inside it, sysctls,
- * the cwd, masked and read-only paths, the root's propagation and read-only flag. */
-int ct_rootfs_enter(struct ct_init_plan *plan, int rootfd, struct ct_error *err);
+/* The rows of the init's table (libct/child/steps.h), in their order there; the
+ * createContainer hooks go between the mounts and pivot_root (libct/child/init_hooks.h).
+ * The bind of the rootfs onto itself (private in a shared namespace), into ctx->rootfd: */
+extern const struct ct_step ct_rootfs_bind;
+/* the config's mounts in order, then the /dev nodes, paths resolved in the rootfs: */
+extern const struct ct_step ct_rootfs_mounts;
+/* into the rootfs: pivot_root, or chroot in a shared namespace: */
+extern const struct ct_step ct_rootfs_pivot_root;
+/* then, inside it, the sysctls, the check that masked and read-only paths under /proc and
+ * /sys are the kernel's, the cwd, masked paths, read-only paths, and last the root's
+ * propagation and read-only flag (which closes ctx->rootfd): */
+extern const struct ct_step ct_rootfs_sysctls, ct_rootfs_check_paths, ct_rootfs_cwd,
+	ct_rootfs_masks, ct_rootfs_readonly_paths, ct_rootfs_finish;
 /* After a failed set-up (or a failure after it, before READY) in a shared mount namespace:
  * the rootfs's bind, with every mount made in it, detached from the namespace. */
 void ct_rootfs_undo_shared(struct ct_init_plan *plan);

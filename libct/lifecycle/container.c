@@ -26,6 +26,7 @@
 #include "libct/parent/spawn_plan.h"
 #include "libct/parent/spawned.h"
 #include "libct/plan/sync.h"
+#include "libct/plan/sync_phase.h"
 #include "libct/state/shared_root.h"
 
 int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err)
@@ -252,6 +253,7 @@ static int spawn_and_record(const struct ct_lifecycle_opts *lc, const struct ct_
 		.verify_mounts = !lc->no_verify_mounts,
 		.warn = log_warning,
 		.notice = log_notice,
+		.log_steps = ct_log_debug_enabled(),
 		.preserve_fds = a->preserve_fds + ct_listen_fds(),
 		.child_sigmask = a->child_sigmask,
 		.runtime_fds = {c->rootfd, c->dir.dirfd, c->dir.lockfd},
@@ -418,7 +420,7 @@ static int open_in(int rootfd, const char *id, bool exclusive, struct ct_contain
 		return -1;
 	if (ct_state_read(&c->dir, &c->state, err) < 0)
 		return err->errnum == ENOENT ? dead_reservation(rootfd, id, exclusive, c, err) : -1;
-	c->status = container_status(c->dir.dirfd, "exec.fifo", &c->state);
+	c->status = container_status(c->dir.dirfd, CT_EXEC_FIFO_FILE, &c->state);
 	return 0;
 }
 
@@ -443,8 +445,8 @@ int ct_container_peek(int rootfd, const char *id, struct ct_state *st, enum ct_s
 {
 	if (ct_state_read_unlocked(rootfd, id, st, err) < 0)
 		return -1;
-	char fifo_path[CT_ID_MAX + sizeof("/exec.fifo")];
-	ct_path_join(fifo_path, sizeof(fifo_path), id, "exec.fifo"); /* fits: a checked id */
+	char fifo_path[CT_ID_MAX + sizeof("/" CT_EXEC_FIFO_FILE)];
+	ct_path_join(fifo_path, sizeof(fifo_path), id, CT_EXEC_FIFO_FILE); /* fits: a checked id */
 	*status = container_status(rootfd, fifo_path, st);
 	return 0;
 }
@@ -535,12 +537,14 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 	if (ct_container_attach(c, err) < 0)
 		return -1;
 	_cleanup_close_ int fifo =
-		openat(c->dir.dirfd, "exec.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		openat(c->dir.dirfd, CT_EXEC_FIFO_FILE, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fifo < 0)
 		return ct_error_sys(err, errno, "container \"%s\": open exec fifo",
 				    ct_shown_id(c->state.id).s);
 	struct ct_sync_msg msg;
-	if (await_fifo(c, fifo, &msg, err) < 0)
+	struct ct_sync_phase_state phase;
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_START);
+	if (await_fifo(c, fifo, &msg, err) < 0 || ct_sync_phase_accept(&phase, msg.type, err) < 0)
 		return -1;
 	if (msg.type == CT_SYNC_ERROR) {
 		c->start_refused = true;
@@ -550,10 +554,11 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		return ct_error_plain(err, ECHILD, "container \"%s\": init exited before start",
 				      ct_shown_id(c->state.id).s);
 	/* poststart runs after the execve: EOF, the fifo closed on exec (or the init died) */
-	if (c->state.hooks.poststart.len && await_fifo(c, fifo, &msg, err) < 0)
+	if (c->state.hooks.poststart.len &&
+	    (await_fifo(c, fifo, &msg, err) < 0 || ct_sync_phase_accept(&phase, msg.type, err) < 0))
 		return -1;
 	/* the fifo's absence says started (ct_container_open): no state.json to rewrite */
-	if (unlinkat(c->dir.dirfd, "exec.fifo", 0) < 0 && errno != ENOENT)
+	if (unlinkat(c->dir.dirfd, CT_EXEC_FIFO_FILE, 0) < 0 && errno != ENOENT)
 		return ct_error_sys(err, errno, "container \"%s\": remove exec fifo",
 				    ct_shown_id(c->state.id).s);
 	c->state.started = true;

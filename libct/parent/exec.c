@@ -24,31 +24,12 @@
 #include "libct/parent/spawn_plan.h"
 #include "libct/plan/namespaces.h"
 #include "libct/plan/sync.h"
+#include "libct/plan/sync_phase.h"
 #include "libct/state/procstat.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
-
-/* The namespaces as /proc/PID/ns names them, in the order the fd fallback joins them: the
- * user namespace first (it owns the others), the mount namespace last (the /proc paths of
- * the others stay reachable until then). pid and time act on children: the parent joins
- * them before the clone, and compares them with its *_for_children. */
-static const struct {
-	enum oci_ns_type type;
-	const char *name, *self_name;
-	bool for_children;
-} ns_table[] = {
-	{OCI_NS_USER, "user", "user", false},
-	{OCI_NS_IPC, "ipc", "ipc", false},
-	{OCI_NS_UTS, "uts", "uts", false},
-	{OCI_NS_NETWORK, "net", "net", false},
-	{OCI_NS_CGROUP, "cgroup", "cgroup", false},
-	{OCI_NS_MOUNT, "mnt", "mnt", false},
-	{OCI_NS_PID, "pid", "pid_for_children", true},
-	{OCI_NS_TIME, "time", "time_for_children", true},
-};
-#define N_NS (sizeof(ns_table) / sizeof(ns_table[0]))
 
 struct exec_join {
 	unsigned long child_flags;  /* namespaces the child joins itself */
@@ -73,8 +54,8 @@ static int ns_differs(pid_t pid, size_t row, struct ct_error *err)
 {
 	char theirs[64], ours[64];
 	struct stat a, b;
-	snprintf(theirs, sizeof(theirs), "/proc/%d/ns/%s", pid, ns_table[row].name);
-	snprintf(ours, sizeof(ours), "/proc/self/ns/%s", ns_table[row].self_name);
+	snprintf(theirs, sizeof(theirs), "/proc/%d/ns/%s", pid, ct_ns_join_order[row].proc_name);
+	snprintf(ours, sizeof(ours), "/proc/self/ns/%s", ct_ns_join_order[row].self_name);
 	if (stat(ours, &b) < 0)
 		return errno == ENOENT ? 0 : ct_error_sys(err, errno, "stat \"%s\"", ours);
 	if (stat(theirs, &a) < 0)
@@ -100,14 +81,14 @@ static int check_still_init(const struct ct_exec_target *t, struct ct_error *err
 static int plan_join(const struct ct_exec_target *t, struct exec_join *j, struct ct_error *err)
 {
 	char path[64];
-	for (size_t i = 0; i < N_NS; i++) {
+	for (size_t i = 0; i < ct_ns_join_count; i++) {
 		int d = ns_differs(t->pid, i, err);
 		if (d < 0)
 			return -1;
-		unsigned long flag = ct_ns_clone_flags[ns_table[i].type];
-		if (ns_table[i].type == OCI_NS_PID)
+		unsigned long flag = ct_ns_clone_flags[ct_ns_join_order[i].type];
+		if (ct_ns_join_order[i].type == OCI_NS_PID)
 			j->parent_flags |= flag; /* the same one again is harmless */
-		else if (d && ns_table[i].for_children)
+		else if (d && ct_ns_join_order[i].for_children)
 			j->parent_flags |= flag;
 		else if (d)
 			j->child_flags |= flag;
@@ -125,29 +106,18 @@ static int plan_join(const struct ct_exec_target *t, struct exec_join *j, struct
 static int open_ns_fds(const struct ct_exec_target *t, struct exec_join *j, struct ct_error *err)
 {
 	unsigned long wanted = j->child_flags | j->parent_flags;
-	for (size_t i = 0; i < N_NS; i++) {
-		enum oci_ns_type type = ns_table[i].type;
+	for (size_t i = 0; i < ct_ns_join_count; i++) {
+		enum oci_ns_type type = ct_ns_join_order[i].type;
 		if (!(wanted & ct_ns_clone_flags[type]))
 			continue;
 		char path[64];
-		snprintf(path, sizeof(path), "/proc/%d/ns/%s", t->pid, ns_table[i].name);
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", t->pid,
+			 ct_ns_join_order[i].proc_name);
 		j->fds[type] = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 		if (j->fds[type] < 0)
 			return ct_error_sys(err, errno, "open \"%s\"", path);
 	}
 	return check_still_init(t, err);
-}
-
-static int setns_each(struct exec_join *j, unsigned long flags, struct ct_error *err)
-{
-	for (size_t i = 0; i < N_NS; i++) {
-		enum oci_ns_type type = ns_table[i].type;
-		unsigned long flag = ct_ns_clone_flags[type];
-		if ((flags & flag) && setns(j->fds[type], (int)flag) < 0)
-			return ct_error_sys(err, errno, "join %s namespace",
-					    oci_namespace_names[type]);
-	}
-	return 0;
 }
 
 /* setns() into the namespaces of flags: in one call on the init's pidfd, or (before 5.8,
@@ -168,7 +138,7 @@ static int join_flags(const struct ct_exec_target *t, struct exec_join *j, unsig
 	if (!j->by_nsfd && open_ns_fds(t, j, err) < 0)
 		return -1;
 	j->by_nsfd = true;
-	return setns_each(j, flags, err);
+	return ct_ns_join_each(j->fds, flags, false, err);
 }
 
 /* The child: the namespaces not joined for it (none after a joiner), then the init's
@@ -209,49 +179,80 @@ static int set_affinity(bool given, const cpu_set_t *cpus, const char *which, st
 	return 0;
 }
 
-static int child_steps(struct ct_init_plan *plan, const struct ct_exec_target *t,
-		       struct exec_join *j, char *exe, size_t exe_size, bool *exec_failed,
-		       struct ct_error *err)
+/* What exec's own rows work on, besides the plan (ctx->caller). */
+struct exec_child {
+	const struct ct_exec_target *target;
+	struct exec_join *join;
+};
+
+/* A joiner joined the user namespace (and the rest) for the child: once it is mapped. */
+static int wait_for_joiner(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	const struct ct_sched_plan *s = &plan->sched;
-	*exec_failed = false;
-	if ((j->via_joiner &&
-	     ct_sync_expect(plan->sync_fd, CT_SYNC_USERNS_READY, "the exec'd process", err) < 0) ||
-	    (plan->opts->cgroup &&
-	     ct_sync_expect(plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err) < 0) ||
-	    join_container(t, j, err) < 0)
+	const struct exec_child *c = ctx->caller;
+	if (!c->join->via_joiner)
+		return 0;
+	return ct_sync_expect(ctx->plan->sync_fd, CT_SYNC_USERNS_READY, "the exec'd process", err);
+}
+
+static int wait_for_cgroup(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	if (!ctx->plan->opts->cgroup)
+		return 0;
+	return ct_sync_expect(ctx->plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err);
+}
+
+/* The container's namespaces and root; then, through a procfs of our own in its pid
+ * namespace (libct/fs/procfs.h), what the process writes to /proc. */
+static int enter_container(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	const struct exec_child *c = ctx->caller;
+	if (join_container(c->target, c->join, err) < 0)
 		return -1;
-	/* through a procfs of our own in the container's pid namespace (libct/fs/procfs.h) */
-	if (ct_process_writes_proc(&plan->config->process))
-		ct_procfs_open(&plan->procfs, NULL);
-	exec_join_close(j);
-	if (t->pidfd >= 0)
-		close(t->pidfd);
-	/* config.md: final once the process is in the container's cgroup */
-	if (set_affinity(s->has_final_cpus, &s->final_cpus, "final", err) < 0 ||
-	    ct_process_join_keyring(plan, err) < 0 || ct_process_setup_early(plan, err) < 0 ||
-	    ct_process_setup_late(plan, exe, exe_size, exec_failed, err) < 0)
-		return -1;
+	if (ct_process_writes_proc(&ctx->plan->config->process))
+		ct_procfs_open(&ctx->plan->procfs, NULL);
+	exec_join_close(c->join);
+	if (c->target->pidfd >= 0)
+		close(c->target->pidfd);
 	return 0;
 }
+
+/* config.md: final once the process is in the container's cgroup */
+static int set_final_affinity(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	const struct ct_sched_plan *s = &ctx->plan->sched;
+	return set_affinity(s->has_final_cpus, &s->final_cpus, "final", err);
+}
+
+/* exec's subset of the init's rows (libct/child/init.c), after its own. */
+static const struct ct_step *const exec_steps[] = {
+	&(const struct ct_step){"joiner", wait_for_joiner},
+	&(const struct ct_step){"cgroup", wait_for_cgroup},
+	&(const struct ct_step){"enter-container", enter_container},
+	&(const struct ct_step){"final-affinity", set_final_affinity},
+	&ct_process_keyring,
+	&ct_process_early,
+	&ct_process_late,
+};
 
 __attribute__((noreturn)) static void run_child(struct ct_init_plan *plan,
 						const struct ct_exec_target *t, struct exec_join *j)
 {
 	struct ct_error err = {0};
-	char exe[PATH_MAX];
-	bool exec_failed;
+	struct exec_child child = {t, j};
+	struct ct_step_ctx ctx;
+	ct_step_ctx_init(&ctx, plan, "exec");
+	ctx.caller = &child;
 	/* Until the execve this is ctrun's image in the container's pid namespace: not
 	 * dumpable, so no process there may open our /proc/PID/exe or fds (CVE-2019-5736). */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (child_steps(plan, t, j, exe, sizeof(exe), &exec_failed, &err) < 0) {
-		ct_sync_send_error_typed(plan->sync_fd,
-					 exec_failed ? CT_SYNC_EXEC_ERROR : CT_SYNC_ERROR, &err);
+	if (ct_steps_run(exec_steps, sizeof(exec_steps) / sizeof(exec_steps[0]), &ctx, &err) < 0) {
+		ct_sync_send_error_typed(
+			plan->sync_fd, ctx.exec_failed ? CT_SYNC_EXEC_ERROR : CT_SYNC_ERROR, &err);
 		_exit(1);
 	}
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
-	int status = ct_process_exec(plan, exe, &err);
+	int status = ct_process_exec(plan, ctx.exe, &err);
 	if (ct_sync_send_error_typed(plan->sync_fd, status < 0 ? CT_SYNC_ERROR : CT_SYNC_EXEC_ERROR,
 				     &err) < 0)
 		fprintf(stderr, "ctrun: %s\n", err.msg);
@@ -264,8 +265,10 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 			 struct ct_error *err)
 {
 	struct ct_sync_msg msg;
+	struct ct_sync_phase_state phase;
 	_cleanup_close_ int fd = -1; /* none is expected */
-	if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_EXEC);
+	if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &phase, &msg, &fd, err) < 0)
 		return -1;
 	switch (msg.type) {
 	case CT_SYNC_EOF:
@@ -276,7 +279,8 @@ static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec
 	case CT_SYNC_ERROR:
 		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	default:
-		return ct_error_plain(err, EPROTO, "unexpected sync message %u", msg.type);
+		return ct_error_plain(err, EPROTO, "sync message %s not handled",
+				      ct_sync_name(msg.type));
 	}
 }
 

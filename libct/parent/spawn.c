@@ -30,20 +30,19 @@
 #include "libct/plan/namespaces.h"
 #include "libct/plan/plan.h"
 #include "libct/plan/sync.h"
+#include "libct/plan/sync_phase.h"
 #include "libct/state/shared_root.h"
-
-#define EXEC_FIFO "exec.fifo"
 
 /* The fifo `ctrun start` opens; the child holds an O_PATH fd and reopens it through
  * /proc/self/fd after dropping privileges, so the 0700 state directory stays closed. */
 static int make_exec_fifo(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 			  struct ct_error *err)
 {
-	if (mkfifoat(o->state_dirfd, EXEC_FIFO, 0600) < 0)
+	if (mkfifoat(o->state_dirfd, CT_EXEC_FIFO_FILE, 0600) < 0)
 		return ct_error_sys(err, errno, "create exec fifo");
-	if (fchmodat(o->state_dirfd, EXEC_FIFO, 0622, 0) < 0)
+	if (fchmodat(o->state_dirfd, CT_EXEC_FIFO_FILE, 0622, 0) < 0)
 		return ct_error_sys(err, errno, "chmod exec fifo");
-	plan->exec_fifo_fd = openat(o->state_dirfd, EXEC_FIFO, O_PATH | O_CLOEXEC);
+	plan->exec_fifo_fd = openat(o->state_dirfd, CT_EXEC_FIFO_FILE, O_PATH | O_CLOEXEC);
 	if (plan->exec_fifo_fd < 0)
 		return ct_error_sys(err, errno, "open exec fifo");
 	return 0;
@@ -145,12 +144,18 @@ static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_syn
 }
 
 int ct_spawn_next_msg(const struct ct_spawn_opts *o, int sock, pid_t pid, int *pty_master,
-		      struct ct_sync_msg *msg, int *fd, struct ct_error *err)
+		      struct ct_sync_phase_state *phase, struct ct_sync_msg *msg, int *fd,
+		      struct ct_error *err)
 {
 	for (;;) {
 		int taken;
-		if (ct_sync_recv(sock, msg, fd, err) < 0 ||
-		    (taken = take_fd(o, pid, msg, fd, pty_master, err)) < 0)
+		if (ct_sync_recv(sock, msg, fd, err) < 0)
+			return -1;
+		if (ct_sync_phase_accept(phase, msg->type, err) < 0) {
+			ct_close_now(fd);
+			return -1;
+		}
+		if ((taken = take_fd(o, pid, msg, fd, pty_master, err)) < 0)
 			return -1;
 		if (!taken)
 			return 0;
@@ -182,10 +187,13 @@ static int init_vanished(const struct ct_spawned *out, struct ct_error *err)
 static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spawned *out,
 			  struct ct_error *err)
 {
+	struct ct_sync_phase_state phase;
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_SET_UP);
 	for (;;) {
 		struct ct_sync_msg msg;
 		_cleanup_close_ int fd = -1; /* the message's, when it is not taken */
-		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &msg, &fd, err) < 0)
+		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &phase, &msg, &fd, err) <
+		    0)
 			return -1;
 		switch (msg.type) {
 		case CT_SYNC_READY:
@@ -206,7 +214,8 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 		case CT_SYNC_EOF:
 			return init_vanished(out, err);
 		default:
-			return ct_error_plain(err, EPROTO, "unexpected sync message %u", msg.type);
+			return ct_error_plain(err, EPROTO, "sync message %s not handled",
+					      ct_sync_name(msg.type));
 		}
 	}
 }
@@ -231,19 +240,9 @@ static int release_user_namespace(const struct ct_init_plan *plan, const struct 
  * its copy of the plan, it does not join them again. */
 static int join_early(struct ct_init_plan *plan, struct ct_error *err)
 {
-	static const enum oci_ns_type order[] = {OCI_NS_USER, OCI_NS_IPC, OCI_NS_UTS,
-						 OCI_NS_NETWORK, OCI_NS_CGROUP};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		int *fd = &plan->join_fds[order[i]];
-		if (*fd < 0)
-			continue;
-		if (setns(*fd, (int)ct_ns_clone_flags[order[i]]) < 0)
-			return ct_error_sys(err, errno, "join %s namespace",
-					    oci_namespace_names[order[i]]);
-		close(*fd);
-		*fd = -1;
-	}
-	return 0;
+	const unsigned long early =
+		CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
+	return ct_ns_join_each(plan->join_fds, early, true, err);
 }
 
 /* The namespaces the init makes belong to the user namespace it is made in: the joiner
@@ -302,23 +301,26 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 	while (waitpid(joiner, NULL, 0) < 0 && errno == EINTR)
 		;
 	struct ct_sync_msg msg;
+	struct ct_sync_phase_state phase;
 	_cleanup_close_ int fd = -1;
-	int child;
-	char name[32];
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_JOINER);
 	if (ct_sync_recv(sock, &msg, &fd, err) < 0)
 		return -1;
-	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 &&
-	    sscanf(msg.text, "%d %31s", &child, name) == 2) {
+	if (ct_sync_phase_accept(&phase, msg.type, err) < 0)
+		return -1;
+	const struct ct_sync_init_pidfd *p = &msg.init_pidfd;
+	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 && p->pid > 0 &&
+	    memchr(p->method, '\0', sizeof(p->method))) {
 		*pidfd = steal_fd(&fd);
-		*pid = child;
-		*method = clone_method(name);
+		*pid = p->pid;
+		*method = clone_method(p->method);
 		return 0;
 	}
 	if (msg.type == CT_SYNC_ERROR)
 		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type == CT_SYNC_EOF)
 		return ct_error_plain(err, ECHILD, "namespace joiner exited without a word");
-	return ct_error_plain(err, EPROTO, "unexpected sync message %u from the joiner", msg.type);
+	return ct_error_plain(err, EPROTO, "INIT_PIDFD from the joiner without its pidfd or pid");
 }
 
 /* The init, through a joiner when the user namespace is joined; in the parent, out has
@@ -386,10 +388,14 @@ static int send_start(struct ct_spawned *s, struct ct_error *err)
 int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 {
 	struct ct_sync_msg msg;
+	struct ct_sync_phase_state phase;
 	int fd = -1;
+	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_START);
 	if (send_start(s, err) < 0 || ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)
 		return -1;
 	ct_close_now(&fd);
+	if (ct_sync_phase_accept(&phase, msg.type, err) < 0)
+		return -1;
 	if (msg.type == CT_SYNC_ERROR)
 		return ct_error_plain(err, msg.errnum, "%s", msg.text);
 	if (msg.type != CT_SYNC_STARTED)
@@ -399,30 +405,17 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 	ct_close_now(&fd);
 	ct_spawned_close_sync(s);
 	if (wait_exec && msg.type != CT_SYNC_EOF)
-		return ct_error_plain(err, EPROTO, "unexpected sync message %u after start",
-				      msg.type);
+		return ct_error_plain(
+			err, EPROTO, "sync message %s after STARTED: the %s phase ends with EOF",
+			ct_sync_name(msg.type), ct_sync_phase_name(CT_SYNC_PHASE_START));
 	return 0;
 }
 
-/* Whether nothing the parent does once the init runs can still fail the create: the
- * caller's say, no createRuntime hooks answered before READY, no memory cgroup left for the
- * parent to write, no seccomp notify fd to hand to the agent (its forwarding fails when no
- * agent listens, and the program must not have run by then). */
-static bool start_can_go_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan)
+/* START is then sent once the caller's own work is done (libct/parent/placement.c). */
+static int send_start_early(const struct ct_init_plan *plan, struct ct_spawned *out,
+			    struct ct_error *err)
 {
-	const struct oci_hooks *h = &o->config->hooks;
-	return o->start == CT_START_SYNC && o->start_early && !h->prestart.len &&
-	       !h->create_runtime.len && !ct_spawn_memory_left_to_parent(plan) &&
-	       !plan->seccomp.notify;
-}
-
-/* START is then sent once the caller's own work is done, before READY: the init finds it
- * waiting and goes on to its execve without a round trip through the parent (two wake-ups
- * across CPUs). */
-static int send_start_early(const struct ct_spawn_opts *o, const struct ct_init_plan *plan,
-			    struct ct_spawned *out, struct ct_error *err)
-{
-	if (!start_can_go_early(o, plan))
+	if (!plan->place.start_early)
 		return 0;
 	if (send_start(out, err) == 0)
 		return 0;
@@ -463,7 +456,7 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	if (spawn_init(&plan, sync, out, err) < 0 || put_init_in_cgroup(&plan, out, err) < 0 ||
 	    release_user_namespace(&plan, out, err) < 0 ||
 	    (o->while_setting_up && o->while_setting_up(o->while_arg, out, err) < 0) ||
-	    send_start_early(o, &plan, out, err) < 0 ||
+	    send_start_early(&plan, out, err) < 0 ||
 	    wait_for_ready(o, out->sync_fd, out, err) < 0 ||
 	    ct_spawn_place_init_late(&plan, out, err) < 0 ||
 	    (o->start == CT_START_FIFO && ct_sync_send_created(out->sync_fd, err) < 0)) {
@@ -478,6 +471,6 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	ret = 0;
 out:
 	if (ret < 0 && o->start == CT_START_FIFO)
-		unlinkat(o->state_dirfd, EXEC_FIFO, 0);
+		unlinkat(o->state_dirfd, CT_EXEC_FIFO_FILE, 0);
 	return ret;
 }

@@ -32,11 +32,14 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 
 /* The next set-up message from the child that carries no fd, the same for the init and
  * exec: on the way, the terminal's master is kept in *pty_master and a seccomp notify fd
- * passed on to listenerPath. *fd: a descriptor that came with msg (the caller's to close),
+ * passed on to listenerPath, after each message is checked against *phase
+ * (libct/plan/sync_phase.h). *fd: a descriptor that came with msg (the caller's to close),
  * or -1, as it is on an error. */
 struct ct_sync_msg;
+struct ct_sync_phase_state;
 int ct_spawn_next_msg(const struct ct_spawn_opts *opts, int sock, pid_t pid, int *pty_master,
-		      struct ct_sync_msg *msg, int *fd, struct ct_error *err);
+		      struct ct_sync_phase_state *phase, struct ct_sync_msg *msg, int *fd,
+		      struct ct_error *err);
 
 /* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
  * of the container and the process pid. */

@@ -36,7 +36,7 @@ static int make_cgroup_rest_after_clone(const struct ct_spawn_opts *o, struct ct
 int ct_spawn_cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 				 struct ct_error *err)
 {
-	if (!o->cgroup_rest || plan->cgroup_rest_after_clone)
+	if (!o->cgroup_rest || plan->place.cgroup_rest_after_clone)
 		return 0;
 	if (make_cgroup_rest(o, err) < 0)
 		return -1;
@@ -82,7 +82,7 @@ int ct_spawn_place_init(const struct ct_init_plan *plan, struct ct_spawned *out,
 {
 	if (!plan->opts->cgroup)
 		return 0;
-	if (plan->cgroup_rest_after_clone)
+	if (plan->place.cgroup_rest_after_clone)
 		return place_init_after_rest(plan, out, err);
 	if (place_init(plan, &plan->cgroup_join, out, err) < 0)
 		return -1;

@@ -26,6 +26,7 @@
 #include "libct/parent/idmap_writer.h"
 #include "libct/parent/mount_label.h"
 #include "libct/parent/mountcheck_plan.h"
+#include "libct/parent/placement.h"
 #include "libct/parent/userns.h"
 #include "libct/plan/namespaces.h"
 #include "libct/plan/plan.h"
@@ -68,21 +69,6 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 	}
 	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
 	plan->userns = (plan->unshare_flags & CLONE_NEWUSER) || plan->join_fds[OCI_NS_USER] >= 0;
-	/* A new network namespace costs more than the rest of the clone (its loopback
-	 * device): made by the init itself, it overlaps the parent's cgroup and state writes.
-	 * Not in a user namespace, which must own it (made at clone, or by the joiner), nor
-	 * when the init is born where its memory counts (plan_cgroup). */
-	if ((plan->unshare_flags & CLONE_NEWNET) && !plan->userns) {
-		plan->unshare_flags &= ~(unsigned long)CLONE_NEWNET;
-		plan->early_netns = true;
-	}
-	/* The root of a new IPC namespace's mqueue belongs to the ids of whoever made it: made
-	 * at clone as the caller (unmapped inside: 65534), so made by the init once it is root
-	 * in the user namespace (/dev/mqueue owned by 0:0, as under crun). */
-	if ((plan->unshare_flags & CLONE_NEWIPC) && plan->userns) {
-		plan->unshare_flags &= ~(unsigned long)CLONE_NEWIPC;
-		plan->late_ipcns = true;
-	}
 	/* a new user namespace could not join the others any more: they are joined first */
 	bool others_joined = plan->join_fds[OCI_NS_IPC] >= 0 || plan->join_fds[OCI_NS_UTS] >= 0 ||
 			     plan->join_fds[OCI_NS_NETWORK] >= 0 ||
@@ -306,7 +292,7 @@ static int add_cgroup_hierarchy(struct ct_init_plan *plan,
 static int plan_cgroup2_bind(struct ct_init_plan *plan, const struct ct_cgroup_layout *l,
 			     struct ct_error *err)
 {
-	if (plan->late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
+	if (plan->place.late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
 		return 0;
 	return cgroup_bind_dir(plan, CT_CGROUP_UNIFIED_KEY, l->unified_mount, l->unified_mount_root,
 			       l->unified_caller_path, &plan->cgroup2_bind, err);
@@ -593,9 +579,8 @@ static int plan_mount_label(const struct oci_linux *lx, struct ct_init_plan *pla
 static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type,
 			  const char *proc_name)
 {
-	if ((plan->unshare_flags & ct_ns_clone_flags[type]) ||
-	    (type == OCI_NS_NETWORK && plan->early_netns) ||
-	    (type == OCI_NS_IPC && plan->late_ipcns))
+	/* before the placement: the namespaces the init makes itself are still there */
+	if (plan->unshare_flags & ct_ns_clone_flags[type])
 		return true;
 	char path[64];
 	struct stat joined, ours;
@@ -651,75 +636,28 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 	return 0;
 }
 
-/* A new cgroup namespace is made once the init is in its cgroup (libct/plan/sync.h), so that
- * its root is the container's cgroup, not the runtime's. */
 static int plan_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	if (!cg)
-		return 0;
-	if (ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) &&
+	if (cg && ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) &&
 	    (plan->cgroup_fd = ct_cgroup_clone_fd(cg, err)) < 0)
 		return -1;
-	/* Born into a cgroup2 directory that accounts memory from the start (no late memory
-	 * join, libct/cgroup/cgroup.h): the network namespace is made by clone3, charged to the
-	 * runtime, else a tiny memory limit could not even hold it. */
-	if (plan->early_netns && plan->cgroup_fd >= 0 && !ct_cgroup_late_key(cg)) {
-		plan->early_netns = false;
-		plan->unshare_flags |= CLONE_NEWNET;
-	}
-	if (plan->unshare_flags & CLONE_NEWCGROUP) {
-		plan->unshare_flags &= ~(unsigned long)CLONE_NEWCGROUP;
-		plan->late_cgroupns = true;
-	}
 	return 0;
 }
 
-/* A memory limit the set-up's own memory could crowd out (what the late join is for). */
-static bool memory_limited(const struct oci_resources *r)
-{
-	const struct oci_memory *m = &r->memory;
-	return (m->has_limit && m->limit > 0) || (m->has_swap && m->swap > 0);
-}
-
-/* The rest of a cgroup made in two parts (ct_spawn_opts.cgroup_rest) is made after the clone
- * when the init has its own work to overlap it with (its network namespace), unless the init
- * joins memory first while the config writes memory files: those must be there before it
- * joins (the memory directory is made before the clone, but its files are written with the
- * rest). */
-static bool cgroup_rest_after_clone(const struct ct_init_plan *plan)
-{
-	const struct ct_spawn_opts *o = plan->opts;
-	return o->cgroup_rest && plan->early_netns &&
-	       !(plan->memory_first && o->cgroup_rest->has_memory);
-}
-
-/* The init joins its v1 hierarchies by itself, without the lock a parent's write takes
- * (ct_cgroup_self_join). The late one (memory) too, after the set-up, unless by then a
- * seccomp filter (loaded before the identity change) or an LSM label could refuse it the
- * write: the parent writes it then, after READY. Without a memory limit it joins memory
- * first of all instead: the kernel objects of its set-up (its network namespace, ~0.1-0.2
- * MiB, its mounts) live as long as the container and are charged to the container, not
- * to the caller's cgroup, and /proc/self/cgroup shows its memory cgroup as the cgroup
- * namespace's root, as the others. The others' `tasks` are opened here, or by ct_spawn
- * once it made them: before the clone (ct_init_plan_open_cgroup_join), or after it, then
- * passed to the init with CGROUP_READY. */
+/* The `tasks` files of the v1 hierarchies the init joins itself, as placed
+ * (libct/parent/placement.c): the others' here, or by ct_spawn once it made them, before
+ * the clone (ct_init_plan_open_cgroup_join) or after it, then passed to the init with
+ * CGROUP_READY; the late one (memory) here unless the parent writes it. */
 static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	const struct oci_process *p = &plan->config->process;
 	if (!cg)
 		return 0;
 	const char *late = ct_cgroup_late_key(cg);
-	plan->memory_first = late && !memory_limited(&plan->config->linux_.resources);
-	plan->cgroup_rest_after_clone = cgroup_rest_after_clone(plan);
 	if (!plan->opts->cgroup_rest && ct_init_plan_open_cgroup_join(plan, err) < 0)
 		return -1;
-	bool refusable =
-		(plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
-		(p->apparmor_profile && *p->apparmor_profile) ||
-		(p->selinux_label && *p->selinux_label);
-	if (!late || (refusable && !plan->memory_first))
+	if (!late || plan->place.memory_by_parent)
 		return 0;
 	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
 }
@@ -727,7 +665,7 @@ static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err
 int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	if (!cg || plan->cgroup_rest_after_clone)
+	if (!cg || plan->place.cgroup_rest_after_clone)
 		return 0;
 	return ct_cgroup_self_join_open(cg, ct_cgroup_late_key(cg), &plan->cgroup_join, err);
 }
@@ -788,7 +726,10 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
 	    plan_mount_label(&c->linux_, plan, err) < 0 || plan_process(c, plan, err) < 0)
 		return -1;
-	if (plan_cgroup(plan, err) < 0 || plan_cgroup_self_join(plan, err) < 0)
+	if (plan_cgroup(plan, err) < 0)
+		return -1;
+	ct_placement_choose(plan);
+	if (plan_cgroup_self_join(plan, err) < 0)
 		return -1;
 	plan->console_is_terminal = true;
 	for (size_t i = 0; i < plan->n_mounts; i++)

@@ -52,12 +52,14 @@ struct ct_spawn_opts {
 	size_t n_runtime_fds;
 	enum ct_start_mode start;
 	/* CT_START_SYNC: the caller does nothing after READY that could fail before the user
-	 * process runs (no pid file, no console socket): START may go with the set-up. */
+	 * process runs (no pid file, no console socket): START may go with the set-up
+	 * (ct_init_plan.place.start_early says whether it does). */
 	bool start_early;
 	bool no_pivot, no_new_keyring;
 	bool verify_mounts;		 /* compare the mount table with the config before READY */
 	void (*warn)(const char *msg);	 /* a config.md warning, in the parent; may be NULL */
 	void (*notice)(const char *msg); /* a line for the debug log, in the parent; may be NULL */
+	bool log_steps; /* --debug: the init names the steps it ran in its READY note */
 	/* Where compiled seccomp programs are kept (libct/seccomp/seccomp_cache.h); NULL: none. */
 	const struct ct_seccomp_cache *seccomp_cache;
 	int preserve_fds; /* fds 3 .. 3+n-1 stay open in the container */
@@ -103,6 +105,24 @@ struct ct_planned_rlimit {
 	struct rlimit limit;
 };
 
+/* Where the steps that cost most go, so that the parent's work and the init's overlap:
+ * one strategy, chosen once when the plan is built (libct/parent/placement.c, which says
+ * why each is where it is). Each field moves a step away from the plain sequence of
+ * libct/plan/sync.h. */
+struct ct_placement {
+	bool early_netns;   /* the init makes its network namespace while the parent places it */
+	bool late_ipcns;    /* the init makes its IPC namespace once root in its user namespace */
+	bool late_cgroupns; /* the init makes its cgroup namespace once in its cgroup */
+	bool memory_first;  /* no memory limit: the init joins v1 memory before the set-up */
+	/* a seccomp filter before the identity change, or an LSM label, could refuse the init
+	 * the late memory join: the parent writes it after READY */
+	bool memory_by_parent;
+	/* the REST of a cgroup made in two parts (ct_spawn_opts.cgroup_rest) is made after the
+	 * clone: cgroup_join comes with CGROUP_READY, opened by the parent */
+	bool cgroup_rest_after_clone;
+	bool start_early; /* run: START goes ahead of READY, with the set-up */
+};
+
 /* Everything the child needs, computed before the clone. */
 struct ct_init_plan {
 	const struct ct_spawn_opts *opts;
@@ -130,18 +150,12 @@ struct ct_init_plan {
 	/* spawned through a joiner (libct/plan/sync.h): a joined user namespace, or a new one with
 	 * other namespaces joined, which it could not join from inside */
 	bool use_joiner;
-	int cgroup_fd;	    /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
-	bool late_cgroupns; /* unshare the cgroup namespace once in the cgroup, not at clone */
+	int cgroup_fd; /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
 	/* the init's v1 hierarchies, joined by the init itself: all but the late one first,
-	 * the late one (memory) once set up, unless the init may be refused the write then
-	 * (cgroup_join_late empty: the parent writes it after READY) */
+	 * the late one (memory) once set up, or first of all (place.memory_first), unless the
+	 * parent writes it after READY (place.memory_by_parent: cgroup_join_late empty) */
 	struct ct_cgroup_self_join cgroup_join, cgroup_join_late;
-	bool memory_first; /* no memory limit: cgroup_join_late is joined before the set-up */
-	/* the REST of a cgroup made in two parts is made after the clone (ct_spawn_opts.
-	 * cgroup_rest): cgroup_join comes with CGROUP_READY, opened by the parent */
-	bool cgroup_rest_after_clone;
-	bool early_netns; /* the init makes its network namespace while the parent places it */
-	bool late_ipcns;  /* the init makes its IPC namespace once root in its user namespace */
+	struct ct_placement place;
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	/* config-linux.md#default-devices: made in /dev (a tmpfs of the config's or the image's
@@ -206,7 +220,8 @@ struct ct_spawned {
 	bool born_in_cgroup;	 /* clone3 made it in its cgroup2 directory (CLONE_INTO_CGROUP) */
 	bool cgroup_after_clone; /* the REST of the cgroup was made after the clone */
 	bool start_sent;	 /* START is on its way already (ct_spawn_opts.start_early) */
-	char note[512]; /* what the child said with READY (the mount check), "" when nothing */
+	/* what the child said with READY (the mount check, --debug: its steps), "" when nothing */
+	char note[CT_ERROR_MSG_MAX];
 };
 
 #endif

@@ -120,9 +120,9 @@ int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 			    struct ct_error *err)
 {
-	struct ct_sync_msg msg = {.type = CT_SYNC_INIT_PIDFD};
-	snprintf(msg.text, sizeof(msg.text), "%d %s", (int)pid, method);
-	size_t len = offsetof(struct ct_sync_msg, text) + strlen(msg.text) + 1;
+	struct ct_sync_msg msg = {.type = CT_SYNC_INIT_PIDFD, .init_pidfd.pid = (int32_t)pid};
+	snprintf(msg.init_pidfd.method, sizeof(msg.init_pidfd.method), "%s", method);
+	size_t len = offsetof(struct ct_sync_msg, init_pidfd) + sizeof(msg.init_pidfd);
 	return ct_send_fd(sock, pidfd, &msg, len, err);
 }
 

@@ -1,82 +1,50 @@
 /* The typed channel between `ctrun create` (parent) and the container init (child), a
- * SOCK_SEQPACKET socketpair made before the clone: one record per message.
- *
- * (*) As root on a v1 host, when the init makes its own network namespace: the cgroup's
- * other hierarchies are made while it does (libct/cgroup/cgroup.h, ct_cgroup_part), on a
- * second CPU when one is free. Nothing of the container runs before CGROUP_READY, so every
- * limit and device rule is in place before the init joins (a failure kills the init and
- * removes the directories of both parts).
+ * SOCK_SEQPACKET socketpair made before the clone: one record per message. Each message's
+ * direction, fds and payload are declared in one table, and the parent refuses a message
+ * its phase does not take, or one that comes twice (libct/plan/sync_phase.h). The core
+ * exchange; rows in brackets happen only when the config asks for them, and where the
+ * placement moves a step (libct/parent/placement.c) it says so there:
  *
  *   parent (ctrun create)                          child (container init, libct/child/init.c)
- *   make the cgroup2 and v1 memory directories;
- *   the other v1 ones, their limits and `tasks`
- *   too unless they come after the clone (*)
- *   socketpair
- *   clone3 ------------------------------------->  "0" to memory's `tasks` (no memory
- *   (born in the cgroup2 directory with            limit: what the set-up makes is the
- *   CLONE_INTO_CGROUP; else write its              container's), unshare(CLONE_NEWNET)
- *   cgroup.procs)                                  (slow kernel work), then waits
- *   (*) meanwhile: make the other v1               until it is in its cgroup
- *   directories (cpuset values, device rules,
- *   limits), open their `tasks`
- *   CGROUP_READY (+ those `tasks` fds) --------->  write "0" to the v1 `tasks` (no global
- *                                                  lock), unshare the cgroup namespace
- *                                                  (a new user namespace: waits, with
- *                                                  no id mapped, for its maps)
- *   write /proc/<pid>/uid_map, gid_map
- *   USERNS_READY ------------------------------->  setresgid/setresuid 0: root inside
+ *   make the cgroup; socketpair
+ *   clone3 (into the cgroup2 directory) -------->  waits until it is in its cgroup
+ *   put the init in its other cgroups
+ *   CGROUP_READY (+ v1 `tasks` fds) ------------>  joins the v1 hierarchies itself
+ *  [write uid_map, gid_map
+ *   USERNS_READY ------------------------------->  setresgid/setresuid 0: root inside]
  *                                                  join namespaces, mounts, devices
- *        <------------------- CREATE_HOOKS        (only with prestart/createRuntime hooks)
- *   run prestart, createRuntime in the runtime
- *   namespace ("creating", the host pid)
- *   HOOKS_DONE --------------------------------->  createContainer hooks (its own
- *   (a failing hook: kill the init instead)        children, in the container's
- *                                                  namespaces, host root still visible)
+ *  [    <------------------- CREATE_HOOKS
+ *   run prestart, createRuntime
+ *   HOOKS_DONE --------------------------------->  createContainer hooks]
  *                                                  pivot_root, process attributes
- *        <------------------- PTY_MASTER (+fd)     (only with process.terminal)
- *        <------------------- SECCOMP_FD (+fd)     (only with SCMP_ACT_NOTIFY: loaded the
- *   send it to listenerPath                        filter; the parent passes the fd on
- *   with the process state                         before READY, the child keeps no copy)
- *                                                  write "0" to v1 memory's `tasks`
- *        <------------------- ROOT_BIND (+fd)      (only in a shared mount namespace:
- *   kept to record it (libct/state/shared_root.h)        the root of the rootfs's bind)
- *        <------------------- READY {note}         set-up done
- *   (v1 memory cgroup.procs, when the init
- *   could not: seccomp before the identity
- *   change, an LSM label)
+ *  [    <------------------- PTY_MASTER (+fd)      process.terminal]
+ *  [    <------------------- SECCOMP_FD (+fd)      SCMP_ACT_NOTIFY: for listenerPath]
+ *  [    <------------------- ROOT_BIND (+fd)       a shared mount namespace]
+ *       <------------------- READY {note}          set-up done
  *   (create:) CREATED -------------------------->  blocks on the exec fifo until
- *   pid file, exit (state.json was written         `ctrun start`; EOF instead: create
- *   while the init set itself up)                  was killed before it was done with
- *                                                  the init, which exits
- *   (run: without CREATED; EOF instead of START: run was killed, the init exits)
- *   START ------------------------------------->   startContainer hooks ("created", in
- *        <------------------- STARTED              the container's root)
- *        <------------------- EOF                  execve: the close-on-exec socket
- *   poststart hooks ("running"; only with them     closes, so EOF means it has run
- *   does run wait for the EOF)
+ *   pid file, exit                                 `ctrun start`; EOF instead: exits
+ *   (run:) START ------------------------------->  startContainer hooks
+ *       <------------------- STARTED
+ *       <------------------- EOF                   execve: the close-on-exec socket
+ *   poststart hooks                                closes, so EOF means it has run
  *
- *   run sends START ahead of READY, right after the cgroup and user namespace steps, when
- *   nothing it does once the init runs can fail (no pid file, console socket, prestart or
- *   createRuntime hook, memory join left to it, seccomp agent: libct/parent/spawn.c); the init
- *   finds it queued. An init that fails its set-up then exits with START unread, and the
- *   receive of its ERROR first reports ECONNRESET, once (libct/plan/sync.c).
+ *   any step failing:  <----- ERROR {errno, "init step mounts: ..."} ; _exit(1)
+ *   child dying without a word: recv returns EOF -> its pidfd says how.
  *
  *   `ctrun start` (create's init, CT_START_FIFO) has the same last steps over the exec
  *   fifo: its open for reading is START, then STARTED or ERROR as one whole ct_sync_msg
- *   (atomic: smaller than PIPE_BUF), then EOF at the execve, awaited with poststart hooks
- *   (ct_sync_fifo_write/_read).
+ *   (atomic: smaller than PIPE_BUF), then EOF at the execve (ct_sync_fifo_write/_read).
  *
  *   A joined user namespace, or a new one with other namespaces joined: a joiner (fork)
  *   joins them (the user namespace first) and clones the init as ctrun's child
  *   (CLONE_PARENT), so that the init's new namespaces belong to the right user namespace:
  *   fork ------------> joiner: setns(...), clone3 --> init: waits
- *        <------------ INIT_PIDFD (+pidfd) {"<pid> <clone call>"}; joiner exits
+ *        <------------ INIT_PIDFD (+pidfd) {pid, clone call}; joiner exits
  *   reap the joiner, write the maps of a new user namespace
  *   USERNS_READY ------------------------------->  setresgid/setresuid 0, the rest above
  *
- *   any step failing:  <----- ERROR {errno, "mount \"proc\" on \"/proc\": ..."} ; _exit(1)
- *   child dying without a word: recv returns EOF -> its pidfd says how ("container init
- *   killed by signal 9 (SIGKILL) during set-up": the OOM killer, under a small memory limit)
+ *   A peer that went with a message of ours unread (START sent ahead of READY) makes the
+ *   first receive report ECONNRESET, once (libct/plan/sync.c).
  */
 #ifndef CT_SYNC_H
 #define CT_SYNC_H
@@ -105,10 +73,20 @@ enum ct_sync_type {
 	CT_SYNC_ROOT_BIND = 14,	   /* init -> parent: the rootfs's bind in a shared mount ns */
 };
 
+/* INIT_PIDFD's payload (with the pidfd): the init the joiner cloned, and how. */
+struct ct_sync_init_pidfd {
+	int32_t pid;
+	char method[32]; /* "clone3", NUL-terminated */
+};
+
+/* One record: the type, then the payload its row declares (libct/plan/sync_phase.c). */
 struct ct_sync_msg {
 	uint32_t type;
 	int32_t errnum;
-	char text[CT_ERROR_MSG_MAX];
+	union {
+		char text[CT_ERROR_MSG_MAX]; /* READY's note, ERROR's message */
+		struct ct_sync_init_pidfd init_pidfd;
+	};
 };
 
 /* Creates the pair: fds[0] for the parent, fds[1] for the child (both close-on-exec). */

@@ -26,6 +26,7 @@
 #define CT_STATE_OCI_VERSION  "1.3.0"
 #define CT_STATE_FILE	      "state.json"
 #define CT_STATE_PENDING_FILE "pending.json"
+#define CT_EXEC_FIFO_FILE     "exec.fifo" /* create's init waits on it for start */
 #define CT_TIMESTAMP_MAX      40 /* "2006-01-02T15:04:05.123456789Z" and its NUL, with room */
 
 /* How an id is quoted in every message, so that an error line stays one short line: bytes

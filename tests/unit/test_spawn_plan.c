@@ -96,7 +96,7 @@ Test(spawn_plan, new_namespaces_become_clone_flags)
 	cr_expect_eq(f.plan.unshare_flags,
 		     CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS | CLONE_NEWCGROUP,
 		     "unshare_flags %#lx", f.plan.unshare_flags);
-	cr_expect(f.plan.early_netns);
+	cr_expect(f.plan.place.early_netns);
 	cr_expect(f.plan.new_mount_ns);
 	for (int i = 0; i < OCI_NS_COUNT; i++)
 		cr_expect_eq(f.plan.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
@@ -204,7 +204,7 @@ Test(spawn_plan, network_namespace_of_a_new_user_namespace_is_cloned)
 	struct plan_fixture f;
 	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "network"}), ""));
 	expect_unshare_flags(&f.plan, CLONE_NEWUSER | CLONE_NEWNET);
-	cr_expect_not(f.plan.early_netns);
+	cr_expect_not(f.plan.place.early_netns);
 	plan_done(&f);
 }
 
@@ -231,7 +231,7 @@ Test(spawn_plan, ipc_namespace_of_a_user_namespace_is_made_by_the_init)
 	struct plan_fixture f;
 	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "ipc"}), ""));
 	expect_unshare_flags(&f.plan, CLONE_NEWUSER);
-	cr_expect(f.plan.late_ipcns);
+	cr_expect(f.plan.place.late_ipcns);
 	plan_done(&f);
 
 	plan_build_ok(
@@ -243,12 +243,12 @@ Test(spawn_plan, ipc_namespace_of_a_user_namespace_is_made_by_the_init)
 					  ]
 				  })));
 	expect_unshare_flags(&f.plan, 0);
-	cr_expect(f.plan.late_ipcns);
+	cr_expect(f.plan.place.late_ipcns);
 	plan_done(&f);
 
 	plan_build_ok(&f, plan_doc(JSON("linux" : {"namespaces" : [ {"type" : "ipc"} ]})));
 	expect_unshare_flags(&f.plan, CLONE_NEWIPC);
-	cr_expect_not(f.plan.late_ipcns);
+	cr_expect_not(f.plan.place.late_ipcns);
 	plan_done(&f);
 }
 
@@ -952,7 +952,7 @@ Test(spawn_plan, resources_and_cgroups_path_are_left_to_the_cgroup)
 						"namespaces" : [ {"type" : "cgroup"} ]
 					})));
 	cr_expect(f.plan.unshare_flags & CLONE_NEWCGROUP);
-	cr_expect_not(f.plan.late_cgroupns);
+	cr_expect_not(f.plan.place.late_cgroupns);
 	cr_expect_eq(f.plan.cgroup_fd, -1);
 	plan_done(&f);
 }
