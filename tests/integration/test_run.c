@@ -283,7 +283,7 @@ Test(run, stdout_and_stderr_are_ctruns)
 	lc_init(&t);
 	struct ctt_result r;
 	lc_run_sh(&r, &t, ID, "echo to-out; echo to-err >&2");
-	ctt_expect_output(&r, 0, "to-out\n", "to-err\n");
+	ctt_assert_output(&r, 0, "to-out\n", "to-err\n");
 	ctt_result_free(&r);
 }
 

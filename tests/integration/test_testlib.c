@@ -21,7 +21,7 @@ Test(testlib, captures_stdout_stderr_and_status)
 		&r, NULL, (const char *const[]){sh, "-c", "echo out; echo err >&2; exit 3", NULL});
 	cr_expect_eq(status, 3);
 	cr_expect_eq(r.signal, 0);
-	ctt_expect_output(&r, 3, "out\n", "err\n");
+	ctt_assert_output(&r, 3, "out\n", "err\n");
 	ctt_result_free(&r);
 }
 

@@ -85,7 +85,7 @@ void lc_assert_status(const struct lc *t, const char *id, const char *want)
 	free(status);
 }
 
-void ctt_expect_output(const struct ctt_result *r, int status, const char *out, const char *err)
+void ctt_assert_output(const struct ctt_result *r, int status, const char *out, const char *err)
 {
 	cr_expect_eq(r->status, status, "exit %d, stdout: %s\nstderr: %s", r->status, r->out,
 		     r->err);

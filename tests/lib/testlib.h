@@ -119,7 +119,7 @@ bool ctt_matches(const char *text, const char *regex);
 /* Removes the "\r" a terminal puts before each "\n", so lines can be matched. */
 void ctt_strip_cr(char *s);
 /* The run exited with status and wrote exactly out and err. */
-void ctt_expect_output(const struct ctt_result *r, int status, const char *out, const char *err);
+void ctt_assert_output(const struct ctt_result *r, int status, const char *out, const char *err);
 /* An error of ctrun: non-zero exit, one line on stderr that contains each of the
  * NULL-terminated needles. */
 void ctt_assert_error_line(const struct ctt_result *r, const char *const *needles);

@@ -89,7 +89,7 @@ static char *with_version_130(const char *text)
 /* Loads every .json of corpus/kind ("good": each must parse with no error reported, except
  * the old-version examples; "bad": each must be refused with a message); fails when there
  * is none. */
-static void check_corpus(const char *kind)
+static void assert_corpus_verdicts(const char *kind)
 {
 	bool good = strcmp(kind, "good") == 0;
 	char dir[PATH_MAX], path[PATH_MAX + 256];
@@ -118,12 +118,12 @@ static void check_corpus(const char *kind)
 
 Test(config_corpus, good_documents_parse)
 {
-	check_corpus("good");
+	assert_corpus_verdicts("good");
 }
 
 Test(config_corpus, bad_documents_are_refused)
 {
-	check_corpus("bad");
+	assert_corpus_verdicts("bad");
 }
 
 /* The issue refuses 0.x: the version must be the only complaint, and the rest of the
