@@ -28,7 +28,9 @@ const struct ct_command ct_commands[] = {
 	{"validate", "[--bundle DIR]", "check a bundle's config.json", cmd_validate, false},
 	{"mounts", "[--format table|json] ID", "print the mount table of a container", cmd_mounts,
 	 false},
-	{"checkpoint", "ID", "checkpoint a container (CRIU)", NULL, false},
-	{"restore", "ID", "restore a container from a checkpoint (CRIU)", NULL, false},
+	{"checkpoint", "[--image-path DIR] [--leave-running] [flags] ID",
+	 "checkpoint a running container with CRIU", cmd_checkpoint, true},
+	{"restore", "[--image-path DIR] [--bundle DIR] [--detach] [flags] ID",
+	 "restore a container from a CRIU checkpoint", cmd_restore, true},
 	{NULL},
 };

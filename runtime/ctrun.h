@@ -51,6 +51,8 @@ int cmd_events(const struct ct_globals *g, int argc, char **argv);
 int cmd_spec(const struct ct_globals *g, int argc, char **argv);
 int cmd_validate(const struct ct_globals *g, int argc, char **argv);
 int cmd_features(const struct ct_globals *g, int argc, char **argv);
+int cmd_checkpoint(const struct ct_globals *g, int argc, char **argv);
+int cmd_restore(const struct ct_globals *g, int argc, char **argv);
 
 void ct_print_version(void);
 /* "version commit" of this build: part of every seccomp cache key. */

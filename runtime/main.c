@@ -139,7 +139,7 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			print_help();
 			return 0;
 		case ':':
-			return ct_usage_error(NULL, "flag '%s' needs an argument",
+			return ct_usage_error(NULL, "flag needs an argument: '%s'",
 					      argv[optind - 1]);
 		default:
 			if (optopt)

@@ -30,7 +30,7 @@ int ct_getopt(int argc, char **argv, const char *shortopts, const struct option 
 		else
 			ct_usage_error(argv[0], "unknown flag '%s'", argv[optind - 1]);
 	} else if (c == ':') {
-		ct_usage_error(argv[0], "flag '%s' needs an argument", argv[optind - 1]);
+		ct_usage_error(argv[0], "flag needs an argument: '%s'", argv[optind - 1]);
 		c = '?';
 	}
 	return c;

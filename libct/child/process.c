@@ -154,8 +154,11 @@ static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
 static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct oci_process *p = &plan->config->process;
+	/* Without a terminal the process still leads a session of its own, as runc's does:
+	 * CRIU dumps no process whose session leader is outside the container. */
 	if (!p->terminal)
-		return 0;
+		return setsid() < 0 && getsid(0) != getpid() ? ct_error_sys(err, errno, "setsid")
+							     : 0;
 	_cleanup_close_ int master = -1;
 	char slave_name[PATH_MAX];
 	if (ct_pty_open(&master, slave_name, sizeof(slave_name), err) < 0)

@@ -220,10 +220,13 @@ static int bad(struct ct_error *err, const char *what)
 	return ct_error_plain(err, EPROTO, "criu response: %s", what);
 }
 
+/* The text cut to fit, without the line ends criu's messages come with. */
 static void copy_text(char dst[CT_CRIU_TEXT_MAX], const struct ct_pb_field *f)
 {
 	size_t n = f->len < CT_CRIU_TEXT_MAX - 1 ? f->len : CT_CRIU_TEXT_MAX - 1;
 	memcpy(dst, f->data, n);
+	while (n && (dst[n - 1] == '\n' || dst[n - 1] == '\r'))
+		n--;
 	dst[n] = '\0';
 }
 

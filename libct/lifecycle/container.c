@@ -177,8 +177,8 @@ static int record_pending(struct ct_container *c, const struct ct_cgroup *planne
  * spawned, ct_spawn making the rest; the rest's resources are needed no longer than the
  * spawn. */
 static int make_cgroup_and_spawn(const struct ct_lifecycle_opts *lc, const char *id,
-				 struct ct_spawn_opts *so, struct ct_container *c,
-				 struct ct_error *err)
+				 const struct ct_init_maker *maker, struct ct_spawn_opts *so,
+				 struct ct_container *c, struct ct_error *err)
 {
 	struct ct_cgroup *planned;
 	struct oci_resources *rest;
@@ -192,7 +192,7 @@ static int make_cgroup_and_spawn(const struct ct_lifecycle_opts *lc, const char 
 		return -1;
 	so->cgroup = c->cgroup;
 	so->cgroup_rest = rest;
-	int rc = ct_spawn(so, &c->proc, err);
+	int rc = maker ? maker->make(maker->arg, so, &c->proc, err) : ct_spawn(so, &c->proc, err);
 	ct_container_cgroup_rest_free(rest);
 	return rc;
 }
@@ -267,7 +267,7 @@ static int spawn_and_record(const struct ct_lifecycle_opts *lc, const struct ct_
 		ct_log(CT_LOG_DEBUG,
 		       "container \"%s\": linux.mountLabel ignored: SELinux is not enabled",
 		       ct_shown_id(a->id).s);
-	if (make_cgroup_and_spawn(lc, a->id, &so, c, err) < 0 ||
+	if (make_cgroup_and_spawn(lc, a->id, a->maker, &so, c, err) < 0 ||
 	    record_shared_root(c, config, err) < 0)
 		return -1;
 	log_spawned(a->id, &c->proc);

@@ -12,6 +12,18 @@
 #include "libct/state/procstat.h"
 #include "libct/state/state.h"
 
+struct ct_spawn_opts;
+struct ct_spawned;
+
+/* Who makes the init instead of ct_spawn (restore: CRIU brings it back). It gets the spawn's
+ * options with the cgroup made and must fill *out (pid, pidfd, pty_master when it has a
+ * terminal's master) and call opts->while_setting_up once the pid is known. */
+struct ct_init_maker {
+	int (*make)(void *arg, const struct ct_spawn_opts *opts, struct ct_spawned *out,
+		    struct ct_error *err);
+	void *arg;
+};
+
 struct ct_create_args {
 	const char *id;
 	const char *bundle;
@@ -21,6 +33,7 @@ struct ct_create_args {
 	int preserve_fds;
 	enum ct_start_mode start;
 	sigset_t child_sigmask;
+	const struct ct_init_maker *maker; /* NULL: ct_spawn */
 };
 
 /* A container that exists: its locked directory, state, and live status. */
@@ -82,6 +95,12 @@ void ct_container_poststop(const struct ct_container *c);
 int ct_container_destroy(struct ct_container *c, struct ct_error *err);
 
 void ct_container_close(struct ct_container *c);
+
+/* The foreground of run (and restore) once the init runs: signals of `signals` (blocked)
+ * passed on until it exits, then the container deleted unless keep, and closed. Returns the
+ * init's exit status as a shell gives it, 1 after an error (logged with verb). */
+int ct_container_foreground(struct ct_container *c, const sigset_t *signals, const char *verb,
+			    bool keep);
 
 /* Writes the pid to `path` atomically (temp file in the same directory, rename). */
 int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err);

@@ -62,6 +62,33 @@ int ct_lifecycle_exec(const struct ct_lifecycle_opts *lc, const struct ct_exec_a
 int ct_lifecycle_update(const struct ct_lifecycle_opts *lc, const char *id,
 			struct oci_resources *upd);
 
+/* checkpoint and restore with CRIU (libct/criu): runc's flags. The image directory is made
+ * by checkpoint when missing; work_path (NULL: the image directory) keeps criu's log. */
+struct ct_criu_args {
+	const char *id;
+	const char *image_path, *work_path, *parent_path; /* parent: relative to image_path */
+	bool leave_running, tcp_established, ext_unix_sk, shell_job, file_locks;
+	bool pre_dump, auto_dedup;
+	const char *page_server; /* ADDR:PORT, NULL: none */
+	const char *cg_mode;	 /* --manage-cgroups-mode, NULL: criu's default */
+	unsigned empty_ns;	 /* CLONE_NEW* bits of --empty-ns */
+	int status_fd;		 /* -1: none */
+	/* restore */
+	const char *bundle, *pid_file, *console_socket, *lsm_profile, *lsm_mount_context;
+	bool detach;
+};
+
+/* checkpoint: the running container's processes dumped into image_path; unless
+ * leave_running or pre_dump they are gone afterwards and the container is deleted. A failed
+ * dump leaves the container running as it was. */
+int ct_lifecycle_checkpoint(const struct ct_lifecycle_opts *lc, const struct ct_criu_args *a);
+
+/* restore: a container `id` made from the bundle with its processes brought back from
+ * image_path (its cgroup, state and pid file as create makes them, the prestart and
+ * createRuntime hooks once its namespaces are there, poststart once it runs). Detached, it
+ * returns 0 then; else as run in the foreground. A failed restore leaves nothing. */
+int ct_lifecycle_restore(const struct ct_lifecycle_opts *lc, const struct ct_criu_args *a);
+
 /* The error line of an operation: logs it, returns -1. */
 int ct_lifecycle_fail(const char *verb, const char *id, const struct ct_error *err);
 

@@ -83,15 +83,21 @@ int ct_lifecycle_run(const struct ct_lifecycle_opts *lc, const struct ct_create_
 		ct_container_close(&c);
 		return 0;
 	}
-	ct_state_unlock(&c.dir); /* others may look at it while it runs */
+	return ct_container_foreground(&c, &signals, "run", keep);
+}
+
+int ct_container_foreground(struct ct_container *c, const sigset_t *signals, const char *verb,
+			    bool keep)
+{
+	ct_state_unlock(&c->dir); /* others may look at it while it runs */
 	/* a signal is forwarded as kill sends one (the checked kill() without pidfd_send_signal) */
 	struct ct_error err = {0};
-	int status = ct_forward_and_wait(c.proc.pidfd, &signals, signal_container, &c, &err);
+	int status = ct_forward_and_wait(c->proc.pidfd, signals, signal_container, c, &err);
 	if (status < 0)
-		ct_lifecycle_fail("run", a.id, &err);
-	ct_spawned_close(&c.proc);
+		ct_lifecycle_fail(verb, c->state.id, &err);
+	ct_spawned_close(&c->proc);
 	if (!keep)
-		delete_after_run(&c);
-	ct_container_close(&c);
+		delete_after_run(c);
+	ct_container_close(c);
 	return status < 0 ? 1 : status;
 }

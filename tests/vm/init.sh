@@ -4,7 +4,7 @@
 # initramfs root (the cases whose `stage` says "initramfs": pivot_root cannot leave that
 # root), then, as `/init tmpfs`, after switch_root into a tmpfs, where pivot_root works.
 /bin/busybox --install -s /bin 2>/dev/null
-export PATH=/usr/bin:/bin
+export PATH=/usr/sbin:/usr/bin:/bin
 
 mount_system() {
 	mount -t proc proc /proc
@@ -12,6 +12,17 @@ mount_system() {
 	mount -t devtmpfs devtmpfs /dev
 	mount -t tmpfs -o mode=0755 tmpfs /run
 	mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	mkdir -p /dev/pts
+	mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts
+}
+
+# What criu needs (run-vm.sh's add_criu): its modules and a loopback to probe TCP repair on.
+prepare_criu() {
+	[ -f /lib/criu-modules/order ] || return 0
+	for m in $(cat /lib/criu-modules/order); do
+		insmod "/lib/criu-modules/$m.ko" || echo "@vm criu-modules err $m"
+	done
+	ip link set lo up
 }
 
 # Every line of file as `@vm name kind LINE`.
@@ -70,6 +81,8 @@ if [ "$1" = tmpfs ]; then
 	check uname uname -r
 	check probe kernel_probe
 	check features ctrun features
+	prepare_criu
+	if [ -x /usr/sbin/criu ]; then check criu criu check; fi
 	# the cgroup v2 cases' controllers, as a host makes them available
 	for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
 		echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control

@@ -25,7 +25,13 @@ set -euo pipefail
 
 KERNEL_PKG=${CTRUN_VM_KERNEL_PKG:-linux-image-6.1.0-50-cloud-amd64-unsigned}
 QEMU=qemu-system-x86_64
-VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-150}
+VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-400}
+# CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs (the
+# socket diagnostics it dumps sockets with; nf_tables for the lock of TCP connections).
+CRIU=${CTRUN_VM_CRIU:-/usr/sbin/criu}
+CRIU_MODULES="net/unix/unix_diag net/netlink/netlink_diag net/packet/af_packet_diag
+	net/ipv4/inet_diag net/ipv4/tcp_diag net/ipv4/udp_diag lib/libcrc32c
+	net/netfilter/nfnetlink net/netfilter/nf_tables"
 
 die() {
 	echo "run-vm: $*" >&2
@@ -86,6 +92,34 @@ copy_libraries() {
 	done
 }
 
+# criu, its libraries and modules, in that order in /lib/criu-modules/ (the guest loads them
+# in the order of its `order` file); nothing when the host has no criu (its cases skip).
+add_criu() {
+	local root=$1 m
+	[ -x "$CRIU" ] || return 0
+	download_kernel_deb
+	mkdir -p "$root/usr/sbin" "$root/lib/criu-modules" "$cache/modules"
+	cp "$CRIU" "$root/usr/sbin/criu"
+	copy_libraries "$root" "$CRIU"
+	# criu keeps a tmpfs's files with GNU tar's flags and a network namespace's addresses
+	# with iproute2's `ip addr save`, which busybox's tar and ip lack
+	local tool
+	for tool in tar ip; do
+		[ -x "/bin/$tool" ] || skip "no /bin/$tool for criu (apt-get install tar iproute2)"
+		cp "/bin/$tool" "$root/usr/sbin/$tool"
+		copy_libraries "$root" "/bin/$tool"
+	done
+	for m in $CRIU_MODULES; do
+		if [ ! -s "$cache/modules/${m##*/}.ko" ]; then
+			dpkg-deb --fsys-tarfile "$deb" |
+				tar -xO --wildcards "./lib/modules/*/kernel/$m.ko" >"$cache/modules/${m##*/}.ko" ||
+				die "no $m.ko in $deb"
+		fi
+		cp "$cache/modules/${m##*/}.ko" "$root/lib/criu-modules/"
+		echo "${m##*/}" >>"$root/lib/criu-modules/order"
+	done
+}
+
 make_initramfs() {
 	local root=$cache/initramfs
 	rm -rf "$root"
@@ -98,6 +132,7 @@ make_initramfs() {
 		copy_libraries "$root" "$helpers/$helper"
 	done
 	copy_libraries "$root" "$ctrun"
+	add_criu "$root"
 	mkdir "$root/cases"
 	for case in "$cases"/*; do # a case may be a symlink to its bundle
 		cp -a "$(realpath "$case")" "$root/cases/${case##*/}"
@@ -113,7 +148,7 @@ kernel_image
 make_initramfs
 # No KVM: software emulation only (KVM hangs on this kind of machine). No network, no
 # disk: the initramfs is the whole system; the guest powers off at the end.
-timeout "$VM_TIMEOUT" "$QEMU" -cpu max -m 512 -nographic -no-reboot -net none \
+timeout "$VM_TIMEOUT" "$QEMU" -cpu max -m 768 -nographic -no-reboot -net none \
 	-kernel "$kernel" -initrd "$cache/initramfs.cpio" \
 	-append "console=ttyS0 quiet loglevel=1 panic=-1" </dev/null | tr -d '\r' | tee "$cache/console.log" ||
 	die "qemu failed or timed out after $VM_TIMEOUT s (console: $cache/console.log)"

@@ -1,0 +1,171 @@
+/* `checkpoint` (libct/lifecycle/ops.h): a running container dumped by CRIU. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libct/base/cleanup.h"
+#include "libct/criu/swrk.h"
+#include "libct/lifecycle/bundle.h"
+#include "libct/lifecycle/container.h"
+#include "libct/lifecycle/criu_container.h"
+#include "libct/lifecycle/log.h"
+
+/* The directory, made (0700) when missing, opened. */
+static int open_made_dir(const char *path, const char *flag, struct ct_error *err)
+{
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
+	return fd;
+}
+
+/* s as a JSON string at the end of out (room for it checked by the caller's size). */
+static void append_json_string(char *out, size_t size, const char *s)
+{
+	size_t n = strlen(out);
+	out[n++] = '"';
+	for (; *s && n + 8 < size; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			n += (size_t)snprintf(out + n, size - n, "\\%c", ch);
+		else if (ch < 0x20)
+			n += (size_t)snprintf(out + n, size - n, "\\u%04x", ch);
+		else
+			out[n++] = (char)ch;
+	}
+	out[n++] = '"';
+	out[n] = '\0';
+}
+
+/* descriptors.json: what the init's fds 0, 1 and 2 are ("/dev/null", "pipe:[123]"), which
+ * restore gives back to it (pipes from its caller), as runc writes it. */
+static int write_descriptors(int dirfd, pid_t pid, struct ct_error *err)
+{
+	char json[3 * (6 * PATH_MAX + 4) + 4] = "[";
+	for (int i = 0; i < 3; i++) {
+		char link[64], target[PATH_MAX];
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, i);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		target[n < 0 ? 0 : n] = '\0';
+		if (i)
+			strcat(json, ",");
+		append_json_string(json, sizeof(json), target);
+	}
+	strcat(json, "]");
+	_cleanup_close_ int fd =
+		openat(dirfd, CT_CRIU_DESCRIPTORS, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, json, strlen(json)) != (ssize_t)strlen(json))
+		return ct_error_sys(err, errno, "write " CT_CRIU_DESCRIPTORS);
+	return 0;
+}
+
+struct dump {
+	const struct ct_criu_args *a;
+	struct ct_container *c;
+	struct oci_config *config;
+	int image_fd, work_fd;
+	struct ct_criu_opts opts;
+	struct ct_criu_strings strings;
+	char log_path[PATH_MAX];
+};
+
+static int build_opts(struct dump *d, struct ct_error *err)
+{
+	struct ct_criu_opts *o = &d->opts;
+	int ns_fds[2];
+	ct_criu_opts_init(o);
+	if (ct_criu_opts_from_args(d->a, o, &d->strings, err) < 0 ||
+	    ct_criu_external_mounts(d->config, d->c->state.bundle, false, o, &d->strings, err) <
+		    0 ||
+	    ct_criu_external_namespaces(d->config, false, o, &d->strings, ns_fds, err) < 0)
+		return -1;
+	o->images_dir_fd = d->image_fd;
+	o->work_dir_fd = d->work_fd;
+	o->pid = d->c->state.pid;
+	o->root = d->c->state.rootfs;
+	o->log_file = d->a->pre_dump ? "pre-dump.log" : "dump.log";
+	o->orphan_pts_master = d->config->process.terminal;
+	o->track_mem = d->a->pre_dump || d->a->parent_path;
+	snprintf(d->log_path, sizeof(d->log_path), "%s/%s",
+		 d->a->work_path ? d->a->work_path : d->a->image_path, o->log_file);
+	return 0;
+}
+
+static int run_dump(struct dump *d, struct ct_error *err)
+{
+	if (build_opts(d, err) < 0 || write_descriptors(d->image_fd, d->c->state.pid, err) < 0)
+		return -1;
+	int keep[] = {d->image_fd, d->work_fd, d->a->status_fd};
+	struct ct_criu_swrk w;
+	if (ct_criu_swrk_start(keep, d->a->status_fd >= 0 ? 3 : 2, NULL, NULL, &w, err) < 0)
+		return -1;
+	struct ct_criu_req req = {.type = d->a->pre_dump ? CT_CRIU_PRE_DUMP : CT_CRIU_DUMP,
+				  .opts = &d->opts};
+	struct ct_criu_resp resp;
+	int rc = ct_criu_swrk_call(&w, &req, NULL, NULL, d->log_path, &resp, err);
+	ct_criu_swrk_end(&w);
+	return rc;
+}
+
+static int load_config(const char *bundle, struct oci_config **config, struct ct_error *err)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/config.json", bundle);
+	struct oci_config_opts opts = {.on_unknown = ct_bundle_log_unknown};
+	return oci_config_load(path, &opts, config, err);
+}
+
+static int checkpoint_open(struct dump *d, struct ct_error *err)
+{
+	if (d->c->status != CT_STATUS_RUNNING)
+		return ct_error_plain(err, EINVAL, "container is %s, not running",
+				      ct_status_name(d->c->status));
+	if (load_config(d->c->state.bundle, &d->config, err) < 0)
+		return -1;
+	d->image_fd = open_made_dir(d->a->image_path, "--image-path", err);
+	if (d->image_fd < 0)
+		return -1;
+	d->work_fd = d->a->work_path ? open_made_dir(d->a->work_path, "--work-path", err)
+				     : dup(d->image_fd);
+	return d->work_fd < 0 ? -1 : 0;
+}
+
+/* After a dump that stopped the processes, the container goes as delete makes it go. */
+static int remove_dumped(struct ct_container *c, struct ct_error *err)
+{
+	if (ct_container_destroy(c, err) < 0)
+		return -1;
+	ct_container_poststop(c);
+	return 0;
+}
+
+int ct_lifecycle_checkpoint(const struct ct_lifecycle_opts *lc, const struct ct_criu_args *a)
+{
+	struct ct_container c;
+	struct ct_error err = {0};
+	struct dump d = {.a = a, .c = &c, .image_fd = -1, .work_fd = -1};
+	int rc = ct_container_open(lc, a->id, true, &c, &err);
+	if (rc == 0)
+		rc = checkpoint_open(&d, &err);
+	if (rc == 0)
+		rc = run_dump(&d, &err);
+	if (rc == 0 && !d.opts.leave_running)
+		rc = remove_dumped(&c, &err);
+	if (rc < 0)
+		ct_lifecycle_fail("checkpoint", a->id, &err);
+	if (d.image_fd >= 0)
+		close(d.image_fd);
+	if (d.work_fd >= 0)
+		close(d.work_fd);
+	ct_criu_strings_free(&d.strings);
+	oci_config_free(d.config);
+	ct_container_close(&c);
+	return rc;
+}
