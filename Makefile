@@ -10,7 +10,7 @@ VERSION  := 0.1.0
 MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring linux-libc-dev binutils
 DEB_PKGS := gcc libc6-dev libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
-            uidmap strace runc crun $(MUSL_PKGS)
+            uidmap strace runc crun criu tar iproute2 iptables $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own; docker.io brings docker-init, the
 # tini that `docker run --init` binds in; gRPC for Python: the CRI suite's client of the
@@ -82,7 +82,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps deps-e2e fuzz-deps check check-libc check-vm check-e2e layers unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-libc check-vm check-criu check-e2e layers unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -200,6 +200,11 @@ integration: $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 # The vm suite alone (Linux 6.1 with cgroup v2 in qemu); make integration runs it too.
 check-vm: deps $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 	$(INTEGRATION_RUN) --filter 'vm/*'
+
+# Checkpoint and restore with CRIU, in that guest (Debian's criu 3.17 needs a kernel of its
+# time: it fails on newer ones); its cases boot with the whole vm suite's.
+check-criu: deps $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
+	$(INTEGRATION_RUN) --filter 'vm/criu*'
 
 # The choice of libc for ctrun and the checks around it (fast: it links copies of these
 # objects, with fake musl builds).

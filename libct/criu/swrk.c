@@ -39,6 +39,27 @@ static int find_criu(char path[PATH_MAX], struct ct_error *err)
 	return ct_error_plain(err, ENOENT, "criu not found in $PATH (install criu)");
 }
 
+static bool kept(int fd, const int *keep_fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keep_fds[i] == fd)
+			return true;
+	return false;
+}
+
+/* criu says all in its log and its response: its stdio (unless kept) is /dev/null, so that
+ * nothing it prints mixes with ctrun's one error line. */
+static int quiet_stdio(const int *keep_fds, size_t n)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0)
+		return -1;
+	for (int fd = 0; fd <= 2; fd++)
+		if (!kept(fd, keep_fds, n) && dup2(null, fd) < 0)
+			return -1;
+	return 0;
+}
+
 /* In the forked child: waits for the parent's go (its end of `go` closed), then becomes
  * criu with sock and keep_fds inherited. */
 __attribute__((noreturn)) static void exec_criu(const char *criu, int sock, int go,
@@ -47,6 +68,8 @@ __attribute__((noreturn)) static void exec_criu(const char *criu, int sock, int 
 	char byte, fdarg[16];
 	if (read(go, &byte, 1) != 0)
 		_exit(127); /* the parent gave up: never run criu */
+	if (quiet_stdio(keep_fds, n) < 0)
+		_exit(127);
 	for (size_t i = 0; i < n; i++)
 		if (fcntl(keep_fds[i], F_SETFD, 0) < 0)
 			_exit(127);

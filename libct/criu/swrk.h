@@ -22,7 +22,8 @@ struct ct_criu_swrk {
 
 /* Finds criu (errnum ENOENT and "criu not found in $PATH" when it is missing) and starts
  * it. keep_fds (n of them) stay open in criu under their numbers (the image and work
- * directories, inherited fds); everything else ctrun holds is close-on-exec. Before criu
+ * directories, inherited fds); everything else ctrun holds is close-on-exec, and criu's
+ * stdio not among them is /dev/null (it reports in its log and its response). Before criu
  * runs, prepare(arg, pid) is called in ctrun (NULL: none): the place to move criu into a
  * cgroup, as a restored process lands in criu's cgroup. */
 int ct_criu_swrk_start(const int *keep_fds, size_t n,

@@ -31,6 +31,7 @@ struct restore {
 	const struct ct_criu_args *a;
 	const struct ct_spawn_opts *so;
 	int image_fd, work_fd, ns_fds[2];
+	int stdio[3]; /* copies of our fds 0-2 given to the init as its pipes */
 	struct ct_criu_opts opts;
 	struct ct_criu_strings strings;
 	yajl_val descriptors;
@@ -61,8 +62,13 @@ static int inherit_stdio(struct restore *r, struct ct_error *err)
 			return ct_error_plain(err, EINVAL,
 					      "%s/" CT_CRIU_DESCRIPTORS ": [%zu]: not a string",
 					      r->a->image_path, i);
-		if (strncmp(what, "pipe:", 5) == 0 &&
-		    ct_criu_opts_add_inherit_fd(&r->opts, what, (int)i, err) < 0)
+		if (strncmp(what, "pipe:", 5) != 0)
+			continue;
+		/* a copy above 2: criu's own stdio is /dev/null (libct/criu/swrk.h) */
+		r->stdio[i] = fcntl((int)i, F_DUPFD_CLOEXEC, 3);
+		if (r->stdio[i] < 0)
+			return ct_error_sys(err, errno, "fd %zu for %s", i, what);
+		if (ct_criu_opts_add_inherit_fd(&r->opts, what, r->stdio[i], err) < 0)
 			return -1;
 	}
 	return 0;
@@ -169,7 +175,7 @@ static int build_opts(struct restore *r, const struct ct_spawn_opts *so, struct 
 }
 
 /* The kept fds criu inherits: the directories, the namespaces, stdio, the status fd. */
-static size_t fds_to_keep(const struct restore *r, int keep[8])
+static size_t fds_to_keep(const struct restore *r, int keep[9])
 {
 	size_t n = 0;
 	keep[n++] = r->image_fd;
@@ -177,6 +183,9 @@ static size_t fds_to_keep(const struct restore *r, int keep[8])
 	for (int i = 0; i < 2; i++)
 		if (r->ns_fds[i] >= 0)
 			keep[n++] = r->ns_fds[i];
+	for (int i = 0; i < 3; i++)
+		if (r->stdio[i] >= 0)
+			keep[n++] = r->stdio[i];
 	if (r->a->status_fd >= 0)
 		keep[n++] = r->a->status_fd;
 	return n;
@@ -184,7 +193,7 @@ static size_t fds_to_keep(const struct restore *r, int keep[8])
 
 static int criu_restore(struct restore *r, struct ct_spawned *out, struct ct_error *err)
 {
-	int keep[8];
+	int keep[9];
 	struct ct_criu_swrk w;
 	if (ct_criu_swrk_start(keep, fds_to_keep(r, keep), enter_cgroup, r, &w, err) < 0)
 		return -1;
@@ -242,6 +251,8 @@ static void restore_free(struct restore *r)
 	ct_close_now(&r->ns_fds[0]);
 	ct_close_now(&r->ns_fds[1]);
 	ct_close_now(&r->pty_master);
+	for (int i = 0; i < 3; i++)
+		ct_close_now(&r->stdio[i]);
 	ct_criu_strings_free(&r->strings);
 	oci_json_free(r->descriptors);
 }
@@ -259,6 +270,14 @@ static int create_restored(const struct ct_lifecycle_opts *lc, struct restore *r
 				    .child_sigmask = *signals,
 				    .maker = &maker};
 	struct ct_error err = {0};
+	/* criu's strict mode restores into cgroups it makes, but create makes the container's
+	 * before criu runs (its limits, as config.json says) */
+	if (a->cg_mode && strcmp(a->cg_mode, "strict") == 0)
+		return ct_lifecycle_fail("restore", a->id,
+					 &(struct ct_error){EINVAL, "--manage-cgroups-mode strict: "
+								    "not supported by restore (the "
+								    "container's cgroup exists before "
+								    "criu runs)"});
 	if (ct_state_check_id(a->id, &err) < 0 || open_dirs(r, &err) < 0 ||
 	    ct_container_create(lc, &ca, c, &err) < 0)
 		return ct_lifecycle_fail("restore", a->id, &err);

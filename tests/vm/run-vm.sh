@@ -25,7 +25,7 @@ set -euo pipefail
 
 KERNEL_PKG=${CTRUN_VM_KERNEL_PKG:-linux-image-6.1.0-50-cloud-amd64-unsigned}
 QEMU=qemu-system-x86_64
-VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-400}
+VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-800}
 # CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs (the
 # socket diagnostics it dumps sockets with; nf_tables for the lock of TCP connections).
 CRIU=${CTRUN_VM_CRIU:-/usr/sbin/criu}
@@ -109,6 +109,14 @@ add_criu() {
 		cp "/bin/$tool" "$root/usr/sbin/$tool"
 		copy_libraries "$root" "/bin/$tool"
 	done
+	# and a network namespace's rules with iptables-save (the nft one, as Debian's default)
+	if [ -x /usr/sbin/xtables-nft-multi ]; then
+		cp /usr/sbin/xtables-nft-multi "$root/usr/sbin/"
+		copy_libraries "$root" /usr/sbin/xtables-nft-multi
+		for tool in iptables-save ip6tables-save iptables-restore ip6tables-restore; do
+			ln -s xtables-nft-multi "$root/usr/sbin/$tool"
+		done
+	fi
 	for m in $CRIU_MODULES; do
 		if [ ! -s "$cache/modules/${m##*/}.ko" ]; then
 			dpkg-deb --fsys-tarfile "$deb" |
