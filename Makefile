@@ -171,7 +171,7 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libctrun.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libctrun.a $(LIBS)
 
 # Run inside the busybox rootfs, which has no libc: static, and none of libct.
-STATIC_HELPERS := sysprobe hook_recorder exe_attack diffprobe
+STATIC_HELPERS := sysprobe hook_recorder exe_attack diffprobe lock_holder
 $(STATIC_HELPERS:%=$(BUILD)/helpers/%): $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static-pie -o $@ $<

@@ -33,6 +33,7 @@ enum {
 	OPT_LAZY_PAGES = 48,
 	OPT_STATUS_FD = 49,
 	OPT_ORPHAN_PTS_MASTER = 50,
+	OPT_CONFIG_FILE = 51,
 	OPT_LSM_PROFILE = 53,
 	OPT_LSM_MOUNT_CONTEXT = 63,
 	OPT_NETWORK_LOCK = 64,
@@ -195,6 +196,7 @@ static void encode_opts(struct ct_pb_buf *b, const struct ct_criu_opts *o)
 	if (o->empty_ns)
 		ct_pb_put_varint(b, OPT_EMPTY_NS, o->empty_ns);
 	put_opt_fd(b, OPT_STATUS_FD, o->status_fd);
+	put_opt_string(b, OPT_CONFIG_FILE, o->config_file);
 	put_opt_string(b, OPT_LSM_PROFILE, o->lsm_profile);
 	put_opt_string(b, OPT_LSM_MOUNT_CONTEXT, o->lsm_mount_context);
 	if (o->network_lock)

@@ -90,6 +90,7 @@ static int build_opts(struct dump *d, struct ct_error *err)
 	o->work_dir_fd = d->work_fd;
 	o->pid = d->c->state.pid;
 	o->root = d->c->state.rootfs;
+	o->config_file = ct_criu_config_file(&d->config->annotations);
 	o->log_file = d->a->pre_dump ? "pre-dump.log" : "dump.log";
 	o->orphan_pts_master = d->config->process.terminal;
 	o->track_mem = d->a->pre_dump || d->a->parent_path;

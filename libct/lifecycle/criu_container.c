@@ -95,6 +95,14 @@ int ct_criu_opts_from_args(const struct ct_criu_args *a, struct ct_criu_opts *o,
 	return a->page_server ? parse_page_server(a->page_server, o, s, err) : 0;
 }
 
+const char *ct_criu_config_file(const oci_string_map *annotations)
+{
+	for (size_t i = 0; i < annotations->len; i++)
+		if (strcmp(annotations->items[i].key, CT_CRIU_CONFIG_ANNOTATION) == 0)
+			return *annotations->items[i].value ? annotations->items[i].value : NULL;
+	return access(CT_CRIU_DEFAULT_CONFIG, F_OK) == 0 ? CT_CRIU_DEFAULT_CONFIG : NULL;
+}
+
 static bool is_bind(const struct oci_mount *m)
 {
 	if (m->type && strcmp(m->type, "bind") == 0)

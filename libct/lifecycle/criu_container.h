@@ -31,6 +31,12 @@ char *ct_criu_keep(struct ct_criu_strings *s, struct ct_error *err, const char *
 int ct_criu_opts_from_args(const struct ct_criu_args *a, struct ct_criu_opts *o,
 			   struct ct_criu_strings *s, struct ct_error *err);
 
+/* runc's criu configuration file: the one the annotation org.criu.config names (none when
+ * it is empty), else CT_CRIU_DEFAULT_CONFIG when it exists; NULL: none. */
+#define CT_CRIU_CONFIG_ANNOTATION "org.criu.config"
+#define CT_CRIU_DEFAULT_CONFIG	  "/etc/criu/runc.conf"
+const char *ct_criu_config_file(const oci_string_map *annotations);
+
 /* The binds from outside, external mounts keyed by their destination: for a dump the value
  * (what criu writes in the image) is the key again; for a restore it is the bind's source
  * (a relative one under bundle). Masked paths need none: ctrun binds the container's own

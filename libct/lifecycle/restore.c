@@ -168,6 +168,7 @@ static int build_opts(struct restore *r, const struct ct_spawn_opts *so, struct 
 	o->images_dir_fd = r->image_fd;
 	o->work_dir_fd = r->work_fd;
 	o->root = r->root;
+	o->config_file = ct_criu_config_file(&so->config->annotations);
 	o->log_file = "restore.log";
 	o->rst_sibling = true; /* the init is ours, as a spawned one is */
 	o->orphan_pts_master = so->config->process.terminal;
@@ -274,10 +275,11 @@ static int create_restored(const struct ct_lifecycle_opts *lc, struct restore *r
 	 * before criu runs (its limits, as config.json says) */
 	if (a->cg_mode && strcmp(a->cg_mode, "strict") == 0)
 		return ct_lifecycle_fail("restore", a->id,
-					 &(struct ct_error){EINVAL, "--manage-cgroups-mode strict: "
-								    "not supported by restore (the "
-								    "container's cgroup exists before "
-								    "criu runs)"});
+					 &(struct ct_error){EINVAL,
+							    "--manage-cgroups-mode strict: "
+							    "not supported by restore (the "
+							    "container's cgroup exists before "
+							    "criu runs)"});
 	if (ct_state_check_id(a->id, &err) < 0 || open_dirs(r, &err) < 0 ||
 	    ct_container_create(lc, &ca, c, &err) < 0)
 		return ct_lifecycle_fail("restore", a->id, &err);

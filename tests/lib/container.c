@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_BOXES 16
+#define MAX_BOXES 32
 
 /* Each Criterion test runs in its own process: this list is per test. */
 static struct lc boxes[MAX_BOXES];
@@ -207,14 +207,23 @@ char *lc_rootfs_path(const struct lc *t, const char *rel)
 	return path;
 }
 
-void lc_install_sysprobe(const struct lc *t)
+void lc_install_helper(const struct lc *t, const char *name)
 {
-	char *dest = lc_rootfs_path(t, "bin/sysprobe");
+	char *rel = malloc(strlen(name) + 5);
+	cr_assert_not_null(rel);
+	sprintf(rel, "bin/%s", name);
+	char *dest = lc_rootfs_path(t, rel);
 	struct ctt_result r;
-	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper("sysprobe"), dest, NULL});
-	cr_assert_eq(r.status, 0, "cp sysprobe: %s", r.err);
+	ctt_run(&r, NULL, (const char *const[]){"cp", ctt_helper(name), dest, NULL});
+	cr_assert_eq(r.status, 0, "cp %s: %s", name, r.err);
 	ctt_result_free(&r);
 	free(dest);
+	free(rel);
+}
+
+void lc_install_sysprobe(const struct lc *t)
+{
+	lc_install_helper(t, "sysprobe");
 }
 
 /* Without the wrapper: clean-up must work whatever the test made ctrun lack. */

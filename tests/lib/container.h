@@ -126,6 +126,8 @@ pid_t lc_recycle_pid(const struct lc *t, const char *id);
 /* Copies tests/helpers/sysprobe (static: raw syscalls, see there) into the rootfs as
  * /bin/sysprobe. */
 void lc_install_sysprobe(const struct lc *t);
+/* Copies the static helper build/helpers/NAME to the rootfs's /bin/NAME. */
+void lc_install_helper(const struct lc *t, const char *name);
 
 /* argv of `ctrun --root ROOT args...` for lc_spawn (static storage, one at a time). */
 const char *const *lc_ctrun_argv(const struct lc *t, const char *const *args);

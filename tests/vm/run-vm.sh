@@ -158,6 +158,6 @@ make_initramfs
 # disk: the initramfs is the whole system; the guest powers off at the end.
 timeout "$VM_TIMEOUT" "$QEMU" -cpu max -m 768 -nographic -no-reboot -net none \
 	-kernel "$kernel" -initrd "$cache/initramfs.cpio" \
-	-append "console=ttyS0 quiet loglevel=1 panic=-1" </dev/null | tr -d '\r' | tee "$cache/console.log" ||
+	-append "console=ttyS0 quiet loglevel=1 panic=-1" </dev/null | sed -u 's/\r//g' | tee "$cache/console.log" ||
 	die "qemu failed or timed out after $VM_TIMEOUT s (console: $cache/console.log)"
 grep -qx '@vm end' "$cache/console.log" || die "the guest did not finish (console: $cache/console.log)"
