@@ -122,6 +122,7 @@ static int load_systemd_unit(struct ct_cgroup *cg, const struct ct_state *st,
 	snprintf(cg->systemd->unit.name, sizeof(cg->systemd->unit.name), "%s", st->systemd_unit);
 	cg->systemd->id = st->id;
 	cg->systemd->user_bus = geteuid() != 0;
+	cg->systemd->ours = true;
 	return 0;
 }
 

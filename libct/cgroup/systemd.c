@@ -118,6 +118,7 @@ int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_re
 	int rc = build_props(sd, pid, res, ct_systemd_version(&c), true, &props, err);
 	if (rc == 0) {
 		rc = ct_systemd_start_unit(&c, sd->unit.name, &props, err);
+		sd->ours = rc == 0;
 		ct_dbus_writer_free(&props);
 	}
 	if (rc == 0 && adopt_unit_cgroup(cg, &c, err) < 0) {
@@ -168,6 +169,8 @@ static int sd_apply(struct ct_cgroup *cg, const struct oci_resources *res,
  * the unit stopped and reset; its directory goes with it, or here if it stayed. */
 static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
 {
+	if (!cg->systemd->ours)
+		return 0;
 	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
 	if (dir && access(dir, F_OK) == 0 && ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err) < 0)
 		return -1;

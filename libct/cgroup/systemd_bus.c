@@ -105,15 +105,18 @@ static int wait_job(struct ct_dbus_conn *c, struct job_wait *w, const struct ct_
 	return 0;
 }
 
-/* A manager call that queues a job, and the wait for the job. */
+/* A manager call that queues a job, and the wait for the job; *queued says whether the
+ * call was taken (a failure after it is the job's). */
 static int run_job(struct ct_dbus_conn *c, const struct ct_dbus_msg *call,
-		   const struct ct_dbus_writer *body, const char *what, struct ct_error *err)
+		   const struct ct_dbus_writer *body, const char *what, bool *queued,
+		   struct ct_error *err)
 {
 	struct job_wait w = {.path = ""};
 	struct ct_dbus_reply r;
 	c->on_signal = on_job_removed;
 	c->signal_ctx = &w;
 	int rc = ct_dbus_call(c, call, body, CT_SYSTEMD_TIMEOUT_MS, &r, err);
+	*queued = rc == 0;
 	if (rc == 0) {
 		rc = wait_job(c, &w, &r, what, err);
 		ct_dbus_reply_free(&r);
@@ -123,6 +126,7 @@ static int run_job(struct ct_dbus_conn *c, const struct ct_dbus_msg *call,
 	return rc;
 }
 
+/* A start whose job did not end "done" leaves a failed unit: reset, as runc does. */
 static int start_once(struct ct_dbus_conn *c, const char *name,
 		      const struct ct_dbus_writer *props, struct ct_error *err)
 {
@@ -131,7 +135,6 @@ static int start_once(struct ct_dbus_conn *c, const char *name,
 	ct_dbus_writer_init(&body);
 	ct_dbus_put_string(&body, name);
 	ct_dbus_put_string(&body, "fail");
-	ct_dbus_pad(&body, 4);
 	struct ct_dbus_array_mark m = ct_dbus_array_open(&body, '(');
 	/* props' elements were marshalled from offset 0, 8-aligned like these */
 	ct_dbus_put_raw(&body, props->buf, props->len);
@@ -139,9 +142,14 @@ static int start_once(struct ct_dbus_conn *c, const char *name,
 	struct ct_dbus_array_mark aux = ct_dbus_array_open(&body, '(');
 	ct_dbus_array_close(&body, aux);
 	char what[300];
+	bool queued;
 	snprintf(what, sizeof(what), "start %s", name);
-	int rc = run_job(c, &call, &body, what, err);
+	int rc = run_job(c, &call, &body, what, &queued, err);
 	ct_dbus_writer_free(&body);
+	if (rc < 0 && queued) {
+		struct ct_error ignored;
+		call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
+	}
 	return rc;
 }
 
@@ -176,8 +184,9 @@ int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_err
 	ct_dbus_put_string(&body, name);
 	ct_dbus_put_string(&body, "replace");
 	char what[300];
+	bool queued;
 	snprintf(what, sizeof(what), "stop %s", name);
-	int rc = run_job(c, &call, &body, what, err);
+	int rc = run_job(c, &call, &body, what, &queued, err);
 	ct_dbus_writer_free(&body);
 	if (rc < 0 && !ct_dbus_failed_with(c, "org.freedesktop.systemd1.NoSuchUnit"))
 		return -1;
