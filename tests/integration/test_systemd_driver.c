@@ -473,3 +473,35 @@ Test(systemd_driver, delete_force_after_a_killed_create_stops_the_unit)
 	free(out);
 	free(unit);
 }
+
+Test(systemd_driver, run_and_exec_in_the_unit)
+{
+	fake_start(NULL);
+	set_path(":ctrun:ex");
+	SD_OK("run", "--detach", "--bundle", fake.bundle, "ex");
+	long long pid = state_pid("ex");
+	yajl_val u = unit_record("ctrun-ex.scope");
+	cr_assert_not_null(u);
+	const char *cgroup = ctt_json_get_string(u, "._cgroup");
+	char *pid_file = ctt_path(fake.record, "exec.pid");
+	SD_OK("exec", "--detach", "--pid-file", pid_file, "ex", "busybox", "sleep", "1000");
+	char *text = ctt_read_file(pid_file);
+	char *init = proc_cgroup(pid), *exec = proc_cgroup(atoll(text));
+	cr_expect_str_eq(init, cgroup);
+	cr_expect_str_eq(exec, cgroup, "the exec'd process joins the unit's cgroup");
+	SD_OK("delete", "--force", "ex");
+	cr_expect_null(unit_record("ctrun-ex.scope"));
+	/* a foreground run: its exit status, and no unit left after it */
+	ctt_config_set(fake.bundle, ".process.args", "[\"sh\", \"-c\", \"exit 7\"]");
+	struct ctt_result r;
+	SD(&r, "run", "--bundle", fake.bundle, "fg");
+	cr_expect_eq(r.status, 7, "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect_null(unit_record("ctrun-fg.scope"));
+	assert_state_gone("fg");
+	yajl_tree_free(u);
+	free(init);
+	free(exec);
+	free(text);
+	free(pid_file);
+}

@@ -2,10 +2,12 @@
  * slices' places in the tree, and the values runc converts. */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "libct/cgroup/systemd_props.h"
 #include "libct/cgroup/systemd_unit.h"
+#include "libct/dbus/message.h"
 
 static struct ct_systemd_unit parse_ok(const char *path, bool rootless)
 {
@@ -87,4 +89,156 @@ Test(systemd_props, cpuset_masks)
 	cr_expect_not(ct_systemd_cpuset_mask("3-1", mask, sizeof(mask), &n));
 	cr_expect_not(ct_systemd_cpuset_mask("1,,2", mask, sizeof(mask), &n));
 	cr_expect_not(ct_systemd_cpuset_mask("200", mask, sizeof(mask), &n));
+}
+
+/* ---- the properties, read back with libct/dbus's reader ---- */
+
+struct prop {
+	char name[64], sig[64];
+	union ct_dbus_value v; /* the first basic value in it */
+	size_t n_items;	       /* an array's elements */
+};
+
+struct props {
+	struct prop items[64];
+	size_t n;
+	struct ct_dbus_writer w;
+};
+
+static void first_basic(struct ct_dbus_iter *it, struct prop *p)
+{
+	struct ct_error err;
+	char t = ct_dbus_iter_type(it);
+	if (!t)
+		return;
+	if (strchr("a({v", t)) {
+		struct ct_dbus_iter sub;
+		cr_assert_eq(ct_dbus_iter_enter(it, &sub, &err), 0, "%s", err.msg);
+		if (t == 'a')
+			for (struct ct_dbus_iter c = sub; ct_dbus_iter_type(&c); p->n_items++)
+				cr_assert_eq(ct_dbus_iter_skip(&c, &err), 0, "%s", err.msg);
+		first_basic(&sub, p);
+		return;
+	}
+	cr_assert_eq(ct_dbus_iter_get(it, t, &p->v, &err), 0, "%s", err.msg);
+}
+
+/* The a(sv) elements in p->w, read as the bus would. */
+static void read_props(struct props *p)
+{
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	struct ct_dbus_array_mark m = ct_dbus_array_open(&body, '(');
+	ct_dbus_put_raw(&body, p->w.buf, p->w.len);
+	ct_dbus_array_close(&body, m);
+	struct ct_dbus_msg msg = {.body = body.buf, .body_len = body.len, .signature = "a(sv)"};
+	struct ct_dbus_iter it, arr, entry, variant;
+	struct ct_error err = {0};
+	ct_dbus_iter_body(&it, &msg);
+	cr_assert_eq(ct_dbus_iter_enter(&it, &arr, &err), 0, "%s", err.msg);
+	while (ct_dbus_iter_type(&arr)) {
+		struct prop *pr = &p->items[p->n++];
+		union ct_dbus_value name;
+		cr_assert_eq(ct_dbus_iter_enter(&arr, &entry, &err), 0, "%s", err.msg);
+		cr_assert_eq(ct_dbus_iter_get(&entry, 's', &name, &err), 0, "%s", err.msg);
+		snprintf(pr->name, sizeof(pr->name), "%s", name.s);
+		cr_assert_eq(ct_dbus_iter_enter(&entry, &variant, &err), 0, "%s", err.msg);
+		ct_dbus_iter_signature(&variant, pr->sig, sizeof(pr->sig));
+		first_basic(&variant, pr);
+	}
+	ct_dbus_writer_free(&body);
+}
+
+static const struct prop *find(const struct props *p, const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->items[i].name, name) == 0)
+			return &p->items[i];
+	return NULL;
+}
+
+static void build(struct props *p, const struct oci_resources *res, unsigned version)
+{
+	struct ct_systemd_props_in in = {.id = "web",
+					 .slice = "system.slice",
+					 .pid = 42,
+					 .res = res,
+					 .proc_devices = "Character devices:\n136 pts\n\nBlock devices:\n",
+					 .systemd_version = version};
+	struct ct_error err = {0};
+	memset(p, 0, sizeof(*p));
+	ct_dbus_writer_init(&p->w);
+	cr_assert_eq(ct_systemd_props_create(&in, &p->w, &err), 0, "%s", err.msg);
+	read_props(p);
+}
+
+static void expect_u64(const struct props *p, const char *name, uint64_t v)
+{
+	const struct prop *pr = find(p, name);
+	cr_assert_not_null(pr, "%s missing", name);
+	cr_expect_str_eq(pr->sig, "t", "%s", name);
+	cr_expect_eq(pr->v.t, v, "%s: %llu, want %llu", name, (unsigned long long)pr->v.t,
+		     (unsigned long long)v);
+}
+
+Test(systemd_props, resources_map_to_systemds_properties)
+{
+	struct oci_resources res = {.has_memory = true, .has_cpu = true, .has_pids = true};
+	res.memory = (struct oci_memory){.limit = 1 << 30, .has_limit = true,
+					 .reservation = 1 << 20, .has_reservation = true,
+					 .swap = (1 << 30) + (1 << 29), .has_swap = true};
+	res.cpu = (struct oci_cpu){.shares = 1024, .has_shares = true, .quota = 50000,
+				   .has_quota = true, .period = 100000, .has_period = true,
+				   .cpus = "0-1", .mems = "0"};
+	res.pids.limit = 100;
+	struct props p;
+	build(&p, &res, 252);
+	expect_u64(&p, "MemoryMax", 1 << 30);
+	expect_u64(&p, "MemoryLow", 1 << 20);
+	expect_u64(&p, "MemorySwapMax", 1 << 29);
+	expect_u64(&p, "CPUWeight", 39);
+	expect_u64(&p, "CPUQuotaPerSecUSec", 500000);
+	expect_u64(&p, "CPUQuotaPeriodUSec", 100000);
+	expect_u64(&p, "TasksMax", 100);
+	const struct prop *cpus = find(&p, "AllowedCPUs");
+	cr_assert_not_null(cpus);
+	cr_expect_str_eq(cpus->sig, "ay");
+	cr_expect_eq(cpus->v.y, 0x03);
+	const struct prop *pids = find(&p, "PIDs");
+	cr_assert_not_null(pids);
+	cr_expect_str_eq(pids->sig, "au");
+	cr_expect_eq(pids->v.u, 42);
+	cr_expect_not_null(find(&p, "Delegate"));
+	cr_expect_null(find(&p, "OOMPolicy"), "no OOMPolicy without memory.oom.group");
+	ct_dbus_writer_free(&p.w);
+}
+
+Test(systemd_props, unlimited_values_are_infinity)
+{
+	struct oci_resources res = {.has_memory = true, .has_cpu = true, .has_pids = true};
+	res.memory = (struct oci_memory){.limit = -1, .has_limit = true};
+	res.cpu = (struct oci_cpu){.quota = -1, .has_quota = true};
+	res.pids.limit = -1;
+	struct props p;
+	build(&p, &res, 0);
+	expect_u64(&p, "MemoryMax", UINT64_MAX);
+	expect_u64(&p, "CPUQuotaPerSecUSec", UINT64_MAX);
+	expect_u64(&p, "TasksMax", UINT64_MAX);
+	ct_dbus_writer_free(&p.w);
+}
+
+Test(systemd_props, oom_group_is_oom_policy_where_scopes_take_it)
+{
+	struct oci_kv kv = {.key = "memory.oom.group", .value = "1"};
+	struct oci_resources res = {0};
+	res.unified.items = &kv;
+	res.unified.len = 1;
+	struct props p;
+	build(&p, &res, 253);
+	const struct prop *oom = find(&p, "OOMPolicy");
+	cr_expect_not_null(oom, "systemd 253 takes OOMPolicy for a scope");
+	ct_dbus_writer_free(&p.w);
+	build(&p, &res, 252);
+	cr_expect_null(find(&p, "OOMPolicy"), "systemd 252 does not: the file alone");
+	ct_dbus_writer_free(&p.w);
 }
