@@ -111,8 +111,7 @@ static void unified_last(struct ct_cgroup *cg)
 }
 
 /* The unit recorded by a create with the systemd driver. */
-static int load_systemd_unit(struct ct_cgroup *cg, const struct ct_state *st,
-			     struct ct_error *err)
+static int load_systemd_unit(struct ct_cgroup *cg, const struct ct_state *st, struct ct_error *err)
 {
 	if (!ct_systemd_unit_name_valid(st->systemd_unit))
 		return ct_error_plain(err, EINVAL, "state.json: systemd unit \"%s\" is not valid",

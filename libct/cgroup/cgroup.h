@@ -2,7 +2,8 @@
  * v1 (a directory per controller hierarchy, libct/cgroup/v1.c) and v2 (the unified
  * hierarchy, libct/cgroup/v2.c), plus systemd's (a transient unit over D-Bus whose cgroup
  * the v2 code then works on, libct/cgroup/systemd.c), behind the ct_cgroup_* calls below,
- * which are what the commands use (create, delete, kill --all, update, pause/resume, ps, events, exec).
+ * which are what the commands use (create, delete, kill --all, update, pause/resume, ps, events,
+ * exec).
  *
  * The layout of /sys/fs/cgroup is detected once per process (ct_cgroup_layout_get):
  *   unified  cgroup2 on /sys/fs/cgroup: the v2 driver does everything.
@@ -133,7 +134,7 @@ struct ct_cgroup {
 	struct ct_cgroup_dir *dirs;	 /* v1 hierarchies first, the cgroup2 one last */
 	size_t n_dirs;
 	int unified_fd; /* O_DIRECTORY fd of the cgroup2 directory once made/opened, or -1 */
-	void (*warn)(const char *msg); /* warnings (a field the kernel dropped); may be NULL */
+	void (*warn)(const char *msg);	   /* warnings (a field the kernel dropped); may be NULL */
 	struct ct_cgroup_systemd *systemd; /* the systemd driver's unit, else NULL */
 };
 

@@ -37,8 +37,8 @@ int ct_cgroup_systemd_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup 
 			err, ENOTSUP,
 			"the systemd cgroup driver needs cgroup v2 (systemd's unified layout), but "
 			"/sys/fs/cgroup here is %s: use --cgroup-manager cgroupfs",
-			l->mode == CT_CGROUP_MODE_HYBRID ? "hybrid (v1 hierarchies, cgroup2 on "
-							   "/sys/fs/cgroup/unified)"
+			l->mode == CT_CGROUP_MODE_HYBRID   ? "hybrid (v1 hierarchies, cgroup2 on "
+							     "/sys/fs/cgroup/unified)"
 			: l->mode == CT_CGROUP_MODE_LEGACY ? "cgroup v1"
 							   : "not mounted");
 	return 0;

@@ -127,8 +127,8 @@ static int run_job(struct ct_dbus_conn *c, const struct ct_dbus_msg *call,
 }
 
 /* A start whose job did not end "done" leaves a failed unit: reset, as runc does. */
-static int start_once(struct ct_dbus_conn *c, const char *name,
-		      const struct ct_dbus_writer *props, struct ct_error *err)
+static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_dbus_writer *props,
+		      struct ct_error *err)
 {
 	struct ct_dbus_msg call = manager_call("StartTransientUnit", "ssa(sv)a(sa(sv))");
 	struct ct_dbus_writer body;
@@ -233,7 +233,7 @@ static int get_string_property(struct ct_dbus_conn *c, const char *path, const c
 	union ct_dbus_value s;
 	ct_dbus_iter_body(&it, &r.msg);
 	rc = ct_dbus_iter_enter(&it, &v, err) < 0 || ct_dbus_iter_get(&v, 's', &s, err) < 0 ? -1
-											     : 0;
+											    : 0;
 	if (rc == 0 && !(*out = strdup(s.s)))
 		rc = ct_error_sys(err, ENOMEM, "systemd property");
 	ct_dbus_reply_free(&r);

@@ -10,8 +10,8 @@
 #include "libct/cgroup/device_rules.h"
 #include "libct/dbus/literal.h"
 
-#define CPUSET_MASK_MAX	       1024 /* 8192 CPUs */
-#define CPU_PERIOD_DEFAULT     100000
+#define CPUSET_MASK_MAX		1024 /* 8192 CPUs */
+#define CPU_PERIOD_DEFAULT	100000
 #define SYSTEMD_SCOPE_OOMPOLICY 253 /* the first systemd whose scopes take OOMPolicy */
 
 static void prop_open(struct ct_dbus_writer *w, const char *name, const char *sig)
@@ -111,8 +111,7 @@ static int prop_cpuset(struct ct_dbus_writer *w, const char *name, const char *l
 	return 0;
 }
 
-static int memory_props(const struct oci_memory *m, struct ct_dbus_writer *w,
-			struct ct_error *err)
+static int memory_props(const struct oci_memory *m, struct ct_dbus_writer *w, struct ct_error *err)
 {
 	if (m->has_limit && m->limit)
 		prop_u64(w, "MemoryMax", limit_or_infinity(m->limit));
@@ -142,8 +141,7 @@ static int cpu_props(const struct oci_cpu *c, struct ct_dbus_writer *w, struct c
 }
 
 /* The name /proc/devices gives the major of type ('c' or 'b'), or NULL. */
-static bool devices_name(const char *proc_devices, char type, int64_t major, char *out,
-			 size_t size)
+static bool devices_name(const char *proc_devices, char type, int64_t major, char *out, size_t size)
 {
 	const char *section = type == 'c' ? "Character devices:" : "Block devices:";
 	const char *p = proc_devices ? strstr(proc_devices, section) : NULL;
@@ -317,8 +315,7 @@ static int annotation_prop(const char *key, const char *value, struct ct_dbus_wr
 	return 0;
 }
 
-static int annotation_props(const oci_string_map *a, struct ct_dbus_writer *w,
-			    struct ct_error *err)
+static int annotation_props(const oci_string_map *a, struct ct_dbus_writer *w, struct ct_error *err)
 {
 	for (size_t i = 0; a && i < a->len; i++) {
 		const char *key = a->items[i].key;

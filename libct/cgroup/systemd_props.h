@@ -16,10 +16,10 @@
 
 struct ct_systemd_props_in {
 	const char *id;
-	const char *slice;	       /* Slice= (a scope) or Wants= (a slice) */
-	bool is_slice;		       /* the unit is a slice: no Delegate, no PIDs */
-	pid_t pid;		       /* PIDs=[pid] when > 0 */
-	const struct oci_resources *res; /* may be NULL */
+	const char *slice;		   /* Slice= (a scope) or Wants= (a slice) */
+	bool is_slice;			   /* the unit is a slice: no Delegate, no PIDs */
+	pid_t pid;			   /* PIDs=[pid] when > 0 */
+	const struct oci_resources *res;   /* may be NULL */
 	const oci_string_map *annotations; /* may be NULL */
 	const char *proc_devices;	   /* /proc/devices' text, for a device rule by major */
 	unsigned systemd_version;	   /* 0: unknown (taken as recent) */

@@ -8,7 +8,7 @@
 
 #include "libct/base/error.h"
 
-#define CT_SYSTEMD_UNIT_MAX 256 /* systemd's UNIT_NAME_MAX, its NUL included */
+#define CT_SYSTEMD_UNIT_MAX	  256 /* systemd's UNIT_NAME_MAX, its NUL included */
 #define CT_SYSTEMD_DEFAULT_PREFIX "ctrun"
 
 struct ct_systemd_unit {

@@ -31,7 +31,8 @@ static int wait_ready(int fd, short events, int64_t deadline, struct ct_error *e
 	for (;;) {
 		int64_t left = deadline - now_ms();
 		if (left <= 0)
-			return ct_error_plain(err, ETIMEDOUT, "D-Bus: no answer from the bus in time");
+			return ct_error_plain(err, ETIMEDOUT,
+					      "D-Bus: no answer from the bus in time");
 		struct pollfd p = {.fd = fd, .events = events};
 		int n = poll(&p, 1, (int)left);
 		if (n > 0)
@@ -79,7 +80,8 @@ static int fill(struct ct_dbus_conn *c, size_t want, int64_t deadline, struct ct
 			return 0;
 		}
 		if (n == 0)
-			return ct_error_plain(err, ECONNRESET, "D-Bus: the bus closed the connection");
+			return ct_error_plain(err, ECONNRESET,
+					      "D-Bus: the bus closed the connection");
 		if (errno != EAGAIN && errno != EINTR)
 			return ct_error_sys(err, errno, "D-Bus: read from the bus");
 		if (wait_ready(c->fd, POLLIN, deadline, err) < 0)
@@ -239,8 +241,9 @@ static int read_auth_line(struct ct_dbus_conn *c, char *line, int64_t deadline,
 		if (nl) {
 			size_t n = (size_t)(nl - c->in) + 1;
 			if (n < 2 || nl[-1] != '\r')
-				return ct_error_plain(err, EPROTO, "D-Bus: a line of the "
-								  "authentication not ended by CR LF");
+				return ct_error_plain(err, EPROTO,
+						      "D-Bus: a line of the "
+						      "authentication not ended by CR LF");
 			memcpy(line, c->in, n - 2);
 			line[n - 2] = '\0';
 			memmove(c->in, c->in + n, c->in_len - n);
@@ -275,8 +278,10 @@ static int authenticate(struct ct_dbus_conn *c, int64_t deadline, struct ct_erro
 
 static int hello(struct ct_dbus_conn *c, int timeout_ms, struct ct_error *err)
 {
-	struct ct_dbus_msg call = {
-		.destination = bus_name, .path = bus_path, .interface = bus_name, .member = "Hello"};
+	struct ct_dbus_msg call = {.destination = bus_name,
+				   .path = bus_path,
+				   .interface = bus_name,
+				   .member = "Hello"};
 	struct ct_dbus_reply r;
 	struct ct_dbus_iter it;
 	union ct_dbus_value name;
@@ -304,8 +309,7 @@ static int connect_socket(struct ct_dbus_conn *c, const char *address, struct ct
 	return 0;
 }
 
-int ct_dbus_open(struct ct_dbus_conn *c, const char *address, int timeout_ms,
-		 struct ct_error *err)
+int ct_dbus_open(struct ct_dbus_conn *c, const char *address, int timeout_ms, struct ct_error *err)
 {
 	*c = (struct ct_dbus_conn){.fd = -1};
 	int64_t deadline = now_ms() + timeout_ms;

@@ -23,7 +23,7 @@ typedef void (*ct_dbus_signal_fn)(const struct ct_dbus_msg *m, void *ctx);
 
 struct ct_dbus_conn {
 	int fd;
-	uint32_t serial; /* the last one sent */
+	uint32_t serial;   /* the last one sent */
 	char *unique_name; /* from Hello: ":1.42" */
 	uint8_t *in;	   /* bytes read past the last message */
 	size_t in_len, in_cap;
@@ -41,8 +41,7 @@ struct ct_dbus_reply {
 
 /* Connects to the bus at address (libct/dbus/address.h), authenticates and says Hello.
  * On failure c holds nothing (no fd). */
-int ct_dbus_open(struct ct_dbus_conn *c, const char *address, int timeout_ms,
-		 struct ct_error *err);
+int ct_dbus_open(struct ct_dbus_conn *c, const char *address, int timeout_ms, struct ct_error *err);
 /* The same for the system bus, or the caller's own bus when user_bus. */
 int ct_dbus_open_bus(struct ct_dbus_conn *c, bool user_bus, int timeout_ms, struct ct_error *err);
 void ct_dbus_close(struct ct_dbus_conn *c);

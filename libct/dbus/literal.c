@@ -34,8 +34,8 @@ static const struct keyword {
 	const char *word;
 	char type;
 } keywords[] = {
-	{"byte", 'y'},	 {"int16", 'n'},  {"uint16", 'q'},  {"int32", 'i'},
-	{"uint32", 'u'}, {"int64", 'x'},  {"uint64", 't'},  {"double", 'd'},
+	{"byte", 'y'},	  {"int16", 'n'},  {"uint16", 'q'},	{"int32", 'i'},
+	{"uint32", 'u'},  {"int64", 'x'},  {"uint64", 't'},	{"double", 'd'},
 	{"boolean", 'b'}, {"string", 's'}, {"objectpath", 'o'}, {"signature", 'g'},
 };
 
@@ -86,9 +86,10 @@ static int number(struct parser *ps, char type, struct ct_dbus_lit *v)
 			return fail(ps, "an integer out of range for its type");
 	} else if (strchr("yqut", type)) {
 		v->u = strtoull(buf, &end, 0);
-		uint64_t hi = type == 'y' ? UINT8_MAX : type == 'q' ? UINT16_MAX
-						      : type == 'u' ? UINT32_MAX
-								    : UINT64_MAX;
+		uint64_t hi = type == 'y'   ? UINT8_MAX
+			      : type == 'q' ? UINT16_MAX
+			      : type == 'u' ? UINT32_MAX
+					    : UINT64_MAX;
 		if (*end || errno || buf[0] == '-' || v->u > hi)
 			return fail(ps, "an unsigned integer out of range for its type");
 	} else {
@@ -180,8 +181,7 @@ static int array(struct parser *ps, const char *want, struct ct_dbus_lit *v)
 		return fail(ps, "an empty array needs its type (\"@as []\")");
 	char sig[CT_DBUS_SIGNATURE_MAX + 2];
 	snprintf(sig, sizeof(sig), "a%s", elem);
-	return set_sig(v, sig) && ct_dbus_signature_single(v->sig) ? 0
-								   : fail(ps, "type too deep");
+	return set_sig(v, sig) && ct_dbus_signature_single(v->sig) ? 0 : fail(ps, "type too deep");
 }
 
 /* "(" members ")": their types from want ("(T...)"), else their own. */
@@ -213,8 +213,7 @@ static int tuple(struct parser *ps, const char *want, struct ct_dbus_lit *v)
 	if (!v->n_items || (next && *next != ')'))
 		return fail(ps, "a tuple with fewer members than its type");
 	strcat(sig, ")");
-	return set_sig(v, sig) && ct_dbus_signature_single(v->sig) ? 0
-								   : fail(ps, "type too deep");
+	return set_sig(v, sig) && ct_dbus_signature_single(v->sig) ? 0 : fail(ps, "type too deep");
 }
 
 /* "@T value" */
@@ -291,7 +290,8 @@ int ct_dbus_literal_parse(const char *text, struct ct_dbus_lit *out, struct ct_e
 	struct parser ps = {.text = text, .p = text, .err = err};
 	memset(out, 0, sizeof(*out));
 	if (strlen(text) > CT_DBUS_LITERAL_MAX)
-		return ct_error_plain(err, EINVAL, "value longer than %d bytes", CT_DBUS_LITERAL_MAX);
+		return ct_error_plain(err, EINVAL, "value longer than %d bytes",
+				      CT_DBUS_LITERAL_MAX);
 	int rc = parse_value(&ps, NULL, out);
 	if (rc == 0) {
 		skip_space(&ps);

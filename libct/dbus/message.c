@@ -23,9 +23,9 @@ enum field_code {
 static char field_type(uint8_t code)
 {
 	static const char types[] = {
-		[FIELD_PATH] = 'o',	   [FIELD_INTERFACE] = 's',   [FIELD_MEMBER] = 's',
-		[FIELD_ERROR_NAME] = 's',  [FIELD_REPLY_SERIAL] = 'u', [FIELD_DESTINATION] = 's',
-		[FIELD_SENDER] = 's',	   [FIELD_SIGNATURE] = 'g',   [FIELD_UNIX_FDS] = 'u',
+		[FIELD_PATH] = 'o',	  [FIELD_INTERFACE] = 's',    [FIELD_MEMBER] = 's',
+		[FIELD_ERROR_NAME] = 's', [FIELD_REPLY_SERIAL] = 'u', [FIELD_DESTINATION] = 's',
+		[FIELD_SENDER] = 's',	  [FIELD_SIGNATURE] = 'g',    [FIELD_UNIX_FDS] = 'u',
 	};
 	return code < sizeof(types) ? types[code] : 0;
 }
@@ -91,8 +91,9 @@ int ct_dbus_message_build(const struct ct_dbus_msg *m, const struct ct_dbus_writ
 
 static uint32_t load32(const uint8_t *p, bool big_endian)
 {
-	return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-			  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	return big_endian
+		       ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+		       : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
 static int bad_header(struct ct_error *err, const char *what)
@@ -128,15 +129,19 @@ static int read_field(struct ct_dbus_iter *fields, struct ct_dbus_msg *m, struct
 	if (!want)
 		return 0; /* a field of a later version of the protocol */
 	if (value.sig_len != 1 || value.sig[0] != want)
-		return ct_error_plain(err, EBADMSG,
-				      "malformed D-Bus message: header field %u is not of type '%c'",
-				      code.y, want);
+		return ct_error_plain(
+			err, EBADMSG,
+			"malformed D-Bus message: header field %u is not of type '%c'", code.y,
+			want);
 	if (ct_dbus_iter_get(&value, want, &v, err) < 0)
 		return -1;
 	const char **strings[] = {
-		[FIELD_PATH] = &m->path,	     [FIELD_INTERFACE] = &m->interface,
-		[FIELD_MEMBER] = &m->member,	     [FIELD_ERROR_NAME] = &m->error_name,
-		[FIELD_DESTINATION] = &m->destination, [FIELD_SENDER] = &m->sender,
+		[FIELD_PATH] = &m->path,
+		[FIELD_INTERFACE] = &m->interface,
+		[FIELD_MEMBER] = &m->member,
+		[FIELD_ERROR_NAME] = &m->error_name,
+		[FIELD_DESTINATION] = &m->destination,
+		[FIELD_SENDER] = &m->sender,
 		[FIELD_SIGNATURE] = &m->signature,
 	};
 	if (code.y == FIELD_REPLY_SERIAL) {

@@ -56,7 +56,8 @@ bool ct_dbus_object_path_valid(const char *s)
 	if (s[1] == '\0')
 		return true;
 	for (const char *p = s + 1;; p++) {
-		size_t n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+		size_t n = strspn(
+			p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 		if (n == 0)
 			return false;
 		p += n;
@@ -190,8 +191,9 @@ int ct_dbus_iter_get(struct ct_dbus_iter *it, char type, union ct_dbus_value *v,
 	if (!next)
 		return bad(err, it, "fewer values than expected");
 	if (next != type || !ct_dbus_type_is_basic(type))
-		return ct_error_plain(err, EBADMSG, "D-Bus value of type '%c' where '%c' was expected",
-				      next, type);
+		return ct_error_plain(err, EBADMSG,
+				      "D-Bus value of type '%c' where '%c' was expected", next,
+				      type);
 	if (basic(it, type, v, err) < 0)
 		return -1;
 	advance_sig(it, 1);

@@ -118,8 +118,8 @@ Test(dbus, an_array_of_strings_is_read_in_full)
 		mine |= strcmp(v.s, c.unique_name) == 0;
 		theirs |= strcmp(v.s, other.unique_name) == 0;
 	}
-	cr_expect(bus_seen && mine && theirs, "bus %d, %s %d, %s %d", bus_seen, c.unique_name,
-		  mine, other.unique_name, theirs);
+	cr_expect(bus_seen && mine && theirs, "bus %d, %s %d, %s %d", bus_seen, c.unique_name, mine,
+		  other.unique_name, theirs);
 	cr_expect_eq(ct_dbus_iter_type(&it), 0, "one value in the body");
 	ct_dbus_reply_free(&r);
 	ct_dbus_close(&other);

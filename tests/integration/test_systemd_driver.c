@@ -115,9 +115,9 @@ static void fake_start(const char *const *preload)
 	ctt_mkdir_p(fake.cgroup_root);
 	char *script = ctt_path(getenv("CTRUN_SRC") ? getenv("CTRUN_SRC") : ".",
 				"tests/helpers/fake_systemd.py");
-	const char *argv[32] = {PYTHON,		  script,	    "--address", fake.bus.address,
-				"--mount",	  fake.mount,	    "--cgroup-root",
-				fake.cgroup_root, "--record",	    fake.record};
+	const char *argv[32] = {PYTHON,	    script,	"--address",	 fake.bus.address,
+				"--mount",  fake.mount, "--cgroup-root", fake.cgroup_root,
+				"--record", fake.record};
 	size_t n = 10;
 	for (size_t i = 0; preload && preload[i] && n < 30; i++) {
 		argv[n++] = "--preload";
@@ -459,8 +459,9 @@ Test(systemd_driver, delete_force_after_a_killed_create_stops_the_unit)
 {
 	fake_start(NULL);
 	set_path(":ctrun:slowjob");
-	const char *argv[] = {fake.wrapper, "--root", fake.root, "--systemd-cgroup", "create",
-			      "--bundle", fake.bundle, "slowjob", NULL};
+	const char *argv[] = {fake.wrapper,	  "--root",  fake.root,
+			      "--systemd-cgroup", "create",  "--bundle",
+			      fake.bundle,	  "slowjob", NULL};
 	char *out = ctt_path(fake.record, "create.out");
 	pid_t create = ctt_fork_exec(argv, NULL, "/dev/null", out, out, -1);
 	char *unit = ctt_path(fake.record, "ctrun-slowjob.scope.json");

@@ -8,8 +8,8 @@
 
 struct ctt_dbus_daemon {
 	pid_t pid;
-	char *dir;	/* its temporary directory */
-	char *address;	/* "unix:path=DIR/bus" */
+	char *dir;     /* its temporary directory */
+	char *address; /* "unix:path=DIR/bus" */
 };
 
 /* Starts one; skips the test (saying why) when dbus-daemon is not installed. */

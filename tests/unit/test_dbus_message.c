@@ -10,14 +10,14 @@
 
 /* org.freedesktop.DBus.Hello, serial 1, as every client sends it first. */
 static const uint8_t hello[] = {
-	'l', 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0x6d, 0, 0, 0,
-	1, 1, 'o', 0, 21, 0, 0, 0, '/', 'o', 'r', 'g', '/', 'f', 'r', 'e', 'e', 'd', 'e', 's',
-	'k', 't', 'o', 'p', '/', 'D', 'B', 'u', 's', 0, 0, 0,
-	2, 1, 's', 0, 20, 0, 0, 0, 'o', 'r', 'g', '.', 'f', 'r', 'e', 'e', 'd', 'e', 's', 'k',
-	't', 'o', 'p', '.', 'D', 'B', 'u', 's', 0, 0, 0, 0,
-	3, 1, 's', 0, 5, 0, 0, 0, 'H', 'e', 'l', 'l', 'o', 0, 0, 0,
-	6, 1, 's', 0, 20, 0, 0, 0, 'o', 'r', 'g', '.', 'f', 'r', 'e', 'e', 'd', 'e', 's', 'k',
-	't', 'o', 'p', '.', 'D', 'B', 'u', 's', 0, 0, 0, 0,
+	'l', 1,	  0,   1,   0,	 0,   0,   0,	1,   0,	  0,   0,   0x6d, 0,   0,   0,
+	1,   1,	  'o', 0,   21,	 0,   0,   0,	'/', 'o', 'r', 'g', '/',  'f', 'r', 'e',
+	'e', 'd', 'e', 's', 'k', 't', 'o', 'p', '/', 'D', 'B', 'u', 's',  0,   0,   0,
+	2,   1,	  's', 0,   20,	 0,   0,   0,	'o', 'r', 'g', '.', 'f',  'r', 'e', 'e',
+	'd', 'e', 's', 'k', 't', 'o', 'p', '.', 'D', 'B', 'u', 's', 0,	  0,   0,   0,
+	3,   1,	  's', 0,   5,	 0,   0,   0,	'H', 'e', 'l', 'l', 'o',  0,   0,   0,
+	6,   1,	  's', 0,   20,	 0,   0,   0,	'o', 'r', 'g', '.', 'f',  'r', 'e', 'e',
+	'd', 'e', 's', 'k', 't', 'o', 'p', '.', 'D', 'B', 'u', 's', 0,	  0,   0,   0,
 };
 
 Test(dbus_message, hello_is_built_as_the_reference_bus_expects)
@@ -96,9 +96,9 @@ Test(dbus_literal, runcs_annotation_values)
 
 Test(dbus_literal, bad_values_are_refused)
 {
-	static const char *const bad[] = {"",	      "[]",	    "uint64 -1", "byte 256",
-					  "int32 1e3", "'open",	    "[1, 'a']",	 "(1,",
-					  "yes",      "@t 'x'",	    "1 2",	 "objectpath 'x'"};
+	static const char *const bad[] = {"",	       "[]",	 "uint64 -1", "byte 256",
+					  "int32 1e3", "'open",	 "[1, 'a']",  "(1,",
+					  "yes",       "@t 'x'", "1 2",	      "objectpath 'x'"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct ct_dbus_lit v;
 		struct ct_error err = {0};

@@ -42,9 +42,9 @@ Test(systemd_unit, scopes_slices_and_defaults)
 Test(systemd_unit, bad_paths_name_the_rule)
 {
 	static const char *const bad[][2] = {
-		{"/a/b", "slice:prefix:name"},	{"a:b", "slice:prefix:name"},
-		{"a:b:c:d", "slice:prefix:name"}, {"x.slice:p:", "is empty"},
-		{"x:p:n", "must be a slice"},	{"-x.slice:p:n", "must be a slice"},
+		{"/a/b", "slice:prefix:name"},	     {"a:b", "slice:prefix:name"},
+		{"a:b:c:d", "slice:prefix:name"},    {"x.slice:p:", "is empty"},
+		{"x:p:n", "must be a slice"},	     {"-x.slice:p:n", "must be a slice"},
 		{"x-.slice:p:n", "must be a slice"}, {"x.slice:p:a b", "not one systemd takes"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -163,7 +163,8 @@ static void build(struct props *p, const struct oci_resources *res, unsigned ver
 					 .slice = "system.slice",
 					 .pid = 42,
 					 .res = res,
-					 .proc_devices = "Character devices:\n136 pts\n\nBlock devices:\n",
+					 .proc_devices =
+						 "Character devices:\n136 pts\n\nBlock devices:\n",
 					 .systemd_version = version};
 	struct ct_error err = {0};
 	memset(p, 0, sizeof(*p));
@@ -184,12 +185,20 @@ static void expect_u64(const struct props *p, const char *name, uint64_t v)
 Test(systemd_props, resources_map_to_systemds_properties)
 {
 	struct oci_resources res = {.has_memory = true, .has_cpu = true, .has_pids = true};
-	res.memory = (struct oci_memory){.limit = 1 << 30, .has_limit = true,
-					 .reservation = 1 << 20, .has_reservation = true,
-					 .swap = (1 << 30) + (1 << 29), .has_swap = true};
-	res.cpu = (struct oci_cpu){.shares = 1024, .has_shares = true, .quota = 50000,
-				   .has_quota = true, .period = 100000, .has_period = true,
-				   .cpus = "0-1", .mems = "0"};
+	res.memory = (struct oci_memory){.limit = 1 << 30,
+					 .has_limit = true,
+					 .reservation = 1 << 20,
+					 .has_reservation = true,
+					 .swap = (1 << 30) + (1 << 29),
+					 .has_swap = true};
+	res.cpu = (struct oci_cpu){.shares = 1024,
+				   .has_shares = true,
+				   .quota = 50000,
+				   .has_quota = true,
+				   .period = 100000,
+				   .has_period = true,
+				   .cpus = "0-1",
+				   .mems = "0"};
 	res.pids.limit = 100;
 	struct props p;
 	build(&p, &res, 252);
