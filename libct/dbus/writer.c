@@ -17,9 +17,10 @@ void ct_dbus_writer_free(struct ct_dbus_writer *w)
 	ct_dbus_writer_init(w);
 }
 
+/* Room for n more bytes (NULL for none: n is 0, or memory ran out). */
 static uint8_t *reserve(struct ct_dbus_writer *w, size_t n)
 {
-	if (w->oom)
+	if (w->oom || n == 0)
 		return NULL;
 	if (w->len + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 256;
