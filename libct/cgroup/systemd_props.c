@@ -333,9 +333,16 @@ int ct_systemd_props_create(const struct ct_systemd_props_in *in, struct ct_dbus
 	char description[512];
 	snprintf(description, sizeof(description), "ctrun container %s", in->id);
 	prop_string(w, "Description", description);
-	prop_string(w, in->is_slice ? "Wants" : "Slice", in->slice);
-	if (!in->is_slice)
+	if (in->is_slice) {
+		/* a slice is put in its parent by wanting it, as runc does */
+		prop_open(w, "Wants", "as");
+		struct ct_dbus_array_mark m = ct_dbus_array_open(w, 's');
+		ct_dbus_put_string(w, in->slice);
+		ct_dbus_array_close(w, m);
+	} else {
+		prop_string(w, "Slice", in->slice);
 		prop_bool(w, "Delegate", true);
+	}
 	if (in->pid > 0) {
 		prop_open(w, "PIDs", "au");
 		struct ct_dbus_array_mark m = ct_dbus_array_open(w, 'u');

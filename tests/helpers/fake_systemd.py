@@ -185,7 +185,10 @@ class Manager(dbus.service.Object):
                             "Cannot set property %s, or unknown property." % key)
             recorded[key] = typed(value)
         is_slice = name.endswith(".slice")
-        parent = recorded.get("Wants" if is_slice else "Slice", {}).get("value", "-.slice")
+        if is_slice:
+            parent = (recorded.get("Wants", {}).get("value") or ["-.slice"])[0]
+        else:
+            parent = recorded.get("Slice", {}).get("value", "-.slice")
         pids = recorded.get("PIDs", {}).get("value", [])
         if not is_slice and not pids:
             raise Error("org.freedesktop.DBus.Error.InvalidArgs", "Scope has no PIDs. Refusing.")

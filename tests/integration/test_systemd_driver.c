@@ -274,7 +274,8 @@ Test(systemd_driver, nested_slices_and_a_unit_that_is_a_slice)
 	SD_OK("create", "--bundle", fake.bundle, "c2");
 	yajl_val s = unit_record("machine-pod1.slice");
 	cr_assert_not_null(s);
-	cr_expect_str_eq(ctt_json_get_string(s, ".Wants.value"), "machine.slice");
+	cr_expect_str_eq(ctt_json_get_string(s, ".Wants.type"), "Array");
+	cr_expect_str_eq(ctt_json_get_string(s, ".Wants.value[0]"), "machine.slice");
 	cr_expect_null(ctt_json_get(s, ".Delegate"), "a slice is not delegated");
 	free(actual);
 	actual = proc_cgroup(state_pid("c2"));
