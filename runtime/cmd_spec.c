@@ -2,7 +2,6 @@
  * `runc spec`), never over an existing one. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "libct/base/cleanup.h"
 #include "oci/spec_default.h"
 #include "runtime/ctrun.h"
+#include "runtime/flags.h"
 #include "runtime/log.h"
 
 static int write_all(int fd, const char *s, size_t len)
@@ -52,32 +52,17 @@ static int write_new_file(const char *path, const char *text, struct ct_error *e
 int cmd_spec(const struct ct_globals *g, int argc, char **argv)
 {
 	(void)g;
-	static const struct option options[] = {
-		{"bundle", required_argument, NULL, 'b'},
-		{"rootless", no_argument, NULL, 'r'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *bundle = ".";
 	struct oci_spec_opts opts = {.rootless = false};
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:b:h", options)) != -1) {
-		switch (c) {
-		case 'b':
-			bundle = optarg;
-			break;
-		case 'r':
-			opts.rootless = true;
-			break;
-		case 'h':
-			printf("Usage: ctrun spec [--bundle DIR] [--rootless]\n");
-			return 0;
-		default:
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+	const struct ct_flag flags[] = {
+		{"bundle", 'b', CT_FLAG_TEXT, &bundle},
+		{"rootless", 0, CT_FLAG_TRUE, &opts.rootless},
+		{NULL},
+	};
+	const struct ct_command_line line = {"[--bundle DIR] [--rootless]", flags, 0, 0};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 	opts.uid = geteuid();
 	opts.gid = getegid();
 
