@@ -120,7 +120,9 @@ static int type_error(struct oci_walk *w, const char *expected, yajl_val v)
 
 /* ---- scalars ---- */
 
-static void store_uint(void *dst, unsigned width, uint64_t u)
+/* Signed values too: the low width bytes of a two's-complement int64_t are the narrower
+ * integer's. */
+static void store_bits(void *dst, unsigned width, uint64_t u)
 {
 	switch (width) {
 	case 1:
@@ -134,24 +136,6 @@ static void store_uint(void *dst, unsigned width, uint64_t u)
 		break;
 	default:
 		*(uint64_t *)dst = u;
-		break;
-	}
-}
-
-static void store_int(void *dst, unsigned width, int64_t i)
-{
-	switch (width) {
-	case 1:
-		*(int8_t *)dst = (int8_t)i;
-		break;
-	case 2:
-		*(int16_t *)dst = (int16_t)i;
-		break;
-	case 4:
-		*(int32_t *)dst = (int32_t)i;
-		break;
-	default:
-		*(int64_t *)dst = i;
 		break;
 	}
 }
@@ -179,13 +163,13 @@ enum oci_integer_result oci_integer_store(const struct oci_type *t, const char *
 		bool negative = text[0] == '-' && strspn(text + 1, "0") != strlen(text + 1);
 		if (negative || errno == ERANGE || u > t->umax)
 			return OCI_OUT_OF_RANGE;
-		store_uint(dst, t->width, u);
+		store_bits(dst, t->width, u);
 		return OCI_INTEGER_STORED;
 	}
 	int64_t i = strtoll(text, NULL, 10);
 	if (errno == ERANGE || i < t->min || i > t->max)
 		return OCI_OUT_OF_RANGE;
-	store_int(dst, t->width, i);
+	store_bits(dst, t->width, (uint64_t)i);
 	return OCI_INTEGER_STORED;
 }
 

@@ -21,18 +21,14 @@ static uint64_t load_uint(const void *p, unsigned width)
 	}
 }
 
+/* The same bits, the top one of the width the sign. */
 static int64_t load_int(const void *p, unsigned width)
 {
-	switch (width) {
-	case 1:
-		return *(const int8_t *)p;
-	case 2:
-		return *(const int16_t *)p;
-	case 4:
-		return *(const int32_t *)p;
-	default:
-		return *(const int64_t *)p;
-	}
+	uint64_t u = load_uint(p, width);
+	if (width >= sizeof(u))
+		return (int64_t)u;
+	uint64_t sign = UINT64_C(1) << (8 * width - 1);
+	return (int64_t)(u ^ sign) - (int64_t)sign;
 }
 
 /* The length of an OCI_ARRAY / OCI_MAP value ({items, len}). */
