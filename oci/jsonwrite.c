@@ -1,6 +1,7 @@
 /* Struct -> JSON and struct-over-struct by the descriptor tables (see jsonwrite.h). */
 #include "oci/jsonwrite.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -184,4 +185,31 @@ void oci_merge_object(const struct oci_field *fields, void *dst, void *src)
 		if (f->present != OCI_NO_PRESENCE)
 			*(bool *)((char *)dst + f->present) = true;
 	}
+}
+
+char *oci_json_generate(void (*gen)(yajl_gen g, const void *arg), const void *arg, bool pretty,
+			const char *what, struct ct_error *err)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	if (!g)
+		return ct_error_sys(err, ENOMEM, "%s", what), NULL;
+	if (pretty) {
+		yajl_gen_config(g, yajl_gen_beautify, 1);
+		yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	}
+	gen(g, arg);
+	const unsigned char *buf;
+	size_t len;
+	char *out = NULL;
+	if (yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok && (out = malloc(len + 2))) {
+		memcpy(out, buf, len);
+		/* yajl's beautifier ends the document with a newline; make sure of it */
+		if (pretty && (len == 0 || out[len - 1] != '\n'))
+			out[len++] = '\n';
+		out[len] = '\0';
+	}
+	yajl_gen_free(g);
+	if (!out)
+		ct_error_sys(err, ENOMEM, "%s", what);
+	return out;
 }

@@ -4,6 +4,7 @@
 #ifndef OCI_JSONWRITE_H
 #define OCI_JSONWRITE_H
 
+#include <stdbool.h>
 #include <yajl/yajl_gen.h>
 
 #include "libct/base/error.h"
@@ -18,5 +19,11 @@ void oci_write_object(yajl_gen g, const struct oci_field *fields, const void *ob
  * that objects both give are merged member by member. What src gives is moved out of it
  * (src is left to oci_walk_free as usual). */
 void oci_merge_object(const struct oci_field *fields, void *dst, void *src);
+
+/* A generated document as text: gen(g, arg) writes it into a fresh generator, two-space
+ * indented when pretty (the text then ends with a newline). The malloc'd text, or NULL with
+ * ENOMEM in err, its message `what`. */
+char *oci_json_generate(void (*gen)(yajl_gen g, const void *arg), const void *arg, bool pretty,
+			const char *what, struct ct_error *err);
 
 #endif
