@@ -8,24 +8,11 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
 #include "oci/spec_default.h"
 #include "runtime/ctrun.h"
 #include "runtime/flags.h"
 #include "runtime/log.h"
-
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* O_EXCL: a config.json someone wrote by hand is never replaced, not even by a race. */
 static int write_new_file(const char *path, const char *text, struct ct_error *err)
@@ -36,7 +23,7 @@ static int write_new_file(const char *path, const char *text, struct ct_error *e
 		return ct_error_plain(err, 0, "\"%s\" already exists", path);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "create \"%s\"", path);
-	if (write_all(fd, text, strlen(text)) < 0) {
+	if (ct_write_all(fd, text, strlen(text)) < 0) {
 		ct_error_sys(err, errno, "write \"%s\"", path);
 		unlink(path); /* a half-written config.json would only mislead */
 		return -1;

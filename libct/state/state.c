@@ -573,20 +573,6 @@ static int gen_state_file(yajl_gen g, const struct ct_state *st)
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
-static int write_all(int fd, const unsigned char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int write_new_file(int dirfd, const char *name, const unsigned char *buf, size_t len,
 			  struct ct_error *err)
 {
@@ -594,7 +580,7 @@ static int write_new_file(int dirfd, const char *name, const unsigned char *buf,
 		openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "create \"%s\"", name);
-	if (write_all(fd, buf, len) < 0)
+	if (ct_write_all(fd, buf, len) < 0)
 		return ct_error_sys(err, errno, "write \"%s\"", name);
 	return 0;
 }
