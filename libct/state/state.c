@@ -379,10 +379,7 @@ int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_con
  * removed, never followed. */
 static int remove_contents(int dirfd, struct ct_error *err)
 {
-	_cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return ct_error_sys(err, errno, "open");
-	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	_cleanup_closedir_ DIR *dir = ct_opendir_at(dirfd);
 	if (!dir)
 		return ct_error_sys(err, errno, "open");
 	struct dirent *de;
@@ -884,11 +881,7 @@ int ct_state_list_ids(int rootfd, char ***ids, size_t *n, struct ct_error *err)
 {
 	*ids = NULL;
 	*n = 0;
-	/* a fresh open file description: a dup would share (and move) rootfd's offset */
-	_cleanup_close_ int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return ct_error_sys(err, errno, "list the state root");
-	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	_cleanup_closedir_ DIR *dir = ct_opendir_at(rootfd);
 	if (!dir)
 		return ct_error_sys(err, errno, "list the state root");
 	char **found = NULL;
