@@ -99,11 +99,7 @@ static int update(struct ct_container *c, struct oci_resources *upd, struct ct_e
 		return ct_error_plain(err, EINVAL, "cannot update a container that is stopped");
 	struct ct_cgroup *cg = NULL;
 	struct oci_resources *merged = NULL;
-	int rc = ct_container_cgroup_open(&c->state, &cg, err);
-	if (rc == 0 && !cg)
-		rc = ct_error_plain(err, ENOENT,
-				    "the container has no cgroup (created with "
-				    "--cgroup-manager disabled)");
+	int rc = ct_container_cgroup_require(&c->state, "", &cg, err);
 	if (rc == 0)
 		rc = current_resources(c, &merged, err);
 	if (rc == 0) {
