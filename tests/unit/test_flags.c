@@ -22,8 +22,9 @@ static int take_called(void *to, const char *command, const char *argument)
 	return 0;
 }
 
-/* Parses "cmd" plus args with a table of every kind; *positional: argv + optind's first. */
-static int parse(struct values *v, int max_args, const char *const *args, const char **first)
+/* Parses argv ("cmd" first, NULL last) with a table of every kind; *first: the first
+ * positional argument. */
+static int parse(struct values *v, int max_args, char **argv, const char **first)
 {
 	const struct ct_flag flags[] = {
 		{"on", 'o', CT_FLAG_TRUE, &v->on},
@@ -36,12 +37,9 @@ static int parse(struct values *v, int max_args, const char *const *args, const 
 		{NULL},
 	};
 	const struct ct_command_line line = {"[flags] ID", flags, 1, max_args};
-	static char *argv[32];
 	int argc = 0;
-	argv[argc++] = "cmd";
-	for (; args[argc - 1]; argc++)
-		argv[argc] = (char *)args[argc - 1];
-	argv[argc] = NULL;
+	while (argv[argc])
+		argc++;
 	optind = 0; /* getopt_long: full reinitialisation */
 	int rc = ct_parse_command_line(argc, argv, &line);
 	if (first)
@@ -49,7 +47,7 @@ static int parse(struct values *v, int max_args, const char *const *args, const 
 	return rc;
 }
 
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define ARGS(...) ((char *[]){"cmd", __VA_ARGS__, NULL})
 
 Test(flags, every_kind_long_and_short)
 {
