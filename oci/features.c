@@ -199,7 +199,7 @@ static void gen_annotations(yajl_gen g, const struct oci_features_info *info)
 	yajl_gen_map_close(g);
 }
 
-static void gen_document(yajl_gen g, const void *arg)
+static int gen_document(yajl_gen g, const void *arg)
 {
 	const struct oci_features_info *info = arg;
 	yajl_gen_map_open(g);
@@ -209,7 +209,7 @@ static void gen_document(yajl_gen g, const void *arg)
 	gen_string(g, OCI_VERSION_MAX);
 	gen_members(g, NULL, features_top_lists, features_top_children);
 	gen_annotations(g, info);
-	yajl_gen_map_close(g);
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
 /* yajl's beautifier spreads an empty array over three lines; "hooks": [] reads better. Copies
@@ -244,7 +244,7 @@ static size_t collapse_empty_arrays(char *out, const char *text, size_t len)
 
 char *oci_features_json(const struct oci_features_info *info, struct ct_error *err)
 {
-	char *text = oci_json_generate(gen_document, info, true, "generate features", err);
+	char *text = oci_json_document(gen_document, info, true, "generate features", err);
 	if (text) /* in place: the collapsed text is never longer */
 		text[collapse_empty_arrays(text, text, strlen(text))] = '\0';
 	return text;

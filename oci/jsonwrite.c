@@ -187,29 +187,41 @@ void oci_merge_object(const struct oci_field *fields, void *dst, void *src)
 	}
 }
 
-char *oci_json_generate(void (*gen)(yajl_gen g, const void *arg), const void *arg, bool pretty,
-			const char *what, struct ct_error *err)
+char *oci_json_generate(int (*gen)(yajl_gen g, const void *arg), const void *arg, bool pretty,
+			size_t *len)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	if (!g)
-		return ct_error_sys(err, ENOMEM, "%s", what), NULL;
+		return errno = ENOMEM, NULL;
 	if (pretty) {
 		yajl_gen_config(g, yajl_gen_beautify, 1);
 		yajl_gen_config(g, yajl_gen_indent_string, "  ");
 	}
-	gen(g, arg);
 	const unsigned char *buf;
-	size_t len;
+	size_t n;
 	char *out = NULL;
-	if (yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok && (out = malloc(len + 2))) {
-		memcpy(out, buf, len);
+	if (gen(g, arg) != 0 || yajl_gen_get_buf(g, &buf, &n) != yajl_gen_status_ok)
+		errno = EINVAL;
+	else if (!(out = malloc(n + 2)))
+		errno = ENOMEM;
+	if (out) {
+		memcpy(out, buf, n);
 		/* yajl's beautifier ends the document with a newline; make sure of it */
-		if (pretty && (len == 0 || out[len - 1] != '\n'))
-			out[len++] = '\n';
-		out[len] = '\0';
+		if (pretty && (n == 0 || out[n - 1] != '\n'))
+			out[n++] = '\n';
+		out[n] = '\0';
+		if (len)
+			*len = n;
 	}
 	yajl_gen_free(g);
-	if (!out)
-		ct_error_sys(err, ENOMEM, "%s", what);
 	return out;
+}
+
+char *oci_json_document(int (*gen)(yajl_gen g, const void *arg), const void *arg, bool pretty,
+			const char *what, struct ct_error *err)
+{
+	char *text = oci_json_generate(gen, arg, pretty, NULL);
+	if (!text)
+		ct_error_sys(err, errno, "%s", what);
+	return text;
 }

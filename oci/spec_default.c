@@ -244,7 +244,7 @@ static void gen_linux(yajl_gen g, const struct oci_spec_opts *opts)
 	yajl_gen_map_close(g);
 }
 
-static void gen_document(yajl_gen g, const void *arg)
+static int gen_document(yajl_gen g, const void *arg)
 {
 	const struct oci_spec_opts *opts = arg;
 	yajl_gen_map_open(g);
@@ -254,10 +254,10 @@ static void gen_document(yajl_gen g, const void *arg)
 	gen_key_string(g, "hostname", "ctrun");
 	gen_mounts(g, opts->rootless);
 	gen_linux(g, opts);
-	yajl_gen_map_close(g);
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
 char *oci_spec_default_json(const struct oci_spec_opts *opts, struct ct_error *err)
 {
-	return oci_json_generate(gen_document, opts, true, "generate config.json", err);
+	return oci_json_document(gen_document, opts, true, "generate config.json", err);
 }

@@ -409,7 +409,7 @@ static void gen_state(yajl_gen g, const struct ct_seccomp_state *st)
 	yajl_gen_map_close(g);
 }
 
-static void gen_process_state(yajl_gen g, const void *arg)
+static int gen_process_state(yajl_gen g, const void *arg)
 {
 	const struct ct_seccomp_state *st = arg;
 	yajl_gen_map_open(g);
@@ -424,12 +424,12 @@ static void gen_process_state(yajl_gen g, const void *arg)
 		gen_kv(g, "metadata", st->metadata);
 	gen_str(g, "state");
 	gen_state(g, st);
-	yajl_gen_map_close(g);
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
 char *ct_seccomp_state_json(const struct ct_seccomp_state *st, struct ct_error *err)
 {
-	return oci_json_generate(gen_process_state, st, false, "seccomp listener state", err);
+	return oci_json_document(gen_process_state, st, false, "seccomp listener state", err);
 }
 
 static int connect_listener(const char *path, struct ct_error *err)

@@ -1,6 +1,7 @@
 /* oci/jsonwrite.c: a LinuxResources object written back is what was read, and a second one
  * laid over it replaces what it gives and keeps the rest. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,9 +112,10 @@ static const struct oci_field narrow_fields[] = {
 	{NULL},
 };
 
-static void gen_narrow(yajl_gen g, const void *arg)
+static int gen_narrow(yajl_gen g, const void *arg)
 {
 	oci_write_object(g, narrow_fields, arg);
+	return 0;
 }
 
 Test(jsonwrite, narrow_signed_integers_keep_their_sign)
@@ -125,14 +127,29 @@ Test(jsonwrite, narrow_signed_integers_keep_their_sign)
 	cr_expect_eq(n.i8, INT8_MIN);
 	cr_expect_eq(n.i16, -300);
 	cr_expect_eq(n.i32, INT32_MIN);
-	struct ct_error err = {0};
-	char *text = oci_json_generate(gen_narrow, &n, false, "narrow", &err);
-	cr_assert_not_null(text, "%s", err.msg);
+	size_t len;
+	char *text = oci_json_generate(gen_narrow, &n, false, &len);
+	cr_assert_not_null(text, "%s", strerror(errno));
+	cr_expect_eq(len, strlen(text));
 	cr_expect_str_eq(text, "{\"i8\":-128,\"i16\":-300,\"i32\":-2147483648}");
 	free(text);
 	n = (struct narrow){.i8 = 127, .i16 = -1, .i32 = 1};
-	text = oci_json_generate(gen_narrow, &n, true, "narrow", &err);
-	cr_assert_not_null(text, "%s", err.msg);
+	text = oci_json_generate(gen_narrow, &n, true, NULL);
+	cr_assert_not_null(text, "%s", strerror(errno));
 	cr_expect_str_eq(text, "{\n  \"i8\": 127,\n  \"i16\": -1,\n  \"i32\": 1\n}\n");
 	free(text);
+}
+
+static int gen_refused(yajl_gen g, const void *arg)
+{
+	(void)arg;
+	yajl_gen_map_open(g);
+	return -1;
+}
+
+Test(jsonwrite, a_generator_that_fails_gives_no_text)
+{
+	errno = 0;
+	cr_expect_null(oci_json_generate(gen_refused, NULL, true, NULL));
+	cr_expect_eq(errno, EINVAL, "errno %d", errno);
 }
