@@ -17,21 +17,7 @@
 
 #include "tests/lib/container.h"
 
-/* Host mounts a test made (submounts of bind sources), detached before the clean-up. */
-static char *host_mounts[4];
-static unsigned n_host_mounts;
-
-static void mounts_fini(void)
-{
-	while (n_host_mounts) {
-		char *p = host_mounts[--n_host_mounts];
-		umount2(p, MNT_DETACH);
-		free(p);
-	}
-	lc_cleanup();
-}
-
-TestSuite(mounts, .fini = mounts_fini);
+TestSuite(mounts, .fini = lc_cleanup);
 
 #define ID "mnt"
 
@@ -52,15 +38,13 @@ static char *host_dir(void)
 	return dir;
 }
 
-/* A tmpfs on dir/sub, detached by mounts_fini(): a bind source with a submount. */
+/* A tmpfs on dir/sub: a bind source with a submount. */
 static void host_submount(const char *dir)
 {
-	cr_assert_lt(n_host_mounts, 4);
 	char *sub = ctt_path(dir, "sub");
 	ctt_mkdir_p(sub);
-	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, "size=1m"), 0, "mount %s: %s", sub,
-		     strerror(errno));
-	host_mounts[n_host_mounts++] = sub;
+	ctt_mount_tmpfs(sub, 0, "size=1m");
+	free(sub);
 }
 
 /* mt_init(t) and a host_dir() with a submount, returned. */
@@ -1201,10 +1185,8 @@ Test(mounts, host_node_of_another_device_is_not_bound)
 			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":12}");
 	const char *argv[LC_WRAPPER_MAX];
 	lc_wrap_enosys(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, "badnode");
-	ctt_assert_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("run", "--bundle", t.bundle, "badnode"), "\"/dev/kmsg\"",
+			"not the device asked for (1:12)");
 	lc_assert_nothing_left(&t);
 }
 

@@ -128,7 +128,7 @@ Test(mounts_cmd, a_mount_made_from_outside_is_extra)
 	lc_ctrun(&r, &t, "mounts", ID);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(ctt_matches(r.out,
-			     "^ID +PARENT +TARGET +TYPE +SOURCE +PROPAGATION +PLANNED +OPTIONS$"),
+			      "^ID +PARENT +TARGET +TYPE +SOURCE +PROPAGATION +PLANNED +OPTIONS$"),
 		  "%s", r.out);
 	cr_expect(ctt_matches(r.out, "^[0-9]+ +[0-9]+ +/tmp +tmpfs +extra +[a-z:0-9,]+ +extra +rw"),
 		  "%s", r.out);
@@ -141,15 +141,10 @@ Test(mounts_cmd, unknown_and_stopped_containers_are_errors)
 {
 	struct lc t;
 	lc_init(&t);
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "mounts", "nosuch");
-	ctt_assert_error(&r, "nosuch");
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("mounts", "nosuch"), "nosuch");
 	lc_set_script(&t, "true");
 	lc_ok(&t, "run", "--keep", "--bundle", t.bundle, ID);
-	lc_ctrun(&r, &t, "mounts", ID);
-	ctt_assert_error(&r, ID, "not running");
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("mounts", ID), ID, "not running");
 }
 
 static const char *features_backend(const char *const *wrapper)

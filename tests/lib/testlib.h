@@ -170,6 +170,10 @@ unsigned ctt_count_entries(const char *dir);
 /* A file of text in a fresh directory of the test's (ctt_tmpdir()): its path, malloc'd. */
 char *ctt_write_tmp(const char *name, const char *text);
 
+/* Mounts a tmpfs on the host's path (a directory of the test's), detached by ctt_cleanup()
+ * before the directories go. */
+void ctt_mount_tmpfs(const char *path, unsigned long flags, const char *data);
+
 /* chown -R -h uid:uid path (for a user namespace's mapped root). */
 void ctt_chown_tree(const char *path, unsigned uid);
 /* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
