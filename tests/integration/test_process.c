@@ -57,9 +57,7 @@ Test(process, args_are_passed_verbatim)
 	lc_init(&t);
 	lc_set_args(&t, (const char *const[]){"sh", "-c", "printf '[%s]\\n' \"$@\"", "sh", "a b",
 					      "it's", "\"q\"", "$HOME", "", NULL});
-	char *out = lc_run_output(&t);
-	cr_expect_str_eq(out, "[a b]\n[it's]\n[\"q\"]\n[$HOME]\n[]\n");
-	free(out);
+	lc_assert_run_output(&t, "[a b]\n[it's]\n[\"q\"]\n[$HOME]\n[]\n");
 }
 
 /* process.env and nothing of ctrun's own environment (make sets CTRUN for the tests). */
@@ -87,9 +85,7 @@ Test(process, path_finds_the_executable)
 	cr_assert_eq(chmod(prog, 0755), 0);
 	ctt_config_set(t.bundle, ".process.env[0]", "\"PATH=/opt/tools:/bin\"");
 	lc_set_args(&t, (const char *const[]){"greet", NULL});
-	char *out = lc_run_output(&t);
-	cr_expect_str_eq(out, "greeted via /opt/tools:/bin\n");
-	free(out);
+	lc_assert_run_output(&t, "greeted via /opt/tools:/bin\n");
 	free(prog);
 }
 

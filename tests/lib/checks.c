@@ -78,6 +78,13 @@ void lc_assert_sh_output(const struct lc *t, const char *script, const char *wan
 	free(out);
 }
 
+void lc_assert_run_output(const struct lc *t, const char *want)
+{
+	char *out = lc_run_output(t);
+	cr_expect_str_eq(out, want, "the output of process.args");
+	free(out);
+}
+
 void lc_assert_status(const struct lc *t, const char *id, const char *want)
 {
 	char *status = lc_status(t, id);

@@ -93,6 +93,8 @@ char *lc_sh_output(const struct lc *t, const char *script);
 char *lc_run_output(const struct lc *t);
 /* lc_sh_output() of script is exactly want. */
 void lc_assert_sh_output(const struct lc *t, const char *script, const char *want);
+/* The container runs its process.args as they are and writes exactly want. */
+void lc_assert_run_output(const struct lc *t, const char *want);
 
 /* `state ID`, which must succeed, parsed. */
 yajl_val lc_state(const struct lc *t, const char *id);
