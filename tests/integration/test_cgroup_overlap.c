@@ -52,14 +52,13 @@ Test(cgroup_overlap, hierarchies_made_after_the_clone_hold_limits_and_devices)
 	ctt_config_set(t.bundle, ".linux.resources",
 		       "{\"pids\": {\"limit\": 42}, \"cpu\": {\"shares\": 300},"
 		       " \"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
-	lc_set_script(&t, "cd /sys/fs/cgroup; cat pids/pids.max cpu/cpu.shares; "
+	struct ctt_result r;
+	lc_debug_run_sh(&r, &t, ID, "cd /sys/fs/cgroup; cat pids/pids.max cpu/cpu.shares; "
 			  "grep -qx 1 pids/cgroup.procs && echo init-in-pids; grep -E "
 			  "':(pids|devices|memory):' "
 			  "/proc/self/cgroup | cut -d: -f3 | sort -u; echo x > /dev/null && "
 			  "echo null-ok; grep -q '^a' devices/devices.list || echo no-wildcard; "
 			  "grep -q '^c 1:3 rwm$' devices/devices.list && echo null-listed");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, MADE_AFTER_CLONE), "%s", r.err);
 	cr_expect_str_eq(r.out, "42\n300\ninit-in-pids\n/\nnull-ok\nno-wildcard\nnull-listed\n");
@@ -78,9 +77,8 @@ Test(cgroup_overlap, without_a_network_namespace_all_before_the_clone)
 	cgt_use_path(&t, "nonet");
 	lc_namespace_set(&t, "network", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 43}}");
-	lc_set_script(&t, "cat /sys/fs/cgroup/pids/pids.max");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, "cat /sys/fs/cgroup/pids/pids.max");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect_null(strstr(r.err, MADE_AFTER_CLONE), "%s", r.err);
 	cr_expect_str_eq(r.out, "43\n", "%s", r.err);

@@ -1041,9 +1041,8 @@ Test(mounts, mount_label_without_selinux_is_ignored)
 	ctt_config_set(t.bundle, ".linux.mountLabel",
 		       "\"system_u:object_r:container_file_t:s0:c1,c2\"");
 	lc_add_tmpfs(&t, "/t", NULL);
-	lc_set_script(&t, MOUNTINFO "echo ran");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, MOUNTINFO "echo ran");
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
 	cr_expect(ctt_matches(r.out, "^ran$"), "%s", r.out);
 	free(assert_mounted(r.out, "/t", "tmpfs"));

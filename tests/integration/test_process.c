@@ -329,9 +329,8 @@ Test(process, ambient_raises_what_the_kernel_allows)
 				" \"permitted\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
 				" \"inheritable\": [\"CAP_KILL\"],"
 				" \"ambient\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]}");
-	lc_set_script(&t, "grep Cap /proc/self/status");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, "grep Cap /proc/self/status");
 	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
 	assert_cap_sets(r.out, (struct cap_sets){CAP(5) | CAP(10), CAP(5), CAP(5), CAP(5), CAP(5)});
 	cr_expect(ctt_matches(r.err,

@@ -93,9 +93,8 @@ static void assert_root_inside(const char *const *enosys_args, const char *metho
 	const char *wrapper[LC_WRAPPER_MAX];
 	userns_init(&t);
 	lc_wrap_enosys(&t, wrapper, enosys_args);
-	lc_set_script(&t, "id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, "id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map");
 	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
 	cr_expect(ctt_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"),
 		  "got:\n%s", r.out);

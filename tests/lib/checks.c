@@ -85,6 +85,18 @@ void lc_assert_run_output(const struct lc *t, const char *want)
 	free(out);
 }
 
+void lc_assert_start_with_setup(const struct lc *t, const char *id, bool with_setup)
+{
+	struct ctt_result r;
+	lc_debug_run_sh(&r, t, id, "echo ran; exit 5");
+	cr_expect_eq(r.status, 5, "%s", r.err);
+	cr_expect_str_eq(r.out, "ran\n");
+	bool sent_with_setup = strstr(r.err, "START sent with the set-up") != NULL;
+	cr_expect_eq(sent_with_setup, with_setup, "START %s with the set-up:\n%s",
+		     sent_with_setup ? "sent" : "not sent", r.err);
+	ctt_result_free(&r);
+}
+
 void lc_assert_status(const struct lc *t, const char *id, const char *want)
 {
 	char *status = lc_status(t, id);

@@ -87,6 +87,8 @@ void lc_okv(const struct lc *t, const char *const *args);
 
 /* `run --bundle B id` of `sh -c script` (process.args set so); returns its exit status. */
 int lc_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script);
+/* The same with --debug: what ctrun logged is in r->err. */
+int lc_debug_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script);
 /* `run --bundle B ID` of `sh -c script`; expects exit 0 and returns stdout (malloc'd). */
 char *lc_sh_output(const struct lc *t, const char *script);
 /* The same for process.args as configured. */
@@ -162,6 +164,11 @@ pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 /* `ctrun --root ROOT args...` fails as ctt_assert_error() checks, with each needle. */
 void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles);
 #define lc_assert_fails(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))
+
+/* `--debug run` of id with a program that writes "ran" and exits 5: it runs once, after the
+ * set-up, with its output and status, and START went with the set-up (no round trip)
+ * exactly when with_setup. */
+void lc_assert_start_with_setup(const struct lc *t, const char *id, bool with_setup);
 
 /* Both `create` and `run` of id fail as ctt_assert_error() checks, and leave nothing. */
 void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles);
