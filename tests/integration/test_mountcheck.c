@@ -39,14 +39,9 @@ static char *source_with_submount(void)
 static void every_kind(const struct lc *t, const char *dir)
 {
 	char *file = ctt_path(dir, "f");
-	lc_add_mount(t, "/ro", "bind", dir, "bind,ro,nosuid");
+	lc_add_option_mounts(t, dir);
 	lc_add_mount(t, "/rw", "bind", dir, "bind,rw");
 	lc_add_mount(t, "/file", "bind", file, "bind,ro");
-	lc_add_mount(t, "/rro", "bind", dir, "rbind,rro,rnodev");
-	lc_add_mount(t, "/t", "tmpfs", "tmpfs", "size=1m,mode=0700,noatime,nodev,noexec");
-	lc_add_mount(t, "/strict", "tmpfs", "tmpfs", "strictatime,nosymfollow,nodiratime");
-	lc_add_mount(t, "/shared", "tmpfs", "tmpfs", "shared");
-	lc_add_mount(t, "/slave", "bind", "rootfs/shared", "bind,slave");
 	lc_add_mount(t, "/unbindable", "tmpfs", "tmpfs", "unbindable");
 	lc_add_mount(t, "/private", "tmpfs", "tmpfs", "private");
 	lc_config_append(t, ".linux.maskedPaths", "\"/etc/passwd\"");

@@ -50,12 +50,7 @@ static void many_mounts(const struct lc *t)
 	char *shared = lc_rootfs_path(t, "shared");
 	ctt_mkdir_p(shared);
 	free(shared);
-	lc_add_mount(t, "/ro", "bind", "rootfs/etc", "bind,ro,nosuid");
-	lc_add_mount(t, "/t", "tmpfs", "tmpfs", "size=1m,mode=0700,noatime,nodev,noexec");
-	lc_add_mount(t, "/rro", "bind", "rootfs/etc", "rbind,rro,rnodev");
-	lc_add_mount(t, "/strict", "tmpfs", "tmpfs", "strictatime,nosymfollow,nodiratime");
-	lc_add_mount(t, "/shared", "tmpfs", "tmpfs", "shared");
-	lc_add_mount(t, "/slave", "bind", "rootfs/shared", "bind,slave");
+	lc_add_option_mounts(t, "rootfs/etc");
 	lc_set_script(t, "grep -E ' /(ro|t|rro|strict|shared|slave) ' /proc/self/mountinfo; "
 			 "if touch /ro/x 2>/dev/null; then echo ro-writable; fi; "
 			 "touch /shared/f && ls /slave; "

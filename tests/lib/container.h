@@ -53,6 +53,12 @@ void lc_add_mount(const struct lc *t, const char *dest, const char *type, const 
 /* lc_add_mount() of a tmpfs. */
 void lc_add_tmpfs(const struct lc *t, const char *dest, const char *options);
 
+/* Mounts with options of every kind, in this order: /ro, a read-only nosuid bind of source;
+ * /t, a tmpfs with data and flags; /rro, an rbind of source with rro and rnodev; /strict,
+ * a tmpfs with atime flags and nosymfollow; /shared, a shared tmpfs, and /slave, a slave
+ * bind of the bundle's rootfs/shared. */
+void lc_add_option_mounts(const struct lc *t, const char *source);
+
 /* Removes the entry of .mounts whose destination is dest (which must be there). */
 void lc_remove_mount(const struct lc *t, const char *dest);
 /* A mount the mount check must refuse: #7 a read-only tmpfs at /x, #8 a tmpfs at /y, which
