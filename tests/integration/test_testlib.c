@@ -44,8 +44,7 @@ Test(testlib, stdin_is_dev_null_by_default)
 {
 	struct ctt_result r;
 	ctt_run(&r, NULL, (const char *const[]){"cat", NULL});
-	cr_expect_eq(r.status, 0);
-	cr_expect_str_empty(r.out);
+	ctt_assert_output(&r, 0, "", "");
 	ctt_result_free(&r);
 }
 
@@ -94,8 +93,7 @@ Test(testlib, env_and_cwd)
 Test(testlib, missing_program_is_127)
 {
 	struct ctt_result r;
-	ctt_run(&r, NULL, (const char *const[]){"/nonexistent/program", NULL});
-	cr_expect_eq(r.status, 127);
+	cr_expect_eq(ctt_run(&r, NULL, (const char *const[]){"/nonexistent/program", NULL}), 127);
 	ctt_result_free(&r);
 }
 
