@@ -297,8 +297,9 @@ int ct_lifecycle_restore(const struct ct_lifecycle_opts *lc, const struct ct_cri
 	ct_criu_opts_init(&r.opts);
 	sigset_t signals;
 	ct_forwarded_signals(&signals);
-	sigprocmask(SIG_BLOCK, &signals, NULL);
 	struct ct_container c;
+	/* signals stay deliverable while criu works: a restore stuck in criu (an image with
+	 * cut pages can hang it) can be ended by SIGTERM; the foreground blocks them after */
 	int rc = create_restored(lc, &r, &signals, &c);
 	restore_free(&r);
 	if (rc < 0)
@@ -307,5 +308,6 @@ int ct_lifecycle_restore(const struct ct_lifecycle_opts *lc, const struct ct_cri
 		ct_container_close(&c);
 		return 0;
 	}
+	sigprocmask(SIG_BLOCK, &signals, NULL);
 	return ct_container_foreground(&c, &signals, "restore", false);
 }

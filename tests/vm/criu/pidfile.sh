@@ -1,0 +1,11 @@
+# restore --detach --pid-file: the file names the restored init, as state does.
+echo run rc $(piped $R run -d --bundle $b $n)
+wait_for '[ "$(last)" -gt 3 ]'
+$R checkpoint --image-path $img $n
+echo checkpoint rc $?
+echo restore rc $(piped $R restore --detach --pid-file /tmp/$n.pid --image-path $img --bundle $b $n)
+pid=$($R state $n | sed -n 's/.*"pid": \([0-9]*\).*/\1/p')
+[ "$(cat /tmp/$n.pid)" = "$pid" ] && echo pid file matches
+[ -d /proc/$pid ] && echo init lives
+moves
+finish $n
