@@ -92,7 +92,7 @@ Test(flags, refusals_name_the_flag, .init = cr_redirect_stderr)
 		"ctrun cmd: --format: invalid value \"yaml\" (see 'ctrun cmd --help')\n"
 		"ctrun cmd: --count: invalid count \"-1\" (see 'ctrun cmd --help')\n"
 		"ctrun cmd: --interval: invalid duration \"0\" (see 'ctrun cmd --help')\n"
-		"ctrun cmd: flag '--text' needs an argument (see 'ctrun cmd --help')\n");
+		"ctrun cmd: flag needs an argument: '--text' (see 'ctrun cmd --help')\n");
 }
 
 Test(flags, positional_arguments_counted, .init = cr_redirect_stderr)
