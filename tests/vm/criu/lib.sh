@@ -27,7 +27,10 @@ piped() {
 }
 
 # last [ROOT]: the count so far (0 before the first).
-last() { tail -n 1 "${1:-$r}/log" 2>/dev/null || echo 0; }
+last() {
+	l=$(tail -n 1 "${1:-$r}/log" 2>/dev/null)
+	echo "${l:-0}"
+}
 
 # unbroken [ROOT]: the log is 1..N with no gap and no restart.
 unbroken() {
