@@ -109,7 +109,7 @@ static const struct feature_list features_memory_policy_lists[] = {
 };
 
 static const struct feature_object features_mount_extensions[] = {
-	{"idmap", features_idmap, NULL, NULL},
+	{"idmap", .flags = features_idmap},
 	END,
 };
 
@@ -120,14 +120,14 @@ static const struct feature_list features_linux_lists[] = {
 };
 
 static const struct feature_object features_linux_children[] = {
-	{"cgroup", features_cgroup, NULL, NULL},
-	{"seccomp", features_seccomp, features_seccomp_lists, NULL},
-	{"apparmor", features_apparmor, NULL, NULL},
-	{"selinux", features_selinux, NULL, NULL},
-	{"intelRdt", features_intel_rdt, NULL, NULL},
-	{"mountExtensions", NULL, NULL, features_mount_extensions},
-	{"netDevices", features_net_devices, NULL, NULL},
-	{"memoryPolicy", NULL, features_memory_policy_lists, NULL},
+	{"cgroup", .flags = features_cgroup},
+	{"seccomp", .flags = features_seccomp, .lists = features_seccomp_lists},
+	{"apparmor", .flags = features_apparmor},
+	{"selinux", .flags = features_selinux},
+	{"intelRdt", .flags = features_intel_rdt},
+	{"mountExtensions", .children = features_mount_extensions},
+	{"netDevices", .flags = features_net_devices},
+	{"memoryPolicy", .lists = features_memory_policy_lists},
 	END,
 };
 
@@ -138,7 +138,7 @@ static const struct feature_list features_top_lists[] = {
 };
 
 static const struct feature_object features_top_children[] = {
-	{"linux", NULL, features_linux_lists, features_linux_children},
+	{"linux", .lists = features_linux_lists, .children = features_linux_children},
 	END,
 };
 

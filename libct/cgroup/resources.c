@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/vaformat.h"
 #include "libct/cgroup/convert.h"
 #include "libct/cgroup/internal.h"
 
@@ -49,10 +50,7 @@ struct cg_row {
 static int put(struct cg_value *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int put(struct cg_value *out, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(out->value, sizeof(out->value), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(out->value, fmt);
 	return 1;
 }
 
@@ -506,10 +504,7 @@ static void warn(const struct cg_ctx *c, const char *fmt, ...)
 	if (!c->cg->warn)
 		return;
 	char msg[768];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(msg, fmt);
 	c->cg->warn(msg);
 }
 
