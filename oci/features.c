@@ -108,11 +108,6 @@ static const struct feature_list features_memory_policy_lists[] = {
 	END,
 };
 
-static const struct feature_object features_mount_extensions[] = {
-	{"idmap", .flags = features_idmap},
-	END,
-};
-
 static const struct feature_list features_linux_lists[] = {
 	{"namespaces", features_namespaces},
 	{"capabilities", oci_capability_names},
@@ -125,21 +120,21 @@ static const struct feature_object features_linux_children[] = {
 	{"apparmor", .flags = features_apparmor},
 	{"selinux", .flags = features_selinux},
 	{"intelRdt", .flags = features_intel_rdt},
-	{"mountExtensions", .children = features_mount_extensions},
+	{"mountExtensions",
+	 .children = (const struct feature_object[]){{"idmap", .flags = features_idmap}, END}},
 	{"netDevices", .flags = features_net_devices},
 	{"memoryPolicy", .lists = features_memory_policy_lists},
 	END,
 };
 
-static const struct feature_list features_top_lists[] = {
-	{"hooks", features_hooks},
-	{"mountOptions", features_mount_options},
-	END,
-};
-
-static const struct feature_object features_top_children[] = {
-	{"linux", .lists = features_linux_lists, .children = features_linux_children},
-	END,
+/* The document's members after the versions. */
+static const struct feature_object features_top = {
+	.lists = (const struct feature_list[]){{"hooks", features_hooks},
+					       {"mountOptions", features_mount_options},
+					       END},
+	.children = (const struct feature_object[]){{"linux", .lists = features_linux_lists,
+						     .children = features_linux_children},
+						    END},
 };
 
 /* ---- the generator ---- */
@@ -207,7 +202,7 @@ static int gen_document(yajl_gen g, const void *arg)
 	gen_string(g, OCI_VERSION_MIN);
 	gen_string(g, "ociVersionMax");
 	gen_string(g, OCI_VERSION_MAX);
-	gen_members(g, NULL, features_top_lists, features_top_children);
+	gen_members(g, features_top.flags, features_top.lists, features_top.children);
 	gen_annotations(g, info);
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
