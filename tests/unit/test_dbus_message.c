@@ -193,3 +193,16 @@ Test(dbus_address, unix_sockets_by_path_or_abstract_name)
 	cr_expect(strstr(err.msg, "tcp:host=x"), "%s", err.msg);
 	cr_expect_eq(ct_dbus_address_parse("unix:path=/a%zz", &sa, &len, &err), -1);
 }
+
+/* dbus-specification "Valid Object Paths": '/' or '/'-joined elements of [A-Za-z0-9_]. */
+Test(dbus_message, object_paths_are_checked_as_the_specification_says)
+{
+	static const char *const valid[] = {"/", "/a", "/org/freedesktop/systemd1",
+					    "/unit/ctrun_2dweb_2escope", "/A_9/b"};
+	static const char *const invalid[] = {"",     "a",    "//",   "/a/", "/a//b",
+					      "/a-b", "/a.b", "/a b", "/ä",  "/a/./b"};
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+		cr_expect(ct_dbus_object_path_valid(valid[i]), "%s", valid[i]);
+	for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
+		cr_expect_not(ct_dbus_object_path_valid(invalid[i]), "%s", invalid[i]);
+}
