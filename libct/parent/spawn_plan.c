@@ -679,6 +679,17 @@ const char *ct_process_path(const struct ct_spawn_opts *o)
 	return o->process_path ? o->process_path : "config.json: .process";
 }
 
+/* Nothing owned: every fd -1. */
+static void plan_reset(struct ct_init_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->ns.join_fds[i] = -1;
+	plan->sync.fd = plan->sync.exec_fifo_fd = plan->sync.own_fd_dir = plan->cgroup.fd =
+		plan->rootfs.caller_root = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
+}
+
 /* What the parts take of the options and the config, so that a step sees only its part. */
 static void plan_take_opts(const struct ct_spawn_opts *o, struct ct_init_plan *plan)
 {
@@ -702,15 +713,10 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		      struct ct_error *err)
 {
 	const struct oci_config *c = o->config;
-	memset(plan, 0, sizeof(*plan));
-	for (int i = 0; i < OCI_NS_COUNT; i++)
-		plan->ns.join_fds[i] = -1;
+	plan_reset(plan);
 	plan->opts = o;
 	plan->config = c;
 	plan_take_opts(o, plan);
-	plan->sync.fd = plan->sync.exec_fifo_fd = plan->sync.own_fd_dir = plan->cgroup.fd =
-		plan->rootfs.caller_root = -1;
-	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
 	if (!c->has_process)
 		return ct_error_plain(err, EINVAL, "config.json: .process: required to run");
 	plan->writes_proc = c->linux_.sysctl.len || ct_process_writes_proc(&c->process);
@@ -778,42 +784,52 @@ int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	return 0;
 }
 
-void ct_init_plan_free(struct ct_init_plan *plan)
+static void free_ns(struct ct_plan_ns *ns)
 {
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		ct_close_now(&plan->ns.join_fds[i]);
-	for (size_t i = 0; i < plan->rootfs.n_mounts; i++) {
-		ct_close_now(&plan->rootfs.mounts[i].flags.idmap_tree);
-		free(plan->rootfs.mounts[i].bind_source);
-		free(plan->rootfs.mounts[i].flags.data);
+		ct_close_now(&ns->join_fds[i]);
+	free(ns->uid_map);
+	free(ns->gid_map);
+}
+
+static void free_rootfs(struct ct_plan_rootfs *fs)
+{
+	for (size_t i = 0; i < fs->n_mounts; i++) {
+		ct_close_now(&fs->mounts[i].flags.idmap_tree);
+		free(fs->mounts[i].bind_source);
+		free(fs->mounts[i].flags.data);
 	}
-	free(plan->rootfs.mounts);
-	free(plan->process.rlimits);
-	free(plan->process.envp);
-	free(plan->process.home_var);
-	for (size_t i = 0; i < plan->rootfs.n_cgroup_v1; i++) {
-		free(plan->rootfs.cgroup_v1[i].dir);
-		free(plan->rootfs.cgroup_v1[i].options);
-		free(plan->rootfs.cgroup_v1[i].bind);
+	free(fs->mounts);
+	for (size_t i = 0; i < fs->n_cgroup_v1; i++) {
+		free(fs->cgroup_v1[i].dir);
+		free(fs->cgroup_v1[i].options);
+		free(fs->cgroup_v1[i].bind);
 	}
-	free(plan->rootfs.cgroup_v1);
-	free(plan->rootfs.cgroup2_bind);
+	free(fs->cgroup_v1);
+	free(fs->cgroup2_bind);
+	ct_close_now(&fs->caller_root);
+}
+
+static void free_process(struct ct_plan_process *proc)
+{
+	free(proc->rlimits);
+	free(proc->envp);
+	free(proc->home_var);
+	free(proc->argv);
+	ct_seccomp_prog_free(&proc->seccomp);
+}
+
+void ct_init_plan_free(struct ct_init_plan *plan)
+{
+	free_ns(&plan->ns);
+	free_rootfs(&plan->rootfs);
+	free_process(&plan->process);
 	free(plan->verify.expect);
-	free(plan->process.argv);
-	free(plan->ns.uid_map);
-	free(plan->ns.gid_map);
-	ct_seccomp_prog_free(&plan->process.seccomp);
 	ct_close_now(&plan->sync.exec_fifo_fd);
 	ct_close_now(&plan->sync.own_fd_dir);
-	ct_close_now(&plan->rootfs.caller_root);
 	ct_close_now(&plan->sync.fd);
 	ct_procfs_close(&plan->procfs);
 	ct_cgroup_self_join_close(&plan->cgroup.join);
 	ct_cgroup_self_join_close(&plan->cgroup.join_late);
-	memset(plan, 0, sizeof(*plan));
-	for (int i = 0; i < OCI_NS_COUNT; i++)
-		plan->ns.join_fds[i] = -1;
-	plan->sync.fd = plan->sync.exec_fifo_fd = plan->sync.own_fd_dir = plan->cgroup.fd =
-		plan->rootfs.caller_root = -1;
-	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
+	plan_reset(plan);
 }
