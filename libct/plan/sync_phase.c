@@ -29,6 +29,8 @@ static int check_init_pidfd(const struct ct_sync_msg *msg, struct ct_error *err)
 	return 0;
 }
 
+/* The columns of a row (struct ct_sync_kind): type, name, direction, descriptors (at least,
+ * at most), once, then the payload: its struct, its fixed bytes, a text tail, its check. */
 #define NO_PAYLOAD "", 0, false, NULL
 #define NOTE	   "struct ct_sync_text note", 0, true, NULL
 #define ERROR_TEXT \

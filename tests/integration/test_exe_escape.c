@@ -447,7 +447,9 @@ static void wait_for_flock_waiters(const pid_t *pids, int n, ino_t ino)
 				waitid(P_PID, (id_t)pids[i], &info, WEXITED | WNOHANG | WNOWAIT),
 				0);
 			cr_assert_eq(info.si_pid, 0,
-				     "a command ran while the cache directory was locked");
+				     "ctrun %d ended without waiting for the cache directory's "
+				     "lock: it ran while the lock was held",
+				     pids[i]);
 		}
 		cr_assert_lt(waited, CTT_POLL_LIMIT_MS, "the commands never waited for the lock");
 		ctt_sleep_ms(20);
