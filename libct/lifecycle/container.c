@@ -154,8 +154,7 @@ struct loaded_bundle {
  * recorded: a create killed before state.json leaves them to whoever removes its directory
  * (dead_reservation). One small file, no fsync: cgroups do not outlive the machine, and a
  * killed process's writes are not lost. */
-static int record_pending(struct ct_container *c, const struct ct_cgroup *planned,
-			  struct ct_error *err)
+static int record_pending(struct ct_container *c, struct ct_cgroup *planned, struct ct_error *err)
 {
 	if (!planned)
 		return 0;
@@ -548,7 +547,7 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		return -1;
 	if (msg.type == CT_SYNC_ERROR) {
 		c->start_refused = true;
-		return ct_error_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 	}
 	if (msg.type != CT_SYNC_STARTED)
 		return ct_error_plain(err, ECHILD, "container \"%s\": init exited before start",
