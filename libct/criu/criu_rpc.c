@@ -29,6 +29,7 @@ enum {
 	OPT_INHERIT_FD = 27,
 	OPT_MANAGE_CGROUPS_MODE = 34,
 	OPT_EXTERNAL = 37,
+	OPT_FREEZE_CGROUP = 44,
 	OPT_EMPTY_NS = 38,
 	OPT_LAZY_PAGES = 48,
 	OPT_STATUS_FD = 49,
@@ -197,6 +198,7 @@ static void encode_opts(struct ct_pb_buf *b, const struct ct_criu_opts *o)
 		ct_pb_put_varint(b, OPT_EMPTY_NS, o->empty_ns);
 	put_opt_fd(b, OPT_STATUS_FD, o->status_fd);
 	put_opt_string(b, OPT_CONFIG_FILE, o->config_file);
+	put_opt_string(b, OPT_FREEZE_CGROUP, o->freeze_cgroup);
 	put_opt_string(b, OPT_LSM_PROFILE, o->lsm_profile);
 	put_opt_string(b, OPT_LSM_MOUNT_CONTEXT, o->lsm_mount_context);
 	if (o->network_lock)

@@ -54,8 +54,9 @@ struct ct_criu_opts {
 	bool rst_sibling, orphan_pts_master;
 	int log_level;
 	const char *log_file, *root, *parent_img, *lsm_profile, *lsm_mount_context;
-	const char *config_file; /* criu's options from a file of its format */
-	const char *ps_address;	 /* the page server: address and port */
+	const char *config_file;   /* criu's options from a file of its format */
+	const char *freeze_cgroup; /* criu stops the tasks with this freezer, not one by one */
+	const char *ps_address;	   /* the page server: address and port */
 	int ps_port;
 	bool has_cg_mode;
 	enum ct_criu_cg_mode cg_mode;

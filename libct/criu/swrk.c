@@ -13,6 +13,7 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/fdpass.h"
+#include "libct/base/readall.h"
 
 #define RESP_MAX (64 * 1024) /* one response datagram: small, criu's messages are short */
 
@@ -154,9 +155,29 @@ static int recv_resp(int sock, struct ct_criu_resp *resp, int *fd, struct ct_err
 	return 0;
 }
 
+/* The last line of criu's log that says "Error", without its timestamp: criu's own reason,
+ * which its response leaves out when it has no message for it. Empty when there is none. */
+static void last_error_line(const char *log_path, char *out, size_t size)
+{
+	out[0] = '\0';
+	_cleanup_close_ int fd = log_path ? open(log_path, O_RDONLY | O_CLOEXEC) : -1;
+	size_t len;
+	_cleanup_free_ char *text = fd >= 0 ? ct_read_file(fd, 1 << 20, &len) : NULL;
+	if (!text)
+		return;
+	const char *found = NULL;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		if (strstr(line, "Error"))
+			found = line;
+	if (!found)
+		return;
+	const char *at = strstr(found, "Error");
+	snprintf(out, size, "%s", at);
+}
+
 static int failed_resp(const struct ct_criu_resp *resp, const char *log_hint, struct ct_error *err)
 {
-	char hint[PATH_MAX + 16] = "";
+	char hint[PATH_MAX + 16] = "", why[256];
 	if (log_hint)
 		snprintf(hint, sizeof(hint), " (see %s)", log_hint);
 	if (resp->cr_errmsg[0])
@@ -164,6 +185,9 @@ static int failed_resp(const struct ct_criu_resp *resp, const char *log_hint, st
 	if (resp->cr_errno)
 		return ct_error_plain(err, EIO, "criu failed: %s%s", strerror(resp->cr_errno),
 				      hint);
+	last_error_line(log_hint, why, sizeof(why));
+	if (why[0])
+		return ct_error_plain(err, EIO, "criu failed: %s%s", why, hint);
 	return ct_error_plain(err, EIO, "criu failed%s", hint);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/cgroup/paused.h"
 #include "libct/criu/swrk.h"
 #include "libct/lifecycle/bundle.h"
 #include "libct/lifecycle/container.h"
@@ -91,6 +92,8 @@ static int build_opts(struct dump *d, struct ct_error *err)
 	o->pid = d->c->state.pid;
 	o->root = d->c->state.rootfs;
 	o->config_file = ct_criu_config_file(&d->config->annotations);
+	bool v2;
+	o->freeze_cgroup = ct_cgroup_freezer_dir(&d->c->state.cgroup_paths, &v2);
 	o->log_file = d->a->pre_dump ? "pre-dump.log" : "dump.log";
 	o->orphan_pts_master = d->config->process.terminal;
 	o->track_mem = d->a->pre_dump || d->a->parent_path;
@@ -125,8 +128,10 @@ static int load_config(const char *bundle, struct oci_config **config, struct ct
 
 static int checkpoint_open(struct dump *d, struct ct_error *err)
 {
-	if (d->c->status != CT_STATUS_RUNNING)
-		return ct_error_plain(err, EINVAL, "container is %s, not running",
+	/* paused too, as runc: containerd's shim pauses a task around its checkpoint, and criu
+	 * given the freezer leaves a frozen cgroup as it found it */
+	if (d->c->status != CT_STATUS_RUNNING && d->c->status != CT_STATUS_PAUSED)
+		return ct_error_plain(err, EINVAL, "container is %s, not running or paused",
 				      ct_status_name(d->c->status));
 	if (load_config(d->c->state.bundle, &d->config, err) < 0)
 		return -1;

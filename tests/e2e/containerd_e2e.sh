@@ -466,13 +466,20 @@ case_join_network_namespace() {
 	assert_nothing_left owner && assert_nothing_left joiner
 }
 
-# ctrun has no checkpoint yet: the shim reports ctrun's own words and the task runs on.
-case_checkpoint_refused() {
+# containerd's checkpoint reaches `ctrun checkpoint` with the task paused around it (the shim's
+# way). Debian's criu 3.17 cannot dump on this kernel (vDSO bounds; the vm suite runs it on
+# Linux 6.1): then the shim reports criu's failure, naming criu's log, and the task runs on.
+case_checkpoint_through_the_shim() {
 	run_detached cp -- sleep 1000 || return 1
 	local out
-	out=$(ctrd tasks checkpoint cp 2>&1)
-	assert_contains "$out" "checkpoint: not implemented yet" "the shim's report" &&
-		assert_eq RUNNING "$(task_status cp)" "the task after the refusal" || return 1
+	if out=$(ctrd tasks checkpoint cp 2>&1); then
+		assert_eq RUNNING "$(task_status cp)" "the task after its checkpoint" || return 1
+	else
+		assert_contains "$out" "criu-dump.log" "the shim's report names criu's log" &&
+			assert_not_contains "$out" "paused" "a paused task is checkpointed" &&
+			assert_eq RUNNING "$(task_status cp)" "the task after the failed checkpoint" ||
+			return 1
+	fi
 	remove_container cp
 	assert_nothing_left cp
 }
@@ -529,7 +536,7 @@ for c in daemon_and_image run_rm shim_runs_ctrun exit_codes exit_137_killed_init
 	kill_all_143 kill_all_delete missing_command tty exec kill_exec pause_resume \
 	metrics_and_ps memory_limit oom read_only_root privileged no_pivot uidmap fd_hygiene \
 	seccomp_default_profile capabilities bind_env_cwd join_network_namespace \
-	checkpoint_refused dead_shim_cleanup teardown; do
+	checkpoint_through_the_shim dead_shim_cleanup teardown; do
 	e2e_test "$c" "case_$c"
 done
 e2e_summary containerd

@@ -312,6 +312,7 @@ static const struct vm_case cases[] = {
 	{"cr-ns", criu_counter, .criu_script = "namespaces"},
 	{"cr-podman", criu_counter, .criu_script = "podman"},
 	{"cr-lock", criu_lock, .criu_script = "locks"},
+	{"cr-paused", criu_counter, .criu_script = "paused"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -748,6 +749,12 @@ static const struct vm_expect criu_expects[] = {
 	{"cr-podman", 0,
 	 .out = "create rc 0\nstart rc 0\ncheckpoint rc 0\nlog in the work path\n" CR_DELETED
 		CR_RESTORED "pid file matches\nmoves\nunbroken\n" CR_DELETED "no cr-podman\n",
+	 .quiet = true},
+	/* a paused container, as containerd's shim checkpoints one */
+	{"cr-paused", 0,
+	 .out = "run rc 0\npause rc 0\ncheckpoint rc 0\nstatus paused\nstopped\nmoves\n"
+		"pause rc 0\ncheckpoint rc 0\nno cr-paused\n" CR_RESTORED "status running\nmoves\n"
+		"unbroken\n" CR_DELETED,
 	 .quiet = true},
 };
 /* clang-format on */
