@@ -10,7 +10,7 @@ VERSION  := 0.1.0
 MUSL_PKGS := gperf dpkg-dev xz-utils debian-archive-keyring linux-libc-dev binutils
 DEB_PKGS := gcc libc6-dev libyajl-dev libseccomp-dev libcriterion-dev pkg-config \
             busybox-static python3-jsonschema util-linux qemu-system-x86 cpio procps \
-            uidmap strace runc crun $(MUSL_PKGS)
+            uidmap strace runc crun dbus python3-dbus python3-gi $(MUSL_PKGS)
 # What make check-e2e drives ctrun with: the real clients, as Debian ships them (iproute2:
 # the Podman suite sets up a network namespace of its own; docker.io brings docker-init, the
 # tini that `docker run --init` binds in; gRPC for Python: the CRI suite's client of the

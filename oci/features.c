@@ -66,9 +66,9 @@ struct feature_object {
 	}
 
 /* features-linux.md#cgroup: the cgroupfs drivers of libct/cgroup (v1 and v2, rdma.max on
- * both); no systemd manager yet. */
+ * both) and the systemd driver (the system bus, or the user's when rootless). */
 static const struct feature_flag features_cgroup[] = {
-	{"v1", true}, {"v2", true}, {"systemd", false}, {"systemdUser", false}, {"rdma", true}, END,
+	{"v1", true}, {"v2", true}, {"systemd", true}, {"systemdUser", true}, {"rdma", true}, END,
 };
 
 /* features-linux.md#seccomp: libct/seccomp/seccomp.c applies every action and operator; the arches

@@ -28,7 +28,6 @@ struct ct_command {
 	/* argv[0] is the command name; returns the process exit status. NULL: not implemented
 	 * yet (the later issues bring it). */
 	int (*run)(const struct ct_globals *g, int argc, char **argv);
-	bool needs_cgroups; /* refuses cgroup managers that do not exist yet */
 };
 
 extern const struct ct_command ct_commands[];

@@ -22,7 +22,8 @@ static void print_help(void)
 	       "  --log FILE                   also write log records to FILE\n"
 	       "  --log-format text|json       format of the --log records\n"
 	       "  --debug                      log debug messages\n"
-	       "  --systemd-cgroup             use systemd for cgroups (not supported yet)\n"
+	       "  --systemd-cgroup             cgroups as systemd units (= --cgroup-manager "
+	       "systemd)\n"
 	       "  --cgroup-manager cgroupfs|systemd|disabled\n"
 	       "  --rootless auto|true|false   rootless mode\n"
 	       "  --no-verify-mounts           skip the check of the mount table at create\n"
@@ -158,24 +159,6 @@ static const struct ct_command *find_command(const char *name)
 	return NULL;
 }
 
-/* Refuses what a flag asks for but ctrun cannot do yet, rather than ignoring it. */
-static int check_unsupported(const struct ct_globals *g, const struct ct_command *cmd)
-{
-	if (!cmd->needs_cgroups)
-		return 0;
-	if (g->lc.cgroup_manager == CT_CGROUP_SYSTEMD) {
-		/* sd_booted()'s test: where systemd is absent, say so, it is the real obstacle */
-		bool booted = access("/run/systemd/system", F_OK) == 0;
-		ct_log(CT_LOG_ERROR, "%s: the systemd cgroup manager is not supported yet%s",
-		       cmd->name,
-		       booted ? ""
-			      : "; systemd is not running here (no /run/systemd/system): use "
-				"--cgroup-manager cgroupfs");
-		return 1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv, char **envp)
 {
 	struct ct_globals g = {.lc = {.root = NULL, .version = ct_runtime_version()}};
@@ -209,8 +192,6 @@ int main(int argc, char **argv, char **envp)
 		ct_log(CT_LOG_ERROR, "%s: not implemented yet", cmd->name);
 		return 1;
 	}
-	if (check_unsupported(&g, cmd))
-		return 1;
 	if (!g.lc.root && uses_state_root(cmd)) {
 		ct_log(CT_LOG_ERROR,
 		       "%s: XDG_RUNTIME_DIR is not set: as a user other than root, "

@@ -60,13 +60,19 @@ int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out, s
 	*out = NULL;
 	if (ct_cgroup_layout_get(&l, err) < 0)
 		return -1;
-	if (l->mode == CT_CGROUP_MODE_NONE)
+	if (l->mode == CT_CGROUP_MODE_NONE && !cfg->systemd)
 		return ct_error_plain(err, ENOTSUP,
 				      "no cgroup hierarchy is mounted on " CT_CGROUP_ROOT
 				      " (use --cgroup-manager disabled to run without one)");
 	struct ct_cgroup *cg = cgroup_new(cfg->warn);
 	if (!cg)
 		return ct_error_sys(err, ENOMEM, "plan cgroup");
+	if (cfg->systemd) {
+		if (ct_cgroup_systemd_plan(cfg, cg, err) < 0)
+			goto fail;
+		*out = cg;
+		return 0;
+	}
 	cg->ops = l->mode == CT_CGROUP_MODE_UNIFIED ? &ct_cgroup_v2_ops : &ct_cgroup_v1_ops;
 	for (size_t i = 0; i < l->n_v1; i++) {
 		const struct ct_cgroup_hierarchy_info *h = &l->v1[i];
@@ -104,16 +110,35 @@ static void unified_last(struct ct_cgroup *cg)
 		}
 }
 
+/* The unit recorded by a create with the systemd driver. */
+static int load_systemd_unit(struct ct_cgroup *cg, const struct ct_state *st, struct ct_error *err)
+{
+	if (!ct_systemd_unit_name_valid(st->systemd_unit))
+		return ct_error_plain(err, EINVAL, "state.json: systemd unit \"%s\" is not valid",
+				      st->systemd_unit);
+	if (!(cg->systemd = calloc(1, sizeof(*cg->systemd))))
+		return ct_error_sys(err, ENOMEM, "load cgroup");
+	snprintf(cg->systemd->unit.name, sizeof(cg->systemd->unit.name), "%s", st->systemd_unit);
+	cg->systemd->id = st->id;
+	cg->systemd->user_bus = geteuid() != 0;
+	cg->systemd->ours = true;
+	return 0;
+}
+
 int ct_cgroup_from_state(const struct ct_state *st, void (*warn)(const char *msg),
 			 struct ct_cgroup **out, struct ct_error *err)
 {
 	const oci_string_map *paths = &st->cgroup_paths;
 	*out = NULL;
-	if (!paths->len)
+	if (!paths->len && !st->systemd_unit)
 		return 0;
 	struct ct_cgroup *cg = cgroup_new(warn);
 	if (!cg)
 		return ct_error_sys(err, ENOMEM, "load cgroup");
+	if (st->systemd_unit && load_systemd_unit(cg, st, err) < 0) {
+		ct_cgroup_free(cg);
+		return -1;
+	}
 	bool v1 = false;
 	for (size_t i = 0; i < paths->len; i++) {
 		const struct oci_kv *kv = &paths->items[i];
@@ -133,7 +158,7 @@ int ct_cgroup_from_state(const struct ct_state *st, void (*warn)(const char *msg
 		v1 |= strcmp(kv->key, CT_CGROUP_UNIFIED_KEY) != 0;
 	}
 	unified_last(cg);
-	cg->ops = v1 ? &ct_cgroup_v1_ops : &ct_cgroup_v2_ops;
+	cg->ops = cg->systemd ? &ct_cgroup_systemd_ops : v1 ? &ct_cgroup_v1_ops : &ct_cgroup_v2_ops;
 	*out = cg;
 	return 0;
 }
@@ -157,9 +182,19 @@ static int copy_map(const struct ct_cgroup *cg, bool bases, oci_string_map *out)
 	return 0;
 }
 
+static int unit_to_state(const struct ct_cgroup *cg, struct ct_state *st)
+{
+	if (!cg->systemd)
+		return 0;
+	free(st->systemd_unit);
+	st->systemd_unit = strdup(cg->systemd->unit.name);
+	return st->systemd_unit ? 0 : -1;
+}
+
 int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)
 {
-	if (copy_map(cg, false, &st->cgroup_paths) < 0 || copy_map(cg, true, &st->cgroup_bases) < 0)
+	if (copy_map(cg, false, &st->cgroup_paths) < 0 ||
+	    copy_map(cg, true, &st->cgroup_bases) < 0 || unit_to_state(cg, st) < 0)
 		return ct_error_sys(err, ENOMEM, "record cgroup paths");
 	return 0;
 }
@@ -196,7 +231,7 @@ int ct_cgroup_unmade_to_state(const struct ct_cgroup *cg, struct ct_state *st, s
 	oci_string_map *paths = &st->cgroup_paths, *bases = &st->cgroup_bases;
 	paths->items = calloc(cg->n_dirs + 1, sizeof(*paths->items));
 	bases->items = calloc(cg->n_dirs + 1, sizeof(*bases->items));
-	if (!paths->items || !bases->items)
+	if (!paths->items || !bases->items || unit_to_state(cg, st) < 0)
 		return ct_error_sys(err, ENOMEM, "record cgroup paths");
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		const struct ct_cgroup_dir *d = &cg->dirs[i];
@@ -222,6 +257,7 @@ void ct_cgroup_free(struct ct_cgroup *cg)
 	}
 	free(cg->dirs);
 	ct_close_now(&cg->unified_fd);
+	free(cg->systemd);
 	free(cg);
 }
 

@@ -1,7 +1,9 @@
 /* A container's cgroup: one small vtable (struct ct_cgroup_ops) with a driver per layout,
  * v1 (a directory per controller hierarchy, libct/cgroup/v1.c) and v2 (the unified
- * hierarchy, libct/cgroup/v2.c), behind the ct_cgroup_* calls below, which are what the
- * commands use (create, delete, kill --all, update, pause/resume, ps, events, exec).
+ * hierarchy, libct/cgroup/v2.c), plus systemd's (a transient unit over D-Bus whose cgroup
+ * the v2 code then works on, libct/cgroup/systemd.c), behind the ct_cgroup_* calls below,
+ * which are what the commands use (create, delete, kill --all, update, pause/resume, ps, events,
+ * exec).
  *
  * The layout of /sys/fs/cgroup is detected once per process (ct_cgroup_layout_get):
  *   unified  cgroup2 on /sys/fs/cgroup: the v2 driver does everything.
@@ -15,7 +17,7 @@
  * Paths (ct_cgroup_resolve_path): linux.cgroupsPath absolute -> as given below each
  * hierarchy's root; relative -> below the caller's own cgroup in that hierarchy (never at
  * the root beside other tenants); empty -> "ctrun/<id>" below the caller's cgroup. The
- * systemd form "slice:prefix:name" is refused (no systemd manager yet).
+ * systemd form "slice:prefix:name" is the systemd driver's only (refused by the others).
  *
  * Every directory the container has is recorded in state.json ("ctrun"."cgroupPaths": a
  * map of hierarchy key -> absolute directory), so later commands find the cgroup without
@@ -32,6 +34,7 @@
 #include <sys/types.h>
 
 #include "libct/base/error.h"
+#include "libct/cgroup/systemd_unit.h"
 #include "libct/state/state.h"
 #include "oci/config.h"
 
@@ -115,12 +118,24 @@ struct ct_cgroup_dir {
 
 struct ct_cgroup_ops;
 
+/* The systemd driver's unit (libct/cgroup/systemd.c). */
+struct ct_cgroup_systemd {
+	struct ct_systemd_unit unit;
+	bool user_bus; /* rootless: the caller's own systemd */
+	/* the unit may be the container's: this process started it, or state.json records it
+	 * (destroy stops only such a unit, never one whose start failed: it is another's) */
+	bool ours;
+	const char *id;
+	const oci_string_map *annotations; /* org.systemd.property.*, create only */
+};
+
 struct ct_cgroup {
 	const struct ct_cgroup_ops *ops; /* the driver that applies resources */
 	struct ct_cgroup_dir *dirs;	 /* v1 hierarchies first, the cgroup2 one last */
 	size_t n_dirs;
 	int unified_fd; /* O_DIRECTORY fd of the cgroup2 directory once made/opened, or -1 */
-	void (*warn)(const char *msg); /* warnings (a field the kernel dropped); may be NULL */
+	void (*warn)(const char *msg);	   /* warnings (a field the kernel dropped); may be NULL */
+	struct ct_cgroup_systemd *systemd; /* the systemd driver's unit, else NULL */
 };
 
 /* Statistics for `events --stats` (runc's types.Stats). A field the kernel does not offer
@@ -220,20 +235,32 @@ struct ct_cgroup_ops {
 	int (*destroy)(struct ct_cgroup *cg, struct ct_error *err);
 };
 
-extern const struct ct_cgroup_ops ct_cgroup_v1_ops, ct_cgroup_v2_ops;
+extern const struct ct_cgroup_ops ct_cgroup_v1_ops, ct_cgroup_v2_ops, ct_cgroup_systemd_ops;
 
 /* What the caller asks for. */
 struct ct_cgroup_config {
 	const char *id;
 	const char *cgroups_path; /* linux.cgroupsPath, NULL or "" for the default */
 	void (*warn)(const char *msg);
+	bool systemd;			   /* the systemd driver (--systemd-cgroup) */
+	const oci_string_map *annotations; /* the config's, for org.systemd.property.* */
 };
 
 /* Plans the container's cgroup for the detected layout: the driver and one directory per
  * hierarchy (nothing is made yet). Fails on a bad cgroupsPath, or with ENOTSUP when the
- * host has no cgroups. */
+ * host has no cgroups. The systemd driver plans its unit (cgroupsPath "slice:prefix:name",
+ * libct/cgroup/systemd_unit.h) and no directory: that is the unit's, known once started;
+ * it is refused (ENOTSUP) on a layout other than unified. */
 int ct_cgroup_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup **out,
 		   struct ct_error *err);
+
+/* The systemd driver: whether cg waits for the init's pid to be made (its unit is started
+ * with it; until then it has no directory, and the init is not born in it). */
+bool ct_cgroup_waits_for_init(const struct ct_cgroup *cg);
+/* Starts the unit with pid in it (waiting for its job), takes its cgroup directory, and
+ * writes res (may be NULL) to the files as the v2 driver does. */
+int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_resources *res,
+			    struct ct_error *err);
 
 /* The cgroup of an existing container from its state.json (cgroup_paths, cgroup_bases);
  * *out NULL when it has none (created with --cgroup-manager disabled). The directories

@@ -96,6 +96,10 @@ const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *control
 /* The same directory's entry (its path and its fd), NULL when there is none. */
 const struct ct_cgroup_dir *ct_cg_controller(const struct ct_cgroup *cg, const char *controller);
 
+/* The systemd driver's plan of cg (systemd.c): its unit from cfg, the layout checked. */
+int ct_cgroup_systemd_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup *cg,
+			   struct ct_error *err);
+
 /* The resource table (resources.c), for either version. */
 enum ct_cg_version { CT_CG_V1, CT_CG_V2 };
 int ct_cg_apply_resources(struct ct_cgroup *cg, enum ct_cg_version v,

@@ -52,8 +52,8 @@ int ct_cgroup_resolve_path(const char *cgroups_path, const char *caller_path, co
 	if (ct_cgroup_path_is_systemd(given))
 		return ct_error_plain(err, ENOTSUP,
 				      "config.json: .linux.cgroupsPath: \"%s\": the systemd "
-				      "form slice:prefix:name needs the systemd cgroup manager, "
-				      "which is not supported yet",
+				      "form slice:prefix:name is the systemd cgroup driver's "
+				      "(--systemd-cgroup)",
 				      given);
 	char buf[4096] = "/";
 	size_t len = 1;

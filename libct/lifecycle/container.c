@@ -166,7 +166,7 @@ static int record_pending(struct ct_container *c, const struct ct_cgroup *planne
 				   .created = st->created,
 				   .owner = st->owner};
 	int rc = ct_cgroup_unmade_to_state(planned, &pending, err);
-	if (rc == 0 && pending.cgroup_paths.len)
+	if (rc == 0 && (pending.cgroup_paths.len || pending.systemd_unit))
 		rc = ct_state_write_pending(&c->dir, &pending, err);
 	pending.id = pending.bundle = pending.rootfs = pending.created = NULL; /* borrowed */
 	ct_state_free(&pending);

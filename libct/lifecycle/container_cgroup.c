@@ -238,8 +238,11 @@ int ct_container_cgroup_plan(const struct ct_lifecycle_opts *lc, const char *id,
 	*out = NULL;
 	if (lc->cgroup_manager == CT_CGROUP_DISABLED)
 		return check_without_cgroup(c, err);
-	struct ct_cgroup_config cfg = {
-		.id = id, .cgroups_path = c->linux_.cgroups_path, .warn = log_cgroup_warning};
+	struct ct_cgroup_config cfg = {.id = id,
+				       .cgroups_path = c->linux_.cgroups_path,
+				       .warn = log_cgroup_warning,
+				       .systemd = lc->cgroup_manager == CT_CGROUP_SYSTEMD,
+				       .annotations = &c->annotations};
 	return ct_cgroup_plan(&cfg, out, err);
 }
 
@@ -252,6 +255,12 @@ int ct_container_cgroup_make(const char *id, const struct oci_config *c, struct 
 	if (!cg)
 		return 0;
 	struct oci_resources *res = resources_with_devices(c, err);
+	if (res && ct_cgroup_waits_for_init(cg)) {
+		/* the unit is started with the init's pid: ct_spawn applies res then */
+		*out = cg;
+		*rest = res;
+		return 0;
+	}
 	bool split = in_two_parts(cg);
 	int made = res ? make_cgroup(cg, split, id, c, err) : -1;
 	if (made == 0 && !split)

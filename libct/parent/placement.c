@@ -56,7 +56,7 @@ static bool cgroup_rest_after_clone(const struct ct_init_plan *plan,
 				    const struct ct_placement *place)
 {
 	const struct ct_spawn_opts *o = plan->opts;
-	return o->cgroup_rest && place->early_netns &&
+	return o->cgroup_rest && !ct_cgroup_waits_for_init(o->cgroup) && place->early_netns &&
 	       !(place->memory_first && o->cgroup_rest->has_memory);
 }
 

@@ -36,7 +36,8 @@ static int make_cgroup_rest_after_clone(const struct ct_spawn_opts *o, struct ct
 int ct_spawn_cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 				 struct ct_error *err)
 {
-	if (!o->cgroup_rest || plan->place.cgroup_rest_after_clone)
+	if (!o->cgroup_rest || plan->place.cgroup_rest_after_clone ||
+	    ct_cgroup_waits_for_init(o->cgroup))
 		return 0;
 	if (make_cgroup_rest(o, err) < 0)
 		return -1;
@@ -77,11 +78,27 @@ static int place_init_after_rest(const struct ct_init_plan *plan, struct ct_spaw
 	return rc;
 }
 
+/* The systemd driver: the unit is started with the init in it, then limited (the init,
+ * which ran nothing of the container's yet, goes when that fails). */
+static int place_init_in_unit(const struct ct_init_plan *plan, struct ct_spawned *out,
+			      struct ct_error *err)
+{
+	const struct ct_spawn_opts *o = plan->opts;
+	if (ct_cgroup_systemd_start(o->cgroup, out->pid, o->cgroup_rest, err) < 0) {
+		ct_spawned_kill(out);
+		out->pid = -1;
+		return -1;
+	}
+	return ct_sync_send_cgroup_ready(out->sync_fd, err);
+}
+
 int ct_spawn_place_init(const struct ct_init_plan *plan, struct ct_spawned *out,
 			struct ct_error *err)
 {
 	if (!plan->opts->cgroup)
 		return 0;
+	if (ct_cgroup_waits_for_init(plan->opts->cgroup))
+		return place_init_in_unit(plan, out, err);
 	if (plan->place.cgroup_rest_after_clone)
 		return place_init_after_rest(plan, out, err);
 	if (place_init(plan, &plan->cgroup_join, out, err) < 0)

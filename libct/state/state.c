@@ -552,6 +552,8 @@ static int gen_private_fields(yajl_gen g, const struct ct_state *st)
 		return -1;
 	if (st->cgroup_bases.len && gen_string_map(g, "cgroupBases", &st->cgroup_bases))
 		return -1;
+	if (st->systemd_unit && gen_str(g, "systemdUnit", st->systemd_unit))
+		return -1;
 	if (gen_kept_hooks(g, &st->hooks))
 		return -1;
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
@@ -694,6 +696,7 @@ static const struct oci_field private_fields[] = {
 	OCI_FIELD(struct ct_state, "noDeviceFilter", no_device_filter, oci_t_bool),
 	OCI_FIELD(struct ct_state, "cgroupPaths", cgroup_paths, oci_t_string_map),
 	OCI_FIELD(struct ct_state, "cgroupBases", cgroup_bases, oci_t_string_map),
+	OCI_FIELD(struct ct_state, "systemdUnit", systemd_unit, oci_t_string),
 	OCI_FIELD(struct ct_state, "hooks", hooks, oci_t_hooks),
 	{NULL},
 };

@@ -118,7 +118,9 @@ struct ct_state {
 	 * (libct/cgroup/cgroup.h), empty without a cgroup (--cgroup-manager disabled) */
 	oci_string_map cgroup_paths;
 	oci_string_map cgroup_bases; /* key -> where removing empty parents stops */
-	bool started;		     /* set by `start` once the exec fifo was opened */
+	/* the systemd driver's unit ("ctrun-x.scope"), recorded before it is started */
+	char *systemd_unit;
+	bool started; /* set by `start` once the exec fifo was opened */
 	/* no cgroup holds the device rules, and no user namespace: only the missing
 	 * CAP_MKNOD keeps the process from making host devices (exec keeps it so) */
 	bool no_device_filter;

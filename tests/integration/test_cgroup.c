@@ -416,16 +416,52 @@ Test(cgroup, unified_is_refused_on_v1)
 	lc_assert_nothing_left(&t);
 }
 
-Test(cgroup, systemd_forms_are_refused)
+Test(cgroup, the_systemd_form_is_the_systemd_drivers)
 {
 	struct lc t;
 	lc_init(&t);
 	ctt_config_set(t.bundle, ".linux.cgroupsPath", "\"system.slice:ctrun:web\"");
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".linux.cgroupsPath",
-			"systemd", "not supported yet");
-	lc_assert_fails(&t,
-			LC_ARGV("--cgroup-manager", "systemd", "create", "--bundle", t.bundle, ID),
-			"systemd cgroup manager is not supported yet");
+			"slice:prefix:name is the systemd cgroup driver's (--systemd-cgroup)");
+	lc_assert_nothing_left(&t);
+}
+
+/* The path is checked before the layout or the bus: each rule broken is named. */
+Test(cgroup, systemd_paths_not_in_runcs_form_are_refused)
+{
+	static const struct {
+		const char *path, *rule;
+	} bad[] = {
+		{"\"/ctrun/web\"", "takes the form slice:prefix:name"},
+		{"\"a:b\"", "takes the form slice:prefix:name"},
+		{"\"a.slice:b:c:d\"", "takes the form slice:prefix:name"},
+		{"\"system.slice:ctrun:\"", "the name (after the second ':') is empty"},
+		{"\"system:ctrun:web\"", "the slice (before the first ':') must be a slice unit"},
+		{"\"a--b.slice:ctrun:web\"", "no leading, trailing or doubled '-'"},
+		{"\"a/b.slice:ctrun:web\"", "must be a slice unit name"},
+		{"\"system.slice:ctrun:we b\"", "not one systemd takes"},
+		{"\"system.slice:ctrun:-x.slice\"", "not a valid slice name"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct lc t;
+		lc_init(&t);
+		ctt_config_set(t.bundle, ".linux.cgroupsPath", bad[i].path);
+		lc_assert_fails(&t, LC_ARGV("--systemd-cgroup", "create", "--bundle", t.bundle, ID),
+				".linux.cgroupsPath", bad[i].rule);
+		lc_assert_nothing_left(&t);
+	}
+}
+
+Test(cgroup, systemd_driver_refused_on_a_layout_other_than_unified)
+{
+	if (!ctt_exists("/sys/fs/cgroup/unified/cgroup.controllers"))
+		ctt_skip("/sys/fs/cgroup is not hybrid here: the systemd driver is not refused");
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".linux.cgroupsPath", "\"system.slice:ctrun:web\"");
+	lc_assert_fails(&t, LC_ARGV("--systemd-cgroup", "create", "--bundle", t.bundle, ID),
+			"the systemd cgroup driver needs cgroup v2", "hybrid",
+			"use --cgroup-manager cgroupfs");
 	lc_assert_nothing_left(&t);
 }
 

@@ -214,37 +214,34 @@ Test(cli, flag_equals_value_form)
 	free(log);
 }
 
-/* ctrun refuses what it cannot do instead of silently using cgroupfs. The check sits in front
- * of commands that manage cgroups, so it is only reachable once `create` exists. */
-static void assert_refused(const char *flag, const char *value, const char *message)
+/* The systemd driver works on systemd's unified layout only; a hybrid host (this one:
+ * cgroup2 on /sys/fs/cgroup/unified) gets the reason and what to use instead. */
+Test(cli, systemd_cgroup_refused_on_a_hybrid_layout)
 {
-	char *dir = ctt_tmpdir();
-	struct ctt_result probe;
-	ctt_ctrun(&probe, NULL, "--root", dir, "create", "--bundle", dir, "ctrun-test-none", NULL);
-	bool create_missing = strstr(probe.err, "not implemented yet") != NULL;
-	ctt_result_free(&probe);
-	if (create_missing)
-		ctt_skip("create is not implemented yet: %s %s is refused by it", flag,
-			 value ? value : "");
-	struct ctt_result r;
-	if (value)
-		ctt_ctrun(&r, NULL, "--root", dir, flag, value, "create", "--bundle", dir, "x",
-			  NULL);
-	else
-		ctt_ctrun(&r, NULL, "--root", dir, flag, "create", "--bundle", dir, "x", NULL);
-	cr_expect_eq(r.status, 1, "exit %d", r.status);
-	cr_expect(strstr(r.err, message), "stderr: %s", r.err);
-	ctt_result_free(&r);
-}
-
-Test(cli, systemd_cgroup_not_supported_yet)
-{
-	assert_refused("--systemd-cgroup", NULL, "not supported yet");
-	/* this machine has no systemd: the error says it (and what to use instead) */
-	if (!ctt_exists("/run/systemd/system"))
-		assert_refused("--systemd-cgroup", NULL,
-			       "systemd is not running here (no /run/systemd/system): use "
-			       "--cgroup-manager cgroupfs");
+	if (!ctt_exists("/sys/fs/cgroup/unified/cgroup.controllers"))
+		ctt_skip("/sys/fs/cgroup is not hybrid here: the systemd driver is not refused");
+	static const char want[] = "the systemd cgroup driver needs cgroup v2 (systemd's unified "
+				   "layout), but /sys/fs/cgroup here is hybrid (v1 hierarchies, "
+				   "cgroup2 on /sys/fs/cgroup/unified): use --cgroup-manager "
+				   "cgroupfs";
+	char *bundle = ctt_bundle_new(NULL), *root = ctt_tmpdir();
+	static const char *const flags[][2] = {{"--systemd-cgroup", NULL},
+					       {"--cgroup-manager", "systemd"}};
+	for (size_t i = 0; i < 2; i++) {
+		struct ctt_result r;
+		if (flags[i][1])
+			ctt_ctrun(&r, NULL, "--root", root, flags[i][0], flags[i][1], "create",
+				  "--bundle", bundle, "x", NULL);
+		else
+			ctt_ctrun(&r, NULL, "--root", root, flags[i][0], "create", "--bundle",
+				  bundle, "x", NULL);
+		cr_expect_eq(r.status, 1, "%s: exit %d", flags[i][0], r.status);
+		cr_expect(strstr(r.err, want), "%s: stderr: %s", flags[i][0], r.err);
+		cr_expect_eq(ctt_count_entries(root), 0, "nothing left in the state root");
+		ctt_result_free(&r);
+	}
+	free(bundle);
+	free(root);
 }
 
 Test(cli, help_lists_every_command)

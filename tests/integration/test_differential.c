@@ -52,7 +52,7 @@ struct input {
 			   * option of `ctrun spec` (NULL: none) */
 };
 
-#define NO_SYSTEMD "this machine has no systemd, and ctrun no systemd cgroup manager"
+#define NO_SYSTEMD "this machine has no systemd (make check-systemd runs these in a VM)"
 
 /* Every input: a test name, the document, its kind and for EXEC / UPDATE the config of the
  * container it runs in. */

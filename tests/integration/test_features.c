@@ -176,14 +176,14 @@ Test(features, unexpected_argument)
 	ctt_result_free(&r);
 }
 
-/* The cgroupfs drivers of libct/cgroup, both layouts; no systemd manager. */
-Test(features, cgroup_drivers_without_systemd)
+/* The cgroupfs drivers of libct/cgroup, both layouts, and the systemd one. */
+Test(features, cgroup_drivers)
 {
 	yajl_val f = features(NULL);
 	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.v1"));
 	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.v2"));
 	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.rdma"));
-	cr_expect_not(ctt_json_get_bool(f, ".linux.cgroup.systemd"));
-	cr_expect_not(ctt_json_get_bool(f, ".linux.cgroup.systemdUser"));
+	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.systemd"));
+	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.systemdUser"));
 	yajl_tree_free(f);
 }

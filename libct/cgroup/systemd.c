@@ -1,0 +1,218 @@
+/* The systemd cgroup driver (libct/cgroup/cgroup.h): the container's cgroup is a transient
+ * unit that systemd makes, on cgroup v2 only. The unit can only be started with the init's
+ * pid, so the init is cloned first (not into its cgroup) and moved there by systemd (PIDs),
+ * as runc does; then the unit's cgroup directory is what the v2 driver works on: the
+ * files systemd has no property for, the freezer, kill, ps, stats, OOM events. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
+#include "libct/cgroup/internal.h"
+#include "libct/cgroup/systemd_bus.h"
+#include "libct/cgroup/systemd_props.h"
+
+#define PROC_DEVICES_MAX (64u << 10)
+
+int ct_cgroup_systemd_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup *cg,
+			   struct ct_error *err)
+{
+	const struct ct_cgroup_layout *l;
+	struct ct_cgroup_systemd *sd = calloc(1, sizeof(*sd));
+	if (!sd)
+		return ct_error_sys(err, ENOMEM, "plan cgroup");
+	cg->systemd = sd;
+	cg->ops = &ct_cgroup_systemd_ops;
+	sd->user_bus = geteuid() != 0;
+	sd->id = cfg->id;
+	sd->annotations = cfg->annotations;
+	if (ct_systemd_unit_parse(cfg->cgroups_path, cfg->id, sd->user_bus, &sd->unit, err) < 0 ||
+	    ct_cgroup_layout_get(&l, err) < 0)
+		return -1;
+	if (l->mode != CT_CGROUP_MODE_UNIFIED)
+		return ct_error_plain(
+			err, ENOTSUP,
+			"the systemd cgroup driver needs cgroup v2 (systemd's unified layout), but "
+			"/sys/fs/cgroup here is %s: use --cgroup-manager cgroupfs",
+			l->mode == CT_CGROUP_MODE_HYBRID   ? "hybrid (v1 hierarchies, cgroup2 on "
+							     "/sys/fs/cgroup/unified)"
+			: l->mode == CT_CGROUP_MODE_LEGACY ? "cgroup v1"
+							   : "not mounted");
+	return 0;
+}
+
+bool ct_cgroup_waits_for_init(const struct ct_cgroup *cg)
+{
+	return cg && cg->systemd && !cg->n_dirs;
+}
+
+static char *read_proc_devices(void)
+{
+	_cleanup_close_ int fd = open("/proc/devices", O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? NULL : ct_read_all(fd, PROC_DEVICES_MAX, NULL);
+}
+
+/* The properties of the unit into an a(sv)'s elements. */
+static int build_props(const struct ct_cgroup_systemd *sd, pid_t pid,
+		       const struct oci_resources *res, unsigned version, bool create,
+		       struct ct_dbus_writer *w, struct ct_error *err)
+{
+	_cleanup_free_ char *devices = read_proc_devices();
+	struct ct_systemd_props_in in = {.id = sd->id,
+					 .slice = sd->unit.slice,
+					 .is_slice = sd->unit.is_slice,
+					 .pid = sd->unit.is_slice ? 0 : pid,
+					 .res = res,
+					 .annotations = sd->annotations,
+					 .proc_devices = devices,
+					 .systemd_version = version};
+	ct_dbus_writer_init(w);
+	int rc = create ? ct_systemd_props_create(&in, w, err)
+			: ct_systemd_props_resources(&in, w, err);
+	if (rc < 0)
+		ct_dbus_writer_free(w);
+	return rc;
+}
+
+/* The unit's cgroup as the driver's one directory (the cgroup2 mount + ControlGroup). */
+static int adopt_unit_cgroup(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
+{
+	const struct ct_cgroup_layout *l;
+	_cleanup_free_ char *cgroup = NULL;
+	char *dir;
+	if (ct_cgroup_layout_get(&l, err) < 0 ||
+	    ct_systemd_unit_cgroup(c, cg->systemd->unit.name, &cgroup, err) < 0 ||
+	    ct_cgroup_dir_for(l->unified_mount, l->unified_mount_root, cgroup, &dir, err) < 0)
+		return -1;
+	cg->dirs = calloc(1, sizeof(*cg->dirs));
+	if (!cg->dirs || !(cg->dirs[0].key = strdup(CT_CGROUP_UNIFIED_KEY))) {
+		free(dir);
+		return ct_error_sys(err, ENOMEM, "systemd unit cgroup");
+	}
+	cg->dirs[0].path = dir;
+	cg->dirs[0].fd = -1;
+	cg->n_dirs = 1;
+	return 0;
+}
+
+/* A slice holds no process of its own in systemd's tree: the init joins its directory the
+ * cgroupfs way. */
+static int enter_slice(struct ct_cgroup *cg, pid_t pid, struct ct_error *err)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%d", (int)pid);
+	return ct_cg_write(cg->dirs[0].path, "cgroup.procs", buf, err);
+}
+
+int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_resources *res,
+			    struct ct_error *err)
+{
+	struct ct_cgroup_systemd *sd = cg->systemd;
+	struct ct_dbus_conn c;
+	struct ct_dbus_writer props;
+	if (ct_systemd_connect(&c, sd->user_bus, err) < 0)
+		return -1;
+	int rc = build_props(sd, pid, res, ct_systemd_version(&c), true, &props, err);
+	if (rc == 0) {
+		rc = ct_systemd_start_unit(&c, sd->unit.name, &props, err);
+		sd->ours = rc == 0;
+		ct_dbus_writer_free(&props);
+	}
+	if (rc == 0 && adopt_unit_cgroup(cg, &c, err) < 0) {
+		struct ct_error ignored;
+		ct_systemd_stop_unit(&c, sd->unit.name, &ignored);
+		rc = -1;
+	}
+	ct_dbus_close(&c);
+	if (rc == 0 && sd->unit.is_slice)
+		rc = enter_slice(cg, pid, err);
+	if (rc == 0 && res)
+		rc = ct_cgroup_v2_ops.apply(cg, res, CT_CGROUP_APPLY_CREATE, err);
+	return rc < 0 ? ct_error_prefix(err, "systemd unit %s", sd->unit.name) : 0;
+}
+
+/* Nothing to make before the init exists (ct_cgroup_systemd_start makes the unit). */
+static int sd_create(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err)
+{
+	(void)cg;
+	(void)part;
+	(void)err;
+	return 0;
+}
+
+/* update: the unit's properties (kept by systemd), then the files as cgroupfs writes them. */
+static int sd_apply(struct ct_cgroup *cg, const struct oci_resources *res,
+		    enum ct_cgroup_apply_mode mode, struct ct_error *err)
+{
+	if (mode == CT_CGROUP_APPLY_UPDATE) {
+		struct ct_dbus_conn c;
+		struct ct_dbus_writer props;
+		if (ct_systemd_connect(&c, cg->systemd->user_bus, err) < 0)
+			return -1;
+		int rc = build_props(cg->systemd, 0, res, ct_systemd_version(&c), false, &props,
+				     err);
+		if (rc == 0) {
+			rc = ct_systemd_set_properties(&c, cg->systemd->unit.name, &props, err);
+			ct_dbus_writer_free(&props);
+		}
+		ct_dbus_close(&c);
+		if (rc < 0)
+			return ct_error_prefix(err, "systemd unit %s", cg->systemd->unit.name);
+	}
+	return ct_cgroup_v2_ops.apply(cg, res, mode, err);
+}
+
+/* What is left is killed (the unit would otherwise be stopped with TERM and its timeout),
+ * the unit stopped and reset; its directory goes with it, or here if it stayed. */
+static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
+{
+	if (!cg->systemd->ours)
+		return 0;
+	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
+	if (dir && access(dir, F_OK) == 0 && ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err) < 0)
+		return -1;
+	struct ct_dbus_conn c;
+	if (ct_systemd_connect(&c, cg->systemd->user_bus, err) < 0)
+		return -1;
+	int rc = ct_systemd_stop_unit(&c, cg->systemd->unit.name, err);
+	ct_dbus_close(&c);
+	if (rc == 0 && dir)
+		rc = ct_cg_remove_dirs(cg, err);
+	return rc;
+}
+
+static int sd_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
+{
+	return ct_cgroup_v2_ops.freeze(cg, frozen, err);
+}
+
+static int sd_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *out, struct ct_error *err)
+{
+	return ct_cgroup_v2_ops.stats(cg, out, err);
+}
+
+static int sd_oom_watch(struct ct_cgroup *cg, struct ct_error *err)
+{
+	return ct_cgroup_v2_ops.oom_watch(cg, err);
+}
+
+static int sd_kill_all(struct ct_cgroup *cg, int sig, struct ct_error *err)
+{
+	return ct_cgroup_v2_ops.kill_all(cg, sig, err);
+}
+
+const struct ct_cgroup_ops ct_cgroup_systemd_ops = {
+	.name = "systemd",
+	.unified = true,
+	.create = sd_create,
+	.apply = sd_apply,
+	.freeze = sd_freeze,
+	.list_pids = ct_cg_list_all_pids,
+	.stats = sd_stats,
+	.oom_watch = sd_oom_watch,
+	.kill_all = sd_kill_all,
+	.destroy = sd_destroy,
+};

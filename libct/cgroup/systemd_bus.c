@@ -1,0 +1,299 @@
+/* The systemd manager's D-Bus calls (libct/cgroup/systemd_bus.h). */
+#include "libct/cgroup/systemd_bus.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char sd_name[] = "org.freedesktop.systemd1";
+static const char sd_path[] = "/org/freedesktop/systemd1";
+static const char sd_manager[] = "org.freedesktop.systemd1.Manager";
+static const char props_iface[] = "org.freedesktop.DBus.Properties";
+
+static struct ct_dbus_msg manager_call(const char *member, const char *signature)
+{
+	return (struct ct_dbus_msg){.destination = sd_name,
+				    .path = sd_path,
+				    .interface = sd_manager,
+				    .member = member,
+				    .signature = signature};
+}
+
+/* A manager method that takes one string and whose reply is dropped or kept. */
+static int call_with_name(struct ct_dbus_conn *c, const char *member, const char *sig,
+			  const char *name, const char *mode, struct ct_dbus_reply *reply,
+			  struct ct_error *err)
+{
+	struct ct_dbus_msg call = manager_call(member, sig);
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, name);
+	if (mode)
+		ct_dbus_put_string(&body, mode);
+	int rc = ct_dbus_call(c, &call, &body, CT_SYSTEMD_TIMEOUT_MS, reply, err);
+	ct_dbus_writer_free(&body);
+	return rc;
+}
+
+/* The one job being waited for and how JobRemoved said it ended. */
+struct job_wait {
+	char path[256];
+	char result[64];
+	bool removed;
+};
+
+static void on_job_removed(const struct ct_dbus_msg *m, void *ctx)
+{
+	struct job_wait *w = ctx;
+	struct ct_dbus_iter it;
+	union ct_dbus_value id, path, unit, result;
+	struct ct_error ignored;
+	if (strcmp(m->member, "JobRemoved") != 0 || strcmp(m->signature, "uoss") != 0)
+		return;
+	ct_dbus_iter_body(&it, m);
+	if (ct_dbus_iter_get(&it, 'u', &id, &ignored) < 0 ||
+	    ct_dbus_iter_get(&it, 'o', &path, &ignored) < 0 ||
+	    ct_dbus_iter_get(&it, 's', &unit, &ignored) < 0 ||
+	    ct_dbus_iter_get(&it, 's', &result, &ignored) < 0 || strcmp(path.s, w->path) != 0)
+		return;
+	snprintf(w->result, sizeof(w->result), "%s", result.s);
+	w->removed = true;
+}
+
+static bool job_done(void *ctx)
+{
+	return ((struct job_wait *)ctx)->removed;
+}
+
+int ct_systemd_connect(struct ct_dbus_conn *c, bool user_bus, struct ct_error *err)
+{
+	if (ct_dbus_open_bus(c, user_bus, CT_SYSTEMD_TIMEOUT_MS, err) < 0)
+		return ct_error_prefix(err, "systemd cgroup driver");
+	struct ct_dbus_msg subscribe = manager_call("Subscribe", NULL);
+	if (ct_dbus_add_match(c,
+			      "type='signal',sender='org.freedesktop.systemd1',"
+			      "interface='org.freedesktop.systemd1.Manager',member='JobRemoved'",
+			      CT_SYSTEMD_TIMEOUT_MS, err) < 0 ||
+	    ct_dbus_call(c, &subscribe, NULL, CT_SYSTEMD_TIMEOUT_MS, NULL, err) < 0) {
+		ct_dbus_close(c);
+		return ct_error_prefix(err, "systemd cgroup driver");
+	}
+	return 0;
+}
+
+/* The job path of a reply ("o"), then the wait for its JobRemoved (which may have come
+ * before the reply: the callback was set before the call). */
+static int wait_job(struct ct_dbus_conn *c, struct job_wait *w, const struct ct_dbus_reply *r,
+		    const char *what, struct ct_error *err)
+{
+	struct ct_dbus_iter it;
+	union ct_dbus_value job;
+	ct_dbus_iter_body(&it, &r->msg);
+	if (ct_dbus_iter_get(&it, 'o', &job, err) < 0)
+		return -1;
+	if (strcmp(w->path, job.s) != 0) {
+		/* JobRemoved of an earlier job of the same path cannot be ours */
+		snprintf(w->path, sizeof(w->path), "%s", job.s);
+		w->removed = false;
+	}
+	if (ct_dbus_wait(c, job_done, w, CT_SYSTEMD_TIMEOUT_MS, err) < 0)
+		return ct_error_prefix(err, "systemd: %s: waiting for job %s", what, w->path);
+	if (strcmp(w->result, "done") != 0)
+		return ct_error_plain(err, EIO, "systemd: %s: job %s ended \"%s\"", what, w->path,
+				      w->result);
+	return 0;
+}
+
+/* A manager call that queues a job, and the wait for the job; *queued says whether the
+ * call was taken (a failure after it is the job's). */
+static int run_job(struct ct_dbus_conn *c, const struct ct_dbus_msg *call,
+		   const struct ct_dbus_writer *body, const char *what, bool *queued,
+		   struct ct_error *err)
+{
+	struct job_wait w = {.path = ""};
+	struct ct_dbus_reply r;
+	c->on_signal = on_job_removed;
+	c->signal_ctx = &w;
+	int rc = ct_dbus_call(c, call, body, CT_SYSTEMD_TIMEOUT_MS, &r, err);
+	*queued = rc == 0;
+	if (rc == 0) {
+		rc = wait_job(c, &w, &r, what, err);
+		ct_dbus_reply_free(&r);
+	}
+	c->on_signal = NULL;
+	c->signal_ctx = NULL;
+	return rc;
+}
+
+/* A start whose job did not end "done" leaves a failed unit: reset, as runc does. */
+static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_dbus_writer *props,
+		      struct ct_error *err)
+{
+	struct ct_dbus_msg call = manager_call("StartTransientUnit", "ssa(sv)a(sa(sv))");
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, name);
+	ct_dbus_put_string(&body, "fail");
+	struct ct_dbus_array_mark m = ct_dbus_array_open(&body, '(');
+	/* props' elements were marshalled from offset 0, 8-aligned like these */
+	ct_dbus_put_raw(&body, props->buf, props->len);
+	ct_dbus_array_close(&body, m);
+	struct ct_dbus_array_mark aux = ct_dbus_array_open(&body, '(');
+	ct_dbus_array_close(&body, aux);
+	char what[300];
+	bool queued;
+	snprintf(what, sizeof(what), "start %s", name);
+	int rc = run_job(c, &call, &body, what, &queued, err);
+	ct_dbus_writer_free(&body);
+	if (rc < 0 && queued) {
+		struct ct_error ignored;
+		call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
+	}
+	return rc;
+}
+
+/* The unit's ActiveState ("active", "failed", "inactive"...) into out. */
+static int active_state(struct ct_dbus_conn *c, const char *name, char *out, size_t size,
+			struct ct_error *err);
+
+int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
+			  const struct ct_dbus_writer *props, struct ct_error *err)
+{
+	if (start_once(c, name, props, err) == 0)
+		return 0;
+	if (!ct_dbus_failed_with(c, "org.freedesktop.systemd1.UnitExists"))
+		return -1;
+	struct ct_error exists = *err;
+	char state[64];
+	if (active_state(c, name, state, sizeof(state), err) < 0 ||
+	    (strcmp(state, "failed") != 0 && strcmp(state, "inactive") != 0)) {
+		*err = exists;
+		return -1;
+	}
+	struct ct_error ignored;
+	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
+	return start_once(c, name, props, err);
+}
+
+int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_error *err)
+{
+	struct ct_dbus_msg call = manager_call("StopUnit", "ss");
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, name);
+	ct_dbus_put_string(&body, "replace");
+	char what[300];
+	bool queued;
+	snprintf(what, sizeof(what), "stop %s", name);
+	int rc = run_job(c, &call, &body, what, &queued, err);
+	ct_dbus_writer_free(&body);
+	if (rc < 0 && !ct_dbus_failed_with(c, "org.freedesktop.systemd1.NoSuchUnit"))
+		return -1;
+	struct ct_error ignored;
+	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
+	return 0;
+}
+
+int ct_systemd_set_properties(struct ct_dbus_conn *c, const char *name,
+			      const struct ct_dbus_writer *props, struct ct_error *err)
+{
+	struct ct_dbus_msg call = manager_call("SetUnitProperties", "sba(sv)");
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, name);
+	ct_dbus_put_bool(&body, true);
+	struct ct_dbus_array_mark m = ct_dbus_array_open(&body, '(');
+	ct_dbus_put_raw(&body, props->buf, props->len);
+	ct_dbus_array_close(&body, m);
+	int rc = ct_dbus_call(c, &call, &body, CT_SYSTEMD_TIMEOUT_MS, NULL, err);
+	ct_dbus_writer_free(&body);
+	return rc;
+}
+
+/* Properties.Get(path, iface, prop) of a string property into a malloc'ed copy. */
+static int get_string_property(struct ct_dbus_conn *c, const char *path, const char *iface,
+			       const char *prop, char **out, struct ct_error *err)
+{
+	struct ct_dbus_msg call = {.destination = sd_name,
+				   .path = path,
+				   .interface = props_iface,
+				   .member = "Get",
+				   .signature = "ss"};
+	struct ct_dbus_writer body;
+	struct ct_dbus_reply r;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, iface);
+	ct_dbus_put_string(&body, prop);
+	int rc = ct_dbus_call(c, &call, &body, CT_SYSTEMD_TIMEOUT_MS, &r, err);
+	ct_dbus_writer_free(&body);
+	if (rc < 0)
+		return -1;
+	struct ct_dbus_iter it, v;
+	union ct_dbus_value s;
+	ct_dbus_iter_body(&it, &r.msg);
+	rc = ct_dbus_iter_enter(&it, &v, err) < 0 || ct_dbus_iter_get(&v, 's', &s, err) < 0 ? -1
+											    : 0;
+	if (rc == 0 && !(*out = strdup(s.s)))
+		rc = ct_error_sys(err, ENOMEM, "systemd property");
+	ct_dbus_reply_free(&r);
+	return rc;
+}
+
+/* GetUnit(name): the unit's object path, malloc'ed. */
+static int unit_path(struct ct_dbus_conn *c, const char *name, char **out, struct ct_error *err)
+{
+	struct ct_dbus_reply r;
+	struct ct_dbus_iter it;
+	union ct_dbus_value path;
+	if (call_with_name(c, "GetUnit", "s", name, NULL, &r, err) < 0)
+		return -1;
+	ct_dbus_iter_body(&it, &r.msg);
+	int rc = ct_dbus_iter_get(&it, 'o', &path, err);
+	if (rc == 0 && !(*out = strdup(path.s)))
+		rc = ct_error_sys(err, ENOMEM, "systemd unit");
+	ct_dbus_reply_free(&r);
+	return rc;
+}
+
+static int active_state(struct ct_dbus_conn *c, const char *name, char *out, size_t size,
+			struct ct_error *err)
+{
+	char *path = NULL, *state = NULL;
+	int rc = unit_path(c, name, &path, err);
+	if (rc == 0)
+		rc = get_string_property(c, path, "org.freedesktop.systemd1.Unit", "ActiveState",
+					 &state, err);
+	if (rc == 0)
+		snprintf(out, size, "%s", state);
+	free(path);
+	free(state);
+	return rc;
+}
+
+int ct_systemd_unit_cgroup(struct ct_dbus_conn *c, const char *name, char **out,
+			   struct ct_error *err)
+{
+	char *path = NULL;
+	size_t n = strlen(name);
+	bool slice = n > 6 && strcmp(name + n - 6, ".slice") == 0;
+	int rc = unit_path(c, name, &path, err);
+	if (rc == 0)
+		rc = get_string_property(c, path,
+					 slice ? "org.freedesktop.systemd1.Slice"
+					       : "org.freedesktop.systemd1.Scope",
+					 "ControlGroup", out, err);
+	free(path);
+	return rc;
+}
+
+unsigned ct_systemd_version(struct ct_dbus_conn *c)
+{
+	char *v = NULL;
+	struct ct_error ignored;
+	if (get_string_property(c, sd_path, sd_manager, "Version", &v, &ignored) < 0)
+		return 0;
+	unsigned version = (unsigned)strtoul(v, NULL, 10);
+	free(v);
+	return version;
+}

@@ -1,0 +1,34 @@
+/* The systemd manager's D-Bus calls the systemd driver makes (org.freedesktop.systemd1). */
+#ifndef CT_CGROUP_SYSTEMD_BUS_H
+#define CT_CGROUP_SYSTEMD_BUS_H
+
+#include <stdbool.h>
+
+#include "libct/base/error.h"
+#include "libct/dbus/conn.h"
+
+#define CT_SYSTEMD_TIMEOUT_MS 30000 /* a call, and a job (runc's 30 s) */
+
+/* The system bus (the caller's own when user_bus), subscribed to the manager's JobRemoved. */
+int ct_systemd_connect(struct ct_dbus_conn *c, bool user_bus, struct ct_error *err);
+
+/* The manager's major version (252 of "252.30-1~deb12u2"), 0 when it cannot be read. */
+unsigned ct_systemd_version(struct ct_dbus_conn *c);
+
+/* StartTransientUnit(name, "fail", props) and the wait for its job to end "done". props is
+ * the body's a(sv) of properties; the empty aux list is added here. A unit of that name
+ * that exists fails with systemd's message ("Unit x.scope already exists."), unless it is
+ * failed or inactive: then it is reset and the start tried once more, as runc does. */
+int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
+			  const struct ct_dbus_writer *props, struct ct_error *err);
+/* StopUnit and the wait for its job, then ResetFailedUnit; a unit systemd does not know
+ * (gone with its last process) is no error. */
+int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_error *err);
+/* SetUnitProperties(name, runtime, props). */
+int ct_systemd_set_properties(struct ct_dbus_conn *c, const char *name,
+			      const struct ct_dbus_writer *props, struct ct_error *err);
+/* The unit's ControlGroup property ("/system.slice/x.scope"), malloc'ed. */
+int ct_systemd_unit_cgroup(struct ct_dbus_conn *c, const char *name, char **out,
+			   struct ct_error *err);
+
+#endif

@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+"""A stand-in for systemd's manager on a private bus, for testing ctrun's systemd cgroup
+driver on a machine without systemd (tests/integration/test_systemd_driver.c).
+
+It owns org.freedesktop.systemd1 and answers the calls the driver makes as systemd 252 does
+(the same error names and messages): Subscribe, StartTransientUnit, StopUnit,
+ResetFailedUnit, GetUnit, SetUnitProperties, and Properties.Get of Version, ActiveState and
+ControlGroup, with JobRemoved after each job. A unit's cgroup is a real cgroup2 directory
+below --cgroup-root (made, filled with the PIDs, emptied and removed as systemd does). Every
+unit's properties are written to --record/<unit>.json, and each call to calls.log, for the
+tests to read. Unit names with "failjob" end their job "failed"; with "slowjob" their job
+never ends (a create killed while it waits).
+"""
+import argparse
+import json
+import os
+import signal
+import sys
+
+import dbus
+import dbus.mainloop.glib
+import dbus.service
+from gi.repository import GLib
+
+BUS_NAME = "org.freedesktop.systemd1"
+PATH = "/org/freedesktop/systemd1"
+MANAGER = "org.freedesktop.systemd1.Manager"
+PROPS = "org.freedesktop.DBus.Properties"
+
+# What systemd 252 takes in a transient scope or slice (a subset: the driver's and the
+# tests'); any other name is refused as systemd refuses it.
+KNOWN = {
+    "Description", "Slice", "Wants", "Delegate", "PIDs", "DefaultDependencies",
+    "MemoryAccounting", "CPUAccounting", "IOAccounting", "TasksAccounting", "MemoryMax",
+    "MemoryLow", "MemorySwapMax", "CPUWeight", "CPUQuotaPerSecUSec", "CPUQuotaPeriodUSec",
+    "TasksMax", "AllowedCPUs", "AllowedMemoryNodes", "DevicePolicy", "DeviceAllow",
+    "TimeoutStopUSec", "CollectMode",
+}
+
+
+class Error(dbus.DBusException):
+    def __init__(self, name, message):
+        super().__init__(message)
+        self._dbus_error_name = name
+
+
+def no_such_unit(name):
+    return Error("org.freedesktop.systemd1.NoSuchUnit", "Unit %s not loaded." % name)
+
+
+def plain(value):
+    """A dbus-python value as JSON: its type's name and its value."""
+    if isinstance(value, (dbus.Array, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, (dbus.Struct, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dbus.Boolean):
+        return bool(value)
+    if isinstance(value, (dbus.Byte, int)):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
+
+
+def typed(value):
+    return {"type": type(value).__name__, "value": plain(value)}
+
+
+def escape(name):
+    return "".join(c if c.isalnum() else "_%02x" % ord(c) for c in name)
+
+
+def slice_path(name):
+    if name == "-.slice":
+        return ""
+    stem = name[: -len(".slice")]
+    parts = stem.split("-")
+    return "".join("/" + "-".join(parts[: i + 1]) + ".slice" for i in range(len(parts)))
+
+
+class Manager(dbus.service.Object):
+    def __init__(self, bus, args):
+        super().__init__(bus, PATH)
+        self.args = args
+        self.units = {}
+        self.job = 0
+        for spec in args.preload:
+            name, state = spec.split(":")
+            self.units[name] = {"state": state, "props": {}, "cgroup": None}
+        self.record_all()
+
+    # ---- bookkeeping ----
+
+    def log(self, line):
+        with open(os.path.join(self.args.record, "calls.log"), "a") as f:
+            f.write(line + "\n")
+
+    def record(self, name):
+        u = self.units.get(name)
+        path = os.path.join(self.args.record, name + ".json")
+        if u is None:
+            if os.path.exists(path):
+                os.unlink(path)
+            return
+        doc = dict(u["props"])
+        doc["_state"] = u["state"]
+        doc["_cgroup"] = u["cgroup"]
+        with open(path + ".tmp", "w") as f:
+            json.dump(doc, f)
+        os.rename(path + ".tmp", path)
+
+    def record_all(self):
+        for name in self.units:
+            self.record(name)
+
+    def cgroup_dir(self, cgroup):
+        return os.path.join(self.args.mount, cgroup.lstrip("/"))
+
+    def populated(self, u):
+        try:
+            with open(os.path.join(self.cgroup_dir(u["cgroup"]), "cgroup.events")) as f:
+                return "populated 1" in f.read()
+        except FileNotFoundError:
+            return False
+
+    def collect(self):
+        """systemd's garbage collection: a scope whose processes are gone goes."""
+        for name in list(self.units):
+            u = self.units[name]
+            if name.endswith(".scope") and u["state"] == "active" and u["cgroup"] and \
+                    not self.populated(u):
+                self.remove_cgroup(u)
+                del self.units[name]
+                self.record(name)
+
+    def remove_cgroup(self, u):
+        if not u["cgroup"]:
+            return
+        d = self.cgroup_dir(u["cgroup"])
+        if os.path.exists(os.path.join(d, "cgroup.kill")):
+            with open(os.path.join(d, "cgroup.kill"), "w") as f:
+                f.write("1")
+        for _ in range(2000):
+            if not self.populated(u):
+                break
+            GLib.usleep(1000)
+        for root, dirs, _ in os.walk(d, topdown=False):
+            for sub in dirs:
+                os.rmdir(os.path.join(root, sub))
+        if os.path.isdir(d):
+            os.rmdir(d)
+
+    def finish_job(self, job, name, result):
+        self.JobRemoved(dbus.UInt32(self.job), job, name, result)
+        return False
+
+    def new_job(self, name, result):
+        self.job += 1
+        job = dbus.ObjectPath("%s/job/%d" % (PATH, self.job))
+        if "slowjob" not in name:
+            GLib.idle_add(self.finish_job, job, name, result)
+        return job
+
+    # ---- the manager's methods ----
+
+    @dbus.service.signal(MANAGER, signature="uoss")
+    def JobRemoved(self, job_id, job, unit, result):
+        pass
+
+    @dbus.service.method(MANAGER, in_signature="", out_signature="")
+    def Subscribe(self):
+        self.log("Subscribe")
+
+    @dbus.service.method(MANAGER, in_signature="ssa(sv)a(sa(sv))", out_signature="o")
+    def StartTransientUnit(self, name, mode, props, aux):
+        self.log("StartTransientUnit %s %s" % (name, mode))
+        self.collect()
+        if name in self.units:
+            raise Error("org.freedesktop.systemd1.UnitExists", "Unit %s already exists." % name)
+        recorded = {}
+        for key, value in props:
+            if key not in KNOWN:
+                raise Error("org.freedesktop.DBus.Error.PropertyReadOnly",
+                            "Cannot set property %s, or unknown property." % key)
+            recorded[key] = typed(value)
+        is_slice = name.endswith(".slice")
+        if is_slice:
+            parent = (recorded.get("Wants", {}).get("value") or ["-.slice"])[0]
+        else:
+            parent = recorded.get("Slice", {}).get("value", "-.slice")
+        pids = recorded.get("PIDs", {}).get("value", [])
+        if not is_slice and not pids:
+            raise Error("org.freedesktop.DBus.Error.InvalidArgs", "Scope has no PIDs. Refusing.")
+        base = "/" + os.path.relpath(self.args.cgroup_root, self.args.mount)
+        cgroup = base + slice_path(parent) + ("" if is_slice else "/" + name)
+        if is_slice:
+            cgroup = base + slice_path(name)
+        os.makedirs(self.cgroup_dir(cgroup), exist_ok=True)
+        for pid in pids:
+            with open(os.path.join(self.cgroup_dir(cgroup), "cgroup.procs"), "w") as f:
+                f.write(str(pid))
+        failed = "failjob" in name
+        self.units[name] = {"state": "failed" if failed else "active", "props": recorded,
+                            "cgroup": cgroup}
+        self.record(name)
+        return self.new_job(name, "failed" if failed else "done")
+
+    @dbus.service.method(MANAGER, in_signature="ss", out_signature="o")
+    def StopUnit(self, name, mode):
+        self.log("StopUnit %s %s" % (name, mode))
+        self.collect()
+        u = self.units.get(name)
+        if u is None:
+            raise no_such_unit(name)
+        self.remove_cgroup(u)
+        del self.units[name]
+        self.record(name)
+        return self.new_job(name, "done")
+
+    @dbus.service.method(MANAGER, in_signature="s", out_signature="")
+    def ResetFailedUnit(self, name):
+        self.log("ResetFailedUnit %s" % name)
+        u = self.units.get(name)
+        if u is None:
+            raise no_such_unit(name)
+        if u["state"] in ("failed", "inactive"):
+            self.remove_cgroup(u)
+            del self.units[name]
+            self.record(name)
+
+    @dbus.service.method(MANAGER, in_signature="s", out_signature="o")
+    def GetUnit(self, name):
+        self.collect()
+        if name not in self.units:
+            raise no_such_unit(name)
+        return dbus.ObjectPath("%s/unit/%s" % (PATH, escape(name)))
+
+    @dbus.service.method(MANAGER, in_signature="sba(sv)", out_signature="")
+    def SetUnitProperties(self, name, runtime, props):
+        self.log("SetUnitProperties %s %s" % (name, bool(runtime)))
+        u = self.units.get(name)
+        if u is None:
+            raise no_such_unit(name)
+        for key, value in props:
+            if key not in KNOWN:
+                raise Error("org.freedesktop.DBus.Error.PropertyReadOnly",
+                            "Cannot set property %s, or unknown property." % key)
+            u["props"][key] = typed(value)
+        self.record(name)
+
+    @dbus.service.method(PROPS, in_signature="ss", out_signature="v")
+    def Get(self, interface, prop):
+        if interface == MANAGER and prop == "Version":
+            return dbus.String(self.args.version)
+        raise Error("org.freedesktop.DBus.Error.UnknownProperty", "Unknown property %s" % prop)
+
+
+class Units(dbus.service.FallbackObject):
+    """/org/freedesktop/systemd1/unit/<escaped name>: each unit's properties."""
+
+    def __init__(self, bus, manager):
+        super().__init__(bus, PATH + "/unit")
+        self.manager = manager
+
+    @dbus.service.method(PROPS, in_signature="ss", out_signature="v", rel_path_keyword="rel")
+    def Get(self, interface, prop, rel=None):
+        for name, u in self.manager.units.items():
+            if "/" + escape(name) == rel:
+                if prop == "ActiveState":
+                    return dbus.String(u["state"])
+                if prop == "ControlGroup" and u["cgroup"]:
+                    return dbus.String(u["cgroup"])
+                raise Error("org.freedesktop.DBus.Error.UnknownProperty",
+                            "Unknown property %s" % prop)
+        raise Error("org.freedesktop.DBus.Error.UnknownObject", "Unknown object %s" % rel)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--address", required=True)
+    p.add_argument("--mount", required=True, help="the cgroup2 mount")
+    p.add_argument("--cgroup-root", required=True, help="the manager's root cgroup (a dir)")
+    p.add_argument("--record", required=True)
+    p.add_argument("--version", default="252.30-1~deb12u2")
+    p.add_argument("--preload", action="append", default=[], help="NAME:STATE")
+    args = p.parse_args()
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    bus = dbus.bus.BusConnection(args.address)
+    manager = Manager(bus, args)
+    Units(bus, manager)
+    name = dbus.service.BusName(BUS_NAME, bus)
+    loop = GLib.MainLoop()
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)
+    with open(os.path.join(args.record, "ready"), "w") as f:
+        f.write("%d\n" % os.getpid())
+    loop.run()
+    del name
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

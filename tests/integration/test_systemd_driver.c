@@ -1,0 +1,509 @@
+/* The systemd cgroup driver end to end on a machine without systemd: ctrun runs real
+ * containers while a stand-in manager (tests/helpers/fake_systemd.py, on a private
+ * dbus-daemon) answers its D-Bus calls as systemd does and makes the units' cgroups in the
+ * machine's cgroup2 hierarchy. ctrun sees a unified layout through a cgroup2 mount on
+ * /sys/fs/cgroup in a mount namespace of its own (the wrapper). What systemd itself does
+ * with the properties is for make check-systemd, in a VM with systemd as PID 1. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/lib/dbus_daemon.h"
+#include "tests/lib/testlib.h"
+
+#define PYTHON "/usr/bin/python3"
+
+struct fake {
+	struct ctt_dbus_daemon bus;
+	pid_t pid;
+	char *record, *mount, *cgroup_root, *wrapper, *root, *bundle;
+};
+
+static struct fake fake;
+
+/* Removes the test's cgroup tree, deepest first: only directories the fake made. */
+static void remove_cgroup_tree(const char *dir)
+{
+	struct ctt_result r;
+	ctt_run(&r, NULL,
+		(const char *const[]){"find", dir, "-depth", "-type", "d", "-exec", "rmdir", "{}",
+				      ";", NULL});
+	ctt_result_free(&r);
+}
+
+static void fake_stop(void)
+{
+	if (fake.pid > 0) {
+		kill(fake.pid, SIGTERM);
+		waitpid(fake.pid, NULL, 0);
+	}
+	fake.pid = 0;
+	ctt_dbus_daemon_stop(&fake.bus);
+	if (fake.cgroup_root)
+		remove_cgroup_tree(fake.cgroup_root);
+	free(fake.record);
+	free(fake.mount);
+	free(fake.cgroup_root);
+	free(fake.wrapper);
+	free(fake.root);
+	free(fake.bundle);
+	memset(&fake, 0, sizeof(fake));
+}
+
+static void fini(void)
+{
+	fake_stop();
+	ctt_cleanup();
+}
+
+TestSuite(systemd_driver, .fini = fini);
+
+static void need_tools(void)
+{
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){PYTHON, "-c", "import dbus, gi", NULL});
+	int status = r.status;
+	ctt_result_free(&r);
+	if (status != 0)
+		ctt_skip("%s cannot import dbus and gi (apt-get install python3-dbus python3-gi; "
+			 "`make deps` does)",
+			 PYTHON);
+}
+
+/* The cgroup2 mount the fake makes units in: /sys/fs/cgroup itself, or a hybrid host's. */
+static char *cgroup2_mount(void)
+{
+	if (ctt_exists("/sys/fs/cgroup/cgroup.controllers"))
+		return strdup("/sys/fs/cgroup");
+	if (ctt_exists("/sys/fs/cgroup/unified/cgroup.controllers"))
+		return strdup("/sys/fs/cgroup/unified");
+	ctt_skip("no cgroup2 hierarchy is mounted");
+	return NULL;
+}
+
+static void write_wrapper(void)
+{
+	char *text;
+	fake.wrapper = ctt_path(fake.record, "ctrun-unified");
+	cr_assert(asprintf(&text,
+			   "#!/bin/sh\n"
+			   "export DBUS_SYSTEM_BUS_ADDRESS='%s'\n"
+			   "exec unshare -m --propagation private sh -c 'mount -t cgroup2 cgroup2 "
+			   "/sys/fs/cgroup && exec \"$0\" \"$@\"' '%s' \"$@\"\n",
+			   fake.bus.address, ctt_ctrun_path()) > 0);
+	ctt_write_file(fake.wrapper, text);
+	cr_assert_eq(chmod(fake.wrapper, 0755), 0);
+	free(text);
+}
+
+/* The bus, the fake manager (with units preloaded as "NAME:STATE"), the wrapper, a state
+ * root and a bundle whose process sleeps. */
+static void fake_start(const char *const *preload)
+{
+	need_tools();
+	fake.mount = cgroup2_mount();
+	ctt_dbus_daemon_start(&fake.bus);
+	ctt_cleanup_first(fake_stop);
+	fake.record = ctt_tmpdir();
+	cr_assert(asprintf(&fake.cgroup_root, "%s/ctrun-test-systemd.%d", fake.mount,
+			   (int)getpid()) > 0);
+	ctt_mkdir_p(fake.cgroup_root);
+	char *script = ctt_path(getenv("CTRUN_SRC") ? getenv("CTRUN_SRC") : ".",
+				"tests/helpers/fake_systemd.py");
+	const char *argv[32] = {PYTHON,	    script,	"--address",	 fake.bus.address,
+				"--mount",  fake.mount, "--cgroup-root", fake.cgroup_root,
+				"--record", fake.record};
+	size_t n = 10;
+	for (size_t i = 0; preload && preload[i] && n < 30; i++) {
+		argv[n++] = "--preload";
+		argv[n++] = preload[i];
+	}
+	char *log = ctt_path(fake.record, "fake.log"), *ready = ctt_path(fake.record, "ready");
+	fake.pid = ctt_fork_exec(argv, NULL, "/dev/null", log, log, -1);
+	ctt_wait_file(ready);
+	write_wrapper();
+	fake.root = ctt_tmpdir();
+	fake.bundle = ctt_bundle_new(NULL);
+	ctt_config_set(fake.bundle, ".process.args", "[\"busybox\", \"sleep\", \"1000\"]");
+	ctt_config_set(fake.bundle, ".process.terminal", "false");
+	free(log);
+	free(ready);
+	free(script);
+}
+
+static void set_path(const char *cgroups_path)
+{
+	char *q = ctt_json_quote(cgroups_path);
+	ctt_config_set(fake.bundle, ".linux.cgroupsPath", q);
+	free(q);
+}
+
+/* ctrun --root ROOT --systemd-cgroup ARGS... through the wrapper. */
+static int ctrun_sd(struct ctt_result *r, const char *const *args)
+{
+	const char *argv[32] = {fake.wrapper, "--root", fake.root, "--systemd-cgroup"};
+	size_t n = 4;
+	for (size_t i = 0; args[i] && n < 31; i++)
+		argv[n++] = args[i];
+	return ctt_run(r, NULL, argv);
+}
+
+#define SD(r, ...) ctrun_sd(r, (const char *const[]){__VA_ARGS__, NULL})
+
+static void sd_ok(const char *const *args)
+{
+	struct ctt_result r;
+	ctrun_sd(&r, args);
+	cr_assert_eq(r.status, 0, "ctrun %s: exit %d: %s", args[0], r.status, r.err);
+	ctt_result_free(&r);
+}
+
+#define SD_OK(...) sd_ok((const char *const[]){__VA_ARGS__, NULL})
+
+/* What the fake recorded of a unit; NULL once it is gone. */
+static yajl_val unit_record(const char *unit)
+{
+	char name[300];
+	snprintf(name, sizeof(name), "%s.json", unit);
+	char *file = ctt_path(fake.record, name);
+	yajl_val v = ctt_exists(file) ? ctt_json_load(file) : NULL;
+	free(file);
+	return v;
+}
+
+static char *calls(void)
+{
+	char *file = ctt_path(fake.record, "calls.log");
+	char *text = ctt_exists(file) ? ctt_read_file(file) : strdup("");
+	free(file);
+	return text;
+}
+
+static long long state_pid(const char *id)
+{
+	struct ctt_result r;
+	SD(&r, "state", id);
+	cr_assert_eq(r.status, 0, "state: %s", r.err);
+	yajl_val st = ctt_json_parse(r.out, "state");
+	long long pid = ctt_json_get_int(st, ".pid");
+	yajl_tree_free(st);
+	ctt_result_free(&r);
+	return pid;
+}
+
+/* The cgroup2 path of pid as the host sees it (its "0::" line). */
+static char *proc_cgroup(long long pid)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "/proc/%lld/cgroup", pid);
+	char *text = ctt_read_file(file), *line = strstr(text, "0::");
+	cr_assert_not_null(line, "%s: %s", file, text);
+	char *out = strndup(line + 3, strcspn(line + 3, "\n"));
+	free(text);
+	return out;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static void assert_state_gone(const char *id)
+{
+	char *dir = ctt_path(fake.root, id);
+	cr_expect_not(ctt_exists(dir), "state directory %s left", dir);
+	free(dir);
+}
+
+Test(systemd_driver, create_makes_a_scope_with_runcs_properties_and_delete_stops_it)
+{
+	fake_start(NULL);
+	set_path("system.slice:ctrun:web");
+	SD_OK("create", "--bundle", fake.bundle, "web");
+	long long pid = state_pid("web");
+	yajl_val u = unit_record("ctrun-web.scope");
+	cr_assert_not_null(u, "no unit ctrun-web.scope");
+	cr_expect_str_eq(ctt_json_get_string(u, ".Description.value"), "ctrun container web");
+	cr_expect_str_eq(ctt_json_get_string(u, ".Slice.value"), "system.slice");
+	cr_expect(ctt_json_get_bool(u, ".Delegate.value"));
+	cr_expect_not(ctt_json_get_bool(u, ".DefaultDependencies.value"));
+	cr_expect_eq(ctt_json_get_int(u, ".PIDs.value[0]"), pid, "PIDs holds the init");
+	static const char *const accounting[] = {".MemoryAccounting.value", ".CPUAccounting.value",
+						 ".IOAccounting.value", ".TasksAccounting.value"};
+	for (size_t i = 0; i < 4; i++)
+		cr_expect(ctt_json_get_bool(u, accounting[i]), "%s", accounting[i]);
+	const char *cgroup = ctt_json_get_string(u, "._cgroup");
+	cr_expect(ends_with(cgroup, "/system.slice/ctrun-web.scope"), "%s", cgroup);
+	/* the init is in the unit's cgroup, and state.json names the unit */
+	char *actual = proc_cgroup(pid);
+	cr_expect_str_eq(actual, cgroup);
+	char *state_file = ctt_path(fake.root, "web/state.json");
+	yajl_val st = ctt_json_load(state_file);
+	cr_expect_str_eq(ctt_json_get_string(st, ".ctrun.systemdUnit"), "ctrun-web.scope");
+	yajl_tree_free(st);
+	yajl_tree_free(u);
+	SD_OK("delete", "--force", "web");
+	cr_expect_null(unit_record("ctrun-web.scope"), "the unit is stopped");
+	char *log = calls();
+	cr_expect(strstr(log, "StopUnit ctrun-web.scope replace"), "%s", log);
+	cr_expect_not(ctt_alive((pid_t)pid));
+	assert_state_gone("web");
+	free(log);
+	free(actual);
+	free(state_file);
+}
+
+Test(systemd_driver, nested_slices_and_a_unit_that_is_a_slice)
+{
+	fake_start(NULL);
+	set_path("a-b.slice:pre:c1");
+	SD_OK("create", "--bundle", fake.bundle, "c1");
+	yajl_val u = unit_record("pre-c1.scope");
+	cr_assert_not_null(u);
+	cr_expect(ends_with(ctt_json_get_string(u, "._cgroup"), "/a.slice/a-b.slice/pre-c1.scope"));
+	char *actual = proc_cgroup(state_pid("c1"));
+	cr_expect(ends_with(actual, "/a.slice/a-b.slice/pre-c1.scope"), "%s", actual);
+	SD_OK("delete", "--force", "c1");
+	set_path("machine.slice:x:machine-pod1.slice");
+	SD_OK("create", "--bundle", fake.bundle, "c2");
+	yajl_val s = unit_record("machine-pod1.slice");
+	cr_assert_not_null(s);
+	cr_expect_str_eq(ctt_json_get_string(s, ".Wants.type"), "Array");
+	cr_expect_str_eq(ctt_json_get_string(s, ".Wants.value[0]"), "machine.slice");
+	cr_expect_null(ctt_json_get(s, ".Delegate"), "a slice is not delegated");
+	free(actual);
+	actual = proc_cgroup(state_pid("c2"));
+	cr_expect(ends_with(actual, "/machine.slice/machine-pod1.slice"), "%s", actual);
+	SD_OK("delete", "--force", "c2");
+	cr_expect_null(unit_record("machine-pod1.slice"));
+	yajl_tree_free(u);
+	yajl_tree_free(s);
+	free(actual);
+}
+
+Test(systemd_driver, commands_after_create_work_on_the_units_cgroup)
+{
+	fake_start(NULL);
+	set_path(":ctrun:cmds");
+	SD_OK("create", "--bundle", fake.bundle, "cmds");
+	long long pid = state_pid("cmds");
+	struct ctt_result r;
+	SD(&r, "ps", "--format", "json", "cmds");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char want[32];
+	snprintf(want, sizeof(want), "[%lld]", pid);
+	cr_expect(strstr(r.out, want), "ps: %s (init %lld)", r.out, pid);
+	ctt_result_free(&r);
+	SD_OK("pause", "cmds");
+	SD(&r, "state", "cmds");
+	cr_expect(strstr(r.out, "\"paused\""), "%s", r.out);
+	ctt_result_free(&r);
+	SD_OK("resume", "cmds");
+	SD(&r, "state", "cmds");
+	cr_expect(strstr(r.out, "\"created\""), "%s", r.out);
+	ctt_result_free(&r);
+	SD_OK("kill", "--all", "cmds", "KILL");
+	for (int i = 0; i < 1000 && ctt_alive((pid_t)pid); i++)
+		ctt_sleep_ms(10);
+	cr_expect_not(ctt_alive((pid_t)pid), "kill --all reached the init");
+	SD_OK("delete", "cmds");
+	cr_expect_null(unit_record("ctrun-cmds.scope"));
+	assert_state_gone("cmds");
+}
+
+Test(systemd_driver, annotations_become_properties)
+{
+	fake_start(NULL);
+	set_path(":ctrun:ann");
+	ctt_config_set(fake.bundle, ".annotations",
+		       "{\"org.systemd.property.TimeoutStopSec\": \"5\","
+		       " \"org.systemd.property.CollectMode\": \"'inactive-or-failed'\","
+		       " \"org.example.other\": \"x\"}");
+	SD_OK("create", "--bundle", fake.bundle, "ann");
+	yajl_val u = unit_record("ctrun-ann.scope");
+	cr_assert_not_null(u);
+	cr_expect_str_eq(ctt_json_get_string(u, ".TimeoutStopUSec.type"), "UInt64");
+	cr_expect_eq(ctt_json_get_int(u, ".TimeoutStopUSec.value"), 5000000);
+	cr_expect_str_eq(ctt_json_get_string(u, ".CollectMode.value"), "inactive-or-failed");
+	yajl_tree_free(u);
+	SD_OK("delete", "--force", "ann");
+}
+
+Test(systemd_driver, bad_annotations_are_refused_before_anything_is_made)
+{
+	fake_start(NULL);
+	static const char *const bad[][2] = {
+		{"{\"org.systemd.property.lower\": \"1\"}", "is not a systemd property name"},
+		{"{\"org.systemd.property.CPUWeight\": \"uint64 -1\"}",
+		 "org.systemd.property.CPUWeight"},
+		{"{\"org.systemd.property.TimeoutStopSec\": \"'x'\"}", "a duration in seconds"},
+	};
+	set_path(":ctrun:bad");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ctt_config_set(fake.bundle, ".annotations", bad[i][0]);
+		struct ctt_result r;
+		SD(&r, "create", "--bundle", fake.bundle, "bad");
+		cr_expect_eq(r.status, 1);
+		cr_expect(strstr(r.err, bad[i][1]), "%s: %s", bad[i][0], r.err);
+		ctt_result_free(&r);
+		assert_state_gone("bad");
+	}
+	char *log = calls();
+	cr_expect_not(strstr(log, "StartTransientUnit"), "%s", log);
+	free(log);
+}
+
+Test(systemd_driver, systemds_error_reaches_the_user_verbatim)
+{
+	fake_start(NULL);
+	set_path(":ctrun:unknown");
+	ctt_config_set(fake.bundle, ".annotations", "{\"org.systemd.property.Bogus\": \"true\"}");
+	struct ctt_result r;
+	SD(&r, "create", "--bundle", fake.bundle, "unknown");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "Cannot set property Bogus, or unknown property."), "%s", r.err);
+	ctt_result_free(&r);
+	assert_state_gone("unknown");
+}
+
+Test(systemd_driver, device_rules_become_a_strict_device_policy)
+{
+	fake_start(NULL);
+	set_path(":ctrun:dev");
+	ctt_config_set(fake.bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"},"
+		       " {\"allow\": true, \"type\": \"c\", \"major\": 1, \"minor\": 3,"
+		       " \"access\": \"rw\"}]}");
+	SD_OK("create", "--bundle", fake.bundle, "dev");
+	yajl_val u = unit_record("ctrun-dev.scope");
+	cr_assert_not_null(u);
+	cr_expect_str_eq(ctt_json_get_string(u, ".DevicePolicy.value"), "strict");
+	char *allow = ctt_json_text(ctt_json_get(u, ".DeviceAllow.value"));
+	cr_expect(strstr(allow, "[\"/dev/char/1:3\",\"rw\"]"), "%s", allow);
+	cr_expect(strstr(allow, "[\"char-pts\",\"rwm\"]"), "%s", allow);
+	cr_expect(strstr(allow, "[\"char-*\",\"m\"]"), "%s", allow);
+	free(allow);
+	yajl_tree_free(u);
+	/* update sets the unit's properties (and the files) */
+	char *res = ctt_write_tmp("res.json", "{\"devices\": [{\"allow\": false, \"access\": "
+					      "\"rwm\"}]}");
+	SD_OK("update", "--resources", res, "dev");
+	char *log = calls();
+	cr_expect(strstr(log, "SetUnitProperties ctrun-dev.scope True"), "%s", log);
+	u = unit_record("ctrun-dev.scope");
+	allow = ctt_json_text(ctt_json_get(u, ".DeviceAllow.value"));
+	cr_expect_not(strstr(allow, "[\"/dev/char/1:3\",\"rw\"]"), "after update: %s", allow);
+	SD_OK("delete", "--force", "dev");
+	free(allow);
+	free(log);
+	free(res);
+	yajl_tree_free(u);
+}
+
+Test(systemd_driver, an_active_unit_of_that_name_is_an_error_and_is_left_alone)
+{
+	fake_start((const char *const[]){"ctrun-dup.scope:active", NULL});
+	set_path(":ctrun:dup");
+	struct ctt_result r;
+	SD(&r, "create", "--bundle", fake.bundle, "dup");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "Unit ctrun-dup.scope already exists."), "%s", r.err);
+	ctt_result_free(&r);
+	assert_state_gone("dup");
+	yajl_val u = unit_record("ctrun-dup.scope");
+	cr_expect_not_null(u, "the other unit stays");
+	char *log = calls();
+	cr_expect_not(strstr(log, "StopUnit"), "%s", log);
+	cr_expect_not(strstr(log, "ResetFailedUnit"), "%s", log);
+	free(log);
+	yajl_tree_free(u);
+}
+
+Test(systemd_driver, a_failed_unit_of_that_name_is_reset_and_the_start_retried)
+{
+	fake_start((const char *const[]){"ctrun-old.scope:failed", NULL});
+	set_path(":ctrun:old");
+	SD_OK("create", "--bundle", fake.bundle, "old");
+	char *log = calls();
+	cr_expect(ctt_matches(log, "StartTransientUnit ctrun-old.scope fail\n"
+				   "(.*\n)*ResetFailedUnit ctrun-old.scope\n"
+				   "StartTransientUnit ctrun-old.scope fail\n"),
+		  "%s", log);
+	yajl_val u = unit_record("ctrun-old.scope");
+	cr_expect_str_eq(ctt_json_get_string(u, "._state"), "active");
+	SD_OK("delete", "--force", "old");
+	free(log);
+	yajl_tree_free(u);
+}
+
+Test(systemd_driver, a_failed_job_fails_the_create_and_leaves_nothing)
+{
+	fake_start(NULL);
+	set_path(":ctrun:failjob");
+	struct ctt_result r;
+	SD(&r, "create", "--bundle", fake.bundle, "failjob");
+	cr_expect_eq(r.status, 1);
+	cr_expect(ctt_matches(r.err, "start ctrun-failjob.scope: job .* ended \"failed\""), "%s",
+		  r.err);
+	ctt_result_free(&r);
+	assert_state_gone("failjob");
+	cr_expect_null(unit_record("ctrun-failjob.scope"), "the failed unit is reset");
+}
+
+Test(systemd_driver, delete_force_after_a_killed_create_stops_the_unit)
+{
+	fake_start(NULL);
+	set_path(":ctrun:slowjob");
+	const char *argv[] = {fake.wrapper,	  "--root",  fake.root,
+			      "--systemd-cgroup", "create",  "--bundle",
+			      fake.bundle,	  "slowjob", NULL};
+	char *out = ctt_path(fake.record, "create.out");
+	pid_t create = ctt_fork_exec(argv, NULL, "/dev/null", out, out, -1);
+	char *unit = ctt_path(fake.record, "ctrun-slowjob.scope.json");
+	ctt_wait_file(unit); /* started; its job never ends */
+	kill(create, SIGKILL);
+	waitpid(create, NULL, 0);
+	SD_OK("delete", "--force", "slowjob");
+	cr_expect_null(unit_record("ctrun-slowjob.scope"), "the unit is stopped");
+	assert_state_gone("slowjob");
+	free(out);
+	free(unit);
+}
+
+Test(systemd_driver, run_and_exec_in_the_unit)
+{
+	fake_start(NULL);
+	set_path(":ctrun:ex");
+	SD_OK("run", "--detach", "--bundle", fake.bundle, "ex");
+	long long pid = state_pid("ex");
+	yajl_val u = unit_record("ctrun-ex.scope");
+	cr_assert_not_null(u);
+	const char *cgroup = ctt_json_get_string(u, "._cgroup");
+	char *pid_file = ctt_path(fake.record, "exec.pid");
+	SD_OK("exec", "--detach", "--pid-file", pid_file, "ex", "busybox", "sleep", "1000");
+	char *text = ctt_read_file(pid_file);
+	char *init = proc_cgroup(pid), *exec = proc_cgroup(atoll(text));
+	cr_expect_str_eq(init, cgroup);
+	cr_expect_str_eq(exec, cgroup, "the exec'd process joins the unit's cgroup");
+	SD_OK("delete", "--force", "ex");
+	cr_expect_null(unit_record("ctrun-ex.scope"));
+	/* a foreground run: its exit status, and no unit left after it */
+	ctt_config_set(fake.bundle, ".process.args", "[\"sh\", \"-c\", \"exit 7\"]");
+	struct ctt_result r;
+	SD(&r, "run", "--bundle", fake.bundle, "fg");
+	cr_expect_eq(r.status, 7, "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect_null(unit_record("ctrun-fg.scope"));
+	assert_state_gone("fg");
+	yajl_tree_free(u);
+	free(init);
+	free(exec);
+	free(text);
+	free(pid_file);
+}
