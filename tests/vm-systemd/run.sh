@@ -9,6 +9,8 @@
 # CACHE (the build directory's vm-systemd/) keeps the root filesystem (debootstrap, remade
 # when tests/vm-systemd/packages or build-rootfs.sh change), its disk image and the
 # initramfs; the payload disk (ctrun, the suite, the shared configs) is made for each run.
+# CTRUN_VM_SYSTEMD_CASES (names of guest/cases.sh) runs only those cases,
+# CTRUN_VM_SYSTEMD_BENCH_N the timed runs per variant (0: none).
 # Prints the guest's `@sd` lines and a summary; exit 0 when every case passed against both
 # runtimes, 77 (reason on stderr) when qemu, the kernel or the packages cannot be had, 1
 # otherwise.
@@ -122,7 +124,8 @@ make_payload() {
 	cp -r "$here/guest" "$dir/suite"
 	cp "$here/../../../shared/configs/"{containerd-systemd-cgroup,podman-systemd-cgroup-manager}.json \
 		"$dir/configs/" || die "no ../shared/configs next to the source"
-	[ -n "${CTRUN_VM_SYSTEMD_CASES:-}" ] && echo "$CTRUN_VM_SYSTEMD_CASES" >"$dir/cases-filter"
+	echo "${CTRUN_VM_SYSTEMD_CASES:-}" >"$dir/cases-filter"
+	echo "${CTRUN_VM_SYSTEMD_BENCH_N:-11}" >"$dir/bench-n"
 	mkfs.ext4 -q -F -L payload -d "$dir" "$img" 64M >/dev/null || die "mkfs.ext4 of the payload failed"
 }
 

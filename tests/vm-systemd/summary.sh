@@ -4,9 +4,11 @@
 # `run` timings. Exit 1 when a case failed or the guest did not reach its end.
 set -euo pipefail
 console=$1
-grep '^@sd ' "$console" || true
+# A line may start with what systemd wrote to the console before it.
+lines=$(grep -ao '@sd .*' "$console" || true)
+printf '%s\n' "$lines"
 echo "---"
-awk '
+printf '%s\n' "$lines" | awk '
 /^@sd result / { n[$3 " " $5]++; if ($5 == "fail") failed[$3] = failed[$3] " " $4; rts[$3] = 1 }
 /^@sd bench / { sub(/us$/, "", $4); us[$3] = $4 }
 /^@sd round / { took[$3] = $4 }
@@ -25,4 +27,4 @@ END {
 	if (!ended) { print "vm-systemd: the guest did not reach its end"; exit 1 }
 	if (!length(rts)) { print "vm-systemd: no case ran"; exit 1 }
 	exit bad ? 1 : 0
-}' "$console"
+}'

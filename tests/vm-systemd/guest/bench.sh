@@ -1,8 +1,8 @@
 # Side by side timings of `run` in the guest (sourced by main.sh): the systemd driver against
-# the cgroupfs driver, ctrun against runc. Each variant runs BENCH_N times, interleaved with
-# the others; `@sd bench VARIANT MEDIAN_US` per variant. Figures only: nothing is asserted.
+# the cgroupfs driver, ctrun against runc. Each variant runs BENCH_N times (set by main.sh),
+# interleaved with the others; `@sd bench VARIANT MEDIAN_US` per variant. Figures only:
+# nothing is asserted.
 
-BENCH_N=${BENCH_N:-15}
 
 # bench_once RUNTIME DRIVER I: one timed `run` of `true` in a bundle made beforehand; prints
 # microseconds, or "fail".

@@ -1,12 +1,13 @@
 # The systemd suite's helpers (sourced by main.sh in the guest). A case is a function
-# `case_NAME`; it runs in a subshell and records each broken expectation with fail(); the
-# runner prints one `@sd result RUNTIME NAME pass|fail|skip|xfail` line per case (xfail:
-# cases.sh's RUNC_DIFFERS), and the case's
-# log as `@sd log RUNTIME NAME LINE` when it did not pass.
+# `case_NAME`; it runs in a shell of its own and records each broken expectation with fail();
+# the runner prints one `@sd result RUNTIME NAME pass|fail|skip|xfail` line per case (xfail:
+# cases.sh's KNOWN_<runtime>), and the case's log as `@sd log RUNTIME NAME LINE` when it did
+# not pass.
 
 ROOTFS=/var/lib/ctrt/rootfs # busybox, shared read-only by the bundles
 BASE_CONFIG=/var/lib/ctrt/base.json
 CG=/sys/fs/cgroup
+CASE_TIMEOUT=300
 
 # RT (the runtime's binary), RT_NAME (runc or ctrun, part of every id and unit name) and
 # CASE_DIR (a fresh directory per case) are set by the runner.
@@ -38,7 +39,8 @@ expect_ne() { # WHAT GOT UNWANTED
 }
 
 # run_rc WHAT WANT_RC CMD...: runs CMD with its output in $CASE_DIR/out and err (kept in
-# the log), and fails unless it exits WANT_RC ("nonzero" for any failure).
+# the log), and fails (returning 1: a case may stop there) unless it exits WANT_RC
+# ("nonzero" for any failure).
 run_rc() {
 	local what=$1 want=$2 rc=0
 	shift 2
@@ -49,11 +51,10 @@ run_rc() {
 		sed 's/^/  err: /' "$CASE_DIR/err"
 	} >>"$CASE_DIR/log"
 	if [ "$want" = nonzero ]; then
-		[ $rc != 0 ] || fail "$what: exit 0, want a failure"
+		[ $rc != 0 ] || { fail "$what: exit 0, want a failure" && return 1; }
 	else
-		[ $rc = "$want" ] || fail "$what: exit $rc, want $want"
+		[ $rc = "$want" ] || { fail "$what: exit $rc, want $want" && return 1; }
 	fi
-	return 0
 }
 out() {
 	cat "$CASE_DIR/out"
@@ -62,15 +63,15 @@ err() {
 	cat "$CASE_DIR/err"
 }
 
-# wait_until WHAT CMD...: polls CMD until it succeeds (up to 600 tries, 0.1 s apart: an
-# upper bound for a slow emulated guest, never a measure); fails the case when it never does.
+# wait_until WHAT CMD...: polls CMD until it succeeds, for up to WAIT_LIMIT seconds (an upper
+# bound for a slow emulated guest, never a measure); fails the case when it never does.
+WAIT_LIMIT=120
 wait_until() {
-	local what=$1 i=0
+	local what=$1 end=$((SECONDS + WAIT_LIMIT))
 	shift
 	while ! "$@" >/dev/null 2>&1; do
-		i=$((i + 1))
-		if [ $i -ge 600 ]; then
-			fail "never happened: $what"
+		if [ $SECONDS -ge $end ]; then
+			fail "never happened within $WAIT_LIMIT s: $what"
 			return 1
 		fi
 		sleep 0.1
@@ -114,13 +115,13 @@ bundle() {
 }
 # The filters bundle() takes: a cgroup namespace (the container's cgroup files at
 # /sys/fs/cgroup inside) and resources.
-WITH_CGROUPNS='.linux.namespaces += [{"type": "cgroup"}]'
+WITH_CGROUPNS='.linux.namespaces |= map(select(.type != "cgroup")) + [{"type": "cgroup"}]'
 
 # create_started ID DIR: create then start, both checked.
 create_started() {
-	run_rc "create $1" 0 sd create --bundle "$2" "$1"
-	run_rc "start $1" 0 sd start "$1"
-	wait_until "$1 running" status_is "$1" running
+	run_rc "create $1" 0 sd create --bundle "$2" "$1" &&
+		run_rc "start $1" 0 sd start "$1" &&
+		wait_until "$1 running" status_is "$1" running
 }
 
 # inside ID CMD...: the output of CMD run in the container by exec.
@@ -148,7 +149,13 @@ run_case() {
 	mkdir -p "$CASE_DIR"
 	: >"$CASE_DIR/log"
 	start=$(date +%s%N)
-	("case_$name")
+	# A case that hangs fails alone (the cases are re-read in a shell of its own).
+	local rc=0
+	RT=$RT RT_NAME=$RT_NAME CASE_DIR=$CASE_DIR timeout -k 10 "$CASE_TIMEOUT" \
+		bash -c '. "$0/lib.sh" && . "$0/cases.sh" && "case_$1"' "$SUITE_DIR" "$name" || rc=$?
+	case $rc in
+	124 | 137) fail "the case did not end within $CASE_TIMEOUT s" ;;
+	esac
 	cleanup_all
 	local verdict=pass
 	if [ -e "$CASE_DIR/skip" ]; then
@@ -157,10 +164,11 @@ run_case() {
 	elif grep -q '^FAIL: ' "$CASE_DIR/log"; then
 		verdict=fail
 	fi
-	if [ "$RT_NAME" = runc ] && [[ " $RUNC_DIFFERS " == *" $name "* ]]; then
+	local known=KNOWN_$RT_NAME
+	if [[ " ${!known:-} " == *" $name "* ]]; then
 		case $verdict in
 		fail) verdict=xfail ;;
-		pass) verdict=fail && note "FAIL: passes against runc, yet RUNC_DIFFERS lists it" ;;
+		pass) verdict=fail && note "FAIL: passes against $RT_NAME, yet $known lists it" ;;
 		esac
 	fi
 	echo "@sd result $RT_NAME $name $verdict $((($(date +%s%N) - start) / 1000000))ms"

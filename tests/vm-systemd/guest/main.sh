@@ -6,10 +6,10 @@
 # are checked on; ctrun from the payload disk second.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-here=$(dirname "$0")
-. "$here/lib.sh"
-. "$here/cases.sh"
-. "$here/bench.sh"
+SUITE_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$SUITE_DIR/lib.sh"
+. "$SUITE_DIR/cases.sh"
+. "$SUITE_DIR/bench.sh"
 
 echo "@sd boot $(cut -d' ' -f1 /proc/uptime)s $(systemd-analyze time 2>/dev/null | head -n1)"
 echo "@sd versions kernel $(uname -r), $(systemctl --version | head -n1), runc $(runc --version | sed -n 's/^runc version //p')"
@@ -49,15 +49,16 @@ round() { # RT RT_NAME
 	echo "@sd round $RT_NAME $((($(date +%s%N) - start) / 1000000))ms"
 }
 
-CASES_FILTER=$(cat /payload/cases-filter 2>/dev/null)
+CASES_FILTER=$(cat /payload/cases-filter)
+BENCH_N=$(cat /payload/bench-n)
 prepare
 round /usr/sbin/runc runc
 ctrun=/payload/bin/ctrun
 if "$ctrun" features | jq -e '.linux.cgroup.systemd == true' >/dev/null; then
 	round "$ctrun" ctrun
-	bench_all "$ctrun"
 else
 	echo "@sd skip-round ctrun: its features say linux.cgroup.systemd is false (no systemd driver)"
-	bench_all ""
+	ctrun=
 fi
+[ "$BENCH_N" -gt 0 ] && bench_all "$ctrun"
 echo "@sd end"
