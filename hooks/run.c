@@ -23,6 +23,7 @@
 #include "hooks/hooks.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/clone.h"
+#include "libct/base/readall.h"
 #include "libct/base/syscalls.h"
 
 #define TAIL_LINES 3
@@ -56,14 +57,8 @@ static int state_input(const char *state, struct ct_error *err)
 	_cleanup_close_ int fd = memfd_create("ctrun-hook-state", MFD_CLOEXEC);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "make the state input");
-	for (size_t off = 0, len = strlen(state); off < len;) {
-		ssize_t n = write(fd, state + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return ct_error_sys(err, errno, "write the state input");
-		off += (size_t)n;
-	}
+	if (ct_write_all(fd, state, strlen(state)) < 0)
+		return ct_error_sys(err, errno, "write the state input");
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return ct_error_sys(err, errno, "rewind the state input");
 	return steal_fd(&fd);

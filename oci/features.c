@@ -13,6 +13,7 @@
 
 #include "oci/capabilities.h"
 #include "oci/config.h"
+#include "oci/jsonwrite.h"
 
 #define OCI_VERSION_MIN "1.0.0"
 #define OCI_VERSION_MAX "1.3.0"
@@ -198,8 +199,9 @@ static void gen_annotations(yajl_gen g, const struct oci_features_info *info)
 	yajl_gen_map_close(g);
 }
 
-static void gen_document(yajl_gen g, const struct oci_features_info *info)
+static int gen_document(yajl_gen g, const void *arg)
 {
+	const struct oci_features_info *info = arg;
 	yajl_gen_map_open(g);
 	gen_string(g, "ociVersionMin");
 	gen_string(g, OCI_VERSION_MIN);
@@ -207,11 +209,12 @@ static void gen_document(yajl_gen g, const struct oci_features_info *info)
 	gen_string(g, OCI_VERSION_MAX);
 	gen_members(g, NULL, features_top_lists, features_top_children);
 	gen_annotations(g, info);
-	yajl_gen_map_close(g);
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
 /* yajl's beautifier spreads an empty array over three lines; "hooks": [] reads better. Copies
- * text to out (as large as text) with every "[<whitespace>]" outside a string made "[]". */
+ * text to out (as large as text, or text itself: out never passes what was read) with every
+ * "[<whitespace>]" outside a string made "[]". Returns the length written. */
 static size_t collapse_empty_arrays(char *out, const char *text, size_t len)
 {
 	size_t o = 0;
@@ -241,23 +244,8 @@ static size_t collapse_empty_arrays(char *out, const char *text, size_t len)
 
 char *oci_features_json(const struct oci_features_info *info, struct ct_error *err)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
-	if (!g)
-		return ct_error_sys(err, ENOMEM, "generate features"), NULL;
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_config(g, yajl_gen_indent_string, "  ");
-	gen_document(g, info);
-	const unsigned char *buf;
-	size_t len;
-	char *out = NULL;
-	if (yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok && (out = malloc(len + 2))) {
-		len = collapse_empty_arrays(out, (const char *)buf, len);
-		if (len == 0 || out[len - 1] != '\n')
-			out[len++] = '\n';
-		out[len] = '\0';
-	}
-	yajl_gen_free(g);
-	if (!out)
-		ct_error_sys(err, ENOMEM, "generate features");
-	return out;
+	char *text = oci_json_document(gen_document, info, true, "generate features", err);
+	if (text) /* in place: the collapsed text is never longer */
+		text[collapse_empty_arrays(text, text, strlen(text))] = '\0';
+	return text;
 }

@@ -289,37 +289,32 @@ static bool scan_word(struct scan *s, const char *word, size_t n)
 	return true;
 }
 
-static bool scan_object(struct scan *s, int depth)
+/* A member's key and its colon. */
+static bool scan_key(struct scan *s)
 {
-	s->p++;
-	if (!s->cb->yajl_start_map(s->ctx))
-		return false;
-	if (take(s, '}'))
-		return s->cb->yajl_end_map(s->ctx);
-	do {
-		const char *key;
-		size_t len;
-		skip_space(s);
-		if (s->p == s->end || *s->p != '"' || !scan_string(s, &key, &len) ||
-		    !s->cb->yajl_map_key(s->ctx, (const unsigned char *)key, len) ||
-		    !take(s, ':') || !scan_value(s, depth))
-			return false;
-	} while (take(s, ','));
-	return take(s, '}') && s->cb->yajl_end_map(s->ctx);
+	const char *key;
+	size_t len;
+	skip_space(s);
+	return s->p != s->end && *s->p == '"' && scan_string(s, &key, &len) &&
+	       s->cb->yajl_map_key(s->ctx, (const unsigned char *)key, len) && take(s, ':');
 }
 
-static bool scan_array(struct scan *s, int depth)
+/* An object (key: value members) or an array (values), at its opening bracket. */
+static bool scan_container(struct scan *s, int depth, bool object)
 {
+	const char close = object ? '}' : ']';
 	s->p++;
-	if (!s->cb->yajl_start_array(s->ctx))
+	if (!(object ? s->cb->yajl_start_map(s->ctx) : s->cb->yajl_start_array(s->ctx)))
 		return false;
-	if (take(s, ']'))
-		return s->cb->yajl_end_array(s->ctx);
-	do {
-		if (!scan_value(s, depth))
+	if (!take(s, close)) {
+		do {
+			if ((object && !scan_key(s)) || !scan_value(s, depth))
+				return false;
+		} while (take(s, ','));
+		if (!take(s, close))
 			return false;
-	} while (take(s, ','));
-	return take(s, ']') && s->cb->yajl_end_array(s->ctx);
+	}
+	return object ? s->cb->yajl_end_map(s->ctx) : s->cb->yajl_end_array(s->ctx);
 }
 
 /* One value; depth counts the objects and arrays around it. */
@@ -332,9 +327,9 @@ static bool scan_value(struct scan *s, int depth)
 	size_t len;
 	switch (*s->p) {
 	case '{':
-		return depth < OCI_JSON_SCAN_MAX_DEPTH && scan_object(s, depth + 1);
 	case '[':
-		return depth < OCI_JSON_SCAN_MAX_DEPTH && scan_array(s, depth + 1);
+		return depth < OCI_JSON_SCAN_MAX_DEPTH &&
+		       scan_container(s, depth + 1, *s->p == '{');
 	case '"':
 		return scan_string(s, &str, &len) &&
 		       s->cb->yajl_string(s->ctx, (const unsigned char *)str, len);

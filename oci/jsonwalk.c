@@ -120,7 +120,9 @@ static int type_error(struct oci_walk *w, const char *expected, yajl_val v)
 
 /* ---- scalars ---- */
 
-static void store_uint(void *dst, unsigned width, uint64_t u)
+/* Signed values too: the low width bytes of a two's-complement int64_t are the narrower
+ * integer's. */
+static void store_bits(void *dst, unsigned width, uint64_t u)
 {
 	switch (width) {
 	case 1:
@@ -134,24 +136,6 @@ static void store_uint(void *dst, unsigned width, uint64_t u)
 		break;
 	default:
 		*(uint64_t *)dst = u;
-		break;
-	}
-}
-
-static void store_int(void *dst, unsigned width, int64_t i)
-{
-	switch (width) {
-	case 1:
-		*(int8_t *)dst = (int8_t)i;
-		break;
-	case 2:
-		*(int16_t *)dst = (int16_t)i;
-		break;
-	case 4:
-		*(int32_t *)dst = (int32_t)i;
-		break;
-	default:
-		*(int64_t *)dst = i;
 		break;
 	}
 }
@@ -179,13 +163,13 @@ enum oci_integer_result oci_integer_store(const struct oci_type *t, const char *
 		bool negative = text[0] == '-' && strspn(text + 1, "0") != strlen(text + 1);
 		if (negative || errno == ERANGE || u > t->umax)
 			return OCI_OUT_OF_RANGE;
-		store_uint(dst, t->width, u);
+		store_bits(dst, t->width, u);
 		return OCI_INTEGER_STORED;
 	}
 	int64_t i = strtoll(text, NULL, 10);
 	if (errno == ERANGE || i < t->min || i > t->max)
 		return OCI_OUT_OF_RANGE;
-	store_int(dst, t->width, i);
+	store_bits(dst, t->width, (uint64_t)i);
 	return OCI_INTEGER_STORED;
 }
 
@@ -230,23 +214,12 @@ static int walk_enum(struct oci_walk *w, const struct oci_type *t, yajl_val v, i
 
 static int walk_value(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst);
 
-static int walk_array(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+static int walk_element(struct oci_walk *w, const struct oci_type *t, yajl_val v, size_t i,
+			char *elem)
 {
-	if (!YAJL_IS_ARRAY(v))
-		return type_error(w, "an array", v);
-	size_t len = v->u.array.len;
-	char *items = len ? calloc(len, t->elem_size) : NULL;
-	if (len && !items)
-		return oci_walk_error(w, "out of memory");
-	int ret = 0;
-	for (size_t i = 0; i < len; i++) {
-		path_push_index(w, i);
-		if (walk_value(w, t->elem, v->u.array.values[i], items + i * t->elem_size) < 0)
-			ret = -1;
-		path_pop(w);
-	}
-	memcpy(dst, &items, sizeof(items));
-	memcpy((char *)dst + sizeof(items), &len, sizeof(len));
+	path_push_index(w, i);
+	int ret = walk_value(w, t->elem, v->u.array.values[i], elem);
+	path_pop(w);
 	return ret;
 }
 
@@ -259,26 +232,39 @@ static bool is_repeated_key(yajl_val v, size_t i)
 	return false;
 }
 
-static int walk_map(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+/* A map's element is its key (a string) and the value at t->value_offset. */
+static int walk_member(struct oci_walk *w, const struct oci_type *t, yajl_val v, size_t i,
+		       char *elem)
 {
-	if (!YAJL_IS_OBJECT(v))
-		return type_error(w, "an object", v);
-	size_t len = v->u.object.len;
+	int ret = 0;
+	*(char **)elem = strdup(v->u.object.keys[i]);
+	path_push_key(w, v->u.object.keys[i]);
+	if (!*(char **)elem)
+		ret = oci_walk_error(w, "out of memory");
+	else if (is_repeated_key(v, i))
+		ret = oci_walk_error(w, "duplicate property");
+	else
+		ret = walk_value(w, t->elem, v->u.object.values[i], elem + t->value_offset);
+	path_pop(w);
+	return ret;
+}
+
+/* An OCI_ARRAY (from a JSON array) or OCI_MAP (from an object): {items, len}. Every element
+ * is walked, so that every error in them is reported. */
+static int walk_items(struct oci_walk *w, const struct oci_type *t, yajl_val v, void *dst)
+{
+	bool map = t->kind == OCI_MAP;
+	if (map ? !YAJL_IS_OBJECT(v) : !YAJL_IS_ARRAY(v))
+		return type_error(w, map ? "an object" : "an array", v);
+	size_t len = map ? v->u.object.len : v->u.array.len;
 	char *items = len ? calloc(len, t->elem_size) : NULL;
 	if (len && !items)
 		return oci_walk_error(w, "out of memory");
 	int ret = 0;
 	for (size_t i = 0; i < len; i++) {
 		char *elem = items + i * t->elem_size;
-		*(char **)elem = strdup(v->u.object.keys[i]);
-		path_push_key(w, v->u.object.keys[i]);
-		if (!*(char **)elem)
-			ret = oci_walk_error(w, "out of memory");
-		else if (is_repeated_key(v, i))
-			ret = oci_walk_error(w, "duplicate property");
-		else if (walk_value(w, t->elem, v->u.object.values[i], elem + t->value_offset) < 0)
+		if ((map ? walk_member(w, t, v, i, elem) : walk_element(w, t, v, i, elem)) < 0)
 			ret = -1;
-		path_pop(w);
 	}
 	memcpy(dst, &items, sizeof(items));
 	memcpy((char *)dst + sizeof(items), &len, sizeof(len));
@@ -312,10 +298,8 @@ static int walk_value(struct oci_walk *w, const struct oci_type *t, yajl_val v, 
 		ret = oci_walk_object(w, t->fields, v, dst);
 		break;
 	case OCI_ARRAY:
-		ret = walk_array(w, t, v, dst);
-		break;
 	case OCI_MAP:
-		ret = walk_map(w, t, v, dst);
+		ret = walk_items(w, t, v, dst);
 		break;
 	default:
 		ret = oci_walk_error(w, "internal error: unknown descriptor kind");

@@ -1,6 +1,7 @@
 /* Struct -> JSON and struct-over-struct by the descriptor tables (see jsonwrite.h). */
 #include "oci/jsonwrite.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,18 +22,14 @@ static uint64_t load_uint(const void *p, unsigned width)
 	}
 }
 
+/* The same bits, the top one of the width the sign. */
 static int64_t load_int(const void *p, unsigned width)
 {
-	switch (width) {
-	case 1:
-		return *(const int8_t *)p;
-	case 2:
-		return *(const int16_t *)p;
-	case 4:
-		return *(const int32_t *)p;
-	default:
-		return *(const int64_t *)p;
-	}
+	uint64_t u = load_uint(p, width);
+	if (width >= sizeof(u))
+		return (int64_t)u;
+	uint64_t sign = UINT64_C(1) << (8 * width - 1);
+	return (int64_t)(u ^ sign) - (int64_t)sign;
 }
 
 /* The length of an OCI_ARRAY / OCI_MAP value ({items, len}). */
@@ -188,4 +185,43 @@ void oci_merge_object(const struct oci_field *fields, void *dst, void *src)
 		if (f->present != OCI_NO_PRESENCE)
 			*(bool *)((char *)dst + f->present) = true;
 	}
+}
+
+char *oci_json_generate(int (*gen)(yajl_gen g, const void *arg), const void *arg, bool pretty,
+			size_t *len)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	if (!g)
+		return errno = ENOMEM, NULL;
+	if (pretty) {
+		yajl_gen_config(g, yajl_gen_beautify, 1);
+		yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	}
+	const unsigned char *buf;
+	size_t n;
+	char *out = NULL;
+	if (gen(g, arg) != 0 || yajl_gen_get_buf(g, &buf, &n) != yajl_gen_status_ok)
+		errno = EINVAL;
+	else if (!(out = malloc(n + 2)))
+		errno = ENOMEM;
+	if (out) {
+		memcpy(out, buf, n);
+		/* yajl's beautifier ends the document with a newline; make sure of it */
+		if (pretty && (n == 0 || out[n - 1] != '\n'))
+			out[n++] = '\n';
+		out[n] = '\0';
+		if (len)
+			*len = n;
+	}
+	yajl_gen_free(g);
+	return out;
+}
+
+char *oci_json_document(int (*gen)(yajl_gen g, const void *arg), const void *arg, bool pretty,
+			const char *what, struct ct_error *err)
+{
+	char *text = oci_json_generate(gen, arg, pretty, NULL);
+	if (!text)
+		ct_error_sys(err, errno, "%s", what);
+	return text;
 }

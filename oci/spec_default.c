@@ -8,6 +8,8 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 
+#include "oci/jsonwrite.h"
+
 /* Which variant a table row belongs to. */
 enum spec_when { SPEC_ALWAYS, SPEC_ROOTFUL, SPEC_ROOTLESS };
 
@@ -242,8 +244,9 @@ static void gen_linux(yajl_gen g, const struct oci_spec_opts *opts)
 	yajl_gen_map_close(g);
 }
 
-static void gen_document(yajl_gen g, const struct oci_spec_opts *opts)
+static int gen_document(yajl_gen g, const void *arg)
 {
+	const struct oci_spec_opts *opts = arg;
 	yajl_gen_map_open(g);
 	gen_key_string(g, "ociVersion", "1.3.0");
 	gen_process(g);
@@ -251,29 +254,10 @@ static void gen_document(yajl_gen g, const struct oci_spec_opts *opts)
 	gen_key_string(g, "hostname", "ctrun");
 	gen_mounts(g, opts->rootless);
 	gen_linux(g, opts);
-	yajl_gen_map_close(g);
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
 char *oci_spec_default_json(const struct oci_spec_opts *opts, struct ct_error *err)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
-	if (!g)
-		return ct_error_sys(err, ENOMEM, "generate config.json"), NULL;
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_config(g, yajl_gen_indent_string, "  ");
-	gen_document(g, opts);
-	const unsigned char *buf;
-	size_t len;
-	char *out = NULL;
-	if (yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok && (out = malloc(len + 2))) {
-		memcpy(out, buf, len);
-		/* yajl's beautifier ends the document with a newline; make sure of it. */
-		if (len == 0 || out[len - 1] != '\n')
-			out[len++] = '\n';
-		out[len] = '\0';
-	}
-	yajl_gen_free(g);
-	if (!out)
-		ct_error_sys(err, ENOMEM, "generate config.json");
-	return out;
+	return oci_json_document(gen_document, opts, true, "generate config.json", err);
 }

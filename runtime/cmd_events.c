@@ -4,7 +4,6 @@
  * are runtime/events_json.h's, one per line; the watch is the lifecycle's
  * (libct/lifecycle/events.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,7 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/lifecycle/events.h"
-#include "runtime/duration.h"
+#include "runtime/flags.h"
 #include "runtime/events_json.h"
 #include "runtime/log.h"
 
@@ -41,32 +40,17 @@ static int print_oom(void *arg, const char *id, struct ct_error *err)
 
 int cmd_events(const struct ct_globals *g, int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"stats", no_argument, NULL, 's'},
-		{"interval", required_argument, NULL, 'i'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	bool stats_once = false;
 	uint64_t interval = DEFAULT_INTERVAL_NS;
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:h", options)) != -1) {
-		if (c == 's') {
-			stats_once = true;
-		} else if (c == 'i') {
-			if (ct_parse_duration(optarg, &interval) < 0 || interval == 0)
-				return ct_usage_error(
-					argv[0], "--interval: invalid duration \"%s\"", optarg);
-		} else if (c == 'h') {
-			printf("Usage: ctrun events [--stats] [--interval DURATION] ID\n");
-			return 0;
-		} else {
-			return 1;
-		}
-	}
-	if (optind + 1 != argc)
-		return ct_usage_error(argv[0], optind >= argc ? "missing container id"
-							      : "too many arguments");
+	const struct ct_flag flags[] = {
+		{"stats", 0, CT_FLAG_TRUE, &stats_once},
+		{"interval", 0, CT_FLAG_INTERVAL, &interval},
+		{NULL},
+	};
+	const struct ct_command_line line = {"[--stats] [--interval DURATION] ID", flags, 1, 1};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 	const char *id = argv[optind];
 	struct ct_watch w = {.pidfd = -1};
 	struct ct_error err = {0};

@@ -1,5 +1,4 @@
 /* `ctrun features`: the features document (features.md) on stdout. */
-#include <getopt.h>
 #include <seccomp.h>
 #include <stdio.h>
 
@@ -7,27 +6,16 @@
 #include "libct/fs/fsinfo.h"
 #include "oci/features.h"
 #include "runtime/ctrun.h"
+#include "runtime/flags.h"
 #include "runtime/log.h"
 
 int cmd_features(const struct ct_globals *g, int argc, char **argv)
 {
 	(void)g;
-	static const struct option options[] = {
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:h", options)) != -1) {
-		switch (c) {
-		case 'h':
-			printf("Usage: ctrun features\n");
-			return 0;
-		default:
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+	static const struct ct_command_line line = {.usage = ""};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 
 	/* The library ctrun runs with, not the headers it was built against. */
 	const struct scmp_version *v = seccomp_version();

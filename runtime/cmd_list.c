@@ -1,6 +1,5 @@
 /* `ctrun list [--format table|json] [-q]`: runc's columns and JSON. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/pathbuf.h"
 #include "libct/lifecycle/container.h"
+#include "runtime/flags.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"
 #include "runtime/passwd.h"
@@ -149,32 +149,16 @@ static void print_json(const struct row *rows, const struct ct_state *states, si
 
 int cmd_list(const struct ct_globals *g, int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	bool quiet = false, json = false;
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:f:qh", options)) != -1) {
-		switch (c) {
-		case 'f':
-			if (ct_parse_format(argv[0], optarg, &json))
-				return 1;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			printf("Usage: ctrun list [--format table|json] [-q]\n");
-			return 0;
-		default:
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+	const struct ct_flag flags[] = {
+		{"format", 'f', CT_FLAG_FORMAT, &json},
+		{"quiet", 'q', CT_FLAG_TRUE, &quiet},
+		{NULL},
+	};
+	const struct ct_command_line line = {"[--format table|json] [-q]", flags, 0, 0};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 	/* the whole listing leaves in one write (musl's stdout buffer is 1 KiB: a write per 10
 	 * rows); before the first output, as setvbuf requires */
 	static char out[64 * 1024];

@@ -2,7 +2,6 @@
  * namespace (entered through the init's pidfd), like findmnt, with each mount marked as
  * planned by config.json or extra. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <sys/mount.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "libct/lifecycle/container.h"
 #include "libct/lifecycle/mounts.h"
 #include "oci/jsonwalk.h"
+#include "runtime/flags.h"
 #include "runtime/json_out.h"
 #include "runtime/log.h"
 #include "runtime/mounts_view.h"
@@ -101,26 +101,12 @@ static int show_mounts(struct ct_container *c, bool json, struct ct_error *err)
 
 int cmd_mounts(const struct ct_globals *g, int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	bool json = false;
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:f:h", options)) != -1) {
-		if (c == 'h') {
-			printf("Usage: ctrun mounts [--format table|json] ID\n");
-			return 0;
-		}
-		if (c != 'f')
-			return 1;
-		if (ct_parse_format(argv[0], optarg, &json))
-			return 1;
-	}
-	if (optind + 1 != argc)
-		return ct_usage_error(argv[0], optind == argc ? "missing container id"
-							      : "too many arguments");
+	const struct ct_flag flags[] = {{"format", 'f', CT_FLAG_FORMAT, &json}, {NULL}};
+	const struct ct_command_line line = {"[--format table|json] ID", flags, 1, 1};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 	const char *id = argv[optind];
 	struct ct_container ct;
 	struct ct_error err = {0};

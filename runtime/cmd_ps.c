@@ -3,7 +3,6 @@
  * arguments (default -ef) and keeps its header and the container's rows. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "libct/base/readall.h"
 #include "libct/lifecycle/pids.h"
 #include "libct/state/state.h"
+#include "runtime/flags.h"
 #include "runtime/log.h"
 #include "runtime/ps_filter.h"
 
@@ -81,28 +81,13 @@ static int print_table(char **ps_args, int n_args, const pid_t *pids, size_t n,
 
 int cmd_ps(const struct ct_globals *g, int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	bool json = false;
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:f:h", options)) != -1) {
-		switch (c) {
-		case 'f':
-			if (ct_parse_format(argv[0], optarg, &json))
-				return 1;
-			break;
-		case 'h':
-			printf("Usage: ctrun ps [--format table|json] ID [PS_ARGS...]\n");
-			return 0;
-		default:
-			return 1;
-		}
-	}
-	if (optind >= argc)
-		return ct_usage_error(argv[0], "missing container id");
+	const struct ct_flag flags[] = {{"format", 'f', CT_FLAG_FORMAT, &json}, {NULL}};
+	const struct ct_command_line line = {"[--format table|json] ID [PS_ARGS...]", flags, 1,
+					     CT_ARGS_ANY};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 	const char *id = argv[optind];
 	if (json && optind + 1 < argc)
 		return ct_usage_error(argv[0], "ps arguments cannot be used with --format json");

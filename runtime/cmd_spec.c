@@ -2,30 +2,17 @@
  * `runc spec`), never over an existing one. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
 #include "oci/spec_default.h"
 #include "runtime/ctrun.h"
+#include "runtime/flags.h"
 #include "runtime/log.h"
-
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* O_EXCL: a config.json someone wrote by hand is never replaced, not even by a race. */
 static int write_new_file(const char *path, const char *text, struct ct_error *err)
@@ -36,7 +23,7 @@ static int write_new_file(const char *path, const char *text, struct ct_error *e
 		return ct_error_plain(err, 0, "\"%s\" already exists", path);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "create \"%s\"", path);
-	if (write_all(fd, text, strlen(text)) < 0) {
+	if (ct_write_all(fd, text, strlen(text)) < 0) {
 		ct_error_sys(err, errno, "write \"%s\"", path);
 		unlink(path); /* a half-written config.json would only mislead */
 		return -1;
@@ -52,32 +39,17 @@ static int write_new_file(const char *path, const char *text, struct ct_error *e
 int cmd_spec(const struct ct_globals *g, int argc, char **argv)
 {
 	(void)g;
-	static const struct option options[] = {
-		{"bundle", required_argument, NULL, 'b'},
-		{"rootless", no_argument, NULL, 'r'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *bundle = ".";
 	struct oci_spec_opts opts = {.rootless = false};
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:b:h", options)) != -1) {
-		switch (c) {
-		case 'b':
-			bundle = optarg;
-			break;
-		case 'r':
-			opts.rootless = true;
-			break;
-		case 'h':
-			printf("Usage: ctrun spec [--bundle DIR] [--rootless]\n");
-			return 0;
-		default:
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+	const struct ct_flag flags[] = {
+		{"bundle", 'b', CT_FLAG_TEXT, &bundle},
+		{"rootless", 0, CT_FLAG_TRUE, &opts.rootless},
+		{NULL},
+	};
+	const struct ct_command_line line = {"[--bundle DIR] [--rootless]", flags, 0, 0};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 	opts.uid = geteuid();
 	opts.gid = getegid();
 

@@ -1,7 +1,6 @@
 /* `ctrun validate [--bundle DIR]`: every problem of a bundle's config.json, same messages as
  * create, nothing created. Exit 0 only for a valid bundle. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "libct/lifecycle/bundle.h"
 #include "oci/config.h"
 #include "runtime/ctrun.h"
+#include "runtime/flags.h"
 #include "runtime/log.h"
 
 static void print_problem(void *data, const char *msg)
@@ -22,27 +22,12 @@ static void print_problem(void *data, const char *msg)
 int cmd_validate(const struct ct_globals *g, int argc, char **argv)
 {
 	(void)g;
-	static const struct option options[] = {
-		{"bundle", required_argument, NULL, 'b'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *bundle = ".";
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:b:h", options)) != -1) {
-		switch (c) {
-		case 'b':
-			bundle = optarg;
-			break;
-		case 'h':
-			printf("Usage: ctrun validate [--bundle DIR]\n");
-			return 0;
-		default:
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return ct_usage_error(argv[0], "unexpected argument \"%s\"", argv[optind]);
+	const struct ct_flag flags[] = {{"bundle", 'b', CT_FLAG_TEXT, &bundle}, {NULL}};
+	const struct ct_command_line line = {"[--bundle DIR]", flags, 0, 0};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed < 0;
 
 	unsigned problems = 0;
 	struct oci_config_opts opts = {

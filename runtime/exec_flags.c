@@ -1,7 +1,7 @@
 #include "runtime/exec_flags.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,37 +10,7 @@
 #include "libct/parent/spawn_plan.h"
 #include "libct/plan/plan.h"
 #include "runtime/ctrun.h"
-
-enum {
-	OPT_PID_FILE = 256,
-	OPT_CONSOLE_SOCKET,
-	OPT_CWD,
-	OPT_NO_NEW_PRIVS,
-	OPT_APPARMOR,
-	OPT_PROCESS_LABEL,
-	OPT_PRESERVE_FDS,
-	OPT_IGNORE_PAUSED,
-};
-
-static const struct option exec_options[] = {
-	{"process", required_argument, NULL, 'p'},
-	{"detach", no_argument, NULL, 'd'},
-	{"pid-file", required_argument, NULL, OPT_PID_FILE},
-	{"console-socket", required_argument, NULL, OPT_CONSOLE_SOCKET},
-	{"tty", no_argument, NULL, 't'},
-	{"cwd", required_argument, NULL, OPT_CWD},
-	{"env", required_argument, NULL, 'e'},
-	{"user", required_argument, NULL, 'u'},
-	{"additional-gids", required_argument, NULL, 'g'},
-	{"cap", required_argument, NULL, 'c'},
-	{"no-new-privs", optional_argument, NULL, OPT_NO_NEW_PRIVS},
-	{"apparmor", required_argument, NULL, OPT_APPARMOR},
-	{"process-label", required_argument, NULL, OPT_PROCESS_LABEL},
-	{"preserve-fds", required_argument, NULL, OPT_PRESERVE_FDS},
-	{"ignore-paused", no_argument, NULL, OPT_IGNORE_PAUSED},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
+#include "runtime/flags.h"
 
 #define EXEC_USAGE                                                                           \
 	"[--process FILE] [--detach] [--pid-file F] [--console-socket S] [--tty] [--cwd D] " \
@@ -101,69 +71,50 @@ static int parse_bool(const char *text, bool *out)
 	return 0;
 }
 
-/* One flag of the option table; -1 after a usage error. */
-static int take_flag(int c, char **argv, struct ct_exec_flags *f)
+/* The flags that check or collect their values: each one's take() of its table row. */
+static int take_env(void *to, const char *command, const char *text)
 {
+	(void)command;
+	struct ct_exec_flags *f = to;
+	f->env[f->n_env++] = text;
+	return 0;
+}
+
+static int take_cap(void *to, const char *command, const char *text)
+{
+	struct ct_exec_flags *f = to;
+	if (ct_capability_from_name(text) < 0)
+		return ct_usage_error(command, "--cap: unknown capability \"%s\"", text), -1;
+	f->caps[f->n_caps++] = text;
+	return 0;
+}
+
+static int take_gid(void *to, const char *command, const char *text)
+{
+	struct ct_exec_flags *f = to;
 	char why[256];
-	switch (c) {
-	case 'p':
-		f->process_file = optarg;
-		break;
-	case 'd':
-		f->detach = true;
-		break;
-	case 't':
-		f->tty = true;
-		break;
-	case OPT_PID_FILE:
-		f->pid_file = optarg;
-		break;
-	case OPT_CONSOLE_SOCKET:
-		f->console_socket = optarg;
-		break;
-	case OPT_CWD:
-		f->cwd = optarg;
-		break;
-	case OPT_APPARMOR:
-		f->apparmor = optarg;
-		break;
-	case OPT_PROCESS_LABEL:
-		f->process_label = optarg;
-		break;
-	case OPT_IGNORE_PAUSED:
-		f->ignore_paused = true;
-		break;
-	case 'e':
-		f->env[f->n_env++] = optarg;
-		break;
-	case 'c':
-		if (ct_capability_from_name(optarg) < 0)
-			return ct_usage_error(argv[0], "--cap: unknown capability \"%s\"", optarg),
-			       -1;
-		f->caps[f->n_caps++] = optarg;
-		break;
-	case 'g':
-		if (parse_id(optarg, &f->gids[f->n_gids], why, sizeof(why)) < 0)
-			return ct_usage_error(argv[0], "--additional-gids: %s", why), -1;
-		f->n_gids++;
-		break;
-	case 'u':
-		if (ct_exec_parse_user(optarg, &f->uid, &f->gid, &f->has_gid, why, sizeof(why)) < 0)
-			return ct_usage_error(argv[0], "--user: %s", why), -1;
-		f->has_user = true;
-		break;
-	case OPT_NO_NEW_PRIVS:
-		if (parse_bool(optarg, &f->no_new_privs) < 0)
-			return ct_usage_error(argv[0], "--no-new-privs: expected true or false"),
-			       -1;
-		f->no_new_privs_set = true;
-		break;
-	case OPT_PRESERVE_FDS:
-		return ct_parse_count(argv[0], "--preserve-fds", optarg, &f->preserve_fds) < 0 ? -1
-											       : 0;
-	default:
-		return -1;
-	}
+	if (parse_id(text, &f->gids[f->n_gids], why, sizeof(why)) < 0)
+		return ct_usage_error(command, "--additional-gids: %s", why), -1;
+	f->n_gids++;
+	return 0;
+}
+
+static int take_user(void *to, const char *command, const char *text)
+{
+	struct ct_exec_flags *f = to;
+	char why[256];
+	if (ct_exec_parse_user(text, &f->uid, &f->gid, &f->has_gid, why, sizeof(why)) < 0)
+		return ct_usage_error(command, "--user: %s", why), -1;
+	f->has_user = true;
+	return 0;
+}
+
+static int take_no_new_privs(void *to, const char *command, const char *text)
+{
+	struct ct_exec_flags *f = to;
+	if (parse_bool(text, &f->no_new_privs) < 0)
+		return ct_usage_error(command, "--no-new-privs: expected true or false"), -1;
+	f->no_new_privs_set = true;
 	return 0;
 }
 
@@ -176,17 +127,28 @@ int ct_exec_flags_parse(int argc, char **argv, struct ct_exec_flags *f)
 	f->gids = calloc((size_t)argc, sizeof(*f->gids));
 	if (!f->env || !f->caps || !f->gids)
 		return ct_usage_error(argv[0], "out of memory"), -1;
-	int c;
-	while ((c = ct_getopt(argc, argv, "+:p:dte:u:g:c:h", exec_options)) != -1) {
-		if (c == 'h') {
-			printf("Usage: ctrun %s %s\n", argv[0], EXEC_USAGE);
-			return 1;
-		}
-		if (take_flag(c, argv, f) < 0)
-			return -1;
-	}
-	if (optind >= argc)
-		return ct_usage_error(argv[0], "missing container id"), -1;
+	const struct ct_flag flags[] = {
+		{"process", 'p', CT_FLAG_TEXT, &f->process_file},
+		{"detach", 'd', CT_FLAG_TRUE, &f->detach},
+		{"pid-file", 0, CT_FLAG_TEXT, &f->pid_file},
+		{"console-socket", 0, CT_FLAG_TEXT, &f->console_socket},
+		{"tty", 't', CT_FLAG_TRUE, &f->tty},
+		{"cwd", 0, CT_FLAG_TEXT, &f->cwd},
+		{"env", 'e', CT_FLAG_CALL, f, take_env},
+		{"user", 'u', CT_FLAG_CALL, f, take_user},
+		{"additional-gids", 'g', CT_FLAG_CALL, f, take_gid},
+		{"cap", 'c', CT_FLAG_CALL, f, take_cap},
+		{"no-new-privs", 0, CT_FLAG_CALL_OPTIONAL, f, take_no_new_privs},
+		{"apparmor", 0, CT_FLAG_TEXT, &f->apparmor},
+		{"process-label", 0, CT_FLAG_TEXT, &f->process_label},
+		{"preserve-fds", 0, CT_FLAG_COUNT, &f->preserve_fds},
+		{"ignore-paused", 0, CT_FLAG_TRUE, &f->ignore_paused},
+		{NULL},
+	};
+	const struct ct_command_line line = {EXEC_USAGE, flags, 1, CT_ARGS_ANY};
+	int parsed = ct_parse_command_line(argc, argv, &line);
+	if (parsed)
+		return parsed;
 	f->id = argv[optind];
 	f->args = argv + optind + 1;
 	f->n_args = (size_t)(argc - optind - 1);

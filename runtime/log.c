@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
+#include "libct/base/readall.h"
 #include "runtime/json_out.h"
 
 static int log_fd = -1;
@@ -50,19 +51,6 @@ bool ct_log_file_takes(enum ct_log_format format, enum ct_log_level level, bool 
 	return format != CT_LOG_JSON || level == CT_LOG_ERROR || debug;
 }
 
-static void write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		s += n;
-		len -= (size_t)n;
-	}
-}
-
 static void log_to_file(enum ct_log_level level, const char *msg)
 {
 	char time[64], line[4096];
@@ -81,7 +69,7 @@ static void log_to_file(enum ct_log_level level, const char *msg)
 			n = (int)sizeof(line) - 2;
 	}
 	line[n++] = '\n';
-	write_all(log_fd, line, (size_t)n);
+	(void)ct_write_all(log_fd, line, (size_t)n); /* a log that cannot be written is lost */
 }
 
 /* The sink of the library's log (libct/lifecycle/log.h). */

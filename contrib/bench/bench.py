@@ -10,11 +10,14 @@ noise hits all alike; figures are medians, printed with their ratio to crun. Thi
 is shared and noisy: the ratios mean more than the milliseconds. Not a test: no thresholds.
 
 BENCH_ITER (default 20) sets the iterations per row; BENCH_SEQ_ROUNDS (default 3) how many
-times the 100 sequential runs are repeated.
+times the 100 sequential runs are repeated. BENCH_EXTRA adds runtimes to every row, for an A/B
+in one run: "name=command [flags]", several separated by ";", e.g.
+BENCH_EXTRA="nocheck=build/ctrun --no-verify-mounts;old=/tmp/ctrun-old".
 """
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -203,6 +206,19 @@ class Floor:
         return cmd + [ROOTFS] + args
 
 
+def extra_runtimes(spec):
+    """BENCH_EXTRA's runtimes: "name=command [flags]", ";"-separated."""
+    out = []
+    for item in filter(None, (part.strip() for part in spec.split(";"))):
+        name, sep, command = item.partition("=")
+        argv = command.split()
+        if not sep or not name or not argv or name in ("ctrun", "crun", "runc", "floor"):
+            sys.exit("bench: BENCH_EXTRA: \"%s\" is not name=command with a new name" % item)
+        argv[0] = os.path.abspath(argv[0]) if os.sep in argv[0] else argv[0]
+        out.append(Runtime(name, argv))
+    return out
+
+
 def runtimes():
     out = [Runtime("ctrun", [CTRUN])]
     for name in ("crun", "runc"):
@@ -210,7 +226,7 @@ def runtimes():
             out.append(Runtime(name, [name]))
         else:
             print("bench: %s is not installed: left out" % name, file=sys.stderr)
-    return out
+    return out + extra_runtimes(os.environ.get("BENCH_EXTRA", ""))
 
 
 def ctrun_hierarchies(ctrun):
@@ -352,16 +368,28 @@ def row_list(rts):
                 subprocess.run(rt.cmd("delete", "--force", cid), timeout=TIMEOUT)
 
 
+def children_cpu():
+    """CPU time (s) of the bench's waited-for descendants so far, user and system."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def row_parallel(rts):
-    """PARALLEL `run`s started at once: the wall time until the last ends, and failures."""
+    """PARALLEL `run`s started at once: the wall time until the last ends, the CPU time they
+    took (the runtimes and their containers; not the kernel's workers), and failures. On a
+    loaded machine the CPU time moves less than the wall time."""
     failures = {rt.name: 0 for rt in rts}
+    cpu = {rt.name: [] for rt in rts}
 
     def burst(rt, _):
+        before = children_cpu()
         elapsed, statuses = launch([rt.run_cmd("par%d" % i) for i in range(PARALLEL)])
+        cpu[rt.name].append(children_cpu() - before)
         failures[rt.name] += sum(status != 0 for status in statuses)
         return elapsed
     samples = round_robin(rts, PARALLEL_ROUNDS, burst)
-    return {n: statistics.median(v) for n, v in samples.items()}, failures
+    return ({n: statistics.median(v) for n, v in samples.items()},
+            {n: statistics.median(v) for n, v in cpu.items()}, failures)
 
 
 def peak_rss(argv):
@@ -482,8 +510,9 @@ def measure(rts, floor):
              ("delete, stopped (ms)", delete), ("delete --force, running (ms)", force),
              ("state (ms)", states)]
     rows.append(("list, %d containers (ms)" % LIST_CONTAINERS, row_list(rts)))
-    wall, failures = row_parallel(with_floor)
+    wall, cpu, failures = row_parallel(with_floor)
     rows.append(("%d parallel runs, wall (s)" % PARALLEL, wall))
+    rows.append(("%d parallel runs, CPU (s)" % PARALLEL, cpu))
     rows.append(("%d parallel runs, failures" % PARALLEL, failures))
     rows.append(("peak RSS of run (KiB)", row_rss(with_floor)))
     rows.append(("min memory limit (KiB)", {rt.name: min_memory(rt) for rt in rts}))

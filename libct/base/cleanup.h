@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -57,6 +58,20 @@ static inline DIR *ct_fdopendir(int *fd)
 	DIR *d = *fd >= 0 ? fdopendir(*fd) : NULL;
 	if (d)
 		*fd = -1;
+	return d;
+}
+
+/* A stream over the directory dirfd through a fresh open file description (a dup would share,
+ * and move, dirfd's offset); dirfd stays the caller's. NULL with errno set. */
+static inline DIR *ct_opendir_at(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = ct_fdopendir(&fd);
+	if (!d && fd >= 0) {
+		int saved = errno;
+		close(fd);
+		errno = saved;
+	}
 	return d;
 }
 

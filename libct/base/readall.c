@@ -108,3 +108,18 @@ const char *ct_read_file_into(int fd, char *buf, size_t size, size_t max, char *
 	*heap = read_on(fd, buf, (size_t)n, false, max, len_out);
 	return *heap;
 }
+
+int ct_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0 ? (errno = EIO, -1) : -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

@@ -1,4 +1,4 @@
-/* Reading a whole file from an open fd. */
+/* Reading a whole file from an open fd, and writing a whole buffer to one. */
 #ifndef CT_READALL_H
 #define CT_READALL_H
 
@@ -22,5 +22,9 @@ char *ct_read_file(int fd, size_t max, size_t *len);
  * free) and returned. NULL with errno set, as ct_read_file. */
 const char *ct_read_file_into(int fd, char *buf, size_t size, size_t max, char **heap,
 			      size_t *len);
+
+/* Writes all len bytes of buf, retrying EINTR and short writes: 0, or -1 with errno set
+ * (EIO for a write that took nothing). */
+int ct_write_all(int fd, const void *buf, size_t len);
 
 #endif

@@ -5,27 +5,27 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+/* v (0: unset, kept) clamped to [min, max] and mapped onto cgroup v2's weights 1..10000:
+ * the kernel's own mapping of the two ranges onto each other, as runc and crun use */
+static uint64_t to_weight(uint64_t v, uint64_t min, uint64_t max)
+{
+	if (v == 0)
+		return 0;
+	if (v < min)
+		v = min;
+	if (v > max)
+		v = max;
+	return 1 + ((v - min) * 9999) / (max - min);
+}
+
 uint64_t ct_cgroup_shares_to_weight(uint64_t shares)
 {
-	if (shares == 0)
-		return 0;
-	if (shares < 2)
-		shares = 2;
-	if (shares > 262144)
-		shares = 262144;
-	/* the kernel's own mapping of the two ranges onto each other, as runc and crun use */
-	return 1 + ((shares - 2) * 9999) / 262142;
+	return to_weight(shares, 2, 262144);
 }
 
 uint64_t ct_cgroup_blkio_to_io_weight(uint64_t weight)
 {
-	if (weight == 0)
-		return 0;
-	if (weight < 10)
-		weight = 10;
-	if (weight > 1000)
-		weight = 1000;
-	return 1 + ((weight - 10) * 9999) / 990;
+	return to_weight(weight, 10, 1000);
 }
 
 void ct_cgroup_format_limit(int64_t v, bool v2, char *buf, size_t size)

@@ -96,6 +96,10 @@ const char *ct_cg_controller_dir(const struct ct_cgroup *cg, const char *control
 /* The same directory's entry (its path and its fd), NULL when there is none. */
 const struct ct_cgroup_dir *ct_cg_controller(const struct ct_cgroup *cg, const char *controller);
 
+/* Every controller made available down to leaf's parent (v2.c), as the v2 driver's create
+ * does: for a directory made by someone else (the systemd driver's unit). */
+void ct_cg_v2_enable_above(const char *leaf);
+
 /* The systemd driver's plan of cg (systemd.c): its unit from cfg, the layout checked. */
 int ct_cgroup_systemd_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup *cg,
 			   struct ct_error *err);

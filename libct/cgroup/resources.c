@@ -59,30 +59,35 @@ static int put(struct cg_value *out, const char *fmt, ...)
 static void warn(const struct cg_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The formatter of a scalar field: nothing unless `present`, else printf's `format` of
+ * `value` (expressions of c, the context). */
+#define SCALAR_FMT(fn, present, format, value)                                \
+	static int fn(const struct cg_ctx *c, size_t i, struct cg_value *out, \
+		      struct ct_error *err)                                   \
+	{                                                                     \
+		(void)err;                                                    \
+		return i || !(present) ? 0 : put(out, format, value);         \
+	}
+
+/* A memory limit: -1 is none, "max" on v2 where the file takes it (v2_form). */
+#define LIMIT_FMT(fn, member, v2_form)                                                     \
+	static int fn(const struct cg_ctx *c, size_t i, struct cg_value *out,              \
+		      struct ct_error *err)                                                \
+	{                                                                                  \
+		(void)err;                                                                 \
+		if (i || !c->r->memory.has_##member)                                       \
+			return 0;                                                          \
+		ct_cgroup_format_limit(c->r->memory.member, (v2_form) && c->v == CT_CG_V2, \
+				       out->value, sizeof(out->value));                    \
+		return 1;                                                                  \
+	}
+
 /* ---- memory ---- */
 
-static int fmt_mem_limit(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			 struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->memory.has_limit)
-		return 0;
-	ct_cgroup_format_limit(c->r->memory.limit, c->v == CT_CG_V2, out->value,
-			       sizeof(out->value));
-	return 1;
-}
-
-static int fmt_mem_reservation(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			       struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->memory.has_reservation)
-		return 0;
-	ct_cgroup_format_limit(c->r->memory.reservation, c->v == CT_CG_V2, out->value,
-			       sizeof(out->value));
-	return 1;
-}
-
+LIMIT_FMT(fmt_mem_limit, limit, true)
+LIMIT_FMT(fmt_mem_reservation, reservation, true)
+LIMIT_FMT(fmt_mem_kernel, kernel, false)
+LIMIT_FMT(fmt_mem_kernel_tcp, kernel_tcp, false)
 static int fmt_mem_swap(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			struct ct_error *err)
 {
@@ -93,26 +98,6 @@ static int fmt_mem_swap(const struct cg_ctx *c, size_t i, struct cg_value *out,
 	if (c->v == CT_CG_V2 && ct_cgroup_swap_to_v2(m->swap, m->has_limit, m->limit, &v, err) < 0)
 		return -1;
 	ct_cgroup_format_limit(v, c->v == CT_CG_V2, out->value, sizeof(out->value));
-	return 1;
-}
-
-static int fmt_mem_kernel(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			  struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->memory.has_kernel)
-		return 0;
-	ct_cgroup_format_limit(c->r->memory.kernel, false, out->value, sizeof(out->value));
-	return 1;
-}
-
-static int fmt_mem_kernel_tcp(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			      struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->memory.has_kernel_tcp)
-		return 0;
-	ct_cgroup_format_limit(c->r->memory.kernel_tcp, false, out->value, sizeof(out->value));
 	return 1;
 }
 
@@ -192,55 +177,12 @@ static int fmt_quota(const struct cg_ctx *c, size_t i, struct cg_value *out, str
 	return 1;
 }
 
-static int fmt_burst(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->cpu.has_burst)
-		return 0;
-	return put(out, "%" PRIu64, c->r->cpu.burst);
-}
-
-static int fmt_rt_period(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			 struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->cpu.has_realtime_period)
-		return 0;
-	return put(out, "%" PRIu64, c->r->cpu.realtime_period);
-}
-
-static int fmt_rt_runtime(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			  struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->cpu.has_realtime_runtime)
-		return 0;
-	return put(out, "%" PRId64, c->r->cpu.realtime_runtime);
-}
-
-static int fmt_idle(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->cpu.has_idle)
-		return 0;
-	return put(out, "%" PRId64, c->r->cpu.idle);
-}
-
-static int fmt_cpus(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->cpu.cpus)
-		return 0;
-	return put(out, "%s", c->r->cpu.cpus);
-}
-
-static int fmt_mems(const struct cg_ctx *c, size_t i, struct cg_value *out, struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->cpu.mems)
-		return 0;
-	return put(out, "%s", c->r->cpu.mems);
-}
+SCALAR_FMT(fmt_burst, c->r->cpu.has_burst, "%" PRIu64, c->r->cpu.burst)
+SCALAR_FMT(fmt_rt_period, c->r->cpu.has_realtime_period, "%" PRIu64, c->r->cpu.realtime_period)
+SCALAR_FMT(fmt_rt_runtime, c->r->cpu.has_realtime_runtime, "%" PRId64, c->r->cpu.realtime_runtime)
+SCALAR_FMT(fmt_idle, c->r->cpu.has_idle, "%" PRId64, c->r->cpu.idle)
+SCALAR_FMT(fmt_cpus, c->r->cpu.cpus, "%s", c->r->cpu.cpus)
+SCALAR_FMT(fmt_mems, c->r->cpu.mems, "%s", c->r->cpu.mems)
 
 /* ---- pids ---- */
 
@@ -282,27 +224,33 @@ static int fmt_blkio_weight(const struct cg_ctx *c, size_t i, struct cg_value *o
 	return put(out, "%" PRIu64, ct_cgroup_blkio_to_io_weight(b->weight));
 }
 
-static int fmt_blkio_leaf(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			  struct ct_error *err)
+SCALAR_FMT(fmt_blkio_leaf, c->r->has_block_io && c->r->block_io.has_leaf_weight, "%u",
+	   c->r->block_io.leaf_weight)
+
+/* The weightDevice entry at or after i that sets a weight (leaf: a leafWeight), its JSON path
+ * and index in out; NULL past the last. */
+static const struct oci_blkio_weight_device *next_weight_device(const struct cg_ctx *c, size_t i,
+								bool leaf, struct cg_value *out)
 {
-	(void)err;
-	if (i || !c->r->has_block_io || !c->r->block_io.has_leaf_weight)
-		return 0;
-	return put(out, "%u", c->r->block_io.leaf_weight);
+	for (; i < c->r->block_io.weight_device.len; i++) {
+		const struct oci_blkio_weight_device *d = &c->r->block_io.weight_device.items[i];
+		if (leaf ? d->has_leaf_weight : d->has_weight) {
+			snprintf(out->path, sizeof(out->path), ".blockIO.weightDevice[%zu].%s", i,
+				 leaf ? "leafWeight" : "weight");
+			out->index = i;
+			return d;
+		}
+	}
+	return NULL;
 }
 
 static int fmt_weight_device(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			     struct ct_error *err)
 {
 	(void)err;
-	const struct oci_blkio *b = &c->r->block_io;
-	while (i < b->weight_device.len && !b->weight_device.items[i].has_weight)
-		i++;
-	if (i >= b->weight_device.len)
+	const struct oci_blkio_weight_device *d = next_weight_device(c, i, false, out);
+	if (!d)
 		return 0;
-	const struct oci_blkio_weight_device *d = &b->weight_device.items[i];
-	snprintf(out->path, sizeof(out->path), ".blockIO.weightDevice[%zu].weight", i);
-	out->index = i;
 	uint64_t w = d->weight;
 	if (c->v == CT_CG_V1) {
 		pick_file(c, "blkio", "blkio.weight_device", "blkio.bfq.weight_device", out);
@@ -318,15 +266,8 @@ static int fmt_leaf_weight_device(const struct cg_ctx *c, size_t i, struct cg_va
 				  struct ct_error *err)
 {
 	(void)err;
-	const struct oci_blkio *b = &c->r->block_io;
-	while (i < b->weight_device.len && !b->weight_device.items[i].has_leaf_weight)
-		i++;
-	if (i >= b->weight_device.len)
-		return 0;
-	const struct oci_blkio_weight_device *d = &b->weight_device.items[i];
-	snprintf(out->path, sizeof(out->path), ".blockIO.weightDevice[%zu].leafWeight", i);
-	out->index = i;
-	return put(out, "%" PRId64 ":%" PRId64 " %u", d->major, d->minor, d->leaf_weight);
+	const struct oci_blkio_weight_device *d = next_weight_device(c, i, true, out);
+	return d ? put(out, "%" PRId64 ":%" PRId64 " %u", d->major, d->minor, d->leaf_weight) : 0;
 }
 
 static int fmt_throttle(const struct cg_ctx *c, size_t i, const oci_blkio_throttles *list,
@@ -375,14 +316,8 @@ static int fmt_hugepage(const struct cg_ctx *c, size_t i, struct cg_value *out,
 	return put(out, "%" PRIu64, h->limit);
 }
 
-static int fmt_class_id(const struct cg_ctx *c, size_t i, struct cg_value *out,
-			struct ct_error *err)
-{
-	(void)err;
-	if (i || !c->r->has_network || !c->r->network.has_class_id)
-		return 0;
-	return put(out, "%" PRIu32, c->r->network.class_id);
-}
+SCALAR_FMT(fmt_class_id, c->r->has_network && c->r->network.has_class_id, "%" PRIu32,
+	   c->r->network.class_id)
 
 static int fmt_priorities(const struct cg_ctx *c, size_t i, struct cg_value *out,
 			  struct ct_error *err)

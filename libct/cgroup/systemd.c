@@ -129,6 +129,10 @@ int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_re
 	ct_dbus_close(&c);
 	if (rc == 0 && sd->unit.is_slice)
 		rc = enter_slice(cg, pid, err);
+	/* systemd enables the controllers its accounting and limits need; those of the limits
+	 * it has no property for (hugetlb, rdma) are made available as runc does */
+	if (rc == 0 && res && (res->hugepage_limits.len || res->rdma.len))
+		ct_cg_v2_enable_above(cg->dirs[0].path);
 	if (rc == 0 && res)
 		rc = ct_cgroup_v2_ops.apply(cg, res, CT_CGROUP_APPLY_CREATE, err);
 	return rc < 0 ? ct_error_prefix(err, "systemd unit %s", sd->unit.name) : 0;

@@ -36,12 +36,38 @@ static int call_with_name(struct ct_dbus_conn *c, const char *member, const char
 	return rc;
 }
 
-/* The one job being waited for and how JobRemoved said it ended. */
+#define JOBS_SEEN_MAX 8
+
+/* The job being waited for and how JobRemoved said it ended. Until the call's reply names
+ * the job, the jobs removed meanwhile are kept (the last few): one may be ours. */
 struct job_wait {
 	char path[256];
 	char result[64];
 	bool removed;
+	struct {
+		char path[256], result[64];
+	} seen[JOBS_SEEN_MAX];
+	size_t n_seen;
 };
+
+static void remember(struct job_wait *w, const char *path, const char *result)
+{
+	size_t i = w->n_seen++ % JOBS_SEEN_MAX;
+	snprintf(w->seen[i].path, sizeof(w->seen[i].path), "%s", path);
+	snprintf(w->seen[i].result, sizeof(w->seen[i].result), "%s", result);
+}
+
+/* The reply named job: it may have ended already. */
+static void expect_job(struct job_wait *w, const char *job)
+{
+	snprintf(w->path, sizeof(w->path), "%s", job);
+	size_t n = w->n_seen < JOBS_SEEN_MAX ? w->n_seen : JOBS_SEEN_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(w->seen[i].path, job) == 0) {
+			snprintf(w->result, sizeof(w->result), "%s", w->seen[i].result);
+			w->removed = true;
+		}
+}
 
 static void on_job_removed(const struct ct_dbus_msg *m, void *ctx)
 {
@@ -55,10 +81,14 @@ static void on_job_removed(const struct ct_dbus_msg *m, void *ctx)
 	if (ct_dbus_iter_get(&it, 'u', &id, &ignored) < 0 ||
 	    ct_dbus_iter_get(&it, 'o', &path, &ignored) < 0 ||
 	    ct_dbus_iter_get(&it, 's', &unit, &ignored) < 0 ||
-	    ct_dbus_iter_get(&it, 's', &result, &ignored) < 0 || strcmp(path.s, w->path) != 0)
+	    ct_dbus_iter_get(&it, 's', &result, &ignored) < 0)
 		return;
-	snprintf(w->result, sizeof(w->result), "%s", result.s);
-	w->removed = true;
+	if (!w->path[0]) {
+		remember(w, path.s, result.s);
+	} else if (strcmp(path.s, w->path) == 0) {
+		snprintf(w->result, sizeof(w->result), "%s", result.s);
+		w->removed = true;
+	}
 }
 
 static bool job_done(void *ctx)
@@ -83,7 +113,7 @@ int ct_systemd_connect(struct ct_dbus_conn *c, bool user_bus, struct ct_error *e
 }
 
 /* The job path of a reply ("o"), then the wait for its JobRemoved (which may have come
- * before the reply: the callback was set before the call). */
+ * before the reply: the callback was set before the call, and kept what it saw). */
 static int wait_job(struct ct_dbus_conn *c, struct job_wait *w, const struct ct_dbus_reply *r,
 		    const char *what, struct ct_error *err)
 {
@@ -92,11 +122,7 @@ static int wait_job(struct ct_dbus_conn *c, struct job_wait *w, const struct ct_
 	ct_dbus_iter_body(&it, &r->msg);
 	if (ct_dbus_iter_get(&it, 'o', &job, err) < 0)
 		return -1;
-	if (strcmp(w->path, job.s) != 0) {
-		/* JobRemoved of an earlier job of the same path cannot be ours */
-		snprintf(w->path, sizeof(w->path), "%s", job.s);
-		w->removed = false;
-	}
+	expect_job(w, job.s);
 	if (ct_dbus_wait(c, job_done, w, CT_SYSTEMD_TIMEOUT_MS, err) < 0)
 		return ct_error_prefix(err, "systemd: %s: waiting for job %s", what, w->path);
 	if (strcmp(w->result, "done") != 0)

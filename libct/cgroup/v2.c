@@ -71,6 +71,14 @@ static void enable_controllers(const char *leaf, const char *mount)
 	}
 }
 
+void ct_cg_v2_enable_above(const char *leaf)
+{
+	const struct ct_cgroup_layout *l;
+	struct ct_error ignored;
+	if (ct_cgroup_layout_get(&l, &ignored) == 0 && l->unified_mount)
+		enable_controllers(leaf, l->unified_mount);
+}
+
 static int v2_prepare(struct ct_cgroup *cg, struct ct_cgroup_dir *d, struct ct_error *err)
 {
 	(void)cg;

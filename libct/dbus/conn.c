@@ -257,22 +257,25 @@ static int read_auth_line(struct ct_dbus_conn *c, char *line, int64_t deadline,
 	}
 }
 
-/* The SASL EXTERNAL mechanism: the kernel tells the bus who is at the socket's other end,
- * the uid in hex ASCII says whom we claim to be. */
+/* The SASL EXTERNAL mechanism with no identity claimed: the bus answers DATA, the empty DATA
+ * line lets it take who we are from the socket's credentials. Claiming geteuid() would fail in
+ * a user namespace, where our uid 0 is another uid at the bus's end. */
 static int authenticate(struct ct_dbus_conn *c, int64_t deadline, struct ct_error *err)
 {
-	char hex[32] = "", uid[16], line[AUTH_LINE_MAX], msg[128];
-	snprintf(uid, sizeof(uid), "%u", (unsigned)geteuid());
-	for (size_t i = 0; uid[i]; i++)
-		snprintf(hex + 2 * i, 3, "%02x", (unsigned char)uid[i]);
-	int n = snprintf(msg, sizeof(msg), "%cAUTH EXTERNAL %s\r\n", '\0', hex);
-	if (send_all(c, msg, (size_t)n, deadline, err) < 0 ||
+	static const char auth[] = "\0AUTH EXTERNAL\r\n";
+	char line[AUTH_LINE_MAX];
+	if (send_all(c, auth, sizeof(auth) - 1, deadline, err) < 0 ||
 	    read_auth_line(c, line, deadline, err) < 0)
 		return ct_error_prefix(err, "D-Bus authentication");
+	if (strcmp(line, "DATA") == 0 && (send_all(c, "DATA\r\n", 6, deadline, err) < 0 ||
+					  read_auth_line(c, line, deadline, err) < 0))
+		return ct_error_prefix(err, "D-Bus authentication");
 	if (strncmp(line, "OK ", 3) != 0)
-		return ct_error_plain(err, EACCES,
-				      "D-Bus authentication as uid %s refused: the bus said \"%s\"",
-				      uid, line);
+		return ct_error_plain(
+			err, EACCES,
+			"D-Bus authentication as the socket's uid %u refused: the bus said "
+			"\"%s\"",
+			(unsigned)geteuid(), line);
 	return send_all(c, "BEGIN\r\n", 7, deadline, err);
 }
 

@@ -167,9 +167,8 @@ static int copy_entry(int src, int dst, const char *name, struct copy_walk *w)
 
 static int copy_dir(int src, int dst, struct copy_walk *w)
 {
-	/* the DIR owns a duplicate: src stays open for the *at() calls */
-	_cleanup_close_ int dup = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_closedir_ DIR *dir = ct_fdopendir(&dup);
+	/* src stays open for the *at() calls */
+	_cleanup_closedir_ DIR *dir = ct_opendir_at(src);
 	if (!dir)
 		return fail(w, "read the directory");
 	size_t len = strlen(w->path);

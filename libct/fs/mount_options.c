@@ -6,103 +6,102 @@
 
 #include "libct/base/syscalls.h"
 
-struct option_row {
+/* How a flag's option takes an "r" in front (mount_setattr(AT_RECURSIVE)). */
+enum recursive_form {
+	NOT_RECURSIVE,	 /* "rsync" is filesystem data, as any unknown option */
+	RECURSIVE_FLAG,	 /* "rro" sets attr recursively, "rrw" clears it */
+	RECURSIVE_ATIME, /* attr is an atime mode; the clearing option asks for the default */
+};
+
+/* A per-mount flag and the options that set and clear it (config-linux.md's table). */
+struct flag_row {
+	const char *set, *clear; /* clear NULL: nothing clears it */
+	unsigned long ms;
+	unsigned attr; /* MOUNT_ATTR_* of the recursive form */
+	enum recursive_form recursive;
+};
+
+static const struct flag_row flag_table[] = {
+	{"ro", "rw", MS_RDONLY, MOUNT_ATTR_RDONLY, RECURSIVE_FLAG},
+	{"nosuid", "suid", MS_NOSUID, MOUNT_ATTR_NOSUID, RECURSIVE_FLAG},
+	{"nodev", "dev", MS_NODEV, MOUNT_ATTR_NODEV, RECURSIVE_FLAG},
+	{"noexec", "exec", MS_NOEXEC, MOUNT_ATTR_NOEXEC, RECURSIVE_FLAG},
+	{"sync", "async", MS_SYNCHRONOUS, 0, NOT_RECURSIVE},
+	{"dirsync", NULL, MS_DIRSYNC, 0, NOT_RECURSIVE},
+	{"remount", NULL, MS_REMOUNT, 0, NOT_RECURSIVE},
+	{"mand", "nomand", MS_MANDLOCK, 0, NOT_RECURSIVE},
+	{"noatime", "atime", MS_NOATIME, MOUNT_ATTR_NOATIME, RECURSIVE_ATIME},
+	{"nodiratime", "diratime", MS_NODIRATIME, MOUNT_ATTR_NODIRATIME, RECURSIVE_FLAG},
+	{"relatime", "norelatime", MS_RELATIME, MOUNT_ATTR_RELATIME, RECURSIVE_ATIME},
+	{"strictatime", "nostrictatime", MS_STRICTATIME, MOUNT_ATTR_STRICTATIME, RECURSIVE_ATIME},
+	{"silent", "loud", MS_SILENT, 0, NOT_RECURSIVE},
+	{"nosymfollow", "symfollow", MS_NOSYMFOLLOW, MOUNT_ATTR_NOSYMFOLLOW, RECURSIVE_FLAG},
+};
+
+/* The propagation options; an "r" in front adds MS_REC. */
+static const struct {
 	const char *name;
-	unsigned long set, clear;
-	unsigned long propagation;
+	unsigned long ms;
+} propagation_table[] = {
+	{"private", MS_PRIVATE},
+	{"shared", MS_SHARED},
+	{"slave", MS_SLAVE},
+	{"unbindable", MS_UNBINDABLE},
 };
 
-struct recursive_row {
-	const char *name;
-	unsigned set, clear; /* MOUNT_ATTR_* */
-};
+#define N_OF(table) (sizeof(table) / sizeof((table)[0]))
 
-/* The mount-option table of config-linux.md; propagation rows carry MS_REC when recursive. */
-static const struct option_row option_table[] = {
-	{"ro", MS_RDONLY, 0, 0},
-	{"rw", 0, MS_RDONLY, 0},
-	{"nosuid", MS_NOSUID, 0, 0},
-	{"suid", 0, MS_NOSUID, 0},
-	{"nodev", MS_NODEV, 0, 0},
-	{"dev", 0, MS_NODEV, 0},
-	{"noexec", MS_NOEXEC, 0, 0},
-	{"exec", 0, MS_NOEXEC, 0},
-	{"sync", MS_SYNCHRONOUS, 0, 0},
-	{"async", 0, MS_SYNCHRONOUS, 0},
-	{"dirsync", MS_DIRSYNC, 0, 0},
-	{"remount", MS_REMOUNT, 0, 0},
-	{"mand", MS_MANDLOCK, 0, 0},
-	{"nomand", 0, MS_MANDLOCK, 0},
-	{"atime", 0, MS_NOATIME, 0},
-	{"noatime", MS_NOATIME, 0, 0},
-	{"diratime", 0, MS_NODIRATIME, 0},
-	{"nodiratime", MS_NODIRATIME, 0, 0},
-	{"relatime", MS_RELATIME, 0, 0},
-	{"norelatime", 0, MS_RELATIME, 0},
-	{"strictatime", MS_STRICTATIME, 0, 0},
-	{"nostrictatime", 0, MS_STRICTATIME, 0},
-	{"silent", MS_SILENT, 0, 0},
-	{"loud", 0, MS_SILENT, 0},
-	{"nosymfollow", MS_NOSYMFOLLOW, 0, 0},
-	{"symfollow", 0, MS_NOSYMFOLLOW, 0},
-	{"private", 0, 0, MS_PRIVATE},
-	{"rprivate", 0, 0, MS_PRIVATE | MS_REC},
-	{"shared", 0, 0, MS_SHARED},
-	{"rshared", 0, 0, MS_SHARED | MS_REC},
-	{"slave", 0, 0, MS_SLAVE},
-	{"rslave", 0, 0, MS_SLAVE | MS_REC},
-	{"unbindable", 0, 0, MS_UNBINDABLE},
-	{"runbindable", 0, 0, MS_UNBINDABLE | MS_REC},
-};
+/* The row whose set or clear option is name (*sets: which), NULL for none. */
+static const struct flag_row *find_flag(const char *name, bool *sets)
+{
+	for (size_t i = 0; i < N_OF(flag_table); i++) {
+		const struct flag_row *row = &flag_table[i];
+		*sets = strcmp(row->set, name) == 0;
+		if (*sets || (row->clear && strcmp(row->clear, name) == 0))
+			return row;
+	}
+	return NULL;
+}
 
-/* The recursive rows of the table: applied with mount_setattr(AT_RECURSIVE). The atime
+static unsigned long find_propagation(const char *name)
+{
+	for (size_t i = 0; i < N_OF(propagation_table); i++) {
+		const char *base = propagation_table[i].name;
+		if (strcmp(base, name) == 0)
+			return propagation_table[i].ms;
+		if (name[0] == 'r' && strcmp(base, name + 1) == 0)
+			return propagation_table[i].ms | MS_REC;
+	}
+	return 0;
+}
+
+/* A recursive option ("rro", "rnoatime"): true with the bits it sets and clears. The atime
  * modes are an enum in the kernel's API, so each one clears the whole field; "ratime",
  * "rnorelatime" and "rnostrictatime" ask for the default mode, relatime. */
-static const struct recursive_row recursive_table[] = {
-	{"rro", MOUNT_ATTR_RDONLY, 0},
-	{"rrw", 0, MOUNT_ATTR_RDONLY},
-	{"rnosuid", MOUNT_ATTR_NOSUID, 0},
-	{"rsuid", 0, MOUNT_ATTR_NOSUID},
-	{"rnodev", MOUNT_ATTR_NODEV, 0},
-	{"rdev", 0, MOUNT_ATTR_NODEV},
-	{"rnoexec", MOUNT_ATTR_NOEXEC, 0},
-	{"rexec", 0, MOUNT_ATTR_NOEXEC},
-	{"rnodiratime", MOUNT_ATTR_NODIRATIME, 0},
-	{"rdiratime", 0, MOUNT_ATTR_NODIRATIME},
-	{"rnosymfollow", MOUNT_ATTR_NOSYMFOLLOW, 0},
-	{"rsymfollow", 0, MOUNT_ATTR_NOSYMFOLLOW},
-	{"rnoatime", MOUNT_ATTR_NOATIME, MOUNT_ATTR__ATIME},
-	{"rstrictatime", MOUNT_ATTR_STRICTATIME, MOUNT_ATTR__ATIME},
-	{"rrelatime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
-	{"ratime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
-	{"rnorelatime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
-	{"rnostrictatime", MOUNT_ATTR_RELATIME, MOUNT_ATTR__ATIME},
-};
+static bool find_recursive(const char *name, unsigned *set, unsigned *clear)
+{
+	bool sets;
+	const struct flag_row *row = name[0] == 'r' ? find_flag(name + 1, &sets) : NULL;
+	if (!row || row->recursive == NOT_RECURSIVE)
+		return false;
+	if (row->recursive == RECURSIVE_ATIME) {
+		*set = sets ? row->attr : MOUNT_ATTR_RELATIME;
+		*clear = MOUNT_ATTR__ATIME;
+	} else {
+		*set = sets ? row->attr : 0;
+		*clear = sets ? 0 : row->attr;
+	}
+	return true;
+}
 
 /* A later option wins over an earlier one on the same bits, as with the flag rows. */
-static void apply_recursive(struct ct_mount_flags *out, const struct recursive_row *row)
+static void apply_recursive(struct ct_mount_flags *out, unsigned set, unsigned clear)
 {
-	unsigned bits = row->set | row->clear;
-	if (row->clear & MOUNT_ATTR__ATIME)
+	unsigned bits = set | clear;
+	if (clear & MOUNT_ATTR__ATIME)
 		bits = MOUNT_ATTR__ATIME;
-	out->rec_set = (out->rec_set & ~bits) | row->set;
-	out->rec_clear = (out->rec_clear & ~bits) | row->clear;
-}
-
-static const struct recursive_row *find_recursive(const char *name)
-{
-	for (size_t i = 0; i < sizeof(recursive_table) / sizeof(recursive_table[0]); i++)
-		if (strcmp(recursive_table[i].name, name) == 0)
-			return &recursive_table[i];
-	return NULL;
-}
-
-static const struct option_row *find_option(const char *name)
-{
-	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++)
-		if (strcmp(option_table[i].name, name) == 0)
-			return &option_table[i];
-	return NULL;
+	out->rec_set = (out->rec_set & ~bits) | set;
+	out->rec_clear = (out->rec_clear & ~bits) | clear;
 }
 
 static int append_data(char **data, const char *option)
@@ -124,8 +123,10 @@ int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *
 	out->idmap_tree = -1;
 	for (size_t i = 0; i < n; i++) {
 		const char *opt = options[i];
-		const struct option_row *row = find_option(opt);
-		const struct recursive_row *rec = row ? NULL : find_recursive(opt);
+		bool sets;
+		const struct flag_row *row = find_flag(opt, &sets);
+		unsigned long propagation = row ? 0 : find_propagation(opt);
+		unsigned rec_set, rec_clear;
 		if (strcmp(opt, "bind") == 0) {
 			out->bind = true;
 		} else if (strcmp(opt, "rbind") == 0) {
@@ -135,12 +136,12 @@ int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *
 			out->ridmap = opt[0] == 'r';
 		} else if (strcmp(opt, "tmpcopyup") == 0) {
 			out->tmpcopyup = true;
-		} else if (rec) {
-			apply_recursive(out, rec);
-		} else if (row && row->propagation) {
-			out->propagation = row->propagation;
 		} else if (row) {
-			out->flags = (out->flags & ~row->clear) | row->set;
+			out->flags = sets ? out->flags | row->ms : out->flags & ~row->ms;
+		} else if (propagation) {
+			out->propagation = propagation;
+		} else if (find_recursive(opt, &rec_set, &rec_clear)) {
+			apply_recursive(out, rec_set, rec_clear);
 		} else if (append_data(&out->data, opt) < 0) {
 			free(out->data);
 			out->data = NULL;

@@ -287,6 +287,19 @@ int ct_container_cgroup_open(const struct ct_state *st, struct ct_cgroup **out,
 	return 0;
 }
 
+int ct_container_cgroup_require(const struct ct_state *st, const char *purpose,
+				struct ct_cgroup **out, struct ct_error *err)
+{
+	if (ct_container_cgroup_open(st, out, err) < 0)
+		return -1;
+	if (!*out)
+		return ct_error_plain(err, ENOENT,
+				      "the container has no cgroup%s (created with "
+				      "--cgroup-manager disabled)",
+				      purpose);
+	return 0;
+}
+
 int ct_container_cgroup_destroy(const struct ct_state *st, struct ct_error *err)
 {
 	struct ct_cgroup *cg;

@@ -40,6 +40,11 @@ int ct_container_check_exec_caps(const struct ct_state *st, const struct oci_con
 int ct_container_cgroup_open(const struct ct_state *st, struct ct_cgroup **out,
 			     struct ct_error *err);
 
+/* ct_container_cgroup_open for a command that needs the cgroup: none is an error (ENOENT),
+ * "the container has no cgroup<purpose> (created with --cgroup-manager disabled)". */
+int ct_container_cgroup_require(const struct ct_state *st, const char *purpose,
+				struct ct_cgroup **out, struct ct_error *err);
+
 /* Whether the recorded cgroup's freezer holds the container frozen: its status is then
  * `paused` (docs/design.md: derived, never stored). False without a cgroup or a readable
  * freezer. */

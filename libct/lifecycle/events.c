@@ -93,11 +93,7 @@ int ct_watch_open(const struct ct_lifecycle_opts *lc, const char *id, struct ct_
 	if (rc == 0 && c.status == CT_STATUS_STOPPED)
 		rc = ct_error_plain(err, ESRCH, "container not running");
 	if (rc == 0)
-		rc = ct_container_cgroup_open(&c.state, &w->cg, err);
-	if (rc == 0 && !w->cg)
-		rc = ct_error_plain(err, ENOENT,
-				    "the container has no cgroup (created with "
-				    "--cgroup-manager disabled)");
+		rc = ct_container_cgroup_require(&c.state, "", &w->cg, err);
 	if (rc == 0)
 		rc = ct_container_attach(&c, err);
 	if (rc == 0) {

@@ -1,7 +1,5 @@
 /* `pause` and `resume` of an existing container (libct/lifecycle/ops.h): the cgroup freezer,
  * as runc's (a created or running container can be paused, only a paused one resumed). */
-#include <errno.h>
-
 #include "libct/lifecycle/container.h"
 #include "libct/lifecycle/container_cgroup.h"
 #include "libct/lifecycle/log.h"
@@ -10,11 +8,7 @@
 static int set_frozen(struct ct_container *c, bool frozen, struct ct_error *err)
 {
 	struct ct_cgroup *cg = NULL;
-	int rc = ct_container_cgroup_open(&c->state, &cg, err);
-	if (rc == 0 && !cg)
-		rc = ct_error_plain(err, ENOENT,
-				    "the container has no cgroup to freeze "
-				    "(created with --cgroup-manager disabled)");
+	int rc = ct_container_cgroup_require(&c->state, " to freeze", &cg, err);
 	if (rc == 0)
 		rc = ct_cgroup_freeze(cg, frozen, err);
 	ct_cgroup_free(cg);

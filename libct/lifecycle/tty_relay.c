@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
 #include "libct/lifecycle/forward.h"
 
 /* The caller's terminal in raw mode while we relay, so that keys reach the process as
@@ -42,20 +43,6 @@ static void copy_window_size(int master)
 		ioctl(master, TIOCSWINSZ, &ws);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* One read from `from` written to `to`; false at end of file or error (EIO on a master
  * whose slave side is closed). */
 static bool pump(int from, int to)
@@ -65,7 +52,7 @@ static bool pump(int from, int to)
 	do
 		n = read(from, buf, sizeof(buf));
 	while (n < 0 && errno == EINTR);
-	return n > 0 && write_all(to, buf, (size_t)n) == 0;
+	return n > 0 && ct_write_all(to, buf, (size_t)n) == 0;
 }
 
 enum { R_PIDFD, R_SIGNALS, R_MASTER, R_STDIN, R_COUNT };

@@ -78,19 +78,20 @@ static struct oci_resources take_sections(const struct oci_resources *m, struct 
 	return r;
 }
 
+static int gen_resources(yajl_gen g, const void *r)
+{
+	oci_write_object(g, oci_resources_fields, r);
+	return 0;
+}
+
 static int keep_resources(const struct ct_container *c, const struct oci_resources *r,
 			  struct ct_error *err)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
-	if (!g)
-		return ct_error_sys(err, ENOMEM, "resources.json");
-	oci_write_object(g, oci_resources_fields, r);
-	const unsigned char *buf;
 	size_t len;
-	yajl_gen_get_buf(g, &buf, &len);
-	int rc = ct_state_replace_file(&c->dir, RESOURCES_FILE, buf, len, err);
-	yajl_gen_free(g);
-	return rc;
+	_cleanup_free_ char *text = oci_json_generate(gen_resources, r, false, &len);
+	if (!text)
+		return ct_error_sys(err, errno, "resources.json");
+	return ct_state_replace_file(&c->dir, RESOURCES_FILE, text, len, err);
 }
 
 static int update(struct ct_container *c, struct oci_resources *upd, struct ct_error *err)
@@ -99,11 +100,7 @@ static int update(struct ct_container *c, struct oci_resources *upd, struct ct_e
 		return ct_error_plain(err, EINVAL, "cannot update a container that is stopped");
 	struct ct_cgroup *cg = NULL;
 	struct oci_resources *merged = NULL;
-	int rc = ct_container_cgroup_open(&c->state, &cg, err);
-	if (rc == 0 && !cg)
-		rc = ct_error_plain(err, ENOENT,
-				    "the container has no cgroup (created with "
-				    "--cgroup-manager disabled)");
+	int rc = ct_container_cgroup_require(&c->state, "", &cg, err);
 	if (rc == 0)
 		rc = current_resources(c, &merged, err);
 	if (rc == 0) {

@@ -20,6 +20,7 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/fdpass.h"
 #include "libct/state/state.h"
+#include "oci/jsonwrite.h"
 
 #define PATH_PREFIX "config.json: .linux.seccomp"
 
@@ -408,8 +409,9 @@ static void gen_state(yajl_gen g, const struct ct_seccomp_state *st)
 	yajl_gen_map_close(g);
 }
 
-static void gen_process_state(yajl_gen g, const struct ct_seccomp_state *st)
+static int gen_process_state(yajl_gen g, const void *arg)
 {
+	const struct ct_seccomp_state *st = arg;
 	yajl_gen_map_open(g);
 	gen_kv(g, "ociVersion", CT_STATE_OCI_VERSION);
 	gen_str(g, "fds");
@@ -422,24 +424,12 @@ static void gen_process_state(yajl_gen g, const struct ct_seccomp_state *st)
 		gen_kv(g, "metadata", st->metadata);
 	gen_str(g, "state");
 	gen_state(g, st);
-	yajl_gen_map_close(g);
+	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
 char *ct_seccomp_state_json(const struct ct_seccomp_state *st, struct ct_error *err)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
-	if (!g)
-		return ct_error_sys(err, ENOMEM, "seccomp listener state"), NULL;
-	gen_process_state(g, st);
-	const unsigned char *buf;
-	size_t len;
-	char *out = NULL;
-	if (yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok)
-		out = strndup((const char *)buf, len);
-	yajl_gen_free(g);
-	if (!out)
-		ct_error_sys(err, ENOMEM, "seccomp listener state");
-	return out;
+	return oci_json_document(gen_process_state, st, false, "seccomp listener state", err);
 }
 
 static int connect_listener(const char *path, struct ct_error *err)

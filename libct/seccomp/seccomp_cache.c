@@ -127,8 +127,7 @@ static void remove_if_stale_temp(int dirfd, const char *name, time_t now)
  * temporary files are removed. */
 static size_t list_entries(int dirfd, struct aged *list, size_t cap)
 {
-	_cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	_cleanup_closedir_ DIR *dir = ct_opendir_at(dirfd);
 	if (!dir)
 		return 0;
 	size_t n = 0;

@@ -19,6 +19,7 @@
 #include "libct/base/sha256.h"
 #include "libct/base/syscalls.h"
 #include "oci/jsonsax.h"
+#include "oci/jsonwrite.h"
 
 #define STATE_MAX_BYTES	 (16u << 20) /* annotations are the only unbounded part */
 #define RESERVE_PREFIX	 ".reserve-" /* never a valid id: ids do not start with '.' */
@@ -379,10 +380,7 @@ int ct_state_open(int rootfd, const char *id, bool lock_exclusive, struct ct_con
  * removed, never followed. */
 static int remove_contents(int dirfd, struct ct_error *err)
 {
-	_cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return ct_error_sys(err, errno, "open");
-	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	_cleanup_closedir_ DIR *dir = ct_opendir_at(dirfd);
 	if (!dir)
 		return ct_error_sys(err, errno, "open");
 	struct dirent *de;
@@ -559,8 +557,9 @@ static int gen_private_fields(yajl_gen g, const struct ct_state *st)
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
-static int gen_state_file(yajl_gen g, const struct ct_state *st)
+static int gen_state_file(yajl_gen g, const void *arg)
 {
+	const struct ct_state *st = arg;
 	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
 		return -1;
 	if (gen_str(g, "ociVersion", state_oci_version(st)) || gen_str(g, "id", st->id) ||
@@ -575,28 +574,14 @@ static int gen_state_file(yajl_gen g, const struct ct_state *st)
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }
 
-static int write_all(int fd, const unsigned char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int write_new_file(int dirfd, const char *name, const unsigned char *buf, size_t len,
+static int write_new_file(int dirfd, const char *name, const void *buf, size_t len,
 			  struct ct_error *err)
 {
 	_cleanup_close_ int fd =
 		openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "create \"%s\"", name);
-	if (write_all(fd, buf, len) < 0)
+	if (ct_write_all(fd, buf, len) < 0)
 		return ct_error_sys(err, errno, "write \"%s\"", name);
 	return 0;
 }
@@ -604,7 +589,7 @@ static int write_new_file(int dirfd, const char *name, const unsigned char *buf,
 /* Rename is atomic: a reader sees the old file or the new one. No fsync: the state never
  * outlives the machine's uptime (the containers die with it, and the root is normally the
  * tmpfs /run), and one fsync of a disk-backed root costs more than the whole create. */
-static int replace_file(int dirfd, const char *name, const unsigned char *buf, size_t len,
+static int replace_file(int dirfd, const char *name, const void *buf, size_t len,
 			struct ct_error *err)
 {
 	char tmp[256];
@@ -652,26 +637,18 @@ static int write_state_as(const struct ct_container_dir *d, const char *name,
 		return ct_error_plain(err, EINVAL,
 				      "write the state of container \"%s\": id \"%s\" differs",
 				      ct_shown_id(d->id).s, ct_shown_id(st->id).s);
-	yajl_gen g = yajl_gen_alloc(NULL);
-	if (!g)
-		return ct_error_sys(err, ENOMEM, "write the state of container \"%s\"",
+	size_t len;
+	_cleanup_free_ char *text = oci_json_generate(gen_state_file, st, true, &len);
+	if (!text && errno == EINVAL)
+		return ct_error_plain(err, EINVAL, "encode the state of container \"%s\"",
+				      ct_shown_id(d->id).s);
+	if (!text)
+		return ct_error_sys(err, errno, "write the state of container \"%s\"",
 				    ct_shown_id(d->id).s);
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_config(g, yajl_gen_indent_string, "  ");
-	int ret = 0;
-	if (gen_state_file(g, st)) {
-		ret = ct_error_plain(err, EINVAL, "encode the state of container \"%s\"",
-				     ct_shown_id(d->id).s);
-	} else {
-		const unsigned char *buf;
-		size_t len;
-		yajl_gen_get_buf(g, &buf, &len);
-		if (replace_file(d->dirfd, name, buf, len, err) < 0)
-			ret = ct_error_prefix(err, "write the state of container \"%s\"",
-					      ct_shown_id(d->id).s);
-	}
-	yajl_gen_free(g);
-	return ret;
+	if (replace_file(d->dirfd, name, text, len, err) < 0)
+		return ct_error_prefix(err, "write the state of container \"%s\"",
+				       ct_shown_id(d->id).s);
+	return 0;
 }
 
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
@@ -901,11 +878,7 @@ int ct_state_list_ids(int rootfd, char ***ids, size_t *n, struct ct_error *err)
 {
 	*ids = NULL;
 	*n = 0;
-	/* a fresh open file description: a dup would share (and move) rootfd's offset */
-	_cleanup_close_ int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return ct_error_sys(err, errno, "list the state root");
-	_cleanup_closedir_ DIR *dir = ct_fdopendir(&fd);
+	_cleanup_closedir_ DIR *dir = ct_opendir_at(rootfd);
 	if (!dir)
 		return ct_error_sys(err, errno, "list the state root");
 	char **found = NULL;
@@ -940,8 +913,16 @@ void ct_state_free_ids(char **ids, size_t n)
 
 /* ---- `ctrun state` output ---- */
 
-static int gen_runc_state(yajl_gen g, const struct ct_state *st, const char *status)
+/* What `ctrun state` shows: the state with its status. */
+struct runc_state {
+	const struct ct_state *st;
+	const char *status;
+};
+
+static int gen_runc_state(yajl_gen g, const void *arg)
 {
+	const struct ct_state *st = ((const struct runc_state *)arg)->st;
+	const char *status = ((const struct runc_state *)arg)->status;
 	/* runc reports pid 0 once the container stopped: the recorded pid may be someone
 	 * else's by now */
 	long long pid = strcmp(status, "stopped") == 0 ? 0 : st->pid;
@@ -962,33 +943,19 @@ static int gen_runc_state(yajl_gen g, const struct ct_state *st, const char *sta
 static int format_state(const struct ct_state *st, const char *status, bool beautify, char **out,
 			struct ct_error *err)
 {
-	*out = NULL;
-	yajl_gen g = yajl_gen_alloc(NULL);
-	if (!g)
-		return ct_error_sys(err, ENOMEM, "format the state of container \"%s\"",
+	const struct runc_state shown = {st, status};
+	size_t len;
+	*out = oci_json_generate(gen_runc_state, &shown, beautify, &len);
+	if (!*out && errno == EINVAL)
+		return ct_error_plain(err, EINVAL, "format the state of container \"%s\"",
+				      ct_shown_id(st->id).s);
+	if (!*out)
+		return ct_error_sys(err, errno, "format the state of container \"%s\"",
 				    ct_shown_id(st->id).s);
-	if (beautify) {
-		yajl_gen_config(g, yajl_gen_beautify, 1);
-		yajl_gen_config(g, yajl_gen_indent_string, "  ");
-	}
-	int ret = 0;
-	if (gen_runc_state(g, st, status)) {
-		ret = ct_error_plain(err, EINVAL, "format the state of container \"%s\"",
-				     ct_shown_id(st->id).s);
-	} else {
-		const unsigned char *buf;
-		size_t len;
-		yajl_gen_get_buf(g, &buf, &len);
-		/* yajl ends a beautified document with a newline, Go's MarshalIndent does not */
-		if (len && buf[len - 1] == '\n')
-			len--;
-		*out = strndup((const char *)buf, len);
-		if (!*out)
-			ret = ct_error_sys(err, ENOMEM, "format the state of container \"%s\"",
-					   ct_shown_id(st->id).s);
-	}
-	yajl_gen_free(g);
-	return ret;
+	/* the pretty text ends with a newline, Go's MarshalIndent does not */
+	if (len && (*out)[len - 1] == '\n')
+		(*out)[len - 1] = '\0';
+	return 0;
 }
 
 int ct_state_format_json(const struct ct_state *st, const char *status, char **out,

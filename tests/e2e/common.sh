@@ -121,6 +121,71 @@ e2e_wait_daemon() { # PID LOG CMD...
 	return 1
 }
 
+# ---- checks the Docker and Podman suites share ---------------------------------------------
+# RUN... is the client's `run --rm` (or a wrapper of it) up to the image; the suite defines
+# host_cgroup_dir CONTROLLER ID.
+
+# A custom seccomp profile that refuses mkdir, with no-new-privileges: the filter is
+# installed, NoNewPrivs is set and mkdir is refused.
+assert_no_mkdir_profile_applies() { # RUN...
+	local out profile="$E2E_DIR/no-mkdir.json"
+	cat >"$profile" <<-'JSON'
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}
+	JSON
+	out=$("$@" --security-opt seccomp="$profile" --security-opt no-new-privileges \
+		"$E2E_IMAGE" sh -c 'grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status; mkdir /tmp/d 2>&1; ls -d /tmp/d 2>/dev/null; true') ||
+		return 1
+	assert_contains "$out" "Seccomp:	2" "a filter is installed" &&
+		assert_contains "$out" "NoNewPrivs:	1" "no-new-privileges" &&
+		assert_contains "$out" "Operation not permitted" "mkdir is refused by the profile" &&
+		assert_not_contains "$out" "/tmp/d" "the directory was not made"
+}
+
+# seccomp=unconfined: no filter at all.
+assert_unconfined_has_no_filter() { # RUN...
+	local out
+	out=$("$@" --security-opt seccomp=unconfined "$E2E_IMAGE" grep "^Seccomp:" /proc/self/status)
+	assert_eq "Seccomp:	0" "$out" "seccomp=unconfined"
+}
+
+# A detached container whose pid 1 handles USR1 (logs got-usr1) and TERM (logs got-term,
+# exits 7), sent USR1 with CLIENT kill once it is ready; the log shows the handler ran.
+# Prints the id. CLIENT is dk or pm; the suite defines run_detached and wait_for_log.
+start_trapper_sent_usr1() { # CLIENT
+	local client=$1 id
+	id=$(run_detached "$E2E_IMAGE" sh -c \
+		'trap "echo got-usr1" USR1; trap "echo got-term; exit 7" TERM; echo ready; while :; do sleep 0.1; done') ||
+		return 1
+	wait_for_log "$id" ready || return 1
+	"$client" kill -s USR1 "$id" >/dev/null || return 1
+	wait_for_log "$id" got-usr1 || return 1
+	echo "$id"
+}
+
+# --init: pid 1 is INIT (the client's, bound in) running the command, which is not pid 1.
+assert_init_is_pid_1() { # INIT RUN...
+	local init=$1 out
+	shift
+	out=$("$@" --init "$E2E_IMAGE" sh -c 'cat /proc/1/cmdline | tr "\0" " "; echo; echo $$') ||
+		return 1
+	assert_contains "$out" "$init -- sh" "pid 1 is $init, bound in by the client" &&
+		assert_not_contains "$out" "
+1" "the command is not pid 1"
+}
+
+# Container ID was run with --pids-limit 8 --memory 48m: the host's cgroup files say so and
+# forks inside stop at the limit. EXEC... is the client's exec.
+assert_pids_and_memory_limits() { # ID EXEC...
+	local id=$1 out
+	shift
+	assert_eq 8 "$(cat "$(host_cgroup_dir pids "$id")/pids.max")" "pids.max on the host" &&
+		assert_eq $((48 << 20)) "$(cat "$(host_cgroup_dir memory "$id")/memory.limit_in_bytes")" \
+			"memory limit on the host" || return 1
+	out=$("$@" "$id" sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 100 & done 2>&1; kill $(jobs -p) 2>/dev/null' 2>&1)
+	assert_contains "$out" "can't fork" "the pids limit stops forks inside"
+}
+
 e2e_summary() {
 	local suite=$1
 	printf 'e2e %s: %d passed, %d failed, %d skipped\n' "$suite" \

@@ -192,12 +192,7 @@ case_exec() {
 # handler ignores SIGTERM and docker stop falls back to SIGKILL after -t.
 case_stop_and_kill() {
 	local id
-	id=$(run_detached "$E2E_IMAGE" sh -c \
-		'trap "echo got-usr1" USR1; trap "echo got-term; exit 7" TERM; echo ready; while :; do sleep 0.1; done') ||
-		return 1
-	wait_for_log "$id" ready || return 1
-	dk kill -s USR1 "$id" >/dev/null || return 1
-	wait_for_log "$id" got-usr1 || return 1
+	id=$(start_trapper_sent_usr1 dk) || return 1
 	assert_eq true "$(inspect '{{.State.Running}}' "$id")" "still running after USR1" || return 1
 	dk stop -t 60 "$id" >/dev/null || return 1
 	assert_eq 7 "$(inspect '{{.State.ExitCode}}' "$id")" "exit status of the TERM handler" &&
@@ -320,18 +315,8 @@ case_privileged_caps() {
 }
 
 case_seccomp_and_nnp() {
-	local out profile="$E2E_DIR/no-mkdir.json"
-	cat >"$profile" <<-'JSON'
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}
-	JSON
-	out=$(same_as_runc --security-opt seccomp="$profile" --security-opt no-new-privileges \
-		"$E2E_IMAGE" sh -c 'grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status; mkdir /tmp/d 2>&1; ls -d /tmp/d 2>/dev/null; true') ||
-		return 1
-	assert_contains "$out" "Seccomp:	2" "a filter is installed" &&
-		assert_contains "$out" "NoNewPrivs:	1" "no-new-privileges" &&
-		assert_contains "$out" "Operation not permitted" "mkdir is refused by the profile" &&
-		assert_not_contains "$out" "/tmp/d" "the directory was not made" || return 1
+	local out
+	assert_no_mkdir_profile_applies same_as_runc || return 1
 	# Docker's default profile loads and leaves ordinary work alone; what it refuses
 	# (unshare of a user namespace... here: keyctl) is refused.
 	out=$(same_as_runc "$E2E_IMAGE" sh -c 'grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status; mkdir /tmp/d && echo made; unshare -U true 2>/dev/null && echo unshared; true') ||
@@ -340,20 +325,15 @@ case_seccomp_and_nnp() {
 		assert_contains "$out" "NoNewPrivs:	0" "no-new-privileges is off by default" &&
 		assert_contains "$out" made "mkdir under the default profile" &&
 		assert_not_contains "$out" unshared "the default profile refuses unshare" || return 1
-	out=$(same_as_runc --security-opt seccomp=unconfined "$E2E_IMAGE" grep "^Seccomp:" /proc/self/status)
-	assert_eq "Seccomp:	0" "$out" "seccomp=unconfined"
+	assert_unconfined_has_no_filter same_as_runc
 }
 
 case_limits_and_update() {
 	local id out
 	id=$(run_detached --pids-limit 8 --memory 48m "$E2E_IMAGE" sleep 1000) || return 1
-	assert_eq 8 "$(cat "$(host_cgroup_dir pids "$id")/pids.max")" "pids.max on the host" &&
-		assert_eq $((48 << 20)) "$(cat "$(host_cgroup_dir memory "$id")/memory.limit_in_bytes")" \
-			"memory limit on the host" &&
+	assert_pids_and_memory_limits "$id" dk exec &&
 		assert_eq $((48 << 20)) "$(dk exec "$id" cat /sys/fs/cgroup/memory/memory.limit_in_bytes)" \
 			"memory limit seen inside" || return 1
-	out=$(dk exec "$id" sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 100 & done 2>&1; kill $(jobs -p) 2>/dev/null' 2>&1)
-	assert_contains "$out" "can't fork" "the pids limit stops forks inside" || return 1
 	dk update --memory 64m --pids-limit 32 --cpu-shares 256 "$id" >/dev/null || return 1
 	assert_eq $((64 << 20)) "$(cat "$(host_cgroup_dir memory "$id")/memory.limit_in_bytes")" \
 		"memory limit after docker update (host)" &&
@@ -380,12 +360,8 @@ case_user() {
 }
 
 case_init() {
-	local out id
-	out=$(drun --rm --init "$E2E_IMAGE" sh -c 'cat /proc/1/cmdline | tr "\0" " "; echo; echo $$') ||
-		return 1
-	assert_contains "$out" "/sbin/docker-init -- sh" "pid 1 is docker-init, bound in by docker" &&
-		assert_not_contains "$out" "
-1" "the command is not pid 1" || return 1
+	local id
+	assert_init_is_pid_1 /sbin/docker-init drun --rm || return 1
 	id=$(run_detached --init "$E2E_IMAGE" sleep 1000) || return 1
 	dk stop -t 60 "$id" >/dev/null || return 1
 	assert_eq 143 "$(inspect '{{.State.ExitCode}}' "$id")" "docker-init forwarded stop's SIGTERM" || return 1

@@ -224,12 +224,7 @@ case_missing_command() {
 # back to SIGKILL after --time.
 case_signals_and_stop() {
 	local id out
-	id=$(run_detached "$E2E_IMAGE" sh -c \
-		'trap "echo got-usr1" USR1; trap "echo got-term; exit 7" TERM; echo ready; while :; do sleep 0.1; done') ||
-		return 1
-	wait_for_log "$id" ready || return 1
-	pm kill -s USR1 "$id" >/dev/null || return 1
-	wait_for_log "$id" got-usr1 || return 1
+	id=$(start_trapper_sent_usr1 pm) || return 1
 	pm stop -t 30 "$id" >/dev/null || return 1
 	assert_eq 7 "$(pm inspect --format '{{.State.ExitCode}}' "$id")" "exit status of the TERM handler" ||
 		return 1
@@ -385,36 +380,21 @@ case_capabilities() {
 }
 
 case_seccomp_and_nnp() {
-	local out profile="$E2E_DIR/no-mkdir.json"
-	cat >"$profile" <<-'JSON'
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}
-	JSON
-	out=$(pm run --rm --security-opt seccomp="$profile" --security-opt no-new-privileges \
-		"$E2E_IMAGE" sh -c 'grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status; mkdir /tmp/d 2>&1; ls -d /tmp/d 2>/dev/null') ||
-		true
-	assert_contains "$out" "Seccomp:	2" "a filter is installed" &&
-		assert_contains "$out" "NoNewPrivs:	1" "no-new-privileges" &&
-		assert_contains "$out" "Operation not permitted" "mkdir is refused by the profile" &&
-		assert_not_contains "$out" "/tmp/d" "the directory was not made" || return 1
+	local out
+	assert_no_mkdir_profile_applies pm run --rm || return 1
 	# Podman's default profile (defaultErrnoRet 38, hundreds of rules with argument
 	# conditions) loads and leaves ordinary work alone.
 	out=$(pm run --rm "$E2E_IMAGE" sh -c 'grep "^Seccomp:" /proc/self/status; mkdir /tmp/d && echo made') ||
 		return 1
 	assert_contains "$out" "Seccomp:	2" "default profile installed" &&
 		assert_contains "$out" made "mkdir under the default profile" || return 1
-	out=$(pm run --rm --security-opt seccomp=unconfined "$E2E_IMAGE" grep "^Seccomp:" /proc/self/status)
-	assert_eq "Seccomp:	0" "$out" "seccomp=unconfined"
+	assert_unconfined_has_no_filter pm run --rm
 }
 
 case_pids_and_memory_limits() {
-	local id out
+	local id
 	id=$(run_detached --pids-limit 8 --memory 48m "$E2E_IMAGE" sleep 1000) || return 1
-	assert_eq 8 "$(cat "$(host_cgroup_dir pids "$id")/pids.max")" "pids.max on the host" &&
-		assert_eq $((48 << 20)) "$(cat "$(host_cgroup_dir memory "$id")/memory.limit_in_bytes")" \
-			"memory limit on the host" || return 1
-	out=$(pm exec "$id" sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 100 & done 2>&1; wait' 2>&1)
-	assert_contains "$out" "can't fork" "the pids limit stops forks inside" || return 1
+	assert_pids_and_memory_limits "$id" pm exec || return 1
 	pm_rm_force "$id"
 }
 
@@ -432,12 +412,8 @@ case_ulimits_and_umask() {
 }
 
 case_init() {
-	local out id
-	out=$(pm run --rm --init "$E2E_IMAGE" sh -c 'cat /proc/1/cmdline | tr "\0" " "; echo; echo $$') ||
-		return 1
-	assert_contains "$out" "/run/podman-init -- sh" "pid 1 is catatonit, bound in by podman" &&
-		assert_not_contains "$out" "
-1" "the command is not pid 1" || return 1
+	local id
+	assert_init_is_pid_1 /run/podman-init pm run --rm || return 1
 	id=$(run_detached --init "$E2E_IMAGE" sleep 1000) || return 1
 	pm stop -t 30 "$id" >/dev/null || return 1
 	assert_eq 143 "$(pm inspect --format '{{.State.ExitCode}}' "$id")" \

@@ -93,17 +93,24 @@ static void print_file(const char *key, const char *path)
 	printf("%s: %s\n", key, text ? text : errno_name(errno));
 }
 
+/* path opened for reading; NULL after printing "key: ERRNO" when it cannot be. */
+static FILE *open_or_say(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		printf("%s: %s\n", key, errno_name(errno));
+	return f;
+}
+
 static void print_status(void)
 {
 	static const char *const wanted[] = {
 		"CapInh", "CapPrm", "CapEff",	  "CapBnd",  "CapAmb",		"Uid",
 		"Gid",	  "Groups", "NoNewPrivs", "Seccomp", "Seccomp_filters", "Umask"};
-	FILE *f = fopen("/proc/self/status", "re");
+	FILE *f = open_or_say("/proc/self/status", "status");
 	char line[1024];
-	if (!f) {
-		printf("status: %s\n", errno_name(errno));
+	if (!f)
 		return;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 		if (!colon)
@@ -289,12 +296,10 @@ static void print_mounts(void)
 {
 	static struct seen seen[256];
 	size_t nseen = 0;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	FILE *f = open_or_say("/proc/self/mountinfo", "mounts");
 	char line[4096];
-	if (!f) {
-		printf("mounts: %s\n", errno_name(errno));
+	if (!f)
 		return;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		char *dash = strstr(line, " - ");

@@ -9,7 +9,8 @@ ControlGroup, with JobRemoved after each job. A unit's cgroup is a real cgroup2 
 below --cgroup-root (made, filled with the PIDs, emptied and removed as systemd does). Every
 unit's properties are written to --record/<unit>.json, and each call to calls.log, for the
 tests to read. Unit names with "failjob" end their job "failed"; with "slowjob" their job
-never ends (a create killed while it waits).
+never ends (a create killed while it waits); with "earlyjob" JobRemoved comes before the
+reply that names the job (a client must keep what it saw meanwhile).
 """
 import argparse
 import json
@@ -158,7 +159,9 @@ class Manager(dbus.service.Object):
     def new_job(self, name, result):
         self.job += 1
         job = dbus.ObjectPath("%s/job/%d" % (PATH, self.job))
-        if "slowjob" not in name:
+        if "earlyjob" in name:
+            self.finish_job(job, name, result)
+        elif "slowjob" not in name:
             GLib.idle_add(self.finish_job, job, name, result)
         return job
 

@@ -18,11 +18,13 @@
 
 TestSuite(cgroup_cmds, .fini = cgt_cleanup);
 
-/* A bundle with a writable root. */
-static void init(struct lc *t)
+/* A bundle with a writable root and resources (JSON of .linux.resources; NULL: none). */
+static void init(struct lc *t, const char *resources)
 {
 	lc_init(t);
 	ctt_config_set(t->bundle, ".root.readonly", "false");
+	if (resources)
+		ctt_config_set(t->bundle, ".linux.resources", resources);
 }
 
 /* Runs container id at <subtree>/<id> detached with script, which touches /ready. */
@@ -54,7 +56,7 @@ static long read_counter(const struct lc *t)
 Test(cgroup_cmds, pause_freezes_and_resume_continues)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	run_script(&t, "pz", COUNTER);
 	lc_ok(&t, "pause", "pz");
 	lc_assert_status(&t, "pz", "paused");
@@ -107,7 +109,7 @@ static void assert_list_entry_is_state(const struct lc *t, yajl_val list, long i
 Test(cgroup_cmds, list_agrees_with_state_for_every_status)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	run_script(&t, "a-paused", "touch /ready; sleep 1000");
 	lc_ok(&t, "pause", "a-paused");
 	cgt_use_path(&t, "b-created");
@@ -137,7 +139,7 @@ Test(cgroup_cmds, list_agrees_with_state_for_every_status)
 Test(cgroup_cmds, pause_refuses_a_stopped_container)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	run_script(&t, "ps0", "touch /ready");
 	lc_wait_status(&t, "ps0", "stopped");
 	lc_assert_fails(&t, LC_ARGV("pause", "ps0"), "cannot pause a container that is stopped");
@@ -236,7 +238,7 @@ static void assert_force_delete_kills(const struct lc *t, const char *id)
 Test(cgroup_cmds, delete_force_kills_a_running_container_with_sigkill)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	run_script(&t, "df", TRAPPED_TWO_PROCS);
 	assert_force_delete_kills(&t, "df");
@@ -264,7 +266,7 @@ Test(cgroup_cmds, delete_force_without_a_pid_namespace_kills_every_process)
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	for (size_t i = 0; i < 2; i++) {
 		struct lc t;
-		init(&t);
+		init(&t, NULL);
 		lc_namespace_set(&t, "pid", NULL);
 		t.wrapper = views[i];
 		run_script(&t, ids[i], TRAPPED_TWO_PROCS);
@@ -275,8 +277,7 @@ Test(cgroup_cmds, delete_force_without_a_pid_namespace_kills_every_process)
 /* Reads the count of forks pids.max refused from dir/pids.events ("max N"). */
 static long refused_forks(const char *dir)
 {
-	char *path = ctt_path(dir, "pids.events");
-	char *text = ctt_read_file(path);
+	char *path = ctt_path(dir, "pids.events"), *text = ctt_read_file(path);
 	long n = -1;
 	cr_assert_eq(sscanf(text, "max %ld", &n), 1, "%s: %s", path, text);
 	free(text);
@@ -290,9 +291,8 @@ static long refused_forks(const char *dir)
 Test(cgroup_cmds, delete_force_ends_a_fork_bomb_on_plain_v1)
 {
 	struct lc t;
-	init(&t);
+	init(&t, "{\"pids\": {\"limit\": 16}}");
 	lc_namespace_set(&t, "pid", NULL);
-	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 16}}");
 	t.wrapper = plain_v1;
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	/* touch before the bomb: at the limit a fork of the init would fail */
@@ -316,7 +316,7 @@ Test(cgroup_cmds, delete_force_ends_a_fork_bomb_on_plain_v1)
 Test(cgroup_cmds, delete_force_of_a_paused_container)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	run_script(&t, "pd", COUNTER);
 	lc_ok(&t, "pause", "pd");
 	lc_ok(&t, "delete", "--force", "pd");
@@ -329,7 +329,7 @@ Test(cgroup_cmds, delete_force_of_a_paused_container)
 Test(cgroup_cmds, ps_lists_the_init_and_its_child)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	run_script(&t, "pp", TWO_PROCS);
 	pid_t init = lc_pid(&t, "pp");
 	struct ctt_result r;
@@ -364,7 +364,7 @@ Test(cgroup_cmds, ps_lists_the_init_and_its_child)
 Test(cgroup_cmds, events_stats_has_runc_fields)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	run_script(&t, "ev", TWO_PROCS);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "events", "--stats", "ev");
@@ -392,9 +392,7 @@ Test(cgroup_cmds, events_stats_has_runc_fields)
 Test(cgroup_cmds, events_reports_an_oom_kill)
 {
 	struct lc t;
-	init(&t);
-	ctt_config_set(t.bundle, ".linux.resources",
-		       "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
+	init(&t, "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
 	run_script(&t, "oom",
 		   "touch /ready; while [ ! -e /go ]; do sleep 0.05; done; "
 		   "tail /dev/zero; touch /killed; sleep 1000");
@@ -437,19 +435,18 @@ static char *ask_limit(const struct lc *t)
 	char *answer = lc_rootfs_path(t, "answer"), *ask = lc_rootfs_path(t, "ask");
 	unlink(answer);
 	ctt_write_file(ask, "");
+	free(ask);
 	ctt_wait_file(answer);
 	char *v = ctt_read_file(answer);
-	v[strcspn(v, "\n")] = '\0';
 	free(answer);
-	free(ask);
+	v[strcspn(v, "\n")] = '\0';
 	return v;
 }
 
 Test(cgroup_cmds, update_flags_change_the_cgroup)
 {
 	struct lc t;
-	init(&t);
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 67108864}}");
+	init(&t, "{\"memory\": {\"limit\": 67108864}}");
 	run_script(&t, "up", ANSWER);
 	char *before = outside("memory", "up", "memory.limit_in_bytes");
 	cr_expect_str_eq(before, "67108864");
@@ -475,7 +472,7 @@ Test(cgroup_cmds, update_flags_change_the_cgroup)
 Test(cgroup_cmds, update_reads_a_document_from_stdin_or_a_file)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	run_script(&t, "ud", "touch /ready; sleep 1000");
 	struct ctt_result r;
 	lc_ctrun_input(&r, &t, "{\"pids\": {\"limit\": 33}, \"memory\": {\"limit\": 50331648}}",
@@ -503,8 +500,7 @@ Test(cgroup_cmds, update_reads_a_document_from_stdin_or_a_file)
 Test(cgroup_cmds, update_memory_zero_leaves_the_limit)
 {
 	struct lc t;
-	init(&t);
-	ctt_config_set(t.bundle, ".linux.resources", "{\"memory\": {\"limit\": 67108864}}");
+	init(&t, "{\"memory\": {\"limit\": 67108864}}");
 	run_script(&t, "uz", ANSWER);
 	struct ctt_result r;
 	lc_ctrun_input(
@@ -526,8 +522,7 @@ Test(cgroup_cmds, update_memory_zero_leaves_the_limit)
 Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 {
 	struct lc t;
-	init(&t);
-	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 20}}");
+	init(&t, "{\"pids\": {\"limit\": 20}}");
 	run_script(&t, "ub", "touch /ready; sleep 1000");
 	char *file = ctt_path(t.root, "bad.json");
 	ctt_write_file(file, "{\"pids\": {\"limit\": 5}, \"memory\": {\"limit\": \"1g\"}}");
@@ -564,7 +559,7 @@ static void assert_node_becomes(const struct lc *t, const char *want)
 Test(cgroup_cmds, update_device_rules)
 {
 	struct lc t;
-	init(&t);
+	init(&t, NULL);
 	char *node = lc_rootfs_path(&t, "node");
 	cr_assert_eq(mknod(node, S_IFCHR | 0644, makedev(1, 99)), 0, "mknod %s", node);
 	free(node);

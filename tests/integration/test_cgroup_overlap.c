@@ -52,14 +52,14 @@ Test(cgroup_overlap, hierarchies_made_after_the_clone_hold_limits_and_devices)
 	ctt_config_set(t.bundle, ".linux.resources",
 		       "{\"pids\": {\"limit\": 42}, \"cpu\": {\"shares\": 300},"
 		       " \"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
-	lc_set_script(&t, "cd /sys/fs/cgroup; cat pids/pids.max cpu/cpu.shares; "
-			  "grep -qx 1 pids/cgroup.procs && echo init-in-pids; grep -E "
-			  "':(pids|devices|memory):' "
-			  "/proc/self/cgroup | cut -d: -f3 | sort -u; echo x > /dev/null && "
-			  "echo null-ok; grep -q '^a' devices/devices.list || echo no-wildcard; "
-			  "grep -q '^c 1:3 rwm$' devices/devices.list && echo null-listed");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID,
+			"cd /sys/fs/cgroup; cat pids/pids.max cpu/cpu.shares; "
+			"grep -qx 1 pids/cgroup.procs && echo init-in-pids; grep -E "
+			"':(pids|devices|memory):' "
+			"/proc/self/cgroup | cut -d: -f3 | sort -u; echo x > /dev/null && "
+			"echo null-ok; grep -q '^a' devices/devices.list || echo no-wildcard; "
+			"grep -q '^c 1:3 rwm$' devices/devices.list && echo null-listed");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, MADE_AFTER_CLONE), "%s", r.err);
 	cr_expect_str_eq(r.out, "42\n300\ninit-in-pids\n/\nnull-ok\nno-wildcard\nnull-listed\n");
@@ -78,9 +78,8 @@ Test(cgroup_overlap, without_a_network_namespace_all_before_the_clone)
 	cgt_use_path(&t, "nonet");
 	lc_namespace_set(&t, "network", NULL);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"pids\": {\"limit\": 43}}");
-	lc_set_script(&t, "cat /sys/fs/cgroup/pids/pids.max");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, "cat /sys/fs/cgroup/pids/pids.max");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect_null(strstr(r.err, MADE_AFTER_CLONE), "%s", r.err);
 	cr_expect_str_eq(r.out, "43\n", "%s", r.err);
@@ -129,6 +128,20 @@ static void assert_occupant_untouched(pid_t pid, const char *rel)
 	free(dir);
 }
 
+/* `--debug command` fails after the clone: the log says the v1 driver made the memory and
+ * cgroup2 directories before it, and a line of stderr matches error_regex. */
+static void assert_fails_after_the_clone(const struct lc *t, const char *command,
+					 const char *error_regex)
+{
+	struct ctt_result r;
+	lc_ctrun(&r, t, "--debug", command, "--bundle", t->bundle, ID);
+	cr_expect_neq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
+		  r.err);
+	cr_expect(ctt_matches(r.err, error_regex), "no line matches %s:\n%s", error_regex, r.err);
+	ctt_result_free(&r);
+}
+
 /* The pids directory, made after the clone, is another's and in use: create fails with one
  * line naming it, the init is killed, the memory directory made before the clone is removed
  * with the state, and the other's directory and process are left alone. */
@@ -143,15 +156,9 @@ Test(cgroup_overlap, failure_after_the_clone_leaves_nothing)
 	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), "/taken\"",
 			"exists and has processes");
 	lc_assert_nothing_left(&t);
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "create", "--bundle", t.bundle, ID);
-	cr_expect_neq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
-		  r.err);
-	cr_expect(ctt_matches(r.err, "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
-				     "exists and has processes"),
-		  "%s", r.err);
-	ctt_result_free(&r);
+	assert_fails_after_the_clone(&t, "create",
+				     "ctrun: create container \"ov\": cgroup \"[^\"]*/taken\" "
+				     "exists and has processes");
 	lc_assert_nothing_left(&t);
 	cr_expect_not(dir_exists("memory", rel), "the memory directory made before the clone "
 						 "is left");
@@ -197,15 +204,10 @@ Test(cgroup_overlap, resource_refused_after_the_clone_runs_no_poststop)
 		      0);
 	ctt_config_set(t.bundle, ".hooks", hooks);
 	ctt_config_set(t.bundle, ".linux.resources", "{\"unified\": {\"memory.high\": \"max\"}}");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
-	cr_expect_neq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.err, "its memory and cgroup2 directories made (v1 driver)"), "%s",
-		  r.err);
-	cr_expect(strstr(r.err, "ctrun: create container \"ov\": config.json: "
-				".linux.resources.unified[\"memory.high\"]: only for cgroup v2"),
-		  "%s", r.err);
-	ctt_result_free(&r);
+	assert_fails_after_the_clone(&t, "run",
+				     "ctrun: create container \"ov\": config\\.json: "
+				     "\\.linux\\.resources\\.unified\\[\"memory\\.high\"\\]: "
+				     "only for cgroup v2");
 	cr_expect_neq(access(ran, F_OK), 0, "the poststop hook ran");
 	lc_assert_nothing_left(&t);
 	cgt_assert_subtree_gone();

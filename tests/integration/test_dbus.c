@@ -5,7 +5,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "libct/dbus/conn.h"
 #include "tests/lib/dbus_daemon.h"
@@ -260,4 +263,63 @@ Test(dbus, a_socket_without_a_bus_is_named_in_the_error)
 	cr_expect_eq(c.fd, -1);
 	free(addr);
 	free(dir);
+}
+
+/* Connects from a user namespace where the caller's uid reads 1000 but is the bus's own uid 0
+ * outside: the bus must take the identity from the socket, not from a uid we claim. Exits 0
+ * when connected, 1 when refused. */
+static int connect_from_userns(void)
+{
+	int go[2];
+	cr_assert_eq(pipe(go), 0);
+	pid_t child = fork();
+	cr_assert_neq(child, -1);
+	if (child == 0) {
+		char c;
+		close(go[1]);
+		if (unshare(CLONE_NEWUSER) < 0 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		struct ct_dbus_conn conn;
+		struct ct_error err = {0};
+		if (geteuid() != 1000)
+			_exit(3);
+		if (ct_dbus_open(&conn, bus.address, TIMEOUT_MS, &err) < 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			_exit(1);
+		}
+		ct_dbus_close(&conn);
+		_exit(0);
+	}
+	close(go[0]);
+	char path[64];
+	for (int tries = 0;; tries++) { /* until the child's unshare shows in its ns link */
+		char mine[64] = "", its[64] = "";
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)child);
+		cr_assert_gt(readlink("/proc/self/ns/user", mine, sizeof(mine) - 1), 0);
+		cr_assert_gt(readlink(path, its, sizeof(its) - 1), 0);
+		if (strcmp(mine, its) != 0)
+			break;
+		cr_assert_lt(tries, 10000, "the child never entered its user namespace");
+		usleep(1000);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)child);
+	ctt_write_file(path, "1000 0 1\n");
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)child);
+	ctt_write_file(path, "deny\n");
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)child);
+	ctt_write_file(path, "1000 0 1\n");
+	cr_assert_eq(write(go[1], "g", 1), 1);
+	close(go[1]);
+	int status;
+	cr_assert_eq(waitpid(child, &status, 0), child);
+	cr_assert(WIFEXITED(status), "the client died: status %#x", status);
+	return WEXITSTATUS(status);
+}
+
+Test(dbus, a_client_in_a_user_namespace_is_who_the_socket_says)
+{
+	start_bus();
+	cr_expect_eq(connect_from_userns(), 0,
+		     "the bus refused a client whose uid is its own "
+		     "outside the client's user namespace");
 }

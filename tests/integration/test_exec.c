@@ -51,9 +51,20 @@ static char *ex_output(const struct lc *t, const char *const *args)
 	return out;
 }
 
-static void assert_has(const char *out, const char *regex)
+/* exec succeeds and writes nothing on its own stdout (the process's output goes elsewhere). */
+static void assert_exec_quiet(const struct lc *t, const char *const *args)
 {
-	cr_expect(ctt_matches(out, regex), "no line matching /%s/ in:\n%s", regex, out);
+	char *out = ex_output(t, args);
+	cr_expect_str_empty(out, "exec wrote on its stdout");
+	free(out);
+}
+
+/* The exit status of a spawned ctrun is want; what it wrote to the file out (malloc'd). */
+static char *waited_output(pid_t ctrun, const char *out, int want)
+{
+	int status = lc_wait(ctrun, WAIT_MS);
+	cr_expect_eq(status, want, "ctrun exec exited %d", status);
+	return ctt_read_file(out);
 }
 
 static void assert_exec_status(const struct lc *t, const char *const *args, int want,
@@ -87,9 +98,9 @@ Test(exec, joins_every_namespace_and_the_root_of_the_init)
 		snprintf(want, sizeof(want), "\n%s %s\n", names[i], target);
 		cr_expect(strstr(out, want), "no \"%s\" in:\n%s", want, out);
 	}
-	assert_has(out, "^init sleep 1000 $");
+	ctt_expect_line(out, "^init sleep 1000 $");
 	cr_expect_not(ctt_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
-	assert_has(out, "^in-the-rootfs$");
+	ctt_expect_line(out, "^in-the-rootfs$");
 	lc_assert_status(&t, ID, "running");
 	free(out);
 	free(marker);
@@ -122,15 +133,15 @@ Test(exec, user_groups_cwd_and_env_flags)
 	char *out = ex_output(&t, LC_ARGV("--user", "1000:1001", "-g", "5", "--additional-gids=6",
 					  "--cwd", "/tmp", "-e", "FOO=bar", "--env=TERM=dumb", ID,
 					  "sh", "-c", "id; pwd; env"));
-	assert_has(out, "^uid=1000 gid=1001 groups=5[^,]*,6$");
-	assert_has(out, "^/tmp$");
-	assert_has(out, "^FOO=bar$");
-	assert_has(out, "^TERM=dumb$"); /* config.json's TERM=xterm replaced */
+	ctt_expect_line(out, "^uid=1000 gid=1001 groups=5[^,]*,6$");
+	ctt_expect_line(out, "^/tmp$");
+	ctt_expect_line(out, "^FOO=bar$");
+	ctt_expect_line(out, "^TERM=dumb$"); /* config.json's TERM=xterm replaced */
 	cr_expect_not(ctt_matches(out, "^TERM=xterm$"), "TERM twice:\n%s", out);
-	assert_has(out, "^CTT_MARK="); /* the rest of config.json's env */
+	ctt_expect_line(out, "^CTT_MARK="); /* the rest of config.json's env */
 	free(out);
 	out = ex_output(&t, LC_ARGV("-u", "7", ID, "id"));
-	assert_has(out, "^uid=7 gid=0"); /* the config's gid stays */
+	ctt_expect_line(out, "^uid=7 gid=0"); /* the config's gid stays */
 	free(out);
 }
 
@@ -162,25 +173,25 @@ Test(exec, capabilities_no_new_privs_and_seccomp_of_the_config)
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = status_lines(&t, NULL);
 	/* `ctrun spec`: AUDIT_WRITE, KILL, NET_BIND_SERVICE; noNewPrivileges true */
-	assert_has(out, "^CapEff:\t0000000020000420$");
-	assert_has(out, "^CapBnd:\t0000000020000420$");
-	assert_has(out, "^NoNewPrivs:\t1$");
-	assert_has(out, "^Seccomp:\t2$");
+	ctt_expect_line(out, "^CapEff:\t0000000020000420$");
+	ctt_expect_line(out, "^CapBnd:\t0000000020000420$");
+	ctt_expect_line(out, "^NoNewPrivs:\t1$");
+	ctt_expect_line(out, "^Seccomp:\t2$");
 	free(out);
 	out = status_lines(
 		&t, LC_ARGV("--cap", "CAP_SYS_ADMIN", "-c", "net_raw", "--no-new-privs=false"));
-	assert_has(out, "^CapEff:\t0000000020202420$");
-	assert_has(out, "^CapPrm:\t0000000020202420$");
-	assert_has(out, "^CapBnd:\t0000000020202420$");
-	assert_has(out, "^NoNewPrivs:\t0$");
-	assert_has(out, "^Seccomp:\t2$");
+	ctt_expect_line(out, "^CapEff:\t0000000020202420$");
+	ctt_expect_line(out, "^CapPrm:\t0000000020202420$");
+	ctt_expect_line(out, "^CapBnd:\t0000000020202420$");
+	ctt_expect_line(out, "^NoNewPrivs:\t0$");
+	ctt_expect_line(out, "^Seccomp:\t2$");
 	free(out);
 	out = ex_output(&t, LC_ARGV(ID, "sh", "-c",
 				    "ulimit -n; ulimit -Hn; mkdir /tmp/x || echo "
 				    "refused"));
-	assert_has(out, "^777$");
-	assert_has(out, "^778$");
-	assert_has(out, "^refused$");
+	ctt_expect_line(out, "^777$");
+	ctt_expect_line(out, "^778$");
+	ctt_expect_line(out, "^refused$");
 	free(out);
 	assert_exec_status(&t, LC_ARGV("--cap", "CAP_NOPE", ID, "true"), 1, "CAP_NOPE");
 }
@@ -217,14 +228,14 @@ static void assert_only_stdio_and_preserved_fds(struct lc *t)
 	int fd = open(file, O_RDONLY); /* inheritable: only --preserve-fds lets it in */
 	cr_assert_geq(fd, 0);
 	char *out = fds_seen(t, log, fd, NULL);
-	assert_has(out, " 2 -> ");
+	ctt_expect_line(out, " 2 -> ");
 	cr_expect_not(ctt_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
-	assert_has(out, "^no-fd-3$");
+	ctt_expect_line(out, "^no-fd-3$");
 	free(out);
 	out = fds_seen(t, log, fd, "1");
-	assert_has(out, " 3 -> .*/passed$");
+	ctt_expect_line(out, " 3 -> .*/passed$");
 	cr_expect_not(ctt_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
-	assert_has(out, "^through fd 3$");
+	ctt_expect_line(out, "^through fd 3$");
 	free(out);
 	out = fds_seen(t, log, -1, "1");
 	cr_expect_not(ctt_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
@@ -260,13 +271,8 @@ Test(exec, detach_writes_the_pid_file_and_leaves_the_process_running)
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	char *dir = ctt_tmpdir();
 	char *pidfile = ctt_path(dir, "exec.pid");
-	struct ctt_result r;
-	ex_run(&r, &t,
-	       LC_ARGV("--detach", "--pid-file", pidfile, ID, "sh", "-c",
-		       "echo $$ > /detached; exec sleep 1000"));
-	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
-	cr_expect_str_empty(r.out);
-	ctt_result_free(&r);
+	assert_exec_quiet(&t, LC_ARGV("--detach", "--pid-file", pidfile, ID, "sh", "-c",
+				      "echo $$ > /detached; exec sleep 1000"));
 	char *text = ctt_read_file(pidfile);
 	pid_t pid = atoi(text);
 	cr_assert(ctt_alive(pid), "the detached process %d is gone", pid);
@@ -300,7 +306,7 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "echo", "in-created"));
-	assert_has(out, "^in-created$");
+	ctt_expect_line(out, "^in-created$");
 	free(out);
 	lc_assert_status(&t, ID, "created");
 	lc_ok(&t, "kill", ID, "KILL");
@@ -323,10 +329,10 @@ Test(exec, process_json_as_containerd_sends_it)
 		"\"user\":{\"uid\":1001,\"gid\":1002,\"additionalGids\":[9]},"
 		"\"noNewPrivileges\":false,\"terminal\":false}");
 	char *out = ex_output(&t, LC_ARGV("--process", path, ID));
-	assert_has(out, "^from-json$");
-	assert_has(out, "^/tmp$");
-	assert_has(out, "^uid=1001 gid=1002 groups=9$");
-	assert_has(out, "^NoNewPrivs:\t0$");
+	ctt_expect_line(out, "^from-json$");
+	ctt_expect_line(out, "^/tmp$");
+	ctt_expect_line(out, "^uid=1001 gid=1002 groups=9$");
+	ctt_expect_line(out, "^NoNewPrivs:\t0$");
 	free(out);
 	free(path);
 	path = ctt_write_tmp("process.json",
@@ -360,28 +366,28 @@ Test(exec, ambient_without_inheritable_as_runc_does)
 	struct lc t;
 	ex_start_runc_spec_caps(&t);
 	char *out = status_lines(&t, NULL);
-	assert_has(out, "^CapPrm:\t0000000020000420$");
-	assert_has(out, "^CapAmb:\t0000000000000000$");
+	ctt_expect_line(out, "^CapPrm:\t0000000020000420$");
+	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	out = status_lines(&t, LC_ARGV("--cap", "CAP_SYS_ADMIN"));
-	assert_has(out, "^CapEff:\t0000000020200420$");
-	assert_has(out, "^CapPrm:\t0000000020200420$");
-	assert_has(out, "^CapBnd:\t0000000020200420$");
-	assert_has(out, "^CapInh:\t0000000000000000$");
-	assert_has(out, "^CapAmb:\t0000000000000000$");
+	ctt_expect_line(out, "^CapEff:\t0000000020200420$");
+	ctt_expect_line(out, "^CapPrm:\t0000000020200420$");
+	ctt_expect_line(out, "^CapBnd:\t0000000020200420$");
+	ctt_expect_line(out, "^CapInh:\t0000000000000000$");
+	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	out = status_lines(&t, LC_ARGV("--user", "1000", "--cap", "CAP_SYS_ADMIN"));
-	assert_has(out, "^CapPrm:\t0000000000000000$");
-	assert_has(out, "^CapBnd:\t0000000020200420$");
-	assert_has(out, "^CapAmb:\t0000000000000000$");
+	ctt_expect_line(out, "^CapPrm:\t0000000000000000$");
+	ctt_expect_line(out, "^CapBnd:\t0000000020200420$");
+	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	char *process = lc_shared_config_value("runc-1.1.5-spec.json", ".process");
 	char *path = ctt_write_tmp("process.json", process);
 	ctt_json_edit_file(path, ".args", "[\"grep\", \"^Cap\", \"/proc/self/status\"]");
 	ctt_json_edit_file(path, ".terminal", "false");
 	out = ex_output(&t, LC_ARGV("--process", path, ID));
-	assert_has(out, "^CapEff:\t0000000020000420$");
-	assert_has(out, "^CapAmb:\t0000000000000000$");
+	ctt_expect_line(out, "^CapEff:\t0000000020000420$");
+	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	free(path);
 	free(process);
@@ -401,9 +407,8 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 	char *ready = lc_rootfs_path(&t, "ready");
 	ctt_wait_file(ready);
 	cr_assert_eq(kill(ctrun, SIGTERM), 0);
-	cr_expect_eq(lc_wait(ctrun, WAIT_MS), 7);
-	char *text = ctt_read_file(out);
-	assert_has(text, "^got-TERM$");
+	char *text = waited_output(ctrun, out, 7);
+	ctt_expect_line(text, "^got-TERM$");
 	free(text);
 	free(ready);
 	free(out);
@@ -417,13 +422,9 @@ Test(exec, tty_through_the_console_socket)
 	char *sock = ctt_path(dir, "console.sock");
 	char *out = ctt_path(dir, "receiver.out");
 	pid_t receiver = lc_console_receiver(&t, sock, out, NULL);
-	struct ctt_result r;
-	ex_run(&r, &t,
-	       LC_ARGV("--tty", "--console-socket", sock, ID, "sh", "-c",
-		       "t=$(tty) && echo \"tty $t\"; [ -t 0 ] && [ -t 1 ] && echo on-pty"));
-	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
-	cr_expect_str_empty(r.out);
-	ctt_result_free(&r);
+	assert_exec_quiet(
+		&t, LC_ARGV("--tty", "--console-socket", sock, ID, "sh", "-c",
+			    "t=$(tty) && echo \"tty $t\"; [ -t 0 ] && [ -t 1 ] && echo on-pty"));
 	cr_expect_eq(lc_wait(receiver, WAIT_MS), 0);
 	char *text = ctt_read_file(out);
 	cr_expect(strstr(text, "tty /dev/pts/"), "receiver saw:\n%s", text);
@@ -471,7 +472,7 @@ Test(exec, exec_cpu_affinity_initial_and_final)
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "grep", "Cpus_allowed_list", "/proc/self/status"));
-	assert_has(out, "^Cpus_allowed_list:\t1$");
+	ctt_expect_line(out, "^Cpus_allowed_list:\t1$");
 	free(out);
 	/* the init is not touched by it (config.md) */
 	char path[64];
@@ -483,7 +484,7 @@ Test(exec, exec_cpu_affinity_initial_and_final)
 		"process.json", "{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
 				"status\"],\"cwd\":\"/\",\"execCPUAffinity\":{\"initial\":\"1\"}}");
 	out = ex_output(&t, LC_ARGV("--process", proc, ID));
-	assert_has(out, "^Cpus_allowed_list:\t1$");
+	ctt_expect_line(out, "^Cpus_allowed_list:\t1$");
 	free(out);
 	free(proc);
 }
@@ -496,11 +497,11 @@ Test(exec, cwd_is_resolved_inside_the_container)
 	cr_assert_eq(symlink("../../../../../../..", link), 0);
 	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	char *out = ex_output(&t, LC_ARGV("--cwd", "/up", ID, "sh", "-c", "pwd; ls"));
-	assert_has(out, "^/$");
-	assert_has(out, "^in-the-rootfs$");
+	ctt_expect_line(out, "^/$");
+	ctt_expect_line(out, "^in-the-rootfs$");
 	free(out);
 	out = ex_output(&t, LC_ARGV("--cwd", "/../../..", ID, "ls"));
-	assert_has(out, "^in-the-rootfs$");
+	ctt_expect_line(out, "^in-the-rootfs$");
 	free(out);
 	/* CVE-2024-21626: a host directory passed as fd 3, named through the container's /proc */
 	char *dir = ctt_tmpdir();
@@ -681,7 +682,7 @@ Test(exec, root_of_a_container_without_mount_namespace_is_the_inits)
 	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "ls", "/"));
-	assert_has(out, "^in-the-rootfs$");
+	ctt_expect_line(out, "^in-the-rootfs$");
 	free(out);
 	free(marker);
 }
@@ -740,8 +741,7 @@ Test(exec, paused_container_needs_ignore_paused)
 		&t, lc_ctrun_argv(&t, LC_ARGV("exec", "--ignore-paused", ID, "echo", "thawed")),
 		out, -1);
 	lc_ok(&t, "resume", ID);
-	cr_expect_eq(lc_wait(ctrun, WAIT_MS), 0);
-	char *text = ctt_read_file(out);
+	char *text = waited_output(ctrun, out, 0);
 	cr_expect_str_eq(text, "thawed\n");
 	free(text);
 	free(out);

@@ -125,11 +125,9 @@ static void assert_gone_before_the_state(const char *command)
 	lc_init(&t);
 	kill_at(&t, &k, "openat", "state.json.tmp");
 	assert_killed_and_reaped(&t, command);
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "state", ID);
-	ctt_assert_error(&r, "container \"" ID "\" does not exist: its create was killed "
-			     "before recording it");
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("state", ID),
+			"container \"" ID "\" does not exist: its create was killed "
+			"before recording it");
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
 	assert_id_usable_again(&t);

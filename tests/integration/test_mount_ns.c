@@ -43,6 +43,13 @@ static void expect_nested_output(const char *out, const char *mnt_ns)
 	cr_expect_str_eq(out, want);
 }
 
+/* A container with no mount namespace of its own: it inherits ours. */
+static void init_in_our_namespace(struct lc *t)
+{
+	lc_init(t);
+	lc_namespace_set(t, "mount", NULL);
+}
+
 /* Lines of mountinfo (this process's) whose mount point is under dir. */
 static unsigned mounts_under(const char *mountinfo_file, const char *dir)
 {
@@ -62,8 +69,7 @@ static unsigned mounts_under(const char *mountinfo_file, const char *dir)
 Test(mount_ns, inherited_namespace_gets_the_mounts_in_order_and_delete_removes_them)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_namespace_set(&t, "mount", NULL);
+	init_in_our_namespace(&t);
 	char *host = add_nested_mounts(&t);
 	char *out = ctt_tmp_path("out");
 	lc_set_script(&t, NESTED_SCRIPT);
@@ -100,8 +106,7 @@ Test(mount_ns, inherited_namespace_gets_the_mounts_in_order_and_delete_removes_t
 Test(mount_ns, inherited_namespace_with_run_and_masks)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_namespace_set(&t, "mount", NULL);
+	init_in_our_namespace(&t);
 	char *secret = lc_rootfs_file(&t, "etc/secret", "secret\n");
 	lc_config_append(&t, ".linux.maskedPaths", "\"/etc/secret\"");
 	char *out = lc_sh_output(&t, "wc -c </etc/secret; touch /x 2>/dev/null || echo root-ro");
@@ -112,21 +117,27 @@ Test(mount_ns, inherited_namespace_with_run_and_masks)
 	free(secret);
 }
 
+/* No mount of ours is left on or below t's rootfs. */
+static void assert_no_mount_in_rootfs(const struct lc *t)
+{
+	char *rootfs = ctt_path(t->bundle, "rootfs");
+	cr_expect_eq(mounts_under("/proc/self/mountinfo", rootfs), 0, "a mount is left in %s",
+		     rootfs);
+	free(rootfs);
+}
+
 /* A set-up that fails after the rootfs's bind (a bind source that is not there) takes the
  * bind and what was mounted in it along. */
 Test(mount_ns, inherited_namespace_failed_create_leaves_no_mount)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_namespace_set(&t, "mount", NULL);
+	init_in_our_namespace(&t);
 	lc_add_mount(&t, "/early", "tmpfs", "tmpfs", NULL);
 	char *missing = ctt_tmp_path("missing");
 	lc_add_mount(&t, "/late", "bind", missing, "bind");
 	lc_assert_create_refused(&t, "failing",
 				 (const char *const[]){"\"/late\"", "No such file", NULL});
-	char *rootfs = ctt_path(t.bundle, "rootfs");
-	cr_expect_eq(mounts_under("/proc/self/mountinfo", rootfs), 0, "a mount is left");
-	free(rootfs);
+	assert_no_mount_in_rootfs(&t);
 	free(missing);
 }
 
@@ -135,14 +146,11 @@ Test(mount_ns, inherited_namespace_failed_create_leaves_no_mount)
 Test(mount_ns, inherited_namespace_late_failure_leaves_no_mount)
 {
 	struct lc t;
-	lc_init(&t);
-	lc_namespace_set(&t, "mount", NULL);
+	init_in_our_namespace(&t);
 	ctt_config_set(t.bundle, ".process.user", "{\"uid\": 1000, \"gid\": 1000}");
 	lc_set_args(&t, (const char *const[]){"/no/such/command", NULL});
 	lc_assert_create_refused(&t, "late", (const char *const[]){"/no/such/command", NULL});
-	char *rootfs = ctt_path(t.bundle, "rootfs");
-	cr_expect_eq(mounts_under("/proc/self/mountinfo", rootfs), 0, "a mount is left");
-	free(rootfs);
+	assert_no_mount_in_rootfs(&t);
 }
 
 /* Container B joins container A's mount namespace by path: its rootfs path and bind sources

@@ -12,20 +12,7 @@
 
 #include "tests/lib/container.h"
 
-/* The host submount of a bind source, detached before the clean-up. */
-static char *host_mount;
-
-static void mountcheck_fini(void)
-{
-	if (host_mount) {
-		umount2(host_mount, MNT_DETACH);
-		free(host_mount);
-		host_mount = NULL;
-	}
-	lc_cleanup();
-}
-
-TestSuite(mountcheck, .fini = mountcheck_fini);
+TestSuite(mountcheck, .fini = lc_cleanup);
 
 #define ID		 "mcheck"
 #define RECEIVER_WAIT_MS 20000
@@ -40,8 +27,8 @@ static char *source_with_submount(void)
 	char *dir = ctt_tmpdir(), *f = ctt_path(dir, "f"), *sub = ctt_path(dir, "sub");
 	ctt_write_file(f, "host");
 	ctt_mkdir_p(sub);
-	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, "size=1m"), 0, "mount %s", sub);
-	host_mount = sub;
+	ctt_mount_tmpfs(sub, 0, "size=1m");
+	free(sub);
 	free(f);
 	return dir;
 }
@@ -52,14 +39,9 @@ static char *source_with_submount(void)
 static void every_kind(const struct lc *t, const char *dir)
 {
 	char *file = ctt_path(dir, "f");
-	lc_add_mount(t, "/ro", "bind", dir, "bind,ro,nosuid");
+	lc_add_option_mounts(t, dir);
 	lc_add_mount(t, "/rw", "bind", dir, "bind,rw");
 	lc_add_mount(t, "/file", "bind", file, "bind,ro");
-	lc_add_mount(t, "/rro", "bind", dir, "rbind,rro,rnodev");
-	lc_add_mount(t, "/t", "tmpfs", "tmpfs", "size=1m,mode=0700,noatime,nodev,noexec");
-	lc_add_mount(t, "/strict", "tmpfs", "tmpfs", "strictatime,nosymfollow,nodiratime");
-	lc_add_mount(t, "/shared", "tmpfs", "tmpfs", "shared");
-	lc_add_mount(t, "/slave", "bind", "rootfs/shared", "bind,slave");
 	lc_add_mount(t, "/unbindable", "tmpfs", "tmpfs", "unbindable");
 	lc_add_mount(t, "/private", "tmpfs", "tmpfs", "private");
 	lc_config_append(t, ".linux.maskedPaths", "\"/etc/passwd\"");
@@ -151,10 +133,7 @@ static void assert_covered_refused(const char *const *enosys_args)
 	const char *argv[LC_WRAPPER_MAX];
 	covered_config(&t);
 	lc_wrap_enosys(&t, argv, enosys_args);
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	ctt_assert_error(&r, LC_COVERED_REFUSAL);
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), LC_COVERED_REFUSAL);
 	lc_assert_nothing_left(&t);
 }
 
@@ -245,10 +224,8 @@ static void assert_bypassed_refused(const char *const *enosys_args)
 	lc_add_mount(&t, "/real/t", "tmpfs", "tmpfs", "ro");
 	lc_add_mount(&t, "/link", "tmpfs", "tmpfs", "rw");
 	lc_wrap_enosys(&t, argv, enosys_args);
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	ctt_assert_error(&r, "mount #7 \"/real/t\"", "the path no longer leads to a mount");
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), "mount #7 \"/real/t\"",
+			"the path no longer leads to a mount");
 	lc_assert_nothing_left(&t);
 }
 
@@ -316,7 +293,7 @@ Test(mountcheck, later_rw_mount_below_an_rro_bind_is_accepted)
 {
 	struct lc t;
 	lc_init(&t);
-	char *dir = source_with_submount(), *point = ctt_path(host_mount, "later");
+	char *dir = source_with_submount(), *point = ctt_path(dir, "sub/later");
 	ctt_mkdir_p(point); /* the rro bind cannot have it made */
 	free(point);
 	lc_add_mount(&t, "/rro", "bind", dir, "rbind,rro");

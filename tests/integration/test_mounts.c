@@ -17,21 +17,7 @@
 
 #include "tests/lib/container.h"
 
-/* Host mounts a test made (submounts of bind sources), detached before the clean-up. */
-static char *host_mounts[4];
-static unsigned n_host_mounts;
-
-static void mounts_fini(void)
-{
-	while (n_host_mounts) {
-		char *p = host_mounts[--n_host_mounts];
-		umount2(p, MNT_DETACH);
-		free(p);
-	}
-	lc_cleanup();
-}
-
-TestSuite(mounts, .fini = mounts_fini);
+TestSuite(mounts, .fini = lc_cleanup);
 
 #define ID "mnt"
 
@@ -52,15 +38,13 @@ static char *host_dir(void)
 	return dir;
 }
 
-/* A tmpfs on dir/sub, detached by mounts_fini(): a bind source with a submount. */
+/* A tmpfs on dir/sub: a bind source with a submount. */
 static void host_submount(const char *dir)
 {
-	cr_assert_lt(n_host_mounts, 4);
 	char *sub = ctt_path(dir, "sub");
 	ctt_mkdir_p(sub);
-	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, "size=1m"), 0, "mount %s: %s", sub,
-		     strerror(errno));
-	host_mounts[n_host_mounts++] = sub;
+	ctt_mount_tmpfs(sub, 0, "size=1m");
+	free(sub);
 }
 
 /* mt_init(t) and a host_dir() with a submount, returned. */
@@ -282,7 +266,7 @@ Test(mounts, tmpfs_takes_its_data_options)
 	char *out = assert_case(NULL, &c);
 	char *line = mount_line(out, "/t"), *super = super_field(line, 2);
 	cr_expect(ctt_in_list(super, "size=1024k") && ctt_in_list(super, "mode=711"), "%s", line);
-	cr_expect(ctt_matches(out, "^mode=711$"), "%s", out);
+	ctt_expect_line(out, "^mode=711$");
 	free(super);
 	free(line);
 	free(out);
@@ -304,8 +288,8 @@ Test(mounts, proc_sysfs_devpts_and_mqueue_at_their_destinations)
 		free(assert_mounted(out, want[i][0], want[i][1]));
 	char *pts = mount_line(out, "/dev/pts"), *super = super_field(pts, 2);
 	cr_expect(ctt_in_list(super, "ptmxmode=666"), "%s", pts);
-	cr_expect(ctt_matches(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$"), "%s", out);
-	cr_expect(ctt_matches(out, "^pts/ptmx$"), "%s", out);
+	ctt_expect_line(out, "^crw-rw-rw- .* 5, +2 .*/dev/pts/ptmx$");
+	ctt_expect_line(out, "^pts/ptmx$");
 	cr_expect(ctt_matches(out, "^cat$"), "proc is not the container's: %s", out);
 	free(super);
 	free(pts);
@@ -368,7 +352,7 @@ Test(mounts, overlay_of_bundle_directories)
 	lc_add_mount(&t, "/ov", "overlay", "overlay", opts);
 	char *out = lc_sh_output(&t, MOUNTINFO "cat /ov/l; echo; echo new > /ov/n");
 	free(assert_mounted(out, "/ov", "overlay"));
-	cr_expect(ctt_matches(out, "^lower$"), "%s", out);
+	ctt_expect_line(out, "^lower$");
 	expect_host_text(upper, "n", "new\n", "the write did not go to the upper directory");
 	free(out);
 	free(opts);
@@ -756,8 +740,8 @@ Test(mounts, default_devices_in_the_image_dev_without_a_dev_mount)
 	char *out = lc_sh_output(&t, DEFAULT_DEVICES "; stat -c 'masked=%F %t:%T' /etc/masked; "
 						     "echo \"read=$(wc -c </etc/masked)\"");
 	expect_default_nodes(out);
-	cr_expect(ctt_matches(out, "^masked=character special file 1:3$"), "%s", out);
-	cr_expect(ctt_matches(out, "^read=0$"), "%s", out);
+	ctt_expect_line(out, "^masked=character special file 1:3$");
+	ctt_expect_line(out, "^read=0$");
 	/* made in the image, where runc makes them too */
 	char *null = lc_rootfs_path(&t, "dev/null");
 	struct stat st;
@@ -841,7 +825,7 @@ Test(mounts, masked_file_reads_empty_and_keeps_nothing)
 	char *out = lc_sh_output(&t, MOUNTINFO "echo x > /etc/secret; "
 					       "echo \"size=$(cat /etc/secret | wc -c)\"");
 	assert_option(out, "/etc/secret", "ro", true);
-	cr_expect(ctt_matches(out, "^size=0$"), "%s", out);
+	ctt_expect_line(out, "^size=0$");
 	char *text = ctt_read_file(secret);
 	cr_expect_str_eq(text, "secret", "the image's file changed");
 	free(text);
@@ -861,7 +845,7 @@ Test(mounts, masked_directory_is_an_empty_read_only_tmpfs)
 					     "write", "touch /secretdir/x"));
 	char *line = assert_mounted(out, "/secretdir", "tmpfs");
 	cr_expect(has_option(line, "ro"), "%s", line);
-	cr_expect(ctt_matches(out, "^n=0$"), "%s", out);
+	ctt_expect_line(out, "^n=0$");
 	expect_result(out, "write", false);
 	free(line);
 	free(out);
@@ -1057,9 +1041,8 @@ Test(mounts, mount_label_without_selinux_is_ignored)
 	ctt_config_set(t.bundle, ".linux.mountLabel",
 		       "\"system_u:object_r:container_file_t:s0:c1,c2\"");
 	lc_add_tmpfs(&t, "/t", NULL);
-	lc_set_script(&t, MOUNTINFO "echo ran");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, MOUNTINFO "echo ran");
 	cr_assert_eq(r.status, 0, "run: exit %d, stderr:\n%s", r.status, r.err);
 	cr_expect(ctt_matches(r.out, "^ran$"), "%s", r.out);
 	free(assert_mounted(r.out, "/t", "tmpfs"));
@@ -1201,10 +1184,8 @@ Test(mounts, host_node_of_another_device_is_not_bound)
 			 "{\"path\":\"/dev/kmsg\",\"type\":\"c\",\"major\":1,\"minor\":12}");
 	const char *argv[LC_WRAPPER_MAX];
 	lc_wrap_enosys(&t, argv, (const char *const[]){"--errno", "EPERM", "mknodat,mknod", NULL});
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--bundle", t.bundle, "badnode");
-	ctt_assert_error(&r, "\"/dev/kmsg\"", "not the device asked for (1:12)");
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("run", "--bundle", t.bundle, "badnode"), "\"/dev/kmsg\"",
+			"not the device asked for (1:12)");
 	lc_assert_nothing_left(&t);
 }
 
@@ -1247,10 +1228,8 @@ Test(mounts, rro_without_mount_setattr_is_a_clear_error)
 /* `run` fails with one line naming what (and the kernel's reason). */
 static void assert_run_error(const struct lc *t, const char *what, const char *reason)
 {
-	struct ctt_result r;
-	lc_run_sh(&r, t, ID, "true");
-	ctt_assert_error(&r, what, reason);
-	ctt_result_free(&r);
+	lc_set_script(t, "true");
+	lc_assert_fails(t, LC_ARGV("run", "--bundle", t->bundle, ID), what, reason);
 	lc_assert_nothing_left(t);
 }
 

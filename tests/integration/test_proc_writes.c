@@ -95,15 +95,20 @@ static void assert_write_not_redirected(const struct pw *p, const char *script, 
 
 #define SET_HOSTNAME "{\"kernel.hostname\": \"fromsysctl\"}"
 
-/* A host file bound over the sysctl's file. */
-static void assert_no_redirect_sysctl_through_a_file_bound_over_it(enum route route)
+/* source bound (options) at dest in the container, which sets kernel.hostname by sysctl. */
+static void bind_and_set_hostname(const struct pw *p, const char *dest, const char *source,
+				  const char *options)
 {
-	struct pw p;
-	pw_init(&p, route);
+	lc_add_mount(&p->t, dest, "bind", source, options);
+	ctt_config_set(p->t.bundle, ".linux.sysctl", SET_HOSTNAME);
+}
+
+/* A host file bound over the sysctl's file. */
+static void assert_no_redirect_sysctl_through_a_file_bound_over_it(struct pw *p)
+{
 	char *fake = victim_file("hostname");
-	lc_add_mount(&p.t, "/proc/sys/kernel/hostname", "bind", fake, "bind");
-	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
-	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
+	bind_and_set_hostname(p, "/proc/sys/kernel/hostname", fake, "bind");
+	assert_write_not_redirected(p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname=fromsysctl",
 					    "\"/proc/sys/kernel/hostname\" is not procfs"));
 	ctt_assert_file_text(fake, "host\n");
@@ -111,10 +116,8 @@ static void assert_no_redirect_sysctl_through_a_file_bound_over_it(enum route ro
 }
 
 /* A host directory in place of /proc/sys: the sysctl would be written into it. */
-static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route route)
+static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(struct pw *p)
 {
-	struct pw p;
-	pw_init(&p, route);
 	char *fake = victim_file("hostname");
 	char *dir = strdup(fake);
 	*strrchr(dir, '/') = '\0';
@@ -123,9 +126,8 @@ static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route r
 	ctt_make_searchable(kernel);
 	cr_assert_eq(rename(fake, file), 0);
 	ctt_chown_tree(dir, HOST_ID);
-	lc_add_mount(&p.t, "/proc/sys", "bind", dir, "rbind");
-	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
-	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
+	bind_and_set_hostname(p, "/proc/sys", dir, "rbind");
+	assert_write_not_redirected(p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
 	ctt_assert_file_text(file, "host\n");
 	free(file);
@@ -137,20 +139,17 @@ static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(enum route r
 /* Procfs bound over procfs: a volume's symlink led the bind source to another sysctl,
  * net.ipv4.ip_forward, which the container's root may write (its network namespace's).
  * Inside, that one keeps its (the host's) value. */
-static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum route route)
+static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(struct pw *p)
 {
-	struct pw p;
-	pw_init(&p, route);
 	char *vol = ctt_tmpdir(), *link = ctt_path(vol, "link");
 	ctt_make_searchable(vol);
 	cr_assert_eq(symlink("/proc/sys/net/ipv4/ip_forward", link), 0);
 	char *before = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
-	lc_add_mount(&p.t, "/proc/sys/kernel/hostname", "bind", link, "bind");
-	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	bind_and_set_hostname(p, "/proc/sys/kernel/hostname", link, "bind");
 	/* the bound file shows the host's value, whatever it is (Podman's netavark sets 1) */
 	char want[64];
 	snprintf(want, sizeof(want), "fromsysctl\n%s", before);
-	assert_write_not_redirected(&p, "hostname; cat /proc/sys/kernel/hostname", want,
+	assert_write_not_redirected(p, "hostname; cat /proc/sys/kernel/hostname", want,
 				    LC_ARGV("sysctl kernel.hostname", "not on the /proc mount"));
 	ctt_assert_file_text("/proc/sys/net/ipv4/ip_forward", before);
 	free(before);
@@ -160,14 +159,12 @@ static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(enum r
 
 /* A host file on the init's own /proc/self/oom_score_adj; a child of the process (cat,
  * which sh must fork: a command follows) inherits the value the init set. */
-static void assert_no_redirect_oom_score_adj_through_a_bind(enum route route)
+static void assert_no_redirect_oom_score_adj_through_a_bind(struct pw *p)
 {
-	struct pw p;
-	pw_init(&p, route);
 	char *fake = victim_file("oom");
-	lc_add_mount(&p.t, "/proc/self/oom_score_adj", "bind", fake, "bind");
-	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
-	assert_write_not_redirected(&p, "cat /proc/self/oom_score_adj; :", "100\n",
+	lc_add_mount(&p->t, "/proc/self/oom_score_adj", "bind", fake, "bind");
+	ctt_config_set(p->t.bundle, ".process.oomScoreAdj", "100");
+	assert_write_not_redirected(p, "cat /proc/self/oom_score_adj; :", "100\n",
 				    LC_ARGV("oom_score_adj 100", "not procfs"));
 	ctt_assert_file_text(fake, "host\n");
 	free(fake);
@@ -176,16 +173,14 @@ static void assert_no_redirect_oom_score_adj_through_a_bind(enum route route)
 /* The image's /proc is a symlink to a directory of its own, and no proc is mounted: the
  * sysctl and oom_score_adj would land in its files. Nothing is masked (the mount(2)
  * fallback binds through /proc/self/fd, which this container does not have). */
-static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
+static void assert_no_redirect_writes_through_a_symlinked_proc(struct pw *p)
 {
-	struct pw p;
-	pw_init(&p, route);
-	lc_remove_mount(&p.t, "/proc");
-	ctt_config_set(p.t.bundle, ".linux.maskedPaths", "[]");
-	ctt_config_set(p.t.bundle, ".linux.readonlyPaths", "[]");
-	char *proc = lc_rootfs_path(&p.t, "proc"),
-	     *kernel = lc_rootfs_path(&p.t, "fake/sys/kernel");
-	char *self = lc_rootfs_path(&p.t, "fake/self");
+	lc_remove_mount(&p->t, "/proc");
+	ctt_config_set(p->t.bundle, ".linux.maskedPaths", "[]");
+	ctt_config_set(p->t.bundle, ".linux.readonlyPaths", "[]");
+	char *proc = lc_rootfs_path(&p->t, "proc"),
+	     *kernel = lc_rootfs_path(&p->t, "fake/sys/kernel");
+	char *self = lc_rootfs_path(&p->t, "fake/self");
 	char *hostname = ctt_path(kernel, "hostname"), *oom = ctt_path(self, "oom_score_adj");
 	ctt_rm_rf(proc);
 	cr_assert_eq(symlink("fake", proc), 0);
@@ -193,14 +188,14 @@ static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
 	ctt_mkdir_p(self);
 	ctt_write_file(hostname, "host\n");
 	ctt_write_file(oom, "host\n");
-	if (route == CHECKED) {
-		char *fake = lc_rootfs_path(&p.t, "fake");
+	if (p->route == CHECKED) {
+		char *fake = lc_rootfs_path(&p->t, "fake");
 		ctt_chown_tree(fake, HOST_ID);
 		free(fake);
 	}
-	ctt_config_set(p.t.bundle, ".linux.sysctl", SET_HOSTNAME);
-	ctt_config_set(p.t.bundle, ".process.oomScoreAdj", "100");
-	assert_write_not_redirected(&p, "hostname", "fromsysctl\n",
+	ctt_config_set(p->t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	ctt_config_set(p->t.bundle, ".process.oomScoreAdj", "100");
+	assert_write_not_redirected(p, "hostname", "fromsysctl\n",
 				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
 	ctt_assert_file_text(hostname, "host\n");
 	ctt_assert_file_text(oom, "host\n");
@@ -214,7 +209,7 @@ static void assert_no_redirect_writes_through_a_symlinked_proc(enum route route)
 /* Each way to redirect a write of the init's, each by the three routes a mount is made. */
 static const struct {
 	const char *what;
-	void (*assert_not_redirected)(enum route route);
+	void (*assert_not_redirected)(struct pw *p); /* p: pw_init()'ed for its route */
 } redirects[] = {
 	{"sysctl through a file bound over it",
 	 assert_no_redirect_sysctl_through_a_file_bound_over_it},
@@ -236,5 +231,7 @@ ParameterizedTest(size_t *i, proc_writes, write_is_not_redirected)
 	enum route route = (enum route)(*i % CTT_COUNT(route_names));
 	size_t which = *i / CTT_COUNT(route_names);
 	cr_log_info("no redirect of the %s by %s", redirects[which].what, route_names[route]);
-	redirects[which].assert_not_redirected(route);
+	struct pw p;
+	pw_init(&p, route);
+	redirects[which].assert_not_redirected(&p);
 }

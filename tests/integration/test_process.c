@@ -57,9 +57,7 @@ Test(process, args_are_passed_verbatim)
 	lc_init(&t);
 	lc_set_args(&t, (const char *const[]){"sh", "-c", "printf '[%s]\\n' \"$@\"", "sh", "a b",
 					      "it's", "\"q\"", "$HOME", "", NULL});
-	char *out = lc_run_output(&t);
-	cr_expect_str_eq(out, "[a b]\n[it's]\n[\"q\"]\n[$HOME]\n[]\n");
-	free(out);
+	lc_assert_run_output(&t, "[a b]\n[it's]\n[\"q\"]\n[$HOME]\n[]\n");
 }
 
 /* process.env and nothing of ctrun's own environment (make sets CTRUN for the tests). */
@@ -73,7 +71,7 @@ Test(process, env_is_process_env)
 	cr_expect(ctt_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
 				   "/usr/bin:/sbin:/bin\n"),
 		  "%s", out);
-	cr_expect(ctt_matches(out, "^TERM=xterm$"), "%s", out);
+	ctt_expect_line(out, "^TERM=xterm$");
 	cr_expect(!ctt_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
 	free(out);
 }
@@ -87,9 +85,7 @@ Test(process, path_finds_the_executable)
 	cr_assert_eq(chmod(prog, 0755), 0);
 	ctt_config_set(t.bundle, ".process.env[0]", "\"PATH=/opt/tools:/bin\"");
 	lc_set_args(&t, (const char *const[]){"greet", NULL});
-	char *out = lc_run_output(&t);
-	cr_expect_str_eq(out, "greeted via /opt/tools:/bin\n");
-	free(out);
+	lc_assert_run_output(&t, "greeted via /opt/tools:/bin\n");
 	free(prog);
 }
 
@@ -333,9 +329,8 @@ Test(process, ambient_raises_what_the_kernel_allows)
 				" \"permitted\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
 				" \"inheritable\": [\"CAP_KILL\"],"
 				" \"ambient\": [\"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]}");
-	lc_set_script(&t, "grep Cap /proc/self/status");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, "grep Cap /proc/self/status");
 	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
 	assert_cap_sets(r.out, (struct cap_sets){CAP(5) | CAP(10), CAP(5), CAP(5), CAP(5), CAP(5)});
 	cr_expect(ctt_matches(r.err,

@@ -242,13 +242,7 @@ Test(run, start_goes_with_the_set_up)
 {
 	struct lc t;
 	lc_init(&t);
-	lc_set_script(&t, "echo ran; exit 5");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
-	cr_expect_eq(r.status, 5, "%s", r.err);
-	cr_expect_str_eq(r.out, "ran\n");
-	cr_expect(strstr(r.err, "START sent with the set-up"), "%s", r.err);
-	ctt_result_free(&r);
+	lc_assert_start_with_setup(&t, ID, true);
 	lc_assert_nothing_left(&t);
 }
 

@@ -152,9 +152,8 @@ Test(seccomp, unknown_syscall_name_is_skipped)
 	lc_init(&t);
 	allow_but(&t, "{\"names\": [\"no_such_syscall\", \"mkdir\", \"mkdirat\"], \"action\": "
 		      "\"SCMP_ACT_ERRNO\"}");
-	lc_set_script(&t, "mkdir /tmp/d 2>&1; echo rc=$?");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, "mkdir /tmp/d 2>&1; echo rc=$?");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
 	cr_expect_str_eq(r.out,
 			 "mkdir: can't create directory '/tmp/d': Operation not permitted\nrc=1\n");
@@ -395,13 +394,7 @@ Test(seccomp, notify_keeps_start_until_the_agent_has_the_fd)
 	struct lc t;
 	struct agent a;
 	agent_init(&t, &a, "0");
-	lc_set_script(&t, "echo ran");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
-	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect_str_eq(r.out, "ran\n");
-	cr_expect_null(strstr(r.err, "START sent with the set-up"), "%s", r.err);
-	ctt_result_free(&r);
+	lc_assert_start_with_setup(&t, ID, false);
 	assert_agent_exited(&a);
 	lc_assert_nothing_left(&t);
 	agent_free(&a);

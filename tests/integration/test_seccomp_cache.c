@@ -122,10 +122,8 @@ Test(seccomp_cache, without_the_profile_add_key_is_not_enosys)
 	struct lc t;
 	podman_bundle(&t);
 	ctt_config_set(t.bundle, ".linux.seccomp", NULL);
-	char *out = lc_run_output(&t);
-	cr_expect_str_eq(
-		out, "getpid=ok\npersonality=ok\npersonality=ok\nadd_key=EFAULT\nclone3=EINVAL\n");
-	free(out);
+	lc_assert_run_output(
+		&t, "getpid=ok\npersonality=ok\npersonality=ok\nadd_key=EFAULT\nclone3=EINVAL\n");
 }
 
 Test(seccomp_cache, compiled_once_then_loaded_from_the_cache)

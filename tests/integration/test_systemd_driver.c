@@ -442,6 +442,18 @@ Test(systemd_driver, a_failed_unit_of_that_name_is_reset_and_the_start_retried)
 	yajl_tree_free(u);
 }
 
+Test(systemd_driver, a_job_removed_before_the_reply_is_not_missed)
+{
+	fake_start(NULL);
+	set_path(":ctrun:earlyjob");
+	SD_OK("create", "--bundle", fake.bundle, "earlyjob");
+	yajl_val u = unit_record("ctrun-earlyjob.scope");
+	cr_expect_not_null(u);
+	SD_OK("delete", "--force", "earlyjob");
+	cr_expect_null(unit_record("ctrun-earlyjob.scope"));
+	yajl_tree_free(u);
+}
+
 Test(systemd_driver, a_failed_job_fails_the_create_and_leaves_nothing)
 {
 	fake_start(NULL);

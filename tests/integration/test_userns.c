@@ -25,20 +25,7 @@
 #define MAP_SIZE 65536
 #define VERIFIED "mounts verified with "
 
-/* The host tmpfs a test mounted, detached before the clean-up. */
-static char *host_mount;
-
-static void userns_fini(void)
-{
-	if (host_mount) {
-		umount2(host_mount, MNT_DETACH);
-		free(host_mount);
-		host_mount = NULL;
-	}
-	lc_cleanup();
-}
-
-TestSuite(userns, .fini = userns_fini);
+TestSuite(userns, .fini = lc_cleanup);
 
 /* Sets the uid and gid maps (the same ranges for both) from a JSON array. */
 static void set_mappings(const struct lc *t, const char *ranges)
@@ -106,9 +93,8 @@ static void assert_root_inside(const char *const *enosys_args, const char *metho
 	const char *wrapper[LC_WRAPPER_MAX];
 	userns_init(&t);
 	lc_wrap_enosys(&t, wrapper, enosys_args);
-	lc_set_script(&t, "id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map");
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	lc_debug_run_sh(&r, &t, ID, "id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map");
 	cr_assert_eq(r.status, 0, "run: exit %d\nstderr: %s", r.status, r.err);
 	cr_expect(ctt_matches(r.out, "^0\n0\n *0 +100000 +65536\n *0 +100000 +65536\n$"),
 		  "got:\n%s", r.out);
@@ -139,10 +125,8 @@ Test(userns, mapping_without_root_fails_in_the_init_and_leaves_nothing)
 	userns_init(&t);
 	set_mappings(&t, "[{\"containerID\": 1, \"hostID\": 100001, \"size\": 1000}]");
 	lc_set_script(&t, "true");
-	struct ctt_result r;
-	lc_ctrun(&r, &t, "create", "--bundle", t.bundle, ID);
-	ctt_assert_error(&r, "set gid 0 in the user namespace", "Invalid argument");
-	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID),
+			"set gid 0 in the user namespace", "Invalid argument");
 	lc_assert_nothing_left(&t);
 }
 
@@ -322,12 +306,11 @@ static void assert_bind_keeps_locked_flags(const char *const *enosys_args)
 	const char *wrapper[LC_WRAPPER_MAX];
 	userns_init(&t);
 	lc_wrap_enosys(&t, wrapper, enosys_args);
-	host_mount = ctt_tmpdir();
-	ctt_make_searchable(host_mount);
-	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			   "size=1m,mode=755"),
-		     0, "mount tmpfs on %s", host_mount);
-	lc_add_mount(&t, "/locked", "bind", host_mount, "bind,ro");
+	char *host = ctt_tmpdir();
+	ctt_make_searchable(host);
+	ctt_mount_tmpfs(host, MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m,mode=755");
+	lc_add_mount(&t, "/locked", "bind", host, "bind,ro");
+	free(host);
 	char *out = debug_run_verified(&t, FLAGS_OF("/locked") " | grep -v relatime | sort");
 	cr_expect_str_eq(out, "nodev\nnoexec\nnosuid\nro\n");
 	free(out);
@@ -418,16 +401,16 @@ Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
 {
 	struct lc t;
 	userns_init(&t);
-	host_mount = ctt_tmpdir();
-	ctt_make_searchable(host_mount);
-	cr_assert_eq(mount("tmpfs", host_mount, "tmpfs", 0, "size=1m,mode=755"), 0);
-	char *sub = ctt_path(host_mount, "sub");
+	char *host = ctt_tmpdir();
+	ctt_make_searchable(host);
+	ctt_mount_tmpfs(host, 0, "size=1m,mode=755");
+	char *sub = ctt_path(host, "sub");
 	ctt_mkdir_p(sub);
-	cr_assert_eq(mount("tmpfs", sub, "tmpfs", 0, "size=1m,mode=755"), 0);
+	ctt_mount_tmpfs(sub, 0, "size=1m,mode=755");
 	char *file = ctt_path(sub, "f");
 	ctt_write_file(file, "x");
 	cr_assert_eq(chown(file, 3, 4), 0);
-	lc_add_mount(&t, "/own", "bind", host_mount, "rbind,ridmap");
+	lc_add_mount(&t, "/own", "bind", host, "rbind,ridmap");
 	ctt_config_set(t.bundle, ".mounts[7].uidMappings",
 		       "[{\"containerID\": 0, \"hostID\": 100010, \"size\": 100}]");
 	ctt_config_set(t.bundle, ".mounts[7].gidMappings",
@@ -435,10 +418,10 @@ Test(userns, ridmapped_bind_takes_its_own_mappings_into_submounts)
 	/* on disk 3:4 -> host 100013:100024 -> inside 13:24 */
 	char *out = debug_run_verified(&t, "stat -c '%u:%g' /own/sub/f");
 	cr_expect_str_eq(out, "13:24\n");
-	umount2(sub, MNT_DETACH);
 	free(out);
 	free(file);
 	free(sub);
+	free(host);
 	lc_assert_nothing_left(&t);
 }
 

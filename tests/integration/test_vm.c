@@ -50,12 +50,7 @@ static void many_mounts(const struct lc *t)
 	char *shared = lc_rootfs_path(t, "shared");
 	ctt_mkdir_p(shared);
 	free(shared);
-	lc_add_mount(t, "/ro", "bind", "rootfs/etc", "bind,ro,nosuid");
-	lc_add_mount(t, "/t", "tmpfs", "tmpfs", "size=1m,mode=0700,noatime,nodev,noexec");
-	lc_add_mount(t, "/rro", "bind", "rootfs/etc", "rbind,rro,rnodev");
-	lc_add_mount(t, "/strict", "tmpfs", "tmpfs", "strictatime,nosymfollow,nodiratime");
-	lc_add_mount(t, "/shared", "tmpfs", "tmpfs", "shared");
-	lc_add_mount(t, "/slave", "bind", "rootfs/shared", "bind,slave");
+	lc_add_option_mounts(t, "rootfs/etc");
 	lc_set_script(t, "grep -E ' /(ro|t|rro|strict|shared|slave) ' /proc/self/mountinfo; "
 			 "if touch /ro/x 2>/dev/null; then echo ro-writable; fi; "
 			 "touch /shared/f && ls /slave; "
@@ -83,22 +78,34 @@ static void cgroup_v2_unknown_key(const struct lc *t)
 	lc_set_script(t, "echo ran");
 }
 
+/* The start of the scripts the guest runs on its host side: $1 the bundle ($b, its rootfs
+ * $r), $2 the container's name ($n), $R ctrun on the guest's state root; wait_for polls
+ * its command (eval'ed) a bounded number of times (the second argument, 500 by default). */
+#define HOST_SCRIPT                                                                      \
+	"b=$1 n=$2 r=\"$1/rootfs\"; R='ctrun --root /run/ctrun'\n"                       \
+	"wait_for() { i=0; while ! eval \"$1\" && [ $i -lt ${2:-500} ]; do sleep 0.02; " \
+	"i=$((i+1)); done; eval \"$1\"; }\n"
+#define RUN_DETACHED "$R run -d --bundle $b $n || exit 1\n"
+/* $cg: the cgroup2 directory of the container's init. */
+#define INIT_CGROUP                                                           \
+	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n " \
+	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"
+#define DELETE_FORCED "$R delete --force $n; echo delete rc $?"
+
 /* /bin/true under 224 KiB on cgroup v2, where the init is born in its cgroup
  * (CLONE_INTO_CGROUP) and so everything it touches while setting up is charged there: seen
  * from outside by a script (the limit in memory.max, the state, no OOM kill, the exit code
  * of run) and from inside by a container that reads its own memory.max under that limit. */
 #define TINY_LIMIT "229376"
 
-#define TINY_SCRIPT                                                                           \
-	"b=$1 n=$2; R='ctrun --root /run/ctrun'\n"                                            \
-	"$R create --bundle $b $n || exit 1\n"                                                \
-	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "                 \
-	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                      \
-	"echo memory.max $(cat $cg/memory.max)\n"                                             \
-	"$R start $n; echo start rc $?; i=0; while ! $R state $n | grep -q '\"stopped\"' && " \
-	"[ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; $R state $n | grep '\"status\"'\n"  \
-	"grep '^oom_kill ' $cg/memory.events; $R delete $n; echo delete rc $?\n"              \
-	"$R run --bundle $b $n; echo run rc $?\n"
+#define TINY_SCRIPT                                                                          \
+	HOST_SCRIPT "$R create --bundle $b $n || exit 1\n" INIT_CGROUP                       \
+		    "echo memory.max $(cat $cg/memory.max)\n"                                \
+		    "$R start $n; echo start rc $?; wait_for \"$R state $n | grep -q "       \
+		    "'\\\"stopped\\\"'\"; "                                                  \
+		    "$R state $n | grep '\"status\"'\n"                                      \
+		    "grep '^oom_kill ' $cg/memory.events; $R delete $n; echo delete rc $?\n" \
+		    "$R run --bundle $b $n; echo run rc $?\n"
 
 static void tiny_limit(const struct lc *t)
 {
@@ -138,30 +145,27 @@ struct vm_case {
 	"elif grep -q 'not permitted' /node.err; then echo denied; else echo allowed; " \
 	"fi > /node.tmp; mv /node.tmp /node.st; sleep 0.02; done"
 
-#define CGCMD_SCRIPT                                                                               \
-	"b=$1 n=$2 r=\"$1/rootfs\"; R='ctrun --root /run/ctrun'\n"                                 \
-	"wait_for() { i=0; while ! eval \"$1\" && [ $i -lt 500 ]; do sleep 0.02; "                 \
-	"i=$((i+1)); done; eval \"$1\"; }\n"                                                       \
-	"$R run -d --bundle $b $n || exit 1\n"                                                     \
-	"wait_for '[ -e $r/node.st ]'; echo node $(cat $r/node.st)\n"                              \
-	"cg=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/$($R state $n | sed -n "                      \
-	"'s/.*\"pid\": \\([0-9]*\\).*/\\1/p')/cgroup)\n"                                           \
-	"$R pause $n; echo pause rc $?; $R state $n | grep '\"status\"'\n"                         \
-	"c1=$(cat $r/count); sleep 0.3; [ \"$(cat $r/count)\" = \"$c1\" ] && echo frozen\n"        \
-	"$R pause $n 2>&1\n"                                                                       \
-	"$R resume $n; echo resume rc $?; $R state $n | grep '\"status\"'\n"                       \
-	"wait_for '[ $(cat $r/count) -gt $c1 ]' && echo thawed\n"                                  \
-	"devcg_check --count $cg\n"                                                                \
-	"$R update --pids-limit 7 --memory 64m $n; echo update rc $?\n"                            \
-	"echo pids.max $(cat $cg/pids.max) memory.max $(cat $cg/memory.max)\n"                     \
-	"e=$($R events --stats $n); echo \"$e\" | grep -o "                                        \
-	"'^{\"type\":\"stats\",\"id\":\"cgcmd\"'\n"                                                \
-	"echo \"$e\" | grep -o '\"usage\":{\"limit\":67108864'; echo \"$e\" | grep -o "            \
-	"'\"limit\":7}'\n"                                                                         \
-	"echo '{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "             \
-	"\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}' | $R update -r - $n\n"                 \
-	"echo devices rc $?; wait_for 'grep -q allowed $r/node.st'; echo node $(cat $r/node.st)\n" \
-	"devcg_check --count $cg; $R delete --force $n; echo delete rc $?\n"
+#define CGCMD_SCRIPT                                                                            \
+	HOST_SCRIPT RUN_DETACHED                                                                \
+		"wait_for '[ -e $r/node.st ]'; echo node $(cat $r/node.st)\n" INIT_CGROUP       \
+		"$R pause $n; echo pause rc $?; $R state $n | grep '\"status\"'\n"              \
+		"c1=$(cat $r/count); sleep 0.3; [ \"$(cat $r/count)\" = \"$c1\" ] && echo "     \
+		"frozen\n"                                                                      \
+		"$R pause $n 2>&1\n"                                                            \
+		"$R resume $n; echo resume rc $?; $R state $n | grep '\"status\"'\n"            \
+		"wait_for '[ $(cat $r/count) -gt $c1 ]' && echo thawed\n"                       \
+		"devcg_check --count $cg\n"                                                     \
+		"$R update --pids-limit 7 --memory 64m $n; echo update rc $?\n"                 \
+		"echo pids.max $(cat $cg/pids.max) memory.max $(cat $cg/memory.max)\n"          \
+		"e=$($R events --stats $n); echo \"$e\" | grep -o "                             \
+		"'^{\"type\":\"stats\",\"id\":\"cgcmd\"'\n"                                     \
+		"echo \"$e\" | grep -o '\"usage\":{\"limit\":67108864'; echo \"$e\" | grep -o " \
+		"'\"limit\":7}'\n"                                                              \
+		"echo '{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "  \
+		"\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}' | $R update -r - $n\n"      \
+		"echo devices rc $?; wait_for 'grep -q allowed $r/node.st'; echo node $(cat "   \
+		"$r/node.st)\n"                                                                 \
+		"devcg_check --count $cg; " DELETE_FORCED "\n"
 
 static void cgroup_commands(const struct lc *t)
 {
@@ -174,15 +178,13 @@ static void cgroup_commands(const struct lc *t)
 
 /* events on cgroup v2: a hog the kernel OOM-kills in the container (a child of the init,
  * which lives on) is an "oom" record of `events`, which ends when the container is deleted. */
-#define OOM_SCRIPT                                                                         \
-	"b=$1 n=$2; R='ctrun --root /run/ctrun'\n"                                         \
-	"$R run -d --bundle $b $n || exit 1\n"                                             \
-	"$R events --interval 60s $n > /tmp/events.$n & ev=$!\n"                           \
-	"touch $b/rootfs/go; i=0; while [ ! -e $b/rootfs/killed ] && [ $i -lt 1500 ]; do " \
-	"sleep 0.02; i=$((i+1)); done; echo hog $(cat $b/rootfs/killed)\n"                 \
-	"i=0; while ! grep -q oom /tmp/events.$n && [ $i -lt 500 ]; do sleep 0.02; "       \
-	"i=$((i+1)); done; grep -o '^{\"type\":\"oom\",\"id\":\"'$n'\"' /tmp/events.$n\n"  \
-	"$R delete --force $n; echo delete rc $?; wait $ev; echo events rc $?\n"
+#define OOM_SCRIPT                                                                            \
+	HOST_SCRIPT RUN_DETACHED                                                              \
+		"$R events --interval 60s $n > /tmp/events.$n & ev=$!\n"                      \
+		"touch $r/go; wait_for '[ -e $r/killed ]' 1500; echo hog $(cat $r/killed)\n"  \
+		"wait_for 'grep -q oom /tmp/events.$n'; "                                     \
+		"grep -o '^{\"type\":\"oom\",\"id\":\"'$n'\"' /tmp/events.$n\n" DELETE_FORCED \
+		"; wait $ev; echo events rc $?\n"
 
 static void oom_hog(const struct lc *t)
 {

@@ -63,18 +63,22 @@ class TheRealTree(Tree):
         r = run_check(self.root)
         self.assertEqual(r.returncode, 0, r.stderr)
 
+    def assertIncludeFails(self, path, header, text):
+        """path gets one more line, an include of header: the check fails, saying text."""
+        append_line(self.root, path, '#include "%s"' % header)
+        self.assertFailsWith(text)
+
     def test_base_including_a_child_header_fails(self):
-        append_line(self.root, 'libct/base/error.c', '#include "libct/child/rootfs.h"')
-        self.assertFailsWith('libct/base/error.c:')
+        self.assertIncludeFails('libct/base/error.c', 'libct/child/rootfs.h', 'libct/base/error.c:')
 
     def test_oci_including_more_than_base_fails(self):
-        append_line(self.root, 'oci/config.c', '#include "libct/state/state.h"')
-        self.assertFailsWith('includes "libct/state/state.h": libct/state/ is above oci/')
+        self.assertIncludeFails('oci/config.c', 'libct/state/state.h',
+                                'includes "libct/state/state.h": libct/state/ is above oci/')
 
     def test_a_source_including_a_test_header_fails(self):
         write(self.root, 'tests/unit/fixture.h', 'int fixture;\n')
-        append_line(self.root, 'runtime/main.c', '#include "tests/unit/fixture.h"')
-        self.assertFailsWith('a file outside the folders of libct/LAYERS')
+        self.assertIncludeFails('runtime/main.c', 'tests/unit/fixture.h',
+                                'a file outside the folders of libct/LAYERS')
 
     def test_a_folder_not_listed_fails(self):
         write(self.root, 'libct/newstage/x.c', 'int x;\n')

@@ -56,14 +56,7 @@ static bool line_has(const char *controllers, const char *want)
 {
 	if (!*want || !*controllers)
 		return !*want && !*controllers;
-	size_t len = strlen(want);
-	for (const char *p = controllers; *p;) {
-		size_t n = strcspn(p, ",");
-		if (n == len && strncmp(p, want, len) == 0)
-			return true;
-		p += n + (p[n] == ',');
-	}
-	return false;
+	return ctt_in_list(controllers, want);
 }
 
 /* One hierarchy of /proc/self/cgroup: its controllers, mount point and our cgroup's dir. */

@@ -78,6 +78,25 @@ void lc_assert_sh_output(const struct lc *t, const char *script, const char *wan
 	free(out);
 }
 
+void lc_assert_run_output(const struct lc *t, const char *want)
+{
+	char *out = lc_run_output(t);
+	cr_expect_str_eq(out, want, "the output of process.args");
+	free(out);
+}
+
+void lc_assert_start_with_setup(const struct lc *t, const char *id, bool with_setup)
+{
+	struct ctt_result r;
+	lc_debug_run_sh(&r, t, id, "echo ran; exit 5");
+	cr_expect_eq(r.status, 5, "%s", r.err);
+	cr_expect_str_eq(r.out, "ran\n");
+	bool sent_with_setup = strstr(r.err, "START sent with the set-up") != NULL;
+	cr_expect_eq(sent_with_setup, with_setup, "START %s with the set-up:\n%s",
+		     sent_with_setup ? "sent" : "not sent", r.err);
+	ctt_result_free(&r);
+}
+
 void lc_assert_status(const struct lc *t, const char *id, const char *want)
 {
 	char *status = lc_status(t, id);
@@ -91,4 +110,9 @@ void ctt_assert_output(const struct ctt_result *r, int status, const char *out, 
 		     r->err);
 	cr_expect_str_eq(r->out, out, "stdout");
 	cr_expect_str_eq(r->err, err, "stderr");
+}
+
+void ctt_expect_line(const char *text, const char *regex)
+{
+	cr_expect(ctt_matches(text, regex), "no line matching /%s/ in:\n%s", regex, text);
 }

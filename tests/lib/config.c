@@ -177,6 +177,16 @@ void lc_add_tmpfs(const struct lc *t, const char *dest, const char *options)
 	lc_add_mount(t, dest, "tmpfs", "tmpfs", options);
 }
 
+void lc_add_option_mounts(const struct lc *t, const char *source)
+{
+	lc_add_mount(t, "/ro", "bind", source, "bind,ro,nosuid");
+	lc_add_tmpfs(t, "/t", "size=1m,mode=0700,noatime,nodev,noexec");
+	lc_add_mount(t, "/rro", "bind", source, "rbind,rro,rnodev");
+	lc_add_tmpfs(t, "/strict", "strictatime,nosymfollow,nodiratime");
+	lc_add_tmpfs(t, "/shared", "shared");
+	lc_add_mount(t, "/slave", "bind", "rootfs/shared", "bind,slave");
+}
+
 void lc_map_root(const struct lc *t, unsigned host_id, unsigned size)
 {
 	lc_config_append(t, ".linux.namespaces", "{\"type\": \"user\"}");

@@ -263,6 +263,12 @@ int lc_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const ch
 	return lc_ctrun(r, t, "run", "--bundle", t->bundle, id);
 }
 
+int lc_debug_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script)
+{
+	lc_set_script(t, script);
+	return lc_ctrun(r, t, "--debug", "run", "--bundle", t->bundle, id);
+}
+
 char *lc_rootfs_file(const struct lc *t, const char *rel, const char *text)
 {
 	char *path = lc_rootfs_path(t, rel);

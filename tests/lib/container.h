@@ -53,6 +53,12 @@ void lc_add_mount(const struct lc *t, const char *dest, const char *type, const 
 /* lc_add_mount() of a tmpfs. */
 void lc_add_tmpfs(const struct lc *t, const char *dest, const char *options);
 
+/* Mounts with options of every kind, in this order: /ro, a read-only nosuid bind of source;
+ * /t, a tmpfs with data and flags; /rro, an rbind of source with rro and rnodev; /strict,
+ * a tmpfs with atime flags and nosymfollow; /shared, a shared tmpfs, and /slave, a slave
+ * bind of the bundle's rootfs/shared. */
+void lc_add_option_mounts(const struct lc *t, const char *source);
+
 /* Removes the entry of .mounts whose destination is dest (which must be there). */
 void lc_remove_mount(const struct lc *t, const char *dest);
 /* A mount the mount check must refuse: #7 a read-only tmpfs at /x, #8 a tmpfs at /y, which
@@ -87,12 +93,16 @@ void lc_okv(const struct lc *t, const char *const *args);
 
 /* `run --bundle B id` of `sh -c script` (process.args set so); returns its exit status. */
 int lc_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script);
+/* The same with --debug: what ctrun logged is in r->err. */
+int lc_debug_run_sh(struct ctt_result *r, const struct lc *t, const char *id, const char *script);
 /* `run --bundle B ID` of `sh -c script`; expects exit 0 and returns stdout (malloc'd). */
 char *lc_sh_output(const struct lc *t, const char *script);
 /* The same for process.args as configured. */
 char *lc_run_output(const struct lc *t);
 /* lc_sh_output() of script is exactly want. */
 void lc_assert_sh_output(const struct lc *t, const char *script, const char *want);
+/* The container runs its process.args as they are and writes exactly want. */
+void lc_assert_run_output(const struct lc *t, const char *want);
 
 /* `state ID`, which must succeed, parsed. */
 yajl_val lc_state(const struct lc *t, const char *id);
@@ -160,6 +170,11 @@ pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 /* `ctrun --root ROOT args...` fails as ctt_assert_error() checks, with each needle. */
 void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles);
 #define lc_assert_fails(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))
+
+/* `--debug run` of id with a program that writes "ran" and exits 5: it runs once, after the
+ * set-up, with its output and status, and START went with the set-up (no round trip)
+ * exactly when with_setup. */
+void lc_assert_start_with_setup(const struct lc *t, const char *id, bool with_setup);
 
 /* Both `create` and `run` of id fail as ctt_assert_error() checks, and leave nothing. */
 void lc_assert_create_refused(const struct lc *t, const char *id, const char *const *needles);

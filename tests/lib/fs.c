@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +29,31 @@ char *ctt_tmpdir(void)
 
 static void (*cleanup_first)(void);
 
+/* The host mounts of the test, detached before its directories are removed (the removal
+ * never crosses into another file system). */
+#define MAX_HOST_MOUNTS 8
+static char *host_mounts[MAX_HOST_MOUNTS];
+static unsigned nhost_mounts;
+
+void ctt_mount_tmpfs(const char *path, unsigned long flags, const char *data)
+{
+	cr_assert_lt(nhost_mounts, MAX_HOST_MOUNTS, "too many host mounts in one test");
+	cr_assert_eq(mount("tmpfs", path, "tmpfs", flags, data), 0, "mount tmpfs on %s: %s", path,
+		     strerror(errno));
+	host_mounts[nhost_mounts++] = strdup(path);
+}
+
+static void detach_host_mounts(void)
+{
+	while (nhost_mounts) {
+		char *path = host_mounts[--nhost_mounts];
+		if (umount2(path, MNT_DETACH) < 0)
+			fprintf(stderr, "ctt_cleanup: cannot detach \"%s\": %s\n", path,
+				strerror(errno));
+		free(path);
+	}
+}
+
 void ctt_cleanup_first(void (*fn)(void))
 {
 	cleanup_first = fn;
@@ -39,6 +65,7 @@ void ctt_cleanup(void)
 	cleanup_first = NULL;
 	if (first)
 		first();
+	detach_host_mounts();
 	while (ntmpdirs) {
 		char *dir = tmpdirs[--ntmpdirs];
 		if (ctt_rm_rf(dir) < 0)

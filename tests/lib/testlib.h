@@ -116,6 +116,8 @@ void ctt_sleep_ms(unsigned ms);
 bool ctt_in_list(const char *list, const char *item);
 /* Whether text has a line matching regex (extended). */
 bool ctt_matches(const char *text, const char *regex);
+/* Expects a line of text to match regex; the failure quotes both. */
+void ctt_expect_line(const char *text, const char *regex);
 /* Removes the "\r" a terminal puts before each "\n", so lines can be matched. */
 void ctt_strip_cr(char *s);
 /* The run exited with status and wrote exactly out and err. */
@@ -169,6 +171,10 @@ unsigned ctt_count_entries(const char *dir);
 
 /* A file of text in a fresh directory of the test's (ctt_tmpdir()): its path, malloc'd. */
 char *ctt_write_tmp(const char *name, const char *text);
+
+/* Mounts a tmpfs on the host's path (a directory of the test's), detached by ctt_cleanup()
+ * before the directories go. */
+void ctt_mount_tmpfs(const char *path, unsigned long flags, const char *data);
 
 /* chown -R -h uid:uid path (for a user namespace's mapped root). */
 void ctt_chown_tree(const char *path, unsigned uid);

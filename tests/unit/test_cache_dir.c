@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "libct/lifecycle/cache_dir.h"
+#include "tests/unit/child.h"
 
 static bool host_root(void)
 {
@@ -47,25 +48,21 @@ static void become_userns_root(void)
 /* The directory a child that is root of a user namespace picks, with xdg (NULL: unset). */
 static char *userns_root_choice(const char *xdg)
 {
-	int p[2];
-	cr_assert_eq(pipe(p), 0);
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
+	int end;
+	pid_t pid = fork_piped(true, &end);
 	if (pid == 0) {
-		close(p[0]);
 		become_userns_root();
 		if (xdg)
 			setenv("XDG_RUNTIME_DIR", xdg, 1);
 		else
 			unsetenv("XDG_RUNTIME_DIR");
 		const char *dir = ct_cache_dir();
-		dprintf(p[1], "%s", dir ? dir : "(none)");
+		dprintf(end, "%s", dir ? dir : "(none)");
 		_exit(geteuid() == 0 ? 0 : 1);
 	}
-	close(p[1]);
 	char buf[512] = "";
-	ssize_t len = read(p[0], buf, sizeof(buf) - 1);
-	close(p[0]);
+	ssize_t len = read(end, buf, sizeof(buf) - 1);
+	close(end);
 	int status;
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)

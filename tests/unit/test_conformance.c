@@ -317,33 +317,19 @@ static void table_free(struct table *t)
 	free(t->text);
 }
 
-/* Fails once per schema path without a row; returns how many. */
-static unsigned assert_all_rows(const struct strings *schema, const struct strings *rows,
-				const char *doc)
+/* Fails once per item of have that want lacks, with the message "CONFORMANCE.md: <doc>
+ * <what> <item> <why>"; returns how many. */
+static unsigned assert_each_in(const struct strings *have, const struct strings *want,
+			       const char *doc, const char *what, const char *why)
 {
-	unsigned missing = 0;
-	for (size_t i = 0; i < schema->len; i++) {
-		if (strings_has(rows, schema->items[i]))
+	unsigned lacking = 0;
+	for (size_t i = 0; i < have->len; i++) {
+		if (strings_has(want, have->items[i]))
 			continue;
-		cr_expect_fail("CONFORMANCE.md: %s field %s has no row", doc, schema->items[i]);
-		missing++;
+		cr_expect_fail("CONFORMANCE.md: %s %s %s %s", doc, what, have->items[i], why);
+		lacking++;
 	}
-	return missing;
-}
-
-/* A row for a property the schema does not have is a typo or a stale row. */
-static unsigned assert_no_stray_rows(const struct strings *schema, const struct strings *rows,
-				     const char *doc)
-{
-	unsigned stray = 0;
-	for (size_t i = 0; i < rows->len; i++) {
-		if (strings_has(schema, rows->items[i]))
-			continue;
-		cr_expect_fail("CONFORMANCE.md: %s row %s is not in the schema", doc,
-			       rows->items[i]);
-		stray++;
-	}
-	return stray;
+	return lacking;
 }
 
 static void assert_document_covered(const char *schema_file_name, bool config, const char *doc)
@@ -355,8 +341,10 @@ static void assert_document_covered(const char *schema_file_name, bool config, c
 	table_load(&t);
 	const struct strings *rows = config ? &t.config : &t.state;
 	cr_assert_gt(s.paths.len, 0, "no property found in %s", schema_file_name);
-	unsigned missing = assert_all_rows(&s.paths, rows, doc);
-	unsigned stray = assert_no_stray_rows(&s.paths, rows, doc);
+	/* every schema path has a row; a row for a property the schema does not have is a typo
+	 * or a stale row */
+	unsigned missing = assert_each_in(&s.paths, rows, doc, "field", "has no row");
+	unsigned stray = assert_each_in(rows, &s.paths, doc, "row", "is not in the schema");
 	table_free(&t);
 	schemas_free(&s);
 	cr_assert(missing == 0 && stray == 0,

@@ -3,8 +3,10 @@
  * builds), built by the writer and checked by the reader; typed literals. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
+#include "libct/dbus/address.h"
 #include "libct/dbus/literal.h"
 #include "libct/dbus/message.h"
 
@@ -104,4 +106,90 @@ Test(dbus_literal, bad_values_are_refused)
 		struct ct_error err = {0};
 		cr_expect_eq(ct_dbus_literal_parse(bad[i], &v, &err), -1, "\"%s\"", bad[i]);
 	}
+}
+
+Test(dbus_signature, valid_and_invalid)
+{
+	static const char *const good[] = {"",	      "y",  "a(sv)", "a(sa(sv))",   "a{sv}",
+					   "(ii)(s)", "av", "aay",   "a{s(ua{sv})}"};
+	static const char *const bad[] = {"a",	  "()",	    "(i", "{sv}", "a{vs}",
+					  "a{s}", "a{sss}", "z",  "i)",	  "a(sv"};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		cr_expect(ct_dbus_signature_valid(good[i]), "\"%s\"", good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect_not(ct_dbus_signature_valid(bad[i]), "\"%s\"", bad[i]);
+	char deep[80];
+	memset(deep, 'a', 33);
+	strcpy(deep + 33, "y");
+	cr_expect_not(ct_dbus_signature_valid(deep), "33 nested arrays");
+	cr_expect(ct_dbus_signature_valid(deep + 1), "32 nested arrays");
+}
+
+/* A reply in big-endian order, as a bus on such a host may send it: reply to serial 1,
+ * one u32 (7). */
+static const uint8_t big_endian_reply[] = {
+	'B', 2, 0,   1, 0, 0,	0, 4, 0, 0, 0, 2, 0, 0, 0, 15, /* fixed header */
+	5,   1, 'u', 0, 0, 0,	0, 1,			       /* REPLY_SERIAL 1 */
+	8,   1, 'g', 0, 1, 'u', 0, 0,			       /* SIGNATURE "u", pad */
+	0,   0, 0,   7,					       /* the body */
+};
+
+Test(dbus_message, big_endian_messages_are_read)
+{
+	struct ct_dbus_msg m;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_dbus_message_parse(big_endian_reply, sizeof(big_endian_reply), &m, &err), 0,
+		     "%s", err.msg);
+	cr_expect(m.big_endian);
+	cr_expect_eq(m.reply_serial, 1);
+	cr_expect_str_eq(m.signature, "u");
+	struct ct_dbus_iter it;
+	union ct_dbus_value v;
+	ct_dbus_iter_body(&it, &m);
+	cr_assert_eq(ct_dbus_iter_get(&it, 'u', &v, &err), 0, "%s", err.msg);
+	cr_expect_eq(v.u, 7);
+	cr_expect_eq(ct_dbus_iter_get(&it, 'u', &v, &err), -1, "one value only");
+}
+
+Test(dbus_message, a_body_that_does_not_match_its_signature_is_refused)
+{
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, "text");
+	struct ct_dbus_msg m = {.type = CT_DBUS_METHOD_RETURN,
+				.serial = 2,
+				.has_reply_serial = true,
+				.reply_serial = 1,
+				.signature = "s"};
+	struct ct_dbus_writer out;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_dbus_message_build(&m, &body, &out, &err), 0, "%s", err.msg);
+	struct ct_dbus_msg parsed;
+	cr_expect_eq(ct_dbus_message_parse(out.buf, out.len, &parsed, &err), 0, "%s", err.msg);
+	/* the string's NUL replaced: it no longer ends where its length says */
+	out.buf[out.len - 1] = 'x';
+	cr_expect_eq(ct_dbus_message_parse(out.buf, out.len, &parsed, &err), -1);
+	cr_expect(strstr(err.msg, "string not ended by its only NUL"), "%s", err.msg);
+	ct_dbus_writer_free(&out);
+	ct_dbus_writer_free(&body);
+}
+
+Test(dbus_address, unix_sockets_by_path_or_abstract_name)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	struct ct_error err = {0};
+	cr_assert_eq(
+		ct_dbus_address_parse("unix:path=/run/dbus/system_bus_socket", &sa, &len, &err), 0,
+		"%s", err.msg);
+	cr_expect_str_eq(sa.sun_path, "/run/dbus/system_bus_socket");
+	cr_assert_eq(ct_dbus_address_parse("tcp:host=x,port=1;unix:abstract=/tmp/d%2cx,guid=ab",
+					   &sa, &len, &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(sa.sun_path[0], '\0');
+	cr_expect_str_eq(sa.sun_path + 1, "/tmp/d,x");
+	cr_expect_eq(len, offsetof(struct sockaddr_un, sun_path) + 1 + strlen("/tmp/d,x"));
+	cr_expect_eq(ct_dbus_address_parse("tcp:host=x", &sa, &len, &err), -1);
+	cr_expect(strstr(err.msg, "tcp:host=x"), "%s", err.msg);
+	cr_expect_eq(ct_dbus_address_parse("unix:path=/a%zz", &sa, &len, &err), -1);
 }

@@ -11,6 +11,8 @@
 #include "libct/parent/exe_state.h"
 #include "libct/base/syscalls.h"
 
+#define TMP_TEMPLATE "/tmp/exe-view-XXXXXX"
+
 static int memfd_with_seals(int seals)
 {
 	int fd = memfd_create("exe-view-test", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -42,11 +44,19 @@ Test(exe_view, a_memfd_missing_a_seal_is_writable)
 	}
 }
 
-Test(exe_view, a_file_on_a_writable_mount_is_writable)
+/* A new file under /tmp (a writable mount): path is filled in, the file is open. */
+static int tmp_file(char path[static sizeof(TMP_TEMPLATE)])
 {
-	char path[] = "/tmp/exe-view-XXXXXX";
+	memcpy(path, TMP_TEMPLATE, sizeof(TMP_TEMPLATE));
 	int fd = mkstemp(path);
 	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
+	return fd;
+}
+
+Test(exe_view, a_file_on_a_writable_mount_is_writable)
+{
+	char path[sizeof(TMP_TEMPLATE)];
+	int fd = tmp_file(path);
 	unlink(path);
 	cr_expect_eq(ct_exe_state_of(fd), CT_EXE_WRITABLE);
 	close(fd);
@@ -56,10 +66,8 @@ Test(exe_view, a_file_on_a_writable_mount_is_writable)
  * here without touching any mount table (the copy is never attached). */
 Test(exe_view, a_file_on_a_detached_read_only_bind_is_safe)
 {
-	char path[] = "/tmp/exe-view-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0, "mkstemp: %s", strerror(errno));
-	close(fd);
+	char path[sizeof(TMP_TEMPLATE)];
+	close(tmp_file(path));
 	int tree = ct_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	unlink(path);
 	if (tree < 0)

@@ -23,6 +23,28 @@ static int open_some_file(void)
 	return fd;
 }
 
+/* A connected pair of the given type and an open file to pass over it. */
+static int pair_and_file(int type, int sv[2])
+{
+	make_pair(type, sv);
+	return open_some_file();
+}
+
+static void send_ok(int sock, int fd, const void *payload, size_t len)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(ct_send_fd(sock, fd, payload, len, &err), 0, "%s", err.msg);
+}
+
+/* Receives one message that must succeed; its fd (-1: none) and payload into buf/len. */
+static int recv_ok(int sock, char *buf, size_t *len)
+{
+	struct ct_error err = {0};
+	int got = -2; /* neither an fd nor the -1 of no fd: left as is, it fails either check */
+	cr_assert_eq(ct_recv_fd(sock, &got, buf, len, &err), 0, "%s", err.msg);
+	return got;
+}
+
 static void assert_same_file(int a, int b)
 {
 	struct stat sa, sb;
@@ -34,15 +56,11 @@ static void assert_same_file(int a, int b)
 
 Test(fdpass, received_fd_is_the_same_file)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_STREAM, sv);
-	struct ct_error err = {0};
-	cr_assert_eq(ct_send_fd(sv[0], file, "x", 1, &err), 0, "%s", err.msg);
-
-	int got = -1;
+	int sv[2], file = pair_and_file(SOCK_STREAM, sv);
+	send_ok(sv[0], file, "x", 1);
 	char buf[8];
 	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	int got = recv_ok(sv[1], buf, &len);
 	cr_assert_geq(got, 0);
 	cr_expect_neq(got, file, "a new fd number in the receiving table");
 	assert_same_file(file, got);
@@ -53,16 +71,12 @@ Test(fdpass, received_fd_is_the_same_file)
 
 Test(fdpass, payload_round_trips_with_the_fd)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_STREAM, sv);
-	struct ct_error err = {0};
+	int sv[2], file = pair_and_file(SOCK_STREAM, sv);
 	static const char payload[] = "/dev/ptmx\0tail";
-	cr_assert_eq(ct_send_fd(sv[0], file, payload, sizeof(payload), &err), 0, "%s", err.msg);
-
-	int got = -1;
+	send_ok(sv[0], file, payload, sizeof(payload));
 	char buf[64];
 	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
+	int got = recv_ok(sv[1], buf, &len);
 	cr_expect_eq(len, sizeof(payload));
 	cr_expect_eq(memcmp(buf, payload, sizeof(payload)), 0);
 	assert_same_file(file, got);
@@ -70,71 +84,50 @@ Test(fdpass, payload_round_trips_with_the_fd)
 
 Test(fdpass, empty_payload_still_carries_the_fd)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_STREAM, sv);
-	struct ct_error err = {0};
-	cr_assert_eq(ct_send_fd(sv[0], file, NULL, 0, &err), 0, "%s", err.msg);
-
-	int got = -1;
+	int sv[2], file = pair_and_file(SOCK_STREAM, sv);
+	send_ok(sv[0], file, NULL, 0);
 	char buf[4];
 	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
-	assert_same_file(file, got);
+	assert_same_file(file, recv_ok(sv[1], buf, &len));
 	cr_expect_eq(len, 1, "one placeholder byte carried it");
 	cr_expect_eq(buf[0], '\0');
 }
 
 Test(fdpass, receiver_may_ignore_the_payload)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_SEQPACKET, sv);
-	struct ct_error err = {0};
-	cr_assert_eq(ct_send_fd(sv[0], file, "ignored", 7, &err), 0, "%s", err.msg);
-
-	int got = -1;
-	cr_assert_eq(ct_recv_fd(sv[1], &got, NULL, NULL, &err), 0, "%s", err.msg);
-	assert_same_file(file, got);
-
-	cr_assert_eq(ct_send_fd(sv[0], file, "again", 5, &err), 0, "%s", err.msg);
+	int sv[2], file = pair_and_file(SOCK_SEQPACKET, sv);
+	send_ok(sv[0], file, "ignored", 7);
+	assert_same_file(file, recv_ok(sv[1], NULL, NULL));
+	send_ok(sv[0], file, "again", 5);
 	size_t len = 0;
-	cr_assert_eq(ct_recv_fd(sv[1], &got, NULL, &len, &err), 0, "%s", err.msg);
+	assert_same_file(file, recv_ok(sv[1], NULL, &len));
 	cr_expect_neq(len, 0, "a dropped payload does not read as EOF");
-	assert_same_file(file, got);
 }
 
 Test(fdpass, message_without_fd_gives_minus_one)
 {
 	int sv[2];
 	make_pair(SOCK_STREAM, sv);
-	struct ct_error err = {0};
-	cr_assert_eq(ct_send_fd(sv[0], -1, "ab", 2, &err), 0, "%s", err.msg);
-
-	int got = 123;
+	send_ok(sv[0], -1, "ab", 2);
 	char buf[8];
 	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
-	cr_expect_eq(got, -1);
+	cr_expect_eq(recv_ok(sv[1], buf, &len), -1);
 	cr_expect_eq(len, 2);
 	cr_expect_eq(memcmp(buf, "ab", 2), 0);
 
 	/* Plain data written by anyone, not ct_send_fd(). */
 	cr_assert_eq(write(sv[0], "z", 1), 1);
 	len = sizeof(buf);
-	got = 123;
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
-	cr_expect_eq(got, -1);
+	cr_expect_eq(recv_ok(sv[1], buf, &len), -1);
 	cr_expect_eq(len, 1);
 }
 
 /* EOF is an empty message without fd, which ct_send_fd() never sends. */
 static void assert_eof(int sock)
 {
-	struct ct_error err = {0};
-	int got = 123;
 	char buf[8];
 	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sock, &got, buf, &len, &err), 0, "%s", err.msg);
-	cr_expect_eq(got, -1);
+	cr_expect_eq(recv_ok(sock, buf, &len), -1);
 	cr_expect_eq(len, 0);
 }
 
@@ -148,24 +141,18 @@ Test(fdpass, peer_closing_reads_as_an_empty_message)
 
 Test(fdpass, peer_closing_after_a_message_is_seen_after_it)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_SEQPACKET, sv);
-	struct ct_error err = {0};
-	cr_assert_eq(ct_send_fd(sv[0], file, "m", 1, &err), 0, "%s", err.msg);
+	int sv[2], file = pair_and_file(SOCK_SEQPACKET, sv);
+	send_ok(sv[0], file, "m", 1);
 	close(sv[0]);
-
-	int got = -1;
 	char buf[4];
 	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), 0, "%s", err.msg);
-	assert_same_file(file, got);
+	assert_same_file(file, recv_ok(sv[1], buf, &len));
 	assert_eof(sv[1]);
 }
 
 Test(fdpass, sending_to_a_closed_peer_is_epipe_without_sigpipe)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_STREAM, sv);
+	int sv[2], file = pair_and_file(SOCK_STREAM, sv);
 	close(sv[1]);
 	struct ct_error err = {0};
 	cr_assert_eq(ct_send_fd(sv[0], file, "x", 1, &err), -1);
@@ -205,39 +192,35 @@ static int lowest_free_fd(void)
 	return fd;
 }
 
-Test(fdpass, two_fds_are_refused_and_closed)
+/* The next message on sock is refused with errnum (and msg, unless NULL), and the fd that
+ * came with it is closed. */
+static void assert_refused_and_closed(int sock, int errnum, const char *msg)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_STREAM, sv);
-	send_two_fds(sv[0], file, file);
-
 	int before = lowest_free_fd();
 	struct ct_error err = {0};
 	int got = 123;
 	char buf[4];
 	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), -1);
+	cr_assert_eq(ct_recv_fd(sock, &got, buf, &len, &err), -1);
 	cr_expect_eq(got, -1);
-	cr_expect_eq(err.errnum, EBADMSG);
-	cr_expect_str_eq(err.msg, "receive fd: more than one fd came");
-	cr_expect_eq(lowest_free_fd(), before, "no fd leaked");
+	cr_expect_eq(err.errnum, errnum, "%s", err.msg);
+	if (msg)
+		cr_expect_str_eq(err.msg, msg);
+	cr_expect_eq(lowest_free_fd(), before, "an fd leaked");
+}
+
+Test(fdpass, two_fds_are_refused_and_closed)
+{
+	int sv[2], file = pair_and_file(SOCK_STREAM, sv);
+	send_two_fds(sv[0], file, file);
+	assert_refused_and_closed(sv[1], EBADMSG, "receive fd: more than one fd came");
 }
 
 Test(fdpass, message_longer_than_the_buffer_is_refused)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_SEQPACKET, sv);
-	struct ct_error err = {0};
-	cr_assert_eq(ct_send_fd(sv[0], file, "0123456789", 10, &err), 0, "%s", err.msg);
-
-	int before = lowest_free_fd();
-	int got = 123;
-	char buf[4];
-	size_t len = sizeof(buf);
-	cr_assert_eq(ct_recv_fd(sv[1], &got, buf, &len, &err), -1);
-	cr_expect_eq(got, -1);
-	cr_expect_eq(err.errnum, EMSGSIZE);
-	cr_expect_eq(lowest_free_fd(), before, "the fd that came with it is closed");
+	int sv[2], file = pair_and_file(SOCK_SEQPACKET, sv);
+	send_ok(sv[0], file, "0123456789", 10);
+	assert_refused_and_closed(sv[1], EMSGSIZE, NULL);
 }
 
 Test(fdpass, bad_socket_names_the_operation)
@@ -277,8 +260,7 @@ Test(fdpass, several_fds_arrive_in_order)
 
 Test(fdpass, more_fds_than_asked_for_are_refused_and_closed)
 {
-	int sv[2], file = open_some_file();
-	make_pair(SOCK_SEQPACKET, sv);
+	int sv[2], file = pair_and_file(SOCK_SEQPACKET, sv);
 	struct ct_error err = {0};
 	int sent[3] = {file, file, file};
 	cr_assert_eq(ct_send_fds(sv[0], sent, 3, "abc", 3, &err), 0, "%s", err.msg);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "oci/jsonsax.h"
+#include "tests/unit/oci_types.h"
 
 struct inner {
 	uint64_t big;
@@ -29,7 +30,7 @@ static const struct oci_field inner_fields[] = {
 	OCI_FIELD(struct inner, "flag", flag, oci_t_bool),
 	{NULL},
 };
-static const struct oci_type t_inner = {.kind = OCI_OBJECT, .fields = inner_fields};
+static const struct oci_type t_inner = OBJECT_OF(inner_fields);
 
 static const struct oci_field doc_fields[] = {
 	OCI_FIELD_REQ(struct doc, "name", name, oci_t_string),

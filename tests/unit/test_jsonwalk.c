@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "oci/jsonwalk.h"
+#include "tests/unit/oci_types.h"
 #include "tests/unit/reports.h"
 
 /* ---- the test's own descriptor tables ---- */
@@ -54,29 +55,25 @@ struct sample {
 
 static const char *const color_names[] = {"red", "green", "blue", NULL};
 static const struct oci_type t_color = {.kind = OCI_ENUM, .names = color_names};
-static const struct oci_type t_colors = {
-	.kind = OCI_ARRAY, .elem = &t_color, .elem_size = sizeof(int)};
+static const struct oci_type t_colors = ARRAY_OF(t_color, int);
 
 static const struct oci_field item_fields[] = {
 	OCI_FIELD_REQ(struct item, "name", name, oci_t_string),
 	OCI_FIELD_OPT(struct item, "n", n, oci_t_uint32),
 	{NULL},
 };
-static const struct oci_type t_item = {.kind = OCI_OBJECT, .fields = item_fields};
-static const struct oci_type t_items = {
-	.kind = OCI_ARRAY, .elem = &t_item, .elem_size = sizeof(struct item)};
+static const struct oci_type t_item = OBJECT_OF(item_fields);
+static const struct oci_type t_items = ARRAY_OF(t_item, struct item);
 
 static const struct oci_field keyed_item_fields[] = {
 	OCI_FIELD(struct keyed_item, "name", name, oci_t_string),
 	OCI_FIELD(struct keyed_item, "n", n, oci_t_uint32),
 	{NULL},
 };
-static const struct oci_type t_keyed_item = {.kind = OCI_OBJECT, .fields = keyed_item_fields};
-static const struct oci_type t_keyed_items = {
-	.kind = OCI_MAP, .elem = &t_keyed_item, .elem_size = sizeof(struct keyed_item)};
+static const struct oci_type t_keyed_item = OBJECT_OF(keyed_item_fields);
+static const struct oci_type t_keyed_items = MAP_OF(t_keyed_item, struct keyed_item);
 
-static const struct oci_type t_nest = {
-	.kind = OCI_ARRAY, .elem = &t_nest, .elem_size = sizeof(struct nest)};
+static const struct oci_type t_nest = ARRAY_OF(t_nest, struct nest);
 
 static const struct oci_field sample_fields[] = {
 	OCI_FIELD(struct sample, "str", str, oci_t_string),

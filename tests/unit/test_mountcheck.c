@@ -180,12 +180,36 @@ Test(mountcheck_compare, flags_not_asked_about_are_free)
 	assert_agree(&e, &m, NULL, 0);
 }
 
+/* The mode asked, the mode the kernel has, and the mismatch reported (NULL: they agree). */
+struct verdict_row {
+	uint64_t want, have;
+	const char *msg;
+};
+
+/* Each row as an atime mode (propagation false) or a propagation type. */
+static void assert_verdicts(const struct verdict_row *rows, size_t n, bool propagation)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ct_mount_expect e = {0};
+		struct ct_mount m = tmpfs_at("/t");
+		if (propagation) {
+			e.propagation = rows[i].want;
+			m.propagation = rows[i].have;
+		} else {
+			e.check_atime = true;
+			e.atime = rows[i].want;
+			m.attr = rows[i].have | MOUNT_ATTR_NOSUID;
+		}
+		if (rows[i].msg)
+			assert_differ(&e, &m, NULL, 0, rows[i].msg);
+		else
+			assert_agree(&e, &m, NULL, 0);
+	}
+}
+
 Test(mountcheck_compare, atime_mode)
 {
-	static const struct {
-		uint64_t want, have;
-		const char *msg;
-	} rows[] = {
+	static const struct verdict_row rows[] = {
 		{MOUNT_ATTR_NOATIME, MOUNT_ATTR_RELATIME, "asked noatime, the kernel has relatime"},
 		{MOUNT_ATTR_STRICTATIME, MOUNT_ATTR_NOATIME,
 		 "asked strictatime, the kernel has noatime"},
@@ -194,15 +218,7 @@ Test(mountcheck_compare, atime_mode)
 		{MOUNT_ATTR_STRICTATIME, MOUNT_ATTR_STRICTATIME, NULL},
 		{MOUNT_ATTR_RELATIME, MOUNT_ATTR_RELATIME, NULL},
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		struct ct_mount_expect e = {.check_atime = true, .atime = rows[i].want};
-		struct ct_mount m = tmpfs_at("/t");
-		m.attr = rows[i].have | MOUNT_ATTR_NOSUID;
-		if (rows[i].msg)
-			assert_differ(&e, &m, NULL, 0, rows[i].msg);
-		else
-			assert_agree(&e, &m, NULL, 0);
-	}
+	assert_verdicts(rows, ARRAY_SIZE(rows), false);
 }
 
 Test(mountcheck_compare, atime_not_asked_is_free)
@@ -216,10 +232,7 @@ Test(mountcheck_compare, atime_not_asked_is_free)
 /* A slave without a master is private: "slave" accepts that, nothing else does. */
 Test(mountcheck_compare, propagation)
 {
-	static const struct {
-		uint64_t want, have;
-		const char *msg;
-	} rows[] = {
+	static const struct verdict_row rows[] = {
 		{MS_SHARED, MS_SHARED, NULL},
 		{MS_SHARED, MS_SHARED | MS_SLAVE, NULL},
 		{MS_SHARED, MS_PRIVATE, "asked shared propagation, the kernel has private"},
@@ -233,15 +246,7 @@ Test(mountcheck_compare, propagation)
 		{MS_UNBINDABLE, MS_UNBINDABLE, NULL},
 		{MS_UNBINDABLE, MS_PRIVATE, "asked unbindable propagation, the kernel has private"},
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		struct ct_mount_expect e = {.propagation = rows[i].want};
-		struct ct_mount m = tmpfs_at("/t");
-		m.propagation = rows[i].have;
-		if (rows[i].msg)
-			assert_differ(&e, &m, NULL, 0, rows[i].msg);
-		else
-			assert_agree(&e, &m, NULL, 0);
-	}
+	assert_verdicts(rows, ARRAY_SIZE(rows), true);
 }
 
 /* An rbind at /r with a submount at /r/sub (and /r/sub/deep below it). */

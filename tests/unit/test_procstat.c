@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "libct/state/procstat.h"
+#include "tests/unit/child.h"
 
 #define STAT_FIELDS 52 /* proc(5) on Linux >= 3.5 */
 
@@ -170,21 +171,15 @@ Test(status, no_pid_is_stopped)
 /* A child that blocks until its pipe closes, so its start time can be read while it lives. */
 static pid_t fork_waiting_child(int *release_fd, uint64_t *start)
 {
-	int fds[2];
-	cr_assert_eq(pipe(fds), 0);
-	pid_t child = fork();
-	cr_assert_geq(child, 0);
+	pid_t child = fork_piped(false, release_fd);
 	if (child == 0) {
-		close(fds[1]);
 		char c;
-		while (read(fds[0], &c, 1) < 0 && errno == EINTR)
+		while (read(*release_fd, &c, 1) < 0 && errno == EINTR)
 			;
 		_exit(0);
 	}
-	close(fds[0]);
 	struct ct_error err = {0};
 	cr_assert_eq(ct_proc_start_time(child, start, &err), 0, "%s", err.msg);
-	*release_fd = fds[1];
 	return child;
 }
 

@@ -2,6 +2,8 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -174,4 +176,33 @@ Test(readall, read_file_into_over_max_is_efbig)
 	cr_expect_eq(errno, EFBIG, "errno %d", errno);
 	cr_expect_null(heap);
 	close(fd);
+}
+
+/* ct_write_all: the whole buffer, read back the same; a closed reader is an error. */
+Test(readall, write_all_writes_everything_or_fails)
+{
+	char *data = malloc(100000);
+	cr_assert_not_null(data);
+	for (size_t i = 0; i < 100000; i++)
+		data[i] = (char)('a' + i % 26);
+	FILE *tmp = tmpfile();
+	cr_assert_not_null(tmp);
+	cr_assert_eq(ct_write_all(fileno(tmp), data, 100000), 0, "%s", strerror(errno));
+	cr_assert_eq(lseek(fileno(tmp), 0, SEEK_SET), 0);
+	size_t len = 0;
+	char *back = ct_read_all(fileno(tmp), 200000, &len);
+	cr_assert_not_null(back);
+	cr_expect_eq(len, 100000);
+	cr_expect_eq(memcmp(back, data, len), 0);
+	free(back);
+	fclose(tmp);
+	free(data);
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	close(p[0]);
+	signal(SIGPIPE, SIG_IGN);
+	errno = 0;
+	cr_expect_eq(ct_write_all(p[1], "x", 1), -1);
+	cr_expect_eq(errno, EPIPE, "errno %d", errno);
+	close(p[1]);
 }

@@ -10,6 +10,7 @@
 #include <sys/personality.h>
 
 #include "libct/plan/sched.h"
+#include "tests/lib/rows.h"
 #include "tests/unit/plan_fixture.h"
 
 #define MASK_LONGS 4 /* 256 bits */
@@ -155,31 +156,34 @@ Test(sched_plan, scheduler_is_translated)
 	plan_done(&f);
 }
 
-Test(sched_plan, bad_scheduler_values_name_the_field)
+/* A process.scheduler refused, and the error that names its field. */
+static const struct {
+	const char *scheduler, *msg;
+} bad_schedulers[] = {
+	{JSON({"policy" : "SCHED_ISO"}),
+	 ".process.scheduler.policy: SCHED_ISO is not implemented by Linux"},
+	{JSON({"policy" : "SCHED_OTHER", "nice" : 20}),
+	 ".process.scheduler.nice: 20 is out of range [-20, 19]"},
+	{JSON({"policy" : "SCHED_BATCH", "nice" : -21}),
+	 ".process.scheduler.nice: -21 is out of range [-20, 19]"},
+	{JSON({"policy" : "SCHED_FIFO"}),
+	 ".process.scheduler.priority: SCHED_FIFO takes a priority in [1, 99], got 0"},
+	{JSON({"policy" : "SCHED_IDLE", "priority" : 1}),
+	 ".process.scheduler.priority: SCHED_IDLE takes a priority in [0, 0], got 1"},
+};
+
+ParameterizedTestParameters(sched_plan, bad_scheduler_values_name_the_field)
 {
-	assert_refused("",
-		       PROCESS_WITH(JSON("scheduler"
-					 : {"policy" : "SCHED_ISO"})),
-		       "config.json: .process.scheduler.policy: SCHED_ISO is not implemented by "
-		       "Linux");
-	assert_refused("",
-		       PROCESS_WITH(JSON("scheduler"
-					 : {"policy" : "SCHED_OTHER", "nice" : 20})),
-		       "config.json: .process.scheduler.nice: 20 is out of range [-20, 19]");
-	assert_refused("",
-		       PROCESS_WITH(JSON("scheduler"
-					 : {"policy" : "SCHED_BATCH", "nice" : -21})),
-		       "config.json: .process.scheduler.nice: -21 is out of range [-20, 19]");
-	assert_refused("",
-		       PROCESS_WITH(JSON("scheduler"
-					 : {"policy" : "SCHED_FIFO"})),
-		       "config.json: .process.scheduler.priority: SCHED_FIFO takes a priority in "
-		       "[1, 99], got 0");
-	assert_refused("",
-		       PROCESS_WITH(JSON("scheduler"
-					 : {"policy" : "SCHED_IDLE", "priority" : 1})),
-		       "config.json: .process.scheduler.priority: SCHED_IDLE takes a priority in "
-		       "[0, 0], got 1");
+	return ctt_rows(CTT_COUNT(bad_schedulers));
+}
+
+ParameterizedTest(size_t *i, sched_plan, bad_scheduler_values_name_the_field)
+{
+	char process[512], msg[256];
+	snprintf(process, sizeof(process), PROCESS_WITH("\"scheduler\": %s"),
+		 bad_schedulers[*i].scheduler);
+	snprintf(msg, sizeof(msg), "config.json: %s", bad_schedulers[*i].msg);
+	assert_refused("", process, msg);
 }
 
 Test(sched_plan, io_priority_is_translated)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "libct/child/steps.h"
+#include "tests/lib/rows.h"
 
 /* What the rows below record, through ctx->caller. */
 struct record {
@@ -44,69 +45,59 @@ static const struct ct_step first = {"first", ok_row};
 static const struct ct_step mounts = {"mounts", failing_row};
 static const struct ct_step last = {"last", ok_row};
 
-static void run(const struct ct_step *const *steps, size_t n, const char *who, bool log,
-		struct record *r, struct ct_error *err, int *rc)
-{
-	struct ct_step_ctx ctx;
-	ct_step_ctx_init(&ctx, NULL, who);
-	ctx.caller = r;
-	if (log)
-		ctx.log = log_name;
-	*rc = ct_steps_run(steps, n, &ctx, err);
-	cr_expect_eq(ctx.rootfd, -1, "nothing made, nothing to release");
-}
-
-Test(steps, all_pass_in_order)
-{
-	const struct ct_step *const steps[] = {&first, &last};
-	struct record r = {"", ""};
-	struct ct_error err = {0};
-	int rc;
-	run(steps, 2, "init", true, &r, &err, &rc);
-	cr_expect_eq(rc, 0);
-	cr_expect_str_eq(r.ran, "ok ok");
-	cr_expect_str_eq(r.logged, "first last");
-	cr_expect_str_eq(err.msg, "");
-}
-
-Test(steps, failing_step_is_named_and_stops_the_run)
-{
-	const struct ct_step *const steps[] = {&first, &mounts, &last};
-	struct record r = {"", ""};
-	struct ct_error err = {0};
-	int rc;
-	run(steps, 3, "init", true, &r, &err, &rc);
-	cr_expect_eq(rc, -1);
-	cr_expect_str_eq(r.ran, "ok fail", "the row after the failing one does not run");
-	cr_expect_str_eq(r.logged, "first mounts", "a step is logged before it runs");
-	cr_expect_str_eq(err.msg, "init step mounts: mount \"proc\" on \"/proc\": refused");
-	cr_expect_eq(err.errnum, EPERM, "the cause's errno is kept");
-}
-
-Test(steps, exec_names_itself_and_runs_without_a_log)
-{
-	const struct ct_step *const steps[] = {&mounts};
-	struct record r = {"", ""};
-	struct ct_error err = {0};
-	int rc;
-	run(steps, 1, "exec", false, &r, &err, &rc);
-	cr_expect_eq(rc, -1);
-	cr_expect_str_eq(r.logged, "");
-	cr_expect_str_eq(err.msg, "exec step mounts: mount \"proc\" on \"/proc\": refused");
-}
-
+static const struct ct_step *const first_last[] = {&first, &last};
+static const struct ct_step *const fails_second[] = {&first, &mounts, &last};
+static const struct ct_step *const fails_alone[] = {&mounts};
 /* A group (rows two tables share) runs its rows in its place, each named for itself. */
-Test(steps, group_runs_its_rows_in_place)
+static const struct ct_step *const inner[] = {&first, &mounts};
+static const struct ct_step group = CT_STEP_GROUP("group", inner);
+static const struct ct_step *const with_group[] = {&first, &group, &last};
+
+#define STEPS(table) table, CTT_COUNT(table)
+
+/* A table of steps run as who (with a log or not), and what must come of it. */
+static const struct {
+	const char *name;
+	const struct ct_step *const *steps;
+	size_t n;
+	const char *who;
+	bool log;
+	int rc, errnum;
+	const char *ran, *logged, *msg;
+} cases[] = {
+	{"all pass in order", STEPS(first_last), "init", true, 0, 0, "ok ok", "first last", ""},
+	/* the row after the failing one does not run; a step is logged before it runs; the
+	 * cause's errno is kept */
+	{"the failing step is named and stops the run", STEPS(fails_second), "init", true, -1,
+	 EPERM, "ok fail", "first mounts",
+	 "init step mounts: mount \"proc\" on \"/proc\": refused"},
+	{"exec names itself and runs without a log", STEPS(fails_alone), "exec", false, -1, EPERM,
+	 "fail", "", "exec step mounts: mount \"proc\" on \"/proc\": refused"},
+	/* the group itself is no step */
+	{"a group runs its rows in place", STEPS(with_group), "init", true, -1, EPERM, "ok ok fail",
+	 "first first mounts", "init step mounts: mount \"proc\" on \"/proc\": refused"},
+};
+
+ParameterizedTestParameters(steps, run)
 {
-	static const struct ct_step *const inner[] = {&first, &mounts};
-	static const struct ct_step group = CT_STEP_GROUP("group", inner);
-	const struct ct_step *const steps[] = {&first, &group, &last};
+	return ctt_rows(CTT_COUNT(cases));
+}
+
+ParameterizedTest(size_t *i, steps, run)
+{
+	const typeof(cases[0]) *c = &cases[*i];
 	struct record r = {"", ""};
 	struct ct_error err = {0};
-	int rc;
-	run(steps, 3, "init", true, &r, &err, &rc);
-	cr_expect_eq(rc, -1);
-	cr_expect_str_eq(r.ran, "ok ok fail");
-	cr_expect_str_eq(r.logged, "first first mounts", "the group itself is no step");
-	cr_expect_str_eq(err.msg, "init step mounts: mount \"proc\" on \"/proc\": refused");
+	struct ct_step_ctx ctx;
+	ct_step_ctx_init(&ctx, NULL, c->who);
+	ctx.caller = &r;
+	if (c->log)
+		ctx.log = log_name;
+	int rc = ct_steps_run(c->steps, c->n, &ctx, &err);
+	cr_expect_eq(rc, c->rc, "%s: returned %d", c->name, rc);
+	cr_expect_eq(ctx.rootfd, -1, "%s: nothing made, nothing to release", c->name);
+	cr_expect_str_eq(r.ran, c->ran, "%s: the steps that ran", c->name);
+	cr_expect_str_eq(r.logged, c->logged, "%s: the steps logged", c->name);
+	cr_expect_str_eq(err.msg, c->msg, "%s: the error", c->name);
+	cr_expect_eq(err.errnum, c->errnum, "%s: the errno", c->name);
 }

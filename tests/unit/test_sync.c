@@ -46,17 +46,43 @@ Test(sync, pair_is_close_on_exec_seqpacket)
 	}
 }
 
-Test(sync, ready)
+/* Receives the next message, which must be of type; returns the fd that came with it (-1:
+ * none). */
+static int recv_type(int sock, struct ct_sync_msg *msg, int type)
+{
+	int fd = -2; /* neither an fd nor the -1 of none: left as is, it fails either check */
+	recv_one(sock, msg, &fd);
+	cr_expect_eq(msg->type, type, "message type %d, expected %d", msg->type, type);
+	return fd;
+}
+
+static void send_ready(int sock)
 {
 	struct ct_error err = {0};
-	cr_assert_eq(ct_sync_send_ready(fds[1], NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_sync_send_ready(sock, NULL, &err), 0, "%s", err.msg);
+}
+
+static void send_start(int sock)
+{
+	struct ct_sync_msg start = {.type = CT_SYNC_START};
+	struct ct_error err = {0};
+	cr_assert_eq(ct_sync_send(sock, &start, &err), 0, "%s", err.msg);
+}
+
+/* Closes fds[i], as the peer that dies or is done. */
+static void close_end(int i)
+{
+	close(fds[i]);
+	fds[i] = -1;
+}
+
+Test(sync, ready)
+{
+	send_ready(fds[1]);
 	struct ct_sync_msg msg;
-	int fd;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_READY);
+	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_READY), -1, "READY carries no fd");
 	cr_expect_eq(msg.errnum, 0);
 	cr_expect_str_empty(msg.text);
-	cr_expect_eq(fd, -1, "READY carries no fd");
 }
 
 Test(sync, error_carries_errno_and_text)
@@ -65,12 +91,9 @@ Test(sync, error_carries_errno_and_text)
 	ct_error_sys(&cause, EPERM, "mount \"proc\" on \"/proc\"");
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
 	struct ct_sync_msg msg;
-	int fd;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_ERROR), -1);
 	cr_expect_eq(msg.errnum, EPERM);
 	cr_expect_str_eq(msg.text, "mount \"proc\" on \"/proc\": Operation not permitted");
-	cr_expect_eq(fd, -1);
 }
 
 Test(sync, error_with_longest_message_arrives_whole)
@@ -80,9 +103,7 @@ Test(sync, error_with_longest_message_arrives_whole)
 	cause.msg[sizeof(cause.msg) - 1] = '\0';
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
 	struct ct_sync_msg msg;
-	int fd;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	recv_type(fds[0], &msg, CT_SYNC_ERROR);
 	cr_expect_eq(msg.errnum, EIO);
 	cr_expect_str_eq(msg.text, cause.msg);
 }
@@ -97,9 +118,7 @@ Test(sync, pty_master_carries_the_fd)
 	cr_assert_eq(ct_sync_send_pty_master(fds[1], file, &err), 0, "%s", err.msg);
 
 	struct ct_sync_msg msg;
-	int got;
-	recv_one(fds[0], &msg, &got);
-	cr_expect_eq(msg.type, CT_SYNC_PTY_MASTER);
+	int got = recv_type(fds[0], &msg, CT_SYNC_PTY_MASTER);
 	cr_assert_geq(got, 0, "the message brought an fd");
 	cr_expect_neq(got, file);
 	struct stat want, have;
@@ -113,99 +132,70 @@ Test(sync, pty_master_carries_the_fd)
 
 Test(sync, start_from_parent_to_child)
 {
-	struct ct_sync_msg start = {.type = CT_SYNC_START};
-	struct ct_error err = {0};
-	cr_assert_eq(ct_sync_send(fds[0], &start, &err), 0, "%s", err.msg);
+	send_start(fds[0]);
 	struct ct_sync_msg msg;
-	int fd;
-	recv_one(fds[1], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_START);
-	cr_expect_eq(fd, -1);
+	cr_expect_eq(recv_type(fds[1], &msg, CT_SYNC_START), -1);
 }
 
 Test(sync, messages_keep_their_order_and_boundaries)
 {
-	struct ct_error err = {0}, cause = {0};
+	struct ct_error cause = {0};
 	ct_error_plain(&cause, ENOENT, "first");
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
-	cr_assert_eq(ct_sync_send_ready(fds[1], NULL, &err), 0, "%s", err.msg);
+	send_ready(fds[1]);
 
 	struct ct_sync_msg msg;
-	int fd;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	recv_type(fds[0], &msg, CT_SYNC_ERROR);
 	cr_expect_str_eq(msg.text, "first");
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_READY);
+	recv_type(fds[0], &msg, CT_SYNC_READY);
 	cr_expect_str_empty(msg.text, "nothing of the first message leaks into the second");
 }
 
 Test(sync, closed_peer_is_eof)
 {
-	close(fds[1]);
-	fds[1] = -1;
+	close_end(1);
 	struct ct_sync_msg msg;
 	memset(&msg, 0x5a, sizeof(msg));
-	int fd = 42;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_EOF);
-	cr_expect_eq(fd, -1);
+	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_EOF), -1);
 }
 
 /* A socket closed with messages unread resets its peer: still EOF, not an error. */
 Test(sync, peer_closed_with_our_message_unread_is_eof)
 {
-	struct ct_error err = {0};
-	struct ct_sync_msg start = {.type = CT_SYNC_START};
-	cr_assert_eq(ct_sync_send(fds[0], &start, &err), 0, "%s", err.msg);
-	close(fds[1]);
-	fds[1] = -1;
+	send_start(fds[0]);
+	close_end(1);
 	struct ct_sync_msg msg;
-	int fd = 42;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_EOF);
-	cr_expect_eq(fd, -1);
+	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_EOF), -1);
 }
 
 /* The init's ERROR, sent before it exited with our START unread: the reset the kernel
  * reports first does not hide it. */
 Test(sync, error_before_a_reset_is_still_read)
 {
-	struct ct_error err = {0};
-	struct ct_sync_msg start = {.type = CT_SYNC_START};
-	cr_assert_eq(ct_sync_send(fds[0], &start, &err), 0, "%s", err.msg);
+	send_start(fds[0]);
 	struct ct_error cause = {.errnum = EPERM};
 	snprintf(cause.msg, sizeof(cause.msg), "mount #7: refused");
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
-	close(fds[1]);
-	fds[1] = -1;
+	close_end(1);
 	struct ct_sync_msg msg;
-	int fd = 42;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_ERROR);
+	recv_type(fds[0], &msg, CT_SYNC_ERROR);
 	cr_expect_str_eq(msg.text, "mount #7: refused");
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_EOF);
+	recv_type(fds[0], &msg, CT_SYNC_EOF);
 }
 
+/* A message sent before dying is not lost. */
 Test(sync, eof_after_the_last_message)
 {
-	struct ct_error err = {0};
-	cr_assert_eq(ct_sync_send_ready(fds[1], NULL, &err), 0, "%s", err.msg);
-	close(fds[1]);
-	fds[1] = -1;
+	send_ready(fds[1]);
+	close_end(1);
 	struct ct_sync_msg msg;
-	int fd;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_READY, "a message sent before dying is not lost");
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_EOF);
+	recv_type(fds[0], &msg, CT_SYNC_READY);
+	recv_type(fds[0], &msg, CT_SYNC_EOF);
 }
 
 Test(sync, send_to_a_closed_peer_fails_without_sigpipe)
 {
-	close(fds[0]);
-	fds[0] = -1;
+	close_end(0);
 	struct ct_error err = {0};
 	cr_expect_eq(ct_sync_send_ready(fds[1], NULL, &err), -1);
 	cr_expect_eq(err.errnum, EPIPE);
@@ -219,13 +209,10 @@ Test(sync, hook_messages_in_order)
 	cr_assert_eq(ct_sync_send_hooks_done(fds[0], &err), 0, "%s", err.msg);
 	cr_assert_eq(ct_sync_send_started(fds[1], &err), 0, "%s", err.msg);
 	struct ct_sync_msg msg;
-	int fd;
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_CREATE_HOOKS);
+	recv_type(fds[0], &msg, CT_SYNC_CREATE_HOOKS);
 	cr_expect_eq(ct_sync_expect(fds[1], CT_SYNC_HOOKS_DONE, "the hooks", &err), 0, "%s",
 		     err.msg);
-	recv_one(fds[0], &msg, &fd);
-	cr_expect_eq(msg.type, CT_SYNC_STARTED);
+	recv_type(fds[0], &msg, CT_SYNC_STARTED);
 }
 
 /* create's last word to the init, then the EOF of its close; an EOF in its place (create
@@ -234,8 +221,7 @@ Test(sync, created_then_eof)
 {
 	struct ct_error err = {0};
 	cr_assert_eq(ct_sync_send_created(fds[0], &err), 0, "%s", err.msg);
-	close(fds[0]);
-	fds[0] = -1;
+	close_end(0);
 	cr_expect_eq(ct_sync_expect(fds[1], CT_SYNC_CREATED, "create was done", &err), 0, "%s",
 		     err.msg);
 	cr_expect_eq(ct_sync_expect(fds[1], CT_SYNC_CREATED, "create was done", &err), -1);

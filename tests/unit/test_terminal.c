@@ -412,22 +412,6 @@ static pid_t spawn_receiver(const char *helper, char *const argv[], int *out)
 	return pid;
 }
 
-static size_t read_all(int fd, char *buf, size_t size)
-{
-	size_t got = 0;
-	ssize_t n;
-	while (got + 1 < size && (n = read(fd, buf + got, size - 1 - got)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		cr_assert_gt(n, 0, "read: %s", strerror(errno));
-		got += (size_t)n;
-		if (strchr(buf, '\n') && got == 6 && memcmp(buf, "ready\n", 6) == 0)
-			break; /* the caller waits for readiness first */
-	}
-	buf[got] = '\0';
-	return got;
-}
-
 /* The helper the integration tests use as conmon: gets the master, types into it, reports
  * the size and everything the "container" wrote, and exits when the slave closes. */
 Test(console_socket, console_receiver_helper_plays_conmon)
@@ -444,8 +428,10 @@ Test(console_socket, console_receiver_helper_plays_conmon)
 	char *argv[] = {"console_receiver", sock, "--winsize", "--input", "ping\\n", NULL};
 	int out;
 	pid_t pid = spawn_receiver(helper, argv, &out);
+	FILE *from = fdopen(out, "r");
+	cr_assert_not_null(from, "fdopen: %s", strerror(errno));
 	char buf[512];
-	read_all(out, buf, sizeof(buf));
+	cr_assert_not_null(fgets(buf, sizeof(buf), from), "the receiver said nothing");
 	cr_assert_str_eq(buf, "ready\n");
 
 	int slave = ct_pty_open_slave(p.master, p.slave, &err);
@@ -458,8 +444,8 @@ Test(console_socket, console_receiver_helper_plays_conmon)
 	cr_assert_eq(write(slave, "pong\n", 5), 5);
 	close(slave); /* the "container" exits: EIO ends the receiver */
 
-	read_all(out, buf, sizeof(buf));
-	close(out);
+	buf[fread(buf, 1, sizeof(buf) - 1, from)] = '\0'; /* to its end: the receiver exits */
+	fclose(from);
 	cr_expect_eq(wait_exit_status(pid), 0);
 	/* The echo of the typed line, then the output, both through ONLCR. */
 	cr_expect_str_eq(buf, "winsize 30 100\nping\r\npong\r\n");

@@ -6,32 +6,45 @@
 #include <string.h>
 
 #include "runtime/update_flags.h"
+#include "tests/lib/rows.h"
 
-Test(update_flags, ram_bytes_as_runc_reads_them)
+/* A size as runc's --memory and the like take it, and its bytes. */
+struct ram_case {
+	const char *text;
+	int64_t bytes;
+};
+
+static const struct ram_case ram_cases[] = {
+	{"0", 0},
+	{"1024", 1024},
+	{"-1", -1},
+	{"1k", 1024},
+	{"1K", 1024},
+	{"1kb", 1024},
+	{"1KiB", 1024},
+	{"512m", 512 << 20},
+	{"512 MB", 512 << 20},
+	{"1.5g", 3LL << 29},
+	{"2t", 2LL << 40},
+	{"1p", 1LL << 50},
+	{"10b", 10},
+};
+
+ParameterizedTestParameters(update_flags, ram_bytes_as_runc_reads_them)
 {
-	static const struct {
-		const char *text;
-		int64_t want;
-	} ok[] = {
-		{"0", 0},
-		{"1024", 1024},
-		{"-1", -1},
-		{"1k", 1024},
-		{"1K", 1024},
-		{"1kb", 1024},
-		{"1KiB", 1024},
-		{"512m", 512 << 20},
-		{"512 MB", 512 << 20},
-		{"1.5g", 3LL << 29},
-		{"2t", 2LL << 40},
-		{"1p", 1LL << 50},
-		{"10b", 10},
-	};
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		int64_t v = 0;
-		cr_expect_eq(ct_parse_ram_bytes(ok[i].text, &v), 0, "%s", ok[i].text);
-		cr_expect_eq(v, ok[i].want, "%s: %lld", ok[i].text, (long long)v);
-	}
+	return ctt_rows(CTT_COUNT(ram_cases));
+}
+
+ParameterizedTest(size_t *i, update_flags, ram_bytes_as_runc_reads_them)
+{
+	const struct ram_case *c = &ram_cases[*i];
+	int64_t v = 0;
+	cr_expect_eq(ct_parse_ram_bytes(c->text, &v), 0, "\"%s\" refused", c->text);
+	cr_expect_eq(v, c->bytes, "\"%s\": %lld", c->text, (long long)v);
+}
+
+Test(update_flags, ram_bytes_refuses_what_runc_refuses)
+{
 	static const char *const bad[] = {"",	"m",  "-2",  "12x",	"1mm",
 					  "1.", " 1", "1e3", "9000000p"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
