@@ -15,9 +15,11 @@ SLEEP='["sleep", "1000"]'
 # in the caller's cgroup (failed_unit); runc 1.2 refuses or resets as the issue asks. systemd
 # 252 writes memory.oom.group back to 0 when an update makes it apply the unit's properties
 # again (scopes take no OOMPolicy before 253), and neither runtime puts the value back
-# (oom_group_update).
+# (oom_group_update). ctrun rootless on the user's manager loads its eBPF device filter into
+# the unit's cgroup, which bpf() refuses to an unprivileged user, so create fails (rootless;
+# runc goes on without the filter there).
 KNOWN_runc="twin_names existing_unit failed_unit oom_group_update"
-KNOWN_ctrun="oom_group_update"
+KNOWN_ctrun="oom_group_update rootless"
 
 # run: the init is in prefix-name.scope under the slice; its exit code is run's; the unit
 # and its cgroup are gone afterwards.
@@ -282,21 +284,23 @@ oom_container() { # ID GROUP(0|1) [update]
 		\"unified\": {\"memory.oom.group\": \"$2\"}}")
 	create_started "$1" "$b" || return
 	[ -z "${3:-}" ] || run_rc "update $1" 0 sd update --pids-limit 50 "$1"
-	expect_eq "memory.oom.group of $1 inside" "$(inside "$1" cat /sys/fs/cgroup/memory.oom.group)" "$2"
+	local group
+	group=$(inside "$1" cat /sys/fs/cgroup/memory.oom.group)
+	[ "$group" = "$2" ] || { fail "memory.oom.group of $1 inside: got '$group', want '$2'" && return 1; }
 	run_rc "exec the memory hog in $1" 137 sd exec "$1" sh -c 'tail /dev/zero'
 }
 case_oom_group() {
 	local id=$RT_NAME-oom
 	oom_container "$id-solo" 0
 	expect_eq "status without the group" "$(status_of "$id-solo")" running
-	oom_container "$id-group" 1
+	oom_container "$id-group" 1 || return
 	wait_until "the init killed with the group" status_is "$id-group" stopped
 }
 
 # An update (systemd applies the unit's properties again) keeps memory.oom.group.
 case_oom_group_update() {
 	local id=$RT_NAME-oomu
-	oom_container "$id" 1 update
+	oom_container "$id" 1 update || return
 	wait_until "the init killed with the group" status_is "$id" stopped
 }
 
