@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sourced by main.sh, which uses what it sets
 # Side by side timings of `run` in the guest (sourced by main.sh): the systemd driver against
 # the cgroupfs driver, ctrun against runc. Each variant runs BENCH_N times (set by main.sh),
 # interleaved with the others; `@sd bench VARIANT MEDIAN_US` per variant. Figures only:

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sourced by main.sh, which uses what it sets
 # The systemd driver's cases (issue 21), each against $RT with --systemd-cgroup; sourced by
 # main.sh. CASES lists them in the order they run. Ids and unit names carry $RT_NAME, so the
 # runc and ctrun rounds share nothing.

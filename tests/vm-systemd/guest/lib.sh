@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sourced by main.sh, which uses what it sets
 # The systemd suite's helpers (sourced by main.sh in the guest). A case is a function
 # `case_NAME`; it runs in a shell of its own and records each broken expectation with fail();
 # the runner prints one `@sd result RUNTIME NAME pass|fail|skip|xfail` line per case (xfail:
