@@ -31,25 +31,25 @@ static const struct node default_nodes[] = {
 };
 #define N_DEFAULT_NODES (sizeof(default_nodes) / sizeof(default_nodes[0]))
 
-static size_t n_default_nodes(const struct ct_init_plan *plan)
+static size_t n_default_nodes(const struct ct_plan_rootfs *fs)
 {
-	return plan->default_devices ? N_DEFAULT_NODES : 0;
+	return fs->default_devices ? N_DEFAULT_NODES : 0;
 }
 
-size_t ct_devices_count(const struct ct_init_plan *plan)
+size_t ct_devices_count(const struct ct_plan_rootfs *fs)
 {
-	return n_default_nodes(plan) + plan->config->linux_.devices.len;
+	return n_default_nodes(fs) + fs->lx->devices.len;
 }
 
-const char *ct_devices_path(const struct ct_init_plan *plan, size_t i)
+const char *ct_devices_path(const struct ct_plan_rootfs *fs, size_t i)
 {
-	size_t n = n_default_nodes(plan);
-	return i < n ? default_nodes[i].path : plan->config->linux_.devices.items[i - n].path;
+	size_t n = n_default_nodes(fs);
+	return i < n ? default_nodes[i].path : fs->lx->devices.items[i - n].path;
 }
 
 /* An empty file with the host's node bound on it: mknod is not allowed here. Node i's bind is
  * recorded for the mount check like any mount ctrun makes. */
-static int bind_host_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints *mp,
+static int bind_host_node(struct ct_plan_verify *v, size_t i, struct ct_mountpoints *mp,
 			  const struct node *n, struct ct_error *err)
 {
 	/* the host's node is what gets bound: it must be the device asked for */
@@ -64,9 +64,9 @@ static int bind_host_node(struct ct_init_plan *plan, size_t i, struct ct_mountpo
 	struct ct_mount_flags flags = {.bind = true};
 	struct ct_mount_request rq = {
 		.source = n->path, .source_fd = host, .flags = &flags, .file = true};
-	ct_expect_bind_source(plan, plan->expect_devices + i, &st);
-	return ct_mountpoint_mount(mp, n->path, &rq, ct_expect_id(plan, plan->expect_devices + i),
-				   NULL, err);
+	ct_expect_bind_source(v, v->expect_devices + i, &st);
+	return ct_mountpoint_mount(mp, n->path, &rq, ct_expect_id(v, v->expect_devices + i), NULL,
+				   err);
 }
 
 #define REPLACE_FAILED (-2)
@@ -99,7 +99,7 @@ static int set_owner_and_mode(int dir, const char *name, const struct node *n, b
 	return 0;
 }
 
-static int make_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints *mp,
+static int make_node(struct ct_plan_verify *v, size_t i, struct ct_mountpoints *mp,
 		     const struct node *n, struct ct_error *err)
 {
 	char name[NAME_MAX + 1];
@@ -115,7 +115,7 @@ static int make_node(struct ct_init_plan *plan, size_t i, struct ct_mountpoints 
 		return ct_error_sys(err, errno, "replace \"%s\" with a device", n->path);
 	if (made < 0) {
 		if ((errno == EPERM || errno == EBUSY) && n->type != S_IFIFO)
-			return bind_host_node(plan, i, mp, n, err) < 0
+			return bind_host_node(v, i, mp, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)
 				       : 0;
 		return ct_error_sys(err, errno, "create device \"%s\"", n->path);
@@ -132,7 +132,7 @@ static int open_dev(struct ct_mountpoints *mp, int *owned)
 	return dev >= 0 ? dev : (*owned = ct_root_open(mp->rootfd, "/dev", false));
 }
 
-static int create_default_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
+static int create_default_devices(struct ct_plan_verify *v, struct ct_mountpoints *mp,
 				  struct ct_error *err)
 {
 	static const char *const links[][2] = {
@@ -142,7 +142,7 @@ static int create_default_devices(struct ct_init_plan *plan, struct ct_mountpoin
 		{"/proc/self/fd/2", "stderr"},
 	};
 	for (size_t i = 0; i < N_DEFAULT_NODES; i++)
-		if (make_node(plan, i, mp, &default_nodes[i], err) < 0)
+		if (make_node(v, i, mp, &default_nodes[i], err) < 0)
 			return -1;
 	_cleanup_close_ int owned = -1;
 	int dev = open_dev(mp, &owned);
@@ -176,22 +176,22 @@ static int link_ptmx(struct ct_mountpoints *mp, struct ct_error *err)
 /* A linux.devices entry for /dev/ptmx (privileged Podman and containerd configs copy the
  * host's) is not made where link_ptmx() puts the symlink: a node, or the host's bound where
  * mknod is refused, would be replaced, or reach the host's ptys. */
-static bool is_ptmx(const struct ct_init_plan *plan, const char *path)
+static bool is_ptmx(const struct ct_plan_rootfs *fs, const char *path)
 {
 	char normal[PATH_MAX];
 	ct_path_normalize(path, normal, sizeof(normal));
-	return plan->default_devices && strcmp(normal, "/dev/ptmx") == 0;
+	return fs->default_devices && strcmp(normal, "/dev/ptmx") == 0;
 }
 
-static int create_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
-			  struct ct_error *err)
+static int create_devices(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
+			  struct ct_mountpoints *mp, struct ct_error *err)
 {
-	if (plan->default_devices && create_default_devices(plan, mp, err) < 0)
+	if (fs->default_devices && create_default_devices(v, mp, err) < 0)
 		return -1;
-	const struct oci_linux *lx = &plan->config->linux_;
+	const struct oci_linux *lx = fs->lx;
 	for (size_t i = 0; i < lx->devices.len; i++) {
 		const struct oci_device *d = &lx->devices.items[i];
-		if (is_ptmx(plan, d->path))
+		if (is_ptmx(fs, d->path))
 			continue;
 		struct node n = {
 			.path = d->path,
@@ -202,17 +202,18 @@ static int create_devices(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 			.uid = d->has_uid ? d->uid : 0,
 			.gid = d->has_gid ? d->gid : 0,
 		};
-		if (make_node(plan, n_default_nodes(plan) + i, mp, &n, err) < 0)
+		if (make_node(v, n_default_nodes(fs) + i, mp, &n, err) < 0)
 			return -1;
 	}
-	return plan->default_devices ? link_ptmx(mp, err) : 0;
+	return fs->default_devices ? link_ptmx(mp, err) : 0;
 }
 
 /* The modes are made as asked, not cut by the umask the caller left us. */
-int ct_devices_create(struct ct_init_plan *plan, struct ct_mountpoints *mp, struct ct_error *err)
+int ct_devices_create(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
+		      struct ct_mountpoints *mp, struct ct_error *err)
 {
 	mode_t umask_was = umask(0);
-	int rc = create_devices(plan, mp, err);
+	int rc = create_devices(fs, v, mp, err);
 	umask(umask_was);
 	return rc;
 }

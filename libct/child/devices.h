@@ -10,12 +10,13 @@
 #include "libct/fs/mountpoint.h"
 #include "libct/plan/plan.h"
 
-/* The default nodes and /dev symlinks (plan->default_devices), then linux.devices. A node bound
- * from the host records its mount for the check (plan->expect_devices + its index). */
-int ct_devices_create(struct ct_init_plan *plan, struct ct_mountpoints *mp, struct ct_error *err);
+/* The default nodes and /dev symlinks (fs->default_devices), then linux.devices. A node bound
+ * from the host records its mount for the check (v->expect_devices + its index). */
+int ct_devices_create(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
+		      struct ct_mountpoints *mp, struct ct_error *err);
 
 /* The nodes ct_devices_create makes, in its order: how many, and node i's path. */
-size_t ct_devices_count(const struct ct_init_plan *plan);
-const char *ct_devices_path(const struct ct_init_plan *plan, size_t i);
+size_t ct_devices_count(const struct ct_plan_rootfs *fs);
+const char *ct_devices_path(const struct ct_plan_rootfs *fs, size_t i);
 
 #endif

@@ -41,20 +41,19 @@ static int read_passwd(char **text, size_t *len, struct ct_error *err)
 	return 0;
 }
 
-int ct_home_env_apply(struct ct_init_plan *plan, struct ct_error *err)
+int ct_home_env_apply(struct ct_plan_process *proc, struct ct_error *err)
 {
-	if (!plan->needs_home)
+	if (!proc->needs_home)
 		return 0;
 	_cleanup_free_ char *text = NULL, *home = NULL;
 	size_t len;
 	if (read_passwd(&text, &len, err) < 0)
 		return -1;
-	int found =
-		text ? ct_passwd_find_home(text, len, plan->config->process.user.uid, &home) : 1;
-	if (found < 0 || asprintf(&plan->home_var, "HOME=%s", found == 0 ? home : "/") < 0) {
-		plan->home_var = NULL;
+	int found = text ? ct_passwd_find_home(text, len, proc->p->user.uid, &home) : 1;
+	if (found < 0 || asprintf(&proc->home_var, "HOME=%s", found == 0 ? home : "/") < 0) {
+		proc->home_var = NULL;
 		return ct_error_sys(err, ENOMEM, "HOME: set from \"" PASSWD "\"");
 	}
-	plan->envp[plan->home_slot] = plan->home_var;
+	proc->envp[proc->home_slot] = proc->home_var;
 	return 0;
 }

@@ -11,8 +11,8 @@
 #include "libct/base/error.h"
 #include "libct/plan/plan.h"
 
-/* Sets plan->envp[plan->home_slot] when plan->needs_home; the cwd's root is the
+/* Sets proc->envp[proc->home_slot] when proc->needs_home; the cwd's root is the
  * container's. */
-int ct_home_env_apply(struct ct_init_plan *plan, struct ct_error *err);
+int ct_home_env_apply(struct ct_plan_process *proc, struct ct_error *err);
 
 #endif

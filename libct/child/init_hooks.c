@@ -15,53 +15,55 @@
 
 /* The state as the container sees it: runtime.md#state gives a hook in the container
  * namespace the pid as seen there (1 in a new pid namespace). */
-static int run_in_container(struct ct_init_plan *plan, enum ct_hook_kind kind, const char *status,
-			    struct ct_error *err)
+static int run_in_container(const struct ct_plan_hooks *hooks, enum ct_hook_kind kind,
+			    const char *status, struct ct_error *err)
 {
-	const struct oci_hooks *h = &plan->config->hooks;
+	const struct oci_hooks *h = hooks->hooks;
 	if (!ct_hook_list(h, kind)->len)
 		return 0;
 	char *state;
-	if (ct_state_format_compact(plan->opts->state, status, getpid(), &state, err) < 0)
+	if (ct_state_format_compact(hooks->state, status, getpid(), &state, err) < 0)
 		return -1;
 	int rc = ct_hooks_run(h, kind, state, err);
 	free(state);
 	return rc;
 }
 
-static int run_create_hooks(struct ct_step_ctx *ctx, struct ct_error *err)
+static int run_create_hooks(const struct ct_plan_hooks *hooks, const struct ct_plan_sync *sync,
+			    struct ct_error *err)
 {
-	struct ct_init_plan *plan = ctx->plan;
-	const struct oci_hooks *h = &plan->config->hooks;
+	const struct oci_hooks *h = hooks->hooks;
 	if (h->prestart.len || h->create_runtime.len) {
-		if (ct_sync_send_create_hooks(plan->sync_fd, err) < 0 ||
-		    ct_sync_expect(plan->sync_fd, CT_SYNC_HOOKS_DONE, "the createRuntime hooks",
-				   err) < 0)
+		if (ct_sync_send_create_hooks(sync->fd, err) < 0 ||
+		    ct_sync_expect(sync->fd, CT_SYNC_HOOKS_DONE, "the createRuntime hooks", err) <
+			    0)
 			return -1;
 	}
 	/* runtime.md#state: "creating" until create has finished */
-	return run_in_container(plan, CT_HOOK_CREATE_CONTAINER, "creating", err);
+	return run_in_container(hooks, CT_HOOK_CREATE_CONTAINER, "creating", err);
 }
 
-const struct ct_step ct_init_create_hooks = {"create-hooks", run_create_hooks};
+static int create_hooks_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return run_create_hooks(&ctx->plan->hooks, &ctx->plan->sync, err);
+}
 
-int ct_init_start_hooks(struct ct_init_plan *plan, struct ct_error *err)
+const struct ct_step ct_init_create_hooks = {"create-hooks", create_hooks_row};
+
+int ct_init_start_hooks(const struct ct_plan_hooks *hooks, struct ct_error *err)
 {
 	/* "created": the user's program has not run yet (runtime.md#state) */
-	return run_in_container(plan, CT_HOOK_START_CONTAINER, "created", err);
+	return run_in_container(hooks, CT_HOOK_START_CONTAINER, "created", err);
 }
 
-int ct_init_report_start(const struct ct_init_plan *plan, int channel, const struct ct_error *cause,
+int ct_init_report_start(const struct ct_plan_sync *sync, int channel, const struct ct_error *cause,
 			 struct ct_error *err)
 {
-	if (plan->opts->start == CT_START_SYNC)
+	if (sync->start == CT_START_SYNC)
 		return cause ? ct_sync_send_error(channel, cause)
 			     : ct_sync_send_started(channel, err);
 	struct ct_sync_msg msg = {.type = CT_SYNC_STARTED};
-	if (cause) {
-		msg.type = CT_SYNC_ERROR;
-		msg.errnum = cause->errnum;
-		snprintf(msg.text, sizeof(msg.text), "%s", cause->msg);
-	}
+	if (cause)
+		ct_sync_error_msg(&msg, CT_SYNC_ERROR, cause);
 	return ct_sync_fifo_write(channel, &msg, err);
 }

@@ -14,11 +14,11 @@
 extern const struct ct_step ct_init_create_hooks;
 
 /* After `start`, in the container's root: startContainer. */
-int ct_init_start_hooks(struct ct_init_plan *plan, struct ct_error *err);
+int ct_init_start_hooks(const struct ct_plan_hooks *hooks, struct ct_error *err);
 
 /* Reports the start on `channel` (the exec fifo or the sync socket): STARTED when cause is
  * NULL, else the cause as an ERROR. */
-int ct_init_report_start(const struct ct_init_plan *plan, int channel, const struct ct_error *cause,
+int ct_init_report_start(const struct ct_plan_sync *sync, int channel, const struct ct_error *cause,
 			 struct ct_error *err);
 
 #endif

@@ -28,48 +28,46 @@
 #include "libct/plan/mount_expect.h"
 #include "libct/plan/sync.h"
 
-static int join_keyring(struct ct_step_ctx *ctx, struct ct_error *err)
+static int join_keyring(const struct ct_plan_process *proc, struct ct_error *err)
 {
-	const struct ct_init_plan *plan = ctx->plan;
-	if (plan->opts->no_new_keyring)
+	if (!proc->new_keyring)
 		return 0;
 	/* KEYCTL_JOIN_SESSION_KEYRING = 1; kernels without keys (ENOSYS) or a profile that
 	 * forbids keyctl are not an error, as with runc. */
-	if (syscall(SYS_keyctl, 1, plan->keyring_name, 0, 0, 0) < 0 && errno != ENOSYS &&
+	if (syscall(SYS_keyctl, 1, proc->keyring_name, 0, 0, 0) < 0 && errno != ENOSYS &&
 	    errno != EPERM)
-		return ct_error_sys(err, errno, "join session keyring \"%s\"", plan->keyring_name);
+		return ct_error_sys(err, errno, "join session keyring \"%s\"", proc->keyring_name);
 	return 0;
 }
 
-static int write_oom_score_adj(const struct ct_init_plan *plan, struct ct_error *err)
+static int write_oom_score_adj(const struct oci_process *p, const struct ct_procfs *procfs,
+			       struct ct_error *err)
 {
-	const struct oci_process *p = &plan->config->process;
 	if (!p->has_oom_score_adj)
 		return 0;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
-	if (ct_procfs_write(&plan->procfs, "/proc/self/oom_score_adj", buf, err) < 0)
+	if (ct_procfs_write(procfs, "/proc/self/oom_score_adj", buf, err) < 0)
 		return ct_error_prefix(err, "set oom_score_adj %d", p->oom_score_adj);
 	return 0;
 }
 
-static int apply_rlimits(struct ct_init_plan *plan, struct ct_error *err)
+static int apply_rlimits(const struct ct_plan_process *proc, struct ct_error *err)
 {
-	for (size_t i = 0; i < plan->n_rlimits; i++) {
-		const struct ct_planned_rlimit *r = &plan->rlimits[i];
+	for (size_t i = 0; i < proc->n_rlimits; i++) {
+		const struct ct_planned_rlimit *r = &proc->rlimits[i];
 		if (setrlimit(r->resource, &r->limit) < 0)
-			return ct_error_sys(err, errno, "set %s",
-					    plan->config->process.rlimits.items[i].type);
+			return ct_error_sys(err, errno, "set %s", proc->p->rlimits.items[i].type);
 	}
 	return 0;
 }
 
 /* Only what the process starts with and must lose (the plan knows both): no syscall for a
  * capability that is not there. */
-static int drop_bounding_set(struct ct_init_plan *plan, struct ct_error *err)
+static int drop_bounding_set(const struct ct_plan_process *proc, struct ct_error *err)
 {
-	for (int cap = 0; cap <= plan->cap_last; cap++) {
-		if (!(plan->cap_drop & (1ULL << cap)))
+	for (int cap = 0; cap <= proc->cap_last; cap++) {
+		if (!(proc->cap_drop & (1ULL << cap)))
 			continue;
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
 			return ct_error_sys(err, errno, "drop capability %d from the bounding set",
@@ -95,19 +93,19 @@ static int switch_user(const struct oci_user *u, bool setgroups_denied, struct c
 }
 
 /* capset(2) itself: libcap's cap_set_proc() asks the kernel's version with capget first. */
-static int apply_capabilities(struct ct_init_plan *plan, struct ct_error *err)
+static int apply_capabilities(const struct ct_plan_process *proc, struct ct_error *err)
 {
 	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
 	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
-		data[i].effective = (uint32_t)(plan->cap_effective >> (32 * i));
-		data[i].permitted = (uint32_t)(plan->cap_permitted >> (32 * i));
-		data[i].inheritable = (uint32_t)(plan->cap_inheritable >> (32 * i));
+		data[i].effective = (uint32_t)(proc->cap_effective >> (32 * i));
+		data[i].permitted = (uint32_t)(proc->cap_permitted >> (32 * i));
+		data[i].inheritable = (uint32_t)(proc->cap_inheritable >> (32 * i));
 	}
 	if (syscall(SYS_capset, &hdr, data) < 0)
 		return ct_error_sys(err, errno, "set capabilities");
-	for (int cap = 0; cap <= plan->cap_last; cap++)
-		if ((plan->cap_ambient & (1ULL << cap)) &&
+	for (int cap = 0; cap <= proc->cap_last; cap++)
+		if ((proc->cap_ambient & (1ULL << cap)) &&
 		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
 			return ct_error_sys(err, errno, "raise ambient capability %d", cap);
 	return 0;
@@ -115,20 +113,21 @@ static int apply_capabilities(struct ct_init_plan *plan, struct ct_error *err)
 
 /* Capabilities around the uid switch: bounding first (needs CAP_SETPCAP), keep the
  * permitted set across setuid, then set the configured sets. */
-static int apply_identity(struct ct_init_plan *plan, struct ct_error *err)
+static int apply_identity(const struct ct_plan_process *proc, bool setgroups_denied,
+			  struct ct_error *err)
 {
-	const struct oci_process *p = &plan->config->process;
+	const struct oci_process *p = proc->p;
 	/* the permitted set is cleared only when no uid stays 0 (capabilities(7)) */
 	bool keep = p->user.uid != 0;
-	if (plan->set_caps && drop_bounding_set(plan, err) < 0)
+	if (proc->set_caps && drop_bounding_set(proc, err) < 0)
 		return -1;
 	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "keep capabilities across setuid");
-	if (switch_user(&p->user, plan->setgroups_denied, err) < 0)
+	if (switch_user(&p->user, setgroups_denied, err) < 0)
 		return -1;
 	if (keep && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "reset keep-capabilities");
-	if (plan->set_caps && apply_capabilities(plan, err) < 0)
+	if (proc->set_caps && apply_capabilities(proc, err) < 0)
 		return -1;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "set no_new_privs");
@@ -150,10 +149,12 @@ static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
 }
 
 /* The slave is opened from the master (no path lookup in the container) before the master
- * leaves, so the terminal exists whatever the receiver does with its copy. */
-static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
+ * leaves, so the terminal exists whatever the receiver does with its copy. The bind on
+ * /dev/console records its mount in console_id (NULL: no check). */
+static int setup_terminal(const struct ct_plan_process *proc, uint64_t *console_id, int sync_fd,
+			  struct ct_error *err)
 {
-	const struct oci_process *p = &plan->config->process;
+	const struct oci_process *p = proc->p;
 	if (!p->terminal)
 		return 0;
 	_cleanup_close_ int master = -1;
@@ -166,10 +167,8 @@ static int setup_terminal(struct ct_init_plan *plan, struct ct_error *err)
 						   (unsigned short)p->console_size.width, err) < 0)
 		goto out;
 	slave = ct_pty_open_slave(master, slave_name, err);
-	if (slave < 0 ||
-	    (plan->console_is_terminal &&
-	     bind_console(slave, ct_expect_id(plan, plan->expect_console), err) < 0) ||
-	    ct_sync_send_pty_master(plan->sync_fd, master, err) < 0)
+	if (slave < 0 || (proc->console_is_terminal && bind_console(slave, console_id, err) < 0) ||
+	    ct_sync_send_pty_master(sync_fd, master, err) < 0)
 		goto out;
 	rc = ct_pty_make_controlling_fd(slave, err);
 	slave = -1; /* now fds 0-2 */
@@ -189,17 +188,17 @@ static int exec_error(struct ct_error *err, int errnum, const char *name)
 
 /* Finds process.args[0] as execvp would, in the container, so a missing binary is an
  * error of create rather than of start. Returns a path in buf. */
-static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
+static int resolve_executable(const struct ct_plan_process *proc, char *buf, size_t size,
 			      struct ct_error *err)
 {
-	const char *name = plan->config->process.args.items[0];
+	const char *name = proc->p->args.items[0];
 	if (strchr(name, '/')) {
 		if (access(name, X_OK) < 0)
 			return exec_error(err, errno, name);
 		snprintf(buf, size, "%s", name);
 		return 0;
 	}
-	const char *dir = plan->path_env;
+	const char *dir = proc->path_env;
 	while (dir) {
 		const char *end = strchr(dir, ':');
 		size_t len = end ? (size_t)(end - dir) : strlen(dir);
@@ -220,10 +219,9 @@ static int resolve_executable(struct ct_init_plan *plan, char *buf, size_t size,
  * birth, where a read of the whole file would only cost the container more. */
 #define EXEC_READAHEAD_MAX (8u << 20)
 
-static void read_ahead_executable(const struct ct_init_plan *plan, const char *exe)
+static void read_ahead_executable(const struct oci_resources *r, struct ct_cgroup *cg,
+				  const char *exe)
 {
-	const struct oci_resources *r = &plan->config->linux_.resources;
-	struct ct_cgroup *cg = plan->opts->cgroup;
 	if (!r->has_memory || !r->memory.has_limit || r->memory.limit <= 0 || !cg ||
 	    !ct_cgroup_late_key(cg))
 		return;
@@ -271,9 +269,9 @@ static int cloexec_from_listing(int from, struct ct_error *err)
 /* fds 3 .. 3+preserve-1 survive the exec, everything else is close-on-exec. In that range
  * an fd of ctrun's own is close-on-exec already (one its caller passed came through an
  * execve, so it is not) and stays so: only the caller's fds are passed on. */
-static int prepare_fds(struct ct_init_plan *plan, struct ct_error *err)
+static int prepare_fds(int preserve_fds, struct ct_error *err)
 {
-	int keep = 3 + plan->opts->preserve_fds;
+	int keep = 3 + preserve_fds;
 	/* CLOSE_RANGE_CLOEXEC (4): the inherited fds the caller did not ask to pass on */
 	if (syscall(SYS_close_range, keep, ~0U, 4) == 0)
 		return 0;
@@ -299,100 +297,111 @@ static void reset_signals(uint64_t ignored, const sigset_t *mask)
 
 /* Loads the filter when this is its point (libct/plan/plan.h); a notify fd goes to the parent,
  * which passes it on to the agent: the container keeps no copy that could answer for it. */
-static int load_seccomp_at(struct ct_init_plan *plan, enum ct_seccomp_point point,
-			   struct ct_error *err)
+static int load_seccomp_at(const struct ct_plan_process *proc, enum ct_seccomp_point point,
+			   int sync_fd, struct ct_error *err)
 {
-	if (!plan->seccomp.insns || plan->seccomp_point != point)
+	if (!proc->seccomp.insns || proc->seccomp_point != point)
 		return 0;
 	_cleanup_close_ int listener = -1;
-	if (ct_seccomp_load(&plan->seccomp, &listener, err) < 0)
+	if (ct_seccomp_load(&proc->seccomp, &listener, err) < 0)
 		return -1;
 	if (listener < 0)
 		return 0;
-	return ct_sync_send_seccomp_fd(plan->sync_fd, listener, err);
+	return ct_sync_send_seccomp_fd(sync_fd, listener, err);
 }
 
-/* The rows, each a call on the plan; those that take ctx make or use what ctx carries. */
+/* The rows: each hands its step the part of the plan (or two) the step works on; those
+ * that take ctx make or use what ctx carries. */
+static int keyring_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return join_keyring(&ctx->plan->process, err);
+}
+
 static int oom_score_adj_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return write_oom_score_adj(ctx->plan, err);
+	return write_oom_score_adj(ctx->plan->process.p, &ctx->plan->procfs, err);
 }
 
 static int rlimits_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return apply_rlimits(ctx->plan, err);
+	return apply_rlimits(&ctx->plan->process, err);
 }
 
 static int scheduler_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return ct_sched_apply(&ctx->plan->sched, err);
+	return ct_sched_apply(&ctx->plan->process.sched, err);
 }
 
 static int terminal_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return setup_terminal(ctx->plan, err);
+	struct ct_init_plan *plan = ctx->plan;
+	uint64_t *console_id = ct_expect_id(&plan->verify, plan->verify.expect_console);
+	return setup_terminal(&plan->process, console_id, plan->sync.fd, err);
 }
 
 /* first of the late rows: as root, before a label or filter could refuse the read */
 static int home_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return ct_home_env_apply(ctx->plan, err);
+	return ct_home_env_apply(&ctx->plan->process, err);
 }
 
 static int lsm_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	const struct oci_process *p = &ctx->plan->config->process;
+	const struct oci_process *p = ctx->plan->process.p;
 	return ct_lsm_apply(&ctx->plan->procfs, p->apparmor_profile, p->selinux_label, err);
 }
 
 static int seccomp_before_identity_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return load_seccomp_at(ctx->plan, CT_SECCOMP_BEFORE_IDENTITY, err);
+	return load_seccomp_at(&ctx->plan->process, CT_SECCOMP_BEFORE_IDENTITY, ctx->plan->sync.fd,
+			       err);
 }
 
 static int identity_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return apply_identity(ctx->plan, err);
+	return apply_identity(&ctx->plan->process, ctx->plan->ns.setgroups_denied, err);
 }
 
 static int cwd_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return enter_cwd(&ctx->plan->config->process, err);
+	return enter_cwd(ctx->plan->process.p, err);
 }
 
 /* A failure here is the command's own (126/127), not the set-up's. */
 static int executable_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	if (resolve_executable(ctx->plan, ctx->exe, sizeof(ctx->exe), err) < 0) {
+	struct ct_init_plan *plan = ctx->plan;
+	if (resolve_executable(&plan->process, ctx->exe, sizeof(ctx->exe), err) < 0) {
 		ctx->exec_failed = true;
 		return -1;
 	}
-	read_ahead_executable(ctx->plan, ctx->exe);
+	read_ahead_executable(&plan->config->linux_.resources, plan->cgroup.cg, ctx->exe);
 	return 0;
 }
 
 /* the set-up's memory stays charged outside; before prepare_fds closes the fd */
 static int memory_late_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return ct_cgroup_self_join(&ctx->plan->cgroup_join_late, err);
+	return ct_cgroup_self_join(&ctx->plan->cgroup.join_late, err);
 }
 
 static int fds_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return prepare_fds(ctx->plan, err);
+	return prepare_fds(ctx->plan->process.preserve_fds, err);
 }
 
 static int personality_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return ct_personality_apply(&ctx->plan->sched, err);
+	return ct_personality_apply(&ctx->plan->process.sched, err);
 }
 
 static int seccomp_before_ready_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return load_seccomp_at(ctx->plan, CT_SECCOMP_BEFORE_READY, err);
+	return load_seccomp_at(&ctx->plan->process, CT_SECCOMP_BEFORE_READY, ctx->plan->sync.fd,
+			       err);
 }
 
-const struct ct_step ct_process_keyring = {"keyring", join_keyring};
+const struct ct_step ct_process_keyring = {"keyring", keyring_row};
 
 static const struct ct_step *const early_rows[] = {
 	&(const struct ct_step){"oom-score-adj", oom_score_adj_row},
@@ -416,14 +425,15 @@ static const struct ct_step *const late_rows[] = {
 };
 const struct ct_step ct_process_late = CT_STEP_GROUP("process-late", late_rows);
 
-int ct_process_exec(struct ct_init_plan *plan, const char *exe, struct ct_error *err)
+int ct_process_exec(const struct ct_plan_process *proc, int sync_fd, const char *exe,
+		    struct ct_error *err)
 {
-	reset_signals(plan->sig_reset, &plan->opts->child_sigmask);
-	if (load_seccomp_at(plan, CT_SECCOMP_BEFORE_EXEC, err) < 0)
+	reset_signals(proc->sig_reset, &proc->sigmask);
+	if (load_seccomp_at(proc, CT_SECCOMP_BEFORE_EXEC, sync_fd, err) < 0)
 		return -1;
 	extern char **environ;
-	environ = plan->envp;
-	execv(exe, plan->argv);
+	environ = proc->envp;
+	execv(exe, proc->argv);
 	int saved = errno;
 	exec_error(err, saved, exe);
 	return ct_process_exec_status(saved);

@@ -20,7 +20,7 @@ bool ct_process_writes_proc(const struct oci_process *p);
  * they take there. The session keyring "_ses.<id>", unless --no-new-keyring: */
 extern const struct ct_step ct_process_keyring;
 /* While still privileged: oom_score_adj, rlimits, scheduler/ioPriority/memoryPolicy and the
- * terminal (its master goes to the parent over plan->sync_fd): a group of rows. */
+ * terminal (its master goes to the parent over the sync socket): a group of rows. */
 extern const struct ct_step ct_process_early;
 /* The rest before the process may run, a group of rows: HOME from the container's
  * /etc/passwd, the LSM label, seccomp at its point, user, groups and capabilities with
@@ -33,7 +33,8 @@ extern const struct ct_step ct_process_late;
  * filter where its point is right before execve, then execve. Returns only on failure,
  * with err set: -1 when the filter failed, else the exit status for a command that could
  * not be exec'd (ct_process_exec_status). */
-int ct_process_exec(struct ct_init_plan *plan, const char *exe, struct ct_error *err);
+int ct_process_exec(const struct ct_plan_process *proc, int sync_fd, const char *exe,
+		    struct ct_error *err);
 
 /* Exit status for a command that could not be exec'd, as shells and runc say it: 127 when
  * it is not there, 126 otherwise. */

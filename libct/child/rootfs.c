@@ -46,35 +46,34 @@ static bool goes_on_exact_dir(const struct ct_planned_mount *m)
 
 /* A "cgroup" mount on a v1 host: a tmpfs holding one mount per hierarchy (and cgroup2 at
  * unified on a hybrid host), as runc and crun show it; read-only after they are in. */
-static int mount_cgroup_v1(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
-			   struct ct_error *err)
+static int mount_cgroup_v1(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
+			   struct ct_mountpoints *mp, size_t index, struct ct_error *err)
 {
-	const struct ct_planned_mount *m = &plan->mounts[index];
+	const struct ct_planned_mount *m = &fs->mounts[index];
 	struct ct_mount_flags tmpfs = m->flags, hierarchy = m->flags;
 	tmpfs.flags &= ~(unsigned long)MS_RDONLY;
 	tmpfs.data = "mode=755";
 	struct ct_mount_request rq = {
 		.type = "tmpfs", .source = "tmpfs", .source_fd = -1, .flags = &tmpfs};
 	_cleanup_close_ int made = -1;
-	if (mount_request(mp, index, m->destination, &rq, ct_expect_id(plan, index), &made, err) <
-	    0)
+	if (mount_request(mp, index, m->destination, &rq, ct_expect_id(v, index), &made, err) < 0)
 		return -1;
 	ct_mountpoint_add_fresh(mp, m->destination, &made);
 	char dest[PATH_MAX];
 	rq.flags = &hierarchy;
-	for (size_t i = 0; i <= plan->n_cgroup_v1; i++) {
-		bool unified = i == plan->n_cgroup_v1;
-		if (unified && !plan->have_cgroup2_unified)
+	for (size_t i = 0; i <= fs->n_cgroup_v1; i++) {
+		bool unified = i == fs->n_cgroup_v1;
+		if (unified && !fs->have_cgroup2_unified)
 			break;
-		const char *bind = unified ? plan->cgroup2_bind : plan->cgroup_v1[i].bind;
-		hierarchy.data = unified || bind ? NULL : plan->cgroup_v1[i].options;
+		const char *bind = unified ? fs->cgroup2_bind : fs->cgroup_v1[i].bind;
+		hierarchy.data = unified || bind ? NULL : fs->cgroup_v1[i].options;
 		hierarchy.bind = bind != NULL;
 		rq.type = rq.source = unified ? "cgroup2" : "cgroup";
 		if (bind)
 			rq.source = bind;
 		snprintf(dest, sizeof(dest), "%s/%s", m->destination,
-			 unified ? "unified" : plan->cgroup_v1[i].dir);
-		uint64_t *id = ct_expect_id(plan, m->expect_hierarchies + i);
+			 unified ? "unified" : fs->cgroup_v1[i].dir);
+		uint64_t *id = ct_expect_id(v, m->expect_hierarchies + i);
 		if (mount_request(mp, index, dest, &rq, id, NULL, err) < 0)
 			return -1;
 	}
@@ -89,16 +88,16 @@ static int mount_cgroup_v1(struct ct_init_plan *plan, struct ct_mountpoints *mp,
 }
 
 /* A unified host's cgroup mount without a cgroup namespace: the container's directory. */
-static int mount_cgroup2_bind(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
-			      struct ct_error *err)
+static int mount_cgroup2_bind(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
+			      struct ct_mountpoints *mp, size_t index, struct ct_error *err)
 {
-	const struct ct_planned_mount *m = &plan->mounts[index];
+	const struct ct_planned_mount *m = &fs->mounts[index];
 	struct ct_mount_flags bind = m->flags;
 	bind.bind = true;
 	bind.data = NULL;
 	struct ct_mount_request rq = {
-		.type = "cgroup2", .source = plan->cgroup2_bind, .source_fd = -1, .flags = &bind};
-	return mount_request(mp, index, m->destination, &rq, ct_expect_id(plan, index), NULL, err);
+		.type = "cgroup2", .source = fs->cgroup2_bind, .source_fd = -1, .flags = &bind};
+	return mount_request(mp, index, m->destination, &rq, ct_expect_id(v, index), NULL, err);
 }
 
 /* Whether the filesystem data sets key ("mode=", "uid=", ...) itself. */
@@ -134,10 +133,11 @@ static int open_copyup_source(int rootfd, const char *dest, struct stat *st)
 
 /* "tmpcopyup": the tmpfs is mounted writable, filled from the image's directory (an fd
  * opened before the mount hid it), then made read-only if asked. */
-static int mount_tmpfs_copyup(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
-			      struct ct_mount_request *rq, struct ct_error *err)
+static int mount_tmpfs_copyup(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
+			      struct ct_mountpoints *mp, size_t index, struct ct_mount_request *rq,
+			      struct ct_error *err)
 {
-	const struct ct_planned_mount *m = &plan->mounts[index];
+	const struct ct_planned_mount *m = &fs->mounts[index];
 	struct stat st;
 	_cleanup_close_ int image = open_copyup_source(mp->rootfd, m->destination, &st);
 	if (image < 0 && errno)
@@ -147,8 +147,7 @@ static int mount_tmpfs_copyup(struct ct_init_plan *plan, struct ct_mountpoints *
 	writable.flags &= ~(unsigned long)MS_RDONLY;
 	rq->flags = &writable;
 	_cleanup_close_ int tmpfs = -1;
-	if (mount_request(mp, index, m->destination, rq, ct_expect_id(plan, index), &tmpfs, err) <
-	    0)
+	if (mount_request(mp, index, m->destination, rq, ct_expect_id(v, index), &tmpfs, err) < 0)
 		return -1;
 	if (image < 0)
 		return 0;
@@ -168,10 +167,10 @@ static bool is_fresh_tmpfs(const struct ct_planned_mount *m)
 	       m->type && strcmp(m->type, "tmpfs") == 0;
 }
 
-static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, size_t index,
-			 struct ct_error *err)
+static int mount_planned(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
+			 struct ct_mountpoints *mp, size_t index, struct ct_error *err)
 {
-	const struct ct_planned_mount *m = &plan->mounts[index];
+	const struct ct_planned_mount *m = &fs->mounts[index];
 	struct ct_mount_request rq = {.type = m->type,
 				      .source = m->source,
 				      .source_fd = -1,
@@ -184,22 +183,22 @@ static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, s
 					    index, m->destination, m->bind_source);
 		rq.source = m->bind_source;
 		rq.file = !S_ISDIR(st.st_mode);
-		ct_expect_bind_source(plan, index, &st);
-	} else if (m->is_cgroup && !plan->cgroup2_host && strcmp(m->type, "cgroup2") != 0) {
-		return mount_cgroup_v1(plan, mp, index, err);
+		ct_expect_bind_source(v, index, &st);
+	} else if (m->is_cgroup && !fs->cgroup2_host && strcmp(m->type, "cgroup2") != 0) {
+		return mount_cgroup_v1(fs, v, mp, index, err);
 	} else if (m->is_cgroup) {
 		/* the container's view of a unified host: its own cgroup2 */
 		rq.type = rq.source = "cgroup2";
-		if (plan->cgroup2_bind)
-			return mount_cgroup2_bind(plan, mp, index, err);
+		if (fs->cgroup2_bind)
+			return mount_cgroup2_bind(fs, v, mp, index, err);
 	}
 	if (!rq.source)
 		rq.source = m->type;
 	if (m->flags.tmpcopyup && m->type && strcmp(m->type, "tmpfs") == 0)
-		return mount_tmpfs_copyup(plan, mp, index, &rq, err);
+		return mount_tmpfs_copyup(fs, v, mp, index, &rq, err);
 	_cleanup_close_ int made = -1;
 	bool fresh = is_fresh_tmpfs(m);
-	if (mount_request(mp, index, m->destination, &rq, ct_expect_id(plan, index),
+	if (mount_request(mp, index, m->destination, &rq, ct_expect_id(v, index),
 			  fresh ? &made : NULL, err) < 0)
 		return -1;
 	if (fresh)
@@ -210,16 +209,15 @@ static int mount_planned(struct ct_init_plan *plan, struct ct_mountpoints *mp, s
 /* In a mount namespace of its own the rootfs becomes its root (pivot_root, or MS_MOVE with
  * --no-pivot). In one it shares (inherited or joined), whose root belongs to others, the
  * init only chroots into the rootfs's bind, as runc does for an inherited namespace. */
-static int enter_rootfs(struct ct_step_ctx *ctx, struct ct_error *err)
+static int enter_rootfs(const struct ct_plan_rootfs *fs, bool new_mount_ns, int rootfd,
+			struct ct_error *err)
 {
-	const struct ct_init_plan *plan = ctx->plan;
-	int rootfd = ctx->rootfd;
 	if (fchdir(rootfd) < 0)
-		return ct_error_sys(err, errno, "chdir to rootfs \"%s\"", plan->opts->rootfs);
-	if (!plan->new_mount_ns) {
+		return ct_error_sys(err, errno, "chdir to rootfs \"%s\"", fs->path);
+	if (!new_mount_ns) {
 		if (chroot(".") < 0)
-			return ct_error_sys(err, errno, "chroot to \"%s\"", plan->opts->rootfs);
-	} else if (plan->opts->no_pivot) {
+			return ct_error_sys(err, errno, "chroot to \"%s\"", fs->path);
+	} else if (fs->no_pivot) {
 		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 			return ct_error_sys(err, errno, "move rootfs to /");
 		if (chroot(".") < 0)
@@ -227,7 +225,7 @@ static int enter_rootfs(struct ct_step_ctx *ctx, struct ct_error *err)
 	} else {
 		/* pivot_root(".", ".") stacks the old root on the new one; detach it at once */
 		if (syscall(SYS_pivot_root, ".", ".") < 0)
-			return ct_error_sys(err, errno, "pivot_root to \"%s\"", plan->opts->rootfs);
+			return ct_error_sys(err, errno, "pivot_root to \"%s\"", fs->path);
 		if (umount2(".", MNT_DETACH) < 0)
 			return ct_error_sys(err, errno, "detach the old root");
 	}
@@ -265,14 +263,14 @@ static void mask_models_close(struct mask_models *m)
 	ct_close_now(&m->null);
 }
 
-static int mask_one(struct ct_init_plan *plan, int rootfd, size_t i, struct mask_models *models,
-		    struct ct_error *err)
+static int mask_one(const struct oci_linux *lx, struct ct_plan_verify *v, int rootfd, size_t i,
+		    struct mask_models *models, struct ct_error *err)
 {
 	static const struct ct_mount_flags dir_mask = {.flags = MS_RDONLY,
 						       .data = "size=0k,mode=0555"};
 	static const struct ct_mount_flags file_mask = {.flags = MS_RDONLY, .bind = true};
 	static const struct ct_mount_flags copy = {.bind = true};
-	const char *p = plan->config->linux_.masked_paths.items[i];
+	const char *p = lx->masked_paths.items[i];
 	_cleanup_close_ int fd = ct_root_open(rootfd, p, false);
 	struct stat st;
 	if (fd < 0 && errno == ENOENT)
@@ -296,32 +294,32 @@ static int mask_one(struct ct_init_plan *plan, int rootfd, size_t i, struct mask
 		rq.source_fd = *model;
 		rq.flags = &copy;
 	}
-	if (plan->expect)
-		plan->expect[plan->expect_masked + i].fstype = rq.type;
-	if (ct_mount_at(rootfd, p, fd, &rq, ct_expect_id(plan, plan->expect_masked + i),
+	if (v->expect)
+		v->expect[v->expect_masked + i].fstype = rq.type;
+	if (ct_mount_at(rootfd, p, fd, &rq, ct_expect_id(v, v->expect_masked + i),
 			*model < 0 ? model : NULL, err) < 0)
 		return ct_error_prefix(err, "mask \"%s\"", p);
 	return 0;
 }
 
 /* After pivot_root: "/" is the rootfs, resolution still refuses magic links. */
-static int mask_paths(struct ct_step_ctx *ctx, struct ct_error *err)
+static int mask_paths(const struct oci_linux *lx, struct ct_plan_verify *v, int rootfd,
+		      struct ct_error *err)
 {
-	struct ct_init_plan *plan = ctx->plan;
-	const struct oci_linux *lx = &plan->config->linux_;
 	struct mask_models models = {-1, -1, -1};
 	int rc = 0;
 	for (size_t i = 0; i < lx->masked_paths.len && rc == 0; i++)
-		rc = mask_one(plan, ctx->rootfd, i, &models, err);
+		rc = mask_one(lx, v, rootfd, i, &models, err);
 	mask_models_close(&models);
 	return rc;
 }
 
 /* With the new mount API the copy is made read-only, with all below it, before it is
  * attached; otherwise after (mountfd.h: a remount of the top one without mount_setattr). */
-static int make_path_readonly(struct ct_init_plan *plan, int rootfd, size_t i, struct ct_error *err)
+static int make_path_readonly(const struct oci_linux *lx, struct ct_plan_verify *v, int rootfd,
+			      size_t i, struct ct_error *err)
 {
-	const char *p = plan->config->linux_.readonly_paths.items[i];
+	const char *p = lx->readonly_paths.items[i];
 	_cleanup_close_ int fd = ct_root_open(rootfd, p, false);
 	if (fd < 0 && errno == ENOENT)
 		return 0;
@@ -331,7 +329,7 @@ static int make_path_readonly(struct ct_init_plan *plan, int rootfd, size_t i, s
 	if (ct_mount_api_used() == CT_MOUNT_API_NEW)
 		rbind.rec_set = MOUNT_ATTR_RDONLY;
 	struct ct_mount_request rq = {.source = p, .source_fd = fd, .flags = &rbind};
-	uint64_t *id = ct_expect_id(plan, plan->expect_readonly + i);
+	uint64_t *id = ct_expect_id(v, v->expect_readonly + i);
 	_cleanup_close_ int made = -1;
 	if (ct_mount_at(rootfd, p, fd, &rq, id, rbind.rec_set ? NULL : &made, err) < 0 ||
 	    (!rbind.rec_set && ct_mount_fd_set_readonly(made, true, err) < 0))
@@ -339,26 +337,25 @@ static int make_path_readonly(struct ct_init_plan *plan, int rootfd, size_t i, s
 	return 0;
 }
 
-static int make_paths_readonly(struct ct_step_ctx *ctx, struct ct_error *err)
+static int make_paths_readonly(const struct oci_linux *lx, struct ct_plan_verify *v, int rootfd,
+			       struct ct_error *err)
 {
-	const struct oci_linux *lx = &ctx->plan->config->linux_;
 	for (size_t i = 0; i < lx->readonly_paths.len; i++)
-		if (make_path_readonly(ctx->plan, ctx->rootfd, i, err) < 0)
+		if (make_path_readonly(lx, v, rootfd, i, err) < 0)
 			return -1;
 	return 0;
 }
 
-static int write_sysctls(struct ct_step_ctx *ctx, struct ct_error *err)
+static int write_sysctls(const struct oci_linux *lx, const struct ct_procfs *procfs,
+			 struct ct_error *err)
 {
-	struct ct_init_plan *plan = ctx->plan;
-	const struct oci_linux *lx = &plan->config->linux_;
 	for (size_t i = 0; i < lx->sysctl.len; i++) {
 		const struct oci_kv *kv = &lx->sysctl.items[i];
 		char path[PATH_MAX];
 		if (ct_sysctl_path(kv->key, path, sizeof(path)) < 0)
 			return ct_error_plain(err, ENAMETOOLONG, "set sysctl %s: name too long",
 					      kv->key);
-		if (ct_procfs_write(&plan->procfs, path, kv->value, err) < 0)
+		if (ct_procfs_write(procfs, path, kv->value, err) < 0)
 			return ct_error_prefix(err, "set sysctl %s=%s", kv->key, kv->value);
 	}
 	return 0;
@@ -367,9 +364,8 @@ static int write_sysctls(struct ct_step_ctx *ctx, struct ct_error *err)
 /* A new mount namespace: slave by default (runc's choice): host mounts may appear, ours
  * never leak out; rootfsPropagation "rprivate" cuts the namespace off from the host
  * altogether. */
-static int cut_propagation(const struct ct_init_plan *plan, struct ct_error *err)
+static int cut_propagation(const struct oci_linux *lx, struct ct_error *err)
 {
-	const struct oci_linux *lx = &plan->config->linux_;
 	unsigned long host_side =
 		lx->has_rootfs_propagation && lx->rootfs_propagation == OCI_PROP_RPRIVATE
 			? MS_PRIVATE
@@ -385,14 +381,14 @@ static int cut_propagation(const struct ct_init_plan *plan, struct ct_error *err
  * all of it slave, and the rootfs's parent private): the bind alone is made private, so
  * that nothing mounted in it reaches the namespace's peers, and delete detaches it
  * (libct/state/shared_root.h). */
-static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
+static int prepare_root(const struct ct_plan_rootfs *fs, bool new_mount_ns, struct ct_error *err)
 {
-	if (plan->new_mount_ns && cut_propagation(plan, err) < 0)
+	if (new_mount_ns && cut_propagation(fs->lx, err) < 0)
 		return -1;
-	const char *rootfs = plan->opts->rootfs;
+	const char *rootfs = fs->path;
 	if (mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return ct_error_sys(err, errno, "bind rootfs \"%s\" onto itself", rootfs);
-	if (!plan->new_mount_ns && mount(NULL, rootfs, NULL, MS_PRIVATE | MS_REC, NULL) < 0) {
+	if (!new_mount_ns && mount(NULL, rootfs, NULL, MS_PRIVATE | MS_REC, NULL) < 0) {
 		int saved = errno;
 		umount2(rootfs, MNT_DETACH);
 		return ct_error_sys(err, saved, "make the bind of rootfs \"%s\" private", rootfs);
@@ -404,38 +400,38 @@ static int prepare_root(const struct ct_init_plan *plan, struct ct_error *err)
 	return fd;
 }
 
-static int finish_root(struct ct_init_plan *plan, int rootfd, struct ct_error *err)
+static int finish_root(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v, int rootfd,
+		       struct ct_error *err)
 {
-	const struct oci_config *c = plan->config;
+	const struct oci_linux *lx = fs->lx;
 	static const unsigned long propagation[] = {MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE,
 						    MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE};
 	/* "/" alone, the r forms too: a recursive change would undo the mounts' own
 	 * propagation (the mounts were made under the recursive slave or private of
 	 * prepare_root, so they are already cut off from the host's) */
-	if (c->linux_.has_rootfs_propagation &&
-	    mount(NULL, "/", NULL, propagation[c->linux_.rootfs_propagation], NULL) < 0)
+	if (lx->has_rootfs_propagation &&
+	    mount(NULL, "/", NULL, propagation[lx->rootfs_propagation], NULL) < 0)
 		return ct_error_sys(err, errno, "set rootfs propagation \"%s\"",
-				    oci_propagation_names[c->linux_.rootfs_propagation]);
-	if (!c->root.readonly)
+				    oci_propagation_names[lx->rootfs_propagation]);
+	if (!fs->readonly)
 		return 0;
 	if (ct_mount_fd_set_readonly(rootfd, false, err) < 0)
 		return ct_error_prefix(err, "make the root read-only");
-	uint64_t *id = ct_expect_id(plan, plan->expect_root);
+	uint64_t *id = ct_expect_id(v, v->expect_root);
 	return id ? ct_fd_mount_id(rootfd, false, id, err) : 0;
 }
 
 /* The config's mounts in order, then the /dev nodes, every path resolved in the rootfs. */
-static int mount_all(struct ct_step_ctx *ctx, struct ct_error *err)
+static int mount_all(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v, int rootfd,
+		     struct ct_error *err)
 {
-	struct ct_init_plan *plan = ctx->plan;
-	int rootfd = ctx->rootfd;
 	struct ct_mountpoints mp;
 	ct_mountpoints_init(&mp, rootfd);
 	int rc = 0;
-	for (size_t i = 0; i < plan->n_mounts && rc == 0; i++)
-		rc = mount_planned(plan, &mp, i, err);
+	for (size_t i = 0; i < fs->n_mounts && rc == 0; i++)
+		rc = mount_planned(fs, v, &mp, i, err);
 	if (rc == 0)
-		rc = ct_devices_create(plan, &mp, err);
+		rc = ct_devices_create(fs, v, &mp, err);
 	ct_mountpoints_release(&mp);
 	return rc;
 }
@@ -444,12 +440,11 @@ static int mount_all(struct ct_step_ctx *ctx, struct ct_error *err)
  * init, as root, after the mounts (it may be in one of them) and before the paths are masked
  * or made read-only; 0755 less the caller's umask, resolved in the root like every rootfs
  * path. An exec'd process gets no such help, in runc neither. */
-static int make_cwd(struct ct_step_ctx *ctx, struct ct_error *err)
+static int make_cwd(const char *cwd, int rootfd, struct ct_error *err)
 {
-	const char *cwd = ctx->plan->config->process.cwd;
 	if (strcmp(cwd, "/") == 0) /* the root itself: nothing to make */
 		return 0;
-	_cleanup_close_ int fd = ct_root_mkpath(ctx->rootfd, cwd, CT_MAKE_DIR);
+	_cleanup_close_ int fd = ct_root_mkpath(rootfd, cwd, CT_MAKE_DIR);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "make cwd \"%s\"", cwd);
 	return 0;
@@ -480,10 +475,9 @@ static ssize_t first_under(const oci_strings *paths, const char *top)
 /* A masked or read-only path under /proc or /sys is one of procfs's or sysfs's files only
  * where /proc or /sys is no symlink of the image (see goes_on_exact_dir): refused otherwise.
  * One look at each top, named by the first path under it. */
-static int check_masked_and_readonly(struct ct_step_ctx *ctx, struct ct_error *err)
+static int check_masked_and_readonly(const struct oci_linux *lx, int rootfd, struct ct_error *err)
 {
 	static const char *const tops[] = {"/proc", "/sys"};
-	const struct oci_linux *lx = &ctx->plan->config->linux_;
 	for (size_t t = 0; t < sizeof(tops) / sizeof(tops[0]); t++) {
 		const char *list = "maskedPaths";
 		const oci_strings *paths = &lx->masked_paths;
@@ -493,7 +487,7 @@ static int check_masked_and_readonly(struct ct_step_ctx *ctx, struct ct_error *e
 			paths = &lx->readonly_paths;
 			i = first_under(paths, tops[t]);
 		}
-		if (i >= 0 && !is_exact_dir_or_missing(ctx->rootfd, tops[t]))
+		if (i >= 0 && !is_exact_dir_or_missing(rootfd, tops[t]))
 			return ct_error_plain(
 				err, ELOOP,
 				"config.json: .linux.%s[%zd]: \"%s\": \"%s\" is a symlink or a "
@@ -503,56 +497,100 @@ static int check_masked_and_readonly(struct ct_step_ctx *ctx, struct ct_error *e
 	return 0;
 }
 
-/* The rootfs bound onto itself: the mounts go in that bind, whose fd is ctx->rootfd. */
-static int bind_rootfs(struct ct_step_ctx *ctx, struct ct_error *err)
+/* The rootfs bound onto itself: the mounts go in that bind, whose fd goes to *rootfd. */
+static int bind_rootfs(struct ct_plan_rootfs *fs, bool new_mount_ns, int *rootfd,
+		       struct ct_error *err)
+{
+	/* opened first: a failed set-up in a shared namespace detaches the bind from here */
+	if (!new_mount_ns &&
+	    (fs->caller_root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return ct_error_sys(err, errno, "open /");
+	*rootfd = prepare_root(fs, new_mount_ns, err);
+	if (*rootfd < 0)
+		return -1;
+	fs->bound = true;
+	return 0;
+}
+
+/* The rows: each hands its step the part of the plan (or two) the step works on, and the
+ * rootfs's fd (ctx->rootfd). */
+static int rootfs_bind_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
 	struct ct_init_plan *plan = ctx->plan;
-	/* opened first: a failed set-up in a shared namespace detaches the bind from here */
-	if (!plan->new_mount_ns &&
-	    (plan->caller_root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return ct_error_sys(err, errno, "open /");
-	ctx->rootfd = prepare_root(plan, err);
-	if (ctx->rootfd < 0)
+	if (bind_rootfs(&plan->rootfs, plan->ns.new_mount_ns, &ctx->rootfd, err) < 0)
 		return -1;
-	plan->rootfs_bound = true;
 	/* Before any mount of the config: the image has no say in it. The rootfs path is the
 	 * bundle's, and our mounts do not propagate out of this namespace any more. */
 	if (plan->writes_proc)
-		ct_procfs_open(&plan->procfs, plan->opts->rootfs);
+		ct_procfs_open(&plan->procfs, plan->rootfs.path);
 	return 0;
+}
+
+static int mounts_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return mount_all(&ctx->plan->rootfs, &ctx->plan->verify, ctx->rootfd, err);
+}
+
+static int pivot_root_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return enter_rootfs(&ctx->plan->rootfs, ctx->plan->ns.new_mount_ns, ctx->rootfd, err);
+}
+
+static int sysctls_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return write_sysctls(ctx->plan->rootfs.lx, &ctx->plan->procfs, err);
+}
+
+static int check_paths_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return check_masked_and_readonly(ctx->plan->rootfs.lx, ctx->rootfd, err);
+}
+
+static int make_cwd_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return make_cwd(ctx->plan->process.p->cwd, ctx->rootfd, err);
+}
+
+static int masks_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return mask_paths(ctx->plan->rootfs.lx, &ctx->plan->verify, ctx->rootfd, err);
+}
+
+static int readonly_paths_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return make_paths_readonly(ctx->plan->rootfs.lx, &ctx->plan->verify, ctx->rootfd, err);
 }
 
 /* The last rootfs step: the root's own propagation and read-only flag; its fd is done
  * with. */
-static int finish_rootfs(struct ct_step_ctx *ctx, struct ct_error *err)
+static int finish_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	int rc = finish_root(ctx->plan, ctx->rootfd, err);
+	int rc = finish_root(&ctx->plan->rootfs, &ctx->plan->verify, ctx->rootfd, err);
 	ct_step_ctx_release(ctx);
 	return rc;
 }
 
-const struct ct_step ct_rootfs_bind = {"rootfs-bind", bind_rootfs};
-const struct ct_step ct_rootfs_mounts = {"mounts", mount_all};
-const struct ct_step ct_rootfs_pivot_root = {"pivot-root", enter_rootfs};
+const struct ct_step ct_rootfs_bind = {"rootfs-bind", rootfs_bind_row};
+const struct ct_step ct_rootfs_mounts = {"mounts", mounts_row};
+const struct ct_step ct_rootfs_pivot_root = {"pivot-root", pivot_root_row};
 /* after pivot_root, rootfd is the new root itself: pivot_root and MS_MOVE move the mount
  * it is on */
-const struct ct_step ct_rootfs_sysctls = {"sysctls", write_sysctls};
-const struct ct_step ct_rootfs_check_paths = {"check-masked-paths", check_masked_and_readonly};
-const struct ct_step ct_rootfs_cwd = {"make-cwd", make_cwd};
-const struct ct_step ct_rootfs_masks = {"masked-paths", mask_paths};
-const struct ct_step ct_rootfs_readonly_paths = {"readonly-paths", make_paths_readonly};
-const struct ct_step ct_rootfs_finish = {"root-propagation", finish_rootfs};
+const struct ct_step ct_rootfs_sysctls = {"sysctls", sysctls_row};
+const struct ct_step ct_rootfs_check_paths = {"check-masked-paths", check_paths_row};
+const struct ct_step ct_rootfs_cwd = {"make-cwd", make_cwd_row};
+const struct ct_step ct_rootfs_masks = {"masked-paths", masks_row};
+const struct ct_step ct_rootfs_readonly_paths = {"readonly-paths", readonly_paths_row};
+const struct ct_step ct_rootfs_finish = {"root-propagation", finish_row};
 
-void ct_rootfs_undo_shared(struct ct_init_plan *plan)
+void ct_rootfs_undo_shared(struct ct_plan_rootfs *fs, bool new_mount_ns)
 {
-	if (plan->rootfs_bound && !plan->new_mount_ns && plan->caller_root >= 0 &&
-	    fchdir(plan->caller_root) == 0)
-		umount2(plan->opts->rootfs + 1, MNT_DETACH); /* relative to the caller's root */
-	ct_rootfs_set_up(plan);
+	if (fs->bound && !new_mount_ns && fs->caller_root >= 0 && fchdir(fs->caller_root) == 0)
+		umount2(fs->path + 1, MNT_DETACH); /* relative to the caller's root */
+	ct_rootfs_set_up(fs);
 }
 
-void ct_rootfs_set_up(struct ct_init_plan *plan)
+void ct_rootfs_set_up(struct ct_plan_rootfs *fs)
 {
-	ct_close_now(&plan->caller_root);
-	plan->rootfs_bound = false;
+	ct_close_now(&fs->caller_root);
+	fs->bound = false;
 }

@@ -25,8 +25,8 @@ extern const struct ct_step ct_rootfs_sysctls, ct_rootfs_check_paths, ct_rootfs_
 	ct_rootfs_masks, ct_rootfs_readonly_paths, ct_rootfs_finish;
 /* After a failed set-up (or a failure after it, before READY) in a shared mount namespace:
  * the rootfs's bind, with every mount made in it, detached from the namespace. */
-void ct_rootfs_undo_shared(struct ct_init_plan *plan);
+void ct_rootfs_undo_shared(struct ct_plan_rootfs *fs, bool new_mount_ns);
 /* READY: the bind is the container's now, detached by delete (libct/state/shared_root.h). */
-void ct_rootfs_set_up(struct ct_init_plan *plan);
+void ct_rootfs_set_up(struct ct_plan_rootfs *fs);
 
 #endif

@@ -1,10 +1,26 @@
 #include "libct/child/steps.h"
 
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 void ct_step_ctx_init(struct ct_step_ctx *ctx, struct ct_init_plan *plan, const char *who)
 {
 	*ctx = (struct ct_step_ctx){.plan = plan, .who = who, .rootfd = -1};
+}
+
+static void trace_step(struct ct_step_ctx *ctx, const char *name)
+{
+	char *names = ctx->trace->names;
+	size_t n = strlen(names);
+	snprintf(names + n, sizeof(ctx->trace->names) - n, "%s%s", n ? " " : "", name);
+}
+
+void ct_step_trace_start(struct ct_step_ctx *ctx, struct ct_step_trace *t)
+{
+	t->names[0] = '\0';
+	ctx->trace = t;
+	ctx->log = trace_step;
 }
 
 int ct_steps_run(const struct ct_step *const *steps, size_t n, struct ct_step_ctx *ctx,

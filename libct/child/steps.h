@@ -23,9 +23,18 @@ struct ct_step_ctx {
 	void *caller;	    /* the caller's own state, for its own rows (exec's join) */
 	/* Called with each step's name before it runs; NULL: no log. */
 	void (*log)(struct ct_step_ctx *ctx, const char *name);
+	struct ct_step_trace *trace; /* ct_step_trace_start's */
 };
 
-/* A row: a step to run, or a group of rows that two tables share (run NULL). */
+/* --debug: the names of the steps that ran, in order, space-separated, for the note the
+ * child sends with READY (libct/plan/sync.h). */
+struct ct_step_trace {
+	char names[CT_ERROR_MSG_MAX / 2];
+};
+
+/* A row: a step to run, or a group of rows that two tables share (run NULL). A row's run
+ * hands its step only the part of the plan (or two) the step works on (struct
+ * ct_init_plan's parts, libct/plan/plan.h), so a step's signature says what it can touch. */
 struct ct_step {
 	const char *name;
 	int (*run)(struct ct_step_ctx *ctx, struct ct_error *err);
@@ -41,6 +50,9 @@ struct ct_step {
 
 /* A context for plan with nothing made yet. */
 void ct_step_ctx_init(struct ct_step_ctx *ctx, struct ct_init_plan *plan, const char *who);
+
+/* Records the name of each step ctx runs from now on into t (through ctx->log). */
+void ct_step_trace_start(struct ct_step_ctx *ctx, struct ct_step_trace *t);
 
 /* Runs steps[0..n) in order, a group's rows in its place; the first that fails stops the
  * run, its error prefixed with "<who> step <name>: ". Returns 0 or -1. */

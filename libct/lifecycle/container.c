@@ -548,7 +548,7 @@ int ct_container_start_fifo(struct ct_container *c, struct ct_error *err)
 		return -1;
 	if (msg.type == CT_SYNC_ERROR) {
 		c->start_refused = true;
-		return ct_error_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 	}
 	if (msg.type != CT_SYNC_STARTED)
 		return ct_error_plain(err, ECHILD, "container \"%s\": init exited before start",

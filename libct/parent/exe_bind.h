@@ -14,7 +14,8 @@ int ct_exe_detached_bind(int self, struct ct_error *err);
 /* The kept view of the file open at self: dir/exe-<dev>-<ino>, a read-only bind of that file
  * attached there in ctrun's mount namespace, made by the first command that needs it (one
  * maker at a time: the directory is locked) and used by every later one; opened O_RDONLY
- * once it is checked to be that file on a read-only mount. Making it unmounts and removes
+ * once it is checked to be that file on a read-only mount (ct_exe_state_of: the caller
+ * need not check it again). Making it unmounts and removes
  * the views of binaries deleted since (an upgrade, a test's copy). dir is made 0700 when
  * missing and used only when trusted (libct/fs/trusted_dir.h). -1 with err set when it
  * cannot be had. */

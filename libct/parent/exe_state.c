@@ -27,10 +27,10 @@ static bool sealed_memfd(int fd)
  * the host picks such a file: no container can hand it one. */
 enum ct_exe_state ct_exe_state_of(int fd)
 {
-	if (sealed_memfd(fd))
-		return CT_EXE_SEALED_MEMFD;
+	/* the mount first: a view is what ctrun runs from on the way into a container, and a
+	 * memfd's internal mount is never read-only */
 	struct statfs sfs;
-	if (fstatfs(fd, &sfs) < 0 || !(sfs.f_flags & ST_RDONLY))
-		return CT_EXE_WRITABLE;
-	return CT_EXE_READ_ONLY_MOUNT;
+	if (fstatfs(fd, &sfs) == 0 && (sfs.f_flags & ST_RDONLY))
+		return CT_EXE_READ_ONLY_MOUNT;
+	return sealed_memfd(fd) ? CT_EXE_SEALED_MEMFD : CT_EXE_WRITABLE;
 }

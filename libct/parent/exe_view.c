@@ -79,15 +79,23 @@ static int sealed_copy(int self, struct ct_error *err)
 	return steal_fd(&fd);
 }
 
-/* Executes the view fd when it is safe (so the re-executed ctrun finds it so, and never
- * loops); returns only on failure, err set (as it is already when fd is -1). */
+/* A view the caller made: fd when the file is one no container can write, else -1 with
+ * err set. The kept view needs none: ct_exe_kept_bind proved it so when it opened it. */
+static int proven(int fd, struct ct_error *err)
+{
+	if (fd < 0 || ct_exe_state_of(fd) != CT_EXE_WRITABLE)
+		return fd;
+	close(fd);
+	return ct_error_plain(err, 0, "the view of ctrun's binary is writable");
+}
+
+/* Executes the proven view fd (so the re-executed ctrun finds it safe, and never loops);
+ * returns only on failure, err set (as it is already when fd is -1). */
 static void exec_view(int fd, char *const argv[], char *const envp[], struct ct_error *err)
 {
 	if (fd < 0)
 		return;
-	if (ct_exe_state_of(fd) == CT_EXE_WRITABLE)
-		ct_error_plain(err, 0, "the view of ctrun's binary is writable");
-	else if (ct_execveat(fd, "", argv, envp, AT_EMPTY_PATH) < 0)
+	if (ct_execveat(fd, "", argv, envp, AT_EMPTY_PATH) < 0)
 		ct_error_sys(err, errno, "execute the view of ctrun's binary");
 	close(fd);
 }
@@ -104,10 +112,10 @@ int ct_exe_protect(char *const argv[], char *const envp[], const char *kept_dir,
 	if (kept_dir)
 		exec_view(ct_exe_kept_bind(kept_dir, self, &kept), argv, envp, &kept);
 	/* No cache directory, a read-only one: the view made for this command alone. */
-	exec_view(ct_exe_detached_bind(self, &detached), argv, envp, &detached);
+	exec_view(proven(ct_exe_detached_bind(self, &detached), &detached), argv, envp, &detached);
 	/* No mount API (before Linux 5.2, or a seccomp profile), no CAP_SYS_ADMIN (rootless), a
 	 * binary without a directory entry: the copy. */
-	exec_view(sealed_copy(self, err), argv, envp, err);
+	exec_view(proven(sealed_copy(self, err), err), argv, envp, err);
 	return ct_error_prefix(err, "no read-only view of ctrun's binary (kept: %s; detached: %s)",
 			       kept.msg, detached.msg);
 }

@@ -163,8 +163,8 @@ static int check_setgroups(const struct ct_exec_target *t, struct ct_init_plan *
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || read(fd, text, sizeof(text) - 1) < 0)
 		return ct_error_sys(err, errno, "read \"%s\"", path);
-	plan->setgroups_denied = strncmp(text, "deny", 4) == 0;
-	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
+	plan->ns.setgroups_denied = strncmp(text, "deny", 4) == 0;
+	if (plan->ns.setgroups_denied && plan->config->process.user.additional_gids.len)
 		return ct_error_plain(err, EPERM,
 				      "%s.user.additionalGids: the container's user namespace "
 				      "denies setgroups",
@@ -186,30 +186,31 @@ struct exec_child {
 };
 
 /* A joiner joined the user namespace (and the rest) for the child: once it is mapped. */
-static int wait_for_joiner(struct ct_step_ctx *ctx, struct ct_error *err)
+static int wait_for_joiner(const struct exec_join *j, const struct ct_plan_sync *sync,
+			   struct ct_error *err)
 {
-	const struct exec_child *c = ctx->caller;
-	if (!c->join->via_joiner)
+	if (!j->via_joiner)
 		return 0;
-	return ct_sync_expect(ctx->plan->sync_fd, CT_SYNC_USERNS_READY, "the exec'd process", err);
+	return ct_sync_expect(sync->fd, CT_SYNC_USERNS_READY, "the exec'd process", err);
 }
 
-static int wait_for_cgroup(struct ct_step_ctx *ctx, struct ct_error *err)
+static int wait_for_cgroup(const struct ct_plan_cgroup *cgroup, const struct ct_plan_sync *sync,
+			   struct ct_error *err)
 {
-	if (!ctx->plan->opts->cgroup)
+	if (!cgroup->cg)
 		return 0;
-	return ct_sync_expect(ctx->plan->sync_fd, CT_SYNC_CGROUP_READY, "the cgroup", err);
+	return ct_sync_expect(sync->fd, CT_SYNC_CGROUP_READY, "the cgroup", err);
 }
 
 /* The container's namespaces and root; then, through a procfs of our own in its pid
  * namespace (libct/fs/procfs.h), what the process writes to /proc. */
-static int enter_container(struct ct_step_ctx *ctx, struct ct_error *err)
+static int enter_container(const struct exec_child *c, const struct oci_process *p,
+			   struct ct_procfs *procfs, struct ct_error *err)
 {
-	const struct exec_child *c = ctx->caller;
 	if (join_container(c->target, c->join, err) < 0)
 		return -1;
-	if (ct_process_writes_proc(&ctx->plan->config->process))
-		ct_procfs_open(&ctx->plan->procfs, NULL);
+	if (ct_process_writes_proc(p))
+		ct_procfs_open(procfs, NULL);
 	exec_join_close(c->join);
 	if (c->target->pidfd >= 0)
 		close(c->target->pidfd);
@@ -217,67 +218,109 @@ static int enter_container(struct ct_step_ctx *ctx, struct ct_error *err)
 }
 
 /* config.md: final once the process is in the container's cgroup */
-static int set_final_affinity(struct ct_step_ctx *ctx, struct ct_error *err)
+static int set_final_affinity(const struct ct_sched_plan *s, struct ct_error *err)
 {
-	const struct ct_sched_plan *s = &ctx->plan->sched;
 	return set_affinity(s->has_final_cpus, &s->final_cpus, "final", err);
+}
+
+/* The rows: each hands its step the part of the plan (or two) the step works on, and
+ * exec's own state (ctx->caller). */
+static int joiner_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	const struct exec_child *c = ctx->caller;
+	return wait_for_joiner(c->join, &ctx->plan->sync, err);
+}
+
+static int cgroup_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return wait_for_cgroup(&ctx->plan->cgroup, &ctx->plan->sync, err);
+}
+
+static int enter_container_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return enter_container(ctx->caller, ctx->plan->process.p, &ctx->plan->procfs, err);
+}
+
+static int final_affinity_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	return set_final_affinity(&ctx->plan->process.sched, err);
 }
 
 /* exec's subset of the init's rows (libct/child/init.c), after its own. */
 static const struct ct_step *const exec_steps[] = {
-	&(const struct ct_step){"joiner", wait_for_joiner},
-	&(const struct ct_step){"cgroup", wait_for_cgroup},
-	&(const struct ct_step){"enter-container", enter_container},
-	&(const struct ct_step){"final-affinity", set_final_affinity},
+	&(const struct ct_step){"joiner", joiner_row},
+	&(const struct ct_step){"cgroup", cgroup_row},
+	&(const struct ct_step){"enter-container", enter_container_row},
+	&(const struct ct_step){"final-affinity", final_affinity_row},
 	&ct_process_keyring,
 	&ct_process_early,
 	&ct_process_late,
 };
+
+/* --debug: the steps that ran, as the init names its own, in READY's note for the log. */
+static int send_steps(const struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	if (!ctx->trace)
+		return 0;
+	char note[CT_ERROR_MSG_MAX];
+	snprintf(note, sizeof(note), "exec steps: %s", ctx->trace->names);
+	return ct_sync_send_ready(ctx->plan->sync.fd, note, err);
+}
 
 __attribute__((noreturn)) static void run_child(struct ct_init_plan *plan,
 						const struct ct_exec_target *t, struct exec_join *j)
 {
 	struct ct_error err = {0};
 	struct exec_child child = {t, j};
+	struct ct_step_trace trace;
 	struct ct_step_ctx ctx;
 	ct_step_ctx_init(&ctx, plan, "exec");
 	ctx.caller = &child;
+	if (plan->opts->log_steps)
+		ct_step_trace_start(&ctx, &trace);
 	/* Until the execve this is ctrun's image in the container's pid namespace: not
 	 * dumpable, so no process there may open our /proc/PID/exe or fds (CVE-2019-5736). */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (ct_steps_run(exec_steps, sizeof(exec_steps) / sizeof(exec_steps[0]), &ctx, &err) < 0) {
 		ct_sync_send_error_typed(
-			plan->sync_fd, ctx.exec_failed ? CT_SYNC_EXEC_ERROR : CT_SYNC_ERROR, &err);
+			plan->sync.fd, ctx.exec_failed ? CT_SYNC_EXEC_ERROR : CT_SYNC_ERROR, &err);
 		_exit(1);
 	}
+	if (send_steps(&ctx, &err) < 0)
+		_exit(1);
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
-	int status = ct_process_exec(plan, ctx.exe, &err);
-	if (ct_sync_send_error_typed(plan->sync_fd, status < 0 ? CT_SYNC_ERROR : CT_SYNC_EXEC_ERROR,
+	int status = ct_process_exec(&plan->process, plan->sync.fd, ctx.exe, &err);
+	if (ct_sync_send_error_typed(plan->sync.fd, status < 0 ? CT_SYNC_ERROR : CT_SYNC_EXEC_ERROR,
 				     &err) < 0)
 		fprintf(stderr, "ctrun: %s\n", err.msg);
 	_exit(status < 0 ? 126 : status);
 }
 
 /* Waits for the child's execve (EOF on the close-on-exec socket), passing on what it sends
- * before: the terminal's master, a seccomp notify fd. */
+ * before: the terminal's master, a seccomp notify fd, under --debug the steps it ran. */
 static int wait_for_exec(const struct ct_spawn_opts *o, int sock, struct ct_exec_proc *out,
 			 struct ct_error *err)
 {
 	struct ct_sync_msg msg;
 	struct ct_sync_phase_state phase;
-	_cleanup_close_ int fd = -1; /* none is expected */
 	ct_sync_phase_enter(&phase, CT_SYNC_PHASE_EXEC);
-	if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &phase, &msg, &fd, err) < 0)
-		return -1;
+	do {
+		_cleanup_close_ int fd = -1; /* none is expected */
+		if (ct_spawn_next_msg(o, sock, out->pid, &out->pty_master, &phase, &msg, &fd, err) <
+		    0)
+			return -1;
+		if (msg.type == CT_SYNC_READY && o->notice)
+			o->notice(msg.note.text);
+	} while (msg.type == CT_SYNC_READY);
 	switch (msg.type) {
 	case CT_SYNC_EOF:
 		return 0;
 	case CT_SYNC_EXEC_ERROR:
-		out->fail_status = ct_process_exec_status(msg.errnum);
+		out->fail_status = ct_process_exec_status(msg.error.errnum);
 		/* fall through */
 	case CT_SYNC_ERROR:
-		return ct_error_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 	default:
 		return ct_error_plain(err, EPROTO, "sync message %s not handled",
 				      ct_sync_name(msg.type));
@@ -318,7 +361,7 @@ run_joiner(struct ct_init_plan *plan, const struct ct_exec_target *t, struct exe
 	struct ct_error err = {0};
 	struct child_args a = {plan, t, j};
 	bool joined = join_flags(t, j, j->child_flags | j->parent_flags, &err) == 0;
-	ct_joiner_finish(plan->sync_fd, joined, 0, plan->cgroup_fd, run_child_of_joiner, &a,
+	ct_joiner_finish(plan->sync.fd, joined, 0, plan->cgroup.fd, run_child_of_joiner, &a,
 			 "the exec'd process", &err);
 }
 
@@ -328,11 +371,11 @@ static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 		       struct ct_error *err)
 {
 	pid_t pid = j->via_joiner ? fork()
-				  : ct_clone_pidfd_into(0, plan->cgroup_fd, &out->pidfd,
+				  : ct_clone_pidfd_into(0, plan->cgroup.fd, &out->pidfd,
 							&out->method, &out->born_in_cgroup);
 	if (pid == 0) {
 		ct_close_now(&sync[0]);
-		plan->sync_fd = sync[1];
+		plan->sync.fd = sync[1];
 		if (j->via_joiner)
 			run_joiner(plan, t, j);
 		run_child(plan, t, j);
@@ -399,7 +442,8 @@ int ct_exec_spawn(const struct ct_spawn_opts *o, const struct ct_exec_target *t,
 	if (j.via_joiner)
 		ct_plan_enters_user_ns(&plan);
 	/* config.md: initial before the process joins the container's cgroup; inherited */
-	if (set_affinity(plan.sched.has_initial_cpus, &plan.sched.initial_cpus, "initial", err) < 0)
+	if (set_affinity(plan.process.sched.has_initial_cpus, &plan.process.sched.initial_cpus,
+			 "initial", err) < 0)
 		goto out;
 	if (spawn_child(&plan, t, &j, out, err) < 0) {
 		ct_exec_proc_kill(out);

@@ -19,6 +19,7 @@
  *                                                    user, caps, cwd inside the root, fds
  *        <------------------- PTY_MASTER (+fd)       (only with process.terminal)
  *        <------------------- SECCOMP_FD (+fd)       (only with SCMP_ACT_NOTIFY)
+ *        <------------------- READY {steps}          (only under --debug: logged)
  *        <------------------- EOF                    execve: the close-on-exec socket closes
  *   any step failing: <------ ERROR / EXEC_ERROR {errno, text}; _exit
  *

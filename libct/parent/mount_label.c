@@ -17,8 +17,8 @@ bool ct_mount_takes_label(const struct ct_planned_mount *m)
 
 int ct_mount_label_apply(struct ct_init_plan *plan, const char *label)
 {
-	for (size_t i = 0; i < plan->n_mounts; i++) {
-		struct ct_planned_mount *m = &plan->mounts[i];
+	for (size_t i = 0; i < plan->rootfs.n_mounts; i++) {
+		struct ct_planned_mount *m = &plan->rootfs.mounts[i];
 		if (!ct_mount_takes_label(m))
 			continue;
 		char *data;

@@ -43,7 +43,7 @@ static void allow_source_flags(const char *source, struct ct_mount_expect *e)
 
 static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_mount_expect *e)
 {
-	const struct ct_planned_mount *m = &plan->mounts[i];
+	const struct ct_planned_mount *m = &plan->rootfs.mounts[i];
 	e->mount = i;
 	e->path = m->destination;
 	expect_flags(e, &m->flags);
@@ -52,13 +52,13 @@ static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_
 		/* without options a bind keeps its source's flags: nothing to ask */
 		if (!m->flags.flags)
 			e->attr_set = e->attr_clear = 0;
-		if (plan->userns)
+		if (plan->ns.userns)
 			allow_source_flags(m->bind_source, e);
 		/* its device comes from the child, which stats the source as it binds it
 		 * (ct_expect_bind_source): only then is a source covered by an earlier
 		 * mount seen as it really is */
 	} else if (m->is_cgroup) {
-		bool v1 = !plan->cgroup2_host && strcmp(m->type, "cgroup2") != 0;
+		bool v1 = !plan->rootfs.cgroup2_host && strcmp(m->type, "cgroup2") != 0;
 		e->fstype = v1 ? "tmpfs" : "cgroup2";
 	} else {
 		e->fstype = m->type;
@@ -68,12 +68,12 @@ static void expect_planned(const struct ct_init_plan *plan, size_t i, struct ct_
 
 static void expect_hierarchies(const struct ct_init_plan *plan, size_t i, struct ct_mount_expect *e)
 {
-	const struct ct_planned_mount *m = &plan->mounts[i];
-	for (size_t h = 0; h <= plan->n_cgroup_v1; h++, e++) {
-		bool unified = h == plan->n_cgroup_v1;
-		if (unified && !plan->have_cgroup2_unified)
+	const struct ct_planned_mount *m = &plan->rootfs.mounts[i];
+	for (size_t h = 0; h <= plan->rootfs.n_cgroup_v1; h++, e++) {
+		bool unified = h == plan->rootfs.n_cgroup_v1;
+		if (unified && !plan->rootfs.have_cgroup2_unified)
 			break;
-		const char *dir = unified ? "unified" : plan->cgroup_v1[h].dir;
+		const char *dir = unified ? "unified" : plan->rootfs.cgroup_v1[h].dir;
 		size_t n = ct_buf_put(e->own_path, sizeof(e->own_path), 0, m->destination);
 		n = ct_buf_put(e->own_path, sizeof(e->own_path), n, "/");
 		ct_buf_put(e->own_path, sizeof(e->own_path), n, dir);
@@ -86,7 +86,7 @@ static void expect_hierarchies(const struct ct_init_plan *plan, size_t i, struct
 
 static size_t hierarchies_per_mount(const struct ct_init_plan *plan)
 {
-	return plan->n_cgroup_v1 + (plan->have_cgroup2_unified ? 1 : 0);
+	return plan->rootfs.n_cgroup_v1 + (plan->rootfs.have_cgroup2_unified ? 1 : 0);
 }
 
 static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, const char *what)
@@ -103,9 +103,9 @@ static void expect_paths(struct ct_mount_expect *e, const oci_strings *paths, co
  * child (ct_expect_bind_source); not made, nothing to check. */
 static void expect_device_binds(struct ct_init_plan *plan)
 {
-	for (size_t i = 0; i < plan->expect_masked - plan->expect_devices; i++) {
-		struct ct_mount_expect *e = &plan->expect[plan->expect_devices + i];
-		e->path = ct_devices_path(plan, i);
+	for (size_t i = 0; i < plan->verify.expect_masked - plan->verify.expect_devices; i++) {
+		struct ct_mount_expect *e = &plan->verify.expect[plan->verify.expect_devices + i];
+		e->path = ct_devices_path(&plan->rootfs, i);
 		e->what = "device";
 	}
 }
@@ -113,17 +113,18 @@ static void expect_device_binds(struct ct_init_plan *plan)
 /* A "cgroup" mount on a v1 host: a tmpfs with one mount per hierarchy. */
 static bool has_hierarchies(const struct ct_init_plan *plan, size_t i)
 {
-	return plan->mounts[i].is_cgroup && strcmp(plan->expect[i].fstype, "tmpfs") == 0;
+	return plan->rootfs.mounts[i].is_cgroup &&
+	       strcmp(plan->verify.expect[i].fstype, "tmpfs") == 0;
 }
 
 /* When the child makes expectation k: a cgroup v1 hierarchy right after its own "cgroup"
  * mount, though it is listed after all the mounts; everything else in list order. */
 static size_t made_order(const struct ct_init_plan *plan, size_t k)
 {
-	if (k < plan->n_mounts || k >= plan->expect_devices)
+	if (k < plan->rootfs.n_mounts || k >= plan->verify.expect_devices)
 		return 2 * k;
-	for (size_t i = 0; i < plan->n_mounts; i++) {
-		size_t first = plan->mounts[i].expect_hierarchies;
+	for (size_t i = 0; i < plan->rootfs.n_mounts; i++) {
+		size_t first = plan->rootfs.mounts[i].expect_hierarchies;
 		if (has_hierarchies(plan, i) && k >= first &&
 		    k < first + hierarchies_per_mount(plan))
 			return 2 * i + 1;
@@ -154,16 +155,16 @@ static void shadow_keys_free(struct shadow_key *k, size_t n)
 
 static struct shadow_key *shadow_keys_make(const struct ct_init_plan *plan)
 {
-	struct shadow_key *k = calloc(plan->n_expect, sizeof(*k));
-	for (size_t i = 0; k && i < plan->n_expect; i++) {
+	struct shadow_key *k = calloc(plan->verify.n_expect, sizeof(*k));
+	for (size_t i = 0; k && i < plan->verify.n_expect; i++) {
 		char buf[PATH_MAX];
-		const char *path = plan->expect[i].path;
+		const char *path = plan->verify.expect[i].path;
 		k[i].order = made_order(plan, i);
 		if (!path)
 			continue;
 		k[i].path = ct_mountcheck_normal_path(path, buf, sizeof(buf));
 		if (k[i].path == buf && !(k[i].path = k[i].copy = strdup(buf))) {
-			shadow_keys_free(k, plan->n_expect);
+			shadow_keys_free(k, plan->verify.n_expect);
 			return NULL;
 		}
 	}
@@ -174,13 +175,13 @@ static struct shadow_key *shadow_keys_make(const struct ct_init_plan *plan)
 static int mark_shadowed(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct shadow_key *k = shadow_keys_make(plan);
-	size_t n = plan->n_expect;
+	size_t n = plan->verify.n_expect;
 	if (!k)
 		return ct_error_sys(err, ENOMEM, "plan the mount check");
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n && k[i].path && !plan->expect[i].shadowed; j++)
+		for (size_t j = 0; j < n && k[i].path && !plan->verify.expect[i].shadowed; j++)
 			if (k[j].path && k[j].order > k[i].order)
-				plan->expect[i].shadowed = covers(&k[j], &k[i]);
+				plan->verify.expect[i].shadowed = covers(&k[j], &k[i]);
 	shadow_keys_free(k, n);
 	return 0;
 }
@@ -190,33 +191,35 @@ int ct_mountcheck_plan(struct ct_init_plan *plan, struct ct_error *err)
 	const struct oci_config *c = plan->config;
 	const struct oci_linux *lx = &c->linux_;
 	size_t n_sub = 0;
-	for (size_t i = 0; i < plan->n_mounts; i++)
-		if (plan->mounts[i].is_cgroup && !plan->cgroup2_host)
+	for (size_t i = 0; i < plan->rootfs.n_mounts; i++)
+		if (plan->rootfs.mounts[i].is_cgroup && !plan->rootfs.cgroup2_host)
 			n_sub += hierarchies_per_mount(plan);
-	plan->expect_devices = plan->n_mounts + n_sub;
-	plan->expect_masked = plan->expect_devices + ct_devices_count(plan);
-	plan->expect_readonly = plan->expect_masked + lx->masked_paths.len;
-	plan->expect_console = plan->expect_readonly + lx->readonly_paths.len;
-	plan->expect_root = plan->expect_console + 1;
-	plan->n_expect = plan->expect_root + 1;
-	plan->expect = calloc(plan->n_expect, sizeof(*plan->expect));
-	if (!plan->expect)
+	plan->verify.expect_devices = plan->rootfs.n_mounts + n_sub;
+	plan->verify.expect_masked = plan->verify.expect_devices + ct_devices_count(&plan->rootfs);
+	plan->verify.expect_readonly = plan->verify.expect_masked + lx->masked_paths.len;
+	plan->verify.expect_console = plan->verify.expect_readonly + lx->readonly_paths.len;
+	plan->verify.expect_root = plan->verify.expect_console + 1;
+	plan->verify.n_expect = plan->verify.expect_root + 1;
+	plan->verify.expect = calloc(plan->verify.n_expect, sizeof(*plan->verify.expect));
+	if (!plan->verify.expect)
 		return ct_error_sys(err, ENOMEM, "plan the mount check");
-	size_t sub = plan->n_mounts;
-	for (size_t i = 0; i < plan->n_mounts; i++) {
-		expect_planned(plan, i, &plan->expect[i]);
-		plan->mounts[i].expect_hierarchies = sub;
+	size_t sub = plan->rootfs.n_mounts;
+	for (size_t i = 0; i < plan->rootfs.n_mounts; i++) {
+		expect_planned(plan, i, &plan->verify.expect[i]);
+		plan->rootfs.mounts[i].expect_hierarchies = sub;
 		if (has_hierarchies(plan, i)) {
-			expect_hierarchies(plan, i, &plan->expect[sub]);
+			expect_hierarchies(plan, i, &plan->verify.expect[sub]);
 			sub += hierarchies_per_mount(plan);
 		}
 	}
 	expect_device_binds(plan);
-	expect_paths(&plan->expect[plan->expect_masked], &lx->masked_paths, "masked path");
-	expect_paths(&plan->expect[plan->expect_readonly], &lx->readonly_paths, "read-only path");
-	plan->expect[plan->expect_console].what = "terminal";
-	plan->expect[plan->expect_console].path = "/dev/console";
-	struct ct_mount_expect *root = &plan->expect[plan->expect_root];
+	expect_paths(&plan->verify.expect[plan->verify.expect_masked], &lx->masked_paths,
+		     "masked path");
+	expect_paths(&plan->verify.expect[plan->verify.expect_readonly], &lx->readonly_paths,
+		     "read-only path");
+	plan->verify.expect[plan->verify.expect_console].what = "terminal";
+	plan->verify.expect[plan->verify.expect_console].path = "/dev/console";
+	struct ct_mount_expect *root = &plan->verify.expect[plan->verify.expect_root];
 	root->what = "root";
 	root->path = "/";
 	root->attr_set = c->root.readonly ? MOUNT_ATTR_RDONLY : 0;

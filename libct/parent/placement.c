@@ -13,9 +13,9 @@
 static bool early_netns(const struct ct_init_plan *plan)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	if (!(plan->unshare_flags & CLONE_NEWNET) || plan->userns)
+	if (!(plan->ns.unshare_flags & CLONE_NEWNET) || plan->ns.userns)
 		return false;
-	return !(cg && plan->cgroup_fd >= 0 && !ct_cgroup_late_key(cg));
+	return !(cg && plan->cgroup.fd >= 0 && !ct_cgroup_late_key(cg));
 }
 
 /* A memory limit the set-up's own memory could crowd out (what the late join is for). */
@@ -40,10 +40,10 @@ static void place_memory(const struct ct_init_plan *plan, struct ct_placement *p
 	if (!cg || !ct_cgroup_late_key(cg))
 		return;
 	place->memory_first = !memory_limited(&plan->config->linux_.resources);
-	bool refusable =
-		(plan->seccomp.insns && plan->seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
-		(p->apparmor_profile && *p->apparmor_profile) ||
-		(p->selinux_label && *p->selinux_label);
+	bool refusable = (plan->process.seccomp.insns &&
+			  plan->process.seccomp_point == CT_SECCOMP_BEFORE_IDENTITY) ||
+			 (p->apparmor_profile && *p->apparmor_profile) ||
+			 (p->selinux_label && *p->selinux_label);
 	place->memory_by_parent = refusable && !place->memory_first;
 }
 
@@ -72,7 +72,7 @@ static bool start_early(const struct ct_init_plan *plan, const struct ct_placeme
 	const struct ct_spawn_opts *o = plan->opts;
 	const struct oci_hooks *h = &o->config->hooks;
 	return o->start == CT_START_SYNC && o->start_early && !h->prestart.len &&
-	       !h->create_runtime.len && !place->memory_by_parent && !plan->seccomp.notify;
+	       !h->create_runtime.len && !place->memory_by_parent && !plan->process.seccomp.notify;
 }
 
 void ct_placement_choose(struct ct_init_plan *plan)
@@ -82,16 +82,16 @@ void ct_placement_choose(struct ct_init_plan *plan)
 	/* The root of a new IPC namespace's mqueue belongs to the ids of whoever made it: made
 	 * at clone as the caller (unmapped inside: 65534), so made by the init once it is root
 	 * in the user namespace (/dev/mqueue owned by 0:0, as under crun). */
-	place->late_ipcns = (plan->unshare_flags & CLONE_NEWIPC) && plan->userns;
+	place->late_ipcns = (plan->ns.unshare_flags & CLONE_NEWIPC) && plan->ns.userns;
 	/* made in the cgroup, its root is the container's cgroup, not the runtime's */
-	place->late_cgroupns = plan->opts->cgroup && (plan->unshare_flags & CLONE_NEWCGROUP);
+	place->late_cgroupns = plan->opts->cgroup && (plan->ns.unshare_flags & CLONE_NEWCGROUP);
 	place_memory(plan, place);
 	place->cgroup_rest_after_clone = cgroup_rest_after_clone(plan, place);
 	place->start_early = start_early(plan, place);
 	if (place->early_netns)
-		plan->unshare_flags &= ~(unsigned long)CLONE_NEWNET;
+		plan->ns.unshare_flags &= ~(unsigned long)CLONE_NEWNET;
 	if (place->late_ipcns)
-		plan->unshare_flags &= ~(unsigned long)CLONE_NEWIPC;
+		plan->ns.unshare_flags &= ~(unsigned long)CLONE_NEWIPC;
 	if (place->late_cgroupns)
-		plan->unshare_flags &= ~(unsigned long)CLONE_NEWCGROUP;
+		plan->ns.unshare_flags &= ~(unsigned long)CLONE_NEWCGROUP;
 }

@@ -7,7 +7,7 @@
 #include "libct/plan/plan.h"
 
 /* Fills plan->place and takes the namespaces the init makes itself out of
- * plan->unshare_flags. After the namespaces, the process (seccomp) and plan->cgroup_fd are
+ * plan->ns.unshare_flags. After the namespaces, the process (seccomp) and plan->cgroup.fd are
  * planned, before the cgroup's `tasks` files are opened (they follow the placement). */
 void ct_placement_choose(struct ct_init_plan *plan);
 

@@ -42,8 +42,8 @@ static int make_exec_fifo(const struct ct_spawn_opts *o, struct ct_init_plan *pl
 		return ct_error_sys(err, errno, "create exec fifo");
 	if (fchmodat(o->state_dirfd, CT_EXEC_FIFO_FILE, 0622, 0) < 0)
 		return ct_error_sys(err, errno, "chmod exec fifo");
-	plan->exec_fifo_fd = openat(o->state_dirfd, CT_EXEC_FIFO_FILE, O_PATH | O_CLOEXEC);
-	if (plan->exec_fifo_fd < 0)
+	plan->sync.exec_fifo_fd = openat(o->state_dirfd, CT_EXEC_FIFO_FILE, O_PATH | O_CLOEXEC);
+	if (plan->sync.exec_fifo_fd < 0)
 		return ct_error_sys(err, errno, "open exec fifo");
 	return 0;
 }
@@ -72,13 +72,14 @@ static int write_time_offsets(const struct oci_time_offsets *t, struct ct_error 
 static int enter_parent_namespaces(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const struct oci_linux *lx = &plan->config->linux_;
-	if (plan->join_fds[OCI_NS_PID] >= 0 && setns(plan->join_fds[OCI_NS_PID], CLONE_NEWPID) < 0)
+	if (plan->ns.join_fds[OCI_NS_PID] >= 0 &&
+	    setns(plan->ns.join_fds[OCI_NS_PID], CLONE_NEWPID) < 0)
 		return ct_error_sys(err, errno, "join pid namespace");
-	if (plan->join_fds[OCI_NS_TIME] >= 0 &&
-	    setns(plan->join_fds[OCI_NS_TIME], CLONE_NEWTIME) < 0)
+	if (plan->ns.join_fds[OCI_NS_TIME] >= 0 &&
+	    setns(plan->ns.join_fds[OCI_NS_TIME], CLONE_NEWTIME) < 0)
 		return ct_error_sys(err, errno, "join time namespace");
-	if (plan->unshare_flags & CLONE_NEWTIME) {
-		plan->unshare_flags &= ~(unsigned long)CLONE_NEWTIME;
+	if (plan->ns.unshare_flags & CLONE_NEWTIME) {
+		plan->ns.unshare_flags &= ~(unsigned long)CLONE_NEWTIME;
 		if (unshare(CLONE_NEWTIME) < 0)
 			return ct_error_sys(err, errno, "create time namespace");
 		if (lx->has_time_offsets && write_time_offsets(&lx->time_offsets, err) < 0)
@@ -131,9 +132,7 @@ static int take_fd(const struct ct_spawn_opts *o, pid_t pid, const struct ct_syn
 		   int *pty_master, struct ct_error *err)
 {
 	switch (msg->type) {
-	case CT_SYNC_PTY_MASTER:
-		if (*fd < 0)
-			return ct_error_plain(err, EPROTO, "pty message without a descriptor");
+	case CT_SYNC_PTY_MASTER: /* its fd: the decoder checked it came */
 		ct_fd_replace(pty_master, steal_fd(fd));
 		return 1;
 	case CT_SYNC_SECCOMP_FD:
@@ -197,12 +196,9 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			return -1;
 		switch (msg.type) {
 		case CT_SYNC_READY:
-			snprintf(out->note, sizeof(out->note), "%s", msg.text);
+			snprintf(out->note, sizeof(out->note), "%s", msg.note.text);
 			return 0;
 		case CT_SYNC_ROOT_BIND:
-			if (fd < 0)
-				return ct_error_plain(err, EPROTO,
-						      "ROOT_BIND without a descriptor");
 			ct_fd_replace(&out->shared_root, steal_fd(&fd));
 			break;
 		case CT_SYNC_CREATE_HOOKS:
@@ -210,7 +206,7 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 				return -1;
 			break;
 		case CT_SYNC_ERROR:
-			return ct_error_plain(err, msg.errnum, "%s", msg.text);
+			return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 		case CT_SYNC_EOF:
 			return init_vanished(out, err);
 		default:
@@ -226,11 +222,11 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 static int release_user_namespace(const struct ct_init_plan *plan, const struct ct_spawned *out,
 				  struct ct_error *err)
 {
-	if (!plan->userns)
+	if (!plan->ns.userns)
 		return 0;
-	if (plan->uid_map &&
-	    (ct_idmap_write_with(out->pid, false, plan->uid_writer, plan->uid_map, err) < 0 ||
-	     ct_idmap_write_with(out->pid, true, plan->gid_writer, plan->gid_map, err) < 0))
+	if (plan->ns.uid_map &&
+	    (ct_idmap_write_with(out->pid, false, plan->ns.uid_writer, plan->ns.uid_map, err) < 0 ||
+	     ct_idmap_write_with(out->pid, true, plan->ns.gid_writer, plan->ns.gid_map, err) < 0))
 		return -1;
 	return ct_sync_send_userns_ready(out->sync_fd, err);
 }
@@ -242,12 +238,12 @@ static int join_early(struct ct_init_plan *plan, struct ct_error *err)
 {
 	const unsigned long early =
 		CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
-	return ct_ns_join_each(plan->join_fds, early, true, err);
+	return ct_ns_join_each(plan->ns.join_fds, early, true, err);
 }
 
 /* The namespaces the init makes belong to the user namespace it is made in: the joiner
  * enters the namespaces to join, then clones the init as ctrun's own child (CLONE_PARENT),
- * hands over its pidfd and exits (libct/plan/sync.h). The init waits for the parent first. */
+ * hands over its pidfd and exits (spawn.h). The init waits for the parent first. */
 void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags, int cgroup_fd,
 		      void (*child)(void *arg), void *arg, const char *what, struct ct_error *err)
 {
@@ -281,7 +277,7 @@ __attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
 {
 	struct ct_error err = {0};
 	bool joined = join_early(plan, &err) == 0;
-	ct_joiner_finish(plan->sync_fd, joined, plan->unshare_flags, plan->cgroup_fd, run_init,
+	ct_joiner_finish(plan->sync.fd, joined, plan->ns.unshare_flags, plan->cgroup.fd, run_init,
 			 plan, "the container init", &err);
 }
 
@@ -308,19 +304,15 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 		return -1;
 	if (ct_sync_phase_accept(&phase, msg.type, err) < 0)
 		return -1;
-	const struct ct_sync_init_pidfd *p = &msg.init_pidfd;
-	if (msg.type == CT_SYNC_INIT_PIDFD && fd >= 0 && p->pid > 0 &&
-	    memchr(p->method, '\0', sizeof(p->method))) {
-		*pidfd = steal_fd(&fd);
-		*pid = p->pid;
-		*method = clone_method(p->method);
-		return 0;
-	}
 	if (msg.type == CT_SYNC_ERROR)
-		return ct_error_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 	if (msg.type == CT_SYNC_EOF)
 		return ct_error_plain(err, ECHILD, "namespace joiner exited without a word");
-	return ct_error_plain(err, EPROTO, "INIT_PIDFD from the joiner without its pidfd or pid");
+	/* INIT_PIDFD, with its pidfd and fields checked by the decoder */
+	*pidfd = steal_fd(&fd);
+	*pid = msg.init_pidfd.pid;
+	*method = clone_method(msg.init_pidfd.method);
+	return 0;
 }
 
 /* The init, through a joiner when the user namespace is joined; in the parent, out has
@@ -328,17 +320,17 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned *out,
 		      struct ct_error *err)
 {
-	bool joiner = plan->use_joiner;
+	bool joiner = plan->ns.use_joiner;
 	pid_t pid = joiner ? fork()
-			   : ct_clone_pidfd_into(plan->unshare_flags, plan->cgroup_fd, &out->pidfd,
-						 &out->method, &out->born_in_cgroup);
+			   : ct_clone_pidfd_into(plan->ns.unshare_flags, plan->cgroup.fd,
+						 &out->pidfd, &out->method, &out->born_in_cgroup);
 	if (pid < 0)
 		return ct_error_sys(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"
 					   : "clone the container init");
 	if (pid == 0) {
 		ct_close_now(&sync[0]);
-		plan->sync_fd = sync[1];
+		plan->sync.fd = sync[1];
 		if (joiner)
 			run_joiner(plan);
 		ct_init_run(plan);
@@ -397,7 +389,7 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err)
 	if (ct_sync_phase_accept(&phase, msg.type, err) < 0)
 		return -1;
 	if (msg.type == CT_SYNC_ERROR)
-		return ct_error_plain(err, msg.errnum, "%s", msg.text);
+		return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 	if (msg.type != CT_SYNC_STARTED)
 		return ct_error_plain(err, ECHILD, "container init exited before start");
 	if (wait_exec && ct_sync_recv(s->sync_fd, &msg, &fd, err) < 0)

@@ -1,6 +1,15 @@
 /* Spawning the container init from its plan (libct/plan/plan.h): one clone3(CLONE_PIDFD |
  * namespaces), or clone(CLONE_PIDFD) where clone3 is refused, then the parent's side of the
- * set-up conversation (libct/plan/sync.h) until the init is READY. */
+ * set-up conversation (libct/plan/sync.h) until the init is READY.
+ *
+ * A joined user namespace, or a new one with other namespaces joined: the init's new
+ * namespaces must belong to that user namespace, so a joiner (a fork) joins them, the user
+ * namespace first, and clones the init as ctrun's own child (CLONE_PARENT):
+ *
+ *   fork -------------> joiner: setns, clone ----> init: waits
+ *        <------------- INIT_PIDFD (+pidfd) {pid, clone call}; the joiner exits
+ *   reap the joiner, write the maps
+ *   USERNS_READY -------------------------------> the rest of the exchange */
 #ifndef CT_SPAWN_H
 #define CT_SPAWN_H
 
@@ -17,7 +26,7 @@ int ct_spawn(const struct ct_spawn_opts *opts, struct ct_spawned *out, struct ct
  * wait_exec (poststart hooks to run), return only after its execve. */
 int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err);
 
-/* The end of a namespace joiner, spawn's and exec's (libct/plan/sync.h): clones the real child
+/* The end of a namespace joiner, spawn's and exec's (above): clones the real child
  * as the runtime's own (CLONE_PARENT, into cgroup_fd when >= 0), which runs child(arg)
  * (never to return), hands its pidfd over on sync_fd and exits; when that fails, or the
  * joiner's own work did (joined false, err set), the error goes to the parent. */
@@ -26,7 +35,7 @@ __attribute__((noreturn)) void ct_joiner_finish(int sync_fd, bool joined, unsign
 						const char *what, struct ct_error *err);
 
 /* Reaps a namespace joiner (a fork that joined namespaces and cloned the real child as our
- * own, CLONE_PARENT) and takes that child from its INIT_PIDFD message (libct/plan/sync.h). */
+ * own, CLONE_PARENT) and takes that child from its INIT_PIDFD message (above). */
 int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 				 const char **method, struct ct_error *err);
 

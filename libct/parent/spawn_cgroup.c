@@ -46,7 +46,7 @@ int ct_spawn_cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_p
 
 /* The init waits (libct/plan/sync.h) until it is in every directory of its cgroup but the one
  * it joins once set up (ct_cgroup_late_key); born into the cgroup2 one with clone3, it
- * joins the v1 ones itself (plan->cgroup_join), what is left is written here. A joiner's
+ * joins the v1 ones itself (plan->cgroup.join), what is left is written here. A joiner's
  * init may or may not have been born there: moving a process into the cgroup it is in
  * changes nothing. */
 static int place_init(const struct ct_init_plan *plan, const struct ct_cgroup_self_join *j,
@@ -101,18 +101,18 @@ int ct_spawn_place_init(const struct ct_init_plan *plan, struct ct_spawned *out,
 		return place_init_in_unit(plan, out, err);
 	if (plan->place.cgroup_rest_after_clone)
 		return place_init_after_rest(plan, out, err);
-	if (place_init(plan, &plan->cgroup_join, out, err) < 0)
+	if (place_init(plan, &plan->cgroup.join, out, err) < 0)
 		return -1;
 	return ct_sync_send_cgroup_ready(out->sync_fd, err);
 }
 
 /* After READY: the set-up's memory stays charged where it was made, so even a tiny limit
  * leaves room for the execve of the user process. Unless the init joined it itself, at the
- * end of its set-up (plan->cgroup_join_late). */
+ * end of its set-up (plan->cgroup.join_late). */
 bool ct_spawn_memory_left_to_parent(const struct ct_init_plan *plan)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
-	return cg && !plan->cgroup_join_late.n && ct_cgroup_late_key(cg);
+	return cg && !plan->cgroup.join_late.n && ct_cgroup_late_key(cg);
 }
 
 int ct_spawn_place_init_late(const struct ct_init_plan *plan, const struct ct_spawned *out,

@@ -18,7 +18,7 @@ int ct_spawn_place_init(const struct ct_init_plan *plan, struct ct_spawned *out,
 			struct ct_error *err);
 
 /* Whether the v1 memory hierarchy is the parent's to write after READY: the init could not
- * join it itself (ct_init_plan.cgroup_join_late empty). */
+ * join it itself (ct_init_plan.cgroup.join_late empty). */
 bool ct_spawn_memory_left_to_parent(const struct ct_init_plan *plan);
 
 /* After READY: the memory hierarchy, unless the init joined it itself. */

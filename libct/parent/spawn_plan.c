@@ -53,28 +53,29 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 			   struct ct_error *err)
 {
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		plan->join_fds[i] = -1;
+		plan->ns.join_fds[i] = -1;
 	for (size_t i = 0; i < lx->namespaces.len; i++) {
 		const struct oci_namespace *ns = &lx->namespaces.items[i];
 		if (!ns->path) {
-			plan->unshare_flags |= ct_ns_clone_flags[ns->type];
+			plan->ns.unshare_flags |= ct_ns_clone_flags[ns->type];
 			continue;
 		}
-		plan->join_fds[ns->type] = openat(AT_FDCWD, ns->path, O_RDONLY | O_CLOEXEC);
-		if (plan->join_fds[ns->type] < 0)
+		plan->ns.join_fds[ns->type] = openat(AT_FDCWD, ns->path, O_RDONLY | O_CLOEXEC);
+		if (plan->ns.join_fds[ns->type] < 0)
 			return ct_error_sys(err, errno, "open %s namespace \"%s\"",
 					    oci_namespace_names[ns->type], ns->path);
-		if (check_namespace_type(plan->join_fds[ns->type], ns, err) < 0)
+		if (check_namespace_type(plan->ns.join_fds[ns->type], ns, err) < 0)
 			return -1;
 	}
-	plan->new_mount_ns = plan->unshare_flags & CLONE_NEWNS;
-	plan->userns = (plan->unshare_flags & CLONE_NEWUSER) || plan->join_fds[OCI_NS_USER] >= 0;
+	plan->ns.new_mount_ns = plan->ns.unshare_flags & CLONE_NEWNS;
+	plan->ns.userns =
+		(plan->ns.unshare_flags & CLONE_NEWUSER) || plan->ns.join_fds[OCI_NS_USER] >= 0;
 	/* a new user namespace could not join the others any more: they are joined first */
-	bool others_joined = plan->join_fds[OCI_NS_IPC] >= 0 || plan->join_fds[OCI_NS_UTS] >= 0 ||
-			     plan->join_fds[OCI_NS_NETWORK] >= 0 ||
-			     plan->join_fds[OCI_NS_CGROUP] >= 0;
-	plan->use_joiner = plan->join_fds[OCI_NS_USER] >= 0 ||
-			   ((plan->unshare_flags & CLONE_NEWUSER) && others_joined);
+	bool others_joined =
+		plan->ns.join_fds[OCI_NS_IPC] >= 0 || plan->ns.join_fds[OCI_NS_UTS] >= 0 ||
+		plan->ns.join_fds[OCI_NS_NETWORK] >= 0 || plan->ns.join_fds[OCI_NS_CGROUP] >= 0;
+	plan->ns.use_joiner = plan->ns.join_fds[OCI_NS_USER] >= 0 ||
+			      ((plan->ns.unshare_flags & CLONE_NEWUSER) && others_joined);
 	return 0;
 }
 
@@ -82,7 +83,7 @@ static int plan_namespaces(const struct oci_linux *lx, struct ct_init_plan *plan
 static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *plan,
 			    struct ct_error *err)
 {
-	if (!(plan->unshare_flags & CLONE_NEWUSER))
+	if (!(plan->ns.unshare_flags & CLONE_NEWUSER))
 		return 0;
 	if (!lx->uid_mappings.len || !lx->gid_mappings.len)
 		return ct_error_plain(err, EINVAL,
@@ -92,15 +93,15 @@ static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *pla
 	if (ct_idmap_check(&lx->uid_mappings, "linux.uidMappings", err) < 0 ||
 	    ct_idmap_check(&lx->gid_mappings, "linux.gidMappings", err) < 0)
 		return -1;
-	plan->uid_map = ct_idmap_format(&lx->uid_mappings);
-	plan->gid_map = ct_idmap_format(&lx->gid_mappings);
-	if (!plan->uid_map || !plan->gid_map)
+	plan->ns.uid_map = ct_idmap_format(&lx->uid_mappings);
+	plan->ns.gid_map = ct_idmap_format(&lx->gid_mappings);
+	if (!plan->ns.uid_map || !plan->ns.gid_map)
 		return ct_error_sys(err, ENOMEM, "plan the id mappings");
 	bool root = geteuid() == 0;
-	plan->uid_writer = ct_idmap_writer_for(&lx->uid_mappings, root, geteuid());
-	plan->gid_writer = ct_idmap_writer_for(&lx->gid_mappings, root, getegid());
-	plan->setgroups_denied = plan->gid_writer == CT_IDMAP_OWN_ID;
-	if (plan->setgroups_denied && plan->config->process.user.additional_gids.len)
+	plan->ns.uid_writer = ct_idmap_writer_for(&lx->uid_mappings, root, geteuid());
+	plan->ns.gid_writer = ct_idmap_writer_for(&lx->gid_mappings, root, getegid());
+	plan->ns.setgroups_denied = plan->ns.gid_writer == CT_IDMAP_OWN_ID;
+	if (plan->ns.setgroups_denied && plan->config->process.user.additional_gids.len)
 		return ct_error_plain(err, EPERM,
 				      "config.json: .process.user.additionalGids: a user "
 				      "namespace whose gid map is the caller's own gid denies "
@@ -165,11 +166,11 @@ static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mo
 				      "config.json: .mounts[%zu].%s: needed along with %s", i,
 				      m->uid_mappings.len ? "gidMappings" : "uidMappings",
 				      m->uid_mappings.len ? "uidMappings" : "gidMappings");
-	if (!m->uid_mappings.len && plan->join_fds[OCI_NS_USER] >= 0) {
-		int fd = fcntl(plan->join_fds[OCI_NS_USER], F_DUPFD_CLOEXEC, 3);
+	if (!m->uid_mappings.len && plan->ns.join_fds[OCI_NS_USER] >= 0) {
+		int fd = fcntl(plan->ns.join_fds[OCI_NS_USER], F_DUPFD_CLOEXEC, 3);
 		return fd >= 0 ? fd : ct_error_sys(err, errno, "plan mount #%zu", i);
 	}
-	if (!m->uid_mappings.len && !plan->uid_map)
+	if (!m->uid_mappings.len && !plan->ns.uid_map)
 		return ct_error_plain(err, EINVAL,
 				      "config.json: .mounts[%zu]: an id-mapped mount needs "
 				      "uidMappings and gidMappings, or a user namespace",
@@ -179,8 +180,8 @@ static int open_mount_idmap(const struct ct_init_plan *plan, const struct oci_mo
 	    (mount_maps(&m->uid_mappings, i, "uidMappings", &uid_map, err) < 0 ||
 	     mount_maps(&m->gid_mappings, i, "gidMappings", &gid_map, err) < 0))
 		return -1;
-	int fd = ct_userns_open(uid_map ? uid_map : plan->uid_map,
-				gid_map ? gid_map : plan->gid_map, err);
+	int fd = ct_userns_open(uid_map ? uid_map : plan->ns.uid_map,
+				gid_map ? gid_map : plan->ns.gid_map, err);
 	return fd >= 0 ? fd : ct_error_prefix(err, "mount #%zu \"%s\"", i, m->destination);
 }
 
@@ -215,7 +216,7 @@ static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type
 static int plan_host_sysfs(const struct ct_init_plan *plan, struct ct_planned_mount *pm,
 			   struct ct_error *err)
 {
-	if (!plan->userns || !pm->type || strcmp(pm->type, "sysfs") != 0 ||
+	if (!plan->ns.userns || !pm->type || strcmp(pm->type, "sysfs") != 0 ||
 	    own_namespace(plan, OCI_NS_NETWORK, "net"))
 		return 0;
 	pm->flags.bind = pm->flags.recursive_bind = true;
@@ -229,19 +230,19 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
 	const struct oci_config *c = o->config;
-	plan->mounts = calloc(c->mounts.len + 1, sizeof(*plan->mounts));
-	if (!plan->mounts)
+	plan->rootfs.mounts = calloc(c->mounts.len + 1, sizeof(*plan->rootfs.mounts));
+	if (!plan->rootfs.mounts)
 		return ct_error_sys(err, ENOMEM, "plan mounts");
-	plan->default_devices = true;
+	plan->rootfs.default_devices = true;
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
-		plan->n_mounts++;
-		if (plan_one_mount(o, m, &plan->mounts[i], err) < 0 ||
-		    plan_host_sysfs(plan, &plan->mounts[i], err) < 0 ||
-		    plan_mount_idmap(plan, m, i, &plan->mounts[i], err) < 0)
+		plan->rootfs.n_mounts++;
+		if (plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
+		    plan_host_sysfs(plan, &plan->rootfs.mounts[i], err) < 0 ||
+		    plan_mount_idmap(plan, m, i, &plan->rootfs.mounts[i], err) < 0)
 			return -1;
 		if (strcmp(m->destination, "/dev") == 0)
-			plan->default_devices = !plan->mounts[i].flags.bind;
+			plan->rootfs.default_devices = !plan->rootfs.mounts[i].flags.bind;
 	}
 	return 0;
 }
@@ -273,11 +274,11 @@ static int add_cgroup_hierarchy(struct ct_init_plan *plan,
 				const struct ct_cgroup_hierarchy_info *info, struct ct_error *err)
 {
 	struct ct_cgroup_hierarchy *grown =
-		realloc(plan->cgroup_v1, (plan->n_cgroup_v1 + 1) * sizeof(*grown));
+		realloc(plan->rootfs.cgroup_v1, (plan->rootfs.n_cgroup_v1 + 1) * sizeof(*grown));
 	if (!grown)
 		return ct_error_sys(err, ENOMEM, "plan cgroup mount");
-	plan->cgroup_v1 = grown;
-	struct ct_cgroup_hierarchy *h = &plan->cgroup_v1[plan->n_cgroup_v1++];
+	plan->rootfs.cgroup_v1 = grown;
+	struct ct_cgroup_hierarchy *h = &plan->rootfs.cgroup_v1[plan->rootfs.n_cgroup_v1++];
 	*h = (struct ct_cgroup_hierarchy){0};
 	h->dir = strdup(info->mountpoint + sizeof(CT_CGROUP_ROOT));
 	h->options = strdup(info->options);
@@ -292,10 +293,10 @@ static int add_cgroup_hierarchy(struct ct_init_plan *plan,
 static int plan_cgroup2_bind(struct ct_init_plan *plan, const struct ct_cgroup_layout *l,
 			     struct ct_error *err)
 {
-	if (plan->place.late_cgroupns || plan->join_fds[OCI_NS_CGROUP] >= 0)
+	if (plan->place.late_cgroupns || plan->ns.join_fds[OCI_NS_CGROUP] >= 0)
 		return 0;
 	return cgroup_bind_dir(plan, CT_CGROUP_UNIFIED_KEY, l->unified_mount, l->unified_mount_root,
-			       l->unified_caller_path, &plan->cgroup2_bind, err);
+			       l->unified_caller_path, &plan->rootfs.cgroup2_bind, err);
 }
 
 /* The v1 hierarchies from the layout the cgroup was planned with (one read of mountinfo
@@ -307,10 +308,10 @@ static int plan_cgroup_hierarchies(struct ct_init_plan *plan, struct ct_error *e
 	if (ct_cgroup_layout_get(&l, err) < 0 || plan_cgroup2_bind(plan, l, err) < 0)
 		return -1;
 	if (l->mode == CT_CGROUP_MODE_UNIFIED) {
-		plan->cgroup2_host = true;
+		plan->rootfs.cgroup2_host = true;
 		return 0;
 	}
-	plan->have_cgroup2_unified = l->mode == CT_CGROUP_MODE_HYBRID;
+	plan->rootfs.have_cgroup2_unified = l->mode == CT_CGROUP_MODE_HYBRID;
 	for (size_t i = 0; i < l->n_v1; i++)
 		if (add_cgroup_hierarchy(plan, &l->v1[i], err) < 0)
 			return -1;
@@ -342,8 +343,8 @@ static const struct {
 static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 			struct ct_error *err)
 {
-	plan->rlimits = calloc(p->rlimits.len + 1, sizeof(*plan->rlimits));
-	if (!plan->rlimits)
+	plan->process.rlimits = calloc(p->rlimits.len + 1, sizeof(*plan->process.rlimits));
+	if (!plan->process.rlimits)
 		return ct_error_sys(err, ENOMEM, "plan rlimits");
 	for (size_t i = 0; i < p->rlimits.len; i++) {
 		const struct oci_rlimit *r = &p->rlimits.items[i];
@@ -355,7 +356,7 @@ static int plan_rlimits(const struct oci_process *p, struct ct_init_plan *plan,
 			return ct_error_plain(err, EINVAL,
 					      "%s.rlimits[%zu].type: unknown rlimit \"%s\"",
 					      ct_process_path(plan->opts), i, r->type);
-		plan->rlimits[plan->n_rlimits++] =
+		plan->process.rlimits[plan->process.n_rlimits++] =
 			(struct ct_planned_rlimit){rlimit_names[k].resource, {r->soft, r->hard}};
 	}
 	return 0;
@@ -387,7 +388,7 @@ static int read_cap_last(void)
 static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *names, const char *set,
 			uint64_t *mask, struct ct_error *err)
 {
-	int last = plan->cap_last;
+	int last = plan->process.cap_last;
 	*mask = 0;
 	for (size_t i = 0; i < names->len; i++) {
 		int v = ct_capability_from_name(names->items[i]);
@@ -411,19 +412,19 @@ static int cap_set_mask(const struct ct_init_plan *plan, const oci_strings *name
 
 static uint64_t known_caps(const struct ct_init_plan *plan)
 {
-	return plan->cap_last >= 63 ? ~0ULL : (1ULL << (plan->cap_last + 1)) - 1;
+	return plan->process.cap_last >= 63 ? ~0ULL : (1ULL << (plan->process.cap_last + 1)) - 1;
 }
 
 /* A process entering a user namespace gets the full bounding set there
  * (user_namespaces(7)); otherwise the init starts from ctrun's own. */
 static uint64_t bounding_at_start(const struct ct_init_plan *plan, uint64_t own)
 {
-	return (plan->userns ? ~0ULL : own) & known_caps(plan);
+	return (plan->ns.userns ? ~0ULL : own) & known_caps(plan);
 }
 
 void ct_plan_enters_user_ns(struct ct_init_plan *plan)
 {
-	plan->cap_drop = known_caps(plan) & ~plan->cap_bounding;
+	plan->process.cap_drop = known_caps(plan) & ~plan->process.cap_bounding;
 }
 
 /* prctl(2): the kernel raises an ambient capability only if it is both permitted and
@@ -432,14 +433,14 @@ void ct_plan_enters_user_ns(struct ct_init_plan *plan)
  * CVE-2022-29162. So does ctrun; --debug names each one left out. */
 static void keep_raisable_ambient(struct ct_init_plan *plan, const oci_strings *names)
 {
-	uint64_t raisable = plan->cap_permitted & plan->cap_inheritable;
-	uint64_t skipped = plan->cap_ambient & ~raisable;
-	plan->cap_ambient &= raisable;
+	uint64_t raisable = plan->process.cap_permitted & plan->process.cap_inheritable;
+	uint64_t skipped = plan->process.cap_ambient & ~raisable;
+	plan->process.cap_ambient &= raisable;
 	if (!skipped || !plan->opts->notice)
 		return;
 	for (size_t i = 0; i < names->len; i++) {
 		int v = ct_capability_from_name(names->items[i]);
-		if (v < 0 || v > plan->cap_last || !(skipped & (1ULL << v)))
+		if (v < 0 || v > plan->process.cap_last || !(skipped & (1ULL << v)))
 			continue;
 		char msg[200];
 		snprintf(msg, sizeof(msg),
@@ -453,18 +454,20 @@ static void keep_raisable_ambient(struct ct_init_plan *plan, const oci_strings *
 static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *plan,
 			     uint64_t own_bounding, struct ct_error *err)
 {
-	plan->cap_last = read_cap_last();
+	plan->process.cap_last = read_cap_last();
 	if (!p->has_capabilities)
 		return 0;
 	const struct oci_capabilities *c = &p->capabilities;
-	plan->set_caps = true;
-	if (cap_set_mask(plan, &c->bounding, "bounding", &plan->cap_bounding, err) < 0 ||
-	    cap_set_mask(plan, &c->effective, "effective", &plan->cap_effective, err) < 0 ||
-	    cap_set_mask(plan, &c->permitted, "permitted", &plan->cap_permitted, err) < 0 ||
-	    cap_set_mask(plan, &c->inheritable, "inheritable", &plan->cap_inheritable, err) < 0 ||
-	    cap_set_mask(plan, &c->ambient, "ambient", &plan->cap_ambient, err) < 0)
+	plan->process.set_caps = true;
+	if (cap_set_mask(plan, &c->bounding, "bounding", &plan->process.cap_bounding, err) < 0 ||
+	    cap_set_mask(plan, &c->effective, "effective", &plan->process.cap_effective, err) < 0 ||
+	    cap_set_mask(plan, &c->permitted, "permitted", &plan->process.cap_permitted, err) < 0 ||
+	    cap_set_mask(plan, &c->inheritable, "inheritable", &plan->process.cap_inheritable,
+			 err) < 0 ||
+	    cap_set_mask(plan, &c->ambient, "ambient", &plan->process.cap_ambient, err) < 0)
 		return -1;
-	plan->cap_drop = bounding_at_start(plan, own_bounding) & ~plan->cap_bounding;
+	plan->process.cap_drop =
+		bounding_at_start(plan, own_bounding) & ~plan->process.cap_bounding;
 	keep_raisable_ambient(plan, &c->ambient);
 	return 0;
 }
@@ -473,8 +476,8 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
  * in the config it keeps the runtime's, which uid 0 keeps across the switch. */
 static bool keeps_sys_admin(const struct oci_process *p, const struct ct_init_plan *plan)
 {
-	if (plan->set_caps)
-		return plan->cap_effective & (1ULL << CAP_SYS_ADMIN);
+	if (plan->process.set_caps)
+		return plan->process.cap_effective & (1ULL << CAP_SYS_ADMIN);
 	return p->user.uid == 0;
 }
 
@@ -486,14 +489,14 @@ static int plan_seccomp(const struct oci_config *c, struct ct_init_plan *plan, s
 	if (!c->linux_.has_seccomp)
 		return 0;
 	if (ct_seccomp_prepare(plan->opts->seccomp_cache, &c->linux_.seccomp, plan->opts->notice,
-			       &plan->seccomp, err) < 0)
+			       &plan->process.seccomp, err) < 0)
 		return -1;
 	if (!p->no_new_privileges && !keeps_sys_admin(p, plan))
-		plan->seccomp_point = CT_SECCOMP_BEFORE_IDENTITY;
-	else if (plan->seccomp.notify)
-		plan->seccomp_point = CT_SECCOMP_BEFORE_READY;
+		plan->process.seccomp_point = CT_SECCOMP_BEFORE_IDENTITY;
+	else if (plan->process.seccomp.notify)
+		plan->process.seccomp_point = CT_SECCOMP_BEFORE_READY;
 	else
-		plan->seccomp_point = CT_SECCOMP_BEFORE_EXEC;
+		plan->process.seccomp_point = CT_SECCOMP_BEFORE_EXEC;
 	return 0;
 }
 
@@ -528,34 +531,35 @@ static int plan_environment(const struct oci_process *p, struct ct_init_plan *pl
 	int listen_fds = ct_listen_fds();
 	size_t n = p->env.len;
 	const char *home = NULL;
-	plan->envp = calloc(n + 4, sizeof(char *));
-	if (!plan->envp)
+	plan->process.envp = calloc(n + 4, sizeof(char *));
+	if (!plan->process.envp)
 		return ct_error_sys(err, ENOMEM, "plan environment");
 	for (size_t i = 0; i < n; i++) {
-		plan->envp[i] = p->env.items[i];
+		plan->process.envp[i] = p->env.items[i];
 		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
-			plan->path_env = p->env.items[i] + 5;
+			plan->process.path_env = p->env.items[i] + 5;
 		if (strncmp(p->env.items[i], "HOME=", 5) == 0) {
 			home = p->env.items[i] + 5;
-			plan->home_slot = i;
+			plan->process.home_slot = i;
 		}
 	}
 	/* runc's rule: the last HOME is the one that counts, and an empty one is none */
-	plan->needs_home = !home || !*home;
+	plan->process.needs_home = !home || !*home;
 	if (listen_fds > 0) {
 		static char fds_var[64];
 		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", listen_fds);
-		plan->envp[n++] = fds_var;
-		plan->envp[n++] = "LISTEN_PID=1";
+		plan->process.envp[n++] = fds_var;
+		plan->process.envp[n++] = "LISTEN_PID=1";
 	}
 	if (!home)
-		plan->home_slot = n;
-	plan->argv = calloc(p->args.len + 1, sizeof(char *));
-	if (!plan->argv)
+		plan->process.home_slot = n;
+	plan->process.argv = calloc(p->args.len + 1, sizeof(char *));
+	if (!plan->process.argv)
 		return ct_error_sys(err, ENOMEM, "plan arguments");
-	memcpy(plan->argv, p->args.items, p->args.len * sizeof(char *));
-	if (!plan->path_env)
-		plan->path_env = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	memcpy(plan->process.argv, p->args.items, p->args.len * sizeof(char *));
+	if (!plan->process.path_env)
+		plan->process.path_env =
+			"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 	return 0;
 }
 
@@ -580,12 +584,12 @@ static bool own_namespace(const struct ct_init_plan *plan, enum oci_ns_type type
 			  const char *proc_name)
 {
 	/* before the placement: the namespaces the init makes itself are still there */
-	if (plan->unshare_flags & ct_ns_clone_flags[type])
+	if (plan->ns.unshare_flags & ct_ns_clone_flags[type])
 		return true;
 	char path[64];
 	struct stat joined, ours;
 	snprintf(path, sizeof(path), "/proc/self/ns/%s", proc_name);
-	return plan->join_fds[type] >= 0 && fstat(plan->join_fds[type], &joined) == 0 &&
+	return plan->ns.join_fds[type] >= 0 && fstat(plan->ns.join_fds[type], &joined) == 0 &&
 	       stat(path, &ours) == 0 && joined.st_ino != ours.st_ino;
 }
 
@@ -640,7 +644,7 @@ static int plan_cgroup(struct ct_init_plan *plan, struct ct_error *err)
 {
 	struct ct_cgroup *cg = plan->opts->cgroup;
 	if (cg && ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY) &&
-	    (plan->cgroup_fd = ct_cgroup_clone_fd(cg, err)) < 0)
+	    (plan->cgroup.fd = ct_cgroup_clone_fd(cg, err)) < 0)
 		return -1;
 	return 0;
 }
@@ -659,7 +663,7 @@ static int plan_cgroup_self_join(struct ct_init_plan *plan, struct ct_error *err
 		return -1;
 	if (!late || plan->place.memory_by_parent)
 		return 0;
-	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup_join_late, err);
+	return ct_cgroup_self_join_open_one(cg, late, &plan->cgroup.join_late, err);
 }
 
 int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err)
@@ -667,7 +671,7 @@ int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *er
 	struct ct_cgroup *cg = plan->opts->cgroup;
 	if (!cg || plan->place.cgroup_rest_after_clone)
 		return 0;
-	return ct_cgroup_self_join_open(cg, ct_cgroup_late_key(cg), &plan->cgroup_join, err);
+	return ct_cgroup_self_join_open(cg, ct_cgroup_late_key(cg), &plan->cgroup.join, err);
 }
 
 const char *ct_process_path(const struct ct_spawn_opts *o)
@@ -675,19 +679,44 @@ const char *ct_process_path(const struct ct_spawn_opts *o)
 	return o->process_path ? o->process_path : "config.json: .process";
 }
 
+/* Nothing owned: every fd -1. */
+static void plan_reset(struct ct_init_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < OCI_NS_COUNT; i++)
+		plan->ns.join_fds[i] = -1;
+	plan->sync.fd = plan->sync.exec_fifo_fd = plan->sync.own_fd_dir = plan->cgroup.fd =
+		plan->rootfs.caller_root = -1;
+	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
+}
+
+/* What the parts take of the options and the config, so that a step sees only its part. */
+static void plan_take_opts(const struct ct_spawn_opts *o, struct ct_init_plan *plan)
+{
+	plan->sync.start = o->start;
+	plan->cgroup.cg = o->cgroup;
+	plan->rootfs.path = o->rootfs;
+	plan->rootfs.no_pivot = o->no_pivot;
+	plan->rootfs.readonly = o->config->root.readonly;
+	plan->rootfs.lx = &o->config->linux_;
+	plan->hooks.hooks = &o->config->hooks;
+	plan->hooks.state = o->state;
+	plan->verify.run = o->verify_mounts;
+	plan->process.p = &o->config->process;
+	plan->process.sigmask = o->child_sigmask;
+	plan->process.new_keyring = !o->no_new_keyring;
+	plan->process.preserve_fds = o->preserve_fds;
+}
+
 /* The start of every plan: nothing owned yet, so that a free after a failure is safe. */
 static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		      struct ct_error *err)
 {
 	const struct oci_config *c = o->config;
-	memset(plan, 0, sizeof(*plan));
-	for (int i = 0; i < OCI_NS_COUNT; i++)
-		plan->join_fds[i] = -1;
+	plan_reset(plan);
 	plan->opts = o;
 	plan->config = c;
-	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
-		plan->caller_root = -1;
-	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
+	plan_take_opts(o, plan);
 	if (!c->has_process)
 		return ct_error_plain(err, EINVAL, "config.json: .process: required to run");
 	plan->writes_proc = c->linux_.sysctl.len || ct_process_writes_proc(&c->process);
@@ -696,7 +725,7 @@ static int plan_begin(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 				      "%s.args: required to run on Linux "
 				      "(.process.commandLine is for Windows)",
 				      ct_process_path(o));
-	snprintf(plan->keyring_name, sizeof(plan->keyring_name), "_ses.%s", o->id);
+	snprintf(plan->process.keyring_name, sizeof(plan->process.keyring_name), "_ses.%s", o->id);
 	return 0;
 }
 
@@ -705,10 +734,11 @@ static int plan_process(const struct oci_config *c, struct ct_init_plan *plan, s
 {
 	struct ct_self_status own;
 	ct_self_status_read(&own);
-	plan->sig_reset = own.sig_ignored;
+	plan->process.sig_reset = own.sig_ignored;
 	if (plan_rlimits(&c->process, plan, err) < 0 ||
 	    plan_capabilities(&c->process, plan, own.cap_bounding, err) < 0 ||
-	    plan_seccomp(c, plan, err) < 0 || ct_sched_plan_build(c, &plan->sched, err) < 0 ||
+	    plan_seccomp(c, plan, err) < 0 ||
+	    ct_sched_plan_build(c, &plan->process.sched, err) < 0 ||
 	    plan_environment(&c->process, plan, err) < 0)
 		return -1;
 	return 0;
@@ -731,9 +761,9 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	ct_placement_choose(plan);
 	if (plan_cgroup_self_join(plan, err) < 0)
 		return -1;
-	plan->console_is_terminal = true;
-	for (size_t i = 0; i < plan->n_mounts; i++)
-		if (plan->mounts[i].is_cgroup) {
+	plan->process.console_is_terminal = true;
+	for (size_t i = 0; i < plan->rootfs.n_mounts; i++)
+		if (plan->rootfs.mounts[i].is_cgroup) {
 			if (plan_cgroup_hierarchies(plan, err) < 0)
 				return -1;
 			break;
@@ -754,42 +784,52 @@ int ct_exec_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	return 0;
 }
 
-void ct_init_plan_free(struct ct_init_plan *plan)
+static void free_ns(struct ct_plan_ns *ns)
 {
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		ct_close_now(&plan->join_fds[i]);
-	for (size_t i = 0; i < plan->n_mounts; i++) {
-		ct_close_now(&plan->mounts[i].flags.idmap_tree);
-		free(plan->mounts[i].bind_source);
-		free(plan->mounts[i].flags.data);
+		ct_close_now(&ns->join_fds[i]);
+	free(ns->uid_map);
+	free(ns->gid_map);
+}
+
+static void free_rootfs(struct ct_plan_rootfs *fs)
+{
+	for (size_t i = 0; i < fs->n_mounts; i++) {
+		ct_close_now(&fs->mounts[i].flags.idmap_tree);
+		free(fs->mounts[i].bind_source);
+		free(fs->mounts[i].flags.data);
 	}
-	free(plan->mounts);
-	free(plan->rlimits);
-	free(plan->envp);
-	free(plan->home_var);
-	for (size_t i = 0; i < plan->n_cgroup_v1; i++) {
-		free(plan->cgroup_v1[i].dir);
-		free(plan->cgroup_v1[i].options);
-		free(plan->cgroup_v1[i].bind);
+	free(fs->mounts);
+	for (size_t i = 0; i < fs->n_cgroup_v1; i++) {
+		free(fs->cgroup_v1[i].dir);
+		free(fs->cgroup_v1[i].options);
+		free(fs->cgroup_v1[i].bind);
 	}
-	free(plan->cgroup_v1);
-	free(plan->cgroup2_bind);
-	free(plan->expect);
-	free(plan->argv);
-	free(plan->uid_map);
-	free(plan->gid_map);
-	ct_seccomp_prog_free(&plan->seccomp);
-	ct_close_now(&plan->exec_fifo_fd);
-	ct_close_now(&plan->own_fd_dir);
-	ct_close_now(&plan->caller_root);
-	ct_close_now(&plan->sync_fd);
+	free(fs->cgroup_v1);
+	free(fs->cgroup2_bind);
+	ct_close_now(&fs->caller_root);
+}
+
+static void free_process(struct ct_plan_process *proc)
+{
+	free(proc->rlimits);
+	free(proc->envp);
+	free(proc->home_var);
+	free(proc->argv);
+	ct_seccomp_prog_free(&proc->seccomp);
+}
+
+void ct_init_plan_free(struct ct_init_plan *plan)
+{
+	free_ns(&plan->ns);
+	free_rootfs(&plan->rootfs);
+	free_process(&plan->process);
+	free(plan->verify.expect);
+	ct_close_now(&plan->sync.exec_fifo_fd);
+	ct_close_now(&plan->sync.own_fd_dir);
+	ct_close_now(&plan->sync.fd);
 	ct_procfs_close(&plan->procfs);
-	ct_cgroup_self_join_close(&plan->cgroup_join);
-	ct_cgroup_self_join_close(&plan->cgroup_join_late);
-	memset(plan, 0, sizeof(*plan));
-	for (int i = 0; i < OCI_NS_COUNT; i++)
-		plan->join_fds[i] = -1;
-	plan->sync_fd = plan->exec_fifo_fd = plan->own_fd_dir = plan->cgroup_fd =
-		plan->caller_root = -1;
-	plan->procfs = (struct ct_procfs)CT_PROCFS_INIT;
+	ct_cgroup_self_join_close(&plan->cgroup.join);
+	ct_cgroup_self_join_close(&plan->cgroup.join_late);
+	plan_reset(plan);
 }

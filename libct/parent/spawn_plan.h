@@ -19,7 +19,7 @@ int ct_listen_fds(void);
 /* The plan of the init, from the config. */
 int ct_init_plan_build(const struct ct_spawn_opts *opts, struct ct_init_plan *plan,
 		       struct ct_error *err);
-/* Opens the `tasks` of the v1 hierarchies the init joins itself (plan->cgroup_join) once
+/* Opens the `tasks` of the v1 hierarchies the init joins itself (plan->cgroup.join) once
  * they exist; nothing when they are made after the clone (cgroup_rest_after_clone). */
 int ct_init_plan_open_cgroup_join(struct ct_init_plan *plan, struct ct_error *err);
 void ct_init_plan_free(struct ct_init_plan *plan);

@@ -7,16 +7,16 @@
 
 #include "libct/plan/plan.h"
 
-uint64_t *ct_expect_id(struct ct_init_plan *plan, size_t i)
+uint64_t *ct_expect_id(struct ct_plan_verify *v, size_t i)
 {
-	return plan->expect ? &plan->expect[i].mounted_id : NULL;
+	return v->expect ? &v->expect[i].mounted_id : NULL;
 }
 
-void ct_expect_bind_source(struct ct_init_plan *plan, size_t i, const struct stat *st)
+void ct_expect_bind_source(struct ct_plan_verify *v, size_t i, const struct stat *st)
 {
-	if (!plan->expect)
+	if (!v->expect)
 		return;
-	plan->expect[i].check_dev = true;
-	plan->expect[i].dev_major = major(st->st_dev);
-	plan->expect[i].dev_minor = minor(st->st_dev);
+	v->expect[i].check_dev = true;
+	v->expect[i].dev_major = major(st->st_dev);
+	v->expect[i].dev_minor = minor(st->st_dev);
 }

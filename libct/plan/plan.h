@@ -118,71 +118,65 @@ struct ct_placement {
 	 * the late memory join: the parent writes it after READY */
 	bool memory_by_parent;
 	/* the REST of a cgroup made in two parts (ct_spawn_opts.cgroup_rest) is made after the
-	 * clone: cgroup_join comes with CGROUP_READY, opened by the parent */
+	 * clone: cgroup.join comes with CGROUP_READY, opened by the parent */
 	bool cgroup_rest_after_clone;
 	bool start_early; /* run: START goes ahead of READY, with the set-up */
 };
 
-/* Everything the child needs, computed before the clone. */
-struct ct_init_plan {
-	const struct ct_spawn_opts *opts;
-	const struct oci_config *config;
-	int sync_fd;	  /* child's end of the sync socket */
-	int exec_fifo_fd; /* O_PATH fd of exec.fifo, or -1 */
+/* The plan's parts, one per concern: a step of the child's table (libct/child/steps.h) is
+ * given the part (or two) it works on, so what it can touch shows in its signature. */
+
+/* The channel to the parent and to the starter (libct/plan/sync.h). */
+struct ct_plan_sync {
+	int fd;			  /* the child's end of the sync socket */
+	enum ct_start_mode start; /* opts->start */
+	int exec_fifo_fd;	  /* O_PATH fd of exec.fifo, or -1 */
 	/* The init's own /proc/self/fd, opened by the init before its root changes: the fifo
 	 * is reopened there, so a container without /proc (or with a mount over /proc/1/fd)
 	 * starts all the same. -1 in the parent, or where the caller's /proc lacks it. */
 	int own_fd_dir;
+	char ready_note[512]; /* the child's line for the debug log, sent with READY */
+};
+
+/* The namespaces the child is born in, joins and makes. */
+struct ct_plan_ns {
 	int join_fds[OCI_NS_COUNT];  /* setns() targets, -1 when not joined */
 	unsigned long unshare_flags; /* CLONE_NEW* given to clone */
 	bool new_mount_ns;
-	/* The init's terminal is the container's /dev/console; an exec'd process's is its own
-	 * and changes nothing in the container's mount namespace. */
-	bool console_is_terminal;
-	/* In a shared mount namespace, until READY (libct/child/rootfs.h): an O_PATH fd of the
-	 * caller's root, and whether the rootfs's bind is made, to detach it after a failure. */
-	int caller_root;
-	bool rootfs_bound;
 	bool userns;		 /* a user namespace of its own, new or joined: locked mounts */
 	char *uid_map, *gid_map; /* a new one's maps, the parent writes (libct/parent/userns.h) */
 	enum ct_idmap_writer uid_writer, gid_writer; /* how (libct/parent/idmap_writer.h) */
 	bool setgroups_denied; /* the gid map of a user without newgidmap: no setgroups() */
-	/* spawned through a joiner (libct/plan/sync.h): a joined user namespace, or a new one with
-	 * other namespaces joined, which it could not join from inside */
+	/* spawned through a joiner (libct/parent/spawn.h): a joined user namespace, or a new
+	 * one with other namespaces joined, which it could not join from inside */
 	bool use_joiner;
-	int cgroup_fd; /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
+};
+
+/* The child's place in the container's cgroup (libct/cgroup/cgroup.h). */
+struct ct_plan_cgroup {
+	struct ct_cgroup *cg; /* opts->cgroup: NULL for none */
+	int fd; /* cgroup2 directory for CLONE_INTO_CGROUP (owned by the cgroup), -1 */
 	/* the init's v1 hierarchies, joined by the init itself: all but the late one first,
 	 * the late one (memory) once set up, or first of all (place.memory_first), unless the
-	 * parent writes it after READY (place.memory_by_parent: cgroup_join_late empty) */
-	struct ct_cgroup_self_join cgroup_join, cgroup_join_late;
-	struct ct_placement place;
+	 * parent writes it after READY (place.memory_by_parent: join_late empty) */
+	struct ct_cgroup_self_join join, join_late;
+};
+
+/* The container's root filesystem (libct/child/rootfs.h). */
+struct ct_plan_rootfs {
+	const char *path; /* opts->rootfs: absolute */
+	bool no_pivot;
+	bool readonly;		    /* root.readonly */
+	const struct oci_linux *lx; /* the config's: paths, sysctls, devices, propagation */
+	/* In a shared mount namespace, until READY (libct/child/rootfs.h): an O_PATH fd of the
+	 * caller's root, and whether the rootfs's bind is made, to detach it after a failure. */
+	int caller_root;
+	bool bound;
 	struct ct_planned_mount *mounts;
 	size_t n_mounts;
 	/* config-linux.md#default-devices: made in /dev (a tmpfs of the config's or the image's
 	 * directory) unless /dev is bound from elsewhere, which brings its own (runc's rule) */
 	bool default_devices;
-	struct ct_planned_rlimit *rlimits;
-	size_t n_rlimits;
-	char **argv;	      /* process.args, NULL-terminated */
-	char **envp;	      /* process.env (+ LISTEN_FDS/LISTEN_PID, + HOME) */
-	const char *path_env; /* PATH to search process.args[0] in */
-	/* process.env sets no HOME, or an empty one: the init sets it from the container's
-	 * /etc/passwd (libct/child/home_env.h) into envp[home_slot], the "HOME=" entry or the end
-	 */
-	bool needs_home;
-	size_t home_slot;
-	char *home_var; /* "HOME=...", made by the init */
-	/* capability sets as bit masks over the kernel's capabilities */
-	uint64_t cap_bounding, cap_effective, cap_permitted, cap_inheritable, cap_ambient;
-	bool set_caps;
-	int cap_last;
-	/* what the init undoes of what it inherits (libct/base/selfstatus.h): the capabilities to
-	 * drop from the bounding set it starts with, the ignored signals (bit n-1: signal n) */
-	uint64_t cap_drop, sig_reset;
-	char keyring_name[128];
-	struct ct_seccomp_prog seccomp; /* insns NULL without .linux.seccomp */
-	struct ct_sched_plan sched;	/* scheduler, ioPriority, memoryPolicy, personality */
-	enum ct_seccomp_point seccomp_point;
 	struct ct_cgroup_hierarchy {
 		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */
 		char *options; /* its mount data: "cpu,cpuacct", "name=systemd" */
@@ -194,14 +188,72 @@ struct ct_init_plan {
 	 * whole tree: the container's cgroup2 directory is bound instead; NULL otherwise. */
 	char *cgroup2_bind;
 	bool have_cgroup2_unified; /* hybrid: cgroup2 at /sys/fs/cgroup/unified */
-	/* Mount verification (libct/verify/mountcheck.h): an expectation per mount made, in groups:
-	 * [0, n_mounts) the config's mounts, the cgroup v1 hierarchies of each "cgroup" mount,
-	 * then from the indices below the masked paths, the read-only paths, /dev/console and
-	 * the read-only root. The child fills in the ids of what it mounted. */
+};
+
+/* The hooks the init runs itself, or asks the parent to run (libct/child/init_hooks.h). */
+struct ct_plan_hooks {
+	const struct oci_hooks *hooks; /* the config's */
+	/* The container's state as hooks read it (its pid is filled in per hook); may be NULL
+	 * without hooks. */
+	const struct ct_state *state;
+};
+
+/* Mount verification (libct/verify/mountcheck.h): an expectation per mount made, in groups:
+ * [0, n_mounts) the config's mounts, the cgroup v1 hierarchies of each "cgroup" mount,
+ * then from the indices below the masked paths, the read-only paths, /dev/console and
+ * the read-only root. The child fills in the ids of what it mounted. */
+struct ct_plan_verify {
+	bool run; /* opts->verify_mounts: compare the mount table before READY */
 	struct ct_mount_expect *expect;
 	size_t n_expect;
 	size_t expect_devices, expect_masked, expect_readonly, expect_console, expect_root;
-	char ready_note[512];	 /* the child's line for the debug log, sent with READY */
+};
+
+/* The user process's attributes (libct/child/process.h). */
+struct ct_plan_process {
+	const struct oci_process *p; /* the config's */
+	struct ct_planned_rlimit *rlimits;
+	size_t n_rlimits;
+	char **argv;	      /* process.args, NULL-terminated */
+	char **envp;	      /* process.env (+ LISTEN_FDS/LISTEN_PID, + HOME) */
+	const char *path_env; /* PATH to search process.args[0] in */
+	/* process.env sets no HOME, or an empty one: the init sets it from the container's
+	 * /etc/passwd (libct/child/home_env.h) into envp[home_slot], the "HOME=" entry or the end
+	 */
+	bool needs_home;
+	size_t home_slot;
+	char *home_var; /* "HOME=...", made by the init */
+	/* The init's terminal is the container's /dev/console; an exec'd process's is its own
+	 * and changes nothing in the container's mount namespace. */
+	bool console_is_terminal;
+	/* capability sets as bit masks over the kernel's capabilities */
+	uint64_t cap_bounding, cap_effective, cap_permitted, cap_inheritable, cap_ambient;
+	bool set_caps;
+	int cap_last;
+	/* what the init undoes of what it inherits (libct/base/selfstatus.h): the capabilities to
+	 * drop from the bounding set it starts with, the ignored signals (bit n-1: signal n) */
+	uint64_t cap_drop, sig_reset;
+	sigset_t sigmask; /* opts->child_sigmask */
+	bool new_keyring; /* not --no-new-keyring */
+	char keyring_name[128];
+	int preserve_fds;		/* opts->preserve_fds */
+	struct ct_seccomp_prog seccomp; /* insns NULL without .linux.seccomp */
+	struct ct_sched_plan sched;	/* scheduler, ioPriority, memoryPolicy, personality */
+	enum ct_seccomp_point seccomp_point;
+};
+
+/* Everything the child needs, computed before the clone. */
+struct ct_init_plan {
+	const struct ct_spawn_opts *opts;
+	const struct oci_config *config;
+	struct ct_plan_sync sync;
+	struct ct_plan_ns ns;
+	struct ct_plan_cgroup cgroup;
+	struct ct_placement place;
+	struct ct_plan_rootfs rootfs;
+	struct ct_plan_verify verify;
+	struct ct_plan_hooks hooks;
+	struct ct_plan_process process;
 	struct ct_procfs procfs; /* the init's own, for its /proc writes: made in the init */
 	bool writes_proc;	 /* sysctls, oom_score_adj or a label: procfs needed */
 };

@@ -8,6 +8,7 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/fdpass.h"
+#include "libct/plan/sync_decode.h"
 
 int ct_sync_pair(int fds[2], struct ct_error *err)
 {
@@ -18,7 +19,7 @@ int ct_sync_pair(int fds[2], struct ct_error *err)
 
 int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
 {
-	size_t len = offsetof(struct ct_sync_msg, text) + strlen(msg->text) + 1;
+	size_t len = ct_sync_wire_len(msg);
 	for (;;) {
 		ssize_t n = send(sock, msg, len, MSG_NOSIGNAL);
 		if (n >= 0)
@@ -28,11 +29,27 @@ int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
 	}
 }
 
+/* Up to CT_SYNC_TEXT_MAX bytes of s, without a NUL. */
+static void set_text(struct ct_sync_text *t, const char *s)
+{
+	size_t n = strnlen(s, CT_SYNC_TEXT_MAX);
+	memcpy(t->text, s, n);
+	t->len = (uint16_t)n;
+}
+
 int ct_sync_send_ready(int sock, const char *note, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_READY};
-	snprintf(msg.text, sizeof(msg.text), "%s", note ? note : "");
+	set_text(&msg.note, note ? note : "");
 	return ct_sync_send(sock, &msg, err);
+}
+
+void ct_sync_error_msg(struct ct_sync_msg *msg, uint32_t type, const struct ct_error *cause)
+{
+	*msg = (struct ct_sync_msg){.type = type};
+	/* an ERROR says why: a cause without an errno or a message still makes one */
+	msg->error.errnum = cause->errnum > 0 && cause->errnum <= 4095 ? cause->errnum : EPROTO;
+	set_text(&msg->error.message, cause->msg[0] ? cause->msg : "failed without a message");
 }
 
 int ct_sync_send_error(int sock, const struct ct_error *cause)
@@ -42,16 +59,15 @@ int ct_sync_send_error(int sock, const struct ct_error *cause)
 
 int ct_sync_send_error_typed(int sock, uint32_t type, const struct ct_error *cause)
 {
-	struct ct_sync_msg msg = {.type = type, .errnum = cause->errnum};
-	memcpy(msg.text, cause->msg, sizeof(msg.text));
-	msg.text[sizeof(msg.text) - 1] = '\0';
+	struct ct_sync_msg msg;
+	ct_sync_error_msg(&msg, type, cause);
 	return ct_sync_send(sock, &msg, NULL);
 }
 
 static int send_typed_fd(int sock, uint32_t type, int fd, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = type};
-	return ct_send_fd(sock, fd, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+	return ct_send_fd(sock, fd, &msg, ct_sync_wire_len(&msg), err);
 }
 
 int ct_sync_send_root_bind(int sock, int root, struct ct_error *err)
@@ -72,31 +88,45 @@ int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err)
 /* A peer that closed its end with a message of ours unread (START sent ahead of READY,
  * libct/parent/spawn.c) makes the kernel report ECONNRESET once, ahead of the messages it sent
  * before it went (its ERROR): those come on the next receive, then EOF. */
-static int recv_past_reset(int sock, int *fds, size_t max, size_t *n, struct ct_sync_msg *msg,
-			   size_t *len, struct ct_error *err)
+static int recv_past_reset(int sock, int *fds, size_t max, size_t *n, void *buf, size_t *len,
+			   struct ct_error *err)
 {
 	for (int tries = 0;; tries++) {
-		memset(msg, 0, sizeof(*msg));
-		*len = sizeof(*msg);
-		if (ct_recv_fds(sock, fds, max, n, msg, len, err) == 0) {
+		size_t cap = *len;
+		if (ct_recv_fds(sock, fds, max, n, buf, len, err) == 0) {
 			if (tries > 0) /* the reset is behind us: nothing went wrong */
 				*err = (struct ct_error){0};
 			return 0;
 		}
+		*len = cap;
 		if (err->errnum != ECONNRESET || tries > 0)
 			return ct_error_prefix(err, "receive sync message");
 	}
 }
 
+/* One record, decoded; the fds that came with a record refused are closed. */
+static int recv_msg(int sock, int *fds, size_t max, size_t *n, struct ct_sync_msg *msg,
+		    struct ct_error *err)
+{
+	union {
+		char bytes[CT_SYNC_WIRE_MAX];
+		struct ct_sync_msg aligned;
+	} buf;
+	size_t len = sizeof(buf.bytes);
+	if (recv_past_reset(sock, fds, max, n, buf.bytes, &len, err) < 0)
+		return -1;
+	if (ct_sync_decode(buf.bytes, len, *n, msg, err) == 0)
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		ct_close_now(&fds[i]);
+	*n = 0;
+	return -1;
+}
+
 int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err)
 {
-	size_t len, n;
-	if (recv_past_reset(sock, fd, 1, &n, msg, &len, err) < 0)
-		return -1;
-	if (len == 0)
-		msg->type = CT_SYNC_EOF;
-	msg->text[sizeof(msg->text) - 1] = '\0';
-	return 0;
+	size_t n;
+	return recv_msg(sock, fd, 1, &n, msg, err);
 }
 
 int ct_sync_send_userns_ready(int sock, struct ct_error *err)
@@ -114,7 +144,7 @@ int ct_sync_send_cgroup_ready(int sock, struct ct_error *err)
 int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
-	return ct_send_fds(sock, fds, n, &msg, offsetof(struct ct_sync_msg, text) + 1, err);
+	return ct_send_fds(sock, fds, n, &msg, ct_sync_wire_len(&msg), err);
 }
 
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
@@ -122,8 +152,7 @@ int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_INIT_PIDFD, .init_pidfd.pid = (int32_t)pid};
 	snprintf(msg.init_pidfd.method, sizeof(msg.init_pidfd.method), "%s", method);
-	size_t len = offsetof(struct ct_sync_msg, init_pidfd) + sizeof(msg.init_pidfd);
-	return ct_send_fd(sock, pidfd, &msg, len, err);
+	return ct_send_fd(sock, pidfd, &msg, ct_sync_wire_len(&msg), err);
 }
 
 int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *err)
@@ -142,10 +171,9 @@ int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size
 		       struct ct_error *err)
 {
 	struct ct_sync_msg msg;
-	size_t len;
-	if (recv_past_reset(sock, fds, max, n, &msg, &len, err) < 0)
+	if (recv_msg(sock, fds, max, n, &msg, err) < 0)
 		return -1;
-	if (len != 0 && msg.type == type)
+	if (msg.type == type)
 		return 0;
 	for (size_t i = 0; i < *n; i++)
 		ct_close_now(&fds[i]);
@@ -179,34 +207,34 @@ int ct_sync_send_started(int sock, struct ct_error *err)
 	return send_type(sock, CT_SYNC_STARTED, err);
 }
 
-/* The whole struct, so the reader needs no framing: a pipe write of at most PIPE_BUF
- * bytes is never split or interleaved. */
-_Static_assert(sizeof(struct ct_sync_msg) <= 4096, "one atomic fifo write (PIPE_BUF)");
+/* One record per write: a pipe write of at most PIPE_BUF bytes is never split or
+ * interleaved, so the reader gets it whole in one read. */
+_Static_assert(CT_SYNC_WIRE_MAX <= 4096, "one atomic fifo write (PIPE_BUF)");
 
 int ct_sync_fifo_write(int fd, const struct ct_sync_msg *msg, struct ct_error *err)
 {
+	size_t len = ct_sync_wire_len(msg);
 	ssize_t n;
-	while ((n = write(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
+	while ((n = write(fd, msg, len)) < 0 && errno == EINTR)
 		;
-	if (n != (ssize_t)sizeof(*msg))
+	if (n != (ssize_t)len)
 		return ct_error_sys(err, n < 0 ? errno : EIO, "write exec fifo");
 	return 0;
 }
 
 int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err)
 {
-	memset(msg, 0, sizeof(*msg));
+	/* one byte more than any record: a longer one is seen, not cut */
+	union {
+		char bytes[CT_SYNC_WIRE_MAX + 1];
+		struct ct_sync_msg aligned;
+	} buf;
 	ssize_t n;
-	while ((n = read(fd, msg, sizeof(*msg))) < 0 && errno == EINTR)
+	while ((n = read(fd, buf.bytes, sizeof(buf.bytes))) < 0 && errno == EINTR)
 		;
 	if (n < 0)
 		return ct_error_sys(err, errno, "read exec fifo");
-	if (n == 0) {
-		msg->type = CT_SYNC_EOF;
-		return 0;
-	}
-	if (n != (ssize_t)sizeof(*msg))
-		return ct_error_plain(err, EPROTO, "read exec fifo: %zd bytes, not a message", n);
-	msg->text[sizeof(msg->text) - 1] = '\0';
+	if (ct_sync_decode(buf.bytes, (size_t)n, 0, msg, err) < 0)
+		return ct_error_prefix(err, "read exec fifo");
 	return 0;
 }

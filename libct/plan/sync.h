@@ -1,50 +1,25 @@
-/* The typed channel between `ctrun create` (parent) and the container init (child), a
- * SOCK_SEQPACKET socketpair made before the clone: one record per message. Each message's
- * direction, fds and payload are declared in one table, and the parent refuses a message
- * its phase does not take, or one that comes twice (libct/plan/sync_phase.h). The core
- * exchange; rows in brackets happen only when the config asks for them, and where the
- * placement moves a step (libct/parent/placement.c) it says so there:
+/* The channel between ctrun (parent) and the container init (child): a SOCK_SEQPACKET
+ * socketpair, one record per message. Each message's direction, descriptors and binary
+ * payload are declared in one table, and the parent takes a message only in its phase and
+ * only once (libct/plan/sync_phase.h). The core exchange:
  *
- *   parent (ctrun create)                          child (container init, libct/child/init.c)
- *   make the cgroup; socketpair
- *   clone3 (into the cgroup2 directory) -------->  waits until it is in its cgroup
- *   put the init in its other cgroups
- *   CGROUP_READY (+ v1 `tasks` fds) ------------>  joins the v1 hierarchies itself
- *  [write uid_map, gid_map
- *   USERNS_READY ------------------------------->  setresgid/setresuid 0: root inside]
- *                                                  join namespaces, mounts, devices
- *  [    <------------------- CREATE_HOOKS
- *   run prestart, createRuntime
- *   HOOKS_DONE --------------------------------->  createContainer hooks]
- *                                                  pivot_root, process attributes
- *  [    <------------------- PTY_MASTER (+fd)      process.terminal]
- *  [    <------------------- SECCOMP_FD (+fd)      SCMP_ACT_NOTIFY: for listenerPath]
- *  [    <------------------- ROOT_BIND (+fd)       a shared mount namespace]
- *       <------------------- READY {note}          set-up done
- *   (create:) CREATED -------------------------->  blocks on the exec fifo until
- *   pid file, exit                                 `ctrun start`; EOF instead: exits
- *   (run:) START ------------------------------->  startContainer hooks
- *       <------------------- STARTED
- *       <------------------- EOF                   execve: the close-on-exec socket
- *   poststart hooks                                closes, so EOF means it has run
+ *   parent                                     child (libct/child/init.c)
+ *   clone into the cgroup ------------------>  waits
+ *   CGROUP_READY --------------------------->  joins its cgroups
+ *  [USERNS_READY: maps written ------------->  becomes root in its user namespace]
+ *                                              namespaces, mounts, pivot_root, process
+ *        <---------------------------------- READY {note}
+ *   START (run), or CREATED (create; then
+ *   `ctrun start` opens the exec fifo) ----->  startContainer hooks
+ *        <---------------------------------- STARTED
+ *        <---------------------------------- EOF: the execve closed the socket
  *
- *   any step failing:  <----- ERROR {errno, "init step mounts: ..."} ; _exit(1)
- *   child dying without a word: recv returns EOF -> its pidfd says how.
+ *   any step failing: <--------------------- ERROR {errno, "init step mounts: ..."}
  *
- *   `ctrun start` (create's init, CT_START_FIFO) has the same last steps over the exec
- *   fifo: its open for reading is START, then STARTED or ERROR as one whole ct_sync_msg
- *   (atomic: smaller than PIPE_BUF), then EOF at the execve (ct_sync_fifo_write/_read).
- *
- *   A joined user namespace, or a new one with other namespaces joined: a joiner (fork)
- *   joins them (the user namespace first) and clones the init as ctrun's child
- *   (CLONE_PARENT), so that the init's new namespaces belong to the right user namespace:
- *   fork ------------> joiner: setns(...), clone3 --> init: waits
- *        <------------ INIT_PIDFD (+pidfd) {pid, clone call}; joiner exits
- *   reap the joiner, write the maps of a new user namespace
- *   USERNS_READY ------------------------------->  setresgid/setresuid 0, the rest above
- *
- *   A peer that went with a message of ours unread (START sent ahead of READY) makes the
- *   first receive report ECONNRESET, once (libct/plan/sync.c).
+ * Where the config asks for it the child also sends CREATE_HOOKS (the parent runs prestart
+ * and createRuntime, then HOOKS_DONE), PTY_MASTER, SECCOMP_FD and ROOT_BIND, each with its
+ * fd; a joiner that clones the init in a joined user namespace sends INIT_PIDFD first
+ * (libct/parent/spawn.c). Where the placement moves a step, libct/parent/placement.c says so.
  */
 #ifndef CT_SYNC_H
 #define CT_SYNC_H
@@ -73,18 +48,35 @@ enum ct_sync_type {
 	CT_SYNC_ROOT_BIND = 14,	   /* init -> parent: the rootfs's bind in a shared mount ns */
 };
 
-/* INIT_PIDFD's payload (with the pidfd): the init the joiner cloned, and how. */
-struct ct_sync_init_pidfd {
-	int32_t pid;
-	char method[32]; /* "clone3", NUL-terminated */
+/* The payloads, as the table of libct/plan/sync_phase.c declares them. On the wire a record
+ * is the type and then its payload's bytes as laid out here, a text only as long as its
+ * len says (no NUL); ct_sync_decode (libct/plan/sync_decode.h) checks every one. */
+#define CT_SYNC_TEXT_MAX (CT_ERROR_MSG_MAX - 1)
+
+/* A text: len bytes, none of them NUL (NUL-terminated once decoded). */
+struct ct_sync_text {
+	uint16_t len;
+	char text[CT_SYNC_TEXT_MAX + 1];
 };
 
-/* One record: the type, then the payload its row declares (libct/plan/sync_phase.c). */
+/* ERROR's and EXEC_ERROR's: an errno (1..4095) and a message that is not empty. */
+struct ct_sync_error {
+	int32_t errnum;
+	struct ct_sync_text message;
+};
+
+/* INIT_PIDFD's (with the pidfd): the init the joiner cloned, and how. */
+struct ct_sync_init_pidfd {
+	int32_t pid;	 /* > 0 */
+	char method[32]; /* "clone3": NUL-terminated, not empty */
+};
+
+/* One record: the type, then the payload its row declares. */
 struct ct_sync_msg {
 	uint32_t type;
-	int32_t errnum;
 	union {
-		char text[CT_ERROR_MSG_MAX]; /* READY's note, ERROR's message */
+		struct ct_sync_text note; /* READY's: a line for the debug log, may be empty */
+		struct ct_sync_error error;
 		struct ct_sync_init_pidfd init_pidfd;
 	};
 };
@@ -98,6 +90,9 @@ int ct_sync_send_ready(int sock, const char *note, struct ct_error *err);
 /* Init -> parent: an O_PATH fd of the root of the rootfs's bind (libct/state/shared_root.h). */
 int ct_sync_send_root_bind(int sock, int root, struct ct_error *err);
 int ct_sync_send_error(int sock, const struct ct_error *cause);
+/* The ERROR (or EXEC_ERROR) of cause: its errno, or EPROTO where it has none a peer would
+ * take; its message, cut to CT_SYNC_TEXT_MAX bytes. */
+void ct_sync_error_msg(struct ct_sync_msg *msg, uint32_t type, const struct ct_error *cause);
 /* ERROR, or EXEC_ERROR when the command itself could not be run (exit status 126/127). */
 int ct_sync_send_error_typed(int sock, uint32_t type, const struct ct_error *cause);
 int ct_sync_send_pty_master(int sock, int master, struct ct_error *err);
@@ -122,7 +117,8 @@ int ct_sync_send_created(int sock, struct ct_error *err);
 /* Init -> run: started (the startContainer hooks passed), the execve comes next. */
 int ct_sync_send_started(int sock, struct ct_error *err);
 
-/* The exec fifo as a channel (a stream, not records): one whole message per write. */
+/* The exec fifo as a channel (a stream, not records): one whole message per write, one
+ * message per channel before EOF. */
 int ct_sync_fifo_write(int fd, const struct ct_sync_msg *msg, struct ct_error *err);
 /* Reads a message from a readable fifo: type CT_SYNC_EOF when the writer closed it. */
 int ct_sync_fifo_read(int fd, struct ct_sync_msg *msg, struct ct_error *err);
@@ -135,7 +131,8 @@ int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *e
 int ct_sync_expect_fds(int sock, uint32_t type, const char *what, int *fds, size_t max, size_t *n,
 		       struct ct_error *err);
 
-/* Receives one message; *fd gets a passed descriptor or -1. */
+/* Receives one message, decoded and checked (libct/plan/sync_decode.h): a record that is
+ * not a message is an error naming it; *fd gets a passed descriptor or -1. */
 int ct_sync_recv(int sock, struct ct_sync_msg *msg, int *fd, struct ct_error *err);
 
 #endif

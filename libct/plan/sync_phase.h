@@ -22,9 +22,15 @@ struct ct_sync_kind {
 	uint32_t type;
 	const char *name;
 	enum ct_sync_dir dir;
-	bool carries_fd;
-	bool once;	     /* at most once per exchange */
-	const char *payload; /* what follows type and errnum: "" for nothing */
+	unsigned min_fds, max_fds; /* the descriptors it carries */
+	bool once;		   /* at most once per exchange */
+	const char *payload;	   /* its struct in struct ct_sync_msg (sync.h), "" for none */
+	/* the payload's bytes before a text tail (a struct ct_sync_text whose len says how
+	 * much of it comes), or all of them without one */
+	size_t fixed_size;
+	bool text_tail;
+	/* what its fields may hold, beyond their sizes; NULL: anything */
+	int (*check)(const struct ct_sync_msg *msg, struct ct_error *err);
 };
 
 /* The row of type, NULL for a type the protocol does not have. */

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -397,11 +398,8 @@ static pid_t start_view_user(const char *ctrun)
 	return pid;
 }
 
-static void run_view_users(const char *ctrun, int n)
+static void wait_view_users(const pid_t *pids, int n)
 {
-	pid_t pids[16];
-	for (int i = 0; i < n; i++)
-		pids[i] = start_view_user(ctrun);
 	for (int i = 0; i < n; i++) {
 		int status;
 		cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
@@ -412,16 +410,77 @@ static void run_view_users(const char *ctrun, int n)
 	}
 }
 
-/* Commands that start at once make one view between them, not one each (the maker locks
- * the cache directory), and later ones use it. */
+static void run_view_users(const char *ctrun, int n)
+{
+	pid_t pids[16];
+	for (int i = 0; i < n; i++)
+		pids[i] = start_view_user(ctrun);
+	wait_view_users(pids, n);
+}
+
+/* How many of pids[0..n) /proc/locks shows blocked on a flock of the inode ino. */
+static int flock_waiters(const pid_t *pids, int n, ino_t ino)
+{
+	char *table = ctt_read_file("/proc/locks"), *save = NULL;
+	int waiting = 0;
+	for (char *line = strtok_r(table, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *arrow = strstr(line, "-> FLOCK ");
+		int pid;
+		unsigned long long on;
+		if (!arrow || sscanf(arrow, "-> FLOCK %*s %*s %d %*x:%*x:%llu", &pid, &on) != 2 ||
+		    on != (unsigned long long)ino)
+			continue;
+		for (int i = 0; i < n; i++)
+			waiting += pids[i] == pid;
+	}
+	free(table);
+	return waiting;
+}
+
+/* Until all of pids[0..n) wait for the flock on ino; failing when one ends instead. */
+static void wait_for_flock_waiters(const pid_t *pids, int n, ino_t ino)
+{
+	for (unsigned waited = 0; flock_waiters(pids, n, ino) < n; waited += 20) {
+		for (int i = 0; i < n; i++) {
+			siginfo_t info = {0};
+			cr_assert_eq(
+				waitid(P_PID, (id_t)pids[i], &info, WEXITED | WNOHANG | WNOWAIT),
+				0);
+			cr_assert_eq(info.si_pid, 0,
+				     "ctrun %d ended without waiting for the cache directory's "
+				     "lock: it ran while the lock was held",
+				     pids[i]);
+		}
+		cr_assert_lt(waited, CTT_POLL_LIMIT_MS, "the commands never waited for the lock");
+		ctt_sleep_ms(20);
+	}
+}
+
+/* Commands that start at once make one view between them, not one each: the test holds
+ * the cache directory's lock, which the maker takes, while they start; each must find no
+ * view and wait for it. Let go, they make one between them, and later ones use it. */
 Test(exe_escape, concurrent_commands_make_one_kept_view)
 {
 	private_cache(false);
-	char *copy = copy_ctrun();
-	run_view_users(copy, 8);
+	char *copy = copy_ctrun(), *view = kept_view_of(copy);
+	int dir = open(CACHE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(dir, 0, "open " CACHE_DIR ": %s", strerror(errno));
+	struct stat st;
+	cr_assert_eq(fstat(dir, &st), 0);
+	cr_assert_eq(flock(dir, LOCK_EX), 0, "flock " CACHE_DIR ": %s", strerror(errno));
+	pid_t pids[8];
+	int n = sizeof(pids) / sizeof(pids[0]);
+	for (int i = 0; i < n; i++)
+		pids[i] = start_view_user(copy);
+	wait_for_flock_waiters(pids, n, st.st_ino);
+	bool read_only;
+	cr_expect_eq(mounts_at(view, &read_only), 0, "a view was made under the lock");
+	close(dir);
+	wait_view_users(pids, n);
 	assert_kept_view_mounted(copy);
 	run_view_users(copy, 1);
 	assert_kept_view_mounted(copy);
+	free(view);
 	free(copy);
 }
 

@@ -365,7 +365,7 @@ Test(mountcheck_plan, each_mount_is_labelled_by_its_index_and_destination)
 				   {"destination" : "data", "type" : "tmpfs"}
 			   ]),
 			   "", false));
-	const struct ct_mount_expect *e = f.plan.expect;
+	const struct ct_mount_expect *e = f.plan.verify.expect;
 	expect_label(&e[0], "mount #0 \"/proc\"", "/proc");
 	expect_label(&e[1], "mount #1 \"/dev/shm\"", "/dev/shm");
 	expect_label(&e[2], "mount #2 \"data\"", "data");
@@ -374,7 +374,7 @@ Test(mountcheck_plan, each_mount_is_labelled_by_its_index_and_destination)
 	cr_expect_str_eq(e[1].fstype, "tmpfs");
 	cr_expect_str_eq(e[1].source, "shm");
 	cr_expect_not(e[1].check_dev);
-	for (size_t i = 0; i < f.plan.n_expect; i++)
+	for (size_t i = 0; i < f.plan.verify.n_expect; i++)
 		cr_expect_eq(e[i].mounted_id, 0, "#%zu: nothing is mounted in the parent", i);
 	plan_done(&f);
 }
@@ -401,7 +401,7 @@ Test(mountcheck_plan, flags_become_attributes_to_set_and_clear)
 					 }
 				 ]),
 				 "", false));
-	const struct ct_mount_expect *e = f.plan.expect;
+	const struct ct_mount_expect *e = f.plan.verify.expect;
 	cr_expect_eq(e[0].attr_set, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 	cr_expect_eq(e[0].attr_clear, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV);
 	cr_expect(e[0].check_atime);
@@ -442,13 +442,13 @@ Test(mountcheck_plan, binds_are_checked_by_device)
 				       }
 			       ]),
 			       "", false));
-	const struct ct_mount_expect *e = f.plan.expect;
+	const struct ct_mount_expect *e = f.plan.verify.expect;
 	struct stat hosts;
 	cr_assert_eq(stat("/etc/hosts", &hosts), 0);
 	cr_expect_null(e[0].fstype);
 	cr_expect_null(e[0].source);
 	cr_expect_not(e[0].check_dev, "a bind's device is the child's to record, as it binds");
-	ct_expect_bind_source(&f.plan, 0, &hosts);
+	ct_expect_bind_source(&f.plan.verify, 0, &hosts);
 	cr_expect(e[0].check_dev);
 	cr_expect_eq(e[0].dev_major, major(hosts.st_dev));
 	cr_expect_eq(e[0].dev_minor, minor(hosts.st_dev));
@@ -473,12 +473,12 @@ Test(mountcheck_plan, masked_readonly_console_and_root)
 					  : ["/proc/sys"]),
 				     true));
 	const struct ct_init_plan *p = &f.plan;
-	cr_assert_eq(p->expect_masked, 1 + DEFAULT_NODES);
-	cr_assert_eq(p->expect_readonly, 3 + DEFAULT_NODES);
-	cr_assert_eq(p->expect_console, 4 + DEFAULT_NODES);
-	cr_assert_eq(p->expect_root, 5 + DEFAULT_NODES);
-	cr_assert_eq(p->n_expect, 6 + DEFAULT_NODES);
-	const struct ct_mount_expect *e = p->expect + DEFAULT_NODES;
+	cr_assert_eq(p->verify.expect_masked, 1 + DEFAULT_NODES);
+	cr_assert_eq(p->verify.expect_readonly, 3 + DEFAULT_NODES);
+	cr_assert_eq(p->verify.expect_console, 4 + DEFAULT_NODES);
+	cr_assert_eq(p->verify.expect_root, 5 + DEFAULT_NODES);
+	cr_assert_eq(p->verify.n_expect, 6 + DEFAULT_NODES);
+	const struct ct_mount_expect *e = p->verify.expect + DEFAULT_NODES;
 	expect_label(&e[1], "masked path \"/proc/kcore\"", "/proc/kcore");
 	expect_label(&e[2], "masked path \"/sys/firmware\"", "/sys/firmware");
 	expect_label(&e[3], "read-only path \"/proc/sys\"", "/proc/sys");
@@ -488,8 +488,8 @@ Test(mountcheck_plan, masked_readonly_console_and_root)
 		cr_expect_eq(e[i].attr_set, MOUNT_ATTR_RDONLY, "%s", label_of(&e[i]));
 	cr_expect_eq(e[4].attr_set, 0);
 	cr_expect_eq(e[5].attr_set, MOUNT_ATTR_RDONLY);
-	e = p->expect;
-	for (size_t i = 0; i < p->n_expect; i++)
+	e = p->verify.expect;
+	for (size_t i = 0; i < p->verify.n_expect; i++)
 		cr_expect_not(e[i].shadowed, "%s is shadowed", label_of(&e[i]));
 	plan_done(&f);
 }
@@ -498,9 +498,10 @@ Test(mountcheck_plan, writable_root_asks_nothing)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, mounts_doc("[]", "", false));
-	cr_assert_eq(f.plan.n_expect, DEFAULT_NODES + 2, "the nodes, the terminal and the root");
-	cr_expect_eq(f.plan.expect[f.plan.expect_root].attr_set, 0);
-	cr_expect_eq(f.plan.expect[f.plan.expect_root].attr_clear, 0);
+	cr_assert_eq(f.plan.verify.n_expect, DEFAULT_NODES + 2,
+		     "the nodes, the terminal and the root");
+	cr_expect_eq(f.plan.verify.expect[f.plan.verify.expect_root].attr_set, 0);
+	cr_expect_eq(f.plan.verify.expect[f.plan.verify.expect_root].attr_clear, 0);
 	plan_done(&f);
 }
 
@@ -512,24 +513,24 @@ static void replan_cgroups(struct plan_fixture *f, const char *const *v1, bool u
 			   bool cgroup2_host)
 {
 	struct ct_init_plan *p = &f->plan;
-	for (size_t i = 0; i < p->n_cgroup_v1; i++) {
-		free(p->cgroup_v1[i].dir);
-		free(p->cgroup_v1[i].options);
+	for (size_t i = 0; i < p->rootfs.n_cgroup_v1; i++) {
+		free(p->rootfs.cgroup_v1[i].dir);
+		free(p->rootfs.cgroup_v1[i].options);
 	}
-	free(p->cgroup_v1);
-	free(p->expect);
+	free(p->rootfs.cgroup_v1);
+	free(p->verify.expect);
 	size_t n = 0;
 	while (v1[n])
 		n++;
-	p->cgroup_v1 = calloc(n + 1, sizeof(*p->cgroup_v1));
-	cr_assert_not_null(p->cgroup_v1);
+	p->rootfs.cgroup_v1 = calloc(n + 1, sizeof(*p->rootfs.cgroup_v1));
+	cr_assert_not_null(p->rootfs.cgroup_v1);
 	for (size_t i = 0; i < n; i++) {
-		p->cgroup_v1[i].dir = strdup(v1[i]);
-		p->cgroup_v1[i].options = strdup(v1[i]);
+		p->rootfs.cgroup_v1[i].dir = strdup(v1[i]);
+		p->rootfs.cgroup_v1[i].options = strdup(v1[i]);
 	}
-	p->n_cgroup_v1 = n;
-	p->have_cgroup2_unified = unified;
-	p->cgroup2_host = cgroup2_host;
+	p->rootfs.n_cgroup_v1 = n;
+	p->rootfs.have_cgroup2_unified = unified;
+	p->rootfs.cgroup2_host = cgroup2_host;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_mountcheck_plan(p, &err), 0, "%s", err.msg);
 }
@@ -554,12 +555,12 @@ Test(mountcheck_plan, cgroup_on_a_v1_host_expects_each_hierarchy)
 	plan_build_ok(&f, mounts_doc(CGROUP_AT_1, "", false));
 	replan_cgroups(&f, cpu_memory, true, false);
 	const struct ct_init_plan *p = &f.plan;
-	const struct ct_mount_expect *e = p->expect;
+	const struct ct_mount_expect *e = p->verify.expect;
 	cr_expect_str_eq(e[1].fstype, "tmpfs");
 	cr_expect_eq(e[1].attr_set, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID);
-	size_t h = p->mounts[1].expect_hierarchies;
+	size_t h = p->rootfs.mounts[1].expect_hierarchies;
 	cr_assert_eq(h, 3, "the hierarchies follow the mounts");
-	cr_assert_eq(p->expect_masked, 6 + DEFAULT_NODES);
+	cr_assert_eq(p->verify.expect_masked, 6 + DEFAULT_NODES);
 	static const char *const want[][3] = {
 		{"mount #1 \"/sys/fs/cgroup/cpu\"", "/sys/fs/cgroup/cpu", "cgroup"},
 		{"mount #1 \"/sys/fs/cgroup/memory\"", "/sys/fs/cgroup/memory", "cgroup"},
@@ -580,8 +581,8 @@ Test(mountcheck_plan, cgroup_on_a_v1_host_without_unified)
 	struct plan_fixture f;
 	plan_build_ok(&f, mounts_doc(CGROUP_AT_1, "", false));
 	replan_cgroups(&f, cpu_memory, false, false);
-	cr_expect_eq(f.plan.expect_masked, 5 + DEFAULT_NODES);
-	cr_expect_str_eq(label_of(&f.plan.expect[4]), "mount #1 \"/sys/fs/cgroup/memory\"");
+	cr_expect_eq(f.plan.verify.expect_masked, 5 + DEFAULT_NODES);
+	cr_expect_str_eq(label_of(&f.plan.verify.expect[4]), "mount #1 \"/sys/fs/cgroup/memory\"");
 	plan_done(&f);
 }
 
@@ -590,8 +591,8 @@ Test(mountcheck_plan, cgroup_on_a_cgroup2_host_is_one_cgroup2)
 	struct plan_fixture f;
 	plan_build_ok(&f, mounts_doc(CGROUP_AT_1, "", false));
 	replan_cgroups(&f, (const char *const[]){NULL}, false, true);
-	cr_expect_str_eq(f.plan.expect[1].fstype, "cgroup2");
-	cr_expect_eq(f.plan.expect_masked, 3 + DEFAULT_NODES, "no hierarchies");
+	cr_expect_str_eq(f.plan.verify.expect[1].fstype, "cgroup2");
+	cr_expect_eq(f.plan.verify.expect_masked, 3 + DEFAULT_NODES, "no hierarchies");
 	plan_done(&f);
 }
 
@@ -608,7 +609,7 @@ Test(mountcheck_plan, later_mounts_shadow_the_hierarchies)
 			       ]),
 			       "", false));
 	replan_cgroups(&f, cpu_memory, false, false);
-	const struct ct_mount_expect *e = f.plan.expect;
+	const struct ct_mount_expect *e = f.plan.verify.expect;
 	cr_expect(e[0].shadowed, "the cgroup tmpfs under /sys");
 	cr_expect(e[1].shadowed, "the tmpfs under /sys");
 	cr_expect_not(e[2].shadowed);
@@ -623,7 +624,7 @@ Test(mountcheck_plan, later_mounts_shadow_the_hierarchies)
 				 ]),
 				 "", false));
 	replan_cgroups(&f, cpu_memory, false, false);
-	e = f.plan.expect;
+	e = f.plan.verify.expect;
 	cr_expect_not(e[0].shadowed);
 	cr_expect_not(e[2].shadowed, "%s", label_of(&e[2]));
 	cr_expect(e[3].shadowed, "%s", label_of(&e[3]));
@@ -644,8 +645,9 @@ static void assert_shadowing(const char *const *dests, const bool *shadowed)
 	struct plan_fixture f;
 	plan_build_ok(&f, mounts_doc(mounts, "", false));
 	for (size_t i = 0; dests[i]; i++)
-		cr_expect_eq(f.plan.expect[i].shadowed, shadowed[i], "%s is %sshadowed in %s",
-			     label_of(&f.plan.expect[i]), shadowed[i] ? "not " : "", mounts);
+		cr_expect_eq(f.plan.verify.expect[i].shadowed, shadowed[i],
+			     "%s is %sshadowed in %s", label_of(&f.plan.verify.expect[i]),
+			     shadowed[i] ? "not " : "", mounts);
 	plan_done(&f);
 }
 
@@ -699,12 +701,12 @@ Test(mountcheck_plan, readonly_path_shadows_a_mount_at_its_path)
 					  : ["/data/sub"], "maskedPaths"
 					  : ["/proc/kcore"]),
 				     false));
-	const struct ct_mount_expect *e = f.plan.expect;
+	const struct ct_mount_expect *e = f.plan.verify.expect;
 	cr_expect_not(e[0].shadowed);
 	cr_expect(e[1].shadowed);
 	cr_expect_not(e[2].shadowed, "a masked path below does not cover /proc");
-	cr_expect_not(e[f.plan.expect_masked].shadowed);
-	cr_expect_not(e[f.plan.expect_readonly].shadowed);
+	cr_expect_not(e[f.plan.verify.expect_masked].shadowed);
+	cr_expect_not(e[f.plan.verify.expect_readonly].shadowed);
 	plan_done(&f);
 }
 

@@ -117,12 +117,12 @@ Test(sched_plan, nothing_asked_nothing_set)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, plan_doc(""));
-	cr_expect_not(f.plan.sched.set_scheduler);
-	cr_expect_not(f.plan.sched.set_ioprio);
-	cr_expect_not(f.plan.sched.set_mempolicy);
-	cr_expect_not(f.plan.sched.set_personality);
-	cr_expect_not(f.plan.sched.has_initial_cpus);
-	cr_expect_not(f.plan.sched.has_final_cpus);
+	cr_expect_not(f.plan.process.sched.set_scheduler);
+	cr_expect_not(f.plan.process.sched.set_ioprio);
+	cr_expect_not(f.plan.process.sched.set_mempolicy);
+	cr_expect_not(f.plan.process.sched.set_personality);
+	cr_expect_not(f.plan.process.sched.has_initial_cpus);
+	cr_expect_not(f.plan.process.sched.has_final_cpus);
 	plan_done(&f);
 }
 
@@ -144,7 +144,7 @@ Test(sched_plan, scheduler_is_translated)
 							      "period" : 3
 						      })),
 				    ""));
-	const struct ct_sched_plan *s = &f.plan.sched;
+	const struct ct_sched_plan *s = &f.plan.process.sched;
 	cr_expect(s->set_scheduler);
 	cr_expect_eq(s->sched_policy, SCHED_RR);
 	cr_expect_eq(s->sched_priority, 42);
@@ -194,8 +194,8 @@ Test(sched_plan, io_priority_is_translated)
 		plan_doc_with(PROCESS_WITH(JSON("ioPriority"
 						: {"class" : "IOPRIO_CLASS_BE", "priority" : 6})),
 			      ""));
-	cr_expect(f.plan.sched.set_ioprio);
-	cr_expect_eq(f.plan.sched.ioprio, 2 << 13 | 6);
+	cr_expect(f.plan.process.sched.set_ioprio);
+	cr_expect_eq(f.plan.process.sched.ioprio, 2 << 13 | 6);
 	plan_done(&f);
 }
 
@@ -210,7 +210,7 @@ Test(sched_plan, memory_policy_is_translated)
 							"flags" : ["MPOL_F_STATIC_NODES"]
 						}
 					})));
-	const struct ct_sched_plan *s = &f.plan.sched;
+	const struct ct_sched_plan *s = &f.plan.process.sched;
 	cr_expect(s->set_mempolicy);
 	cr_expect_eq(s->mpol_mode, MPOL_INTERLEAVE | MPOL_F_STATIC_NODES);
 	cr_expect_eq(s->mpol_nodes[0], 0x3);
@@ -218,8 +218,8 @@ Test(sched_plan, memory_policy_is_translated)
 	cr_expect_eq(s->mpol_maxnode, CT_MAX_NODES + 1, "the kernel reads maxnode - 1 bits");
 	plan_done(&f);
 	plan_build_ok(&f, plan_doc(JSON("linux" : {"memoryPolicy" : {"mode" : "MPOL_LOCAL"}})));
-	cr_expect_eq(f.plan.sched.mpol_mode, MPOL_LOCAL);
-	cr_expect_eq(f.plan.sched.mpol_maxnode, 0, "no nodes: a NULL mask");
+	cr_expect_eq(f.plan.process.sched.mpol_mode, MPOL_LOCAL);
+	cr_expect_eq(f.plan.process.sched.mpol_maxnode, 0, "no nodes: a NULL mask");
 	plan_done(&f);
 }
 
@@ -254,12 +254,12 @@ Test(sched_plan, personality_domains)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, plan_doc(JSON("linux" : {"personality" : {"domain" : "LINUX32"}})));
-	cr_expect(f.plan.sched.set_personality);
-	cr_expect_eq(f.plan.sched.persona, PER_LINUX32);
+	cr_expect(f.plan.process.sched.set_personality);
+	cr_expect_eq(f.plan.process.sched.persona, PER_LINUX32);
 	plan_done(&f);
 	plan_build_ok(&f, plan_doc(JSON("linux" : {"personality" : {"domain" : "LINUX"}})));
-	cr_expect(f.plan.sched.set_personality);
-	cr_expect_eq(f.plan.sched.persona, PER_LINUX);
+	cr_expect(f.plan.process.sched.set_personality);
+	cr_expect_eq(f.plan.process.sched.persona, PER_LINUX);
 	plan_done(&f);
 	assert_refused(JSON("linux"
 			    : {"personality" : {"domain" : "LINUX", "flags" : ["X"]}}),
@@ -273,7 +273,7 @@ Test(sched_plan, exec_cpu_affinity_is_checked_and_kept)
 	plan_build_ok(&f, plan_doc_with(PROCESS_WITH(JSON("execCPUAffinity"
 							  : {"initial" : "0-1", "final" : "1"})),
 					""));
-	const struct ct_sched_plan *s = &f.plan.sched;
+	const struct ct_sched_plan *s = &f.plan.process.sched;
 	cr_expect(s->has_initial_cpus);
 	cr_expect(s->has_final_cpus);
 	cr_expect_eq(CPU_COUNT(&s->initial_cpus), 2);
@@ -283,7 +283,7 @@ Test(sched_plan, exec_cpu_affinity_is_checked_and_kept)
 	plan_build_ok(&f, plan_doc_with(PROCESS_WITH(JSON("execCPUAffinity"
 							  : {"final" : ""})),
 					""));
-	cr_expect_not(f.plan.sched.has_final_cpus, "empty: the affinity is left alone");
+	cr_expect_not(f.plan.process.sched.has_final_cpus, "empty: the affinity is left alone");
 	plan_done(&f);
 	assert_refused("",
 		       PROCESS_WITH(JSON("execCPUAffinity"

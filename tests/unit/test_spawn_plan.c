@@ -42,16 +42,36 @@ Test(spawn_plan, minimal_config)
 	plan_build_ok(&f, plan_doc(""));
 	cr_expect_eq(f.plan.config, f.config);
 	cr_expect_eq(f.plan.opts, &f.opts);
-	cr_expect_eq(f.plan.sync_fd, -1);
-	cr_expect_eq(f.plan.exec_fifo_fd, -1);
-	cr_expect_eq(f.plan.unshare_flags, 0);
-	cr_expect_not(f.plan.new_mount_ns);
+	cr_expect_eq(f.plan.sync.fd, -1);
+	cr_expect_eq(f.plan.sync.exec_fifo_fd, -1);
+	cr_expect_eq(f.plan.ns.unshare_flags, 0);
+	cr_expect_not(f.plan.ns.new_mount_ns);
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		cr_expect_eq(f.plan.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
-	cr_expect_eq(f.plan.n_mounts, 0);
-	cr_expect_eq(f.plan.n_rlimits, 0);
-	cr_expect_not(f.plan.set_caps, "no capabilities object, caps are left alone");
-	cr_expect_str_eq(f.plan.keyring_name, "_ses.h8");
+		cr_expect_eq(f.plan.ns.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
+	cr_expect_eq(f.plan.rootfs.n_mounts, 0);
+	cr_expect_eq(f.plan.process.n_rlimits, 0);
+	cr_expect_not(f.plan.process.set_caps, "no capabilities object, caps are left alone");
+	cr_expect_str_eq(f.plan.process.keyring_name, "_ses.h8");
+	plan_done(&f);
+}
+
+/* What a step reads of the options and the config comes with its part of the plan: a step
+ * sees the part it is given, never the whole. */
+Test(spawn_plan, parts_take_what_their_steps_read)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, plan_doc(""));
+	cr_expect_eq(f.plan.sync.start, CT_START_SYNC);
+	cr_expect_eq(f.plan.rootfs.path, f.opts.rootfs);
+	cr_expect_not(f.plan.rootfs.no_pivot);
+	cr_expect_eq(f.plan.rootfs.readonly, f.config->root.readonly);
+	cr_expect_eq(f.plan.rootfs.lx, &f.config->linux_);
+	cr_expect(f.plan.verify.run, "opts.verify_mounts");
+	cr_expect_eq(f.plan.hooks.hooks, &f.config->hooks);
+	cr_expect_eq(f.plan.process.p, &f.config->process);
+	cr_expect(f.plan.process.new_keyring, "no --no-new-keyring");
+	cr_expect_eq(f.plan.process.preserve_fds, 0);
+	cr_expect_null(f.plan.cgroup.cg, "no cgroup in the options");
 	plan_done(&f);
 }
 
@@ -93,13 +113,13 @@ Test(spawn_plan, new_namespaces_become_clone_flags)
 					    ]
 				    })));
 	/* the network namespace is made by the init itself (early_netns), not by clone3 */
-	cr_expect_eq(f.plan.unshare_flags,
+	cr_expect_eq(f.plan.ns.unshare_flags,
 		     CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS | CLONE_NEWCGROUP,
-		     "unshare_flags %#lx", f.plan.unshare_flags);
+		     "unshare_flags %#lx", f.plan.ns.unshare_flags);
 	cr_expect(f.plan.place.early_netns);
-	cr_expect(f.plan.new_mount_ns);
+	cr_expect(f.plan.ns.new_mount_ns);
 	for (int i = 0; i < OCI_NS_COUNT; i++)
-		cr_expect_eq(f.plan.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
+		cr_expect_eq(f.plan.ns.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
 	plan_done(&f);
 }
 
@@ -107,8 +127,8 @@ Test(spawn_plan, time_namespace_flag)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, plan_doc(JSON("linux" : {"namespaces" : [ {"type" : "time"} ]})));
-	cr_expect_eq(f.plan.unshare_flags, 0x00000080 /* CLONE_NEWTIME */);
-	cr_expect_not(f.plan.new_mount_ns);
+	cr_expect_eq(f.plan.ns.unshare_flags, 0x00000080 /* CLONE_NEWTIME */);
+	cr_expect_not(f.plan.ns.new_mount_ns);
 	plan_done(&f);
 }
 
@@ -123,15 +143,15 @@ Test(spawn_plan, namespace_with_path_is_opened_to_join)
 						    {"type" : "uts", "path" : "/proc/self/ns/uts"}
 					    ]
 				    })));
-	int fd = f.plan.join_fds[OCI_NS_UTS];
+	int fd = f.plan.ns.join_fds[OCI_NS_UTS];
 	cr_assert_geq(fd, 0, "uts namespace fd opened");
 	cr_expect(fcntl(fd, F_GETFD) & FD_CLOEXEC, "join fd is close-on-exec");
 	struct stat want, have;
 	cr_assert_eq(stat("/proc/self/ns/uts", &want), 0);
 	cr_assert_eq(fstat(fd, &have), 0);
 	cr_expect_eq(have.st_ino, want.st_ino, "the fd is our uts namespace");
-	cr_expect_eq(f.plan.unshare_flags, CLONE_NEWPID, "a joined namespace is not unshared");
-	cr_expect_eq(f.plan.join_fds[OCI_NS_PID], -1);
+	cr_expect_eq(f.plan.ns.unshare_flags, CLONE_NEWPID, "a joined namespace is not unshared");
+	cr_expect_eq(f.plan.ns.join_fds[OCI_NS_PID], -1);
 	plan_done(&f);
 }
 
@@ -185,8 +205,8 @@ Test(spawn_plan, gid_mappings_alone_are_named)
 /* The plan clones or unshares exactly the namespaces flags (CLONE_NEW*) names. */
 static void expect_unshare_flags(const struct ct_init_plan *plan, unsigned long flags)
 {
-	cr_expect_eq(plan->unshare_flags, flags, "unshare_flags %#lx, expected %#lx",
-		     plan->unshare_flags, flags);
+	cr_expect_eq(plan->ns.unshare_flags, flags, "unshare_flags %#lx, expected %#lx",
+		     plan->ns.unshare_flags, flags);
 }
 
 /* A document with the namespaces (JSON array items), USERNS_MAPS and the extra members. */
@@ -213,13 +233,13 @@ Test(spawn_plan, new_user_namespace_is_cloned_with_its_maps)
 	struct plan_fixture f;
 	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "pid"}), ""));
 	expect_unshare_flags(&f.plan, CLONE_NEWUSER | CLONE_NEWPID);
-	cr_expect(f.plan.userns);
-	cr_expect_eq(f.plan.join_fds[OCI_NS_USER], -1);
-	cr_assert_not_null(f.plan.uid_map);
-	cr_assert_not_null(f.plan.gid_map);
-	cr_expect_str_eq(f.plan.uid_map, "0 100000 1000\n1000 300000 5\n");
-	cr_expect_str_eq(f.plan.gid_map, "0 200000 65536\n");
-	cr_expect_not(f.plan.use_joiner, "one clone3 makes them all");
+	cr_expect(f.plan.ns.userns);
+	cr_expect_eq(f.plan.ns.join_fds[OCI_NS_USER], -1);
+	cr_assert_not_null(f.plan.ns.uid_map);
+	cr_assert_not_null(f.plan.ns.gid_map);
+	cr_expect_str_eq(f.plan.ns.uid_map, "0 100000 1000\n1000 300000 5\n");
+	cr_expect_str_eq(f.plan.ns.gid_map, "0 200000 65536\n");
+	cr_expect_not(f.plan.ns.use_joiner, "one clone3 makes them all");
 	plan_done(&f);
 }
 
@@ -260,12 +280,12 @@ Test(spawn_plan, joined_user_namespace_has_no_maps_to_write)
 		plan_doc(JSON(
 			"linux"
 			: {"namespaces" : [ {"type" : "user", "path" : "/proc/self/ns/user"} ]})));
-	cr_expect_eq(f.plan.unshare_flags, 0);
-	cr_expect(f.plan.userns);
-	cr_expect_geq(f.plan.join_fds[OCI_NS_USER], 0);
-	cr_expect_null(f.plan.uid_map);
-	cr_expect_null(f.plan.gid_map);
-	cr_expect(f.plan.use_joiner, "the init is cloned inside the joined namespace");
+	cr_expect_eq(f.plan.ns.unshare_flags, 0);
+	cr_expect(f.plan.ns.userns);
+	cr_expect_geq(f.plan.ns.join_fds[OCI_NS_USER], 0);
+	cr_expect_null(f.plan.ns.uid_map);
+	cr_expect_null(f.plan.ns.gid_map);
+	cr_expect(f.plan.ns.use_joiner, "the init is cloned inside the joined namespace");
 	plan_done(&f);
 }
 
@@ -275,8 +295,8 @@ Test(spawn_plan, new_user_namespace_with_joined_ones_uses_a_joiner)
 	plan_build_ok(&f, userns_doc(JSON({"type" : "user"},
 					  {"type" : "uts", "path" : "/proc/self/ns/uts"}),
 				     ""));
-	cr_expect(f.plan.use_joiner);
-	cr_expect_geq(f.plan.join_fds[OCI_NS_UTS], 0);
+	cr_expect(f.plan.ns.use_joiner);
+	cr_expect_geq(f.plan.ns.join_fds[OCI_NS_UTS], 0);
 	plan_done(&f);
 }
 
@@ -316,14 +336,14 @@ static void plan_sysfs(struct plan_fixture *f, const char *net)
 							     "source" : "sysfs",
 							     "options" : [ "nosuid", "ro" ]
 						     } ])));
-	cr_assert_eq(f->plan.n_mounts, 1);
+	cr_assert_eq(f->plan.rootfs.n_mounts, 1);
 }
 
 Test(spawn_plan, sysfs_in_user_namespace_without_netns_binds_host_sys)
 {
 	struct plan_fixture f;
 	plan_sysfs(&f, "");
-	const struct ct_planned_mount *m = &f.plan.mounts[0];
+	const struct ct_planned_mount *m = &f.plan.rootfs.mounts[0];
 	cr_expect(m->flags.bind);
 	cr_expect(m->flags.recursive_bind);
 	cr_assert_not_null(m->bind_source);
@@ -336,8 +356,8 @@ Test(spawn_plan, sysfs_in_user_namespace_with_netns_is_mounted)
 {
 	struct plan_fixture f;
 	plan_sysfs(&f, JSON(, {"type" : "network"}));
-	cr_expect_not(f.plan.mounts[0].flags.bind);
-	cr_expect_null(f.plan.mounts[0].bind_source);
+	cr_expect_not(f.plan.rootfs.mounts[0].flags.bind);
+	cr_expect_null(f.plan.rootfs.mounts[0].bind_source);
 	plan_done(&f);
 }
 
@@ -353,8 +373,8 @@ Test(spawn_plan, idmapped_tmpfs_is_made_by_the_parent)
 						  "source" : "tmpfs",
 						  "options" : ["idmap"]
 					  } ])));
-	cr_expect(f.plan.mounts[0].flags.idmap);
-	cr_expect_geq(f.plan.mounts[0].flags.idmap_tree, 0);
+	cr_expect(f.plan.rootfs.mounts[0].flags.idmap);
+	cr_expect_geq(f.plan.rootfs.mounts[0].flags.idmap_tree, 0);
 	plan_done(&f);
 }
 
@@ -427,8 +447,8 @@ Test(spawn_plan, mounts_keep_their_destinations_and_options)
 		},
 		{"destination" : "/sys/fs/cgroup", "type" : "cgroup", "source" : "cgroup"}
 	])));
-	cr_assert_eq(f.plan.n_mounts, 3);
-	const struct ct_planned_mount *m = f.plan.mounts;
+	cr_assert_eq(f.plan.rootfs.n_mounts, 3);
+	const struct ct_planned_mount *m = f.plan.rootfs.mounts;
 	cr_expect_str_eq(m[0].destination, "/proc");
 	cr_expect_str_eq(m[0].source, "proc");
 	cr_expect_str_eq(m[0].type, "proc");
@@ -440,7 +460,7 @@ Test(spawn_plan, mounts_keep_their_destinations_and_options)
 	cr_expect_eq(m[1].flags.flags, MS_NOSUID | MS_STRICTATIME);
 	cr_assert_not_null(m[1].flags.data);
 	cr_expect_str_eq(m[1].flags.data, "mode=755,size=65536k");
-	cr_expect(f.plan.default_devices);
+	cr_expect(f.plan.rootfs.default_devices);
 
 	cr_expect_str_eq(m[2].destination, "/sys/fs/cgroup");
 	cr_expect(m[2].is_cgroup);
@@ -455,8 +475,8 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 		{"destination" : "/etc/hosts", "type" : "bind", "source" : "/etc/hosts"},
 		{"destination" : "/x", "type" : "none", "source" : "./x", "options" : ["bind"]}
 	])));
-	cr_assert_eq(f.plan.n_mounts, 3);
-	const struct ct_planned_mount *m = f.plan.mounts;
+	cr_assert_eq(f.plan.rootfs.n_mounts, 3);
+	const struct ct_planned_mount *m = f.plan.rootfs.mounts;
 	char want[256];
 	snprintf(want, sizeof(want), "%s/data/dir", plan_bundle);
 	cr_expect_str_eq(m[0].destination, "/data");
@@ -474,7 +494,7 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 	snprintf(want, sizeof(want), "%s/./x", plan_bundle);
 	cr_assert_not_null(m[2].bind_source);
 	cr_expect_str_eq(m[2].bind_source, want);
-	cr_expect(f.plan.default_devices, "no /dev mount: made in the image's /dev");
+	cr_expect(f.plan.rootfs.default_devices, "no /dev mount: made in the image's /dev");
 	plan_done(&f);
 }
 
@@ -486,10 +506,10 @@ Test(spawn_plan, default_devices_unless_dev_is_bound)
 	plan_build_ok(&f, mounts_doc(JSON([
 		{"destination" : "/dev", "type" : "bind", "source" : "/dev", "options" : ["rbind"]}
 	])));
-	cr_expect_not(f.plan.default_devices);
+	cr_expect_not(f.plan.rootfs.default_devices);
 	plan_done(&f);
 	plan_build_ok(&f, mounts_doc(JSON([ {"destination" : "/dev", "type" : "devtmpfs"} ])));
-	cr_expect(f.plan.default_devices);
+	cr_expect(f.plan.rootfs.default_devices);
 	plan_done(&f);
 }
 
@@ -511,8 +531,8 @@ Test(spawn_plan, mounts_without_a_mount_namespace_are_planned)
 		&f, plan_doc(JSON(
 			    "mounts"
 			    : [ {"destination" : "/proc", "type" : "proc", "source" : "proc"} ])));
-	cr_expect_not(f.plan.new_mount_ns);
-	cr_expect_eq(f.plan.n_mounts, 1);
+	cr_expect_not(f.plan.ns.new_mount_ns);
+	cr_expect_eq(f.plan.rootfs.n_mounts, 1);
 	plan_done(&f);
 }
 
@@ -536,13 +556,13 @@ Test(spawn_plan, rlimits_are_mapped)
 				]
 			}),
 			""));
-	cr_assert_eq(f.plan.n_rlimits, 2);
-	cr_expect_eq(f.plan.rlimits[0].resource, RLIMIT_NOFILE);
-	cr_expect_eq(f.plan.rlimits[0].limit.rlim_cur, 1024);
-	cr_expect_eq(f.plan.rlimits[0].limit.rlim_max, 4096);
-	cr_expect_eq(f.plan.rlimits[1].resource, RLIMIT_CORE);
-	cr_expect_eq(f.plan.rlimits[1].limit.rlim_cur, 0);
-	cr_expect_eq(f.plan.rlimits[1].limit.rlim_max, RLIM_INFINITY);
+	cr_assert_eq(f.plan.process.n_rlimits, 2);
+	cr_expect_eq(f.plan.process.rlimits[0].resource, RLIMIT_NOFILE);
+	cr_expect_eq(f.plan.process.rlimits[0].limit.rlim_cur, 1024);
+	cr_expect_eq(f.plan.process.rlimits[0].limit.rlim_max, 4096);
+	cr_expect_eq(f.plan.process.rlimits[1].resource, RLIMIT_CORE);
+	cr_expect_eq(f.plan.process.rlimits[1].limit.rlim_cur, 0);
+	cr_expect_eq(f.plan.process.rlimits[1].limit.rlim_max, RLIM_INFINITY);
 	plan_done(&f);
 }
 
@@ -648,14 +668,15 @@ Test(spawn_plan, capabilities_become_bit_masks)
 				"ambient" : ["CAP_NET_BIND_SERVICE"]
 			})),
 			""));
-	cr_expect(f.plan.set_caps);
-	cr_expect_geq(f.plan.cap_last, CAP_AUDIT_READ, "cap_last %d", f.plan.cap_last);
-	cr_expect_eq(f.plan.cap_bounding, (1ULL << 5) | (1ULL << 10) | 1ULL, "bounding %#llx",
-		     (unsigned long long)f.plan.cap_bounding);
-	cr_expect_eq(f.plan.cap_effective, 1ULL << 5, "CAP_KILL is bit 5");
-	cr_expect_eq(f.plan.cap_permitted, (1ULL << 5) | (1ULL << 10));
-	cr_expect_eq(f.plan.cap_inheritable, 1ULL << 10);
-	cr_expect_eq(f.plan.cap_ambient, 1ULL << 10);
+	cr_expect(f.plan.process.set_caps);
+	cr_expect_geq(f.plan.process.cap_last, CAP_AUDIT_READ, "cap_last %d",
+		      f.plan.process.cap_last);
+	cr_expect_eq(f.plan.process.cap_bounding, (1ULL << 5) | (1ULL << 10) | 1ULL,
+		     "bounding %#llx", (unsigned long long)f.plan.process.cap_bounding);
+	cr_expect_eq(f.plan.process.cap_effective, 1ULL << 5, "CAP_KILL is bit 5");
+	cr_expect_eq(f.plan.process.cap_permitted, (1ULL << 5) | (1ULL << 10));
+	cr_expect_eq(f.plan.process.cap_inheritable, 1ULL << 10);
+	cr_expect_eq(f.plan.process.cap_ambient, 1ULL << 10);
 	plan_done(&f);
 }
 
@@ -672,8 +693,8 @@ Test(spawn_plan, ambient_capabilities_need_permitted_and_inheritable)
 				    "ambient" : [ "CAP_NET_BIND_SERVICE", "CAP_KILL", "CAP_CHOWN" ]
 			    })),
 			    ""));
-	cr_expect_eq(f.plan.cap_ambient, 1ULL << CAP_KILL, "ambient %#llx",
-		     (unsigned long long)f.plan.cap_ambient);
+	cr_expect_eq(f.plan.process.cap_ambient, 1ULL << CAP_KILL, "ambient %#llx",
+		     (unsigned long long)f.plan.process.cap_ambient);
 	cr_expect_str_eq(plan_notices,
 			 "config.json: .process.capabilities.ambient[0]: \"CAP_NET_BIND_SERVICE\" "
 			 "not raised: it is not both permitted and inheritable\n"
@@ -686,9 +707,10 @@ Test(spawn_plan, empty_capabilities_drop_everything)
 {
 	struct plan_fixture f;
 	plan_build_ok(&f, plan_doc_with(caps_process(JSON({})), ""));
-	cr_expect(f.plan.set_caps, "an empty object still means: set these (none)");
-	cr_expect_eq(f.plan.cap_bounding | f.plan.cap_effective | f.plan.cap_permitted |
-			     f.plan.cap_inheritable | f.plan.cap_ambient,
+	cr_expect(f.plan.process.set_caps, "an empty object still means: set these (none)");
+	cr_expect_eq(f.plan.process.cap_bounding | f.plan.process.cap_effective |
+			     f.plan.process.cap_permitted | f.plan.process.cap_inheritable |
+			     f.plan.process.cap_ambient,
 		     0);
 	plan_done(&f);
 }
@@ -697,7 +719,7 @@ Test(spawn_plan, empty_capabilities_drop_everything)
 
 static uint64_t known_caps(const struct ct_init_plan *plan)
 {
-	return plan->cap_last >= 63 ? ~0ULL : (1ULL << (plan->cap_last + 1)) - 1;
+	return plan->process.cap_last >= 63 ? ~0ULL : (1ULL << (plan->process.cap_last + 1)) - 1;
 }
 
 /* The init starts with ctrun's own bounding set: only what is in it and unwanted is
@@ -708,9 +730,10 @@ Test(spawn_plan, bounding_drops_are_what_ctrun_has_and_the_config_lacks)
 	plan_build_ok(&f, plan_doc_with(KILL_ONLY_PROCESS, ""));
 	struct ct_self_status own;
 	ct_self_status_read(&own);
-	cr_expect_eq(f.plan.cap_drop, own.cap_bounding & known_caps(&f.plan) & ~(1ULL << CAP_KILL),
-		     "drop %#llx", (unsigned long long)f.plan.cap_drop);
-	cr_expect_eq(f.plan.sig_reset, own.sig_ignored);
+	cr_expect_eq(f.plan.process.cap_drop,
+		     own.cap_bounding & known_caps(&f.plan) & ~(1ULL << CAP_KILL), "drop %#llx",
+		     (unsigned long long)f.plan.process.cap_drop);
+	cr_expect_eq(f.plan.process.sig_reset, own.sig_ignored);
 	plan_done(&f);
 }
 
@@ -723,11 +746,11 @@ Test(spawn_plan, bounding_drops_in_a_user_namespace_are_every_unwanted_one)
 	snprintf(members, sizeof(members),
 		 "\"linux\": {\"namespaces\": [{\"type\": \"user\"}], %s}", USERNS_MAPS);
 	plan_build_ok(&f, plan_doc_with(KILL_ONLY_PROCESS, members));
-	cr_expect_eq(f.plan.cap_drop, known_caps(&f.plan) & ~(1ULL << CAP_KILL));
+	cr_expect_eq(f.plan.process.cap_drop, known_caps(&f.plan) & ~(1ULL << CAP_KILL));
 	plan_done(&f);
 	plan_build_ok(&f, plan_doc_with(KILL_ONLY_PROCESS, ""));
 	ct_plan_enters_user_ns(&f.plan);
-	cr_expect_eq(f.plan.cap_drop, known_caps(&f.plan) & ~(1ULL << CAP_KILL));
+	cr_expect_eq(f.plan.process.cap_drop, known_caps(&f.plan) & ~(1ULL << CAP_KILL));
 	plan_done(&f);
 }
 
@@ -753,14 +776,14 @@ Test(spawn_plan, argv_is_null_terminated)
 	struct plan_fixture f;
 	plan_build_ok(&f,
 		      plan_doc_with(JSON({"args" : [ "sh", "-c", "echo hi" ], "cwd" : "/"}), ""));
-	cr_assert_not_null(f.plan.argv);
-	cr_expect_str_eq(f.plan.argv[0], "sh");
-	cr_expect_str_eq(f.plan.argv[1], "-c");
-	cr_expect_str_eq(f.plan.argv[2], "echo hi");
-	cr_expect_null(f.plan.argv[3]);
-	cr_assert_not_null(f.plan.envp);
-	cr_expect_null(f.plan.envp[0], "no env, no LISTEN_FDS: an empty environment");
-	cr_expect_str_eq(f.plan.path_env,
+	cr_assert_not_null(f.plan.process.argv);
+	cr_expect_str_eq(f.plan.process.argv[0], "sh");
+	cr_expect_str_eq(f.plan.process.argv[1], "-c");
+	cr_expect_str_eq(f.plan.process.argv[2], "echo hi");
+	cr_expect_null(f.plan.process.argv[3]);
+	cr_assert_not_null(f.plan.process.envp);
+	cr_expect_null(f.plan.process.envp[0], "no env, no LISTEN_FDS: an empty environment");
+	cr_expect_str_eq(f.plan.process.path_env,
 			 "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 			 "the default PATH to find args[0] in");
 	plan_done(&f);
@@ -778,12 +801,12 @@ Test(spawn_plan, env_is_passed_and_path_found)
 				      "env" : [ "TERM=xterm", "PATH=/opt/bin:/bin", "HOME=/root" ]
 			      }),
 			      ""));
-	cr_assert_not_null(f.plan.envp);
-	cr_expect_str_eq(f.plan.envp[0], "TERM=xterm");
-	cr_expect_str_eq(f.plan.envp[1], "PATH=/opt/bin:/bin");
-	cr_expect_str_eq(f.plan.envp[2], "HOME=/root");
-	cr_expect_null(f.plan.envp[3]);
-	cr_expect_str_eq(f.plan.path_env, "/opt/bin:/bin");
+	cr_assert_not_null(f.plan.process.envp);
+	cr_expect_str_eq(f.plan.process.envp[0], "TERM=xterm");
+	cr_expect_str_eq(f.plan.process.envp[1], "PATH=/opt/bin:/bin");
+	cr_expect_str_eq(f.plan.process.envp[2], "HOME=/root");
+	cr_expect_null(f.plan.process.envp[3]);
+	cr_expect_str_eq(f.plan.process.path_env, "/opt/bin:/bin");
 	plan_done(&f);
 }
 
@@ -793,13 +816,14 @@ Test(spawn_plan, listen_fds_are_announced)
 	unsetenv("LISTEN_PID"); /* unset: the fds are ours */
 	struct plan_fixture f;
 	plan_build_ok(&f, plan_doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
-	cr_assert_not_null(f.plan.envp);
-	cr_expect_str_eq(f.plan.envp[0], "A=1");
-	cr_assert_not_null(f.plan.envp[1]);
-	cr_expect_str_eq(f.plan.envp[1], "LISTEN_FDS=2");
-	cr_assert_not_null(f.plan.envp[2]);
-	cr_expect_str_eq(f.plan.envp[2], "LISTEN_PID=1", "the process is pid 1 of its namespace");
-	cr_expect_null(f.plan.envp[3]);
+	cr_assert_not_null(f.plan.process.envp);
+	cr_expect_str_eq(f.plan.process.envp[0], "A=1");
+	cr_assert_not_null(f.plan.process.envp[1]);
+	cr_expect_str_eq(f.plan.process.envp[1], "LISTEN_FDS=2");
+	cr_assert_not_null(f.plan.process.envp[2]);
+	cr_expect_str_eq(f.plan.process.envp[2], "LISTEN_PID=1",
+			 "the process is pid 1 of its namespace");
+	cr_expect_null(f.plan.process.envp[3]);
 	plan_done(&f);
 }
 
@@ -812,9 +836,9 @@ Test(spawn_plan, listen_fds_zero_or_junk_adds_nothing)
 		plan_build_ok(
 			&f,
 			plan_doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
-		cr_expect_str_eq(f.plan.envp[0], "A=1");
-		cr_expect_null(f.plan.envp[1], "LISTEN_FDS=\"%s\" added %s", values[i],
-			       f.plan.envp[1]);
+		cr_expect_str_eq(f.plan.process.envp[0], "A=1");
+		cr_expect_null(f.plan.process.envp[1], "LISTEN_FDS=\"%s\" added %s", values[i],
+			       f.plan.process.envp[1]);
 		plan_done(&f);
 	}
 }
@@ -845,13 +869,13 @@ static void assert_listen_fds_for_pid(pid_t pid, bool announced)
 	cr_assert_eq(setenv("LISTEN_PID", pidtext, 1), 0);
 	struct plan_fixture f;
 	plan_build_ok(&f, plan_doc_with(JSON({"args" : ["sd"], "cwd" : "/", "env" : ["A=1"]}), ""));
-	cr_expect_str_eq(f.plan.envp[0], "A=1");
+	cr_expect_str_eq(f.plan.process.envp[0], "A=1");
 	if (announced) {
-		cr_expect_str_eq(f.plan.envp[1], "LISTEN_FDS=2");
-		cr_expect_str_eq(f.plan.envp[2], "LISTEN_PID=1");
+		cr_expect_str_eq(f.plan.process.envp[1], "LISTEN_FDS=2");
+		cr_expect_str_eq(f.plan.process.envp[2], "LISTEN_PID=1");
 	} else {
-		cr_expect_null(f.plan.envp[1], "LISTEN_PID=%d (not ours) added %s", (int)pid,
-			       f.plan.envp[1]);
+		cr_expect_null(f.plan.process.envp[1], "LISTEN_PID=%d (not ours) added %s",
+			       (int)pid, f.plan.process.envp[1]);
 	}
 	plan_done(&f);
 	unsetenv("LISTEN_PID");
@@ -875,9 +899,10 @@ Test(spawn_plan, seccomp_compiled_into_the_plan)
 	struct plan_fixture f;
 	plan_build_ok(&f, plan_doc(JSON("linux"
 					: {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
-	cr_expect_not_null(f.plan.seccomp.insns);
-	cr_expect_gt(f.plan.seccomp.len, 0);
-	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_EXEC, "uid 0 keeps CAP_SYS_ADMIN");
+	cr_expect_not_null(f.plan.process.seccomp.insns);
+	cr_expect_gt(f.plan.process.seccomp.len, 0);
+	cr_expect_eq(f.plan.process.seccomp_point, CT_SECCOMP_BEFORE_EXEC,
+		     "uid 0 keeps CAP_SYS_ADMIN");
 	plan_done(&f);
 }
 
@@ -889,7 +914,7 @@ Test(spawn_plan, seccomp_before_identity_without_nnp_or_sys_admin)
 		      plan_doc_with(caps_process(JSON({"effective" : ["CAP_KILL"]})),
 				    JSON("linux"
 					 : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
-	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_IDENTITY);
+	cr_expect_eq(f.plan.process.seccomp_point, CT_SECCOMP_BEFORE_IDENTITY);
 	plan_done(&f);
 	plan_build_ok(&f,
 		      plan_doc_with(JSON({
@@ -900,7 +925,7 @@ Test(spawn_plan, seccomp_before_identity_without_nnp_or_sys_admin)
 				    }),
 				    JSON("linux"
 					 : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
-	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_EXEC);
+	cr_expect_eq(f.plan.process.seccomp_point, CT_SECCOMP_BEFORE_EXEC);
 	plan_done(&f);
 }
 
@@ -918,8 +943,8 @@ Test(spawn_plan, seccomp_notify_before_ready)
 							} ]
 						}
 					})));
-	cr_expect(f.plan.seccomp.notify);
-	cr_expect_eq(f.plan.seccomp_point, CT_SECCOMP_BEFORE_READY);
+	cr_expect(f.plan.process.seccomp.notify);
+	cr_expect_eq(f.plan.process.seccomp_point, CT_SECCOMP_BEFORE_READY);
 	plan_done(&f);
 }
 
@@ -951,8 +976,8 @@ Test(spawn_plan, resources_and_cgroups_path_are_left_to_the_cgroup)
 						"cgroupsPath" : "pod/c1",
 						"namespaces" : [ {"type" : "cgroup"} ]
 					})));
-	cr_expect(f.plan.unshare_flags & CLONE_NEWCGROUP);
+	cr_expect(f.plan.ns.unshare_flags & CLONE_NEWCGROUP);
 	cr_expect_not(f.plan.place.late_cgroupns);
-	cr_expect_eq(f.plan.cgroup_fd, -1);
+	cr_expect_eq(f.plan.cgroup.fd, -1);
 	plan_done(&f);
 }

@@ -81,8 +81,8 @@ Test(sync, ready)
 	send_ready(fds[1]);
 	struct ct_sync_msg msg;
 	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_READY), -1, "READY carries no fd");
-	cr_expect_eq(msg.errnum, 0);
-	cr_expect_str_empty(msg.text);
+	cr_expect_eq(msg.note.len, 0);
+	cr_expect_str_empty(msg.note.text);
 }
 
 Test(sync, error_carries_errno_and_text)
@@ -92,8 +92,9 @@ Test(sync, error_carries_errno_and_text)
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
 	struct ct_sync_msg msg;
 	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_ERROR), -1);
-	cr_expect_eq(msg.errnum, EPERM);
-	cr_expect_str_eq(msg.text, "mount \"proc\" on \"/proc\": Operation not permitted");
+	cr_expect_eq(msg.error.errnum, EPERM);
+	cr_expect_str_eq(msg.error.message.text,
+			 "mount \"proc\" on \"/proc\": Operation not permitted");
 }
 
 Test(sync, error_with_longest_message_arrives_whole)
@@ -104,8 +105,8 @@ Test(sync, error_with_longest_message_arrives_whole)
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
 	struct ct_sync_msg msg;
 	recv_type(fds[0], &msg, CT_SYNC_ERROR);
-	cr_expect_eq(msg.errnum, EIO);
-	cr_expect_str_eq(msg.text, cause.msg);
+	cr_expect_eq(msg.error.errnum, EIO);
+	cr_expect_str_eq(msg.error.message.text, cause.msg);
 }
 
 Test(sync, pty_master_carries_the_fd)
@@ -146,9 +147,9 @@ Test(sync, messages_keep_their_order_and_boundaries)
 
 	struct ct_sync_msg msg;
 	recv_type(fds[0], &msg, CT_SYNC_ERROR);
-	cr_expect_str_eq(msg.text, "first");
+	cr_expect_str_eq(msg.error.message.text, "first");
 	recv_type(fds[0], &msg, CT_SYNC_READY);
-	cr_expect_str_empty(msg.text, "nothing of the first message leaks into the second");
+	cr_expect_str_empty(msg.note.text, "nothing of the first message leaks into the second");
 }
 
 Test(sync, closed_peer_is_eof)
@@ -179,7 +180,7 @@ Test(sync, error_before_a_reset_is_still_read)
 	close_end(1);
 	struct ct_sync_msg msg;
 	recv_type(fds[0], &msg, CT_SYNC_ERROR);
-	cr_expect_str_eq(msg.text, "mount #7: refused");
+	cr_expect_str_eq(msg.error.message.text, "mount #7: refused");
 	recv_type(fds[0], &msg, CT_SYNC_EOF);
 }
 
@@ -235,14 +236,17 @@ Test(sync, fifo_message_then_eof)
 	int p[2];
 	cr_assert_eq(pipe(p), 0);
 	struct ct_error err = {0};
-	struct ct_sync_msg out = {.type = CT_SYNC_ERROR, .errnum = EPERM}, in;
-	snprintf(out.text, sizeof(out.text), "startContainer hook #0 \"/x\": exited with status 1");
+	struct ct_sync_msg out, in;
+	struct ct_error cause = {.errnum = EPERM};
+	snprintf(cause.msg, sizeof(cause.msg),
+		 "startContainer hook #0 \"/x\": exited with status 1");
+	ct_sync_error_msg(&out, CT_SYNC_ERROR, &cause);
 	cr_assert_eq(ct_sync_fifo_write(p[1], &out, &err), 0, "%s", err.msg);
 	close(p[1]);
 	cr_assert_eq(ct_sync_fifo_read(p[0], &in, &err), 0, "%s", err.msg);
 	cr_expect_eq(in.type, CT_SYNC_ERROR);
-	cr_expect_eq(in.errnum, EPERM);
-	cr_expect_str_eq(in.text, out.text);
+	cr_expect_eq(in.error.errnum, EPERM);
+	cr_expect_str_eq(in.error.message.text, cause.msg);
 	cr_assert_eq(ct_sync_fifo_read(p[0], &in, &err), 0, "%s", err.msg);
 	cr_expect_eq(in.type, CT_SYNC_EOF);
 	close(p[0]);
@@ -257,6 +261,6 @@ Test(sync, fifo_short_record_is_refused)
 	struct ct_sync_msg in;
 	struct ct_error err = {0};
 	cr_expect_eq(ct_sync_fifo_read(p[0], &in, &err), -1);
-	cr_expect(strstr(err.msg, "not a message"), "%s", err.msg);
+	cr_expect_str_eq(err.msg, "read exec fifo: sync record of 1 bytes: no message type");
 	close(p[0]);
 }
