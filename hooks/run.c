@@ -128,21 +128,15 @@ struct hook_proc {
 	struct ct_hook_tail tail_out, tail_err;
 };
 
+static void take_into_tail(void *tail, const char *data, size_t len)
+{
+	ct_hook_tail_append(tail, data, len);
+}
+
+/* Reads what the pipe holds now; at EOF the fd is -1, which poll ignores. */
 static void drain(int *fd, struct ct_hook_tail *t)
 {
-	char buf[4096];
-	for (;;) {
-		ssize_t n = read(*fd, buf, sizeof(buf));
-		if (n > 0) {
-			ct_hook_tail_append(t, buf, (size_t)n);
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0) /* EOF: poll ignores a negative fd */
-			ct_close_now(fd);
-		return; /* EAGAIN: more later */
-	}
+	ct_read_available(fd, take_into_tail, t);
 }
 
 static int64_t now_ms(void)

@@ -108,11 +108,6 @@ static const struct feature_list features_memory_policy_lists[] = {
 	END,
 };
 
-static const struct feature_object features_mount_extensions[] = {
-	{"idmap", features_idmap, NULL, NULL},
-	END,
-};
-
 static const struct feature_list features_linux_lists[] = {
 	{"namespaces", features_namespaces},
 	{"capabilities", oci_capability_names},
@@ -120,26 +115,26 @@ static const struct feature_list features_linux_lists[] = {
 };
 
 static const struct feature_object features_linux_children[] = {
-	{"cgroup", features_cgroup, NULL, NULL},
-	{"seccomp", features_seccomp, features_seccomp_lists, NULL},
-	{"apparmor", features_apparmor, NULL, NULL},
-	{"selinux", features_selinux, NULL, NULL},
-	{"intelRdt", features_intel_rdt, NULL, NULL},
-	{"mountExtensions", NULL, NULL, features_mount_extensions},
-	{"netDevices", features_net_devices, NULL, NULL},
-	{"memoryPolicy", NULL, features_memory_policy_lists, NULL},
+	{"cgroup", .flags = features_cgroup},
+	{"seccomp", .flags = features_seccomp, .lists = features_seccomp_lists},
+	{"apparmor", .flags = features_apparmor},
+	{"selinux", .flags = features_selinux},
+	{"intelRdt", .flags = features_intel_rdt},
+	{"mountExtensions",
+	 .children = (const struct feature_object[]){{"idmap", .flags = features_idmap}, END}},
+	{"netDevices", .flags = features_net_devices},
+	{"memoryPolicy", .lists = features_memory_policy_lists},
 	END,
 };
 
-static const struct feature_list features_top_lists[] = {
-	{"hooks", features_hooks},
-	{"mountOptions", features_mount_options},
-	END,
-};
-
-static const struct feature_object features_top_children[] = {
-	{"linux", NULL, features_linux_lists, features_linux_children},
-	END,
+/* The document's members after the versions. */
+static const struct feature_object features_top = {
+	.lists = (const struct feature_list[]){{"hooks", features_hooks},
+					       {"mountOptions", features_mount_options},
+					       END},
+	.children = (const struct feature_object[]){{"linux", .lists = features_linux_lists,
+						     .children = features_linux_children},
+						    END},
 };
 
 /* ---- the generator ---- */
@@ -207,7 +202,7 @@ static int gen_document(yajl_gen g, const void *arg)
 	gen_string(g, OCI_VERSION_MIN);
 	gen_string(g, "ociVersionMax");
 	gen_string(g, OCI_VERSION_MAX);
-	gen_members(g, NULL, features_top_lists, features_top_children);
+	gen_members(g, features_top.flags, features_top.lists, features_top.children);
 	gen_annotations(g, info);
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "oci/jsonscan.h"
+#include "oci/yajl_events.h"
 
 /* state.json nests three deep; a deeper wanted object is refused, not overflowed. */
 #define SAX_MAX_DEPTH 8
@@ -262,17 +263,7 @@ static int on_end_array(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks callbacks = {
-	.yajl_null = on_null,
-	.yajl_boolean = on_boolean,
-	.yajl_number = on_number,
-	.yajl_string = on_string,
-	.yajl_start_map = on_start_map,
-	.yajl_map_key = on_map_key,
-	.yajl_end_map = on_end_map,
-	.yajl_start_array = on_start_array,
-	.yajl_end_array = on_end_array,
-};
+static const yajl_callbacks callbacks = OCI_YAJL_EVENTS;
 
 int oci_sax_fill(const char *text, size_t len, const struct oci_field *fields,
 		 oci_sax_wanted wanted, void *out)

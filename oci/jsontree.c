@@ -12,6 +12,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "oci/jsonpath.h"
+#include "oci/yajl_events.h"
 
 /* ---- the arena ---- */
 
@@ -208,7 +209,7 @@ static int on_string(void *ctx, const unsigned char *text, size_t len)
 	return add_value(b, v);
 }
 
-static int on_key(void *ctx, const unsigned char *text, size_t len)
+static int on_map_key(void *ctx, const unsigned char *text, size_t len)
 {
 	struct builder *b = ctx;
 	if (refuse_nul(b, text, len, true))
@@ -275,22 +276,17 @@ static int on_start_array(void *ctx)
 	return open_container(ctx, yajl_t_array);
 }
 
-static int on_end(void *ctx)
+static int on_end_map(void *ctx)
 {
 	return close_container(ctx);
 }
 
-static const yajl_callbacks build_callbacks = {
-	.yajl_null = on_null,
-	.yajl_boolean = on_boolean,
-	.yajl_number = on_number,
-	.yajl_string = on_string,
-	.yajl_start_map = on_start_map,
-	.yajl_map_key = on_key,
-	.yajl_end_map = on_end,
-	.yajl_start_array = on_start_array,
-	.yajl_end_array = on_end,
-};
+static int on_end_array(void *ctx)
+{
+	return close_container(ctx);
+}
+
+static const yajl_callbacks build_callbacks = OCI_YAJL_EVENTS;
 
 /* ---- documents ---- */
 

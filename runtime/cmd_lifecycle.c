@@ -22,6 +22,15 @@ static int parse_id_command(int argc, char **argv, const struct ct_flag *flags, 
 	return ct_parse_command_line(argc, argv, &line);
 }
 
+/* parse_id_command for a command whose one flag is a switch (--all, --force): sets *on. */
+static int parse_switch_command(int argc, char **argv, const char *name, char letter, bool *on,
+				const char *usage, int max)
+{
+	*on = false;
+	const struct ct_flag flags[] = {{name, letter, CT_FLAG_TRUE, on}, {NULL}};
+	return parse_id_command(argc, argv, flags, usage, max);
+}
+
 int cmd_start(const struct ct_globals *g, int argc, char **argv)
 {
 	int parsed = parse_id_command(argc, argv, NULL, "ID", 1);
@@ -45,9 +54,8 @@ int cmd_state(const struct ct_globals *g, int argc, char **argv)
 
 int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 {
-	bool all = false;
-	const struct ct_flag flags[] = {{"all", 'a', CT_FLAG_TRUE, &all}, {NULL}};
-	int parsed = parse_id_command(argc, argv, flags, "[--all] ID [SIGNAL]", 2);
+	bool all;
+	int parsed = parse_switch_command(argc, argv, "all", 'a', &all, "[--all] ID [SIGNAL]", 2);
 	if (parsed)
 		return parsed < 0;
 	const char *signame = optind + 1 < argc ? argv[optind + 1] : "TERM";
@@ -59,9 +67,8 @@ int cmd_kill(const struct ct_globals *g, int argc, char **argv)
 
 int cmd_delete(const struct ct_globals *g, int argc, char **argv)
 {
-	bool force = false;
-	const struct ct_flag flags[] = {{"force", 'f', CT_FLAG_TRUE, &force}, {NULL}};
-	int parsed = parse_id_command(argc, argv, flags, "[--force] ID", 1);
+	bool force;
+	int parsed = parse_switch_command(argc, argv, "force", 'f', &force, "[--force] ID", 1);
 	if (parsed)
 		return parsed < 0;
 	return ct_lifecycle_delete(&g->lc, argv[optind], force) < 0 ? 1 : 0;

@@ -7,15 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libct/base/vaformat.h"
 #include "runtime/ctrun.h"
 
 int ct_usage_error(const char *command, const char *fmt, ...)
 {
 	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(msg, fmt);
 	fprintf(stderr, "ctrun%s%s: %s (see 'ctrun %s%s--help')\n", command ? " " : "",
 		command ? command : "", msg, command ? command : "", command ? " " : "");
 	return 1;

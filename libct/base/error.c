@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "libct/base/vaformat.h"
+
 /* Formats into err->msg; returns the length the message wanted. */
 static int format_into(struct ct_error *err, const char *fmt, va_list ap)
 {
@@ -42,10 +44,7 @@ int ct_error_prefix(struct ct_error *err, const char *fmt, ...)
 	if (!err)
 		return -1;
 	char context[CT_ERROR_MSG_MAX];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(context, sizeof(context), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(context, fmt);
 	char joined[CT_ERROR_MSG_MAX];
 	snprintf(joined, sizeof(joined), "%s: %s", context, err->msg);
 	memcpy(err->msg, joined, sizeof(err->msg));

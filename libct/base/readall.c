@@ -55,8 +55,7 @@ static int read_rest(int fd, char **buf, size_t *len, size_t *cap, size_t max)
 }
 
 /* The n bytes at `first` copied to the heap and, unless at_end, read on to the end of fd. */
-static char *read_on(int fd, const char *first, size_t n, bool at_end, size_t max,
-		     size_t *len_out)
+static char *read_on(int fd, const char *first, size_t n, bool at_end, size_t max, size_t *len_out)
 {
 	if (n > max)
 		return errno = EFBIG, NULL;
@@ -122,4 +121,21 @@ int ct_write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+void ct_read_available(int *fd, void (*take)(void *ctx, const char *data, size_t len), void *ctx)
+{
+	char buf[8192];
+	while (*fd >= 0) {
+		ssize_t n = read(*fd, buf, sizeof(buf));
+		if (n > 0) {
+			take(ctx, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || errno != EAGAIN)
+			ct_close_now(fd);
+		return;
+	}
 }

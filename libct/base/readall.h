@@ -1,4 +1,5 @@
-/* Reading a whole file from an open fd, and writing a whole buffer to one. */
+/* Reading a whole file from an open fd, or what a pipe holds now, and writing a whole buffer
+ * to one. */
 #ifndef CT_READALL_H
 #define CT_READALL_H
 
@@ -20,11 +21,14 @@ char *ct_read_file(int fd, size_t max, size_t *len);
  * is returned in buf, NUL-terminated, with no allocation (a state.json read per container by
  * `list`); a longer one is read on into a malloc'd copy stored in *heap (the caller's to
  * free) and returned. NULL with errno set, as ct_read_file. */
-const char *ct_read_file_into(int fd, char *buf, size_t size, size_t max, char **heap,
-			      size_t *len);
+const char *ct_read_file_into(int fd, char *buf, size_t size, size_t max, char **heap, size_t *len);
 
 /* Writes all len bytes of buf, retrying EINTR and short writes: 0, or -1 with errno set
  * (EIO for a write that took nothing). */
 int ct_write_all(int fd, const void *buf, size_t len);
+
+/* Reads what the non-blocking *fd holds now, each piece to take(ctx, data, len), EINTR
+ * retried; at its end, or on an error other than EAGAIN, closes it and sets *fd to -1. */
+void ct_read_available(int *fd, void (*take)(void *ctx, const char *data, size_t len), void *ctx);
 
 #endif

@@ -21,7 +21,8 @@ static int add_dir(struct ct_cgroup *cg, const char *key, char *path, struct ct_
 		return ct_error_sys(err, ENOMEM, "plan cgroup");
 	}
 	cg->dirs = grown;
-	cg->dirs[cg->n_dirs] = (struct ct_cgroup_dir){.key = strdup(key), .path = path, .fd = -1};
+	cg->dirs[cg->n_dirs] =
+		(struct ct_cgroup_dir){.key = strdup(key), .path = path, .fd = -1, .parent_fd = -1};
 	if (!cg->dirs[cg->n_dirs++].key)
 		return ct_error_sys(err, ENOMEM, "plan cgroup");
 	return 0;
@@ -226,21 +227,45 @@ static int add_kv(oci_string_map *m, const char *key, char *value)
 	return kv->key && kv->value ? 0 : -1;
 }
 
-int ct_cgroup_unmade_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)
+/* Records d when it is not there yet. Its parent is opened rather than the leaf and the
+ * parent looked up by path, each a walk of the long path: the leaf is looked up in it, and
+ * the mkdir that follows starts from it. */
+static int record_unmade(struct ct_cgroup_dir *d, oci_string_map *paths, oci_string_map *bases)
+{
+	const char *slash = strrchr(d->path, '/');
+	_cleanup_free_ char *parent =
+		slash && slash != d->path ? strndup(d->path, (size_t)(slash - d->path)) : NULL;
+	if (parent)
+		d->parent_fd = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char *base;
+	if (d->parent_fd >= 0) {
+		struct stat st;
+		if (fstatat(d->parent_fd, slash + 1, &st, 0) == 0 || errno != ENOENT)
+			return 0;
+		base = parent;
+		parent = NULL;
+	} else {
+		if (dir_exists(d->path))
+			return 0;
+		base = existing_ancestor(d->path);
+	}
+	if (add_kv(paths, d->key, strdup(d->path)) < 0) {
+		free(base);
+		return -1;
+	}
+	return add_kv(bases, d->key, base);
+}
+
+int ct_cgroup_unmade_to_state(struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)
 {
 	oci_string_map *paths = &st->cgroup_paths, *bases = &st->cgroup_bases;
 	paths->items = calloc(cg->n_dirs + 1, sizeof(*paths->items));
 	bases->items = calloc(cg->n_dirs + 1, sizeof(*bases->items));
 	if (!paths->items || !bases->items || unit_to_state(cg, st) < 0)
 		return ct_error_sys(err, ENOMEM, "record cgroup paths");
-	for (size_t i = 0; i < cg->n_dirs; i++) {
-		const struct ct_cgroup_dir *d = &cg->dirs[i];
-		if (dir_exists(d->path))
-			continue;
-		if (add_kv(paths, d->key, strdup(d->path)) < 0 ||
-		    add_kv(bases, d->key, existing_ancestor(d->path)) < 0)
+	for (size_t i = 0; i < cg->n_dirs; i++)
+		if (record_unmade(&cg->dirs[i], paths, bases) < 0)
 			return ct_error_sys(err, ENOMEM, "record cgroup paths");
-	}
 	return 0;
 }
 
@@ -254,6 +279,7 @@ void ct_cgroup_free(struct ct_cgroup *cg)
 		free(cg->dirs[i].made_from);
 		free(cg->dirs[i].base);
 		ct_close_now(&cg->dirs[i].fd);
+		ct_close_now(&cg->dirs[i].parent_fd);
 	}
 	free(cg->dirs);
 	ct_close_now(&cg->unified_fd);

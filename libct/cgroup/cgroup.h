@@ -108,6 +108,8 @@ struct ct_cgroup_dir {
 	char *key;	 /* v1 hierarchy key, or CT_CGROUP_UNIFIED_KEY */
 	char *path;	 /* absolute directory */
 	int fd;		 /* O_PATH fd of path once ct_cgroup_create made/opened it, else -1 */
+	int parent_fd;	 /* O_PATH fd of path's parent, opened by ct_cgroup_unmade_to_state for
+			  * the mkdir to use (the long path walked once), else -1 */
 	char *made_from; /* the first directory ct_cgroup_create made for it (a failed create
 			  * removes from there down), NULL when all existed or not made here */
 	char *base;	 /* a relative cgroupsPath's anchor, the caller's cgroup: destroy also
@@ -273,9 +275,9 @@ int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct c
 /* For the record create keeps before it makes the planned cg (ct_state_write_pending): in
  * st->cgroup_paths only the directories that are not there yet, which are the ones create
  * would make, each with the deepest existing ancestor as its base, so that removing them
- * takes nothing that was there before. */
-int ct_cgroup_unmade_to_state(const struct ct_cgroup *cg, struct ct_state *st,
-			      struct ct_error *err);
+ * takes nothing that was there before. Keeps each existing parent open in the dir's
+ * parent_fd for the mkdir that follows. */
+int ct_cgroup_unmade_to_state(struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err);
 
 /* The dispatching calls (cg->ops). ct_cgroup_create (every directory) and the EARLY part
  * also open cg->unified_fd. */

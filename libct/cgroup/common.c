@@ -18,6 +18,7 @@ static void unmake_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part)
 		if (!ct_cgroup_dir_in_part(d, part))
 			continue;
 		ct_close_now(&d->fd);
+		ct_close_now(&d->parent_fd);
 		if (!d->made_from)
 			continue;
 		ct_cg_rmdir_up(d->path, d->made_from);
@@ -84,7 +85,7 @@ int ct_cg_make_dirs(struct ct_cgroup *cg, enum ct_cgroup_part part,
 		struct ct_cgroup_dir *d = &cg->dirs[i];
 		if (!ct_cgroup_dir_in_part(d, part))
 			continue;
-		if (ct_cg_mkdir_leaf(d->path, &d->fd, &d->made_from, err) < 0 ||
+		if (ct_cg_mkdir_leaf(d->path, &d->parent_fd, &d->fd, &d->made_from, err) < 0 ||
 		    refuse_populated(d, err) < 0 || anchor_made_parents(d, err) < 0 ||
 		    (prepare && prepare(cg, d, err) < 0)) {
 			unmake_dirs(cg, part);

@@ -338,9 +338,11 @@ static int mkdir_leaf_failed(int dir, const char *name, bool made, const char *p
 	return ct_error_sys(err, errnum, "create cgroup \"%s\"", path);
 }
 
-/* The parent opened (O_PATH) once, made first when missing, and the leaf made and opened
- * relative to it: the long path is walked once in the usual case. */
-static int mkdir_leaf_once(const char *path, int *fd, char **made_from, struct ct_error *err)
+/* The parent opened (O_PATH) once, or taken from *parent_fd when open already, made first
+ * when missing, and the leaf made and opened relative to it: the long path is walked once in
+ * the usual case. */
+static int mkdir_leaf_once(const char *path, int *parent_fd, int *fd, char **made_from,
+			   struct ct_error *err)
 {
 	const char *name = strrchr(path, '/');
 	if (!name || name == path || !name[1] || (size_t)(name - path) >= 4096)
@@ -349,7 +351,10 @@ static int mkdir_leaf_once(const char *path, int *fd, char **made_from, struct c
 	memcpy(parent, path, (size_t)(name - path));
 	parent[name - path] = '\0';
 	name++;
-	_cleanup_close_ int dir = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int dir = *parent_fd;
+	*parent_fd = -1;
+	if (dir < 0)
+		dir = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0 && errno == ENOENT) {
 		if (ct_cg_mkdir_p(parent, made_from, err) < 0)
 			return -1;
@@ -369,14 +374,16 @@ static int mkdir_leaf_once(const char *path, int *fd, char **made_from, struct c
 	return 0;
 }
 
-/* A parent that another container's delete removed meanwhile (ENOENT) is made again. */
-int ct_cg_mkdir_leaf(const char *path, int *fd, char **made_from, struct ct_error *err)
+/* A parent that another container's delete removed meanwhile (ENOENT) is made again, opened
+ * anew. */
+int ct_cg_mkdir_leaf(const char *path, int *parent_fd, int *fd, char **made_from,
+		     struct ct_error *err)
 {
 	int rc = -1;
 	for (int attempt = 0; attempt < 3; attempt++) {
 		*fd = -1;
 		*made_from = NULL;
-		rc = mkdir_leaf_once(path, fd, made_from, err);
+		rc = mkdir_leaf_once(path, parent_fd, fd, made_from, err);
 		if (rc == 0 || err->errnum != ENOENT)
 			break;
 	}

@@ -42,9 +42,11 @@ int ct_cg_remove_tree(const char *dir, struct ct_error *err);
  * (malloc'ed, NULL when all existed) so a failure can remove exactly what was made. */
 int ct_cg_mkdir_p(const char *path, char **made_from, struct ct_error *err);
 /* Makes the leaf path (and its missing parents, as ct_cg_mkdir_p) and opens it (O_PATH,
- * *fd): the parent is walked once and the leaf made and opened relative to it. A failure
- * leaves nothing made and nothing open. */
-int ct_cg_mkdir_leaf(const char *path, int *fd, char **made_from, struct ct_error *err);
+ * *fd): the parent is walked once, or not at all when *parent_fd has it open already (taken
+ * and set to -1), and the leaf made and opened relative to it. A failure leaves nothing made
+ * and nothing open. */
+int ct_cg_mkdir_leaf(const char *path, int *parent_fd, int *fd, char **made_from,
+		     struct ct_error *err);
 /* Removes path and its parents up to and including stop (the first made), when empty. */
 void ct_cg_rmdir_up(const char *path, const char *stop);
 /* Removes the parents of path below base (exclusive) while they are empty. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/vaformat.h"
 #include "libct/cgroup/convert.h"
 #include "libct/cgroup/internal.h"
 
@@ -49,10 +50,7 @@ struct cg_row {
 static int put(struct cg_value *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int put(struct cg_value *out, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(out->value, sizeof(out->value), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(out->value, fmt);
 	return 1;
 }
 
@@ -359,140 +357,72 @@ static int fmt_unified(const struct cg_ctx *c, size_t i, struct cg_value *out, s
 	return put(out, "%s", kv->value);
 }
 
+/* A field with a file in both versions. */
+#define IN_BOTH(path, controller, v1, v2, fmt)             \
+	{                                                  \
+		path, controller, {v1, v2}, {}, false, fmt \
+	}
+/* A field with a file in one version (or none): absent says what a version without one does
+ * with it. */
+#define ONE_VERSION(path, controller, v1, v2, absent, fmt)               \
+	{                                                                \
+		path, controller, {v1, v2}, {absent, absent}, false, fmt \
+	}
+/* A v1 file recent kernels dropped, and v2 never had: a warning where it is missing. */
+#define DROPPED(path, controller, v1, fmt)                                  \
+	{                                                                   \
+		path, controller, {v1, NULL}, {CG_WARN, CG_WARN}, true, fmt \
+	}
+
 /* The order is the order of the writes: period before quota, memory before memory+swap
  * (the kernel checks each value against the ones already there). */
 static const struct cg_row rows[] = {
-	{".memory.limit",
-	 "memory",
-	 {"memory.limit_in_bytes", "memory.max"},
-	 {},
-	 false,
-	 fmt_mem_limit},
-	{".memory.swap",
-	 "memory",
-	 {"memory.memsw.limit_in_bytes", "memory.swap.max"},
-	 {},
-	 false,
-	 fmt_mem_swap},
-	{".memory.reservation",
-	 "memory",
-	 {"memory.soft_limit_in_bytes", "memory.low"},
-	 {},
-	 false,
-	 fmt_mem_reservation},
-	{".memory.kernel",
-	 "memory",
-	 {"memory.kmem.limit_in_bytes", NULL},
-	 {CG_WARN, CG_WARN},
-	 true,
-	 fmt_mem_kernel},
-	{".memory.kernelTCP",
-	 "memory",
-	 {"memory.kmem.tcp.limit_in_bytes", NULL},
-	 {CG_WARN, CG_WARN},
-	 true,
-	 fmt_mem_kernel_tcp},
-	{".memory.swappiness",
-	 "memory",
-	 {"memory.swappiness", NULL},
-	 {CG_WARN, CG_WARN},
-	 false,
-	 fmt_swappiness},
-	{".memory.disableOOMKiller",
-	 "memory",
-	 {"memory.oom_control", NULL},
-	 {CG_WARN, CG_WARN},
-	 false,
-	 fmt_oom_killer},
-	{".memory.useHierarchy",
-	 "memory",
-	 {NULL, NULL},
-	 {CG_WARN, CG_WARN},
-	 false,
-	 fmt_use_hierarchy},
-	{".cpu.shares", "cpu", {"cpu.shares", "cpu.weight"}, {}, false, fmt_shares},
-	{".cpu.period",
-	 "cpu",
-	 {"cpu.cfs_period_us", NULL},
-	 {CG_REFUSE, CG_WARN},
-	 false,
-	 fmt_period},
-	{".cpu.quota", "cpu", {"cpu.cfs_quota_us", "cpu.max"}, {}, false, fmt_quota},
-	{".cpu.burst", "cpu", {"cpu.cfs_burst_us", "cpu.max.burst"}, {}, false, fmt_burst},
-	{".cpu.realtimePeriod",
-	 "cpu",
-	 {"cpu.rt_period_us", NULL},
-	 {CG_REFUSE, CG_REFUSE},
-	 false,
-	 fmt_rt_period},
-	{".cpu.realtimeRuntime",
-	 "cpu",
-	 {"cpu.rt_runtime_us", NULL},
-	 {CG_REFUSE, CG_REFUSE},
-	 false,
-	 fmt_rt_runtime},
-	{".cpu.idle", "cpu", {"cpu.idle", "cpu.idle"}, {}, false, fmt_idle},
-	{".cpu.cpus", "cpuset", {"cpuset.cpus", "cpuset.cpus"}, {}, false, fmt_cpus},
-	{".cpu.mems", "cpuset", {"cpuset.mems", "cpuset.mems"}, {}, false, fmt_mems},
-	{".pids.limit", "pids", {"pids.max", "pids.max"}, {}, false, fmt_pids},
-	{".blockIO.weight", "blkio", {"blkio.weight", "io.weight"}, {}, false, fmt_blkio_weight},
-	{".blockIO.leafWeight",
-	 "blkio",
-	 {"blkio.leaf_weight", NULL},
-	 {CG_WARN, CG_WARN},
-	 true,
-	 fmt_blkio_leaf},
-	{".blockIO.weightDevice",
-	 "blkio",
-	 {"blkio.weight_device", "io.weight"},
-	 {},
-	 false,
-	 fmt_weight_device},
-	{".blockIO.weightDevice",
-	 "blkio",
-	 {"blkio.leaf_weight_device", NULL},
-	 {CG_WARN, CG_WARN},
-	 true,
-	 fmt_leaf_weight_device},
-	{".blockIO.throttleReadBpsDevice",
-	 "blkio",
-	 {"blkio.throttle.read_bps_device", "io.max"},
-	 {},
-	 false,
-	 fmt_read_bps},
-	{".blockIO.throttleWriteBpsDevice",
-	 "blkio",
-	 {"blkio.throttle.write_bps_device", "io.max"},
-	 {},
-	 false,
-	 fmt_write_bps},
-	{".blockIO.throttleReadIOPSDevice",
-	 "blkio",
-	 {"blkio.throttle.read_iops_device", "io.max"},
-	 {},
-	 false,
-	 fmt_read_iops},
-	{".blockIO.throttleWriteIOPSDevice",
-	 "blkio",
-	 {"blkio.throttle.write_iops_device", "io.max"},
-	 {},
-	 false,
-	 fmt_write_iops},
-	{".hugepageLimits", "hugetlb", {"hugetlb", "hugetlb"}, {}, false, fmt_hugepage},
-	{".network.classID",
-	 "net_cls",
-	 {"net_cls.classid", NULL},
-	 {CG_REFUSE, CG_REFUSE},
-	 false,
-	 fmt_class_id},
-	{".network.priorities",
-	 "net_prio",
-	 {"net_prio.ifpriomap", NULL},
-	 {CG_REFUSE, CG_REFUSE},
-	 false,
-	 fmt_priorities},
-	{".rdma", "rdma", {"rdma.max", "rdma.max"}, {}, false, fmt_rdma},
-	{".unified", "unified", {NULL, "unified"}, {CG_REFUSE, CG_REFUSE}, false, fmt_unified},
+	IN_BOTH(".memory.limit", "memory", "memory.limit_in_bytes", "memory.max", fmt_mem_limit),
+	IN_BOTH(".memory.swap", "memory", "memory.memsw.limit_in_bytes", "memory.swap.max",
+		fmt_mem_swap),
+	IN_BOTH(".memory.reservation", "memory", "memory.soft_limit_in_bytes", "memory.low",
+		fmt_mem_reservation),
+	DROPPED(".memory.kernel", "memory", "memory.kmem.limit_in_bytes", fmt_mem_kernel),
+	DROPPED(".memory.kernelTCP", "memory", "memory.kmem.tcp.limit_in_bytes",
+		fmt_mem_kernel_tcp),
+	ONE_VERSION(".memory.swappiness", "memory", "memory.swappiness", NULL, CG_WARN,
+		    fmt_swappiness),
+	ONE_VERSION(".memory.disableOOMKiller", "memory", "memory.oom_control", NULL, CG_WARN,
+		    fmt_oom_killer),
+	ONE_VERSION(".memory.useHierarchy", "memory", NULL, NULL, CG_WARN, fmt_use_hierarchy),
+	IN_BOTH(".cpu.shares", "cpu", "cpu.shares", "cpu.weight", fmt_shares),
+	ONE_VERSION(".cpu.period", "cpu", "cpu.cfs_period_us", NULL, CG_WARN, fmt_period),
+	IN_BOTH(".cpu.quota", "cpu", "cpu.cfs_quota_us", "cpu.max", fmt_quota),
+	IN_BOTH(".cpu.burst", "cpu", "cpu.cfs_burst_us", "cpu.max.burst", fmt_burst),
+	ONE_VERSION(".cpu.realtimePeriod", "cpu", "cpu.rt_period_us", NULL, CG_REFUSE,
+		    fmt_rt_period),
+	ONE_VERSION(".cpu.realtimeRuntime", "cpu", "cpu.rt_runtime_us", NULL, CG_REFUSE,
+		    fmt_rt_runtime),
+	IN_BOTH(".cpu.idle", "cpu", "cpu.idle", "cpu.idle", fmt_idle),
+	IN_BOTH(".cpu.cpus", "cpuset", "cpuset.cpus", "cpuset.cpus", fmt_cpus),
+	IN_BOTH(".cpu.mems", "cpuset", "cpuset.mems", "cpuset.mems", fmt_mems),
+	IN_BOTH(".pids.limit", "pids", "pids.max", "pids.max", fmt_pids),
+	IN_BOTH(".blockIO.weight", "blkio", "blkio.weight", "io.weight", fmt_blkio_weight),
+	DROPPED(".blockIO.leafWeight", "blkio", "blkio.leaf_weight", fmt_blkio_leaf),
+	IN_BOTH(".blockIO.weightDevice", "blkio", "blkio.weight_device", "io.weight",
+		fmt_weight_device),
+	DROPPED(".blockIO.weightDevice", "blkio", "blkio.leaf_weight_device",
+		fmt_leaf_weight_device),
+	IN_BOTH(".blockIO.throttleReadBpsDevice", "blkio", "blkio.throttle.read_bps_device",
+		"io.max", fmt_read_bps),
+	IN_BOTH(".blockIO.throttleWriteBpsDevice", "blkio", "blkio.throttle.write_bps_device",
+		"io.max", fmt_write_bps),
+	IN_BOTH(".blockIO.throttleReadIOPSDevice", "blkio", "blkio.throttle.read_iops_device",
+		"io.max", fmt_read_iops),
+	IN_BOTH(".blockIO.throttleWriteIOPSDevice", "blkio", "blkio.throttle.write_iops_device",
+		"io.max", fmt_write_iops),
+	IN_BOTH(".hugepageLimits", "hugetlb", "hugetlb", "hugetlb", fmt_hugepage),
+	ONE_VERSION(".network.classID", "net_cls", "net_cls.classid", NULL, CG_REFUSE,
+		    fmt_class_id),
+	ONE_VERSION(".network.priorities", "net_prio", "net_prio.ifpriomap", NULL, CG_REFUSE,
+		    fmt_priorities),
+	IN_BOTH(".rdma", "rdma", "rdma.max", "rdma.max", fmt_rdma),
+	ONE_VERSION(".unified", "unified", NULL, "unified", CG_REFUSE, fmt_unified),
 };
 
 /* v2 names controllers after what they control: io, not blkio. */
@@ -506,10 +436,7 @@ static void warn(const struct cg_ctx *c, const char *fmt, ...)
 	if (!c->cg->warn)
 		return;
 	char msg[768];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(msg, fmt);
 	c->cg->warn(msg);
 }
 

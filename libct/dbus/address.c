@@ -6,16 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+#include "libct/base/hex.h"
 
 /* value[0..len) with %XX decoded into out (size bytes, NUL-terminated); *n its length.
  * False on a bad escape, a NUL, or no room. */
@@ -27,7 +18,7 @@ static bool unescape(const char *value, size_t len, char *out, size_t size, size
 		if (c == '%') {
 			if (i + 2 >= len)
 				return false;
-			int hi = hex_digit(value[i + 1]), lo = hex_digit(value[i + 2]);
+			int hi = ct_hex_digit(value[i + 1]), lo = ct_hex_digit(value[i + 2]);
 			if (hi < 0 || lo < 0)
 				return false;
 			c = hi * 16 + lo;

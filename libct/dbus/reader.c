@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "libct/base/abspath.h"
 #include "libct/dbus/message.h"
 #include "libct/dbus/signature.h"
 
@@ -49,23 +50,16 @@ bool ct_dbus_utf8_valid(const char *str, size_t len)
 	return true;
 }
 
+/* dbus-specification: "[A-Z][a-z][0-9]_" only. */
+static bool object_path_element_ok(const char *element, size_t len)
+{
+	return strspn(element, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+	       len;
+}
+
 bool ct_dbus_object_path_valid(const char *s)
 {
-	if (s[0] != '/')
-		return false;
-	if (s[1] == '\0')
-		return true;
-	for (const char *p = s + 1;; p++) {
-		size_t n = strspn(
-			p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
-		if (n == 0)
-			return false;
-		p += n;
-		if (*p == '\0')
-			return true;
-		if (*p != '/')
-			return false;
-	}
+	return ct_abspath_components_ok(s, object_path_element_ok);
 }
 
 static uint64_t load(const struct ct_dbus_iter *it, size_t size)

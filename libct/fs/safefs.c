@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "libct/base/abspath.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
 
@@ -425,20 +426,15 @@ void ct_path_normalize(const char *path, char *out, size_t size)
 		snprintf(out, size, "/");
 }
 
+/* Neither "." nor "..". */
+static bool normal_component(const char *c, size_t len)
+{
+	return !(len == 1 && c[0] == '.') && !(len == 2 && c[0] == '.' && c[1] == '.');
+}
+
 bool ct_path_is_normal(const char *path)
 {
-	if (path[0] != '/')
-		return false;
-	if (path[1] == '\0')
-		return true;
-	for (const char *p = path + 1;; p++) {
-		size_t n = strcspn(p, "/");
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		p += n;
-		if (*p == '\0')
-			return true;
-	}
+	return ct_abspath_components_ok(path, normal_component);
 }
 
 bool ct_path_within(const char *path, const char *top)

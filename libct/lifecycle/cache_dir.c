@@ -35,7 +35,7 @@ static bool host_root(void)
 	       outside == 0 && count == 4294967295UL;
 }
 
-const char *ct_cache_dir(void)
+static const char *find_cache_dir(void)
 {
 	static char buf[4096];
 	if (host_root())
@@ -45,4 +45,17 @@ const char *ct_cache_dir(void)
 		return NULL;
 	int n = snprintf(buf, sizeof(buf), "%s/ctrun-cache", xdg);
 	return n > 0 && (size_t)n < sizeof(buf) ? buf : NULL;
+}
+
+/* Found once: a command asks at its start (the view of the binary) and again for the
+ * seccomp cache, and its user, user namespace and environment do not change between. */
+const char *ct_cache_dir(void)
+{
+	static const char *dir;
+	static bool found;
+	if (!found) {
+		dir = find_cache_dir();
+		found = true;
+	}
+	return dir;
 }

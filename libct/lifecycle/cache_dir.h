@@ -4,7 +4,8 @@
 #ifndef CT_CACHE_DIR_H
 #define CT_CACHE_DIR_H
 
-/* The directory for this caller (absolute, static storage), or NULL: no cache then. */
+/* The directory for this caller (absolute, static storage), or NULL: no cache then. Found on
+ * the first call, kept for the process. */
 const char *ct_cache_dir(void);
 
 #endif

@@ -154,8 +154,7 @@ struct loaded_bundle {
  * recorded: a create killed before state.json leaves them to whoever removes its directory
  * (dead_reservation). One small file, no fsync: cgroups do not outlive the machine, and a
  * killed process's writes are not lost. */
-static int record_pending(struct ct_container *c, const struct ct_cgroup *planned,
-			  struct ct_error *err)
+static int record_pending(struct ct_container *c, struct ct_cgroup *planned, struct ct_error *err)
 {
 	if (!planned)
 		return 0;

@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "libct/base/vaformat.h"
+
 static ct_log_sink *log_sink;
 static bool log_debug;
 
@@ -22,9 +24,6 @@ void ct_log(enum ct_log_level level, const char *fmt, ...)
 	if (!log_sink || (level == CT_LOG_DEBUG && !log_debug))
 		return;
 	char msg[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(msg, fmt);
 	log_sink(level, msg);
 }

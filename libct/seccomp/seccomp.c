@@ -19,6 +19,7 @@
 
 #include "libct/base/cleanup.h"
 #include "libct/base/fdpass.h"
+#include "libct/base/vaformat.h"
 #include "libct/state/state.h"
 #include "oci/jsonwrite.h"
 
@@ -118,10 +119,7 @@ static int libseccomp_error(struct compile *c, int rc, const char *fmt, ...)
 static int libseccomp_error(struct compile *c, int rc, const char *fmt, ...)
 {
 	char where[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(where, sizeof(where), fmt, ap);
-	va_end(ap);
+	CT_VA_FORMAT(where, fmt);
 	return ct_error_sys(c->err, -rc, PATH_PREFIX "%s: libseccomp", where);
 }
 

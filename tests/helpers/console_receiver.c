@@ -28,6 +28,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "libct/base/hex.h"
+
 struct options {
 	const char *socket_path;
 	const char *input;
@@ -79,17 +81,6 @@ static struct options parse_options(int argc, char **argv)
 	return o;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Unescapes in place; returns the length (the text may hold NUL as \x00). */
 static size_t unescape(char *s)
 {
@@ -106,8 +97,8 @@ static size_t unescape(char *s)
 			*out++ = '\r';
 		else if (*in == 't')
 			*out++ = '\t';
-		else if (*in == 'x' && hex_digit(in[1]) >= 0 && hex_digit(in[2]) >= 0) {
-			*out++ = (char)(hex_digit(in[1]) * 16 + hex_digit(in[2]));
+		else if (*in == 'x' && ct_hex_digit(in[1]) >= 0 && ct_hex_digit(in[2]) >= 0) {
+			*out++ = (char)(ct_hex_digit(in[1]) * 16 + ct_hex_digit(in[2]));
 			in += 2;
 		} else
 			*out++ = *in;

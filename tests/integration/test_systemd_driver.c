@@ -165,6 +165,13 @@ static void sd_ok(const char *const *args)
 
 #define SD_OK(...) sd_ok((const char *const[]){__VA_ARGS__, NULL})
 
+/* ctrun create of the bundle as id, under cgroupsPath path; it must succeed. */
+static void sd_create(const char *path, const char *id)
+{
+	set_path(path);
+	SD_OK("create", "--bundle", fake.bundle, id);
+}
+
 /* What the fake recorded of a unit; NULL once it is gone. */
 static yajl_val unit_record(const char *unit)
 {
@@ -221,11 +228,30 @@ static void assert_state_gone(const char *id)
 	free(dir);
 }
 
+/* sd_create, then what the fake recorded of the unit it made. */
+static yajl_val sd_create_unit(const char *path, const char *id, const char *unit)
+{
+	sd_create(path, id);
+	yajl_val u = unit_record(unit);
+	cr_assert_not_null(u, "%s", unit);
+	return u;
+}
+
+/* ctrun create of the bundle as id fails with an error that names what, and leaves no state. */
+static void sd_create_fails(const char *id, const char *what)
+{
+	struct ctt_result r;
+	SD(&r, "create", "--bundle", fake.bundle, id);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, what), "%s: %s", what, r.err);
+	ctt_result_free(&r);
+	assert_state_gone(id);
+}
+
 Test(systemd_driver, create_makes_a_scope_with_runcs_properties_and_delete_stops_it)
 {
 	fake_start(NULL);
-	set_path("system.slice:ctrun:web");
-	SD_OK("create", "--bundle", fake.bundle, "web");
+	sd_create("system.slice:ctrun:web", "web");
 	long long pid = state_pid("web");
 	yajl_val u = unit_record("ctrun-web.scope");
 	cr_assert_not_null(u, "no unit ctrun-web.scope");
@@ -262,18 +288,13 @@ Test(systemd_driver, create_makes_a_scope_with_runcs_properties_and_delete_stops
 Test(systemd_driver, nested_slices_and_a_unit_that_is_a_slice)
 {
 	fake_start(NULL);
-	set_path("a-b.slice:pre:c1");
-	SD_OK("create", "--bundle", fake.bundle, "c1");
-	yajl_val u = unit_record("pre-c1.scope");
-	cr_assert_not_null(u);
+	yajl_val u = sd_create_unit("a-b.slice:pre:c1", "c1", "pre-c1.scope");
 	cr_expect(ends_with(ctt_json_get_string(u, "._cgroup"), "/a.slice/a-b.slice/pre-c1.scope"));
 	char *actual = proc_cgroup(state_pid("c1"));
 	cr_expect(ends_with(actual, "/a.slice/a-b.slice/pre-c1.scope"), "%s", actual);
 	SD_OK("delete", "--force", "c1");
-	set_path("machine.slice:x:machine-pod1.slice");
-	SD_OK("create", "--bundle", fake.bundle, "c2");
-	yajl_val s = unit_record("machine-pod1.slice");
-	cr_assert_not_null(s);
+	yajl_val s =
+		sd_create_unit("machine.slice:x:machine-pod1.slice", "c2", "machine-pod1.slice");
 	cr_expect_str_eq(ctt_json_get_string(s, ".Wants.type"), "Array");
 	cr_expect_str_eq(ctt_json_get_string(s, ".Wants.value[0]"), "machine.slice");
 	cr_expect_null(ctt_json_get(s, ".Delegate"), "a slice is not delegated");
@@ -290,8 +311,7 @@ Test(systemd_driver, nested_slices_and_a_unit_that_is_a_slice)
 Test(systemd_driver, commands_after_create_work_on_the_units_cgroup)
 {
 	fake_start(NULL);
-	set_path(":ctrun:cmds");
-	SD_OK("create", "--bundle", fake.bundle, "cmds");
+	sd_create(":ctrun:cmds", "cmds");
 	long long pid = state_pid("cmds");
 	struct ctt_result r;
 	SD(&r, "ps", "--format", "json", "cmds");
@@ -320,14 +340,11 @@ Test(systemd_driver, commands_after_create_work_on_the_units_cgroup)
 Test(systemd_driver, annotations_become_properties)
 {
 	fake_start(NULL);
-	set_path(":ctrun:ann");
 	ctt_config_set(fake.bundle, ".annotations",
 		       "{\"org.systemd.property.TimeoutStopSec\": \"5\","
 		       " \"org.systemd.property.CollectMode\": \"'inactive-or-failed'\","
 		       " \"org.example.other\": \"x\"}");
-	SD_OK("create", "--bundle", fake.bundle, "ann");
-	yajl_val u = unit_record("ctrun-ann.scope");
-	cr_assert_not_null(u);
+	yajl_val u = sd_create_unit(":ctrun:ann", "ann", "ctrun-ann.scope");
 	cr_expect_str_eq(ctt_json_get_string(u, ".TimeoutStopUSec.type"), "UInt64");
 	cr_expect_eq(ctt_json_get_int(u, ".TimeoutStopUSec.value"), 5000000);
 	cr_expect_str_eq(ctt_json_get_string(u, ".CollectMode.value"), "inactive-or-failed");
@@ -347,12 +364,7 @@ Test(systemd_driver, bad_annotations_are_refused_before_anything_is_made)
 	set_path(":ctrun:bad");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ctt_config_set(fake.bundle, ".annotations", bad[i][0]);
-		struct ctt_result r;
-		SD(&r, "create", "--bundle", fake.bundle, "bad");
-		cr_expect_eq(r.status, 1);
-		cr_expect(strstr(r.err, bad[i][1]), "%s: %s", bad[i][0], r.err);
-		ctt_result_free(&r);
-		assert_state_gone("bad");
+		sd_create_fails("bad", bad[i][1]);
 	}
 	char *log = calls();
 	cr_expect_not(strstr(log, "StartTransientUnit"), "%s", log);
@@ -364,25 +376,17 @@ Test(systemd_driver, systemds_error_reaches_the_user_verbatim)
 	fake_start(NULL);
 	set_path(":ctrun:unknown");
 	ctt_config_set(fake.bundle, ".annotations", "{\"org.systemd.property.Bogus\": \"true\"}");
-	struct ctt_result r;
-	SD(&r, "create", "--bundle", fake.bundle, "unknown");
-	cr_expect_eq(r.status, 1);
-	cr_expect(strstr(r.err, "Cannot set property Bogus, or unknown property."), "%s", r.err);
-	ctt_result_free(&r);
-	assert_state_gone("unknown");
+	sd_create_fails("unknown", "Cannot set property Bogus, or unknown property.");
 }
 
 Test(systemd_driver, device_rules_become_a_strict_device_policy)
 {
 	fake_start(NULL);
-	set_path(":ctrun:dev");
 	ctt_config_set(fake.bundle, ".linux.resources",
 		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"},"
 		       " {\"allow\": true, \"type\": \"c\", \"major\": 1, \"minor\": 3,"
 		       " \"access\": \"rw\"}]}");
-	SD_OK("create", "--bundle", fake.bundle, "dev");
-	yajl_val u = unit_record("ctrun-dev.scope");
-	cr_assert_not_null(u);
+	yajl_val u = sd_create_unit(":ctrun:dev", "dev", "ctrun-dev.scope");
 	cr_expect_str_eq(ctt_json_get_string(u, ".DevicePolicy.value"), "strict");
 	char *allow = ctt_json_text(ctt_json_get(u, ".DeviceAllow.value"));
 	cr_expect(strstr(allow, "[\"/dev/char/1:3\",\"rw\"]"), "%s", allow);
@@ -410,12 +414,7 @@ Test(systemd_driver, an_active_unit_of_that_name_is_an_error_and_is_left_alone)
 {
 	fake_start((const char *const[]){"ctrun-dup.scope:active", NULL});
 	set_path(":ctrun:dup");
-	struct ctt_result r;
-	SD(&r, "create", "--bundle", fake.bundle, "dup");
-	cr_expect_eq(r.status, 1);
-	cr_expect(strstr(r.err, "Unit ctrun-dup.scope already exists."), "%s", r.err);
-	ctt_result_free(&r);
-	assert_state_gone("dup");
+	sd_create_fails("dup", "Unit ctrun-dup.scope already exists.");
 	yajl_val u = unit_record("ctrun-dup.scope");
 	cr_expect_not_null(u, "the other unit stays");
 	char *log = calls();
@@ -428,8 +427,7 @@ Test(systemd_driver, an_active_unit_of_that_name_is_an_error_and_is_left_alone)
 Test(systemd_driver, a_failed_unit_of_that_name_is_reset_and_the_start_retried)
 {
 	fake_start((const char *const[]){"ctrun-old.scope:failed", NULL});
-	set_path(":ctrun:old");
-	SD_OK("create", "--bundle", fake.bundle, "old");
+	sd_create(":ctrun:old", "old");
 	char *log = calls();
 	cr_expect(ctt_matches(log, "StartTransientUnit ctrun-old.scope fail\n"
 				   "(.*\n)*ResetFailedUnit ctrun-old.scope\n"
@@ -445,8 +443,7 @@ Test(systemd_driver, a_failed_unit_of_that_name_is_reset_and_the_start_retried)
 Test(systemd_driver, a_job_removed_before_the_reply_is_not_missed)
 {
 	fake_start(NULL);
-	set_path(":ctrun:earlyjob");
-	SD_OK("create", "--bundle", fake.bundle, "earlyjob");
+	sd_create(":ctrun:earlyjob", "earlyjob");
 	yajl_val u = unit_record("ctrun-earlyjob.scope");
 	cr_expect_not_null(u);
 	SD_OK("delete", "--force", "earlyjob");

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libct/base/readall.h"
+
 extern char **environ;
 
 struct buffer {
@@ -165,22 +167,15 @@ static void start(struct run *r, const struct ctt_run_opts *opts, const char *co
 			fcntl(fds[i], F_SETFL, O_NONBLOCK);
 }
 
+static void take_into_buffer(void *b, const char *data, size_t len)
+{
+	buffer_append(b, data, len);
+}
+
 /* Reads what is there now; closes the fd at EOF. */
 static void drain(int *fd, struct buffer *b)
 {
-	char buf[8192];
-	while (*fd >= 0) {
-		ssize_t n = read(*fd, buf, sizeof(buf));
-		if (n > 0) {
-			buffer_append(b, buf, (size_t)n);
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0 || errno != EAGAIN)
-			close_fd(fd);
-		return;
-	}
+	ct_read_available(fd, take_into_buffer, b);
 }
 
 static void feed_input(struct run *r)

@@ -45,8 +45,9 @@ static void become_userns_root(void)
 	close(fd);
 }
 
-/* The directory a child that is root of a user namespace picks, with xdg (NULL: unset). */
-static char *userns_root_choice(const char *xdg)
+/* The directory a child that is root of a user namespace picks, with xdg (NULL: unset);
+ * with later_xdg, what it answers once more after XDG_RUNTIME_DIR changed to that. */
+static char *userns_root_choice_then(const char *xdg, const char *later_xdg)
 {
 	int end;
 	pid_t pid = fork_piped(true, &end);
@@ -57,6 +58,10 @@ static char *userns_root_choice(const char *xdg)
 		else
 			unsetenv("XDG_RUNTIME_DIR");
 		const char *dir = ct_cache_dir();
+		if (later_xdg) {
+			setenv("XDG_RUNTIME_DIR", later_xdg, 1);
+			dir = ct_cache_dir();
+		}
 		dprintf(end, "%s", dir ? dir : "(none)");
 		_exit(geteuid() == 0 ? 0 : 1);
 	}
@@ -72,6 +77,11 @@ static char *userns_root_choice(const char *xdg)
 	return strdup(buf);
 }
 
+static char *userns_root_choice(const char *xdg)
+{
+	return userns_root_choice_then(xdg, NULL);
+}
+
 Test(cache_dir, root_of_a_user_namespace_uses_xdg_runtime_dir)
 {
 	char *got = userns_root_choice("/run/user/1000");
@@ -82,5 +92,13 @@ Test(cache_dir, root_of_a_user_namespace_uses_xdg_runtime_dir)
 	free(got);
 	got = userns_root_choice("relative/dir");
 	cr_expect_str_eq(got, "(none)", "a relative XDG_RUNTIME_DIR is not used");
+	free(got);
+}
+
+/* Found once per process: the command's start and its seccomp cache get the same answer. */
+Test(cache_dir, the_answer_is_kept)
+{
+	char *got = userns_root_choice_then("/run/user/1000", "/run/user/2000");
+	cr_expect_str_eq(got, "/run/user/1000/ctrun-cache");
 	free(got);
 }

@@ -63,7 +63,7 @@ static void assert_leaf_made(const char *rel, const char *first_made)
 	struct ct_error err = {0};
 	int fd;
 	char *made = (char *)"unset", *path = strdup(at(rel));
-	cr_assert_eq(ct_cg_mkdir_leaf(path, &fd, &made, &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_cg_mkdir_leaf(path, &(int){-1}, &fd, &made, &err), 0, "%s", err.msg);
 	assert_fd_is(fd, path);
 	if (first_made) {
 		cr_expect_str_eq(made, at(first_made), "%s", rel);
@@ -100,7 +100,7 @@ Test(cgroup_mkdir, a_leaf_that_is_a_file_fails_naming_it)
 	char *made;
 	mkdir(at("p"), 0755);
 	close(open(at("p/leaf"), O_WRONLY | O_CREAT, 0644));
-	cr_assert_eq(ct_cg_mkdir_leaf(at("p/leaf"), &fd, &made, &err), -1);
+	cr_assert_eq(ct_cg_mkdir_leaf(at("p/leaf"), &(int){-1}, &fd, &made, &err), -1);
 	cr_expect_eq(fd, -1);
 	cr_expect_null(made);
 	cr_expect_eq(err.errnum, ENOTDIR);
@@ -116,7 +116,7 @@ Test(cgroup_mkdir, a_failed_leaf_removes_the_parents_made_for_it)
 	snprintf(rel, sizeof(rel), "new/p/%0300d", 0);
 	char path[600];
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	cr_assert_eq(ct_cg_mkdir_leaf(path, &fd, &made, &err), -1);
+	cr_assert_eq(ct_cg_mkdir_leaf(path, &(int){-1}, &fd, &made, &err), -1);
 	cr_expect_eq(fd, -1);
 	cr_expect_null(made);
 	cr_expect_eq(err.errnum, ENAMETOOLONG);
@@ -139,9 +139,9 @@ Test(cgroup_mkdir, the_record_names_only_what_is_not_there)
 	cr_assert_eq(mkdir(at("a"), 0755), 0);
 	cr_assert_eq(mkdir(at("mine"), 0755), 0);
 	struct ct_cgroup_dir dirs[] = {
-		{.key = "memory", .path = at("a/b/c"), .fd = -1},
-		{.key = "cpu", .path = at("a/c"), .fd = -1, .base = root},
-		{.key = "pids", .path = at("mine"), .fd = -1},
+		{.key = "memory", .path = at("a/b/c"), .fd = -1, .parent_fd = -1},
+		{.key = "cpu", .path = at("a/c"), .fd = -1, .parent_fd = -1, .base = root},
+		{.key = "pids", .path = at("mine"), .fd = -1, .parent_fd = -1},
 	};
 	struct ct_cgroup cg = {.dirs = dirs, .n_dirs = 3, .unified_fd = -1};
 	struct ct_state st = {0};
@@ -154,4 +154,29 @@ Test(cgroup_mkdir, the_record_names_only_what_is_not_there)
 	cr_expect_str_eq(map_value(&st.cgroup_bases, "cpu"), at("a"), "not the plan's base");
 	cr_expect_null(map_value(&st.cgroup_paths, "pids"), "a cgroup that was there");
 	ct_state_free(&st);
+	cr_expect_eq(dirs[0].parent_fd, -1, "a/b is not there to open");
+	assert_fd_is(dirs[1].parent_fd, at("a"));
+	assert_fd_is(dirs[2].parent_fd, root);
+	close(dirs[1].parent_fd);
+	close(dirs[2].parent_fd);
+}
+
+/* The parent the record opened is where the leaf is made, its path not walked again: moved
+ * after it was opened, the leaf shows at its new place. The fd is taken (closed, -1). */
+Test(cgroup_mkdir, an_open_parent_is_used_and_taken)
+{
+	struct ct_error err = {0};
+	cr_assert_eq(mkdir(at("p"), 0755), 0);
+	int parent = open(at("p"), O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
+	cr_assert_geq(parent, 0);
+	cr_assert_eq(rename(at("p"), at("q")), 0);
+	cr_assert_eq(mkdir(at("p"), 0755), 0);
+	char *made = NULL, *path = strdup(at("p/leaf"));
+	cr_assert_eq(ct_cg_mkdir_leaf(path, &parent, &fd, &made, &err), 0, "%s", err.msg);
+	cr_expect_eq(parent, -1);
+	assert_fd_is(fd, at("q/leaf"));
+	cr_expect_not(is_dir(at("p/leaf")), "the path was walked again");
+	close(fd);
+	free(made);
+	free(path);
 }

@@ -22,6 +22,16 @@ static const uint8_t hello[] = {
 	'd', 'e', 's', 'k', 't', 'o', 'p', '.', 'D', 'B', 'u', 's', 0,	  0,   0,   0,
 };
 
+/* Every string of good passes check and every one of bad fails it (both NULL-terminated). */
+static void expect_checked(bool (*check)(const char *), const char *const *good,
+			   const char *const *bad)
+{
+	for (; *good; good++)
+		cr_expect(check(*good), "\"%s\"", *good);
+	for (; *bad; bad++)
+		cr_expect_not(check(*bad), "\"%s\"", *bad);
+}
+
 Test(dbus_message, hello_is_built_as_the_reference_bus_expects)
 {
 	struct ct_dbus_msg m = {.type = CT_DBUS_METHOD_CALL,
@@ -110,14 +120,11 @@ Test(dbus_literal, bad_values_are_refused)
 
 Test(dbus_signature, valid_and_invalid)
 {
-	static const char *const good[] = {"",	      "y",  "a(sv)", "a(sa(sv))",   "a{sv}",
-					   "(ii)(s)", "av", "aay",   "a{s(ua{sv})}"};
-	static const char *const bad[] = {"a",	  "()",	    "(i", "{sv}", "a{vs}",
-					  "a{s}", "a{sss}", "z",  "i)",	  "a(sv"};
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		cr_expect(ct_dbus_signature_valid(good[i]), "\"%s\"", good[i]);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		cr_expect_not(ct_dbus_signature_valid(bad[i]), "\"%s\"", bad[i]);
+	expect_checked(ct_dbus_signature_valid,
+		       (const char *const[]){"", "y", "a(sv)", "a(sa(sv))", "a{sv}", "(ii)(s)",
+					     "av", "aay", "a{s(ua{sv})}", NULL},
+		       (const char *const[]){"a", "()", "(i", "{sv}", "a{vs}", "a{s}", "a{sss}",
+					     "z", "i)", "a(sv", NULL});
 	char deep[80];
 	memset(deep, 'a', 33);
 	strcpy(deep + 33, "y");
@@ -192,4 +199,14 @@ Test(dbus_address, unix_sockets_by_path_or_abstract_name)
 	cr_expect_eq(ct_dbus_address_parse("tcp:host=x", &sa, &len, &err), -1);
 	cr_expect(strstr(err.msg, "tcp:host=x"), "%s", err.msg);
 	cr_expect_eq(ct_dbus_address_parse("unix:path=/a%zz", &sa, &len, &err), -1);
+}
+
+/* dbus-specification "Valid Object Paths": '/' or '/'-joined elements of [A-Za-z0-9_]. */
+Test(dbus_message, object_paths_are_checked_as_the_specification_says)
+{
+	expect_checked(ct_dbus_object_path_valid,
+		       (const char *const[]){"/", "/a", "/org/freedesktop/systemd1",
+					     "/unit/ctrun_2dweb_2escope", "/A_9/b", NULL},
+		       (const char *const[]){"", "a", "//", "/a/", "/a//b", "/a-b", "/a.b", "/a b",
+					     "/\xc3\xa4", "/a/./b", NULL});
 }

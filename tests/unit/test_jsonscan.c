@@ -6,6 +6,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "oci/jsonscan.h"
+#include "oci/yajl_events.h"
 
 /* The events as text: "{", "}", "[", "]", "k:KEY", "s:STRING", "n:NUMBER", "t", "f", "0",
  * one per line; bytes outside printable ASCII as \xNN so a NUL inside shows. */
@@ -34,7 +35,7 @@ static int on_null(void *c)
 {
 	return add(c, "0", NULL, 0);
 }
-static int on_bool(void *c, int v)
+static int on_boolean(void *c, int v)
 {
 	return add(c, v ? "t" : "f", NULL, 0);
 }
@@ -46,7 +47,7 @@ static int on_string(void *c, const unsigned char *s, size_t n)
 {
 	return add(c, "s:", s, n);
 }
-static int on_key(void *c, const unsigned char *s, size_t n)
+static int on_map_key(void *c, const unsigned char *s, size_t n)
 {
 	return add(c, "k:", s, n);
 }
@@ -67,17 +68,7 @@ static int on_end_array(void *c)
 	return add(c, "]", NULL, 0);
 }
 
-static const yajl_callbacks callbacks = {
-	.yajl_null = on_null,
-	.yajl_boolean = on_bool,
-	.yajl_number = on_number,
-	.yajl_string = on_string,
-	.yajl_start_map = on_start_map,
-	.yajl_map_key = on_key,
-	.yajl_end_map = on_end_map,
-	.yajl_start_array = on_start_array,
-	.yajl_end_array = on_end_array,
-};
+static const yajl_callbacks callbacks = OCI_YAJL_EVENTS;
 
 static int by_yajl(const char *text, size_t len, struct trace *t)
 {
