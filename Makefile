@@ -82,7 +82,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-.PHONY: all deps deps-e2e fuzz-deps check check-libc check-vm check-criu check-e2e layers unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
+.PHONY: all deps deps-e2e fuzz-deps check check-libc check-vm check-criu check-systemd check-e2e layers unit integration fuzz fuzz-run demo bench bench-libc bench-profile install format clean
 all: $(BUILD)/ctrun
 
 # Installs what is missing of the packages $(1) (Debian); quick when everything is there.
@@ -206,6 +206,14 @@ check-vm: deps $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 check-criu: deps $(BUILD)/ctrun $(BUILD)/integration-tests $(HELPERS)
 	$(INTEGRATION_RUN) --filter 'vm/criu*'
 
+# The systemd driver's suite: Debian 12 with systemd as PID 1 in qemu (tests/vm-systemd/run.sh),
+# against runc's --systemd-cgroup and ctrun's. Skipped, saying why, where qemu, the kernel
+# or the packages cannot be had; fails when a case fails.
+check-systemd: deps $(BUILD)/ctrun
+	@rc=0; tests/vm-systemd/run.sh $(BUILD)/ctrun $(BUILD)/vm-systemd || rc=$$?; \
+	if [ $$rc = 77 ]; then echo "check-systemd: skipped (the reason is above)"; exit 0; fi; \
+	exit $$rc
+
 # The choice of libc for ctrun and the checks around it (fast: it links copies of these
 # objects, with fake musl builds).
 check-libc: $(BUILD)/runtime/main.o $(BUILD)/libctrun-cli.a $(BUILD)/libctrun.a
@@ -216,6 +224,7 @@ check: deps
 	$(MAKE) layers
 	$(MAKE) unit
 	$(MAKE) integration
+	$(MAKE) check-systemd
 
 # End to end: Podman (conmon), containerd (runc shim) and Kubernetes' CRI (containerd's CRI
 # plugin) with ctrun as their runtime.

@@ -23,7 +23,6 @@
 # be had; 0 when the guest ran to its end; 1 otherwise.
 set -euo pipefail
 
-KERNEL_PKG=${CTRUN_VM_KERNEL_PKG:-linux-image-6.1.0-50-cloud-amd64-unsigned}
 QEMU=qemu-system-x86_64
 VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-800}
 # CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs (the
@@ -51,37 +50,7 @@ command -v "$QEMU" >/dev/null || skip "no $QEMU (apt-get install qemu-system-x86
 command -v cpio >/dev/null || skip "no cpio (apt-get install cpio)"
 [ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
 
-# apt-get download into the cache (sets deb); the package lists may be missing on a fresh
-# machine. Not in a $(...): a skip must end the script, not a subshell.
-cached_deb() {
-	local f
-	for f in "$cache/$KERNEL_PKG"_*.deb; do
-		if [ -e "$f" ]; then echo "$f"; fi
-		return 0
-	done
-}
-download_kernel_deb() {
-	deb=$(cached_deb)
-	[ -n "$deb" ] && return
-	command -v apt-get >/dev/null || skip "no apt-get to download $KERNEL_PKG"
-	if ! (cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2); then
-		[ "$(id -u)" = 0 ] || skip "apt-get download $KERNEL_PKG failed (not root: no apt-get update)"
-		apt-get update -qq >&2 || skip "apt-get update failed"
-		(cd "$cache" && apt-get download -q "$KERNEL_PKG" >&2) ||
-			skip "apt-get download $KERNEL_PKG failed"
-	fi
-	deb=$(cached_deb)
-}
-
-# Only the kernel image is needed: what the initramfs boot uses is built in (sets kernel).
-kernel_image() {
-	kernel=$cache/vmlinuz
-	[ -s "$kernel" ] && return
-	download_kernel_deb
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './boot/vmlinuz-*' >"$kernel.tmp" ||
-		die "no ./boot/vmlinuz-* in $deb"
-	mv "$kernel.tmp" "$kernel"
-}
+. "$(dirname "$0")/kernel.sh"
 
 # Copies each shared library a binary needs to the same path under the initramfs.
 copy_libraries() {
