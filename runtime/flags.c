@@ -20,7 +20,7 @@ static size_t count_flags(const struct ct_flag *flags)
 
 static int argument_of(enum ct_flag_kind kind)
 {
-	if (kind == CT_FLAG_TRUE)
+	if (kind == CT_FLAG_TRUE || kind == CT_FLAG_CALL_SWITCH)
 		return no_argument;
 	return kind == CT_FLAG_CALL_OPTIONAL ? optional_argument : required_argument;
 }
@@ -87,6 +87,8 @@ static int take_value(const struct ct_flag *f, char **argv)
 	case CT_FLAG_CALL:
 	case CT_FLAG_CALL_OPTIONAL:
 		return f->take(f->to, command, optarg);
+	case CT_FLAG_CALL_SWITCH:
+		return f->take(f->to, command, NULL);
 	}
 	return -1;
 }

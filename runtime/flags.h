@@ -7,13 +7,14 @@
 #include <stdint.h>
 
 enum ct_flag_kind {
-	CT_FLAG_TRUE,	      /* bool *: set to true */
-	CT_FLAG_TEXT,	      /* const char **: the argument */
-	CT_FLAG_FORMAT,	      /* bool *: --format table|json, true for json */
-	CT_FLAG_COUNT,	      /* int *: a non-negative count */
-	CT_FLAG_INTERVAL,     /* uint64_t *: a duration above zero, in nanoseconds */
-	CT_FLAG_CALL,	      /* take(to, command, argument) */
-	CT_FLAG_CALL_OPTIONAL /* the same, the argument optional (--flag=value): NULL without */
+	CT_FLAG_TRUE,	       /* bool *: set to true */
+	CT_FLAG_TEXT,	       /* const char **: the argument */
+	CT_FLAG_FORMAT,	       /* bool *: --format table|json, true for json */
+	CT_FLAG_COUNT,	       /* int *: a non-negative count */
+	CT_FLAG_INTERVAL,      /* uint64_t *: a duration above zero, in nanoseconds */
+	CT_FLAG_CALL,	       /* take(to, command, argument) */
+	CT_FLAG_CALL_OPTIONAL, /* the same, the argument optional (--flag=value): NULL without */
+	CT_FLAG_CALL_SWITCH    /* the same, without an argument: NULL always */
 };
 
 struct ct_flag {

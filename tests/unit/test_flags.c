@@ -33,6 +33,7 @@ static int parse(struct values *v, int max_args, char **argv, const char **first
 		{"count", 0, CT_FLAG_COUNT, &v->count},
 		{"interval", 0, CT_FLAG_INTERVAL, &v->interval},
 		{"call", 0, CT_FLAG_CALL_OPTIONAL, v, take_called},
+		{"switch", 0, CT_FLAG_CALL_SWITCH, v, take_called},
 		{"other", 'x', CT_FLAG_TRUE, NULL},
 		{NULL},
 	};
@@ -67,6 +68,10 @@ Test(flags, every_kind_long_and_short)
 	v = (struct values){0};
 	cr_assert_eq(parse(&v, 1, ARGS("--call", "box"), &id), 0);
 	cr_expect_str_eq(v.called, "(none)", "an optional argument is only --call=VALUE");
+	cr_expect_str_eq(id, "box");
+	v = (struct values){0};
+	cr_assert_eq(parse(&v, 1, ARGS("--switch", "box"), &id), 0);
+	cr_expect_str_eq(v.called, "(none)", "a switch's call takes no argument");
 	cr_expect_str_eq(id, "box");
 }
 
