@@ -68,39 +68,41 @@ static int list_full(const char *what, struct ct_error *err)
 	return ct_error_plain(err, E2BIG, "criu options: more than %d %s", CT_CRIU_LIST_MAX, what);
 }
 
+/* entry (size bytes) appended to a list that holds *n; what names it in the error. */
+static int add_entry(void *list, size_t *n, size_t size, const void *entry, const char *what,
+		     struct ct_error *err)
+{
+	if (*n == CT_CRIU_LIST_MAX)
+		return list_full(what, err);
+	memcpy((char *)list + (*n)++ * size, entry, size);
+	return 0;
+}
+
 int ct_criu_opts_add_ext_mnt(struct ct_criu_opts *o, const char *key, const char *val,
 			     struct ct_error *err)
 {
-	if (o->n_ext_mnt == CT_CRIU_LIST_MAX)
-		return list_full("external mounts", err);
-	o->ext_mnt[o->n_ext_mnt++] = (struct ct_criu_pair){key, val};
-	return 0;
+	struct ct_criu_pair mnt = {key, val};
+	return add_entry(o->ext_mnt, &o->n_ext_mnt, sizeof(mnt), &mnt, "external mounts", err);
 }
 
 int ct_criu_opts_add_external(struct ct_criu_opts *o, const char *ext, struct ct_error *err)
 {
-	if (o->n_external == CT_CRIU_LIST_MAX)
-		return list_full("external resources", err);
-	o->external[o->n_external++] = ext;
-	return 0;
+	return add_entry(o->external, &o->n_external, sizeof(ext), &ext, "external resources", err);
 }
 
 int ct_criu_opts_add_inherit_fd(struct ct_criu_opts *o, const char *key, int fd,
 				struct ct_error *err)
 {
-	if (o->n_inherit_fd == CT_CRIU_LIST_MAX)
-		return list_full("inherited fds", err);
-	o->inherit_fd[o->n_inherit_fd++] = (struct ct_criu_inherit_fd){key, fd};
-	return 0;
+	struct ct_criu_inherit_fd inherit = {key, fd};
+	return add_entry(o->inherit_fd, &o->n_inherit_fd, sizeof(inherit), &inherit,
+			 "inherited fds", err);
 }
 
 int ct_criu_opts_add_cg_root(struct ct_criu_opts *o, const char *ctrl, const char *path,
 			     struct ct_error *err)
 {
-	if (o->n_cg_root == CT_CRIU_LIST_MAX)
-		return list_full("cgroup roots", err);
-	o->cg_root[o->n_cg_root++] = (struct ct_criu_pair){ctrl, path};
-	return 0;
+	struct ct_criu_pair root = {ctrl, path};
+	return add_entry(o->cg_root, &o->n_cg_root, sizeof(root), &root, "cgroup roots", err);
 }
 
 static void put_opt_string(struct ct_pb_buf *b, uint32_t field, const char *s)
