@@ -3,26 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libct/base/growbuf.h"
+
 #define VARINT_MAX_BYTES 10
 #define FIELD_NUMBER_MAX ((1u << 29) - 1)
 
 static bool reserve(struct ct_pb_buf *b, size_t more)
 {
-	if (b->failed)
-		return false;
-	if (b->len + more <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + more)
-		cap *= 2;
-	uint8_t *data = realloc(b->data, cap);
-	if (!data) {
+	if (!b->failed && !ct_grow_bytes(&b->data, &b->cap, b->len + more, 64))
 		b->failed = true;
-		return false;
-	}
-	b->data = data;
-	b->cap = cap;
-	return true;
+	return !b->failed;
 }
 
 static void put_raw_varint(struct ct_pb_buf *b, uint64_t v)

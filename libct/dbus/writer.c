@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libct/base/growbuf.h"
 #include "libct/dbus/signature.h"
 
 void ct_dbus_writer_init(struct ct_dbus_writer *w)
@@ -22,17 +23,9 @@ static uint8_t *reserve(struct ct_dbus_writer *w, size_t n)
 {
 	if (w->oom || n == 0)
 		return NULL;
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 256;
-		while (cap < w->len + n)
-			cap *= 2;
-		uint8_t *grown = realloc(w->buf, cap);
-		if (!grown) {
-			w->oom = true;
-			return NULL;
-		}
-		w->buf = grown;
-		w->cap = cap;
+	if (!ct_grow_bytes(&w->buf, &w->cap, w->len + n, 256)) {
+		w->oom = true;
+		return NULL;
 	}
 	uint8_t *p = w->buf + w->len;
 	w->len += n;
