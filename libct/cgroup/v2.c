@@ -110,7 +110,19 @@ static int v2_apply_devices(struct ct_cgroup *cg, const struct oci_resources *re
 	int fd = ct_cgroup_clone_fd(cg, err);
 	if (fd < 0)
 		return -1;
-	return ct_bpf_devices_apply(fd, res, err);
+	if (ct_bpf_devices_apply(fd, res, err) == 0)
+		return 0;
+	/* Rootless (a user's delegated cgroup, its systemd's unit): the kernel loads a device
+	 * filter for no unprivileged user. Without it the container still reaches no device its
+	 * user could not open: its own device nodes are nodev in its user namespace and it has no
+	 * mknod outside. runc and crun go on the same way. */
+	if (err->errnum != EPERM || geteuid() == 0)
+		return -1;
+	if (cg->warn)
+		cg->warn("rootless: the device rules are not enforced (no device filter for an "
+			 "unprivileged user)");
+	*err = (struct ct_error){0};
+	return 0;
 }
 
 static int v2_apply(struct ct_cgroup *cg, const struct oci_resources *res,

@@ -405,8 +405,20 @@ static int place_child(const struct ct_init_plan *plan, int sock, const struct c
 	struct ct_cgroup *cg = plan->opts->cgroup;
 	if (!cg)
 		return 0;
-	if (ct_cgroup_enter(cg, out->pid, out->born_in_cgroup, NULL, err) < 0)
-		return ct_error_prefix(err, "place the exec'd process in the container's cgroup");
+	if (ct_cgroup_enter(cg, out->pid, out->born_in_cgroup, NULL, err) < 0) {
+		/* Rootless: cgroup v2 lets a user move a process only below a cgroup it may write
+		 * that holds both ends, which a caller outside the user's delegated tree does not
+		 * have. The process then stays in its caller's cgroup, as runc and crun leave it:
+		 * its user's own, with no limit it could escape. */
+		if ((err->errnum != EACCES && err->errnum != EPERM) || geteuid() == 0)
+			return ct_error_prefix(err, "place the exec'd process in the container's "
+						    "cgroup");
+		if (plan->opts->warn)
+			plan->opts->warn(
+				"rootless: the exec'd process stays in its caller's cgroup "
+				"(no write access to a cgroup above both)");
+		*err = (struct ct_error){0};
+	}
 	return ct_sync_send_cgroup_ready(sock, err);
 }
 

@@ -674,17 +674,22 @@ case_restart_policy() {
 	pm rm "$id" >/dev/null
 }
 
-# Podman probes `ctrun checkpoint --help`; ctrun has no checkpoint yet, so Podman refuses
-# before touching the container.
-case_checkpoint_probe() {
+# Podman probes `ctrun checkpoint --help`, then checkpoints through ctrun and criu. Debian's
+# criu 3.17 cannot dump on this kernel (vDSO bounds; the vm suite runs it on Linux 6.1): the
+# failure reaches the user with criu's reason, and the container runs on, usable.
+case_checkpoint_reaches_criu() {
 	local id err status
 	id=$(run_detached "$E2E_IMAGE" sleep 1000) || return 1
 	err=$(pm container checkpoint "$id" 2>&1)
 	status=$?
-	assert_eq 125 "$status" "podman container checkpoint" &&
-		assert_contains "$err" "does not support checkpoint" "the reason" &&
-		assert_eq running "$(pm inspect --format '{{.State.Status}}' "$id")" "still running" &&
-		assert_eq ok "$(pm exec "$id" echo ok)" "and usable" || return 1
+	if [ "$status" = 0 ]; then
+		assert_eq exited "$(pm inspect --format '{{.State.Status}}' "$id")" "checkpointed" ||
+			return 1
+	else
+		assert_contains "$err" "criu failed" "the reason" &&
+			assert_eq running "$(pm inspect --format '{{.State.Status}}' "$id")" "still running" &&
+			assert_eq ok "$(pm exec "$id" echo ok)" "and usable" || return 1
+	fi
 	pm_rm_force "$id"
 }
 
@@ -729,7 +734,7 @@ pcase stats case_stats
 pcase update case_update
 pcase restart case_restart
 pcase restart-policy case_restart_policy
-pcase checkpoint-probe case_checkpoint_probe
+pcase checkpoint case_checkpoint_reaches_criu
 pcase readonly-root case_readonly_root
 pcase bind-propagation case_bind_propagation
 pcase capabilities case_capabilities

@@ -16,11 +16,9 @@ SLEEP='["sleep", "1000"]'
 # in the caller's cgroup (failed_unit); runc 1.2 refuses or resets as the issue asks. systemd
 # 252 writes memory.oom.group back to 0 when an update makes it apply the unit's properties
 # again (scopes take no OOMPolicy before 253), and neither runtime puts the value back
-# (oom_group_update). ctrun rootless on the user's manager loads its eBPF device filter into
-# the unit's cgroup, which bpf() refuses to an unprivileged user, so create fails (rootless;
-# runc goes on without the filter there).
+# (oom_group_update).
 KNOWN_runc="twin_names existing_unit failed_unit oom_group_update"
-KNOWN_ctrun="oom_group_update rootless"
+KNOWN_ctrun="oom_group_update"
 
 # run: the init is in prefix-name.scope under the slice; its exit code is run's; the unit
 # and its cgroup are gone afterwards.
