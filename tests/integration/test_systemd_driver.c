@@ -237,6 +237,16 @@ static yajl_val sd_create_unit(const char *path, const char *id, const char *uni
 	return u;
 }
 
+/* A fresh manager, the bundle's config with field set to json, created as id at path: the
+ * unit's record. */
+static yajl_val sd_create_unit_with(const char *field, const char *json, const char *path,
+				    const char *id, const char *unit)
+{
+	fake_start(NULL);
+	ctt_config_set(fake.bundle, field, json);
+	return sd_create_unit(path, id, unit);
+}
+
 /* ctrun create of the bundle as id fails with an error that names what, and leaves no state. */
 static void sd_create_fails(const char *id, const char *what)
 {
@@ -339,12 +349,12 @@ Test(systemd_driver, commands_after_create_work_on_the_units_cgroup)
 
 Test(systemd_driver, annotations_become_properties)
 {
-	fake_start(NULL);
-	ctt_config_set(fake.bundle, ".annotations",
-		       "{\"org.systemd.property.TimeoutStopSec\": \"5\","
-		       " \"org.systemd.property.CollectMode\": \"'inactive-or-failed'\","
-		       " \"org.example.other\": \"x\"}");
-	yajl_val u = sd_create_unit(":ctrun:ann", "ann", "ctrun-ann.scope");
+	yajl_val u = sd_create_unit_with(".annotations",
+					 "{\"org.systemd.property.TimeoutStopSec\": \"5\","
+					 " \"org.systemd.property.CollectMode\": "
+					 "\"'inactive-or-failed'\","
+					 " \"org.example.other\": \"x\"}",
+					 ":ctrun:ann", "ann", "ctrun-ann.scope");
 	cr_expect_str_eq(ctt_json_get_string(u, ".TimeoutStopUSec.type"), "UInt64");
 	cr_expect_eq(ctt_json_get_int(u, ".TimeoutStopUSec.value"), 5000000);
 	cr_expect_str_eq(ctt_json_get_string(u, ".CollectMode.value"), "inactive-or-failed");
@@ -381,12 +391,11 @@ Test(systemd_driver, systemds_error_reaches_the_user_verbatim)
 
 Test(systemd_driver, device_rules_become_a_strict_device_policy)
 {
-	fake_start(NULL);
-	ctt_config_set(fake.bundle, ".linux.resources",
-		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"},"
-		       " {\"allow\": true, \"type\": \"c\", \"major\": 1, \"minor\": 3,"
-		       " \"access\": \"rw\"}]}");
-	yajl_val u = sd_create_unit(":ctrun:dev", "dev", "ctrun-dev.scope");
+	yajl_val u = sd_create_unit_with(".linux.resources",
+					 "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"},"
+					 " {\"allow\": true, \"type\": \"c\", \"major\": 1,"
+					 " \"minor\": 3, \"access\": \"rw\"}]}",
+					 ":ctrun:dev", "dev", "ctrun-dev.scope");
 	cr_expect_str_eq(ctt_json_get_string(u, ".DevicePolicy.value"), "strict");
 	char *allow = ctt_json_text(ctt_json_get(u, ".DeviceAllow.value"));
 	cr_expect(strstr(allow, "[\"/dev/char/1:3\",\"rw\"]"), "%s", allow);
