@@ -88,12 +88,19 @@ static int kill_round(struct ct_cgroup *cg, const struct timespec *start, enum r
 	return 0;
 }
 
-/* The rounds ran out of time: empty now, or an error naming what is left. */
-static int check_emptied(struct ct_cgroup *cg, struct ct_error *err)
+/* How many processes the cgroup holds; (size_t)-1 with err when it cannot be read. */
+static size_t count_pids(struct ct_cgroup *cg, struct ct_error *err)
 {
 	_cleanup_free_ pid_t *pids = NULL;
 	size_t n;
-	if (ct_cg_list_all_pids(cg, &pids, &n, err) < 0)
+	return ct_cg_list_all_pids(cg, &pids, &n, err) < 0 ? (size_t)-1 : n;
+}
+
+/* The rounds ran out of time: empty now, or an error naming what is left. */
+static int check_emptied(struct ct_cgroup *cg, struct ct_error *err)
+{
+	size_t n = count_pids(cg, err);
+	if (n == (size_t)-1)
 		return -1;
 	if (!n)
 		return 1;
