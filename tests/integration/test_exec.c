@@ -98,9 +98,9 @@ Test(exec, joins_every_namespace_and_the_root_of_the_init)
 		snprintf(want, sizeof(want), "\n%s %s\n", names[i], target);
 		cr_expect(strstr(out, want), "no \"%s\" in:\n%s", want, out);
 	}
-	ctt_expect_line(out, "^init sleep 1000 $");
+	ctt_assert_line(out, "^init sleep 1000 $");
 	cr_expect_not(ctt_matches(out, "^me 1$"), "the exec'd process is not the init:\n%s", out);
-	ctt_expect_line(out, "^in-the-rootfs$");
+	ctt_assert_line(out, "^in-the-rootfs$");
 	lc_assert_status(&t, ID, "running");
 	free(out);
 	free(marker);
@@ -133,15 +133,15 @@ Test(exec, user_groups_cwd_and_env_flags)
 	char *out = ex_output(&t, LC_ARGV("--user", "1000:1001", "-g", "5", "--additional-gids=6",
 					  "--cwd", "/tmp", "-e", "FOO=bar", "--env=TERM=dumb", ID,
 					  "sh", "-c", "id; pwd; env"));
-	ctt_expect_line(out, "^uid=1000 gid=1001 groups=5[^,]*,6$");
-	ctt_expect_line(out, "^/tmp$");
-	ctt_expect_line(out, "^FOO=bar$");
-	ctt_expect_line(out, "^TERM=dumb$"); /* config.json's TERM=xterm replaced */
+	ctt_assert_line(out, "^uid=1000 gid=1001 groups=5[^,]*,6$");
+	ctt_assert_line(out, "^/tmp$");
+	ctt_assert_line(out, "^FOO=bar$");
+	ctt_assert_line(out, "^TERM=dumb$"); /* config.json's TERM=xterm replaced */
 	cr_expect_not(ctt_matches(out, "^TERM=xterm$"), "TERM twice:\n%s", out);
-	ctt_expect_line(out, "^CTT_MARK="); /* the rest of config.json's env */
+	ctt_assert_line(out, "^CTT_MARK="); /* the rest of config.json's env */
 	free(out);
 	out = ex_output(&t, LC_ARGV("-u", "7", ID, "id"));
-	ctt_expect_line(out, "^uid=7 gid=0"); /* the config's gid stays */
+	ctt_assert_line(out, "^uid=7 gid=0"); /* the config's gid stays */
 	free(out);
 }
 
@@ -173,25 +173,25 @@ Test(exec, capabilities_no_new_privs_and_seccomp_of_the_config)
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = status_lines(&t, NULL);
 	/* `ctrun spec`: AUDIT_WRITE, KILL, NET_BIND_SERVICE; noNewPrivileges true */
-	ctt_expect_line(out, "^CapEff:\t0000000020000420$");
-	ctt_expect_line(out, "^CapBnd:\t0000000020000420$");
-	ctt_expect_line(out, "^NoNewPrivs:\t1$");
-	ctt_expect_line(out, "^Seccomp:\t2$");
+	ctt_assert_line(out, "^CapEff:\t0000000020000420$");
+	ctt_assert_line(out, "^CapBnd:\t0000000020000420$");
+	ctt_assert_line(out, "^NoNewPrivs:\t1$");
+	ctt_assert_line(out, "^Seccomp:\t2$");
 	free(out);
 	out = status_lines(
 		&t, LC_ARGV("--cap", "CAP_SYS_ADMIN", "-c", "net_raw", "--no-new-privs=false"));
-	ctt_expect_line(out, "^CapEff:\t0000000020202420$");
-	ctt_expect_line(out, "^CapPrm:\t0000000020202420$");
-	ctt_expect_line(out, "^CapBnd:\t0000000020202420$");
-	ctt_expect_line(out, "^NoNewPrivs:\t0$");
-	ctt_expect_line(out, "^Seccomp:\t2$");
+	ctt_assert_line(out, "^CapEff:\t0000000020202420$");
+	ctt_assert_line(out, "^CapPrm:\t0000000020202420$");
+	ctt_assert_line(out, "^CapBnd:\t0000000020202420$");
+	ctt_assert_line(out, "^NoNewPrivs:\t0$");
+	ctt_assert_line(out, "^Seccomp:\t2$");
 	free(out);
 	out = ex_output(&t, LC_ARGV(ID, "sh", "-c",
 				    "ulimit -n; ulimit -Hn; mkdir /tmp/x || echo "
 				    "refused"));
-	ctt_expect_line(out, "^777$");
-	ctt_expect_line(out, "^778$");
-	ctt_expect_line(out, "^refused$");
+	ctt_assert_line(out, "^777$");
+	ctt_assert_line(out, "^778$");
+	ctt_assert_line(out, "^refused$");
 	free(out);
 	assert_exec_status(&t, LC_ARGV("--cap", "CAP_NOPE", ID, "true"), 1, "CAP_NOPE");
 }
@@ -228,14 +228,14 @@ static void assert_only_stdio_and_preserved_fds(struct lc *t)
 	int fd = open(file, O_RDONLY); /* inheritable: only --preserve-fds lets it in */
 	cr_assert_geq(fd, 0);
 	char *out = fds_seen(t, log, fd, NULL);
-	ctt_expect_line(out, " 2 -> ");
+	ctt_assert_line(out, " 2 -> ");
 	cr_expect_not(ctt_matches(out, " [3-9] -> | [0-9][0-9]+ -> "), "%s", out);
-	ctt_expect_line(out, "^no-fd-3$");
+	ctt_assert_line(out, "^no-fd-3$");
 	free(out);
 	out = fds_seen(t, log, fd, "1");
-	ctt_expect_line(out, " 3 -> .*/passed$");
+	ctt_assert_line(out, " 3 -> .*/passed$");
 	cr_expect_not(ctt_matches(out, " [4-9] -> | [0-9][0-9]+ -> "), "%s", out);
-	ctt_expect_line(out, "^through fd 3$");
+	ctt_assert_line(out, "^through fd 3$");
 	free(out);
 	out = fds_seen(t, log, -1, "1");
 	cr_expect_not(ctt_matches(out, "ctrun.log"), "ctrun's own fd passed on:\n%s", out);
@@ -306,7 +306,7 @@ Test(exec, refuses_stopped_and_unknown_containers_but_runs_in_a_created_one)
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "create", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "echo", "in-created"));
-	ctt_expect_line(out, "^in-created$");
+	ctt_assert_line(out, "^in-created$");
 	free(out);
 	lc_assert_status(&t, ID, "created");
 	lc_ok(&t, "kill", ID, "KILL");
@@ -329,10 +329,10 @@ Test(exec, process_json_as_containerd_sends_it)
 		"\"user\":{\"uid\":1001,\"gid\":1002,\"additionalGids\":[9]},"
 		"\"noNewPrivileges\":false,\"terminal\":false}");
 	char *out = ex_output(&t, LC_ARGV("--process", path, ID));
-	ctt_expect_line(out, "^from-json$");
-	ctt_expect_line(out, "^/tmp$");
-	ctt_expect_line(out, "^uid=1001 gid=1002 groups=9$");
-	ctt_expect_line(out, "^NoNewPrivs:\t0$");
+	ctt_assert_line(out, "^from-json$");
+	ctt_assert_line(out, "^/tmp$");
+	ctt_assert_line(out, "^uid=1001 gid=1002 groups=9$");
+	ctt_assert_line(out, "^NoNewPrivs:\t0$");
 	free(out);
 	free(path);
 	path = ctt_write_tmp("process.json",
@@ -366,28 +366,28 @@ Test(exec, ambient_without_inheritable_as_runc_does)
 	struct lc t;
 	ex_start_runc_spec_caps(&t);
 	char *out = status_lines(&t, NULL);
-	ctt_expect_line(out, "^CapPrm:\t0000000020000420$");
-	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
+	ctt_assert_line(out, "^CapPrm:\t0000000020000420$");
+	ctt_assert_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	out = status_lines(&t, LC_ARGV("--cap", "CAP_SYS_ADMIN"));
-	ctt_expect_line(out, "^CapEff:\t0000000020200420$");
-	ctt_expect_line(out, "^CapPrm:\t0000000020200420$");
-	ctt_expect_line(out, "^CapBnd:\t0000000020200420$");
-	ctt_expect_line(out, "^CapInh:\t0000000000000000$");
-	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
+	ctt_assert_line(out, "^CapEff:\t0000000020200420$");
+	ctt_assert_line(out, "^CapPrm:\t0000000020200420$");
+	ctt_assert_line(out, "^CapBnd:\t0000000020200420$");
+	ctt_assert_line(out, "^CapInh:\t0000000000000000$");
+	ctt_assert_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	out = status_lines(&t, LC_ARGV("--user", "1000", "--cap", "CAP_SYS_ADMIN"));
-	ctt_expect_line(out, "^CapPrm:\t0000000000000000$");
-	ctt_expect_line(out, "^CapBnd:\t0000000020200420$");
-	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
+	ctt_assert_line(out, "^CapPrm:\t0000000000000000$");
+	ctt_assert_line(out, "^CapBnd:\t0000000020200420$");
+	ctt_assert_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	char *process = lc_shared_config_value("runc-1.1.5-spec.json", ".process");
 	char *path = ctt_write_tmp("process.json", process);
 	ctt_json_edit_file(path, ".args", "[\"grep\", \"^Cap\", \"/proc/self/status\"]");
 	ctt_json_edit_file(path, ".terminal", "false");
 	out = ex_output(&t, LC_ARGV("--process", path, ID));
-	ctt_expect_line(out, "^CapEff:\t0000000020000420$");
-	ctt_expect_line(out, "^CapAmb:\t0000000000000000$");
+	ctt_assert_line(out, "^CapEff:\t0000000020000420$");
+	ctt_assert_line(out, "^CapAmb:\t0000000000000000$");
 	free(out);
 	free(path);
 	free(process);
@@ -408,7 +408,7 @@ Test(exec, signals_are_forwarded_in_the_foreground)
 	ctt_wait_file(ready);
 	cr_assert_eq(kill(ctrun, SIGTERM), 0);
 	char *text = waited_output(ctrun, out, 7);
-	ctt_expect_line(text, "^got-TERM$");
+	ctt_assert_line(text, "^got-TERM$");
 	free(text);
 	free(ready);
 	free(out);
@@ -472,7 +472,7 @@ Test(exec, exec_cpu_affinity_initial_and_final)
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "grep", "Cpus_allowed_list", "/proc/self/status"));
-	ctt_expect_line(out, "^Cpus_allowed_list:\t1$");
+	ctt_assert_line(out, "^Cpus_allowed_list:\t1$");
 	free(out);
 	/* the init is not touched by it (config.md) */
 	char path[64];
@@ -484,7 +484,7 @@ Test(exec, exec_cpu_affinity_initial_and_final)
 		"process.json", "{\"args\":[\"grep\",\"Cpus_allowed_list\",\"/proc/self/"
 				"status\"],\"cwd\":\"/\",\"execCPUAffinity\":{\"initial\":\"1\"}}");
 	out = ex_output(&t, LC_ARGV("--process", proc, ID));
-	ctt_expect_line(out, "^Cpus_allowed_list:\t1$");
+	ctt_assert_line(out, "^Cpus_allowed_list:\t1$");
 	free(out);
 	free(proc);
 }
@@ -497,11 +497,11 @@ Test(exec, cwd_is_resolved_inside_the_container)
 	cr_assert_eq(symlink("../../../../../../..", link), 0);
 	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	char *out = ex_output(&t, LC_ARGV("--cwd", "/up", ID, "sh", "-c", "pwd; ls"));
-	ctt_expect_line(out, "^/$");
-	ctt_expect_line(out, "^in-the-rootfs$");
+	ctt_assert_line(out, "^/$");
+	ctt_assert_line(out, "^in-the-rootfs$");
 	free(out);
 	out = ex_output(&t, LC_ARGV("--cwd", "/../../..", ID, "ls"));
-	ctt_expect_line(out, "^in-the-rootfs$");
+	ctt_assert_line(out, "^in-the-rootfs$");
 	free(out);
 	/* CVE-2024-21626: a host directory passed as fd 3, named through the container's /proc */
 	char *dir = ctt_tmpdir();
@@ -682,7 +682,7 @@ Test(exec, root_of_a_container_without_mount_namespace_is_the_inits)
 	char *marker = lc_rootfs_file(&t, "in-the-rootfs", "");
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, ID);
 	char *out = ex_output(&t, LC_ARGV(ID, "ls", "/"));
-	ctt_expect_line(out, "^in-the-rootfs$");
+	ctt_assert_line(out, "^in-the-rootfs$");
 	free(out);
 	free(marker);
 }

@@ -71,7 +71,7 @@ Test(process, env_is_process_env)
 	cr_expect(ctt_matches(out, "\\`hello world,,/usr/local/sbin:/usr/local/bin:/usr/sbin:"
 				   "/usr/bin:/sbin:/bin\n"),
 		  "%s", out);
-	ctt_expect_line(out, "^TERM=xterm$");
+	ctt_assert_line(out, "^TERM=xterm$");
 	cr_expect(!ctt_matches(out, "^CTRUN"), "ctrun's environment leaked: %s", out);
 	free(out);
 }

@@ -248,7 +248,7 @@ static yajl_val sd_create_unit_with(const char *field, const char *json, const c
 }
 
 /* ctrun create of the bundle as id fails with an error that names what, and leaves no state. */
-static void sd_create_fails(const char *id, const char *what)
+static void sd_assert_create_fails(const char *id, const char *what)
 {
 	struct ctt_result r;
 	SD(&r, "create", "--bundle", fake.bundle, id);
@@ -374,7 +374,7 @@ Test(systemd_driver, bad_annotations_are_refused_before_anything_is_made)
 	set_path(":ctrun:bad");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ctt_config_set(fake.bundle, ".annotations", bad[i][0]);
-		sd_create_fails("bad", bad[i][1]);
+		sd_assert_create_fails("bad", bad[i][1]);
 	}
 	char *log = calls();
 	cr_expect_not(strstr(log, "StartTransientUnit"), "%s", log);
@@ -386,7 +386,7 @@ Test(systemd_driver, systemds_error_reaches_the_user_verbatim)
 	fake_start(NULL);
 	set_path(":ctrun:unknown");
 	ctt_config_set(fake.bundle, ".annotations", "{\"org.systemd.property.Bogus\": \"true\"}");
-	sd_create_fails("unknown", "Cannot set property Bogus, or unknown property.");
+	sd_assert_create_fails("unknown", "Cannot set property Bogus, or unknown property.");
 }
 
 Test(systemd_driver, device_rules_become_a_strict_device_policy)
@@ -423,7 +423,7 @@ Test(systemd_driver, an_active_unit_of_that_name_is_an_error_and_is_left_alone)
 {
 	fake_start((const char *const[]){"ctrun-dup.scope:active", NULL});
 	set_path(":ctrun:dup");
-	sd_create_fails("dup", "Unit ctrun-dup.scope already exists.");
+	sd_assert_create_fails("dup", "Unit ctrun-dup.scope already exists.");
 	yajl_val u = unit_record("ctrun-dup.scope");
 	cr_expect_not_null(u, "the other unit stays");
 	char *log = calls();

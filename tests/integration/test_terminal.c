@@ -114,7 +114,7 @@ static void assert_cycle_lines(const char *script, const char *const *opts,
 	term_init(&x, script);
 	char *out = terminal_cycle(&x, opts);
 	for (; *lines; lines++)
-		ctt_expect_line(out, *lines);
+		ctt_assert_line(out, *lines);
 	free(out);
 }
 
@@ -148,8 +148,8 @@ Test(terminal, console_size_is_the_window_size)
 	term_init(&x, "echo \"size $(stty size)\"");
 	ctt_config_set(x.t.bundle, ".process.consoleSize", "{\"height\": 33, \"width\": 77}");
 	char *out = terminal_cycle(&x, (const char *const[]){"--winsize", NULL});
-	ctt_expect_line(out, "^winsize 33 77$"); /* what the master reports to the receiver */
-	ctt_expect_line(out, "^size 33 77$");	 /* what the process sees */
+	ctt_assert_line(out, "^winsize 33 77$"); /* what the master reports to the receiver */
+	ctt_assert_line(out, "^size 33 77$");	 /* what the process sees */
 	free(out);
 }
 
@@ -166,8 +166,8 @@ Test(terminal, pty_is_the_controlling_terminal)
 	long dev = value_of(out, "dev"), tty_nr = value_of(out, "tty_nr");
 	cr_expect_neq(tty_nr, 0, "no controlling terminal:\n%s", out);
 	cr_expect_eq(tty_nr, dev, "controlling terminal %ld is not the pty %ld", tty_nr, dev);
-	ctt_expect_line(out, "^leader$");
-	ctt_expect_line(out, "^via /dev/tty$");
+	ctt_assert_line(out, "^leader$");
+	ctt_assert_line(out, "^via /dev/tty$");
 	free(out);
 }
 
@@ -186,8 +186,8 @@ Test(terminal, dev_console_is_the_pty)
 	size_t n = strcspn(tty + 4, "\n");
 	cr_expect(n > 0 && strncmp(tty + 4, console + 8, n) == 0 && console[8 + n] == '\n',
 		  "/dev/console is not the pty:\n%s", out);
-	ctt_expect_line(out, "^bound 1$");
-	ctt_expect_line(out, "^via /dev/console$");
+	ctt_assert_line(out, "^bound 1$");
+	ctt_assert_line(out, "^via /dev/console$");
 	free(out);
 }
 
@@ -225,7 +225,7 @@ Test(terminal, run_detached_hands_the_terminal_over)
 	char *go = lc_rootfs_file(&x.t, "go", "");
 	free(go);
 	char *out = receiver_output(&x);
-	ctt_expect_line(out, "^finished$");
+	ctt_assert_line(out, "^finished$");
 	free(out);
 	lc_wait_status(&x.t, ID, "stopped");
 	lc_ok(&x.t, "delete", ID);
@@ -244,7 +244,7 @@ Test(terminal, run_in_the_foreground_with_a_console_socket)
 	cr_expect_str_empty(r.out);
 	ctt_result_free(&r);
 	char *out = receiver_output(&x);
-	ctt_expect_line(out, "^on /dev/pts/[0-9]+$");
+	ctt_assert_line(out, "^on /dev/pts/[0-9]+$");
 	free(out);
 	lc_assert_nothing_left(&x.t);
 }

@@ -112,7 +112,7 @@ void ctt_assert_output(const struct ctt_result *r, int status, const char *out, 
 	cr_expect_str_eq(r->err, err, "stderr");
 }
 
-void ctt_expect_line(const char *text, const char *regex)
+void ctt_assert_line(const char *text, const char *regex)
 {
 	cr_expect(ctt_matches(text, regex), "no line matching /%s/ in:\n%s", regex, text);
 }

@@ -117,7 +117,7 @@ bool ctt_in_list(const char *list, const char *item);
 /* Whether text has a line matching regex (extended). */
 bool ctt_matches(const char *text, const char *regex);
 /* Expects a line of text to match regex; the failure quotes both. */
-void ctt_expect_line(const char *text, const char *regex);
+void ctt_assert_line(const char *text, const char *regex);
 /* Removes the "\r" a terminal puts before each "\n", so lines can be matched. */
 void ctt_strip_cr(char *s);
 /* The run exited with status and wrote exactly out and err. */

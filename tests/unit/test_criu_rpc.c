@@ -10,7 +10,7 @@
 
 #define BYTES(...) ((const uint8_t[]){__VA_ARGS__}), sizeof((const uint8_t[]){__VA_ARGS__})
 
-static void expect_bytes(const struct ct_pb_buf *b, const uint8_t *want, size_t n)
+static void assert_bytes(const struct ct_pb_buf *b, const uint8_t *want, size_t n)
 {
 	cr_assert(!b->failed);
 	cr_assert_eq(b->len, n, "length %zu, want %zu", b->len, n);
@@ -23,7 +23,7 @@ Test(pbwire, varint_of_150_is_the_documented_example)
 {
 	struct ct_pb_buf b = {0};
 	ct_pb_put_varint(&b, 1, 150);
-	expect_bytes(&b, BYTES(0x08, 0x96, 0x01));
+	assert_bytes(&b, BYTES(0x08, 0x96, 0x01));
 	ct_pb_buf_free(&b);
 }
 
@@ -31,7 +31,7 @@ Test(pbwire, negative_int32_takes_ten_bytes)
 {
 	struct ct_pb_buf b = {0};
 	ct_pb_put_int32(&b, 2, -1);
-	expect_bytes(&b, BYTES(0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01));
+	assert_bytes(&b, BYTES(0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01));
 	ct_pb_buf_free(&b);
 }
 
@@ -41,7 +41,7 @@ Test(pbwire, string_and_nested_message)
 	ct_pb_put_string(&inner, 1, "ab");
 	ct_pb_put_message(&b, 23, &inner);
 	/* key 23<<3|2 = 186 = 0xba 0x01; length 4; inner: 0x0a 0x02 'a' 'b' */
-	expect_bytes(&b, BYTES(0xba, 0x01, 0x04, 0x0a, 0x02, 'a', 'b'));
+	assert_bytes(&b, BYTES(0xba, 0x01, 0x04, 0x0a, 0x02, 'a', 'b'));
 	cr_expect_null(inner.data);
 	ct_pb_buf_free(&b);
 }
@@ -101,7 +101,7 @@ Test(criu_rpc, dump_request_bytes)
 	ct_criu_req_encode(&req, &b);
 	/* type=1; opts { images_dir_fd=5; pid=300 (0xac 0x02); leave_running; root "/r";
 	 * ext_mnt { key "/m" val "/m" } } */
-	expect_bytes(&b, BYTES(0x08, 0x01, 0x12, 22, 0x08, 0x05, 0x10, 0xac, 0x02, 0x18, 0x01, 0x6a,
+	assert_bytes(&b, BYTES(0x08, 0x01, 0x12, 22, 0x08, 0x05, 0x10, 0xac, 0x02, 0x18, 0x01, 0x6a,
 			       0x02, '/', 'r', 0xba, 0x01, 0x08, 0x0a, 0x02, '/', 'm', 0x12, 0x02,
 			       '/', 'm'));
 	ct_pb_buf_free(&b);
@@ -113,7 +113,7 @@ Test(criu_rpc, notify_reply_bytes)
 		.type = CT_CRIU_NOTIFY, .has_notify_success = true, .notify_success = true};
 	struct ct_pb_buf b = {0};
 	ct_criu_req_encode(&req, &b);
-	expect_bytes(&b, BYTES(0x08, 0x06, 0x18, 0x01));
+	assert_bytes(&b, BYTES(0x08, 0x06, 0x18, 0x01));
 	ct_pb_buf_free(&b);
 }
 
@@ -129,7 +129,7 @@ Test(criu_rpc, inherit_fd_and_cg_root_without_ctrl)
 	struct ct_pb_buf b = {0};
 	ct_criu_req_encode(&req, &b);
 	/* cg_root (25): path (2) only; inherit_fd (27): key, fd */
-	expect_bytes(&b, BYTES(0x08, 0x02, 0x12, 24, 0x08, 0x03, 0xca, 0x01, 0x04, 0x12, 0x02, '/',
+	assert_bytes(&b, BYTES(0x08, 0x02, 0x12, 24, 0x08, 0x03, 0xca, 0x01, 0x04, 0x12, 0x02, '/',
 			       'c', 0xda, 0x01, 0x0c, 0x0a, 0x08, 'p', 'i', 'p', 'e', ':', '[', '7',
 			       ']', 0x10, 0x09));
 	ct_pb_buf_free(&b);

@@ -23,7 +23,7 @@ static const uint8_t hello[] = {
 };
 
 /* Every string of good passes check and every one of bad fails it (both NULL-terminated). */
-static void expect_checked(bool (*check)(const char *), const char *const *good,
+static void assert_checked(bool (*check)(const char *), const char *const *good,
 			   const char *const *bad)
 {
 	for (; *good; good++)
@@ -120,7 +120,7 @@ Test(dbus_literal, bad_values_are_refused)
 
 Test(dbus_signature, valid_and_invalid)
 {
-	expect_checked(ct_dbus_signature_valid,
+	assert_checked(ct_dbus_signature_valid,
 		       (const char *const[]){"", "y", "a(sv)", "a(sa(sv))", "a{sv}", "(ii)(s)",
 					     "av", "aay", "a{s(ua{sv})}", NULL},
 		       (const char *const[]){"a", "()", "(i", "{sv}", "a{vs}", "a{s}", "a{sss}",
@@ -204,7 +204,7 @@ Test(dbus_address, unix_sockets_by_path_or_abstract_name)
 /* dbus-specification "Valid Object Paths": '/' or '/'-joined elements of [A-Za-z0-9_]. */
 Test(dbus_message, object_paths_are_checked_as_the_specification_says)
 {
-	expect_checked(ct_dbus_object_path_valid,
+	assert_checked(ct_dbus_object_path_valid,
 		       (const char *const[]){"/", "/a", "/org/freedesktop/systemd1",
 					     "/unit/ctrun_2dweb_2escope", "/A_9/b", NULL},
 		       (const char *const[]){"", "a", "//", "/a/", "/a//b", "/a-b", "/a.b", "/a b",

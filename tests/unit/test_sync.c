@@ -48,7 +48,7 @@ Test(sync, pair_is_close_on_exec_seqpacket)
 
 /* Receives the next message, which must be of type; returns the fd that came with it (-1:
  * none). */
-static int recv_type(int sock, struct ct_sync_msg *msg, int type)
+static int assert_recv_type(int sock, struct ct_sync_msg *msg, int type)
 {
 	int fd = -2; /* neither an fd nor the -1 of none: left as is, it fails either check */
 	recv_one(sock, msg, &fd);
@@ -80,7 +80,7 @@ Test(sync, ready)
 {
 	send_ready(fds[1]);
 	struct ct_sync_msg msg;
-	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_READY), -1, "READY carries no fd");
+	cr_expect_eq(assert_recv_type(fds[0], &msg, CT_SYNC_READY), -1, "READY carries no fd");
 	cr_expect_eq(msg.note.len, 0);
 	cr_expect_str_empty(msg.note.text);
 }
@@ -91,7 +91,7 @@ Test(sync, error_carries_errno_and_text)
 	ct_error_sys(&cause, EPERM, "mount \"proc\" on \"/proc\"");
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
 	struct ct_sync_msg msg;
-	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_ERROR), -1);
+	cr_expect_eq(assert_recv_type(fds[0], &msg, CT_SYNC_ERROR), -1);
 	cr_expect_eq(msg.error.errnum, EPERM);
 	cr_expect_str_eq(msg.error.message.text,
 			 "mount \"proc\" on \"/proc\": Operation not permitted");
@@ -104,7 +104,7 @@ Test(sync, error_with_longest_message_arrives_whole)
 	cause.msg[sizeof(cause.msg) - 1] = '\0';
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
 	struct ct_sync_msg msg;
-	recv_type(fds[0], &msg, CT_SYNC_ERROR);
+	assert_recv_type(fds[0], &msg, CT_SYNC_ERROR);
 	cr_expect_eq(msg.error.errnum, EIO);
 	cr_expect_str_eq(msg.error.message.text, cause.msg);
 }
@@ -119,7 +119,7 @@ Test(sync, pty_master_carries_the_fd)
 	cr_assert_eq(ct_sync_send_pty_master(fds[1], file, &err), 0, "%s", err.msg);
 
 	struct ct_sync_msg msg;
-	int got = recv_type(fds[0], &msg, CT_SYNC_PTY_MASTER);
+	int got = assert_recv_type(fds[0], &msg, CT_SYNC_PTY_MASTER);
 	cr_assert_geq(got, 0, "the message brought an fd");
 	cr_expect_neq(got, file);
 	struct stat want, have;
@@ -135,7 +135,7 @@ Test(sync, start_from_parent_to_child)
 {
 	send_start(fds[0]);
 	struct ct_sync_msg msg;
-	cr_expect_eq(recv_type(fds[1], &msg, CT_SYNC_START), -1);
+	cr_expect_eq(assert_recv_type(fds[1], &msg, CT_SYNC_START), -1);
 }
 
 Test(sync, messages_keep_their_order_and_boundaries)
@@ -146,9 +146,9 @@ Test(sync, messages_keep_their_order_and_boundaries)
 	send_ready(fds[1]);
 
 	struct ct_sync_msg msg;
-	recv_type(fds[0], &msg, CT_SYNC_ERROR);
+	assert_recv_type(fds[0], &msg, CT_SYNC_ERROR);
 	cr_expect_str_eq(msg.error.message.text, "first");
-	recv_type(fds[0], &msg, CT_SYNC_READY);
+	assert_recv_type(fds[0], &msg, CT_SYNC_READY);
 	cr_expect_str_empty(msg.note.text, "nothing of the first message leaks into the second");
 }
 
@@ -157,7 +157,7 @@ Test(sync, closed_peer_is_eof)
 	close_end(1);
 	struct ct_sync_msg msg;
 	memset(&msg, 0x5a, sizeof(msg));
-	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_EOF), -1);
+	cr_expect_eq(assert_recv_type(fds[0], &msg, CT_SYNC_EOF), -1);
 }
 
 /* A socket closed with messages unread resets its peer: still EOF, not an error. */
@@ -166,7 +166,7 @@ Test(sync, peer_closed_with_our_message_unread_is_eof)
 	send_start(fds[0]);
 	close_end(1);
 	struct ct_sync_msg msg;
-	cr_expect_eq(recv_type(fds[0], &msg, CT_SYNC_EOF), -1);
+	cr_expect_eq(assert_recv_type(fds[0], &msg, CT_SYNC_EOF), -1);
 }
 
 /* The init's ERROR, sent before it exited with our START unread: the reset the kernel
@@ -179,9 +179,9 @@ Test(sync, error_before_a_reset_is_still_read)
 	cr_assert_eq(ct_sync_send_error(fds[1], &cause), 0);
 	close_end(1);
 	struct ct_sync_msg msg;
-	recv_type(fds[0], &msg, CT_SYNC_ERROR);
+	assert_recv_type(fds[0], &msg, CT_SYNC_ERROR);
 	cr_expect_str_eq(msg.error.message.text, "mount #7: refused");
-	recv_type(fds[0], &msg, CT_SYNC_EOF);
+	assert_recv_type(fds[0], &msg, CT_SYNC_EOF);
 }
 
 /* A message sent before dying is not lost. */
@@ -190,8 +190,8 @@ Test(sync, eof_after_the_last_message)
 	send_ready(fds[1]);
 	close_end(1);
 	struct ct_sync_msg msg;
-	recv_type(fds[0], &msg, CT_SYNC_READY);
-	recv_type(fds[0], &msg, CT_SYNC_EOF);
+	assert_recv_type(fds[0], &msg, CT_SYNC_READY);
+	assert_recv_type(fds[0], &msg, CT_SYNC_EOF);
 }
 
 Test(sync, send_to_a_closed_peer_fails_without_sigpipe)
@@ -210,10 +210,10 @@ Test(sync, hook_messages_in_order)
 	cr_assert_eq(ct_sync_send_hooks_done(fds[0], &err), 0, "%s", err.msg);
 	cr_assert_eq(ct_sync_send_started(fds[1], &err), 0, "%s", err.msg);
 	struct ct_sync_msg msg;
-	recv_type(fds[0], &msg, CT_SYNC_CREATE_HOOKS);
+	assert_recv_type(fds[0], &msg, CT_SYNC_CREATE_HOOKS);
 	cr_expect_eq(ct_sync_expect(fds[1], CT_SYNC_HOOKS_DONE, "the hooks", &err), 0, "%s",
 		     err.msg);
-	recv_type(fds[0], &msg, CT_SYNC_STARTED);
+	assert_recv_type(fds[0], &msg, CT_SYNC_STARTED);
 }
 
 /* create's last word to the init, then the EOF of its close; an EOF in its place (create

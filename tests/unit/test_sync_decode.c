@@ -240,8 +240,8 @@ Test(sync_decode, payload_where_none_goes_is_refused)
 }
 
 /* What decodes is still checked against the phase: the decoder knows no order. */
-static void accept_in_phase(struct ct_sync_phase_state *st, const struct record *r, int want,
-			    const char *want_msg)
+static void assert_accepted_in_phase(struct ct_sync_phase_state *st, const struct record *r,
+				     int want, const char *want_msg)
 {
 	struct ct_sync_msg out;
 	struct ct_error err = {0};
@@ -255,12 +255,14 @@ Test(sync_decode, decoded_message_of_the_wrong_phase_is_refused)
 	struct ct_sync_phase_state st;
 	ct_sync_phase_enter(&st, CT_SYNC_PHASE_SET_UP);
 	struct record start = encode(&(struct ct_sync_msg){.type = CT_SYNC_START});
-	accept_in_phase(&st, &start, -1,
-			"sync message START out of phase: the set-up phase does not take it");
+	assert_accepted_in_phase(
+		&st, &start, -1,
+		"sync message START out of phase: the set-up phase does not take it");
 	ct_sync_phase_enter(&st, CT_SYNC_PHASE_START);
 	struct record ready = note_record("late");
-	accept_in_phase(&st, &ready, -1,
-			"sync message READY out of phase: the start phase does not take it");
+	assert_accepted_in_phase(
+		&st, &ready, -1,
+		"sync message READY out of phase: the start phase does not take it");
 }
 
 Test(sync_decode, decoded_message_repeated_is_refused)
@@ -268,6 +270,7 @@ Test(sync_decode, decoded_message_repeated_is_refused)
 	struct ct_sync_phase_state st;
 	ct_sync_phase_enter(&st, CT_SYNC_PHASE_SET_UP);
 	struct record ready = note_record("done");
-	accept_in_phase(&st, &ready, 0, "");
-	accept_in_phase(&st, &ready, -1, "sync message READY repeated in the set-up phase");
+	assert_accepted_in_phase(&st, &ready, 0, "");
+	assert_accepted_in_phase(&st, &ready, -1,
+				 "sync message READY repeated in the set-up phase");
 }

@@ -173,7 +173,7 @@ static void build(struct props *p, const struct oci_resources *res, unsigned ver
 	read_props(p);
 }
 
-static void expect_u64(const struct props *p, const char *name, uint64_t v)
+static void assert_u64(const struct props *p, const char *name, uint64_t v)
 {
 	const struct prop *pr = find(p, name);
 	cr_assert_not_null(pr, "%s missing", name);
@@ -202,13 +202,13 @@ Test(systemd_props, resources_map_to_systemds_properties)
 	res.pids.limit = 100;
 	struct props p;
 	build(&p, &res, 252);
-	expect_u64(&p, "MemoryMax", 1 << 30);
-	expect_u64(&p, "MemoryLow", 1 << 20);
-	expect_u64(&p, "MemorySwapMax", 1 << 29);
-	expect_u64(&p, "CPUWeight", 39);
-	expect_u64(&p, "CPUQuotaPerSecUSec", 500000);
-	expect_u64(&p, "CPUQuotaPeriodUSec", 100000);
-	expect_u64(&p, "TasksMax", 100);
+	assert_u64(&p, "MemoryMax", 1 << 30);
+	assert_u64(&p, "MemoryLow", 1 << 20);
+	assert_u64(&p, "MemorySwapMax", 1 << 29);
+	assert_u64(&p, "CPUWeight", 39);
+	assert_u64(&p, "CPUQuotaPerSecUSec", 500000);
+	assert_u64(&p, "CPUQuotaPeriodUSec", 100000);
+	assert_u64(&p, "TasksMax", 100);
 	const struct prop *cpus = find(&p, "AllowedCPUs");
 	cr_assert_not_null(cpus);
 	cr_expect_str_eq(cpus->sig, "ay");
@@ -230,9 +230,9 @@ Test(systemd_props, unlimited_values_are_infinity)
 	res.pids.limit = -1;
 	struct props p;
 	build(&p, &res, 0);
-	expect_u64(&p, "MemoryMax", UINT64_MAX);
-	expect_u64(&p, "CPUQuotaPerSecUSec", UINT64_MAX);
-	expect_u64(&p, "TasksMax", UINT64_MAX);
+	assert_u64(&p, "MemoryMax", UINT64_MAX);
+	assert_u64(&p, "CPUQuotaPerSecUSec", UINT64_MAX);
+	assert_u64(&p, "TasksMax", UINT64_MAX);
 	ct_dbus_writer_free(&p.w);
 }
 
