@@ -8,9 +8,11 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
 
-/* Only for the init we spawned and have not reaped: its pid cannot be recycled yet, so
- * kill() is safe where a seccomp profile refuses pidfd_send_signal (without it, the wait
- * below would block forever on an init that waits for start). */
+/* Only for the init we spawned (or criu restored as our child) and have not reaped: its pid
+ * cannot be recycled yet, so kill() is safe where a seccomp profile refuses
+ * pidfd_send_signal, and where there is no pidfd at all (without the kill, the wait would
+ * block forever on an init that waits for start; without the wait, a restored init would
+ * run on, unowned). */
 void ct_spawned_kill(struct ct_spawned *s)
 {
 	if (s->pidfd >= 0) {
@@ -18,6 +20,10 @@ void ct_spawned_kill(struct ct_spawned *s)
 			kill(s->pid, SIGKILL);
 		siginfo_t info;
 		while (waitid(P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0 && errno == EINTR)
+			;
+	} else if (s->pid > 0) {
+		kill(s->pid, SIGKILL);
+		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	ct_spawned_close(s);

@@ -5,7 +5,7 @@
 
 #include "libct/plan/plan.h"
 
-/* SIGKILL through the pidfd, reap, close everything. */
+/* SIGKILL through the pidfd (by pid when there is none), reap, close everything. */
 void ct_spawned_kill(struct ct_spawned *s);
 void ct_spawned_close(struct ct_spawned *s);
 void ct_spawned_close_sync(struct ct_spawned *s);
