@@ -90,11 +90,12 @@ int ct_criu_swrk_start(const int *keep_fds, size_t n,
 	int sv[2] = CT_FD_PAIR_INIT, go[2] = CT_FD_PAIR_INIT;
 	if (find_criu(criu, err) < 0)
 		return -1;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
-	    pipe2(go, O_CLOEXEC) < 0) {
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return ct_error_sys(err, errno, "criu: socketpair");
+	if (pipe2(go, O_CLOEXEC) < 0) {
 		int saved = errno;
 		ct_close_pairp(&sv);
-		return ct_error_sys(err, saved, "criu: socketpair");
+		return ct_error_sys(err, saved, "criu: pipe2");
 	}
 	pid_t pid = fork();
 	if (pid == 0) {

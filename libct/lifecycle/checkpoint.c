@@ -16,17 +16,6 @@
 #include "libct/lifecycle/criu_container.h"
 #include "libct/lifecycle/log.h"
 
-/* The directory, made (0700) when missing, opened. */
-static int open_made_dir(const char *path, const char *flag, struct ct_error *err)
-{
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
-	return fd;
-}
-
 /* s as a JSON string at the end of out (room for it checked by the caller's size). */
 static void append_json_string(char *out, size_t size, const char *s)
 {
@@ -135,11 +124,10 @@ static int checkpoint_open(struct dump *d, struct ct_error *err)
 				      ct_status_name(d->c->status));
 	if (load_config(d->c->state.bundle, &d->config, err) < 0)
 		return -1;
-	d->image_fd = open_made_dir(d->a->image_path, "--image-path", err);
+	d->image_fd = ct_criu_open_dir(d->a->image_path, "--image-path", true, err);
 	if (d->image_fd < 0)
 		return -1;
-	d->work_fd = d->a->work_path ? open_made_dir(d->a->work_path, "--work-path", err)
-				     : dup(d->image_fd);
+	d->work_fd = ct_criu_open_work_dir(d->a->work_path, d->image_fd, true, err);
 	return d->work_fd < 0 ? -1 : 0;
 }
 

@@ -36,6 +36,27 @@ char *ct_criu_keep(struct ct_criu_strings *s, struct ct_error *err, const char *
 	return s->items[s->n++] = str;
 }
 
+int ct_criu_open_dir(const char *path, const char *flag, bool make, struct ct_error *err)
+{
+	if (make && mkdir(path, 0700) < 0 && errno != EEXIST)
+		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
+	return fd;
+}
+
+int ct_criu_open_work_dir(const char *work_path, int image_fd, bool make, struct ct_error *err)
+{
+	if (work_path)
+		return ct_criu_open_dir(work_path, "--work-path", make, err);
+	/* close-on-exec as every fd of ours: criu gets it only among its kept fds */
+	int fd = fcntl(image_fd, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0)
+		return ct_error_sys(err, errno, "the work directory (a copy of --image-path's fd)");
+	return fd;
+}
+
 static const struct {
 	const char *name;
 	enum ct_criu_cg_mode mode;

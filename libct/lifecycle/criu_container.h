@@ -5,6 +5,7 @@
 #ifndef CT_CRIU_CONTAINER_H
 #define CT_CRIU_CONTAINER_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "libct/criu/criu_rpc.h"
@@ -25,6 +26,14 @@ void ct_criu_strings_free(struct ct_criu_strings *s);
 /* A formatted string kept in s; NULL on failure (err set). */
 char *ct_criu_keep(struct ct_criu_strings *s, struct ct_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The directory of a flag (--image-path, --work-path) opened, made (0700) first when make
+ * and missing; its fd, or -1 naming the flag and path. */
+int ct_criu_open_dir(const char *path, const char *flag, bool make, struct ct_error *err);
+
+/* criu's work directory: work_path opened as ct_criu_open_dir does, or, without one, a
+ * close-on-exec copy of image_fd (criu works in the image directory then). */
+int ct_criu_open_work_dir(const char *work_path, int image_fd, bool make, struct ct_error *err);
 
 /* The command line's flags into o (page server, cgroup mode, ...); a value ctrun cannot
  * use fails naming the flag. */

@@ -234,14 +234,14 @@ static int make_restored(void *arg, const struct ct_spawn_opts *so, struct ct_sp
 static int open_dirs(struct restore *r, struct ct_error *err)
 {
 	const struct ct_criu_args *a = r->a;
-	r->image_fd = open(a->image_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r->image_fd = ct_criu_open_dir(a->image_path, "--image-path", false, err);
 	if (r->image_fd < 0)
-		return ct_error_sys(err, errno, "--image-path \"%s\"", a->image_path);
-	const char *work = a->work_path ? a->work_path : a->image_path;
-	r->work_fd = open(work, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		return -1;
+	r->work_fd = ct_criu_open_work_dir(a->work_path, r->image_fd, false, err);
 	if (r->work_fd < 0)
-		return ct_error_sys(err, errno, "--work-path \"%s\"", work);
-	snprintf(r->log_path, sizeof(r->log_path), "%s/restore.log", work);
+		return -1;
+	snprintf(r->log_path, sizeof(r->log_path), "%s/restore.log",
+		 a->work_path ? a->work_path : a->image_path);
 	return 0;
 }
 
