@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
 
-#include "hooks/hooks.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
 #include "libct/base/syscalls.h"
@@ -21,6 +20,7 @@
 #include "libct/lifecycle/criu_container.h"
 #include "libct/lifecycle/forward.h"
 #include "libct/lifecycle/log.h"
+#include "libct/parent/spawn.h"
 #include "libct/parent/spawned.h"
 #include "oci/jsontree.h"
 
@@ -126,22 +126,6 @@ static int enter_cgroup(void *arg, pid_t pid, struct ct_error *err)
 	return 0;
 }
 
-/* setup-namespaces: the restored init's namespaces exist, it has not run: prestart and
- * createRuntime hooks (config.md#posix-platform-hooks) in the runtime namespace. */
-static int run_create_hooks(struct restore *r, pid_t pid, struct ct_error *err)
-{
-	const struct oci_hooks *hooks = &r->so->config->hooks;
-	if (!hooks->prestart.len && !hooks->create_runtime.len)
-		return 0;
-	_cleanup_free_ char *state = NULL;
-	if (ct_state_format_compact(r->so->state, "creating", pid, &state, err) < 0)
-		return -1;
-	if (ct_hooks_run(hooks, CT_HOOK_PRESTART, state, err) < 0 ||
-	    ct_hooks_run(hooks, CT_HOOK_CREATE_RUNTIME, state, err) < 0)
-		return -1;
-	return 0;
-}
-
 static int on_notify(void *arg, const char *script, pid_t pid, int fd, struct ct_error *err)
 {
 	struct restore *r = arg;
@@ -152,8 +136,9 @@ static int on_notify(void *arg, const char *script, pid_t pid, int fd, struct ct
 	}
 	if (fd >= 0)
 		close(fd);
+	/* the restored init's namespaces exist, it has not run (config.md#posix-platform-hooks) */
 	if (strcmp(script, "setup-namespaces") == 0)
-		return run_create_hooks(r, pid, err);
+		return ct_spawn_run_create_hooks(r->so, pid, err);
 	return 0;
 }
 

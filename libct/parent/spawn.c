@@ -109,20 +109,27 @@ int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *o, pid_t pid, int fd
 	return rc;
 }
 
-/* prestart then createRuntime (runtime.md#lifecycle steps 3-4), in our namespaces, with
- * the state as the runtime sees it; the init waits for HOOKS_DONE. */
+int ct_spawn_run_create_hooks(const struct ct_spawn_opts *o, pid_t pid, struct ct_error *err)
+{
+	const struct oci_hooks *h = &o->config->hooks;
+	if (!h->prestart.len && !h->create_runtime.len)
+		return 0;
+	_cleanup_free_ char *state = NULL;
+	if (ct_state_format_compact(o->state, "creating", pid, &state, err) < 0)
+		return -1;
+	if (ct_hooks_run(h, CT_HOOK_PRESTART, state, err) < 0 ||
+	    ct_hooks_run(h, CT_HOOK_CREATE_RUNTIME, state, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* The init waits for HOOKS_DONE. */
 static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct ct_spawned *out,
 				    struct ct_error *err)
 {
-	const struct oci_hooks *h = &o->config->hooks;
-	char *state;
-	if (ct_state_format_compact(o->state, "creating", out->pid, &state, err) < 0)
+	if (ct_spawn_run_create_hooks(o, out->pid, err) < 0)
 		return -1;
-	int rc = ct_hooks_run(h, CT_HOOK_PRESTART, state, err);
-	if (rc == 0)
-		rc = ct_hooks_run(h, CT_HOOK_CREATE_RUNTIME, state, err);
-	free(state);
-	return rc < 0 ? -1 : ct_sync_send_hooks_done(out->sync_fd, err);
+	return ct_sync_send_hooks_done(out->sync_fd, err);
 }
 
 /* The set-up messages that carry an fd: the terminal's master (kept in *pty_master) and a

@@ -50,6 +50,12 @@ int ct_spawn_next_msg(const struct ct_spawn_opts *opts, int sock, pid_t pid, int
 		      struct ct_sync_phase_state *phase, struct ct_sync_msg *msg, int *fd,
 		      struct ct_error *err);
 
+/* prestart then createRuntime (runtime.md#lifecycle steps 3-4), in the runtime's
+ * namespaces, with the state as the runtime sees it ("creating", the init's pid): once the
+ * init's namespaces exist, before it runs anything of the container's (spawned, or restored
+ * by criu). */
+int ct_spawn_run_create_hooks(const struct ct_spawn_opts *opts, pid_t pid, struct ct_error *err);
+
 /* config-linux.md#seccomp: sends a notify fd (closed here) to listenerPath with the state
  * of the container and the process pid. */
 int ct_spawn_forward_seccomp_fd(const struct ct_spawn_opts *opts, pid_t pid, int fd,

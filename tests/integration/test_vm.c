@@ -151,6 +151,21 @@ static void criu_counter(const struct lc *t)
 	lc_set_script(t, COUNTER(""));
 }
 
+/* prestart and createRuntime hooks that keep the state they were given in
+ * /tmp/cr-pidfile.KIND: at restore, criu's setup-namespaces runs them. */
+#define KEEP_STATE \
+	"[{\"path\": \"/bin/sh\", \"args\": [\"sh\", \"-c\", \"cat > /tmp/cr-pidfile.%s\"]}]"
+
+static void criu_hooked(const struct lc *t)
+{
+	criu_counter(t);
+	char hooks[512];
+	snprintf(hooks, sizeof(hooks),
+		 "{\"prestart\": " KEEP_STATE ", \"createRuntime\": " KEEP_STATE "}", "prestart",
+		 "createRuntime");
+	ctt_config_set(t->bundle, ".hooks", hooks);
+}
+
 /* A bind of a directory of the guest, which the case makes before the run. */
 static void criu_bind(const struct lc *t)
 {
@@ -303,7 +318,7 @@ static const struct vm_case cases[] = {
 	{"too-small", too_small_limit, NULL, "run"},
 	{"cr-counter", criu_counter, .criu_script = "counter"},
 	{"cr-leave", criu_counter, .criu_script = "leave"},
-	{"cr-pidfile", criu_counter, .criu_script = "pidfile"},
+	{"cr-pidfile", criu_hooked, .criu_script = "pidfile"},
 	{"cr-nocriu", criu_counter, .criu_script = "nocriu"},
 	{"cr-damaged", criu_counter, .criu_script = "damaged"},
 	{"cr-predump", criu_counter, .criu_script = "predump"},
@@ -699,8 +714,10 @@ static const struct vm_expect criu_expects[] = {
 	 .out = "run rc 0\ncheckpoint rc 0\nstatus running\nmoves\n" CR_DELETED CR_RESTORED
 		"status running\nmoves\n" CR_DELETED "no cr-leave-new\n",
 	 .quiet = true},
+	/* the prestart and createRuntime hooks saw the restored init, creating */
 	{"cr-pidfile", 0,
-	 .out = "run rc 0\ncheckpoint rc 0\n" CR_RESTORED "pid file matches\ninit lives\nmoves\n"
+	 .out = "run rc 0\ncheckpoint rc 0\n" CR_RESTORED "pid file matches\ninit lives\n"
+		"prestart hook saw it creating\ncreateRuntime hook saw it creating\nmoves\n"
 		CR_DELETED,
 	 .quiet = true},
 	/* no criu: one line, the container runs on */
