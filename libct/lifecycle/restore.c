@@ -21,6 +21,7 @@
 #include "libct/lifecycle/forward.h"
 #include "libct/lifecycle/log.h"
 #include "libct/parent/spawn.h"
+#include "libct/parent/spawn_cgroup.h"
 #include "libct/parent/spawned.h"
 #include "oci/jsontree.h"
 
@@ -97,15 +98,33 @@ static void unbind_root(struct restore *r)
 		rmdir(r->root);
 }
 
+/* The whole cgroup before criu runs: v1's rest (ct_spawn_opts.cgroup_rest) has no clone to
+ * overlap with here. The systemd driver's unit is made by enter_cgroup, with criu in it. */
+static int make_cgroup_rest(const struct ct_spawn_opts *so, struct ct_error *err)
+{
+	if (!so->cgroup_rest || ct_cgroup_waits_for_init(so->cgroup))
+		return 0;
+	return ct_spawn_make_cgroup_rest(so, err);
+}
+
+/* criu goes into the container's cgroup (the systemd driver's unit started with criu in it,
+ * limited with the rest's resources) */
+static int put_criu_in_cgroup(const struct restore *r, pid_t pid, struct ct_error *err)
+{
+	struct ct_cgroup *cg = r->so->cgroup;
+	if (ct_cgroup_waits_for_init(cg))
+		return ct_cgroup_systemd_start(cg, pid, r->so->cgroup_rest, err);
+	return ct_cgroup_enter(cg, pid, false, NULL, err);
+}
+
 /* CRIU puts what it restores in its own cgroup: it goes into the container's, and tells
  * criu that is the root of what it restores (as read back from /proc/PID/cgroup). */
 static int enter_cgroup(void *arg, pid_t pid, struct ct_error *err)
 {
 	struct restore *r = arg;
-	struct ct_cgroup *cg = r->so->cgroup;
-	if (!cg)
+	if (!r->so->cgroup)
 		return 0;
-	if (ct_cgroup_enter(cg, pid, false, NULL, err) < 0)
+	if (put_criu_in_cgroup(r, pid, err) < 0)
 		return -1;
 	char path[64], line[PATH_MAX + 64];
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
@@ -203,11 +222,9 @@ static int make_restored(void *arg, const struct ct_spawn_opts *so, struct ct_sp
 {
 	struct restore *r = arg;
 	r->so = so;
-	if (so->cgroup_rest)
-		return ct_error_plain(err, ENOTSUP,
-				      "a cgroup v1 hierarchy made after the clone: restore needs "
-				      "the whole cgroup first");
-	int rc = build_opts(r, so, err);
+	int rc = make_cgroup_rest(so, err);
+	if (rc == 0)
+		rc = build_opts(r, so, err);
 	if (rc == 0)
 		rc = criu_restore(r, out, err);
 	unbind_root(r);

@@ -8,9 +8,7 @@
 #include "libct/parent/spawned.h"
 #include "libct/plan/sync.h"
 
-/* The REST part of a cgroup made in two parts, with the resources applied: the init joins
- * none of those hierarchies before they hold its limits and device rules. */
-static int make_cgroup_rest(const struct ct_spawn_opts *o, struct ct_error *err)
+int ct_spawn_make_cgroup_rest(const struct ct_spawn_opts *o, struct ct_error *err)
 {
 	if (ct_cgroup_create_part(o->cgroup, CT_CGROUP_REST, err) < 0)
 		return -1;
@@ -24,7 +22,7 @@ static int make_cgroup_rest(const struct ct_spawn_opts *o, struct ct_error *err)
 static int make_cgroup_rest_after_clone(const struct ct_spawn_opts *o, struct ct_spawned *out,
 					struct ct_error *err)
 {
-	if (make_cgroup_rest(o, err) == 0)
+	if (ct_spawn_make_cgroup_rest(o, err) == 0)
 		return 0;
 	ct_spawned_kill(out);
 	out->pid = -1;
@@ -39,7 +37,7 @@ int ct_spawn_cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_p
 	if (!o->cgroup_rest || plan->place.cgroup_rest_after_clone ||
 	    ct_cgroup_waits_for_init(o->cgroup))
 		return 0;
-	if (make_cgroup_rest(o, err) < 0)
+	if (ct_spawn_make_cgroup_rest(o, err) < 0)
 		return -1;
 	return ct_init_plan_open_cgroup_join(plan, err);
 }

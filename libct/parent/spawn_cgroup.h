@@ -7,6 +7,11 @@
 #include "libct/base/error.h"
 #include "libct/plan/plan.h"
 
+/* The REST part of a cgroup made in two parts (ct_spawn_opts.cgroup_rest), with the
+ * resources applied: the init joins none of those hierarchies before they hold its limits
+ * and device rules. */
+int ct_spawn_make_cgroup_rest(const struct ct_spawn_opts *o, struct ct_error *err);
+
 /* Before the clone: the rest of a two-part cgroup when the init has nothing to overlap it
  * with, made as a whole cgroup is, and the init's `tasks` opened. */
 int ct_spawn_cgroup_before_clone(const struct ct_spawn_opts *o, struct ct_init_plan *plan,

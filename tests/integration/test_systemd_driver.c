@@ -525,3 +525,73 @@ Test(systemd_driver, run_and_exec_in_the_unit)
 	free(text);
 	free(pid_file);
 }
+
+/* restore with the systemd driver: the unit is started with criu in it (criu's restored
+ * process is born there) and limited with the config's resources before criu works. A
+ * stand-in criu keeps its pid, its cgroup and the unit as the manager had it, then exits
+ * without an answer: the restore fails on that, and the unit is stopped. */
+#define FAKE_CRIU                                                       \
+	"#!/bin/sh\n"                                                   \
+	"echo $$ > \"$REC/criu.pid\"\n"                                 \
+	"sed -n 's/^0:://p' /proc/self/cgroup > \"$REC/criu.cgroup\"\n" \
+	"cp \"$REC/ctrun-rst.scope.json\" \"$REC/unit-at-criu.json\"\n"
+
+static void use_fake_criu(void)
+{
+	char *criu = ctt_path(fake.record, "criu");
+	ctt_write_file(criu, FAKE_CRIU);
+	cr_assert_eq(chmod(criu, 0755), 0);
+	setenv("CTRUN_CRIU", criu, 1);
+	setenv("REC", fake.record, 1);
+	free(criu);
+}
+
+/* An image directory with the init's fds as descriptors.json records them. */
+static char *image_dir(void)
+{
+	char *img = ctt_tmpdir(), *desc = ctt_path(img, "descriptors.json");
+	ctt_write_file(desc, "[\"/dev/null\", \"/dev/null\", \"/dev/null\"]");
+	free(desc);
+	return img;
+}
+
+Test(systemd_driver, restore_starts_the_unit_with_criu_in_it)
+{
+	fake_start(NULL);
+	set_path(":ctrun:rst");
+	ctt_config_set(fake.bundle, ".linux.resources",
+		       "{\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]}");
+	use_fake_criu();
+	char *img = image_dir();
+	struct ctt_result r;
+	SD(&r, "restore", "--detach", "--image-path", img, "--bundle", fake.bundle, "rst");
+	cr_expect_eq(r.status, 1);
+	cr_expect(ctt_matches(r.err, "^ctrun: restore container \"rst\": criu"), "%s", r.err);
+	ctt_result_free(&r);
+	char *pid_file = ctt_path(fake.record, "criu.pid");
+	char *cgroup_file = ctt_path(fake.record, "criu.cgroup");
+	char *unit_file = ctt_path(fake.record, "unit-at-criu.json");
+	cr_assert(ctt_exists(pid_file), "criu never ran");
+	char *pid = ctt_read_file(pid_file), *cgroup = ctt_read_file(cgroup_file);
+	yajl_val u = ctt_json_load(unit_file);
+	cr_expect_eq(ctt_json_get_int(u, ".PIDs.value[0]"), atoll(pid), "PIDs holds criu");
+	cr_expect_str_eq(ctt_json_get_string(u, ".DevicePolicy.value"), "strict",
+			 "limited before criu ran");
+	const char *unit_cgroup = ctt_json_get_string(u, "._cgroup");
+	cr_expect(ends_with(unit_cgroup, "/ctrun-rst.scope"), "%s", unit_cgroup);
+	cgroup[strcspn(cgroup, "\n")] = '\0';
+	cr_expect_str_eq(cgroup, unit_cgroup, "criu ran in the unit's cgroup");
+	/* the failed restore leaves nothing */
+	char *log = calls();
+	cr_expect(strstr(log, "StopUnit ctrun-rst.scope replace"), "%s", log);
+	cr_expect_null(unit_record("ctrun-rst.scope"), "the unit is stopped");
+	assert_state_gone("rst");
+	yajl_tree_free(u);
+	free(log);
+	free(pid);
+	free(cgroup);
+	free(unit_file);
+	free(cgroup_file);
+	free(pid_file);
+	free(img);
+}

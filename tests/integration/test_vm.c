@@ -129,8 +129,8 @@ static void tiny_limit_inside(const struct lc *t)
 struct vm_case {
 	const char *name;		   /* the container's id and hostname */
 	void (*setup)(const struct lc *t); /* makes the bundle's config */
-	const char *stage;		   /* "initramfs", or NULL: after the switch to tmpfs */
-	const char *args;		   /* between --root and --bundle; NULL: --debug run */
+	const char *stage;  /* "initramfs", "cgroup-v1" (run-vm.sh), or NULL: after the switch */
+	const char *args;   /* between --root and --bundle; NULL: --debug run */
 	const char *script; /* instead of one ctrun: `sh script BUNDLE ID` in the guest */
 	/* a checkpoint case's script: tests/vm/criu/NAME.sh after tests/vm/criu/lib.sh */
 	const char *criu_script;
@@ -190,6 +190,12 @@ static void criu_cgroup(const struct lc *t)
 	criu_counter(t);
 	ctt_config_set(t->bundle, ".linux.resources",
 		       "{\"memory\": {\"limit\": 67108864}, \"pids\": {\"limit\": 32}}");
+}
+
+static void criu_pids(const struct lc *t)
+{
+	criu_counter(t);
+	ctt_config_set(t->bundle, ".linux.resources", "{\"pids\": {\"limit\": 32}}");
 }
 
 /* lib.sh and the case's script, as one script for the guest. */
@@ -328,6 +334,7 @@ static const struct vm_case cases[] = {
 	{"cr-podman", criu_counter, .criu_script = "podman"},
 	{"cr-lock", criu_lock, .criu_script = "locks"},
 	{"cr-paused", criu_counter, .criu_script = "paused"},
+	{"cr-v1", criu_pids, "cgroup-v1", .criu_script = "v1"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -698,6 +705,8 @@ static void need_criu(const char *console)
 #define CR_RESTORED	"restore rc 0\n"
 #define CR_DELETED	"delete rc 0\n"
 #define CR_LIMITS(mode) mode " memory.max 67108864 pids.max 32\n"
+/* /proc/PID/cgroup's v1 lines of a process of cr-v1, sorted */
+#define CR_V1_PLACES "devices:/ctrun/cr-v1\nfreezer:/ctrun/cr-v1\npids:/ctrun/cr-v1\n"
 
 /* the expected outputs, as the lines they are */
 /* clang-format off */
@@ -772,6 +781,17 @@ static const struct vm_expect criu_expects[] = {
 	 .out = "run rc 0\npause rc 0\ncheckpoint rc 0\nstatus paused\nstopped\nmoves\n"
 		"pause rc 0\ncheckpoint rc 0\nno cr-paused\n" CR_RESTORED "status running\nmoves\n"
 		"unbroken\n" CR_DELETED,
+	 .quiet = true},
+	/* cgroup v1: the cgroup made whole before criu runs; the limit and the init's place
+	 * in each hierarchy are back */
+	{"cr-v1", 0,
+	 .out = "run rc 0\n"
+		"run pids.max 32\n" CR_V1_PLACES
+		"checkpoint rc 0\n" CR_RESTORED
+		"restored pids.max 32\n" CR_V1_PLACES
+		"moves\nunbroken\n"
+		"devices:/\nfreezer:/\npids:/\n" /* exec'd: the cgroup namespace's root */
+		CR_DELETED "no cr-v1\n",
 	 .quiet = true},
 };
 /* clang-format on */

@@ -83,6 +83,7 @@ if [ "$1" = tmpfs ]; then
 	check features ctrun features
 	prepare_criu
 	if [ -x /usr/sbin/criu ]; then check criu criu check; fi
+	run_cases cgroup-v1 # before cgroup2 holds the controllers they mount as v1 hierarchies
 	# the cgroup v2 cases' controllers, as a host makes them available
 	for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
 		echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control
