@@ -20,15 +20,26 @@ struct ct_criu_swrk {
 	int sock;
 };
 
+/* How criu is started. keep_fds (n_keep of them) stay open in criu under their numbers (the
+ * image and work directories, inherited fds); everything else ctrun holds is close-on-exec,
+ * and criu's stdio not among them is /dev/null (it reports in its log and its response).
+ * Before criu runs, prepare(arg, pid) is called in ctrun (NULL: none): the place to move
+ * criu into a cgroup, as a restored process lands in criu's cgroup. With bind_source, criu
+ * runs in a mount namespace of its own (private) where bind_source is bound (recursively)
+ * on bind_target: the root it restores into, gone with criu however it ends. */
+struct ct_criu_swrk_opts {
+	const int *keep_fds;
+	size_t n_keep;
+	int (*prepare)(void *arg, pid_t pid, struct ct_error *err);
+	void *arg;
+	const char *bind_source, *bind_target;
+};
+
 /* Finds criu (errnum ENOENT and "criu not found in $PATH" when it is missing) and starts
- * it. keep_fds (n of them) stay open in criu under their numbers (the image and work
- * directories, inherited fds); everything else ctrun holds is close-on-exec, and criu's
- * stdio not among them is /dev/null (it reports in its log and its response). Before criu
- * runs, prepare(arg, pid) is called in ctrun (NULL: none): the place to move criu into a
- * cgroup, as a restored process lands in criu's cgroup. */
-int ct_criu_swrk_start(const int *keep_fds, size_t n,
-		       int (*prepare)(void *arg, pid_t pid, struct ct_error *err), void *arg,
-		       struct ct_criu_swrk *out, struct ct_error *err);
+ * it; returns once criu is executed, or fails with what the child could not do ("criu:
+ * bind the restored root: ...", "criu: exec ..."). */
+int ct_criu_swrk_start(const struct ct_criu_swrk_opts *o, struct ct_criu_swrk *out,
+		       struct ct_error *err);
 
 /* A notification: script is its name, pid the one criu names (the restored init for
  * "setup-namespaces" and "post-restore"), fd one it sent along ("orphan-pts-master": the

@@ -96,8 +96,9 @@ static int run_dump(struct dump *d, struct ct_error *err)
 	if (build_opts(d, err) < 0 || write_descriptors(d->image_fd, d->c->state.pid, err) < 0)
 		return -1;
 	int keep[] = {d->image_fd, d->work_fd, d->a->status_fd};
+	struct ct_criu_swrk_opts so = {.keep_fds = keep, .n_keep = d->a->status_fd >= 0 ? 3 : 2};
 	struct ct_criu_swrk w;
-	if (ct_criu_swrk_start(keep, d->a->status_fd >= 0 ? 3 : 2, NULL, NULL, &w, err) < 0)
+	if (ct_criu_swrk_start(&so, &w, err) < 0)
 		return -1;
 	struct ct_criu_req req = {.type = d->a->pre_dump ? CT_CRIU_PRE_DUMP : CT_CRIU_DUMP,
 				  .opts = &d->opts};

@@ -37,7 +37,6 @@ struct restore {
 	struct ct_criu_strings strings;
 	yajl_val descriptors;
 	char root[PATH_MAX], log_path[PATH_MAX];
-	bool root_mounted;
 	int pty_master; /* orphan-pts-master's */
 };
 
@@ -75,25 +74,20 @@ static int inherit_stdio(struct restore *r, struct ct_error *err)
 	return 0;
 }
 
-/* criu restores into a mount point: the rootfs bound on <state dir>/criu-root. */
-static int bind_root(struct restore *r, const struct ct_spawn_opts *so, struct ct_error *err)
+/* criu restores into a mount point: the rootfs, bound on <state dir>/criu-root in criu's
+ * own mount namespace (libct/criu/swrk.h), so that no end of the restore leaves it mounted. */
+static int make_root_dir(struct restore *r, const struct ct_spawn_opts *so, struct ct_error *err)
 {
 	snprintf(r->root, sizeof(r->root), "/proc/self/fd/%d/" CRIU_ROOT_DIR, so->state_dirfd);
 	char real[PATH_MAX];
 	if (mkdirat(so->state_dirfd, CRIU_ROOT_DIR, 0700) < 0 || !realpath(r->root, real))
 		return ct_error_sys(err, errno, "make " CRIU_ROOT_DIR);
 	snprintf(r->root, sizeof(r->root), "%s", real);
-	if (mount(so->rootfs, r->root, NULL, MS_BIND | MS_REC, NULL) < 0)
-		return ct_error_sys(err, errno, "bind the rootfs on \"%s\"", r->root);
-	r->root_mounted = true;
 	return 0;
 }
 
-static void unbind_root(struct restore *r)
+static void remove_root_dir(struct restore *r)
 {
-	if (r->root_mounted)
-		umount2(r->root, MNT_DETACH);
-	r->root_mounted = false;
 	if (r->root[0])
 		rmdir(r->root);
 }
@@ -167,7 +161,7 @@ static int build_opts(struct restore *r, const struct ct_spawn_opts *so, struct 
 	if (ct_criu_opts_from_args(r->a, o, &r->strings, err) < 0 ||
 	    ct_criu_external_mounts(so->config, so->bundle, true, o, &r->strings, err) < 0 ||
 	    ct_criu_external_namespaces(so->config, true, o, &r->strings, r->ns_fds, err) < 0 ||
-	    inherit_stdio(r, err) < 0 || bind_root(r, so, err) < 0)
+	    inherit_stdio(r, err) < 0 || make_root_dir(r, so, err) < 0)
 		return -1;
 	o->images_dir_fd = r->image_fd;
 	o->work_dir_fd = r->work_fd;
@@ -199,8 +193,14 @@ static size_t fds_to_keep(const struct restore *r, int keep[9])
 static int criu_restore(struct restore *r, struct ct_spawned *out, struct ct_error *err)
 {
 	int keep[9];
+	struct ct_criu_swrk_opts so = {.keep_fds = keep,
+				       .n_keep = fds_to_keep(r, keep),
+				       .prepare = enter_cgroup,
+				       .arg = r,
+				       .bind_source = r->so->rootfs,
+				       .bind_target = r->root};
 	struct ct_criu_swrk w;
-	if (ct_criu_swrk_start(keep, fds_to_keep(r, keep), enter_cgroup, r, &w, err) < 0)
+	if (ct_criu_swrk_start(&so, &w, err) < 0)
 		return -1;
 	struct ct_criu_req req = {.type = CT_CRIU_RESTORE, .opts = &r->opts};
 	struct ct_criu_resp resp;
@@ -227,7 +227,7 @@ static int make_restored(void *arg, const struct ct_spawn_opts *so, struct ct_sp
 		rc = build_opts(r, so, err);
 	if (rc == 0)
 		rc = criu_restore(r, out, err);
-	unbind_root(r);
+	remove_root_dir(r);
 	if (rc < 0)
 		return -1;
 	return so->while_setting_up(so->while_arg, out, err);

@@ -46,7 +46,7 @@ Test(criu_fds, swrk_names_pipe2_when_it_fails)
 	leave_free_fds(2);
 	struct ct_criu_swrk w;
 	struct ct_error err = {0};
-	cr_assert_eq(ct_criu_swrk_start(NULL, 0, NULL, NULL, &w, &err), -1);
+	cr_assert_eq(ct_criu_swrk_start(&(struct ct_criu_swrk_opts){0}, &w, &err), -1);
 	assert_failed_with(&err, EMFILE, "criu: pipe2: ");
 	cr_expect_eq(w.pid, -1, "no criu started");
 }
@@ -57,7 +57,7 @@ Test(criu_fds, swrk_names_socketpair_when_it_fails)
 	leave_free_fds(1);
 	struct ct_criu_swrk w;
 	struct ct_error err = {0};
-	cr_assert_eq(ct_criu_swrk_start(NULL, 0, NULL, NULL, &w, &err), -1);
+	cr_assert_eq(ct_criu_swrk_start(&(struct ct_criu_swrk_opts){0}, &w, &err), -1);
 	assert_failed_with(&err, EMFILE, "criu: socketpair: ");
 }
 

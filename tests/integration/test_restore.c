@@ -1,0 +1,98 @@
+/* restore on this machine, where Debian's criu cannot run (its cases are the vm suite's,
+ * tests/vm/criu): a stand-in criu ($CTRUN_CRIU, a script) shows what ctrun gives criu
+ * before it works, and how a restore that goes wrong ends. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/lib/container.h"
+
+TestSuite(restore, .fini = lc_cleanup);
+
+/* A directory for the stand-in's records ($REC), the stand-in criu running script, and an
+ * image directory whose descriptors.json is as a checkpoint writes it: its path. */
+static char *stand_in(const char *script, char **rec)
+{
+	*rec = ctt_tmpdir();
+	char *criu = ctt_path(*rec, "criu"), *text = malloc(strlen(script) + 16);
+	cr_assert_not_null(text);
+	sprintf(text, "#!/bin/sh\n%s", script);
+	ctt_write_file(criu, text);
+	cr_assert_eq(chmod(criu, 0755), 0);
+	setenv("CTRUN_CRIU", criu, 1);
+	setenv("REC", *rec, 1);
+	free(text);
+	free(criu);
+	char *img = ctt_tmpdir(), *desc = ctt_path(img, "descriptors.json");
+	ctt_write_file(desc, "[\"/dev/null\", \"/dev/null\", \"/dev/null\"]");
+	free(desc);
+	return img;
+}
+
+/* How many mounts of this (the test's) mount namespace are on a criu-root. */
+static int criu_roots_mounted(void)
+{
+	char *text = ctt_read_file("/proc/self/mountinfo");
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, "/criu-root ")); p++)
+		n++;
+	free(text);
+	return n;
+}
+
+/* Kills the stand-in (its pid in REC/pid) and waits until it is gone: its namespaces go
+ * when it exits, before anyone reaps it. */
+static void kill_stand_in(const char *rec)
+{
+	char *file = ctt_path(rec, "pid"), *text = ctt_read_file(file);
+	pid_t pid = (pid_t)atoi(text);
+	cr_assert_gt(pid, 1, "%s: %s", file, text);
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 20000 && ctt_alive(pid); i++)
+		usleep(1000);
+	cr_assert_not(ctt_alive(pid), "the stand-in criu %d lives on", (int)pid);
+	free(text);
+	free(file);
+}
+
+/* A restore killed while criu works (the stand-in waits to be killed, having counted the
+ * root's binds it sees): criu saw the rootfs bound, the host never did, and once criu is
+ * gone too, delete --force removes what the restore left. */
+Test(restore, a_killed_restore_leaves_nothing_mounted)
+{
+	struct lc t;
+	lc_init(&t);
+	char *rec;
+	char *img = stand_in("echo $$ > \"$REC/pid\"\n"
+			     "grep -c /criu-root /proc/self/mountinfo > \"$REC/seen.tmp\"\n"
+			     "mv \"$REC/seen.tmp\" \"$REC/seen\"\n"
+			     "exec sleep 1000\n",
+			     &rec);
+	char *out = ctt_path(rec, "restore.out"), *seen = ctt_path(rec, "seen");
+	pid_t restore = lc_spawn(&t,
+				 lc_ctrun_argv(&t, LC_ARGV("restore", "--detach", "--image-path",
+							   img, "--bundle", t.bundle, "killed")),
+				 out, -1);
+	ctt_wait_file(seen);
+	char *count = ctt_read_file(seen);
+	cr_expect_eq(atoi(count), 1, "criu sees the rootfs bound once: %s", count);
+	cr_expect_eq(criu_roots_mounted(), 0, "the rootfs is bound in the host's namespace");
+	kill(restore, SIGKILL);
+	lc_wait(restore, 20000);
+	kill_stand_in(rec); /* ctrun's child: not killed with it */
+	lc_okv(&t, LC_ARGV("delete", "--force", "killed"));
+	cr_expect_eq(criu_roots_mounted(), 0, "a criu-root is left mounted");
+	char *dir = ctt_path(t.root, "killed");
+	cr_expect_not(ctt_exists(dir), "state directory %s left", dir);
+	free(dir);
+	free(count);
+	free(seen);
+	free(out);
+	free(img);
+	free(rec);
+}
