@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/readall.h"
 #include "libct/cgroup/paused.h"
 #include "libct/criu/swrk.h"
 #include "libct/lifecycle/bundle.h"
@@ -16,42 +17,15 @@
 #include "libct/lifecycle/criu_container.h"
 #include "libct/lifecycle/log.h"
 
-/* s as a JSON string at the end of out (room for it checked by the caller's size). */
-static void append_json_string(char *out, size_t size, const char *s)
-{
-	size_t n = strlen(out);
-	out[n++] = '"';
-	for (; *s && n + 8 < size; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			n += (size_t)snprintf(out + n, size - n, "\\%c", ch);
-		else if (ch < 0x20)
-			n += (size_t)snprintf(out + n, size - n, "\\u%04x", ch);
-		else
-			out[n++] = (char)ch;
-	}
-	out[n++] = '"';
-	out[n] = '\0';
-}
-
-/* descriptors.json: what the init's fds 0, 1 and 2 are ("/dev/null", "pipe:[123]"), which
- * restore gives back to it (pipes from its caller), as runc writes it. */
+/* descriptors.json (ct_criu_descriptors_json), which restore reads back. */
 static int write_descriptors(int dirfd, pid_t pid, struct ct_error *err)
 {
-	char json[3 * (6 * PATH_MAX + 4) + 4] = "[";
-	for (int i = 0; i < 3; i++) {
-		char link[64], target[PATH_MAX];
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, i);
-		ssize_t n = readlink(link, target, sizeof(target) - 1);
-		target[n < 0 ? 0 : n] = '\0';
-		if (i)
-			strcat(json, ",");
-		append_json_string(json, sizeof(json), target);
-	}
-	strcat(json, "]");
+	_cleanup_free_ char *json = ct_criu_descriptors_json(pid, err);
+	if (!json)
+		return -1;
 	_cleanup_close_ int fd =
 		openat(dirfd, CT_CRIU_DESCRIPTORS, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, json, strlen(json)) != (ssize_t)strlen(json))
+	if (fd < 0 || ct_write_all(fd, json, strlen(json)) < 0)
 		return ct_error_sys(err, errno, "write " CT_CRIU_DESCRIPTORS);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "oci/jsonwrite.h"
 
 void ct_criu_strings_free(struct ct_criu_strings *s)
 {
@@ -55,6 +56,39 @@ int ct_criu_open_work_dir(const char *work_path, int image_fd, bool make, struct
 	if (fd < 0)
 		return ct_error_sys(err, errno, "the work directory (a copy of --image-path's fd)");
 	return fd;
+}
+
+/* What the init's fds 0-2 are, as their /proc links read ("" for a closed one). */
+struct stdio_targets {
+	char link[3][PATH_MAX];
+};
+
+static int gen_descriptors(yajl_gen g, const void *arg)
+{
+	const struct stdio_targets *t = arg;
+	if (yajl_gen_array_open(g) != yajl_gen_status_ok)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (yajl_gen_string(g, (const unsigned char *)t->link[i], strlen(t->link[i])) !=
+		    yajl_gen_status_ok)
+			return -1;
+	return yajl_gen_array_close(g) != yajl_gen_status_ok ? -1 : 0;
+}
+
+char *ct_criu_descriptors_json(pid_t pid, struct ct_error *err)
+{
+	_cleanup_free_ struct stdio_targets *t = calloc(1, sizeof(*t));
+	if (!t) {
+		ct_error_sys(err, ENOMEM, CT_CRIU_DESCRIPTORS);
+		return NULL;
+	}
+	for (int i = 0; i < 3; i++) {
+		char link[64];
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, i);
+		ssize_t n = readlink(link, t->link[i], sizeof(t->link[i]) - 1);
+		t->link[i][n < 0 ? 0 : n] = '\0';
+	}
+	return oci_json_document(gen_descriptors, t, false, CT_CRIU_DESCRIPTORS, err);
 }
 
 static const struct {

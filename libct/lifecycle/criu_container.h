@@ -27,6 +27,11 @@ void ct_criu_strings_free(struct ct_criu_strings *s);
 char *ct_criu_keep(struct ct_criu_strings *s, struct ct_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* descriptors.json's text: what the init's fds 0, 1 and 2 are, as runc records them
+ * ("/dev/null", "pipe:[123]", a file's path; "" for a closed one), a JSON array of three
+ * strings; restore gives pipes among them its caller's. malloc'd, or NULL (err set). */
+char *ct_criu_descriptors_json(pid_t pid, struct ct_error *err);
+
 /* The directory of a flag (--image-path, --work-path) opened, made (0700) first when make
  * and missing; its fd, or -1 naming the flag and path. */
 int ct_criu_open_dir(const char *path, const char *flag, bool make, struct ct_error *err);
