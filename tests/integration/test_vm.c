@@ -192,6 +192,14 @@ static void criu_cgroup(const struct lc *t)
 		       "{\"memory\": {\"limit\": 67108864}, \"pids\": {\"limit\": 32}}");
 }
 
+/* A terminal, the count also written to it. */
+static void criu_terminal(const struct lc *t)
+{
+	criu_counter(t);
+	ctt_config_set(t->bundle, ".process.terminal", "true");
+	lc_set_script(t, COUNTER("echo $i; "));
+}
+
 static void criu_pids(const struct lc *t)
 {
 	criu_counter(t);
@@ -335,6 +343,7 @@ static const struct vm_case cases[] = {
 	{"cr-lock", criu_lock, .criu_script = "locks"},
 	{"cr-paused", criu_counter, .criu_script = "paused"},
 	{"cr-v1", criu_pids, "cgroup-v1", .criu_script = "v1"},
+	{"cr-console", criu_terminal, .criu_script = "console"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -792,6 +801,12 @@ static const struct vm_expect criu_expects[] = {
 		"moves\nunbroken\n"
 		"devices:/\nfreezer:/\npids:/\n" /* exec'd: the cgroup namespace's root */
 		CR_DELETED "no cr-v1\n",
+	 .quiet = true},
+	/* restore --console-socket: the receiver gets the restored terminal's master */
+	{"cr-console", 0,
+	 .out = "run rc 0\ncounting on the terminal\ncheckpoint rc 0\nreceiver of run ended\n"
+		CR_RESTORED "counting on the restored terminal\nunbroken\n" CR_DELETED
+		"receiver of restore ended\n",
 	 .quiet = true},
 };
 /* clang-format on */

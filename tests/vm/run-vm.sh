@@ -5,8 +5,8 @@
 #
 #   run-vm.sh CTRUN HELPERS CASES CACHE
 #
-# CTRUN is the ctrun binary, HELPERS the directory of the built tests/helpers (kernel_probe
-# is used), CASES a directory of bundles (one per case, the directory's name is the
+# CTRUN is the ctrun binary, HELPERS the directory of the built tests/helpers (kernel_probe,
+# devcg_check and console_receiver go into the guest), CASES a directory of bundles (one per case, the directory's name is the
 # container's id), CACHE where the kernel package, the kernel and the initramfs are kept.
 # A case directory may hold `ctrun-args` (what comes between `ctrun --root R` and `--bundle
 # DIR NAME`; default `--debug run`), or `script` (run as `sh script DIR NAME` instead, for a
@@ -105,7 +105,7 @@ make_initramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
 	cp "$ctrun" "$root/usr/bin/ctrun"
-	for helper in kernel_probe devcg_check; do
+	for helper in kernel_probe devcg_check console_receiver; do
 		cp "$helpers/$helper" "$root/usr/bin/$helper"
 		copy_libraries "$root" "$helpers/$helper"
 	done
