@@ -200,10 +200,19 @@ static void criu_terminal(const struct lc *t)
 	lc_set_script(t, COUNTER("echo $i; "));
 }
 
-static void criu_pids(const struct lc *t)
+/* The count stops at /stop, the process exits 3. */
+static void criu_stoppable(const struct lc *t)
 {
 	criu_counter(t);
-	ctt_config_set(t->bundle, ".linux.resources", "{\"pids\": {\"limit\": 32}}");
+	lc_set_script(t, "i=0; while [ ! -e /stop ]; do i=$((i+1)); echo $i >> /log; sleep 0.05; "
+			 "done; exit 3");
+}
+
+/* criu's configuration file named by the annotation (tests/vm/criu/config.sh writes it). */
+static void criu_configured(const struct lc *t)
+{
+	criu_counter(t);
+	ctt_config_set(t->bundle, ".annotations", "{\"org.criu.config\": \"/tmp/cr-config.conf\"}");
 }
 
 /* lib.sh and the case's script, as one script for the guest. */
@@ -342,8 +351,10 @@ static const struct vm_case cases[] = {
 	{"cr-podman", criu_counter, .criu_script = "podman"},
 	{"cr-lock", criu_lock, .criu_script = "locks"},
 	{"cr-paused", criu_counter, .criu_script = "paused"},
-	{"cr-v1", criu_pids, "cgroup-v1", .criu_script = "v1"},
+	{"cr-v1", criu_counter, "cgroup-v1", .criu_script = "v1"},
 	{"cr-console", criu_terminal, .criu_script = "console"},
+	{"cr-foreground", criu_stoppable, .criu_script = "foreground"},
+	{"cr-config", criu_configured, .criu_script = "config"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -715,7 +726,7 @@ static void need_criu(const char *console)
 #define CR_DELETED	"delete rc 0\n"
 #define CR_LIMITS(mode) mode " memory.max 67108864 pids.max 32\n"
 /* /proc/PID/cgroup's v1 lines of a process of cr-v1, sorted */
-#define CR_V1_PLACES "devices:/ctrun/cr-v1\nfreezer:/ctrun/cr-v1\npids:/ctrun/cr-v1\n"
+#define CR_V1_PLACES "devices:/ctrun/cr-v1\nfreezer:/ctrun/cr-v1\n"
 
 /* the expected outputs, as the lines they are */
 /* clang-format off */
@@ -791,15 +802,15 @@ static const struct vm_expect criu_expects[] = {
 		"pause rc 0\ncheckpoint rc 0\nno cr-paused\n" CR_RESTORED "status running\nmoves\n"
 		"unbroken\n" CR_DELETED,
 	 .quiet = true},
-	/* cgroup v1: the cgroup made whole before criu runs; the limit and the init's place
-	 * in each hierarchy are back */
+	/* cgroup v1: the cgroup made whole before criu runs; the device rules and the init's
+	 * place in each hierarchy are back */
 	{"cr-v1", 0,
 	 .out = "run rc 0\n"
-		"run pids.max 32\n" CR_V1_PLACES
+		"device rules made\n" CR_V1_PLACES
 		"checkpoint rc 0\n" CR_RESTORED
-		"restored pids.max 32\n" CR_V1_PLACES
+		"device rules back\n" CR_V1_PLACES
 		"moves\nunbroken\n"
-		"devices:/\nfreezer:/\npids:/\n" /* exec'd: the cgroup namespace's root */
+		"devices:/\nfreezer:/\n" /* exec'd: the cgroup namespace's root */
 		CR_DELETED "no cr-v1\n",
 	 .quiet = true},
 	/* restore --console-socket: the receiver gets the restored terminal's master */
@@ -807,6 +818,18 @@ static const struct vm_expect criu_expects[] = {
 	 .out = "run rc 0\ncounting on the terminal\ncheckpoint rc 0\nreceiver of run ended\n"
 		CR_RESTORED "counting on the restored terminal\nunbroken\n" CR_DELETED
 		"receiver of restore ended\n",
+	 .quiet = true},
+	/* restore in the foreground: it waits, exits as the container did, leaves nothing */
+	{"cr-foreground", 0,
+	 .out = "run rc 0\ncheckpoint rc 0\nstatus running\nmoves\nrestore waits\n"
+		"restore rc 3\nunbroken\nno cr-foreground\n",
+	 .not_in_out = " left",
+	 .quiet = true},
+	/* criu's configuration file: the annotation's, else /etc/criu/runc.conf, none when
+	 * the annotation is empty */
+	{"cr-config", 0,
+	 .out = "run rc 0\ncheckpoint rc 0\nannotation annotated.log\ncheckpoint rc 0\n"
+		"runc.conf default.log\ncheckpoint rc 0\nempty dump.log\nmoves\n" CR_DELETED,
 	 .quiet = true},
 };
 /* clang-format on */

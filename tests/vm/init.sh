@@ -83,7 +83,6 @@ if [ "$1" = tmpfs ]; then
 	check features ctrun features
 	prepare_criu
 	if [ -x /usr/sbin/criu ]; then check criu criu check; fi
-	run_cases cgroup-v1 # before cgroup2 holds the controllers they mount as v1 hierarchies
 	# the cgroup v2 cases' controllers, as a host makes them available
 	for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
 		echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control
@@ -95,6 +94,7 @@ if [ "$1" = tmpfs ]; then
 		'{"devices": [{"allow": false}, {"allow": true, "type": "c", "major": 1, "minor": 11, "access": "r"}]}' \
 		'r:/dev/kmsg w:/dev/kmsg'
 	run_cases tmpfs
+	run_cases cgroup-v1 # last: the v1 hierarchies they mount may outlive them a while
 	check cgroups-left find /sys/fs/cgroup -mindepth 1 -type d
 	check left-tmpfs ctrun --root /run/ctrun list -q
 	echo "@vm end"

@@ -11,8 +11,8 @@
 # A case directory may hold `ctrun-args` (what comes between `ctrun --root R` and `--bundle
 # DIR NAME`; default `--debug run`), or `script` (run as `sh script DIR NAME` instead, for a
 # case of several commands), and `stage` ("initramfs": run on the initramfs root, before the switch to a tmpfs; otherwise
-# after it, where pivot_root works; "cgroup-v1": first there, before the controllers are
-# enabled on the cgroup2 root, for a case that mounts them as v1 hierarchies).
+# after it, where pivot_root works; "cgroup-v1": last there, for a case that mounts v1
+# hierarchies, which may outlive it a while).
 #
 # Every result line is `@vm NAME KIND TEXT`: KIND `rc` (the exit code), `out` / `err` (one
 # line of stdout / stderr). NAME is a case, or one of the fixed checks: uname, probe
