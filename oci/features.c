@@ -187,6 +187,9 @@ static void gen_annotations(yajl_gen g, const struct oci_features_info *info)
 		gen_string(g, "io.github.seccomp.libseccomp.version");
 		gen_string(g, info->libseccomp_version);
 	}
+	/* as runc says it (its build has checkpoint/restore): Podman and containerd read it */
+	gen_string(g, "org.opencontainers.runc.checkpoint.enabled");
+	gen_string(g, "true");
 	if (info->mounts_backend) {
 		gen_string(g, "org.ctrun.mounts.backend");
 		gen_string(g, info->mounts_backend);

@@ -161,8 +161,26 @@ Test(features, libseccomp_version_annotation)
 	cr_expect_str_eq(
 		ctt_json_get_string(f, ".annotations[\"io.github.seccomp.libseccomp.version\"]"),
 		want);
-	cr_expect_null(
-		ctt_json_get(f, ".annotations[\"org.opencontainers.runc.checkpoint.enabled\"]"));
+	yajl_tree_free(f);
+}
+
+#define CHECKPOINT_ENABLED ".annotations[\"org.opencontainers.runc.checkpoint.enabled\"]"
+
+/* As runc 1.1.5 says it: checkpoint and restore are there (they need criu to work), which
+ * Podman and containerd read; the same as runc's own where it is installed. */
+Test(features, checkpoint_enabled_annotation_as_runc)
+{
+	yajl_val f = features(NULL);
+	cr_expect_str_eq(ctt_json_get_string(f, CHECKPOINT_ENABLED), "true");
+	struct ctt_result r;
+	ctt_run(&r, NULL, (const char *const[]){"runc", "features", NULL});
+	if (r.status == 0) {
+		yajl_val runc = ctt_json_parse(r.out, "runc features");
+		cr_expect_str_eq(ctt_json_get_string(f, CHECKPOINT_ENABLED),
+				 ctt_json_get_string(runc, CHECKPOINT_ENABLED));
+		yajl_tree_free(runc);
+	}
+	ctt_result_free(&r);
 	yajl_tree_free(f);
 }
 
