@@ -169,20 +169,33 @@ static int sd_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 	return ct_cgroup_v2_ops.apply(cg, res, mode, err);
 }
 
+/* SIGKILL to the processes of the unit's cgroup, and the wait for them (pidfds) where the
+ * kernel allows it. */
+static int kill_and_wait(struct ct_cgroup *cg, struct ct_error *err)
+{
+	int done = ct_cg_kill_and_wait(cg, err);
+	if (done != 0)
+		return done < 0 ? -1 : 0;
+	return ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err);
+}
+
 /* The unit's processes are killed and waited for before it is stopped: systemd would send
  * them TERM, which a container's init ignores, and wait its stop timeout. Its cgroup comes
- * from systemd when state.json has none (a create killed before it knew it). */
+ * from systemd when state.json has none (a create killed before it knew it). systemd stops
+ * a scope that has emptied and removes its directory on its own, at any moment: a directory
+ * gone before or during the kill held nothing left to kill. */
 static int kill_unit_processes(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
 {
 	struct ct_error unknown;
 	if (!cg->n_dirs && adopt_unit_cgroup(cg, c, &unknown) < 0)
 		return 0; /* gone, or systemd does not say: the stop takes what is left */
-	if (access(cg->dirs[0].path, F_OK) != 0)
+	const char *dir = cg->dirs[0].path;
+	if (kill_and_wait(cg, err) == 0)
 		return 0;
-	int done = ct_cg_kill_and_wait(cg, err);
-	if (done != 0)
-		return done < 0 ? -1 : 0;
-	return ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err);
+	if (access(dir, F_OK) == 0 || errno != ENOENT)
+		return -1;
+	*err = (struct ct_error){0};
+	return 0;
 }
 
 /* The unit emptied, stopped and reset; its directory goes with it, or here if it stayed. */
