@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The verdict of a systemd VM run (tests/vm-systemd/run.sh) from its console: the guest's
 # `@sd` lines, then per runtime the cases passed, failed and skipped, and the ratios of the
-# `run` timings. Exit 1 when a case failed or the guest did not reach its end.
+# `run` timings, and last the logs of the cases that failed (a CI report may keep only the
+# tail of the output). Exit 1 when a case failed or the guest did not reach its end.
 set -euo pipefail
 console=$1
 # A line may start with what systemd wrote to the console before it.
@@ -9,7 +10,8 @@ lines=$(grep -ao '@sd .*' "$console" || true)
 printf '%s\n' "$lines"
 echo "---"
 printf '%s\n' "$lines" | awk '
-/^@sd result / { n[$3 " " $5]++; if ($5 == "fail") failed[$3] = failed[$3] " " $4; rts[$3] = 1 }
+/^@sd result / { n[$3 " " $5]++; if ($5 == "fail") { failed[$3] = failed[$3] " " $4; why[$3 " " $4] = "" } rts[$3] = 1 }
+/^@sd log / { logs[$3 " " $4] = logs[$3 " " $4] "\n" $0 }
 /^@sd bench / { sub(/us$/, "", $4); us[$3] = $4 }
 /^@sd round / { took[$3] = $4 }
 /^@sd skip-round / { print "vm-systemd: " substr($0, 16) }
@@ -24,6 +26,7 @@ END {
 	}
 	ratio("ctrun-systemd", "ctrun-cgroupfs"); ratio("ctrun-systemd", "runc-systemd")
 	ratio("runc-systemd", "runc-cgroupfs"); ratio("ctrun-cgroupfs", "runc-cgroupfs")
+	for (c in why) printf "vm-systemd: why %s failed:%s\n", c, logs[c]
 	if (!ended) { print "vm-systemd: the guest did not reach its end"; exit 1 }
 	if (!length(rts)) { print "vm-systemd: no case ran"; exit 1 }
 	exit bad ? 1 : 0
