@@ -167,16 +167,7 @@ int ct_cg_kill_v2(struct ct_cgroup *cg, struct ct_error *err)
 	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
 	if (!dir || !ct_cg_has(dir, "cgroup.kill"))
 		return 0;
-	struct ct_error write_err = {0};
-	if (ct_cg_write(dir, "cgroup.kill", "1", &write_err) == 0)
-		return 1;
-	/* Removed since we looked (ENOENT at the open, ENODEV at the write: systemd removes a
-	 * scope once its last process is gone), and a removed cgroup holds no process. */
-	if (write_err.errnum == ENOENT || write_err.errnum == ENODEV)
-		return 1;
-	if (err)
-		*err = write_err;
-	return -1;
+	return ct_cg_write(dir, "cgroup.kill", "1", err) < 0 ? -1 : 1;
 }
 
 bool ct_cg_read_u64(const char *dir, const char *file, uint64_t *out)

@@ -85,8 +85,7 @@ int ct_cg_signal_frozen(struct ct_cgroup *cg, int sig,
  * that exit at once keep finding new ones until the deadline. No freezer, no
  * sleeps; a frozen v1 cgroup must be thawed first (its tasks die only then). */
 int ct_cg_kill_and_wait(struct ct_cgroup *cg, struct ct_error *err);
-/* SIGKILL through cgroup.kill of the cgroup2 directory (5.14+): 1 done (or the cgroup is
- * gone), 0 not there. */
+/* SIGKILL through cgroup.kill of the cgroup2 directory (5.14+): 1 done, 0 not there. */
 int ct_cg_kill_v2(struct ct_cgroup *cg, struct ct_error *err);
 /* One "KEY VALUE" per line of dir/file into the stats' raw memory fields. */
 int ct_cg_read_raw_stats(const char *dir, const char *file, struct ct_cgroup_stats *st);
