@@ -25,12 +25,18 @@ set -euo pipefail
 
 QEMU=qemu-system-x86_64
 VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-800}
-# CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs (the
-# socket diagnostics it dumps sockets with; nf_tables for the lock of TCP connections).
+# CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs, each
+# after those it depends on: the socket diagnostics it dumps sockets with; conntrack's
+# netlink, which it dumps a network namespace's connections through (without it the
+# kernel answers EINVAL); nf_tables with the compat layer and the mark match for the
+# iptables-nft rules that lock TCP connections.
 CRIU=${CTRUN_VM_CRIU:-/usr/sbin/criu}
 CRIU_MODULES="net/unix/unix_diag net/netlink/netlink_diag net/packet/af_packet_diag
 	net/ipv4/inet_diag net/ipv4/tcp_diag net/ipv4/udp_diag lib/libcrc32c
-	net/netfilter/nfnetlink net/netfilter/nf_tables"
+	net/netfilter/nfnetlink net/netfilter/nf_tables
+	net/ipv4/netfilter/nf_defrag_ipv4 net/ipv6/netfilter/nf_defrag_ipv6
+	net/netfilter/nf_conntrack net/netfilter/nf_conntrack_netlink
+	net/netfilter/x_tables net/netfilter/nft_compat net/netfilter/xt_mark"
 
 die() {
 	echo "run-vm: $*" >&2
