@@ -84,14 +84,20 @@ add_criu() {
 		cp "/bin/$tool" "$root/usr/sbin/$tool"
 		copy_libraries "$root" "/bin/$tool"
 	done
-	# and a network namespace's rules with iptables-save (the nft one, as Debian's default)
-	if [ -x /usr/sbin/xtables-nft-multi ]; then
-		cp /usr/sbin/xtables-nft-multi "$root/usr/sbin/"
-		copy_libraries "$root" /usr/sbin/xtables-nft-multi
-		for tool in iptables-save ip6tables-save iptables-restore ip6tables-restore; do
-			ln -s xtables-nft-multi "$root/usr/sbin/$tool"
-		done
-	fi
+	# and a network namespace's rules with iptables-save, its lock (criu's default) with
+	# iptables-restore and the mark match, which iptables loads from its extensions'
+	# directory: the nft ones, as Debian's default
+	local xt=/usr/sbin/xtables-nft-multi ext
+	[ -x $xt ] || skip "no $xt for criu (apt-get install iptables)"
+	ext=$(dirname "$(ls /usr/lib/*/xtables/libxt_mark.so 2>/dev/null | head -n 1)")
+	[ -f "$ext/libxt_standard.so" ] || skip "no xtables extensions for criu (apt-get install iptables)"
+	cp $xt "$root/usr/sbin/"
+	copy_libraries "$root" $xt
+	for tool in iptables-save ip6tables-save iptables-restore ip6tables-restore; do
+		ln -s xtables-nft-multi "$root/usr/sbin/$tool"
+	done
+	mkdir -p "$root$ext"
+	cp "$ext/libxt_standard.so" "$ext/libxt_mark.so" "$root$ext/"
 	for m in $CRIU_MODULES; do
 		if [ ! -s "$cache/modules/${m##*/}.ko" ]; then
 			dpkg-deb --fsys-tarfile "$deb" |
