@@ -334,6 +334,7 @@ static const struct vm_case cases[] = {
 	{"cr-paused", criu_counter, .criu_script = "paused"},
 	{"cr-netns", criu_netns, .criu_script = "netns"},
 	{"cr-tcp", criu_tcp, .criu_script = "tcp"},
+	{"cr-containerd", criu_counter, .criu_script = "containerd"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -770,6 +771,12 @@ static const struct vm_expect criu_expects[] = {
 	{"cr-podman", 0,
 	 .out = "create rc 0\nstart rc 0\ncheckpoint rc 0\nlog in the work path\n" CR_DELETED
 		CR_RESTORED "pid file matches\nmoves\nunbroken\n" CR_DELETED "no cr-podman\n",
+	 .quiet = true},
+	/* containerd's shim's own command lines (tests/vm/criu/containerd.sh) */
+	{"cr-containerd", 0,
+	 .out = "create rc 0\nstart rc 0\ncheckpoint rc 0\nlog in the work path\nmoves\nkilled\n"
+		CR_DELETED CR_RESTORED "pid file matches\nmoves\nunbroken\nkilled\n" CR_DELETED
+		"no cr-containerd-2\n",
 	 .quiet = true},
 	/* a paused container, as containerd's shim checkpoints one */
 	{"cr-paused", 0,
