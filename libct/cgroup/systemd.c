@@ -169,6 +169,18 @@ static int sd_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 	return ct_cgroup_v2_ops.apply(cg, res, mode, err);
 }
 
+/* systemd stops a scope that has emptied and removes its directory on its own, at any
+ * moment: a directory gone before or during the kill held nothing left to kill. */
+static int kill_what_is_left(struct ct_cgroup *cg, const char *dir, struct ct_error *err)
+{
+	if (ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err) == 0)
+		return 0;
+	if (access(dir, F_OK) == 0 || errno != ENOENT)
+		return -1;
+	*err = (struct ct_error){0};
+	return 0;
+}
+
 /* What is left is killed (the unit would otherwise be stopped with TERM and its timeout),
  * the unit stopped and reset; its directory goes with it, or here if it stayed. */
 static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
@@ -176,7 +188,7 @@ static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
 	if (!cg->systemd->ours)
 		return 0;
 	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
-	if (dir && access(dir, F_OK) == 0 && ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err) < 0)
+	if (dir && kill_what_is_left(cg, dir, err) < 0)
 		return -1;
 	struct ct_dbus_conn c;
 	if (ct_systemd_connect(&c, cg->systemd->user_bus, err) < 0)

@@ -5,7 +5,7 @@
 
 CASES="run default_slice bad_path create_start exec limits update pause_resume kill
 delete_force nested_slice twin_names existing_unit failed_unit killed_create oom_group
-oom_group_update rootless containerd shim_config podman podman_config"
+oom_group_update delete_race rootless containerd shim_config podman podman_config"
 
 SLEEP='["sleep", "1000"]'
 
@@ -88,6 +88,20 @@ case_exec() {
 	expect_eq "exec's cgroup" "$(out)" "0::/system.slice/ctrt-$id.scope"
 	run_rc "exec exit 3" 3 sd exec "$id" sh -c 'exit 3'
 	run_rc "delete --force" 0 sd delete --force "$id"
+}
+
+# delete --force kills the init, which empties the scope: systemd then stops it and removes
+# its directory on its own while delete goes on. Rounds of it (the race is short): every
+# delete succeeds and leaves no unit, so the next create of the id works.
+DELETE_RACE_ROUNDS=30
+case_delete_race() {
+	local id=$RT_NAME-dr b i
+	b=$(bundle b "system.slice:ctrt:$id" "$SLEEP")
+	for i in $(seq "$DELETE_RACE_ROUNDS"); do
+		create_started "$id" "$b" || return
+		run_rc "delete --force, round $i" 0 sd delete --force "$id" || return
+	done
+	wait_until "ctrt-$id.scope removed" unit_gone "ctrt-$id.scope"
 }
 
 # LIMITS: the resources the limits and update cases set at create.
