@@ -37,6 +37,8 @@ CRIU_MODULES="net/unix/unix_diag net/netlink/netlink_diag net/packet/af_packet_d
 	net/ipv4/netfilter/nf_defrag_ipv4 net/ipv6/netfilter/nf_defrag_ipv6
 	net/netfilter/nf_conntrack net/netfilter/nf_conntrack_netlink
 	net/netfilter/x_tables net/netfilter/nft_compat net/netfilter/xt_mark"
+# runc, when the host has it, for tests/vm/criu/timing.sh
+RUNC=${CTRUN_VM_RUNC:-/usr/sbin/runc}
 
 die() {
 	echo "run-vm: $*" >&2
@@ -98,6 +100,11 @@ add_criu() {
 	done
 	mkdir -p "$root$ext"
 	cp "$ext/libxt_standard.so" "$ext/libxt_mark.so" "$root$ext/"
+	# runc, to time its checkpoint and restore against ctrun's on the same kernel
+	if [ -x "$RUNC" ]; then
+		cp "$RUNC" "$root/usr/sbin/runc"
+		copy_libraries "$root" "$RUNC"
+	fi
 	for m in $CRIU_MODULES; do
 		if [ ! -s "$cache/modules/${m##*/}.ko" ]; then
 			dpkg-deb --fsys-tarfile "$deb" |
