@@ -28,15 +28,14 @@ VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-800}
 # CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs, each
 # after those it depends on: the socket diagnostics it dumps sockets with; conntrack's
 # netlink, which it dumps a network namespace's connections through (without it the
-# kernel answers EINVAL); nf_tables with the compat layer and the mark match for the
-# iptables-nft rules that lock TCP connections.
+# kernel answers EINVAL); nf_tables for the iptables-nft rules of its network lock (their
+# mark match is nft's own meta mark: no x_tables module).
 CRIU=${CTRUN_VM_CRIU:-/usr/sbin/criu}
 CRIU_MODULES="net/unix/unix_diag net/netlink/netlink_diag net/packet/af_packet_diag
 	net/ipv4/inet_diag net/ipv4/tcp_diag net/ipv4/udp_diag lib/libcrc32c
 	net/netfilter/nfnetlink net/netfilter/nf_tables
 	net/ipv4/netfilter/nf_defrag_ipv4 net/ipv6/netfilter/nf_defrag_ipv6
-	net/netfilter/nf_conntrack net/netfilter/nf_conntrack_netlink
-	net/netfilter/x_tables net/netfilter/nft_compat net/netfilter/xt_mark"
+	net/netfilter/nf_conntrack net/netfilter/nf_conntrack_netlink"
 # runc, when the host has it, for tests/vm/criu/timing.sh
 RUNC=${CTRUN_VM_RUNC:-/usr/sbin/runc}
 
