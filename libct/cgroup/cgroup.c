@@ -227,33 +227,52 @@ static int add_kv(oci_string_map *m, const char *key, char *value)
 	return kv->key && kv->value ? 0 : -1;
 }
 
-/* Records d when it is not there yet. Its parent is opened rather than the leaf and the
- * parent looked up by path, each a walk of the long path: the leaf is looked up in it, and
- * the mkdir that follows starts from it. */
-static int record_unmade(struct ct_cgroup_dir *d, oci_string_map *paths, oci_string_map *bases)
+/* Whether d's leaf is there: 1, 0 (ENOENT), -1 with errno when it cannot be told. Its
+ * parent is opened rather than the leaf and the parent looked up by path, each a walk of
+ * the long path: the leaf is looked up in it, and the mkdir that follows starts from it. A
+ * parent that is not there (ENOENT) leaves the leaf to a lookup by path. */
+static int leaf_there(struct ct_cgroup_dir *d, const char *parent)
+{
+	struct stat st;
+	if (parent)
+		d->parent_fd = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (d->parent_fd >= 0) {
+		if (fstatat(d->parent_fd, strrchr(d->path, '/') + 1, &st, 0) == 0)
+			return 1;
+	} else if ((!parent || errno == ENOENT) && stat(d->path, &st) == 0) {
+		return 1;
+	}
+	return errno == ENOENT ? 0 : -1;
+}
+
+/* Records d when it is not there yet, with where removing it stops: its parent when that was
+ * open, else the deepest ancestor there. A lookup that fails otherwise than ENOENT (EACCES,
+ * ENOTDIR) is an error naming the path: what create is to make cannot be told. */
+static int record_unmade(struct ct_cgroup_dir *d, oci_string_map *paths, oci_string_map *bases,
+			 struct ct_error *err)
 {
 	const char *slash = strrchr(d->path, '/');
 	_cleanup_free_ char *parent =
 		slash && slash != d->path ? strndup(d->path, (size_t)(slash - d->path)) : NULL;
-	if (parent)
-		d->parent_fd = openat(AT_FDCWD, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int there = leaf_there(d, parent);
+	if (there < 0)
+		return ct_error_sys(err, errno, "record cgroup paths: %s", d->path);
+	if (there)
+		return 0;
 	char *base;
 	if (d->parent_fd >= 0) {
-		struct stat st;
-		if (fstatat(d->parent_fd, slash + 1, &st, 0) == 0 || errno != ENOENT)
-			return 0;
 		base = parent;
 		parent = NULL;
 	} else {
-		if (dir_exists(d->path))
-			return 0;
 		base = existing_ancestor(d->path);
 	}
 	if (add_kv(paths, d->key, strdup(d->path)) < 0) {
 		free(base);
-		return -1;
+		return ct_error_sys(err, ENOMEM, "record cgroup paths");
 	}
-	return add_kv(bases, d->key, base);
+	if (add_kv(bases, d->key, base) < 0)
+		return ct_error_sys(err, ENOMEM, "record cgroup paths");
+	return 0;
 }
 
 int ct_cgroup_unmade_to_state(struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)
@@ -264,8 +283,8 @@ int ct_cgroup_unmade_to_state(struct ct_cgroup *cg, struct ct_state *st, struct 
 	if (!paths->items || !bases->items || unit_to_state(cg, st) < 0)
 		return ct_error_sys(err, ENOMEM, "record cgroup paths");
 	for (size_t i = 0; i < cg->n_dirs; i++)
-		if (record_unmade(&cg->dirs[i], paths, bases) < 0)
-			return ct_error_sys(err, ENOMEM, "record cgroup paths");
+		if (record_unmade(&cg->dirs[i], paths, bases, err) < 0)
+			return -1;
 	return 0;
 }
 

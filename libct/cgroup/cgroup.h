@@ -276,7 +276,8 @@ int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct c
  * st->cgroup_paths only the directories that are not there yet, which are the ones create
  * would make, each with the deepest existing ancestor as its base, so that removing them
  * takes nothing that was there before. Keeps each existing parent open in the dir's
- * parent_fd for the mkdir that follows. */
+ * parent_fd for the mkdir that follows. A directory whose lookup fails otherwise than
+ * ENOENT (EACCES, ENOTDIR) fails naming its path. */
 int ct_cgroup_unmade_to_state(struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err);
 
 /* The dispatching calls (cg->ops). ct_cgroup_create (every directory) and the EARLY part

@@ -55,12 +55,14 @@ static char *read_proc_devices(void)
 	return fd < 0 ? NULL : ct_read_all(fd, PROC_DEVICES_MAX, NULL);
 }
 
-/* The properties of the unit into an a(sv)'s elements. */
-static int build_props(const struct ct_cgroup_systemd *sd, pid_t pid,
-		       const struct oci_resources *res, unsigned version, bool create,
-		       struct ct_dbus_writer *w, struct ct_error *err)
+/* The properties of the unit into an a(sv)'s elements; the manager's version and
+ * /proc/devices are read only when a property depends on them. */
+static int build_props(const struct ct_cgroup_systemd *sd, struct ct_dbus_conn *c, pid_t pid,
+		       const struct oci_resources *res, bool create, struct ct_dbus_writer *w,
+		       struct ct_error *err)
 {
-	_cleanup_free_ char *devices = read_proc_devices();
+	struct ct_systemd_props_needs needs = ct_systemd_props_needs(res);
+	_cleanup_free_ char *devices = needs.proc_devices ? read_proc_devices() : NULL;
 	struct ct_systemd_props_in in = {.id = sd->id,
 					 .slice = sd->unit.slice,
 					 .is_slice = sd->unit.is_slice,
@@ -68,7 +70,8 @@ static int build_props(const struct ct_cgroup_systemd *sd, pid_t pid,
 					 .res = res,
 					 .annotations = sd->annotations,
 					 .proc_devices = devices,
-					 .systemd_version = version};
+					 .systemd_version =
+						 needs.version ? ct_systemd_version(c) : 0};
 	ct_dbus_writer_init(w);
 	int rc = create ? ct_systemd_props_create(&in, w, err)
 			: ct_systemd_props_resources(&in, w, err);
@@ -113,19 +116,17 @@ int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_re
 	struct ct_cgroup_systemd *sd = cg->systemd;
 	struct ct_dbus_conn c;
 	struct ct_dbus_writer props;
-	if (ct_systemd_connect(&c, sd->user_bus, err) < 0)
+	if (ct_systemd_connect(&c, sd->user_bus, true, err) < 0)
 		return -1;
-	int rc = build_props(sd, pid, res, ct_systemd_version(&c), true, &props, err);
+	int rc = build_props(sd, &c, pid, res, true, &props, err);
 	if (rc == 0) {
 		rc = ct_systemd_start_unit(&c, sd->unit.name, &props, err);
 		sd->ours = rc == 0;
 		ct_dbus_writer_free(&props);
 	}
-	if (rc == 0 && adopt_unit_cgroup(cg, &c, err) < 0) {
-		struct ct_error ignored;
-		ct_systemd_stop_unit(&c, sd->unit.name, &ignored);
-		rc = -1;
-	}
+	/* a failure from here on leaves the unit to the caller's ct_cgroup_destroy (ours) */
+	if (rc == 0)
+		rc = adopt_unit_cgroup(cg, &c, err);
 	ct_dbus_close(&c);
 	if (rc == 0 && sd->unit.is_slice)
 		rc = enter_slice(cg, pid, err);
@@ -154,10 +155,9 @@ static int sd_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 	if (mode == CT_CGROUP_APPLY_UPDATE) {
 		struct ct_dbus_conn c;
 		struct ct_dbus_writer props;
-		if (ct_systemd_connect(&c, cg->systemd->user_bus, err) < 0)
+		if (ct_systemd_connect(&c, cg->systemd->user_bus, false, err) < 0)
 			return -1;
-		int rc = build_props(cg->systemd, 0, res, ct_systemd_version(&c), false, &props,
-				     err);
+		int rc = build_props(cg->systemd, &c, 0, res, false, &props, err);
 		if (rc == 0) {
 			rc = ct_systemd_set_properties(&c, cg->systemd->unit.name, &props, err);
 			ct_dbus_writer_free(&props);
@@ -169,11 +169,28 @@ static int sd_apply(struct ct_cgroup *cg, const struct oci_resources *res,
 	return ct_cgroup_v2_ops.apply(cg, res, mode, err);
 }
 
-/* systemd stops a scope that has emptied and removes its directory on its own, at any
- * moment: a directory gone before or during the kill held nothing left to kill. */
-static int kill_what_is_left(struct ct_cgroup *cg, const char *dir, struct ct_error *err)
+/* SIGKILL to the processes of the unit's cgroup, and the wait for them (pidfds) where the
+ * kernel allows it. */
+static int kill_and_wait(struct ct_cgroup *cg, struct ct_error *err)
 {
-	if (ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err) == 0)
+	int done = ct_cg_kill_and_wait(cg, err);
+	if (done != 0)
+		return done < 0 ? -1 : 0;
+	return ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err);
+}
+
+/* The unit's processes are killed and waited for before it is stopped: systemd would send
+ * them TERM, which a container's init ignores, and wait its stop timeout. Its cgroup comes
+ * from systemd when state.json has none (a create killed before it knew it). systemd stops
+ * a scope that has emptied and removes its directory on its own, at any moment: a directory
+ * gone before or during the kill held nothing left to kill. */
+static int kill_unit_processes(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
+{
+	struct ct_error unknown;
+	if (!cg->n_dirs && adopt_unit_cgroup(cg, c, &unknown) < 0)
+		return 0; /* gone, or systemd does not say: the stop takes what is left */
+	const char *dir = cg->dirs[0].path;
+	if (kill_and_wait(cg, err) == 0)
 		return 0;
 	if (access(dir, F_OK) == 0 || errno != ENOENT)
 		return -1;
@@ -181,21 +198,19 @@ static int kill_what_is_left(struct ct_cgroup *cg, const char *dir, struct ct_er
 	return 0;
 }
 
-/* What is left is killed (the unit would otherwise be stopped with TERM and its timeout),
- * the unit stopped and reset; its directory goes with it, or here if it stayed. */
+/* The unit emptied, stopped and reset; its directory goes with it, or here if it stayed. */
 static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
 {
 	if (!cg->systemd->ours)
 		return 0;
-	const char *dir = ct_cgroup_dir_path(cg, CT_CGROUP_UNIFIED_KEY);
-	if (dir && kill_what_is_left(cg, dir, err) < 0)
-		return -1;
 	struct ct_dbus_conn c;
-	if (ct_systemd_connect(&c, cg->systemd->user_bus, err) < 0)
+	if (ct_systemd_connect(&c, cg->systemd->user_bus, true, err) < 0)
 		return -1;
-	int rc = ct_systemd_stop_unit(&c, cg->systemd->unit.name, err);
+	int rc = kill_unit_processes(cg, &c, err);
+	if (rc == 0)
+		rc = ct_systemd_stop_unit(&c, cg->systemd->unit.name, err);
 	ct_dbus_close(&c);
-	if (rc == 0 && dir)
+	if (rc == 0 && cg->n_dirs)
 		rc = ct_cg_remove_dirs(cg, err);
 	return rc;
 }

@@ -96,16 +96,17 @@ static bool job_done(void *ctx)
 	return ((struct job_wait *)ctx)->removed;
 }
 
-int ct_systemd_connect(struct ct_dbus_conn *c, bool user_bus, struct ct_error *err)
+int ct_systemd_connect(struct ct_dbus_conn *c, bool user_bus, bool jobs, struct ct_error *err)
 {
 	if (ct_dbus_open_bus(c, user_bus, CT_SYSTEMD_TIMEOUT_MS, err) < 0)
 		return ct_error_prefix(err, "systemd cgroup driver");
-	struct ct_dbus_msg subscribe = manager_call("Subscribe", NULL);
-	if (ct_dbus_add_match(c,
-			      "type='signal',sender='org.freedesktop.systemd1',"
-			      "interface='org.freedesktop.systemd1.Manager',member='JobRemoved'",
-			      CT_SYSTEMD_TIMEOUT_MS, err) < 0 ||
-	    ct_dbus_call(c, &subscribe, NULL, CT_SYSTEMD_TIMEOUT_MS, NULL, err) < 0) {
+	/* the manager sends a job's JobRemoved to the client that queued it without Subscribe
+	 * (which asks for every unit's and job's signals): the bus routes it here by this match */
+	if (jobs && ct_dbus_add_match(c,
+				      "type='signal',sender='org.freedesktop.systemd1',"
+				      "interface='org.freedesktop.systemd1.Manager',"
+				      "member='JobRemoved'",
+				      CT_SYSTEMD_TIMEOUT_MS, err) < 0) {
 		ct_dbus_close(c);
 		return ct_error_prefix(err, "systemd cgroup driver");
 	}
@@ -152,7 +153,27 @@ static int run_job(struct ct_dbus_conn *c, const struct ct_dbus_msg *call,
 	return rc;
 }
 
-/* A start whose job did not end "done" leaves a failed unit: reset, as runc does. */
+int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_error *err)
+{
+	struct ct_dbus_msg call = manager_call("StopUnit", "ss");
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, name);
+	ct_dbus_put_string(&body, "replace");
+	char what[300];
+	bool queued;
+	snprintf(what, sizeof(what), "stop %s", name);
+	int rc = run_job(c, &call, &body, what, &queued, err);
+	ct_dbus_writer_free(&body);
+	if (rc < 0 && !ct_dbus_failed_with(c, "org.freedesktop.systemd1.NoSuchUnit"))
+		return -1;
+	struct ct_error ignored;
+	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
+	return 0;
+}
+
+/* A start whose job did not end "done", or did not end in time (the unit may still come
+ * up), leaves nothing: the unit is stopped and reset. */
 static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_dbus_writer *props,
 		      struct ct_error *err)
 {
@@ -174,7 +195,7 @@ static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_
 	ct_dbus_writer_free(&body);
 	if (rc < 0 && queued) {
 		struct ct_error ignored;
-		call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
+		ct_systemd_stop_unit(c, name, &ignored);
 	}
 	return rc;
 }
@@ -200,25 +221,6 @@ int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
 	struct ct_error ignored;
 	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
 	return start_once(c, name, props, err);
-}
-
-int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_error *err)
-{
-	struct ct_dbus_msg call = manager_call("StopUnit", "ss");
-	struct ct_dbus_writer body;
-	ct_dbus_writer_init(&body);
-	ct_dbus_put_string(&body, name);
-	ct_dbus_put_string(&body, "replace");
-	char what[300];
-	bool queued;
-	snprintf(what, sizeof(what), "stop %s", name);
-	int rc = run_job(c, &call, &body, what, &queued, err);
-	ct_dbus_writer_free(&body);
-	if (rc < 0 && !ct_dbus_failed_with(c, "org.freedesktop.systemd1.NoSuchUnit"))
-		return -1;
-	struct ct_error ignored;
-	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
-	return 0;
 }
 
 int ct_systemd_set_properties(struct ct_dbus_conn *c, const char *name,

@@ -9,8 +9,9 @@
 
 #define CT_SYSTEMD_TIMEOUT_MS 30000 /* a call, and a job (runc's 30 s) */
 
-/* The system bus (the caller's own when user_bus), subscribed to the manager's JobRemoved. */
-int ct_systemd_connect(struct ct_dbus_conn *c, bool user_bus, struct ct_error *err);
+/* The system bus (the caller's own when user_bus); with jobs, the manager's JobRemoved
+ * signals matched, for the calls that queue a job (start, stop). */
+int ct_systemd_connect(struct ct_dbus_conn *c, bool user_bus, bool jobs, struct ct_error *err);
 
 /* The manager's major version (252 of "252.30-1~deb12u2"), 0 when it cannot be read. */
 unsigned ct_systemd_version(struct ct_dbus_conn *c);

@@ -156,6 +156,12 @@ static bool devices_name(const char *proc_devices, char type, int64_t major, cha
 	return false;
 }
 
+/* A rule by major alone: DeviceAllow names it by the major's name in /proc/devices. */
+static bool by_major_name(const struct ct_dev_rule *r)
+{
+	return r->major != CT_DEV_ANY && r->minor == CT_DEV_ANY;
+}
+
 /* A rule as DeviceAllow's path: "/dev/char/1:3", "char-pts", "char-*"; false when
  * systemd cannot name it. */
 static bool device_path(const struct ct_dev_rule *r, const char *proc_devices, char *out,
@@ -166,7 +172,7 @@ static bool device_path(const struct ct_dev_rule *r, const char *proc_devices, c
 		return false;
 	if (r->major == CT_DEV_ANY)
 		return snprintf(out, size, "%s-*", kind) > 0;
-	if (r->minor == CT_DEV_ANY)
+	if (by_major_name(r))
 		return devices_name(proc_devices, r->type, r->major, out, size);
 	return snprintf(out, size, "/dev/%s/%lld:%lld", kind, (long long)r->major,
 			(long long)r->minor) > 0;
@@ -184,18 +190,35 @@ static void access_text(unsigned access, char out[4])
 	out[n] = '\0';
 }
 
+static bool deny_all(const struct ct_dev_rule *r)
+{
+	return !r->allow && r->type == 'a' && r->access == CT_DEV_ACC_ALL;
+}
+
+/* The rules are a deny-all followed by allows of char or block devices: the form that can
+ * be a strict DeviceAllow list (when systemd can name each). */
+static bool strict_form(const struct ct_dev_rules *rules)
+{
+	if (!rules->len || !deny_all(&rules->items[0]))
+		return false;
+	for (size_t i = 1; i < rules->len; i++) {
+		const struct ct_dev_rule *r = &rules->items[i];
+		if (!r->allow || (r->type != 'c' && r->type != 'b'))
+			return false;
+	}
+	return true;
+}
+
 /* "strict" with the allowed devices when the rules are a deny-all followed by allows that
  * systemd can name each; else "auto" and no list: the driver's own eBPF filter (written
  * with the files) enforces the rules either way, systemd's only narrows. */
 static bool expressible(const struct ct_dev_rules *rules, const char *proc_devices)
 {
-	const struct ct_dev_rule *first = rules->len ? &rules->items[0] : NULL;
-	if (!first || first->allow || first->type != 'a' || first->access != CT_DEV_ACC_ALL)
-		return false;
 	char path[128];
+	if (!strict_form(rules))
+		return false;
 	for (size_t i = 1; i < rules->len; i++)
-		if (!rules->items[i].allow ||
-		    !device_path(&rules->items[i], proc_devices, path, sizeof(path)))
+		if (!device_path(&rules->items[i], proc_devices, path, sizeof(path)))
 			return false;
 	return true;
 }
@@ -231,9 +254,14 @@ static const char *unified_get(const oci_string_map *m, const char *key)
 	return NULL;
 }
 
+static const char *oom_group(const struct oci_resources *res)
+{
+	return unified_get(&res->unified, "memory.oom.group");
+}
+
 static void oom_policy(const struct ct_systemd_props_in *in, struct ct_dbus_writer *w)
 {
-	const char *group = unified_get(&in->res->unified, "memory.oom.group");
+	const char *group = oom_group(in->res);
 	bool takes = !in->systemd_version || in->systemd_version >= SYSTEMD_SCOPE_OOMPOLICY;
 	if (!group || !takes)
 		return; /* the file is written with the others */
@@ -241,6 +269,23 @@ static void oom_policy(const struct ct_systemd_props_in *in, struct ct_dbus_writ
 		prop_string(w, "OOMPolicy", "kill");
 	else if (strncmp(group, "0", 1) == 0)
 		prop_string(w, "OOMPolicy", "continue");
+}
+
+struct ct_systemd_props_needs ct_systemd_props_needs(const struct oci_resources *res)
+{
+	struct ct_systemd_props_needs needs = {.version = false, .proc_devices = false};
+	struct ct_dev_rules rules;
+	struct ct_error ignored; /* the properties' build reports it */
+	if (!res)
+		return needs;
+	needs.version = oom_group(res) != NULL;
+	if (ct_dev_rules_build(res, &rules, &ignored) < 0)
+		return needs;
+	if (strict_form(&rules))
+		for (size_t i = 1; i < rules.len; i++)
+			needs.proc_devices |= by_major_name(&rules.items[i]);
+	ct_dev_rules_free(&rules);
+	return needs;
 }
 
 int ct_systemd_props_resources(const struct ct_systemd_props_in *in, struct ct_dbus_writer *w,

@@ -2,7 +2,7 @@
  * as StartTransientUnit and SetUnitProperties take them (a(sv)): what runc sets, the limits
  * systemd has properties for, and every org.systemd.property.* annotation. What systemd has
  * no property for is written to the unit's cgroup files by the driver (the cgroupfs way).
- * Pure but for /proc/devices, which the caller reads. */
+ * Pure: /proc/devices and the manager's version are read by the caller. */
 #ifndef CT_CGROUP_SYSTEMD_PROPS_H
 #define CT_CGROUP_SYSTEMD_PROPS_H
 
@@ -33,6 +33,14 @@ int ct_systemd_props_create(const struct ct_systemd_props_in *in, struct ct_dbus
 /* The resources' properties alone (update). */
 int ct_systemd_props_resources(const struct ct_systemd_props_in *in, struct ct_dbus_writer *w,
 			       struct ct_error *err);
+
+/* What the properties of res need read from outside, so that the caller reads only that: the
+ * manager's version (OOMPolicy, for memory.oom.group) and /proc/devices (the name of a
+ * major that a device rule allows whole, in a strict device policy). */
+struct ct_systemd_props_needs {
+	bool version, proc_devices;
+};
+struct ct_systemd_props_needs ct_systemd_props_needs(const struct oci_resources *res);
 
 /* cpu quota and period -> CPUQuotaPerSecUSec as runc computes it (rounded up to whole
  * 10 ms, as systemd keeps a percentage); UINT64_MAX (no limit) for a quota <= 0. */

@@ -8,9 +8,12 @@ ResetFailedUnit, GetUnit, SetUnitProperties, and Properties.Get of Version, Acti
 ControlGroup, with JobRemoved after each job. A unit's cgroup is a real cgroup2 directory
 below --cgroup-root (made, filled with the PIDs, emptied and removed as systemd does). Every
 unit's properties are written to --record/<unit>.json, and each call to calls.log, for the
-tests to read. Unit names with "failjob" end their job "failed"; with "slowjob" their job
-never ends (a create killed while it waits); with "earlyjob" JobRemoved comes before the
-reply that names the job (a client must keep what it saw meanwhile).
+tests to read (Properties.Get of Version too: a client reads it only when it needs it).
+Unit names with "failjob" end their job "failed"; with "slowjob" their jobs never end (a
+create killed while it waits; a stop that waits out processes that ignore SIGTERM); with
+"slowstart" only the start job never ends (a client's wait times out); with "earlyjob"
+JobRemoved comes before the reply that names the job (a client must keep what it saw
+meanwhile); with "nocgroup" the unit's ControlGroup cannot be read.
 """
 import argparse
 import json
@@ -156,12 +159,12 @@ class Manager(dbus.service.Object):
         self.JobRemoved(dbus.UInt32(self.job), job, name, result)
         return False
 
-    def new_job(self, name, result):
+    def new_job(self, name, result, start=False):
         self.job += 1
         job = dbus.ObjectPath("%s/job/%d" % (PATH, self.job))
         if "earlyjob" in name:
             self.finish_job(job, name, result)
-        elif "slowjob" not in name:
+        elif "slowjob" not in name and not (start and "slowstart" in name):
             GLib.idle_add(self.finish_job, job, name, result)
         return job
 
@@ -207,7 +210,7 @@ class Manager(dbus.service.Object):
         self.units[name] = {"state": "failed" if failed else "active", "props": recorded,
                             "cgroup": cgroup}
         self.record(name)
-        return self.new_job(name, "failed" if failed else "done")
+        return self.new_job(name, "failed" if failed else "done", start=True)
 
     @dbus.service.method(MANAGER, in_signature="ss", out_signature="o")
     def StopUnit(self, name, mode):
@@ -255,6 +258,7 @@ class Manager(dbus.service.Object):
     @dbus.service.method(PROPS, in_signature="ss", out_signature="v")
     def Get(self, interface, prop):
         if interface == MANAGER and prop == "Version":
+            self.log("Get Version")
             return dbus.String(self.args.version)
         raise Error("org.freedesktop.DBus.Error.UnknownProperty", "Unknown property %s" % prop)
 
@@ -272,6 +276,9 @@ class Units(dbus.service.FallbackObject):
             if "/" + escape(name) == rel:
                 if prop == "ActiveState":
                     return dbus.String(u["state"])
+                if prop == "ControlGroup" and "nocgroup" in name:
+                    raise Error("org.freedesktop.DBus.Error.AccessDenied",
+                                "Access to %s's ControlGroup denied." % name)
                 if prop == "ControlGroup" and u["cgroup"]:
                     return dbus.String(u["cgroup"])
                 raise Error("org.freedesktop.DBus.Error.UnknownProperty",

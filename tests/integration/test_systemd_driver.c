@@ -143,14 +143,20 @@ static void set_path(const char *cgroups_path)
 	free(q);
 }
 
-/* ctrun --root ROOT --systemd-cgroup ARGS... through the wrapper. */
-static int ctrun_sd(struct ctt_result *r, const char *const *args)
+/* ctrun --root ROOT --systemd-cgroup ARGS... through the wrapper (opts may be NULL). */
+static int ctrun_sd_with(struct ctt_result *r, const struct ctt_run_opts *opts,
+			 const char *const *args)
 {
 	const char *argv[32] = {fake.wrapper, "--root", fake.root, "--systemd-cgroup"};
 	size_t n = 4;
 	for (size_t i = 0; args[i] && n < 31; i++)
 		argv[n++] = args[i];
-	return ctt_run(r, NULL, argv);
+	return ctt_run(r, opts, argv);
+}
+
+static int ctrun_sd(struct ctt_result *r, const char *const *args)
+{
+	return ctrun_sd_with(r, NULL, args);
 }
 
 #define SD(r, ...) ctrun_sd(r, (const char *const[]){__VA_ARGS__, NULL})
@@ -288,6 +294,10 @@ Test(systemd_driver, create_makes_a_scope_with_runcs_properties_and_delete_stops
 	cr_expect_null(unit_record("ctrun-web.scope"), "the unit is stopped");
 	char *log = calls();
 	cr_expect(strstr(log, "StopUnit ctrun-web.scope replace"), "%s", log);
+	/* JobRemoved comes to the client that queued the job: no Subscribe to every signal;
+	 * the version matters to memory.oom.group alone */
+	cr_expect_not(strstr(log, "Subscribe"), "%s", log);
+	cr_expect_not(strstr(log, "Get Version"), "%s", log);
 	cr_expect_not(ctt_alive((pid_t)pid));
 	assert_state_gone("web");
 	free(log);
@@ -409,6 +419,7 @@ Test(systemd_driver, device_rules_become_a_strict_device_policy)
 	SD_OK("update", "--resources", res, "dev");
 	char *log = calls();
 	cr_expect(strstr(log, "SetUnitProperties ctrun-dev.scope True"), "%s", log);
+	cr_expect_not(strstr(log, "Subscribe"), "%s", log);
 	u = unit_record("ctrun-dev.scope");
 	allow = ctt_json_text(ctt_json_get(u, ".DeviceAllow.value"));
 	cr_expect_not(strstr(allow, "[\"/dev/char/1:3\",\"rw\"]"), "after update: %s", allow);
@@ -474,6 +485,38 @@ Test(systemd_driver, a_failed_job_fails_the_create_and_leaves_nothing)
 	cr_expect_null(unit_record("ctrun-failjob.scope"), "the failed unit is reset");
 }
 
+/* How many lines of the manager's calls.log are line. */
+static int count_calls(const char *line)
+{
+	char *log = calls();
+	int n = 0;
+	for (char *p = log; (p = strstr(p, line)); p += strlen(line))
+		n += (p == log || p[-1] == '\n') && (p[strlen(line)] == '\n');
+	free(log);
+	return n;
+}
+
+/* A process of the test's own in the unit's cgroup, as one the killed create or its init
+ * left there (the init's PDEATHSIG may not have been acted on yet). */
+static pid_t stray_in_unit(const char *unit)
+{
+	yajl_val u = unit_record(unit);
+	cr_assert_not_null(u, "%s", unit);
+	char *procs, pid[32];
+	cr_assert(asprintf(&procs, "%s%s/cgroup.procs", fake.mount,
+			   ctt_json_get_string(u, "._cgroup")) > 0);
+	pid_t stray = ctt_fork_exec((const char *const[]){"sleep", "1000", NULL}, NULL, "/dev/null",
+				    "/dev/null", "/dev/null", -1);
+	snprintf(pid, sizeof(pid), "%d", (int)stray);
+	ctt_write_file(procs, pid);
+	free(procs);
+	yajl_tree_free(u);
+	return stray;
+}
+
+/* The stop of a "slowjob" unit never ends while a process is in it (as systemd's waits out
+ * the stop timeout for processes that ignore SIGTERM, a container's init among them):
+ * delete kills them itself, waits for them, and only then stops the unit. */
 Test(systemd_driver, delete_force_after_a_killed_create_stops_the_unit)
 {
 	fake_start(NULL);
@@ -485,13 +528,57 @@ Test(systemd_driver, delete_force_after_a_killed_create_stops_the_unit)
 	pid_t create = ctt_fork_exec(argv, NULL, "/dev/null", out, out, -1);
 	char *unit = ctt_path(fake.record, "ctrun-slowjob.scope.json");
 	ctt_wait_file(unit); /* started; its job never ends */
+	pid_t stray = stray_in_unit("ctrun-slowjob.scope");
 	kill(create, SIGKILL);
 	waitpid(create, NULL, 0);
 	SD_OK("delete", "--force", "slowjob");
+	pid_t reaped = waitpid(stray, NULL, WNOHANG);
+	if (reaped != stray) { /* not killed: not left behind by the test either */
+		kill(stray, SIGKILL);
+		waitpid(stray, NULL, 0);
+	}
+	cr_expect_eq(reaped, stray, "the unit's process was killed");
 	cr_expect_null(unit_record("ctrun-slowjob.scope"), "the unit is stopped");
+	cr_expect_eq(count_calls("StopUnit ctrun-slowjob.scope replace"), 1);
 	assert_state_gone("slowjob");
 	free(out);
 	free(unit);
+}
+
+/* A start job that does not end in time may still bring the unit up later: the create that
+ * gave up on it stops it, so that nothing is left. */
+Test(systemd_driver, a_start_job_that_does_not_end_in_time_is_stopped)
+{
+	fake_start(NULL);
+	set_path(":ctrun:slowstart");
+	/* the driver's wait for a job is systemd's 30 s, as runc's */
+	struct ctt_run_opts wait_out = {.timeout_ms = 4 * CTT_DEFAULT_TIMEOUT_MS};
+	struct ctt_result r;
+	ctrun_sd_with(&r, &wait_out,
+		      (const char *const[]){"create", "--bundle", fake.bundle, "slowstart", NULL});
+	cr_expect_eq(r.status, 1);
+	cr_expect(ctt_matches(r.err, "start ctrun-slowstart.scope: waiting for job .*"), "%s",
+		  r.err);
+	ctt_result_free(&r);
+	assert_state_gone("slowstart");
+	char *log = calls();
+	cr_expect(ctt_matches(log, "StartTransientUnit ctrun-slowstart.scope fail\n"
+				   "StopUnit ctrun-slowstart.scope replace\n"
+				   "ResetFailedUnit ctrun-slowstart.scope\n"),
+		  "%s", log);
+	cr_expect_null(unit_record("ctrun-slowstart.scope"), "the unit is stopped");
+	free(log);
+}
+
+/* The unit started, its cgroup cannot be known: the create fails naming systemd's error and
+ * the unit is stopped once (by the create's clean-up, the one owner of it). */
+Test(systemd_driver, a_unit_whose_cgroup_is_unknown_fails_the_create_and_is_stopped_once)
+{
+	fake_start(NULL);
+	set_path(":ctrun:nocgroup");
+	sd_assert_create_fails("nocgroup", "Access to ctrun-nocgroup.scope's ControlGroup denied.");
+	cr_expect_null(unit_record("ctrun-nocgroup.scope"), "the unit is stopped");
+	cr_expect_eq(count_calls("StopUnit ctrun-nocgroup.scope replace"), 1);
 }
 
 Test(systemd_driver, run_and_exec_in_the_unit)

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libct/cgroup/internal.h"
 #include "libct/state/state.h"
+#include "tests/unit/child.h"
 
 static char root[] = "/tmp/ctrun-cgmkdir.XXXXXX";
 
@@ -179,4 +181,75 @@ Test(cgroup_mkdir, an_open_parent_is_used_and_taken)
 	close(fd);
 	free(made);
 	free(path);
+}
+
+/* The record of one directory at path: 0, or -1 with err (errnum and message). */
+static int record_one(const char *path, struct ct_error *err)
+{
+	struct ct_cgroup_dir dir = {
+		.key = "memory", .path = (char *)path, .fd = -1, .parent_fd = -1};
+	struct ct_cgroup cg = {.dirs = &dir, .n_dirs = 1, .unified_fd = -1};
+	struct ct_state st = {0};
+	int rc = ct_cgroup_unmade_to_state(&cg, &st, err);
+	ct_state_free(&st);
+	if (dir.parent_fd >= 0)
+		close(dir.parent_fd);
+	return rc;
+}
+
+/* A lookup that fails otherwise than ENOENT cannot say whether create makes the directory:
+ * an error naming it, not a directory taken as there (and so never removed). */
+static void assert_record_fails(const char *path, int errnum)
+{
+	struct ct_error err = {0};
+	cr_expect_eq(record_one(path, &err), -1, "%s recorded", path);
+	cr_expect_eq(err.errnum, errnum, "%s: %s", path, err.msg);
+	cr_expect_not_null(strstr(err.msg, path), "%s", err.msg);
+}
+
+Test(cgroup_mkdir, a_lookup_that_fails_otherwise_than_enoent_is_an_error_naming_the_path)
+{
+	/* the parent is a file: it cannot be opened as a directory */
+	int fd = creat(at("file"), 0644);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	assert_record_fails(at("file/leaf"), ENOTDIR);
+	/* the parent opens, the leaf's lookup in it fails */
+	char name[300];
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	char *long_leaf;
+	cr_assert(asprintf(&long_leaf, "%s/%s", root, name) > 0);
+	assert_record_fails(long_leaf, ENAMETOOLONG);
+	free(long_leaf);
+}
+
+/* As a user who may open "locked" (O_PATH needs no permission on it) but not look into it:
+ * the record fails with EACCES naming the path; the child says errnum and the message. */
+Test(cgroup_mkdir, a_leaf_that_cannot_be_looked_up_is_an_error_naming_the_path)
+{
+	cr_assert_eq(chmod(root, 0711), 0);
+	cr_assert_eq(mkdir(at("locked"), 0700), 0);
+	const char *path = at("locked/leaf");
+	int end;
+	pid_t child = fork_piped(true, &end);
+	if (child == 0) {
+		struct ct_error err = {0};
+		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+			_exit(2);
+		int rc = record_one(path, &err);
+		dprintf(end, "%d %d %s", rc, err.errnum, err.msg);
+		_exit(0);
+	}
+	char text[512] = {0};
+	cr_assert_gt(read(end, text, sizeof(text) - 1), 0, "the child said nothing");
+	close(end);
+	int status;
+	cr_assert_eq(waitpid(child, &status, 0), child);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: status %d", status);
+	int rc, errnum, at_msg = 0;
+	cr_assert_eq(sscanf(text, "%d %d %n", &rc, &errnum, &at_msg), 2, "%s", text);
+	cr_expect_eq(rc, -1, "recorded as there: %s", text);
+	cr_expect_eq(errnum, EACCES, "%s", text);
+	cr_expect_not_null(strstr(text + at_msg, path), "%s", text);
 }

@@ -251,3 +251,29 @@ Test(systemd_props, oom_group_is_oom_policy_where_scopes_take_it)
 	cr_expect_null(find(&p, "OOMPolicy"), "systemd 252 does not: the file alone");
 	ct_dbus_writer_free(&p.w);
 }
+
+/* The caller reads the manager's version and /proc/devices only for the properties that
+ * depend on them: OOMPolicy (memory.oom.group), and a strict device policy that allows a
+ * major whole (the standard rules allow the pty slaves, 136:*, so). */
+Test(systemd_props, only_what_a_property_depends_on_is_read)
+{
+	struct ct_systemd_props_needs none = ct_systemd_props_needs(NULL);
+	cr_expect_not(none.version || none.proc_devices, "no resources: nothing to read");
+	struct oci_resources res = {0};
+	struct ct_systemd_props_needs n = ct_systemd_props_needs(&res);
+	cr_expect_not(n.version, "no memory.oom.group");
+	cr_expect_not(n.proc_devices, "no deny-all first: the policy is auto, no names");
+	struct oci_kv kv = {.key = "memory.oom.group", .value = "1"};
+	res.unified = (oci_string_map){.items = &kv, .len = 1};
+	cr_expect(ct_systemd_props_needs(&res).version, "OOMPolicy depends on the version");
+	struct oci_device_cgroup rules[] = {
+		{.allow = false, .access = "rwm"},
+		{.allow = false, .type = "c", .major = 1, .has_major = true, .access = "rw"},
+	};
+	res.devices.items = rules;
+	res.devices.len = 1;
+	cr_expect(ct_systemd_props_needs(&res).proc_devices, "deny-all, then 136:* allowed");
+	res.devices.len = 2;
+	cr_expect_not(ct_systemd_props_needs(&res).proc_devices,
+		      "a deny after the deny-all: the policy is auto, no names");
+}
