@@ -1,9 +1,12 @@
 #include "libct/base/fdpass.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
@@ -173,4 +176,47 @@ int ct_recv_fd(int sock, int *fd, void *data, size_t *len, struct ct_error *err)
 {
 	size_t n;
 	return ct_recv_fds(sock, fd, 1, &n, data, len, err);
+}
+
+/* Returns 0 or -errno, taken before the cleanup closes pathfd (which could change errno). */
+static int connect_path(int sock, const char *path)
+{
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	_cleanup_close_ int pathfd = -1;
+	if (strlen(path) < sizeof(addr.sun_path)) {
+		strcpy(addr.sun_path, path);
+	} else {
+		/* connect() follows the /proc link like any other path */
+		pathfd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+		if (pathfd < 0)
+			return -errno;
+		snprintf(addr.sun_path, sizeof(addr.sun_path), "/proc/self/fd/%d", pathfd);
+	}
+	int rc;
+	do
+		rc = connect(sock, (struct sockaddr *)&addr, sizeof(addr));
+	while (rc < 0 && errno == EINTR);
+	return rc < 0 ? -errno : 0;
+}
+
+int ct_unix_connect(const char *path, const char *what, struct ct_error *err)
+{
+	_cleanup_close_ int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		return ct_error_sys(err, errno, "create a socket for %s \"%s\"", what, path);
+	int rc = connect_path(sock, path);
+	if (rc < 0)
+		return ct_error_sys(err, -rc, "connect to %s \"%s\"", what, path);
+	return steal_fd(&sock);
+}
+
+int ct_send_fd_to(const char *path, const char *what, int fd, const void *data, size_t len,
+		  struct ct_error *err)
+{
+	_cleanup_close_ int sock = ct_unix_connect(path, what, err);
+	if (sock < 0)
+		return -1;
+	if (ct_send_fd(sock, fd, data, len, err) < 0)
+		return ct_error_prefix(err, "%s \"%s\"", what, path);
+	return 0;
 }

@@ -1,7 +1,8 @@
 /* Passing file descriptors over an AF_UNIX socket (SCM_RIGHTS), with a small payload: the
  * child hands the pty master to the parent this way, and the parent hands it on to the
- * --console-socket listener (conmon, the containerd shim); the parent hands the init the
- * `tasks` files of the cgroup directories it made after the clone (libct/plan/sync.h). */
+ * --console-socket listener (conmon, the containerd shim) and the seccomp fd to the
+ * listenerPath agent; the parent hands the init the `tasks` files of the cgroup directories
+ * it made after the clone (libct/plan/sync.h). */
 #ifndef CT_FDPASS_H
 #define CT_FDPASS_H
 
@@ -32,5 +33,15 @@ int ct_send_fds(int sock, const int *fds, size_t n, const void *data, size_t len
  * the rest of fds[0..max) -1; more than max is an error, every fd that came closed. */
 int ct_recv_fds(int sock, int *fds, size_t max, size_t *n, void *data, size_t *len,
 		struct ct_error *err);
+
+/* Connects to the AF_UNIX SOCK_STREAM listener at path; a path longer than sun_path holds
+ * is reached through an O_PATH fd of the socket file (conmon and CI systems put sockets in
+ * deep directories). what names the listener in the error ("console socket"). Returns the
+ * socket (O_CLOEXEC) or -1. */
+int ct_unix_connect(const char *path, const char *what, struct ct_error *err);
+/* Connects to path, sends data with fd as ct_send_fd() does and closes the connection: one
+ * message per connection, the caller still owns fd. */
+int ct_send_fd_to(const char *path, const char *what, int fd, const void *data, size_t len,
+		  struct ct_error *err);
 
 #endif

@@ -183,7 +183,8 @@ static int kill_and_wait(struct ct_cgroup *cg, struct ct_error *err)
  * them TERM, which a container's init ignores, and wait its stop timeout. Its cgroup comes
  * from systemd when state.json has none (a create killed before it knew it). systemd stops
  * a scope that has emptied and removes its directory on its own, at any moment: a directory
- * gone before or during the kill held nothing left to kill. */
+ * gone before or during the kill (its files then fail with ENOENT, or ENODEV once removal
+ * has begun) held nothing left to kill, as only an empty cgroup can be removed. */
 static int kill_unit_processes(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
 {
 	struct ct_error unknown;
@@ -192,7 +193,8 @@ static int kill_unit_processes(struct ct_cgroup *cg, struct ct_dbus_conn *c, str
 	const char *dir = cg->dirs[0].path;
 	if (kill_and_wait(cg, err) == 0)
 		return 0;
-	if (access(dir, F_OK) == 0 || errno != ENOENT)
+	if (err->errnum != ENODEV && err->errnum != ENOENT &&
+	    (access(dir, F_OK) == 0 || errno != ENOENT))
 		return -1;
 	*err = (struct ct_error){0};
 	return 0;

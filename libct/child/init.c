@@ -22,6 +22,7 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/init_hooks.h"
+#include "libct/child/loopback.h"
 #include "libct/child/lsm.h"
 #include "libct/child/process.h"
 #include "libct/child/rootfs.h"
@@ -263,6 +264,14 @@ static int join_namespaces_row(struct ct_step_ctx *ctx, struct ct_error *err)
 	return join_namespaces(&ctx->plan->ns, err);
 }
 
+/* A network namespace of its own: new by clone or by the init's early unshare. */
+static int loopback_row(struct ct_step_ctx *ctx, struct ct_error *err)
+{
+	const struct ct_init_plan *plan = ctx->plan;
+	bool own = plan->place.early_netns || (plan->ns.unshare_flags & CLONE_NEWNET);
+	return own ? ct_loopback_up(err) : 0;
+}
+
 static int hostname_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
 	return set_host_names(ctx->plan->config, err);
@@ -288,6 +297,7 @@ static const struct ct_step *const init_steps[] = {
 	&(const struct ct_step){"userns", userns_row},
 	&(const struct ct_step){"late-namespaces", late_namespaces_row},
 	&(const struct ct_step){"join-namespaces", join_namespaces_row},
+	&(const struct ct_step){"loopback", loopback_row},
 	&(const struct ct_step){"hostname", hostname_row},
 	&ct_process_keyring,
 	/* createContainer hooks run after the mounts and before pivot_root, so that their

@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -120,45 +118,8 @@ int ct_pty_make_controlling(const char *slave_name, struct ct_error *err)
 	return take_terminal(slave, what, err);
 }
 
-/* sun_path holds 108 bytes; a deeper path is reached through an O_PATH fd of the socket
- * file, which connect() follows like any other path. Returns 0 or -errno (taken before the
- * cleanup closes pathfd, which could change errno). */
-static int connect_unix(int sock, const char *path)
-{
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	_cleanup_close_ int pathfd = -1;
-	if (strlen(path) < sizeof(addr.sun_path)) {
-		strcpy(addr.sun_path, path);
-	} else {
-		pathfd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
-		if (pathfd < 0)
-			return -errno;
-		snprintf(addr.sun_path, sizeof(addr.sun_path), "/proc/self/fd/%d", pathfd);
-	}
-	int rc;
-	do
-		rc = connect(sock, (struct sockaddr *)&addr, sizeof(addr));
-	while (rc < 0 && errno == EINTR);
-	return rc < 0 ? -errno : 0;
-}
-
-int ct_console_socket_connect(const char *path, struct ct_error *err)
-{
-	_cleanup_close_ int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (sock < 0)
-		return ct_error_sys(err, errno, "create a socket for console socket \"%s\"", path);
-	int rc = connect_unix(sock, path);
-	if (rc < 0)
-		return ct_error_sys(err, -rc, "connect to console socket \"%s\"", path);
-	return steal_fd(&sock);
-}
-
 int ct_console_send_master(const char *socket_path, int master, struct ct_error *err)
 {
-	_cleanup_close_ int sock = ct_console_socket_connect(socket_path, err);
-	if (sock < 0)
-		return -1;
-	if (ct_send_fd(sock, master, CT_CONSOLE_PAYLOAD, strlen(CT_CONSOLE_PAYLOAD), err) < 0)
-		return ct_error_prefix(err, "console socket \"%s\"", socket_path);
-	return 0;
+	return ct_send_fd_to(socket_path, "console socket", master, CT_CONSOLE_PAYLOAD,
+			     strlen(CT_CONSOLE_PAYLOAD), err);
 }

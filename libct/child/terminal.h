@@ -41,10 +41,6 @@ int ct_pty_make_controlling(const char *slave_name, struct ct_error *err);
  * unless it is one of 0, 1, 2. */
 int ct_pty_make_controlling_fd(int slave, struct ct_error *err);
 
-/* Connects to the AF_UNIX SOCK_STREAM listener at path (longer paths than sun_path holds
- * are reached through /proc/self/fd). Returns the socket (O_CLOEXEC) or -1. */
-int ct_console_socket_connect(const char *path, struct ct_error *err);
-
 /* Connects to socket_path and sends master with CT_CONSOLE_PAYLOAD, then closes the
  * connection; the caller still owns master. */
 int ct_console_send_master(const char *socket_path, int master, struct ct_error *err);

@@ -316,24 +316,6 @@ void ct_dbus_literal_free(struct ct_dbus_lit *v)
 void ct_dbus_literal_write(const struct ct_dbus_lit *v, struct ct_dbus_writer *w)
 {
 	switch (v->sig[0]) {
-	case 'y':
-		ct_dbus_put_byte(w, (uint8_t)v->u);
-		break;
-	case 'b':
-		ct_dbus_put_bool(w, v->u != 0);
-		break;
-	case 'n':
-	case 'q':
-		ct_dbus_put_u16(w, (uint16_t)v->u);
-		break;
-	case 'i':
-	case 'u':
-		ct_dbus_put_u32(w, (uint32_t)v->u);
-		break;
-	case 'x':
-	case 't':
-		ct_dbus_put_u64(w, v->u);
-		break;
 	case 'd':
 		ct_dbus_put_double(w, v->d);
 		break;
@@ -355,6 +337,10 @@ void ct_dbus_literal_write(const struct ct_dbus_lit *v, struct ct_dbus_writer *w
 		ct_dbus_struct_open(w);
 		for (size_t i = 0; i < v->n_items; i++)
 			ct_dbus_literal_write(&v->items[i], w);
+		break;
+	default:
+		if (ct_dbus_fixed_size(v->sig[0])) /* y b n q i u x t: d is above */
+			ct_dbus_put_fixed(w, v->sig[0], v->u);
 		break;
 	}
 }

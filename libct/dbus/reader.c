@@ -119,17 +119,12 @@ static int text(struct ct_dbus_iter *it, char type, const char **out, struct ct_
 	return 0;
 }
 
-static size_t type_size(char type)
-{
-	return type == 'y' ? 1 : ct_dbus_type_align(type);
-}
-
 static int basic(struct ct_dbus_iter *it, char type, union ct_dbus_value *v, struct ct_error *err)
 {
 	if (type == 's' || type == 'o' || type == 'g')
 		return text(it, type, &v->s, err);
 	uint64_t raw;
-	if (fixed(it, type_size(type), &raw, err) < 0)
+	if (fixed(it, ct_dbus_fixed_size(type), &raw, err) < 0)
 		return -1;
 	switch (type) {
 	case 'y':

@@ -37,6 +37,13 @@ size_t ct_dbus_type_align(char c)
 	}
 }
 
+size_t ct_dbus_fixed_size(char c)
+{
+	if (!c || !strchr("ybnqiuhxtd", c))
+		return 0;
+	return c == 'y' ? 1 : ct_dbus_type_align(c);
+}
+
 struct depth {
 	int arrays, structs;
 };

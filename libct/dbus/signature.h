@@ -14,6 +14,9 @@ bool ct_dbus_type_is_basic(char c);
 
 /* The alignment of values of type code c (1, 2, 4 or 8); 0 for an unknown code. */
 size_t ct_dbus_type_align(char c);
+/* The size of a value of fixed-size type c (y b n q i u h x t d): its alignment but for
+ * y; 0 for any other code. */
+size_t ct_dbus_fixed_size(char c);
 
 /* The length of the one complete type that starts sig[0..len), 0 when it is not one
  * (an unknown code, an unclosed or empty struct, a dict entry outside an array, a key

@@ -66,11 +66,6 @@ void ct_dbus_put_bool(struct ct_dbus_writer *w, bool v)
 	put_le(w, v ? 1 : 0, 4);
 }
 
-void ct_dbus_put_u16(struct ct_dbus_writer *w, uint16_t v)
-{
-	put_le(w, v, 2);
-}
-
 void ct_dbus_put_u32(struct ct_dbus_writer *w, uint32_t v)
 {
 	put_le(w, v, 4);
@@ -86,6 +81,11 @@ void ct_dbus_put_double(struct ct_dbus_writer *w, double v)
 	uint64_t bits;
 	memcpy(&bits, &v, sizeof(bits));
 	put_le(w, bits, 8);
+}
+
+void ct_dbus_put_fixed(struct ct_dbus_writer *w, char type, uint64_t v)
+{
+	put_le(w, type == 'b' ? v != 0 : v, ct_dbus_fixed_size(type));
 }
 
 void ct_dbus_put_string(struct ct_dbus_writer *w, const char *s)

@@ -30,10 +30,12 @@ void ct_dbus_pad(struct ct_dbus_writer *w, size_t align);
 void ct_dbus_put_raw(struct ct_dbus_writer *w, const void *data, size_t n);
 void ct_dbus_put_byte(struct ct_dbus_writer *w, uint8_t v);
 void ct_dbus_put_bool(struct ct_dbus_writer *w, bool v);
-void ct_dbus_put_u16(struct ct_dbus_writer *w, uint16_t v);
 void ct_dbus_put_u32(struct ct_dbus_writer *w, uint32_t v);
 void ct_dbus_put_u64(struct ct_dbus_writer *w, uint64_t v);
 void ct_dbus_put_double(struct ct_dbus_writer *w, double v);
+/* A value of fixed-size integer type (y b n q i u h x t), v cut to its size; for b,
+ * whether v is not 0. */
+void ct_dbus_put_fixed(struct ct_dbus_writer *w, char type, uint64_t v);
 /* s (string) and o (object path): u32 length, bytes, NUL. */
 void ct_dbus_put_string(struct ct_dbus_writer *w, const char *s);
 /* g (signature): u8 length, bytes, NUL. */

@@ -142,9 +142,10 @@ int ct_criu_opts_from_args(const struct ct_criu_args *a, struct ct_criu_opts *o,
 	o->manage_cgroups = true;
 	o->notify_scripts = true;
 	o->log_level = 4;
-	/* the network namespace is locked while it is dumped and restored: by nftables, which
-	 * criu drives through libnftables (iptables would need the iptables-restore program) */
-	o->network_lock = CT_CRIU_NETLOCK_NFTABLES;
+	/* The network lock is criu's default (iptables-restore), as runc leaves it, or what a
+	 * criu config file says: criu 3.17's nftables lock of a restored network namespace
+	 * stays behind after the restore (table inet CRIU-<pid>, policy drop), and the
+	 * restored container's packets are all dropped. */
 	if (a->cg_mode && parse_cg_mode(a->cg_mode, o, err) < 0)
 		return -1;
 	return a->page_server ? parse_page_server(a->page_server, o, s, err) : 0;

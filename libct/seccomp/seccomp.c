@@ -10,10 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
@@ -430,31 +428,11 @@ char *ct_seccomp_state_json(const struct ct_seccomp_state *st, struct ct_error *
 	return oci_json_document(gen_process_state, st, false, "seccomp listener state", err);
 }
 
-static int connect_listener(const char *path, struct ct_error *err)
-{
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	if (strlen(path) >= sizeof(addr.sun_path))
-		return ct_error_plain(err, ENAMETOOLONG,
-				      "seccomp listener \"%s\": path too long for a socket", path);
-	strcpy(addr.sun_path, path);
-	_cleanup_close_ int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (sock < 0)
-		return ct_error_sys(err, errno, "seccomp listener: socket");
-	if (connect(sock, (struct sockaddr *)&addr, sizeof(addr)) < 0)
-		return ct_error_sys(err, errno, "connect to the seccomp listener \"%s\"", path);
-	return steal_fd(&sock);
-}
-
 int ct_seccomp_send_listener(const char *path, int fd, const struct ct_seccomp_state *st,
 			     struct ct_error *err)
 {
 	_cleanup_free_ char *json = ct_seccomp_state_json(st, err);
 	if (!json)
 		return -1;
-	_cleanup_close_ int sock = connect_listener(path, err);
-	if (sock < 0)
-		return -1;
-	if (ct_send_fd(sock, fd, json, strlen(json), err) < 0)
-		return ct_error_prefix(err, "send the seccomp fd to \"%s\"", path);
-	return 0;
+	return ct_send_fd_to(path, "the seccomp listener", fd, json, strlen(json), err);
 }

@@ -68,8 +68,8 @@ struct ct_seccomp_state {
 /* The container process state JSON: ociVersion, fds ["seccompFd"], pid, metadata and state
  * (ociVersion, id, status, pid, bundle, annotations). malloc'ed. */
 char *ct_seccomp_state_json(const struct ct_seccomp_state *st, struct ct_error *err);
-/* Connects to path (AF_UNIX, SOCK_STREAM), sends the state JSON with fd (SCM_RIGHTS) and
- * closes the connection: one state per connection. */
+/* Connects to path (AF_UNIX, SOCK_STREAM, as deep as ct_unix_connect() reaches), sends the
+ * state JSON with fd (SCM_RIGHTS) and closes the connection: one state per connection. */
 int ct_seccomp_send_listener(const char *path, int fd, const struct ct_seccomp_state *st,
 			     struct ct_error *err);
 

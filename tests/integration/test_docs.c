@@ -1,7 +1,7 @@
 /* The user-facing documents keep up with the binary: every command and global flag that
  * `ctrun --help` prints is in the man page and offered by the bash completion, and
  * `make install` puts the binary, the man page and the completion where packagers expect
- * them. Needs $CTRUN (the built binary) and $CTRUN_SRC (the source tree), as `make
+ * them; docs/testing.md lists the Makefile's targets. Needs $CTRUN (the built binary) and $CTRUN_SRC (the source tree), as `make
  * integration` sets them. */
 #ifndef _GNU_SOURCE /* the Makefile defines it */
 #endif
@@ -401,17 +401,20 @@ Test(docs, every_escape_class_names_tests_that_exist)
 		     "no test named in the table");
 }
 
-/* The first `...` span of each row of the README's "| command |" table, whose first word
- * is the command; at most MAX_NAMES rows. */
-struct readme_row {
+/* The first `...` span of each row of a table, whose first word is the command; at most
+ * MAX_NAMES rows. */
+struct table_row {
 	char name[64];
 	char usage[512];
 };
 
-static size_t readme_command_rows(const char *readme, struct readme_row *rows)
+/* The rows of the table of doc (a file name, for messages) whose header line is header. */
+static size_t table_rows(const char *doc, const char *text, const char *header,
+			 struct table_row *rows)
 {
-	const char *table = strstr(readme, "\n| command | what it does |\n");
-	cr_assert_not_null(table, "README.md has no \"| command | what it does |\" table");
+	const char *table = strstr(text, header);
+	cr_assert_not_null(table, "%s has no \"%.*s\" table", doc, (int)strcspn(header + 1, "\n"),
+			   header + 1);
 	size_t n = 0;
 	for (const char *line = strchr(table + 1, '\n') + 1; strncmp(line, "|", 1) == 0;) {
 		const char *end = strchr(line, '\n');
@@ -419,7 +422,7 @@ static size_t readme_command_rows(const char *readme, struct readme_row *rows)
 		const char *open = strchr(line, '`');
 		if (open && open < end) {
 			const char *close = strchr(open + 1, '`');
-			cr_assert(close && close < end, "README.md: unbalanced ` in %.*s",
+			cr_assert(close && close < end, "%s: unbalanced ` in %.*s", doc,
 				  (int)(end - line), line);
 			cr_assert_lt(n, MAX_NAMES);
 			snprintf(rows[n].usage, sizeof(rows[n].usage), "%.*s",
@@ -454,7 +457,7 @@ static bool has_word(const char *text, const char *word)
 }
 
 /* Every --flag of a README row is one `ctrun COMMAND --help` prints. */
-static void expect_row_flags_known(const struct readme_row *row)
+static void expect_row_flags_known(const struct table_row *row)
 {
 	if (!strstr(row->usage, "--"))
 		return;
@@ -481,8 +484,8 @@ Test(docs, readme_command_table_matches_help)
 	struct names cmds;
 	help_commands(help, &cmds);
 	char *readme = read_source_file("README.md");
-	struct readme_row rows[MAX_NAMES];
-	size_t n = readme_command_rows(readme, rows);
+	struct table_row rows[MAX_NAMES];
+	size_t n = table_rows("README.md", readme, "\n| command | what it does |\n", rows);
 	struct names listed = {0};
 	for (size_t i = 0; i < n; i++) {
 		cr_expect(has_name(&cmds, rows[i].name),
@@ -498,6 +501,58 @@ Test(docs, readme_command_table_matches_help)
 			  cmds.name[i]);
 	free(readme);
 	free(help);
+}
+
+/* The targets of the Makefile's .PHONY line: the ones a developer runs. */
+static void makefile_targets(struct names *out)
+{
+	char *makefile = read_source_file("Makefile");
+	const char *p = strstr(makefile, "\n.PHONY:");
+	cr_assert_not_null(p, "Makefile has no .PHONY line");
+	out->len = 0;
+	for (p += strlen("\n.PHONY:"); *p != '\n';) {
+		p += strspn(p, " \t");
+		size_t n = strcspn(p, " \t\n");
+		if (n) {
+			cr_assert_lt(out->len, MAX_NAMES);
+			snprintf(out->name[out->len++], sizeof(out->name[0]), "%.*s", (int)n, p);
+		}
+		p += n;
+	}
+	free(makefile);
+}
+
+/* docs/testing.md's table of make targets lists exactly the Makefile's, each once ("make"
+ * alone is `all`). */
+Test(docs, testing_md_lists_every_make_target)
+{
+	struct names targets;
+	makefile_targets(&targets);
+	char *doc = read_source_file("docs/testing.md");
+	struct table_row rows[MAX_NAMES];
+	size_t n = table_rows("docs/testing.md", doc, "\n| target | what it runs | how long |\n",
+			      rows);
+	struct names listed = {0};
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_str_eq(rows[i].name, "make", "docs/testing.md: a row of `%s`",
+				 rows[i].usage);
+		const char *target = rows[i].usage + strlen(rows[i].name);
+		target += strspn(target, " ");
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(target, " "), target);
+		if (!*name)
+			snprintf(name, sizeof(name), "all");
+		cr_expect(has_name(&targets, name),
+			  "docs/testing.md lists make %s, which the Makefile does not declare",
+			  name);
+		cr_expect(!has_name(&listed, name), "docs/testing.md lists make %s twice", name);
+		snprintf(listed.name[listed.len++], sizeof(listed.name[0]), "%s", name);
+	}
+	for (size_t i = 0; i < targets.len; i++)
+		cr_expect(has_name(&listed, targets.name[i]),
+			  "the Makefile declares %s, which docs/testing.md's table does not list",
+			  targets.name[i]);
+	free(doc);
 }
 
 static bool path_exists(const char *rel)

@@ -278,6 +278,64 @@ static void assert_kinds(const struct hk *h, const char *want)
 	free(got);
 }
 
+static void init_ns_free(struct init_ns *ns)
+{
+	free(ns->mnt);
+	free(ns->pid);
+	free(ns->net);
+	free(ns->user);
+}
+
+/* After create: prestart and createRuntime in the runtime's namespaces (createRuntime with
+ * its args and env, run by the init before its execve); createContainer before pivot_root:
+ * the container's namespaces, the host's root, the pid as the container's pid namespace sees
+ * it. */
+static void assert_create_hooks(const struct hk *h, yajl_val state, pid_t init,
+				const struct init_ns *ns)
+{
+	char *r = record_of(h, "prestart");
+	assert_in_runtime(r);
+	assert_hook_state(r, state, "creating", init);
+	assert_field(r, "env", "");
+	free(r);
+	r = record_of(h, "createRuntime");
+	assert_in_runtime(r);
+	assert_exe_is_a_view_of(r, ctt_ctrun_path());
+	assert_hook_state(r, state, "creating", init);
+	char *argv;
+	cr_assert_geq(asprintf(&argv, "hook_recorder|createRuntime|%s|x y", h->log), 0);
+	assert_field(r, "argv", argv);
+	assert_field(r, "env", "HOOK_ENV=1|B=2");
+	free(argv);
+	free(r);
+	char *host_root = file_id("/");
+	r = record_of(h, "createContainer");
+	assert_in_container(r, ns, host_root);
+	assert_hook_state(r, state, "creating", 1);
+	free(r);
+	free(host_root);
+}
+
+/* After start: startContainer in the container on its root; poststart after the execve,
+ * when the init is the container's program. */
+static void assert_start_hooks(struct hk *h, yajl_val state, pid_t init, const struct init_ns *ns)
+{
+	char *rootfs = lc_rootfs_path(&h->t, ""), *container_root = file_id(rootfs);
+	char *r = record_of(h, "startContainer");
+	assert_in_container(r, ns, container_root);
+	assert_hook_state(r, state, "created", 1);
+	free(r);
+	r = record_of(h, "poststart");
+	assert_in_runtime(r);
+	assert_hook_state(r, state, "running", init);
+	char *busybox = lc_rootfs_path(&h->t, "bin/busybox");
+	assert_exe(r, busybox);
+	free(busybox);
+	free(r);
+	free(container_root);
+	free(rootfs);
+}
+
 Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 {
 	struct hk h;
@@ -291,62 +349,22 @@ Test(hooks, all_six_in_order_in_their_namespaces_with_the_state)
 	yajl_val state = lc_state(&h.t, ID);
 	pid_t init = (pid_t)ctt_json_get_int(state, ".pid");
 	struct init_ns ns = init_ns_of(init);
-	char *host_root = file_id("/"), *rootfs = lc_rootfs_path(&h.t, "");
-	char *container_root = file_id(rootfs);
-
-	char *r = record_of(&h, "prestart");
-	assert_in_runtime(r);
-	assert_hook_state(r, state, "creating", init);
-	assert_field(r, "env", "");
-	free(r);
-	r = record_of(&h, "createRuntime");
-	assert_in_runtime(r);
-	assert_exe_is_a_view_of(r, ctt_ctrun_path()); /* the init before its execve */
-	assert_hook_state(r, state, "creating", init);
-	char *argv;
-	cr_assert_geq(asprintf(&argv, "hook_recorder|createRuntime|%s|x y", h.log), 0);
-	assert_field(r, "argv", argv);
-	assert_field(r, "env", "HOOK_ENV=1|B=2");
-	free(r);
-	/* before pivot_root: the container's namespaces, the host's root; the pid as seen in
-	 * the container's pid namespace */
-	r = record_of(&h, "createContainer");
-	assert_in_container(r, &ns, host_root);
-	assert_hook_state(r, state, "creating", 1);
-	free(r);
+	assert_create_hooks(&h, state, init, &ns);
 
 	lc_ok(&h.t, "start", ID);
 	assert_kinds(&h, "prestart createRuntime createContainer startContainer poststart");
-	r = record_of(&h, "startContainer");
-	assert_in_container(r, &ns, container_root);
-	assert_hook_state(r, state, "created", 1);
-	free(r);
-	/* poststart: after the execve, the init is the container's program */
-	r = record_of(&h, "poststart");
-	assert_in_runtime(r);
-	assert_hook_state(r, state, "running", init);
-	char *busybox = lc_rootfs_path(&h.t, "bin/busybox");
-	assert_exe(r, busybox);
-	free(busybox);
-	free(r);
+	assert_start_hooks(&h, state, init, &ns);
 
 	lc_ok(&h.t, "delete", "--force", ID);
 	assert_kinds(&h, "prestart createRuntime createContainer startContainer poststart "
 			 "poststop");
-	r = record_of(&h, "poststop");
+	char *r = record_of(&h, "poststop");
 	assert_in_runtime(r);
 	assert_hook_state(r, state, "stopped", 0);
 	free(r);
 	lc_assert_nothing_left(&h.t);
 	yajl_tree_free(state);
-	free(ns.mnt);
-	free(ns.pid);
-	free(ns.net);
-	free(ns.user);
-	free(argv);
-	free(host_root);
-	free(container_root);
-	free(rootfs);
+	init_ns_free(&ns);
 }
 
 /* What hooks write on stdout is kept for an error only (runc's way): ctrun's stdout, the
@@ -709,10 +727,7 @@ Test(hooks, in_a_user_namespace_the_container_hooks_run_in_it)
 	free(r);
 	lc_ok(&h.t, "delete", "--force", ID);
 	lc_assert_nothing_left(&h.t);
-	free(ns.mnt);
-	free(ns.pid);
-	free(ns.net);
-	free(ns.user);
+	init_ns_free(&ns);
 	free(host_user);
 	free(host_root);
 	free(container_root);

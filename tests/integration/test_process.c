@@ -531,6 +531,41 @@ Test(process, removed_namespaces_are_shared)
 	assert_ns_shared(&t, (const bool[N_NS]){false, true, true, false, false, true, true});
 }
 
+/* Its own network namespace has its loopback up, as runc and crun leave it: flags
+ * IFF_UP|IFF_LOOPBACK, and a server on 127.0.0.1 answers a client of the container. */
+Test(process, own_network_namespace_has_its_loopback_up)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_assert_sh_output(&t,
+			    "cat /sys/class/net/lo/flags; echo hi | nc -l -p 4242 & "
+			    "i=0; until nc 127.0.0.1 4242 </dev/null 2>/dev/null || "
+			    "[ $i -gt 100 ]; do sleep 0.05; i=$((i+1)); done",
+			    "0x9\nhi\n");
+	lc_assert_nothing_left(&t);
+}
+
+/* A joined network namespace is left as its owner set it: A's loopback, brought down by a
+ * process in it, stays down when B joins. */
+Test(process, joined_network_namespace_keeps_its_loopback_as_it_is)
+{
+	struct lc a, b;
+	lc_init(&a);
+	lc_init(&b);
+	lc_ok(&a, "create", "--bundle", a.bundle, "a");
+	pid_t pid = lc_pid(&a, "a");
+	char cmd[96];
+	snprintf(cmd, sizeof(cmd), "nsenter -t %d -n ip link set lo down", (int)pid);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	char *net = ns_path_json(pid, "network", "net");
+	lc_namespace_set(&b, "network", net);
+	lc_assert_sh_output(&b, "cat /sys/class/net/lo/flags", "0x8\n");
+	lc_ok(&a, "delete", "--force", "a");
+	lc_assert_nothing_left(&a);
+	lc_assert_nothing_left(&b);
+	free(net);
+}
+
 /* B joins the network and uts namespaces of A, which waits in `created`. */
 Test(process, joins_namespaces_by_path)
 {

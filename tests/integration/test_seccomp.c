@@ -3,10 +3,13 @@
  * listenerPath; profiles that cannot be applied fail create with nothing left. Raw calls
  * are made by tests/helpers/sysprobe (static) copied into the rootfs. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "tests/lib/container.h"
@@ -337,6 +340,33 @@ Test(seccomp, notify_errno_from_the_listener)
 			    "mkdir: can't create directory '/tmp/d': Disk quota "
 			    "exceeded\n");
 	assert_agent_exited(&a);
+	agent_free(&a);
+}
+
+/* A listenerPath longer than sun_path holds (agents put their sockets in deep directories)
+ * still gets the fd. The agent binds through a short symlink to the same directory. */
+Test(seccomp, notify_reaches_a_listener_in_a_deep_directory)
+{
+	struct lc t;
+	lc_init(&t);
+	struct agent a = {.dir = ctt_tmpdir()};
+	char deep[512];
+	snprintf(deep, sizeof(deep), "%s/%0120d", a.dir, 0);
+	cr_assert_eq(mkdir(deep, 0700), 0, "mkdir %s: %s", deep, strerror(errno));
+	char *link = ctt_path(a.dir, "l"), *via_link = ctt_path(link, "agent.sock");
+	cr_assert_eq(symlink(deep, link), 0, "symlink: %s", strerror(errno));
+	a.sock = ctt_path(deep, "agent.sock");
+	cr_assert_gt(strlen(a.sock), sizeof(((struct sockaddr_un *)0)->sun_path));
+	a.state = ctt_path(a.dir, "state.json");
+	a.out = ctt_path(a.dir, "agent.out");
+	a.pid = start_listener(&t, via_link, a.state, a.out, "0");
+	notify_mkdir(&t, a.sock);
+	lc_assert_sh_output(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent",
+			    "made\nabsent\n");
+	assert_agent_exited(&a);
+	assert_agent_got_process_state(&t, a.state);
+	free(via_link);
+	free(link);
 	agent_free(&a);
 }
 

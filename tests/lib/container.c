@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_BOXES 32
+#define MAX_BOXES 64
 
 /* Each Criterion test runs in its own process: this list is per test. */
 static struct lc boxes[MAX_BOXES];

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* Each Criterion test runs in its own process, so this list is per test. */
-#define MAX_TMPDIRS 64
+#define MAX_TMPDIRS 128
 static char *tmpdirs[MAX_TMPDIRS];
 static unsigned ntmpdirs;
 

@@ -42,11 +42,17 @@ static void key_of(const char *seccomp, const char *runtime, char hex[CT_SHA256_
 	key_built(seccomp, runtime, BUILD_ID, hex);
 }
 
-#define BASE                                                                                \
-	"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "   \
-	"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": " \
-	"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "     \
-	"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}"
+/* A profile: its top-level members before "syscalls", then a rule for read and write and a
+ * rule for personality with one argument; each part is JSON text. */
+#define PROFILE(head, rw_names, rw_action, p_names, arg)                                     \
+	"{" head ", \"syscalls\": [{\"names\": [" rw_names "], \"action\": " rw_action "}, " \
+	"{\"names\": [" p_names "], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{" arg "}]}]}"
+#define HEAD		      "\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38"
+#define RW		      "\"read\", \"write\""
+#define ALLOW		      "\"SCMP_ACT_ALLOW\""
+#define PERS		      "\"personality\""
+#define ARG(index, value, op) "\"index\": " #index ", \"value\": " #value ", \"op\": \"" op "\""
+#define BASE		      PROFILE(HEAD, RW, ALLOW, PERS, ARG(0, 8, "SCMP_CMP_EQ"))
 
 Test(seccomp_key, same_profile_same_key_however_written)
 {
@@ -61,76 +67,39 @@ Test(seccomp_key, same_profile_same_key_however_written)
 	cr_expect_eq(strspn(a, "0123456789abcdef"), CT_SHA256_HEX_LEN);
 }
 
+/* BASE with one thing changed each. */
+static const char *const changed_profiles[] = {
+	/* default errno; default errno absent (EPERM) */
+	PROFILE("\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 1", RW, ALLOW, PERS,
+		ARG(0, 8, "SCMP_CMP_EQ")),
+	PROFILE("\"defaultAction\": \"SCMP_ACT_ERRNO\"", RW, ALLOW, PERS, ARG(0, 8, "SCMP_CMP_EQ")),
+	/* names in another order, names split between rules differently */
+	PROFILE(HEAD, "\"write\", \"read\"", ALLOW, PERS, ARG(0, 8, "SCMP_CMP_EQ")),
+	PROFILE(HEAD, "\"read\", \"writ\"", ALLOW, "\"epersonality\"", ARG(0, 8, "SCMP_CMP_EQ")),
+	/* argument value, index, operator, valueTwo */
+	PROFILE(HEAD, RW, ALLOW, PERS, ARG(0, 9, "SCMP_CMP_EQ")),
+	PROFILE(HEAD, RW, ALLOW, PERS, ARG(1, 8, "SCMP_CMP_EQ")),
+	PROFILE(HEAD, RW, ALLOW, PERS, ARG(0, 8, "SCMP_CMP_NE")),
+	PROFILE(HEAD, RW, ALLOW, PERS, ARG(0, 8, "SCMP_CMP_EQ") ", \"valueTwo\": 1"),
+	/* a rule's action and errno */
+	PROFILE(HEAD, RW, "\"SCMP_ACT_LOG\"", PERS, ARG(0, 8, "SCMP_CMP_EQ")),
+	PROFILE(HEAD, RW, "\"SCMP_ACT_ERRNO\", \"errnoRet\": 0", PERS, ARG(0, 8, "SCMP_CMP_EQ")),
+	/* architectures, flags, listener */
+	PROFILE(HEAD ", \"architectures\": [\"SCMP_ARCH_X86\"]", RW, ALLOW, PERS,
+		ARG(0, 8, "SCMP_CMP_EQ")),
+	PROFILE(HEAD ", \"flags\": [\"SECCOMP_FILTER_FLAG_LOG\"]", RW, ALLOW, PERS,
+		ARG(0, 8, "SCMP_CMP_EQ")),
+	PROFILE(HEAD ", \"listenerPath\": \"/run/agent\"", RW, ALLOW, PERS,
+		ARG(0, 8, "SCMP_CMP_EQ")),
+};
+
 Test(seccomp_key, every_field_and_the_runtime_change_it)
 {
-	static const char *const others[] = {
-		/* default errno */
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 1, \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		/* default errno absent (EPERM) */
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		/* names in another order, names split between rules differently */
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"write\", \"read\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"read\", \"writ\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"epersonality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		/* argument value, index, operator, valueTwo */
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 9, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 1, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_NE\"}]}]}",
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"valueTwo\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		/* a rule's action and errno */
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_LOG\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": "
-		"0}, {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": "
-		"[{\"index\": 0, \"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		/* architectures, flags, listener */
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, "
-		"\"architectures\": [\"SCMP_ARCH_X86\"], \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, "
-		"\"flags\": [\"SECCOMP_FILTER_FLAG_LOG\"], \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 38, "
-		"\"listenerPath\": \"/run/agent\", \"syscalls\": "
-		"[{\"names\": [\"read\", \"write\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": "
-		"[\"personality\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
-		"\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-	};
 	char base[CT_SHA256_HEX_LEN + 1], other[CT_SHA256_HEX_LEN + 1];
 	key_of(BASE, RUNTIME, base);
-	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
-		key_of(others[i], RUNTIME, other);
-		cr_expect_str_neq(base, other, "%s", others[i]);
+	for (size_t i = 0; i < sizeof(changed_profiles) / sizeof(changed_profiles[0]); i++) {
+		key_of(changed_profiles[i], RUNTIME, other);
+		cr_expect_str_neq(base, other, "%s", changed_profiles[i]);
 	}
 	key_of(BASE, "0.1.0 another-commit", other);
 	cr_expect_str_neq(base, other, "the runtime's version");

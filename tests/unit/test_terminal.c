@@ -296,7 +296,7 @@ static int accept_conn(int sock)
 Test(console_socket, missing_socket_names_the_path)
 {
 	struct ct_error err = {0};
-	cr_assert_eq(ct_console_socket_connect("/nonexistent/ct-h6.sock", &err), -1);
+	cr_assert_eq(ct_console_send_master("/nonexistent/ct-h6.sock", 0, &err), -1);
 	cr_expect_str_eq(err.msg, "connect to console socket \"/nonexistent/ct-h6.sock\": No such "
 				  "file or directory");
 }

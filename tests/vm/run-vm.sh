@@ -26,12 +26,19 @@ set -euo pipefail
 
 QEMU=qemu-system-x86_64
 VM_TIMEOUT=${CTRUN_VM_TIMEOUT:-800}
-# CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs (the
-# socket diagnostics it dumps sockets with; nf_tables for the lock of TCP connections).
+# CRIU for the checkpoint cases, with its libraries and the kernel's modules it needs, each
+# after those it depends on: the socket diagnostics it dumps sockets with; conntrack's
+# netlink, which it dumps a network namespace's connections through (without it the
+# kernel answers EINVAL); nf_tables for the iptables-nft rules of its network lock (their
+# mark match is nft's own meta mark: no x_tables module).
 CRIU=${CTRUN_VM_CRIU:-/usr/sbin/criu}
 CRIU_MODULES="net/unix/unix_diag net/netlink/netlink_diag net/packet/af_packet_diag
 	net/ipv4/inet_diag net/ipv4/tcp_diag net/ipv4/udp_diag lib/libcrc32c
-	net/netfilter/nfnetlink net/netfilter/nf_tables"
+	net/netfilter/nfnetlink net/netfilter/nf_tables
+	net/ipv4/netfilter/nf_defrag_ipv4 net/ipv6/netfilter/nf_defrag_ipv6
+	net/netfilter/nf_conntrack net/netfilter/nf_conntrack_netlink"
+# runc, when the host has it, for tests/vm/criu/timing.sh
+RUNC=${CTRUN_VM_RUNC:-/usr/sbin/runc}
 
 die() {
 	echo "run-vm: $*" >&2
@@ -79,13 +86,24 @@ add_criu() {
 		cp "/bin/$tool" "$root/usr/sbin/$tool"
 		copy_libraries "$root" "/bin/$tool"
 	done
-	# and a network namespace's rules with iptables-save (the nft one, as Debian's default)
-	if [ -x /usr/sbin/xtables-nft-multi ]; then
-		cp /usr/sbin/xtables-nft-multi "$root/usr/sbin/"
-		copy_libraries "$root" /usr/sbin/xtables-nft-multi
-		for tool in iptables-save ip6tables-save iptables-restore ip6tables-restore; do
-			ln -s xtables-nft-multi "$root/usr/sbin/$tool"
-		done
+	# and a network namespace's rules with iptables-save, its lock (criu's default) with
+	# iptables-restore and the mark match, which iptables loads from its extensions'
+	# directory: the nft ones, as Debian's default
+	local xt=/usr/sbin/xtables-nft-multi ext
+	[ -x $xt ] || skip "no $xt for criu (apt-get install iptables)"
+	ext=$(dirname "$(ls /usr/lib/*/xtables/libxt_mark.so 2>/dev/null | head -n 1)")
+	[ -f "$ext/libxt_standard.so" ] || skip "no xtables extensions for criu (apt-get install iptables)"
+	cp $xt "$root/usr/sbin/"
+	copy_libraries "$root" $xt
+	for tool in iptables-save ip6tables-save iptables-restore ip6tables-restore; do
+		ln -s xtables-nft-multi "$root/usr/sbin/$tool"
+	done
+	mkdir -p "$root$ext"
+	cp "$ext/libxt_standard.so" "$ext/libxt_mark.so" "$root$ext/"
+	# runc, to time its checkpoint and restore against ctrun's on the same kernel
+	if [ -x "$RUNC" ]; then
+		cp "$RUNC" "$root/usr/sbin/runc"
+		copy_libraries "$root" "$RUNC"
 	fi
 	for m in $CRIU_MODULES; do
 		if [ ! -s "$cache/modules/${m##*/}.ko" ]; then
