@@ -2,14 +2,15 @@
  * for `run` with ctrun spec's default config, and nothing else: no config to parse, no state,
  * no checks. clone3 with the default namespaces (pid, net, ipc, uts, mount; cgroup after the
  * placement), each -c directory made and joined (cgroup v1: by writing the child's pid),
- * the default mounts (proc, /dev tmpfs with the standard nodes and links, devpts, shm,
- * mqueue, sysfs, a tmpfs at /sys/fs/cgroup with the joined hierarchies), pivot_root, the
- * read-only root, exec CMD; the parent waits on the pidfd and removes the cgroups.
+ * the new network namespace's loopback up (as runc, crun and ctrun leave it), the default mounts
+ * (proc, /dev tmpfs with the standard nodes and links, devpts, shm, mqueue, sysfs, a tmpfs at
+ * /sys/fs/cgroup with the joined hierarchies), pivot_root, the read-only root, exec CMD; the parent
+ * waits on the pidfd and removes the cgroups.
  *
  *   parent                                   child
  *   clone3(CLONE_PIDFD | namespaces) ------> blocks reading the pipe
  *   mkdir + write pid to each cgroup.procs
- *   writes "go" to the pipe ---------------> unshare(CLONE_NEWCGROUP), mounts,
+ *   writes "go" to the pipe ---------------> unshare(CLONE_NEWCGROUP), lo up, mounts,
  *                                            pivot_root, execve(CMD)
  *   waitid(P_PIDFD) <----------------------- exits
  *   rmdir each cgroup
@@ -17,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <net/if.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -140,6 +144,16 @@ static void pivot_into_cwd(void)
 		die("remount / read-only");
 }
 
+static void loopback_up(void)
+{
+	struct ifreq ifr = {.ifr_flags = IFF_UP | IFF_LOOPBACK}; /* lo's flags, up */
+	strcpy(ifr.ifr_name, "lo");
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0 || ioctl(sock, SIOCSIFFLAGS, &ifr) < 0)
+		die("bring lo up");
+	close(sock);
+}
+
 static void child(int wait_fd, const char *rootfs, char **cgroups, int n_cgroups, char **argv)
 {
 	char byte;
@@ -149,6 +163,7 @@ static void child(int wait_fd, const char *rootfs, char **cgroups, int n_cgroups
 	umask(0); /* the nodes' modes as given */
 	if (unshare(CLONE_NEWCGROUP) < 0)
 		die("unshare the cgroup namespace");
+	loopback_up();
 	enter_rootfs(rootfs);
 	mount_defaults(cgroups, n_cgroups);
 	pivot_into_cwd();
