@@ -48,7 +48,7 @@ static char *criu_file(const char *name, const char *text)
 	return path;
 }
 
-static void start_fails_with(const struct ct_criu_swrk_opts *o, int errnum, const char *needle)
+static void assert_start_fails_with(const struct ct_criu_swrk_opts *o, int errnum, const char *needle)
 {
 	struct ct_criu_swrk w;
 	struct ct_error err = {0};
@@ -62,7 +62,7 @@ Test(criu_swrk, a_criu_that_cannot_be_executed_is_named)
 {
 	make_dir();
 	criu_file("criu", ""); /* executable, no format the kernel knows */
-	start_fails_with(&(struct ct_criu_swrk_opts){0}, ENOEXEC, "criu: exec \"/tmp/criu-swrk-");
+	assert_start_fails_with(&(struct ct_criu_swrk_opts){0}, ENOEXEC, "criu: exec \"/tmp/criu-swrk-");
 }
 
 Test(criu_swrk, a_root_that_cannot_be_bound_fails_before_criu_runs)
@@ -75,7 +75,7 @@ Test(criu_swrk, a_root_that_cannot_be_bound_fails_before_criu_runs)
 	snprintf(script, sizeof(script), "#!/bin/sh\ntouch %s.ran\n", ran);
 	criu_file("criu", script);
 	struct ct_criu_swrk_opts o = {.bind_source = "/nonexistent-root", .bind_target = dir};
-	start_fails_with(&o, ENOENT, "criu: bind the restored root: ");
+	assert_start_fails_with(&o, ENOENT, "criu: bind the restored root: ");
 	char marker[300];
 	snprintf(marker, sizeof(marker), "%s.ran", ran);
 	cr_expect_neq(access(marker, F_OK), 0, "criu ran");
