@@ -4,7 +4,9 @@
  * tests/helpers/diffprobe, which prints what the container gives it. The two outputs (and
  * the cgroup files read from the host, and what the hooks saw) are compared fact by fact.
  * Each difference must be a row of docs/differences-from-runc.md, and each row that applies
- * to a config must still be seen there (tests/lib/difftable.h).
+ * to a config must still be seen there (tests/lib/difftable.h). What a host has mounted below
+ * a config's rbind is the host's: those mounts are compared only where the config names them,
+ * and runc_spec_rootless_with_a_host_submount adds one of its own.
  *
  * exec --process documents run in a container of the config their client would have made,
  * the update --resources document on a container with limits; both are read the same way.
