@@ -280,7 +280,7 @@ static int recv_resp(int sock, struct ct_criu_resp *resp, int *fd, struct ct_err
 static void last_error_line(const char *log_path, char *out, size_t size)
 {
 	out[0] = '\0';
-	_cleanup_close_ int fd = log_path ? open(log_path, O_RDONLY | O_CLOEXEC) : -1;
+	_cleanup_close_ int fd = log_path && *log_path ? open(log_path, O_RDONLY | O_CLOEXEC) : -1;
 	size_t len;
 	_cleanup_free_ char *text = fd >= 0 ? ct_read_file(fd, 1 << 20, &len) : NULL;
 	if (!text)
@@ -295,17 +295,18 @@ static void last_error_line(const char *log_path, char *out, size_t size)
 	snprintf(out, size, "%s", at);
 }
 
-static int failed_resp(const struct ct_criu_resp *resp, const char *log_hint, struct ct_error *err)
+static int failed_resp(const struct ct_criu_resp *resp, const struct ct_criu_log *log,
+		       struct ct_error *err)
 {
-	char hint[PATH_MAX + 16] = "", why[256];
-	if (log_hint)
-		snprintf(hint, sizeof(hint), " (see %s)", log_hint);
+	char hint[PATH_MAX + 64] = "", why[256];
+	if (log)
+		ct_criu_log_hint(log, hint, sizeof(hint));
 	if (resp->cr_errmsg[0])
 		return ct_error_plain(err, EIO, "criu failed: %s%s", resp->cr_errmsg, hint);
 	if (resp->cr_errno)
 		return ct_error_plain(err, EIO, "criu failed: %s%s", strerror(resp->cr_errno),
 				      hint);
-	last_error_line(log_hint, why, sizeof(why));
+	last_error_line(log ? log->path : NULL, why, sizeof(why));
 	if (why[0])
 		return ct_error_plain(err, EIO, "criu failed: %s%s", why, hint);
 	return ct_error_plain(err, EIO, "criu failed%s", hint);
@@ -331,7 +332,7 @@ static int answer_notify(struct ct_criu_swrk *s, const struct ct_criu_resp *resp
 }
 
 int ct_criu_swrk_call(struct ct_criu_swrk *s, const struct ct_criu_req *req,
-		      ct_criu_notify_fn on_notify, void *arg, const char *log_hint,
+		      ct_criu_notify_fn on_notify, void *arg, const struct ct_criu_log *log,
 		      struct ct_criu_resp *resp, struct ct_error *err)
 {
 	if (send_req(s->sock, req, err) < 0)
@@ -350,7 +351,7 @@ int ct_criu_swrk_call(struct ct_criu_swrk *s, const struct ct_criu_req *req,
 			return ct_error_plain(err, EPROTO,
 					      "criu answered request type %d with type %d",
 					      (int)req->type, (int)resp->type);
-		return resp->success ? 0 : failed_resp(resp, log_hint, err);
+		return resp->success ? 0 : failed_resp(resp, log, err);
 	}
 }
 
