@@ -100,13 +100,14 @@ int ct_criu_config_log_file(const char *text, size_t len, char *out, size_t size
 	return found;
 }
 
-/* config_file's log-file: 1 with it in out, 0 when it sets none, -1 when not known. */
+/* config_file's log-file: 1 with it in out, 0 when it sets none, -1 when it sets one ctrun
+ * cannot tell, -2 when the file cannot be read. */
 static int configured_log_file(const char *config_file, char *out, size_t size)
 {
 	_cleanup_close_ int fd = open(config_file, O_RDONLY | O_CLOEXEC);
 	size_t len;
 	_cleanup_free_ char *text = fd >= 0 ? ct_read_file(fd, CONFIG_MAX, &len) : NULL;
-	return text ? ct_criu_config_log_file(text, len, out, size) : -1;
+	return text ? ct_criu_config_log_file(text, len, out, size) : -2;
 }
 
 void ct_criu_log_locate(struct ct_criu_log *log, const char *config_file, const char *work_dir,
@@ -115,17 +116,20 @@ void ct_criu_log_locate(struct ct_criu_log *log, const char *config_file, const 
 	char value[PATH_MAX];
 	int set = config_file ? configured_log_file(config_file, value, sizeof(value)) : 0;
 	log->config = config_file;
-	if (set < 0)
+	log->unread = set == -2;
+	if (set == -1)
 		log->path[0] = '\0';
-	else if (set && value[0] == '/')
+	else if (set == 1 && value[0] == '/')
 		snprintf(log->path, sizeof(log->path), "%s", value);
 	else
-		snprintf(log->path, sizeof(log->path), "%s/%s", work_dir, set ? value : name);
+		snprintf(log->path, sizeof(log->path), "%s/%s", work_dir, set == 1 ? value : name);
 }
 
 void ct_criu_log_hint(const struct ct_criu_log *log, char *out, size_t size)
 {
-	if (log->path[0])
+	if (log->unread)
+		snprintf(out, size, " (see %s, unless %s moves it)", log->path, log->config);
+	else if (log->path[0])
 		snprintf(out, size, " (see %s)", log->path);
 	else
 		snprintf(out, size, " (criu's log is where %s's log-file puts it)", log->config);

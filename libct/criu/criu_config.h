@@ -6,6 +6,7 @@
 #define CT_CRIU_CONFIG_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The value of the last log-file option ("log-file NAME", "log-file=NAME", NAME maybe in
@@ -14,10 +15,13 @@
 int ct_criu_config_log_file(const char *text, size_t len, char *out, size_t size);
 
 /* Where criu writes its log: path, or "" when config (the config file criu is given, or
- * NULL) moves it where ctrun cannot tell (it cannot be read, its log-file has no value). */
+ * NULL) moves it where ctrun cannot tell (its log-file has no value, or one too long);
+ * unread when config could not be read (path is then where criu writes it unless config
+ * moves it). */
 struct ct_criu_log {
 	char path[PATH_MAX];
 	const char *config;
+	bool unread;
 };
 
 /* The log of a criu asked for name in work_dir, given config_file (NULL: none): name in
@@ -25,7 +29,8 @@ struct ct_criu_log {
 void ct_criu_log_locate(struct ct_criu_log *log, const char *config_file, const char *work_dir,
 			const char *name);
 
-/* " (see PATH)", or the config that moved the log, for the end of a failure's message. */
+/* " (see PATH)", or what the config may have made of it, for the end of a failure's
+ * message. */
 void ct_criu_log_hint(const struct ct_criu_log *log, char *out, size_t size);
 
 #endif

@@ -141,6 +141,14 @@ Test(criu_log, names_the_config_when_it_cannot_tell)
 	char want[PATH_MAX + 64];
 	snprintf(want, sizeof(want), " (criu's log is where %s's log-file puts it)", path);
 	cr_assert_str_eq(hint_for(path), want);
+}
+
+/* criu reads it as ctrun does: where criu is asked to write it, unless the config says */
+Test(criu_log, names_both_when_the_config_cannot_be_read)
+{
+	const char *path = config("log-file moved.log\n");
 	unlink(path);
-	cr_assert_str_eq(hint_for(path), want, "an unreadable config");
+	char want[PATH_MAX + 64];
+	snprintf(want, sizeof(want), " (see /img/dump.log, unless %s moves it)", path);
+	cr_assert_str_eq(hint_for(path), want);
 }
