@@ -128,10 +128,8 @@ int ct_lifecycle_checkpoint(const struct ct_lifecycle_opts *lc, const struct ct_
 		rc = remove_dumped(&c, &err);
 	if (rc < 0)
 		ct_lifecycle_fail("checkpoint", a->id, &err);
-	if (d.image_fd >= 0)
-		close(d.image_fd);
-	if (d.work_fd >= 0)
-		close(d.work_fd);
+	ct_close_now(&d.image_fd);
+	ct_close_now(&d.work_fd);
 	ct_criu_strings_free(&d.strings);
 	oci_config_free(d.config);
 	ct_container_close(&c);

@@ -144,12 +144,10 @@ static int on_notify(void *arg, const char *script, pid_t pid, int fd, struct ct
 {
 	struct restore *r = arg;
 	if (fd >= 0 && strcmp(script, "orphan-pts-master") == 0) {
-		ct_close_now(&r->pty_master);
-		r->pty_master = fd;
+		ct_fd_replace(&r->pty_master, fd);
 		return 0;
 	}
-	if (fd >= 0)
-		close(fd);
+	ct_close_now(&fd);
 	/* the restored init's namespaces exist, it has not run (config.md#posix-platform-hooks) */
 	if (strcmp(script, "setup-namespaces") == 0)
 		return ct_spawn_run_create_hooks(r->so, pid, err);
