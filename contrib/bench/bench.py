@@ -10,7 +10,8 @@ noise hits all alike; figures are medians, printed with their ratio to crun. Thi
 is shared and noisy: the ratios mean more than the milliseconds. Not a test: no thresholds.
 
 BENCH_ITER (default 20) sets the iterations per row; BENCH_SEQ_ROUNDS (default 3) how many
-times the 100 sequential runs are repeated. BENCH_EXTRA adds runtimes to every row, for an A/B
+times the 100 sequential runs are repeated; BENCH_PARALLEL_ROUNDS (default BENCH_ITER / 5, at
+least 3) how many bursts of 20 parallel runs each runtime gets. BENCH_EXTRA adds runtimes to every row, for an A/B
 in one run: "name=command [flags]", several separated by ";", e.g.
 BENCH_EXTRA="nocheck=build/ctrun --no-verify-mounts;old=/tmp/ctrun-old".
 """
@@ -34,7 +35,7 @@ SEQ_ROUNDS = int(os.environ.get("BENCH_SEQ_ROUNDS", "3"))
 SEQ_RUNS = 100
 LIST_CONTAINERS = 100
 PARALLEL = 20
-PARALLEL_ROUNDS = max(3, ITER // 5)
+PARALLEL_ROUNDS = int(os.environ.get("BENCH_PARALLEL_ROUNDS", max(3, ITER // 5)))
 MEM_STEP = 32 * 1024
 MEM_MAX = 64 * 1024 * 1024
 CGROUP_ROOT = "/sys/fs/cgroup"

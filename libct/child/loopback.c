@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <unistd.h>
+
+#include "libct/base/cleanup.h"
 
 /* netdevice(7): the flags are read first so that only IFF_UP is added to them. */
 static int set_up_flag(int sock, struct ct_error *err)
@@ -25,10 +26,8 @@ static int set_up_flag(int sock, struct ct_error *err)
 
 int ct_loopback_up(struct ct_error *err)
 {
-	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	_cleanup_close_ int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (sock < 0)
 		return ct_error_sys(err, errno, "socket for the loopback's flags");
-	int rc = set_up_flag(sock, err);
-	close(sock);
-	return rc;
+	return set_up_flag(sock, err);
 }

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "libct/base/error.h"
+#include "libct/criu/criu_config.h"
 #include "libct/criu/criu_rpc.h"
 
 /* The program run: $CTRUN_CRIU when set, else "criu" searched in $PATH. */
@@ -50,10 +51,10 @@ typedef int (*ct_criu_notify_fn)(void *arg, const char *script, pid_t pid, int f
 
 /* Sends req and answers notifications with on_notify until the response of req's type,
  * left in *resp. A response that says no success fails with criu's errno and message (and
- * "see LOG" naming log_hint when given). A handler's failure is answered as such to criu
- * and returned. */
+ * where its log is, when log is given: ct_criu_log_hint). A handler's failure is answered
+ * as such to criu and returned. */
 int ct_criu_swrk_call(struct ct_criu_swrk *s, const struct ct_criu_req *req,
-		      ct_criu_notify_fn on_notify, void *arg, const char *log_hint,
+		      ct_criu_notify_fn on_notify, void *arg, const struct ct_criu_log *log,
 		      struct ct_criu_resp *resp, struct ct_error *err);
 
 /* Closes the socket and reaps criu. */

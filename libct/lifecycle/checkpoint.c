@@ -37,7 +37,7 @@ struct dump {
 	int image_fd, work_fd;
 	struct ct_criu_opts opts;
 	struct ct_criu_strings strings;
-	char log_path[PATH_MAX];
+	struct ct_criu_log log;
 };
 
 static int build_opts(struct dump *d, struct ct_error *err)
@@ -60,8 +60,7 @@ static int build_opts(struct dump *d, struct ct_error *err)
 	o->log_file = d->a->pre_dump ? "pre-dump.log" : "dump.log";
 	o->orphan_pts_master = d->config->process.terminal;
 	o->track_mem = d->a->pre_dump || d->a->parent_path;
-	snprintf(d->log_path, sizeof(d->log_path), "%s/%s",
-		 d->a->work_path ? d->a->work_path : d->a->image_path, o->log_file);
+	ct_criu_log_of(d->a, o, o->log_file, &d->log);
 	return 0;
 }
 
@@ -77,7 +76,7 @@ static int run_dump(struct dump *d, struct ct_error *err)
 	struct ct_criu_req req = {.type = d->a->pre_dump ? CT_CRIU_PRE_DUMP : CT_CRIU_DUMP,
 				  .opts = &d->opts};
 	struct ct_criu_resp resp;
-	int rc = ct_criu_swrk_call(&w, &req, NULL, NULL, d->log_path, &resp, err);
+	int rc = ct_criu_swrk_call(&w, &req, NULL, NULL, &d->log, &resp, err);
 	ct_criu_swrk_end(&w);
 	return rc;
 }
@@ -129,10 +128,8 @@ int ct_lifecycle_checkpoint(const struct ct_lifecycle_opts *lc, const struct ct_
 		rc = remove_dumped(&c, &err);
 	if (rc < 0)
 		ct_lifecycle_fail("checkpoint", a->id, &err);
-	if (d.image_fd >= 0)
-		close(d.image_fd);
-	if (d.work_fd >= 0)
-		close(d.work_fd);
+	ct_close_now(&d.image_fd);
+	ct_close_now(&d.work_fd);
 	ct_criu_strings_free(&d.strings);
 	oci_config_free(d.config);
 	ct_container_close(&c);

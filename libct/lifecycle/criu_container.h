@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "libct/criu/criu_config.h"
 #include "libct/criu/criu_rpc.h"
 #include "libct/lifecycle/ops.h"
 #include "oci/config.h"
@@ -50,6 +51,11 @@ int ct_criu_opts_from_args(const struct ct_criu_args *a, struct ct_criu_opts *o,
 #define CT_CRIU_CONFIG_ANNOTATION "org.criu.config"
 #define CT_CRIU_DEFAULT_CONFIG	  "/etc/criu/runc.conf"
 const char *ct_criu_config_file(const oci_string_map *annotations);
+
+/* Where criu puts the log it is asked to write as name, o->config_file read: in the work
+ * directory (--work-path, else --image-path) unless that config moves it. */
+void ct_criu_log_of(const struct ct_criu_args *a, const struct ct_criu_opts *o, const char *name,
+		    struct ct_criu_log *log);
 
 /* The binds from outside, external mounts keyed by their destination: for a dump the value
  * (what criu writes in the image) is the key again; for a restore it is the bind's source

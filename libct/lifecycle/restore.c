@@ -36,7 +36,8 @@ struct restore {
 	struct ct_criu_opts opts;
 	struct ct_criu_strings strings;
 	yajl_val descriptors;
-	char root[PATH_MAX], log_path[PATH_MAX];
+	char root[PATH_MAX];
+	struct ct_criu_log log;
 	int pty_master; /* orphan-pts-master's */
 };
 
@@ -143,12 +144,10 @@ static int on_notify(void *arg, const char *script, pid_t pid, int fd, struct ct
 {
 	struct restore *r = arg;
 	if (fd >= 0 && strcmp(script, "orphan-pts-master") == 0) {
-		ct_close_now(&r->pty_master);
-		r->pty_master = fd;
+		ct_fd_replace(&r->pty_master, fd);
 		return 0;
 	}
-	if (fd >= 0)
-		close(fd);
+	ct_close_now(&fd);
 	/* the restored init's namespaces exist, it has not run (config.md#posix-platform-hooks) */
 	if (strcmp(script, "setup-namespaces") == 0)
 		return ct_spawn_run_create_hooks(r->so, pid, err);
@@ -168,6 +167,7 @@ static int build_opts(struct restore *r, const struct ct_spawn_opts *so, struct 
 	o->root = r->root;
 	o->config_file = ct_criu_config_file(&so->config->annotations);
 	o->log_file = "restore.log";
+	ct_criu_log_of(r->a, o, o->log_file, &r->log);
 	o->rst_sibling = true; /* the init is ours, as a spawned one is */
 	o->orphan_pts_master = so->config->process.terminal;
 	return 0;
@@ -204,7 +204,7 @@ static int criu_restore(struct restore *r, struct ct_spawned *out, struct ct_err
 		return -1;
 	struct ct_criu_req req = {.type = CT_CRIU_RESTORE, .opts = &r->opts};
 	struct ct_criu_resp resp;
-	int rc = ct_criu_swrk_call(&w, &req, on_notify, r, r->log_path, &resp, err);
+	int rc = ct_criu_swrk_call(&w, &req, on_notify, r, &r->log, &resp, err);
 	ct_criu_swrk_end(&w);
 	if (rc < 0)
 		return -1;
@@ -240,11 +240,7 @@ static int open_dirs(struct restore *r, struct ct_error *err)
 	if (r->image_fd < 0)
 		return -1;
 	r->work_fd = ct_criu_open_work_dir(a->work_path, r->image_fd, false, err);
-	if (r->work_fd < 0)
-		return -1;
-	snprintf(r->log_path, sizeof(r->log_path), "%s/restore.log",
-		 a->work_path ? a->work_path : a->image_path);
-	return 0;
+	return r->work_fd < 0 ? -1 : 0;
 }
 
 static void restore_free(struct restore *r)

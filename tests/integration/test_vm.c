@@ -777,12 +777,16 @@ static const struct vm_expect criu_expects[] = {
 	 .out = "run rc 0\ncheckpoint rc 1\nstatus running\nmoves\n" CR_DELETED,
 	 .err_lines = {"^ctrun: checkpoint container \"cr-nocriu\": criu \"/nonexistent/criu\" "
 		       "\\(from \\$CTRUN_CRIU\\): No such file or directory$"}},
-	/* a damaged image: one line naming criu's log, nothing left */
+	/* a damaged image: one line naming criu's log (where a criu config moves it), nothing
+	 * left */
 	{"cr-damaged", 0,
-	 .out_lines = {"^checkpoint rc 0$", "^1$",
-		       "^ctrun: restore container \"cr-damaged\": criu failed: .* \\(see "
-		       "/tmp/cr-damaged.img/restore.log\\)$",
-		       "^no cr-damaged$"},
+	 .out_lines = {"^checkpoint rc 0\n1\n"
+		       "ctrun: restore container \"cr-damaged\": criu failed: .* \\(see "
+		       "/tmp/cr-damaged.img/restore.log\\)\n"
+		       "no cr-damaged\n1\n"
+		       "ctrun: restore container \"cr-damaged\": criu failed: .* \\(see "
+		       "/tmp/cr-damaged.img/moved.log\\)\n"
+		       "moved.log written\nno cr-damaged$"},
 	 .not_in_out = " left",
 	 .quiet = true},
 	{"cr-predump", 0,

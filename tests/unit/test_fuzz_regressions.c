@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libct/criu/criu_config.h"
 #include "libct/state/state.h"
 #include "oci/config.h"
 #include "oci/jsonwalk.h"
@@ -128,4 +129,15 @@ Test(fuzz_regressions, state_with_comments_is_read_by_both_readers)
 	cr_expect_eq(lean.pid, full.pid);
 	ct_state_free(&full);
 	ct_state_free(&lean);
+}
+
+/* fuzz_criu_config: an empty quoted log-file was taken as set to nothing; criu's log is not
+ * known then, as with "log-file=" */
+Test(fuzz_regressions, criu_config_empty_quoted_log_file_is_unknown)
+{
+	static const char text[] = "teedteed\nlog-file\t\\d \"\xa7\\d\"\"\n\"[d\n"
+				   "log-file\t \"\xa7\\d\"\"\n\"[ed\nlog-file\t \"\"\n";
+	char value[32];
+	cr_assert_eq(ct_criu_config_log_file(text, sizeof(text) - 1, value, sizeof(value)), -1);
+	cr_assert_str_eq(value, "");
 }

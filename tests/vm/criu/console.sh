@@ -3,7 +3,7 @@
 # receiver gets the restored terminal's master and reads what the counter writes there.
 recv() { # NAME: a receiver on /tmp/$n.NAME.sock, its output in /tmp/$n.NAME
 	console_receiver --timeout 60 /tmp/$n.$1.sock >/tmp/$n.$1 2>&1 &
-	wait_for "grep -q ready /tmp/$n.$1"
+	wait_for "grep -qs ready /tmp/$n.$1" # -s: the file may not be made yet
 }
 printed() { sed -n 's/^\([0-9][0-9]*\)\r*$/\1/p' /tmp/$n.$1 | tail -n 1; }
 recv run
