@@ -4,7 +4,9 @@
  * tests/helpers/diffprobe, which prints what the container gives it. The two outputs (and
  * the cgroup files read from the host, and what the hooks saw) are compared fact by fact.
  * Each difference must be a row of docs/differences-from-runc.md, and each row that applies
- * to a config must still be seen there (tests/lib/difftable.h).
+ * to a config must still be seen there (tests/lib/difftable.h). What a host has mounted below
+ * a config's rbind is the host's: those mounts are compared only where the config names them,
+ * and runc_spec_rootless_with_a_host_submount adds one of its own.
  *
  * exec --process documents run in a container of the config their client would have made,
  * the update --resources document on a container with limits; both are read the same way.
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -212,11 +215,12 @@ struct run_env {
 	char *other_root; /* runc's --root */
 	char *crun_root;  /* crun's --root */
 	char *id;
-	char *cgroup_path;     /* the absolute cgroupsPath given to a config that names one */
-	pid_t sandbox_pid;     /* the pause container of the pod configs, 0 until needed */
-	struct host_null null; /* what the runtimes take for the host's /dev/null */
-	char *stdin_file;      /* empty: the stdin of each runtime command */
-	char *discard_file;    /* the output nobody reads */
+	char *cgroup_path;	  /* the absolute cgroupsPath given to a config that names one */
+	pid_t sandbox_pid;	  /* the pause container of the pod configs, 0 until needed */
+	struct host_null null;	  /* what the runtimes take for the host's /dev/null */
+	char *stdin_file;	  /* empty: the stdin of each runtime command */
+	char *discard_file;	  /* the output nobody reads */
+	const char *own_submount; /* the mount a test made below an rbind's source, or NULL */
 	struct subst subst[16];
 	size_t nsubst;
 };
@@ -692,6 +696,98 @@ static void add_probe_facts(struct dt_facts *f, const char *name, const char *rt
 		     bad, out);
 }
 
+/* ---- the host's mounts below an rbind ---- */
+
+/* An rbind of a host directory brings every mount below it: runc spec --rootless's /sys
+ * brings the host's cgroup hierarchies, and tracefs, debugfs, securityfs, ... where the host
+ * has them. Which of those there are is the host's (and crun 1.8.1 brings none:
+ * crun-rbind-submounts), so the mounts below an rbind that no path of the config names are
+ * left out of the comparison, but for the one a test made there itself (own_submount). */
+
+/* The mount runc_spec_rootless_with_a_host_submount makes there. */
+#define OWN_SUBMOUNT	    "/sys/kernel/security"
+#define OWN_SUBMOUNT_SOURCE "diff-submount"
+
+struct named_path {
+	const char *path;
+	bool rbind; /* the destination of an rbind */
+};
+
+#define MAX_NAMED 256
+
+static bool at_or_below(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+	return strncmp(path, top, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* The paths config names: mount destinations, masked and read-only paths, and own. */
+static size_t named_paths(yajl_val config, const char *own, struct named_path *out)
+{
+	size_t n = 0;
+	yajl_val mounts = ctt_json_get(config, ".mounts");
+	for (size_t i = 0; mounts && YAJL_IS_ARRAY(mounts) && i < mounts->u.array.len; i++) {
+		yajl_val m = mounts->u.array.values[i];
+		const char *dest = ctt_json_get_string(m, ".destination");
+		cr_assert_lt(n, MAX_NAMED);
+		if (dest)
+			out[n++] = (struct named_path){dest,
+						       ctt_json_array_has(m, ".options", "rbind")};
+	}
+	static const char *const lists[] = {".linux.maskedPaths", ".linux.readonlyPaths"};
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+		yajl_val a = ctt_json_get(config, lists[l]);
+		for (size_t i = 0; a && YAJL_IS_ARRAY(a) && i < a->u.array.len; i++) {
+			cr_assert_lt(n, MAX_NAMED);
+			out[n++] =
+				(struct named_path){YAJL_GET_STRING(a->u.array.values[i]), false};
+		}
+	}
+	if (own)
+		out[n++] = (struct named_path){own, false};
+	return n;
+}
+
+/* Whether dest is a mount the host had below an rbind's source: the deepest named path
+ * at or above it is an rbind's destination, and not dest itself. */
+static bool host_submount(const char *dest, const struct named_path *named, size_t n)
+{
+	const struct named_path *deepest = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (named[i].path && at_or_below(dest, named[i].path) &&
+		    (!deepest || strlen(named[i].path) > strlen(deepest->path)))
+			deepest = &named[i];
+	return deepest && deepest->rbind && strcmp(deepest->path, dest) != 0;
+}
+
+/* The probe's mount.DEST[#N] facts of the host's mounts below an rbind of the bundle's
+ * config, dropped, in place. */
+static void drop_host_submounts(const struct run_env *e, struct dt_facts *f)
+{
+	char *file = ctt_path(e->lc.bundle, "config.json");
+	yajl_val config = ctt_json_load(file);
+	struct named_path named[MAX_NAMED + 1];
+	size_t nnamed = named_paths(config, e->own_submount, named), kept = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const char *key = f->v[i].key;
+		bool drop = false;
+		if (strncmp(key, "mount.", 6) == 0) {
+			char dest[4096];
+			snprintf(dest, sizeof(dest), "%.*s", (int)strcspn(key + 6, "#"), key + 6);
+			drop = host_submount(dest, named, nnamed);
+		}
+		if (!drop) {
+			f->v[kept++] = f->v[i];
+			continue;
+		}
+		free(f->v[i].key);
+		free(f->v[i].value);
+	}
+	f->n = kept;
+	yajl_tree_free(config);
+	free(file);
+}
+
 /* ---- one run under one runtime ---- */
 
 struct terminal {
@@ -1144,6 +1240,20 @@ static void expect_refusal(const char *name, const struct dt_facts *ours)
 	}
 }
 
+/* The mount the test made below an rbind's source (own_submount) is in ctrun's container:
+ * how the other runtime shows it is the table's to judge. */
+static void expect_own_submount(const struct run_env *e, const struct dt_facts *ours)
+{
+	if (!e->own_submount)
+		return;
+	char key[512], src[64];
+	snprintf(key, sizeof(key), "mount.%s", e->own_submount);
+	snprintf(src, sizeof(src), " src=%s ", OWN_SUBMOUNT_SOURCE);
+	const char *v = dt_facts_get(ours, key);
+	cr_expect(v && strstr(v, src), "ctrun does not bring the host's %s below the rbind: %s",
+		  e->own_submount, v ? v : "(none)");
+}
+
 /* The facts of in under ctrun and under other, judged against the table as config name. */
 static void compare(const struct run_env *e, const struct input *in, const char *name,
 		    const struct runtime *ctrun, const struct runtime *other, bool check_refusal)
@@ -1153,6 +1263,9 @@ static void compare(const struct run_env *e, const struct input *in, const char 
 	if (check_refusal)
 		expect_refusal(in->name, &ours);
 	facts_of(e, other, in, &theirs);
+	expect_own_submount(e, &ours);
+	drop_host_submounts(e, &ours);
+	drop_host_submounts(e, &theirs);
 	bool outcomes_only = refused(&ours) || refused(&theirs);
 	drop_uncompared(&ours, outcomes_only);
 	drop_uncompared(&theirs, outcomes_only);
@@ -1176,7 +1289,9 @@ static bool in_path(const char *name)
 	return false;
 }
 
-static void differential(const char *name)
+/* name under ctrun, runc and crun; prepare (or NULL) makes what the test adds to the
+ * host, in the test's own mount namespace, before any runtime runs. */
+static void differential_with(const char *name, void (*prepare)(struct run_env *))
 {
 	if (!in_path("runc"))
 		ctt_skip("%s: no runc in PATH (make deps installs Debian's runc)", name);
@@ -1184,6 +1299,8 @@ static void differential(const char *name)
 	struct run_env e;
 	env_init(&e);
 	clean_up_later(&e);
+	if (prepare)
+		prepare(&e);
 	if (strstr(name, "in-pod") || strstr(name, "pod-member"))
 		start_sandbox(&e);
 	const char *const *wrap = hybrid_host() ? hide_unified : NULL;
@@ -1200,12 +1317,39 @@ static void differential(const char *name)
 	hn_assert_untouched(&e.null, name);
 }
 
+static void differential(const char *name)
+{
+	differential_with(name, NULL);
+}
+
 #define AS_TEST(ident, name, kind, base) \
 	Test(differential, ident)        \
 	{                                \
 		differential(name);      \
 	}
 INPUTS(AS_TEST)
+
+/* A mount of the host's below /sys, made in the test's own mount namespace (env_init's) over
+ * whatever the host has there, so that the container's view of it is the test's alone. */
+static void make_own_submount(struct run_env *e)
+{
+	if (access(OWN_SUBMOUNT, F_OK) != 0)
+		ctt_skip("%s: %s (a kernel without securityfs)", OWN_SUBMOUNT, strerror(errno));
+	while (umount2(OWN_SUBMOUNT, MNT_DETACH) == 0)
+		continue;
+	cr_assert_eq(errno, EINVAL, "umount %s: %s", OWN_SUBMOUNT, strerror(errno));
+	cr_assert_eq(mount(OWN_SUBMOUNT_SOURCE, OWN_SUBMOUNT, "tmpfs", 0, "size=64k,mode=0755"), 0,
+		     "mount tmpfs on %s: %s", OWN_SUBMOUNT, strerror(errno));
+	e->own_submount = OWN_SUBMOUNT;
+}
+
+/* runc spec --rootless rbinds the host's /sys: the host's mounts below it come along under
+ * ctrun, as under runc, with their own flags (`ro` is the top mount's; config.md's `rro` is
+ * the recursive one); crun 1.8.1 brings none (crun-rbind-submounts). */
+Test(differential, runc_spec_rootless_with_a_host_submount)
+{
+	differential_with("runc-1.1.5-spec-rootless", make_own_submount);
+}
 
 /* The facts of `delete` without --force of a created container under rt. */
 static void delete_created(const struct run_env *e, const struct runtime *rt, struct dt_facts *f)

@@ -8,16 +8,19 @@
  * - CVE-2025-52881: redirect a /proc write of the runtime to another file by mounting over
  *   /proc/<pid>/fd (the exec fifo here; sysctl and oom_score_adj in test_proc_writes.c);
  * - CVE-2025-31133: an image /dev/null that is a file or a symlink, which masking would
- *   bind over the masked paths.
+ *   bind over the masked paths;
+ * - a host mount below an rbind of /sys (securityfs, tracefs) written from inside.
  *
  * Mount-destination symlink races (CVE-2021-30465) are test_hostile.c's swap tests. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -460,4 +463,43 @@ Test(escapes, mask_uses_the_image_null_device)
 	lc_init(&t);
 	image_dev_null(&t, make_null_node);
 	lc_assert_sh_output(&t, NULL_AND_MASKED, BOTH_NULL);
+}
+
+/* A mount of the host's below a tree the config rbinds: runc spec --rootless's /sys, where
+ * a host has securityfs, tracefs or debugfs, in a user namespace whose root is the host's
+ * root (what that config maps when root runs it). Plain ro is the top mount's, as config.md
+ * and runc say (mounts/rro_reaches_the_submounts_and_ro_does_not); with rro, rnosuid, rnodev
+ * and rnoexec every mount below is read-only too, the ones the user namespace locks
+ * included, and a write there reaches nothing of the host's. */
+#define SUBMOUNT "/sys/kernel/security"
+
+Test(escapes, host_mount_below_an_rro_rbind_of_sys_is_not_writable_in_a_user_namespace)
+{
+	if (access(SUBMOUNT, F_OK) != 0)
+		ctt_skip("%s: %s (a kernel without securityfs)", SUBMOUNT, strerror(errno));
+	/* the host's mount there is the test's own, in a mount namespace of its own */
+	cr_assert_eq(unshare(CLONE_NEWNS), 0, "unshare: %s", strerror(errno));
+	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0, "make private: %s",
+		     strerror(errno));
+	while (umount2(SUBMOUNT, MNT_DETACH) == 0)
+		continue;
+	cr_assert_eq(mount("escape-submount", SUBMOUNT, "tmpfs", 0, "size=64k,mode=1777"), 0,
+		     "mount tmpfs on %s: %s", SUBMOUNT, strerror(errno));
+	struct lc t;
+	lc_init(&t);
+	lc_map_root(&t, 0, 65536);
+	lc_namespace_set(&t, "network", NULL);
+	lc_remove_mount(&t, "/sys/fs/cgroup");
+	lc_remove_mount(&t, "/sys");
+	lc_add_mount(&t, "/sys", "bind", "/sys",
+		     "rbind,nosuid,noexec,nodev,ro,rro,rnosuid,rnodev,rnoexec");
+	char *out = lc_sh_output(&t, "grep ' " SUBMOUNT " ' /proc/self/mountinfo | cut -d' ' -f6; "
+				     "echo escaped >" SUBMOUNT "/x 2>/dev/null || echo refused");
+	cr_expect(ctt_matches(out, "^ro,nosuid,nodev,noexec(,[a-z]*)*\nrefused\n$"),
+		  "the host's mount below /sys, and a write into it:\n%s", out);
+	struct stat st;
+	cr_expect(stat(SUBMOUNT "/x", &st) < 0 && errno == ENOENT,
+		  "the container wrote %s/x on the host", SUBMOUNT);
+	free(out);
+	lc_assert_nothing_left(&t);
 }
