@@ -26,6 +26,7 @@
 #include "libct/child/lsm.h"
 #include "libct/child/process.h"
 #include "libct/child/rootfs.h"
+#include "libct/child/stdio_null.h"
 #include "libct/child/terminal.h"
 #include "libct/fs/mountfd.h"
 #include "libct/fs/procfs.h"
@@ -306,6 +307,7 @@ static const struct ct_step *const init_steps[] = {
 	&ct_rootfs_mounts,
 	&ct_init_create_hooks,
 	&ct_rootfs_pivot_root,
+	&ct_stdio_null,
 	&ct_rootfs_sysctls,
 	&ct_rootfs_check_paths,
 	&ct_rootfs_cwd,

@@ -87,12 +87,15 @@ static void own_socket(int *sock, int report)
 }
 
 /* The restore's root bound where criu finds it, in a mount namespace of criu's own: the
- * bind goes with criu, whatever ends it, and never shows in the host's. */
+ * bind goes with criu, whatever ends it, and never shows in the host's. Its mounts are the
+ * host's slaves, not private: criu copies a restored bind mount's propagation from the
+ * mount of its source (MOVE_MOUNT_SET_GROUP), which the kernel refuses from a private one
+ * (a systemd host's shared root). */
 static void bind_root_privately(const struct ct_criu_swrk_opts *o, int *sock, int report)
 {
 	if (!o->bind_source)
 		return;
-	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
 		child_fails(report, STEP_MOUNT_NS);
 	for (size_t i = 0; i < o->n_keep; i++)
 		if (reopen_dir_here(o->keep_fds[i]) < 0)

@@ -60,6 +60,22 @@ Test(process, args_are_passed_verbatim)
 	lc_assert_run_output(&t, "[a b]\n[it's]\n[\"q\"]\n[$HOME]\n[]\n");
 }
 
+/* The init's stdin that is the host's /dev/null (conmon gives a detached container's so) is
+ * the container's own /dev/null after the set-up, read-only as it was: CRIU dumps an fd by
+ * its mount, and the host's /dev is no mount of the container's. */
+Test(process, host_null_stdin_becomes_the_containers)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_assert_sh_output(
+		&t,
+		"dev=$(awk '$5 == \"/dev\" {print $1}' /proc/self/mountinfo); "
+		"fd0=$(sed -n 's/^mnt_id:[[:space:]]*//p' /proc/$$/fdinfo/0); "
+		"[ -n \"$dev\" ] && [ \"$fd0\" = \"$dev\" ] && echo stdin-on-dev; "
+		"echo mode $(( $(sed -n 's/^flags:[[:space:]]*//p' /proc/$$/fdinfo/0) & 3 ))",
+		"stdin-on-dev\nmode 0\n");
+}
+
 /* process.env and nothing of ctrun's own environment (make sets CTRUN for the tests). */
 Test(process, env_is_process_env)
 {

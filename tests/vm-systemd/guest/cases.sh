@@ -5,7 +5,8 @@
 
 CASES="run default_slice bad_path create_start exec limits update pause_resume kill
 delete_force nested_slice twin_names existing_unit failed_unit killed_create oom_group
-oom_group_update delete_race rootless containerd shim_config podman podman_config"
+oom_group_update delete_race rootless containerd shim_config podman podman_config criu_restore
+criu_leave_running podman_checkpoint"
 
 SLEEP='["sleep", "1000"]'
 
@@ -185,6 +186,15 @@ case_kill() {
 	wait_until "unit removed" unit_gone "ctrt-$id.scope"
 }
 
+# expect_gone ID PID WHEN: container ID of system.slice is gone, WHEN: not in state, its
+# init PID ended, its unit and the unit's cgroup removed.
+expect_gone() {
+	rt state "$1" >/dev/null 2>&1 && fail "$1 still known to state $3"
+	wait_until "init $2 gone $3" pid_gone "$2"
+	wait_until "ctrt-$1.scope removed $3" unit_gone "ctrt-$1.scope"
+	[ ! -e "$CG/system.slice/ctrt-$1.scope" ] || fail "cgroup of ctrt-$1.scope left $3"
+}
+
 # delete --force of a running container stops its unit.
 case_delete_force() {
 	local id=$RT_NAME-df b pid
@@ -192,10 +202,7 @@ case_delete_force() {
 	create_started "$id" "$b" || return
 	pid=$(pid_of "$id")
 	run_rc "delete --force" 0 sd delete --force "$id"
-	rt state "$id" >/dev/null 2>&1 && fail "$id still known to state"
-	wait_until "unit removed" unit_gone "ctrt-$id.scope"
-	wait_until "init $pid gone" pid_gone "$pid"
-	[ ! -e "$CG/system.slice/ctrt-$id.scope" ] || fail "cgroup of ctrt-$id.scope left"
+	expect_gone "$id" "$pid" "after delete --force"
 }
 
 # A slice name with dashes nests: ctrtxR-a-b.slice is under ctrtxR-a.slice under ctrtxR.slice.
@@ -433,4 +440,179 @@ case_podman() {
 	expect_eq "unit's Slice" "$(unit_prop "libpod-$cid.scope" Slice)" machine.slice
 	run_rc "podman rm -f" 0 $p rm -f "$cid"
 	wait_until "unit removed" unit_gone "libpod-$cid.scope"
+}
+
+# Checkpoint and restore (CRIU) of containers in systemd's units. The counter counts in LOG
+# (1, 2, 3... one a line, unbroken while it is the same process), which the case reads.
+counter_sh() { # LOG
+	echo "i=0; while :; do i=\$((i + 1)); echo \$i >>$1; sleep 0.1; done"
+}
+count_of() { # LOG: the count so far (0 before the first)
+	local l
+	l=$(tail -n 1 "$1" 2>/dev/null)
+	echo "${l:-0}"
+}
+count_above() { # LOG N
+	[ "$(count_of "$1")" -gt "$2" ]
+}
+expect_unbroken() { # LOG: 1..N, no gap, no second start
+	awk 'NR != $1 { bad = 1 } END { exit (bad || NR < 2) }' "$1" ||
+		fail "the count in $1 broke: $(tr '\n' ' ' <"$1" | tail -c 200)"
+}
+
+# criu in this guest: `criu check` passing (the packages bring it).
+need_criu() {
+	command -v criu >/dev/null || { fail "no criu in the guest" && return 1; }
+	criu check >"$CASE_DIR/criu-check" 2>&1 ||
+		{ fail "criu check: $(tr '\n' ' ' <"$CASE_DIR/criu-check")" && return 1; }
+}
+
+# criu_log NAME: the end of criu's log NAME in the case's image, into the case's log.
+criu_log() {
+	note "the end of $CASE_DIR/img/$1:"
+	tail -n 15 "$CASE_DIR/img/$1" 2>&1 | sed 's/^/  /' >>"$CASE_DIR/log"
+}
+
+# piped WHAT WANT_RC CMD...: run_rc with CMD's stdio on pipes, as conmon and containerd's
+# shim give it (criu gives a restored init pipes again, not the host's files its mount
+# namespace cannot see); the pipes stay open behind CMD, as its caller's would.
+piped() {
+	local what=$1 want=$2 rc
+	shift 2
+	rm -f "$CASE_DIR/piped.rc"
+	(true | { "$@" 2>&1; echo $? >"$CASE_DIR/piped.rc"; } | cat >"$CASE_DIR/piped.out") \
+		>/dev/null 2>&1 &
+	wait_until "$what returned" test -s "$CASE_DIR/piped.rc" || return 1
+	rc=$(cat "$CASE_DIR/piped.rc")
+	{
+		echo "\$ $* -> $rc (stdio on pipes)"
+		sed 's/^/  out: /' "$CASE_DIR/piped.out"
+	} >>"$CASE_DIR/log"
+	[ "$rc" = "$want" ] || { fail "$what: exit $rc, want $want" && return 1; }
+}
+
+# timed VAR CMD...: CMD, its wall time in ms in VAR (a figure printed, never judged).
+timed() {
+	local var=$1 start rc=0
+	shift
+	start=$(date +%s%N)
+	"$@" || rc=$?
+	printf -v "$var" %d $((($(date +%s%N) - start) / 1000000))
+	return $rc
+}
+
+CRIU_LIMITS='.linux.resources = {"memory": {"limit": 67108864}, "pids": {"limit": 100}}'
+# counter_bundle ID: the counter in unit ctrt-ID.scope with CRIU_LIMITS and a cgroup
+# namespace, counting in $CASE_DIR/data/log (the case's data directory bound at /tmp).
+counter_bundle() {
+	mkdir -p "$CASE_DIR/data"
+	bundle b "system.slice:ctrt:$1" "$(jq -cn --arg sh "$(counter_sh /tmp/log)" '["sh", "-c", $sh]')" \
+		"$WITH_CGROUPNS | $CRIU_LIMITS |
+		.mounts += [{\"destination\": \"/tmp\", \"type\": \"bind\", \"source\": \"$CASE_DIR/data\",
+		\"options\": [\"rbind\", \"rw\"]}]"
+}
+
+# The unit of a container restored in it: active, the init in its cgroup, the config's limits
+# on the unit and in the files the init sees.
+expect_unit_holds() { # ID UNIT PID
+	expect_eq "ActiveState" "$(unit_prop "$2" ActiveState)" active
+	expect_eq "ControlGroup" "$(unit_prop "$2" ControlGroup)" "/system.slice/$2"
+	expect_eq "init's cgroup" "$(cgroup_of_pid "$3")" "/system.slice/$2"
+	grep -qx "$3" "$CG/system.slice/$2/cgroup.procs" || fail "init $3 not in $2's cgroup.procs"
+	expect_eq "MemoryMax" "$(unit_prop "$2" MemoryMax)" 67108864
+	expect_eq "TasksMax" "$(unit_prop "$2" TasksMax)" 100
+	expect_eq "memory.max inside" "$(inside "$1" cat /sys/fs/cgroup/memory.max)" 67108864
+	expect_eq "pids.max inside" "$(inside "$1" cat /sys/fs/cgroup/pids.max)" 100
+	expect_eq "cgroup inside" "$(inside "$1" cat /proc/self/cgroup)" "0::/"
+	expect_match "pid 1 inside" "$(inside "$1" cat /proc/1/cmdline | tr '\0' ' ')" "while :"
+}
+
+# checkpoint ends the container and its unit; restore --detach makes the unit again, with the
+# restored init in it counting on from where it was; delete --force leaves nothing.
+case_criu_restore() {
+	need_criu || return
+	local id=$RT_NAME-cr unit b log=$CASE_DIR/data/log pid pid2 at ms_dump ms_restore
+	unit=ctrt-$id.scope
+	b=$(counter_bundle "$id")
+	piped "run -d" 0 sd run -d --bundle "$b" "$id" || return
+	wait_until "counting" count_above "$log" 3 || return
+	pid=$(pid_of "$id")
+	timed ms_dump run_rc "checkpoint" 0 sd checkpoint --image-path "$CASE_DIR/img" "$id" ||
+		{ criu_log dump.log && return; }
+	expect_gone "$id" "$pid" "after checkpoint"
+	systemctl status "$unit" >/dev/null 2>&1 && fail "systemctl status $unit succeeds after checkpoint"
+	at=$(count_of "$log")
+	timed ms_restore piped "restore --detach" 0 \
+		sd restore --detach --image-path "$CASE_DIR/img" --bundle "$b" "$id" ||
+		{ criu_log restore.log && return; }
+	echo "@sd criu $RT_NAME criu_restore checkpoint ${ms_dump}ms restore ${ms_restore}ms"
+	expect_eq "status after restore" "$(status_of "$id")" running
+	pid2=$(pid_of "$id")
+	expect_ne "pid after restore (the dumped one)" "$pid2" "$pid"
+	wait_until "counting on after $at" count_above "$log" $((at + 2))
+	expect_unbroken "$log"
+	expect_unit_holds "$id" "$unit" "$pid2"
+	run_rc "delete --force" 0 sd delete --force "$id"
+	expect_gone "$id" "$pid2" "after delete --force"
+}
+
+# checkpoint --leave-running: the container, its init and its unit go on, not frozen.
+case_criu_leave_running() {
+	need_criu || return
+	local id=$RT_NAME-clr unit b log=$CASE_DIR/data/log pid at
+	unit=ctrt-$id.scope
+	b=$(counter_bundle "$id")
+	piped "run -d" 0 sd run -d --bundle "$b" "$id" || return
+	wait_until "counting" count_above "$log" 3 || return
+	pid=$(pid_of "$id")
+	run_rc "checkpoint --leave-running" 0 \
+		sd checkpoint --leave-running --image-path "$CASE_DIR/img" "$id" || return
+	[ -s "$CASE_DIR/img/inventory.img" ] || fail "no inventory.img in the image"
+	expect_eq "status" "$(status_of "$id")" running
+	expect_eq "pid" "$(pid_of "$id")" "$pid"
+	expect_unit_holds "$id" "$unit" "$pid"
+	frozen_is "system.slice/$unit" 0 || fail "$unit's cgroup left frozen"
+	at=$(count_of "$log")
+	wait_until "counting on after $at" count_above "$log" $((at + 2))
+	expect_unbroken "$log"
+	run_rc "delete --force" 0 sd delete --force "$id"
+	wait_until "$unit removed" unit_gone "$unit"
+}
+
+# Podman (systemd cgroup manager, $RT its runtime): container checkpoint and restore of a
+# counter in PODMAN's container CID; its unit goes with it and comes back.
+podman_checkpoint_restore() { # CID
+	local cid=$1 log=$CASE_DIR/rootfs/log pid pid2 at
+	wait_until "counting" count_above "$log" 3 || return
+	pid=$($PODMAN inspect -f '{{.State.Pid}}' "$cid")
+	run_rc "podman container checkpoint" 0 $PODMAN container checkpoint "$cid" || return
+	expect_eq "checkpointed" "$($PODMAN inspect -f '{{.State.Checkpointed}}' "$cid")" true
+	wait_until "init $pid gone" pid_gone "$pid"
+	wait_until "unit removed" unit_gone "libpod-$cid.scope"
+	at=$(count_of "$log")
+	run_rc "podman container restore" 0 $PODMAN container restore "$cid" || return
+	expect_eq "running" "$($PODMAN inspect -f '{{.State.Running}}' "$cid")" true
+	pid2=$($PODMAN inspect -f '{{.State.Pid}}' "$cid")
+	expect_ne "pid after restore (the dumped one)" "$pid2" "$pid"
+	expect_match "restored init's cgroup" "$(cgroup_of_pid "$pid2")" \
+		"^/machine.slice/libpod-$cid\.scope(/container)?\$"
+	expect_eq "unit active" "$(unit_prop "libpod-$cid.scope" ActiveState)" active
+	wait_until "counting on after $at" count_above "$log" $((at + 2))
+	expect_unbroken "$log"
+}
+case_podman_checkpoint() {
+	command -v podman >/dev/null || {
+		skip_case "no podman"
+		return
+	}
+	need_criu || return
+	PODMAN="podman --runtime $RT --cgroup-manager systemd --storage-driver vfs"
+	local cid
+	cp -a "$ROOTFS" "$CASE_DIR/rootfs"
+	run_rc "podman run -d" 0 $PODMAN run -d --network none --rootfs "$CASE_DIR/rootfs" \
+		sh -c "$(counter_sh /log)" || return
+	cid=$(out)
+	podman_checkpoint_restore "$cid"
+	run_rc "podman rm -f" 0 $PODMAN rm -f "$cid"
+	wait_until "unit removed after rm" unit_gone "libpod-$cid.scope"
 }

@@ -12,7 +12,7 @@ SUITE_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$SUITE_DIR/bench.sh"
 
 echo "@sd boot $(cut -d' ' -f1 /proc/uptime)s $(systemd-analyze time 2>/dev/null | head -n1)"
-echo "@sd versions kernel $(uname -r), $(systemctl --version | head -n1), runc $(runc --version | sed -n 's/^runc version //p')"
+echo "@sd versions kernel $(uname -r), $(systemctl --version | head -n1), runc $(runc --version | sed -n 's/^runc version //p'), criu $(criu --version 2>/dev/null | sed -n 's/^Version: //p')"
 echo "@sd cgroup $(stat -f -c %T /sys/fs/cgroup)"
 
 # The busybox root the bundles share, the runtime's default configs, the rootless user.
