@@ -24,15 +24,15 @@ static int container_null(int rootfd, struct stat *st)
 	return steal_fd(&fd);
 }
 
-/* fd opened again from null (O_PATH) with fd's access mode; 0 when it is left as it was. */
+/* fd opened again from null (O_PATH) with fd's access mode; 0 when it is left as it was.
+ * Even an fd that is the same inode already is: in a user namespace the container's /dev/null
+ * is the host's node bound, and CRIU needs the fd on that bind, not on the host's /dev. */
 static int reopen_as(int fd, int null, const struct stat *null_st, struct ct_error *err)
 {
 	struct stat st;
 	int flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fstat(fd, &st) < 0 || !is_null_device(&st))
 		return 0; /* closed, or no null device */
-	if (st.st_dev == null_st->st_dev && st.st_ino == null_st->st_ino)
-		return 0; /* the container's already */
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", null);
 	_cleanup_close_ int mine = open(path, (flags & O_ACCMODE) | O_CLOEXEC);

@@ -62,18 +62,30 @@ Test(process, args_are_passed_verbatim)
 
 /* The init's stdin that is the host's /dev/null (conmon gives a detached container's so) is
  * the container's own /dev/null after the set-up, read-only as it was: CRIU dumps an fd by
- * its mount, and the host's /dev is no mount of the container's. */
+ * its mount, and the host's /dev is no mount of the container's. The mount is /dev/null's
+ * own where that is a bind (a user namespace's), else /dev's. */
+#define STDIN_ON_CONTAINER_NULL                                             \
+	"dev=$(awk '$5 == \"/dev/null\" {n = $1} $5 == \"/dev\" {d = $1} "  \
+	"END {print n ? n : d}' /proc/self/mountinfo); "                    \
+	"fd0=$(sed -n 's/^mnt_id:[[:space:]]*//p' /proc/$$/fdinfo/0); "     \
+	"[ -n \"$dev\" ] && [ \"$fd0\" = \"$dev\" ] && echo stdin-on-dev; " \
+	"echo mode $(( $(sed -n 's/^flags:[[:space:]]*//p' /proc/$$/fdinfo/0) & 3 ))"
+
 Test(process, host_null_stdin_becomes_the_containers)
 {
 	struct lc t;
 	lc_init(&t);
-	lc_assert_sh_output(
-		&t,
-		"dev=$(awk '$5 == \"/dev\" {print $1}' /proc/self/mountinfo); "
-		"fd0=$(sed -n 's/^mnt_id:[[:space:]]*//p' /proc/$$/fdinfo/0); "
-		"[ -n \"$dev\" ] && [ \"$fd0\" = \"$dev\" ] && echo stdin-on-dev; "
-		"echo mode $(( $(sed -n 's/^flags:[[:space:]]*//p' /proc/$$/fdinfo/0) & 3 ))",
-		"stdin-on-dev\nmode 0\n");
+	lc_assert_sh_output(&t, STDIN_ON_CONTAINER_NULL, "stdin-on-dev\nmode 0\n");
+}
+
+/* In a user namespace /dev/null is the host's node bound, the same inode as the stdin: the
+ * stdin still moves to the bind, the mount CRIU can find. */
+Test(process, host_null_stdin_becomes_the_containers_in_a_user_namespace)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_map_root(&t, 0, 65536);
+	lc_assert_sh_output(&t, STDIN_ON_CONTAINER_NULL, "stdin-on-dev\nmode 0\n");
 }
 
 /* process.env and nothing of ctrun's own environment (make sets CTRUN for the tests). */
