@@ -2,8 +2,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -24,22 +26,38 @@ static int container_null(int rootfd, struct stat *st)
 	return steal_fd(&fd);
 }
 
-/* fd opened again from null (O_PATH) with fd's access mode; 0 when it is left as it was.
- * Even an fd that is the same inode already is: in a user namespace the container's /dev/null
- * is the host's node bound, and CRIU needs the fd on that bind, not on the host's /dev. */
+/* null opened again with flags through /proc's magic link, or -1. The link is read in a
+ * directory that is procfs, and the open neither waits nor takes a terminal: a root without a
+ * /proc mount has the image's files there, a fifo or a device among them. */
+static int open_again(int null, const struct stat *null_st, int flags)
+{
+	_cleanup_close_ int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct statfs sfs;
+	if (dir < 0 || fstatfs(dir, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+		return -1;
+	char name[16];
+	snprintf(name, sizeof(name), "%d", null);
+	_cleanup_close_ int fd =
+		openat(dir, name, (flags & O_ACCMODE) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_ino != null_st->st_ino ||
+	    st.st_dev != null_st->st_dev || fcntl(fd, F_SETFL, flags) < 0)
+		return -1;
+	return steal_fd(&fd);
+}
+
+/* fd, when it is a null device, replaced by null opened again with fd's flags. Even one that
+ * is the same inode already is: in a user namespace the container's /dev/null is the host's
+ * node bound, and CRIU needs the fd on that bind, not on the host's /dev. */
 static int reopen_as(int fd, int null, const struct stat *null_st, struct ct_error *err)
 {
 	struct stat st;
 	int flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fstat(fd, &st) < 0 || !is_null_device(&st))
 		return 0; /* closed, or no null device */
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", null);
-	_cleanup_close_ int mine = open(path, (flags & O_ACCMODE) | O_CLOEXEC);
-	struct stat mine_st;
-	if (mine < 0 || fstat(mine, &mine_st) < 0 || mine_st.st_ino != null_st->st_ino ||
-	    mine_st.st_dev != null_st->st_dev)
-		return 0; /* no /proc of the container's to open it through */
+	_cleanup_close_ int mine = open_again(null, null_st, flags);
+	if (mine < 0)
+		return 0; /* no procfs of the container's to open it through */
 	if (dup2(mine, fd) < 0)
 		return ct_error_sys(err, errno, "stdio fd %d onto the container's /dev/null", fd);
 	return 0;

@@ -8,7 +8,7 @@
 
 /* After pivot_root: fds 0-2 that are the null device (char 1:3), opened again with their
  * access mode from the root's /dev/null. A root whose /dev/null is missing or no null device
- * (or no /proc to open it through) keeps the fds as they are. */
+ * (or no procfs at /proc to open it through) keeps the fds as they are. */
 extern const struct ct_step ct_stdio_null;
 
 #endif
