@@ -13,6 +13,7 @@
  * Terminal configs talk to tests/helpers/console_receiver, as conmon and the shim would. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -710,6 +711,7 @@ static void add_probe_facts(struct dt_facts *f, const char *name, const char *rt
 
 struct named_path {
 	const char *path;
+	bool mount; /* a mount's destination (not a masked or read-only path) */
 	bool rbind; /* the destination of an rbind */
 };
 
@@ -731,7 +733,7 @@ static size_t named_paths(yajl_val config, const char *own, struct named_path *o
 		const char *dest = ctt_json_get_string(m, ".destination");
 		cr_assert_lt(n, MAX_NAMED);
 		if (dest)
-			out[n++] = (struct named_path){dest,
+			out[n++] = (struct named_path){dest, true,
 						       ctt_json_array_has(m, ".options", "rbind")};
 	}
 	static const char *const lists[] = {".linux.maskedPaths", ".linux.readonlyPaths"};
@@ -739,25 +741,31 @@ static size_t named_paths(yajl_val config, const char *own, struct named_path *o
 		yajl_val a = ctt_json_get(config, lists[l]);
 		for (size_t i = 0; a && YAJL_IS_ARRAY(a) && i < a->u.array.len; i++) {
 			cr_assert_lt(n, MAX_NAMED);
-			out[n++] =
-				(struct named_path){YAJL_GET_STRING(a->u.array.values[i]), false};
+			out[n++] = (struct named_path){YAJL_GET_STRING(a->u.array.values[i]), false,
+						       false};
 		}
 	}
 	if (own)
-		out[n++] = (struct named_path){own, false};
+		out[n++] = (struct named_path){own, false, false};
 	return n;
 }
 
-/* Whether dest is a mount the host had below an rbind's source: the deepest named path
- * at or above it is an rbind's destination, and not dest itself. */
+/* Whether dest is a mount the host had below an rbind's source: no named path is dest, and
+ * the deepest mount destination above it is an rbind's. A masked or read-only path between
+ * them changes nothing: the host's mounts below it (efivarfs below a masked /sys/firmware)
+ * are still the host's. */
 static bool host_submount(const char *dest, const struct named_path *named, size_t n)
 {
 	const struct named_path *deepest = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (named[i].path && at_or_below(dest, named[i].path) &&
-		    (!deepest || strlen(named[i].path) > strlen(deepest->path)))
+	for (size_t i = 0; i < n; i++) {
+		if (!named[i].path || !at_or_below(dest, named[i].path))
+			continue;
+		if (strcmp(named[i].path, dest) == 0)
+			return false;
+		if (named[i].mount && (!deepest || strlen(named[i].path) > strlen(deepest->path)))
 			deepest = &named[i];
-	return deepest && deepest->rbind && strcmp(deepest->path, dest) != 0;
+	}
+	return deepest && deepest->rbind;
 }
 
 /* The probe's mount.DEST[#N] facts of the host's mounts below an rbind of the bundle's
@@ -1349,6 +1357,34 @@ static void make_own_submount(struct run_env *e)
 Test(differential, runc_spec_rootless_with_a_host_submount)
 {
 	differential_with("runc-1.1.5-spec-rootless", make_own_submount);
+}
+
+/* A mount of the host's below a masked path under the rbind (efivarfs at
+ * /sys/firmware/efi/efivars on an EFI host), made over the first directory of /sys/firmware
+ * in the test's own mount namespace: the host's, left out like any other below the rbind. */
+#define FIRMWARE "/sys/firmware"
+
+static void make_masked_submount(struct run_env *e)
+{
+	(void)e;
+	DIR *d = opendir(FIRMWARE);
+	if (!d)
+		ctt_skip("%s: %s", FIRMWARE, strerror(errno));
+	char *sub = NULL;
+	for (struct dirent *de; !sub && (de = readdir(d));)
+		if (de->d_type == DT_DIR && de->d_name[0] != '.')
+			sub = ctt_path(FIRMWARE, de->d_name);
+	closedir(d);
+	if (!sub)
+		ctt_skip("%s has no directory to mount on", FIRMWARE);
+	cr_assert_eq(mount("diff-masked-sub", sub, "tmpfs", 0, "size=64k,mode=0755"), 0,
+		     "mount tmpfs on %s: %s", sub, strerror(errno));
+	free(sub);
+}
+
+Test(differential, runc_spec_rootless_with_a_host_mount_below_a_masked_path)
+{
+	differential_with("runc-1.1.5-spec-rootless", make_masked_submount);
 }
 
 /* The facts of `delete` without --force of a created container under rt. */
