@@ -23,14 +23,16 @@ static bool kept(int fd, const int *keep_fds, size_t n)
 }
 
 /* criu says all in its log and its response: its stdio (unless kept) is /dev/null, so that
- * nothing it prints mixes with ctrun's one error line. */
+ * nothing it prints mixes with ctrun's one error line. A stdio fd ctrun was started without
+ * is where null itself lands: dup2 onto itself would leave it close-on-exec, closed in criu. */
 static int quiet_stdio(const int *keep_fds, size_t n)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null < 0)
 		return -1;
 	for (int fd = 0; fd <= 2; fd++)
-		if (!kept(fd, keep_fds, n) && dup2(null, fd) < 0)
+		if (!kept(fd, keep_fds, n) &&
+		    (fd == null ? fcntl(fd, F_SETFD, 0) : dup2(null, fd)) < 0)
 			return -1;
 	return 0;
 }
@@ -106,7 +108,7 @@ static void bind_root_privately(const struct ct_criu_swrk_opts *o, int *sock, in
 }
 
 void ct_criu_child_exec(const char *criu, int sock, int go, int report,
-			 const struct ct_criu_swrk_opts *o)
+			const struct ct_criu_swrk_opts *o)
 {
 	char byte, fdarg[16];
 	if (read(go, &byte, 1) != 0)

@@ -48,7 +48,8 @@ static char *criu_file(const char *name, const char *text)
 	return path;
 }
 
-static void assert_start_fails_with(const struct ct_criu_swrk_opts *o, int errnum, const char *needle)
+static void assert_start_fails_with(const struct ct_criu_swrk_opts *o, int errnum,
+				    const char *needle)
 {
 	struct ct_criu_swrk w;
 	struct ct_error err = {0};
@@ -62,7 +63,8 @@ Test(criu_swrk, a_criu_that_cannot_be_executed_is_named)
 {
 	make_dir();
 	criu_file("criu", ""); /* executable, no format the kernel knows */
-	assert_start_fails_with(&(struct ct_criu_swrk_opts){0}, ENOEXEC, "criu: exec \"/tmp/criu-swrk-");
+	assert_start_fails_with(&(struct ct_criu_swrk_opts){0}, ENOEXEC,
+				"criu: exec \"/tmp/criu-swrk-");
 }
 
 Test(criu_swrk, a_root_that_cannot_be_bound_fails_before_criu_runs)
@@ -113,4 +115,31 @@ Test(criu_swrk, the_bound_root_is_criu_s_alone)
 		cr_expect_null(strstr(line, needle), "bound in the caller's namespace: %s", line);
 	fclose(m);
 	rmdir(target);
+}
+
+/* criu's stdio is /dev/null even where ctrun was started with it closed. */
+Test(criu_swrk, criu_s_stdio_is_open_when_the_caller_s_is_closed)
+{
+	make_dir();
+	char seen[sizeof(dir) + 16], script[512];
+	snprintf(seen, sizeof(seen), "%s/seen", dir);
+	/* $(...) is expanded before the redirection: fds of criu's own */
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\nr() { readlink /proc/$$/fd/$1; }\n"
+		 "printf '%%s\\n' \"$(r 0)\" \"$(r 1)\" \"$(r 2)\" >%s\n",
+		 seen);
+	criu_file("criu", script);
+	cr_assert_eq(close(0), 0);
+	struct ct_criu_swrk w;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_criu_swrk_start(&(struct ct_criu_swrk_opts){0}, &w, &err), 0, "%s",
+		     err.msg);
+	ct_criu_swrk_end(&w);
+	FILE *f = fopen(seen, "r");
+	cr_assert_not_null(f, "criu did not run");
+	char text[256] = "";
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	cr_expect_str_eq(text, "/dev/null\n/dev/null\n/dev/null\n", "criu's stdio");
 }
