@@ -11,8 +11,8 @@ is shared and noisy: the ratios mean more than the milliseconds. Not a test: no 
 
 BENCH_ITER (default 20) sets the iterations per row; BENCH_SEQ_ROUNDS (default 3) how many
 times the 100 sequential runs are repeated; BENCH_PARALLEL_ROUNDS (default BENCH_ITER / 5, at
-least 3) how many bursts of 20 parallel runs each runtime gets. BENCH_EXTRA adds runtimes to every row, for an A/B
-in one run: "name=command [flags]", several separated by ";", e.g.
+least 3) how many bursts of 20 parallel runs each runtime gets. BENCH_EXTRA adds runtimes to
+every row, for an A/B in one run: "name=command [flags]", several separated by ";", e.g.
 BENCH_EXTRA="nocheck=build/ctrun --no-verify-mounts;old=/tmp/ctrun-old".
 """
 import json
