@@ -26,15 +26,35 @@ static int container_null(int rootfd, struct stat *st)
 	return steal_fd(&fd);
 }
 
-/* null opened again with flags through /proc's magic link, or -1. The link is read in a
- * directory that is procfs, and the open neither waits nor takes a terminal: a root without a
- * /proc mount has the image's files there, a fifo or a device among them. */
-static int open_again(int null, const struct stat *null_st, int flags)
+/* Which of fds 0-2 are a null device (bit fd set), with each one's status flags: a
+ * container whose stdio is pipes or a terminal costs this step three fstat()s. */
+static unsigned null_stdio(int flags[3])
+{
+	unsigned which = 0;
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		flags[fd] = fcntl(fd, F_GETFL);
+		if (flags[fd] >= 0 && fstat(fd, &st) == 0 && is_null_device(&st))
+			which |= 1U << fd;
+	}
+	return which;
+}
+
+/* /proc/self/fd when it is procfs, else -1: a root without a /proc mount has the image's
+ * files there, a fifo or a device among them. */
+static int proc_fd_dir(void)
 {
 	_cleanup_close_ int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct statfs sfs;
 	if (dir < 0 || fstatfs(dir, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
 		return -1;
+	return steal_fd(&dir);
+}
+
+/* null opened again with flags through its magic link in dir, or -1. The open neither waits
+ * nor takes a terminal; the flags are set after the object is known to be null. */
+static int open_again(int dir, int null, const struct stat *null_st, int flags)
+{
 	char name[16];
 	snprintf(name, sizeof(name), "%d", null);
 	_cleanup_close_ int fd =
@@ -46,32 +66,29 @@ static int open_again(int null, const struct stat *null_st, int flags)
 	return steal_fd(&fd);
 }
 
-/* fd, when it is a null device, replaced by null opened again with fd's flags. Even one that
- * is the same inode already is: in a user namespace the container's /dev/null is the host's
- * node bound, and CRIU needs the fd on that bind, not on the host's /dev. */
-static int reopen_as(int fd, int null, const struct stat *null_st, struct ct_error *err)
-{
-	struct stat st;
-	int flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fstat(fd, &st) < 0 || !is_null_device(&st))
-		return 0; /* closed, or no null device */
-	_cleanup_close_ int mine = open_again(null, null_st, flags);
-	if (mine < 0)
-		return 0; /* no procfs of the container's to open it through */
-	if (dup2(mine, fd) < 0)
-		return ct_error_sys(err, errno, "stdio fd %d onto the container's /dev/null", fd);
-	return 0;
-}
-
+/* Every stdio fd that is a null device is replaced by the container's /dev/null opened again
+ * with its flags. Even one that is the same inode already is: in a user namespace the
+ * container's /dev/null is the host's node bound, and CRIU needs the fd on that bind, not on
+ * the host's /dev. Without a procfs or a null device of the container's, stdio stays. */
 static int stdio_null_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	int flags[3];
+	unsigned which = null_stdio(flags);
+	if (!which)
+		return 0;
 	struct stat null_st;
 	_cleanup_close_ int null = container_null(ctx->rootfd, &null_st);
-	if (null < 0)
+	_cleanup_close_ int dir = null < 0 ? -1 : proc_fd_dir();
+	if (dir < 0)
 		return 0;
-	for (int fd = 0; fd <= 2; fd++)
-		if (reopen_as(fd, null, &null_st, err) < 0)
-			return -1;
+	for (int fd = 0; fd <= 2; fd++) {
+		if (!(which & (1U << fd)))
+			continue;
+		_cleanup_close_ int mine = open_again(dir, null, &null_st, flags[fd]);
+		if (mine >= 0 && dup2(mine, fd) < 0)
+			return ct_error_sys(err, errno,
+					    "stdio fd %d onto the container's /dev/null", fd);
+	}
 	return 0;
 }
 
