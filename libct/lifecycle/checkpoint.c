@@ -60,7 +60,7 @@ static int build_opts(struct dump *d, struct ct_error *err)
 	o->log_file = d->a->pre_dump ? "pre-dump.log" : "dump.log";
 	o->orphan_pts_master = d->config->process.terminal;
 	o->track_mem = d->a->pre_dump || d->a->parent_path;
-	ct_criu_log_of(d->a, o, o->log_file, &d->log);
+	ct_criu_log_of(d->a, o, &d->log);
 	return 0;
 }
 

@@ -159,11 +159,11 @@ const char *ct_criu_config_file(const oci_string_map *annotations)
 	return access(CT_CRIU_DEFAULT_CONFIG, F_OK) == 0 ? CT_CRIU_DEFAULT_CONFIG : NULL;
 }
 
-void ct_criu_log_of(const struct ct_criu_args *a, const struct ct_criu_opts *o, const char *name,
+void ct_criu_log_of(const struct ct_criu_args *a, const struct ct_criu_opts *o,
 		    struct ct_criu_log *log)
 {
 	const char *work_dir = a->work_path ? a->work_path : a->image_path;
-	ct_criu_log_locate(log, o->config_file, work_dir, name);
+	ct_criu_log_locate(log, o->config_file, work_dir, o->log_file);
 }
 
 static bool is_bind(const struct oci_mount *m)

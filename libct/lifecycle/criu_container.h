@@ -52,9 +52,9 @@ int ct_criu_opts_from_args(const struct ct_criu_args *a, struct ct_criu_opts *o,
 #define CT_CRIU_DEFAULT_CONFIG	  "/etc/criu/runc.conf"
 const char *ct_criu_config_file(const oci_string_map *annotations);
 
-/* Where criu puts the log it is asked to write as name, o->config_file read: in the work
+/* Where criu puts the log o asks for (o->log_file), o->config_file read: in the work
  * directory (--work-path, else --image-path) unless that config moves it. */
-void ct_criu_log_of(const struct ct_criu_args *a, const struct ct_criu_opts *o, const char *name,
+void ct_criu_log_of(const struct ct_criu_args *a, const struct ct_criu_opts *o,
 		    struct ct_criu_log *log);
 
 /* The binds from outside, external mounts keyed by their destination: for a dump the value

@@ -167,7 +167,7 @@ static int build_opts(struct restore *r, const struct ct_spawn_opts *so, struct 
 	o->root = r->root;
 	o->config_file = ct_criu_config_file(&so->config->annotations);
 	o->log_file = "restore.log";
-	ct_criu_log_of(r->a, o, o->log_file, &r->log);
+	ct_criu_log_of(r->a, o, &r->log);
 	o->rst_sibling = true; /* the init is ours, as a spawned one is */
 	o->orphan_pts_master = so->config->process.terminal;
 	return 0;

@@ -1299,7 +1299,7 @@ static bool in_path(const char *name)
 
 /* name under ctrun, runc and crun; prepare (or NULL) makes what the test adds to the
  * host, in the test's own mount namespace, before any runtime runs. */
-static void differential_with(const char *name, void (*prepare)(struct run_env *))
+static void assert_runtimes_agree_with(const char *name, void (*prepare)(struct run_env *))
 {
 	if (!in_path("runc"))
 		ctt_skip("%s: no runc in PATH (make deps installs Debian's runc)", name);
@@ -1325,15 +1325,15 @@ static void differential_with(const char *name, void (*prepare)(struct run_env *
 	hn_assert_untouched(&e.null, name);
 }
 
-static void differential(const char *name)
+static void assert_runtimes_agree(const char *name)
 {
-	differential_with(name, NULL);
+	assert_runtimes_agree_with(name, NULL);
 }
 
-#define AS_TEST(ident, name, kind, base) \
-	Test(differential, ident)        \
-	{                                \
-		differential(name);      \
+#define AS_TEST(ident, name, kind, base)     \
+	Test(differential, ident)            \
+	{                                    \
+		assert_runtimes_agree(name); \
 	}
 INPUTS(AS_TEST)
 
@@ -1356,7 +1356,7 @@ static void make_own_submount(struct run_env *e)
  * the recursive one); crun 1.8.1 brings none (crun-rbind-submounts). */
 Test(differential, runc_spec_rootless_with_a_host_submount)
 {
-	differential_with("runc-1.1.5-spec-rootless", make_own_submount);
+	assert_runtimes_agree_with("runc-1.1.5-spec-rootless", make_own_submount);
 }
 
 /* A mount of the host's below a masked path under the rbind (efivarfs at
@@ -1384,7 +1384,7 @@ static void make_masked_submount(struct run_env *e)
 
 Test(differential, runc_spec_rootless_with_a_host_mount_below_a_masked_path)
 {
-	differential_with("runc-1.1.5-spec-rootless", make_masked_submount);
+	assert_runtimes_agree_with("runc-1.1.5-spec-rootless", make_masked_submount);
 }
 
 /* The facts of `delete` without --force of a created container under rt. */
