@@ -124,8 +124,9 @@ struct ct_cgroup_ops;
 struct ct_cgroup_systemd {
 	struct ct_systemd_unit unit;
 	bool user_bus; /* rootless: the caller's own systemd */
-	/* the unit may be the container's: this process started it, or state.json records it
-	 * (destroy stops only such a unit, never one whose start failed: it is another's) */
+	/* the unit may be the container's: systemd took this process's start of it (even if
+	 * its job then failed), or state.json records it (destroy stops only such a unit,
+	 * never one whose start was refused because the name was taken: it is another's) */
 	bool ours;
 	const char *id;
 	const oci_string_map *annotations; /* org.systemd.property.*, create only */

@@ -5,6 +5,7 @@
  * files systemd has no property for, the freezer, kill, ps, stats, OOM events. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -120,11 +121,11 @@ int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_re
 		return -1;
 	int rc = build_props(sd, &c, pid, res, true, &props, err);
 	if (rc == 0) {
-		rc = ct_systemd_start_unit(&c, sd->unit.name, &props, err);
-		sd->ours = rc == 0;
+		rc = ct_systemd_start_unit(&c, sd->unit.name, &props, &sd->ours, err);
 		ct_dbus_writer_free(&props);
 	}
-	/* a failure from here on leaves the unit to the caller's ct_cgroup_destroy (ours) */
+	/* a failure once systemd took the start (its job's too) leaves the unit to the caller's
+	 * ct_cgroup_destroy, its one stopper */
 	if (rc == 0)
 		rc = adopt_unit_cgroup(cg, &c, err);
 	ct_dbus_close(&c);
@@ -179,17 +180,29 @@ static int kill_and_wait(struct ct_cgroup *cg, struct ct_error *err)
 	return ct_cgroup_v2_ops.kill_all(cg, SIGKILL, err);
 }
 
+/* Whether the last call failed because systemd has no such unit (any more). */
+static bool unit_gone(const struct ct_dbus_conn *c)
+{
+	return ct_dbus_failed_with(c, "org.freedesktop.systemd1.NoSuchUnit") ||
+	       ct_dbus_failed_with(c, "org.freedesktop.DBus.Error.UnknownObject");
+}
+
 /* The unit's processes are killed and waited for before it is stopped: systemd would send
  * them TERM, which a container's init ignores, and wait its stop timeout. Its cgroup comes
- * from systemd when state.json has none (a create killed before it knew it). systemd stops
- * a scope that has emptied and removes its directory on its own, at any moment: a directory
- * gone before or during the kill (its files then fail with ENOENT, or ENODEV once removal
- * has begun) held nothing left to kill, as only an empty cgroup can be removed. */
+ * from systemd when state.json has none (a create that failed or was killed before it knew
+ * it); when systemd will not say it, systemd kills them (the stop then waits for them).
+ * systemd stops a scope that has emptied and removes its directory on its own, at any
+ * moment: a directory gone before or during the kill (its files then fail with ENOENT, or
+ * ENODEV once removal has begun) held nothing left to kill, as only an empty cgroup can be
+ * removed. */
 static int kill_unit_processes(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
 {
 	struct ct_error unknown;
-	if (!cg->n_dirs && adopt_unit_cgroup(cg, c, &unknown) < 0)
-		return 0; /* gone, or systemd does not say: the stop takes what is left */
+	if (!cg->n_dirs && adopt_unit_cgroup(cg, c, &unknown) < 0) {
+		if (!unit_gone(c)) /* a failure here shows in the stop that follows */
+			ct_systemd_kill_unit(c, cg->systemd->unit.name, SIGKILL, &unknown);
+		return 0;
+	}
 	const char *dir = cg->dirs[0].path;
 	if (kill_and_wait(cg, err) == 0)
 		return 0;

@@ -166,16 +166,16 @@ int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_err
 	int rc = run_job(c, &call, &body, what, &queued, err);
 	ct_dbus_writer_free(&body);
 	if (rc < 0 && !ct_dbus_failed_with(c, "org.freedesktop.systemd1.NoSuchUnit"))
-		return -1;
+		return queued ? -1 : ct_error_prefix(err, "systemd: %s", what);
 	struct ct_error ignored;
 	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
 	return 0;
 }
 
-/* A start whose job did not end "done", or did not end in time (the unit may still come
- * up), leaves nothing: the unit is stopped and reset. */
+/* StartTransientUnit(name, "fail", props) and the wait for its job; *queued says whether
+ * systemd took it (the unit then exists, even when its job failed or did not end in time). */
 static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_dbus_writer *props,
-		      struct ct_error *err)
+		      bool *queued, struct ct_error *err)
 {
 	struct ct_dbus_msg call = manager_call("StartTransientUnit", "ssa(sv)a(sa(sv))");
 	struct ct_dbus_writer body;
@@ -189,14 +189,9 @@ static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_
 	struct ct_dbus_array_mark aux = ct_dbus_array_open(&body, '(');
 	ct_dbus_array_close(&body, aux);
 	char what[300];
-	bool queued;
 	snprintf(what, sizeof(what), "start %s", name);
-	int rc = run_job(c, &call, &body, what, &queued, err);
+	int rc = run_job(c, &call, &body, what, queued, err);
 	ct_dbus_writer_free(&body);
-	if (rc < 0 && queued) {
-		struct ct_error ignored;
-		ct_systemd_stop_unit(c, name, &ignored);
-	}
 	return rc;
 }
 
@@ -205,12 +200,11 @@ static int active_state(struct ct_dbus_conn *c, const char *name, char *out, siz
 			struct ct_error *err);
 
 int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
-			  const struct ct_dbus_writer *props, struct ct_error *err)
+			  const struct ct_dbus_writer *props, bool *queued, struct ct_error *err)
 {
-	if (start_once(c, name, props, err) == 0)
-		return 0;
-	if (!ct_dbus_failed_with(c, "org.freedesktop.systemd1.UnitExists"))
-		return -1;
+	int rc = start_once(c, name, props, queued, err);
+	if (rc == 0 || *queued || !ct_dbus_failed_with(c, "org.freedesktop.systemd1.UnitExists"))
+		return rc;
 	struct ct_error exists = *err;
 	char state[64];
 	if (active_state(c, name, state, sizeof(state), err) < 0 ||
@@ -220,7 +214,7 @@ int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
 	}
 	struct ct_error ignored;
 	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
-	return start_once(c, name, props, err);
+	return start_once(c, name, props, queued, err);
 }
 
 int ct_systemd_set_properties(struct ct_dbus_conn *c, const char *name,
@@ -234,6 +228,19 @@ int ct_systemd_set_properties(struct ct_dbus_conn *c, const char *name,
 	struct ct_dbus_array_mark m = ct_dbus_array_open(&body, '(');
 	ct_dbus_put_raw(&body, props->buf, props->len);
 	ct_dbus_array_close(&body, m);
+	int rc = ct_dbus_call(c, &call, &body, CT_SYSTEMD_TIMEOUT_MS, NULL, err);
+	ct_dbus_writer_free(&body);
+	return rc;
+}
+
+int ct_systemd_kill_unit(struct ct_dbus_conn *c, const char *name, int sig, struct ct_error *err)
+{
+	struct ct_dbus_msg call = manager_call("KillUnit", "ssi");
+	struct ct_dbus_writer body;
+	ct_dbus_writer_init(&body);
+	ct_dbus_put_string(&body, name);
+	ct_dbus_put_string(&body, "all");
+	ct_dbus_put_fixed(&body, 'i', (uint64_t)(uint32_t)sig);
 	int rc = ct_dbus_call(c, &call, &body, CT_SYSTEMD_TIMEOUT_MS, NULL, err);
 	ct_dbus_writer_free(&body);
 	return rc;

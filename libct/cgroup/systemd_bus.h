@@ -19,9 +19,15 @@ unsigned ct_systemd_version(struct ct_dbus_conn *c);
 /* StartTransientUnit(name, "fail", props) and the wait for its job to end "done". props is
  * the body's a(sv) of properties; the empty aux list is added here. A unit of that name
  * that exists fails with systemd's message ("Unit x.scope already exists."), unless it is
- * failed or inactive: then it is reset and the start tried once more, as runc does. */
+ * failed or inactive: then it is reset and the start tried once more, as runc does.
+ * *queued says whether systemd took the start: the unit is then this caller's to stop,
+ * even when the call fails (its job failed, or did not end in time and may still bring
+ * the unit up). */
 int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
-			  const struct ct_dbus_writer *props, struct ct_error *err);
+			  const struct ct_dbus_writer *props, bool *queued, struct ct_error *err);
+/* KillUnit(name, "all", sig): systemd signals every process of the unit (it knows its
+ * cgroup when the caller cannot learn it). */
+int ct_systemd_kill_unit(struct ct_dbus_conn *c, const char *name, int sig, struct ct_error *err);
 /* StopUnit and the wait for its job, then ResetFailedUnit; a unit systemd does not know
  * (gone with its last process) is no error. */
 int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_error *err);

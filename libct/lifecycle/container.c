@@ -322,6 +322,36 @@ static int reserve(int rootfd, const char *id, struct ct_container_dir *dir, str
 	return ct_state_reserve(rootfd, id, dir, err);
 }
 
+/* A cgroup a failed create could not remove (a unit systemd would not stop) stays named by
+ * its pending record, without state.json: the directory is then what a killed create
+ * leaves, which delete --force and a create of the id clean up (dead_reservation). */
+static void keep_for_delete(struct ct_container *c, const struct ct_error *why)
+{
+	struct ct_shown_id id = ct_shown_id(c->dir.id);
+	unlinkat(c->dir.dirfd, CT_STATE_FILE, 0);
+	ct_log(CT_LOG_WARNING,
+	       "container \"%s\": its cgroup is left (%s): `delete --force %s` removes it", id.s,
+	       why->msg, id.s);
+	ct_container_dir_close(&c->dir);
+}
+
+/* What a create that failed made goes: the init, its cgroup, its directory. */
+static void undo_create(struct ct_container *c, const char *rootfs)
+{
+	struct ct_error ignored, why;
+	bool spawned = c->proc.pid > 0;
+	ct_spawned_kill(&c->proc);
+	bool cgroup_left = c->cgroup && ct_cgroup_destroy(c->cgroup, &why) < 0;
+	ct_shared_root_release(&c->dir, rootfs, &ignored);
+	if (cgroup_left)
+		keep_for_delete(c, &why);
+	else
+		ct_state_remove(c->rootfd, &c->dir, &ignored);
+	/* the container existed: its deletion ends with poststop (runtime.md#lifecycle) */
+	if (spawned)
+		ct_container_poststop(c);
+}
+
 int ct_container_create(const struct ct_lifecycle_opts *lc, const struct ct_create_args *a,
 			struct ct_container *c, struct ct_error *err)
 {
@@ -337,16 +367,7 @@ int ct_container_create(const struct ct_lifecycle_opts *lc, const struct ct_crea
 		oci_config_free(b.config);
 		return 0;
 	}
-	struct ct_error ignored;
-	bool spawned = c->proc.pid > 0;
-	ct_spawned_kill(&c->proc);
-	if (c->cgroup)
-		ct_cgroup_destroy(c->cgroup, &ignored);
-	ct_shared_root_release(&c->dir, b.rootfs, &ignored);
-	ct_state_remove(c->rootfd, &c->dir, &ignored);
-	/* the container existed: its deletion ends with poststop (runtime.md#lifecycle) */
-	if (spawned)
-		ct_container_poststop(c);
+	undo_create(c, b.rootfs);
 fail:
 	oci_config_free(b.config);
 	ct_state_free(&c->state);
@@ -379,8 +400,9 @@ static enum ct_status container_status(int atfd, const char *fifo_path, struct c
 	return status;
 }
 
-/* What a create killed before state.json made: the cgroup directories its pending record
- * names (processes left in them are its init's), none when it had none. */
+/* What a create killed before state.json made (or a failed one could not remove): the
+ * cgroup its pending record names (processes left in it are its init's), none when it
+ * had none. */
 static int remove_pending(struct ct_container *c, struct ct_error *err)
 {
 	struct ct_state pending;
@@ -393,7 +415,8 @@ static int remove_pending(struct ct_container *c, struct ct_error *err)
 
 /* The lock is ours and there is no state.json: create holds the lock from its reservation
  * until state.json is written, so the create that reserved id was killed before recording
- * a container (its init died with it: libct/child/init.c). None exists; an exclusive opener
+ * a container (its init died with it: libct/child/init.c), or failed and could not remove
+ * its cgroup (keep_for_delete). None exists; an exclusive opener
  * (delete, start, create of the id, ...) removes what that create made and the
  * reservation, so that the id may be created again. */
 static int dead_reservation(int rootfd, const char *id, bool exclusive, struct ct_container *c,
@@ -401,13 +424,14 @@ static int dead_reservation(int rootfd, const char *id, bool exclusive, struct c
 {
 	struct ct_error ignored;
 	if (exclusive && remove_pending(c, err) < 0)
-		return ct_error_prefix(err, "container \"%s\": remove what its killed create made",
+		return ct_error_prefix(err,
+				       "container \"%s\": remove what its unfinished create left",
 				       ct_shown_id(id).s);
 	if (exclusive)
 		ct_state_remove(rootfd, &c->dir, &ignored);
 	return ct_error_plain(err, ENOENT,
-			      "container \"%s\" does not exist: its create was killed before "
-			      "recording it%s",
+			      "container \"%s\" does not exist: its create failed or was killed "
+			      "before recording it%s",
 			      ct_shown_id(id).s, exclusive ? " (its directory is removed)" : "");
 }
 

@@ -14,6 +14,13 @@ create killed while it waits; a stop that waits out processes that ignore SIGTER
 "slowstart" only the start job never ends (a client's wait times out); with "earlyjob"
 JobRemoved comes before the reply that names the job (a client must keep what it saw
 meanwhile); with "nocgroup" the unit's ControlGroup cannot be read.
+
+Faults a test turns on and off while the manager runs, as files in --record:
+fault.StopUnit, fault.GetUnit, fault.KillUnit, fault.ControlGroup hold "ERROR.NAME message":
+that call (a Get of that property) fails with that D-Bus error; fault.start-job holds the
+result every start job ends with ("failed"), or "never" (the job never ends);
+fault.stop-waits makes a stop as systemd's with a long stop timeout: SIGTERM to the unit's
+processes, and the job ends only once they are gone.
 """
 import argparse
 import json
@@ -96,6 +103,20 @@ class Manager(dbus.service.Object):
 
     # ---- bookkeeping ----
 
+    def fault(self, name):
+        """The content of the fault file fault.NAME, None when it is not there."""
+        try:
+            with open(os.path.join(self.args.record, "fault." + name)) as f:
+                return f.read().strip()
+        except FileNotFoundError:
+            return None
+
+    def check_fault(self, name):
+        spec = self.fault(name)
+        if spec is not None:
+            error, _, message = spec.partition(" ")
+            raise Error(error, message)
+
     def log(self, line):
         with open(os.path.join(self.args.record, "calls.log"), "a") as f:
             f.write(line + "\n")
@@ -168,6 +189,41 @@ class Manager(dbus.service.Object):
             GLib.idle_add(self.finish_job, job, name, result)
         return job
 
+    def signal_all(self, u, sig):
+        if sig == signal.SIGKILL and os.path.exists(self.cgroup_file(u, "cgroup.kill")):
+            with open(self.cgroup_file(u, "cgroup.kill"), "w") as f:
+                f.write("1")
+            return
+        with open(self.cgroup_file(u, "cgroup.procs")) as f:
+            for pid in f.read().split():
+                try:
+                    os.kill(int(pid), sig)
+                except ProcessLookupError:
+                    pass
+
+    def cgroup_file(self, u, name):
+        return os.path.join(self.cgroup_dir(u["cgroup"]), name)
+
+    def stop_when_empty(self, name):
+        """systemd's stop of a unit whose processes got SIGTERM: done once they are gone."""
+        self.job += 1
+        job = dbus.ObjectPath("%s/job/%d" % (PATH, self.job))
+        u = self.units[name]
+        u["state"] = "deactivating"
+        self.record(name)
+        self.signal_all(u, signal.SIGTERM)
+
+        def poll():
+            if self.populated(u):
+                return True
+            self.remove_cgroup(u)
+            del self.units[name]
+            self.record(name)
+            self.finish_job(job, name, "done")
+            return False
+        GLib.timeout_add(20, poll)
+        return job
+
     # ---- the manager's methods ----
 
     @dbus.service.signal(MANAGER, signature="uoss")
@@ -206,19 +262,25 @@ class Manager(dbus.service.Object):
         for pid in pids:
             with open(os.path.join(self.cgroup_dir(cgroup), "cgroup.procs"), "w") as f:
                 f.write(str(pid))
-        failed = "failjob" in name
-        self.units[name] = {"state": "failed" if failed else "active", "props": recorded,
-                            "cgroup": cgroup}
+        result = self.fault("start-job") or ("failed" if "failjob" in name else "done")
+        state = {"failed": "failed", "never": "activating"}.get(result, "active")
+        self.units[name] = {"state": state, "props": recorded, "cgroup": cgroup}
         self.record(name)
-        return self.new_job(name, "failed" if failed else "done", start=True)
+        if result == "never":
+            self.job += 1
+            return dbus.ObjectPath("%s/job/%d" % (PATH, self.job))
+        return self.new_job(name, result, start=True)
 
     @dbus.service.method(MANAGER, in_signature="ss", out_signature="o")
     def StopUnit(self, name, mode):
         self.log("StopUnit %s %s" % (name, mode))
+        self.check_fault("StopUnit")
         self.collect()
         u = self.units.get(name)
         if u is None:
             raise no_such_unit(name)
+        if self.fault("stop-waits") is not None and u["cgroup"]:
+            return self.stop_when_empty(name)
         self.remove_cgroup(u)
         del self.units[name]
         self.record(name)
@@ -235,8 +297,19 @@ class Manager(dbus.service.Object):
             del self.units[name]
             self.record(name)
 
+    @dbus.service.method(MANAGER, in_signature="ssi", out_signature="")
+    def KillUnit(self, name, whom, sig):
+        self.log("KillUnit %s %s %d" % (name, whom, sig))
+        self.check_fault("KillUnit")
+        u = self.units.get(name)
+        if u is None:
+            raise no_such_unit(name)
+        if u["cgroup"]:
+            self.signal_all(u, int(sig))
+
     @dbus.service.method(MANAGER, in_signature="s", out_signature="o")
     def GetUnit(self, name):
+        self.check_fault("GetUnit")
         self.collect()
         if name not in self.units:
             raise no_such_unit(name)
@@ -276,6 +349,8 @@ class Units(dbus.service.FallbackObject):
             if "/" + escape(name) == rel:
                 if prop == "ActiveState":
                     return dbus.String(u["state"])
+                if prop == "ControlGroup":
+                    self.manager.check_fault("ControlGroup")
                 if prop == "ControlGroup" and "nocgroup" in name:
                     raise Error("org.freedesktop.DBus.Error.AccessDenied",
                                 "Access to %s's ControlGroup denied." % name)

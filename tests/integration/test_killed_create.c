@@ -126,8 +126,8 @@ static void assert_gone_before_the_state(const char *command)
 	kill_at(&t, &k, "openat", "state.json.tmp");
 	assert_killed_and_reaped(&t, command);
 	lc_assert_fails(&t, LC_ARGV("state", ID),
-			"container \"" ID "\" does not exist: its create was killed "
-			"before recording it");
+			"container \"" ID "\" does not exist: its create failed or was "
+			"killed before recording it");
 	lc_ok(&t, "delete", "--force", ID);
 	lc_assert_nothing_left(&t);
 	assert_id_usable_again(&t);

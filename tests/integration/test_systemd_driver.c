@@ -5,6 +5,7 @@
  * /sys/fs/cgroup in a mount namespace of its own (the wrapper). What systemd itself does
  * with the properties is for make check-systemd, in a VM with systemd as PID 1. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,9 @@ static int ctrun_sd(struct ctt_result *r, const char *const *args)
 }
 
 #define SD(r, ...) ctrun_sd(r, (const char *const[]){__VA_ARGS__, NULL})
+
+/* The driver's wait for a job is systemd's 30 s, as runc's: a run that waits it out. */
+static const struct ctt_run_opts wait_out = {.timeout_ms = 4 * CTT_DEFAULT_TIMEOUT_MS};
 
 static void sd_ok(const char *const *args)
 {
@@ -496,22 +500,82 @@ static int count_calls(const char *line)
 	return n;
 }
 
-/* A process of the test's own in the unit's cgroup, as one the killed create or its init
- * left there (the init's PDEATHSIG may not have been acted on yet). */
-static pid_t stray_in_unit(const char *unit)
+/* The host's path of a unit's cgroup directory, as the fake recorded it. */
+static char *unit_dir(const char *unit)
 {
 	yajl_val u = unit_record(unit);
 	cr_assert_not_null(u, "%s", unit);
-	char *procs, pid[32];
-	cr_assert(asprintf(&procs, "%s%s/cgroup.procs", fake.mount,
-			   ctt_json_get_string(u, "._cgroup")) > 0);
-	pid_t stray = ctt_fork_exec((const char *const[]){"sleep", "1000", NULL}, NULL, "/dev/null",
-				    "/dev/null", "/dev/null", -1);
+	char *dir;
+	cr_assert(asprintf(&dir, "%s%s", fake.mount, ctt_json_get_string(u, "._cgroup")) > 0);
+	yajl_tree_free(u);
+	return dir;
+}
+
+/* A process of the test's own (argv) in the unit's cgroup, as one the killed create or its
+ * init left there (the init's PDEATHSIG may not have been acted on yet). */
+static pid_t stray_in_unit(const char *unit, const char *const *argv)
+{
+	char *dir = unit_dir(unit), *procs = ctt_path(dir, "cgroup.procs"), pid[32];
+	pid_t stray = ctt_fork_exec(argv, NULL, "/dev/null", "/dev/null", "/dev/null", -1);
 	snprintf(pid, sizeof(pid), "%d", (int)stray);
 	ctt_write_file(procs, pid);
 	free(procs);
-	yajl_tree_free(u);
+	free(dir);
 	return stray;
+}
+
+/* Whether the stray was killed (reaped here); one that was not is killed now, so that the
+ * test leaves nothing behind either way. */
+static bool stray_was_killed(pid_t stray)
+{
+	if (waitpid(stray, NULL, WNOHANG) == stray)
+		return true;
+	kill(stray, SIGKILL);
+	waitpid(stray, NULL, 0);
+	return false;
+}
+
+/* Turns on the fake manager's fault NAME (tests/helpers/fake_systemd.py), or off (NULL). */
+static void fault(const char *name, const char *spec)
+{
+	char file[128];
+	snprintf(file, sizeof(file), "fault.%s", name);
+	char *path = ctt_path(fake.record, file);
+	if (spec)
+		ctt_write_file(path, spec);
+	else
+		cr_assert(unlink(path) == 0 || errno == ENOENT, "unlink %s", path);
+	free(path);
+}
+
+/* A create of the bundle as id that is killed while it waits for its unit's start job (which
+ * never ends), with a process of the test's own (argv) left in the unit. */
+static pid_t killed_create_leaves(const char *id, const char *unit, const char *const *argv)
+{
+	const char *create[] = {fake.wrapper,	    "--root", fake.root,
+				"--systemd-cgroup", "create", "--bundle",
+				fake.bundle,	    id,	      NULL};
+	char *out = ctt_path(fake.record, "create.out"), name[300];
+	pid_t pid = ctt_fork_exec(create, NULL, "/dev/null", out, out, -1);
+	snprintf(name, sizeof(name), "%s.json", unit);
+	char *record = ctt_path(fake.record, name);
+	ctt_wait_file(record); /* started; its job does not end */
+	pid_t stray = stray_in_unit(unit, argv);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	free(record);
+	free(out);
+	return stray;
+}
+
+/* ctrun state id fails: no container of that id is recorded. */
+static void assert_no_container(const char *id)
+{
+	struct ctt_result r;
+	SD(&r, "state", id);
+	cr_expect_neq(r.status, 0, "state %s: %s", id, r.out);
+	cr_expect(strstr(r.err, "does not exist"), "%s", r.err);
+	ctt_result_free(&r);
 }
 
 /* The stop of a "slowjob" unit never ends while a process is in it (as systemd's waits out
@@ -521,28 +585,13 @@ Test(systemd_driver, delete_force_after_a_killed_create_stops_the_unit)
 {
 	fake_start(NULL);
 	set_path(":ctrun:slowjob");
-	const char *argv[] = {fake.wrapper,	  "--root",  fake.root,
-			      "--systemd-cgroup", "create",  "--bundle",
-			      fake.bundle,	  "slowjob", NULL};
-	char *out = ctt_path(fake.record, "create.out");
-	pid_t create = ctt_fork_exec(argv, NULL, "/dev/null", out, out, -1);
-	char *unit = ctt_path(fake.record, "ctrun-slowjob.scope.json");
-	ctt_wait_file(unit); /* started; its job never ends */
-	pid_t stray = stray_in_unit("ctrun-slowjob.scope");
-	kill(create, SIGKILL);
-	waitpid(create, NULL, 0);
+	pid_t stray = killed_create_leaves("slowjob", "ctrun-slowjob.scope",
+					   (const char *const[]){"sleep", "1000", NULL});
 	SD_OK("delete", "--force", "slowjob");
-	pid_t reaped = waitpid(stray, NULL, WNOHANG);
-	if (reaped != stray) { /* not killed: not left behind by the test either */
-		kill(stray, SIGKILL);
-		waitpid(stray, NULL, 0);
-	}
-	cr_expect_eq(reaped, stray, "the unit's process was killed");
+	cr_expect(stray_was_killed(stray), "the unit's process was killed");
 	cr_expect_null(unit_record("ctrun-slowjob.scope"), "the unit is stopped");
 	cr_expect_eq(count_calls("StopUnit ctrun-slowjob.scope replace"), 1);
 	assert_state_gone("slowjob");
-	free(out);
-	free(unit);
 }
 
 /* A start job that does not end in time may still bring the unit up later: the create that
@@ -551,8 +600,6 @@ Test(systemd_driver, a_start_job_that_does_not_end_in_time_is_stopped)
 {
 	fake_start(NULL);
 	set_path(":ctrun:slowstart");
-	/* the driver's wait for a job is systemd's 30 s, as runc's */
-	struct ctt_run_opts wait_out = {.timeout_ms = 4 * CTT_DEFAULT_TIMEOUT_MS};
 	struct ctt_result r;
 	ctrun_sd_with(&r, &wait_out,
 		      (const char *const[]){"create", "--bundle", fake.bundle, "slowstart", NULL});
@@ -579,6 +626,113 @@ Test(systemd_driver, a_unit_whose_cgroup_is_unknown_fails_the_create_and_is_stop
 	sd_assert_create_fails("nocgroup", "Access to ctrun-nocgroup.scope's ControlGroup denied.");
 	cr_expect_null(unit_record("ctrun-nocgroup.scope"), "the unit is stopped");
 	cr_expect_eq(count_calls("StopUnit ctrun-nocgroup.scope replace"), 1);
+}
+
+/* A start job that does not end in time (the unit may still come up), and a stop of the unit
+ * that fails: the create fails and records nothing as a container, but keeps the unit's
+ * record for `delete --force` and a create of the id to remove it. */
+static char *create_leaves_a_unit_it_cannot_stop(const char *id, const char *unit)
+{
+	fault("start-job", "never");
+	fault("StopUnit", "org.freedesktop.DBus.Error.Failed Refused for the test.");
+	struct ctt_result r;
+	ctrun_sd_with(&r, &wait_out,
+		      (const char *const[]){"create", "--bundle", fake.bundle, id, NULL});
+	cr_expect_eq(r.status, 1);
+	char *start = NULL;
+	cr_assert(asprintf(&start, "start %s: waiting for job ", unit) > 0);
+	cr_expect(strstr(r.err, start), "%s", r.err);
+	ctt_result_free(&r);
+	free(start);
+	assert_no_container(id);
+	char *dir = unit_dir(unit); /* its stop failed: it is still there */
+	fault("start-job", NULL);
+	return dir;
+}
+
+Test(systemd_driver, delete_force_removes_the_unit_a_failed_create_could_not_stop)
+{
+	fake_start(NULL);
+	set_path(":ctrun:lost");
+	char *dir = create_leaves_a_unit_it_cannot_stop("lost", "ctrun-lost.scope");
+	/* while systemd still refuses: one line naming the id, and the record stays */
+	struct ctt_result r;
+	SD(&r, "delete", "--force", "lost");
+	cr_expect_eq(r.status, 1);
+	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
+	cr_expect(strstr(r.err, "\"lost\"") && strstr(r.err, "Refused for the test."), "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect_not_null(unit_record("ctrun-lost.scope"));
+	fault("StopUnit", NULL);
+	SD_OK("delete", "--force", "lost");
+	cr_expect_null(unit_record("ctrun-lost.scope"), "the unit is stopped");
+	cr_expect_not(ctt_exists(dir), "%s left", dir);
+	assert_state_gone("lost");
+	free(dir);
+}
+
+Test(systemd_driver, a_create_of_the_id_removes_the_unit_a_failed_create_could_not_stop)
+{
+	fake_start(NULL);
+	set_path(":ctrun:again");
+	char *dir = create_leaves_a_unit_it_cannot_stop("again", "ctrun-again.scope");
+	fault("StopUnit", NULL);
+	SD_OK("create", "--bundle", fake.bundle, "again");
+	char *log = calls();
+	cr_expect(ctt_matches(log, "StartTransientUnit ctrun-again.scope fail\n"
+				   "(.*\n)*StopUnit ctrun-again.scope replace\n"
+				   "(.*\n)*StartTransientUnit ctrun-again.scope fail\n"),
+		  "the old unit is stopped before the new one starts: %s", log);
+	yajl_val u = unit_record("ctrun-again.scope");
+	cr_assert_not_null(u);
+	cr_expect_str_eq(ctt_json_get_string(u, "._state"), "active");
+	long long pid = state_pid("again");
+	char *init = proc_cgroup(pid);
+	cr_expect_str_eq(init, ctt_json_get_string(u, "._cgroup"));
+	SD_OK("delete", "--force", "again");
+	cr_expect_null(unit_record("ctrun-again.scope"));
+	cr_expect_not(ctt_exists(dir), "%s left", dir);
+	assert_state_gone("again");
+	yajl_tree_free(u);
+	free(init);
+	free(log);
+	free(dir);
+}
+
+/* systemd cannot tell the unit's cgroup (a D-Bus error other than "no such unit" from the
+ * call named fault), and its stop only sends SIGTERM, which the process left in the unit
+ * ignores as a container's init does: delete --force has systemd kill the unit's processes,
+ * so the stop ends at once, and removes everything. */
+static void delete_force_when_the_cgroup_is_unknown(const char *fault_name)
+{
+	fake_start(NULL);
+	set_path(":ctrun:blind");
+	fault("start-job", "never");
+	pid_t stray = killed_create_leaves(
+		"blind", "ctrun-blind.scope",
+		(const char *const[]){"sh", "-c", "trap '' TERM; exec sleep 1000", NULL});
+	char *dir = unit_dir("ctrun-blind.scope");
+	fault(fault_name, "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
+	fault("stop-waits", "");
+	struct ctt_result r;
+	ctrun_sd_with(&r, &wait_out, (const char *const[]){"delete", "--force", "blind", NULL});
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect(stray_was_killed(stray), "the unit's process was killed");
+	cr_expect_null(unit_record("ctrun-blind.scope"), "the unit is stopped");
+	cr_expect_not(ctt_exists(dir), "%s left", dir);
+	assert_state_gone("blind");
+	free(dir);
+}
+
+Test(systemd_driver, delete_force_kills_the_unit_whose_control_group_cannot_be_read)
+{
+	delete_force_when_the_cgroup_is_unknown("ControlGroup");
+}
+
+Test(systemd_driver, delete_force_kills_the_unit_systemd_does_not_find_for_another_reason)
+{
+	delete_force_when_the_cgroup_is_unknown("GetUnit");
 }
 
 Test(systemd_driver, run_and_exec_in_the_unit)
