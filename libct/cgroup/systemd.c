@@ -51,7 +51,7 @@ bool ct_cgroup_waits_for_init(const struct ct_cgroup *cg)
 
 static char *read_proc_devices(void)
 {
-	_cleanup_close_ int fd = open("/proc/devices", O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, "/proc/devices", O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? NULL : ct_read_all(fd, PROC_DEVICES_MAX, NULL);
 }
 

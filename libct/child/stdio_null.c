@@ -44,7 +44,8 @@ static unsigned null_stdio(int flags[3])
  * files there, a fifo or a device among them. */
 static int proc_fd_dir(void)
 {
-	_cleanup_close_ int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int dir =
+		openat(AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct statfs sfs;
 	if (dir < 0 || fstatfs(dir, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
 		return -1;

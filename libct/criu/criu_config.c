@@ -104,7 +104,7 @@ int ct_criu_config_log_file(const char *text, size_t len, char *out, size_t size
  * cannot tell, -2 when the file cannot be read. */
 static int configured_log_file(const char *config_file, char *out, size_t size)
 {
-	_cleanup_close_ int fd = open(config_file, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(AT_FDCWD, config_file, O_RDONLY | O_CLOEXEC);
 	size_t len;
 	_cleanup_free_ char *text = fd >= 0 ? ct_read_file(fd, CONFIG_MAX, &len) : NULL;
 	return text ? ct_criu_config_log_file(text, len, out, size) : -2;

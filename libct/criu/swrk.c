@@ -139,7 +139,8 @@ static int recv_resp(int sock, struct ct_criu_resp *resp, int *fd, struct ct_err
 static void last_error_line(const char *log_path, char *out, size_t size)
 {
 	out[0] = '\0';
-	_cleanup_close_ int fd = log_path && *log_path ? open(log_path, O_RDONLY | O_CLOEXEC) : -1;
+	_cleanup_close_ int fd =
+		log_path && *log_path ? openat(AT_FDCWD, log_path, O_RDONLY | O_CLOEXEC) : -1;
 	size_t len;
 	_cleanup_free_ char *text = fd >= 0 ? ct_read_file(fd, 1 << 20, &len) : NULL;
 	if (!text)

@@ -27,7 +27,7 @@ static bool kept(int fd, const int *keep_fds, size_t n)
  * is where null itself lands: dup2 onto itself would leave it close-on-exec, closed in criu. */
 static int quiet_stdio(const int *keep_fds, size_t n)
 {
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int null = openat(AT_FDCWD, "/dev/null", O_RDWR | O_CLOEXEC);
 	if (null < 0)
 		return -1;
 	for (int fd = 0; fd <= 2; fd++)
@@ -71,7 +71,7 @@ static int reopen_dir_here(int fd)
 	if (n < 0)
 		return -1;
 	path[n] = '\0';
-	_cleanup_close_ int here = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int here = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return here < 0 || dup3(here, fd, O_CLOEXEC) < 0 ? -1 : 0;
 }
 

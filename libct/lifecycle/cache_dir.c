@@ -24,7 +24,7 @@ static bool host_root(void)
 	if (geteuid() != 0)
 		return false;
 	char map[128];
-	int fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, "/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, map, sizeof(map) - 1) : -1;
 	ct_close_now(&fd);
 	if (n <= 0)

@@ -41,7 +41,7 @@ int ct_criu_open_dir(const char *path, const char *flag, bool make, struct ct_er
 {
 	if (make && mkdir(path, 0700) < 0 && errno != EEXIST)
 		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return ct_error_sys(err, errno, "%s \"%s\"", flag, path);
 	return fd;
@@ -216,7 +216,7 @@ static int dump_external(const char *kind, const char *path, const char *key,
 static int restore_external(const char *path, const char *key, struct ct_criu_opts *o, int *fd,
 			    struct ct_error *err)
 {
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return ct_error_sys(err, errno, "namespace \"%s\"", path);
 	return ct_criu_opts_add_inherit_fd(o, key, *fd, err);
