@@ -1,8 +1,9 @@
 /* The stdio of a process `ctrun exec --detach` starts, as the caller hands it over. Stdio
  * that is the host's /dev/null (conmon gives a `podman exec -d` process so) is the
- * container's own /dev/null once the process runs, on the container's mount: CRIU dumps an
- * fd by its mount, and the host's /dev is none of the container's. Stdio on pipes stays the
- * pipes. Checked from outside, in /proc/<pid>/fd, fdinfo and mountinfo of the process. */
+ * container's own /dev/null once the process runs, on the container's mount: a daemon it
+ * leaves, adopted by the init, is checkpointed with that stdio, and CRIU dumps an fd by its
+ * mount, which the host's /dev is none of the container's (the vm suite's cr-exec). Stdio on
+ * pipes stays the pipes. Checked from outside, in /proc/<pid>/fd, fdinfo and mountinfo. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <limits.h>
