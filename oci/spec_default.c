@@ -1,6 +1,7 @@
 /* `ctrun spec`: runc's default config.json (libcontainer/specconv) as tables, generated with
  * yajl_gen. The rootless variant follows runc's ToRootless(): a user namespace mapping
- * container root to the caller, no network or cgroup namespace, /sys bound from the host. */
+ * container root to the caller, no network or cgroup namespace, /sys bound from the host
+ * (read-only all the way down where the kernel can make it so). */
 #include "oci/spec_default.h"
 
 #include <errno.h>
@@ -17,6 +18,8 @@ struct spec_mount {
 	const char *destination, *type, *source;
 	const char *const *options;
 	enum spec_when when;
+	/* Added after options where the kernel applies recursive mount attributes. */
+	const char *const *recursive_options;
 };
 
 struct spec_namespace {
@@ -27,7 +30,11 @@ struct spec_namespace {
 #define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* A rootless container cannot mount a fresh sysfs (it does not own the network namespace)
- * nor cgroupfs; /sys is bound from the host instead, and its cgroup tree comes with it. */
+ * nor cgroupfs; /sys is bound from the host instead, and its cgroup tree comes with it. The
+ * host's mounts below /sys (securityfs, tracefs, debugfs, its cgroup hierarchies) come too,
+ * and plain ro is the top mount's alone: run by root, the container's root is the host's and
+ * could write them. rro and its siblings reach them all (config.md "mounts"); runc spec
+ * --rootless writes plain ro only (docs/differences-from-runc.md). */
 static const struct spec_mount spec_mounts[] = {
 	{"/proc", "proc", "proc", NULL, SPEC_ALWAYS},
 	{"/dev", "tmpfs", "tmpfs", LIST("nosuid", "strictatime", "mode=755", "size=65536k"),
@@ -39,7 +46,8 @@ static const struct spec_mount spec_mounts[] = {
 	 SPEC_ALWAYS},
 	{"/dev/mqueue", "mqueue", "mqueue", LIST("nosuid", "noexec", "nodev"), SPEC_ALWAYS},
 	{"/sys", "sysfs", "sysfs", LIST("nosuid", "noexec", "nodev", "ro"), SPEC_ROOTFUL},
-	{"/sys", "bind", "/sys", LIST("rbind", "nosuid", "noexec", "nodev", "ro"), SPEC_ROOTLESS},
+	{"/sys", "bind", "/sys", LIST("rbind", "nosuid", "noexec", "nodev", "ro"), SPEC_ROOTLESS,
+	 LIST("rro", "rnosuid", "rnodev", "rnoexec")},
 	{"/sys/fs/cgroup", "cgroup", "cgroup", LIST("nosuid", "noexec", "nodev", "relatime", "ro"),
 	 SPEC_ROOTFUL},
 };
@@ -177,7 +185,14 @@ static bool option_applies(const char *option, bool rootless)
 	return !rootless || (strncmp(option, "uid=", 4) != 0 && strncmp(option, "gid=", 4) != 0);
 }
 
-static void gen_mount(yajl_gen g, const struct spec_mount *m, bool rootless)
+static void gen_options(yajl_gen g, const char *const *list, bool rootless)
+{
+	for (; list && *list; list++)
+		if (option_applies(*list, rootless))
+			gen_string(g, *list);
+}
+
+static void gen_mount(yajl_gen g, const struct spec_mount *m, const struct oci_spec_opts *opts)
 {
 	yajl_gen_map_open(g);
 	gen_key_string(g, "destination", m->destination);
@@ -186,21 +201,21 @@ static void gen_mount(yajl_gen g, const struct spec_mount *m, bool rootless)
 	if (m->options) {
 		gen_string(g, "options");
 		yajl_gen_array_open(g);
-		for (const char *const *o = m->options; *o; o++)
-			if (option_applies(*o, rootless))
-				gen_string(g, *o);
+		gen_options(g, m->options, opts->rootless);
+		if (opts->recursive_mount_attrs)
+			gen_options(g, m->recursive_options, opts->rootless);
 		yajl_gen_array_close(g);
 	}
 	yajl_gen_map_close(g);
 }
 
-static void gen_mounts(yajl_gen g, bool rootless)
+static void gen_mounts(yajl_gen g, const struct oci_spec_opts *opts)
 {
 	gen_string(g, "mounts");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < sizeof(spec_mounts) / sizeof(spec_mounts[0]); i++)
-		if (row_applies(spec_mounts[i].when, rootless))
-			gen_mount(g, &spec_mounts[i], rootless);
+		if (row_applies(spec_mounts[i].when, opts->rootless))
+			gen_mount(g, &spec_mounts[i], opts);
 	yajl_gen_array_close(g);
 }
 
@@ -252,7 +267,7 @@ static int gen_document(yajl_gen g, const void *arg)
 	gen_process(g);
 	gen_root(g);
 	gen_key_string(g, "hostname", "ctrun");
-	gen_mounts(g, opts->rootless);
+	gen_mounts(g, opts);
 	gen_linux(g, opts);
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
 }

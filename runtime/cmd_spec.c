@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/kernel.h"
 #include "libct/base/readall.h"
 #include "oci/spec_default.h"
 #include "runtime/ctrun.h"
@@ -52,6 +53,9 @@ int cmd_spec(const struct ct_globals *g, int argc, char **argv)
 		return parsed < 0;
 	opts.uid = geteuid();
 	opts.gid = getegid();
+	/* mount_setattr came with AT_RECURSIVE (Linux 5.12): the call's presence is the answer,
+	 * and a seccomp profile that refuses it refuses it to the runtime too. */
+	opts.recursive_mount_attrs = ct_kernel_has(CT_KF_MOUNT_SETATTR);
 
 	struct ct_error err = {0};
 	_cleanup_free_ char *text = oci_spec_default_json(&opts, &err);

@@ -6,7 +6,7 @@
  * Each difference must be a row of docs/differences-from-runc.md, and each row that applies
  * to a config must still be seen there (tests/lib/difftable.h). What a host has mounted below
  * a config's rbind is the host's: those mounts are compared only where the config names them,
- * and runc_spec_rootless_with_a_host_submount adds one of its own.
+ * and the *_spec_rootless_with_a_host_submount tests add one of their own.
  *
  * exec --process documents run in a container of the config their client would have made,
  * the update --resources document on a container with limits; both are read the same way.
@@ -705,7 +705,7 @@ static void add_probe_facts(struct dt_facts *f, const char *name, const char *rt
  * crun-rbind-submounts), so the mounts below an rbind that no path of the config names are
  * left out of the comparison, but for the one a test made there itself (own_submount). */
 
-/* The mount runc_spec_rootless_with_a_host_submount makes there. */
+/* The mount the *_spec_rootless_with_a_host_submount tests make there. */
 #define OWN_SUBMOUNT	    "/sys/kernel/security"
 #define OWN_SUBMOUNT_SOURCE "diff-submount"
 
@@ -1357,6 +1357,14 @@ static void make_own_submount(struct run_env *e)
 Test(differential, runc_spec_rootless_with_a_host_submount)
 {
 	assert_runtimes_agree_with("runc-1.1.5-spec-rootless", make_own_submount);
+}
+
+/* ctrun spec --rootless asks for rro, rnosuid, rnodev and rnoexec on that rbind where the
+ * kernel has mount_setattr: runc 1.1.5 applies them as ctrun does, the host's mount below
+ * read-only under both (crun 1.8.1 refuses ociVersion 1.3.0: crun-oci-version). */
+Test(differential, ctrun_spec_rootless_with_a_host_submount)
+{
+	assert_runtimes_agree_with("ctrun-spec-rootless", make_own_submount);
 }
 
 /* A mount of the host's below a masked path under the rbind (efivarfs at

@@ -471,13 +471,15 @@ Test(escapes, mask_uses_the_image_null_device)
  * and runc say (mounts/rro_reaches_the_submounts_and_ro_does_not); with rro, rnosuid, rnodev
  * and rnoexec every mount below is read-only too, the ones the user namespace locks
  * included, and a write there reaches nothing of the host's. */
-#define SUBMOUNT "/sys/kernel/security"
+#define SUBMOUNT  "/sys/kernel/security"
+#define HOST_FILE SUBMOUNT "/host-file"
 
-Test(escapes, host_mount_below_an_rro_rbind_of_sys_is_not_writable_in_a_user_namespace)
+/* The host's mount at SUBMOUNT is the test's own, a tmpfs holding HOST_FILE, in a mount
+ * namespace of its own. */
+static void make_own_submount(void)
 {
 	if (access(SUBMOUNT, F_OK) != 0)
 		ctt_skip("%s: %s (a kernel without securityfs)", SUBMOUNT, strerror(errno));
-	/* the host's mount there is the test's own, in a mount namespace of its own */
 	cr_assert_eq(unshare(CLONE_NEWNS), 0, "unshare: %s", strerror(errno));
 	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0, "make private: %s",
 		     strerror(errno));
@@ -485,6 +487,30 @@ Test(escapes, host_mount_below_an_rro_rbind_of_sys_is_not_writable_in_a_user_nam
 		continue;
 	cr_assert_eq(mount("escape-submount", SUBMOUNT, "tmpfs", 0, "size=64k,mode=1777"), 0,
 		     "mount tmpfs on %s: %s", SUBMOUNT, strerror(errno));
+	ctt_write_file(HOST_FILE, "host\n");
+}
+
+/* What the container prints: the options of its SUBMOUNT, then how each write went. */
+#define TRY_SUBMOUNT_WRITES                                                             \
+	"grep ' " SUBMOUNT " ' /proc/self/mountinfo | cut -d' ' -f6; "                  \
+	"echo escaped >" HOST_FILE " 2>/dev/null && echo overwritten || echo refused; " \
+	"echo escaped >" SUBMOUNT "/x 2>/dev/null && echo created || echo refused"
+
+/* t's container tried TRY_SUBMOUNT_WRITES (its output is out): the submount was read-only
+ * inside, and the host sees its file as it was and nothing new. */
+static void assert_submount_untouched(const char *out)
+{
+	cr_expect(ctt_matches(out, "^ro,nosuid,nodev,noexec(,[a-z]*)*\nrefused\nrefused\n$"),
+		  "the host's mount below /sys, and writes into it:\n%s", out);
+	ctt_assert_file_text(HOST_FILE, "host\n");
+	struct stat st;
+	cr_expect(stat(SUBMOUNT "/x", &st) < 0 && errno == ENOENT,
+		  "the container wrote %s/x on the host", SUBMOUNT);
+}
+
+Test(escapes, host_mount_below_an_rro_rbind_of_sys_is_not_writable_in_a_user_namespace)
+{
+	make_own_submount();
 	struct lc t;
 	lc_init(&t);
 	lc_map_root(&t, 0, 65536);
@@ -493,13 +519,29 @@ Test(escapes, host_mount_below_an_rro_rbind_of_sys_is_not_writable_in_a_user_nam
 	lc_remove_mount(&t, "/sys");
 	lc_add_mount(&t, "/sys", "bind", "/sys",
 		     "rbind,nosuid,noexec,nodev,ro,rro,rnosuid,rnodev,rnoexec");
-	char *out = lc_sh_output(&t, "grep ' " SUBMOUNT " ' /proc/self/mountinfo | cut -d' ' -f6; "
-				     "echo escaped >" SUBMOUNT "/x 2>/dev/null || echo refused");
-	cr_expect(ctt_matches(out, "^ro,nosuid,nodev,noexec(,[a-z]*)*\nrefused\n$"),
-		  "the host's mount below /sys, and a write into it:\n%s", out);
-	struct stat st;
-	cr_expect(stat(SUBMOUNT "/x", &st) < 0 && errno == ENOENT,
-		  "the container wrote %s/x on the host", SUBMOUNT);
+	char *out = lc_sh_output(&t, TRY_SUBMOUNT_WRITES);
+	assert_submount_untouched(out);
+	free(out);
+	lc_assert_nothing_left(&t);
+}
+
+/* `ctrun spec --rootless` as root runs it: root in the container is the host's root, and
+ * the host's mounts below /sys come with its rbind. Where the kernel has mount_setattr the
+ * spec asks for rro and the like (runc spec --rootless writes plain ro, which leaves them
+ * writable): they stay out of reach. Without the call no runtime could apply rro, and the
+ * spec writes plain ro (spec/rootless_sys_plain_ro_without_mount_setattr). */
+Test(escapes, spec_rootless_run_by_root_cannot_write_a_host_mount_below_sys)
+{
+	ctt_require_mount_setattr();
+	make_own_submount();
+	struct lc t;
+	lc_init(&t);
+	lc_use_rootless_spec(&t);
+	char *out = lc_sh_output(&t, "tr -s ' ' </proc/self/uid_map; " TRY_SUBMOUNT_WRITES);
+	const char *writes = strchr(out, '\n');
+	cr_assert_not_null(writes, "no uid_map line:\n%s", out);
+	cr_expect(strncmp(out, " 0 0 1\n", 7) == 0, "not root mapped to host root:\n%s", out);
+	assert_submount_untouched(writes + 1);
 	free(out);
 	lc_assert_nothing_left(&t);
 }

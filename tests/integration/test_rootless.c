@@ -131,32 +131,13 @@ static void rl_init(struct rl *r)
 {
 	ensure_user(&r->u);
 	lc_init(&r->t);
-	char *config = ctt_path(r->t.bundle, "config.json");
-	char *fresh = ctt_bundle_new(&(struct ctt_bundle_opts){.rootless = true});
-	char *fresh_config = ctt_path(fresh, "config.json");
-	/* the rootless variant, with the CTT_MARK environment lc_init() gave the bundle */
-	yajl_val tree = ctt_json_load(config);
-	yajl_val env = ctt_json_get(tree, ".process.env");
-	char *mark = NULL;
-	for (size_t i = 0; env && i < YAJL_GET_ARRAY(env)->len; i++) {
-		const char *e = YAJL_GET_STRING(YAJL_GET_ARRAY(env)->values[i]);
-		if (e && strncmp(e, "CTT_MARK=", 9) == 0)
-			mark = ctt_json_quote(e);
-	}
-	yajl_tree_free(tree);
-	cr_assert_not_null(mark);
-	cr_assert_eq(rename(fresh_config, config), 0);
-	lc_config_append(&r->t, ".process.env", mark);
+	lc_use_rootless_spec(&r->t);
 	set_maps(r, 0, NULL);
 	ctt_make_searchable(r->t.bundle);
 	ctt_make_searchable(r->t.root);
 	ctt_chown_tree(r->t.bundle, r->u.uid);
 	ctt_chown_tree(r->t.root, r->u.uid);
 	as_user(r, NULL);
-	free(mark);
-	free(fresh_config);
-	free(fresh);
-	free(config);
 }
 
 /* The uid of pid, as the host sees it. */

@@ -221,10 +221,72 @@ Test(spec, rootless_maps_the_caller)
 	cr_assert_not_null(sys);
 	cr_expect_str_eq(sys->source, "/sys");
 	cr_expect(has_option(sys, "rbind") && has_option(sys, "ro"));
+	cr_expect(has_option(sys, "nosuid") && has_option(sys, "nodev") &&
+		  has_option(sys, "noexec"));
 	const struct oci_mount *pts = find_mount(c, "/dev/pts");
 	cr_assert_not_null(pts);
 	cr_expect_not(has_option(pts, "gid=5"), "gid 5 is not mapped");
 	cr_expect(has_option(pts, "newinstance"));
 	oci_config_free(c);
 	expect_validate_accepts(dir);
+}
+
+/* The options of the /sys mount of `ctrun spec --rootless` run under wrapper (NULL: none),
+ * comma-joined. */
+static char *rootless_sys_options(const char *const *wrapper)
+{
+	char *dir = ctt_tmpdir();
+	const char *argv[16];
+	size_t n = 0;
+	for (; wrapper && *wrapper; wrapper++)
+		argv[n++] = *wrapper;
+	const char *const args[] = {ctt_ctrun_path(), "spec", "--rootless", "--bundle", dir, NULL};
+	for (const char *const *a = args; *a; a++)
+		argv[n++] = *a;
+	argv[n] = NULL;
+	struct ctt_result r;
+	ctt_run(&r, NULL, argv);
+	cr_assert_eq(r.status, 0, "ctrun spec --rootless: %s", r.err);
+	ctt_result_free(&r);
+	char *file = ctt_path(dir, "config.json");
+	struct oci_config *c = parse_back(file);
+	const struct oci_mount *sys = find_mount(c, "/sys");
+	cr_assert_not_null(sys, "no /sys mount");
+	char *joined = calloc(1, 512);
+	cr_assert_not_null(joined);
+	for (size_t i = 0; i < sys->options.len; i++)
+		snprintf(joined + strlen(joined), 512 - strlen(joined), "%s%s", i ? "," : "",
+			 sys->options.items[i]);
+	oci_config_free(c);
+	free(file);
+	free(dir);
+	return joined;
+}
+
+/* The host's mounts below /sys come with the rbind: where the kernel applies recursive
+ * mount attributes they are asked for, so those mounts are read-only too (runc spec
+ * --rootless writes the plain options alone: docs/differences-from-runc.md). */
+Test(spec, rootless_sys_is_read_only_all_the_way_down)
+{
+	ctt_require_mount_setattr();
+	char *options = rootless_sys_options(NULL);
+	cr_expect_str_eq(options, "rbind,nosuid,noexec,nodev,ro,rro,rnosuid,rnodev,rnoexec");
+	free(options);
+}
+
+/* Without mount_setattr (a kernel before 5.12, or a seccomp profile that refuses it) no
+ * runtime can apply rro: the spec writes runc's plain options, which any runtime runs. */
+Test(spec, rootless_sys_plain_ro_without_mount_setattr)
+{
+	const char *enosys = ctt_helper("enosys");
+	const char *const *const wrappers[] = {
+		(const char *const[]){enosys, "mount_setattr", "--", NULL},
+		(const char *const[]){enosys, "--errno", "EPERM", "mount_setattr", "--", NULL},
+	};
+	for (size_t i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++) {
+		char *options = rootless_sys_options(wrappers[i]);
+		cr_expect_str_eq(options, "rbind,nosuid,noexec,nodev,ro", "under enosys %s",
+				 wrappers[i][1]);
+		free(options);
+	}
 }

@@ -40,6 +40,16 @@ void lc_wrap_enosys(struct lc *t, const char **argv, const char *const *enosys_a
 	t->wrapper = argv;
 }
 
+/* The CTT_MARK entry of process.env, by which lc_cleanup() knows t's processes. */
+static void append_mark_env(const struct lc *t)
+{
+	char *mark = lc_mark_env(t);
+	char *json = ctt_json_quote(mark);
+	lc_config_append(t, ".process.env", json);
+	free(json);
+	free(mark);
+}
+
 void lc_init(struct lc *t)
 {
 	cr_assert_lt(nboxes, MAX_BOXES, "too many bundles in one test");
@@ -48,12 +58,20 @@ void lc_init(struct lc *t)
 	t->wrapper = NULL;
 	t->root = ctt_tmpdir();
 	t->bundle = ctt_bundle_new(NULL);
-	char *mark = lc_mark_env(t);
-	char *json = ctt_json_quote(mark);
-	lc_config_append(t, ".process.env", json);
-	free(json);
-	free(mark);
+	append_mark_env(t);
 	boxes[nboxes++] = *t;
+}
+
+void lc_use_rootless_spec(const struct lc *t)
+{
+	char *config = ctt_path(t->bundle, "config.json");
+	cr_assert_eq(unlink(config), 0, "remove %s", config);
+	struct ctt_result r;
+	ctt_ctrun(&r, NULL, "spec", "--rootless", "--bundle", t->bundle, NULL);
+	cr_assert_eq(r.status, 0, "ctrun spec --rootless: %s", r.err);
+	ctt_result_free(&r);
+	append_mark_env(t);
+	free(config);
 }
 
 static const char **with_root(const struct lc *t, const char *const *args, const char **argv,

@@ -25,6 +25,10 @@ struct lc {
 /* A new root and bundle (no wrapper), registered for lc_cleanup(). */
 void lc_init(struct lc *t);
 
+/* Replaces t's config.json with what `ctrun spec --rootless` writes for the caller (with the
+ * environment lc_init() gave the process). */
+void lc_use_rootless_spec(const struct lc *t);
+
 /* Use as a suite's .fini: `delete --force` of every container, then ctt_cleanup(). */
 void lc_cleanup(void);
 

@@ -1,5 +1,6 @@
 /* Files and temporary directories of the integration tests. */
 #include "tests/lib/testlib.h"
+#include "libct/base/syscalls.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -41,6 +42,15 @@ void ctt_mount_tmpfs(const char *path, unsigned long flags, const char *data)
 	cr_assert_eq(mount("tmpfs", path, "tmpfs", flags, data), 0, "mount tmpfs on %s: %s", path,
 		     strerror(errno));
 	host_mounts[nhost_mounts++] = strdup(path);
+}
+
+void ctt_require_mount_setattr(void)
+{
+	/* a size below the first struct: EINVAL from a kernel that has the call */
+	if (ct_mount_setattr(-1, "", AT_EMPTY_PATH, NULL, 0) < 0 &&
+	    (errno == ENOSYS || errno == EPERM))
+		ctt_skip("mount_setattr: %s (recursive mount attributes need Linux 5.12)",
+			 strerror(errno));
 }
 
 static void detach_host_mounts(void)

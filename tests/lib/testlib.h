@@ -176,6 +176,10 @@ char *ctt_write_tmp(const char *name, const char *text);
  * before the directories go. */
 void ctt_mount_tmpfs(const char *path, unsigned long flags, const char *data);
 
+/* Skips the test where mount_setattr is missing (ENOSYS, or EPERM from a seccomp profile):
+ * recursive mount attributes (rro, rnosuid, ...) need it. */
+void ctt_require_mount_setattr(void);
+
 /* chown -R -h uid:uid path (for a user namespace's mapped root). */
 void ctt_chown_tree(const char *path, unsigned uid);
 /* chmod 0755 of a directory the mapped root must search (temporary ones are 0700). */
