@@ -33,8 +33,8 @@ static unsigned null_stdio(int flags[3])
 	unsigned which = 0;
 	for (int fd = 0; fd <= 2; fd++) {
 		struct stat st;
-		flags[fd] = fcntl(fd, F_GETFL);
-		if (flags[fd] >= 0 && fstat(fd, &st) == 0 && is_null_device(&st))
+		if (fstat(fd, &st) == 0 && is_null_device(&st) &&
+		    (flags[fd] = fcntl(fd, F_GETFL)) >= 0)
 			which |= 1U << fd;
 	}
 	return which;
@@ -73,7 +73,7 @@ static int open_again(int dir, int null, const struct stat *null_st, int flags)
  * the host's /dev. Without a procfs or a null device of the container's, stdio stays. */
 static int stdio_null_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	int flags[3];
+	int flags[3] = {0};
 	unsigned which = null_stdio(flags);
 	if (!which)
 		return 0;

@@ -16,7 +16,8 @@
 struct ct_step_ctx {
 	struct ct_init_plan *plan;
 	const char *who; /* "init" or "exec": the error's first word */
-	/* The rootfs (O_PATH) from its bind until the root is final, then -1 (rootfs.h). */
+	/* The rootfs (O_PATH) from its bind until the root is final, then -1 (rootfs.h);
+	 * exec's: the init's root from enter-container until the steps are done. */
 	int rootfd;
 	char exe[PATH_MAX]; /* the executable found in the container's PATH */
 	bool exec_failed;   /* the command is missing or cannot be exec'd (126/127) */

@@ -19,6 +19,7 @@
 #include "libct/base/clone.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/process.h"
+#include "libct/child/stdio_null.h"
 #include "libct/fs/procfs.h"
 #include "libct/parent/spawn.h"
 #include "libct/parent/spawn_plan.h"
@@ -203,12 +204,14 @@ static int wait_for_cgroup(const struct ct_plan_cgroup *cgroup, const struct ct_
 }
 
 /* The container's namespaces and root; then, through a procfs of our own in its pid
- * namespace (libct/fs/procfs.h), what the process writes to /proc. */
+ * namespace (libct/fs/procfs.h), what the process writes to /proc. The root's fd goes on to
+ * *rootfd, for the shared rows that work in the root (stdio-null). */
 static int enter_container(const struct exec_child *c, const struct oci_process *p,
-			   struct ct_procfs *procfs, struct ct_error *err)
+			   struct ct_procfs *procfs, int *rootfd, struct ct_error *err)
 {
 	if (join_container(c->target, c->join, err) < 0)
 		return -1;
+	*rootfd = steal_fd(&c->join->rootfd);
 	if (ct_process_writes_proc(p))
 		ct_procfs_open(procfs, NULL);
 	exec_join_close(c->join);
@@ -238,7 +241,8 @@ static int cgroup_row(struct ct_step_ctx *ctx, struct ct_error *err)
 
 static int enter_container_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
-	return enter_container(ctx->caller, ctx->plan->process.p, &ctx->plan->procfs, err);
+	return enter_container(ctx->caller, ctx->plan->process.p, &ctx->plan->procfs, &ctx->rootfd,
+			       err);
 }
 
 static int final_affinity_row(struct ct_step_ctx *ctx, struct ct_error *err)
@@ -246,11 +250,13 @@ static int final_affinity_row(struct ct_step_ctx *ctx, struct ct_error *err)
 	return set_final_affinity(&ctx->plan->process.sched, err);
 }
 
-/* exec's subset of the init's rows (libct/child/init.c), after its own. */
+/* exec's own rows with its subset of the init's (libct/child/init.c): stdio-null once in
+ * the container's root, the process rows last. */
 static const struct ct_step *const exec_steps[] = {
 	&(const struct ct_step){"joiner", joiner_row},
 	&(const struct ct_step){"cgroup", cgroup_row},
 	&(const struct ct_step){"enter-container", enter_container_row},
+	&ct_stdio_null,
 	&(const struct ct_step){"final-affinity", final_affinity_row},
 	&ct_process_keyring,
 	&ct_process_early,
@@ -287,6 +293,7 @@ __attribute__((noreturn)) static void run_child(struct ct_init_plan *plan,
 			plan->sync.fd, ctx.exec_failed ? CT_SYNC_EXEC_ERROR : CT_SYNC_ERROR, &err);
 		_exit(1);
 	}
+	ct_step_ctx_release(&ctx);
 	if (send_steps(&ctx, &err) < 0)
 		_exit(1);
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);

@@ -41,10 +41,11 @@ Test(init_steps, debug_lists_the_steps_in_order)
 	ctt_result_free(&r);
 }
 
-/* exec's own rows (into the container) before the process rows it shares with the init. */
-static const char *const exec_in_order[] = {"exec steps: ",   "cgroup ",    "enter-container ",
-					    " keyring ",      " identity ", " executable ",
-					    "exec'd process "};
+/* exec's own rows (into the container), the init's stdio-null in the container's root, then
+ * the process rows it shares with the init. */
+static const char *const exec_in_order[] = {
+	"exec steps: ", "cgroup ",	  "enter-container stdio-null ", " keyring ", " identity ",
+	" executable ", "exec'd process "};
 
 Test(init_steps, debug_lists_the_steps_of_exec)
 {

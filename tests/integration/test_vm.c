@@ -378,6 +378,7 @@ static const struct vm_case cases[] = {
 	{"cr-tcp", criu_tcp, .criu_script = "tcp"},
 	{"cr-containerd", criu_counter, .criu_script = "containerd"},
 	{"cr-timing", criu_counter, .criu_script = "timing"},
+	{"cr-exec", criu_counter, .criu_script = "exec"},
 };
 
 /* The file name in dir of the case's setting, when it has one. */
@@ -838,6 +839,13 @@ static const struct vm_expect criu_expects[] = {
 	 .err_lines = {"^ctrun checkpoint [0-9]+ ms, restore [0-9]+ ms$",
 		       "^runc checkpoint [0-9]+ ms, restore [0-9]+ ms$",
 		       "^ctrun/runc: checkpoint [0-9.]+, restore [0-9.]+$"}},
+	/* the daemon of a detached exec'd process whose stdio was the guest's /dev/null:
+	 * dumped with its stdio on the container's, restored with it */
+	{"cr-exec", 0,
+	 .out = "run rc 0\nexec rc 0\ncheckpoint rc 0\nno cr-exec\n" CR_RESTORED
+		"back sleep 1000\nparent 1\nstdio /dev/null /dev/null /dev/null\nmoves\n"
+		"unbroken\n" CR_DELETED "no cr-exec\n",
+	 .quiet = true},
 	/* a paused container, as containerd's shim checkpoints one */
 	{"cr-paused", 0,
 	 .out = "run rc 0\npause rc 0\ncheckpoint rc 0\nstatus paused\nstopped\nmoves\n"

@@ -133,6 +133,9 @@ void lc_assert_rootfs_content(const struct lc *t, const char *rel, const char *w
  * fd3 (when >= 0) as its fd 3, CTT_MARK of t in its environment. Killed at lc_cleanup()
  * if still there. */
 pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int fd3);
+/* The same with stdin from in (opened for reading: a fifo or /proc/self/fd/N of a pipe). */
+pid_t lc_spawn_stdin(const struct lc *t, const char *const *argv, const char *in, const char *out,
+		     int fd3);
 /* A stopped container's pid recycled: a process of ours (lc_spawn()ed `sleep 1000`, started
  * in another clock tick than the init) whose pid state.json of id now names. */
 pid_t lc_recycle_pid(const struct lc *t, const char *id);

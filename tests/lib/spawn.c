@@ -19,13 +19,19 @@ static unsigned nspawned;
 
 pid_t lc_spawn(const struct lc *t, const char *const *argv, const char *out, int fd3)
 {
+	return lc_spawn_stdin(t, argv, "/dev/null", out, fd3);
+}
+
+pid_t lc_spawn_stdin(const struct lc *t, const char *const *argv, const char *in, const char *out,
+		     int fd3)
+{
 	unsigned slot = 0;
 	while (slot < nspawned && spawned[slot])
 		slot++;
 	cr_assert_lt(slot, MAX_SPAWNED, "too many background processes");
 	char *mark = lc_mark_env(t);
 	char **env = ctt_env_with((const char *const[]){mark, NULL});
-	pid_t pid = ctt_fork_exec(argv, env, "/dev/null", out, out, fd3);
+	pid_t pid = ctt_fork_exec(argv, env, in, out, out, fd3);
 	free(env);
 	free(mark);
 	spawned[slot] = pid;
