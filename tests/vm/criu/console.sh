@@ -5,7 +5,11 @@ recv() { # NAME: a receiver on /tmp/$n.NAME.sock, its output in /tmp/$n.NAME
 	console_receiver --timeout 60 /tmp/$n.$1.sock >/tmp/$n.$1 2>&1 &
 	wait_for "grep -qs ready /tmp/$n.$1" # -s: the file may not be made yet
 }
-printed() { sed -n 's/^\([0-9][0-9]*\)\r*$/\1/p' /tmp/$n.$1 | tail -n 1; }
+# the last number the receiver NAME printed, 0 before the first (a test on "" is no number)
+printed() {
+	p=$(sed -n 's/^\([0-9][0-9]*\)\r*$/\1/p' /tmp/$n.$1 2>/dev/null | tail -n 1)
+	echo "${p:-0}"
+}
 recv run
 echo run rc $(piped $R run -d --console-socket /tmp/$n.run.sock --bundle $b $n)
 wait_for '[ "$(printed run)" -gt 3 ]' && echo counting on the terminal
