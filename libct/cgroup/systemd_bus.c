@@ -319,6 +319,17 @@ int ct_systemd_unit_cgroup(struct ct_dbus_conn *c, const char *name, char **out,
 					       : "org.freedesktop.systemd1.Scope",
 					 "ControlGroup", out, err);
 	free(path);
+	/* systemd says "" for a unit that has no cgroup (a failed start, or one gone), "/" for
+	 * the root: read as a directory, either is the whole hierarchy, every process of the
+	 * machine, which a kill or removal of the unit's cgroup must never reach */
+	if (rc == 0 && ((*out)[0] != '/' || !(*out)[1])) {
+		rc = ct_error_plain(err, ENOENT,
+				    "systemd unit %s has no cgroup of its own "
+				    "(ControlGroup \"%s\")",
+				    name, *out);
+		free(*out);
+		*out = NULL;
+	}
 	return rc;
 }
 

@@ -34,7 +34,8 @@ int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_err
 /* SetUnitProperties(name, runtime, props). */
 int ct_systemd_set_properties(struct ct_dbus_conn *c, const char *name,
 			      const struct ct_dbus_writer *props, struct ct_error *err);
-/* The unit's ControlGroup property ("/system.slice/x.scope"), malloc'ed. */
+/* The unit's ControlGroup property ("/system.slice/x.scope"), malloc'ed; an error when
+ * the unit has none ("") or it is the root ("/"). */
 int ct_systemd_unit_cgroup(struct ct_dbus_conn *c, const char *name, char **out,
 			   struct ct_error *err);
 

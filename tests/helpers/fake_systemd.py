@@ -13,12 +13,16 @@ Unit names with "failjob" end their job "failed"; with "slowjob" their jobs neve
 create killed while it waits; a stop that waits out processes that ignore SIGTERM); with
 "slowstart" only the start job never ends (a client's wait times out); with "earlyjob"
 JobRemoved comes before the reply that names the job (a client must keep what it saw
-meanwhile); with "nocgroup" the unit's ControlGroup cannot be read.
+meanwhile); with "nocgroup" the unit's ControlGroup cannot be read. A unit without a cgroup
+has ControlGroup "", as systemd's. With --cgroup-ns the manager is one in a cgroup namespace
+rooted at --cgroup-root: the cgroups it names are below that root ("/x.scope").
 
 Faults a test turns on and off while the manager runs, as files in --record:
 fault.StopUnit, fault.GetUnit, fault.KillUnit, fault.ControlGroup hold "ERROR.NAME message":
 that call (a Get of that property) fails with that D-Bus error; fault.start-job holds the
-result every start job ends with ("failed"), or "never" (the job never ends);
+result every start job ends with ("failed"), or "never" (the job never ends), or
+"nopids" (as systemd's scope start once none of its PIDs is left: the job fails and the unit,
+failed, has no cgroup);
 fault.stop-waits makes a stop as systemd's with a long stop timeout: SIGTERM to the unit's
 processes, and the job ends only once they are gone.
 """
@@ -139,8 +143,12 @@ class Manager(dbus.service.Object):
         for name in self.units:
             self.record(name)
 
+    def top(self):
+        """The directory of the manager's root cgroup "/"."""
+        return self.args.cgroup_root if self.args.cgroup_ns else self.args.mount
+
     def cgroup_dir(self, cgroup):
-        return os.path.join(self.args.mount, cgroup.lstrip("/"))
+        return os.path.join(self.top(), cgroup.lstrip("/"))
 
     def populated(self, u):
         try:
@@ -254,15 +262,19 @@ class Manager(dbus.service.Object):
         pids = recorded.get("PIDs", {}).get("value", [])
         if not is_slice and not pids:
             raise Error("org.freedesktop.DBus.Error.InvalidArgs", "Scope has no PIDs. Refusing.")
-        base = "/" + os.path.relpath(self.args.cgroup_root, self.args.mount)
+        base = "" if self.args.cgroup_ns else \
+            "/" + os.path.relpath(self.args.cgroup_root, self.args.mount)
         cgroup = base + slice_path(parent) + ("" if is_slice else "/" + name)
         if is_slice:
             cgroup = base + slice_path(name)
-        os.makedirs(self.cgroup_dir(cgroup), exist_ok=True)
-        for pid in pids:
-            with open(os.path.join(self.cgroup_dir(cgroup), "cgroup.procs"), "w") as f:
-                f.write(str(pid))
         result = self.fault("start-job") or ("failed" if "failjob" in name else "done")
+        if result == "nopids":
+            result, cgroup = "failed", None
+        else:
+            os.makedirs(self.cgroup_dir(cgroup), exist_ok=True)
+            for pid in pids:
+                with open(os.path.join(self.cgroup_dir(cgroup), "cgroup.procs"), "w") as f:
+                    f.write(str(pid))
         state = {"failed": "failed", "never": "activating"}.get(result, "active")
         self.units[name] = {"state": state, "props": recorded, "cgroup": cgroup}
         self.record(name)
@@ -354,8 +366,8 @@ class Units(dbus.service.FallbackObject):
                 if prop == "ControlGroup" and "nocgroup" in name:
                     raise Error("org.freedesktop.DBus.Error.AccessDenied",
                                 "Access to %s's ControlGroup denied." % name)
-                if prop == "ControlGroup" and u["cgroup"]:
-                    return dbus.String(u["cgroup"])
+                if prop == "ControlGroup":
+                    return dbus.String(u["cgroup"] or "")
                 raise Error("org.freedesktop.DBus.Error.UnknownProperty",
                             "Unknown property %s" % prop)
         raise Error("org.freedesktop.DBus.Error.UnknownObject", "Unknown object %s" % rel)
@@ -367,6 +379,8 @@ def main():
     p.add_argument("--mount", required=True, help="the cgroup2 mount")
     p.add_argument("--cgroup-root", required=True, help="the manager's root cgroup (a dir)")
     p.add_argument("--record", required=True)
+    p.add_argument("--cgroup-ns", action="store_true",
+                   help="name cgroups from --cgroup-root, the manager's cgroup namespace")
     p.add_argument("--version", default="252.30-1~deb12u2")
     p.add_argument("--preload", action="append", default=[], help="NAME:STATE")
     args = p.parse_args()

@@ -23,6 +23,8 @@ struct fake {
 	struct ctt_dbus_daemon bus;
 	pid_t pid;
 	char *record, *mount, *cgroup_root, *wrapper, *root, *bundle;
+	/* the manager and ctrun in a cgroup namespace rooted at cgroup_root (fake_start_in_ns) */
+	bool cgroup_ns;
 };
 
 static struct fake fake;
@@ -87,16 +89,24 @@ static char *cgroup2_mount(void)
 	return NULL;
 }
 
+/* In a cgroup namespace, ctrun's cgroup2 mount is the test's cgroup, not the machine's. */
 static void write_wrapper(void)
 {
-	char *text;
+	char *text, *enter = NULL;
 	fake.wrapper = ctt_path(fake.record, "ctrun-unified");
-	cr_assert(asprintf(&text,
-			   "#!/bin/sh\n"
-			   "export DBUS_SYSTEM_BUS_ADDRESS='%s'\n"
-			   "exec unshare -m --propagation private sh -c 'mount -t cgroup2 cgroup2 "
-			   "/sys/fs/cgroup && exec \"$0\" \"$@\"' '%s' \"$@\"\n",
-			   fake.bus.address, ctt_ctrun_path()) > 0);
+	if (fake.cgroup_ns)
+		cr_assert(asprintf(&enter, "echo $$ > '%s/cgroup.procs' || exit 125\n",
+				   fake.cgroup_root) > 0);
+	cr_assert(
+		asprintf(&text,
+			 "#!/bin/sh\n"
+			 "export DBUS_SYSTEM_BUS_ADDRESS='%s'\n"
+			 "%s"
+			 "exec unshare %s-m --propagation private sh -c 'mount -t cgroup2 cgroup2 "
+			 "/sys/fs/cgroup && exec \"$0\" \"$@\"' '%s' \"$@\"\n",
+			 fake.bus.address, enter ? enter : "", fake.cgroup_ns ? "-C " : "",
+			 ctt_ctrun_path()) > 0);
+	free(enter);
 	ctt_write_file(fake.wrapper, text);
 	cr_assert_eq(chmod(fake.wrapper, 0755), 0);
 	free(text);
@@ -120,6 +130,8 @@ static void fake_start(const char *const *preload)
 				"--mount",  fake.mount, "--cgroup-root", fake.cgroup_root,
 				"--record", fake.record};
 	size_t n = 10;
+	if (fake.cgroup_ns)
+		argv[n++] = "--cgroup-ns";
 	for (size_t i = 0; preload && preload[i] && n < 30; i++) {
 		argv[n++] = "--preload";
 		argv[n++] = preload[i];
@@ -733,6 +745,43 @@ Test(systemd_driver, delete_force_kills_the_unit_whose_control_group_cannot_be_r
 Test(systemd_driver, delete_force_kills_the_unit_systemd_does_not_find_for_another_reason)
 {
 	delete_force_when_the_cgroup_is_unknown("GetUnit");
+}
+
+/* A process of the test's own in a cgroup of its own below dir. */
+static pid_t sentinel_below(const char *dir)
+{
+	char *sub = ctt_path(dir, "sentinel"), *procs = ctt_path(sub, "cgroup.procs"), pid[32];
+	ctt_mkdir_p(sub);
+	pid_t p = ctt_fork_exec((const char *const[]){"sleep", "1000", NULL}, NULL, "/dev/null",
+				"/dev/null", "/dev/null", -1);
+	snprintf(pid, sizeof(pid), "%d", (int)p);
+	ctt_write_file(procs, pid);
+	free(procs);
+	free(sub);
+	return p;
+}
+
+/* systemd fails a scope's start once none of its PIDs is left, and the failed unit has no
+ * cgroup: its ControlGroup is "", which is no directory of the unit's (read as a path, it is
+ * the hierarchy's root, every process of the machine). The create fails on the job and
+ * stops the unit without killing anything else. ctrun and the manager run in a cgroup
+ * namespace rooted at the test's cgroup: that is all ctrun could reach if it went wrong. */
+Test(systemd_driver, a_failed_unit_without_a_cgroup_is_stopped_and_nothing_else_killed)
+{
+	fake.cgroup_ns = true;
+	fake_start(NULL);
+	set_path(":ctrun:nopids");
+	fault("start-job", "nopids");
+	pid_t sentinel = sentinel_below(fake.cgroup_root);
+	struct ctt_result r;
+	SD(&r, "create", "--bundle", fake.bundle, "nopids");
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect(ctt_matches(r.err, "start ctrun-nopids.scope: job .* ended \"failed\""), "%s",
+		  r.err);
+	ctt_result_free(&r);
+	cr_expect_not(stray_was_killed(sentinel), "a process outside the unit was killed");
+	cr_expect_null(unit_record("ctrun-nopids.scope"), "the failed unit is stopped");
+	assert_state_gone("nopids");
 }
 
 Test(systemd_driver, run_and_exec_in_the_unit)
