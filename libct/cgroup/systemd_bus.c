@@ -323,10 +323,8 @@ int ct_systemd_unit_cgroup(struct ct_dbus_conn *c, const char *name, char **out,
 	 * the root: read as a directory, either is the whole hierarchy, every process of the
 	 * machine, which a kill or removal of the unit's cgroup must never reach */
 	if (rc == 0 && ((*out)[0] != '/' || !(*out)[1])) {
-		rc = ct_error_plain(err, ENOENT,
-				    "systemd unit %s has no cgroup of its own "
-				    "(ControlGroup \"%s\")",
-				    name, *out);
+		rc = ct_error_plain(err, ENOENT, "ControlGroup \"%s\" is no cgroup of the unit's",
+				    *out);
 		free(*out);
 		*out = NULL;
 	}

@@ -23,7 +23,8 @@ struct fake {
 	struct ctt_dbus_daemon bus;
 	pid_t pid;
 	char *record, *mount, *cgroup_root, *wrapper, *root, *bundle;
-	/* the manager and ctrun in a cgroup namespace rooted at cgroup_root (fake_start_in_ns) */
+	/* the manager and ctrun in a cgroup namespace rooted at cgroup_root (set before fake_start)
+	 */
 	bool cgroup_ns;
 };
 
@@ -715,7 +716,7 @@ Test(systemd_driver, a_create_of_the_id_removes_the_unit_a_failed_create_could_n
  * call named fault), and its stop only sends SIGTERM, which the process left in the unit
  * ignores as a container's init does: delete --force has systemd kill the unit's processes,
  * so the stop ends at once, and removes everything. */
-static void delete_force_when_the_cgroup_is_unknown(const char *fault_name)
+static void assert_delete_force_kills_a_unit_whose_cgroup_is_unknown(const char *fault_name)
 {
 	fake_start(NULL);
 	set_path(":ctrun:blind");
@@ -739,12 +740,12 @@ static void delete_force_when_the_cgroup_is_unknown(const char *fault_name)
 
 Test(systemd_driver, delete_force_kills_the_unit_whose_control_group_cannot_be_read)
 {
-	delete_force_when_the_cgroup_is_unknown("ControlGroup");
+	assert_delete_force_kills_a_unit_whose_cgroup_is_unknown("ControlGroup");
 }
 
 Test(systemd_driver, delete_force_kills_the_unit_systemd_does_not_find_for_another_reason)
 {
-	delete_force_when_the_cgroup_is_unknown("GetUnit");
+	assert_delete_force_kills_a_unit_whose_cgroup_is_unknown("GetUnit");
 }
 
 /* A process of the test's own in a cgroup of its own below dir. */
