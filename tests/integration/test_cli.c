@@ -229,7 +229,7 @@ Test(cli, systemd_cgroup_refused_on_a_hybrid_layout)
 				   "layout), but /sys/fs/cgroup here is hybrid (v1 hierarchies, "
 				   "cgroup2 on /sys/fs/cgroup/unified): use --cgroup-manager "
 				   "cgroupfs";
-	char *bundle = ctt_bundle_new(NULL), *root = ctt_tmpdir();
+	char *bundle = ctt_bundle_new(), *root = ctt_tmpdir();
 	static const char *const flags[][2] = {{"--systemd-cgroup", NULL},
 					       {"--cgroup-manager", "systemd"}};
 	for (size_t i = 0; i < 2; i++) {

@@ -164,7 +164,7 @@ Test(mount_ns, joined_namespace_of_another_container)
 	lc_init(&a);
 	lc_init(&b);
 	char *copy = lc_rootfs_path(&a, b.bundle + 1);
-	ctt_bundle_make(copy, NULL);
+	ctt_bundle_make(copy);
 	ctt_config_set(a.bundle, ".root.readonly", "false"); /* B's mount points are made there */
 	lc_set_script(&a, "sleep 1000");
 	lc_ok(&a, "run", "--detach", "--bundle", a.bundle, "a");

@@ -142,7 +142,7 @@ static void fake_start(const char *const *preload)
 	ctt_wait_file(ready);
 	write_wrapper();
 	fake.root = ctt_tmpdir();
-	fake.bundle = ctt_bundle_new(NULL);
+	fake.bundle = ctt_bundle_new();
 	ctt_config_set(fake.bundle, ".process.args", "[\"busybox\", \"sleep\", \"1000\"]");
 	ctt_config_set(fake.bundle, ".process.terminal", "false");
 	free(log);

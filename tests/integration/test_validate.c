@@ -61,7 +61,7 @@ Test(validate, default_bundle_is_current_directory)
 /* A busybox bundle with its config edited through the test library still validates. */
 Test(validate, edited_busybox_bundle)
 {
-	char *dir = ctt_bundle_new(NULL);
+	char *dir = ctt_bundle_new();
 	ctt_config_set(dir, ".process.args", "[\"sh\", \"-c\", \"echo hi\"]");
 	ctt_config_set(dir, ".annotations", "{\"org.example.a.b\": \"1\"}");
 	ctt_config_set(dir, ".linux.namespaces[6]", "{\"type\": \"time\"}");

@@ -97,7 +97,7 @@ static void make_rootfs(const char *rootfs)
 	free(group);
 }
 
-void ctt_bundle_make(const char *dir, const struct ctt_bundle_opts *opts)
+void ctt_bundle_make(const char *dir)
 {
 	if (access(HOST_BUSYBOX, X_OK) != 0 || !is_static_elf(HOST_BUSYBOX))
 		ctt_skip("no static %s (install busybox-static)", HOST_BUSYBOX);
@@ -106,17 +106,14 @@ void ctt_bundle_make(const char *dir, const struct ctt_bundle_opts *opts)
 	make_rootfs(rootfs);
 	free(rootfs);
 	struct ctt_result r;
-	if (opts && opts->rootless)
-		ctt_ctrun(&r, NULL, "spec", "--rootless", "--bundle", dir, NULL);
-	else
-		ctt_ctrun(&r, NULL, "spec", "--bundle", dir, NULL);
+	ctt_ctrun(&r, NULL, "spec", "--bundle", dir, NULL);
 	cr_assert_eq(r.status, 0, "ctrun spec --bundle %s: %s", dir, r.err);
 	ctt_result_free(&r);
 }
 
-char *ctt_bundle_new(const struct ctt_bundle_opts *opts)
+char *ctt_bundle_new(void)
 {
 	char *dir = ctt_tmpdir();
-	ctt_bundle_make(dir, opts);
+	ctt_bundle_make(dir);
 	return dir;
 }

@@ -57,7 +57,7 @@ void lc_init(struct lc *t)
 	cgt_enter_own();
 	t->wrapper = NULL;
 	t->root = ctt_tmpdir();
-	t->bundle = ctt_bundle_new(NULL);
+	t->bundle = ctt_bundle_new();
 	append_mark_env(t);
 	boxes[nboxes++] = *t;
 }

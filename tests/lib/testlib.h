@@ -199,18 +199,14 @@ void ctt_cleanup_first(void (*fn)(void));
 
 /* ---- bundles (bundle.c) ---- */
 
-struct ctt_bundle_opts {
-	bool rootless; /* `ctrun spec --rootless` */
-};
-
 /* Makes dir (created when missing) a busybox bundle: rootfs/bin/busybox from the host's
  * busybox-static with a symlink per applet in rootfs/bin, the usual mount points, a minimal
  * /etc/passwd and /etc/group, and config.json from `ctrun spec`. Skips the test when
- * /bin/busybox is missing or not static. opts may be NULL. */
-void ctt_bundle_make(const char *dir, const struct ctt_bundle_opts *opts);
+ * /bin/busybox is missing or not static. */
+void ctt_bundle_make(const char *dir);
 
 /* A new temporary bundle (ctt_tmpdir() + ctt_bundle_make()); the path is malloc'd. */
-char *ctt_bundle_new(const struct ctt_bundle_opts *opts);
+char *ctt_bundle_new(void);
 
 /* Changes one value of bundle/config.json: see ctt_json_edit_file(). */
 void ctt_config_set(const char *bundle, const char *path, const char *json);
