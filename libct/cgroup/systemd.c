@@ -94,6 +94,8 @@ static int adopt_unit_cgroup(struct ct_cgroup *cg, struct ct_dbus_conn *c, struc
 	cg->dirs = calloc(1, sizeof(*cg->dirs));
 	if (!cg->dirs || !(cg->dirs[0].key = strdup(CT_CGROUP_UNIFIED_KEY))) {
 		free(dir);
+		free(cg->dirs);
+		cg->dirs = NULL;
 		return ct_error_sys(err, ENOMEM, "systemd unit cgroup");
 	}
 	cg->dirs[0].path = dir;

@@ -2,14 +2,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
 
 static bool is_null_device(const struct stat *st)
@@ -46,8 +45,7 @@ static int proc_fd_dir(void)
 {
 	_cleanup_close_ int dir =
 		openat(AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct statfs sfs;
-	if (dir < 0 || fstatfs(dir, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+	if (dir < 0 || !ct_is_procfs(dir))
 		return -1;
 	return steal_fd(&dir);
 }

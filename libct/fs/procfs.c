@@ -31,7 +31,7 @@ static const char *fs_name(long type)
 	}
 }
 
-static bool is_procfs(int fd)
+bool ct_is_procfs(int fd)
 {
 	struct statfs sfs;
 	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
@@ -53,7 +53,7 @@ static int proc_by_mount(const char *dir)
 	if (mount("proc", dir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return -1;
 	int fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (umount2(dir, MNT_DETACH) < 0 || (fd >= 0 && !is_procfs(fd))) {
+	if (umount2(dir, MNT_DETACH) < 0 || (fd >= 0 && !ct_is_procfs(fd))) {
 		ct_close_now(&fd);
 		return -1;
 	}

@@ -13,6 +13,8 @@
 #ifndef CT_PROCFS_H
 #define CT_PROCFS_H
 
+#include <stdbool.h>
+
 #include "libct/base/error.h"
 
 struct ct_procfs {
@@ -40,5 +42,8 @@ void ct_procfs_close(struct ct_procfs *p);
  * is not procfs (tmpfs)"); callers say what they were setting. */
 int ct_procfs_write(const struct ct_procfs *p, const char *path, const char *value,
 		    struct ct_error *err);
+
+/* Whether fd is on a procfs (fstatfs). */
+bool ct_is_procfs(int fd);
 
 #endif
