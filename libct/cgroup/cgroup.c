@@ -111,18 +111,27 @@ static void unified_last(struct ct_cgroup *cg)
 		}
 }
 
-/* The unit recorded by a create with the systemd driver. */
+/* The unit recorded by a create with the systemd driver: the container's once systemd took
+ * the start; before, only if it carries the create's token. A record without a token is
+ * from before tokens, when every recorded unit was taken as the container's. */
 static int load_systemd_unit(struct ct_cgroup *cg, const struct ct_state *st, struct ct_error *err)
 {
+	const char *token = st->systemd_unit_token;
 	if (!ct_systemd_unit_name_valid(st->systemd_unit))
 		return ct_error_plain(err, EINVAL, "state.json: systemd unit \"%s\" is not valid",
 				      st->systemd_unit);
-	if (!(cg->systemd = calloc(1, sizeof(*cg->systemd))))
+	if (token && !ct_systemd_token_valid(token))
+		return ct_error_plain(err, EINVAL,
+				      "state.json: systemd unit token \"%s\" is not %d hex digits",
+				      token, CT_SYSTEMD_TOKEN_LEN);
+	struct ct_cgroup_systemd *sd = calloc(1, sizeof(*sd));
+	if (!(cg->systemd = sd))
 		return ct_error_sys(err, ENOMEM, "load cgroup");
-	snprintf(cg->systemd->unit.name, sizeof(cg->systemd->unit.name), "%s", st->systemd_unit);
-	cg->systemd->id = st->id;
-	cg->systemd->user_bus = geteuid() != 0;
-	cg->systemd->ours = true;
+	snprintf(sd->unit.name, sizeof(sd->unit.name), "%s", st->systemd_unit);
+	snprintf(sd->token, sizeof(sd->token), "%s", token ? token : "");
+	sd->id = st->id;
+	sd->user_bus = geteuid() != 0;
+	sd->claim = st->systemd_unit_started || !token ? CT_SYSTEMD_OURS : CT_SYSTEMD_IF_MARKED;
 	return 0;
 }
 
@@ -185,11 +194,15 @@ static int copy_map(const struct ct_cgroup *cg, bool bases, oci_string_map *out)
 
 static int unit_to_state(const struct ct_cgroup *cg, struct ct_state *st)
 {
-	if (!cg->systemd)
+	const struct ct_cgroup_systemd *sd = cg->systemd;
+	if (!sd)
 		return 0;
 	free(st->systemd_unit);
-	st->systemd_unit = strdup(cg->systemd->unit.name);
-	return st->systemd_unit ? 0 : -1;
+	free(st->systemd_unit_token);
+	st->systemd_unit = strdup(sd->unit.name);
+	st->systemd_unit_token = sd->token[0] ? strdup(sd->token) : NULL;
+	st->systemd_unit_started = sd->claim == CT_SYSTEMD_OURS;
+	return st->systemd_unit && (st->systemd_unit_token || !sd->token[0]) ? 0 : -1;
 }
 
 int ct_cgroup_to_state(const struct ct_cgroup *cg, struct ct_state *st, struct ct_error *err)

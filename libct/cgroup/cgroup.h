@@ -124,10 +124,11 @@ struct ct_cgroup_ops;
 struct ct_cgroup_systemd {
 	struct ct_systemd_unit unit;
 	bool user_bus; /* rootless: the caller's own systemd */
-	/* the unit may be the container's: systemd took this process's start of it (even if
-	 * its job then failed), or state.json records it (destroy stops only such a unit,
-	 * never one whose start was refused because the name was taken: it is another's) */
-	bool ours;
+	/* whose the unit is (libct/cgroup/systemd_unit.h): destroy stops it when systemd took
+	 * the start (even if its job then failed), or the start's answer was lost and the
+	 * unit carries token; never one whose start was refused because the name was taken */
+	enum ct_systemd_claim claim;
+	char token[CT_SYSTEMD_TOKEN_LEN + 1]; /* the create's, "" in a record without one */
 	const char *id;
 	const oci_string_map *annotations; /* org.systemd.property.*, create only */
 };
@@ -139,6 +140,11 @@ struct ct_cgroup {
 	int unified_fd; /* O_DIRECTORY fd of the cgroup2 directory once made/opened, or -1 */
 	void (*warn)(const char *msg);	   /* warnings (a field the kernel dropped); may be NULL */
 	struct ct_cgroup_systemd *systemd; /* the systemd driver's unit, else NULL */
+	/* create's record of what it makes (libct/lifecycle: pending.json), written again when
+	 * the driver knows more of what is the container's (systemd took its unit's start);
+	 * NULL: none */
+	int (*record)(void *arg, struct ct_cgroup *cg, struct ct_error *err);
+	void *record_arg;
 };
 
 /* Statistics for `events --stats` (runc's types.Stats). A field the kernel does not offer

@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
@@ -17,6 +19,17 @@
 #include "libct/cgroup/systemd_props.h"
 
 #define PROC_DEVICES_MAX (64u << 10)
+
+/* The create's token: random, so that no unit another made carries it. */
+static int make_token(char out[CT_SYSTEMD_TOKEN_LEN + 1], struct ct_error *err)
+{
+	uint8_t bytes[CT_SYSTEMD_TOKEN_LEN / 2];
+	if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+		return ct_error_sys(err, errno, "systemd cgroup driver: a token for the unit");
+	for (size_t i = 0; i < sizeof(bytes); i++)
+		snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+	return 0;
+}
 
 int ct_cgroup_systemd_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup *cg,
 			   struct ct_error *err)
@@ -31,7 +44,7 @@ int ct_cgroup_systemd_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup 
 	sd->id = cfg->id;
 	sd->annotations = cfg->annotations;
 	if (ct_systemd_unit_parse(cfg->cgroups_path, cfg->id, sd->user_bus, &sd->unit, err) < 0 ||
-	    ct_cgroup_layout_get(&l, err) < 0)
+	    ct_cgroup_layout_get(&l, err) < 0 || make_token(sd->token, err) < 0)
 		return -1;
 	if (l->mode != CT_CGROUP_MODE_UNIFIED)
 		return ct_error_plain(
@@ -65,6 +78,7 @@ static int build_props(const struct ct_cgroup_systemd *sd, struct ct_dbus_conn *
 	struct ct_systemd_props_needs needs = ct_systemd_props_needs(res);
 	_cleanup_free_ char *devices = needs.proc_devices ? read_proc_devices() : NULL;
 	struct ct_systemd_props_in in = {.id = sd->id,
+					 .token = sd->token,
 					 .slice = sd->unit.slice,
 					 .is_slice = sd->unit.is_slice,
 					 .pid = sd->unit.is_slice ? 0 : pid,
@@ -113,6 +127,29 @@ static int enter_slice(struct ct_cgroup *cg, pid_t pid, struct ct_error *err)
 	return ct_cg_write(cg->dirs[0].path, "cgroup.procs", buf, err);
 }
 
+/* systemd took the start: the unit is the container's, and create's record says so at once,
+ * so that a create killed from here on leaves it to delete --force even when systemd will
+ * not tell its Description then. */
+static int note_taken(void *arg, struct ct_error *err)
+{
+	struct ct_cgroup *cg = arg;
+	cg->systemd->claim = CT_SYSTEMD_OURS;
+	return cg->record ? cg->record(cg->record_arg, cg, err) : 0;
+}
+
+/* The start, and whose the unit is after it: from the moment the call may be sent, a unit
+ * carrying the token is the container's. */
+static int start_unit(struct ct_cgroup *cg, struct ct_dbus_conn *c,
+		      const struct ct_dbus_writer *props, struct ct_error *err)
+{
+	struct ct_cgroup_systemd *sd = cg->systemd;
+	struct ct_systemd_start s = {.on_taken = note_taken, .arg = cg};
+	sd->claim = CT_SYSTEMD_IF_MARKED;
+	int rc = ct_systemd_start_unit(c, sd->unit.name, props, &s, err);
+	sd->claim = s.claim;
+	return rc;
+}
+
 int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_resources *res,
 			    struct ct_error *err)
 {
@@ -123,11 +160,11 @@ int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_re
 		return -1;
 	int rc = build_props(sd, &c, pid, res, true, &props, err);
 	if (rc == 0) {
-		rc = ct_systemd_start_unit(&c, sd->unit.name, &props, &sd->ours, err);
+		rc = start_unit(cg, &c, &props, err);
 		ct_dbus_writer_free(&props);
 	}
-	/* a failure once systemd took the start (its job's too) leaves the unit to the caller's
-	 * ct_cgroup_destroy, its one stopper */
+	/* a failure once systemd may have taken the start (its job's too, or a lost answer)
+	 * leaves the unit to the caller's ct_cgroup_destroy, its one stopper */
 	if (rc == 0)
 		rc = adopt_unit_cgroup(cg, &c, err);
 	ct_dbus_close(&c);
@@ -215,19 +252,51 @@ static int kill_unit_processes(struct ct_cgroup *cg, struct ct_dbus_conn *c, str
 	return 0;
 }
 
-/* The unit emptied, stopped and reset; its directory goes with it, or here if it stayed. */
+/* Whether the unit of a start whose answer was lost is the container's: 1 when it carries
+ * the create's token; 0 when it is gone or another's (named in a warning: left alone); -1
+ * when systemd will not say. systemd acts on its bus messages in the order the bus hands
+ * them over, so a start the bus took before this question has been acted on (the unit made
+ * and described, or refused) by the time it is answered. */
+static int marked_as_ours(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
+{
+	const struct ct_cgroup_systemd *sd = cg->systemd;
+	_cleanup_free_ char *description = NULL;
+	if (ct_systemd_unit_description(c, sd->unit.name, &description, err) < 0) {
+		if (unit_gone(c))
+			return 0;
+		return ct_error_prefix(err,
+				       "systemd unit %s: cannot tell whether it is the container's "
+				       "(systemd's answer to its start was lost)",
+				       sd->unit.name);
+	}
+	if (ct_systemd_description_marked(description, sd->token))
+		return 1;
+	char msg[1024];
+	snprintf(msg, sizeof(msg),
+		 "container \"%s\": systemd unit %s is another's (Description \"%.400s\", not "
+		 "this create's): left alone",
+		 ct_shown_id(sd->id).s, sd->unit.name, description);
+	if (cg->warn)
+		cg->warn(msg);
+	return 0;
+}
+
+/* The container's unit emptied, stopped and reset; its directory goes with it, or here if
+ * it stayed. Another's (or one gone) is left alone. */
 static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
 {
-	if (!cg->systemd->ours)
+	const struct ct_cgroup_systemd *sd = cg->systemd;
+	if (sd->claim == CT_SYSTEMD_NOT_OURS)
 		return 0;
 	struct ct_dbus_conn c;
-	if (ct_systemd_connect(&c, cg->systemd->user_bus, true, err) < 0)
+	if (ct_systemd_connect(&c, sd->user_bus, true, err) < 0)
 		return -1;
-	int rc = kill_unit_processes(cg, &c, err);
-	if (rc == 0)
-		rc = ct_systemd_stop_unit(&c, cg->systemd->unit.name, err);
+	int ours = sd->claim == CT_SYSTEMD_OURS ? 1 : marked_as_ours(cg, &c, err);
+	int rc = ours > 0 ? kill_unit_processes(cg, &c, err) : ours;
+	if (ours > 0 && rc == 0)
+		rc = ct_systemd_stop_unit(&c, sd->unit.name, err);
 	ct_dbus_close(&c);
-	if (rc == 0 && cg->n_dirs)
+	if (ours > 0 && rc == 0 && cg->n_dirs)
 		rc = ct_cg_remove_dirs(cg, err);
 	return rc;
 }

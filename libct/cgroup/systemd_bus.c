@@ -10,6 +10,7 @@ static const char sd_name[] = "org.freedesktop.systemd1";
 static const char sd_path[] = "/org/freedesktop/systemd1";
 static const char sd_manager[] = "org.freedesktop.systemd1.Manager";
 static const char props_iface[] = "org.freedesktop.DBus.Properties";
+static const char unit_iface[] = "org.freedesktop.systemd1.Unit";
 
 static struct ct_dbus_msg manager_call(const char *member, const char *signature)
 {
@@ -132,11 +133,17 @@ static int wait_job(struct ct_dbus_conn *c, struct job_wait *w, const struct ct_
 	return 0;
 }
 
+/* Told once the manager took a job's call, before the job is waited for (NULL: nothing). */
+struct job_taken {
+	int (*fn)(void *arg, struct ct_error *err);
+	void *arg;
+};
+
 /* A manager call that queues a job, and the wait for the job; *queued says whether the
- * call was taken (a failure after it is the job's). */
+ * call was taken (a failure after it is the job's, or taken's). */
 static int run_job(struct ct_dbus_conn *c, const struct ct_dbus_msg *call,
-		   const struct ct_dbus_writer *body, const char *what, bool *queued,
-		   struct ct_error *err)
+		   const struct ct_dbus_writer *body, const char *what,
+		   const struct job_taken *taken, bool *queued, struct ct_error *err)
 {
 	struct job_wait w = {.path = ""};
 	struct ct_dbus_reply r;
@@ -144,8 +151,11 @@ static int run_job(struct ct_dbus_conn *c, const struct ct_dbus_msg *call,
 	c->signal_ctx = &w;
 	int rc = ct_dbus_call(c, call, body, CT_SYSTEMD_TIMEOUT_MS, &r, err);
 	*queued = rc == 0;
-	if (rc == 0) {
-		rc = wait_job(c, &w, &r, what, err);
+	if (rc == 0 && taken && taken->fn)
+		rc = taken->fn(taken->arg, err);
+	if (*queued) {
+		if (rc == 0)
+			rc = wait_job(c, &w, &r, what, err);
 		ct_dbus_reply_free(&r);
 	}
 	c->on_signal = NULL;
@@ -163,7 +173,7 @@ int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_err
 	char what[300];
 	bool queued;
 	snprintf(what, sizeof(what), "stop %s", name);
-	int rc = run_job(c, &call, &body, what, &queued, err);
+	int rc = run_job(c, &call, &body, what, NULL, &queued, err);
 	ct_dbus_writer_free(&body);
 	if (rc < 0 && !ct_dbus_failed_with(c, "org.freedesktop.systemd1.NoSuchUnit"))
 		return queued ? -1 : ct_error_prefix(err, "systemd: %s", what);
@@ -172,10 +182,18 @@ int ct_systemd_stop_unit(struct ct_dbus_conn *c, const char *name, struct ct_err
 	return 0;
 }
 
-/* StartTransientUnit(name, "fail", props) and the wait for its job; *queued says whether
- * systemd took it (the unit then exists, even when its job failed or did not end in time). */
+/* A call that got no answer of systemd's: none came (a timeout, the connection lost), or the
+ * bus said none would (the manager left the bus or let the bus's own time-out pass). */
+static bool answer_lost(const struct ct_dbus_conn *c)
+{
+	return !c->error_name[0] || ct_dbus_failed_with(c, "org.freedesktop.DBus.Error.NoReply");
+}
+
+/* StartTransientUnit(name, "fail", props) and the wait for its job; s->claim says whether
+ * systemd took it (the unit then exists, even when its job failed or did not end in time),
+ * refused it, or its answer was lost. */
 static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_dbus_writer *props,
-		      bool *queued, struct ct_error *err)
+		      struct ct_systemd_start *s, struct ct_error *err)
 {
 	struct ct_dbus_msg call = manager_call("StartTransientUnit", "ssa(sv)a(sa(sv))");
 	struct ct_dbus_writer body;
@@ -190,8 +208,13 @@ static int start_once(struct ct_dbus_conn *c, const char *name, const struct ct_
 	ct_dbus_array_close(&body, aux);
 	char what[300];
 	snprintf(what, sizeof(what), "start %s", name);
-	int rc = run_job(c, &call, &body, what, queued, err);
+	struct job_taken taken = {s->on_taken, s->arg};
+	bool queued;
+	int rc = run_job(c, &call, &body, what, &taken, &queued, err);
 	ct_dbus_writer_free(&body);
+	s->claim = queued	    ? CT_SYSTEMD_OURS
+		   : answer_lost(c) ? CT_SYSTEMD_IF_MARKED
+				    : CT_SYSTEMD_NOT_OURS;
 	return rc;
 }
 
@@ -200,10 +223,12 @@ static int active_state(struct ct_dbus_conn *c, const char *name, char *out, siz
 			struct ct_error *err);
 
 int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
-			  const struct ct_dbus_writer *props, bool *queued, struct ct_error *err)
+			  const struct ct_dbus_writer *props, struct ct_systemd_start *s,
+			  struct ct_error *err)
 {
-	int rc = start_once(c, name, props, queued, err);
-	if (rc == 0 || *queued || !ct_dbus_failed_with(c, "org.freedesktop.systemd1.UnitExists"))
+	int rc = start_once(c, name, props, s, err);
+	if (rc == 0 || s->claim != CT_SYSTEMD_NOT_OURS ||
+	    !ct_dbus_failed_with(c, "org.freedesktop.systemd1.UnitExists"))
 		return rc;
 	struct ct_error exists = *err;
 	char state[64];
@@ -214,7 +239,7 @@ int ct_systemd_start_unit(struct ct_dbus_conn *c, const char *name,
 	}
 	struct ct_error ignored;
 	call_with_name(c, "ResetFailedUnit", "s", name, NULL, NULL, &ignored);
-	return start_once(c, name, props, queued, err);
+	return start_once(c, name, props, s, err);
 }
 
 int ct_systemd_set_properties(struct ct_dbus_conn *c, const char *name,
@@ -291,34 +316,44 @@ static int unit_path(struct ct_dbus_conn *c, const char *name, char **out, struc
 	return rc;
 }
 
+/* A string property of unit name (GetUnit, then Properties.Get on its object), malloc'ed. */
+static int unit_property(struct ct_dbus_conn *c, const char *name, const char *iface,
+			 const char *prop, char **out, struct ct_error *err)
+{
+	char *path = NULL;
+	int rc = unit_path(c, name, &path, err);
+	if (rc == 0)
+		rc = get_string_property(c, path, iface, prop, out, err);
+	free(path);
+	return rc;
+}
+
 static int active_state(struct ct_dbus_conn *c, const char *name, char *out, size_t size,
 			struct ct_error *err)
 {
-	char *path = NULL, *state = NULL;
-	int rc = unit_path(c, name, &path, err);
-	if (rc == 0)
-		rc = get_string_property(c, path, "org.freedesktop.systemd1.Unit", "ActiveState",
-					 &state, err);
+	char *state = NULL;
+	int rc = unit_property(c, name, unit_iface, "ActiveState", &state, err);
 	if (rc == 0)
 		snprintf(out, size, "%s", state);
-	free(path);
 	free(state);
 	return rc;
+}
+
+int ct_systemd_unit_description(struct ct_dbus_conn *c, const char *name, char **out,
+				struct ct_error *err)
+{
+	return unit_property(c, name, unit_iface, "Description", out, err);
 }
 
 int ct_systemd_unit_cgroup(struct ct_dbus_conn *c, const char *name, char **out,
 			   struct ct_error *err)
 {
-	char *path = NULL;
 	size_t n = strlen(name);
 	bool slice = n > 6 && strcmp(name + n - 6, ".slice") == 0;
-	int rc = unit_path(c, name, &path, err);
-	if (rc == 0)
-		rc = get_string_property(c, path,
-					 slice ? "org.freedesktop.systemd1.Slice"
-					       : "org.freedesktop.systemd1.Scope",
-					 "ControlGroup", out, err);
-	free(path);
+	int rc = unit_property(c, name,
+			       slice ? "org.freedesktop.systemd1.Slice"
+				     : "org.freedesktop.systemd1.Scope",
+			       "ControlGroup", out, err);
 	/* systemd says "" for a unit that has no cgroup (a failed start, or one gone), "/" for
 	 * the root: read as a directory, either is the whole hierarchy, every process of the
 	 * machine, which a kill or removal of the unit's cgroup must never reach */

@@ -13,6 +13,7 @@
 #define CPUSET_MASK_MAX		1024 /* 8192 CPUs */
 #define CPU_PERIOD_DEFAULT	100000
 #define SYSTEMD_SCOPE_OOMPOLICY 253 /* the first systemd whose scopes take OOMPolicy */
+#define TOKEN_TAG		" (create %s)"
 
 static void prop_open(struct ct_dbus_writer *w, const char *name, const char *sig)
 {
@@ -37,6 +38,30 @@ static void prop_string(struct ct_dbus_writer *w, const char *name, const char *
 {
 	prop_open(w, name, "s");
 	ct_dbus_put_string(w, v);
+}
+
+/* The unit's Description: prefix and text, then the create's token when it has one
+ * (" (create 0123456789abcdef)"), which tells the unit as the create's own after a lost
+ * answer. */
+static int prop_description(struct ct_dbus_writer *w, const char *prefix, const char *text,
+			    const char *token, struct ct_error *err)
+{
+	char *d;
+	int n = token && *token ? asprintf(&d, "%s%s" TOKEN_TAG, prefix, text, token)
+				: asprintf(&d, "%s%s", prefix, text);
+	if (n < 0)
+		return ct_error_sys(err, ENOMEM, "systemd unit description");
+	prop_string(w, "Description", d);
+	free(d);
+	return 0;
+}
+
+bool ct_systemd_description_marked(const char *description, const char *token)
+{
+	char tag[sizeof(TOKEN_TAG) + CT_SYSTEMD_TOKEN_LEN];
+	int k = snprintf(tag, sizeof(tag), TOKEN_TAG, token);
+	size_t n = strlen(description);
+	return *token && k > 0 && n >= (size_t)k && strcmp(description + n - k, tag) == 0;
 }
 
 static void prop_bytes(struct ct_dbus_writer *w, const char *name, const uint8_t *v, size_t n)
@@ -333,8 +358,10 @@ static int sec_to_usec(struct ct_dbus_lit *v, const char *key, struct ct_error *
 	return 0;
 }
 
-static int annotation_prop(const char *key, const char *value, struct ct_dbus_writer *w,
-			   struct ct_error *err)
+/* One org.systemd.property.NAME annotation; a Description of text keeps the token at its
+ * end (the last Description given is the unit's). */
+static int annotation_prop(const char *key, const char *value, const char *token,
+			   struct ct_dbus_writer *w, struct ct_error *err)
 {
 	char name[256];
 	snprintf(name, sizeof(name), "%s", key + strlen(CT_SYSTEMD_ANNOTATION_PREFIX));
@@ -354,19 +381,26 @@ static int annotation_prop(const char *key, const char *value, struct ct_dbus_wr
 		}
 		snprintf(name + n - 3, sizeof(name) - (n - 3), "USec");
 	}
-	prop_open(w, name, v.sig);
-	ct_dbus_literal_write(&v, w);
+	int rc = 0;
+	if (strcmp(name, "Description") == 0 && strcmp(v.sig, "s") == 0) {
+		rc = prop_description(w, "", v.s, token, err);
+	} else {
+		prop_open(w, name, v.sig);
+		ct_dbus_literal_write(&v, w);
+	}
 	ct_dbus_literal_free(&v);
-	return 0;
+	return rc;
 }
 
-static int annotation_props(const oci_string_map *a, struct ct_dbus_writer *w, struct ct_error *err)
+static int annotation_props(const struct ct_systemd_props_in *in, struct ct_dbus_writer *w,
+			    struct ct_error *err)
 {
+	const oci_string_map *a = in->annotations;
 	for (size_t i = 0; a && i < a->len; i++) {
 		const char *key = a->items[i].key;
 		if (strncmp(key, CT_SYSTEMD_ANNOTATION_PREFIX,
 			    strlen(CT_SYSTEMD_ANNOTATION_PREFIX)) == 0 &&
-		    annotation_prop(key, a->items[i].value, w, err) < 0)
+		    annotation_prop(key, a->items[i].value, in->token, w, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -375,9 +409,8 @@ static int annotation_props(const oci_string_map *a, struct ct_dbus_writer *w, s
 int ct_systemd_props_create(const struct ct_systemd_props_in *in, struct ct_dbus_writer *w,
 			    struct ct_error *err)
 {
-	char description[512];
-	snprintf(description, sizeof(description), "ctrun container %s", in->id);
-	prop_string(w, "Description", description);
+	if (prop_description(w, "ctrun container ", in->id, in->token, err) < 0)
+		return -1;
 	if (in->is_slice) {
 		/* a slice is put in its parent by wanting it, as runc does */
 		prop_open(w, "Wants", "as");
@@ -401,5 +434,5 @@ int ct_systemd_props_create(const struct ct_systemd_props_in *in, struct ct_dbus
 	prop_bool(w, "TasksAccounting", true);
 	if (ct_systemd_props_resources(in, w, err) < 0)
 		return -1;
-	return annotation_props(in->annotations, w, err);
+	return annotation_props(in, w, err);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "libct/base/error.h"
+#include "libct/cgroup/systemd_unit.h"
 #include "libct/dbus/writer.h"
 #include "oci/config.h"
 
@@ -16,6 +17,7 @@
 
 struct ct_systemd_props_in {
 	const char *id;
+	const char *token;		   /* the create's, ends the Description; may be NULL */
 	const char *slice;		   /* Slice= (a scope) or Wants= (a slice) */
 	bool is_slice;			   /* the unit is a slice: no Delegate, no PIDs */
 	pid_t pid;			   /* PIDs=[pid] when > 0 */
@@ -27,9 +29,13 @@ struct ct_systemd_props_in {
 
 /* Appends the unit's properties for creation (Description, Slice or Wants, Delegate, PIDs,
  * DefaultDependencies, the accounting ones, the resources, the annotations) as the
- * elements of an open a(sv) array. Fails naming the annotation or field. */
+ * elements of an open a(sv) array; every Description of text (ctrun's, or an annotation's)
+ * ends with the token. Fails naming the annotation or field. */
 int ct_systemd_props_create(const struct ct_systemd_props_in *in, struct ct_dbus_writer *w,
 			    struct ct_error *err);
+/* Whether a unit's Description ends with the create's token as ct_systemd_props_create puts
+ * it there: false for an empty token. */
+bool ct_systemd_description_marked(const char *description, const char *token);
 /* The resources' properties alone (update). */
 int ct_systemd_props_resources(const struct ct_systemd_props_in *in, struct ct_dbus_writer *w,
 			       struct ct_error *err);

@@ -22,6 +22,12 @@ bool ct_systemd_unit_name_valid(const char *name)
 			    ":-_.\\@") == n;
 }
 
+bool ct_systemd_token_valid(const char *token)
+{
+	return strlen(token) == CT_SYSTEMD_TOKEN_LEN &&
+	       strspn(token, "0123456789abcdef") == CT_SYSTEMD_TOKEN_LEN;
+}
+
 bool ct_systemd_slice_path(const char *slice, char *out, size_t size)
 {
 	if (!ct_systemd_unit_name_valid(slice) || !ends_with(slice, slice_suffix))

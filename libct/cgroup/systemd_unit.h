@@ -10,6 +10,17 @@
 
 #define CT_SYSTEMD_UNIT_MAX	  256 /* systemd's UNIT_NAME_MAX, its NUL included */
 #define CT_SYSTEMD_DEFAULT_PREFIX "ctrun"
+#define CT_SYSTEMD_TOKEN_LEN	  16 /* hex digits of a create's token (64 random bits) */
+
+/* Whose the unit of a create is. A create puts a token of its own at the end of the
+ * Description it gives the unit, and records the token before it sends the start: when
+ * the start's answer never reached it (lost, or the create was killed first), the unit is
+ * its own only if it carries that token. */
+enum ct_systemd_claim {
+	CT_SYSTEMD_NOT_OURS,  /* no start was sent, or systemd refused it (another's name) */
+	CT_SYSTEMD_IF_MARKED, /* a start may have been taken: the unit's token decides */
+	CT_SYSTEMD_OURS,      /* systemd took the start (its answer seen) */
+};
 
 struct ct_systemd_unit {
 	char slice[CT_SYSTEMD_UNIT_MAX]; /* "system.slice", "user.slice" (rootless), given */
@@ -29,6 +40,9 @@ int ct_systemd_unit_parse(const char *cgroups_path, const char *id, bool rootles
  * "/a.slice/a-b.slice" (written to out, size bytes). False for a name that is not a valid
  * slice ("/", no ".slice", a leading, trailing or doubled "-"). */
 bool ct_systemd_slice_path(const char *slice, char *out, size_t size);
+
+/* Whether token is one a create makes: CT_SYSTEMD_TOKEN_LEN lowercase hex digits. Pure. */
+bool ct_systemd_token_valid(const char *token);
 
 /* Whether name is a valid unit name of systemd's characters (letters, digits, ":-_.\@"),
  * non-empty, shorter than CT_SYSTEMD_UNIT_MAX, with a suffix after its last dot. */

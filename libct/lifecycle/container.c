@@ -172,6 +172,13 @@ static int record_pending(struct ct_container *c, struct ct_cgroup *planned, str
 	return rc;
 }
 
+/* The driver knows more of what is the container's (systemd took its unit's start): the
+ * record says it at once. */
+static int record_pending_again(void *arg, struct ct_cgroup *cg, struct ct_error *err)
+{
+	return record_pending(arg, cg, err);
+}
+
 /* The container's cgroup planned, recorded and made (or its early part), then the init
  * spawned, ct_spawn making the rest; the rest's resources are needed no longer than the
  * spawn. */
@@ -186,6 +193,10 @@ static int make_cgroup_and_spawn(const struct ct_lifecycle_opts *lc, const char 
 	if (record_pending(c, planned, err) < 0) {
 		ct_cgroup_free(planned);
 		return -1;
+	}
+	if (planned) {
+		planned->record = record_pending_again;
+		planned->record_arg = c;
 	}
 	if (ct_container_cgroup_make(id, so->config, planned, &c->cgroup, &rest, err) < 0)
 		return -1;

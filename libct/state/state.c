@@ -552,6 +552,10 @@ static int gen_private_fields(yajl_gen g, const struct ct_state *st)
 		return -1;
 	if (st->systemd_unit && gen_str(g, "systemdUnit", st->systemd_unit))
 		return -1;
+	if (st->systemd_unit_token && gen_str(g, "systemdUnitToken", st->systemd_unit_token))
+		return -1;
+	if (st->systemd_unit_started && gen_bool(g, "systemdUnitStarted", true))
+		return -1;
 	if (gen_kept_hooks(g, &st->hooks))
 		return -1;
 	return yajl_gen_map_close(g) != yajl_gen_status_ok;
@@ -674,6 +678,8 @@ static const struct oci_field private_fields[] = {
 	OCI_FIELD(struct ct_state, "cgroupPaths", cgroup_paths, oci_t_string_map),
 	OCI_FIELD(struct ct_state, "cgroupBases", cgroup_bases, oci_t_string_map),
 	OCI_FIELD(struct ct_state, "systemdUnit", systemd_unit, oci_t_string),
+	OCI_FIELD(struct ct_state, "systemdUnitToken", systemd_unit_token, oci_t_string),
+	OCI_FIELD(struct ct_state, "systemdUnitStarted", systemd_unit_started, oci_t_bool),
 	OCI_FIELD(struct ct_state, "hooks", hooks, oci_t_hooks),
 	{NULL},
 };

@@ -118,8 +118,12 @@ struct ct_state {
 	 * (libct/cgroup/cgroup.h), empty without a cgroup (--cgroup-manager disabled) */
 	oci_string_map cgroup_paths;
 	oci_string_map cgroup_bases; /* key -> where removing empty parents stops */
-	/* the systemd driver's unit ("ctrun-x.scope"), recorded before it is started */
+	/* the systemd driver's unit ("ctrun-x.scope"), recorded before it is started; the
+	 * create's token, which ends the Description it gives the unit; and whether systemd
+	 * took that create's start of it (libct/cgroup/systemd.c decides whose a unit is) */
 	char *systemd_unit;
+	char *systemd_unit_token;
+	bool systemd_unit_started;
 	bool started; /* set by `start` once the exec fifo was opened */
 	/* no cgroup holds the device rules, and no user namespace: only the missing
 	 * CAP_MKNOD keeps the process from making host devices (exec keeps it so) */
@@ -138,7 +142,7 @@ struct ct_state {
  * LOCK_EX. File format (ctrun's own; the status is never stored):
  *   { "ociVersion", "id", "pid", "bundle", "rootfs", "created", "owner" (uid, integer),
  *     "annotations"?, "ctrun": { "pidStartTime", "started", "noDeviceFilter"?, "cgroupPaths"?,
- *     "cgroupBases"?,
+ *     "cgroupBases"?, "systemdUnit"?, "systemdUnitToken"?, "systemdUnitStarted"?,
  *     "hooks"?: { "poststart"?, "poststop"? } } } */
 int ct_state_write(const struct ct_container_dir *d, const struct ct_state *st,
 		   struct ct_error *err);

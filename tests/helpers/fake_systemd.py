@@ -4,8 +4,9 @@ driver on a machine without systemd (tests/integration/test_systemd_driver.c).
 
 It owns org.freedesktop.systemd1 and answers the calls the driver makes as systemd 252 does
 (the same error names and messages): Subscribe, StartTransientUnit, StopUnit,
-ResetFailedUnit, GetUnit, SetUnitProperties, and Properties.Get of Version, ActiveState and
-ControlGroup, with JobRemoved after each job. A unit's cgroup is a real cgroup2 directory
+ResetFailedUnit, GetUnit, SetUnitProperties, and Properties.Get of Version, ActiveState,
+Description (the unit's name when it was given none, as systemd's) and ControlGroup, with
+JobRemoved after each job. A unit's cgroup is a real cgroup2 directory
 below --cgroup-root (made, filled with the PIDs, emptied and removed as systemd does). Every
 unit's properties are written to --record/<unit>.json, and each call to calls.log, for the
 tests to read (Properties.Get of Version too: a client reads it only when it needs it).
@@ -22,7 +23,10 @@ fault.StopUnit, fault.GetUnit, fault.KillUnit, fault.ControlGroup hold "ERROR.NA
 that call (a Get of that property) fails with that D-Bus error; fault.start-job holds the
 result every start job ends with ("failed"), or "never" (the job never ends), or
 "nopids" (as systemd's scope start once none of its PIDs is left: the job fails and the unit,
-failed, has no cgroup);
+failed, has no cgroup); fault.start-call holds what becomes of a start's call and its caller:
+"unsent" (the caller is killed with SIGKILL and the call dropped, as if the kill came before
+it was sent), "unanswered" (the caller is killed, then the call is handled: its answer
+reaches no one), "lost" (the call is handled and never answered);
 fault.stop-waits makes a stop as systemd's with a long stop timeout: SIGTERM to the unit's
 processes, and the job ends only once they are gone.
 """
@@ -97,12 +101,14 @@ def slice_path(name):
 class Manager(dbus.service.Object):
     def __init__(self, bus, args):
         super().__init__(bus, PATH)
+        self.bus = bus
         self.args = args
         self.units = {}
         self.job = 0
         for spec in args.preload:
-            name, state = spec.split(":")
-            self.units[name] = {"state": state, "props": {}, "cgroup": None}
+            name, state, *description = spec.split(":", 2)
+            props = {"Description": typed(dbus.String(description[0]))} if description else {}
+            self.units[name] = {"state": state, "props": props, "cgroup": None}
         self.record_all()
 
     # ---- bookkeeping ----
@@ -242,9 +248,42 @@ class Manager(dbus.service.Object):
     def Subscribe(self):
         self.log("Subscribe")
 
-    @dbus.service.method(MANAGER, in_signature="ssa(sv)a(sa(sv))", out_signature="o")
-    def StartTransientUnit(self, name, mode, props, aux):
+    def kill_caller(self, sender):
+        pid = self.bus.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                     "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                                     "s", (sender,))
+        os.kill(int(pid), signal.SIGKILL)
+
+    @dbus.service.method(MANAGER, in_signature="ssa(sv)a(sa(sv))", out_signature="o",
+                         sender_keyword="sender", async_callbacks=("reply", "error"))
+    def StartTransientUnit(self, name, mode, props, aux, sender, reply, error):
+        call = self.fault("start-call")
+        if call in ("unsent", "unanswered"):
+            self.kill_caller(sender)
+        if call == "unsent":
+            return
         self.log("StartTransientUnit %s %s" % (name, mode))
+        try:
+            job = self.start_transient(name, props)
+        except dbus.DBusException as e:
+            error(e)
+            return
+        if call != "lost":
+            reply(job)
+
+    def attach(self, cgroup, pids):
+        """The PIDs moved into cgroup, as many as are left."""
+        attached = 0
+        for pid in pids:
+            try:
+                with open(os.path.join(self.cgroup_dir(cgroup), "cgroup.procs"), "w") as f:
+                    f.write(str(pid))
+                attached += 1
+            except ProcessLookupError:
+                pass
+        return attached
+
+    def start_transient(self, name, props):
         self.collect()
         if name in self.units:
             raise Error("org.freedesktop.systemd1.UnitExists", "Unit %s already exists." % name)
@@ -268,13 +307,13 @@ class Manager(dbus.service.Object):
         if is_slice:
             cgroup = base + slice_path(name)
         result = self.fault("start-job") or ("failed" if "failjob" in name else "done")
+        if result != "nopids":
+            os.makedirs(self.cgroup_dir(cgroup), exist_ok=True)
+            if pids and not self.attach(cgroup, pids):
+                self.remove_cgroup({"cgroup": cgroup})
+                result = "nopids"
         if result == "nopids":
             result, cgroup = "failed", None
-        else:
-            os.makedirs(self.cgroup_dir(cgroup), exist_ok=True)
-            for pid in pids:
-                with open(os.path.join(self.cgroup_dir(cgroup), "cgroup.procs"), "w") as f:
-                    f.write(str(pid))
         state = {"failed": "failed", "never": "activating"}.get(result, "active")
         self.units[name] = {"state": state, "props": recorded, "cgroup": cgroup}
         self.record(name)
@@ -361,6 +400,8 @@ class Units(dbus.service.FallbackObject):
             if "/" + escape(name) == rel:
                 if prop == "ActiveState":
                     return dbus.String(u["state"])
+                if prop == "Description":
+                    return dbus.String(u["props"].get("Description", {}).get("value", name))
                 if prop == "ControlGroup":
                     self.manager.check_fault("ControlGroup")
                 if prop == "ControlGroup" and "nocgroup" in name:
@@ -382,7 +423,7 @@ def main():
     p.add_argument("--cgroup-ns", action="store_true",
                    help="name cgroups from --cgroup-root, the manager's cgroup namespace")
     p.add_argument("--version", default="252.30-1~deb12u2")
-    p.add_argument("--preload", action="append", default=[], help="NAME:STATE")
+    p.add_argument("--preload", action="append", default=[], help="NAME:STATE[:DESCRIPTION]")
     args = p.parse_args()
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.bus.BusConnection(args.address)

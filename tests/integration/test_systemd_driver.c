@@ -288,7 +288,10 @@ Test(systemd_driver, create_makes_a_scope_with_runcs_properties_and_delete_stops
 	long long pid = state_pid("web");
 	yajl_val u = unit_record("ctrun-web.scope");
 	cr_assert_not_null(u, "no unit ctrun-web.scope");
-	cr_expect_str_eq(ctt_json_get_string(u, ".Description.value"), "ctrun container web");
+	/* runc's "libcontainer container ID", and the create's token (state.json keeps it) */
+	const char *description = ctt_json_get_string(u, ".Description.value");
+	cr_expect(ctt_matches(description, "^ctrun container web \\(create [0-9a-f]{16}\\)$"), "%s",
+		  description);
 	cr_expect_str_eq(ctt_json_get_string(u, ".Slice.value"), "system.slice");
 	cr_expect(ctt_json_get_bool(u, ".Delegate.value"));
 	cr_expect_not(ctt_json_get_bool(u, ".DefaultDependencies.value"));
@@ -305,6 +308,9 @@ Test(systemd_driver, create_makes_a_scope_with_runcs_properties_and_delete_stops
 	char *state_file = ctt_path(fake.root, "web/state.json");
 	yajl_val st = ctt_json_load(state_file);
 	cr_expect_str_eq(ctt_json_get_string(st, ".ctrun.systemdUnit"), "ctrun-web.scope");
+	const char *token = ctt_json_get_string(st, ".ctrun.systemdUnitToken");
+	cr_expect(token && strstr(description, token), "token %s, unit's %s", token, description);
+	cr_expect(ctt_json_get_bool(st, ".ctrun.systemdUnitStarted"));
 	yajl_tree_free(st);
 	yajl_tree_free(u);
 	SD_OK("delete", "--force", "web");
@@ -380,8 +386,13 @@ Test(systemd_driver, annotations_become_properties)
 					 "{\"org.systemd.property.TimeoutStopSec\": \"5\","
 					 " \"org.systemd.property.CollectMode\": "
 					 "\"'inactive-or-failed'\","
+					 " \"org.systemd.property.Description\": \"'my pod'\","
 					 " \"org.example.other\": \"x\"}",
 					 ":ctrun:ann", "ann", "ctrun-ann.scope");
+	/* a Description of the user's keeps the create's token at its end */
+	const char *description = ctt_json_get_string(u, ".Description.value");
+	cr_expect(ctt_matches(description, "^my pod \\(create [0-9a-f]{16}\\)$"), "%s",
+		  description);
 	cr_expect_str_eq(ctt_json_get_string(u, ".TimeoutStopUSec.type"), "UInt64");
 	cr_expect_eq(ctt_json_get_int(u, ".TimeoutStopUSec.value"), 5000000);
 	cr_expect_str_eq(ctt_json_get_string(u, ".CollectMode.value"), "inactive-or-failed");
@@ -746,6 +757,178 @@ Test(systemd_driver, delete_force_kills_the_unit_whose_control_group_cannot_be_r
 Test(systemd_driver, delete_force_kills_the_unit_systemd_does_not_find_for_another_reason)
 {
 	assert_delete_force_kills_a_unit_whose_cgroup_is_unknown("GetUnit");
+}
+
+/* ---- whose a unit is when the answer to its start was lost ---- */
+
+#define SIGKILLED 137
+
+/* The path of a file in the state directory of id. */
+static char *state_file(const char *id, const char *name)
+{
+	char *rel, *path;
+	cr_assert(asprintf(&rel, "%s/%s", id, name) > 0);
+	path = ctt_path(fake.root, rel);
+	free(rel);
+	return path;
+}
+
+/* A create of the bundle as id that the manager kills at its start, as fault.start-call
+ * `how` says (tests/helpers/fake_systemd.py): "unsent" (before the call went out) or
+ * "unanswered" (before its answer came back). What is left is its pending record. */
+static void create_killed_at_the_start(const char *id, const char *how)
+{
+	fault("start-call", how);
+	struct ctt_result r;
+	SD(&r, "create", "--bundle", fake.bundle, id);
+	cr_expect_eq(r.status, SIGKILLED, "create killed at its start (%s): exit %d: %s", how,
+		     r.status, r.err);
+	ctt_result_free(&r);
+	fault("start-call", NULL);
+	char *pending = state_file(id, "pending.json");
+	cr_expect(ctt_exists(pending), "%s", pending);
+	free(pending);
+	assert_no_container(id);
+}
+
+/* Two cgroupsPaths of one unit name: another container's unit has the name the killed create
+ * recorded before its start. delete --force and a create of the id find the unit is not the
+ * killed create's (its Description lacks that create's token), say so, and leave the unit
+ * and its processes alone, whether the kill came before the call or before systemd's
+ * "already exists" reached the create. */
+Test(systemd_driver, a_killed_create_leaves_anothers_unit_of_its_name_alone)
+{
+	fake_start(NULL);
+	sd_create(":ctrun:shared", "other");
+	long long other = state_pid("other");
+	char *cgroup = proc_cgroup(other);
+	static const char *const how[] = {"unsent", "unanswered"};
+	for (size_t i = 0; i < 2; i++) {
+		create_killed_at_the_start("mine", how[i]);
+		struct ctt_result r;
+		if (i == 0)
+			SD(&r, "delete", "--force", "mine");
+		else
+			SD(&r, "create", "--bundle", fake.bundle, "mine");
+		cr_expect_eq(r.status, i == 0 ? 0 : 1, "%s", r.err);
+		cr_expect(strstr(r.err, "container \"mine\": systemd unit ctrun-shared.scope is "
+					"another's (Description \"ctrun container other (create "),
+			  "%s", r.err);
+		cr_expect(i == 0 || strstr(r.err, "Unit ctrun-shared.scope already exists."), "%s",
+			  r.err);
+		ctt_result_free(&r);
+		assert_state_gone("mine");
+	}
+	cr_expect(ctt_alive((pid_t)other), "the other container's init was killed");
+	char *now = proc_cgroup(other);
+	cr_expect_str_eq(now, cgroup, "the other container's init left its unit");
+	cr_expect_eq(count_calls("StopUnit ctrun-shared.scope replace"), 0);
+	char *log = calls();
+	cr_expect_not(strstr(log, "KillUnit"), "%s", log);
+	SD_OK("delete", "--force", "other");
+	cr_expect_null(unit_record("ctrun-shared.scope"));
+	free(log);
+	free(now);
+	free(cgroup);
+}
+
+/* The same kills with no unit of that name: systemd took the start the killed create never
+ * heard of (a slice, which stays once empty), and delete --force stops it for its token;
+ * while systemd will not tell the unit's Description, delete --force fails saying so in one
+ * line and keeps the record. A start that never went out leaves nothing to stop. */
+Test(systemd_driver, delete_force_stops_the_unit_of_a_create_killed_at_its_start)
+{
+	fake_start(NULL);
+	set_path("machine.slice:x:machine-kill.slice");
+	create_killed_at_the_start("kill", "unanswered");
+	char *dir = unit_dir("machine-kill.slice");
+	fault("GetUnit", "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
+	struct ctt_result r;
+	SD(&r, "delete", "--force", "kill");
+	cr_expect_eq(r.status, 1);
+	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
+	cr_expect(ctt_matches(r.err, "\"kill\".*machine-kill.slice: cannot tell whether it is "
+				     "the container's.*Denied for the test.$"),
+		  "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect_not_null(unit_record("machine-kill.slice"),
+			   "stopped while it could be another's");
+	fault("GetUnit", NULL);
+	SD_OK("delete", "--force", "kill");
+	cr_expect_null(unit_record("machine-kill.slice"), "the unit is stopped");
+	cr_expect_not(ctt_exists(dir), "%s left", dir);
+	assert_state_gone("kill");
+	create_killed_at_the_start("kill", "unsent");
+	SD_OK("delete", "--force", "kill");
+	assert_state_gone("kill");
+	cr_expect_eq(count_calls("StopUnit machine-kill.slice replace"), 1);
+	cr_expect_eq(count_calls("StartTransientUnit machine-kill.slice fail"), 1);
+	free(dir);
+}
+
+/* Killed as systemd's answer came in, before the record said systemd took the start (strace
+ * kills create at its second write of pending.json, the first being before the start): the
+ * unit's token decides, and delete --force stops it. */
+Test(systemd_driver, delete_force_stops_the_unit_of_a_create_killed_before_recording_it_taken)
+{
+	fake_start(NULL);
+	set_path("machine.slice:x:machine-rec.slice");
+	const char *argv[] = {"strace",
+			      "-o",
+			      "/dev/null",
+			      "-e",
+			      "trace=openat",
+			      "-e",
+			      "inject=openat:signal=KILL:when=2",
+			      "-P",
+			      "pending.json.tmp",
+			      fake.wrapper,
+			      "--root",
+			      fake.root,
+			      "--systemd-cgroup",
+			      "create",
+			      "--bundle",
+			      fake.bundle,
+			      "rec",
+			      NULL};
+	struct ctt_result r;
+	ctt_run(&r, NULL, argv);
+	cr_expect_eq(r.status, SIGKILLED, "exit %d: %s", r.status, r.err);
+	ctt_result_free(&r);
+	char *file = state_file("rec", "pending.json");
+	yajl_val pending = ctt_json_load(file);
+	const char *token = ctt_json_get_string(pending, ".ctrun.systemdUnitToken");
+	cr_expect_null(ctt_json_get(pending, ".ctrun.systemdUnitStarted"), "recorded as taken");
+	yajl_val u = unit_record("machine-rec.slice");
+	cr_assert_not_null(u, "systemd took the start");
+	const char *description = ctt_json_get_string(u, ".Description.value");
+	cr_expect(token && strstr(description, token), "token %s, unit's %s", token, description);
+	SD_OK("delete", "--force", "rec");
+	cr_expect_null(unit_record("machine-rec.slice"), "the unit is stopped");
+	assert_state_gone("rec");
+	yajl_tree_free(u);
+	yajl_tree_free(pending);
+	free(file);
+}
+
+/* systemd took the start, but its answer never came: once its wait is over the create fails
+ * with one line naming the unit, and its clean-up stops the unit it finds carrying its
+ * token (a slice: it does not go away when emptied). */
+Test(systemd_driver, a_start_whose_answer_is_lost_fails_the_create_and_its_unit_is_stopped)
+{
+	fake_start(NULL);
+	set_path("machine.slice:x:machine-lost.slice");
+	fault("start-call", "lost");
+	struct ctt_result r;
+	ctrun_sd_with(&r, &wait_out,
+		      (const char *const[]){"create", "--bundle", fake.bundle, "lost", NULL});
+	cr_expect_eq(r.status, 1);
+	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
+	cr_expect(ctt_matches(r.err, "machine-lost.slice: .*StartTransientUnit"), "%s", r.err);
+	ctt_result_free(&r);
+	cr_expect_null(unit_record("machine-lost.slice"), "the unit is stopped");
+	cr_expect_eq(count_calls("StopUnit machine-lost.slice replace"), 1);
+	assert_state_gone("lost");
 }
 
 /* A process of the test's own in a cgroup of its own below dir. */

@@ -588,10 +588,21 @@ Test(state_file, pending_round_trip, .init = setup_root, .fini = remove_tmpdir)
 	cr_assert_eq(ct_state_read_pending(&d, &back, &err), -1);
 	cr_expect_eq(err.errnum, ENOENT);
 	fill_state(&st);
+	st.systemd_unit = strdup("ctrun-web.scope");
+	st.systemd_unit_token = strdup("0123456789abcdef");
 	cr_assert_eq(ct_state_write_pending(&d, &st, &err), 0, "%s", err.msg);
 	cr_assert_eq(ct_state_read_pending(&d, &back, &err), 0, "%s", err.msg);
 	cr_assert_eq(back.cgroup_paths.len, 1);
 	cr_expect_str_eq(back.cgroup_paths.items[0].value, "/sys/fs/cgroup/memory/ctrun/web");
+	cr_expect_str_eq(back.systemd_unit, "ctrun-web.scope");
+	cr_expect_str_eq(back.systemd_unit_token, "0123456789abcdef");
+	cr_expect_not(back.systemd_unit_started, "not written: the start's answer is not in");
+	ct_state_free(&back);
+	/* written again once systemd took the start */
+	st.systemd_unit_started = true;
+	cr_assert_eq(ct_state_write_pending(&d, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(ct_state_read_pending(&d, &back, &err), 0, "%s", err.msg);
+	cr_expect(back.systemd_unit_started);
 	ct_state_free(&back);
 	cr_expect_eq(ct_state_read(&d, &back, &err), -1, "pending.json is not state.json");
 	cr_expect_eq(err.errnum, ENOENT);

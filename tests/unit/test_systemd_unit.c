@@ -96,6 +96,7 @@ Test(systemd_props, cpuset_masks)
 struct prop {
 	char name[64], sig[64];
 	union ct_dbus_value v; /* the first basic value in it */
+	char text[512];	       /* its text, when that value is a string */
 	size_t n_items;	       /* an array's elements */
 };
 
@@ -121,6 +122,8 @@ static void first_basic(struct ct_dbus_iter *it, struct prop *p)
 		return;
 	}
 	cr_assert_eq(ct_dbus_iter_get(it, t, &p->v, &err), 0, "%s", err.msg);
+	if (t == 's')
+		snprintf(p->text, sizeof(p->text), "%s", p->v.s);
 }
 
 /* The a(sv) elements in p->w, read as the bus would. */
@@ -157,6 +160,15 @@ static const struct prop *find(const struct props *p, const char *name)
 	return NULL;
 }
 
+static void build_in(struct props *p, const struct ct_systemd_props_in *in)
+{
+	struct ct_error err = {0};
+	memset(p, 0, sizeof(*p));
+	ct_dbus_writer_init(&p->w);
+	cr_assert_eq(ct_systemd_props_create(in, &p->w, &err), 0, "%s", err.msg);
+	read_props(p);
+}
+
 static void build(struct props *p, const struct oci_resources *res, unsigned version)
 {
 	struct ct_systemd_props_in in = {.id = "web",
@@ -166,11 +178,7 @@ static void build(struct props *p, const struct oci_resources *res, unsigned ver
 					 .proc_devices =
 						 "Character devices:\n136 pts\n\nBlock devices:\n",
 					 .systemd_version = version};
-	struct ct_error err = {0};
-	memset(p, 0, sizeof(*p));
-	ct_dbus_writer_init(&p->w);
-	cr_assert_eq(ct_systemd_props_create(&in, &p->w, &err), 0, "%s", err.msg);
-	read_props(p);
+	build_in(p, &in);
 }
 
 static void assert_u64(const struct props *p, const char *name, uint64_t v)
@@ -276,4 +284,74 @@ Test(systemd_props, only_what_a_property_depends_on_is_read)
 	res.devices.len = 2;
 	cr_expect_not(ct_systemd_props_needs(&res).proc_devices,
 		      "a deny after the deny-all: the policy is auto, no names");
+}
+
+/* ---- the create's token on its unit ---- */
+
+Test(systemd_unit, tokens_are_sixteen_lowercase_hex_digits)
+{
+	cr_expect(ct_systemd_token_valid("0123456789abcdef"));
+	cr_expect_not(ct_systemd_token_valid(""));
+	cr_expect_not(ct_systemd_token_valid("0123456789abcde"));
+	cr_expect_not(ct_systemd_token_valid("0123456789abcdef0"));
+	cr_expect_not(ct_systemd_token_valid("0123456789ABCDEF"));
+	cr_expect_not(ct_systemd_token_valid("0123456789abcdeg"));
+}
+
+/* The Descriptions of props, in order, into out (at most max); their count. */
+static size_t descriptions(const struct props *p, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n && n < max; i++)
+		if (strcmp(p->items[i].name, "Description") == 0) {
+			cr_expect_str_eq(p->items[i].sig, "s");
+			out[n++] = p->items[i].text;
+		}
+	return n;
+}
+
+/* ctrun's Description is runc's with "ctrun" for "libcontainer", then the token; one an
+ * annotation gives (systemd keeps the last) keeps the token too. */
+Test(systemd_props, every_description_ends_with_the_creates_token)
+{
+	static const char token[] = "0123456789abcdef";
+	struct oci_kv kv = {.key = "org.systemd.property.Description", .value = "'my pod'"};
+	oci_string_map annotations = {.items = &kv, .len = 1};
+	struct ct_systemd_props_in in = {
+		.id = "web", .token = token, .slice = "system.slice", .pid = 42};
+	struct props p;
+	const char *d[4];
+	build_in(&p, &in);
+	cr_assert_eq(descriptions(&p, d, 4), 1);
+	cr_expect_str_eq(d[0], "ctrun container web (create 0123456789abcdef)");
+	cr_expect(ct_systemd_description_marked(d[0], token));
+	ct_dbus_writer_free(&p.w);
+	in.annotations = &annotations;
+	build_in(&p, &in);
+	cr_assert_eq(descriptions(&p, d, 4), 2);
+	cr_expect_str_eq(d[1], "my pod (create 0123456789abcdef)");
+	cr_expect(ct_systemd_description_marked(d[1], token));
+	ct_dbus_writer_free(&p.w);
+	in.token = NULL;
+	in.annotations = NULL;
+	build_in(&p, &in);
+	cr_assert_eq(descriptions(&p, d, 4), 1);
+	cr_expect_str_eq(d[0], "ctrun container web", "no token: runc's words alone");
+	ct_dbus_writer_free(&p.w);
+}
+
+/* Only the token at the end, whole, marks a unit as the create's. */
+Test(systemd_props, a_description_is_marked_only_by_that_token_at_its_end)
+{
+	static const char token[] = "0123456789abcdef";
+	cr_expect(ct_systemd_description_marked("x (create 0123456789abcdef)", token));
+	cr_expect(ct_systemd_description_marked(" (create 0123456789abcdef)", token));
+	cr_expect_not(ct_systemd_description_marked("x (create 0123456789abcdee)", token));
+	cr_expect_not(ct_systemd_description_marked("x (create 0123456789abcdef) ", token));
+	cr_expect_not(ct_systemd_description_marked("x (create 0123456789abcdef)y", token));
+	cr_expect_not(ct_systemd_description_marked("(create 0123456789abcdef)", token));
+	cr_expect_not(ct_systemd_description_marked("libcontainer container x", token));
+	cr_expect_not(ct_systemd_description_marked("ctrun-x.scope", token));
+	cr_expect_not(ct_systemd_description_marked("x (create )", ""), "an empty token");
+	cr_expect_not(ct_systemd_description_marked("", ""));
 }
