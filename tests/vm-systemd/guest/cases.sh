@@ -4,7 +4,7 @@
 # runc and ctrun rounds share nothing.
 
 CASES="run default_slice bad_path create_start exec limits update pause_resume kill
-delete_force nested_slice twin_names existing_unit failed_unit killed_create oom_group
+delete_force nested_slice twin_names existing_unit failed_unit killed_create unit_without_cgroup oom_group
 oom_group_update delete_race rootless containerd shim_config podman podman_config criu_restore
 criu_leave_running podman_checkpoint"
 
@@ -17,8 +17,10 @@ SLEEP='["sleep", "1000"]'
 # in the caller's cgroup (failed_unit); runc 1.2 refuses or resets as the issue asks. systemd
 # 252 writes memory.oom.group back to 0 when an update makes it apply the unit's properties
 # again (scopes take no OOMPolicy before 253), and neither runtime puts the value back
-# (oom_group_update).
-KNOWN_runc="twin_names existing_unit failed_unit oom_group_update"
+# (oom_group_update). runc records nothing of a create before its unit starts: `delete
+# --force` of a killed create's id finds nothing, and its failed unit stays
+# (unit_without_cgroup).
+KNOWN_runc="twin_names existing_unit failed_unit unit_without_cgroup oom_group_update"
 KNOWN_ctrun="oom_group_update"
 
 # run: the init is in prefix-name.scope under the slice; its exit code is run's; the unit
@@ -293,6 +295,47 @@ case_killed_create() {
 	wait_until "unit removed" unit_gone "ctrt-$id.scope"
 	[ ! -e "$CG/system.slice/ctrt-$id.scope" ] || fail "cgroup of ctrt-$id.scope left"
 	rt state "$id" >/dev/null 2>&1 && fail "$id still known to state"
+}
+
+# A create killed while its scope's start job waits (the scope is ordered after a service
+# still starting): its init dies with it, so the job, once it runs, finds none of its PIDs,
+# fails, and systemd keeps the failed unit without a cgroup: ControlGroup "" (read as a path,
+# the hierarchy's root, every process of the machine). delete --force stops and resets the
+# unit, and kills nothing else: a process of a scope of its own outlives it.
+case_unit_without_cgroup() {
+	local id=$RT_NAME-nocg unit blocker=ctrt-$RT_NAME-blocker go=$CASE_DIR/go b creator init p
+	local sentinel
+	unit=ctrt-$id.scope
+	systemd-run --quiet --scope --unit="ctrt-$id-sentinel" sleep 1000 </dev/null >/dev/null 2>&1 &
+	sentinel=$!
+	wait_until "the sentinel's scope" unit_state_is "ctrt-$id-sentinel.scope" active || return
+	systemd-run --quiet --no-block --unit="$blocker" --service-type=oneshot \
+		sh -c "while [ ! -e $go ]; do sleep 0.1; done" </dev/null >/dev/null 2>&1
+	wait_until "$blocker starting" unit_state_is "$blocker.service" activating ||
+		{ touch "$go" && return; }
+	b=$(bundle b "system.slice:ctrt:$id" "$SLEEP" \
+		".annotations = {\"org.systemd.property.After\": \"['$blocker.service']\"}")
+	(exec "$RT" --root "/run/ctrt-$RT_NAME" --systemd-cgroup create --bundle "$b" "$id" \
+		</dev/null >"$CASE_DIR/create.out" 2>&1) &
+	creator=$!
+	wait_until "$unit loaded, its start job waiting" unit_loaded "$unit"
+	init=$(pgrep -P "$creator")
+	kill -KILL "$creator"
+	wait "$creator" 2>/dev/null
+	for p in $init; do
+		wait_until "the init $p reaped" test ! -e "/proc/$p"
+	done
+	touch "$go"
+	wait_until "$unit failed" unit_state_is "$unit" failed || return
+	expect_eq "ControlGroup of the failed unit" "$(unit_prop "$unit" ControlGroup)" ""
+	run_rc "delete --force" 0 sd delete --force "$id"
+	local WAIT_LIMIT=30 # the unit goes at once or not at all
+	wait_until "$unit removed" unit_gone "$unit"
+	rt state "$id" >/dev/null 2>&1 && fail "$id still known to state"
+	kill -0 "$sentinel" 2>/dev/null || fail "the sentinel (a process of another scope) was killed"
+	expect_eq "the sentinel's scope" "$(unit_prop "ctrt-$id-sentinel.scope" ActiveState)" active
+	systemctl stop "ctrt-$id-sentinel.scope"
+	wait "$sentinel" 2>/dev/null
 }
 
 # OOM with memory.oom.group: the kernel kills the whole container, the init included; the

@@ -94,6 +94,9 @@ unit_prop() { # UNIT PROPERTY
 unit_state_is() { # UNIT ACTIVE_STATE
 	[ "$(unit_prop "$1" ActiveState)" = "$2" ]
 }
+unit_loaded() {
+	[ "$(unit_prop "$1" LoadState)" = loaded ]
+}
 unit_gone() {
 	[ "$(unit_prop "$1" LoadState)" = not-found ]
 }
