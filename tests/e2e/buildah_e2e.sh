@@ -3,8 +3,10 @@
 # containers ctrun runs (OCI isolation, --runtime ctrun), then `buildah from` + `buildah run`
 # of the built image under ctrun, with private storage (tests/e2e/buildah_env.sh). Each case
 # checks buildah's result, what the steps saw inside, that ctrun ran them (its log), where it
-# means something that runc gives the same, then that nothing is left behind. Needs CTRUN,
-# CTRUN_SRC; run as root in a private mount namespace (tests/e2e/run-all.sh does).
+# means something that runc gives the same, then that nothing is left behind. The cmp-*
+# cases run each scenario under ctrun, runc and crun and compare (buildah_compare.sh).
+# --isolation chroot is not tested: it runs no OCI runtime. Needs CTRUN, CTRUN_SRC; run as
+# root in a private mount namespace (tests/e2e/run-all.sh does).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 . "$here/busybox_image.sh"
@@ -198,7 +200,8 @@ kill_one_run() { # RUNTIME CONTAINER
 }
 
 # ---- differential cases (tests/e2e/buildah_compare.sh) -------------------------------------
-# Each FN RUNTIME_NAME prints facts that must not depend on the runtime.
+# Each FN RUNTIME_NAME prints facts that must not depend on the runtime (buildah is pointed
+# at it through RUNTIME_ARGS).
 
 # The build of the Containerfile on stdin under the runtime being compared: its output,
 # then its exit status.
@@ -315,7 +318,7 @@ bud_run_mounts_facts() {
 	EOF
 	bh bud "${RUNTIME_ARGS[@]}" --pull=never --layers=false --signature-policy "$E2E_DIR/policy.json" \
 		-t localhost/cmp:e2e -f "$ctx/Containerfile" "$ctx" 2>&1
-	echo "bud-status=$? context file: $(cat "$ctx/ctx-file"), new: $(ls "$ctx" | grep -c new)"
+	echo "bud-status=$? context file: $(cat "$ctx/ctx-file"), new: $([ -e "$ctx/new" ] && echo yes || echo no)"
 	image_facts localhost/cmp:e2e
 }
 
@@ -332,19 +335,17 @@ bud_userns_facts() {
 }
 
 # A RUN that never ends, stopped as a user stops a build: TERM to buildah once the step
-# runs. Buildah then has the runtime delete the container and fails; nothing of it stays.
-case_cmp_bud_timeout() {
-	# Known bug: under ctrun buildah's runtime process dies of the TERM ("signal:
-	# terminated", status 255) and the container and its state stay; runc and crun have it
-	# killed ("container exited on killed", status 1) and deleted. Run it with
-	# E2E_CASES=cmp-bud-timeout until it is fixed.
-	[ -n "${E2E_CASES:-}" ] || { e2e_skip_case "known bug: ctrun leaves the RUN's container when buildah gets TERM"; return 0; }
-	compare_runtimes bud-timeout bud_timeout_facts
-}
+# runs and buildah watches it (it has asked the runtime for the container's state: only
+# then does it handle TERM). Buildah then has the runtime kill and delete the container
+# and fails; nothing of it stays.
+case_cmp_bud_timeout() { compare_runtimes bud-timeout bud_timeout_facts; }
 bud_timeout_facts() {
-	local ctx line pid
+	local ctx line pid calls=$E2E_DIR/runtime-calls
 	ctx=$(mktemp -d "$E2E_DIR/ctx.XXXXXX") || return 1
 	printf '%s\n' 'FROM localhost/busybox:e2e' 'RUN echo started; exec sleep 1000' >"$ctx/Containerfile"
+	: >"$calls"
+	printf '#!/bin/sh\necho "$*" >>%s\nexec %s "$@"\n' "$calls" "${RUNTIME_ARGS[3]}" >"$ctx/runtime"
+	chmod +x "$ctx/runtime" && RUNTIME_ARGS[3]=$ctx/runtime || return 1
 	coproc BUD { exec buildah --root "$E2E_DIR/root" --runroot "$E2E_DIR/runroot" --storage-driver overlay \
 		bud "${RUNTIME_ARGS[@]}" --pull=never --layers=false --signature-policy "$E2E_DIR/policy.json" \
 		-t localhost/timed-out:e2e -f "$ctx/Containerfile" "$ctx" 2>&1; }
@@ -353,11 +354,23 @@ bud_timeout_facts() {
 		echo "$line"
 		[ "$line" != started ] || break
 	done
+	wait_for_runtime_call "$calls" state || kill -KILL "$pid"
 	kill -TERM "$pid"
 	timeout 60 cat <&"${BUD[0]}" || kill -KILL "$pid"
 	wait "$pid"
 	echo "bud-status=$? sleepers: $(e2e_pids_by_cmdline '^sleep 1000 $' | wc -l)"
+	echo "runtime commands after the state: $(sed -n '/ state /,$s/.* \(kill\|delete\) .*/\1/p' "$calls" | tr '\n' ' ')"
 	echo "images: $(bh images -q localhost/timed-out:e2e 2>/dev/null | wc -l)"
+}
+
+# Waits (bounded) until the wrapped runtime was called with COMMAND.
+wait_for_runtime_call() { # CALLS COMMAND
+	local _
+	for _ in $(seq 600); do
+		grep -q " $2 " "$1" && return 0
+		sleep 0.1
+	done
+	e2e_fail "buildah never called the runtime's $2"
 }
 
 # Twenty RUN steps, twenty containers: each is gone once its step ends (the state roots are
