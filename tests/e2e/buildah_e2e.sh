@@ -301,8 +301,9 @@ bud_seccomp_facts() {
 	printf '%s\n' 'FROM localhost/busybox:e2e' "$run" | bud_facts localhost/cmp:e2e --security-opt seccomp=unconfined
 }
 
-# RUN --mount: a bind of the context (read-only unless rw), a tmpfs that the image does not
-# keep, and a cache that a later step finds again.
+# RUN --mount (with `buildah build`, bud's other name): a bind of the context (read-only
+# unless rw), a tmpfs that the image does not keep, and a cache that a later step finds
+# again.
 case_cmp_bud_run_mounts() { compare_runtimes bud-run-mounts bud_run_mounts_facts; }
 bud_run_mounts_facts() {
 	local ctx
@@ -316,9 +317,9 @@ bud_run_mounts_facts() {
 	RUN --mount=type=cache,target=/cache cat /cache/first && ls -ld /cache | awk '{print $1, $3, $4}'
 	RUN ls /ctx /one /scratch /cache 2>&1 | sed 's/.*: //'
 	EOF
-	bh bud "${RUNTIME_ARGS[@]}" --pull=never --layers=false --signature-policy "$E2E_DIR/policy.json" \
+	bh build "${RUNTIME_ARGS[@]}" --pull=never --layers=false --signature-policy "$E2E_DIR/policy.json" \
 		-t localhost/cmp:e2e -f "$ctx/Containerfile" "$ctx" 2>&1
-	echo "bud-status=$? context file: $(cat "$ctx/ctx-file"), new: $([ -e "$ctx/new" ] && echo yes || echo no)"
+	echo "build-status=$? context file: $(cat "$ctx/ctx-file"), new: $([ -e "$ctx/new" ] && echo yes || echo no)"
 	image_facts localhost/cmp:e2e
 }
 
