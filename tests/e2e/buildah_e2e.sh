@@ -201,7 +201,8 @@ kill_one_run() { # RUNTIME CONTAINER
 
 # ---- differential cases (tests/e2e/buildah_compare.sh) -------------------------------------
 # Each FN RUNTIME_NAME prints facts that must not depend on the runtime (buildah is pointed
-# at it through RUNTIME_ARGS).
+# at it through RUNTIME_ARGS). Buildah copies a step's stdout and stderr apart, so their lines
+# may come in either order: a step whose lines are compared writes to one of them only.
 
 # The build of the Containerfile on stdin under the runtime being compared: its output,
 # then its exit status.
@@ -277,7 +278,7 @@ bud_network_facts() {
 	local net
 	for net in none host; do
 		printf '%s\n' 'FROM localhost/busybox:e2e' \
-			'RUN sed 1,2d /proc/net/dev | cut -d: -f1 | tr -d " " | sort | tr "\n" " "; echo; cat /etc/hosts | grep -c localhost; readlink /proc/self/ns/net | tr -d "0-9"' |
+			'RUN sed 1,2d /proc/net/dev | cut -d: -f1 | tr -d " " | sort | tr "\n" " "; echo; cat /etc/hosts 2>/dev/null | grep -c localhost; readlink /proc/self/ns/net | tr -d "0-9"' |
 			bud_facts localhost/cmp:e2e --network "$net"
 	done
 	echo "host interfaces: $(sed 1,2d /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\n' ' ')"
