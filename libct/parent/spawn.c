@@ -258,7 +258,7 @@ void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags, int cgroup_
 	const char *method;
 	bool born;
 	if (joined) {
-		pid_t pid = ct_clone_pidfd_into(flags | CLONE_PARENT, cgroup_fd, &pidfd, &method,
+		pid_t pid = ct_clone_undumpable_into(flags | CLONE_PARENT, cgroup_fd, &pidfd, &method,
 						&born);
 		if (pid == 0) {
 			child(arg);
@@ -329,7 +329,7 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 {
 	bool joiner = plan->ns.use_joiner;
 	pid_t pid = joiner ? fork()
-			   : ct_clone_pidfd_into(plan->ns.unshare_flags, plan->cgroup.fd,
+			   : ct_clone_undumpable_into(plan->ns.unshare_flags, plan->cgroup.fd,
 						 &out->pidfd, &out->method, &out->born_in_cgroup);
 	if (pid < 0)
 		return ct_error_sys(err, errno, "%s",
