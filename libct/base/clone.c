@@ -76,8 +76,8 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
  * of the child's life, before its last execve, lets a process of the pid namespace it is
  * born into (or any other but root's) open its /proc/PID/fd, /proc/PID/exe or ptrace it
  * (CVE-2016-9962). A caller already not dumpable by others stays as it is. */
-pid_t ct_clone_undumpable_into(unsigned long flags, int cgroup_fd, int *pidfd,
-			       const char **method, bool *born)
+pid_t ct_clone_undumpable_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			       bool *born)
 {
 	bool was_dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1;
 	if (was_dumpable && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)

@@ -45,16 +45,6 @@ static int join_namespaces(struct ct_plan_ns *ns, struct ct_error *err)
 	return ct_ns_join_each(ns->join_fds, own, false, err);
 }
 
-/* A caller without privilege, or newuidmap on its behalf (which checks that the process is
- * the caller's), writes the maps of our new user namespace: /proc/PID/uid_map of a process
- * not dumpable is root's. Only for that wait is the init dumpable (as runc's is); nobody is
- * in its new user namespace yet, so no process of a container has a capability over it. */
-static bool maps_written_without_privilege(const struct ct_plan_ns *ns)
-{
-	return ns->uid_map &&
-	       (ns->uid_writer != CT_IDMAP_DIRECT || ns->gid_writer != CT_IDMAP_DIRECT);
-}
-
 /* user_namespaces(7): born with no id mapped (or cloned by a joiner that the parent has
  * not heard from yet), the init waits for the parent, then takes uid and gid 0 inside,
  * whose capabilities the rest of the set-up needs. */
@@ -63,13 +53,11 @@ static int enter_user_namespace(const struct ct_plan_ns *ns, const struct ct_pla
 {
 	if (!ns->userns)
 		return 0;
-	bool unprivileged_maps = maps_written_without_privilege(ns);
-	if (unprivileged_maps && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
-		return ct_error_sys(err, errno, "let the parent write the id maps");
 	if (ct_sync_expect(sync->fd, CT_SYNC_USERNS_READY, "the user namespace", err) < 0)
 		return -1;
-	if (unprivileged_maps && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return ct_error_sys(err, errno, "set the init not dumpable again");
+	/* born dumpable for the maps' writer: no longer once they are written */
+	if (ns->dumpable_for_maps && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return ct_error_sys(err, errno, "make the init not dumpable");
 	if (ct_setresgid_1thread(0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "set gid 0 in the user namespace");
 	if (ct_setresuid_1thread(0, 0, 0) < 0)

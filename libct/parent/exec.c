@@ -365,7 +365,7 @@ run_joiner(struct ct_init_plan *plan, const struct ct_exec_target *t, struct exe
 	struct ct_error err = {0};
 	struct child_args a = {plan, t, j};
 	bool joined = join_flags(t, j, j->child_flags | j->parent_flags, &err) == 0;
-	ct_joiner_finish(plan->sync.fd, joined, 0, plan->cgroup.fd, run_child_of_joiner, &a,
+	ct_joiner_finish(plan->sync.fd, joined, 0, plan->cgroup.fd, false, run_child_of_joiner, &a,
 			 "the exec'd process", &err);
 }
 
@@ -376,7 +376,7 @@ static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 {
 	pid_t pid = j->via_joiner ? fork()
 				  : ct_clone_undumpable_into(0, plan->cgroup.fd, &out->pidfd,
-							&out->method, &out->born_in_cgroup);
+							     &out->method, &out->born_in_cgroup);
 	if (pid == 0) {
 		ct_close_now(&sync[0]);
 		plan->sync.fd = sync[1];
