@@ -20,9 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/podman_env.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 
-if [ -z "${CTRUN_E2E_UNSHARED:-}" ]; then
-	CTRUN_E2E_UNSHARED=1 exec unshare -m --propagation private bash "$0" "$@"
-fi
+e2e_enter_private_mount_ns "$0" "$@"
 
 e2e_require_tools podman-diff podman conmon runc script
 
