@@ -240,14 +240,19 @@ static int exec_error(struct ct_error *err, int errnum, const char *name)
 }
 
 /* Finds process.args[0] as execvp would, in the container, so a missing binary is an
- * error of create rather than of start. Returns a path in buf. */
+ * error of create rather than of start. Returns a path in buf. A directory is refused
+ * here too, as runc and crun refuse it: access(X_OK) grants a directory's search bit,
+ * and the execve's EACCES after start would leave the client a container that ran. */
 static int resolve_executable(const struct ct_plan_process *proc, char *buf, size_t size,
 			      struct ct_error *err)
 {
 	const char *name = proc->p->args.items[0];
 	if (strchr(name, '/')) {
-		if (access(name, X_OK) < 0)
+		struct stat st;
+		if (access(name, X_OK) < 0 || stat(name, &st) < 0)
 			return exec_error(err, errno, name);
+		if (S_ISDIR(st.st_mode))
+			return exec_error(err, EACCES, name);
 		snprintf(buf, size, "%s", name);
 		return 0;
 	}
