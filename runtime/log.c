@@ -83,7 +83,8 @@ static void write_line(enum ct_log_level level, const char *msg)
 	 * Podman, which shows "Error: ctrun: <msg>"; so, as runc's, it is bare then. */
 	if (level == CT_LOG_ERROR)
 		fprintf(stderr, "%s%s\n", log_fd >= 0 ? "" : "ctrun: ", msg);
-	else if (!to_file || log_debug)
+	else if (!to_file) /* as runc's: --debug fills the file, not the caller's stderr (Buildah
+			    * prints a failed RUN's runtime stderr as the build's error) */
 		fprintf(stderr, "ctrun: %s: %s\n", level_names[level], msg);
 }
 

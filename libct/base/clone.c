@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,4 +70,23 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method)
 {
 	bool born;
 	return ct_clone_pidfd_into(flags, -1, pidfd, method, &born);
+}
+
+/* Cleared in the caller around the clone, since the child's mm copies the flag: no moment
+ * of the child's life, before its last execve, lets a process of the pid namespace it is
+ * born into (or any other but root's) open its /proc/PID/fd, /proc/PID/exe or ptrace it
+ * (CVE-2016-9962). A caller already not dumpable by others stays as it is. */
+pid_t ct_clone_undumpable_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			       bool *born)
+{
+	bool was_dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1;
+	if (was_dumpable && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return -1;
+	pid_t pid = ct_clone_pidfd_into(flags, cgroup_fd, pidfd, method, born);
+	if (pid != 0 && was_dumpable) {
+		int saved = errno;
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		errno = saved;
+	}
+	return pid;
 }

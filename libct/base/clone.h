@@ -13,5 +13,10 @@ pid_t ct_clone_pidfd(unsigned long flags, int *pidfd, const char **method);
  * (ct_cgroup_enter) before the child runs anything of the container's. */
 pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
 			  bool *born);
+/* ct_clone_pidfd_into() of a child born not dumpable (PR_SET_DUMPABLE 0), as every process
+ * that enters a container must be until its last execve, which makes it dumpable again: its
+ * fds, memory and /proc files stay out of the container's reach while they are ctrun's. */
+pid_t ct_clone_undumpable_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
+			       bool *born);
 
 #endif

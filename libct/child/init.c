@@ -55,6 +55,9 @@ static int enter_user_namespace(const struct ct_plan_ns *ns, const struct ct_pla
 		return 0;
 	if (ct_sync_expect(sync->fd, CT_SYNC_USERNS_READY, "the user namespace", err) < 0)
 		return -1;
+	/* born dumpable for the maps' writer: no longer once they are written */
+	if (ns->dumpable_for_maps && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return ct_error_sys(err, errno, "make the init not dumpable");
 	if (ct_setresgid_1thread(0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "set gid 0 in the user namespace");
 	if (ct_setresuid_1thread(0, 0, 0) < 0)

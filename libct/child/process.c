@@ -111,6 +111,25 @@ static int apply_capabilities(const struct ct_plan_process *proc, struct ct_erro
 	return 0;
 }
 
+/* Without process.capabilities the process keeps the runtime's sets, but for the
+ * inheritable one (and so the ambient one): a caller's would let a program with inheritable
+ * file capabilities gain them (CVE-2022-29162); empty, as runc leaves it. */
+static int clear_inheritable(struct ct_error *err)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return ct_error_sys(err, errno, "get capabilities");
+	bool any = false;
+	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		any = any || data[i].inheritable;
+		data[i].inheritable = 0;
+	}
+	if (any && syscall(SYS_capset, &hdr, data) < 0)
+		return ct_error_sys(err, errno, "clear the inheritable capabilities");
+	return 0;
+}
+
 /* Capabilities around the uid switch: bounding first (needs CAP_SETPCAP), keep the
  * permitted set across setuid, then set the configured sets. */
 static int apply_identity(const struct ct_plan_process *proc, bool setgroups_denied,
@@ -127,11 +146,41 @@ static int apply_identity(const struct ct_plan_process *proc, bool setgroups_den
 		return -1;
 	if (keep && prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "reset keep-capabilities");
-	if (proc->set_caps && apply_capabilities(proc, err) < 0)
+	if (proc->set_caps ? apply_capabilities(proc, err) < 0 : clear_inheritable(err) < 0)
 		return -1;
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "set no_new_privs");
 	return 0;
+}
+
+/* An image's own /dev (no tmpfs over it) may hold a /dev/console that is a symlink: to a
+ * /proc file, or into a volume whose mounts propagate to the host, where the bind would
+ * land (CVE-2025-52565). The pty goes only on a file or device at that very path, /dev
+ * reached through no symlink either; a missing one is made. */
+static int open_console_mountpoint(int root, struct ct_error *err)
+{
+	_cleanup_close_ int dev = ct_root_open_exact(root, "/dev");
+	if (dev < 0)
+		return ct_error_sys(err, errno, "open \"/dev\" through no symlink");
+	int made =
+		openat(dev, "console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (made < 0 && errno != EEXIST)
+		return ct_error_sys(err, errno, "create \"/dev/console\"");
+	if (made >= 0)
+		close(made);
+	struct stat st;
+	int fd = openat(dev, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return ct_error_sys(err, errno, "open \"/dev/console\"");
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		close(fd);
+		return ct_error_plain(
+			err, EPERM,
+			"the image's \"/dev/console\" is %s: the terminal goes only on "
+			"a file or a device at that very path",
+			S_ISLNK(st.st_mode) ? "a symlink" : "neither a file nor a device");
+	}
+	return fd;
 }
 
 /* /dev/console is the container's terminal (config-linux.md#default-devices). */
@@ -143,7 +192,8 @@ static int bind_console(int slave, uint64_t *mounted_id, struct ct_error *err)
 		.source = "the pty slave", .source_fd = slave, .flags = &bind, .file = true};
 	if (root < 0)
 		return ct_error_sys(err, errno, "open /");
-	if (ct_mount_in_root(root, "/dev/console", &rq, mounted_id, err) < 0)
+	_cleanup_close_ int target = open_console_mountpoint(root, err);
+	if (target < 0 || ct_mount_at(root, "/dev/console", target, &rq, mounted_id, NULL, err) < 0)
 		return ct_error_prefix(err, "bind the terminal on /dev/console");
 	return 0;
 }
@@ -190,14 +240,19 @@ static int exec_error(struct ct_error *err, int errnum, const char *name)
 }
 
 /* Finds process.args[0] as execvp would, in the container, so a missing binary is an
- * error of create rather than of start. Returns a path in buf. */
+ * error of create rather than of start. Returns a path in buf. A directory is refused
+ * here too, as runc and crun refuse it: access(X_OK) grants a directory's search bit,
+ * and the execve's EACCES after start would leave the client a container that ran. */
 static int resolve_executable(const struct ct_plan_process *proc, char *buf, size_t size,
 			      struct ct_error *err)
 {
 	const char *name = proc->p->args.items[0];
 	if (strchr(name, '/')) {
-		if (access(name, X_OK) < 0)
+		struct stat st;
+		if (access(name, X_OK) < 0 || stat(name, &st) < 0)
 			return exec_error(err, errno, name);
+		if (S_ISDIR(st.st_mode))
+			return exec_error(err, EACCES, name);
 		snprintf(buf, size, "%s", name);
 		return 0;
 	}

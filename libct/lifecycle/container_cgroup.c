@@ -18,52 +18,20 @@ static void log_cgroup_warning(const char *msg)
 	ct_log(CT_LOG_WARNING, "%s", msg);
 }
 
-/* A rule for exactly this node (type, major and minor all given, as Podman's --device
- * PATH:r writes one): the config has decided what the node may do. */
-static bool has_rule_for_node(const struct oci_resources *r, const struct oci_device *d)
-{
-	const char *type = strcmp(d->type, "b") == 0 ? "b" : "c";
-	for (size_t i = 0; i < r->devices.len; i++) {
-		const struct oci_device_cgroup *rule = &r->devices.items[i];
-		if (rule->type && strcmp(rule->type, type) == 0 && rule->has_major &&
-		    rule->major == d->major && rule->has_minor && rule->minor == d->minor)
-			return true;
-	}
-	return false;
-}
-
-/* linux.devices are the container's own nodes: allowed in its device filter after the
- * config's rules (a node it cannot open would be useless); when a rule of the config names
- * the node itself, only mknod ("m") is added, so the node can still be made in the cgroup
- * the init is born in while the config's access stands. The standard devices come after them
- * (libct/cgroup/device_rules.h). The copy shares everything with the config's resources
- * but the rule list, which the caller frees. */
-static int with_config_devices(const struct oci_config *c, struct oci_resources *out,
-			       struct ct_error *err)
+/* The config's device rules, as runc and crun take them: a linux.devices node is made in
+ * /dev, but opens only as linux.resources.devices and the standard devices allow (the
+ * latter include mknod of any node, libct/cgroup/device_rules.h). The copy shares
+ * everything with the config's resources but the rule list, which the caller frees. */
+static int copy_resources(const struct oci_config *c, struct oci_resources *out,
+			  struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
 	*out = lx->resources;
 	size_t n = lx->resources.devices.len;
-	out->devices.items = calloc(n + lx->devices.len + 1, sizeof(*out->devices.items));
+	out->devices.items = calloc(n + 1, sizeof(*out->devices.items));
 	if (!out->devices.items)
 		return ct_error_sys(err, ENOMEM, "plan device rules");
 	memcpy(out->devices.items, lx->resources.devices.items, n * sizeof(*out->devices.items));
-	for (size_t i = 0; i < lx->devices.len; i++) {
-		const struct oci_device *d = &lx->devices.items[i];
-		if (!d->type ||
-		    (strcmp(d->type, "c") && strcmp(d->type, "b") && strcmp(d->type, "u")))
-			continue;
-		out->devices.items[n++] = (struct oci_device_cgroup){
-			.allow = true,
-			.type = strcmp(d->type, "b") == 0 ? "b" : "c",
-			.access = has_rule_for_node(&lx->resources, d) ? "m" : "rwm",
-			.major = d->major,
-			.minor = d->minor,
-			.has_major = d->has_major,
-			.has_minor = d->has_minor,
-		};
-	}
-	out->devices.len = n;
 	return 0;
 }
 
@@ -188,17 +156,16 @@ void ct_container_cgroup_rest_free(struct oci_resources *rest)
 	free(rest);
 }
 
-/* The config's resources with linux.devices allowed, malloc'ed (free with
+/* A copy of the config's resources, malloc'ed (free with
  * ct_container_cgroup_rest_free). */
-static struct oci_resources *resources_with_devices(const struct oci_config *c,
-						    struct ct_error *err)
+static struct oci_resources *resources_copy(const struct oci_config *c, struct ct_error *err)
 {
 	struct oci_resources *res = calloc(1, sizeof(*res));
 	if (!res) {
 		ct_error_sys(err, ENOMEM, "plan device rules");
 		return NULL;
 	}
-	if (with_config_devices(c, res, err) < 0) {
+	if (copy_resources(c, res, err) < 0) {
 		free(res);
 		return NULL;
 	}
@@ -254,7 +221,7 @@ int ct_container_cgroup_make(const char *id, const struct oci_config *c, struct 
 	*rest = NULL;
 	if (!cg)
 		return 0;
-	struct oci_resources *res = resources_with_devices(c, err);
+	struct oci_resources *res = resources_copy(c, err);
 	if (res && ct_cgroup_waits_for_init(cg)) {
 		/* the unit is started with the init's pid: ct_spawn applies res then */
 		*out = cg;

@@ -284,9 +284,6 @@ __attribute__((noreturn)) static void run_child(struct ct_init_plan *plan,
 	ctx.caller = &child;
 	if (plan->opts->log_steps)
 		ct_step_trace_start(&ctx, &trace);
-	/* Until the execve this is ctrun's image in the container's pid namespace: not
-	 * dumpable, so no process there may open our /proc/PID/exe or fds (CVE-2019-5736). */
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (ct_steps_run(exec_steps, sizeof(exec_steps) / sizeof(exec_steps[0]), &ctx, &err) < 0) {
 		ct_sync_send_error_typed(
@@ -368,7 +365,7 @@ run_joiner(struct ct_init_plan *plan, const struct ct_exec_target *t, struct exe
 	struct ct_error err = {0};
 	struct child_args a = {plan, t, j};
 	bool joined = join_flags(t, j, j->child_flags | j->parent_flags, &err) == 0;
-	ct_joiner_finish(plan->sync.fd, joined, 0, plan->cgroup.fd, run_child_of_joiner, &a,
+	ct_joiner_finish(plan->sync.fd, joined, 0, plan->cgroup.fd, false, run_child_of_joiner, &a,
 			 "the exec'd process", &err);
 }
 
@@ -378,8 +375,8 @@ static int clone_child(struct ct_init_plan *plan, const struct ct_exec_target *t
 		       struct ct_error *err)
 {
 	pid_t pid = j->via_joiner ? fork()
-				  : ct_clone_pidfd_into(0, plan->cgroup.fd, &out->pidfd,
-							&out->method, &out->born_in_cgroup);
+				  : ct_clone_undumpable_into(0, plan->cgroup.fd, &out->pidfd,
+							     &out->method, &out->born_in_cgroup);
 	if (pid == 0) {
 		ct_close_now(&sync[0]);
 		plan->sync.fd = sync[1];

@@ -248,18 +248,27 @@ static int join_early(struct ct_init_plan *plan, struct ct_error *err)
 	return ct_ns_join_each(plan->ns.join_fds, early, true, err);
 }
 
+/* A process for the container is born not dumpable, but for an init whose id maps a caller
+ * without privilege writes (plan.h: dumpable_for_maps). */
+static pid_t clone_for_container(bool dumpable, unsigned long flags, int cgroup_fd, int *pidfd,
+				 const char **method, bool *born)
+{
+	return dumpable ? ct_clone_pidfd_into(flags, cgroup_fd, pidfd, method, born)
+			: ct_clone_undumpable_into(flags, cgroup_fd, pidfd, method, born);
+}
+
 /* The namespaces the init makes belong to the user namespace it is made in: the joiner
  * enters the namespaces to join, then clones the init as ctrun's own child (CLONE_PARENT),
  * hands over its pidfd and exits (spawn.h). The init waits for the parent first. */
-void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags, int cgroup_fd,
+void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags, int cgroup_fd, bool dumpable,
 		      void (*child)(void *arg), void *arg, const char *what, struct ct_error *err)
 {
 	int pidfd = -1;
 	const char *method;
 	bool born;
 	if (joined) {
-		pid_t pid = ct_clone_pidfd_into(flags | CLONE_PARENT, cgroup_fd, &pidfd, &method,
-						&born);
+		pid_t pid = clone_for_container(dumpable, flags | CLONE_PARENT, cgroup_fd, &pidfd,
+						&method, &born);
 		if (pid == 0) {
 			child(arg);
 			_exit(1);
@@ -284,8 +293,8 @@ __attribute__((noreturn)) static void run_joiner(struct ct_init_plan *plan)
 {
 	struct ct_error err = {0};
 	bool joined = join_early(plan, &err) == 0;
-	ct_joiner_finish(plan->sync.fd, joined, plan->ns.unshare_flags, plan->cgroup.fd, run_init,
-			 plan, "the container init", &err);
+	ct_joiner_finish(plan->sync.fd, joined, plan->ns.unshare_flags, plan->cgroup.fd,
+			 plan->ns.dumpable_for_maps, run_init, plan, "the container init", &err);
 }
 
 /* The method named by the joiner, as the static string out->method must be. */
@@ -329,8 +338,9 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 {
 	bool joiner = plan->ns.use_joiner;
 	pid_t pid = joiner ? fork()
-			   : ct_clone_pidfd_into(plan->ns.unshare_flags, plan->cgroup.fd,
-						 &out->pidfd, &out->method, &out->born_in_cgroup);
+			   : clone_for_container(plan->ns.dumpable_for_maps, plan->ns.unshare_flags,
+						 plan->cgroup.fd, &out->pidfd, &out->method,
+						 &out->born_in_cgroup);
 	if (pid < 0)
 		return ct_error_sys(err, errno, "%s",
 				    joiner ? "fork the namespace joiner"

@@ -29,9 +29,11 @@ int ct_spawn_start(struct ct_spawned *s, bool wait_exec, struct ct_error *err);
 /* The end of a namespace joiner, spawn's and exec's (above): clones the real child
  * as the runtime's own (CLONE_PARENT, into cgroup_fd when >= 0), which runs child(arg)
  * (never to return), hands its pidfd over on sync_fd and exits; when that fails, or the
- * joiner's own work did (joined false, err set), the error goes to the parent. */
+ * joiner's own work did (joined false, err set), the error goes to the parent. The child
+ * is born not dumpable unless dumpable (an init whose maps are written without privilege). */
 __attribute__((noreturn)) void ct_joiner_finish(int sync_fd, bool joined, unsigned long flags,
-						int cgroup_fd, void (*child)(void *arg), void *arg,
+						int cgroup_fd, bool dumpable,
+						void (*child)(void *arg), void *arg,
 						const char *what, struct ct_error *err);
 
 /* Reaps a namespace joiner (a fork that joined namespaces and cloned the real child as our

@@ -101,6 +101,8 @@ static int plan_id_mappings(const struct oci_linux *lx, struct ct_init_plan *pla
 	plan->ns.uid_writer = ct_idmap_writer_for(&lx->uid_mappings, root, geteuid());
 	plan->ns.gid_writer = ct_idmap_writer_for(&lx->gid_mappings, root, getegid());
 	plan->ns.setgroups_denied = plan->ns.gid_writer == CT_IDMAP_OWN_ID;
+	plan->ns.dumpable_for_maps =
+		plan->ns.uid_writer != CT_IDMAP_DIRECT || plan->ns.gid_writer != CT_IDMAP_DIRECT;
 	if (plan->ns.setgroups_denied && plan->config->process.user.additional_gids.len)
 		return ct_error_plain(err, EPERM,
 				      "config.json: .process.user.additionalGids: a user "

@@ -147,6 +147,9 @@ struct ct_plan_ns {
 	char *uid_map, *gid_map; /* a new one's maps, the parent writes (libct/parent/userns.h) */
 	enum ct_idmap_writer uid_writer, gid_writer; /* how (libct/parent/idmap_writer.h) */
 	bool setgroups_denied; /* the gid map of a user without newgidmap: no setgroups() */
+	/* the maps are written without privilege (own id, newuidmap): the init is born
+	 * dumpable, /proc/PID/uid_map being root's otherwise, and stops being so once mapped */
+	bool dumpable_for_maps;
 	/* spawned through a joiner (libct/parent/spawn.h): a joined user namespace, or a new
 	 * one with other namespaces joined, which it could not join from inside */
 	bool use_joiner;

@@ -8,6 +8,8 @@ E2E_IMAGE=localhost/busybox:e2e
 CTRUN_STATE_ROOT=$E2E_DIR/ctrun-state
 # ctrun's debug log: one "init ... spawned" record per container it starts.
 CTRUN_LOG=$E2E_DIR/ctrun.log
+# Buildah keeps RUN --mount=type=cache directories (and its temporary files) in $TMPDIR.
+export TMPDIR=$E2E_DIR/tmp
 
 # Every call is bounded, so a hang fails the case instead of blocking CI.
 bh() {
@@ -17,7 +19,7 @@ bh() {
 
 # How buildah runs ctrun (bud's RUN steps and buildah run alike): OCI isolation, the built
 # binary, no network; the state root (and ctrun's log) passed as the runtime's global flags.
-# runc, run for comparison, gets a state root of its own here too.
+# runc and crun, run for comparison, get a state root of their own here too.
 RUNTIME_ARGS=()
 buildah_runtime_args() { # RUNTIME
 	RUNTIME_ARGS=(--isolation oci --runtime "$1" --network none
@@ -26,13 +28,15 @@ buildah_runtime_args() { # RUNTIME
 }
 
 state_root() { # RUNTIME
-	if [ "$1" = "$CTRUN" ]; then echo "$CTRUN_STATE_ROOT"; else echo "$E2E_DIR/runc-state"; fi
+	if [ "$1" = "$CTRUN" ]; then echo "$CTRUN_STATE_ROOT"; else echo "$E2E_DIR/$(basename "$1")-state"; fi
 }
 
 # No systemd here: cgroupfs. Nothing is looked up in a registry, and the local archive is
 # accepted unsigned.
 buildah_env_setup() {
-	mkdir -p "$CTRUN_STATE_ROOT" "$E2E_DIR/runc-state" || return 1
+	# A user namespace's root (--userns-uid-map) walks down to the storage as "other".
+	chmod 0711 "$E2E_DIR" || return 1
+	mkdir -p "$CTRUN_STATE_ROOT" "$E2E_DIR/runc-state" "$E2E_DIR/crun-state" "$TMPDIR" || return 1
 	printf '[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' >"$E2E_DIR/containers.conf"
 	: >"$E2E_DIR/registries.conf"
 	echo '{"default": [{"type": "insecureAcceptAnything"}]}' >"$E2E_DIR/policy.json"
@@ -48,11 +52,20 @@ buildah_env_setup() {
 # runtime: nobody else would.
 delete_runtime_containers() {
 	local rt id
-	for rt in "$CTRUN" runc; do
+	for rt in "$CTRUN" runc crun; do
 		for id in $("$rt" --root "$(state_root "$rt")" list -q 2>/dev/null); do
-			"$rt" --root "$(state_root "$rt")" delete --force "$id"
+			runtime_delete "$rt" "$id"
 		done
 	done
+}
+
+# crun 1.8.1 refuses the hybrid cgroup layout: cgroup2 hidden while it deletes.
+runtime_delete() { # RUNTIME ID
+	local hide=
+	[ "$1" != crun ] || hide=1
+	[ -z "$hide" ] || mount -t tmpfs cgroup2-hidden /sys/fs/cgroup/unified || return 1
+	"$1" --root "$(state_root "$1")" delete --force "$2"
+	[ -z "$hide" ] || umount /sys/fs/cgroup/unified
 }
 
 # Removes every container and image, then the storage's own mounts.

@@ -73,6 +73,13 @@ assert_not_contains() { # haystack needle what
 	return 0
 }
 
+# Runs the suite again (SCRIPT ARGS...) in a private mount namespace of its own, once: its
+# state root and storage mounts must stay there.
+e2e_enter_private_mount_ns() { # SCRIPT ARGS...
+	[ -z "${CTRUN_E2E_UNSHARED:-}" ] || return 0
+	CTRUN_E2E_UNSHARED=1 exec unshare -m --propagation private bash "$@"
+}
+
 # Exits the suite as skipped (status 0) when one of TOOLS is not installed.
 e2e_require_tools() { # SUITE TOOLS...
 	local suite=$1 tool

@@ -66,7 +66,8 @@ podman_env_setup() {
 }
 
 # Every Podman call is bounded, so a hang fails the case instead of blocking CI.
-pm() { timeout -k 5 90 podman --runtime ctrun "$@"; }
+# PODMAN_RUNTIME names another runtime Podman knows (tests/e2e/podman_diff.sh sets it).
+pm() { timeout -k 5 90 podman --runtime "${PODMAN_RUNTIME:-ctrun}" "$@"; }
 
 # rm -f of a running container. Podman 4.3 sometimes fails its own clean-up of a container
 # just killed: unlinkat of userdata/shm gives EBUSY while its unmount has not settled (seen

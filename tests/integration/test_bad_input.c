@@ -239,6 +239,16 @@ Test(bad_input, missing_binary)
 			    (const char *const[]){"exec", "\"/bin/no-such-program\"", NULL});
 }
 
+/* A directory is not a program: refused at create, with the words Podman reads as 126
+ * (runc and crun refuse it there too; its search bit passes access(X_OK)). */
+Test(bad_input, directory_as_binary)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_args(&t, (const char *const[]){"/bin", NULL});
+	assert_create_fails(&t, "p1", (const char *const[]){"exec \"/bin\": permission denied", NULL});
+}
+
 /* A missing cwd is made (as runc does); one below a file cannot be. */
 Test(bad_input, bad_cwd)
 {

@@ -5,6 +5,9 @@
  *   it held by a container process;
  * - CVE-2024-21626: use a host fd leaked into the container, or a process.cwd that leads
  *   out of the rootfs (a "..", a magic link /proc/self/fd/N to a host directory);
+ * - CVE-2022-29162: a caller's inheritable capabilities in the container's processes;
+ * - CVE-2016-9962: open the fds of ctrun's own process in the container (the created init,
+ *   an exec'd process before its execve) through /proc/PID/fd;
  * - CVE-2025-52881: redirect a /proc write of the runtime to another file by mounting over
  *   /proc/<pid>/fd (the exec fifo here; sysctl and oom_score_adj in test_proc_writes.c);
  * - CVE-2025-31133: an image /dev/null that is a file or a symlink, which masking would
@@ -14,8 +17,10 @@
  * Mount-destination symlink races (CVE-2021-30465) are test_hostile.c's swap tests. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <linux/capability.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +28,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -320,6 +326,127 @@ Test(escapes, cwd_through_a_host_fd_refused)
 	lc_assert_nothing_left(&t);
 	free(escaped);
 	free(out);
+}
+
+/* ---- CVE-2016-9962: the runtime's process, seen from the container ---- */
+
+/* Whether pid (seen from the host) holds an fd of a directory outside root: what the
+ * attack below would climb out through. */
+static bool holds_a_host_directory(pid_t pid, const char *root)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+	bool found = false;
+	for (struct dirent *e; !found && (e = readdir(d));) {
+		char path[320], target[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		if (e->d_name[0] == '.' || n <= 0 || stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		target[n] = '\0';
+		found = strncmp(target, root, strlen(root)) != 0;
+	}
+	closedir(d);
+	return found;
+}
+
+/* What a process of the container reaches of pid 1 (ctrun's until its execve): each fd's
+ * link, the directory above a directory fd, the host's core_pattern through a procfs fd
+ * (writable there, it runs a program of the container's as root on the host), the init's
+ * environment; "fds N" counts the fds it saw. */
+#define REACH_PID1                                                                               \
+	"n=0; for f in /proc/1/fd/*; do n=$((n + 1)); "                                          \
+	"readlink $f >/dev/null 2>&1 && echo \"link $f\"; "                                      \
+	"ls $f/.. >/dev/null 2>&1 && echo \"up from $f\"; "                                      \
+	"cat $f/../../sys/kernel/core_pattern >/dev/null 2>&1 && echo \"core_pattern via $f\"; " \
+	"done; cat /proc/1/environ >/dev/null 2>&1 && echo environ; echo \"fds $n\""
+
+/* The init waits for start as ctrun, holding fds of the host (its fd directory in a procfs
+ * of the host's, cgroup directories, the exec fifo). An `exec`'d process of the same uid
+ * and capabilities (docker's default set here, the init's by then) is not let in: the init
+ * was born not dumpable. Before, /proc/1/fd/N/.. led to the host's cgroup tree and
+ * /proc/1/fd/3/../../sys to the host's sysctls. */
+Test(escapes, created_init_out_of_reach_of_the_container)
+{
+	struct lc t;
+	lc_init(&t);
+	char *caps = lc_shared_config_value("docker-default.json", ".process.capabilities");
+	ctt_config_set(t.bundle, ".process.capabilities", caps);
+	free(caps);
+	ctt_config_set(t.bundle, ".process.noNewPrivileges", "false");
+	lc_set_script(&t, "true");
+	char *out = ctt_tmp_path("out");
+	pid_t init = create_in_background(&t, 0, -1, out);
+	char *root = lc_rootfs_path(&t, "");
+	cr_assert(holds_a_host_directory(init, root), "the created init holds no host directory");
+	struct ctt_result r;
+	lc_ctrunv(&r, &t, LC_ARGV("exec", ID, "sh", "-c", REACH_PID1));
+	cr_assert_eq(r.status, 0, "exec: exit %d: %s", r.status, r.err);
+	const char *newline = strchr(r.out, '\n');
+	cr_expect(strncmp(r.out, "fds ", 4) == 0 && atoi(r.out + 4) > 0 && newline &&
+			  newline[1] == '\0',
+		  "the container reached the created init:\n%s", r.out);
+	ctt_result_free(&r);
+	lc_ok(&t, "delete", "--force", ID);
+	free(root);
+	free(out);
+}
+
+/* ---- CVE-2022-29162: the inheritable capabilities ---- */
+
+/* Adds cap to this test process's inheritable set, which ctrun inherits (fork, execve). */
+static void raise_own_inheritable(int cap)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	cr_assert_eq(syscall(SYS_capget, &hdr, data), 0, "capget: %s", strerror(errno));
+	data[cap / 32].inheritable |= 1U << (cap % 32);
+	cr_assert_eq(syscall(SYS_capset, &hdr, data), 0, "capset: %s", strerror(errno));
+}
+
+/* run, exec and exec --cap each print their CapInh: all empty. */
+static void assert_no_inheritable(const struct lc *t)
+{
+	lc_set_script(t, "grep CapInh /proc/self/status; exec sleep 1000");
+	char *out = ctt_tmp_path("out");
+	create_in_background(t, 0, -1, out);
+	lc_ok(t, "start", ID);
+	char *seen = ctt_wait_content(out, "\n");
+	cr_expect_str_eq(seen, "CapInh:\t0000000000000000\n", "the container's process");
+	const char *const *execs[] = {LC_ARGV("exec", ID, "grep", "CapInh", "/proc/self/status"),
+				      LC_ARGV("exec", "--cap", "CAP_SYS_ADMIN", ID, "grep",
+					      "CapInh", "/proc/self/status")};
+	for (size_t i = 0; i < 2; i++) {
+		struct ctt_result r;
+		lc_ctrunv(&r, t, execs[i]);
+		cr_expect_eq(r.status, 0, "%s: %s", execs[i][1], r.err);
+		cr_expect_str_eq(r.out, "CapInh:\t0000000000000000\n", "exec %s", execs[i][1]);
+		ctt_result_free(&r);
+	}
+	lc_ok(t, "delete", "--force", ID);
+	free(seen);
+	free(out);
+}
+
+/* A caller whose inheritable set is not empty (a shell under `capsh --inh`, a daemon's
+ * unit with CapabilityInheritable=): with no process.capabilities it passed into the
+ * container (runc 1.1.5 clears it), where a program with inheritable file capabilities
+ * would gain them even as a user other than root. Docker's capabilities list no
+ * inheritable ones: none either. */
+Test(escapes, caller_inheritable_capabilities_stay_out)
+{
+	raise_own_inheritable(CAP_NET_RAW);
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.capabilities", NULL);
+	assert_no_inheritable(&t);
+	char *caps = lc_shared_config_value("docker-default.json", ".process.capabilities");
+	ctt_config_set(t.bundle, ".process.capabilities", caps);
+	free(caps);
+	assert_no_inheritable(&t);
 }
 
 /* ---- CVE-2025-52881: /proc writes redirected by a mount ----

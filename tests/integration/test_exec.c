@@ -119,6 +119,7 @@ Test(exec, exit_codes_as_runc_and_podman_expect)
 			   "executable file not found in $PATH");
 	assert_exec_status(&t, LC_ARGV(ID, "/no/such/file"), 127, "no such file or directory");
 	assert_exec_status(&t, LC_ARGV(ID, "/not-executable"), 126, "permission denied");
+	assert_exec_status(&t, LC_ARGV(ID, "/tmp"), 126, "exec \"/tmp\": permission denied");
 	assert_exec_status(&t, LC_ARGV("--cwd", "/no-such-dir", ID, "true"), 255, "/no-such-dir");
 	free(plain);
 	char *status = lc_status(&t, ID);

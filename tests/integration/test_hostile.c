@@ -176,6 +176,40 @@ Test(hostile, mount_below_a_symlink_to_the_root)
 	free(out);
 }
 
+/* CVE-2024-45310: mount points made for file binds below a symlink that climbs out of the
+ * root: one of the image's, and one on a volume (a directory of the host's, bound at /vol,
+ * where another container sharing it could plant or swap it). The empty file and the
+ * directories on the way are made inside the rootfs, never in the host's victim-dir. */
+Test(hostile, mount_points_made_below_a_symlink_that_climbs_out)
+{
+	struct lc t;
+	struct victim v = hs_init(&t);
+	char target[4096];
+	snprintf(target, sizeof(target), "/../../../../..%s", v.dir);
+	image_symlink(&t, "up", target);
+	char *volume = ctt_tmpdir();
+	char *planted = ctt_path(volume, "up");
+	cr_assert_eq(symlink(target, planted), 0, "symlink %s: %s", planted, strerror(errno));
+	lc_add_mount(&t, "/vol", "bind", volume, "rbind");
+	lc_add_mount(&t, "/up/made-dir/made-file", "bind", v.file, "bind");
+	lc_add_mount(&t, "/vol/up/vol-dir/vol-file", "bind", v.file, "bind");
+	char *out = run_sh(&t, "cat %s/made-dir/made-file %s/vol-dir/vol-file", v.dir);
+	cr_expect_str_eq(out, "victimvictim", "the binds are not where the config asked");
+	char *inside = lc_rootfs_path(&t, v.dir + 1);
+	char *file = ctt_path(inside, "made-dir/made-file"),
+	     *vol_file = ctt_path(inside, "vol-dir/vol-file");
+	cr_expect(ctt_exists(file) && ctt_exists(vol_file),
+		  "the mount points are not in the rootfs");
+	assert_untouched(&t, &v);
+	cr_expect_eq(ctt_count_entries(volume), 1, "something was created in the volume");
+	free(vol_file);
+	free(file);
+	free(inside);
+	free(out);
+	free(planted);
+	free(volume);
+}
+
 /* ctrun without openat2: its paths go through the O_NOFOLLOW walk. */
 static void without_openat2(struct lc *t)
 {

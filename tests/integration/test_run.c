@@ -293,3 +293,29 @@ Test(run, stdin_is_passed)
 	cr_expect_str_eq(r.out, input);
 	ctt_result_free(&r);
 }
+
+/* --debug with --log: the records go to the file alone, as runc's; the caller's stderr
+ * (which Buildah prints as a failed RUN's error) holds the container's own output only.
+ * Without --log they are on stderr. */
+Test(run, debug_records_go_to_the_log_file_not_stderr)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo inside; echo inside-err >&2; exit 3");
+	char *log = ctt_tmp_path("ctrun.log");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--debug", "--log", log, "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 3, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "inside\n");
+	cr_expect_str_eq(r.err, "inside-err\n");
+	ctt_result_free(&r);
+	char *text = ctt_read_file(log);
+	cr_expect(strstr(text, "level=debug msg=\"container \"" ID "\": init "), "log: %s", text);
+	free(text);
+	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 3, "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "ctrun: debug: container \"" ID "\": init "), "stderr: %s", r.err);
+	ctt_result_free(&r);
+	free(log);
+	lc_assert_nothing_left(&t);
+}

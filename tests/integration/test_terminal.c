@@ -5,6 +5,7 @@
  * own stdout staying empty) and from inside (what the process sees on fds 0-2). */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,4 +315,55 @@ Test(terminal, console_socket_nobody_listens_on_is_an_error)
 	assert_refused_by_create_and_run(
 		&x, (const char *const[]){"--console-socket", x.sock, NULL},
 		(const char *const[]){"console socket", x.sock, strerror(ECONNREFUSED), NULL});
+}
+
+/* CVE-2025-52565: with the image's own /dev (no tmpfs over it), an image whose /dev/console
+ * is a symlink had the pty bound where it leads: over the container's /proc/sys file, or a
+ * file of a volume (whose mounts may propagate to the host). create refuses it, naming the
+ * symlink; the volume's file, seen from the host, is left as it was. */
+static void console_symlink_refused(const char *link_target)
+{
+	struct term x;
+	term_init(&x, "true");
+	lc_remove_mount(&x.t, "/dev");
+	char *vol = ctt_tmpdir();
+	char *victim = ctt_path(vol, "victim");
+	ctt_write_file(victim, "host\n");
+	lc_add_mount(&x.t, "/vol", "bind", vol, "rbind");
+	char *console = lc_rootfs_path(&x.t, "dev/console");
+	cr_assert_eq(symlink(link_target, console), 0, "symlink %s: %s", console, strerror(errno));
+	receiver_start(&x, NULL); /* there to take the master, had the bind been made */
+	struct ctt_result r;
+	lc_ctrun(&r, &x.t, "create", "--bundle", x.t.bundle, "--console-socket", x.sock, ID);
+	kill(x.receiver, SIGKILL);
+	lc_wait(x.receiver, RECEIVER_WAIT_MS);
+	ctt_assert_error_line(&r, (const char *const[]){"\"/dev/console\" is a symlink", NULL});
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&x.t);
+	ctt_assert_file_text(victim, "host\n");
+	free(console);
+	free(victim);
+	free(vol);
+}
+
+Test(terminal, image_console_symlink_to_a_proc_file_refused)
+{
+	console_symlink_refused("/proc/sys/kernel/core_pattern");
+}
+
+Test(terminal, image_console_symlink_into_a_volume_refused)
+{
+	console_symlink_refused("../vol/victim");
+}
+
+/* Without the tmpfs, a missing /dev/console is made for the bind (the rootfs writable). */
+Test(terminal, image_dev_without_console_gets_one)
+{
+	struct term x;
+	term_init(&x, "awk '$5 == \"/dev/console\" {print \"bound\"}' /proc/self/mountinfo");
+	lc_remove_mount(&x.t, "/dev");
+	ctt_config_set(x.t.bundle, ".root.readonly", "false");
+	char *out = terminal_cycle(&x, NULL);
+	ctt_assert_line(out, "^bound$");
+	free(out);
 }

@@ -649,3 +649,20 @@ Test(userns, mqueue_of_its_ipc_namespace_belongs_to_its_root)
 	free(host_ipc);
 	free(ipc);
 }
+
+/* CVE-2023-25809: in a user namespace without a cgroup namespace, runc fell back to binding
+ * the host's /sys/fs/cgroup writable. ctrun mounts the container's own cgroup, read-only as
+ * the config asks, even with every capability in the container's user namespace. */
+Test(userns, cgroup_without_cgroup_namespace_is_read_only)
+{
+	struct lc t;
+	userns_init(&t);
+	lc_namespace_set(&t, "cgroup", NULL);
+	add_capability(&t, "CAP_SYS_ADMIN");
+	char *out = lc_sh_output(
+		&t, "for d in /sys/fs/cgroup /sys/fs/cgroup/*; do mkdir $d/ctrun-escape 2>&1 | "
+		    "grep -q 'Read-only file system' || echo \"writable $d\"; done; echo end");
+	cr_expect_str_eq(out, "end\n", "writable from inside:\n%s", out);
+	free(out);
+	lc_assert_nothing_left(&t);
+}
