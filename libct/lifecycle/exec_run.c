@@ -149,7 +149,8 @@ static int start_process(const struct ct_lifecycle_opts *lc, struct exec_run *r,
 	};
 	struct ct_exec_target t = {.pid = r->c.proc.pid,
 				   .pidfd = r->c.proc.pidfd,
-				   .start_time = r->c.state.pid_start_time};
+				   .start_time = r->c.state.pid_start_time,
+				   .created = r->c.status == CT_STATUS_CREATED};
 	if (ct_exec_spawn(&so, &t, &r->proc, err) < 0)
 		return -1;
 	ct_log(CT_LOG_DEBUG, "container \"%s\": exec'd process %d spawned with %s, joined by %s%s",

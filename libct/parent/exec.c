@@ -79,13 +79,26 @@ static int check_still_init(const struct ct_exec_target *t, struct ct_error *err
 	return alive ? 0 : ct_error_plain(err, ESRCH, "the container's init has exited");
 }
 
+/* A created init is not dumpable until its last execve (libct/base/clone.h): a caller
+ * without privilege over it (a rootless one) may not look at its namespaces before `start`,
+ * where runc lets it in. */
+static int refused_before_start(const struct ct_exec_target *t, struct ct_error *err)
+{
+	if (t->created && (err->errnum == EACCES || err->errnum == EPERM))
+		return ct_error_plain(err, err->errnum,
+				      "the container is created, not started: until it is "
+				      "started its init lets in no caller without privilege "
+				      "over it (CVE-2016-9962)");
+	return -1;
+}
+
 static int plan_join(const struct ct_exec_target *t, struct exec_join *j, struct ct_error *err)
 {
 	char path[64];
 	for (size_t i = 0; i < ct_ns_join_count; i++) {
 		int d = ns_differs(t->pid, i, err);
 		if (d < 0)
-			return -1;
+			return refused_before_start(t, err);
 		unsigned long flag = ct_ns_clone_flags[ct_ns_join_order[i].type];
 		if (ct_ns_join_order[i].type == OCI_NS_PID)
 			j->parent_flags |= flag; /* the same one again is harmless */

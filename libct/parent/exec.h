@@ -43,6 +43,7 @@ struct ct_exec_target {
 	pid_t pid;	     /* the container's init */
 	int pidfd;	     /* its pidfd, -1 where pidfd_open is missing */
 	uint64_t start_time; /* recorded in state.json: proves a pid still names the init */
+	bool created;	     /* not started: the init is not dumpable yet */
 };
 
 struct ct_exec_proc {

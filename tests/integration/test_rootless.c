@@ -411,6 +411,30 @@ Test(rootless, exec_as_the_user)
 	ctt_result_free(&res);
 }
 
+/* The created init is not dumpable until its execve (CVE-2016-9962): the user's exec waits
+ * for `start`, refused in one line until then (runc lets it in), and nothing is left. */
+Test(rootless, exec_into_a_created_container_waits_for_start)
+{
+	struct rl r;
+	rl_init(&r);
+	lc_set_args(&r.t, LC_ARGV("sleep", "1000"));
+	lc_ok(&r.t, "create", "--bundle", r.t.bundle, ID);
+	struct ctt_result res;
+	lc_ctrun(&res, &r.t, "exec", ID, "sh", "-c", "id -u");
+	cr_expect_eq(res.status, 255, "exec: exit %d\nstderr: %s", res.status, res.err);
+	ctt_assert_error(&res, ID, "created, not started", "until it is started");
+	ctt_result_free(&res);
+	lc_assert_status(&r.t, ID, "created");
+	lc_ok(&r.t, "start", ID);
+	lc_wait_status(&r.t, ID, "running");
+	lc_ctrun(&res, &r.t, "exec", ID, "sh", "-c", "id -u");
+	cr_expect_eq(res.status, 0, "exec: exit %d\nstderr: %s", res.status, res.err);
+	cr_expect(ctt_matches(res.out, "^0$"), "got:\n%s", res.out);
+	ctt_result_free(&res);
+	lc_ok(&r.t, "delete", "--force", ID);
+	lc_assert_nothing_left(&r.t);
+}
+
 /* A user's compiled seccomp programs go to its own $XDG_RUNTIME_DIR/ctrun-cache, never to
  * the state root ($XDG_RUNTIME_DIR/ctrun), which is left empty; the next run loads them. */
 Test(rootless, seccomp_cache_in_xdg_runtime_dir)
