@@ -281,6 +281,13 @@ static int marked_as_ours(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct c
 	return 0;
 }
 
+static int empty_and_stop(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
+{
+	if (kill_unit_processes(cg, c, err) < 0)
+		return -1;
+	return ct_systemd_stop_unit(c, cg->systemd->unit.name, err);
+}
+
 /* The container's unit emptied, stopped and reset; its directory goes with it, or here if
  * it stayed. Another's (or one gone) is left alone. */
 static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
@@ -292,13 +299,11 @@ static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
 	if (ct_systemd_connect(&c, sd->user_bus, true, err) < 0)
 		return -1;
 	int ours = sd->claim == CT_SYSTEMD_OURS ? 1 : marked_as_ours(cg, &c, err);
-	int rc = ours > 0 ? kill_unit_processes(cg, &c, err) : ours;
-	if (ours > 0 && rc == 0)
-		rc = ct_systemd_stop_unit(&c, sd->unit.name, err);
+	int rc = ours > 0 ? empty_and_stop(cg, &c, err) : ours;
 	ct_dbus_close(&c);
-	if (ours > 0 && rc == 0 && cg->n_dirs)
-		rc = ct_cg_remove_dirs(cg, err);
-	return rc;
+	if (ours <= 0 || rc < 0 || !cg->n_dirs)
+		return rc;
+	return ct_cg_remove_dirs(cg, err);
 }
 
 static int sd_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)

@@ -169,18 +169,16 @@ static int open_console_mountpoint(int root, struct ct_error *err)
 	if (made >= 0)
 		close(made);
 	struct stat st;
-	int fd = openat(dev, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(dev, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return ct_error_sys(err, errno, "open \"/dev/console\"");
-	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
-		close(fd);
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
 		return ct_error_plain(
 			err, EPERM,
 			"the image's \"/dev/console\" is %s: the terminal goes only on "
 			"a file or a device at that very path",
 			S_ISLNK(st.st_mode) ? "a symlink" : "neither a file nor a device");
-	}
-	return fd;
+	return steal_fd(&fd);
 }
 
 /* /dev/console is the container's terminal (config-linux.md#default-devices). */

@@ -180,14 +180,13 @@ static int record_pending_again(void *arg, struct ct_cgroup *cg, struct ct_error
 }
 
 /* The container's cgroup planned, recorded and made (or its early part), then the init
- * spawned, ct_spawn making the rest; the rest's resources are needed no longer than the
- * spawn. */
+ * spawned, ct_spawn making the rest. */
 static int make_cgroup_and_spawn(const struct ct_lifecycle_opts *lc, const char *id,
 				 const struct ct_init_maker *maker, struct ct_spawn_opts *so,
 				 struct ct_container *c, struct ct_error *err)
 {
 	struct ct_cgroup *planned;
-	struct oci_resources *rest;
+	const struct oci_resources *rest;
 	if (ct_container_cgroup_plan(lc, id, so->config, &planned, err) < 0)
 		return -1;
 	if (record_pending(c, planned, err) < 0) {
@@ -202,9 +201,7 @@ static int make_cgroup_and_spawn(const struct ct_lifecycle_opts *lc, const char 
 		return -1;
 	so->cgroup = c->cgroup;
 	so->cgroup_rest = rest;
-	int rc = maker ? maker->make(maker->arg, so, &c->proc, err) : ct_spawn(so, &c->proc, err);
-	ct_container_cgroup_rest_free(rest);
-	return rc;
+	return maker ? maker->make(maker->arg, so, &c->proc, err) : ct_spawn(so, &c->proc, err);
 }
 
 /* For the debug log: how the init was made and what its set-up said. */

@@ -18,23 +18,6 @@ static void log_cgroup_warning(const char *msg)
 	ct_log(CT_LOG_WARNING, "%s", msg);
 }
 
-/* The config's device rules, as runc and crun take them: a linux.devices node is made in
- * /dev, but opens only as linux.resources.devices and the standard devices allow (the
- * latter include mknod of any node, libct/cgroup/device_rules.h). The copy shares
- * everything with the config's resources but the rule list, which the caller frees. */
-static int copy_resources(const struct oci_config *c, struct oci_resources *out,
-			  struct ct_error *err)
-{
-	const struct oci_linux *lx = &c->linux_;
-	*out = lx->resources;
-	size_t n = lx->resources.devices.len;
-	out->devices.items = calloc(n + 1, sizeof(*out->devices.items));
-	if (!out->devices.items)
-		return ct_error_sys(err, ENOMEM, "plan device rules");
-	memcpy(out->devices.items, lx->resources.devices.items, n * sizeof(*out->devices.items));
-	return 0;
-}
-
 /* As runc: an unprivileged caller that may not make cgroups runs its container in its own
  * cgroup, as long as nothing asks for a limit there. */
 static bool rootless_without_cgroup(const struct oci_config *c, const struct ct_error *err)
@@ -149,29 +132,6 @@ static int apply_whole(struct ct_cgroup *cg, const struct oci_resources *res, st
 	return 0;
 }
 
-void ct_container_cgroup_rest_free(struct oci_resources *rest)
-{
-	if (rest)
-		free(rest->devices.items);
-	free(rest);
-}
-
-/* A copy of the config's resources, malloc'ed (free with
- * ct_container_cgroup_rest_free). */
-static struct oci_resources *resources_copy(const struct oci_config *c, struct ct_error *err)
-{
-	struct oci_resources *res = calloc(1, sizeof(*res));
-	if (!res) {
-		ct_error_sys(err, ENOMEM, "plan device rules");
-		return NULL;
-	}
-	if (copy_resources(c, res, err) < 0) {
-		free(res);
-		return NULL;
-	}
-	return res;
-}
-
 static void log_made(const char *id, const struct ct_cgroup *cg, bool split)
 {
 	if (split)
@@ -214,35 +174,33 @@ int ct_container_cgroup_plan(const struct ct_lifecycle_opts *lc, const char *id,
 }
 
 int ct_container_cgroup_make(const char *id, const struct oci_config *c, struct ct_cgroup *cg,
-			     struct ct_cgroup **out, struct oci_resources **rest,
+			     struct ct_cgroup **out, const struct oci_resources **rest,
 			     struct ct_error *err)
 {
 	*out = NULL;
 	*rest = NULL;
 	if (!cg)
 		return 0;
-	struct oci_resources *res = resources_copy(c, err);
-	if (res && ct_cgroup_waits_for_init(cg)) {
+	/* runc's and crun's device filter: the config's rules and the standard devices
+	 * (libct/cgroup/device_rules.h); a linux.devices node opens only as they allow */
+	const struct oci_resources *res = &c->linux_.resources;
+	if (ct_cgroup_waits_for_init(cg)) {
 		/* the unit is started with the init's pid: ct_spawn applies res then */
 		*out = cg;
 		*rest = res;
 		return 0;
 	}
 	bool split = in_two_parts(cg);
-	int made = res ? make_cgroup(cg, split, id, c, err) : -1;
+	int made = make_cgroup(cg, split, id, c, err);
 	if (made == 0 && !split)
 		made = apply_whole(cg, res, err);
-	if (made != 0 || !split) {
-		ct_container_cgroup_rest_free(res);
-		res = NULL;
-	}
 	if (made != 0) {
 		ct_cgroup_free(cg);
 		return made < 0 ? -1 : 0;
 	}
 	log_made(id, cg, split);
 	*out = cg;
-	*rest = res;
+	*rest = split ? res : NULL;
 	return 0;
 }
 

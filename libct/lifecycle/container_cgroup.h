@@ -14,16 +14,15 @@ int ct_container_cgroup_plan(const struct ct_lifecycle_opts *lc, const char *id,
 			     const struct oci_config *c, struct ct_cgroup **out,
 			     struct ct_error *err);
 
-/* Makes and limits the planned cg (linux.resources, with linux.devices allowed), taking it
+/* Makes and limits the planned cg (linux.resources), taking it
  * over: *out is cg once made, NULL when cg is NULL or the caller may not make cgroups and
  * runs without one (rootless); on failure cg is freed and nothing is left. As root on a
  * v1 host only its EARLY part is made (libct/cgroup/cgroup.h): *rest then has the
- * resources for ct_spawn to make and limit the rest with (ct_spawn_opts.cgroup_rest; free
- * with ct_container_cgroup_rest_free), else it is NULL. */
+ * resources for ct_spawn to make and limit the rest with (ct_spawn_opts.cgroup_rest: the
+ * config's own, needed no longer than it), else it is NULL. */
 int ct_container_cgroup_make(const char *id, const struct oci_config *c, struct ct_cgroup *cg,
-			     struct ct_cgroup **out, struct oci_resources **rest,
+			     struct ct_cgroup **out, const struct oci_resources **rest,
 			     struct ct_error *err);
-void ct_container_cgroup_rest_free(struct oci_resources *rest);
 
 /* Whether a container made with config has no device filter while its device rules count on
  * its process having no CAP_MKNOD (create refuses it otherwise): --cgroup-manager disabled,
