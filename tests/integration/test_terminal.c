@@ -321,7 +321,7 @@ Test(terminal, console_socket_nobody_listens_on_is_an_error)
  * is a symlink had the pty bound where it leads: over the container's /proc/sys file, or a
  * file of a volume (whose mounts may propagate to the host). create refuses it, naming the
  * symlink; the volume's file, seen from the host, is left as it was. */
-static void console_symlink_refused(const char *link_target)
+static void assert_console_symlink_refused(const char *link_target)
 {
 	struct term x;
 	term_init(&x, "true");
@@ -348,12 +348,12 @@ static void console_symlink_refused(const char *link_target)
 
 Test(terminal, image_console_symlink_to_a_proc_file_refused)
 {
-	console_symlink_refused("/proc/sys/kernel/core_pattern");
+	assert_console_symlink_refused("/proc/sys/kernel/core_pattern");
 }
 
 Test(terminal, image_console_symlink_into_a_volume_refused)
 {
-	console_symlink_refused("../vol/victim");
+	assert_console_symlink_refused("../vol/victim");
 }
 
 /* Without the tmpfs, a missing /dev/console is made for the bind (the rootfs writable). */
