@@ -237,20 +237,30 @@ static int exec_error(struct ct_error *err, int errnum, const char *name)
 	return ct_error_plain(err, errnum, "exec \"%s\": %s", name, why);
 }
 
+/* 0 when path is executable, else why not as an errno. A directory is EACCES, as runc and
+ * crun refuse it: access(X_OK) grants a directory's search bit, and the execve's EACCES
+ * after start would leave the client a container that ran. The $PATH search takes only a
+ * regular file (regular_only), as execvp passes over the rest. */
+static int executable_errno(const char *path, bool regular_only)
+{
+	struct stat st;
+	if (access(path, X_OK) < 0 || stat(path, &st) < 0)
+		return errno;
+	if (S_ISDIR(st.st_mode) || (regular_only && !S_ISREG(st.st_mode)))
+		return EACCES;
+	return 0;
+}
+
 /* Finds process.args[0] as execvp would, in the container, so a missing binary is an
- * error of create rather than of start. Returns a path in buf. A directory is refused
- * here too, as runc and crun refuse it: access(X_OK) grants a directory's search bit,
- * and the execve's EACCES after start would leave the client a container that ran. */
+ * error of create rather than of start. Returns a path in buf. */
 static int resolve_executable(const struct ct_plan_process *proc, char *buf, size_t size,
 			      struct ct_error *err)
 {
 	const char *name = proc->p->args.items[0];
 	if (strchr(name, '/')) {
-		struct stat st;
-		if (access(name, X_OK) < 0 || stat(name, &st) < 0)
-			return exec_error(err, errno, name);
-		if (S_ISDIR(st.st_mode))
-			return exec_error(err, EACCES, name);
+		int errnum = executable_errno(name, false);
+		if (errnum)
+			return exec_error(err, errnum, name);
 		snprintf(buf, size, "%s", name);
 		return 0;
 	}
@@ -259,8 +269,7 @@ static int resolve_executable(const struct ct_plan_process *proc, char *buf, siz
 		const char *end = strchr(dir, ':');
 		size_t len = end ? (size_t)(end - dir) : strlen(dir);
 		snprintf(buf, size, "%.*s/%s", (int)len, len ? dir : ".", name);
-		struct stat st;
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+		if (executable_errno(buf, true) == 0)
 			return 0;
 		dir = end ? end + 1 : NULL;
 	}
