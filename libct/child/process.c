@@ -23,6 +23,7 @@
 #include "libct/child/lsm.h"
 #include "libct/child/terminal.h"
 #include "libct/fs/mountfd.h"
+#include "libct/fs/mountpoint.h"
 #include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
 #include "libct/plan/mount_expect.h"
@@ -156,29 +157,25 @@ static int apply_identity(const struct ct_plan_process *proc, bool setgroups_den
 /* An image's own /dev (no tmpfs over it) may hold a /dev/console that is a symlink: to a
  * /proc file, or into a volume whose mounts propagate to the host, where the bind would
  * land (CVE-2025-52565). The pty goes only on a file or device at that very path, /dev
- * reached through no symlink either; a missing one is made. */
+ * reached through no symlink either (checked first, so that a symlink refused after is
+ * /dev/console's own); a missing /dev/console is made. */
 static int open_console_mountpoint(int root, struct ct_error *err)
 {
 	_cleanup_close_ int dev = ct_root_open_exact(root, "/dev");
 	if (dev < 0)
 		return ct_error_sys(err, errno, "open \"/dev\" through no symlink");
-	int made =
-		openat(dev, "console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (made < 0 && errno != EEXIST)
-		return ct_error_sys(err, errno, "create \"/dev/console\"");
-	if (made >= 0)
-		close(made);
-	struct stat st;
-	_cleanup_close_ int fd = openat(dev, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0)
-		return ct_error_sys(err, errno, "open \"/dev/console\"");
-	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
+	struct ct_mountpoints mp;
+	ct_mountpoints_init(&mp, root);
+	int fd = ct_mountpoint_open_exact(&mp, "/dev/console", CT_MAKE_FILE);
+	if (fd < 0 && (errno == ELOOP || errno == EISDIR || errno == EINVAL))
 		return ct_error_plain(
 			err, EPERM,
 			"the image's \"/dev/console\" is %s: the terminal goes only on "
 			"a file or a device at that very path",
-			S_ISLNK(st.st_mode) ? "a symlink" : "neither a file nor a device");
-	return steal_fd(&fd);
+			errno == ELOOP ? "a symlink" : "neither a file nor a device");
+	if (fd < 0)
+		return ct_error_sys(err, errno, "create \"/dev/console\"");
+	return fd;
 }
 
 /* /dev/console is the container's terminal (config-linux.md#default-devices). */
