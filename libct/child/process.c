@@ -23,6 +23,7 @@
 #include "libct/child/lsm.h"
 #include "libct/child/terminal.h"
 #include "libct/fs/mountfd.h"
+#include "libct/fs/mountpoint.h"
 #include "libct/fs/procfs.h"
 #include "libct/fs/safefs.h"
 #include "libct/plan/mount_expect.h"
@@ -156,29 +157,25 @@ static int apply_identity(const struct ct_plan_process *proc, bool setgroups_den
 /* An image's own /dev (no tmpfs over it) may hold a /dev/console that is a symlink: to a
  * /proc file, or into a volume whose mounts propagate to the host, where the bind would
  * land (CVE-2025-52565). The pty goes only on a file or device at that very path, /dev
- * reached through no symlink either; a missing one is made. */
+ * reached through no symlink either (checked first, so that a symlink refused after is
+ * /dev/console's own); a missing /dev/console is made. */
 static int open_console_mountpoint(int root, struct ct_error *err)
 {
 	_cleanup_close_ int dev = ct_root_open_exact(root, "/dev");
 	if (dev < 0)
 		return ct_error_sys(err, errno, "open \"/dev\" through no symlink");
-	int made =
-		openat(dev, "console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (made < 0 && errno != EEXIST)
-		return ct_error_sys(err, errno, "create \"/dev/console\"");
-	if (made >= 0)
-		close(made);
-	struct stat st;
-	_cleanup_close_ int fd = openat(dev, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0)
-		return ct_error_sys(err, errno, "open \"/dev/console\"");
-	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
+	struct ct_mountpoints mp;
+	ct_mountpoints_init(&mp, root);
+	int fd = ct_mountpoint_open_exact(&mp, "/dev/console", CT_MAKE_FILE);
+	if (fd < 0 && (errno == ELOOP || errno == EISDIR || errno == EINVAL))
 		return ct_error_plain(
 			err, EPERM,
 			"the image's \"/dev/console\" is %s: the terminal goes only on "
 			"a file or a device at that very path",
-			S_ISLNK(st.st_mode) ? "a symlink" : "neither a file nor a device");
-	return steal_fd(&fd);
+			errno == ELOOP ? "a symlink" : "neither a file nor a device");
+	if (fd < 0)
+		return ct_error_sys(err, errno, "create \"/dev/console\"");
+	return fd;
 }
 
 /* /dev/console is the container's terminal (config-linux.md#default-devices). */
@@ -237,20 +234,30 @@ static int exec_error(struct ct_error *err, int errnum, const char *name)
 	return ct_error_plain(err, errnum, "exec \"%s\": %s", name, why);
 }
 
+/* 0 when path is executable, else why not as an errno. A directory is EACCES, as runc and
+ * crun refuse it: access(X_OK) grants a directory's search bit, and the execve's EACCES
+ * after start would leave the client a container that ran. The $PATH search takes only a
+ * regular file (regular_only), as execvp passes over the rest. */
+static int executable_errno(const char *path, bool regular_only)
+{
+	struct stat st;
+	if (access(path, X_OK) < 0 || stat(path, &st) < 0)
+		return errno;
+	if (S_ISDIR(st.st_mode) || (regular_only && !S_ISREG(st.st_mode)))
+		return EACCES;
+	return 0;
+}
+
 /* Finds process.args[0] as execvp would, in the container, so a missing binary is an
- * error of create rather than of start. Returns a path in buf. A directory is refused
- * here too, as runc and crun refuse it: access(X_OK) grants a directory's search bit,
- * and the execve's EACCES after start would leave the client a container that ran. */
+ * error of create rather than of start. Returns a path in buf. */
 static int resolve_executable(const struct ct_plan_process *proc, char *buf, size_t size,
 			      struct ct_error *err)
 {
 	const char *name = proc->p->args.items[0];
 	if (strchr(name, '/')) {
-		struct stat st;
-		if (access(name, X_OK) < 0 || stat(name, &st) < 0)
-			return exec_error(err, errno, name);
-		if (S_ISDIR(st.st_mode))
-			return exec_error(err, EACCES, name);
+		int errnum = executable_errno(name, false);
+		if (errnum)
+			return exec_error(err, errnum, name);
 		snprintf(buf, size, "%s", name);
 		return 0;
 	}
@@ -259,8 +266,7 @@ static int resolve_executable(const struct ct_plan_process *proc, char *buf, siz
 		const char *end = strchr(dir, ':');
 		size_t len = end ? (size_t)(end - dir) : strlen(dir);
 		snprintf(buf, size, "%.*s/%s", (int)len, len ? dir : ".", name);
-		struct stat st;
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+		if (executable_errno(buf, true) == 0)
 			return 0;
 		dir = end ? end + 1 : NULL;
 	}

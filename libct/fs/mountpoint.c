@@ -137,20 +137,32 @@ int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make
 	return ct_root_mkpath(mp->rootfd, path, what);
 }
 
-int ct_mountpoint_open_exact(struct ct_mountpoints *mp, const char *path)
+/* 0 when mode is of what, else -1 with the errno ct_mountpoint_open_exact() names. */
+static int check_kind(mode_t mode, enum ct_make what)
+{
+	if (what == CT_MAKE_DIR)
+		return S_ISDIR(mode) ? 0 : (errno = ENOTDIR, -1);
+	if (S_ISREG(mode) || S_ISCHR(mode))
+		return 0;
+	return errno = S_ISDIR(mode) ? EISDIR : EINVAL, -1;
+}
+
+int ct_mountpoint_open_exact(struct ct_mountpoints *mp, const char *path, enum ct_make what)
 {
 	uncheck_fresh(mp);
 	_cleanup_close_ int fd = ct_root_open_exact(mp->rootfd, path);
 	if (fd < 0 && errno == ENOENT) {
 		/* no symlink before the missing part, and none in what is made after it */
-		_cleanup_close_ int made = ct_root_mkpath(mp->rootfd, path, CT_MAKE_DIR);
+		_cleanup_close_ int made = ct_root_mkpath(mp->rootfd, path, what);
 		if (made < 0)
 			return -1;
 		fd = ct_root_open_exact(mp->rootfd, path);
 	}
+	if (fd < 0)
+		return -1;
 	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)))
-		return errno = ENOTDIR, -1;
+	if (fstat(fd, &st) < 0 || check_kind(st.st_mode, what) < 0)
+		return -1;
 	return steal_fd(&fd);
 }
 
@@ -159,7 +171,7 @@ int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
 			struct ct_error *err)
 {
 	_cleanup_close_ int target =
-		rq->exact_dir ? ct_mountpoint_open_exact(mp, path)
+		rq->exact_dir ? ct_mountpoint_open_exact(mp, path, CT_MAKE_DIR)
 			      : ct_mountpoint_open(mp, path, rq->file ? CT_MAKE_FILE : CT_MAKE_DIR);
 	if (target < 0 && rq->exact_dir && (errno == ELOOP || errno == ENOTDIR))
 		return ct_error_plain(err, errno,

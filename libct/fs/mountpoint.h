@@ -44,14 +44,17 @@ int ct_mountpoint_add_fresh(struct ct_mountpoints *mp, const char *path, int *fd
  * as a mount made elsewhere (the caller mounts on what it gets). */
 int ct_mountpoint_open(struct ct_mountpoints *mp, const char *path, enum ct_make what);
 
-/* O_PATH fd of a directory at path itself, reached through no symlink (ct_root_open_exact),
- * made when missing: -1 with ELOOP when a symlink is on the way, ENOTDIR when something else
- * is there, or another errno. Counts as a mount made elsewhere, as ct_mountpoint_open(). */
-int ct_mountpoint_open_exact(struct ct_mountpoints *mp, const char *path);
+/* O_PATH fd of what is at path itself, reached through no symlink (ct_root_open_exact), made
+ * when missing as what: a directory, or an empty file, where a file or a character device
+ * already there is taken too (a bind of one). -1 with ELOOP when a symlink is on the way (the
+ * last component included); when something else is there, ENOTDIR for a directory, EISDIR
+ * or EINVAL (neither a file nor a device) for a file; or another errno. Counts as a mount
+ * made elsewhere, as ct_mountpoint_open(). */
+int ct_mountpoint_open_exact(struct ct_mountpoints *mp, const char *path, enum ct_make what);
 
 /* ct_mount_at() of rq onto path, its mount point made by ct_mountpoint_open() (a file for
- * rq->file), or by ct_mountpoint_open_exact() for rq->exact_dir; "create mount point" in
- * err when that fails. */
+ * rq->file), or by ct_mountpoint_open_exact() of a directory for rq->exact_dir; "create
+ * mount point" in err when that fails. */
 int ct_mountpoint_mount(struct ct_mountpoints *mp, const char *path,
 			const struct ct_mount_request *rq, uint64_t *mounted_id, int *mounted_fd,
 			struct ct_error *err);

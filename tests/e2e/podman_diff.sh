@@ -27,7 +27,6 @@ e2e_require_tools podman-diff podman conmon runc script
 E2E_DIR=$(mktemp -d /tmp/ctrun-podman-diff.XXXXXX)
 PDIFF_OUT=${PDIFF_OUT:-$E2E_DIR/out}
 PDIFF_IMAGE=localhost/busybox:pdiff
-UNIFIED=/sys/fs/cgroup/unified
 
 cleanup_all() {
 	pm rm -af -t 0 >/dev/null 2>&1
@@ -74,10 +73,6 @@ mkdir -p "$PDIFF_OUT"
 
 # VARIANT -> the runtime Podman is given; the -v1 runs hide cgroup2.
 variant_runtime() { echo "${1%-v1}"; }
-hybrid_host() { [ "$(stat -f -c %T "$UNIFIED" 2>/dev/null)" = cgroup2fs ]; }
-
-hide_cgroup2() { hybrid_host && mount -t tmpfs -o mode=0755 pdiff-no-cgroup2 "$UNIFIED"; }
-show_cgroup2() { [ "$(stat -f -c %T "$UNIFIED" 2>/dev/null)" != tmpfs ] || umount "$UNIFIED"; }
 
 # One step of a case: its label, the command's stdout, its stderr marked, its status.
 step() { # LABEL CMD...
@@ -494,16 +489,21 @@ check_accepted_keys() {
 
 # ---- the sweep --------------------------------------------------------------------------------
 
+# The case's output and status in raw, and no container left behind; always 0.
+run_case() { # FN
+	"$1" >"$E2E_DIR/raw" 2>&1
+	echo "case status: $?" >>"$E2E_DIR/raw"
+	pm rm -af -t 0 >/dev/null 2>&1
+	return 0
+}
+
 run_variant() { # CASE VARIANT
-	local fn=case_${1//-/_} variant=$2 status
+	local fn=case_${1//-/_} variant=$2 hide=
 	export PODMAN_RUNTIME
 	PODMAN_RUNTIME=$(variant_runtime "$variant")
-	case $variant in *-v1) hide_cgroup2 ;; esac
-	"$fn" >"$E2E_DIR/raw" 2>&1
-	status=$?
-	echo "case status: $status" >>"$E2E_DIR/raw"
-	pm rm -af -t 0 >/dev/null 2>&1
-	case $variant in *-v1) show_cgroup2 ;; esac
+	case $variant in *-v1) hide=e2e_without_cgroup2 ;; esac
+	# Else raw would still hold the run before's output.
+	$hide run_case "$fn" || { echo "podman diff: $1 $variant: cgroup2 could not be hidden" >&2; exit 1; }
 	normalise <"$E2E_DIR/raw" >"$PDIFF_OUT/$1.$variant"
 }
 
@@ -533,7 +533,7 @@ judge() { # CASE CTRUN-VARIANT OTHER-VARIANT
 check_accepted_keys || exit 1
 VARIANTS=${PDIFF_VARIANTS:-ctrun runc ctrun-v1 crun-v1}
 command -v crun >/dev/null || VARIANTS=${VARIANTS//crun-v1/}
-hybrid_host || VARIANTS=${VARIANTS//ctrun-v1/}
+e2e_hybrid_cgroups || VARIANTS=${VARIANTS//ctrun-v1/}
 failed=()
 started=$SECONDS
 for c in "${CASES[@]}"; do
@@ -541,7 +541,7 @@ for c in "${CASES[@]}"; do
 	for v in $VARIANTS; do run_variant "$c" "$v"; done
 	verdict=same
 	judge "$c" ctrun runc >"$E2E_DIR/judged" || verdict=differs
-	if hybrid_host; then
+	if e2e_hybrid_cgroups; then
 		judge "$c" ctrun-v1 crun-v1 >>"$E2E_DIR/judged" || verdict=differs
 	else
 		judge "$c" ctrun crun-v1 >>"$E2E_DIR/judged" || verdict=differs

@@ -207,37 +207,97 @@ Test(mountpoint, a_new_one_replaces_those_at_and_below_it)
 	cr_expect_geq(ct_mountpoint_fresh_dir(&mp, "/sys/fs"), 0);
 }
 
+/* Entries of the image under root/ for the exact mount points: a symlink, a directory, a
+ * FIFO, an empty file. */
+static void plant_symlink(const char *rel, const char *target)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	cr_assert_eq(symlink(target, p), 0, "symlink %s: %s", p, strerror(errno));
+}
+
+static void plant_dir(const char *rel)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	cr_assert_eq(mkdir(p, 0755), 0, "mkdir %s: %s", p, strerror(errno));
+}
+
+static void plant_fifo(const char *rel)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	cr_assert_eq(mkfifo(p, 0644), 0, "mkfifo %s: %s", p, strerror(errno));
+}
+
+static void plant_file(const char *rel)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	cr_assert_geq(fd, 0, "create %s: %s", p, strerror(errno));
+	close(fd);
+}
+
+/* ct_mountpoint_open_exact() of path as what fails with errnum. */
+static void assert_exact_refused(const char *path, enum ct_make what, int errnum)
+{
+	errno = 0;
+	cr_expect_eq(ct_mountpoint_open_exact(&mp, path, what), -1, "%s was taken", path);
+	cr_expect_eq(errno, errnum, "%s: %s", path, strerror(errno));
+}
+
+/* ct_mountpoint_open_exact() of path as what gives an fd, and root/path is of type (S_IF*). */
+static void assert_exact_opened(const char *path, enum ct_make what, mode_t type)
+{
+	int fd = ct_mountpoint_open_exact(&mp, path, what);
+	cr_expect_geq(fd, 0, "%s: %s", path, strerror(errno));
+	close(fd);
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/root%s", top, path);
+	struct stat st;
+	cr_expect(stat(p, &st) == 0 && (st.st_mode & S_IFMT) == type, "%s is not of type 0%o", p,
+		  (unsigned)type);
+}
+
+/* Nothing is at root/rel (a symlink's target, say). */
+static void assert_not_made(const char *rel, const char *why)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	cr_expect_neq(access(p, F_OK), 0, "%s: %s", p, why);
+}
+
 /* procfs and sysfs go only on a directory at their very path (docs/security.md): a symlink of the
  * image at or above it is refused before anything is made at its target. */
 Test(mountpoint, exact_directory_refuses_symlinks_and_files_and_makes_what_is_missing)
 {
-	char p[PATH_MAX];
-	at(p, "root/proc");
-	cr_assert_eq(symlink("/fakeproc", p), 0);
-	at(p, "root/sys");
-	cr_assert_eq(symlink("real", p), 0);
-	at(p, "root/real");
-	cr_assert_eq(mkdir(p, 0755), 0);
-	at(p, "root/file");
-	int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-	cr_assert_geq(fd, 0);
-	close(fd);
+	plant_symlink("root/proc", "/fakeproc");
+	plant_symlink("root/sys", "real");
+	plant_dir("root/real");
+	plant_file("root/file");
 
-	cr_expect_eq(ct_mountpoint_open_exact(&mp, "/proc"), -1);
-	cr_expect_eq(errno, ELOOP);
-	at(p, "root/fakeproc");
-	cr_expect_neq(access(p, F_OK), 0, "the symlink's target was made");
-	cr_expect_eq(ct_mountpoint_open_exact(&mp, "/sys/fs"), -1);
-	cr_expect_eq(errno, ELOOP);
-	at(p, "root/real/fs");
-	cr_expect_neq(access(p, F_OK), 0, "made through the symlink");
-	cr_expect_eq(ct_mountpoint_open_exact(&mp, "/file"), -1);
-	cr_expect_eq(errno, ENOTDIR);
+	assert_exact_refused("/proc", CT_MAKE_DIR, ELOOP);
+	assert_not_made("root/fakeproc", "the symlink's target was made");
+	assert_exact_refused("/sys/fs", CT_MAKE_DIR, ELOOP);
+	assert_not_made("root/real/fs", "made through the symlink");
+	assert_exact_refused("/file", CT_MAKE_DIR, ENOTDIR);
+	assert_exact_opened("/real/a/b", CT_MAKE_DIR, S_IFDIR);
+}
 
-	fd = ct_mountpoint_open_exact(&mp, "/real/a/b");
-	cr_expect_geq(fd, 0, "%s", strerror(errno));
-	close(fd);
-	at(p, "root/real/a/b");
-	struct stat st;
-	cr_expect(stat(p, &st) == 0 && S_ISDIR(st.st_mode), "not made as a directory");
+/* The terminal goes only on a file at /dev/console itself (CVE-2025-52565): a symlink is
+ * refused before anything is made where it leads, a directory or a FIFO is no file. */
+Test(mountpoint, exact_file_refuses_symlinks_and_other_kinds_and_makes_what_is_missing)
+{
+	plant_symlink("root/dev/console", "../victim");
+	plant_dir("root/dev/dir");
+	plant_fifo("root/dev/fifo");
+	plant_file("root/dev/file");
+
+	assert_exact_refused("/dev/console", CT_MAKE_FILE, ELOOP);
+	assert_not_made("root/victim", "the symlink's target was made");
+	assert_exact_refused("/dev/dir", CT_MAKE_FILE, EISDIR);
+	assert_exact_refused("/dev/fifo", CT_MAKE_FILE, EINVAL);
+	assert_exact_opened("/dev/file", CT_MAKE_FILE, S_IFREG);
+	assert_exact_opened("/dev/new", CT_MAKE_FILE, S_IFREG);
 }
