@@ -752,6 +752,28 @@ Test(systemd_driver, delete_force_kills_the_unit_whose_control_group_cannot_be_r
 	free(dir);
 }
 
+/* While systemd will not find units for another reason than "no such unit" (GetUnit
+ * denied), delete --force of id fails in one line naming id and the unit, saying it cannot
+ * tell whether the unit is the container's, and leaves the unit; then systemd answers again. */
+static void assert_delete_force_fails_while_systemd_will_not_say(const char *id, const char *unit)
+{
+	fault("GetUnit", "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
+	struct ctt_result r;
+	SD(&r, "delete", "--force", id);
+	char *want = NULL;
+	cr_assert(asprintf(&want,
+			   "\"%s\".*%s: cannot tell whether it is the container's.*Denied for the "
+			   "test.$",
+			   id, unit) > 0);
+	cr_expect_eq(r.status, 1);
+	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
+	cr_expect(ctt_matches(r.err, want), "%s", r.err);
+	ctt_result_free(&r);
+	free(want);
+	cr_expect_not_null(unit_record(unit), "stopped while it could be another's");
+	fault("GetUnit", NULL);
+}
+
 /* systemd will not find the unit for another reason than "no such unit": whether the unit
  * of the name is still the container's cannot be told (it may have gone and another's been
  * made under its name), so delete --force fails in one line naming the container and keeps
@@ -763,18 +785,8 @@ Test(systemd_driver, delete_force_keeps_the_unit_while_systemd_will_not_say_whos
 	fault("start-job", "never");
 	pid_t stray = killed_create_leaves("blind", "ctrun-blind.scope",
 					   (const char *const[]){"sleep", "1000", NULL});
-	fault("GetUnit", "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
-	struct ctt_result r;
-	SD(&r, "delete", "--force", "blind");
-	cr_expect_eq(r.status, 1);
-	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
-	cr_expect(ctt_matches(r.err, "\"blind\".*ctrun-blind.scope: cannot tell whether it is "
-				     "the container's: Denied for the test.$"),
-		  "%s", r.err);
-	ctt_result_free(&r);
+	assert_delete_force_fails_while_systemd_will_not_say("blind", "ctrun-blind.scope");
 	cr_expect_eq(waitpid(stray, NULL, WNOHANG), 0, "the unit's process was killed");
-	cr_expect_not_null(unit_record("ctrun-blind.scope"), "stopped while it could be another's");
-	fault("GetUnit", NULL);
 	SD_OK("delete", "--force", "blind");
 	cr_expect(stray_was_killed(stray), "the unit's process was killed");
 	cr_expect_null(unit_record("ctrun-blind.scope"), "the unit is stopped");
@@ -864,18 +876,7 @@ Test(systemd_driver, delete_force_stops_the_unit_of_a_create_killed_at_its_start
 	set_path("machine.slice:x:machine-kill.slice");
 	create_killed_at_the_start("kill", "unanswered");
 	char *dir = unit_dir("machine-kill.slice");
-	fault("GetUnit", "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
-	struct ctt_result r;
-	SD(&r, "delete", "--force", "kill");
-	cr_expect_eq(r.status, 1);
-	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
-	cr_expect(ctt_matches(r.err, "\"kill\".*machine-kill.slice: cannot tell whether it is "
-				     "the container's.*Denied for the test.$"),
-		  "%s", r.err);
-	ctt_result_free(&r);
-	cr_expect_not_null(unit_record("machine-kill.slice"),
-			   "stopped while it could be another's");
-	fault("GetUnit", NULL);
+	assert_delete_force_fails_while_systemd_will_not_say("kill", "machine-kill.slice");
 	SD_OK("delete", "--force", "kill");
 	cr_expect_null(unit_record("machine-kill.slice"), "the unit is stopped");
 	cr_expect_not(ctt_exists(dir), "%s left", dir);
