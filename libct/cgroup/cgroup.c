@@ -389,3 +389,8 @@ int ct_cgroup_destroy(struct ct_cgroup *cg, struct ct_error *err)
 {
 	return cg->ops->destroy(cg, err);
 }
+
+int ct_cgroup_still_containers(struct ct_cgroup *cg, struct ct_error *err)
+{
+	return cg->systemd ? ct_cgroup_systemd_still_ours(cg, err) : 1;
+}

@@ -124,9 +124,10 @@ struct ct_cgroup_ops;
 struct ct_cgroup_systemd {
 	struct ct_systemd_unit unit;
 	bool user_bus; /* rootless: the caller's own systemd */
-	/* whose the unit is (libct/cgroup/systemd_unit.h): destroy stops it when systemd took
-	 * the start (even if its job then failed), or the start's answer was lost and the
-	 * unit carries token; never one whose start was refused because the name was taken */
+	/* whose the unit is (libct/cgroup/systemd_unit.h): destroy stops the unit of its name
+	 * when systemd took the start (even if its job then failed) or its answer was lost,
+	 * and that unit carries token (another's may have its name once it went); never one
+	 * whose start was refused because the name was taken */
 	enum ct_systemd_claim claim;
 	char token[CT_SYSTEMD_TOKEN_LEN + 1]; /* the create's, "" in a record without one */
 	const char *id;
@@ -270,6 +271,12 @@ bool ct_cgroup_waits_for_init(const struct ct_cgroup *cg);
  * writes res (may be NULL) to the files as the v2 driver does. */
 int ct_cgroup_systemd_start(struct ct_cgroup *cg, pid_t pid, const struct oci_resources *res,
 			    struct ct_error *err);
+/* Whether cg is still the container's, for a command that acts on a stopped container's
+ * cgroup (kill --all): once the init is gone, the systemd driver's unit may have gone too
+ * and another been made under its name, whose cgroup has the recorded path. 1 when the
+ * unit carries the create's token; 0 when it is gone or another's (a warning names it);
+ * -1 when systemd will not say. The other drivers' directories are the container's: 1. */
+int ct_cgroup_still_containers(struct ct_cgroup *cg, struct ct_error *err);
 
 /* The cgroup of an existing container from its state.json (cgroup_paths, cgroup_bases);
  * *out NULL when it has none (created with --cgroup-manager disabled). The directories

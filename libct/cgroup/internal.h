@@ -105,6 +105,9 @@ void ct_cg_v2_enable_above(const char *leaf);
 /* The systemd driver's plan of cg (systemd.c): its unit from cfg, the layout checked. */
 int ct_cgroup_systemd_plan(const struct ct_cgroup_config *cfg, struct ct_cgroup *cg,
 			   struct ct_error *err);
+/* ct_cgroup_still_containers for the systemd driver (systemd.c): whether the unit of its
+ * name carries the create's token. */
+int ct_cgroup_systemd_still_ours(struct ct_cgroup *cg, struct ct_error *err);
 
 /* The resource table (resources.c), for either version. */
 enum ct_cg_version { CT_CG_V1, CT_CG_V2 };

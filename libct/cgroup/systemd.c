@@ -252,11 +252,13 @@ static int kill_unit_processes(struct ct_cgroup *cg, struct ct_dbus_conn *c, str
 	return 0;
 }
 
-/* Whether the unit of a start whose answer was lost is the container's: 1 when it carries
- * the create's token; 0 when it is gone or another's (named in a warning: left alone); -1
- * when systemd will not say. systemd acts on its bus messages in the order the bus hands
- * them over, so a start the bus took before this question has been acted on (the unit made
- * and described, or refused) by the time it is answered. */
+/* Whether the unit of the container's name is the container's: 1 when it carries the
+ * create's token; 0 when it is gone or another's (named in a warning: left alone); -1 when
+ * systemd will not say. A unit systemd took can go (emptied, or stopped by someone) and
+ * another be made under its name; a start whose answer was lost may never have been taken.
+ * systemd acts on its bus messages in the order the bus hands them over, so a start the bus
+ * took before this question has been acted on (the unit made and described, or refused) by
+ * the time it is answered. */
 static int marked_as_ours(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
 {
 	const struct ct_cgroup_systemd *sd = cg->systemd;
@@ -264,10 +266,12 @@ static int marked_as_ours(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct c
 	if (ct_systemd_unit_description(c, sd->unit.name, &description, err) < 0) {
 		if (unit_gone(c))
 			return 0;
-		return ct_error_prefix(err,
-				       "systemd unit %s: cannot tell whether it is the container's "
-				       "(systemd's answer to its start was lost)",
-				       sd->unit.name);
+		return ct_error_prefix(
+			err, "systemd unit %s: cannot tell whether it is the container's%s",
+			sd->unit.name,
+			sd->claim == CT_SYSTEMD_IF_MARKED
+				? " (systemd's answer to its start was lost)"
+				: "");
 	}
 	if (ct_systemd_description_marked(description, sd->token))
 		return 1;
@@ -281,6 +285,30 @@ static int marked_as_ours(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct c
 	return 0;
 }
 
+/* marked_as_ours, but for a unit systemd refused (0), and one a record from before tokens
+ * names: every unit recorded then was taken as the container's, and cannot be told (1). */
+static int unit_is_ours(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
+{
+	const struct ct_cgroup_systemd *sd = cg->systemd;
+	if (sd->claim == CT_SYSTEMD_NOT_OURS)
+		return 0;
+	if (sd->claim == CT_SYSTEMD_OURS && !sd->token[0])
+		return 1;
+	return marked_as_ours(cg, c, err);
+}
+
+int ct_cgroup_systemd_still_ours(struct ct_cgroup *cg, struct ct_error *err)
+{
+	struct ct_dbus_conn c;
+	if (cg->systemd->claim == CT_SYSTEMD_NOT_OURS)
+		return 0;
+	if (ct_systemd_connect(&c, cg->systemd->user_bus, false, err) < 0)
+		return -1;
+	int ours = unit_is_ours(cg, &c, err);
+	ct_dbus_close(&c);
+	return ours;
+}
+
 static int empty_and_stop(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct ct_error *err)
 {
 	if (kill_unit_processes(cg, c, err) < 0)
@@ -289,7 +317,9 @@ static int empty_and_stop(struct ct_cgroup *cg, struct ct_dbus_conn *c, struct c
 }
 
 /* The container's unit emptied, stopped and reset; its directory goes with it, or here if
- * it stayed. Another's (or one gone) is left alone. */
+ * it stayed. Another's is left alone, and so is the directory of one gone: systemd removed
+ * it with the unit, and one there now is not the container's (another unit of the name may
+ * be making it). */
 static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
 {
 	const struct ct_cgroup_systemd *sd = cg->systemd;
@@ -298,7 +328,7 @@ static int sd_destroy(struct ct_cgroup *cg, struct ct_error *err)
 	struct ct_dbus_conn c;
 	if (ct_systemd_connect(&c, sd->user_bus, true, err) < 0)
 		return -1;
-	int ours = sd->claim == CT_SYSTEMD_OURS ? 1 : marked_as_ours(cg, &c, err);
+	int ours = unit_is_ours(cg, &c, err);
 	int rc = ours > 0 ? empty_and_stop(cg, &c, err) : ours;
 	ct_dbus_close(&c);
 	if (ours <= 0 || rc < 0 || !cg->n_dirs)

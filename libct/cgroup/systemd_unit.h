@@ -15,7 +15,8 @@
 /* Whose the unit of a create is. A create puts a token of its own at the end of the
  * Description it gives the unit, and records the token before it sends the start: when
  * the start's answer never reached it (lost, or the create was killed first), the unit is
- * its own only if it carries that token. */
+ * its own only if it carries that token. So is a unit systemd took, later: once it went
+ * (emptied, or stopped by someone), another's may be made under its name. */
 enum ct_systemd_claim {
 	CT_SYSTEMD_NOT_OURS,  /* no start was sent, or systemd refused it (another's name) */
 	CT_SYSTEMD_IF_MARKED, /* a start may have been taken: the unit's token decides */

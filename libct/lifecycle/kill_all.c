@@ -97,7 +97,10 @@ int ct_kill_leftovers(struct ct_container *c, int sig, struct ct_error *err)
 		return -1;
 	if (!cg)
 		return ct_error_plain(err, ESRCH, "container not running");
-	int rc = ct_cgroup_kill_all(cg, sig, err);
+	/* a cgroup no longer the container's holds nothing of it to signal */
+	int rc = ct_cgroup_still_containers(cg, err);
+	if (rc > 0)
+		rc = ct_cgroup_kill_all(cg, sig, err);
 	ct_cgroup_free(cg);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }

@@ -313,10 +313,11 @@ Test(systemd_driver, create_makes_a_scope_with_runcs_properties_and_delete_stops
 	cr_expect(ctt_json_get_bool(st, ".ctrun.systemdUnitStarted"));
 	yajl_tree_free(st);
 	yajl_tree_free(u);
+	/* the init killed, the scope emptied goes as systemd's does (delete stops a unit still
+	 * there: delete_stops_the_containers_own_unit_and_what_is_left_in_it) */
 	SD_OK("delete", "--force", "web");
-	cr_expect_null(unit_record("ctrun-web.scope"), "the unit is stopped");
+	cr_expect_null(unit_record("ctrun-web.scope"), "the unit is gone");
 	char *log = calls();
-	cr_expect(strstr(log, "StopUnit ctrun-web.scope replace"), "%s", log);
 	/* JobRemoved comes to the client that queued the job: no Subscribe to every signal;
 	 * the version matters to memory.oom.group alone */
 	cr_expect_not(strstr(log, "Subscribe"), "%s", log);
@@ -619,37 +620,39 @@ Test(systemd_driver, delete_force_after_a_killed_create_stops_the_unit)
 }
 
 /* A start job that does not end in time may still bring the unit up later: the create that
- * gave up on it stops it, so that nothing is left. */
+ * gave up on it stops it, so that nothing is left (a slice: it stays once emptied). */
 Test(systemd_driver, a_start_job_that_does_not_end_in_time_is_stopped)
 {
 	fake_start(NULL);
-	set_path(":ctrun:slowstart");
+	set_path("machine.slice:x:machine-slowstart.slice");
 	struct ctt_result r;
 	ctrun_sd_with(&r, &wait_out,
 		      (const char *const[]){"create", "--bundle", fake.bundle, "slowstart", NULL});
 	cr_expect_eq(r.status, 1);
-	cr_expect(ctt_matches(r.err, "start ctrun-slowstart.scope: waiting for job .*"), "%s",
+	cr_expect(ctt_matches(r.err, "start machine-slowstart.slice: waiting for job .*"), "%s",
 		  r.err);
 	ctt_result_free(&r);
 	assert_state_gone("slowstart");
 	char *log = calls();
-	cr_expect(ctt_matches(log, "StartTransientUnit ctrun-slowstart.scope fail\n"
-				   "StopUnit ctrun-slowstart.scope replace\n"
-				   "ResetFailedUnit ctrun-slowstart.scope\n"),
+	cr_expect(ctt_matches(log, "StartTransientUnit machine-slowstart.slice fail\n"
+				   "StopUnit machine-slowstart.slice replace\n"
+				   "ResetFailedUnit machine-slowstart.slice\n"),
 		  "%s", log);
-	cr_expect_null(unit_record("ctrun-slowstart.scope"), "the unit is stopped");
+	cr_expect_null(unit_record("machine-slowstart.slice"), "the unit is stopped");
 	free(log);
 }
 
 /* The unit started, its cgroup cannot be known: the create fails naming systemd's error and
- * the unit is stopped once (by the create's clean-up, the one owner of it). */
+ * the unit is stopped once (by the create's clean-up, the one owner of it; a slice, which
+ * stays once emptied). */
 Test(systemd_driver, a_unit_whose_cgroup_is_unknown_fails_the_create_and_is_stopped_once)
 {
 	fake_start(NULL);
-	set_path(":ctrun:nocgroup");
-	sd_assert_create_fails("nocgroup", "Access to ctrun-nocgroup.scope's ControlGroup denied.");
-	cr_expect_null(unit_record("ctrun-nocgroup.scope"), "the unit is stopped");
-	cr_expect_eq(count_calls("StopUnit ctrun-nocgroup.scope replace"), 1);
+	set_path("machine.slice:x:machine-nocgroup.slice");
+	sd_assert_create_fails("nocgroup",
+			       "Access to machine-nocgroup.slice's ControlGroup denied.");
+	cr_expect_null(unit_record("machine-nocgroup.slice"), "the unit is stopped");
+	cr_expect_eq(count_calls("StopUnit machine-nocgroup.slice replace"), 1);
 }
 
 /* A start job that does not end in time (the unit may still come up), and a stop of the unit
@@ -724,10 +727,10 @@ Test(systemd_driver, a_create_of_the_id_removes_the_unit_a_failed_create_could_n
 }
 
 /* systemd cannot tell the unit's cgroup (a D-Bus error other than "no such unit" from the
- * call named fault), and its stop only sends SIGTERM, which the process left in the unit
- * ignores as a container's init does: delete --force has systemd kill the unit's processes,
- * so the stop ends at once, and removes everything. */
-static void assert_delete_force_kills_a_unit_whose_cgroup_is_unknown(const char *fault_name)
+ * Get of its ControlGroup), and its stop only sends SIGTERM, which the process left in the
+ * unit ignores as a container's init does: delete --force has systemd kill the unit's
+ * processes, so the stop ends at once, and removes everything. */
+Test(systemd_driver, delete_force_kills_the_unit_whose_control_group_cannot_be_read)
 {
 	fake_start(NULL);
 	set_path(":ctrun:blind");
@@ -736,7 +739,7 @@ static void assert_delete_force_kills_a_unit_whose_cgroup_is_unknown(const char 
 		"blind", "ctrun-blind.scope",
 		(const char *const[]){"sh", "-c", "trap '' TERM; exec sleep 1000", NULL});
 	char *dir = unit_dir("ctrun-blind.scope");
-	fault(fault_name, "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
+	fault("ControlGroup", "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
 	fault("stop-waits", "");
 	struct ctt_result r;
 	ctrun_sd_with(&r, &wait_out, (const char *const[]){"delete", "--force", "blind", NULL});
@@ -749,14 +752,45 @@ static void assert_delete_force_kills_a_unit_whose_cgroup_is_unknown(const char 
 	free(dir);
 }
 
-Test(systemd_driver, delete_force_kills_the_unit_whose_control_group_cannot_be_read)
+/* While systemd will not find units for another reason than "no such unit" (GetUnit
+ * denied), delete --force of id fails in one line naming id and the unit, saying it cannot
+ * tell whether the unit is the container's, and leaves the unit; then systemd answers again. */
+static void assert_delete_force_fails_while_systemd_will_not_say(const char *id, const char *unit)
 {
-	assert_delete_force_kills_a_unit_whose_cgroup_is_unknown("ControlGroup");
+	fault("GetUnit", "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
+	struct ctt_result r;
+	SD(&r, "delete", "--force", id);
+	char *want = NULL;
+	cr_assert(asprintf(&want,
+			   "\"%s\".*%s: cannot tell whether it is the container's.*Denied for the "
+			   "test.$",
+			   id, unit) > 0);
+	cr_expect_eq(r.status, 1);
+	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
+	cr_expect(ctt_matches(r.err, want), "%s", r.err);
+	ctt_result_free(&r);
+	free(want);
+	cr_expect_not_null(unit_record(unit), "stopped while it could be another's");
+	fault("GetUnit", NULL);
 }
 
-Test(systemd_driver, delete_force_kills_the_unit_systemd_does_not_find_for_another_reason)
+/* systemd will not find the unit for another reason than "no such unit": whether the unit
+ * of the name is still the container's cannot be told (it may have gone and another's been
+ * made under its name), so delete --force fails in one line naming the container and keeps
+ * the unit, its process and the record; once systemd answers, it kills and stops the unit. */
+Test(systemd_driver, delete_force_keeps_the_unit_while_systemd_will_not_say_whose_it_is)
 {
-	assert_delete_force_kills_a_unit_whose_cgroup_is_unknown("GetUnit");
+	fake_start(NULL);
+	set_path(":ctrun:blind");
+	fault("start-job", "never");
+	pid_t stray = killed_create_leaves("blind", "ctrun-blind.scope",
+					   (const char *const[]){"sleep", "1000", NULL});
+	assert_delete_force_fails_while_systemd_will_not_say("blind", "ctrun-blind.scope");
+	cr_expect_eq(waitpid(stray, NULL, WNOHANG), 0, "the unit's process was killed");
+	SD_OK("delete", "--force", "blind");
+	cr_expect(stray_was_killed(stray), "the unit's process was killed");
+	cr_expect_null(unit_record("ctrun-blind.scope"), "the unit is stopped");
+	assert_state_gone("blind");
 }
 
 /* ---- whose a unit is when the answer to its start was lost ---- */
@@ -842,18 +876,7 @@ Test(systemd_driver, delete_force_stops_the_unit_of_a_create_killed_at_its_start
 	set_path("machine.slice:x:machine-kill.slice");
 	create_killed_at_the_start("kill", "unanswered");
 	char *dir = unit_dir("machine-kill.slice");
-	fault("GetUnit", "org.freedesktop.DBus.Error.AccessDenied Denied for the test.");
-	struct ctt_result r;
-	SD(&r, "delete", "--force", "kill");
-	cr_expect_eq(r.status, 1);
-	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
-	cr_expect(ctt_matches(r.err, "\"kill\".*machine-kill.slice: cannot tell whether it is "
-				     "the container's.*Denied for the test.$"),
-		  "%s", r.err);
-	ctt_result_free(&r);
-	cr_expect_not_null(unit_record("machine-kill.slice"),
-			   "stopped while it could be another's");
-	fault("GetUnit", NULL);
+	assert_delete_force_fails_while_systemd_will_not_say("kill", "machine-kill.slice");
 	SD_OK("delete", "--force", "kill");
 	cr_expect_null(unit_record("machine-kill.slice"), "the unit is stopped");
 	cr_expect_not(ctt_exists(dir), "%s left", dir);
@@ -929,6 +952,106 @@ Test(systemd_driver, a_start_whose_answer_is_lost_fails_the_create_and_its_unit_
 	cr_expect_null(unit_record("machine-lost.slice"), "the unit is stopped");
 	cr_expect_eq(count_calls("StopUnit machine-lost.slice replace"), 1);
 	assert_state_gone("lost");
+}
+
+/* ---- whose the unit of the name is once the container's init is gone ---- */
+
+/* Polls `state` until the container of id is stopped (its init killed). */
+static void wait_stopped(const char *id)
+{
+	char status[32] = "";
+	for (unsigned waited = 0; waited < CTT_POLL_LIMIT_MS; waited += 20) {
+		struct ctt_result r;
+		SD(&r, "state", id);
+		yajl_val st = r.status == 0 ? ctt_json_parse(r.out, "state") : NULL;
+		snprintf(status, sizeof(status), "%s",
+			 st ? ctt_json_get_string(st, ".status") : "");
+		yajl_tree_free(st);
+		ctt_result_free(&r);
+		if (strcmp(status, "stopped") == 0)
+			return;
+		ctt_sleep_ms(20);
+	}
+	cr_assert_fail("container %s is still %s", id, status);
+}
+
+/* ctrun ARGS... exits 0 and says in one line that the unit is another's, naming id and the
+ * other container whose Description it has. */
+static void assert_leaves_anothers_unit(const char *const *args, const char *id, const char *unit,
+					const char *other)
+{
+	struct ctt_result r;
+	ctrun_sd(&r, args);
+	char *want = NULL;
+	cr_assert(asprintf(&want,
+			   "container \"%s\": systemd unit %s is another's (Description \"ctrun "
+			   "container %s (create ",
+			   id, unit, other) > 0);
+	cr_expect_eq(r.status, 0, "%s: %s", args[0], r.err);
+	cr_expect_eq(ctt_count_lines(r.err), 1, "%s", r.err);
+	cr_expect(strstr(r.err, want), "%s", r.err);
+	ctt_result_free(&r);
+	free(want);
+}
+
+/* The container's unit went with its init (a scope emptied goes, as systemd's does), and
+ * another container's unit was made under its name (two cgroupsPaths of one name), in the
+ * same cgroup directory: kill --all and delete --force of the stopped container find the
+ * unit's Description lacks its create's token, say so, and leave the unit and its process
+ * alone; delete still removes the container. */
+Test(systemd_driver, a_unit_made_under_the_name_once_the_containers_went_is_left_alone)
+{
+	fake_start(NULL);
+	sd_create(":ctrun:reused", "mine");
+	char *dir = unit_dir("ctrun-reused.scope");
+	SD_OK("kill", "mine", "KILL");
+	wait_stopped("mine");
+	sd_create(":ctrun:reused", "other");
+	long long other = state_pid("other");
+	char *cgroup = proc_cgroup(other), *other_dir = unit_dir("ctrun-reused.scope");
+	cr_expect_str_eq(other_dir, dir, "the other unit's cgroup is the one recorded for mine");
+	assert_leaves_anothers_unit((const char *const[]){"kill", "--all", "mine", "KILL", NULL},
+				    "mine", "ctrun-reused.scope", "other");
+	assert_leaves_anothers_unit((const char *const[]){"delete", "--force", "mine", NULL},
+				    "mine", "ctrun-reused.scope", "other");
+	assert_state_gone("mine");
+	cr_expect(ctt_alive((pid_t)other), "the other container's init was killed");
+	char *now = proc_cgroup(other);
+	cr_expect_str_eq(now, cgroup, "the other container's init left its unit");
+	cr_expect_not_null(unit_record("ctrun-reused.scope"), "the other's unit was stopped");
+	cr_expect_eq(count_calls("StopUnit ctrun-reused.scope replace"), 0);
+	char *log = calls();
+	cr_expect_not(strstr(log, "KillUnit"), "%s", log);
+	SD_OK("delete", "--force", "other");
+	cr_expect_null(unit_record("ctrun-reused.scope"));
+	free(log);
+	free(now);
+	free(other_dir);
+	free(cgroup);
+	free(dir);
+}
+
+/* The init killed, a process it left in the unit keeps the unit up: delete of the stopped
+ * container finds the unit still carries its create's token, kills what is in it and stops
+ * it once. */
+Test(systemd_driver, delete_stops_the_containers_own_unit_and_what_is_left_in_it)
+{
+	fake_start(NULL);
+	sd_create(":ctrun:own", "own");
+	pid_t stray =
+		stray_in_unit("ctrun-own.scope", (const char *const[]){"sleep", "1000", NULL});
+	char *dir = unit_dir("ctrun-own.scope");
+	SD_OK("kill", "own", "KILL");
+	wait_stopped("own");
+	cr_expect_not_null(unit_record("ctrun-own.scope"),
+			   "the unit went while a process is in it");
+	SD_OK("delete", "own");
+	cr_expect(stray_was_killed(stray), "the unit's process was killed");
+	cr_expect_null(unit_record("ctrun-own.scope"), "the unit is stopped");
+	cr_expect_eq(count_calls("StopUnit ctrun-own.scope replace"), 1);
+	cr_expect_not(ctt_exists(dir), "%s left", dir);
+	assert_state_gone("own");
+	free(dir);
 }
 
 /* A process of the test's own in a cgroup of its own below dir. */
@@ -1055,13 +1178,11 @@ Test(systemd_driver, restore_starts_the_unit_with_criu_in_it)
 	cr_expect(ends_with(unit_cgroup, "/ctrun-rst.scope"), "%s", unit_cgroup);
 	cgroup[strcspn(cgroup, "\n")] = '\0';
 	cr_expect_str_eq(cgroup, unit_cgroup, "criu ran in the unit's cgroup");
-	/* the failed restore leaves nothing */
-	char *log = calls();
-	cr_expect(strstr(log, "StopUnit ctrun-rst.scope replace"), "%s", log);
-	cr_expect_null(unit_record("ctrun-rst.scope"), "the unit is stopped");
+	/* the failed restore leaves nothing (the scope emptied once criu exited goes as
+	 * systemd's does) */
+	cr_expect_null(unit_record("ctrun-rst.scope"), "the unit is gone");
 	assert_state_gone("rst");
 	yajl_tree_free(u);
-	free(log);
 	free(pid);
 	free(cgroup);
 	free(unit_file);
