@@ -142,8 +142,13 @@ static void copy_and_hash(struct attack *a)
 static void prepare_attacker(struct attack *a, const char *const *args,
 			     const char *const *enosys_args)
 {
-	a->shared = ctt_path(ctt_tmpdir(), "shared");
+	char *dir = ctt_tmpdir();
+	a->shared = ctt_path(dir, "shared");
 	ctt_mkdir_p(a->shared);
+	/* for a prober that is not host root (a mapped root, another uid) */
+	ctt_make_searchable(dir);
+	cr_assert_eq(chmod(a->shared, 01777), 0);
+	free(dir);
 	a->out = ctt_path(ctt_tmpdir(), "attacker.out");
 	prepare(a, &a->attacker, a->wrapper, enosys_args);
 	install(&a->attacker, "bin/exe_attack", ctt_helper("exe_attack"));
@@ -551,8 +556,19 @@ Test(exe_escape, a_read_only_binary_is_run_as_it_is)
 #define VICTIM_PROGRAM "sh", "-c", "echo ran; exit 7"
 #define VICTIM_STATUS  7
 
-/* A profile that hands every execve of t's processes to the agent at sock. */
-static void notify_execve(const struct lc *t, const char *sock, bool no_new_privileges)
+struct held_case {
+	const char *what;
+	enum victim victim;	/* EXEC, OWN_INIT or JOINER_INIT */
+	bool no_new_privileges; /* with: the filter is loaded after the set-up, last */
+	bool non_root;		/* every process runs as NON_ROOT: the victim changes its uid */
+	bool userns;		/* the container has a user namespace of its own */
+};
+
+#define NON_ROOT    "{\"uid\": 1000, \"gid\": 1000}"
+#define MAPPED_ROOT 100000
+
+/* t's processes as c says, each execve handed to the agent at sock. */
+static void configure_held(const struct lc *t, const struct held_case *c, const char *sock)
 {
 	char *quoted = ctt_json_quote(sock), json[1024];
 	snprintf(json, sizeof(json),
@@ -561,7 +577,12 @@ static void notify_execve(const struct lc *t, const char *sock, bool no_new_priv
 		 quoted);
 	free(quoted);
 	ctt_config_set(t->bundle, ".linux.seccomp", json);
-	ctt_config_set(t->bundle, ".process.noNewPrivileges", no_new_privileges ? "true" : "false");
+	ctt_config_set(t->bundle, ".process.noNewPrivileges",
+		       c->no_new_privileges ? "true" : "false");
+	if (c->non_root)
+		ctt_config_set(t->bundle, ".process.user", NON_ROOT);
+	if (c->userns)
+		lc_map_root(t, MAPPED_ROOT, 65536);
 }
 
 /* The agents: `passer` lets each execve run at once, `holder` keeps the victim's until
@@ -610,6 +631,7 @@ static pid_t await_held(const struct held *h)
 	char *view = kept_view_of(h->a.copy);
 	cr_assert_str_eq(link, view, "the held process %d is not ctrun's", pid);
 	free(view);
+	lc_assert_fds_cloexec(pid, 3);
 	return pid;
 }
 
@@ -708,18 +730,37 @@ static void release_victim(const struct held *h)
 	free(agent);
 }
 
-/* An `exec`'d process held; the prober is the container's init. */
-static void held_exec(struct held *h, bool no_new_privileges)
+/* The init of a container that joins the attacker's pid namespace, t's configuration
+ * but its own bundle (in *v). */
+static void run_joiner(struct held *h, const struct held_case *c, struct lc *v)
 {
-	struct lc *t = &h->a.attacker;
+	const char *wrapper[LC_WRAPPER_MAX];
+	prepare(&h->a, v, wrapper, NULL);
+	configure_held(v, c, h->sock);
+	char ns[96];
+	snprintf(ns, sizeof(ns), "{\"type\":\"pid\",\"path\":\"/proc/%d/ns/pid\"}",
+		 (int)lc_pid(&h->a.attacker, ATTACKER));
+	lc_namespace_set(v, "pid", ns);
+	lc_set_args(v, LC_ARGV(VICTIM_PROGRAM));
+	h->victim = lc_spawn(v, lc_ctrun_argv(v, LC_ARGV("run", "--bundle", v->bundle, VICTIM)),
+			     h->victim_out, -1);
+}
+
+/* An `exec`'d process, or a joiner's init, held; the prober is the attacker's init. */
+static void held_by_the_attackers_init(struct held *h, const struct held_case *c)
+{
+	struct lc *t = &h->a.attacker, joiner;
 	prepare_attacker(&h->a, LC_ARGV(PROBING_INIT), NULL);
-	notify_execve(t, h->sock, no_new_privileges);
+	configure_held(t, c, h->sock);
 	h->passer = start_agent(h, t, false);
 	run_attacker(&h->a);
 	lc_wait_listener_taken(h->sock);
 	h->holder = start_agent(h, t, true);
-	h->victim = lc_spawn(t, lc_ctrun_argv(t, LC_ARGV("exec", ATTACKER, VICTIM_PROGRAM)),
-			     h->victim_out, -1);
+	if (c->victim == JOINER_INIT)
+		run_joiner(h, c, &joiner);
+	else
+		h->victim = lc_spawn(t, lc_ctrun_argv(t, LC_ARGV("exec", ATTACKER, VICTIM_PROGRAM)),
+				     h->victim_out, -1);
 	tell_prober(h, await_held(h));
 	expect_out_of_reach(h);
 	release_victim(h);
@@ -727,11 +768,11 @@ static void held_exec(struct held *h, bool no_new_privileges)
 }
 
 /* A container's init held; the prober is `exec`'d into that container. */
-static void held_init_process(struct held *h, bool no_new_privileges)
+static void held_init_process(struct held *h, const struct held_case *c)
 {
 	struct lc *t = &h->a.attacker;
 	prepare_attacker(&h->a, LC_ARGV(VICTIM_PROGRAM), NULL);
-	notify_execve(t, h->sock, no_new_privileges);
+	configure_held(t, c, h->sock);
 	h->holder = start_agent(h, t, true);
 	h->victim = lc_spawn(t, lc_ctrun_argv(t, LC_ARGV("run", "--bundle", t->bundle, VICTIM)),
 			     h->victim_out, -1);
@@ -746,17 +787,16 @@ static void held_init_process(struct held *h, bool no_new_privileges)
 	release_victim(h);
 }
 
-struct held_case {
-	const char *what;
-	enum victim victim; /* EXEC or OWN_INIT */
-	bool no_new_privileges; /* with: the filter is loaded after the set-up, last */
-};
-
 static const struct held_case helds[] = {
 	{"exec", EXEC, true},
 	{"exec without no_new_privs", EXEC, false},
+	{"exec as a user other than root", EXEC, true, .non_root = true},
+	{"exec into a user namespace", EXEC, true, .userns = true},
 	{"init", OWN_INIT, true},
 	{"init without no_new_privs", OWN_INIT, false},
+	{"init as a user other than root", OWN_INIT, false, .non_root = true},
+	{"init in a user namespace", OWN_INIT, true, .userns = true},
+	{"init of a pid namespace joiner", JOINER_INIT, true},
 };
 
 ParameterizedTestParameters(exe_escape, held_at_its_execve_out_of_reach_of_the_container)
@@ -774,10 +814,10 @@ ParameterizedTest(size_t *i, exe_escape, held_at_its_execve_out_of_reach_of_the_
 	cr_log_info("held: %s", c->what);
 	struct held h = {0};
 	held_init(&h);
-	if (c->victim == EXEC)
-		held_exec(&h, c->no_new_privileges);
+	if (c->victim == OWN_INIT)
+		held_init_process(&h, c);
 	else
-		held_init_process(&h, c->no_new_privileges);
+		held_by_the_attackers_init(&h, c);
 	cr_expect_eq(lc_wait(h.holder, 20000), 0, "the holding agent");
 	cr_expect_eq(lc_wait(h.passer, 20000), 0, "the passing agent");
 	free(h.holder_out);
