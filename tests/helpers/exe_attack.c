@@ -386,8 +386,9 @@ int main(int argc, char **argv)
 		return handle < 0 ? 1 : send_handle(argv[2], handle);
 	}
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: exe_attack FIFO [SOCK] | exe_attack --send SOCK | exe_attack "
-				"--probe FIFO\n");
+		fprintf(stderr,
+			"usage: exe_attack FIFO [SOCK] | exe_attack --send SOCK | exe_attack "
+			"--probe FIFO\n");
 		return 2;
 	}
 	if (mkfifo(argv[1], 0666) < 0 && errno != EEXIST) {

@@ -71,9 +71,9 @@ static void write_state(const char *path, const char *json)
 }
 
 struct answer {
-	int errnum;	/* 0: a success that did nothing */
-	bool carry_on;	/* the kernel runs the call */
-	bool hold;	/* only once SIGUSR1 came */
+	int errnum;    /* 0: a success that did nothing */
+	bool carry_on; /* the kernel runs the call */
+	bool hold;     /* only once SIGUSR1 came */
 };
 
 /* Blocked from the start, so a SIGUSR1 sent before the hold waits for it. */

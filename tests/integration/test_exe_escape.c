@@ -14,7 +14,9 @@
  * and in two), the detached view (a read-only cache directory), the sealed memfd copy
  * (open_tree made ENOSYS), and none where the binary's mount is read-only already; and how
  * the kept view is made once by commands that start together and dropped once its binary is
- * deleted. */
+ * deleted. Last, the victim caught before the image is the container's: a seccomp agent holds
+ * it in its last execve, ctrun's code with every fd open, while a process of the container
+ * probes it (its exe, fds, environ, mem, ptrace: CVE-2016-9962 as well). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -559,7 +561,7 @@ Test(exe_escape, a_read_only_binary_is_run_as_it_is)
 struct held_case {
 	const char *what;
 	enum victim victim;	/* EXEC, OWN_INIT or JOINER_INIT */
-	bool no_new_privileges; /* with: the filter is loaded after the set-up, last */
+	bool no_new_privileges; /* the filter is loaded last with it, before the ids without */
 	bool non_root;		/* every process runs as NON_ROOT: the victim changes its uid */
 	bool userns;		/* the container has a user namespace of its own */
 };
@@ -686,8 +688,8 @@ static char *probe_line(const char *out, const char *who)
 static void expect_field(const char *line, const char *name, const char *a, const char *b)
 {
 	char *v = field(line, name);
-	cr_expect(strcmp(v, a) == 0 || (b && strcmp(v, b) == 0), "%s: want %s=%s%s%s", line,
-		  name, a, b ? " or " : "", b ? b : "");
+	cr_expect(strcmp(v, a) == 0 || (b && strcmp(v, b) == 0), "%s: want %s=%s%s%s", line, name,
+		  a, b ? " or " : "", b ? b : "");
 	free(v);
 }
 

@@ -179,8 +179,8 @@ pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 /* Starts tests/helpers/seccomp_listener on sock (state: where it writes the state it gets;
  * answer: its ANSWER, hold: it keeps each call until SIGUSR1), its output appended to out,
  * and waits until it listens. */
-pid_t lc_seccomp_listener(const struct lc *t, const char *sock, const char *state,
-			  const char *out, const char *answer, bool hold);
+pid_t lc_seccomp_listener(const struct lc *t, const char *sock, const char *state, const char *out,
+			  const char *answer, bool hold);
 /* Until the listener at sock took its one connection (it unlinks its socket then). */
 void lc_wait_listener_taken(const char *sock);
 

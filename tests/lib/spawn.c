@@ -65,11 +65,12 @@ pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 	return pid;
 }
 
-pid_t lc_seccomp_listener(const struct lc *t, const char *sock, const char *state,
-			  const char *out, const char *answer, bool hold)
+pid_t lc_seccomp_listener(const struct lc *t, const char *sock, const char *state, const char *out,
+			  const char *answer, bool hold)
 {
-	const char *argv[] = {ctt_helper("seccomp_listener"), sock, state, answer,
-			      hold ? "hold" : NULL, NULL};
+	const char *argv[] = {ctt_helper("seccomp_listener"), sock, state, answer, NULL, NULL};
+	if (hold)
+		argv[4] = "hold";
 	pid_t pid = lc_spawn(t, argv, out, -1);
 	free(ctt_wait_content(out, "ready\n"));
 	return pid;
