@@ -90,3 +90,8 @@ pid_t ct_clone_undumpable_into(unsigned long flags, int cgroup_fd, int *pidfd, c
 	}
 	return pid;
 }
+
+int ct_stay_undumpable(void)
+{
+	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}

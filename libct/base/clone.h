@@ -18,5 +18,8 @@ pid_t ct_clone_pidfd_into(unsigned long flags, int cgroup_fd, int *pidfd, const 
  * fds, memory and /proc files stay out of the container's reach while they are ctrun's. */
 pid_t ct_clone_undumpable_into(unsigned long flags, int cgroup_fd, int *pidfd, const char **method,
 			       bool *born);
+/* After a change of ids (setresuid, setresgid) in such a child: the kernel set the flag to
+ * fs.suid_dumpable, which a host may have made 1 (dumpable); 0 again, whatever it was. */
+int ct_stay_undumpable(void);
 
 #endif

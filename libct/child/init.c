@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/clone.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/init_hooks.h"
 #include "libct/child/loopback.h"
@@ -62,6 +63,8 @@ static int enter_user_namespace(const struct ct_plan_ns *ns, const struct ct_pla
 		return ct_error_sys(err, errno, "set gid 0 in the user namespace");
 	if (ct_setresuid_1thread(0, 0, 0) < 0)
 		return ct_error_sys(err, errno, "set uid 0 in the user namespace");
+	if (ct_stay_undumpable() < 0)
+		return ct_error_sys(err, errno, "stay not dumpable in the user namespace");
 	ct_mount_keep_source_flags(true);
 	return 0;
 }

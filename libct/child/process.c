@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/base/clone.h"
 #include "libct/base/syscalls.h"
 #include "libct/cgroup/cgroup.h"
 #include "libct/child/home_env.h"
@@ -88,6 +89,8 @@ static int switch_user(const struct oci_user *u, bool setgroups_denied, struct c
 		return ct_error_sys(err, errno, "set gid %u", u->gid);
 	if (ct_setresuid_1thread(u->uid, u->uid, u->uid) < 0)
 		return ct_error_sys(err, errno, "set uid %u", u->uid);
+	if (ct_stay_undumpable() < 0)
+		return ct_error_sys(err, errno, "stay not dumpable after setting uid %u", u->uid);
 	if (u->has_umask)
 		umask(u->umask);
 	return 0;

@@ -3,6 +3,7 @@
  *
  *   exe_attack FIFO [SOCK]
  *   exe_attack --send SOCK
+ *   exe_attack --probe FIFO
  *
  * Makes the fifo FIFO and prints "ready". A victim, started by the test, is a process that
  * executes /proc/self/exe (directly or as a script's interpreter) while its image is still
@@ -22,6 +23,20 @@
  * That is how an init in a pid namespace of its own is attacked: the process that sees it
  * dies with it, the handle lives on in another container.
  *
+ * With --probe it makes FIFO, prints "ready" and reads a pid from it: a process the test
+ * holds where a runtime's own code still runs in the container (before its last execve).
+ * It tries everything a process of the same uid and capabilities would against it, first
+ * on a child of its own (the control: the same probes against a process they may reach),
+ * then on that pid, one line each:
+ *
+ *   <control|victim> exe_write=R exe_path=R reopen=R fds=N fd_opened=N environ=R mem=R
+ *   ptrace=R
+ *
+ * R is ok, an errno name, or - (not tried): opening /proc/PID/exe for writing; opening it
+ * O_PATH and, when that works, reopening that for writing through /proc/self/fd/N; how many
+ * entries /proc/PID/fd lists and how many of them open (O_PATH); reading /proc/PID/environ
+ * and opening /proc/PID/mem for reading and writing; PTRACE_SEIZE. Then "done".
+ *
  * Exit 0 once the report is printed (or the handle sent), 1 when no victim came. Built
  * static: the busybox rootfs has no libc. */
 #include <dirent.h>
@@ -33,6 +48,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -64,7 +81,7 @@ static const char *errno_name(int e)
 		const char *name;
 	} names[] = {{EROFS, "EROFS"},	   {EPERM, "EPERM"},   {EACCES, "EACCES"},
 		     {ETXTBSY, "ETXTBSY"}, {EINVAL, "EINVAL"}, {ENOENT, "ENOENT"},
-		     {ENOSYS, "ENOSYS"},   {EBADF, "EBADF"}};
+		     {ENOSYS, "ENOSYS"},   {EBADF, "EBADF"},   {ESRCH, "ESRCH"}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].num == e)
 			return names[i].name;
@@ -239,15 +256,139 @@ static void attack(int handle, const char *fifo)
 	       reopen, written);
 }
 
+/* ---- --probe: a process held before its last execve ---- */
+
+static const char *outcome(int rc)
+{
+	return rc >= 0 ? "ok" : errno_name(errno);
+}
+
+/* Opens /proc/pid/name with flags, and reads a byte when read_one; ok or the errno's
+ * name. (mem is only opened: its first page is not mapped.) */
+static const char *try_open(int pid, const char *name, int flags, bool read_one)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
+	int fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return errno_name(errno);
+	char byte;
+	const char *result = outcome(read_one ? (int)read(fd, &byte, 1) : 0);
+	close(fd);
+	return result;
+}
+
+/* The published way: O_PATH, then a reopen for writing through our own fd directory. */
+static void try_exe_path(int pid, const char **path_result, const char **reopen_result)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	int handle = open(path, O_PATH | O_CLOEXEC);
+	*path_result = outcome(handle);
+	*reopen_result = "-";
+	if (handle < 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", handle);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	*reopen_result = outcome(fd);
+	if (fd >= 0)
+		close(fd);
+	close(handle);
+}
+
+/* How many entries /proc/pid/fd lists (-1: none, not listed) and how many of them open. */
+static int try_fds(int pid, int *opened)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	*opened = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int listed = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		listed++;
+		char path[300];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		int fd = open(path, O_PATH | O_CLOEXEC);
+		if (fd >= 0) {
+			++*opened;
+			close(fd);
+		}
+	}
+	closedir(d);
+	return listed;
+}
+
+/* A successful seize lasts until this process exits, which detaches. */
+static const char *try_ptrace(int pid)
+{
+	return outcome((int)ptrace(PTRACE_SEIZE, pid, NULL, NULL));
+}
+
+static void probe(const char *who, int pid)
+{
+	const char *exe_write = try_open(pid, "exe", O_WRONLY, false), *exe_path, *reopen;
+	try_exe_path(pid, &exe_path, &reopen);
+	int opened, fds = try_fds(pid, &opened);
+	printf("%s exe_write=%s exe_path=%s reopen=%s fds=%d fd_opened=%d environ=%s mem=%s "
+	       "ptrace=%s\n",
+	       who, exe_write, exe_path, reopen, fds, opened,
+	       try_open(pid, "environ", O_RDONLY, true), try_open(pid, "mem", O_RDWR, false),
+	       try_ptrace(pid));
+}
+
+/* The same probes on a child of ours, which they reach. */
+static void probe_control(void)
+{
+	pid_t child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	if (child < 0) {
+		printf("control fork=%s\n", errno_name(errno));
+		return;
+	}
+	probe("control", child);
+	kill(child, SIGKILL);
+}
+
+static int probe_held(const char *fifo)
+{
+	if (mkfifo(fifo, 0666) < 0 && errno != EEXIST) {
+		perror("mkfifo");
+		return 1;
+	}
+	printf("ready\n");
+	FILE *f = fopen(fifo, "r");
+	int pid;
+	if (!f || fscanf(f, "%d", &pid) != 1) {
+		printf("no victim\n");
+		return 1;
+	}
+	fclose(f);
+	probe_control();
+	probe("victim", pid);
+	printf("done\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc == 3 && strcmp(argv[1], "--probe") == 0)
+		return probe_held(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "--send") == 0) {
 		int handle = wait_for_victim();
 		return handle < 0 ? 1 : send_handle(argv[2], handle);
 	}
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: exe_attack FIFO [SOCK] | exe_attack --send SOCK\n");
+		fprintf(stderr,
+			"usage: exe_attack FIFO [SOCK] | exe_attack --send SOCK | exe_attack "
+			"--probe FIFO\n");
 		return 2;
 	}
 	if (mkfifo(argv[1], 0666) < 0 && errno != EEXIST) {

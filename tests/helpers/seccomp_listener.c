@@ -1,16 +1,21 @@
 /* A seccomp agent for the tests of SCMP_ACT_NOTIFY with linux.seccomp.listenerPath:
  *
- *   seccomp_listener SOCKET STATE_FILE ERRNO
+ *   seccomp_listener SOCKET STATE_FILE ANSWER [hold]
  *
  * Listens on SOCKET (AF_UNIX, SOCK_STREAM), prints "ready", accepts one connection from the
  * runtime and receives the notify fd with the container process state, which it writes to
  * STATE_FILE (through a rename, so a reader sees all of it or nothing). Then it answers
- * every notified syscall: with ERRNO 0 as a success that did nothing, else as that errno;
- * it prints "answered NAME" for each. It exits when the container is gone (the fd hangs
- * up), or after 30 s whatever happens, so a failed test leaves no process. */
+ * every notified syscall: ANSWER 0 as a success that did nothing, "continue" by letting
+ * the kernel run the call (SECCOMP_USER_NOTIF_FLAG_CONTINUE), else as that errno; it prints
+ * "answered NAME" for each. With "hold" it first prints "holding NAME PID" (PID in its own
+ * pid namespace) and keeps the caller in the syscall until it gets SIGUSR1. It exits when
+ * the container is gone (the fd hangs up), or after 30 s whatever happens, so a failed test
+ * leaves no process. */
 #include <errno.h>
 #include <poll.h>
 #include <seccomp.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +70,25 @@ static void write_state(const char *path, const char *json)
 	}
 }
 
-static void answer_one(int fd, int answer)
+struct answer {
+	int errnum;    /* 0: a success that did nothing */
+	bool carry_on; /* the kernel runs the call */
+	bool hold;     /* only once SIGUSR1 came */
+};
+
+/* Blocked from the start, so a SIGUSR1 sent before the hold waits for it. */
+static void wait_for_release(const char *name, unsigned pid)
+{
+	printf("holding %s %u\n", name, pid);
+	fflush(stdout);
+	sigset_t usr1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	int sig;
+	sigwait(&usr1, &sig);
+}
+
+static void answer_one(int fd, const struct answer *answer)
 {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
@@ -73,10 +96,12 @@ static void answer_one(int fd, int answer)
 		exit(1);
 	if (seccomp_notify_receive(fd, req) == 0) {
 		resp->id = req->id;
-		resp->error = answer ? -answer : 0;
+		resp->error = answer->errnum ? -answer->errnum : 0;
 		resp->val = 0;
-		resp->flags = 0;
+		resp->flags = answer->carry_on ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
 		char *name = seccomp_syscall_resolve_num_arch(req->data.arch, req->data.nr);
+		if (answer->hold)
+			wait_for_release(name ? name : "?", req->pid);
 		/* the target may have died meanwhile (ENOENT): nothing to answer then */
 		if (seccomp_notify_respond(fd, resp) == 0)
 			printf("answered %s\n", name ? name : "?");
@@ -86,7 +111,7 @@ static void answer_one(int fd, int answer)
 	seccomp_notify_free(req, resp);
 }
 
-static void serve(int fd, int answer)
+static void serve(int fd, const struct answer *answer)
 {
 	time_t end = time(NULL) + DEADLINE_S;
 	while (time(NULL) < end) {
@@ -102,10 +127,17 @@ static void serve(int fd, int answer)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: seccomp_listener SOCKET STATE_FILE ERRNO\n");
+	bool hold = argc == 5 && strcmp(argv[4], "hold") == 0;
+	if (argc != 4 && !hold) {
+		fprintf(stderr, "usage: seccomp_listener SOCKET STATE_FILE ANSWER [hold]\n");
 		return 2;
 	}
+	bool carry_on = strcmp(argv[3], "continue") == 0;
+	struct answer answer = {carry_on ? 0 : atoi(argv[3]), carry_on, hold};
+	sigset_t usr1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
 	int sock = listen_on(argv[1]);
 	printf("ready\n");
 	fflush(stdout);
@@ -121,6 +153,6 @@ int main(int argc, char **argv)
 	close(sock);
 	unlink(argv[1]);
 	write_state(argv[2], state);
-	serve(fd, atoi(argv[3]));
+	serve(fd, &answer);
 	return 0;
 }

@@ -74,33 +74,6 @@ static void assert_no_fd_of(pid_t pid, const struct stat *st, const char *what)
 	closedir(d);
 }
 
-/* fd numbers of pid other than 0-2 (and the preserved ones below keep) are close-on-exec:
- * the "flags:" of fdinfo has O_CLOEXEC (02000000). */
-static void assert_fds_cloexec(pid_t pid, int keep)
-{
-	char dir[64];
-	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
-	DIR *d = opendir(dir);
-	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
-	unsigned checked = 0;
-	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] == '.' || atoi(e->d_name) < keep)
-			continue;
-		char path[320];
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		char *info = ctt_read_file(path);
-		const char *flags = strstr(info, "flags:");
-		cr_assert_not_null(flags, "%s: %s", path, info);
-		unsigned long f = strtoul(flags + strlen("flags:"), NULL, 8);
-		cr_expect(f & O_CLOEXEC, "fd %s of the init is not close-on-exec: %s", e->d_name,
-			  info);
-		checked++;
-		free(info);
-	}
-	closedir(d);
-	cr_expect_gt(checked, 0, "the created init holds no fd of ctrun at all");
-}
-
 /* `create` with --preserve-fds n in the background (fd3 its fd 3 when >= 0), the
  * container's output appended to out; returns the created init's pid. */
 static pid_t create_in_background(const struct lc *t, int preserve, int fd3, const char *out)
@@ -193,7 +166,7 @@ Test(escapes, host_binary_never_reachable_from_the_container)
 static char *create_check_start(const struct lc *t, int preserve, int fd3)
 {
 	char *out = ctt_tmp_path("out");
-	assert_fds_cloexec(create_in_background(t, preserve, fd3, out), 3 + preserve);
+	lc_assert_fds_cloexec(create_in_background(t, preserve, fd3, out), 3 + preserve);
 	lc_ok(t, "start", ID);
 	char *text = ctt_wait_content(out, "end\n");
 	free(out);

@@ -14,7 +14,9 @@
  * and in two), the detached view (a read-only cache directory), the sealed memfd copy
  * (open_tree made ENOSYS), and none where the binary's mount is read-only already; and how
  * the kept view is made once by commands that start together and dropped once its binary is
- * deleted. */
+ * deleted. Last, the victim caught before the image is the container's: a seccomp agent holds
+ * it in its last execve, ctrun's code with every fd open, while a process of the container
+ * probes it (its exe, fds, environ, mem, ptrace: CVE-2016-9962 as well). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -137,23 +139,41 @@ static void copy_and_hash(struct attack *a)
 	sha256_file(a->copy, a->digest);
 }
 
-/* The attacker's container runs exe_attack until a victim came and went. Detached: no
- * ctrun stays to execute the binary (which would keep it busy, ETXTBSY, where no view is
- * made). */
-static void start_attacker(struct attack *a, const char *sock, const char *const *enosys_args)
+/* The attacker's container, exe_attack installed, args its process (/shared and the
+ * attacker's output made first). */
+static void prepare_attacker(struct attack *a, const char *const *args,
+			     const char *const *enosys_args)
 {
-	a->shared = ctt_path(ctt_tmpdir(), "shared");
+	char *dir = ctt_tmpdir();
+	a->shared = ctt_path(dir, "shared");
 	ctt_mkdir_p(a->shared);
+	/* for a prober that is not host root (a mapped root, another uid) */
+	ctt_make_searchable(dir);
+	cr_assert_eq(chmod(a->shared, 01777), 0);
+	free(dir);
 	a->out = ctt_path(ctt_tmpdir(), "attacker.out");
 	prepare(a, &a->attacker, a->wrapper, enosys_args);
 	install(&a->attacker, "bin/exe_attack", ctt_helper("exe_attack"));
-	lc_set_args(&a->attacker, (const char *const[]){"exe_attack", FIFO, sock, NULL});
+	lc_set_args(&a->attacker, args);
+}
+
+/* Detached: no ctrun stays to execute the binary (which would keep it busy, ETXTBSY, where
+ * no view is made). */
+static void run_attacker(struct attack *a)
+{
 	lc_spawn(&a->attacker,
 		 lc_ctrun_argv(&a->attacker,
 			       (const char *const[]){"run", "--detach", "--bundle",
 						     a->attacker.bundle, ATTACKER, NULL}),
 		 a->out, -1);
 	free(ctt_wait_content(a->out, "ready\n"));
+}
+
+/* The attacker's container runs exe_attack until a victim came and went. */
+static void start_attacker(struct attack *a, const char *sock, const char *const *enosys_args)
+{
+	prepare_attacker(a, (const char *const[]){"exe_attack", FIFO, sock, NULL}, enosys_args);
+	run_attacker(a);
 }
 
 /* The attacker's report line (malloc'd), once it is done. */
@@ -526,4 +546,283 @@ Test(exe_escape, a_read_only_binary_is_run_as_it_is)
 	lc_ok(&a.attacker, "delete", "--force", ATTACKER);
 	cr_expect_eq(umount2(dir, MNT_DETACH), 0);
 	free(dir);
+}
+
+/* ---- held at its execve: ctrun's process in the container, its fds all open ---- */
+
+#define PID_FIFO "/shared/pid" /* where the prober takes the victim's pid from */
+#define PROBE	 "exe_attack", "--probe", PID_FIFO
+/* as a container's init, which must outlive the probe: its end would kill the victim */
+#define PROBING_INIT "sh", "-c", "exe_attack --probe " PID_FIFO "; exec sleep 1000"
+/* the victim's program, once let go: its output and status must come back */
+#define VICTIM_PROGRAM "sh", "-c", "echo ran; exit 7"
+#define VICTIM_STATUS  7
+
+struct held_case {
+	const char *what;
+	enum victim victim;	/* EXEC, OWN_INIT or JOINER_INIT */
+	bool no_new_privileges; /* the filter is loaded last with it, before the ids without */
+	bool non_root;		/* every process runs as NON_ROOT: the victim changes its uid */
+	bool userns;		/* the container has a user namespace of its own */
+};
+
+#define NON_ROOT    "{\"uid\": 1000, \"gid\": 1000}"
+#define MAPPED_ROOT 100000
+
+/* t's processes as c says, each execve handed to the agent at sock. */
+static void configure_held(const struct lc *t, const struct held_case *c, const char *sock)
+{
+	char *quoted = ctt_json_quote(sock), json[1024];
+	snprintf(json, sizeof(json),
+		 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"listenerPath\": %s, \"syscalls\": "
+		 "[{\"names\": [\"execve\", \"execveat\"], \"action\": \"SCMP_ACT_NOTIFY\"}]}",
+		 quoted);
+	free(quoted);
+	ctt_config_set(t->bundle, ".linux.seccomp", json);
+	ctt_config_set(t->bundle, ".process.noNewPrivileges",
+		       c->no_new_privileges ? "true" : "false");
+	if (c->non_root)
+		ctt_config_set(t->bundle, ".process.user", NON_ROOT);
+	if (c->userns)
+		lc_map_root(t, MAPPED_ROOT, 65536);
+}
+
+/* The agents: `passer` lets each execve run at once, `holder` keeps the victim's until
+ * released; each takes one connection on sock, so the second starts once the first took
+ * its own. */
+struct held {
+	struct attack a;
+	char *sock, *victim_out, *holder_out;
+	pid_t holder, passer, victim; /* victim: the ctrun whose process is held */
+};
+
+static pid_t start_agent(struct held *h, const struct lc *t, bool hold)
+{
+	char *dir = ctt_tmpdir(), *state = ctt_path(dir, "state.json"),
+	     *out = ctt_path(dir, "agent.out");
+	pid_t pid = lc_seccomp_listener(t, h->sock, state, out, "continue", hold);
+	if (hold)
+		h->holder_out = out;
+	else
+		free(out);
+	free(state);
+	free(dir);
+	return pid;
+}
+
+static void held_init(struct held *h)
+{
+	copy_and_hash(&h->a);
+	h->sock = ctt_path(ctt_tmpdir(), "agent.sock");
+	h->victim_out = ctt_path(ctt_tmpdir(), "victim.out");
+}
+
+/* The victim's pid on the host, from the holder's "holding execve PID": held in execve,
+ * still ctrun's image (the kept view of the copy). */
+static pid_t await_held(const struct held *h)
+{
+	char *out = ctt_wait_content(h->holder_out, "holding execve");
+	int pid = 0;
+	const char *line = strstr(out, "holding execve ");
+	cr_assert(line && sscanf(line, "holding execve %d", &pid) == 1, "%s", out);
+	free(out);
+	char exe[64], link[512] = "";
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
+	ssize_t n = readlink(exe, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	char *view = kept_view_of(h->a.copy);
+	cr_assert_str_eq(link, view, "the held process %d is not ctrun's", pid);
+	free(view);
+	lc_assert_fds_cloexec(pid, 3);
+	return pid;
+}
+
+/* pid in its innermost pid namespace: the last of its NSpid. */
+static int pid_inside(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	char *status = ctt_read_file(path);
+	const char *ns = strstr(status, "\nNSpid:");
+	cr_assert_not_null(ns, "%s has no NSpid", path);
+	const char *last = ns + strcspn(ns + 1, "\n");
+	while (last > ns && last[-1] != '\t' && last[-1] != ' ')
+		last--;
+	int inside = atoi(last);
+	free(status);
+	return inside;
+}
+
+/* The prober (waiting on PID_FIFO) is told the held victim's pid. */
+static void tell_prober(const struct held *h, pid_t victim)
+{
+	char *fifo = ctt_path(h->a.shared, "pid");
+	FILE *f = fopen(fifo, "w");
+	cr_assert_not_null(f, "open %s: %s", fifo, strerror(errno));
+	fprintf(f, "%d\n", pid_inside(victim));
+	cr_assert_eq(fclose(f), 0);
+	free(fifo);
+}
+
+/* The value of "name=" in a prober's line (malloc'd). */
+static char *field(const char *line, const char *name)
+{
+	char key[32];
+	snprintf(key, sizeof(key), " %s=", name);
+	const char *at = strstr(line, key);
+	cr_assert_not_null(at, "no %s in: %s", name, line);
+	at += strlen(key);
+	return strndup(at, strcspn(at, " \n"));
+}
+
+/* The prober's line for who (malloc'd). */
+static char *probe_line(const char *out, const char *who)
+{
+	char start[16];
+	snprintf(start, sizeof(start), "%s ", who);
+	const char *line = strstr(out, start);
+	cr_assert_not_null(line, "the prober reported nothing on the %s:\n%s", who, out);
+	return strndup(line, strcspn(line, "\n"));
+}
+
+static void expect_field(const char *line, const char *name, const char *a, const char *b)
+{
+	char *v = field(line, name);
+	cr_expect(strcmp(v, a) == 0 || (b && strcmp(v, b) == 0), "%s: want %s=%s%s%s", line, name,
+		  a, b ? " or " : "", b ? b : "");
+	free(v);
+}
+
+/* The probes reach the prober's own child (they are able to), nothing of the held victim:
+ * its exe neither for writing nor O_PATH, none of its fds, environ, mem, ptrace. */
+static void expect_out_of_reach(const struct held *h)
+{
+	char *out = ctt_wait_content(h->a.out, "done\n");
+	char *control = probe_line(out, "control"), *victim = probe_line(out, "victim");
+	cr_log_info("%s\n%s", control, victim);
+	for (const char *const *f = LC_ARGV("exe_path", "environ", "mem", "ptrace"); *f; f++)
+		expect_field(control, *f, "ok", NULL);
+	char *fds = field(control, "fds"), *opened = field(control, "fd_opened");
+	cr_expect(atoi(fds) > 0 && strcmp(fds, opened) == 0, "%s", control);
+	free(fds);
+	free(opened);
+	for (const char *const *f = LC_ARGV("exe_write", "exe_path", "environ", "mem"); *f; f++)
+		expect_field(victim, *f, "EACCES", "EPERM");
+	expect_field(victim, "reopen", "-", NULL);
+	expect_field(victim, "fd_opened", "0", NULL);
+	expect_field(victim, "ptrace", "EPERM", NULL);
+	char now[CT_SHA256_HEX_LEN + 1];
+	sha256_file(h->a.copy, now);
+	cr_expect_str_eq(now, h->a.digest, "the host's ctrun (%s) was changed", h->a.copy);
+	free(control);
+	free(victim);
+	free(out);
+}
+
+/* Let go, the victim runs its program, whose output and status come back. */
+static void release_victim(const struct held *h)
+{
+	cr_assert_eq(kill(h->holder, SIGUSR1), 0);
+	cr_expect_eq(lc_wait(h->victim, 20000), VICTIM_STATUS, "%s", ctt_read_file(h->victim_out));
+	char *out = ctt_read_file(h->victim_out);
+	cr_expect(strstr(out, "ran\n"), "the victim's output: %s", out);
+	free(out);
+	char *agent = ctt_read_file(h->holder_out);
+	cr_expect(strstr(agent, "answered execve"), "%s", agent);
+	free(agent);
+}
+
+/* The init of a container that joins the attacker's pid namespace, t's configuration
+ * but its own bundle (in *v). */
+static void run_joiner(struct held *h, const struct held_case *c, struct lc *v)
+{
+	const char *wrapper[LC_WRAPPER_MAX];
+	prepare(&h->a, v, wrapper, NULL);
+	configure_held(v, c, h->sock);
+	char ns[96];
+	snprintf(ns, sizeof(ns), "{\"type\":\"pid\",\"path\":\"/proc/%d/ns/pid\"}",
+		 (int)lc_pid(&h->a.attacker, ATTACKER));
+	lc_namespace_set(v, "pid", ns);
+	lc_set_args(v, LC_ARGV(VICTIM_PROGRAM));
+	h->victim = lc_spawn(v, lc_ctrun_argv(v, LC_ARGV("run", "--bundle", v->bundle, VICTIM)),
+			     h->victim_out, -1);
+}
+
+/* An `exec`'d process, or a joiner's init, held; the prober is the attacker's init. */
+static void held_by_the_attackers_init(struct held *h, const struct held_case *c)
+{
+	struct lc *t = &h->a.attacker, joiner;
+	prepare_attacker(&h->a, LC_ARGV(PROBING_INIT), NULL);
+	configure_held(t, c, h->sock);
+	h->passer = start_agent(h, t, false);
+	run_attacker(&h->a);
+	lc_wait_listener_taken(h->sock);
+	h->holder = start_agent(h, t, true);
+	if (c->victim == JOINER_INIT)
+		run_joiner(h, c, &joiner);
+	else
+		h->victim = lc_spawn(t, lc_ctrun_argv(t, LC_ARGV("exec", ATTACKER, VICTIM_PROGRAM)),
+				     h->victim_out, -1);
+	tell_prober(h, await_held(h));
+	expect_out_of_reach(h);
+	release_victim(h);
+	lc_ok(t, "delete", "--force", ATTACKER);
+}
+
+/* A container's init held; the prober is `exec`'d into that container. */
+static void held_init_process(struct held *h, const struct held_case *c)
+{
+	struct lc *t = &h->a.attacker;
+	prepare_attacker(&h->a, LC_ARGV(VICTIM_PROGRAM), NULL);
+	configure_held(t, c, h->sock);
+	h->holder = start_agent(h, t, true);
+	h->victim = lc_spawn(t, lc_ctrun_argv(t, LC_ARGV("run", "--bundle", t->bundle, VICTIM)),
+			     h->victim_out, -1);
+	pid_t victim = await_held(h);
+	lc_wait_listener_taken(h->sock);
+	h->passer = start_agent(h, t, false);
+	pid_t prober = lc_spawn(t, lc_ctrun_argv(t, LC_ARGV("exec", VICTIM, PROBE)), h->a.out, -1);
+	free(ctt_wait_content(h->a.out, "ready\n"));
+	tell_prober(h, victim);
+	expect_out_of_reach(h);
+	cr_expect_eq(lc_wait(prober, 20000), 0, "%s", ctt_read_file(h->a.out));
+	release_victim(h);
+}
+
+static const struct held_case helds[] = {
+	{"exec", EXEC, true},
+	{"exec without no_new_privs", EXEC, false},
+	{"exec as a user other than root", EXEC, true, .non_root = true},
+	{"exec into a user namespace", EXEC, true, .userns = true},
+	{"init", OWN_INIT, true},
+	{"init without no_new_privs", OWN_INIT, false},
+	{"init as a user other than root", OWN_INIT, false, .non_root = true},
+	{"init in a user namespace", OWN_INIT, true, .userns = true},
+	{"init of a pid namespace joiner", JOINER_INIT, true},
+};
+
+ParameterizedTestParameters(exe_escape, held_at_its_execve_out_of_reach_of_the_container)
+{
+	return ctt_rows(CTT_COUNT(helds));
+}
+
+/* A seccomp agent (SCMP_ACT_NOTIFY on execve) holds the process ctrun sends into the
+ * container in its last execve: ctrun's code, every fd still open. Another process of the
+ * container (same uid, the capabilities of `ctrun spec`) reaches none of it; let go, the
+ * process runs and its status comes back. */
+ParameterizedTest(size_t *i, exe_escape, held_at_its_execve_out_of_reach_of_the_container)
+{
+	const struct held_case *c = &helds[*i];
+	cr_log_info("held: %s", c->what);
+	struct held h = {0};
+	held_init(&h);
+	if (c->victim == OWN_INIT)
+		held_init_process(&h, c);
+	else
+		held_by_the_attackers_init(&h, c);
+	cr_expect_eq(lc_wait(h.holder, 20000), 0, "the holding agent");
+	cr_expect_eq(lc_wait(h.passer, 20000), 0, "the passing agent");
+	free(h.holder_out);
+	free(h.victim_out);
+	free(h.sock);
 }

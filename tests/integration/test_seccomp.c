@@ -249,15 +249,6 @@ static void notify_mkdir(const struct lc *t, const char *sock)
 	set_profile(t, json);
 }
 
-static pid_t start_listener(const struct lc *t, const char *sock, const char *state,
-			    const char *out, const char *answer)
-{
-	const char *argv[] = {ctt_helper("seccomp_listener"), sock, state, answer, NULL};
-	pid_t pid = lc_spawn(t, argv, out, -1);
-	free(ctt_wait_content(out, "ready\n"));
-	return pid;
-}
-
 /* An agent listening at dir/agent.sock, answering notified calls with `answer`, and the
  * container's profile sending mkdir to it. */
 struct agent {
@@ -271,7 +262,7 @@ static void agent_start(const struct lc *t, struct agent *a, const char *answer)
 	a->sock = ctt_path(a->dir, "agent.sock");
 	a->state = ctt_path(a->dir, "state.json");
 	a->out = ctt_path(a->dir, "agent.out");
-	a->pid = start_listener(t, a->sock, a->state, a->out, answer);
+	a->pid = lc_seccomp_listener(t, a->sock, a->state, a->out, answer, false);
 	notify_mkdir(t, a->sock);
 }
 
@@ -359,7 +350,7 @@ Test(seccomp, notify_reaches_a_listener_in_a_deep_directory)
 	cr_assert_gt(strlen(a.sock), sizeof(((struct sockaddr_un *)0)->sun_path));
 	a.state = ctt_path(a.dir, "state.json");
 	a.out = ctt_path(a.dir, "agent.out");
-	a.pid = start_listener(&t, via_link, a.state, a.out, "0");
+	a.pid = lc_seccomp_listener(&t, via_link, a.state, a.out, "0", false);
 	notify_mkdir(&t, a.sock);
 	lc_assert_sh_output(&t, "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent",
 			    "made\nabsent\n");
@@ -384,16 +375,13 @@ Test(seccomp, notify_of_an_exec_goes_to_the_listener)
 	char *state2 = ctt_path(dir, "state2.json"), *out = ctt_path(dir, "agent.out");
 	/* the second agent's own output file: the first one's "ready" is already in out */
 	char *out2 = ctt_path(dir, "agent2.out");
-	pid_t agent = start_listener(&t, sock, state, out, "0");
+	pid_t agent = lc_seccomp_listener(&t, sock, state, out, "0", false);
 	notify_mkdir(&t, sock);
 	lc_set_args(&t, LC_ARGV("sleep", "1000"));
 	lc_ok(&t, "run", "--detach", "--bundle", t.bundle, "sh");
 	ctt_wait_file(state);
-	/* the first agent unlinks its socket after its one connection: wait for that */
-	for (int i = 0; i < 2000 && ctt_exists(sock); i++)
-		usleep(10000);
-	cr_assert_not(ctt_exists(sock), "the first agent still listens on %s", sock);
-	pid_t agent2 = start_listener(&t, sock, state2, out2, "0");
+	lc_wait_listener_taken(sock);
+	pid_t agent2 = lc_seccomp_listener(&t, sock, state2, out2, "0", false);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "--debug", "exec", "sh", "sh", "-c",
 		 "mkdir /tmp/d && echo made; test -d /tmp/d || echo absent; echo $$ > /tmp/me");

@@ -3,6 +3,9 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,4 +118,30 @@ void ctt_assert_output(const struct ctt_result *r, int status, const char *out, 
 void ctt_assert_line(const char *text, const char *regex)
 {
 	cr_expect(ctt_matches(text, regex), "no line matching /%s/ in:\n%s", regex, text);
+}
+
+/* The "flags:" of each fdinfo has O_CLOEXEC (02000000). */
+void lc_assert_fds_cloexec(pid_t pid, int keep)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+	unsigned checked = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.' || atoi(e->d_name) < keep)
+			continue;
+		char path[320];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		char *info = ctt_read_file(path);
+		const char *flags = strstr(info, "flags:");
+		cr_assert_not_null(flags, "%s: %s", path, info);
+		unsigned long f = strtoul(flags + strlen("flags:"), NULL, 8);
+		cr_expect(f & O_CLOEXEC, "fd %s of process %d is not close-on-exec: %s", e->d_name,
+			  pid, info);
+		checked++;
+		free(info);
+	}
+	closedir(d);
+	cr_expect_gt(checked, 0, "process %d holds no fd of ctrun at all", pid);
 }

@@ -176,6 +176,18 @@ char **lc_run_concurrently(const struct lc *t, size_t n, lc_command_fn command,
 pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 			  const char *const *opts);
 
+/* Starts tests/helpers/seccomp_listener on sock (state: where it writes the state it gets;
+ * answer: its ANSWER, hold: it keeps each call until SIGUSR1), its output appended to out,
+ * and waits until it listens. */
+pid_t lc_seccomp_listener(const struct lc *t, const char *sock, const char *state, const char *out,
+			  const char *answer, bool hold);
+/* Until the listener at sock took its one connection (it unlinks its socket then). */
+void lc_wait_listener_taken(const char *sock);
+
+/* Every fd of pid (seen from the host) from keep on is close-on-exec, and there is one:
+ * ctrun's own, still open in its process before the execve. */
+void lc_assert_fds_cloexec(pid_t pid, int keep);
+
 /* `ctrun --root ROOT args...` fails as ctt_assert_error() checks, with each needle. */
 void lc_expect_failv(const struct lc *t, const char *const *args, const char *const *needles);
 #define lc_assert_fails(t, args, ...) lc_expect_failv(t, args, LC_ARGV(__VA_ARGS__))

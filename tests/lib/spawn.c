@@ -65,6 +65,25 @@ pid_t lc_console_receiver(const struct lc *t, const char *sock, const char *out,
 	return pid;
 }
 
+pid_t lc_seccomp_listener(const struct lc *t, const char *sock, const char *state, const char *out,
+			  const char *answer, bool hold)
+{
+	const char *argv[] = {ctt_helper("seccomp_listener"), sock, state, answer, NULL, NULL};
+	if (hold)
+		argv[4] = "hold";
+	pid_t pid = lc_spawn(t, argv, out, -1);
+	free(ctt_wait_content(out, "ready\n"));
+	return pid;
+}
+
+void lc_wait_listener_taken(const char *sock)
+{
+	for (unsigned waited = 0; ctt_exists(sock); waited += 10) {
+		cr_assert_lt(waited, CTT_POLL_LIMIT_MS, "the agent still listens on %s", sock);
+		ctt_sleep_ms(10);
+	}
+}
+
 int lc_wait(pid_t pid, unsigned timeout_ms)
 {
 	int wstatus;
