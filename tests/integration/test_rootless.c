@@ -4,6 +4,8 @@
  * more through newuidmap/newgidmap; devices are bound, as mknod is refused. Every command
  * runs as that user (setpriv); the state lives in $XDG_RUNTIME_DIR/ctrun by default. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,7 +269,13 @@ Test(rootless, missing_newuidmap_is_named)
 	struct rl r;
 	rl_init(&r);
 	map_subordinate_ids(&r);
-	as_user(&r, LC_ARGV("/usr/bin/env", "PATH=/nonexistent"));
+	/* an empty directory of the test's own: a PATH entry that exists nowhere could be made by
+	 * anyone (Debian's nobody has /nonexistent as its home) */
+	char tools[PATH_MAX], path_env[PATH_MAX + 8];
+	snprintf(tools, sizeof(tools), "%s/no-tools", r.t.bundle);
+	cr_assert_eq(mkdir(tools, 0755), 0, "mkdir %s: %s", tools, strerror(errno));
+	snprintf(path_env, sizeof(path_env), "PATH=%s", tools);
+	as_user(&r, LC_ARGV("/usr/bin/env", path_env));
 	lc_assert_create_refused(&r.t, ID,
 				 LC_ARGV("uid_map", "newuidmap not found in $PATH", "uidmap"));
 }
