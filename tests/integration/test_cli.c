@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/lib/container.h"
 #include "tests/lib/rows.h"
 #include "tests/lib/testlib.h"
 
-TestSuite(cli, .fini = ctt_cleanup);
+TestSuite(cli, .fini = lc_cleanup);
 
 /* A usage error: exit 1, nothing on stdout, exactly one line on stderr. */
 static void assert_usage_error(const struct ctt_result *r, const char *what)
@@ -187,6 +188,47 @@ Test(cli, error_line_is_bare_with_a_log_file)
 	cr_expect_eq(strncmp(r.err, "ctrun: ", 7), 0, "stderr: %s", r.err);
 	cr_expect(strstr(r.err, want), "stderr: %s", r.err);
 	ctt_result_free(&r);
+	free(log);
+}
+
+/* --log-format text is logrus's, as runc writes it: each record one line of key=value pairs,
+ * msg quoted as Go's %q, so that the quotes of `container "ID"` do not end it early. */
+static void assert_logrus_text_lines(const char *text)
+{
+	cr_assert(text[0] && text[strlen(text) - 1] == '\n', "log: %s", text);
+	char *copy = strdup(text);
+	for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"))
+		cr_expect(ctt_matches(line, "^time=\"[0-9T:.Z-]+\" level=(debug|info|warning|error) "
+					    "msg=\"([^\"\\\\]|\\\\.)*\"$"),
+			  "not a logrus text record: %s", line);
+	free(copy);
+}
+
+Test(cli, log_file_text_quotes_messages_as_logrus)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo inside-ran");
+	char *log = ctt_tmp_path("ctrun.log");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--log", log, "--log-format", "text", "--debug", "run", "--bundle",
+		 t.bundle, "logtext");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "inside-ran\n");
+	ctt_result_free(&r);
+	lc_ok(&t, "create", "--bundle", t.bundle, "logtext");
+	lc_ctrun(&r, &t, "--log", log, "--log-format", "text", "create", "--bundle", t.bundle,
+		 "logtext");
+	cr_expect_eq(r.status, 1);
+	ctt_result_free(&r);
+	lc_assert_status(&t, "logtext", "created");
+	char *text = ctt_read_file(log);
+	assert_logrus_text_lines(text);
+	cr_expect(strstr(text, "level=debug msg=\"container \\\"logtext\\\": init "),
+		  "no debug record of the run: %s", text);
+	cr_expect(ctt_matches(text, "level=error msg=\"[^\n]*container \\\\\"logtext\\\\\""),
+		  "no error record of the second create: %s", text);
+	free(text);
 	free(log);
 }
 
