@@ -345,6 +345,27 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 	lc_assert_fails(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "container not running");
 }
 
+/* `kill ID 0` probes, as kill(2) and runc: 0 while the init lives (created or running, with
+ * --all too), "container not running" once it is stopped; nothing reaches the process. */
+Test(lifecycle, kill_0_probes_that_the_init_lives)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000");
+	lc_ok(&t, "create", "--bundle", t.bundle, "z1");
+	lc_ok(&t, "kill", "z1", "0");
+	lc_assert_status(&t, "z1", "created");
+	lc_ok(&t, "delete", "--force", "z1");
+	start_ready(&t, "z1", TRAP_SCRIPT);
+	lc_ok(&t, "kill", "z1", "0");
+	lc_ok(&t, "kill", "--all", "z1", "0");
+	lc_assert_status(&t, "z1", "running");
+	cr_expect_not(has_marker(&t, "sig"), "the process saw a signal");
+	lc_ok(&t, "kill", "z1", "KILL");
+	lc_wait_status(&t, "z1", "stopped");
+	lc_assert_fails(&t, LC_ARGV("kill", "z1", "0"), "\"z1\"", "container not running");
+}
+
 /* The init traps TERM; the background sleeps die of it, but only if they get it. */
 #define SLEEPERS_SCRIPT                                                          \
 	"trap 'echo TERM >> /sig' TERM; sleep 1000 & sleep 1000 & sleep 1000 & " \
