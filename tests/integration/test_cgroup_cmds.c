@@ -519,6 +519,44 @@ Test(cgroup_cmds, update_memory_zero_leaves_the_limit)
 	free(mem), free(shares), free(seen);
 }
 
+/* `update --memory -1` of a container with a memory+swap limit lifts both, as runc does
+ * (its rule: -1 without --memory-swap means both); a larger limit then applies. By flag and
+ * by document alike. */
+Test(cgroup_cmds, update_memory_unlimited_lifts_swap_too)
+{
+	struct lc t;
+	init(&t, "{\"memory\": {\"limit\": 67108864, \"swap\": 134217728}}");
+	run_script(&t, "us", ANSWER);
+	char *memsw = outside("memory", "us", "memory.memsw.limit_in_bytes");
+	if (!memsw || strcmp(memsw, "134217728") != 0)
+		cr_skip("no swap accounting here (memory.memsw.limit_in_bytes): %s", memsw);
+	free(memsw);
+	static const char unlimited[] = "9223372036854771712";
+	for (int by_document = 0; by_document < 2; by_document++) {
+		if (by_document) {
+			lc_ok(&t, "update", "--memory", "64m", "--memory-swap", "128m", "us");
+			struct ctt_result r;
+			lc_ctrun_input(&r, &t, "{\"memory\": {\"limit\": -1}}", "update", "-r",
+				       "-", "us");
+			cr_expect_eq(r.status, 0, "%s", r.err);
+			ctt_result_free(&r);
+		} else {
+			lc_ok(&t, "update", "--memory", "-1", "us");
+		}
+		char *mem = outside("memory", "us", "memory.limit_in_bytes");
+		char *sw = outside("memory", "us", "memory.memsw.limit_in_bytes");
+		char *seen = ask_limit(&t);
+		cr_expect_str_eq(mem, unlimited, "by document: %d", by_document);
+		cr_expect_str_eq(sw, unlimited, "by document: %d", by_document);
+		cr_expect_str_eq(seen, unlimited, "the container sees no limit");
+		free(mem), free(sw), free(seen);
+	}
+	lc_ok(&t, "update", "--memory", "256m", "us");
+	char *mem = outside("memory", "us", "memory.limit_in_bytes");
+	cr_expect_str_eq(mem, "268435456");
+	free(mem);
+}
+
 Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 {
 	struct lc t;
