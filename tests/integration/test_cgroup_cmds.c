@@ -573,11 +573,38 @@ Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 	ctt_result_free(&r);
 	lc_assert_fails(&t, LC_ARGV("update", "--memory", "lots", "ub"),
 			"--memory: invalid value \"lots\"");
-	lc_assert_fails(&t, LC_ARGV("update", "ub"), "nothing to update");
 	char *pids = outside("pids", "ub", "pids.max");
 	cr_expect_str_eq(pids, "20", "a refused update changes nothing");
 	free(pids);
 	free(file);
+}
+
+/* `update ID` without a flag or a document changes nothing and exits 0 while the container
+ * can be updated, as runc and crun do (a script may build the flags and have none); a
+ * container that is stopped or absent is refused, as with flags. */
+Test(cgroup_cmds, update_of_nothing_changes_nothing)
+{
+	struct lc t;
+	init(&t, "{\"pids\": {\"limit\": 20}}");
+	run_script(&t, "un", "touch /ready; while [ ! -e /stop ]; do sleep 0.02; done; "
+			     "grep -c . /proc/self/cgroup > /seen");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "update", "un");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_empty(r.out);
+	cr_expect_str_empty(r.err);
+	ctt_result_free(&r);
+	char *pids = outside("pids", "un", "pids.max");
+	cr_expect_str_eq(pids, "20");
+	free(pids);
+	lc_assert_status(&t, "un", "running");
+	char *stop = lc_rootfs_path(&t, "stop"), *seen = lc_rootfs_path(&t, "seen");
+	ctt_write_file(stop, "");
+	ctt_wait_file(seen);
+	lc_wait_status(&t, "un", "stopped");
+	lc_assert_fails(&t, LC_ARGV("update", "un"), "\"un\"", "stopped");
+	lc_assert_fails(&t, LC_ARGV("update", "nope"), "\"nope\"", "does not exist");
+	free(stop), free(seen);
 }
 
 /* /node is c 1:99, a minor of mem without a driver: the device cgroup refuses it (EPERM),
