@@ -159,6 +159,21 @@ static const struct ct_command *find_command(const char *name)
 	return NULL;
 }
 
+/* `help [COMMAND]`: the program's help, or the command's own (`COMMAND --help`), as runc. */
+static int help_topic(const struct ct_globals *g, int argc, char **argv)
+{
+	if (argc == 0) {
+		print_help();
+		return 0;
+	}
+	const struct ct_command *cmd = find_command(argv[0]);
+	if (!cmd)
+		return ct_usage_error(NULL, "no help topic for \"%s\"", argv[0]);
+	char *help_argv[] = {argv[0], "--help", NULL};
+	optind = 0; /* glibc: restart getopt for the command's own argv */
+	return cmd->run(g, 2, help_argv);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	struct ct_globals g = {.lc = {.root = NULL, .version = ct_runtime_version()}};
@@ -172,10 +187,8 @@ int main(int argc, char **argv, char **envp)
 		return 1;
 	}
 	const char *name = argv[optind];
-	if (strcmp(name, "help") == 0) {
-		print_help();
-		return 0;
-	}
+	if (strcmp(name, "help") == 0)
+		return help_topic(&g, argc - optind - 1, argv + optind + 1);
 	const struct ct_command *cmd = find_command(name);
 	if (!cmd)
 		return ct_usage_error(NULL, "unknown command \"%s\"", name);

@@ -304,3 +304,24 @@ Test(cli, help_lists_every_command)
 	}
 	ctt_result_free(&r);
 }
+
+/* runc's `help COMMAND` is `COMMAND --help`; a name that is no command is a usage error. */
+Test(cli, help_with_a_command_prints_its_help)
+{
+	static const char *const names[] = {"state", "exec", "update", "run"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct ctt_result topic, flag;
+		ctt_ctrun(&topic, NULL, "help", names[i], NULL);
+		ctt_ctrun(&flag, NULL, names[i], "--help", NULL);
+		cr_expect_eq(topic.status, 0, "help %s: exit %d: %s", names[i], topic.status,
+			     topic.err);
+		cr_expect_str_eq(topic.out, flag.out, "help %s", names[i]);
+		ctt_result_free(&topic);
+		ctt_result_free(&flag);
+	}
+	struct ctt_result r;
+	ctt_ctrun(&r, NULL, "help", "frobnicate", NULL);
+	assert_usage_error(&r, "help frobnicate");
+	cr_expect(strstr(r.err, "\"frobnicate\""), "stderr: %s", r.err);
+	ctt_result_free(&r);
+}
