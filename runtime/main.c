@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/criu/swrk.h"
 #include "libct/parent/exe_view.h"
 #include "libct/lifecycle/cache_dir.h"
 #include "runtime/ctrun.h"
@@ -27,6 +28,8 @@ static void print_help(void)
 	       "  --cgroup-manager cgroupfs|systemd|disabled\n"
 	       "  --rootless auto|true|false   rootless mode\n"
 	       "  --no-verify-mounts           skip the check of the mount table at create\n"
+	       "  --criu PATH                  the criu of checkpoint and restore (default: "
+	       "$CTRUN_CRIU, else criu in $PATH)\n"
 	       "  -v, --version                print the version\n"
 	       "  -h, --help                   print this help\n"
 	       "\nRun 'ctrun COMMAND --help' for a command's flags.\n");
@@ -76,7 +79,8 @@ enum {
 	OPT_SYSTEMD,
 	OPT_ROOTLESS,
 	OPT_CGROUP_MANAGER,
-	OPT_NO_VERIFY_MOUNTS
+	OPT_NO_VERIFY_MOUNTS,
+	OPT_CRIU
 };
 
 static const struct option global_options[] = {
@@ -88,6 +92,7 @@ static const struct option global_options[] = {
 	{"rootless", required_argument, NULL, OPT_ROOTLESS},
 	{"cgroup-manager", required_argument, NULL, OPT_CGROUP_MANAGER},
 	{"no-verify-mounts", no_argument, NULL, OPT_NO_VERIFY_MOUNTS},
+	{"criu", required_argument, NULL, OPT_CRIU},
 	{"version", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -117,6 +122,9 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			break;
 		case OPT_NO_VERIFY_MOUNTS:
 			g->lc.no_verify_mounts = true;
+			break;
+		case OPT_CRIU: /* runc's: go-runc passes it to every command when set */
+			ct_criu_use(optarg);
 			break;
 		case OPT_LOG_FORMAT:
 			if ((v = parse_choice("--log-format", optarg, formats)) < 0)

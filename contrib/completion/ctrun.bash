@@ -5,9 +5,9 @@
 # checks that every command of `ctrun --help` is here).
 
 _ctrun_global_flags="--root --log --log-format --debug --systemd-cgroup --cgroup-manager
-	--rootless --no-verify-mounts --version -v --help -h"
+	--rootless --criu --no-verify-mounts --version -v --help -h"
 # Global flags followed by a value (skipped when looking for the command).
-_ctrun_global_valued="--root --log --log-format --cgroup-manager --rootless"
+_ctrun_global_valued="--root --log --log-format --cgroup-manager --rootless --criu"
 
 _ctrun_commands="create start run state list kill delete exec ps pause resume update events
 	spec features validate mounts checkpoint restore help"
@@ -111,7 +111,7 @@ _ctrun_flag_value()
 	local flag=$1 cur=$2
 	case $flag in
 	--root | --bundle | -b | --cwd) _ctrun_dirs "$cur" ;;
-	--log | --pid-file | --console-socket | --process | -p | --resources | -r)
+	--log | --criu | --pid-file | --console-socket | --process | -p | --resources | -r)
 		_ctrun_files "$cur" ;;
 	--log-format) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 	--cgroup-manager) COMPREPLY=($(compgen -W "cgroupfs systemd disabled" -- "$cur")) ;;
