@@ -151,9 +151,7 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			return ct_usage_error(NULL, "flag needs an argument: '%s'",
 					      argv[optind - 1]);
 		default:
-			if (optopt)
-				return ct_usage_error(NULL, "unknown flag '-%c'", optopt);
-			return ct_usage_error(NULL, "unknown flag '%s'", argv[optind - 1]);
+			return ct_bad_flag_error(NULL, argv);
 		}
 	}
 	return -1;

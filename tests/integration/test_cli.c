@@ -59,6 +59,12 @@ static const struct usage_case usage_cases[] = {
 	 {"ctrun validate: ", "--no-such-flag"}},
 	{{"frobnicate"}, "frobnicate", {"\"frobnicate\""}},
 	{{"--log-format", "xml", "state", "x"}, "--log-format xml", {"\"xml\""}},
+	/* a switch given a value, as runc's flag package takes it: named, not garbled */
+	{{"--debug=true", "list"}, "--debug=true", {"flag '--debug' takes no value"}},
+	{{"delete", "--force=true", "x"},
+	 "delete --force=true",
+	 {"ctrun delete: ", "flag '--force' takes no value"}},
+	{{"list", "-qz"}, "list -qz", {"ctrun list: ", "'-z'"}},
 };
 
 ParameterizedTestParameters(cli, usage_error_names_what_was_wrong)
