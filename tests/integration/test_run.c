@@ -319,3 +319,22 @@ Test(run, debug_records_go_to_the_log_file_not_stderr)
 	free(log);
 	lc_assert_nothing_left(&t);
 }
+
+/* runc's `run --no-subreaper` (crun takes it too): accepted, and the run is as without it
+ * (ctrun never makes itself a subreaper): the container's output and exit status, and
+ * nothing left. `create` refuses it, as runc does. */
+Test(run, no_subreaper_is_accepted)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo inside-ran; exit 4");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--no-subreaper", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 4, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "inside-ran\n");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+	lc_assert_fails(&t, LC_ARGV("create", "--no-subreaper", "--bundle", t.bundle, ID),
+			"--no-subreaper");
+	lc_assert_nothing_left(&t);
+}
