@@ -22,7 +22,7 @@ _ctrun_command_flags()
 	create) echo "--bundle -b --pid-file --console-socket --no-pivot --no-new-keyring
 		--preserve-fds --help" ;;
 	run) echo "--bundle -b --pid-file --console-socket --no-pivot --no-new-keyring
-		--preserve-fds --detach -d --keep --help" ;;
+		--preserve-fds --detach -d --keep --no-subreaper --help" ;;
 	spec) echo "--bundle -b --rootless --help" ;;
 	validate) echo "--bundle -b --help" ;;
 	list) echo "--format -f --quiet -q --help" ;;
