@@ -30,7 +30,7 @@ _ctrun_command_flags()
 	delete) echo "--force -f --help" ;;
 	exec) echo "--process -p --tty -t --cwd --env -e --user -u --additional-gids -g
 		--cap -c --no-new-privs --apparmor --process-label --preserve-fds --ignore-paused
-		--detach -d --pid-file --console-socket --help" ;;
+		--cgroup --detach -d --pid-file --console-socket --help" ;;
 	ps) echo "--format -f --help" ;;
 	mounts) echo "--format --help" ;;
 	update) echo "--resources -r --memory --memory-reservation --memory-swap --kernel-memory
@@ -50,7 +50,7 @@ _ctrun_command_valued()
 	spec | validate) echo "--bundle -b" ;;
 	list | ps | mounts) echo "--format -f" ;;
 	exec) echo "--process -p --cwd --env -e --user -u --additional-gids -g --cap -c
-		--apparmor --process-label --preserve-fds --pid-file --console-socket" ;;
+		--apparmor --process-label --preserve-fds --pid-file --console-socket --cgroup" ;;
 	update) echo "--resources -r --memory --memory-reservation --memory-swap --kernel-memory
 		--kernel-memory-tcp --cpu-share --cpu-shares --cpu-period --cpu-quota --cpu-rt-period
 		--cpu-rt-runtime --cpuset-cpus --cpuset-mems --pids-limit --blkio-weight

@@ -639,3 +639,72 @@ Test(cgroup_cmds, update_device_rules)
 	ctt_result_free(&r);
 	assert_node_becomes(&t, "allowed");
 }
+
+/* A sub-cgroup of the container's, made from outside (as a supervisor would). */
+static char *make_sub(const char *controller, const char *id, const char *sub)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s/%s/%s", cgt_subtree(), id, sub);
+	char *dir = cgt_dir(controller, rel);
+	cr_assert(dir, "no %s hierarchy", controller);
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s", dir);
+	return dir;
+}
+
+/* A v1 cpuset cgroup takes no process until it has cpus and mems: its parent's. */
+static void mkdir_in(const char *controllers, const char *dir, void *arg)
+{
+	(void)arg;
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s (%s)", dir, controllers);
+	if (!strstr(controllers, "cpuset"))
+		return;
+	static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
+	for (size_t i = 0; i < 2; i++) {
+		char parent[512], path[512];
+		snprintf(parent, sizeof(parent), "%s/..", dir);
+		char *v = cgt_read(parent, files[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		ctt_write_file(path, v);
+		free(v);
+	}
+}
+
+/* runc's `exec --cgroup [CONTROLLER:]SUB` (crun takes it too): the process starts in that
+ * existing sub-cgroup of the container's, in the hierarchies named (all without a prefix),
+ * seen from inside (its /proc/self/cgroup in the container's cgroup namespace) and outside
+ * (the sub-cgroup's cgroup.procs); a missing one or a path climbing out is refused. */
+Test(cgroup_cmds, exec_cgroup_starts_the_process_in_a_sub_cgroup)
+{
+	struct lc t;
+	init(&t, NULL);
+	run_script(&t, "xs", "touch /ready; sleep 1000");
+	char *pids_sub = make_sub("pids", "xs", "sub"), *cpu_sub = make_sub("cpu", "xs", "sub");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "exec", "--cgroup", "pids:sub", "xs", "cat", "/proc/self/cgroup");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	ctt_assert_line(r.out, "^[0-9]+:pids:/sub$");
+	ctt_assert_line(r.out, "^[0-9]+:cpu:/$");
+	ctt_result_free(&r);
+	char *pidfile = ctt_path(t.root, "exec.pid");
+	lc_ok(&t, "exec", "--detach", "--pid-file", pidfile, "--cgroup", "pids,cpu:sub", "xs", "sleep",
+	      "1000");
+	char *pid = ctt_read_file(pidfile);
+	char *in_pids = cgt_read(pids_sub, "cgroup.procs"), *in_cpu = cgt_read(cpu_sub, "cgroup.procs");
+	cr_expect_str_eq(in_pids, pid, "pids sub-cgroup holds: %s", in_pids);
+	cr_expect_str_eq(in_cpu, pid, "cpu sub-cgroup holds: %s", in_cpu);
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s/xs/all", cgt_subtree());
+	cgt_each_dir(rel, mkdir_in, NULL);
+	lc_ctrun(&r, &t, "exec", "--cgroup", "all", "xs", "cat", "/proc/self/cgroup");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_not(ctt_matches(r.out, ":/(\n|$)"), "a hierarchy not in all:\n%s", r.out);
+	ctt_assert_line(r.out, "^[0-9]+:memory:/all$");
+	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "memory:nosuch", "xs", "true"),
+			"sub-cgroup \"nosuch\"", "No such file or directory");
+	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "../xs", "xs", "true"),
+			"sub-cgroup \"../xs\"", "below the container's cgroup");
+	lc_ok(&t, "delete", "--force", "xs");
+	cr_expect_not(ctt_exists(pids_sub), "%s left", pids_sub);
+	free(in_pids), free(in_cpu), free(pid), free(pidfile), free(pids_sub), free(cpu_sub);
+}
