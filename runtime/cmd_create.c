@@ -23,10 +23,11 @@ int ct_parse_create_flags(int argc, char **argv, bool is_run, struct ct_run_flag
 		/* run's own: create refuses them as unknown */
 		{"detach", 'd', CT_FLAG_TRUE, is_run ? &f->detach : NULL},
 		{"keep", 0, CT_FLAG_TRUE, is_run ? &f->keep : NULL},
+		{"no-subreaper", 0, CT_FLAG_TRUE, is_run ? &f->no_subreaper : NULL},
 		{NULL},
 	};
 	const struct ct_command_line line = {
-		is_run ? CREATE_USAGE " [--detach] [--keep] ID" : CREATE_USAGE " ID", flags, 1, 1};
+		is_run ? CREATE_USAGE " [--detach] [--keep] [--no-subreaper] ID" : CREATE_USAGE " ID", flags, 1, 1};
 	int parsed = ct_parse_command_line(argc, argv, &line);
 	if (parsed == 0)
 		a->id = argv[optind];

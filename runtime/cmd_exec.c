@@ -31,6 +31,8 @@ int cmd_exec(const struct ct_globals *g, int argc, char **argv)
 		.detach = f.detach,
 		.ignore_paused = f.ignore_paused,
 		.preserve_fds = f.preserve_fds,
+		.sub_cgroups = f.cgroups,
+		.n_sub_cgroups = f.n_cgroups,
 	};
 	status = ct_lifecycle_exec(&g->lc, &a);
 	ct_exec_flags_free(&f);

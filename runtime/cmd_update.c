@@ -2,7 +2,8 @@
  * running (or created, or paused) container. The document (a LinuxResources object, from a
  * file or, with "-", stdin as containerd sends it) is read by the walker of config.json's
  * .linux.resources, so an error names the file and the JSON path; the flags are laid over
- * it; the update itself is the lifecycle's (libct/lifecycle/ops.h). */
+ * it; the update itself is the lifecycle's (libct/lifecycle/ops.h). Neither given, it changes
+ * nothing but still says whether the container can be updated, as runc and crun. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -61,7 +62,6 @@ static int parse_args(int argc, char **argv, struct oci_resources **upd, const c
 	const char *document = NULL;
 	struct oci_resources flags = {0};
 	int c, rc = 0;
-	bool any_flag = false;
 	struct ct_error err = {0};
 	while (!rc && (c = ct_getopt(argc, argv, "+:r:h", opts)) != -1) {
 		if (c == OPT_RESOURCES)
@@ -73,15 +73,11 @@ static int parse_args(int argc, char **argv, struct oci_resources **upd, const c
 		else if (ct_update_flag_set(&flags, ct_update_flag_at(c - OPT_FLAG)->name, optarg,
 					    &err) < 0)
 			rc = ct_usage_error(argv[0], "%s", err.msg) + 1;
-		else
-			any_flag = true;
 	}
 	if (!rc && optind + 1 != argc)
 		rc = ct_usage_error(argv[0], optind >= argc ? "missing container id"
 							    : "too many arguments") +
 		     1;
-	if (!rc && !document && !any_flag)
-		rc = ct_usage_error(argv[0], "nothing to update: give --resources or a flag") + 1;
 	*upd = NULL;
 	if (!rc && document && read_document(document, upd, &err) < 0) {
 		ct_log(CT_LOG_ERROR, "update: %s", err.msg);

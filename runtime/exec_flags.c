@@ -16,7 +16,7 @@
 	"[--process FILE] [--detach] [--pid-file F] [--console-socket S] [--tty] [--cwd D] " \
 	"[--env K=V]... [--user UID[:GID]] [--additional-gids G]... [--cap C]... "           \
 	"[--no-new-privs] [--apparmor P] [--process-label L] [--preserve-fds N] "            \
-	"[--ignore-paused] ID [CMD ARGS...]"
+	"[--ignore-paused] [--cgroup [CONTROLLER:]SUB]... ID [CMD ARGS...]"
 
 /* A decimal id into *out: 0, or -1 with why. (uid_t)-1 is none: setresuid and setgroups
  * would take it as "leave unchanged" and the process would keep ctrun's root. */
@@ -109,6 +109,14 @@ static int take_user(void *to, const char *command, const char *text)
 	return 0;
 }
 
+static int take_cgroup(void *to, const char *command, const char *text)
+{
+	(void)command;
+	struct ct_exec_flags *f = to;
+	f->cgroups[f->n_cgroups++] = text;
+	return 0;
+}
+
 static int take_no_new_privs(void *to, const char *command, const char *text)
 {
 	struct ct_exec_flags *f = to;
@@ -125,7 +133,8 @@ int ct_exec_flags_parse(int argc, char **argv, struct ct_exec_flags *f)
 	f->env = calloc((size_t)argc, sizeof(*f->env));
 	f->caps = calloc((size_t)argc, sizeof(*f->caps));
 	f->gids = calloc((size_t)argc, sizeof(*f->gids));
-	if (!f->env || !f->caps || !f->gids)
+	f->cgroups = calloc((size_t)argc, sizeof(*f->cgroups));
+	if (!f->env || !f->caps || !f->gids || !f->cgroups)
 		return ct_usage_error(argv[0], "out of memory"), -1;
 	const struct ct_flag flags[] = {
 		{"process", 'p', CT_FLAG_TEXT, &f->process_file},
@@ -143,6 +152,7 @@ int ct_exec_flags_parse(int argc, char **argv, struct ct_exec_flags *f)
 		{"process-label", 0, CT_FLAG_TEXT, &f->process_label},
 		{"preserve-fds", 0, CT_FLAG_COUNT, &f->preserve_fds},
 		{"ignore-paused", 0, CT_FLAG_TRUE, &f->ignore_paused},
+		{"cgroup", 0, CT_FLAG_CALL, f, take_cgroup},
 		{NULL},
 	};
 	const struct ct_command_line line = {EXEC_USAGE, flags, 1, CT_ARGS_ANY};
@@ -164,7 +174,8 @@ void ct_exec_flags_free(struct ct_exec_flags *f)
 	free(f->env);
 	free(f->caps);
 	free(f->gids);
-	f->env = f->caps = NULL;
+	free(f->cgroups);
+	f->env = f->caps = f->cgroups = NULL;
 	f->gids = NULL;
 }
 

@@ -22,6 +22,8 @@ struct ct_exec_flags {
 	bool has_gid;
 	const char **env, **caps; /* K=V and capability names, in the order given */
 	size_t n_env, n_caps;
+	const char **cgroups; /* --cgroup [CONTROLLER:]SUB, in the order given */
+	size_t n_cgroups;
 	uint32_t *gids; /* --additional-gids */
 	size_t n_gids;
 	int preserve_fds;

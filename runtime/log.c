@@ -46,6 +46,41 @@ int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const 
 	return n < 0 || (unsigned)n >= size ? -1 : 0;
 }
 
+/* Go's %q of a message, as logrus quotes one: a quote, a backslash and control bytes escaped,
+ * so that a reader of key="value" pairs finds where msg ends and the record stays one line.
+ * 0, or -1 when it does not fit in room. */
+static int quote_go(char *out, size_t room, const char *s)
+{
+	static const char named[] = {['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\r'] = 'r',
+				     ['\t'] = 't'};
+	size_t n = 0;
+	out[n++] = '"';
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (n + 6 > room) /* the longest escape, the closing quote, the NUL */
+			return -1;
+		if (*p < sizeof(named) && named[*p]) {
+			out[n++] = '\\';
+			out[n++] = named[*p];
+		} else if (*p < 0x20 || *p == 0x7f) {
+			n += (size_t)snprintf(out + n, room - n, "\\x%02x", *p);
+		} else {
+			out[n++] = (char)*p;
+		}
+	}
+	out[n++] = '"';
+	out[n] = '\0';
+	return 0;
+}
+
+int ct_log_format_text(char *buf, unsigned size, enum ct_log_level level, const char *msg,
+		       const char *time)
+{
+	int n = snprintf(buf, size, "time=\"%s\" level=%s msg=", time, level_names[level]);
+	if (n < 0 || (unsigned)n >= size)
+		return -1;
+	return quote_go(buf + n, size - (unsigned)n, msg);
+}
+
 bool ct_log_file_takes(enum ct_log_format format, enum ct_log_level level, bool debug)
 {
 	return format != CT_LOG_JSON || level == CT_LOG_ERROR || debug;
@@ -55,21 +90,13 @@ static void log_to_file(enum ct_log_level level, const char *msg)
 {
 	char time[64], line[4096];
 	ct_log_time_rfc3339(time, sizeof(time));
-	int n;
-	if (log_format == CT_LOG_JSON) {
-		if (ct_log_format_json(line, sizeof(line) - 1, level, msg, time) < 0)
-			return;
-		n = (int)strlen(line);
-	} else {
-		n = snprintf(line, sizeof(line) - 1, "time=\"%s\" level=%s msg=\"%s\"", time,
-			     level_names[level], msg);
-		if (n < 0)
-			return;
-		if (n > (int)sizeof(line) - 2)
-			n = (int)sizeof(line) - 2;
-	}
+	int (*format)(char *, unsigned, enum ct_log_level, const char *, const char *) =
+		log_format == CT_LOG_JSON ? ct_log_format_json : ct_log_format_text;
+	if (format(line, sizeof(line) - 1, level, msg, time) < 0)
+		return;
+	size_t n = strlen(line);
 	line[n++] = '\n';
-	(void)ct_write_all(log_fd, line, (size_t)n); /* a log that cannot be written is lost */
+	(void)ct_write_all(log_fd, line, n); /* a log that cannot be written is lost */
 }
 
 /* The sink of the library's log (libct/lifecycle/log.h). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/criu/swrk.h"
 #include "libct/parent/exe_view.h"
 #include "libct/lifecycle/cache_dir.h"
 #include "runtime/ctrun.h"
@@ -27,6 +28,8 @@ static void print_help(void)
 	       "  --cgroup-manager cgroupfs|systemd|disabled\n"
 	       "  --rootless auto|true|false   rootless mode\n"
 	       "  --no-verify-mounts           skip the check of the mount table at create\n"
+	       "  --criu PATH                  the criu of checkpoint and restore (default: "
+	       "$CTRUN_CRIU, else criu in $PATH)\n"
 	       "  -v, --version                print the version\n"
 	       "  -h, --help                   print this help\n"
 	       "\nRun 'ctrun COMMAND --help' for a command's flags.\n");
@@ -76,7 +79,8 @@ enum {
 	OPT_SYSTEMD,
 	OPT_ROOTLESS,
 	OPT_CGROUP_MANAGER,
-	OPT_NO_VERIFY_MOUNTS
+	OPT_NO_VERIFY_MOUNTS,
+	OPT_CRIU
 };
 
 static const struct option global_options[] = {
@@ -88,6 +92,7 @@ static const struct option global_options[] = {
 	{"rootless", required_argument, NULL, OPT_ROOTLESS},
 	{"cgroup-manager", required_argument, NULL, OPT_CGROUP_MANAGER},
 	{"no-verify-mounts", no_argument, NULL, OPT_NO_VERIFY_MOUNTS},
+	{"criu", required_argument, NULL, OPT_CRIU},
 	{"version", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -118,6 +123,9 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 		case OPT_NO_VERIFY_MOUNTS:
 			g->lc.no_verify_mounts = true;
 			break;
+		case OPT_CRIU: /* runc's: go-runc passes it to every command when set */
+			ct_criu_use(optarg);
+			break;
 		case OPT_LOG_FORMAT:
 			if ((v = parse_choice("--log-format", optarg, formats)) < 0)
 				return 1;
@@ -143,9 +151,7 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			return ct_usage_error(NULL, "flag needs an argument: '%s'",
 					      argv[optind - 1]);
 		default:
-			if (optopt)
-				return ct_usage_error(NULL, "unknown flag '-%c'", optopt);
-			return ct_usage_error(NULL, "unknown flag '%s'", argv[optind - 1]);
+			return ct_bad_flag_error(NULL, argv);
 		}
 	}
 	return -1;
@@ -157,6 +163,21 @@ static const struct ct_command *find_command(const char *name)
 		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;
+}
+
+/* `help [COMMAND]`: the program's help, or the command's own (`COMMAND --help`), as runc. */
+static int help_topic(const struct ct_globals *g, int argc, char **argv)
+{
+	if (argc == 0) {
+		print_help();
+		return 0;
+	}
+	const struct ct_command *cmd = find_command(argv[0]);
+	if (!cmd)
+		return ct_usage_error(NULL, "no help topic for \"%s\"", argv[0]);
+	char *help_argv[] = {argv[0], "--help", NULL};
+	optind = 0; /* glibc: restart getopt for the command's own argv */
+	return cmd->run(g, 2, help_argv);
 }
 
 int main(int argc, char **argv, char **envp)
@@ -172,10 +193,8 @@ int main(int argc, char **argv, char **envp)
 		return 1;
 	}
 	const char *name = argv[optind];
-	if (strcmp(name, "help") == 0) {
-		print_help();
-		return 0;
-	}
+	if (strcmp(name, "help") == 0)
+		return help_topic(&g, argc - optind - 1, argv + optind + 1);
 	const struct ct_command *cmd = find_command(name);
 	if (!cmd)
 		return ct_usage_error(NULL, "unknown command \"%s\"", name);

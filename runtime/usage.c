@@ -19,14 +19,27 @@ int ct_usage_error(const char *command, const char *fmt, ...)
 	return 1;
 }
 
+int ct_bad_flag_error(const char *command, char **argv)
+{
+	/* a long option's word is behind optind; a short one may sit inside a cluster */
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	if (strncmp(word, "--", 2) == 0) {
+		const char *eq = strchr(word, '=');
+		if (optopt && eq) /* getopt_long names the option it knew in optopt */
+			return ct_usage_error(command, "flag '%.*s' takes no value", (int)(eq - word),
+					      word);
+		return ct_usage_error(command, "unknown flag '%s'", word);
+	}
+	if (optopt > 0 && optopt < 128)
+		return ct_usage_error(command, "unknown or incomplete flag '-%c'", optopt);
+	return ct_usage_error(command, "unknown flag '%s'", word);
+}
+
 int ct_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
 {
 	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
 	if (c == '?') {
-		if (optopt)
-			ct_usage_error(argv[0], "unknown or incomplete flag '-%c'", optopt);
-		else
-			ct_usage_error(argv[0], "unknown flag '%s'", argv[optind - 1]);
+		ct_bad_flag_error(argv[0], argv);
 	} else if (c == ':') {
 		ct_usage_error(argv[0], "flag needs an argument: '%s'", argv[optind - 1]);
 		c = '?';

@@ -5,9 +5,9 @@
 # checks that every command of `ctrun --help` is here).
 
 _ctrun_global_flags="--root --log --log-format --debug --systemd-cgroup --cgroup-manager
-	--rootless --no-verify-mounts --version -v --help -h"
+	--rootless --criu --no-verify-mounts --version -v --help -h"
 # Global flags followed by a value (skipped when looking for the command).
-_ctrun_global_valued="--root --log --log-format --cgroup-manager --rootless"
+_ctrun_global_valued="--root --log --log-format --cgroup-manager --rootless --criu"
 
 _ctrun_commands="create start run state list kill delete exec ps pause resume update events
 	spec features validate mounts checkpoint restore help"
@@ -22,7 +22,7 @@ _ctrun_command_flags()
 	create) echo "--bundle -b --pid-file --console-socket --no-pivot --no-new-keyring
 		--preserve-fds --help" ;;
 	run) echo "--bundle -b --pid-file --console-socket --no-pivot --no-new-keyring
-		--preserve-fds --detach -d --keep --help" ;;
+		--preserve-fds --detach -d --keep --no-subreaper --help" ;;
 	spec) echo "--bundle -b --rootless --help" ;;
 	validate) echo "--bundle -b --help" ;;
 	list) echo "--format -f --quiet -q --help" ;;
@@ -30,7 +30,7 @@ _ctrun_command_flags()
 	delete) echo "--force -f --help" ;;
 	exec) echo "--process -p --tty -t --cwd --env -e --user -u --additional-gids -g
 		--cap -c --no-new-privs --apparmor --process-label --preserve-fds --ignore-paused
-		--detach -d --pid-file --console-socket --help" ;;
+		--cgroup --detach -d --pid-file --console-socket --help" ;;
 	ps) echo "--format -f --help" ;;
 	mounts) echo "--format --help" ;;
 	update) echo "--resources -r --memory --memory-reservation --memory-swap --kernel-memory
@@ -50,7 +50,7 @@ _ctrun_command_valued()
 	spec | validate) echo "--bundle -b" ;;
 	list | ps | mounts) echo "--format -f" ;;
 	exec) echo "--process -p --cwd --env -e --user -u --additional-gids -g --cap -c
-		--apparmor --process-label --preserve-fds --pid-file --console-socket" ;;
+		--apparmor --process-label --preserve-fds --pid-file --console-socket --cgroup" ;;
 	update) echo "--resources -r --memory --memory-reservation --memory-swap --kernel-memory
 		--kernel-memory-tcp --cpu-share --cpu-shares --cpu-period --cpu-quota --cpu-rt-period
 		--cpu-rt-runtime --cpuset-cpus --cpuset-mems --pids-limit --blkio-weight
@@ -111,7 +111,7 @@ _ctrun_flag_value()
 	local flag=$1 cur=$2
 	case $flag in
 	--root | --bundle | -b | --cwd) _ctrun_dirs "$cur" ;;
-	--log | --pid-file | --console-socket | --process | -p | --resources | -r)
+	--log | --criu | --pid-file | --console-socket | --process | -p | --resources | -r)
 		_ctrun_files "$cur" ;;
 	--log-format) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 	--cgroup-manager) COMPREPLY=($(compgen -W "cgroupfs systemd disabled" -- "$cur")) ;;

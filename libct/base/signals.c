@@ -27,7 +27,7 @@ int ct_signal_parse(const char *text)
 	if (text[0] >= '0' && text[0] <= '9') {
 		char *end;
 		long n = strtol(text, &end, 10);
-		return *end || n < 1 || n >= NSIG ? -1 : (int)n;
+		return *end || n < 0 || n >= NSIG ? -1 : (int)n;
 	}
 	const char *name = strncasecmp(text, "SIG", 3) == 0 ? text + 3 : text;
 	for (size_t i = 0; i < sizeof(signal_table) / sizeof(signal_table[0]); i++)

@@ -368,4 +368,11 @@ const char *ct_cgroup_late_key(const struct ct_cgroup *cg);
 /* The directory of a hierarchy key (CT_CGROUP_UNIFIED_KEY, "memory"...), NULL when none. */
 const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key);
 
+/* `exec --cgroup [CONTROLLER:]SUB` (runc's): the directories of cg that hold controller
+ * (every one for NULL; on cgroup v2 the one directory) become their sub-cgroup SUB, which
+ * must exist and stay below them (no ".." component). For a cgroup opened from a state, before
+ * any process enters it. */
+int ct_cgroup_descend(struct ct_cgroup *cg, const char *controller, const char *sub,
+		      struct ct_error *err);
+
 #endif

@@ -3,9 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/cgroup/internal.h"
 
 /* Whether controller is one of key's comma-separated names. */
@@ -84,4 +87,65 @@ bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part pa
 		return true;
 	bool early = strcmp(d->key, CT_CGROUP_UNIFIED_KEY) == 0 || strcmp(d->key, "memory") == 0;
 	return early == (part == CT_CGROUP_EARLY);
+}
+
+/* A sub-cgroup path: relative (a leading '/' is the cgroup's own root, as runc joins it),
+ * no empty name, no "." or ".." name. */
+static bool sub_path_ok(const char *sub)
+{
+	while (*sub == '/')
+		sub++;
+	if (!*sub)
+		return false;
+	for (const char *p = sub; *p;) {
+		size_t n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && strncmp(p, "..", 2) == 0))
+			return false;
+		p += n + (p[n] == '/');
+	}
+	return true;
+}
+
+static int descend_dir(struct ct_cgroup_dir *d, const char *sub, struct ct_error *err)
+{
+	while (*sub == '/')
+		sub++;
+	char *path = NULL;
+	if (asprintf(&path, "%s/%s", d->path, sub) < 0)
+		return ct_error_sys(err, ENOMEM, "sub-cgroup path");
+	struct stat st;
+	int e = stat(path, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (e) {
+		ct_error_sys(err, e, "sub-cgroup \"%s\" (%s)", sub, path);
+		free(path);
+		return -1;
+	}
+	free(d->path);
+	d->path = path;
+	ct_close_now(&d->fd);
+	return 0;
+}
+
+int ct_cgroup_descend(struct ct_cgroup *cg, const char *controller, const char *sub,
+		      struct ct_error *err)
+{
+	if (!sub_path_ok(sub))
+		return ct_error_plain(err, EINVAL,
+				      "sub-cgroup \"%s\": a path below the container's cgroup "
+				      "(no \"..\", \".\" or empty name)",
+				      sub);
+	bool found = false;
+	for (size_t i = 0; i < cg->n_dirs; i++) {
+		struct ct_cgroup_dir *d = &cg->dirs[i];
+		if (controller && !cg->ops->unified && !ct_cg_key_has(d->key, controller))
+			continue;
+		if (descend_dir(d, sub, err) < 0)
+			return -1;
+		found = true;
+	}
+	if (!found)
+		return ct_error_plain(err, ENOENT, "the container's cgroup has no \"%s\" hierarchy",
+				      controller);
+	ct_close_now(&cg->unified_fd); /* CLONE_INTO_CGROUP's is opened again, below */
+	return 0;
 }

@@ -30,16 +30,35 @@
 #include "libct/plan/mount_expect.h"
 #include "libct/plan/sync.h"
 
+/* The keyring's user may search it (KEY_USR_SEARCH), as runc makes it: an exec'd process
+ * of the container's user, which does not possess the keyring yet, then finds it by name and
+ * joins it instead of making an empty one of its own. KEYCTL_DESCRIBE gives
+ * "type;uid;gid;perm;name". */
+static int make_searchable(long serial, struct ct_error *err)
+{
+	char desc[256];
+	long n = syscall(SYS_keyctl, 6 /* KEYCTL_DESCRIBE */, serial, desc, sizeof(desc) - 1, 0);
+	if (n < 0)
+		return ct_error_sys(err, errno, "describe the session keyring");
+	desc[n < (long)sizeof(desc) ? n : (long)sizeof(desc) - 1] = '\0';
+	unsigned long perm;
+	if (sscanf(desc, "%*[^;];%*[^;];%*[^;];%lx;", &perm) != 1)
+		return ct_error_plain(err, EPROTO, "session keyring described as \"%s\"", desc);
+	if (syscall(SYS_keyctl, 5 /* KEYCTL_SETPERM */, serial, perm | 0x080000, 0, 0) < 0)
+		return ct_error_sys(err, errno, "make the session keyring searchable");
+	return 0;
+}
+
 static int join_keyring(const struct ct_plan_process *proc, struct ct_error *err)
 {
 	if (!proc->new_keyring)
 		return 0;
 	/* KEYCTL_JOIN_SESSION_KEYRING = 1; kernels without keys (ENOSYS) or a profile that
 	 * forbids keyctl are not an error, as with runc. */
-	if (syscall(SYS_keyctl, 1, proc->keyring_name, 0, 0, 0) < 0 && errno != ENOSYS &&
-	    errno != EPERM)
+	long serial = syscall(SYS_keyctl, 1, proc->keyring_name, 0, 0, 0);
+	if (serial < 0 && errno != ENOSYS && errno != EPERM)
 		return ct_error_sys(err, errno, "join session keyring \"%s\"", proc->keyring_name);
-	return 0;
+	return serial < 0 ? 0 : make_searchable(serial, err);
 }
 
 static int write_oom_score_adj(const struct oci_process *p, const struct ct_procfs *procfs,

@@ -18,9 +18,22 @@
 
 #define RESP_MAX (64 * 1024) /* one response datagram: small, criu's messages are short */
 
-/* $CTRUN_CRIU, or the first executable "criu" in $PATH. */
+static const char *criu_given; /* --criu */
+
+void ct_criu_use(const char *path)
+{
+	criu_given = path;
+}
+
+/* --criu, $CTRUN_CRIU, or the first executable "criu" in $PATH. */
 static int find_criu(char path[PATH_MAX], struct ct_error *err)
 {
+	if (criu_given) {
+		if (access(criu_given, X_OK) < 0)
+			return ct_error_sys(err, errno, "criu \"%s\" (from --criu)", criu_given);
+		snprintf(path, PATH_MAX, "%s", criu_given);
+		return 0;
+	}
 	const char *env = getenv(CT_CRIU_ENV);
 	if (env && *env) {
 		if (access(env, X_OK) < 0)

@@ -13,8 +13,12 @@
 #include "libct/criu/criu_config.h"
 #include "libct/criu/criu_rpc.h"
 
-/* The program run: $CTRUN_CRIU when set, else "criu" searched in $PATH. */
+/* The program run: the one ct_criu_use() named (runc's global --criu), else $CTRUN_CRIU
+ * when set, else "criu" searched in $PATH. */
 #define CT_CRIU_ENV "CTRUN_CRIU"
+
+/* The criu binary to run instead of the search (path borrowed; NULL: search). */
+void ct_criu_use(const char *path);
 
 struct ct_criu_swrk {
 	pid_t pid;

@@ -58,7 +58,7 @@ static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootf
 	    ct_bundle_rootfs(bundle, *config, rootfs, err) < 0)
 		return -1;
 	ct_cgroup_forget_unset(&(*config)->linux_.resources);
-	if ((*config)->process.terminal && !a->console_socket)
+	if ((*config)->process.terminal && !a->console_socket && !a->relay_terminal)
 		return ct_error_plain(err, EINVAL,
 				      "config.json: .process.terminal is true: "
 				      "--console-socket is required");
@@ -278,9 +278,11 @@ static int spawn_and_record(const struct ct_lifecycle_opts *lc, const struct ct_
 	    record_shared_root(c, config, err) < 0)
 		return -1;
 	log_spawned(a->id, &c->proc);
-	if (c->proc.pty_master >= 0 &&
-	    ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
-		return -1;
+	if (c->proc.pty_master >= 0 && a->console_socket) {
+		if (ct_console_send_master(a->console_socket, c->proc.pty_master, err) < 0)
+			return -1;
+		ct_close_now(&c->proc.pty_master); /* the receiver's now: nothing to relay */
+	}
 	if (a->pid_file && ct_write_pid_file(a->pid_file, c->proc.pid, err) < 0)
 		return -1;
 	c->status = CT_STATUS_CREATED;

@@ -29,6 +29,9 @@ struct ct_create_args {
 	const char *bundle;
 	const char *pid_file;
 	const char *console_socket;
+	/* run in the foreground: with process.terminal and no console_socket, the caller keeps
+	 * the master and relays it (ct_container_foreground), as runc and crun do */
+	bool relay_terminal;
 	bool no_pivot, no_new_keyring;
 	int preserve_fds;
 	enum ct_start_mode start;
@@ -97,7 +100,7 @@ int ct_container_destroy(struct ct_container *c, struct ct_error *err);
 void ct_container_close(struct ct_container *c);
 
 /* The foreground of run (and restore) once the init runs: signals of `signals` (blocked)
- * passed on until it exits, then the container deleted unless keep, and closed. Returns the
+ * passed on until it exits (the terminal relayed when ctrun holds its master), then the container deleted unless keep, and closed. Returns the
  * init's exit status as a shell gives it, 1 after an error (logged with verb). */
 int ct_container_foreground(struct ct_container *c, const sigset_t *signals, const char *verb,
 			    bool keep);

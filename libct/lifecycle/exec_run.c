@@ -96,6 +96,46 @@ static int signal_process(void *data, int sig)
 	return kill(p->pid, sig); /* our child, not reaped yet: the pid is still its own */
 }
 
+/* One --cgroup: "SUB" (every hierarchy; then the only one given, as runc rules) or
+ * "CONTROLLER[,CONTROLLER]:SUB". */
+static int descend_one(struct ct_cgroup *cg, const char *spec, size_t n_specs,
+		       struct ct_error *err)
+{
+	const char *colon = strchr(spec, ':');
+	if (!colon)
+		return n_specs == 1 ? ct_cgroup_descend(cg, NULL, spec, err)
+				    : ct_error_plain(err, EINVAL,
+						     "\"%s\": CONTROLLER: prefix missing "
+						     "(a SUB alone is the only --cgroup)",
+						     spec);
+	const char *sub = colon + 1;
+	if (strchr(sub, ':') || colon == spec)
+		return ct_error_plain(err, EINVAL, "\"%s\": not [CONTROLLER:]SUB", spec);
+	for (const char *c = spec; c < colon;) {
+		size_t n = strcspn(c, ",:");
+		char controller[64];
+		if (n == 0 || n >= sizeof(controller))
+			return ct_error_plain(err, EINVAL, "\"%s\": bad controller list",
+					      spec);
+		snprintf(controller, sizeof(controller), "%.*s", (int)n, c);
+		if (ct_cgroup_descend(cg, controller, sub, err) < 0)
+			return -1;
+		c += n + (c[n] == ',');
+	}
+	return 0;
+}
+
+static int enter_sub_cgroups(struct ct_cgroup *cg, const struct ct_exec_args *a,
+			     struct ct_error *err)
+{
+	if (a->n_sub_cgroups && !cg)
+		return ct_error_plain(err, ENOENT, "--cgroup: the container has no cgroup");
+	for (size_t i = 0; i < a->n_sub_cgroups; i++)
+		if (descend_one(cg, a->sub_cgroups[i], a->n_sub_cgroups, err) < 0)
+			return ct_error_prefix(err, "--cgroup");
+	return 0;
+}
+
 /* What follows a successful spawn: the terminal to its receiver, the pid file. */
 static int hand_over(const struct ct_exec_args *a, struct ct_exec_proc *p, struct ct_error *err)
 {
@@ -124,7 +164,8 @@ static int start_process(const struct ct_lifecycle_opts *lc, struct exec_run *r,
 	    check_status(&r->c, r->a, err) < 0 || ct_container_attach(&r->c, err) < 0 ||
 	    load_config(&r->c, r->a, &r->config, err) < 0 ||
 	    ct_container_check_exec_caps(&r->c.state, r->config, err) < 0 ||
-	    ct_container_cgroup_open(&r->c.state, &r->cgroup, err) < 0)
+	    ct_container_cgroup_open(&r->c.state, &r->cgroup, err) < 0 ||
+	    enter_sub_cgroups(r->cgroup, r->a, err) < 0)
 		return -1;
 	/* no lock or state fd is held while the process runs: execs run side by side */
 	ct_container_dir_close(&r->c.dir);

@@ -53,6 +53,10 @@ struct ct_exec_args {
 	const char *console_socket, *pid_file; /* NULL: none */
 	bool detach, ignore_paused;
 	int preserve_fds;
+	/* --cgroup [CONTROLLER[,CONTROLLER]:]SUB, runc's: the process goes to that existing
+	 * sub-cgroup of the container's (every hierarchy's without a controller) */
+	const char *const *sub_cgroups;
+	size_t n_sub_cgroups;
 };
 int ct_lifecycle_exec(const struct ct_lifecycle_opts *lc, const struct ct_exec_args *a);
 

@@ -8,6 +8,7 @@
 #include "libct/lifecycle/forward.h"
 #include "libct/lifecycle/log.h"
 #include "libct/lifecycle/ops.h"
+#include "libct/lifecycle/tty_relay.h"
 #include "libct/parent/spawn.h"
 #include "libct/parent/spawned.h"
 
@@ -73,6 +74,7 @@ int ct_lifecycle_run(const struct ct_lifecycle_opts *lc, const struct ct_create_
 		     bool detach, bool keep)
 {
 	struct ct_create_args a = *args;
+	a.relay_terminal = !detach;
 	sigset_t signals;
 	ct_forwarded_signals(&signals);
 	sigprocmask(SIG_BLOCK, &signals, &a.child_sigmask);
@@ -92,7 +94,10 @@ int ct_container_foreground(struct ct_container *c, const sigset_t *signals, con
 	ct_state_unlock(&c->dir); /* others may look at it while it runs */
 	/* a signal is forwarded as kill sends one (the checked kill() without pidfd_send_signal) */
 	struct ct_error err = {0};
-	int status = ct_forward_and_wait(c->proc.pidfd, signals, signal_container, c, &err);
+	int status = c->proc.pty_master >= 0
+			     ? ct_tty_relay_and_wait(c->proc.pidfd, c->proc.pty_master, signals,
+						     signal_container, c, &err)
+			     : ct_forward_and_wait(c->proc.pidfd, signals, signal_container, c, &err);
 	if (status < 0)
 		ct_lifecycle_fail(verb, c->state.id, &err);
 	ct_spawned_close(&c->proc);

@@ -94,6 +94,17 @@ static int keep_resources(const struct ct_container *c, const struct oci_resourc
 	return ct_state_replace_file(&c->dir, RESOURCES_FILE, text, len, err);
 }
 
+/* runc's rule: a memory limit lifted (-1) without a word on swap lifts the swap limit too;
+ * on v1, memory+swap below an unlimited memory would refuse the write. */
+static void unlimited_memory_lifts_swap(struct oci_resources *upd)
+{
+	struct oci_memory *m = &upd->memory;
+	if (upd->has_memory && m->has_limit && m->limit == -1 && !m->has_swap) {
+		m->swap = -1;
+		m->has_swap = true;
+	}
+}
+
 static int update(struct ct_container *c, struct oci_resources *upd, struct ct_error *err)
 {
 	if (c->status == CT_STATUS_STOPPED)
@@ -106,6 +117,7 @@ static int update(struct ct_container *c, struct oci_resources *upd, struct ct_e
 	if (rc == 0) {
 		/* a 0 that means "not set" keeps what the container has, as with runc */
 		ct_cgroup_forget_unset(upd);
+		unlimited_memory_lifts_swap(upd);
 		struct sections given = sections_of(upd);
 		oci_merge_object(oci_resources_fields, merged, upd); /* moves out of upd */
 		struct oci_resources apply_now = take_sections(merged, given);

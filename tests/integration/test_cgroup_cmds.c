@@ -519,6 +519,44 @@ Test(cgroup_cmds, update_memory_zero_leaves_the_limit)
 	free(mem), free(shares), free(seen);
 }
 
+/* `update --memory -1` of a container with a memory+swap limit lifts both, as runc does
+ * (its rule: -1 without --memory-swap means both); a larger limit then applies. By flag and
+ * by document alike. */
+Test(cgroup_cmds, update_memory_unlimited_lifts_swap_too)
+{
+	struct lc t;
+	init(&t, "{\"memory\": {\"limit\": 67108864, \"swap\": 134217728}}");
+	run_script(&t, "us", ANSWER);
+	char *memsw = outside("memory", "us", "memory.memsw.limit_in_bytes");
+	if (!memsw || strcmp(memsw, "134217728") != 0)
+		cr_skip("no swap accounting here (memory.memsw.limit_in_bytes): %s", memsw);
+	free(memsw);
+	static const char unlimited[] = "9223372036854771712";
+	for (int by_document = 0; by_document < 2; by_document++) {
+		if (by_document) {
+			lc_ok(&t, "update", "--memory", "64m", "--memory-swap", "128m", "us");
+			struct ctt_result r;
+			lc_ctrun_input(&r, &t, "{\"memory\": {\"limit\": -1}}", "update", "-r",
+				       "-", "us");
+			cr_expect_eq(r.status, 0, "%s", r.err);
+			ctt_result_free(&r);
+		} else {
+			lc_ok(&t, "update", "--memory", "-1", "us");
+		}
+		char *mem = outside("memory", "us", "memory.limit_in_bytes");
+		char *sw = outside("memory", "us", "memory.memsw.limit_in_bytes");
+		char *seen = ask_limit(&t);
+		cr_expect_str_eq(mem, unlimited, "by document: %d", by_document);
+		cr_expect_str_eq(sw, unlimited, "by document: %d", by_document);
+		cr_expect_str_eq(seen, unlimited, "the container sees no limit");
+		free(mem), free(sw), free(seen);
+	}
+	lc_ok(&t, "update", "--memory", "256m", "us");
+	char *mem = outside("memory", "us", "memory.limit_in_bytes");
+	cr_expect_str_eq(mem, "268435456");
+	free(mem);
+}
+
 Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 {
 	struct lc t;
@@ -535,11 +573,38 @@ Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 	ctt_result_free(&r);
 	lc_assert_fails(&t, LC_ARGV("update", "--memory", "lots", "ub"),
 			"--memory: invalid value \"lots\"");
-	lc_assert_fails(&t, LC_ARGV("update", "ub"), "nothing to update");
 	char *pids = outside("pids", "ub", "pids.max");
 	cr_expect_str_eq(pids, "20", "a refused update changes nothing");
 	free(pids);
 	free(file);
+}
+
+/* `update ID` without a flag or a document changes nothing and exits 0 while the container
+ * can be updated, as runc and crun do (a script may build the flags and have none); a
+ * container that is stopped or absent is refused, as with flags. */
+Test(cgroup_cmds, update_of_nothing_changes_nothing)
+{
+	struct lc t;
+	init(&t, "{\"pids\": {\"limit\": 20}}");
+	run_script(&t, "un", "touch /ready; while [ ! -e /stop ]; do sleep 0.02; done; "
+			     "grep -c . /proc/self/cgroup > /seen");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "update", "un");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_empty(r.out);
+	cr_expect_str_empty(r.err);
+	ctt_result_free(&r);
+	char *pids = outside("pids", "un", "pids.max");
+	cr_expect_str_eq(pids, "20");
+	free(pids);
+	lc_assert_status(&t, "un", "running");
+	char *stop = lc_rootfs_path(&t, "stop"), *seen = lc_rootfs_path(&t, "seen");
+	ctt_write_file(stop, "");
+	ctt_wait_file(seen);
+	lc_wait_status(&t, "un", "stopped");
+	lc_assert_fails(&t, LC_ARGV("update", "un"), "\"un\"", "stopped");
+	lc_assert_fails(&t, LC_ARGV("update", "nope"), "\"nope\"", "does not exist");
+	free(stop), free(seen);
 }
 
 /* /node is c 1:99, a minor of mem without a driver: the device cgroup refuses it (EPERM),
@@ -573,4 +638,73 @@ Test(cgroup_cmds, update_device_rules)
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	ctt_result_free(&r);
 	assert_node_becomes(&t, "allowed");
+}
+
+/* A sub-cgroup of the container's, made from outside (as a supervisor would). */
+static char *make_sub(const char *controller, const char *id, const char *sub)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s/%s/%s", cgt_subtree(), id, sub);
+	char *dir = cgt_dir(controller, rel);
+	cr_assert(dir, "no %s hierarchy", controller);
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s", dir);
+	return dir;
+}
+
+/* A v1 cpuset cgroup takes no process until it has cpus and mems: its parent's. */
+static void mkdir_in(const char *controllers, const char *dir, void *arg)
+{
+	(void)arg;
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s (%s)", dir, controllers);
+	if (!strstr(controllers, "cpuset"))
+		return;
+	static const char *const files[] = {"cpuset.cpus", "cpuset.mems"};
+	for (size_t i = 0; i < 2; i++) {
+		char parent[512], path[512];
+		snprintf(parent, sizeof(parent), "%s/..", dir);
+		char *v = cgt_read(parent, files[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		ctt_write_file(path, v);
+		free(v);
+	}
+}
+
+/* runc's `exec --cgroup [CONTROLLER:]SUB` (crun takes it too): the process starts in that
+ * existing sub-cgroup of the container's, in the hierarchies named (all without a prefix),
+ * seen from inside (its /proc/self/cgroup in the container's cgroup namespace) and outside
+ * (the sub-cgroup's cgroup.procs); a missing one or a path climbing out is refused. */
+Test(cgroup_cmds, exec_cgroup_starts_the_process_in_a_sub_cgroup)
+{
+	struct lc t;
+	init(&t, NULL);
+	run_script(&t, "xs", "touch /ready; sleep 1000");
+	char *pids_sub = make_sub("pids", "xs", "sub"), *cpu_sub = make_sub("cpu", "xs", "sub");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "exec", "--cgroup", "pids:sub", "xs", "cat", "/proc/self/cgroup");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	ctt_assert_line(r.out, "^[0-9]+:pids:/sub$");
+	ctt_assert_line(r.out, "^[0-9]+:cpu:/$");
+	ctt_result_free(&r);
+	char *pidfile = ctt_path(t.root, "exec.pid");
+	lc_ok(&t, "exec", "--detach", "--pid-file", pidfile, "--cgroup", "pids,cpu:sub", "xs", "sleep",
+	      "1000");
+	char *pid = ctt_read_file(pidfile);
+	char *in_pids = cgt_read(pids_sub, "cgroup.procs"), *in_cpu = cgt_read(cpu_sub, "cgroup.procs");
+	cr_expect_str_eq(in_pids, pid, "pids sub-cgroup holds: %s", in_pids);
+	cr_expect_str_eq(in_cpu, pid, "cpu sub-cgroup holds: %s", in_cpu);
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s/xs/all", cgt_subtree());
+	cgt_each_dir(rel, mkdir_in, NULL);
+	lc_ctrun(&r, &t, "exec", "--cgroup", "all", "xs", "cat", "/proc/self/cgroup");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_not(ctt_matches(r.out, ":/(\n|$)"), "a hierarchy not in all:\n%s", r.out);
+	ctt_assert_line(r.out, "^[0-9]+:memory:/all$");
+	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "memory:nosuch", "xs", "true"),
+			"sub-cgroup \"nosuch\"", "No such file or directory");
+	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "../xs", "xs", "true"),
+			"sub-cgroup \"../xs\"", "below the container's cgroup");
+	lc_ok(&t, "delete", "--force", "xs");
+	cr_expect_not(ctt_exists(pids_sub), "%s left", pids_sub);
+	free(in_pids), free(in_cpu), free(pid), free(pidfile), free(pids_sub), free(cpu_sub);
 }

@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/lib/container.h"
 #include "tests/lib/rows.h"
 #include "tests/lib/testlib.h"
 
-TestSuite(cli, .fini = ctt_cleanup);
+TestSuite(cli, .fini = lc_cleanup);
 
 /* A usage error: exit 1, nothing on stdout, exactly one line on stderr. */
 static void assert_usage_error(const struct ctt_result *r, const char *what)
@@ -58,6 +59,15 @@ static const struct usage_case usage_cases[] = {
 	 {"ctrun validate: ", "--no-such-flag"}},
 	{{"frobnicate"}, "frobnicate", {"\"frobnicate\""}},
 	{{"--log-format", "xml", "state", "x"}, "--log-format xml", {"\"xml\""}},
+	/* a switch given a value, as runc's flag package takes it: named, not garbled */
+	{{"--debug=true", "list"}, "--debug=true", {"flag '--debug' takes no value"}},
+	{{"delete", "--force=true", "x"},
+	 "delete --force=true",
+	 {"ctrun delete: ", "flag '--force' takes no value"}},
+	{{"list", "-qz"}, "list -qz", {"ctrun list: ", "'-z'"}},
+	/* values runc lets through (--preserve-fds -1 as 0, any --rootless until it is used) */
+	{{"run", "--preserve-fds", "-1", "x"}, "run --preserve-fds -1", {"invalid count \"-1\""}},
+	{{"--rootless", "maybe", "list"}, "--rootless maybe", {"\"maybe\""}},
 };
 
 ParameterizedTestParameters(cli, usage_error_names_what_was_wrong)
@@ -190,6 +200,47 @@ Test(cli, error_line_is_bare_with_a_log_file)
 	free(log);
 }
 
+/* --log-format text is logrus's, as runc writes it: each record one line of key=value pairs,
+ * msg quoted as Go's %q, so that the quotes of `container "ID"` do not end it early. */
+static void assert_logrus_text_lines(const char *text)
+{
+	cr_assert(text[0] && text[strlen(text) - 1] == '\n', "log: %s", text);
+	char *copy = strdup(text);
+	for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"))
+		cr_expect(ctt_matches(line, "^time=\"[0-9T:.Z-]+\" level=(debug|info|warning|error) "
+					    "msg=\"([^\"\\\\]|\\\\.)*\"$"),
+			  "not a logrus text record: %s", line);
+	free(copy);
+}
+
+Test(cli, log_file_text_quotes_messages_as_logrus)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo inside-ran");
+	char *log = ctt_tmp_path("ctrun.log");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--log", log, "--log-format", "text", "--debug", "run", "--bundle",
+		 t.bundle, "logtext");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "inside-ran\n");
+	ctt_result_free(&r);
+	lc_ok(&t, "create", "--bundle", t.bundle, "logtext");
+	lc_ctrun(&r, &t, "--log", log, "--log-format", "text", "create", "--bundle", t.bundle,
+		 "logtext");
+	cr_expect_eq(r.status, 1);
+	ctt_result_free(&r);
+	lc_assert_status(&t, "logtext", "created");
+	char *text = ctt_read_file(log);
+	assert_logrus_text_lines(text);
+	cr_expect(strstr(text, "level=debug msg=\"container \\\"logtext\\\": init "),
+		  "no debug record of the run: %s", text);
+	cr_expect(ctt_matches(text, "level=error msg=\"[^\n]*container \\\\\"logtext\\\\\""),
+		  "no error record of the second create: %s", text);
+	free(text);
+	free(log);
+}
+
 /* getopt_long's "--flag=value" form, globally and per command. */
 Test(cli, flag_equals_value_form)
 {
@@ -260,5 +311,26 @@ Test(cli, help_lists_every_command)
 		snprintf(pat, sizeof(pat), "^  %s ", names[i]);
 		cr_expect(ctt_matches(r.out, pat), "%s missing from help: %s", names[i], r.out);
 	}
+	ctt_result_free(&r);
+}
+
+/* runc's `help COMMAND` is `COMMAND --help`; a name that is no command is a usage error. */
+Test(cli, help_with_a_command_prints_its_help)
+{
+	static const char *const names[] = {"state", "exec", "update", "run"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct ctt_result topic, flag;
+		ctt_ctrun(&topic, NULL, "help", names[i], NULL);
+		ctt_ctrun(&flag, NULL, names[i], "--help", NULL);
+		cr_expect_eq(topic.status, 0, "help %s: exit %d: %s", names[i], topic.status,
+			     topic.err);
+		cr_expect_str_eq(topic.out, flag.out, "help %s", names[i]);
+		ctt_result_free(&topic);
+		ctt_result_free(&flag);
+	}
+	struct ctt_result r;
+	ctt_ctrun(&r, NULL, "help", "frobnicate", NULL);
+	assert_usage_error(&r, "help frobnicate");
+	cr_expect(strstr(r.err, "\"frobnicate\""), "stderr: %s", r.err);
 	ctt_result_free(&r);
 }

@@ -345,6 +345,27 @@ Test(lifecycle, kill_refuses_unknown_signal_and_stopped_container)
 	lc_assert_fails(&t, LC_ARGV("kill", "u1", "KILL"), "\"u1\"", "container not running");
 }
 
+/* `kill ID 0` probes, as kill(2) and runc: 0 while the init lives (created or running, with
+ * --all too), "container not running" once it is stopped; nothing reaches the process. */
+Test(lifecycle, kill_0_probes_that_the_init_lives)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000");
+	lc_ok(&t, "create", "--bundle", t.bundle, "z1");
+	lc_ok(&t, "kill", "z1", "0");
+	lc_assert_status(&t, "z1", "created");
+	lc_ok(&t, "delete", "--force", "z1");
+	start_ready(&t, "z1", TRAP_SCRIPT);
+	lc_ok(&t, "kill", "z1", "0");
+	lc_ok(&t, "kill", "--all", "z1", "0");
+	lc_assert_status(&t, "z1", "running");
+	cr_expect_not(has_marker(&t, "sig"), "the process saw a signal");
+	lc_ok(&t, "kill", "z1", "KILL");
+	lc_wait_status(&t, "z1", "stopped");
+	lc_assert_fails(&t, LC_ARGV("kill", "z1", "0"), "\"z1\"", "container not running");
+}
+
 /* The init traps TERM; the background sleeps die of it, but only if they get it. */
 #define SLEEPERS_SCRIPT                                                          \
 	"trap 'echo TERM >> /sig' TERM; sleep 1000 & sleep 1000 & sleep 1000 & " \
@@ -715,6 +736,52 @@ Test(lifecycle, session_keyring_per_container_unless_no_new_keyring)
 	keys = proc_keys_in(&t, "--no-new-keyring", "key2");
 	cr_expect(strstr(keys, caller), "the caller's keyring is not shared:\n%s", keys);
 	free(keys);
+}
+
+/* The serials of the keyrings named name in a /proc/keys text, one a line (malloc'd). */
+static char *keyring_serials(const char *keys, const char *name)
+{
+	char needle[96], *out = calloc(1, strlen(keys) + 1);
+	cr_assert_not_null(out);
+	snprintf(needle, sizeof(needle), " keyring   %s: ", name);
+	for (const char *line = keys; *line;) {
+		const char *end = strchrnul(line, '\n');
+		const char *hit = strstr(line, needle);
+		if (hit && hit < end)
+			strncat(out, line, strcspn(line, " ")), strcat(out, "\n");
+		line = *end ? end + 1 : end;
+	}
+	return out;
+}
+
+/* A process exec'd into the container joins the init's session keyring, as under runc: the
+ * keyring is searchable by its user (KEY_USR_SEARCH), so the join finds it by name instead of
+ * making a second, empty one. Seen from inside (the serial the init and the exec'd process
+ * see) and from outside (one keyring of the name on the host). */
+Test(lifecycle, exec_joins_the_session_keyring_of_the_init)
+{
+	struct lc t;
+	init(&t);
+	unmask_proc_keys(&t);
+	char caller[64];
+	join_private_session_keyring(caller, sizeof(caller));
+	char id[32], name[40]; /* unique on the host, whose /proc/keys the test reads */
+	snprintf(id, sizeof(id), "key3-%d", getpid());
+	snprintf(name, sizeof(name), "_ses.%s", id);
+	start_ready(&t, id, "cat /proc/keys > /init-keys; touch /ready; sleep 1000");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "exec", id, "cat", "/proc/keys");
+	cr_assert_eq(r.status, 0, "exec: %s", r.err);
+	char *path = lc_rootfs_path(&t, "init-keys"), *init_keys = ctt_read_file(path);
+	char *seen_by_init = keyring_serials(init_keys, name);
+	char *seen_by_exec = keyring_serials(r.out, name);
+	cr_expect_eq(ctt_count_lines(seen_by_init), 1, "init:\n%s", init_keys);
+	cr_expect_str_eq(seen_by_exec, seen_by_init, "exec'd process saw:\n%s", r.out);
+	char *host = ctt_read_file("/proc/keys"), *on_host = keyring_serials(host, name);
+	cr_expect_str_eq(on_host, seen_by_init, "on the host:\n%s", host);
+	ctt_result_free(&r);
+	free(on_host), free(host), free(seen_by_exec), free(seen_by_init), free(init_keys);
+	free(path);
 }
 
 /* ---- concurrency ---- */

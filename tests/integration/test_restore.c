@@ -96,3 +96,34 @@ Test(restore, a_killed_restore_leaves_nothing_mounted)
 	free(img);
 	free(rec);
 }
+
+/* runc's global --criu PATH (go-runc passes it to every command when containerd's CriuPath
+ * is set): every command takes it; a restore runs that criu, ahead of $CTRUN_CRIU, and one
+ * that cannot be run is named as the flag's. */
+Test(restore, global_criu_flag_names_the_criu_to_run)
+{
+	struct lc t;
+	lc_init(&t);
+	char *rec;
+	char *img = stand_in("echo \"$0\" > \"$REC/ran\"\nexit 1\n", &rec);
+	char *criu = ctt_path(rec, "criu"), *ran = ctt_path(rec, "ran");
+	setenv("CTRUN_CRIU", "/nonexistent/criu", 1);
+	lc_set_script(&t, "echo inside-ran");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "--criu", criu, "run", "--bundle", t.bundle, "cr1");
+	cr_expect_eq(r.status, 0, "run with --criu: %s", r.err);
+	cr_expect_str_eq(r.out, "inside-ran\n");
+	ctt_result_free(&r);
+	lc_ctrun(&r, &t, "--criu", criu, "restore", "--image-path", img, "--bundle", t.bundle,
+		 "cr2");
+	cr_expect_neq(r.status, 0, "the stand-in fails the restore");
+	ctt_result_free(&r);
+	cr_expect(ctt_exists(ran), "the --criu program did not run");
+	lc_assert_nothing_left(&t);
+	lc_ctrun(&r, &t, "--criu", "/nonexistent/criu-flag", "restore", "--image-path", img,
+		 "--bundle", t.bundle, "cr3");
+	ctt_assert_error(&r, "\"/nonexistent/criu-flag\" (from --criu)");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+	free(ran), free(criu), free(img), free(rec);
+}

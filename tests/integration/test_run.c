@@ -310,12 +310,31 @@ Test(run, debug_records_go_to_the_log_file_not_stderr)
 	cr_expect_str_eq(r.err, "inside-err\n");
 	ctt_result_free(&r);
 	char *text = ctt_read_file(log);
-	cr_expect(strstr(text, "level=debug msg=\"container \"" ID "\": init "), "log: %s", text);
+	cr_expect(strstr(text, "level=debug msg=\"container \\\"" ID "\\\": init "), "log: %s", text);
 	free(text);
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_expect_eq(r.status, 3, "stderr: %s", r.err);
 	cr_expect(strstr(r.err, "ctrun: debug: container \"" ID "\": init "), "stderr: %s", r.err);
 	ctt_result_free(&r);
 	free(log);
+	lc_assert_nothing_left(&t);
+}
+
+/* runc's `run --no-subreaper` (crun takes it too): accepted, and the run is as without it
+ * (ctrun never makes itself a subreaper): the container's output and exit status, and
+ * nothing left. `create` refuses it, as runc does. */
+Test(run, no_subreaper_is_accepted)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_set_script(&t, "echo inside-ran; exit 4");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--no-subreaper", "--bundle", t.bundle, ID);
+	cr_expect_eq(r.status, 4, "stderr: %s", r.err);
+	cr_expect_str_eq(r.out, "inside-ran\n");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&t);
+	lc_assert_fails(&t, LC_ARGV("create", "--no-subreaper", "--bundle", t.bundle, ID),
+			"--no-subreaper");
 	lc_assert_nothing_left(&t);
 }

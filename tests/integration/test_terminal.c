@@ -250,14 +250,16 @@ Test(terminal, run_in_the_foreground_with_a_console_socket)
 	lc_assert_nothing_left(&x.t);
 }
 
-/* create and run (foreground) both fail before anything is made. */
-static void assert_refused_by_create_and_run(const struct term *x, const char *const *extra,
-					     const char *const *needles)
+/* create and run (in the foreground, or detached) both fail before anything is made. */
+static void assert_refused_by_create_and_run_as(const struct term *x, bool detach,
+						const char *const *extra, const char *const *needles)
 {
 	static const char *const commands[] = {"create", "run"};
 	for (size_t i = 0; i < 2; i++) {
 		const char *args[12] = {commands[i], "--bundle", x->t.bundle};
 		size_t n = 3;
+		if (detach && i == 1)
+			args[n++] = "--detach";
 		for (const char *const *e = extra; e && *e; e++)
 			args[n++] = *e;
 		args[n++] = ID;
@@ -270,13 +272,41 @@ static void assert_refused_by_create_and_run(const struct term *x, const char *c
 	}
 }
 
-Test(terminal, terminal_without_console_socket_is_an_error)
+static void assert_refused_by_create_and_run(const struct term *x, const char *const *extra,
+					     const char *const *needles)
+{
+	assert_refused_by_create_and_run_as(x, false, extra, needles);
+}
+
+/* Without a console socket nobody would take the master of a container left running: create
+ * and run --detach refuse, as runc and crun do (run in the foreground relays it, below). */
+Test(terminal, terminal_without_console_socket_is_an_error_when_detached)
 {
 	struct term x;
 	term_init(&x, "true");
-	assert_refused_by_create_and_run(
-		&x, NULL,
+	assert_refused_by_create_and_run_as(
+		&x, true, NULL,
 		(const char *const[]){"\"" ID "\"", ".process.terminal", "--console-socket", NULL});
+}
+
+/* `runc spec && runc run ID`: in the foreground without --console-socket, ctrun keeps the
+ * master and relays it to its own stdin and stdout (as runc and crun do), waits, exits with
+ * the container's status and deletes it. Inside, fds 0-2 are the pty. */
+Test(terminal, run_in_the_foreground_relays_the_terminal)
+{
+	struct term x;
+	term_init(&x, "read line; echo \"got-$line\"; echo \"on $(tty)\"; "
+		      "[ -t 0 ] && [ -t 1 ] && [ -t 2 ] && echo all-on-pty; exit 5");
+	struct ctt_result r;
+	lc_ctrun_input(&r, &x.t, "typed\n", "run", "--bundle", x.t.bundle, ID);
+	cr_expect_eq(r.status, 5, "stderr: %s", r.err);
+	cr_expect_str_empty(r.err);
+	ctt_strip_cr(r.out);
+	ctt_assert_line(r.out, "^got-typed$");
+	ctt_assert_line(r.out, "^on /dev/pts/[0-9]+$");
+	ctt_assert_line(r.out, "^all-on-pty$");
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&x.t);
 }
 
 /* runc refuses it too: the caller would wait for a master that never comes. */

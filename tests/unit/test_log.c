@@ -85,3 +85,31 @@ Test(log_file, json_takes_errors_only_unless_debug)
 		cr_expect(ct_log_file_takes(CT_LOG_TEXT, level, false), "text, level %d", level);
 	}
 }
+
+/* The text format is logrus's, as runc writes it: msg quoted as Go's %q, so a reader of
+ * key="value" pairs finds where it ends. */
+static void assert_text_record(const char *msg, const char *expected_msg)
+{
+	char buf[512], expected[512];
+	cr_assert_eq(ct_log_format_text(buf, sizeof(buf), CT_LOG_ERROR, msg, time_sample), 0);
+	snprintf(expected, sizeof(expected), "time=\"%s\" level=error msg=%s", time_sample,
+		 expected_msg);
+	cr_assert_str_eq(buf, expected);
+}
+
+Test(log_text, message_quoted_as_go_does)
+{
+	assert_text_record("container \"web\" not found", "\"container \\\"web\\\" not found\"");
+	assert_text_record("a\nb\\c\td\re", "\"a\\nb\\\\c\\td\\re\"");
+	assert_text_record("bell\a del\x7f", "\"bell\\x07 del\\x7f\"");
+	assert_text_record("", "\"\"");
+}
+
+Test(log_text, too_small_buffer_is_refused)
+{
+	char buf[64];
+	cr_expect_eq(ct_log_format_text(buf, sizeof(buf), CT_LOG_ERROR, "a message too long to fit",
+					time_sample),
+		     -1);
+	cr_expect_eq(ct_log_format_text(buf, sizeof(buf), CT_LOG_ERROR, "", time_sample), 0);
+}
