@@ -26,8 +26,10 @@ int ct_parse_create_flags(int argc, char **argv, bool is_run, struct ct_run_flag
 		{"no-subreaper", 0, CT_FLAG_TRUE, is_run ? &f->no_subreaper : NULL},
 		{NULL},
 	};
-	const struct ct_command_line line = {
-		is_run ? CREATE_USAGE " [--detach] [--keep] [--no-subreaper] ID" : CREATE_USAGE " ID", flags, 1, 1};
+	const struct ct_command_line line = {is_run ? CREATE_USAGE
+						     " [--detach] [--keep] [--no-subreaper] ID"
+						    : CREATE_USAGE " ID",
+					     flags, 1, 1};
 	int parsed = ct_parse_command_line(argc, argv, &line);
 	if (parsed == 0)
 		a->id = argv[optind];

@@ -26,8 +26,8 @@ int ct_bad_flag_error(const char *command, char **argv)
 	if (strncmp(word, "--", 2) == 0) {
 		const char *eq = strchr(word, '=');
 		if (optopt && eq) /* getopt_long names the option it knew in optopt */
-			return ct_usage_error(command, "flag '%.*s' takes no value", (int)(eq - word),
-					      word);
+			return ct_usage_error(command, "flag '%.*s' takes no value",
+					      (int)(eq - word), word);
 		return ct_usage_error(command, "unknown flag '%s'", word);
 	}
 	if (optopt > 0 && optopt < 128)

@@ -100,8 +100,9 @@ int ct_container_destroy(struct ct_container *c, struct ct_error *err);
 void ct_container_close(struct ct_container *c);
 
 /* The foreground of run (and restore) once the init runs: signals of `signals` (blocked)
- * passed on until it exits (the terminal relayed when ctrun holds its master), then the container deleted unless keep, and closed. Returns the
- * init's exit status as a shell gives it, 1 after an error (logged with verb). */
+ * passed on until it exits (the terminal relayed when ctrun holds its master), then the container
+ * deleted unless keep, and closed. Returns the init's exit status as a shell gives it, 1 after an
+ * error (logged with verb). */
 int ct_container_foreground(struct ct_container *c, const sigset_t *signals, const char *verb,
 			    bool keep);
 

@@ -98,8 +98,7 @@ static int signal_process(void *data, int sig)
 
 /* One --cgroup: "SUB" (every hierarchy; then the only one given, as runc rules) or
  * "CONTROLLER[,CONTROLLER]:SUB". */
-static int descend_one(struct ct_cgroup *cg, const char *spec, size_t n_specs,
-		       struct ct_error *err)
+static int descend_one(struct ct_cgroup *cg, const char *spec, size_t n_specs, struct ct_error *err)
 {
 	const char *colon = strchr(spec, ':');
 	if (!colon)
@@ -115,8 +114,7 @@ static int descend_one(struct ct_cgroup *cg, const char *spec, size_t n_specs,
 		size_t n = strcspn(c, ",:");
 		char controller[64];
 		if (n == 0 || n >= sizeof(controller))
-			return ct_error_plain(err, EINVAL, "\"%s\": bad controller list",
-					      spec);
+			return ct_error_plain(err, EINVAL, "\"%s\": bad controller list", spec);
 		snprintf(controller, sizeof(controller), "%.*s", (int)n, c);
 		if (ct_cgroup_descend(cg, controller, sub, err) < 0)
 			return -1;

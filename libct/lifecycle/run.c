@@ -94,10 +94,11 @@ int ct_container_foreground(struct ct_container *c, const sigset_t *signals, con
 	ct_state_unlock(&c->dir); /* others may look at it while it runs */
 	/* a signal is forwarded as kill sends one (the checked kill() without pidfd_send_signal) */
 	struct ct_error err = {0};
-	int status = c->proc.pty_master >= 0
-			     ? ct_tty_relay_and_wait(c->proc.pidfd, c->proc.pty_master, signals,
-						     signal_container, c, &err)
-			     : ct_forward_and_wait(c->proc.pidfd, signals, signal_container, c, &err);
+	int status =
+		c->proc.pty_master >= 0
+			? ct_tty_relay_and_wait(c->proc.pidfd, c->proc.pty_master, signals,
+						signal_container, c, &err)
+			: ct_forward_and_wait(c->proc.pidfd, signals, signal_container, c, &err);
 	if (status < 0)
 		ct_lifecycle_fail(verb, c->state.id, &err);
 	ct_spawned_close(&c->proc);

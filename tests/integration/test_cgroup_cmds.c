@@ -536,8 +536,8 @@ Test(cgroup_cmds, update_memory_unlimited_lifts_swap_too)
 		if (by_document) {
 			lc_ok(&t, "update", "--memory", "64m", "--memory-swap", "128m", "us");
 			struct ctt_result r;
-			lc_ctrun_input(&r, &t, "{\"memory\": {\"limit\": -1}}", "update", "-r",
-				       "-", "us");
+			lc_ctrun_input(&r, &t, "{\"memory\": {\"limit\": -1}}", "update", "-r", "-",
+				       "us");
 			cr_expect_eq(r.status, 0, "%s", r.err);
 			ctt_result_free(&r);
 		} else {
@@ -586,8 +586,9 @@ Test(cgroup_cmds, update_of_nothing_changes_nothing)
 {
 	struct lc t;
 	init(&t, "{\"pids\": {\"limit\": 20}}");
-	run_script(&t, "un", "touch /ready; while [ ! -e /stop ]; do sleep 0.02; done; "
-			     "grep -c . /proc/self/cgroup > /seen");
+	run_script(&t, "un",
+		   "touch /ready; while [ ! -e /stop ]; do sleep 0.02; done; "
+		   "grep -c . /proc/self/cgroup > /seen");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "update", "un");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
@@ -686,10 +687,11 @@ Test(cgroup_cmds, exec_cgroup_starts_the_process_in_a_sub_cgroup)
 	ctt_assert_line(r.out, "^[0-9]+:cpu:/$");
 	ctt_result_free(&r);
 	char *pidfile = ctt_path(t.root, "exec.pid");
-	lc_ok(&t, "exec", "--detach", "--pid-file", pidfile, "--cgroup", "pids,cpu:sub", "xs", "sleep",
-	      "1000");
+	lc_ok(&t, "exec", "--detach", "--pid-file", pidfile, "--cgroup", "pids,cpu:sub", "xs",
+	      "sleep", "1000");
 	char *pid = ctt_read_file(pidfile);
-	char *in_pids = cgt_read(pids_sub, "cgroup.procs"), *in_cpu = cgt_read(cpu_sub, "cgroup.procs");
+	char *in_pids = cgt_read(pids_sub, "cgroup.procs"),
+	     *in_cpu = cgt_read(cpu_sub, "cgroup.procs");
 	cr_expect_str_eq(in_pids, pid, "pids sub-cgroup holds: %s", in_pids);
 	cr_expect_str_eq(in_cpu, pid, "cpu sub-cgroup holds: %s", in_cpu);
 	char rel[256];

@@ -207,8 +207,9 @@ static void assert_logrus_text_lines(const char *text)
 	cr_assert(text[0] && text[strlen(text) - 1] == '\n', "log: %s", text);
 	char *copy = strdup(text);
 	for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"))
-		cr_expect(ctt_matches(line, "^time=\"[0-9T:.Z-]+\" level=(debug|info|warning|error) "
-					    "msg=\"([^\"\\\\]|\\\\.)*\"$"),
+		cr_expect(ctt_matches(line,
+				      "^time=\"[0-9T:.Z-]+\" level=(debug|info|warning|error) "
+				      "msg=\"([^\"\\\\]|\\\\.)*\"$"),
 			  "not a logrus text record: %s", line);
 	free(copy);
 }

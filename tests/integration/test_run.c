@@ -310,7 +310,8 @@ Test(run, debug_records_go_to_the_log_file_not_stderr)
 	cr_expect_str_eq(r.err, "inside-err\n");
 	ctt_result_free(&r);
 	char *text = ctt_read_file(log);
-	cr_expect(strstr(text, "level=debug msg=\"container \\\"" ID "\\\": init "), "log: %s", text);
+	cr_expect(strstr(text, "level=debug msg=\"container \\\"" ID "\\\": init "), "log: %s",
+		  text);
 	free(text);
 	lc_ctrun(&r, &t, "--debug", "run", "--bundle", t.bundle, ID);
 	cr_expect_eq(r.status, 3, "stderr: %s", r.err);

@@ -252,7 +252,8 @@ Test(terminal, run_in_the_foreground_with_a_console_socket)
 
 /* create and run (in the foreground, or detached) both fail before anything is made. */
 static void assert_refused_by_create_and_run_as(const struct term *x, bool detach,
-						const char *const *extra, const char *const *needles)
+						const char *const *extra,
+						const char *const *needles)
 {
 	static const char *const commands[] = {"create", "run"};
 	for (size_t i = 0; i < 2; i++) {
