@@ -151,7 +151,7 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			return ct_usage_error(NULL, "flag needs an argument: '%s'",
 					      argv[optind - 1]);
 		default:
-			return ct_bad_flag_error(NULL, argv);
+			return ct_bad_flag_error(NULL, argv, global_options);
 		}
 	}
 	return -1;

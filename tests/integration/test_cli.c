@@ -65,6 +65,8 @@ static const struct usage_case usage_cases[] = {
 	 "delete --force=true",
 	 {"ctrun delete: ", "flag '--force' takes no value"}},
 	{{"list", "-qz"}, "list -qz", {"ctrun list: ", "'-z'"}},
+	/* a bad letter inside a cluster after a good long flag: the letter, not the flag */
+	{{"exec", "--detach", "-zt", "x"}, "exec --detach -zt", {"ctrun exec: ", "flag '-z'"}},
 	/* values runc lets through (--preserve-fds -1 as 0, any --rootless until it is used) */
 	{{"run", "--preserve-fds", "-1", "x"}, "run --preserve-fds -1", {"invalid count \"-1\""}},
 	{{"--rootless", "maybe", "list"}, "--rootless maybe", {"\"maybe\""}},
