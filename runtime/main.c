@@ -165,10 +165,11 @@ static const struct ct_command *find_command(const char *name)
 	return NULL;
 }
 
-/* `help [COMMAND]`: the program's help, or the command's own (`COMMAND --help`), as runc. */
+/* `help [COMMAND]`: the program's help (`help help` too: help is no command of the table),
+ * or the command's own (`COMMAND --help`), as runc. */
 static int help_topic(const struct ct_globals *g, int argc, char **argv)
 {
-	if (argc == 0) {
+	if (argc == 0 || strcmp(argv[0], "help") == 0) {
 		print_help();
 		return 0;
 	}
