@@ -301,6 +301,9 @@ int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err);
 int ct_cgroup_create_part(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err);
 /* Whether d is made in part. Pure. */
 bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part part);
+/* Whether cg's memory controller has a swap limit file (memory.memsw.limit_in_bytes needs
+ * swap accounting on v1; memory.swap.max, swap support on v2). */
+bool ct_cgroup_limits_swap(const struct ct_cgroup *cg);
 /* res as ct_cgroup_forget_unset() (libct/cgroup/zero_unset.h) leaves it: a 0 that means
  * "not set" must not reach the table as a value to write. */
 int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
