@@ -177,7 +177,7 @@ static int help_topic(const struct ct_globals *g, int argc, char **argv)
 	if (!cmd)
 		return ct_usage_error(NULL, "no help topic for \"%s\"", argv[0]);
 	char *help_argv[] = {argv[0], "--help", NULL};
-	optind = 0; /* glibc: restart getopt for the command's own argv */
+	optind = 0; /* glibc and musl: restart getopt for the command's own argv */
 	return cmd->run(g, 2, help_argv);
 }
 
