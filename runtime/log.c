@@ -52,9 +52,9 @@ int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const 
  * 0, or -1 when it does not fit in room. */
 static int quote_go(char *out, size_t room, const char *s)
 {
-	static const char named[] = {['"'] = '"',  ['\\'] = '\\', ['\a'] = 'a', ['\b'] = 'b',
-				     ['\f'] = 'f', ['\n'] = 'n',   ['\r'] = 'r', ['\t'] = 't',
-				     ['\v'] = 'v'};
+	static const char named[] = {
+		['"'] = '"',  ['\\'] = '\\', ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f',
+		['\n'] = 'n', ['\r'] = 'r',  ['\t'] = 't', ['\v'] = 'v'};
 	size_t n = 0;
 	out[n++] = '"';
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {

@@ -28,7 +28,8 @@ static bool switch_given_value(const char *word, const struct option *longopts)
 		return false;
 	for (const struct option *o = longopts; o->name; o++)
 		if (o->has_arg == no_argument && o->val == optopt &&
-		    strlen(o->name) == (size_t)(eq - name) && strncmp(o->name, name, eq - name) == 0)
+		    strlen(o->name) == (size_t)(eq - name) &&
+		    strncmp(o->name, name, eq - name) == 0)
 			return true;
 	return false;
 }
@@ -42,7 +43,8 @@ int ct_bad_flag_error(const char *command, char **argv, const struct option *lon
 	if (long_word && switch_given_value(word, longopts))
 		return ct_usage_error(command, "flag '%.*s' takes no value",
 				      (int)(strchr(word, '=') - word), word);
-	if (long_word && !optopt) /* getopt_long's unknown long flag; a short one names its letter */
+	/* getopt_long's unknown long flag: a short one's error names its letter */
+	if (long_word && !optopt)
 		return ct_usage_error(command, "unknown flag '%s'", word);
 	if (optopt > 0 && optopt < 128)
 		return ct_usage_error(command, "unknown or incomplete flag '-%c'", optopt);
