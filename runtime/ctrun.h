@@ -66,14 +66,14 @@ int ct_parse_format(const char *command, const char *text, bool *json);
 /* Parses a non-negative count flag (--preserve-fds): 0, or -1 after a usage error. */
 int ct_parse_count(const char *command, const char *flag, const char *text, int *out);
 
-/* The usage error of a flag getopt_long refused ('?'): an unknown one, or a switch given a
- * value (`--force=true`, which runc's flag package takes); command NULL for the globals.
- * Returns 1. */
-int ct_bad_flag_error(const char *command, char **argv);
+/* The usage error of a flag getopt_long refused ('?') with longopts: an unknown one, or a
+ * switch given a value (`--force=true`, which runc's flag package takes); command NULL for
+ * the globals. Returns 1. */
+struct option;
+int ct_bad_flag_error(const char *command, char **argv, const struct option *longopts);
 
 /* Parses the subcommand's own flags with getopt_long (`--flag value` and `--flag=value`).
  * Returns the option character, -1 at the end, or '?' after printing a usage error. */
-struct option;
 int ct_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 
 #endif

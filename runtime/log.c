@@ -46,13 +46,15 @@ int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const 
 	return n < 0 || (unsigned)n >= size ? -1 : 0;
 }
 
-/* Go's %q of a message, as logrus quotes one: a quote, a backslash and control bytes escaped,
- * so that a reader of key="value" pairs finds where msg ends and the record stays one line.
+/* Go's %q of a message, as logrus quotes one: a quote, a backslash and control bytes escaped
+ * (by name where Go has one: \a \b \f \n \r \t \v; else \xHH), so that a reader of
+ * key="value" pairs finds where msg ends and the record stays one line.
  * 0, or -1 when it does not fit in room. */
 static int quote_go(char *out, size_t room, const char *s)
 {
 	static const char named[] = {
-		['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
+		['"'] = '"',  ['\\'] = '\\', ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f',
+		['\n'] = 'n', ['\r'] = 'r',  ['\t'] = 't', ['\v'] = 'v'};
 	size_t n = 0;
 	out[n++] = '"';
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {

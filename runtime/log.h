@@ -22,7 +22,7 @@ bool ct_log_file_takes(enum ct_log_format format, enum ct_log_level level, bool 
 int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const char *msg,
 		       const char *time);
 /* Formats one text log line (no newline) as runc's logrus writes it: time="T" level=L
- * msg="M", M quoted as Go's %q (\" \\ \n \r \t \xHH); exposed for unit tests. */
+ * msg="M", M quoted as Go's %q (\" \\ \a \b \f \n \r \t \v \xHH); exposed for unit tests. */
 int ct_log_format_text(char *buf, unsigned size, enum ct_log_level level, const char *msg,
 		       const char *time);
 /* RFC 3339 UTC time with nanoseconds: 2026-12-03T08:00:00.123456789Z */

@@ -151,7 +151,7 @@ static int parse_globals(int argc, char **argv, struct ct_globals *g)
 			return ct_usage_error(NULL, "flag needs an argument: '%s'",
 					      argv[optind - 1]);
 		default:
-			return ct_bad_flag_error(NULL, argv);
+			return ct_bad_flag_error(NULL, argv, global_options);
 		}
 	}
 	return -1;
@@ -165,10 +165,11 @@ static const struct ct_command *find_command(const char *name)
 	return NULL;
 }
 
-/* `help [COMMAND]`: the program's help, or the command's own (`COMMAND --help`), as runc. */
+/* `help [COMMAND]`: the program's help (`help help` too: help is no command of the table),
+ * or the command's own (`COMMAND --help`), as runc. */
 static int help_topic(const struct ct_globals *g, int argc, char **argv)
 {
-	if (argc == 0) {
+	if (argc == 0 || strcmp(argv[0], "help") == 0) {
 		print_help();
 		return 0;
 	}
@@ -176,7 +177,7 @@ static int help_topic(const struct ct_globals *g, int argc, char **argv)
 	if (!cmd)
 		return ct_usage_error(NULL, "no help topic for \"%s\"", argv[0]);
 	char *help_argv[] = {argv[0], "--help", NULL};
-	optind = 0; /* glibc: restart getopt for the command's own argv */
+	optind = 0; /* glibc and musl: restart getopt for the command's own argv */
 	return cmd->run(g, 2, help_argv);
 }
 

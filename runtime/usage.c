@@ -19,17 +19,33 @@ int ct_usage_error(const char *command, const char *fmt, ...)
 	return 1;
 }
 
-int ct_bad_flag_error(const char *command, char **argv)
+/* Whether word ("--NAME=VALUE") gives a value to a switch of longopts, the one getopt_long
+ * named in optopt. */
+static bool switch_given_value(const char *word, const struct option *longopts)
 {
-	/* a long option's word is behind optind; a short one may sit inside a cluster */
+	const char *name = word + 2, *eq = strchr(name, '=');
+	if (!eq || !optopt)
+		return false;
+	for (const struct option *o = longopts; o->name; o++)
+		if (o->has_arg == no_argument && o->val == optopt &&
+		    strlen(o->name) == (size_t)(eq - name) &&
+		    strncmp(o->name, name, eq - name) == 0)
+			return true;
+	return false;
+}
+
+int ct_bad_flag_error(const char *command, char **argv, const struct option *longopts)
+{
+	/* a long flag's word is behind optind; a short one's may be too, or optind still on
+	 * its cluster (`--detach -zt`: the word behind is a good long flag) */
 	const char *word = optind > 0 ? argv[optind - 1] : "";
-	if (strncmp(word, "--", 2) == 0) {
-		const char *eq = strchr(word, '=');
-		if (optopt && eq) /* getopt_long names the option it knew in optopt */
-			return ct_usage_error(command, "flag '%.*s' takes no value",
-					      (int)(eq - word), word);
+	bool long_word = strncmp(word, "--", 2) == 0;
+	if (long_word && switch_given_value(word, longopts))
+		return ct_usage_error(command, "flag '%.*s' takes no value",
+				      (int)(strchr(word, '=') - word), word);
+	/* getopt_long's unknown long flag: a short one's error names its letter */
+	if (long_word && !optopt)
 		return ct_usage_error(command, "unknown flag '%s'", word);
-	}
 	if (optopt > 0 && optopt < 128)
 		return ct_usage_error(command, "unknown or incomplete flag '-%c'", optopt);
 	return ct_usage_error(command, "unknown flag '%s'", word);
@@ -39,7 +55,7 @@ int ct_getopt(int argc, char **argv, const char *shortopts, const struct option 
 {
 	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
 	if (c == '?') {
-		ct_bad_flag_error(argv[0], argv);
+		ct_bad_flag_error(argv[0], argv, longopts);
 	} else if (c == ':') {
 		ct_usage_error(argv[0], "flag needs an argument: '%s'", argv[optind - 1]);
 		c = '?';

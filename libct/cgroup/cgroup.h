@@ -116,6 +116,7 @@ struct ct_cgroup_dir {
 			  * removes the parents between it and the leaf once empty ("ctrun");
 			  * for an absolute cgroupsPath the parent of made_from (the parents
 			  * create made go too), NULL when it made none (only the leaf goes) */
+	bool descended;	 /* path moved to a sub-cgroup by ct_cgroup_descend */
 };
 
 struct ct_cgroup_ops;
@@ -300,6 +301,9 @@ int ct_cgroup_create(struct ct_cgroup *cg, struct ct_error *err);
 int ct_cgroup_create_part(struct ct_cgroup *cg, enum ct_cgroup_part part, struct ct_error *err);
 /* Whether d is made in part. Pure. */
 bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part part);
+/* Whether cg's memory controller has a swap limit file (memory.memsw.limit_in_bytes needs
+ * swap accounting on v1; memory.swap.max, swap support on v2). */
+bool ct_cgroup_limits_swap(const struct ct_cgroup *cg);
 /* res as ct_cgroup_forget_unset() (libct/cgroup/zero_unset.h) leaves it: a 0 that means
  * "not set" must not reach the table as a value to write. */
 int ct_cgroup_apply(struct ct_cgroup *cg, const struct oci_resources *res,
@@ -368,11 +372,12 @@ const char *ct_cgroup_late_key(const struct ct_cgroup *cg);
 /* The directory of a hierarchy key (CT_CGROUP_UNIFIED_KEY, "memory"...), NULL when none. */
 const char *ct_cgroup_dir_path(const struct ct_cgroup *cg, const char *key);
 
-/* `exec --cgroup [CONTROLLER:]SUB` (runc's): the directories of cg that hold controller
- * (every one for NULL; on cgroup v2 the one directory) become their sub-cgroup SUB, which
- * must exist and stay below them (no ".." component). For a cgroup opened from a state, before
- * any process enters it. */
-int ct_cgroup_descend(struct ct_cgroup *cg, const char *controller, const char *sub,
+/* `exec --cgroup [CONTROLLER[,CONTROLLER]:]SUB` (runc's): the directories of cg that hold
+ * one of the comma-separated controllers (every one for NULL; on cgroup v2 the one
+ * directory) become their sub-cgroup SUB, which must exist and stay below them (no ".."
+ * component). A directory descends once: a second call naming it is refused. For a cgroup
+ * opened from a state, before any process enters it. */
+int ct_cgroup_descend(struct ct_cgroup *cg, const char *controllers, const char *sub,
 		      struct ct_error *err);
 
 #endif

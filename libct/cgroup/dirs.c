@@ -126,7 +126,21 @@ static int descend_dir(struct ct_cgroup_dir *d, const char *sub, struct ct_error
 	return 0;
 }
 
-int ct_cgroup_descend(struct ct_cgroup *cg, const char *controller, const char *sub,
+/* Whether key's hierarchy holds one of the comma-separated controllers of list. */
+static bool key_has_any(const char *key, const char *list)
+{
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (n && n < sizeof(name) && ct_cg_key_has(key, name))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+int ct_cgroup_descend(struct ct_cgroup *cg, const char *controllers, const char *sub,
 		      struct ct_error *err)
 {
 	if (!sub_path_ok(sub))
@@ -137,15 +151,20 @@ int ct_cgroup_descend(struct ct_cgroup *cg, const char *controller, const char *
 	bool found = false;
 	for (size_t i = 0; i < cg->n_dirs; i++) {
 		struct ct_cgroup_dir *d = &cg->dirs[i];
-		if (controller && !cg->ops->unified && !ct_cg_key_has(d->key, controller))
+		if (controllers && !cg->ops->unified && !key_has_any(d->key, controllers))
 			continue;
+		/* co-mounted controllers (cpu,cpuacct) name one hierarchy: it descends once, and
+		 * a second --cgroup for it would stack its SUB on the first's */
+		if (d->descended)
+			return ct_error_plain(err, EINVAL, "the \"%s\" hierarchy is named twice",
+					      d->key);
 		if (descend_dir(d, sub, err) < 0)
 			return -1;
-		found = true;
+		d->descended = found = true;
 	}
 	if (!found)
 		return ct_error_plain(err, ENOENT, "the container's cgroup has no \"%s\" hierarchy",
-				      controller);
+				      controllers);
 	ct_close_now(&cg->unified_fd); /* CLONE_INTO_CGROUP's is opened again, below */
 	return 0;
 }

@@ -551,6 +551,13 @@ static int apply_v1_memory_pair(const struct cg_ctx *c, struct ct_error *err)
 	return apply_row(c, &rows[0], err);
 }
 
+bool ct_cgroup_limits_swap(const struct ct_cgroup *cg)
+{
+	const struct ct_cgroup_dir *d = ct_cg_controller(cg, "memory");
+	const char *file = cg->ops->unified ? "memory.swap.max" : "memory.memsw.limit_in_bytes";
+	return d && ct_cg_has_at(d->fd, d->path, file);
+}
+
 int ct_cg_apply_resources(struct ct_cgroup *cg, enum ct_cg_version v,
 			  const struct oci_resources *res, enum ct_cgroup_apply_mode mode,
 			  struct ct_error *err)

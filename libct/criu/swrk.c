@@ -25,9 +25,27 @@ void ct_criu_use(const char *path)
 	criu_given = path;
 }
 
-/* --criu, $CTRUN_CRIU, or the first executable "criu" in $PATH. */
+/* The first executable name in $PATH, as runc's exec of its --criu (default "criu") finds it. */
+static int search_path(const char *name, char path[PATH_MAX], struct ct_error *err)
+{
+	const char *dirs = getenv("PATH");
+	if (!dirs || !*dirs)
+		dirs = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	while (*dirs) {
+		size_t n = strcspn(dirs, ":");
+		snprintf(path, PATH_MAX, "%.*s/%s", (int)n, dirs, name);
+		if (n && access(path, X_OK) == 0)
+			return 0;
+		dirs += n + (dirs[n] == ':');
+	}
+	return ct_error_plain(err, ENOENT, "%s not found in $PATH (install criu)", name);
+}
+
+/* --criu (a name without a slash searched in $PATH), $CTRUN_CRIU, or "criu" in $PATH. */
 static int find_criu(char path[PATH_MAX], struct ct_error *err)
 {
+	if (criu_given && !strchr(criu_given, '/'))
+		return search_path(criu_given, path, err);
 	if (criu_given) {
 		if (access(criu_given, X_OK) < 0)
 			return ct_error_sys(err, errno, "criu \"%s\" (from --criu)", criu_given);
@@ -41,17 +59,7 @@ static int find_criu(char path[PATH_MAX], struct ct_error *err)
 		snprintf(path, PATH_MAX, "%s", env);
 		return 0;
 	}
-	const char *dirs = getenv("PATH");
-	if (!dirs || !*dirs)
-		dirs = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-	while (*dirs) {
-		size_t n = strcspn(dirs, ":");
-		snprintf(path, PATH_MAX, "%.*s/criu", (int)n, dirs);
-		if (n && access(path, X_OK) == 0)
-			return 0;
-		dirs += n + (dirs[n] == ':');
-	}
-	return ct_error_plain(err, ENOENT, "criu not found in $PATH (install criu)");
+	return search_path("criu", path, err);
 }
 
 /* The socket criu made for itself (swrk_child.c), in place of the first one. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/terminal.h"
 #include "libct/lifecycle/bundle.h"
@@ -108,19 +109,15 @@ static int descend_one(struct ct_cgroup *cg, const char *spec, size_t n_specs, s
 						     "(a SUB alone is the only --cgroup)",
 						     spec);
 	const char *sub = colon + 1;
-	if (strchr(sub, ':') || colon == spec)
+	if (strchr(sub, ':'))
 		return ct_error_plain(err, EINVAL, "\"%s\": not [CONTROLLER:]SUB", spec);
-	for (const char *c = spec; c < colon;) {
-		size_t n = strcspn(c, ",:");
-		char controller[64];
-		if (n == 0 || n >= sizeof(controller))
+	for (const char *c = spec; c <= colon; c++)
+		if ((*c == ',' || *c == ':') && (c == spec || c[-1] == ','))
 			return ct_error_plain(err, EINVAL, "\"%s\": bad controller list", spec);
-		snprintf(controller, sizeof(controller), "%.*s", (int)n, c);
-		if (ct_cgroup_descend(cg, controller, sub, err) < 0)
-			return -1;
-		c += n + (c[n] == ',');
-	}
-	return 0;
+	_cleanup_free_ char *controllers = strndup(spec, (size_t)(colon - spec));
+	if (!controllers)
+		return ct_error_sys(err, ENOMEM, "--cgroup");
+	return ct_cgroup_descend(cg, controllers, sub, err);
 }
 
 static int enter_sub_cgroups(struct ct_cgroup *cg, const struct ct_exec_args *a,

@@ -95,11 +95,13 @@ static int keep_resources(const struct ct_container *c, const struct oci_resourc
 }
 
 /* runc's rule: a memory limit lifted (-1) without a word on swap lifts the swap limit too;
- * on v1, memory+swap below an unlimited memory would refuse the write. */
-static void unlimited_memory_lifts_swap(struct oci_resources *upd)
+ * on v1, memory+swap below an unlimited memory would refuse the write. Only where the cgroup
+ * has a swap limit (as runc looks): without swap accounting the write would fail. */
+static void unlimited_memory_lifts_swap(struct oci_resources *upd, const struct ct_cgroup *cg)
 {
 	struct oci_memory *m = &upd->memory;
-	if (upd->has_memory && m->has_limit && m->limit == -1 && !m->has_swap) {
+	if (upd->has_memory && m->has_limit && m->limit == -1 && !m->has_swap &&
+	    ct_cgroup_limits_swap(cg)) {
 		m->swap = -1;
 		m->has_swap = true;
 	}
@@ -117,7 +119,7 @@ static int update(struct ct_container *c, struct oci_resources *upd, struct ct_e
 	if (rc == 0) {
 		/* a 0 that means "not set" keeps what the container has, as with runc */
 		ct_cgroup_forget_unset(upd);
-		unlimited_memory_lifts_swap(upd);
+		unlimited_memory_lifts_swap(upd, cg);
 		struct sections given = sections_of(upd);
 		oci_merge_object(oci_resources_fields, merged, upd); /* moves out of upd */
 		struct oci_resources apply_now = take_sections(merged, given);

@@ -706,6 +706,17 @@ Test(cgroup_cmds, exec_cgroup_starts_the_process_in_a_sub_cgroup)
 			"sub-cgroup \"nosuch\"", "No such file or directory");
 	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "../xs", "xs", "true"),
 			"sub-cgroup \"../xs\"", "below the container's cgroup");
+	/* a list naming one hierarchy twice (as cpu,cpuacct names a co-mounted one) enters
+	 * SUB once; two --cgroup for one hierarchy are refused, not stacked (pids/sub/all) */
+	lc_ctrun(&r, &t, "exec", "--cgroup", "pids,pids:sub", "xs", "cat", "/proc/self/cgroup");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	ctt_assert_line(r.out, "^[0-9]+:pids:/sub$");
+	ctt_result_free(&r);
+	lc_assert_fails(
+		&t, LC_ARGV("exec", "--cgroup", "pids:sub", "--cgroup", "pids:all", "xs", "true"),
+		"--cgroup", "\"pids\" hierarchy is named twice");
+	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "pids,:sub", "xs", "true"), "\"pids,:sub\"",
+			"bad controller list");
 	lc_ok(&t, "delete", "--force", "xs");
 	cr_expect_not(ctt_exists(pids_sub), "%s left", pids_sub);
 	free(in_pids), free(in_cpu), free(pid), free(pidfile), free(pids_sub), free(cpu_sub);

@@ -65,6 +65,8 @@ static const struct usage_case usage_cases[] = {
 	 "delete --force=true",
 	 {"ctrun delete: ", "flag '--force' takes no value"}},
 	{{"list", "-qz"}, "list -qz", {"ctrun list: ", "'-z'"}},
+	/* a bad letter inside a cluster after a good long flag: the letter, not the flag */
+	{{"exec", "--detach", "-zt", "x"}, "exec --detach -zt", {"ctrun exec: ", "flag '-z'"}},
 	/* values runc lets through (--preserve-fds -1 as 0, any --rootless until it is used) */
 	{{"run", "--preserve-fds", "-1", "x"}, "run --preserve-fds -1", {"invalid count \"-1\""}},
 	{{"--rootless", "maybe", "list"}, "--rootless maybe", {"\"maybe\""}},
@@ -329,7 +331,13 @@ Test(cli, help_with_a_command_prints_its_help)
 		ctt_result_free(&topic);
 		ctt_result_free(&flag);
 	}
-	struct ctt_result r;
+	struct ctt_result r, program;
+	ctt_ctrun(&r, NULL, "help", "help", NULL);
+	ctt_ctrun(&program, NULL, "--help", NULL);
+	cr_expect_eq(r.status, 0, "help help: exit %d: %s", r.status, r.err);
+	cr_expect_str_eq(r.out, program.out, "help help");
+	ctt_result_free(&r);
+	ctt_result_free(&program);
 	ctt_ctrun(&r, NULL, "help", "frobnicate", NULL);
 	assert_usage_error(&r, "help frobnicate");
 	cr_expect(strstr(r.err, "\"frobnicate\""), "stderr: %s", r.err);

@@ -779,6 +779,12 @@ Test(lifecycle, exec_joins_the_session_keyring_of_the_init)
 	cr_expect_str_eq(seen_by_exec, seen_by_init, "exec'd process saw:\n%s", r.out);
 	char *host = ctt_read_file("/proc/keys"), *on_host = keyring_serials(host, name);
 	cr_expect_str_eq(on_host, seen_by_init, "on the host:\n%s", host);
+	/* runc's bits: the kernel's 3f130000 for a joined keyring with KEY_USR_SEARCH (80000)
+	 * added, nothing for the group or others */
+	char perm_line[128];
+	snprintf(perm_line, sizeof(perm_line),
+		 "^[0-9a-f]+ [^ ]+ +[0-9]+ [^ ]+ 3f1b0000 .* %s: ", name);
+	ctt_assert_line(host, perm_line);
 	ctt_result_free(&r);
 	free(on_host), free(host), free(seen_by_exec), free(seen_by_init), free(init_keys);
 	free(path);

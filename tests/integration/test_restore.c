@@ -125,5 +125,19 @@ Test(restore, global_criu_flag_names_the_criu_to_run)
 	ctt_assert_error(&r, "\"/nonexistent/criu-flag\" (from --criu)");
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
+	/* a name without a slash is searched in $PATH, as runc's exec of it */
+	unlink(ran);
+	const char *was = getenv("PATH");
+	char *old_path = strdup(was ? was : "/usr/bin:/bin"), *path = NULL;
+	cr_assert(old_path && asprintf(&path, "%s:%s", rec, old_path) > 0);
+	setenv("PATH", path, 1);
+	lc_ctrun(&r, &t, "--criu", "criu", "restore", "--image-path", img, "--bundle", t.bundle,
+		 "cr4");
+	setenv("PATH", old_path, 1);
+	cr_expect_neq(r.status, 0, "the stand-in fails the restore");
+	ctt_result_free(&r);
+	cr_expect(ctt_exists(ran), "--criu criu did not run the criu of $PATH");
+	lc_assert_nothing_left(&t);
+	free(old_path), free(path);
 	free(ran), free(criu), free(img), free(rec);
 }

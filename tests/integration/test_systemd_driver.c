@@ -825,6 +825,22 @@ static void create_killed_at_the_start(const char *id, const char *how)
 	assert_no_container(id);
 }
 
+/* The other container (init other, in cgroup) of unit kept its init there, and its unit was
+ * neither stopped nor signalled; then it is deleted, and its unit with it. */
+static void assert_others_unit_untouched(long long other, const char *cgroup, const char *unit)
+{
+	cr_expect(ctt_alive((pid_t)other), "the other container's init was killed");
+	char *now = proc_cgroup(other), *stop = NULL;
+	cr_expect_str_eq(now, cgroup, "the other container's init left its unit");
+	cr_assert(asprintf(&stop, "StopUnit %s replace", unit) > 0);
+	cr_expect_eq(count_calls(stop), 0, "%s", stop);
+	char *log = calls();
+	cr_expect_not(strstr(log, "KillUnit"), "%s", log);
+	SD_OK("delete", "--force", "other");
+	cr_expect_null(unit_record(unit));
+	free(log), free(stop), free(now);
+}
+
 /* Two cgroupsPaths of one unit name: another container's unit has the name the killed create
  * recorded before its start. delete --force and a create of the id find the unit is not the
  * killed create's (its Description lacks that create's token), say so, and leave the unit
@@ -853,16 +869,7 @@ Test(systemd_driver, a_killed_create_leaves_anothers_unit_of_its_name_alone)
 		ctt_result_free(&r);
 		assert_state_gone("mine");
 	}
-	cr_expect(ctt_alive((pid_t)other), "the other container's init was killed");
-	char *now = proc_cgroup(other);
-	cr_expect_str_eq(now, cgroup, "the other container's init left its unit");
-	cr_expect_eq(count_calls("StopUnit ctrun-shared.scope replace"), 0);
-	char *log = calls();
-	cr_expect_not(strstr(log, "KillUnit"), "%s", log);
-	SD_OK("delete", "--force", "other");
-	cr_expect_null(unit_record("ctrun-shared.scope"));
-	free(log);
-	free(now);
+	assert_others_unit_untouched(other, cgroup, "ctrun-shared.scope");
 	free(cgroup);
 }
 
@@ -1015,17 +1022,8 @@ Test(systemd_driver, a_unit_made_under_the_name_once_the_containers_went_is_left
 	assert_leaves_anothers_unit((const char *const[]){"delete", "--force", "mine", NULL},
 				    "mine", "ctrun-reused.scope", "other");
 	assert_state_gone("mine");
-	cr_expect(ctt_alive((pid_t)other), "the other container's init was killed");
-	char *now = proc_cgroup(other);
-	cr_expect_str_eq(now, cgroup, "the other container's init left its unit");
 	cr_expect_not_null(unit_record("ctrun-reused.scope"), "the other's unit was stopped");
-	cr_expect_eq(count_calls("StopUnit ctrun-reused.scope replace"), 0);
-	char *log = calls();
-	cr_expect_not(strstr(log, "KillUnit"), "%s", log);
-	SD_OK("delete", "--force", "other");
-	cr_expect_null(unit_record("ctrun-reused.scope"));
-	free(log);
-	free(now);
+	assert_others_unit_untouched(other, cgroup, "ctrun-reused.scope");
 	free(other_dir);
 	free(cgroup);
 	free(dir);

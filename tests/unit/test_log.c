@@ -101,7 +101,8 @@ Test(log_text, message_quoted_as_go_does)
 {
 	assert_text_record("container \"web\" not found", "\"container \\\"web\\\" not found\"");
 	assert_text_record("a\nb\\c\td\re", "\"a\\nb\\\\c\\td\\re\"");
-	assert_text_record("bell\a del\x7f", "\"bell\\x07 del\\x7f\"");
+	assert_text_record("bell\a bs\b ff\f vt\v", "\"bell\\a bs\\b ff\\f vt\\v\"");
+	assert_text_record("esc\x1b del\x7f", "\"esc\\x1b del\\x7f\"");
 	assert_text_record("", "\"\"");
 }
 
