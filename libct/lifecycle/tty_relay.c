@@ -43,16 +43,33 @@ static void copy_window_size(int master)
 		ioctl(master, TIOCSWINSZ, &ws);
 }
 
-/* One read from `from` written to `to`; false at end of file or error (EIO on a master
- * whose slave side is closed). */
-static bool pump(int from, int to)
+/* One read from `from` written to `to`, its last byte kept in *last (when given); false at
+ * end of file or error (EIO on a master whose slave side is closed). */
+static bool pump(int from, int to, char *last)
 {
 	char buf[8192];
 	ssize_t n;
 	do
 		n = read(from, buf, sizeof(buf));
 	while (n < 0 && errno == EINTR);
-	return n > 0 && ct_write_all(to, buf, (size_t)n) == 0;
+	if (n <= 0 || ct_write_all(to, buf, (size_t)n) < 0)
+		return false;
+	if (last)
+		*last = buf[n - 1];
+	return true;
+}
+
+/* Our input ended (a pipe, a file): the process reads that end as on a terminal, from the
+ * EOF character when the pty reads in lines, twice after a partial line, whose first EOF
+ * only hands the line over. In raw mode the process has no end of file to read, as on a
+ * terminal. */
+static void end_of_input(int master, char last)
+{
+	struct termios t;
+	if (tcgetattr(master, &t) < 0 || !(t.c_lflag & ICANON))
+		return;
+	const char eof[2] = {(char)t.c_cc[VEOF], (char)t.c_cc[VEOF]};
+	(void)ct_write_all(master, eof, last == '\n' ? 1 : 2);
 }
 
 enum { R_PIDFD, R_SIGNALS, R_MASTER, R_STDIN, R_COUNT };
@@ -76,6 +93,7 @@ static int relay(struct pollfd *fds, int master, int (*send)(void *, int), void 
 {
 	int pidfd = fds[R_PIDFD].fd;
 	bool exited = false;
+	char last_in = '\n'; /* nothing typed yet: no partial line */
 	while (!exited || fds[R_MASTER].fd >= 0) {
 		if (poll(fds, R_COUNT, -1) < 0) {
 			if (errno == EINTR)
@@ -84,9 +102,11 @@ static int relay(struct pollfd *fds, int master, int (*send)(void *, int), void 
 		}
 		if (fds[R_SIGNALS].revents & POLLIN)
 			take_signal(fds[R_SIGNALS].fd, master, send, data);
-		if (fds[R_STDIN].revents && !pump(STDIN_FILENO, master))
-			fds[R_STDIN].fd = -1; /* end of our input: the process keeps its pty */
-		if (fds[R_MASTER].revents && !pump(master, STDOUT_FILENO))
+		if (fds[R_STDIN].revents && !pump(STDIN_FILENO, master, &last_in)) {
+			end_of_input(master, last_in);
+			fds[R_STDIN].fd = -1; /* the process keeps its pty */
+		}
+		if (fds[R_MASTER].revents && !pump(master, STDOUT_FILENO, NULL))
 			fds[R_MASTER].fd = -1;
 		if (fds[R_PIDFD].revents) {
 			exited = true;

@@ -310,6 +310,21 @@ Test(terminal, run_in_the_foreground_relays_the_terminal)
 	lc_assert_nothing_left(&x.t);
 }
 
+/* ctrun's input a pipe (runc and crun refuse a stdin that is no terminal): its end reaches
+ * the process as a terminal's end of file, also after a partial line, so `cat` ends. */
+Test(terminal, the_end_of_piped_input_is_the_end_of_file_on_the_pty, .timeout = 60)
+{
+	struct term x;
+	term_init(&x, "n=$(cat | wc -c); echo \"read-$n\"");
+	struct ctt_result r;
+	lc_ctrun_input(&r, &x.t, "one\ntwo", "run", "--bundle", x.t.bundle, ID);
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	ctt_strip_cr(r.out);
+	ctt_assert_line(r.out, "read-7$"); /* "one\n" and the partial "two", echoed before */
+	ctt_result_free(&r);
+	lc_assert_nothing_left(&x.t);
+}
+
 /* runc refuses it too: the caller would wait for a master that never comes. */
 Test(terminal, console_socket_without_terminal_is_an_error)
 {
