@@ -431,7 +431,8 @@ case_capabilities() {
 	(( (0x$eff & 1) == 0 && (0x$eff & (1 << 21)) != 0 )) ||
 		e2e_fail "CapEff $eff: CAP_CHOWN (bit 0) kept or CAP_SYS_ADMIN (bit 21) missing" || return 1
 	out=$(ctrd tasks exec --exec-id c caps sh -c \
-		'chown 1 /tmp 2>&1; echo "chown $?"; mount -t tmpfs t /tmp && echo mounted')
+		'chown 1 /tmp 2>&1; echo "chown $?"; mount -t tmpfs t /tmp && echo mounted' 2>&1) ||
+		e2e_fail "ctr tasks exec: $out" || return 1
 	assert_contains "$out" "chown 1" "chown without CAP_CHOWN" &&
 		assert_contains "$out" "mounted" "mount with CAP_SYS_ADMIN" || return 1
 	remove_container caps
