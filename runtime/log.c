@@ -1,5 +1,6 @@
 #include "runtime/log.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -74,13 +75,27 @@ static int quote_go(char *out, size_t room, const char *s)
 	return 0;
 }
 
+/* logrus's rule: a value is quoted once it holds a byte other than a letter, a digit or one
+ * of -._/@^+ (an empty one is not). */
+static bool needs_quoting(const char *s)
+{
+	for (; *s; s++)
+		if (!isascii((unsigned char)*s) ||
+		    (!isalnum((unsigned char)*s) && !strchr("-._/@^+", *s)))
+			return true;
+	return false;
+}
+
 int ct_log_format_text(char *buf, unsigned size, enum ct_log_level level, const char *msg,
 		       const char *time)
 {
 	int n = snprintf(buf, size, "time=\"%s\" level=%s msg=", time, level_names[level]);
 	if (n < 0 || (unsigned)n >= size)
 		return -1;
-	return quote_go(buf + n, size - (unsigned)n, msg);
+	if (needs_quoting(msg))
+		return quote_go(buf + n, size - (unsigned)n, msg);
+	int m = snprintf(buf + n, size - (unsigned)n, "%s", msg);
+	return m < 0 || (unsigned)m >= size - (unsigned)n ? -1 : 0;
 }
 
 bool ct_log_file_takes(enum ct_log_format format, enum ct_log_level level, bool debug)

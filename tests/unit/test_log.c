@@ -103,7 +103,15 @@ Test(log_text, message_quoted_as_go_does)
 	assert_text_record("a\nb\\c\td\re", "\"a\\nb\\\\c\\td\\re\"");
 	assert_text_record("bell\a bs\b ff\f vt\v", "\"bell\\a bs\\b ff\\f vt\\v\"");
 	assert_text_record("esc\x1b del\x7f", "\"esc\\x1b del\\x7f\"");
-	assert_text_record("", "\"\"");
+}
+
+Test(log_text, plain_message_left_unquoted_as_logrus_leaves_it)
+{
+	assert_text_record("started", "started");
+	assert_text_record("a-b.c_d/e@f^g+h9", "a-b.c_d/e@f^g+h9");
+	assert_text_record("", "");
+	assert_text_record("two words", "\"two words\"");
+	assert_text_record("k=v", "\"k=v\"");
 }
 
 Test(log_text, too_small_buffer_is_refused)
