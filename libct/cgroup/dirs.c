@@ -89,14 +89,14 @@ bool ct_cgroup_dir_in_part(const struct ct_cgroup_dir *d, enum ct_cgroup_part pa
 	return early == (part == CT_CGROUP_EARLY);
 }
 
-/* A sub-cgroup path: relative (a leading '/' is the cgroup's own root, as runc joins it),
- * no empty name, no "." or ".." name. */
+/* A sub-cgroup path: relative (a leading '/' is the cgroup's own root, as runc joins it, and
+ * "/" alone the cgroup itself), no empty name, no "." or ".." name. */
 static bool sub_path_ok(const char *sub)
 {
-	while (*sub == '/')
-		sub++;
 	if (!*sub)
 		return false;
+	while (*sub == '/')
+		sub++;
 	for (const char *p = sub; *p;) {
 		size_t n = strcspn(p, "/");
 		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && strncmp(p, "..", 2) == 0))
@@ -110,6 +110,8 @@ static int descend_dir(struct ct_cgroup_dir *d, const char *sub, struct ct_error
 {
 	while (*sub == '/')
 		sub++;
+	if (!*sub)
+		return 0; /* "/": where it is */
 	char *path = NULL;
 	if (asprintf(&path, "%s/%s", d->path, sub) < 0)
 		return ct_error_sys(err, ENOMEM, "sub-cgroup path");

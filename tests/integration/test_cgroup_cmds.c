@@ -702,6 +702,12 @@ Test(cgroup_cmds, exec_cgroup_starts_the_process_in_a_sub_cgroup)
 	cr_expect_not(ctt_matches(r.out, ":/(\n|$)"), "a hierarchy not in all:\n%s", r.out);
 	ctt_assert_line(r.out, "^[0-9]+:memory:/all$");
 	ctt_result_free(&r);
+	/* "/" is the container's own cgroup, as with runc */
+	lc_ctrun(&r, &t, "exec", "--cgroup", "pids:/", "xs", "cat", "/proc/self/cgroup");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	ctt_assert_line(r.out, "^[0-9]+:pids:/$");
+	ctt_result_free(&r);
+	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "", "xs", "true"), "sub-cgroup \"\"");
 	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "memory:nosuch", "xs", "true"),
 			"sub-cgroup \"nosuch\"", "No such file or directory");
 	lc_assert_fails(&t, LC_ARGV("exec", "--cgroup", "../xs", "xs", "true"),
