@@ -170,10 +170,20 @@ struct ct_cgroup_stats {
 	bool has_cpu, has_memory, has_pids, has_blkio;
 	struct {
 		uint64_t total_ns, user_ns, kernel_ns;
-		uint64_t *percpu_ns; /* malloc'ed, n_percpu entries (v1 cpuacct.usage_percpu) */
-		size_t n_percpu;
+		/* malloc'ed, v1 cpuacct.usage_percpu, .usage_percpu_sys, .usage_percpu_user */
+		uint64_t *percpu_ns, *percpu_kernel_ns, *percpu_user_ns;
+		size_t n_percpu, n_percpu_kernel, n_percpu_user;
 		uint64_t periods, throttled_periods, throttled_ns;
 	} cpu;
+	/* v1 cpuset.* (runc 1.1 reads no cpuset statistics on cgroup2: all 0 there) */
+	struct {
+		uint16_t *cpus, *mems; /* malloc'ed, the lists expanded (libct/cgroup/cpuset_list.h) */
+		size_t n_cpus, n_mems;
+		uint64_t cpu_exclusive, mem_hardwall, mem_exclusive, memory_migrate;
+		uint64_t memory_spread_page, memory_spread_slab, memory_pressure;
+		uint64_t sched_load_balance;
+		int64_t sched_relax_domain_level;
+	} cpuset;
 	struct {
 		uint64_t cache;
 		struct ct_cgroup_memory_entry usage, swap, kernel, kernel_tcp;

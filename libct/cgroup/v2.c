@@ -277,17 +277,35 @@ static int v2_io_stats(const char *dir, struct ct_cgroup_stats *st)
 	return 0;
 }
 
+/* pids.current; without the pids controller, runc counts the processes instead. */
+static int v2_pids_stats(struct ct_cgroup *cg, const char *dir, struct ct_cgroup_stats *st,
+			 struct ct_error *err)
+{
+	st->has_pids = true;
+	if (ct_cg_read_u64(dir, "pids.current", &st->pids.current)) {
+		ct_cg_read_u64(dir, "pids.max", &st->pids.limit);
+		return 0;
+	}
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	if (ct_cg_list_all_pids(cg, &pids, &n, err) < 0)
+		return -1;
+	st->pids.current = n;
+	return 0;
+}
+
 static int v2_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_error *err)
 {
 	const char *dir = unified_dir(cg);
 	if (!dir)
 		return ct_error_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
 	v2_cpu_stats(dir, st);
-	if (ct_cg_read_u64(dir, "pids.current", &st->pids.current)) {
-		st->has_pids = true;
-		ct_cg_read_u64(dir, "pids.max", &st->pids.limit);
+	if (v2_pids_stats(cg, dir, st, err) < 0) {
+		ct_cgroup_stats_free(st);
+		return -1;
 	}
-	if (v2_memory_stats(dir, st) < 0 || v2_io_stats(dir, st) < 0) {
+	if (v2_memory_stats(dir, st) < 0 || v2_io_stats(dir, st) < 0 ||
+	    ct_cg_hugetlb_stats(dir, true, st) < 0) {
 		ct_cgroup_stats_free(st);
 		return ct_error_sys(err, ENOMEM, "read cgroup statistics");
 	}
