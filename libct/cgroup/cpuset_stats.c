@@ -21,7 +21,7 @@ static int read_list(const char *dir, const char *file, uint16_t **out, size_t *
 		return 0;
 	if (errno == ENOMEM)
 		return ct_error_sys(err, ENOMEM, "read \"%s/%s\"", dir, file);
-	return ct_error_plain(err, EINVAL, "\"%s/%s\": not a cpu list: \"%.*s\"", dir, file,
+	return ct_error_plain(err, EINVAL, "\"%s/%s\": not a cpu or node list: \"%.*s\"", dir, file,
 			      (int)strcspn(text, "\n"), text);
 }
 

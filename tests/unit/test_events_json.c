@@ -22,7 +22,10 @@ Test(events_json, empty_stats_keep_runc_structure)
 	cr_assert_eq(ct_events_stats_json("a", &st, &out, &err), 0);
 	cr_expect_str_eq(out, "{\"type\":\"stats\",\"id\":\"a\",\"data\":{"
 			      "\"cpu\":{\"usage\":{\"kernel\":0,\"user\":0},\"throttling\":{}},"
-			      "\"cpuset\":{},"
+			      "\"cpuset\":{\"cpu_exclusive\":0,\"mem_hardwall\":0,\"mem_exclusive\":0,"
+			      "\"memory_migrate\":0,\"memory_spread_page\":0,\"memory_spread_slab\":0,"
+			      "\"memory_pressure\":0,\"sched_load_balance\":0,"
+			      "\"sched_relax_domain_level\":0},"
 			      "\"memory\":{\"usage\":{\"limit\":0,\"failcnt\":0},"
 			      "\"swap\":{\"limit\":0,\"failcnt\":0},"
 			      "\"kernel\":{\"limit\":0,\"failcnt\":0},"
@@ -34,15 +37,26 @@ Test(events_json, empty_stats_keep_runc_structure)
 
 Test(events_json, full_stats)
 {
-	uint64_t percpu[] = {10, 20};
-	char *keys[] = {"cache", "rss"};
-	uint64_t values[] = {4096, 8192};
+	uint64_t percpu[] = {10, 20}, percpu_kernel[] = {4, 8}, percpu_user[] = {6, 12};
+	uint16_t cpus[] = {0, 1, 3}, mems[] = {0};
+	char *keys[] = {"rss", "cache"}; /* out of order: printed sorted */
+	uint64_t values[] = {8192, 4096};
 	struct ct_cgroup_blkio_entry bytes[] = {{8, 0, "Read", 512}, {8, 0, "Total", 0}};
 	struct ct_cgroup_hugetlb_entry huge[] = {{"2MB", 0, 0, 3}};
 	struct ct_cgroup_stats st = {0};
 	st.cpu.total_ns = 30;
 	st.cpu.percpu_ns = percpu;
 	st.cpu.n_percpu = 2;
+	st.cpu.percpu_kernel_ns = percpu_kernel;
+	st.cpu.n_percpu_kernel = 2;
+	st.cpu.percpu_user_ns = percpu_user;
+	st.cpu.n_percpu_user = 2;
+	st.cpuset.cpus = cpus;
+	st.cpuset.n_cpus = 3;
+	st.cpuset.mems = mems;
+	st.cpuset.n_mems = 1;
+	st.cpuset.sched_load_balance = 1;
+	st.cpuset.sched_relax_domain_level = -1;
 	st.cpu.user_ns = 18;
 	st.cpu.kernel_ns = 12;
 	st.cpu.periods = 5;
@@ -66,9 +80,13 @@ Test(events_json, full_stats)
 	cr_expect_str_eq(
 		out,
 		"{\"type\":\"stats\",\"id\":\"b\",\"data\":{"
-		"\"cpu\":{\"usage\":{\"total\":30,\"percpu\":[10,20],\"kernel\":12,\"user\":18},"
+		"\"cpu\":{\"usage\":{\"total\":30,\"percpu\":[10,20],\"percpu_kernel\":[4,8],"
+		"\"percpu_user\":[6,12],\"kernel\":12,\"user\":18},"
 		"\"throttling\":{\"periods\":5,\"throttledPeriods\":1,\"throttledTime\":7}},"
-		"\"cpuset\":{},"
+		"\"cpuset\":{\"cpus\":[0,1,3],\"cpu_exclusive\":0,\"mems\":[0],\"mem_hardwall\":0,"
+		"\"mem_exclusive\":0,\"memory_migrate\":0,\"memory_spread_page\":0,"
+		"\"memory_spread_slab\":0,\"memory_pressure\":0,\"sched_load_balance\":1,"
+		"\"sched_relax_domain_level\":-1},"
 		"\"memory\":{\"cache\":4096,\"usage\":{\"limit\":18446744073709551615,\"usage\":100,"
 		"\"max\":200,\"failcnt\":1},\"swap\":{\"limit\":0,\"failcnt\":0},"
 		"\"kernel\":{\"limit\":0,\"failcnt\":0},\"kernelTCP\":{\"limit\":0,\"failcnt\":0},"
