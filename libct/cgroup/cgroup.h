@@ -177,7 +177,8 @@ struct ct_cgroup_stats {
 	} cpu;
 	/* v1 cpuset.* (runc 1.1 reads no cpuset statistics on cgroup2: all 0 there) */
 	struct {
-		uint16_t *cpus, *mems; /* malloc'ed, the lists expanded (libct/cgroup/cpuset_list.h) */
+		uint16_t *cpus,
+			*mems; /* malloc'ed, the lists expanded (libct/cgroup/cpuset_list.h) */
 		size_t n_cpus, n_mems;
 		uint64_t cpu_exclusive, mem_hardwall, mem_exclusive, memory_migrate;
 		uint64_t memory_spread_page, memory_spread_slab, memory_pressure;

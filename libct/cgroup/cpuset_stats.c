@@ -47,7 +47,8 @@ int ct_cg_cpuset_stats(const char *dir, struct ct_cgroup_stats *st, struct ct_er
 		 offsetof(struct ct_cgroup_stats, cpuset.memory_spread_page)},
 		{"cpuset.memory_spread_slab",
 		 offsetof(struct ct_cgroup_stats, cpuset.memory_spread_slab)},
-		{"cpuset.memory_pressure", offsetof(struct ct_cgroup_stats, cpuset.memory_pressure)},
+		{"cpuset.memory_pressure",
+		 offsetof(struct ct_cgroup_stats, cpuset.memory_pressure)},
 		{"cpuset.sched_load_balance",
 		 offsetof(struct ct_cgroup_stats, cpuset.sched_load_balance)},
 	};

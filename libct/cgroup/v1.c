@@ -303,8 +303,8 @@ static int v1_read_all(struct ct_cgroup *cg, struct ct_cgroup_stats *st)
 	const char *pids = ct_cg_controller_dir(cg, "pids");
 	const char *blkio = ct_cg_controller_dir(cg, "blkio");
 	const char *huge = ct_cg_controller_dir(cg, "hugetlb");
-	if (v1_cpu_stats(ct_cg_controller_dir(cg, "cpuacct"), ct_cg_controller_dir(cg, "cpu"),
-			 st) < 0)
+	if (v1_cpu_stats(ct_cg_controller_dir(cg, "cpuacct"), ct_cg_controller_dir(cg, "cpu"), st) <
+	    0)
 		return -1;
 	if (mem && v1_memory_stats(mem, st) < 0)
 		return -1;

@@ -38,9 +38,9 @@ Test(cpuset_list, empty_is_an_empty_list)
 
 Test(cpuset_list, bad_lists_are_refused)
 {
-	static const char *const bad[] = {"3-1",   "1-2-3", "x",	  "1,,2", "1,",	 ",1",
-					  "-1",	   "1-",    "65536", "0-65536", " 1", "1 ",
-					  "1;2",   "0x1",   "99999999999999999999"};
+	static const char *const bad[] = {"3-1", "1-2-3", "x",	 "1,,2",  "1,",
+					  ",1",	 "-1",	  "1-",	 "65536", "0-65536",
+					  " 1",	 "1 ",	  "1;2", "0x1",	  "99999999999999999999"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		uint16_t *got = (uint16_t *)1;
 		size_t n = 99;

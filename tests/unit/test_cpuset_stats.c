@@ -67,6 +67,7 @@ Test(cpuset_stats, a_bad_list_names_its_file)
 	struct ct_cgroup_stats st = {0};
 	struct ct_error err = {0};
 	cr_assert_eq(ct_cg_cpuset_stats(dir, &st, &err), -1);
-	cr_expect(strstr(err.msg, "/cpuset.mems\": not a cpu or node list: \"2-0\""), "%s", err.msg);
+	cr_expect(strstr(err.msg, "/cpuset.mems\": not a cpu or node list: \"2-0\""), "%s",
+		  err.msg);
 	ct_cgroup_stats_free(&st);
 }

@@ -20,18 +20,19 @@ Test(events_json, empty_stats_keep_runc_structure)
 	char *out = NULL;
 	struct ct_error err = {0};
 	cr_assert_eq(ct_events_stats_json("a", &st, &out, &err), 0);
-	cr_expect_str_eq(out, "{\"type\":\"stats\",\"id\":\"a\",\"data\":{"
-			      "\"cpu\":{\"usage\":{\"kernel\":0,\"user\":0},\"throttling\":{}},"
-			      "\"cpuset\":{\"cpu_exclusive\":0,\"mem_hardwall\":0,\"mem_exclusive\":0,"
-			      "\"memory_migrate\":0,\"memory_spread_page\":0,\"memory_spread_slab\":0,"
-			      "\"memory_pressure\":0,\"sched_load_balance\":0,"
-			      "\"sched_relax_domain_level\":0},"
-			      "\"memory\":{\"usage\":{\"limit\":0,\"failcnt\":0},"
-			      "\"swap\":{\"limit\":0,\"failcnt\":0},"
-			      "\"kernel\":{\"limit\":0,\"failcnt\":0},"
-			      "\"kernelTCP\":{\"limit\":0,\"failcnt\":0}},"
-			      "\"pids\":{},\"blkio\":{},\"hugetlb\":{},\"intel_rdt\":{},"
-			      "\"network_interfaces\":null}}");
+	cr_expect_str_eq(out,
+			 "{\"type\":\"stats\",\"id\":\"a\",\"data\":{"
+			 "\"cpu\":{\"usage\":{\"kernel\":0,\"user\":0},\"throttling\":{}},"
+			 "\"cpuset\":{\"cpu_exclusive\":0,\"mem_hardwall\":0,\"mem_exclusive\":0,"
+			 "\"memory_migrate\":0,\"memory_spread_page\":0,\"memory_spread_slab\":0,"
+			 "\"memory_pressure\":0,\"sched_load_balance\":0,"
+			 "\"sched_relax_domain_level\":0},"
+			 "\"memory\":{\"usage\":{\"limit\":0,\"failcnt\":0},"
+			 "\"swap\":{\"limit\":0,\"failcnt\":0},"
+			 "\"kernel\":{\"limit\":0,\"failcnt\":0},"
+			 "\"kernelTCP\":{\"limit\":0,\"failcnt\":0}},"
+			 "\"pids\":{},\"blkio\":{},\"hugetlb\":{},\"intel_rdt\":{},"
+			 "\"network_interfaces\":null}}");
 	free(out);
 }
 
@@ -63,8 +64,8 @@ Test(events_json, full_stats)
 	st.cpu.throttled_periods = 1;
 	st.cpu.throttled_ns = 7;
 	st.memory.cache = 4096;
-	st.memory.usage = (struct ct_cgroup_memory_entry){.usage = 100, .max_usage = 200,
-							  .failcnt = 1, .limit = 18446744073709551615ULL};
+	st.memory.usage = (struct ct_cgroup_memory_entry){
+		.usage = 100, .max_usage = 200, .failcnt = 1, .limit = 18446744073709551615ULL};
 	st.memory.raw_keys = keys;
 	st.memory.raw_values = values;
 	st.memory.n_raw = 2;
@@ -87,12 +88,14 @@ Test(events_json, full_stats)
 		"\"mem_exclusive\":0,\"memory_migrate\":0,\"memory_spread_page\":0,"
 		"\"memory_spread_slab\":0,\"memory_pressure\":0,\"sched_load_balance\":1,"
 		"\"sched_relax_domain_level\":-1},"
-		"\"memory\":{\"cache\":4096,\"usage\":{\"limit\":18446744073709551615,\"usage\":100,"
+		"\"memory\":{\"cache\":4096,\"usage\":{\"limit\":18446744073709551615,\"usage\":"
+		"100,"
 		"\"max\":200,\"failcnt\":1},\"swap\":{\"limit\":0,\"failcnt\":0},"
 		"\"kernel\":{\"limit\":0,\"failcnt\":0},\"kernelTCP\":{\"limit\":0,\"failcnt\":0},"
 		"\"raw\":{\"cache\":4096,\"rss\":8192}},"
 		"\"pids\":{\"current\":2,\"limit\":50},"
-		"\"blkio\":{\"ioServiceBytesRecursive\":[{\"major\":8,\"op\":\"Read\",\"value\":512},"
+		"\"blkio\":{\"ioServiceBytesRecursive\":[{\"major\":8,\"op\":\"Read\",\"value\":"
+		"512},"
 		"{\"major\":8,\"op\":\"Total\"}]},"
 		"\"hugetlb\":{\"2MB\":{\"failcnt\":3}},\"intel_rdt\":{},"
 		"\"network_interfaces\":null}}");

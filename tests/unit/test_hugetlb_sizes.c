@@ -10,7 +10,7 @@ Test(hugetlb_sizes, names_as_runc)
 		unsigned long long kb;
 		const char *name;
 	} cases[] = {
-		{64, "64KB"},	  {2048, "2MB"},    {32768, "32MB"}, {524288, "512MB"},
+		{64, "64KB"},	  {2048, "2MB"},      {32768, "32MB"}, {524288, "512MB"},
 		{1048576, "1GB"}, {16777216, "16GB"}, {1536, "1.5MB"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
