@@ -145,8 +145,10 @@ static const char *const v1_optional[] = {COMMON_OPTIONAL, NULL};
 static const char *const v2_required[] = {COMMON_REQUIRED, NULL};
 static const char *const v2_optional[] = {COMMON_OPTIONAL, NULL};
 
-/* The container's script: its cpuset files as it sees them, then /ready, then two sleeps. */
+/* The container's script: its cpuset files as it sees them, a write that reaches the disk
+ * (blkio entries where the root is on a block device), then /ready, then two sleeps. */
 #define CPUSET_INSIDE                                                                           \
+	"dd if=/dev/zero of=/written bs=4096 count=16 conv=fsync 2>/dev/null; "                 \
 	"cat /sys/fs/cgroup/cpuset/cpuset.cpus > /cpus; cat /sys/fs/cgroup/cpuset/cpuset.mems " \
 	"> /mems; sleep 1000 & until grep -qx sleep /proc/$!/comm 2>/dev/null; do :; done; "    \
 	": > /ready; wait"
@@ -207,6 +209,30 @@ static void assert_list_matches_inside(const struct lc *t, yajl_val v, const cha
 	free(inside_path);
 }
 
+/* As many blkio entries as the container's blkio.throttle files have device lines (read from
+ * outside), in runc's two lists. */
+static void assert_blkio_entries(yajl_val v, const char *id, const char *text)
+{
+	static const char *const files[][2] = {
+		{"blkio.throttle.io_service_bytes_recursive",
+		 ".data.blkio.ioServiceBytesRecursive"},
+		{"blkio.throttle.io_serviced_recursive", ".data.blkio.ioServicedRecursive"},
+	};
+	char *rel = cgt_rel(id), *dir = cgt_dir("blkio", rel);
+	for (size_t i = 0; dir && i < 2; i++) {
+		char *path = ctt_path(dir, files[i][0]), *content = ctt_read_file(path);
+		long lines = 0;
+		for (char *p = content; (p = strchr(p, ':')); p++)
+			lines++;
+		cr_expect_eq(ctt_json_len(v, files[i][1]), lines ? lines : -1, "%s: %s\n%s",
+			     files[i][0], content, text);
+		free(content);
+		free(path);
+	}
+	free(dir);
+	free(rel);
+}
+
 Test(cgroup_stats, v1_keys_are_runcs)
 {
 	char *cpuset = cgt_dir("cpuset", ""), *cpuacct = cgt_dir("cpuacct", "");
@@ -226,6 +252,7 @@ Test(cgroup_stats, v1_keys_are_runcs)
 	cr_expect_gt(ncpu, 0, "%s", text);
 	cr_expect_eq(ctt_json_len(v, ".data.cpu.usage.percpu_kernel"), ncpu, "%s", text);
 	cr_expect_eq(ctt_json_len(v, ".data.cpu.usage.percpu_user"), ncpu, "%s", text);
+	assert_blkio_entries(v, "st1", text);
 	lc_ok(&t, "delete", "--force", "st1");
 	yajl_tree_free(v);
 	free(text);
