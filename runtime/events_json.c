@@ -176,9 +176,13 @@ static int stats_data(yajl_gen g, const struct ct_cgroup_stats *st)
 	u64_nonzero(g, "limit", st->pids.limit);
 	yajl_gen_map_close(g);
 	open_object(g, "blkio");
-	blkio_entries(g, "ioServiceBytesRecursive", st->blkio.service_bytes,
-		      st->blkio.n_service_bytes);
-	blkio_entries(g, "ioServicedRecursive", st->blkio.serviced, st->blkio.n_serviced);
+	static const char *const lists[CT_BLKIO_LISTS] = {
+		"ioServiceBytesRecursive", "ioServicedRecursive", "ioQueueRecursive",
+		"ioServiceTimeRecursive",  "ioWaitTimeRecursive", "ioMergedRecursive",
+		"ioTimeRecursive",	   "sectorsRecursive",
+	};
+	for (size_t i = 0; i < CT_BLKIO_LISTS; i++)
+		blkio_entries(g, lists[i], st->blkio[i].entries, st->blkio[i].n);
 	yajl_gen_map_close(g);
 	open_object(g, "hugetlb");
 	for (size_t i = 0; i < st->n_hugetlb; i++) {

@@ -153,8 +153,21 @@ struct ct_cgroup {
  * stays 0 (with has_* false for groups). */
 struct ct_cgroup_blkio_entry {
 	uint64_t major, minor;
-	char op[16]; /* "Read", "Write", "Sync", "Async", "Discard", "Total" */
+	char op[16]; /* "Read", "Write", "Sync", "Async", "Discard", "Total"; "" in sectors, time */
 	uint64_t value;
+};
+
+/* runc's blkio lists, in its order (ioServiceBytesRecursive, ioServicedRecursive, ...). */
+enum ct_cgroup_blkio_list {
+	CT_BLKIO_SERVICE_BYTES,
+	CT_BLKIO_SERVICED,
+	CT_BLKIO_QUEUED,
+	CT_BLKIO_SERVICE_TIME,
+	CT_BLKIO_WAIT_TIME,
+	CT_BLKIO_MERGED,
+	CT_BLKIO_TIME,
+	CT_BLKIO_SECTORS,
+	CT_BLKIO_LISTS
 };
 
 struct ct_cgroup_memory_entry {
@@ -196,11 +209,12 @@ struct ct_cgroup_stats {
 	struct {
 		uint64_t current, limit; /* limit 0: "max" */
 	} pids;
+	/* v1: the *_recursive files of the first of runc's groups (BFQ, CFQ, throttle) that
+	 * has entries; v2: io.stat's reads and writes in the first two */
 	struct {
-		/* *_recursive of v1; on v2 the same from io.stat */
-		struct ct_cgroup_blkio_entry *service_bytes, *serviced;
-		size_t n_service_bytes, n_serviced;
-	} blkio;
+		struct ct_cgroup_blkio_entry *entries; /* malloc'ed */
+		size_t n;
+	} blkio[CT_BLKIO_LISTS];
 	struct ct_cgroup_hugetlb_entry *hugetlb;
 	size_t n_hugetlb;
 	uint64_t oom_kills; /* memory.oom_control / memory.events oom_kill */

@@ -240,8 +240,8 @@ void ct_cgroup_stats_free(struct ct_cgroup_stats *st)
 		free(st->memory.raw_keys[i]);
 	free(st->memory.raw_keys);
 	free(st->memory.raw_values);
-	free(st->blkio.service_bytes);
-	free(st->blkio.serviced);
+	for (size_t i = 0; i < CT_BLKIO_LISTS; i++)
+		free(st->blkio[i].entries);
 	free(st->hugetlb);
 	memset(st, 0, sizeof(*st));
 }

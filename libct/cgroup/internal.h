@@ -97,6 +97,8 @@ int ct_cg_read_u64_list(const char *dir, const char *file, uint64_t **out, size_
 /* v1 cpuset.* of dir into st->cpuset (cpuset_stats.c); -1 with err naming the file of a bad
  * cpu or node list. */
 int ct_cg_cpuset_stats(const char *dir, struct ct_cgroup_stats *st, struct ct_error *err);
+/* v1 blkio statistics of dir (blkio_stats.c); -1 when out of memory. */
+int ct_cg_blkio_v1_stats(const char *dir, struct ct_cgroup_stats *st);
 /* hugetlb.<size>.* of dir into st->hugetlb, one entry per page size the kernel has
  * (hugetlb_stats.c); v1: usage_in_bytes, max_usage_in_bytes, failcnt; cgroup2: current and
  * events' "max". -1 when out of memory. */

@@ -263,39 +263,6 @@ static int v1_memory_stats(const char *dir, struct ct_cgroup_stats *st)
 	return 0;
 }
 
-/* blkio.throttle.io_service_bytes_recursive: "MAJ:MIN Op VALUE" lines, then "Total N". */
-static int v1_blkio_file(const char *dir, const char *file, struct ct_cgroup_blkio_entry **out,
-			 size_t *n)
-{
-	_cleanup_free_ char *text = ct_cg_read(dir, file);
-	for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-		struct ct_cgroup_blkio_entry e;
-		unsigned long long major, minor, v;
-		if (sscanf(line, "%llu:%llu %15s %llu", &major, &minor, e.op, &v) != 4)
-			continue;
-		e.major = major;
-		e.minor = minor;
-		e.value = v;
-		struct ct_cgroup_blkio_entry *grown = realloc(*out, (*n + 1) * sizeof(*grown));
-		if (!grown)
-			return -1;
-		*out = grown;
-		grown[(*n)++] = e;
-	}
-	return 0;
-}
-
-static int v1_blkio_stats(const char *dir, struct ct_cgroup_stats *st)
-{
-	st->has_blkio = true;
-	if (v1_blkio_file(dir, "blkio.throttle.io_service_bytes_recursive",
-			  &st->blkio.service_bytes, &st->blkio.n_service_bytes) < 0 ||
-	    v1_blkio_file(dir, "blkio.throttle.io_serviced_recursive", &st->blkio.serviced,
-			  &st->blkio.n_serviced) < 0)
-		return -1;
-	return 0;
-}
-
 /* Every controller's statistics; -1 when out of memory. */
 static int v1_read_all(struct ct_cgroup *cg, struct ct_cgroup_stats *st)
 {
@@ -312,7 +279,7 @@ static int v1_read_all(struct ct_cgroup *cg, struct ct_cgroup_stats *st)
 		st->has_pids = ct_cg_read_u64(pids, "pids.current", &st->pids.current);
 		ct_cg_read_u64(pids, "pids.max", &st->pids.limit);
 	}
-	if (blkio && v1_blkio_stats(blkio, st) < 0)
+	if (blkio && ct_cg_blkio_v1_stats(blkio, st) < 0)
 		return -1;
 	return huge ? ct_cg_hugetlb_stats(huge, false, st) : 0;
 }

@@ -293,9 +293,10 @@ static int v2_io_line(char *fields, unsigned long long major, unsigned long long
 		const struct io_field *field;
 		if (sscanf(f, "%31[^=]=%llu", key, &v) != 2 || !(field = find_io_field(key)))
 			continue;
-		if (add_io_entry(field->bytes ? &st->blkio.service_bytes : &st->blkio.serviced,
-				 field->bytes ? &st->blkio.n_service_bytes : &st->blkio.n_serviced,
-				 major, minor, field->op, v) < 0)
+		enum ct_cgroup_blkio_list list =
+			field->bytes ? CT_BLKIO_SERVICE_BYTES : CT_BLKIO_SERVICED;
+		if (add_io_entry(&st->blkio[list].entries, &st->blkio[list].n, major, minor,
+				 field->op, v) < 0)
 			return -1;
 	}
 	return 0;

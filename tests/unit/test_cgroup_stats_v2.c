@@ -89,13 +89,17 @@ Test(cgroup_stats_v2, io_stat_reads_and_writes_only)
 		       "cost.usage=9\n");
 	struct ct_cgroup_stats st = {0};
 	read_stats(&st);
-	cr_assert_eq(st.blkio.n_service_bytes, 2);
-	cr_expect_str_eq(st.blkio.service_bytes[0].op, "Read");
-	cr_expect_eq(st.blkio.service_bytes[0].value, 512);
-	cr_expect_str_eq(st.blkio.service_bytes[1].op, "Write");
-	cr_expect_eq(st.blkio.service_bytes[1].minor, 16);
-	cr_assert_eq(st.blkio.n_serviced, 2);
-	cr_expect_eq(st.blkio.serviced[1].value, 2);
+	const struct ct_cgroup_blkio_entry *bytes = st.blkio[CT_BLKIO_SERVICE_BYTES].entries;
+	const struct ct_cgroup_blkio_entry *ios = st.blkio[CT_BLKIO_SERVICED].entries;
+	cr_assert_eq(st.blkio[CT_BLKIO_SERVICE_BYTES].n, 2);
+	cr_expect_str_eq(bytes[0].op, "Read");
+	cr_expect_eq(bytes[0].value, 512);
+	cr_expect_str_eq(bytes[1].op, "Write");
+	cr_expect_eq(bytes[1].minor, 16);
+	cr_assert_eq(st.blkio[CT_BLKIO_SERVICED].n, 2);
+	cr_expect_eq(ios[1].value, 2);
+	for (size_t i = CT_BLKIO_QUEUED; i < CT_BLKIO_LISTS; i++)
+		cr_expect_eq(st.blkio[i].n, 0);
 	ct_cgroup_stats_free(&st);
 }
 

@@ -2,6 +2,7 @@
  * (its field names and order, omitempty on numbers and lists, structs always present). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/events_json.h"
 
@@ -71,8 +72,8 @@ Test(events_json, full_stats)
 	st.memory.n_raw = 2;
 	st.pids.current = 2;
 	st.pids.limit = 50;
-	st.blkio.service_bytes = bytes;
-	st.blkio.n_service_bytes = 2;
+	st.blkio[CT_BLKIO_SERVICE_BYTES].entries = bytes;
+	st.blkio[CT_BLKIO_SERVICE_BYTES].n = 2;
 	st.hugetlb = huge;
 	st.n_hugetlb = 1;
 	char *out = NULL;
@@ -99,5 +100,29 @@ Test(events_json, full_stats)
 		"{\"major\":8,\"op\":\"Total\"}]},"
 		"\"hugetlb\":{\"2MB\":{\"failcnt\":3}},\"intel_rdt\":{},"
 		"\"network_interfaces\":null}}");
+	free(out);
+}
+
+/* Every list under runc's name, in its order; an entry without an op has no "op". */
+Test(events_json, blkio_lists_named_as_runc)
+{
+	struct ct_cgroup_blkio_entry e = {8, 0, "", 24};
+	struct ct_cgroup_stats st = {0};
+	for (size_t i = 0; i < CT_BLKIO_LISTS; i++) {
+		st.blkio[i].entries = &e;
+		st.blkio[i].n = 1;
+	}
+	char *out = NULL;
+	struct ct_error err = {0};
+	cr_assert_eq(ct_events_stats_json("c", &st, &out, &err), 0);
+	cr_expect(strstr(out, "\"blkio\":{\"ioServiceBytesRecursive\":[{\"major\":8,\"value\":24}],"
+			      "\"ioServicedRecursive\":[{\"major\":8,\"value\":24}],"
+			      "\"ioQueueRecursive\":[{\"major\":8,\"value\":24}],"
+			      "\"ioServiceTimeRecursive\":[{\"major\":8,\"value\":24}],"
+			      "\"ioWaitTimeRecursive\":[{\"major\":8,\"value\":24}],"
+			      "\"ioMergedRecursive\":[{\"major\":8,\"value\":24}],"
+			      "\"ioTimeRecursive\":[{\"major\":8,\"value\":24}],"
+			      "\"sectorsRecursive\":[{\"major\":8,\"value\":24}]}"),
+		  "%s", out);
 	free(out);
 }
