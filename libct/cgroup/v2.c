@@ -240,8 +240,6 @@ static int v2_memory_stats(const char *dir, struct ct_cgroup_stats *st)
 	unsigned long long v;
 	if (events && ct_cg_keyed_value(events, "oom_kill", &v))
 		st->oom_kills = v;
-	if (events && ct_cg_keyed_value(events, "max", &v))
-		st->memory.usage.failcnt = v;
 	if (ct_cg_read_raw_stats(dir, "memory.stat", st) < 0)
 		return -1;
 	for (size_t i = 0; i < st->memory.n_raw; i++)

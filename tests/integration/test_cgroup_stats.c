@@ -233,6 +233,37 @@ static void assert_blkio_entries(yajl_val v, const char *id, const char *text)
 	free(rel);
 }
 
+/* The cpu times in ns as cpuacct has them (the container sleeps: they stand still), read
+ * from outside. */
+static void assert_cpu_times(yajl_val v, const char *id, const char *text)
+{
+	static const char *const files[][2] = {
+		{"cpuacct.usage_user", ".data.cpu.usage.user"},
+		{"cpuacct.usage_sys", ".data.cpu.usage.kernel"},
+		{"cpuacct.usage_percpu_user", ".data.cpu.usage.percpu_user"},
+		{"cpuacct.usage_percpu_sys", ".data.cpu.usage.percpu_kernel"},
+	};
+	char *rel = cgt_rel(id), *dir = cgt_dir("cpuacct", rel);
+	for (size_t i = 0; dir && i < 4; i++) {
+		char *want = cgt_read(dir, files[i][0]),
+		     *got = ctt_json_text(ctt_json_get(v, files[i][1]));
+		for (char *c = want; *c; c++)
+			*c = *c == ' ' ? ',' : *c;
+		want[strcspn(want, "\n")] = '\0';
+		if (want[0] && want[strlen(want) - 1] == ',')
+			want[strlen(want) - 1] = '\0';
+		char *bracketed = NULL;
+		cr_assert(asprintf(&bracketed, "[%s]", want) > 0);
+		cr_expect(!strcmp(got, want) || !strcmp(got, bracketed), "%s: \"%s\", %s: %s",
+			  files[i][0], want, files[i][1], text);
+		free(bracketed);
+		free(got);
+		free(want);
+	}
+	free(dir);
+	free(rel);
+}
+
 Test(cgroup_stats, v1_keys_are_runcs)
 {
 	char *cpuset = cgt_dir("cpuset", ""), *cpuacct = cgt_dir("cpuacct", "");
@@ -253,6 +284,7 @@ Test(cgroup_stats, v1_keys_are_runcs)
 	cr_expect_eq(ctt_json_len(v, ".data.cpu.usage.percpu_kernel"), ncpu, "%s", text);
 	cr_expect_eq(ctt_json_len(v, ".data.cpu.usage.percpu_user"), ncpu, "%s", text);
 	assert_blkio_entries(v, "st1", text);
+	assert_cpu_times(v, "st1", text);
 	lc_ok(&t, "delete", "--force", "st1");
 	yajl_tree_free(v);
 	free(text);
