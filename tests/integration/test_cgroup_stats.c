@@ -159,12 +159,7 @@ static yajl_val stats_of_running(struct lc *t, const char *id, const char *const
 	lc_init(t);
 	ctt_config_set(t->bundle, ".root.readonly", "false");
 	t->wrapper = wrapper;
-	cgt_use_path(t, id);
-	lc_set_script(t, script);
-	lc_ok(t, "run", "--detach", "--bundle", t->bundle, id);
-	char *ready = lc_rootfs_path(t, "ready");
-	ctt_wait_file(ready);
-	free(ready);
+	cgt_run_ready(t, id, script);
 	struct ctt_result r;
 	lc_ctrun(&r, t, "events", "--stats", id);
 	cr_assert_eq(r.status, 0, "%s", r.err);
