@@ -1,6 +1,6 @@
 /* `ctrun events` records, as runc prints them (one compact JSON object per line, the names of
  * runc's types.Event and types.Stats, Go's omitempty rules): {"type":"stats","id":ID,
- * "data":{"cpu":...,"memory":...,"pids":...,"blkio":...,"hugetlb":...}} and
+ * "data":{"cpu":...,"cpuset":...,"memory":...,"pids":...,"blkio":...,"hugetlb":...}} and
  * {"type":"oom","id":ID}. Pure. */
 #ifndef CTRUN_EVENTS_JSON_H
 #define CTRUN_EVENTS_JSON_H

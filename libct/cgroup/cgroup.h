@@ -153,8 +153,21 @@ struct ct_cgroup {
  * stays 0 (with has_* false for groups). */
 struct ct_cgroup_blkio_entry {
 	uint64_t major, minor;
-	char op[16]; /* "Read", "Write", "Sync", "Async", "Discard", "Total" */
+	char op[16]; /* "Read", "Write", "Sync", "Async", "Discard", "Total"; "" in sectors, time */
 	uint64_t value;
+};
+
+/* runc's blkio lists, in its order (ioServiceBytesRecursive, ioServicedRecursive, ...). */
+enum ct_cgroup_blkio_list {
+	CT_BLKIO_SERVICE_BYTES,
+	CT_BLKIO_SERVICED,
+	CT_BLKIO_QUEUED,
+	CT_BLKIO_SERVICE_TIME,
+	CT_BLKIO_WAIT_TIME,
+	CT_BLKIO_MERGED,
+	CT_BLKIO_TIME,
+	CT_BLKIO_SECTORS,
+	CT_BLKIO_LISTS
 };
 
 struct ct_cgroup_memory_entry {
@@ -170,10 +183,21 @@ struct ct_cgroup_stats {
 	bool has_cpu, has_memory, has_pids, has_blkio;
 	struct {
 		uint64_t total_ns, user_ns, kernel_ns;
-		uint64_t *percpu_ns; /* malloc'ed, n_percpu entries (v1 cpuacct.usage_percpu) */
-		size_t n_percpu;
+		/* malloc'ed, v1 cpuacct.usage_percpu, .usage_percpu_sys, .usage_percpu_user */
+		uint64_t *percpu_ns, *percpu_kernel_ns, *percpu_user_ns;
+		size_t n_percpu, n_percpu_kernel, n_percpu_user;
 		uint64_t periods, throttled_periods, throttled_ns;
 	} cpu;
+	/* v1 cpuset.* (runc 1.1 reads no cpuset statistics on cgroup2: all 0 there) */
+	struct {
+		uint16_t *cpus,
+			*mems; /* malloc'ed, the lists expanded (libct/cgroup/cpuset_list.h) */
+		size_t n_cpus, n_mems;
+		uint64_t cpu_exclusive, mem_hardwall, mem_exclusive, memory_migrate;
+		uint64_t memory_spread_page, memory_spread_slab, memory_pressure;
+		uint64_t sched_load_balance;
+		int64_t sched_relax_domain_level;
+	} cpuset;
 	struct {
 		uint64_t cache;
 		struct ct_cgroup_memory_entry usage, swap, kernel, kernel_tcp;
@@ -185,11 +209,12 @@ struct ct_cgroup_stats {
 	struct {
 		uint64_t current, limit; /* limit 0: "max" */
 	} pids;
+	/* v1: the *_recursive files of the first of runc's groups (BFQ, CFQ, throttle) that
+	 * has entries; v2: io.stat's reads and writes in the first two */
 	struct {
-		/* *_recursive of v1; on v2 the same from io.stat */
-		struct ct_cgroup_blkio_entry *service_bytes, *serviced;
-		size_t n_service_bytes, n_serviced;
-	} blkio;
+		struct ct_cgroup_blkio_entry *entries; /* malloc'ed */
+		size_t n;
+	} blkio[CT_BLKIO_LISTS];
 	struct ct_cgroup_hugetlb_entry *hugetlb;
 	size_t n_hugetlb;
 	uint64_t oom_kills; /* memory.oom_control / memory.events oom_kill */

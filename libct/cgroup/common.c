@@ -186,6 +186,22 @@ bool ct_cg_read_u64(const char *dir, const char *file, uint64_t *out)
 	return true;
 }
 
+int ct_cg_read_u64_list(const char *dir, const char *file, uint64_t **out, size_t *n)
+{
+	_cleanup_free_ char *text = ct_cg_read(dir, file);
+	for (char *p = text, *end; p && *p; p = end) {
+		unsigned long long v = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		uint64_t *grown = realloc(*out, (*n + 1) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		*out = grown;
+		grown[(*n)++] = v;
+	}
+	return 0;
+}
+
 int ct_cg_read_raw_stats(const char *dir, const char *file, struct ct_cgroup_stats *st)
 {
 	_cleanup_free_ char *text = ct_cg_read(dir, file);
@@ -216,12 +232,16 @@ int ct_cg_read_raw_stats(const char *dir, const char *file, struct ct_cgroup_sta
 void ct_cgroup_stats_free(struct ct_cgroup_stats *st)
 {
 	free(st->cpu.percpu_ns);
+	free(st->cpu.percpu_kernel_ns);
+	free(st->cpu.percpu_user_ns);
+	free(st->cpuset.cpus);
+	free(st->cpuset.mems);
 	for (size_t i = 0; i < st->memory.n_raw; i++)
 		free(st->memory.raw_keys[i]);
 	free(st->memory.raw_keys);
 	free(st->memory.raw_values);
-	free(st->blkio.service_bytes);
-	free(st->blkio.serviced);
+	for (size_t i = 0; i < CT_BLKIO_LISTS; i++)
+		free(st->blkio[i].entries);
 	free(st->hugetlb);
 	memset(st, 0, sizeof(*st));
 }

@@ -91,6 +91,18 @@ int ct_cg_kill_v2(struct ct_cgroup *cg, struct ct_error *err);
 int ct_cg_read_raw_stats(const char *dir, const char *file, struct ct_cgroup_stats *st);
 /* A number in dir/file (the first of the text); false when unreadable. "max" reads 0. */
 bool ct_cg_read_u64(const char *dir, const char *file, uint64_t *out);
+/* The whitespace-separated numbers of dir/file (cpuacct.usage_percpu), *out malloc'ed; an
+ * unreadable file is an empty list. -1 only when out of memory. */
+int ct_cg_read_u64_list(const char *dir, const char *file, uint64_t **out, size_t *n);
+/* v1 cpuset.* of dir into st->cpuset (cpuset_stats.c); -1 with err naming the file of a bad
+ * cpu or node list. */
+int ct_cg_cpuset_stats(const char *dir, struct ct_cgroup_stats *st, struct ct_error *err);
+/* v1 blkio statistics of dir (blkio_stats.c); -1 when out of memory. */
+int ct_cg_blkio_v1_stats(const char *dir, struct ct_cgroup_stats *st);
+/* hugetlb.<size>.* of dir into st->hugetlb, one entry per page size the kernel has
+ * (hugetlb_stats.c); v1: usage_in_bytes, max_usage_in_bytes, failcnt; cgroup2: current and
+ * events' "max". -1 when out of memory. */
+int ct_cg_hugetlb_stats(const char *dir, bool unified, struct ct_cgroup_stats *st);
 
 /* The directory where a controller's files are: v2 the cgroup2 one; v1 the hierarchy
  * that has it ("cpu" in "cpu,cpuacct"); NULL when there is none. */

@@ -205,24 +205,19 @@ static int v1_freeze(struct ct_cgroup *cg, bool frozen, struct ct_error *err)
 
 /* ---- stats ---- */
 
-static void v1_cpu_stats(const char *acct, const char *cpu, struct ct_cgroup_stats *st)
+static int v1_cpu_stats(const char *acct, const char *cpu, struct ct_cgroup_stats *st)
 {
 	if (acct) {
 		st->has_cpu = ct_cg_read_u64(acct, "cpuacct.usage", &st->cpu.total_ns);
 		ct_cg_read_u64(acct, "cpuacct.usage_user", &st->cpu.user_ns);
 		ct_cg_read_u64(acct, "cpuacct.usage_sys", &st->cpu.kernel_ns);
-		_cleanup_free_ char *per = ct_cg_read(acct, "cpuacct.usage_percpu");
-		for (char *p = per, *end; p && *p; p = end) {
-			unsigned long long v = strtoull(p, &end, 10);
-			if (end == p)
-				break;
-			uint64_t *grown =
-				realloc(st->cpu.percpu_ns, (st->cpu.n_percpu + 1) * sizeof(*grown));
-			if (!grown)
-				break;
-			st->cpu.percpu_ns = grown;
-			grown[st->cpu.n_percpu++] = v;
-		}
+		if (ct_cg_read_u64_list(acct, "cpuacct.usage_percpu", &st->cpu.percpu_ns,
+					&st->cpu.n_percpu) < 0 ||
+		    ct_cg_read_u64_list(acct, "cpuacct.usage_percpu_sys", &st->cpu.percpu_kernel_ns,
+					&st->cpu.n_percpu_kernel) < 0 ||
+		    ct_cg_read_u64_list(acct, "cpuacct.usage_percpu_user", &st->cpu.percpu_user_ns,
+					&st->cpu.n_percpu_user) < 0)
+			return -1;
 	}
 	_cleanup_free_ char *text = cpu ? ct_cg_read(cpu, "cpu.stat") : NULL;
 	unsigned long long v;
@@ -232,6 +227,7 @@ static void v1_cpu_stats(const char *acct, const char *cpu, struct ct_cgroup_sta
 		st->cpu.throttled_periods = v;
 	if (text && ct_cg_keyed_value(text, "throttled_time", &v))
 		st->cpu.throttled_ns = v;
+	return 0;
 }
 
 static void v1_memory_entry(const char *dir, const char *prefix, struct ct_cgroup_memory_entry *e)
@@ -262,82 +258,42 @@ static int v1_memory_stats(const char *dir, struct ct_cgroup_stats *st)
 	if (ct_cg_read_raw_stats(dir, "memory.stat", st) < 0)
 		return -1;
 	for (size_t i = 0; i < st->memory.n_raw; i++)
-		if (strcmp(st->memory.raw_keys[i], "total_cache") == 0)
+		if (strcmp(st->memory.raw_keys[i], "cache") == 0)
 			st->memory.cache = st->memory.raw_values[i];
 	return 0;
 }
 
-/* blkio.throttle.io_service_bytes_recursive: "MAJ:MIN Op VALUE" lines, then "Total N". */
-static int v1_blkio_file(const char *dir, const char *file, struct ct_cgroup_blkio_entry **out,
-			 size_t *n)
+/* Every controller's statistics; -1 when out of memory. */
+static int v1_read_all(struct ct_cgroup *cg, struct ct_cgroup_stats *st)
 {
-	_cleanup_free_ char *text = ct_cg_read(dir, file);
-	for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-		struct ct_cgroup_blkio_entry e;
-		unsigned long long major, minor, v;
-		if (sscanf(line, "%llu:%llu %15s %llu", &major, &minor, e.op, &v) != 4)
-			continue;
-		e.major = major;
-		e.minor = minor;
-		e.value = v;
-		struct ct_cgroup_blkio_entry *grown = realloc(*out, (*n + 1) * sizeof(*grown));
-		if (!grown)
-			return -1;
-		*out = grown;
-		grown[(*n)++] = e;
-	}
-	return 0;
-}
-
-static int v1_hugetlb_stats(const char *dir, struct ct_cgroup_stats *st)
-{
-	static const char *const sizes[] = {"64KB", "2MB", "32MB", "512MB", "1GB", "16GB"};
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		char file[64];
-		struct ct_cgroup_hugetlb_entry e = {0};
-		snprintf(file, sizeof(file), "hugetlb.%s.usage_in_bytes", sizes[i]);
-		if (!ct_cg_read_u64(dir, file, &e.usage))
-			continue;
-		snprintf(e.page_size, sizeof(e.page_size), "%s", sizes[i]);
-		snprintf(file, sizeof(file), "hugetlb.%s.max_usage_in_bytes", sizes[i]);
-		ct_cg_read_u64(dir, file, &e.max_usage);
-		snprintf(file, sizeof(file), "hugetlb.%s.failcnt", sizes[i]);
-		ct_cg_read_u64(dir, file, &e.failcnt);
-		struct ct_cgroup_hugetlb_entry *grown =
-			realloc(st->hugetlb, (st->n_hugetlb + 1) * sizeof(*grown));
-		if (!grown)
-			return -1;
-		st->hugetlb = grown;
-		grown[st->n_hugetlb++] = e;
-	}
-	return 0;
-}
-
-static int v1_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_error *err)
-{
-	v1_cpu_stats(ct_cg_controller_dir(cg, "cpuacct"), ct_cg_controller_dir(cg, "cpu"), st);
 	const char *mem = ct_cg_controller_dir(cg, "memory");
 	const char *pids = ct_cg_controller_dir(cg, "pids");
 	const char *blkio = ct_cg_controller_dir(cg, "blkio");
 	const char *huge = ct_cg_controller_dir(cg, "hugetlb");
-	int rc = mem ? v1_memory_stats(mem, st) : 0;
+	if (v1_cpu_stats(ct_cg_controller_dir(cg, "cpuacct"), ct_cg_controller_dir(cg, "cpu"), st) <
+	    0)
+		return -1;
+	if (mem && v1_memory_stats(mem, st) < 0)
+		return -1;
 	if (pids) {
 		st->has_pids = ct_cg_read_u64(pids, "pids.current", &st->pids.current);
 		ct_cg_read_u64(pids, "pids.max", &st->pids.limit);
 	}
-	if (blkio) {
-		st->has_blkio = true;
-		if (v1_blkio_file(blkio, "blkio.throttle.io_service_bytes_recursive",
-				  &st->blkio.service_bytes, &st->blkio.n_service_bytes) < 0 ||
-		    v1_blkio_file(blkio, "blkio.throttle.io_serviced_recursive",
-				  &st->blkio.serviced, &st->blkio.n_serviced) < 0)
-			rc = -1;
-	}
-	if (huge && v1_hugetlb_stats(huge, st) < 0)
-		rc = -1;
-	if (rc < 0) {
+	if (blkio && ct_cg_blkio_v1_stats(blkio, st) < 0)
+		return -1;
+	return huge ? ct_cg_hugetlb_stats(huge, false, st) : 0;
+}
+
+static int v1_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_error *err)
+{
+	const char *cpuset = ct_cg_controller_dir(cg, "cpuset");
+	if (v1_read_all(cg, st) < 0) {
 		ct_cgroup_stats_free(st);
 		return ct_error_sys(err, ENOMEM, "read cgroup statistics");
+	}
+	if (cpuset && ct_cg_cpuset_stats(cpuset, st, err) < 0) {
+		ct_cgroup_stats_free(st);
+		return -1;
 	}
 	return 0;
 }

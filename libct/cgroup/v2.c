@@ -205,30 +205,46 @@ static void v2_cpu_stats(const char *dir, struct ct_cgroup_stats *st)
 			*(uint64_t *)((char *)st + fields[i].offset) = v * fields[i].scale;
 }
 
+/* A memory limit: "max" is UINT64_MAX here, as runc reports it (not pids' 0). */
+static void read_memory_limit(const char *dir, const char *file, uint64_t *out)
+{
+	_cleanup_free_ char *text = ct_cg_read(dir, file);
+	unsigned long long v;
+	if (text && strncmp(text, "max", 3) == 0)
+		*out = UINT64_MAX;
+	else if (text && sscanf(text, "%llu", &v) == 1)
+		*out = v;
+}
+
+/* runc 1.1.5's: usage and limit (no peak, no kernel entry); swap as v1's memsw, memory and
+ * swap together. */
+static void v2_memory_usage(const char *dir, struct ct_cgroup_stats *st)
+{
+	struct ct_cgroup_memory_entry *mem = &st->memory.usage, *swap = &st->memory.swap;
+	read_memory_limit(dir, "memory.max", &mem->limit);
+	ct_cg_read_u64(dir, "memory.swap.current", &swap->usage);
+	read_memory_limit(dir, "memory.swap.max", &swap->limit);
+	swap->usage += mem->usage;
+	if (swap->limit != UINT64_MAX)
+		swap->limit += mem->limit;
+}
+
 static int v2_memory_stats(const char *dir, struct ct_cgroup_stats *st)
 {
 	if (!ct_cg_read_u64(dir, "memory.current", &st->memory.usage.usage))
 		return 0;
 	st->has_memory = true;
 	st->memory.use_hierarchy = true;
-	ct_cg_read_u64(dir, "memory.max", &st->memory.usage.limit);
-	ct_cg_read_u64(dir, "memory.peak", &st->memory.usage.max_usage);
-	ct_cg_read_u64(dir, "memory.swap.current", &st->memory.swap.usage);
-	ct_cg_read_u64(dir, "memory.swap.max", &st->memory.swap.limit);
+	v2_memory_usage(dir, st);
 	_cleanup_free_ char *events = ct_cg_read(dir, "memory.events");
 	unsigned long long v;
 	if (events && ct_cg_keyed_value(events, "oom_kill", &v))
 		st->oom_kills = v;
-	if (events && ct_cg_keyed_value(events, "max", &v))
-		st->memory.usage.failcnt = v;
 	if (ct_cg_read_raw_stats(dir, "memory.stat", st) < 0)
 		return -1;
-	for (size_t i = 0; i < st->memory.n_raw; i++) {
+	for (size_t i = 0; i < st->memory.n_raw; i++)
 		if (strcmp(st->memory.raw_keys[i], "file") == 0)
 			st->memory.cache = st->memory.raw_values[i];
-		if (strcmp(st->memory.raw_keys[i], "kernel") == 0)
-			st->memory.kernel.usage = st->memory.raw_values[i];
-	}
 	return 0;
 }
 
@@ -245,7 +261,45 @@ static int add_io_entry(struct ct_cgroup_blkio_entry **list, size_t *n, unsigned
 	return 0;
 }
 
-/* io.stat: "MAJ:MIN rbytes=N wbytes=N rios=N wios=N dbytes=N dios=N" per device. */
+/* The io.stat fields runc maps to v1's tables; it leaves the others (discards, iocost) out. */
+static const struct io_field {
+	const char *key, *op;
+	bool bytes; /* ioServiceBytesRecursive, else ioServicedRecursive */
+} io_fields[] = {
+	{"rbytes", "Read", true},
+	{"wbytes", "Write", true},
+	{"rios", "Read", false},
+	{"wios", "Write", false},
+};
+
+static const struct io_field *find_io_field(const char *key)
+{
+	for (size_t i = 0; i < sizeof(io_fields) / sizeof(io_fields[0]); i++)
+		if (!strcmp(io_fields[i].key, key))
+			return &io_fields[i];
+	return NULL;
+}
+
+/* One device's line after its "MAJ:MIN": "rbytes=N wbytes=N rios=N wios=N dbytes=N ...". */
+static int v2_io_line(char *fields, unsigned long long major, unsigned long long minor,
+		      struct ct_cgroup_stats *st)
+{
+	char *save = NULL;
+	for (char *f = strtok_r(fields, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+		char key[32];
+		unsigned long long v;
+		const struct io_field *field;
+		if (sscanf(f, "%31[^=]=%llu", key, &v) != 2 || !(field = find_io_field(key)))
+			continue;
+		enum ct_cgroup_blkio_list list =
+			field->bytes ? CT_BLKIO_SERVICE_BYTES : CT_BLKIO_SERVICED;
+		if (add_io_entry(&st->blkio[list].entries, &st->blkio[list].n, major, minor,
+				 field->op, v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int v2_io_stats(const char *dir, struct ct_cgroup_stats *st)
 {
 	_cleanup_free_ char *text = ct_cg_read(dir, "io.stat");
@@ -254,26 +308,29 @@ static int v2_io_stats(const char *dir, struct ct_cgroup_stats *st)
 	st->has_blkio = true;
 	char *save = NULL;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		unsigned long long major, minor, v;
+		unsigned long long major, minor;
 		int off;
-		if (sscanf(line, "%llu:%llu%n", &major, &minor, &off) != 2)
-			continue;
-		char *fsave = NULL;
-		for (char *f = strtok_r(line + off, " ", &fsave); f;
-		     f = strtok_r(NULL, " ", &fsave)) {
-			char key[16];
-			if (sscanf(f, "%15[^=]=%llu", key, &v) != 2)
-				continue;
-			bool bytes = key[1] == 'b';
-			const char *op = key[0] == 'r'	 ? "Read"
-					 : key[0] == 'w' ? "Write"
-							 : "Discard";
-			if (add_io_entry(bytes ? &st->blkio.service_bytes : &st->blkio.serviced,
-					 bytes ? &st->blkio.n_service_bytes : &st->blkio.n_serviced,
-					 major, minor, op, v) < 0)
-				return -1;
-		}
+		if (sscanf(line, "%llu:%llu%n", &major, &minor, &off) == 2 &&
+		    v2_io_line(line + off, major, minor, st) < 0)
+			return -1;
 	}
+	return 0;
+}
+
+/* pids.current; without the pids controller, runc counts the processes instead. */
+static int v2_pids_stats(struct ct_cgroup *cg, const char *dir, struct ct_cgroup_stats *st,
+			 struct ct_error *err)
+{
+	st->has_pids = true;
+	if (ct_cg_read_u64(dir, "pids.current", &st->pids.current)) {
+		ct_cg_read_u64(dir, "pids.max", &st->pids.limit);
+		return 0;
+	}
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n = 0;
+	if (ct_cg_list_all_pids(cg, &pids, &n, err) < 0)
+		return -1;
+	st->pids.current = n;
 	return 0;
 }
 
@@ -283,11 +340,12 @@ static int v2_stats(struct ct_cgroup *cg, struct ct_cgroup_stats *st, struct ct_
 	if (!dir)
 		return ct_error_plain(err, ENOTSUP, "the cgroup has no cgroup2 directory");
 	v2_cpu_stats(dir, st);
-	if (ct_cg_read_u64(dir, "pids.current", &st->pids.current)) {
-		st->has_pids = true;
-		ct_cg_read_u64(dir, "pids.max", &st->pids.limit);
+	if (v2_pids_stats(cg, dir, st, err) < 0) {
+		ct_cgroup_stats_free(st);
+		return -1;
 	}
-	if (v2_memory_stats(dir, st) < 0 || v2_io_stats(dir, st) < 0) {
+	if (v2_memory_stats(dir, st) < 0 || v2_io_stats(dir, st) < 0 ||
+	    ct_cg_hugetlb_stats(dir, true, st) < 0) {
 		ct_cgroup_stats_free(st);
 		return ct_error_sys(err, ENOMEM, "read cgroup statistics");
 	}

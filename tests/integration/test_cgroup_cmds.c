@@ -27,17 +27,6 @@ static void init(struct lc *t, const char *resources)
 		ctt_config_set(t->bundle, ".linux.resources", resources);
 }
 
-/* Runs container id at <subtree>/<id> detached with script, which touches /ready. */
-static void run_script(const struct lc *t, const char *id, const char *script)
-{
-	cgt_use_path(t, id);
-	lc_set_script(t, script);
-	lc_ok(t, "run", "--detach", "--bundle", t->bundle, id);
-	char *ready = lc_rootfs_path(t, "ready");
-	ctt_wait_file(ready);
-	free(ready);
-}
-
 static long read_counter(const struct lc *t)
 {
 	char *path = lc_rootfs_path(t, "count");
@@ -57,7 +46,7 @@ Test(cgroup_cmds, pause_freezes_and_resume_continues)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "pz", COUNTER);
+	cgt_run_ready(&t, "pz", COUNTER);
 	lc_ok(&t, "pause", "pz");
 	lc_assert_status(&t, "pz", "paused");
 	struct ctt_result r;
@@ -110,12 +99,12 @@ Test(cgroup_cmds, list_agrees_with_state_for_every_status)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "a-paused", "touch /ready; sleep 1000");
+	cgt_run_ready(&t, "a-paused", "touch /ready; sleep 1000");
 	lc_ok(&t, "pause", "a-paused");
 	cgt_use_path(&t, "b-created");
 	lc_set_script(&t, "sleep 1000");
 	lc_ok(&t, "create", "--bundle", t.bundle, "b-created");
-	run_script(&t, "c-running", "touch /ready; sleep 1000");
+	cgt_run_ready(&t, "c-running", "touch /ready; sleep 1000");
 	cgt_use_path(&t, "d-stopped");
 	lc_set_script(&t, "true");
 	lc_ok(&t, "create", "--bundle", t.bundle, "d-stopped");
@@ -140,7 +129,7 @@ Test(cgroup_cmds, pause_refuses_a_stopped_container)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "ps0", "touch /ready");
+	cgt_run_ready(&t, "ps0", "touch /ready");
 	lc_wait_status(&t, "ps0", "stopped");
 	lc_assert_fails(&t, LC_ARGV("pause", "ps0"), "cannot pause a container that is stopped");
 	lc_assert_fails(&t, LC_ARGV("resume", "ps0"), "cannot resume a container that is stopped");
@@ -240,7 +229,7 @@ Test(cgroup_cmds, delete_force_kills_a_running_container_with_sigkill)
 	struct lc t;
 	init(&t, NULL);
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
-	run_script(&t, "df", TRAPPED_TWO_PROCS);
+	cgt_run_ready(&t, "df", TRAPPED_TWO_PROCS);
 	assert_force_delete_kills(&t, "df");
 }
 
@@ -269,7 +258,7 @@ Test(cgroup_cmds, delete_force_without_a_pid_namespace_kills_every_process)
 		init(&t, NULL);
 		lc_namespace_set(&t, "pid", NULL);
 		t.wrapper = views[i];
-		run_script(&t, ids[i], TRAPPED_TWO_PROCS);
+		cgt_run_ready(&t, ids[i], TRAPPED_TWO_PROCS);
 		assert_force_delete_kills(&t, ids[i]);
 	}
 }
@@ -296,7 +285,7 @@ Test(cgroup_cmds, delete_force_ends_a_fork_bomb_on_plain_v1)
 	t.wrapper = plain_v1;
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 	/* touch before the bomb: at the limit a fork of the init would fail */
-	run_script(&t, "fb", "touch /ready; f() { f & f; }; (f) 2>/dev/null & exec sleep 1000");
+	cgt_run_ready(&t, "fb", "touch /ready; f() { f & f; }; (f) 2>/dev/null & exec sleep 1000");
 	char *dirs[N_CHECKED_HIERARCHIES];
 	container_dirs("fb", dirs);
 	cr_assert_not_null(dirs[1], "no pids hierarchy");
@@ -317,7 +306,7 @@ Test(cgroup_cmds, delete_force_of_a_paused_container)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "pd", COUNTER);
+	cgt_run_ready(&t, "pd", COUNTER);
 	lc_ok(&t, "pause", "pd");
 	lc_ok(&t, "delete", "--force", "pd");
 	struct ctt_result r;
@@ -330,7 +319,7 @@ Test(cgroup_cmds, ps_lists_the_init_and_its_child)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "pp", TWO_PROCS);
+	cgt_run_ready(&t, "pp", TWO_PROCS);
 	pid_t init = lc_pid(&t, "pp");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "ps", "--format", "json", "pp");
@@ -365,7 +354,7 @@ Test(cgroup_cmds, events_stats_has_runc_fields)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "ev", TWO_PROCS);
+	cgt_run_ready(&t, "ev", TWO_PROCS);
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "events", "--stats", "ev");
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -393,9 +382,9 @@ Test(cgroup_cmds, events_reports_an_oom_kill)
 {
 	struct lc t;
 	init(&t, "{\"memory\": {\"limit\": 16777216, \"swap\": 16777216}}");
-	run_script(&t, "oom",
-		   "touch /ready; while [ ! -e /go ]; do sleep 0.05; done; "
-		   "tail /dev/zero; touch /killed; sleep 1000");
+	cgt_run_ready(&t, "oom",
+		      "touch /ready; while [ ! -e /go ]; do sleep 0.05; done; "
+		      "tail /dev/zero; touch /killed; sleep 1000");
 	char *out = ctt_path(t.root, "events.out");
 	pid_t ev = lc_spawn(&t, lc_ctrun_argv(&t, LC_ARGV("events", "--interval", "100ms", "oom")),
 			    out, -1);
@@ -447,7 +436,7 @@ Test(cgroup_cmds, update_flags_change_the_cgroup)
 {
 	struct lc t;
 	init(&t, "{\"memory\": {\"limit\": 67108864}}");
-	run_script(&t, "up", ANSWER);
+	cgt_run_ready(&t, "up", ANSWER);
 	char *before = outside("memory", "up", "memory.limit_in_bytes");
 	cr_expect_str_eq(before, "67108864");
 	lc_ok(&t, "update", "--memory", "32m", "--pids-limit", "50", "--cpu-period", "100000",
@@ -473,7 +462,7 @@ Test(cgroup_cmds, update_reads_a_document_from_stdin_or_a_file)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "ud", "touch /ready; sleep 1000");
+	cgt_run_ready(&t, "ud", "touch /ready; sleep 1000");
 	struct ctt_result r;
 	lc_ctrun_input(&r, &t, "{\"pids\": {\"limit\": 33}, \"memory\": {\"limit\": 50331648}}",
 		       "update", "--resources", "-", "ud");
@@ -501,7 +490,7 @@ Test(cgroup_cmds, update_memory_zero_leaves_the_limit)
 {
 	struct lc t;
 	init(&t, "{\"memory\": {\"limit\": 67108864}}");
-	run_script(&t, "uz", ANSWER);
+	cgt_run_ready(&t, "uz", ANSWER);
 	struct ctt_result r;
 	lc_ctrun_input(
 		&r, &t,
@@ -526,7 +515,7 @@ Test(cgroup_cmds, update_memory_unlimited_lifts_swap_too)
 {
 	struct lc t;
 	init(&t, "{\"memory\": {\"limit\": 67108864, \"swap\": 134217728}}");
-	run_script(&t, "us", ANSWER);
+	cgt_run_ready(&t, "us", ANSWER);
 	char *memsw = outside("memory", "us", "memory.memsw.limit_in_bytes");
 	if (!memsw || strcmp(memsw, "134217728") != 0)
 		cr_skip("no swap accounting here (memory.memsw.limit_in_bytes): %s", memsw);
@@ -561,7 +550,7 @@ Test(cgroup_cmds, update_bad_input_names_the_path_and_changes_nothing)
 {
 	struct lc t;
 	init(&t, "{\"pids\": {\"limit\": 20}}");
-	run_script(&t, "ub", "touch /ready; sleep 1000");
+	cgt_run_ready(&t, "ub", "touch /ready; sleep 1000");
 	char *file = ctt_path(t.root, "bad.json");
 	ctt_write_file(file, "{\"pids\": {\"limit\": 5}, \"memory\": {\"limit\": \"1g\"}}");
 	lc_assert_fails(&t, LC_ARGV("update", "--resources", file, "ub"), file,
@@ -586,9 +575,9 @@ Test(cgroup_cmds, update_of_nothing_changes_nothing)
 {
 	struct lc t;
 	init(&t, "{\"pids\": {\"limit\": 20}}");
-	run_script(&t, "un",
-		   "touch /ready; while [ ! -e /stop ]; do sleep 0.02; done; "
-		   "grep -c . /proc/self/cgroup > /seen");
+	cgt_run_ready(&t, "un",
+		      "touch /ready; while [ ! -e /stop ]; do sleep 0.02; done; "
+		      "grep -c . /proc/self/cgroup > /seen");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "update", "un");
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
@@ -629,7 +618,7 @@ Test(cgroup_cmds, update_device_rules)
 	char *node = lc_rootfs_path(&t, "node");
 	cr_assert_eq(mknod(node, S_IFCHR | 0644, makedev(1, 99)), 0, "mknod %s", node);
 	free(node);
-	run_script(&t, "udev", NODE_PROBE);
+	cgt_run_ready(&t, "udev", NODE_PROBE);
 	assert_node_becomes(&t, "denied");
 	struct ctt_result r;
 	lc_ctrun_input(&r, &t,
@@ -678,7 +667,7 @@ Test(cgroup_cmds, exec_cgroup_starts_the_process_in_a_sub_cgroup)
 {
 	struct lc t;
 	init(&t, NULL);
-	run_script(&t, "xs", "touch /ready; sleep 1000");
+	cgt_run_ready(&t, "xs", "touch /ready; sleep 1000");
 	char *pids_sub = make_sub("pids", "xs", "sub"), *cpu_sub = make_sub("cpu", "xs", "sub");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "exec", "--cgroup", "pids:sub", "xs", "cat", "/proc/self/cgroup");

@@ -284,6 +284,7 @@ static char *criu_script(const char *name)
 		"'^{\"type\":\"stats\",\"id\":\"cgcmd\"'\n"                                     \
 		"echo \"$e\" | grep -o '\"usage\":{\"limit\":67108864'; echo \"$e\" | grep -o " \
 		"'\"limit\":7}'\n"                                                              \
+		"echo \"$e\" | grep -o '\"cpuset\":{\"cpu_exclusive\":0,\"mem_hardwall\":0'\n"  \
 		"echo '{\"devices\": [{\"allow\": false}, {\"allow\": true, \"type\": \"c\", "  \
 		"\"major\": 1, \"minor\": 99, \"access\": \"r\"}]}' | $R update -r - $n\n"      \
 		"echo devices rc $?; wait_for 'grep -q allowed $r/node.st'; echo node $(cat "   \
@@ -642,6 +643,7 @@ static const struct vm_expect expects[] = {
 		"{\"type\":\"stats\",\"id\":\"cgcmd\"\n"
 		"\"usage\":{\"limit\":67108864\n"
 		"\"limit\":7}\n"
+		"\"cpuset\":{\"cpu_exclusive\":0,\"mem_hardwall\":0\n"
 		"devices rc 0\n"
 		"node allowed\n"
 		"programs 1\n"

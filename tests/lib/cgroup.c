@@ -29,6 +29,16 @@ void cgt_use_path(const struct lc *t, const char *name)
 	ctt_config_set(t->bundle, ".linux.cgroupsPath", json);
 }
 
+void cgt_run_ready(const struct lc *t, const char *id, const char *script)
+{
+	cgt_use_path(t, id);
+	lc_set_script(t, script);
+	lc_ok(t, "run", "--detach", "--bundle", t->bundle, id);
+	char *ready = lc_rootfs_path(t, "ready");
+	ctt_wait_file(ready);
+	free(ready);
+}
+
 static bool is_cgroup2(const char *path)
 {
 	struct statfs s;

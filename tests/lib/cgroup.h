@@ -26,6 +26,10 @@ char *cgt_rel(const char *name);
 /* Sets .linux.cgroupsPath of t's bundle to "<subtree>/<name>". */
 void cgt_use_path(const struct lc *t, const char *name);
 
+/* Runs container id at <subtree>/<id> detached with script, which touches /ready once the
+ * container is as the test wants it; returns then. */
+void cgt_run_ready(const struct lc *t, const char *id, const char *script);
+
 /* The directory of the test process's cgroup + "/" + rel in the hierarchy holding
  * controller ("memory", "cpu", "name=systemd", "" for cgroup2), malloc'ed; NULL when the
  * host has no such hierarchy. */
