@@ -6,6 +6,9 @@
 #include <string.h>
 
 #define CPUSET_LIST_MAX 65535UL
+/* No kernel writes more numbers than there are of 16 bits: a longer list (ranges repeated) is
+ * no cpuset's, and would cost memory without bound. */
+#define CPUSET_LIST_MAX_ENTRIES (CPUSET_LIST_MAX + 1)
 
 /* One decimal number at *p, advancing *p past it. */
 static int parse_number(const char **p, unsigned long *out)
@@ -24,15 +27,27 @@ static int parse_number(const char **p, unsigned long *out)
 	return 0;
 }
 
+/* What a list of n numbers has room for: a power of two, so that a list of single numbers
+ * grows in few steps, not one per number. */
+static size_t room_for(size_t n)
+{
+	size_t room = 16;
+	while (room < n)
+		room *= 2;
+	return n ? room : 0;
+}
+
 static int append_range(uint16_t **out, size_t *n, unsigned long first, unsigned long last)
 {
-	size_t count = last - first + 1;
-	uint16_t *grown = realloc(*out, (*n + count) * sizeof(*grown));
-	if (!grown)
-		return -1;
-	*out = grown;
+	size_t need = *n + (last - first + 1);
+	if (need > room_for(*n)) {
+		uint16_t *grown = realloc(*out, room_for(need) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		*out = grown;
+	}
 	for (unsigned long v = first; v <= last; v++)
-		grown[(*n)++] = (uint16_t)v;
+		(*out)[(*n)++] = (uint16_t)v;
 	return 0;
 }
 
@@ -46,6 +61,8 @@ static int parse_item(const char **p, uint16_t **out, size_t *n)
 	if (**p == '-' && (++*p, parse_number(p, &last) < 0))
 		return -1;
 	if (last < first || (**p != ',' && **p != '\0'))
+		return -1;
+	if (*n + (last - first + 1) > CPUSET_LIST_MAX_ENTRIES)
 		return -1;
 	return append_range(out, n, first, last) < 0 ? -2 : 0;
 }

@@ -9,7 +9,7 @@
 
 /* text may end in a newline. 0 with *out malloc'ed (*n entries; NULL and 0 for an empty
  * list), or -1 with errno: EINVAL for a bad list ("3-1", "1-2-3", "x", "1,,2", a number over
- * 65535), ENOMEM. */
+ * 65535, more than 65536 numbers in all), ENOMEM. */
 int ct_cpuset_list_parse(const char *text, uint16_t **out, size_t *n);
 
 #endif

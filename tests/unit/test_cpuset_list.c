@@ -51,3 +51,21 @@ Test(cpuset_list, bad_lists_are_refused)
 		cr_expect_eq(n, 0, "\"%s\"", bad[i]);
 	}
 }
+
+/* Every number of 16 bits once is the most a list may hold; ranges repeated past it are
+ * refused rather than grown without bound. */
+Test(cpuset_list, more_numbers_than_sixteen_bits_hold_are_refused)
+{
+	uint16_t *got = NULL;
+	size_t n = 0;
+	cr_assert_eq(ct_cpuset_list_parse("0-65535", &got, &n), 0);
+	cr_expect_eq(n, 65536);
+	cr_expect_eq(got[65535], 65535);
+	free(got);
+	got = (uint16_t *)1;
+	errno = 0;
+	cr_expect_eq(ct_cpuset_list_parse("0-65535,0", &got, &n), -1);
+	cr_expect_eq(errno, EINVAL);
+	cr_expect_null(got);
+	cr_expect_eq(ct_cpuset_list_parse("1-65535,0-1", &got, &n), -1);
+}

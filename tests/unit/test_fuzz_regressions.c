@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libct/cgroup/cpuset_list.h"
 #include "libct/criu/criu_config.h"
 #include "libct/state/state.h"
 #include "oci/config.h"
@@ -140,4 +141,22 @@ Test(fuzz_regressions, criu_config_empty_quoted_log_file_is_unknown)
 	char value[32];
 	cr_assert_eq(ct_criu_config_log_file(text, sizeof(text) - 1, value, sizeof(value)), -1);
 	cr_assert_str_eq(value, "");
+}
+
+/* fuzz_cpuset_list ran out of memory on "20-65535": written back as 65516 single numbers, the
+ * list grew by one number a time (a copy each); it grows by powers of two now. */
+Test(fuzz_regressions, cpuset_list_of_many_single_numbers_is_read_whole)
+{
+	char *text = malloc(65536 * 6 + 1), *p = text;
+	cr_assert_not_null(text);
+	for (unsigned v = 20; v <= 65535; v++)
+		p += sprintf(p, "%s%u", v > 20 ? "," : "", v);
+	uint16_t *got = NULL;
+	size_t n = 0;
+	cr_assert_eq(ct_cpuset_list_parse(text, &got, &n), 0);
+	cr_expect_eq(n, 65516);
+	cr_expect_eq(got[0], 20);
+	cr_expect_eq(got[n - 1], 65535);
+	free(got);
+	free(text);
 }
