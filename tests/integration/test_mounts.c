@@ -498,6 +498,24 @@ Test(mounts, rro_reaches_the_submounts_and_ro_does_not)
 	free(dir);
 }
 
+/* A recursive option on a mount of its own (no bind) applies to that mount, as crun does;
+ * the mount check expects it there instead of refusing the container. */
+Test(mounts, recursive_flags_on_a_tmpfs_apply_to_it)
+{
+	static const struct mount_case c = {
+		.tmpfs = {{"/rro", "rro"}, {"/rflags", "rnosuid,rnodev,rnoexec"}},
+		.script = TRY("rro", "touch /rro/x") TRY("rflags", "touch /rflags/x"),
+		.mounted = {{"/rro", "tmpfs"}, {"/rflags", "tmpfs"}},
+		.options = {{"/rro", "ro", true},
+			    {"/rflags", "rw", true},
+			    {"/rflags", "nosuid", true},
+			    {"/rflags", "nodev", true},
+			    {"/rflags", "noexec", true}},
+		.results = {{"rro", false}, {"rflags", true}},
+	};
+	free(assert_case(NULL, &c));
+}
+
 Test(mounts, recursive_flags_reach_the_submounts)
 {
 	struct lc t;
