@@ -589,6 +589,24 @@ Test(mounts, relative_destination_is_below_the_root)
 	free(assert_case(NULL, &c));
 }
 
+/* A "." at the end or in the middle of a destination names the directory before it, as
+ * under runc and crun; the directories are made in the image, not outside it. */
+Test(mounts, destination_with_dot_components)
+{
+	static const struct mount_case c = {
+		.tmpfs = {{"/dotted/.", NULL}, {"/made/./deep/.", NULL}},
+		.mounted = {{"/dotted", "tmpfs"}, {"/made/deep", "tmpfs"}},
+	};
+	struct lc t;
+	mt_init(&t);
+	char *out = assert_case(&t, &c);
+	char *made = lc_rootfs_path(&t, "made/deep");
+	struct stat st;
+	cr_expect(stat(made, &st) == 0 && S_ISDIR(st.st_mode), "/made/deep was not made in the image");
+	free(made);
+	free(out);
+}
+
 /* /link -> /inside (absolute, so the host's /inside were it followed on the host). */
 Test(mounts, symlink_destination_resolves_inside_the_rootfs)
 {
