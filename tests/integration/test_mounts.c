@@ -673,6 +673,23 @@ Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
 	assert_devices_made(rows, sizeof(rows) / sizeof(rows[0]), "echo made", "^made$");
 }
 
+/* A path listed twice (the second time spelt "/dev/./twice"): the first entry is made and
+ * the second left out, as under runc and crun, where the later mknod finds the first. */
+Test(mounts, device_listed_twice_is_made_by_its_first_entry)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/twice\",\"type\":\"c\",\"major\":1,\"minor\":3}");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/./twice\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+			 "\"fileMode\":384}");
+	char *out = lc_sh_output(&t, "ls -ln /dev/twice; echo read=$(head -c 3 /dev/twice | wc -c)");
+	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/twice$"), "%s", out);
+	cr_expect(ctt_matches(out, "^read=0$"), "the null device reads nothing: %s", out);
+	free(out);
+}
+
 /* Podman writes a device's fileMode as the host node's st_mode, type bits included
  * (8624 is S_IFCHR | 0660, 25008 S_IFBLK | 0660); the char device reads. */
 Test(mounts, device_file_mode_may_carry_its_own_type_bits)
