@@ -23,6 +23,7 @@
 #include "libct/child/process.h"
 #include "libct/child/sysctl.h"
 #include "libct/fs/mountfd.h"
+#include "libct/fs/safefs.h"
 #include "libct/parent/idmap_writer.h"
 #include "libct/parent/mount_label.h"
 #include "libct/parent/mountcheck_plan.h"
@@ -228,6 +229,20 @@ static int plan_host_sysfs(const struct ct_init_plan *plan, struct ct_planned_mo
 	return 0;
 }
 
+/* A mount on the container's "/" would lie under the root the process gets (runc 1.1.5 and
+ * crun 1.8.1 fail on it later, each in its own way): refused, not silently lost. */
+static int check_not_root(const struct oci_mount *m, size_t i, struct ct_error *err)
+{
+	char normal[PATH_MAX];
+	ct_path_normalize(m->destination, normal, sizeof(normal));
+	if (strcmp(normal, "/") != 0)
+		return 0;
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .mounts[%zu].destination: \"%s\" is the container's "
+			      "root, which no mount may cover (root.path is the root)",
+			      i, m->destination);
+}
+
 static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
@@ -239,7 +254,8 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->rootfs.n_mounts++;
-		if (plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
+		if (check_not_root(m, i, err) < 0 ||
+		    plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
 		    plan_host_sysfs(plan, &plan->rootfs.mounts[i], err) < 0 ||
 		    plan_mount_idmap(plan, m, i, &plan->rootfs.mounts[i], err) < 0)
 			return -1;

@@ -304,3 +304,15 @@ Test(bad_input, selinux_label_without_selinux)
 	assert_label_refused("selinuxLabel", "system_u:system_r:container_t:s0", "SELinux",
 			     "/sys/fs/selinux/enforce");
 }
+
+/* A mount on "/" would lie under the root the process gets: refused in one line, as runc
+ * and crun fail on it too, instead of running without it. */
+Test(bad_input, mount_on_the_containers_root_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_add_tmpfs(&t, "/.", "size=1m");
+	assert_create_fails(&t, "on-root",
+			    (const char *const[]){".mounts[", "].destination: \"/.\" is the "
+						  "container's root", NULL});
+}
