@@ -305,6 +305,44 @@ Test(bad_input, selinux_label_without_selinux)
 			     "/sys/fs/selinux/enforce");
 }
 
+/* ---- entries runc 1.1.5 and crun 1.8.1 pass over (differences-from-runc.md) ---- */
+
+static const struct {
+	const char *path, *json, *needle;
+} passed_over[] = {
+	/* runc warns and drops it, crun drops it: a name no capability has is a typo */
+	{".process.capabilities.bounding", "[\"CAP_KILL\", \"CAP_FOO\"]",
+	 ".process.capabilities.bounding[1]: unknown capability \"CAP_FOO\""},
+	/* the schema's minItems: a rule without a syscall decides nothing */
+	{".linux.seccomp",
+	 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [], "
+	 "\"action\": \"SCMP_ACT_ERRNO\"}]}",
+	 ".linux.seccomp.syscalls[0].names: expected at least one entry"},
+	/* offsets are the time namespace's: without one they would be dropped */
+	{".linux.timeOffsets", "{\"monotonic\": {\"secs\": 86400, \"nanosecs\": 0}}",
+	 ".linux.timeOffsets: time offsets need a new time namespace"},
+	/* a device the config moves in is not dropped: ctrun does not move devices */
+	{".linux.netDevices", "{\"eth9\": {}}", ".linux.netDevices: not supported yet"},
+};
+
+/* Refused in one line naming the path, nothing left, where both anchors run the container
+ * without the entry. */
+Test(bad_input, entries_the_anchors_pass_over_are_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	char *config = ctt_path(t.bundle, "config.json");
+	char *pristine = ctt_read_file(config);
+	for (size_t i = 0; i < sizeof(passed_over) / sizeof(passed_over[0]); i++) {
+		ctt_config_set(t.bundle, passed_over[i].path, passed_over[i].json);
+		assert_create_fails(&t, "passed-over",
+				    (const char *const[]){passed_over[i].needle, NULL});
+		ctt_write_file(config, pristine);
+	}
+	free(pristine);
+	free(config);
+}
+
 /* A mount on "/" would lie under the root the process gets: refused in one line, as runc
  * and crun fail on it too, instead of running without it. */
 Test(bad_input, mount_on_the_containers_root_is_refused)

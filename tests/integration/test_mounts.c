@@ -240,6 +240,24 @@ Test(mounts, bind_of_a_directory_and_of_a_file)
 	free(dir);
 }
 
+/* Type "bind" is a bind without "bind" in the options, as config.md's examples write it
+ * (runc 1.1.5 and crun 1.8.1 hand "bind" to mount(2) as a filesystem type: ENODEV). */
+Test(mounts, bind_type_without_a_bind_option)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	lc_add_mount(&t, "/typed", "bind", dir, NULL);
+	char *out = lc_sh_output(&t, MOUNTINFO "cat /typed/f; echo; echo inside > /typed/g");
+	char *line = mount_line(out, "/typed");
+	cr_expect_not_null(line, "no /typed in:\n%s", out);
+	cr_expect(strstr(out, "\nhost\n"), "%s", out);
+	expect_host_text(dir, "g", "inside\n", "the bind is not the host directory");
+	free(line);
+	free(out);
+	free(dir);
+}
+
 Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
 {
 	static const struct mount_case c = {.mounted = {{"/r/sub", "tmpfs"}}};

@@ -284,6 +284,21 @@ Test(process, empty_capability_sets_are_zero)
 	free(status);
 }
 
+/* A name without "CAP_" or in lower case is the capability it names, as `exec --cap` takes
+ * it (runc and crun drop such a name: differences-from-runc.md). */
+Test(process, capability_names_without_the_prefix_are_taken)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.capabilities",
+		       "{\"bounding\": [\"NET_RAW\", \"cap_kill\"], \"effective\": [\"NET_RAW\", "
+		       "\"cap_kill\"], \"permitted\": [\"NET_RAW\", \"cap_kill\"]}");
+	char *status = container_status(&t);
+	uint64_t set = CAP(5) | CAP(13);
+	assert_cap_sets(status, (struct cap_sets){set, set, set, 0, 0});
+	free(status);
+}
+
 /* A container of user 1000 with the capabilities caps (JSON). */
 static void init_user_with_caps(struct lc *t, const char *caps)
 {
