@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,6 +411,34 @@ Test(process, hostname_and_domainname)
 			    "box-one\nbox-one\nexample.test\n");
 	cr_assert_eq(gethostname(after, sizeof(after)), 0);
 	cr_expect_str_eq(after, before, "the host's hostname changed");
+}
+
+/* An empty hostname or domainname is none, as under runc and crun: the namespace keeps the
+ * names it has. Without a uts namespace of its own the container shares the caller's, which
+ * ctrun once cleared; the test runs in a uts namespace of its own, so that a regression
+ * clears that one and not the host's. */
+Test(process, empty_hostname_and_domainname_keep_the_namespaces_names)
+{
+	cr_assert_eq(unshare(CLONE_NEWUTS), 0, "unshare uts: %s", strerror(errno));
+	cr_assert_eq(sethostname("outer-name", 10), 0);
+	cr_assert_eq(setdomainname("outer.test", 10), 0);
+	static const char *const uts[] = {"new", "shared"};
+	for (size_t i = 0; i < 2; i++) {
+		struct lc t;
+		lc_init(&t);
+		ctt_config_set(t.bundle, ".hostname", "\"\"");
+		ctt_config_set(t.bundle, ".domainname", "\"\"");
+		if (i == 1)
+			lc_namespace_set(&t, "uts", NULL);
+		char *out = lc_sh_output(&t, "uname -n; cat /proc/sys/kernel/domainname");
+		cr_expect_str_eq(out, "outer-name\nouter.test\n", "%s uts namespace", uts[i]);
+		free(out);
+		char name[HOST_NAME_MAX + 1], domain[HOST_NAME_MAX + 1];
+		cr_assert_eq(gethostname(name, sizeof(name)), 0);
+		cr_assert_eq(getdomainname(domain, sizeof(domain)), 0);
+		cr_expect_str_eq(name, "outer-name", "the caller's hostname changed (%s)", uts[i]);
+		cr_expect_str_eq(domain, "outer.test", "the caller's domainname changed (%s)", uts[i]);
+	}
 }
 
 /* ---- linux.sysctl ---- */
