@@ -321,6 +321,9 @@ static const struct {
 	/* offsets are the time namespace's: without one they would be dropped */
 	{".linux.timeOffsets", "{\"monotonic\": {\"secs\": 86400, \"nanosecs\": 0}}",
 	 ".linux.timeOffsets: time offsets need a new time namespace"},
+	/* mappings dropped would run the process as the host's root, not as the ids mapped */
+	{".linux.uidMappings", "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]",
+	 ".linux.uidMappings: id mappings need a new user namespace"},
 	/* a device the config moves in is not dropped: ctrun does not move devices */
 	{".linux.netDevices", "{\"eth9\": {}}", ".linux.netDevices: not supported yet"},
 };
