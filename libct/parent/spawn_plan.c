@@ -243,6 +243,18 @@ static int check_not_root(const struct oci_mount *m, size_t i, struct ct_error *
 			      i, m->destination);
 }
 
+/* Only a bind goes without a type (pm: its options parsed). */
+static int check_has_type(const struct oci_mount *m, const struct ct_planned_mount *pm, size_t i,
+			  struct ct_error *err)
+{
+	if (m->type || pm->flags.bind)
+		return 0;
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .mounts[%zu].type: missing, and \"%s\" is no bind "
+			      "(no \"bind\" or \"rbind\" in its options)",
+			      i, m->destination);
+}
+
 static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
@@ -256,6 +268,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		plan->rootfs.n_mounts++;
 		if (check_not_root(m, i, err) < 0 ||
 		    plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
+		    check_has_type(m, &plan->rootfs.mounts[i], i, err) < 0 ||
 		    plan_host_sysfs(plan, &plan->rootfs.mounts[i], err) < 0 ||
 		    plan_mount_idmap(plan, m, i, &plan->rootfs.mounts[i], err) < 0)
 			return -1;

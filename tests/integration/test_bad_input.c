@@ -357,3 +357,15 @@ Test(bad_input, mount_on_the_containers_root_is_refused)
 			    (const char *const[]){".mounts[", "].destination: \"/.\" is the "
 						  "container's root", NULL});
 }
+
+/* A mount with neither a type nor "bind" in its options: one line naming its JSON path
+ * (ctrun said `open filesystem "(null)": Bad address`), nothing left. */
+Test(bad_input, mount_without_a_type_that_is_no_bind)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_config_append(&t, ".mounts", "{\"destination\": \"/typeless\", \"source\": \"tmpfs\"}");
+	assert_create_fails(&t, "typeless",
+			    (const char *const[]){".mounts[", "].type: missing, and \"/typeless\" "
+						  "is no bind", NULL});
+}
