@@ -486,8 +486,8 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 			     uint64_t own_bounding, struct ct_error *err)
 {
 	plan->process.cap_last = read_cap_last();
-	if (!p->has_capabilities)
-		return 0;
+	/* without the object every set is empty, as under runc and crun: the process does not
+	 * keep the runtime's own (the host root's) */
 	const struct oci_capabilities *c = &p->capabilities;
 	plan->process.set_caps = true;
 	if (cap_set_mask(plan, &c->bounding, "bounding", &plan->process.cap_bounding, err) < 0 ||
@@ -503,13 +503,10 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	return 0;
 }
 
-/* Whether the user process keeps CAP_SYS_ADMIN in its effective set: without capabilities
- * in the config it keeps the runtime's, which uid 0 keeps across the switch. */
-static bool keeps_sys_admin(const struct oci_process *p, const struct ct_init_plan *plan)
+/* Whether the user process keeps CAP_SYS_ADMIN in its effective set. */
+static bool keeps_sys_admin(const struct ct_init_plan *plan)
 {
-	if (plan->process.set_caps)
-		return plan->process.cap_effective & (1ULL << CAP_SYS_ADMIN);
-	return p->user.uid == 0;
+	return plan->process.cap_effective & (1ULL << CAP_SYS_ADMIN);
 }
 
 /* Compiled here, in the parent, so a bad profile fails create before the clone. Needs
@@ -522,7 +519,7 @@ static int plan_seccomp(const struct oci_config *c, struct ct_init_plan *plan, s
 	if (ct_seccomp_prepare(plan->opts->seccomp_cache, &c->linux_.seccomp, plan->opts->notice,
 			       &plan->process.seccomp, err) < 0)
 		return -1;
-	if (!p->no_new_privileges && !keeps_sys_admin(p, plan))
+	if (!p->no_new_privileges && !keeps_sys_admin(plan))
 		plan->process.seccomp_point = CT_SECCOMP_BEFORE_IDENTITY;
 	else if (plan->process.seccomp.notify)
 		plan->process.seccomp_point = CT_SECCOMP_BEFORE_READY;

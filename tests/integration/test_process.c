@@ -300,6 +300,19 @@ Test(process, capability_names_without_the_prefix_are_taken)
 	free(status);
 }
 
+/* Without process.capabilities the process has none, as under runc and crun: it does not
+ * keep the runtime's own (the host root's). */
+Test(process, config_without_capabilities_keeps_none)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.capabilities", NULL);
+	char *status = container_status(&t);
+	assert_cap_sets(status, (struct cap_sets){0, 0, 0, 0, 0});
+	free(status);
+	lc_assert_nothing_left(&t);
+}
+
 /* A container of user 1000 with the capabilities caps (JSON). */
 static void init_user_with_caps(struct lc *t, const char *caps)
 {
