@@ -118,6 +118,17 @@ Test(process, path_finds_the_executable)
 	free(prog);
 }
 
+/* Without PATH in process.env a bare args[0] is looked up in the usual directories (runc
+ * and crun fail: not found in $PATH); the environment stays as the config gives it. */
+Test(process, bare_executable_found_without_path_in_the_environment)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.env", "[\"A=1\"]");
+	lc_set_args(&t, (const char *const[]){"env", NULL});
+	lc_assert_run_output(&t, "A=1\nHOME=/root\n");
+}
+
 Test(process, cwd_is_entered)
 {
 	struct lc t;
