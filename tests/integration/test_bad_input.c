@@ -324,6 +324,18 @@ static const struct {
 	/* mappings dropped would run the process as the host's root, not as the ids mapped */
 	{".linux.uidMappings", "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]",
 	 ".linux.uidMappings: id mappings need a new user namespace"},
+	/* config-linux.md: major and minor are required for "b", "c" and "u" */
+	{".linux.devices", "[{\"path\": \"/dev/nonum\", \"type\": \"b\"}]",
+	 ".linux.devices[0]: major and minor are required for type \"b\""},
+	/* a set-id or sticky bit on a device node means nothing but trouble */
+	{".linux.devices",
+	 "[{\"path\": \"/dev/sticky\", \"type\": \"c\", \"major\": 1, \"minor\": 3, "
+	 "\"fileMode\": 4095}]",
+	 ".linux.devices[0].fileMode: 07777 has bits beyond the permissions"},
+	/* the masked files get the null device, never a node the config put at /dev/null */
+	{".linux.devices",
+	 "[{\"path\": \"/dev/null\", \"type\": \"c\", \"major\": 1, \"minor\": 5}]",
+	 "\"/dev/null\" is not the null device (char 1:3)"},
 	/* a device the config moves in is not dropped: ctrun does not move devices */
 	{".linux.netDevices", "{\"eth9\": {}}", ".linux.netDevices: not supported yet"},
 };
