@@ -183,6 +183,20 @@ static bool is_ptmx(const struct ct_plan_rootfs *fs, const char *path)
 	return fs->default_devices && strcmp(normal, "/dev/ptmx") == 0;
 }
 
+/* Whether an entry before i names the same path: the first one made stands, as under runc
+ * and crun, whose mknod of the later one finds it there. */
+static bool listed_before(const struct oci_linux *lx, size_t i)
+{
+	char normal[PATH_MAX], earlier[PATH_MAX];
+	ct_path_normalize(lx->devices.items[i].path, normal, sizeof(normal));
+	for (size_t j = 0; j < i; j++) {
+		ct_path_normalize(lx->devices.items[j].path, earlier, sizeof(earlier));
+		if (strcmp(normal, earlier) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int create_devices(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
 			  struct ct_mountpoints *mp, struct ct_error *err)
 {
@@ -191,7 +205,7 @@ static int create_devices(const struct ct_plan_rootfs *fs, struct ct_plan_verify
 	const struct oci_linux *lx = fs->lx;
 	for (size_t i = 0; i < lx->devices.len; i++) {
 		const struct oci_device *d = &lx->devices.items[i];
-		if (is_ptmx(fs, d->path))
+		if (is_ptmx(fs, d->path) || listed_before(lx, i))
 			continue;
 		struct node n = {
 			.path = d->path,

@@ -120,11 +120,14 @@ static int unshare_late_namespaces(const struct ct_placement *place, struct ct_e
 	return 0;
 }
 
+/* An empty name is no name, as for the uts namespace check (oci/config.c): the namespace
+ * keeps the one it was made with, as under runc and crun. */
 static int set_host_names(const struct oci_config *c, struct ct_error *err)
 {
-	if (c->hostname && sethostname(c->hostname, strlen(c->hostname)) < 0)
+	if (c->hostname && *c->hostname && sethostname(c->hostname, strlen(c->hostname)) < 0)
 		return ct_error_sys(err, errno, "set hostname \"%s\"", c->hostname);
-	if (c->domainname && setdomainname(c->domainname, strlen(c->domainname)) < 0)
+	if (c->domainname && *c->domainname &&
+	    setdomainname(c->domainname, strlen(c->domainname)) < 0)
 		return ct_error_sys(err, errno, "set domainname \"%s\"", c->domainname);
 	return 0;
 }

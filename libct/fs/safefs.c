@@ -343,12 +343,27 @@ static int split_last(const char *path, char *dir, size_t dir_size, char *name, 
 	return 0;
 }
 
+/* path without its trailing "." components ("a/./." is "a", a lookup's same directory), in
+ * out when it had any; path itself otherwise or when it does not fit. */
+static const char *without_trailing_dots(const char *path, char *out, size_t size)
+{
+	size_t len = strlen(path), kept = len;
+	while (kept > 0 && (path[kept - 1] == '/' ||
+			    (path[kept - 1] == '.' && (kept == 1 || path[kept - 2] == '/'))))
+		kept--;
+	if (kept == len || path[kept] != '/' || kept >= size)
+		return path;
+	snprintf(out, size, "%.*s", (int)kept, path);
+	return out;
+}
+
 /* The common case, only the last component missing: made in its parent as resolved, then
  * looked up again like any path. -1 (errno kept) when the parent is missing too. */
 static __attribute__((noinline)) int make_last(int rootfd, const char *path, enum ct_make what)
 {
-	char dir[PATH_MAX], name[NAME_MAX + 1];
-	if (split_last(path, dir, sizeof(dir), name, sizeof(name)) < 0)
+	char dir[PATH_MAX], name[NAME_MAX + 1], named[PATH_MAX];
+	if (split_last(without_trailing_dots(path, named, sizeof(named)), dir, sizeof(dir), name,
+		       sizeof(name)) < 0)
 		return -1;
 	_cleanup_close_ int parent = ct_root_open(rootfd, dir, false);
 	if (parent < 0)

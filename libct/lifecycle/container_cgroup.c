@@ -51,13 +51,13 @@ static bool names_cap_mknod(const oci_strings *set)
 	return false;
 }
 
-/* Without capabilities in the config the process keeps the runtime's, CAP_MKNOD included.
- * After execve a process holds at most its bounding, inheritable and ambient sets (root's
- * permitted set is rebuilt from them), so a CAP_MKNOD in any of the three is kept. */
+/* Without capabilities in the config the process has none. After execve a process holds at
+ * most its bounding, inheritable and ambient sets (root's permitted set is rebuilt from
+ * them), so a CAP_MKNOD in any of the three is kept. */
 static bool process_keeps_cap_mknod(const struct oci_config *c)
 {
 	if (!c->has_process || !c->process.has_capabilities)
-		return true;
+		return false;
 	const struct oci_capabilities *caps = &c->process.capabilities;
 	return names_cap_mknod(&caps->bounding) || names_cap_mknod(&caps->inheritable) ||
 	       names_cap_mknod(&caps->ambient);

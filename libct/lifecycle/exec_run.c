@@ -45,6 +45,13 @@ static int build_process(const struct ct_exec_args *a, struct oci_config *config
 	struct oci_process p;
 	if (oci_process_load(a->process_file, &p, err) < 0)
 		return -1;
+	/* a document without capabilities gets the container's, as under runc and crun (not
+	 * the runtime's own, which are the host root's) */
+	if (!p.has_capabilities && config->process.has_capabilities) {
+		p.capabilities = config->process.capabilities;
+		p.has_capabilities = true;
+		memset(&config->process.capabilities, 0, sizeof(config->process.capabilities));
+	}
 	oci_process_free(&config->process);
 	config->process = p;
 	config->has_process = true;

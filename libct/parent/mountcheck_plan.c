@@ -29,6 +29,9 @@ static void expect_flags(struct ct_mount_expect *e, const struct ct_mount_flags 
 	e->atime = asked & MOUNT_ATTR__ATIME;
 	e->rec_set = f->rec_set & ~(unsigned)MOUNT_ATTR__ATIME;
 	e->rec_clear = f->rec_clear & ~(unsigned)MOUNT_ATTR__ATIME;
+	/* the recursive options are applied last, to the mount itself too ("rro" on a tmpfs) */
+	e->attr_set &= ~(uint64_t)e->rec_clear;
+	e->attr_clear &= ~(uint64_t)e->rec_set;
 	e->propagation = f->propagation & ~(unsigned long)MS_REC;
 }
 

@@ -23,6 +23,7 @@
 #include "libct/child/process.h"
 #include "libct/child/sysctl.h"
 #include "libct/fs/mountfd.h"
+#include "libct/fs/safefs.h"
 #include "libct/parent/idmap_writer.h"
 #include "libct/parent/mount_label.h"
 #include "libct/parent/mountcheck_plan.h"
@@ -228,6 +229,32 @@ static int plan_host_sysfs(const struct ct_init_plan *plan, struct ct_planned_mo
 	return 0;
 }
 
+/* A mount on the container's "/" would lie under the root the process gets (runc 1.1.5 and
+ * crun 1.8.1 fail on it later, each in its own way): refused, not silently lost. */
+static int check_not_root(const struct oci_mount *m, size_t i, struct ct_error *err)
+{
+	char normal[PATH_MAX];
+	ct_path_normalize(m->destination, normal, sizeof(normal));
+	if (strcmp(normal, "/") != 0)
+		return 0;
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .mounts[%zu].destination: \"%s\" is the container's "
+			      "root, which no mount may cover (root.path is the root)",
+			      i, m->destination);
+}
+
+/* Only a bind goes without a type (pm: its options parsed). */
+static int check_has_type(const struct oci_mount *m, const struct ct_planned_mount *pm, size_t i,
+			  struct ct_error *err)
+{
+	if (m->type || pm->flags.bind)
+		return 0;
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .mounts[%zu].type: missing, and \"%s\" is no bind "
+			      "(no \"bind\" or \"rbind\" in its options)",
+			      i, m->destination);
+}
+
 static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
@@ -239,7 +266,9 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->rootfs.n_mounts++;
-		if (plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
+		if (check_not_root(m, i, err) < 0 ||
+		    plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
+		    check_has_type(m, &plan->rootfs.mounts[i], i, err) < 0 ||
 		    plan_host_sysfs(plan, &plan->rootfs.mounts[i], err) < 0 ||
 		    plan_mount_idmap(plan, m, i, &plan->rootfs.mounts[i], err) < 0)
 			return -1;
@@ -457,8 +486,8 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 			     uint64_t own_bounding, struct ct_error *err)
 {
 	plan->process.cap_last = read_cap_last();
-	if (!p->has_capabilities)
-		return 0;
+	/* without the object every set is empty, as under runc and crun: the process does not
+	 * keep the runtime's own (the host root's) */
 	const struct oci_capabilities *c = &p->capabilities;
 	plan->process.set_caps = true;
 	if (cap_set_mask(plan, &c->bounding, "bounding", &plan->process.cap_bounding, err) < 0 ||
@@ -474,13 +503,10 @@ static int plan_capabilities(const struct oci_process *p, struct ct_init_plan *p
 	return 0;
 }
 
-/* Whether the user process keeps CAP_SYS_ADMIN in its effective set: without capabilities
- * in the config it keeps the runtime's, which uid 0 keeps across the switch. */
-static bool keeps_sys_admin(const struct oci_process *p, const struct ct_init_plan *plan)
+/* Whether the user process keeps CAP_SYS_ADMIN in its effective set. */
+static bool keeps_sys_admin(const struct ct_init_plan *plan)
 {
-	if (plan->process.set_caps)
-		return plan->process.cap_effective & (1ULL << CAP_SYS_ADMIN);
-	return p->user.uid == 0;
+	return plan->process.cap_effective & (1ULL << CAP_SYS_ADMIN);
 }
 
 /* Compiled here, in the parent, so a bad profile fails create before the clone. Needs
@@ -493,7 +519,7 @@ static int plan_seccomp(const struct oci_config *c, struct ct_init_plan *plan, s
 	if (ct_seccomp_prepare(plan->opts->seccomp_cache, &c->linux_.seccomp, plan->opts->notice,
 			       &plan->process.seccomp, err) < 0)
 		return -1;
-	if (!p->no_new_privileges && !keeps_sys_admin(p, plan))
+	if (!p->no_new_privileges && !keeps_sys_admin(plan))
 		plan->process.seccomp_point = CT_SECCOMP_BEFORE_IDENTITY;
 	else if (plan->process.seccomp.notify)
 		plan->process.seccomp_point = CT_SECCOMP_BEFORE_READY;

@@ -180,6 +180,16 @@ static int rule_args(struct compile *c, size_t i, struct scmp_arg_cmp *cmp)
 					      PATH_PREFIX ".syscalls[%zu].args[%zu].index: %u: "
 							  "arguments are numbered 0 to 5",
 					      i, j, a->index);
+		/* libseccomp takes one comparison per argument in a rule (runc splits such a rule
+		 * into one per comparison, which turns the spec's AND into an OR) */
+		for (size_t k = 0; k < j; k++)
+			if (cmp[k].arg == a->index)
+				return ct_error_plain(c->err, EINVAL,
+						      PATH_PREFIX ".syscalls[%zu].args[%zu].index: "
+								  "argument %u is compared by "
+								  "args[%zu] already: one comparison "
+								  "per argument in a rule",
+						      i, j, a->index, k);
 		/* MASKED_EQ: value is the mask, valueTwo the datum, as libseccomp orders them */
 		cmp[j] = (struct scmp_arg_cmp){.arg = a->index,
 					       .op = (enum scmp_compare)ct_seccomp_op(a->op),

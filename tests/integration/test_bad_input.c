@@ -304,3 +304,80 @@ Test(bad_input, selinux_label_without_selinux)
 	assert_label_refused("selinuxLabel", "system_u:system_r:container_t:s0", "SELinux",
 			     "/sys/fs/selinux/enforce");
 }
+
+/* ---- entries runc 1.1.5 and crun 1.8.1 pass over (differences-from-runc.md) ---- */
+
+static const struct {
+	const char *path, *json, *needle;
+} passed_over[] = {
+	/* runc warns and drops it, crun drops it: a name no capability has is a typo */
+	{".process.capabilities.bounding", "[\"CAP_KILL\", \"CAP_FOO\"]",
+	 ".process.capabilities.bounding[1]: unknown capability \"CAP_FOO\""},
+	/* the schema's minItems: a rule without a syscall decides nothing */
+	{".linux.seccomp",
+	 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [], "
+	 "\"action\": \"SCMP_ACT_ERRNO\"}]}",
+	 ".linux.seccomp.syscalls[0].names: expected at least one entry"},
+	/* offsets are the time namespace's: without one they would be dropped */
+	{".linux.timeOffsets", "{\"monotonic\": {\"secs\": 86400, \"nanosecs\": 0}}",
+	 ".linux.timeOffsets: time offsets need a new time namespace"},
+	/* mappings dropped would run the process as the host's root, not as the ids mapped */
+	{".linux.uidMappings", "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]",
+	 ".linux.uidMappings: id mappings need a new user namespace"},
+	/* config-linux.md: major and minor are required for "b", "c" and "u" */
+	{".linux.devices", "[{\"path\": \"/dev/nonum\", \"type\": \"b\"}]",
+	 ".linux.devices[0]: major and minor are required for type \"b\""},
+	/* a set-id or sticky bit on a device node means nothing but trouble */
+	{".linux.devices",
+	 "[{\"path\": \"/dev/sticky\", \"type\": \"c\", \"major\": 1, \"minor\": 3, "
+	 "\"fileMode\": 4095}]",
+	 ".linux.devices[0].fileMode: 07777 has bits beyond the permissions"},
+	/* the masked files get the null device, never a node the config put at /dev/null */
+	{".linux.devices",
+	 "[{\"path\": \"/dev/null\", \"type\": \"c\", \"major\": 1, \"minor\": 5}]",
+	 "\"/dev/null\" is not the null device (char 1:3)"},
+	/* a device the config moves in is not dropped: ctrun does not move devices */
+	{".linux.netDevices", "{\"eth9\": {}}", ".linux.netDevices: not supported yet"},
+};
+
+/* Refused in one line naming the path, nothing left, where both anchors run the container
+ * without the entry. */
+Test(bad_input, entries_the_anchors_pass_over_are_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	char *config = ctt_path(t.bundle, "config.json");
+	char *pristine = ctt_read_file(config);
+	for (size_t i = 0; i < sizeof(passed_over) / sizeof(passed_over[0]); i++) {
+		ctt_config_set(t.bundle, passed_over[i].path, passed_over[i].json);
+		assert_create_fails(&t, "passed-over",
+				    (const char *const[]){passed_over[i].needle, NULL});
+		ctt_write_file(config, pristine);
+	}
+	free(pristine);
+	free(config);
+}
+
+/* A mount on "/" would lie under the root the process gets: refused in one line, as runc
+ * and crun fail on it too, instead of running without it. */
+Test(bad_input, mount_on_the_containers_root_is_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_add_tmpfs(&t, "/.", "size=1m");
+	assert_create_fails(&t, "on-root",
+			    (const char *const[]){".mounts[", "].destination: \"/.\" is the "
+						  "container's root", NULL});
+}
+
+/* A mount with neither a type nor "bind" in its options: one line naming its JSON path
+ * (ctrun said `open filesystem "(null)": Bad address`), nothing left. */
+Test(bad_input, mount_without_a_type_that_is_no_bind)
+{
+	struct lc t;
+	lc_init(&t);
+	lc_config_append(&t, ".mounts", "{\"destination\": \"/typeless\", \"source\": \"tmpfs\"}");
+	assert_create_fails(&t, "typeless",
+			    (const char *const[]){".mounts[", "].type: missing, and \"/typeless\" "
+						  "is no bind", NULL});
+}

@@ -240,6 +240,24 @@ Test(mounts, bind_of_a_directory_and_of_a_file)
 	free(dir);
 }
 
+/* Type "bind" is a bind without "bind" in the options, as config.md's examples write it
+ * (runc 1.1.5 and crun 1.8.1 hand "bind" to mount(2) as a filesystem type: ENODEV). */
+Test(mounts, bind_type_without_a_bind_option)
+{
+	struct lc t;
+	mt_init(&t);
+	char *dir = host_dir();
+	lc_add_mount(&t, "/typed", "bind", dir, NULL);
+	char *out = lc_sh_output(&t, MOUNTINFO "cat /typed/f; echo; echo inside > /typed/g");
+	char *line = mount_line(out, "/typed");
+	cr_expect_not_null(line, "no /typed in:\n%s", out);
+	cr_expect(strstr(out, "\nhost\n"), "%s", out);
+	expect_host_text(dir, "g", "inside\n", "the bind is not the host directory");
+	free(line);
+	free(out);
+	free(dir);
+}
+
 Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
 {
 	static const struct mount_case c = {.mounted = {{"/r/sub", "tmpfs"}}};
@@ -498,6 +516,24 @@ Test(mounts, rro_reaches_the_submounts_and_ro_does_not)
 	free(dir);
 }
 
+/* A recursive option on a mount of its own (no bind) applies to that mount, as crun does;
+ * the mount check expects it there instead of refusing the container. */
+Test(mounts, recursive_flags_on_a_tmpfs_apply_to_it)
+{
+	static const struct mount_case c = {
+		.tmpfs = {{"/rro", "rro"}, {"/rflags", "rnosuid,rnodev,rnoexec"}},
+		.script = TRY("rro", "touch /rro/x") TRY("rflags", "touch /rflags/x"),
+		.mounted = {{"/rro", "tmpfs"}, {"/rflags", "tmpfs"}},
+		.options = {{"/rro", "ro", true},
+			    {"/rflags", "rw", true},
+			    {"/rflags", "nosuid", true},
+			    {"/rflags", "nodev", true},
+			    {"/rflags", "noexec", true}},
+		.results = {{"rro", false}, {"rflags", true}},
+	};
+	free(assert_case(NULL, &c));
+}
+
 Test(mounts, recursive_flags_reach_the_submounts)
 {
 	struct lc t;
@@ -571,6 +607,24 @@ Test(mounts, relative_destination_is_below_the_root)
 	free(assert_case(NULL, &c));
 }
 
+/* A "." at the end or in the middle of a destination names the directory before it, as
+ * under runc and crun; the directories are made in the image, not outside it. */
+Test(mounts, destination_with_dot_components)
+{
+	static const struct mount_case c = {
+		.tmpfs = {{"/dotted/.", NULL}, {"/made/./deep/.", NULL}},
+		.mounted = {{"/dotted", "tmpfs"}, {"/made/deep", "tmpfs"}},
+	};
+	struct lc t;
+	mt_init(&t);
+	char *out = assert_case(&t, &c);
+	char *made = lc_rootfs_path(&t, "made/deep");
+	struct stat st;
+	cr_expect(stat(made, &st) == 0 && S_ISDIR(st.st_mode), "/made/deep was not made in the image");
+	free(made);
+	free(out);
+}
+
 /* /link -> /inside (absolute, so the host's /inside were it followed on the host). */
 Test(mounts, symlink_destination_resolves_inside_the_rootfs)
 {
@@ -635,6 +689,23 @@ Test(mounts, linux_devices_with_type_numbers_mode_and_owner)
 		 "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/sub/dev$"},
 	};
 	assert_devices_made(rows, sizeof(rows) / sizeof(rows[0]), "echo made", "^made$");
+}
+
+/* A path listed twice (the second time spelt "/dev/./twice"): the first entry is made and
+ * the second left out, as under runc and crun, where the later mknod finds the first. */
+Test(mounts, device_listed_twice_is_made_by_its_first_entry)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/twice\",\"type\":\"c\",\"major\":1,\"minor\":3}");
+	lc_config_append(&t, ".linux.devices",
+			 "{\"path\":\"/dev/./twice\",\"type\":\"c\",\"major\":1,\"minor\":5,"
+			 "\"fileMode\":384}");
+	char *out = lc_sh_output(&t, "ls -ln /dev/twice; echo read=$(head -c 3 /dev/twice | wc -c)");
+	cr_expect(ctt_matches(out, "^crw-rw-rw- +1 +0 +0 +1, +3 .*/dev/twice$"), "%s", out);
+	cr_expect(ctt_matches(out, "^read=0$"), "the null device reads nothing: %s", out);
+	free(out);
 }
 
 /* Podman writes a device's fileMode as the host node's st_mode, type bits included

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,17 @@ Test(process, path_finds_the_executable)
 	lc_set_args(&t, (const char *const[]){"greet", NULL});
 	lc_assert_run_output(&t, "greeted via /opt/tools:/bin\n");
 	free(prog);
+}
+
+/* Without PATH in process.env a bare args[0] is looked up in the usual directories (runc
+ * and crun fail: not found in $PATH); the environment stays as the config gives it. */
+Test(process, bare_executable_found_without_path_in_the_environment)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.env", "[\"A=1\"]");
+	lc_set_args(&t, (const char *const[]){"env", NULL});
+	lc_assert_run_output(&t, "A=1\nHOME=/root\n");
 }
 
 Test(process, cwd_is_entered)
@@ -284,6 +296,34 @@ Test(process, empty_capability_sets_are_zero)
 	free(status);
 }
 
+/* A name without "CAP_" or in lower case is the capability it names, as `exec --cap` takes
+ * it (runc and crun drop such a name: differences-from-runc.md). */
+Test(process, capability_names_without_the_prefix_are_taken)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.capabilities",
+		       "{\"bounding\": [\"NET_RAW\", \"cap_kill\"], \"effective\": [\"NET_RAW\", "
+		       "\"cap_kill\"], \"permitted\": [\"NET_RAW\", \"cap_kill\"]}");
+	char *status = container_status(&t);
+	uint64_t set = CAP(5) | CAP(13);
+	assert_cap_sets(status, (struct cap_sets){set, set, set, 0, 0});
+	free(status);
+}
+
+/* Without process.capabilities the process has none, as under runc and crun: it does not
+ * keep the runtime's own (the host root's). */
+Test(process, config_without_capabilities_keeps_none)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.capabilities", NULL);
+	char *status = container_status(&t);
+	assert_cap_sets(status, (struct cap_sets){0, 0, 0, 0, 0});
+	free(status);
+	lc_assert_nothing_left(&t);
+}
+
 /* A container of user 1000 with the capabilities caps (JSON). */
 static void init_user_with_caps(struct lc *t, const char *caps)
 {
@@ -395,6 +435,34 @@ Test(process, hostname_and_domainname)
 			    "box-one\nbox-one\nexample.test\n");
 	cr_assert_eq(gethostname(after, sizeof(after)), 0);
 	cr_expect_str_eq(after, before, "the host's hostname changed");
+}
+
+/* An empty hostname or domainname is none, as under runc and crun: the namespace keeps the
+ * names it has. Without a uts namespace of its own the container shares the caller's, which
+ * ctrun once cleared; the test runs in a uts namespace of its own, so that a regression
+ * clears that one and not the host's. */
+Test(process, empty_hostname_and_domainname_keep_the_namespaces_names)
+{
+	cr_assert_eq(unshare(CLONE_NEWUTS), 0, "unshare uts: %s", strerror(errno));
+	cr_assert_eq(sethostname("outer-name", 10), 0);
+	cr_assert_eq(setdomainname("outer.test", 10), 0);
+	static const char *const uts[] = {"new", "shared"};
+	for (size_t i = 0; i < 2; i++) {
+		struct lc t;
+		lc_init(&t);
+		ctt_config_set(t.bundle, ".hostname", "\"\"");
+		ctt_config_set(t.bundle, ".domainname", "\"\"");
+		if (i == 1)
+			lc_namespace_set(&t, "uts", NULL);
+		char *out = lc_sh_output(&t, "uname -n; cat /proc/sys/kernel/domainname");
+		cr_expect_str_eq(out, "outer-name\nouter.test\n", "%s uts namespace", uts[i]);
+		free(out);
+		char name[HOST_NAME_MAX + 1], domain[HOST_NAME_MAX + 1];
+		cr_assert_eq(gethostname(name, sizeof(name)), 0);
+		cr_assert_eq(getdomainname(domain, sizeof(domain)), 0);
+		cr_expect_str_eq(name, "outer-name", "the caller's hostname changed (%s)", uts[i]);
+		cr_expect_str_eq(domain, "outer.test", "the caller's domainname changed (%s)", uts[i]);
+	}
 }
 
 /* ---- linux.sysctl ---- */

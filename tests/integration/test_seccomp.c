@@ -222,6 +222,21 @@ Test(seccomp, errno_ret_on_kill_is_refused)
 						 NULL});
 }
 
+/* Two comparisons of one argument in a rule: libseccomp takes one per argument, and runc's
+ * way out (a rule per comparison) would make the rule's AND an OR. Refused naming both. */
+Test(seccomp, two_comparisons_of_one_argument_are_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	allow_but(&t, "{\"names\": [\"umask\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": ["
+		      "{\"index\": 0, \"value\": 10, \"op\": \"SCMP_CMP_GT\"}, "
+		      "{\"index\": 0, \"value\": 100, \"op\": \"SCMP_CMP_LT\"}]}");
+	assert_refused(&t, (const char *const[]){"config.json: .linux.seccomp.syscalls[0].args[1]"
+						 ".index: argument 0 is compared by args[0] "
+						 "already",
+						 NULL});
+}
+
 Test(seccomp, flag_libseccomp_cannot_apply_is_refused)
 {
 	struct lc t;

@@ -3,6 +3,7 @@
  * built plans: labels, what each kind of mount is expected to be, the cgroup v1
  * hierarchies, masked and read-only paths, the terminal and the root, and shadowing. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -683,9 +684,18 @@ Test(mountcheck_plan, destinations_are_compared_normalized)
 			 (const bool[]){true, false});
 }
 
-Test(mountcheck_plan, a_mount_on_the_root_never_shadows)
+/* A mount on "/" would lie under the root: refused before anything is planned to shadow. */
+Test(mountcheck_plan, a_mount_on_the_root_is_refused)
 {
-	assert_shadowing((const char *const[]){"/a", "/", NULL}, (const bool[]){false, false});
+	struct plan_fixture f;
+	plan_build(&f, mounts_doc("[{\"destination\": \"/a\", \"type\": \"tmpfs\"},"
+				  "{\"destination\": \"/\", \"type\": \"tmpfs\"}]",
+				  "", false));
+	cr_assert_eq(f.ret, -1, "a mount on \"/\" was planned");
+	cr_expect_eq(f.err.errnum, EINVAL);
+	cr_expect(strstr(f.err.msg, ".mounts[1].destination: \"/\" is the container's root"),
+		  "%s", f.err.msg);
+	plan_done(&f);
 }
 
 /* A read-only path is a bind over itself: it covers a mount at its path, not one below. */

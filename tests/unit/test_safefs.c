@@ -182,6 +182,19 @@ Test(safefs, mkpath_makes_directories_and_files, .init = setup, .fini = teardown
 	cr_assert(S_ISDIR(st.st_mode));
 }
 
+/* A trailing "." names the directory before it, as a mount destination "/mnt/." does. */
+Test(safefs, mkpath_with_a_trailing_dot_makes_the_directory_before_it, .init = setup,
+     .fini = teardown)
+{
+	assert_is(ct_root_mkpath(rootfd, "/d/./e/.", CT_MAKE_DIR), root, "d/e");
+	assert_is(ct_root_mkpath(rootfd, "/d/e/./", CT_MAKE_DIR), root, "d/e");
+	char p[PATH_MAX];
+	struct stat st;
+	in(p, root, "d/e");
+	cr_assert_eq(stat(p, &st), 0);
+	cr_assert(S_ISDIR(st.st_mode));
+}
+
 Test(safefs, mkpath_through_a_symlink_stays_inside, .init = setup, .fini = teardown)
 {
 	make_link(host, "tohostdir");

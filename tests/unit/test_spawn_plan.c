@@ -50,7 +50,12 @@ Test(spawn_plan, minimal_config)
 		cr_expect_eq(f.plan.ns.join_fds[i], -1, "join_fds[%s]", oci_namespace_names[i]);
 	cr_expect_eq(f.plan.rootfs.n_mounts, 0);
 	cr_expect_eq(f.plan.process.n_rlimits, 0);
-	cr_expect_not(f.plan.process.set_caps, "no capabilities object, caps are left alone");
+	/* no capabilities object: every set empty, as under runc and crun */
+	cr_expect(f.plan.process.set_caps);
+	cr_expect_eq(f.plan.process.cap_effective | f.plan.process.cap_permitted |
+			     f.plan.process.cap_bounding | f.plan.process.cap_ambient |
+			     f.plan.process.cap_inheritable,
+		     0, "no capabilities object keeps none");
 	cr_expect_str_eq(f.plan.process.keyring_name, "_ses.h8");
 	plan_done(&f);
 }
@@ -897,8 +902,9 @@ Test(spawn_plan, listen_fds_for_another_pid_add_nothing)
 Test(spawn_plan, seccomp_compiled_into_the_plan)
 {
 	struct plan_fixture f;
-	plan_build_ok(&f, plan_doc(JSON("linux"
-					: {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
+	plan_build_ok(&f, plan_doc_with(caps_process(JSON({"effective" : ["CAP_SYS_ADMIN"]})),
+					JSON("linux"
+					     : {"seccomp" : {"defaultAction" : "SCMP_ACT_ALLOW"}})));
 	cr_expect_not_null(f.plan.process.seccomp.insns);
 	cr_expect_gt(f.plan.process.seccomp.len, 0);
 	cr_expect_eq(f.plan.process.seccomp_point, CT_SECCOMP_BEFORE_EXEC,
@@ -932,7 +938,8 @@ Test(spawn_plan, seccomp_before_identity_without_nnp_or_sys_admin)
 Test(spawn_plan, seccomp_notify_before_ready)
 {
 	struct plan_fixture f;
-	plan_build_ok(&f, plan_doc(JSON("linux"
+	plan_build_ok(&f, plan_doc_with(caps_process(JSON({"effective" : ["CAP_SYS_ADMIN"]})),
+					JSON("linux"
 					: {
 						"seccomp" : {
 							"defaultAction" : "SCMP_ACT_ALLOW",
