@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -47,9 +48,30 @@ int ct_log_format_json(char *buf, unsigned size, enum ct_log_level level, const 
 	return n < 0 || (unsigned)n >= size ? -1 : 0;
 }
 
+/* The length of the valid UTF-8 sequence at p (2 to 4 bytes), its code point in *cp; 0 when
+ * p starts none (a stray continuation, an overlong form, a surrogate, past U+10FFFF, cut). */
+static size_t utf8_sequence(const unsigned char *p, uint32_t *cp)
+{
+	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
+	if (!len || p[0] > 0xf4)
+		return 0;
+	uint32_t v = p[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+	if (v < least[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
 /* Go's %q of a message, as logrus quotes one: a quote, a backslash and control bytes escaped
- * (by name where Go has one: \a \b \f \n \r \t \v; else \xHH), so that a reader of
- * key="value" pairs finds where msg ends and the record stays one line.
+ * (by name where Go has one: \a \b \f \n \r \t \v; else \xHH), the C1 controls, U+00A0
+ * and U+00AD as \u00HH, a byte of no valid UTF-8 sequence as \xHH, other UTF-8 as it is;
+ * so that a reader of key="value" pairs finds where msg ends and the record stays one line.
  * 0, or -1 when it does not fit in room. */
 static int quote_go(char *out, size_t room, const char *s)
 {
@@ -59,15 +81,26 @@ static int quote_go(char *out, size_t room, const char *s)
 	size_t n = 0;
 	out[n++] = '"';
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (n + 6 > room) /* the longest escape, the closing quote, the NUL */
+		uint32_t cp;
+		size_t len;
+		if (n + 8 > room) /* the longest escape (\u00HH), the closing quote, the NUL */
 			return -1;
 		if (*p < sizeof(named) && named[*p]) {
 			out[n++] = '\\';
 			out[n++] = named[*p];
 		} else if (*p < 0x20 || *p == 0x7f) {
 			n += (size_t)snprintf(out + n, room - n, "\\x%02x", *p);
-		} else {
+		} else if (*p < 0x80) {
 			out[n++] = (char)*p;
+		} else if (!(len = utf8_sequence(p, &cp))) {
+			n += (size_t)snprintf(out + n, room - n, "\\x%02x", *p);
+		} else if (cp <= 0xa0 || cp == 0xad) { /* Go's unprintable Latin-1 */
+			n += (size_t)snprintf(out + n, room - n, "\\u%04x", (unsigned)cp);
+			p += len - 1;
+		} else {
+			memcpy(out + n, p, len);
+			n += len;
+			p += len - 1;
 		}
 	}
 	out[n++] = '"';

@@ -105,6 +105,19 @@ Test(log_text, message_quoted_as_go_does)
 	assert_text_record("esc\x1b del\x7f", "\"esc\\x1b del\\x7f\"");
 }
 
+/* Go's %q keeps valid UTF-8, writes the C1 controls, U+00A0 and U+00AD as \u00HH and a
+ * byte of no valid sequence as \xHH (a stray continuation, an overlong form, a surrogate, a
+ * cut sequence). */
+Test(log_text, utf8_quoted_as_go_does)
+{
+	assert_text_record("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xb3",
+			   "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xb3\"");
+	assert_text_record("c1 \xc2\x85 nbsp \xc2\xa0 shy \xc2\xad",
+			   "\"c1 \\u0085 nbsp \\u00a0 shy \\u00ad\"");
+	assert_text_record("bad \xff \x80 \xc0\xaf \xed\xa0\x80 \xe2\x82",
+			   "\"bad \\xff \\x80 \\xc0\\xaf \\xed\\xa0\\x80 \\xe2\\x82\"");
+}
+
 Test(log_text, plain_message_left_unquoted_as_logrus_leaves_it)
 {
 	assert_text_record("started", "started");
