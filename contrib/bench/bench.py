@@ -500,6 +500,22 @@ def mount_check_cost(ctrun):
     return m["ctrun"], m["ctrun-nocheck"]
 
 
+def exe_view_cost(ctrun):
+    """ctrun run as installed (a writable binary: it re-executes from the read-only view of
+    itself, security.md) and from a read-only bind mount of the same binary (which needs no
+    view), alternated; the two medians (ms): the price of the view."""
+    ro_path = os.path.join(WORK, "ctrun-ro")
+    open(ro_path, "w").close()
+    sh("mount", "--bind", CTRUN, ro_path)
+    try:
+        sh("mount", "-o", "remount,bind,ro", ro_path)
+        on_ro = Runtime("ctrun-ro", [ro_path])
+        m = medians_ms(round_robin([ctrun, on_ro], ITER, lambda rt, i: timed(rt.run_cmd("view"))))
+    finally:
+        sh("umount", ro_path)
+    return m["ctrun"], m["ctrun-ro"]
+
+
 def measure(rts, floor):
     with_floor = [floor] + rts
     rows = []
@@ -517,7 +533,7 @@ def measure(rts, floor):
     rows.append(("%d parallel runs, failures" % PARALLEL, failures))
     rows.append(("peak RSS of run (KiB)", row_rss(with_floor)))
     rows.append(("min memory limit (KiB)", {rt.name: min_memory(rt) for rt in rts}))
-    return rows, mount_check_cost(rts[0])
+    return rows, mount_check_cost(rts[0]), exe_view_cost(rts[0])
 
 
 def prepare():
@@ -536,7 +552,7 @@ def main():
     started = time.perf_counter()
     try:
         floor = Floor(ctrun_hierarchies(rts[0]))
-        rows, (checked, unchecked) = measure(rts, floor)
+        rows, (checked, unchecked), (viewed, unviewed) = measure(rts, floor)
     finally:
         remove_cgroups(made)
         clean_state_roots()
@@ -556,6 +572,9 @@ def main():
     print_table(names, rows)
     print("ctrun create with its mount check %.2f ms, without (--no-verify-mounts) %.2f ms: "
           "the check costs %.1f%%" % (checked, unchecked, 100 * (checked - unchecked) / unchecked))
+    print("ctrun run as installed (re-executed from the read-only view of its binary) %.2f ms, "
+          "from a read-only mount (no view needed) %.2f ms: the view costs %.1f%%"
+          % (viewed, unviewed, 100 * (viewed - unviewed) / unviewed))
     run, seq = rows[0][1], rows[1][1]
     print("ctrun run / floor run (target <= 1.3): %.2f on the medians, %.2f on the fastest "
           "runs (%.2f / %.2f ms), %.2f on %d sequential runs; took %.0f s"
