@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 
 #include "libct/base/cleanup.h"
+#include "oci/ifname.h"
+#include "oci/jsonpath.h"
 
 #define CONFIG_MAX_BYTES (16u << 20)
 
@@ -72,6 +74,31 @@ static void check_devices(struct oci_walk *w, const struct oci_linux *lx)
 	}
 }
 
+/* The container's name of a device: its own unless "name" gives another. */
+static const char *net_device_name(const struct oci_net_device *d)
+{
+	return d->name ? d->name : d->key;
+}
+
+/* Two devices given one name in the container: the second move would fail half-way. */
+static void check_net_device_names(struct oci_walk *w, const struct oci_linux *lx)
+{
+	for (size_t i = 0; i < lx->net_devices.len; i++) {
+		const struct oci_net_device *d = &lx->net_devices.items[i];
+		for (size_t j = 0; j < i; j++) {
+			const char *name = net_device_name(d);
+			if (oci_ifname_is_template(name) ||
+			    strcmp(name, net_device_name(&lx->net_devices.items[j])) != 0)
+				continue;
+			char at[96] = "linux.netDevices";
+			oci_path_append(at, sizeof(at), strlen(at),
+					&(struct oci_path_step){.name = d->key});
+			oci_walk_error_at(w, at, "\"%s\" is also the container's name of \"%s\"",
+					  name, lx->net_devices.items[j].key);
+		}
+	}
+}
+
 static void check_cross_fields(struct oci_walk *w, const struct oci_config *c)
 {
 	const struct oci_linux *lx = &c->linux_;
@@ -89,6 +116,11 @@ static void check_cross_fields(struct oci_walk *w, const struct oci_config *c)
 		oci_walk_error_at(w,
 				  lx->uid_mappings.len ? "linux.uidMappings" : "linux.gidMappings",
 				  "id mappings need a new user namespace");
+	if (lx->net_devices.len && !has_namespace(lx, OCI_NS_NETWORK, false))
+		oci_walk_error_at(w, "linux.netDevices",
+				  "moving network devices needs a network namespace, new or by "
+				  "path, in linux.namespaces");
+	check_net_device_names(w, lx);
 	if (lx->has_time_offsets && !has_namespace(lx, OCI_NS_TIME, true))
 		oci_walk_error_at(w, "linux.timeOffsets", "time offsets need a new time namespace");
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "oci/config.h"
+#include "oci/ifname.h"
 #include "oci/string_rules.h"
 
 #define ENUM_TYPE(var, names_) \
@@ -385,7 +386,21 @@ static const struct oci_field net_device_fields[] = {
 	OCI_FIELD(struct oci_net_device, "name", name, oci_t_string),
 	{NULL},
 };
-OBJECT_TYPE(t_net_device, net_device_fields);
+
+/* config-linux.md#configLinuxNetworkDevices: the key names a device of the host, name the
+ * one it gets in the container, where "%d" lets the kernel number it. */
+static int check_net_device(struct oci_walk *w, const void *value)
+{
+	const struct oci_net_device *d = value;
+	const char *why = oci_ifname_problem(d->key);
+	if (why)
+		return oci_walk_error(w, "not a network device name: %s", why);
+	if (d->name && (why = oci_ifname_new_problem(d->name)))
+		return oci_walk_error_at(w, "name", "not a network device name: %s", why);
+	return 0;
+}
+static const struct oci_type t_net_device = {
+	.kind = OCI_OBJECT, .fields = net_device_fields, .check = check_net_device};
 OBJECT_MAP_TYPE(t_net_devices, t_net_device, struct oci_net_device);
 
 static const struct oci_field device_cgroup_fields[] = {

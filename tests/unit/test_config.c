@@ -1447,6 +1447,66 @@ Test(config_errors, net_devices)
 		     "config.json: .linux.netDevices: expected an object, got an array");
 }
 
+/* The names as the kernel takes them, refused when config.json is read, each at its path. */
+Test(config_errors, net_device_names)
+{
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {"name" : "a b"}}}})),
+		     "config.json: .linux.netDevices.eth0.name: not a network device name: "
+		     "holds whitespace");
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {"name" : "0123456789abcdef"}}}})),
+		     "config.json: .linux.netDevices.eth0.name: not a network device name: "
+		     "longer than 15 bytes (IFNAMSIZ)");
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {"name" : ".."}}}})),
+		     "config.json: .linux.netDevices.eth0.name: not a network device name: "
+		     "\".\" and \"..\" are not names");
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"a/b" : {}}}})),
+		     "config.json: .linux.netDevices[\"a/b\"]: not a network device name: "
+		     "holds '/' or ':'");
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"" : {}}}})),
+		     "config.json: .linux.netDevices[\"\"]: not a network device name: "
+		     "an empty name");
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth%d" : {}}}})),
+		     "config.json: .linux.netDevices[\"eth%d\"]: not a network device name: "
+		     "holds '%', which no existing device's name has");
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {"name" : "e%d%d"}}}})),
+		     "config.json: .linux.netDevices.eth0.name: not a network device name: "
+		     "a '%' other than one \"%d\"");
+}
+
+Test(config_errors, net_devices_need_a_network_namespace)
+{
+	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {}}}})),
+		     "config.json: .linux.netDevices: moving network devices needs a network "
+		     "namespace, new or by path, in linux.namespaces");
+}
+
+Test(config_errors, net_devices_given_one_name)
+{
+	assert_error(doc(JSON({
+			     "linux" : {
+				     "namespaces" : [ {"type" : "network"} ],
+				     "netDevices" : {"eth0" : {"name" : "c0"}, "eth1" : {"name" : "c0"}}
+			     }
+		     })),
+		     "config.json: .linux.netDevices.eth1: \"c0\" is also the container's name "
+		     "of \"eth0\"");
+}
+
+Test(config, net_device_templates_and_joined_namespace)
+{
+	struct oci_config *c = parse(doc(JSON({
+		"linux" : {
+			"namespaces" : [ {"type" : "network", "path" : "/run/netns/x"} ],
+			"netDevices" : {"eth0" : {"name" : "c%d"}, "eth1" : {"name" : "c%d"}, "eth2" : {}}
+		}
+	})));
+	cr_assert_eq(c->linux_.net_devices.len, 3);
+	cr_expect_str_eq(c->linux_.net_devices.items[0].key, "eth0");
+	cr_expect_str_eq(c->linux_.net_devices.items[1].name, "c%d");
+	cr_expect_null(c->linux_.net_devices.items[2].name);
+	oci_config_free(c);
+}
+
 Test(config_errors, resources_memory_limit)
 {
 	assert_error(
