@@ -98,7 +98,7 @@ static const struct feature_flag features_apparmor[] = {{"enabled", false}, END}
 static const struct feature_flag features_selinux[] = {{"enabled", false}, END};
 static const struct feature_flag features_intel_rdt[] = {{"enabled", false}, END};
 static const struct feature_flag features_idmap[] = {{"enabled", true}, END};
-static const struct feature_flag features_net_devices[] = {{"enabled", false}, END};
+static const struct feature_flag features_net_devices[] = {{"enabled", true}, END};
 
 /* features-linux.md#memorypolicy: every mode and flag of config.json is recognized
  * (libct/plan/sched.c), even those the host kernel lacks. */

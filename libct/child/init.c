@@ -24,6 +24,7 @@
 #include "libct/base/syscalls.h"
 #include "libct/child/init_hooks.h"
 #include "libct/child/loopback.h"
+#include "libct/child/net_devices.h"
 #include "libct/child/lsm.h"
 #include "libct/child/process.h"
 #include "libct/child/rootfs.h"
@@ -308,6 +309,7 @@ static const struct ct_step *const init_steps[] = {
 	&(const struct ct_step){"late-namespaces", late_namespaces_row},
 	&(const struct ct_step){"join-namespaces", join_namespaces_row},
 	&(const struct ct_step){"loopback", loopback_row},
+	&ct_init_net_devices,
 	&(const struct ct_step){"hostname", hostname_row},
 	&ct_process_keyring,
 	/* createContainer hooks run after the mounts and before pivot_root, so that their

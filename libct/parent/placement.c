@@ -66,13 +66,14 @@ static bool cgroup_rest_after_clone(const struct ct_init_plan *plan,
  * fail the create: the caller's say, no createRuntime hooks answered before READY, no
  * memory cgroup left for the parent to write, no seccomp notify fd to hand to the agent
  * (its forwarding fails when no agent listens, and the program must not have run by
- * then). */
+ * then), no network device to move (the init waits for the parent's word on them). */
 static bool start_early(const struct ct_init_plan *plan, const struct ct_placement *place)
 {
 	const struct ct_spawn_opts *o = plan->opts;
 	const struct oci_hooks *h = &o->config->hooks;
 	return o->start == CT_START_SYNC && o->start_early && !h->prestart.len &&
-	       !h->create_runtime.len && !place->memory_by_parent && !plan->process.seccomp.notify;
+	       !h->create_runtime.len && !place->memory_by_parent && !plan->process.seccomp.notify &&
+	       !o->config->linux_.net_devices.len;
 }
 
 void ct_placement_choose(struct ct_init_plan *plan)

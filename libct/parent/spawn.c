@@ -23,6 +23,7 @@
 #include "libct/child/init.h"
 #include "libct/fs/procfs.h"
 #include "libct/parent/idmap_writer.h"
+#include "libct/parent/net_devices.h"
 #include "libct/parent/spawn_cgroup.h"
 #include "libct/parent/spawn_plan.h"
 #include "libct/parent/spawned.h"
@@ -123,6 +124,15 @@ int ct_spawn_run_create_hooks(const struct ct_spawn_opts *o, pid_t pid, struct c
 	return 0;
 }
 
+/* The init waits for NET_DEVICES_DONE; fd is its rtnetlink socket. */
+static int move_net_devices(const struct ct_spawn_opts *o, const struct ct_spawned *out, int fd,
+			    struct ct_error *err)
+{
+	if (ct_net_devices_move(o->config, fd, err) < 0)
+		return -1;
+	return ct_sync_send_net_devices_done(out->sync_fd, err);
+}
+
 /* The init waits for HOOKS_DONE. */
 static int run_create_runtime_hooks(const struct ct_spawn_opts *o, const struct ct_spawned *out,
 				    struct ct_error *err)
@@ -207,6 +217,10 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 			return 0;
 		case CT_SYNC_ROOT_BIND:
 			ct_fd_replace(&out->shared_root, steal_fd(&fd));
+			break;
+		case CT_SYNC_NET_DEVICES: /* its fd: the decoder checked it came */
+			if (move_net_devices(o, out, fd, err) < 0)
+				return -1;
 			break;
 		case CT_SYNC_CREATE_HOOKS:
 			if (run_create_runtime_hooks(o, out, err) < 0)

@@ -650,7 +650,7 @@ static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
 }
 
 /* runtime.md#create: a property that cannot be applied is an error, never ignored. These
- * wait for their issues (network devices, Intel RDT). */
+ * wait for their issues (Intel RDT). */
 static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 {
 	const struct oci_linux *lx = &c->linux_;
@@ -658,7 +658,6 @@ static int refuse_unsupported(const struct oci_config *c, struct ct_error *err)
 		bool given;
 		const char *field;
 	} rows[] = {
-		{lx->net_devices.len, ".linux.netDevices"},
 		{lx->has_intel_rdt, ".linux.intelRdt"},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)

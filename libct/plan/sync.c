@@ -85,6 +85,11 @@ int ct_sync_send_seccomp_fd(int sock, int listener, struct ct_error *err)
 	return send_typed_fd(sock, CT_SYNC_SECCOMP_FD, listener, err);
 }
 
+int ct_sync_send_net_devices(int sock, int rtnl, struct ct_error *err)
+{
+	return send_typed_fd(sock, CT_SYNC_NET_DEVICES, rtnl, err);
+}
+
 /* A peer that closed its end with a message of ours unread (START sent ahead of READY,
  * libct/parent/spawn.c) makes the kernel report ECONNRESET once, ahead of the messages it sent
  * before it went (its ERROR): those come on the next receive, then EOF. */
@@ -195,6 +200,11 @@ int ct_sync_send_create_hooks(int sock, struct ct_error *err)
 int ct_sync_send_hooks_done(int sock, struct ct_error *err)
 {
 	return send_type(sock, CT_SYNC_HOOKS_DONE, err);
+}
+
+int ct_sync_send_net_devices_done(int sock, struct ct_error *err)
+{
+	return send_type(sock, CT_SYNC_NET_DEVICES_DONE, err);
 }
 
 int ct_sync_send_created(int sock, struct ct_error *err)

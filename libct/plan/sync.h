@@ -17,8 +17,9 @@
  *   any step failing: <--------------------- ERROR {errno, "init step mounts: ..."}
  *
  * Where the config asks for it the child also sends CREATE_HOOKS (the parent runs prestart
- * and createRuntime, then HOOKS_DONE), PTY_MASTER, SECCOMP_FD and ROOT_BIND, each with its
- * fd; a joiner that clones the init in a joined user namespace sends INIT_PIDFD first
+ * and createRuntime, then HOOKS_DONE), NET_DEVICES with an rtnetlink socket of its network
+ * namespace (the parent moves .linux.netDevices there, then NET_DEVICES_DONE), PTY_MASTER,
+ * SECCOMP_FD and ROOT_BIND, each with its fd; a joiner that clones the init in a joined user namespace sends INIT_PIDFD first
  * (libct/parent/spawn.c). Where the placement moves a step, libct/parent/placement.c says so.
  */
 #ifndef CT_SYNC_H
@@ -46,6 +47,8 @@ enum ct_sync_type {
 	CT_SYNC_CGROUP_READY = 12, /* parent -> child: the init is in its cgroup */
 	CT_SYNC_CREATED = 13,	   /* parent -> init (create): done with it, it may wait */
 	CT_SYNC_ROOT_BIND = 14,	   /* init -> parent: the rootfs's bind in a shared mount ns */
+	CT_SYNC_NET_DEVICES = 15,  /* init -> parent: move the network devices (an rtnl socket) */
+	CT_SYNC_NET_DEVICES_DONE = 16, /* parent -> init: moved, addressed and up */
 };
 
 /* The payloads, as the table of libct/plan/sync_phase.c declares them. On the wire a record
@@ -112,6 +115,11 @@ int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 int ct_sync_send_create_hooks(int sock, struct ct_error *err);
 /* Parent -> init: they all passed. */
 int ct_sync_send_hooks_done(int sock, struct ct_error *err);
+/* Init -> parent: a NETLINK_ROUTE socket of the init's network namespace, for the parent to
+ * move the network devices there (libct/parent/net_devices.h). */
+int ct_sync_send_net_devices(int sock, int rtnl, struct ct_error *err);
+/* Parent -> init: they are in, addressed and up. */
+int ct_sync_send_net_devices_done(int sock, struct ct_error *err);
 /* Parent -> init (create, after READY): every cgroup joined; the init now outlives create. */
 int ct_sync_send_created(int sock, struct ct_error *err);
 /* Init -> run: started (the startContainer hooks passed), the execve comes next. */

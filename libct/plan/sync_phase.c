@@ -58,6 +58,8 @@ static const struct ct_sync_kind kinds[] = {
 	 NO_PAYLOAD},
 	{CT_SYNC_CREATED, "CREATED", CT_SYNC_TO_CHILD, NO_FD, true, NO_PAYLOAD},
 	{CT_SYNC_ROOT_BIND, "ROOT_BIND", CT_SYNC_TO_PARENT, ONE_FD, true, NO_PAYLOAD},
+	{CT_SYNC_NET_DEVICES, "NET_DEVICES", CT_SYNC_TO_PARENT, ONE_FD, true, NO_PAYLOAD},
+	{CT_SYNC_NET_DEVICES_DONE, "NET_DEVICES_DONE", CT_SYNC_TO_CHILD, NO_FD, true, NO_PAYLOAD},
 };
 
 /* What each phase takes; everything else received there is out of phase. */
@@ -69,6 +71,7 @@ static const struct {
 				  BIT(CT_SYNC_INIT_PIDFD) | BIT(CT_SYNC_ERROR) | BIT(CT_SYNC_EOF)},
 	[CT_SYNC_PHASE_SET_UP] = {"set-up", BIT(CT_SYNC_PTY_MASTER) | BIT(CT_SYNC_SECCOMP_FD) |
 						    BIT(CT_SYNC_CREATE_HOOKS) |
+						    BIT(CT_SYNC_NET_DEVICES) |
 						    BIT(CT_SYNC_ROOT_BIND) | BIT(CT_SYNC_READY) |
 						    BIT(CT_SYNC_ERROR) | BIT(CT_SYNC_EOF)},
 	[CT_SYNC_PHASE_EXEC] = {"exec", BIT(CT_SYNC_PTY_MASTER) | BIT(CT_SYNC_SECCOMP_FD) |

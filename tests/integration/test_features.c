@@ -205,3 +205,11 @@ Test(features, cgroup_drivers)
 	cr_expect(ctt_json_get_bool(f, ".linux.cgroup.systemdUser"));
 	yajl_tree_free(f);
 }
+
+/* .linux.netDevices moves devices (the net_devices suite moves them). */
+Test(features, claims_net_devices)
+{
+	yajl_val f = features(NULL);
+	cr_expect(ctt_json_get_bool(f, ".linux.netDevices.enabled"));
+	yajl_tree_free(f);
+}

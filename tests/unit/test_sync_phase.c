@@ -71,10 +71,10 @@ Test(sync_phase, unknown_type_is_refused)
 	cr_expect_str_eq(ct_sync_name(99), "unknown");
 }
 
-/* Every type of the enum (sync.h: 0..CT_SYNC_ROOT_BIND, no gaps) has its row. */
+/* Every type of the enum (sync.h: 0..CT_SYNC_NET_DEVICES_DONE, no gaps) has its row. */
 Test(sync_phase, every_type_has_a_row)
 {
-	for (uint32_t t = CT_SYNC_EOF; t <= CT_SYNC_ROOT_BIND; t++) {
+	for (uint32_t t = CT_SYNC_EOF; t <= CT_SYNC_NET_DEVICES_DONE; t++) {
 		const struct ct_sync_kind *k = ct_sync_kind_of(t);
 		cr_expect_not_null(k, "type %u", t);
 		if (k)
