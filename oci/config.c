@@ -116,10 +116,6 @@ static void check_cross_fields(struct oci_walk *w, const struct oci_config *c)
 		oci_walk_error_at(w,
 				  lx->uid_mappings.len ? "linux.uidMappings" : "linux.gidMappings",
 				  "id mappings need a new user namespace");
-	if (lx->net_devices.len && !has_namespace(lx, OCI_NS_NETWORK, false))
-		oci_walk_error_at(w, "linux.netDevices",
-				  "moving network devices needs a network namespace, new or by "
-				  "path, in linux.namespaces");
 	check_net_device_names(w, lx);
 	if (lx->has_time_offsets && !has_namespace(lx, OCI_NS_TIME, true))
 		oci_walk_error_at(w, "linux.timeOffsets", "time offsets need a new time namespace");

@@ -638,6 +638,20 @@ static int plan_sysctls(const struct oci_linux *lx, const struct ct_init_plan *p
 	return 0;
 }
 
+/* A device "moved" into the runtime's own network namespace would stay where it is: the
+ * container has a network namespace of its own, new or by a path that is not ctrun's. Here,
+ * not as config.json is read: the schema's own examples give netDevices alone, and only
+ * here is a joined namespace known. */
+static int plan_net_devices(const struct oci_linux *lx, const struct ct_init_plan *plan,
+			    struct ct_error *err)
+{
+	if (!lx->net_devices.len || own_namespace(plan, OCI_NS_NETWORK, "net"))
+		return 0;
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .linux.netDevices: moving network devices needs a "
+			      "network namespace of the container's, new or by path");
+}
+
 /* The hooks create and the init run read the state the caller gives (libct/plan/plan.h). */
 static int check_hook_state(const struct ct_spawn_opts *o, struct ct_error *err)
 {
@@ -780,7 +794,8 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    ct_lsm_check(c->process.apparmor_profile, c->process.selinux_label, err) < 0 ||
 	    plan_namespaces(&c->linux_, plan, err) < 0 ||
 	    plan_id_mappings(&c->linux_, plan, err) < 0 ||
-	    plan_sysctls(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
+	    plan_sysctls(&c->linux_, plan, err) < 0 ||
+	    plan_net_devices(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
 	    plan_mount_label(&c->linux_, plan, err) < 0 || plan_process(c, plan, err) < 0)
 		return -1;
 	if (plan_cgroup(plan, err) < 0)

@@ -186,16 +186,21 @@ Test(net_devices, missing_device_refused)
 }
 
 /* Without a network namespace of the container's, a device would be "moved" into the
- * runtime's own: refused as config.json is read. */
+ * runtime's own: refused before anything is made, also where the path joined is the
+ * runtime's own namespace. */
 Test(net_devices, no_network_namespace_refused)
 {
 	struct lc t;
 	lc_init(&t);
 	host_with_veth();
-	lc_namespace_set(&t, "network", NULL);
 	set_net_devices(&t, "{\"" MOVED "\": {}}");
-	lc_assert_create_refused(&t, ID,
-				 LC_ARGV("config.json: .linux.netDevices: moving network devices "
-					 "needs a network namespace"));
+	static const char *const needles[] = {"config.json: .linux.netDevices: moving network "
+					      "devices needs a network namespace of the "
+					      "container's",
+					      NULL};
+	lc_namespace_set(&t, "network", "{\"type\": \"network\", \"path\": \"/proc/self/ns/net\"}");
+	lc_assert_create_refused(&t, ID, needles);
+	lc_namespace_set(&t, "network", NULL);
+	lc_assert_create_refused(&t, ID, needles);
 	cr_expect(host_has(MOVED));
 }

@@ -1473,13 +1473,6 @@ Test(config_errors, net_device_names)
 		     "a '%' other than one \"%d\"");
 }
 
-Test(config_errors, net_devices_need_a_network_namespace)
-{
-	assert_error(doc(JSON({"linux" : {"netDevices" : {"eth0" : {}}}})),
-		     "config.json: .linux.netDevices: moving network devices needs a network "
-		     "namespace, new or by path, in linux.namespaces");
-}
-
 Test(config_errors, net_devices_given_one_name)
 {
 	assert_error(doc(JSON({

@@ -171,6 +171,32 @@ Test(spawn_plan, missing_namespace_path_is_refused)
 	plan_done(&f);
 }
 
+/* A device moved into the runtime's own network namespace would stay where it is. */
+Test(spawn_plan, net_devices_need_a_network_namespace_of_the_containers)
+{
+	struct plan_fixture f;
+	static const char *const refusal = "config.json: .linux.netDevices: moving network devices "
+					   "needs a network namespace of the container's, new or by "
+					   "path";
+	assert_build_fails(&f,
+			   plan_doc(JSON("linux"
+					 : {"namespaces" : [ {"type" : "pid"} ],
+					    "netDevices" : {"eth0" : {}}})),
+			   EINVAL, refusal);
+	plan_done(&f);
+	assert_build_fails(&f,
+			   plan_doc(JSON("linux"
+					 : {
+						 "namespaces" : [
+							 {"type" : "network",
+							  "path" : "/proc/self/ns/net"}
+						 ],
+						 "netDevices" : {"eth0" : {}}
+					 })),
+			   EINVAL, refusal);
+	plan_done(&f);
+}
+
 Test(spawn_plan, process_without_args_is_refused)
 {
 	struct plan_fixture f;
