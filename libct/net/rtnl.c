@@ -122,15 +122,24 @@ static int take_link(const struct nlmsghdr *h, void *arg, struct ct_error *err)
 	return 0;
 }
 
+/* The one link the request m asks for, into r. */
+static int look_up(int sock, struct ct_nlmsg *m, struct link_reply *r, struct ct_error *err)
+{
+	*r = (struct link_reply){0};
+	if (ct_rtnl_call(sock, m, take_link, r, "look the device up", err) < 0)
+		return -1;
+	if (!r->ifindex)
+		return ct_error_plain(err, EPROTO, "look the device up: no link in the reply");
+	return 0;
+}
+
 int ct_rtnl_link_by_name(int sock, const char *name, uint32_t *ifindex, struct ct_error *err)
 {
 	struct ct_nlmsg m;
-	struct link_reply r = {0};
+	struct link_reply r;
 	ct_rtnl_req_link_by_name(&m, name);
-	if (ct_rtnl_call(sock, &m, take_link, &r, "look the device up", err) < 0)
+	if (look_up(sock, &m, &r, err) < 0)
 		return -1;
-	if (!r.ifindex)
-		return ct_error_plain(err, EPROTO, "look the device up: no link in the reply");
 	*ifindex = r.ifindex;
 	return 0;
 }
@@ -138,12 +147,10 @@ int ct_rtnl_link_by_name(int sock, const char *name, uint32_t *ifindex, struct c
 int ct_rtnl_link_by_index(int sock, uint32_t ifindex, char name[IFNAMSIZ], struct ct_error *err)
 {
 	struct ct_nlmsg m;
-	struct link_reply r = {0};
+	struct link_reply r;
 	ct_rtnl_req_link_by_index(&m, ifindex);
-	if (ct_rtnl_call(sock, &m, take_link, &r, "look the device up", err) < 0)
+	if (look_up(sock, &m, &r, err) < 0)
 		return -1;
-	if (!r.ifindex)
-		return ct_error_plain(err, EPROTO, "look the device up: no link in the reply");
 	memcpy(name, r.name, IFNAMSIZ);
 	return 0;
 }
