@@ -130,9 +130,14 @@ int ct_state_root_open(const char *root, bool create, struct ct_error *err)
 {
 	if (!root || !*root)
 		return ct_error_plain(err, EINVAL, "state root: empty path");
-	if (create && make_root_dirs(root, err) < 0)
-		return -1;
 	int fd = openat(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* the root is there but on a first use: no mkdir of each of its ancestors, each a
+	 * walk of the path so far, to learn that they exist */
+	if (fd < 0 && errno == ENOENT && create) {
+		if (make_root_dirs(root, err) < 0)
+			return -1;
+		fd = openat(AT_FDCWD, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return ct_error_sys(err, errno, "open state root \"%s\"", root);
 	return fd;
