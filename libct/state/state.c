@@ -411,9 +411,23 @@ static int remove_contents(int dirfd, struct ct_error *err)
 	return 0;
 }
 
+/* The files a container's directory usually holds are removed by name and the directory
+ * with them: 1 when that emptied it, 0 when something else is there (a scan is needed). */
+static int remove_known_files(int rootfd, const struct ct_container_dir *d)
+{
+	static const char *const known[] = {CT_STATE_FILE, CT_STATE_PENDING_FILE};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		unlinkat(d->dirfd, known[i], 0);
+	return unlinkat(rootfd, d->id, AT_REMOVEDIR) == 0 || errno == ENOENT;
+}
+
 int ct_state_remove(int rootfd, struct ct_container_dir *d, struct ct_error *err)
 {
 	int ret = -1;
+	if (remove_known_files(rootfd, d)) {
+		ct_container_dir_close(d);
+		return 0;
+	}
 	/* Entries removed during readdir may hide others from the same pass: go again. */
 	for (int pass = 0; pass < 3; pass++) {
 		if (remove_contents(d->dirfd, err) < 0) {

@@ -869,6 +869,23 @@ Test(state_file, unknown_fields_are_ignored, .init = setup_root, .fini = remove_
 
 /* ---- remove ---- */
 
+/* state.json and pending.json are removed by name: one that is not a file is found by the
+ * scan that follows */
+Test(state_dir, remove_removes_a_known_name_that_is_a_directory, .init = setup_root,
+     .fini = remove_tmpdir)
+{
+	struct ct_container_dir d;
+	reserve_ok("web", &d);
+	cr_assert_eq(mkdirat(d.dirfd, "state.json", 0700), 0);
+	int fd = openat(d.dirfd, "pending.json", O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	struct ct_error err = {0};
+	cr_assert_eq(ct_state_remove(rootfd, &d, &err), 0, "%s", err.msg);
+	cr_expect_eq(d.dirfd, -1, "remove closes the directory");
+	cr_expect_not(exists_at(rootfd, "web"));
+}
+
 Test(state_dir, remove_removes_everything, .init = setup_root, .fini = remove_tmpdir)
 {
 	struct ct_container_dir d;
