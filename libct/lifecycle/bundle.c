@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "libct/fs/canonical_path.h"
 #include "libct/lifecycle/log.h"
 
 int ct_bundle_rootfs(const char *bundle, const struct oci_config *config, char *rootfs,
@@ -29,7 +30,7 @@ int ct_bundle_rootfs(const char *bundle, const struct oci_config *config, char *
 	if (!S_ISDIR(st.st_mode))
 		return ct_error_plain(err, ENOTDIR,
 				      "config.json: .root.path: \"%s\" is not a directory", path);
-	if (rootfs && !realpath(path, rootfs))
+	if (rootfs && !ct_canonical_path(path, rootfs))
 		return ct_error_sys(err, errno, "config.json: .root.path: \"%s\"", path);
 	return 0;
 }

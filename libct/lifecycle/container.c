@@ -16,6 +16,7 @@
 #include "libct/base/pathbuf.h"
 #include "libct/base/syscalls.h"
 #include "libct/cgroup/zero_unset.h"
+#include "libct/fs/canonical_path.h"
 #include "libct/child/lsm.h"
 #include "libct/child/terminal.h"
 #include "libct/lifecycle/bundle.h"
@@ -49,7 +50,7 @@ int ct_write_pid_file(const char *path, pid_t pid, struct ct_error *err)
 static int load_bundle(const struct ct_create_args *a, char *bundle, char *rootfs,
 		       struct oci_config **config, struct ct_error *err)
 {
-	if (!realpath(a->bundle ? a->bundle : ".", bundle))
+	if (!ct_canonical_path(a->bundle ? a->bundle : ".", bundle))
 		return ct_error_sys(err, errno, "bundle \"%s\"", a->bundle ? a->bundle : ".");
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/config.json", bundle);

@@ -168,6 +168,31 @@ Test(lifecycle, create_reports_created_state)
 	free(piddir);
 }
 
+/* --bundle through a symlink and a "..": state.json has the path with neither (the kernel's
+ * name of the opened directory, libct/fs/canonical_path.h), as realpath() gives it */
+Test(lifecycle, bundle_through_a_symlink_is_recorded_canonical)
+{
+	struct lc t;
+	init(&t);
+	lc_set_script(&t, "sleep 1000");
+	char *links = ctt_tmpdir();
+	char *link = ctt_path(links, "bundle-link");
+	cr_assert_eq(symlink(t.bundle, link), 0, "symlink: %s", strerror(errno));
+	char given[PATH_MAX], bundle[PATH_MAX];
+	snprintf(given, sizeof(given), "%s/rootfs/..", link);
+	cr_assert_not_null(realpath(t.bundle, bundle));
+	lc_ok(&t, "create", "--bundle", given, "c1");
+
+	yajl_val st = lc_state(&t, "c1");
+	char *rootfs = ctt_path(bundle, "rootfs");
+	cr_expect_str_eq(ctt_json_get_string(st, ".bundle"), bundle);
+	cr_expect_str_eq(ctt_json_get_string(st, ".rootfs"), rootfs);
+	yajl_tree_free(st);
+	free(rootfs);
+	free(link);
+	free(links);
+}
+
 Test(lifecycle, start_runs_the_process_once)
 {
 	struct lc t;
