@@ -21,6 +21,14 @@ int ct_rtnl_open(struct ct_error *err)
 	return sock;
 }
 
+int ct_rtnl_kernel_only(int sock, struct ct_error *err)
+{
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+	if (connect(sock, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
+		return ct_error_sys(err, errno, "connect an rtnetlink socket to the kernel");
+	return 0;
+}
+
 void ct_rtnl_ask_messages(int sock)
 {
 	int one = 1;

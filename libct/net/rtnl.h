@@ -14,6 +14,10 @@
 
 /* A NETLINK_ROUTE socket of the caller's network namespace. */
 int ct_rtnl_open(struct ct_error *err);
+/* Connects sock to the kernel, which then refuses what any other sender addresses to it: a
+ * process with CAP_NET_ADMIN in a network namespace the container shares could otherwise
+ * answer a request (sequence numbers are easy to guess) in the kernel's place. */
+int ct_rtnl_kernel_only(int sock, struct ct_error *err);
 /* Asks the kernel for its extended acknowledgements' messages on sock, capped (no request
  * quoted back); best effort: an older kernel's errors come without them. */
 void ct_rtnl_ask_messages(int sock);

@@ -179,6 +179,8 @@ int ct_net_devices_move(const struct oci_config *c, int container_rtnl, struct c
 	_cleanup_close_ int netns = ioctl(container_rtnl, SIOCGSKNS);
 	if (netns < 0)
 		return ct_error_sys(err, errno, "open the container's network namespace");
+	if (ct_rtnl_kernel_only(host, err) < 0 || ct_rtnl_kernel_only(container_rtnl, err) < 0)
+		return -1;
 	ct_rtnl_ask_messages(host);
 	ct_rtnl_ask_messages(container_rtnl);
 	struct net_move nm = {.host = host, .container = container_rtnl, .netns = netns};
