@@ -13,6 +13,7 @@
 #include <linux/nsfs.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -255,6 +256,19 @@ static int check_has_type(const struct oci_mount *m, const struct ct_planned_mou
 			      i, m->destination);
 }
 
+/* "remount" would change what an earlier entry mounted at the destination: runc 1.1.5 and
+ * crun 1.8.1 pass it to mount(2), which fails (EINVAL) on a destination no earlier entry
+ * mounted, the usual case (["bind","remount","ro"] for a read-only bind). Refused at once. */
+static int check_no_remount(const struct ct_planned_mount *pm, size_t i, struct ct_error *err)
+{
+	if (!(pm->flags.flags & MS_REMOUNT))
+		return 0;
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .mounts[%zu].options: \"remount\" is not supported: each "
+			      "entry makes a mount at %s (a read-only bind needs only \"ro\")",
+			      i, pm->destination);
+}
+
 static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
@@ -269,6 +283,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		if (check_not_root(m, i, err) < 0 ||
 		    plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
 		    check_has_type(m, &plan->rootfs.mounts[i], i, err) < 0 ||
+		    check_no_remount(&plan->rootfs.mounts[i], i, err) < 0 ||
 		    plan_host_sysfs(plan, &plan->rootfs.mounts[i], err) < 0 ||
 		    plan_mount_idmap(plan, m, i, &plan->rootfs.mounts[i], err) < 0)
 			return -1;
