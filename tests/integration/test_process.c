@@ -564,6 +564,22 @@ Test(process, host_sysctl_is_refused)
 	assert_sysctl_refused(&t, "vm.swappiness", "not a namespaced sysctl");
 }
 
+/* runc 1.1.5 and crun 1.8.1 refuse it, with or without a hostname field (ctrun set it);
+ * the host's hostname stays whatever it was. */
+Test(process, hostname_sysctl_is_refused_for_the_hostname_field)
+{
+	char before[256] = "", after[256] = "";
+	gethostname(before, sizeof(before) - 1);
+	struct lc t;
+	lc_init(&t);
+	assert_sysctl_refused(&t, "kernel.hostname", "conflicts with .hostname");
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".hostname", "\"\"");
+	assert_sysctl_refused(&t, "kernel/hostname", "conflicts with .hostname");
+	gethostname(after, sizeof(after) - 1);
+	cr_expect_str_eq(after, before);
+}
+
 Test(process, ipc_sysctl_without_an_ipc_namespace_is_refused)
 {
 	struct lc t;
