@@ -1395,3 +1395,21 @@ Test(mounts, idmap_without_any_mapping_is_an_error)
 		free(dir);
 	}
 }
+
+/* A config's mount on a default node's path stands, as under runc 1.1.5 and crun 1.8.1
+ * (their mknod finds it there): ctrun bound the host's node over it. The null device that
+ * masks files must be the null device: a mount over /dev/null is then refused. */
+Test(mounts, config_mount_on_a_default_device_stands)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_add_mount(&t, "/dev/full", "bind", "/dev/zero", "bind");
+	lc_assert_sh_output(&t,
+			    "stat -c '%t:%T' /dev/full; head -c 2 /dev/full | od -An -tx1; "
+			    "grep -c ' /dev/full ' /proc/self/mountinfo",
+			    "1:5\n 00 00\n1\n");
+	lc_assert_nothing_left(&t);
+	mt_init(&t);
+	lc_add_mount(&t, "/dev/null", "bind", "/dev/zero", "bind");
+	assert_run_error(&t, "mask \"/proc/", "\"/dev/null\" is not the null device");
+}
