@@ -44,7 +44,7 @@ static int refuse_no_pivot(void *to, const char *command, const char *none)
 	       -1;
 }
 
-/* --no-subreaper: ctrun never makes itself a subreaper. */
+/* --no-subreaper: restore does not make itself a subreaper (only a foreground run does). */
 static int ignore(void *to, const char *command, const char *none)
 {
 	(void)to, (void)command, (void)none;

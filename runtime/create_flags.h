@@ -7,7 +7,7 @@
 struct ct_run_flags {
 	struct ct_create_args create;
 	bool detach, keep; /* run only */
-	bool no_subreaper; /* run's, accepted as runc's: ctrun never makes itself a subreaper */
+	bool no_subreaper; /* run's: in the foreground, no child subreaper (runc's flag) */
 };
 
 /* Returns 0, -1 after a usage error, 1 after --help. */

@@ -74,8 +74,11 @@ static int parse_bool(const char *text, bool *out)
 /* The flags that check or collect their values: each one's take() of its table row. */
 static int take_env(void *to, const char *command, const char *text)
 {
-	(void)command;
 	struct ct_exec_flags *f = to;
+	/* as runc refuses it ("invalid environment variable"): crun 1.8.1 drops it */
+	const char *eq = strchr(text, '=');
+	if (!eq || eq == text)
+		return ct_usage_error(command, "--env: \"%s\" is not NAME=VALUE", text), -1;
 	f->env[f->n_env++] = text;
 	return 0;
 }

@@ -99,6 +99,9 @@ static int set_owner_and_mode(int dir, const char *name, const struct node *n, b
 	return 0;
 }
 
+/* Whether mknod was refused here (a user namespace): nodes are bound from the host. */
+static bool mknod_refused;
+
 static int make_node(struct ct_plan_verify *v, size_t i, struct ct_mountpoints *mp,
 		     const struct node *n, struct ct_error *err)
 {
@@ -109,11 +112,16 @@ static int make_node(struct ct_plan_verify *v, size_t i, struct ct_mountpoints *
 	if (dir < 0)
 		return ct_error_sys(err, errno, "create device \"%s\"", n->path);
 	int made = mknod_replacing(dir, name, n);
-	/* EBUSY: a mount point, such as a default node bound from the host a moment ago (a user
-	 * namespace whose config lists /dev/null too): the node is bound over it, as runc does */
+	/* EBUSY: a mount point there, a config's mount or a node bound a moment ago (a user
+	 * namespace whose config lists /dev/null too). Where nodes can be made it stands, as
+	 * runc's and crun's mknod finds it and leaves it; where they are bound, the node is
+	 * bound over it, as runc binds every node in a user namespace. */
+	if (made == REPLACE_FAILED && errno == EBUSY && !mknod_refused)
+		return 0;
 	if (made == REPLACE_FAILED && errno != EBUSY)
 		return ct_error_sys(err, errno, "replace \"%s\" with a device", n->path);
 	if (made < 0) {
+		mknod_refused |= errno == EPERM;
 		if ((errno == EPERM || errno == EBUSY) && n->type != S_IFIFO)
 			return bind_host_node(v, i, mp, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)

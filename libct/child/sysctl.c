@@ -17,7 +17,7 @@ static const struct {
 	{"kernel.shmall", NEEDS_IPC},	{"kernel.shmmax", NEEDS_IPC},
 	{"kernel.shmmni", NEEDS_IPC},	{"kernel.shm_rmid_forced", NEEDS_IPC},
 	{"fs.mqueue.", NEEDS_IPC},	{"net.", NEEDS_NET},
-	{"kernel.hostname", NEEDS_UTS}, {"kernel.domainname", NEEDS_UTS},
+	{"kernel.domainname", NEEDS_UTS},
 };
 
 static const char *const namespace_names[] = {"ipc", "network", "uts"};
@@ -53,6 +53,12 @@ int ct_sysctl_check(const char *key, const struct ct_sysctl_namespaces *ns, stru
 	if (normalize(key, k, sizeof(k)) < 0)
 		return ct_error_plain(err, EINVAL,
 				      "config.json: .linux.sysctl[\"%s\"]: not a sysctl name", key);
+	/* as runc 1.1.5 and crun 1.8.1: the hostname is the config's "hostname" field */
+	if (strcmp(k, "kernel.hostname") == 0)
+		return ct_error_plain(err, EINVAL,
+				      "config.json: .linux.sysctl[\"%s\"]: conflicts with .hostname, "
+				      "which sets it",
+				      key);
 	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
 		if (!matches(allowed[i].key, k))
 			continue;

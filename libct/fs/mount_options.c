@@ -117,6 +117,18 @@ static int append_data(char **data, const char *option)
 	return 0;
 }
 
+/* A new filesystem has no mounts below it yet: its recursive options reach the mount itself
+ * only, where its own options win on the same bits, as under runc and crun ("ro" with "rrw"
+ * stays read-only, "noatime" with "rrelatime" keeps noatime). A bind's come after its own. */
+static void own_flags_win(struct ct_mount_flags *out)
+{
+	unsigned own = ct_mount_attr_of(out->flags);
+	if (own & MOUNT_ATTR__ATIME)
+		own |= MOUNT_ATTR__ATIME;
+	out->rec_set &= ~own;
+	out->rec_clear &= ~own;
+}
+
 int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -148,6 +160,8 @@ int ct_mount_flags_parse(char *const *options, size_t n, struct ct_mount_flags *
 			return -1;
 		}
 	}
+	if (!out->bind)
+		own_flags_win(out);
 	return 0;
 }
 

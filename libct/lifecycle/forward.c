@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
+#include "libct/lifecycle/subreaper.h"
 
 void ct_forwarded_signals(sigset_t *set)
 {
@@ -39,9 +40,12 @@ int ct_forward_and_wait(int pidfd, const sigset_t *signals, int (*send)(void *da
 			break;
 		}
 		struct signalfd_siginfo si;
-		if ((fds[1].revents & POLLIN) && read(sfd, &si, sizeof(si)) == sizeof(si) &&
-		    si.ssi_signo != SIGCHLD)
-			send(data, (int)si.ssi_signo);
+		if ((fds[1].revents & POLLIN) && read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo != SIGCHLD)
+				send(data, (int)si.ssi_signo);
+			else
+				ct_reap_orphans(pidfd);
+		}
 		siginfo_t info = {0};
 		if ((fds[0].revents & POLLIN) &&
 		    waitid(P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) == 0 && info.si_pid)

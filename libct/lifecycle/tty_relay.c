@@ -12,6 +12,7 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/readall.h"
 #include "libct/lifecycle/forward.h"
+#include "libct/lifecycle/subreaper.h"
 
 /* The caller's terminal in raw mode while we relay, so that keys reach the process as
  * typed (^C as a byte, not as our SIGINT); restored at the end. */
@@ -74,13 +75,15 @@ static void end_of_input(int master, char last)
 
 enum { R_PIDFD, R_SIGNALS, R_MASTER, R_STDIN, R_COUNT };
 
-/* SIGWINCH resizes the pty; every other signal goes to the process. */
-static void take_signal(int sfd, int master, int (*send)(void *, int), void *data)
+/* SIGWINCH resizes the pty, SIGCHLD reaps orphans; every other signal goes to the process. */
+static void take_signal(int sfd, int pidfd, int master, int (*send)(void *, int), void *data)
 {
 	struct signalfd_siginfo si;
-	if (read(sfd, &si, sizeof(si)) != sizeof(si) || si.ssi_signo == SIGCHLD)
+	if (read(sfd, &si, sizeof(si)) != sizeof(si))
 		return;
-	if (si.ssi_signo == SIGWINCH)
+	if (si.ssi_signo == SIGCHLD)
+		ct_reap_orphans(pidfd);
+	else if (si.ssi_signo == SIGWINCH)
 		copy_window_size(master);
 	else
 		send(data, (int)si.ssi_signo);
@@ -101,7 +104,7 @@ static int relay(struct pollfd *fds, int master, int (*send)(void *, int), void 
 			return ct_error_sys(err, errno, "relay the terminal");
 		}
 		if (fds[R_SIGNALS].revents & POLLIN)
-			take_signal(fds[R_SIGNALS].fd, master, send, data);
+			take_signal(fds[R_SIGNALS].fd, pidfd, master, send, data);
 		if (fds[R_STDIN].revents && !pump(STDIN_FILENO, master, &last_in)) {
 			end_of_input(master, last_in);
 			fds[R_STDIN].fd = -1; /* the process keeps its pty */

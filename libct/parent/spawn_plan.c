@@ -13,6 +13,7 @@
 #include <linux/nsfs.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -255,6 +256,19 @@ static int check_has_type(const struct oci_mount *m, const struct ct_planned_mou
 			      i, m->destination);
 }
 
+/* "remount" would change what an earlier entry mounted at the destination: runc 1.1.5 and
+ * crun 1.8.1 pass it to mount(2), which fails (EINVAL) on a destination no earlier entry
+ * mounted, the usual case (["bind","remount","ro"] for a read-only bind). Refused at once. */
+static int check_no_remount(const struct ct_planned_mount *pm, size_t i, struct ct_error *err)
+{
+	if (!(pm->flags.flags & MS_REMOUNT))
+		return 0;
+	return ct_error_plain(err, EINVAL,
+			      "config.json: .mounts[%zu].options: \"remount\" is not supported: each "
+			      "entry makes a mount at %s (a read-only bind needs only \"ro\")",
+			      i, pm->destination);
+}
+
 static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		       struct ct_error *err)
 {
@@ -269,6 +283,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 		if (check_not_root(m, i, err) < 0 ||
 		    plan_one_mount(o, m, &plan->rootfs.mounts[i], err) < 0 ||
 		    check_has_type(m, &plan->rootfs.mounts[i], i, err) < 0 ||
+		    check_no_remount(&plan->rootfs.mounts[i], i, err) < 0 ||
 		    plan_host_sysfs(plan, &plan->rootfs.mounts[i], err) < 0 ||
 		    plan_mount_idmap(plan, m, i, &plan->rootfs.mounts[i], err) < 0)
 			return -1;
@@ -552,27 +567,52 @@ int ct_listen_fds(void)
 	return ct_listen_fds_count(getenv("LISTEN_FDS"), getenv("LISTEN_PID"), getpid());
 }
 
+/* The slot of envp[0..n) holding the variable of kv (NAME=...), or n. */
+static size_t env_slot(char **envp, size_t n, const char *kv)
+{
+	size_t name_len = (size_t)(strchr(kv, '=') - kv) + 1;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(envp[i], kv, name_len) == 0)
+			return i;
+	return n;
+}
+
+/* runc's rule, crun's too: an entry is NAME=VALUE with a name, and a variable given again
+ * replaces the earlier value in its place (getenv() would find the first). */
+static int env_entry_add(const struct ct_init_plan *plan, size_t i, const char *kv,
+			 size_t *n, struct ct_error *err)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv)
+		return ct_error_plain(err, EINVAL, "%s.env[%zu]: \"%s\" is not NAME=VALUE",
+				      ct_process_path(plan->opts), i, kv);
+	size_t slot = env_slot(plan->process.envp, *n, kv);
+	plan->process.envp[slot] = (char *)kv;
+	if (slot == *n)
+		(*n)++;
+	return 0;
+}
+
 /* process.env plus LISTEN_FDS/LISTEN_PID when socket-activated fds are passed on. */
 static int plan_environment(const struct oci_process *p, struct ct_init_plan *plan,
 			    struct ct_error *err)
 {
 	int listen_fds = ct_listen_fds();
-	size_t n = p->env.len;
-	const char *home = NULL;
-	plan->process.envp = calloc(n + 4, sizeof(char *));
+	size_t n = 0;
+	plan->process.envp = calloc(p->env.len + 4, sizeof(char *));
 	if (!plan->process.envp)
 		return ct_error_sys(err, ENOMEM, "plan environment");
-	for (size_t i = 0; i < n; i++) {
-		plan->process.envp[i] = p->env.items[i];
-		if (strncmp(p->env.items[i], "PATH=", 5) == 0)
-			plan->process.path_env = p->env.items[i] + 5;
-		if (strncmp(p->env.items[i], "HOME=", 5) == 0) {
-			home = p->env.items[i] + 5;
-			plan->process.home_slot = i;
-		}
-	}
-	/* runc's rule: the last HOME is the one that counts, and an empty one is none */
+	for (size_t i = 0; i < p->env.len; i++)
+		if (env_entry_add(plan, i, p->env.items[i], &n, err) < 0)
+			return -1;
+	size_t home_slot = env_slot(plan->process.envp, n, "HOME=");
+	size_t path_slot = env_slot(plan->process.envp, n, "PATH=");
+	const char *home = home_slot < n ? plan->process.envp[home_slot] + 5 : NULL;
+	if (path_slot < n)
+		plan->process.path_env = plan->process.envp[path_slot] + 5;
+	/* an empty HOME is none, as for runc */
 	plan->process.needs_home = !home || !*home;
+	plan->process.home_slot = home_slot;
 	if (listen_fds > 0) {
 		static char fds_var[64];
 		snprintf(fds_var, sizeof(fds_var), "LISTEN_FDS=%d", listen_fds);

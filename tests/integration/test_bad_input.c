@@ -340,6 +340,10 @@ static const struct {
 	 * error (the net_devices suite moves real ones) */
 	{".linux.netDevices", "{\"ctrun-absent0\": {}}",
 	 ".linux.netDevices[\"ctrun-absent0\"]: no network device"},
+	/* config.md: uid and gid are required; runc and crun run a missing one as 0, root's */
+	{".process.user", "{\"uid\": 1000}", ".process.user: missing required property \"gid\""},
+	{".process.user", "{\"username\": \"nobody\"}",
+	 ".process.user: missing required property \"uid\""},
 };
 
 /* Refused in one line naming the path, nothing left, where both anchors run the container

@@ -146,6 +146,29 @@ Test(exec, user_groups_cwd_and_env_flags)
 	free(out);
 }
 
+/* runc 1.1.5 refuses --env FOO ("invalid environment variable", 255); crun 1.8.1 drops it
+ * (and the config's env with it); ctrun passed "FOO" on, which shells read as unset. Now a
+ * usage error before anything runs. A name given twice keeps the last value, in its place. */
+Test(exec, env_flag_without_name_value_is_refused_and_twice_keeps_the_last)
+{
+	struct lc t;
+	ex_start(&t);
+	char *ran = lc_rootfs_path(&t, "ran");
+	static const char *const bad[] = {"FOO", "=x"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "--env: \"%s\" is not NAME=VALUE", bad[i]);
+		assert_exec_status(&t, LC_ARGV("--env", bad[i], ID, "touch", "/ran"), 1, want);
+		cr_expect(!ctt_exists(ran), "the process ran with --env %s", bad[i]);
+	}
+	lc_assert_status(&t, ID, "running");
+	char *out = ex_output(&t, LC_ARGV("-e", "A=1", "-e", "B=1", "-e", "A=2", ID, "env"));
+	cr_expect(ctt_matches(out, "^A=2\nB=1$"), "A not replaced in its place:\n%s", out);
+	cr_expect_not(ctt_matches(out, "^A=1$"), "A twice:\n%s", out);
+	free(out);
+	free(ran);
+}
+
 static char *status_lines(const struct lc *t, const char *const *flags)
 {
 	const char *args[16];

@@ -534,6 +534,24 @@ Test(mounts, recursive_flags_on_a_tmpfs_apply_to_it)
 	free(assert_case(NULL, &c));
 }
 
+/* A tmpfs's own options win over its recursive ones on the same bits, as under runc 1.1.5
+ * and crun 1.8.1: ["ro","rrw"] stays read-only (it showed rw, its superblock ro), and
+ * ["noatime","rrelatime"] keeps noatime (the mount check refused it). */
+Test(mounts, own_options_of_a_tmpfs_win_over_its_recursive_ones)
+{
+	static const struct mount_case c = {
+		.tmpfs = {{"/rorrw", "ro,rrw"}, {"/noatime", "noatime,rrelatime"}},
+		.script = TRY("rorrw", "touch /rorrw/x") TRY("noatime", "touch /noatime/x"),
+		.mounted = {{"/rorrw", "tmpfs"}, {"/noatime", "tmpfs"}},
+		.options = {{"/rorrw", "ro", true},
+			    {"/rorrw", "rw", false},
+			    {"/noatime", "noatime", true},
+			    {"/noatime", "relatime", false}},
+		.results = {{"rorrw", false}, {"noatime", true}},
+	};
+	free(assert_case(NULL, &c));
+}
+
 Test(mounts, recursive_flags_reach_the_submounts)
 {
 	struct lc t;
@@ -1313,6 +1331,26 @@ Test(mounts, unknown_mount_option_is_an_error_naming_the_mount)
 	assert_run_error(&t, "mount #7 \"/data\"", "bogus");
 }
 
+/* runc 1.1.5 and crun 1.8.1 fail with EINVAL on ["bind","remount","ro"] (mount(2) remounts
+ * what is not mounted yet); ctrun made a read-only bind of it. Now refused before anything
+ * is made, a bind and a tmpfs alike. */
+Test(mounts, remount_option_is_refused_naming_the_options)
+{
+	static const char *const options[] = {"bind,remount,ro", "rbind,ro,remount"};
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		struct lc t;
+		mt_init(&t);
+		char *dir = host_dir();
+		lc_add_mount(&t, "/hostdir", "bind", dir, options[i]);
+		assert_run_error(&t, ".mounts[7].options", "\"remount\" is not supported");
+		free(dir);
+	}
+	struct lc t;
+	mt_init(&t);
+	lc_add_tmpfs(&t, "/data", "remount,ro");
+	assert_run_error(&t, ".mounts[7].options", "\"remount\" is not supported");
+}
+
 Test(mounts, missing_bind_source_is_an_error_naming_the_mount)
 {
 	struct lc t;
@@ -1356,4 +1394,22 @@ Test(mounts, idmap_without_any_mapping_is_an_error)
 				 "uidMappings and gidMappings, or a user namespace");
 		free(dir);
 	}
+}
+
+/* A config's mount on a default node's path stands, as under runc 1.1.5 and crun 1.8.1
+ * (their mknod finds it there): ctrun bound the host's node over it. The null device that
+ * masks files must be the null device: a mount over /dev/null is then refused. */
+Test(mounts, config_mount_on_a_default_device_stands)
+{
+	struct lc t;
+	mt_init(&t);
+	lc_add_mount(&t, "/dev/full", "bind", "/dev/zero", "bind");
+	lc_assert_sh_output(&t,
+			    "stat -c '%t:%T' /dev/full; head -c 2 /dev/full | od -An -tx1; "
+			    "grep -c ' /dev/full ' /proc/self/mountinfo",
+			    "1:5\n 00 00\n1\n");
+	lc_assert_nothing_left(&t);
+	mt_init(&t);
+	lc_add_mount(&t, "/dev/null", "bind", "/dev/zero", "bind");
+	assert_run_error(&t, "mask \"/proc/", "\"/dev/null\" is not the null device");
 }

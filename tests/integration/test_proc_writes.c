@@ -12,7 +12,8 @@
  *   write is refused, with nothing left.
  *
  * Checked from outside (the victim file is unchanged) and inside (the value is where it
- * belongs: `hostname` for kernel.hostname, a child's oom_score_adj). */
+ * belongs: the domainname uname(2) gives for kernel.domainname, a child's oom_score_adj).
+ * kernel.hostname, which runc and crun refuse in linux.sysctl, is not used. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,24 +94,27 @@ static void assert_write_not_redirected(const struct pw *p, const char *script, 
 	lc_assert_nothing_left(&p->t);
 }
 
-#define SET_HOSTNAME "{\"kernel.hostname\": \"fromsysctl\"}"
+#define SET_DOMAINNAME "{\"kernel.domainname\": \"fromsysctl\"}"
+/* the domainname from uname(2), past whatever covers /proc/sys/kernel/domainname */
+#define DOMAINNAME "diffprobe | sed -n 's/^domainname: //p'"
 
-/* source bound (options) at dest in the container, which sets kernel.hostname by sysctl. */
-static void bind_and_set_hostname(const struct pw *p, const char *dest, const char *source,
-				  const char *options)
+/* source bound (options) at dest in the container, which sets kernel.domainname by sysctl. */
+static void bind_and_set_domainname(const struct pw *p, const char *dest, const char *source,
+				    const char *options)
 {
 	lc_add_mount(&p->t, dest, "bind", source, options);
-	ctt_config_set(p->t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	ctt_config_set(p->t.bundle, ".linux.sysctl", SET_DOMAINNAME);
+	lc_install_helper(&p->t, "diffprobe");
 }
 
 /* A host file bound over the sysctl's file. */
 static void assert_no_redirect_sysctl_through_a_file_bound_over_it(struct pw *p)
 {
 	char *fake = victim_file("hostname");
-	bind_and_set_hostname(p, "/proc/sys/kernel/hostname", fake, "bind");
-	assert_write_not_redirected(p, "hostname", "fromsysctl\n",
-				    LC_ARGV("sysctl kernel.hostname=fromsysctl",
-					    "\"/proc/sys/kernel/hostname\" is not procfs"));
+	bind_and_set_domainname(p, "/proc/sys/kernel/domainname", fake, "bind");
+	assert_write_not_redirected(p, DOMAINNAME, "fromsysctl\n",
+				    LC_ARGV("sysctl kernel.domainname=fromsysctl",
+					    "\"/proc/sys/kernel/domainname\" is not procfs"));
 	ctt_assert_file_text(fake, "host\n");
 	free(fake);
 }
@@ -121,14 +125,14 @@ static void assert_no_redirect_sysctl_through_a_mount_over_proc_sys(struct pw *p
 	char *fake = victim_file("hostname");
 	char *dir = strdup(fake);
 	*strrchr(dir, '/') = '\0';
-	char *kernel = ctt_path(dir, "kernel"), *file = ctt_path(kernel, "hostname");
+	char *kernel = ctt_path(dir, "kernel"), *file = ctt_path(kernel, "domainname");
 	ctt_mkdir_p(kernel);
 	ctt_make_searchable(kernel);
 	cr_assert_eq(rename(fake, file), 0);
 	ctt_chown_tree(dir, HOST_ID);
-	bind_and_set_hostname(p, "/proc/sys", dir, "rbind");
-	assert_write_not_redirected(p, "hostname", "fromsysctl\n",
-				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
+	bind_and_set_domainname(p, "/proc/sys", dir, "rbind");
+	assert_write_not_redirected(p, DOMAINNAME, "fromsysctl\n",
+				    LC_ARGV("sysctl kernel.domainname", "not procfs"));
 	ctt_assert_file_text(file, "host\n");
 	free(file);
 	free(kernel);
@@ -145,12 +149,12 @@ static void assert_no_redirect_sysctl_through_a_procfs_file_bound_over_it(struct
 	ctt_make_searchable(vol);
 	cr_assert_eq(symlink("/proc/sys/net/ipv4/ip_forward", link), 0);
 	char *before = ctt_read_file("/proc/sys/net/ipv4/ip_forward");
-	bind_and_set_hostname(p, "/proc/sys/kernel/hostname", link, "bind");
+	bind_and_set_domainname(p, "/proc/sys/kernel/domainname", link, "bind");
 	/* the bound file shows the host's value, whatever it is (Podman's netavark sets 1) */
 	char want[64];
 	snprintf(want, sizeof(want), "fromsysctl\n%s", before);
-	assert_write_not_redirected(p, "hostname; cat /proc/sys/kernel/hostname", want,
-				    LC_ARGV("sysctl kernel.hostname", "not on the /proc mount"));
+	assert_write_not_redirected(p, DOMAINNAME "; cat /proc/sys/kernel/domainname", want,
+				    LC_ARGV("sysctl kernel.domainname", "not on the /proc mount"));
 	ctt_assert_file_text("/proc/sys/net/ipv4/ip_forward", before);
 	free(before);
 	free(link);
@@ -181,26 +185,27 @@ static void assert_no_redirect_writes_through_a_symlinked_proc(struct pw *p)
 	char *proc = lc_rootfs_path(&p->t, "proc"),
 	     *kernel = lc_rootfs_path(&p->t, "fake/sys/kernel");
 	char *self = lc_rootfs_path(&p->t, "fake/self");
-	char *hostname = ctt_path(kernel, "hostname"), *oom = ctt_path(self, "oom_score_adj");
+	char *domainname = ctt_path(kernel, "domainname"), *oom = ctt_path(self, "oom_score_adj");
 	ctt_rm_rf(proc);
 	cr_assert_eq(symlink("fake", proc), 0);
 	ctt_mkdir_p(kernel);
 	ctt_mkdir_p(self);
-	ctt_write_file(hostname, "host\n");
+	ctt_write_file(domainname, "host\n");
 	ctt_write_file(oom, "host\n");
 	if (p->route == CHECKED) {
 		char *fake = lc_rootfs_path(&p->t, "fake");
 		ctt_chown_tree(fake, HOST_ID);
 		free(fake);
 	}
-	ctt_config_set(p->t.bundle, ".linux.sysctl", SET_HOSTNAME);
+	ctt_config_set(p->t.bundle, ".linux.sysctl", SET_DOMAINNAME);
+	lc_install_helper(&p->t, "diffprobe");
 	ctt_config_set(p->t.bundle, ".process.oomScoreAdj", "100");
-	assert_write_not_redirected(p, "hostname", "fromsysctl\n",
-				    LC_ARGV("sysctl kernel.hostname", "not procfs"));
-	ctt_assert_file_text(hostname, "host\n");
+	assert_write_not_redirected(p, DOMAINNAME, "fromsysctl\n",
+				    LC_ARGV("sysctl kernel.domainname", "not procfs"));
+	ctt_assert_file_text(domainname, "host\n");
 	ctt_assert_file_text(oom, "host\n");
 	free(oom);
-	free(hostname);
+	free(domainname);
 	free(self);
 	free(kernel);
 	free(proc);

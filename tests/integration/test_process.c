@@ -105,6 +105,40 @@ Test(process, env_is_process_env)
 	free(out);
 }
 
+/* A variable given twice keeps its last value in its first place, as runc 1.1.5 and crun
+ * 1.8.1 give it (ctrun passed both: getenv() found the first); the last PATH is searched. */
+Test(process, env_given_twice_keeps_the_last_value_in_the_first_place)
+{
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.env",
+		       "[\"A=1\",\"B=1\",\"A=2\",\"PATH=/nowhere\",\"PATH=/bin\"]");
+	lc_set_args(&t, (const char *const[]){"env", NULL});
+	lc_assert_run_output(&t, "A=2\nB=1\nPATH=/bin\nHOME=/root\n");
+}
+
+/* runc 1.1.5 refuses both ("invalid environment variable", "name can't be empty"); crun
+ * 1.8.1 drops the first and passes the second; ctrun passed both to the process. */
+Test(process, env_entry_that_is_not_name_value_is_refused)
+{
+	static const char *const bad[] = {"FOO", "=x"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct lc t;
+		lc_init(&t);
+		char entry[32], want[64];
+		snprintf(entry, sizeof(entry), "\"%s\"", bad[i]);
+		snprintf(want, sizeof(want), "\"%s\" is not NAME=VALUE", bad[i]);
+		lc_config_append(&t, ".process.env", entry);
+		lc_set_script(&t, "touch /tmp/ran");
+		lc_assert_fails(&t, LC_ARGV("run", "--bundle", t.bundle, "envbad"),
+				".process.env[", want);
+		lc_assert_nothing_left(&t);
+		char *ran = lc_rootfs_path(&t, "tmp/ran");
+		cr_expect(!ctt_exists(ran), "the process ran with %s", bad[i]);
+		free(ran);
+	}
+}
+
 Test(process, path_finds_the_executable)
 {
 	struct lc t;
@@ -528,6 +562,22 @@ Test(process, host_sysctl_is_refused)
 	struct lc t;
 	lc_init(&t);
 	assert_sysctl_refused(&t, "vm.swappiness", "not a namespaced sysctl");
+}
+
+/* runc 1.1.5 and crun 1.8.1 refuse it, with or without a hostname field (ctrun set it);
+ * the host's hostname stays whatever it was. */
+Test(process, hostname_sysctl_is_refused_for_the_hostname_field)
+{
+	char before[256] = "", after[256] = "";
+	gethostname(before, sizeof(before) - 1);
+	struct lc t;
+	lc_init(&t);
+	assert_sysctl_refused(&t, "kernel.hostname", "conflicts with .hostname");
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".hostname", "\"\"");
+	assert_sysctl_refused(&t, "kernel/hostname", "conflicts with .hostname");
+	gethostname(after, sizeof(after) - 1);
+	cr_expect_str_eq(after, before);
 }
 
 Test(process, ipc_sysctl_without_an_ipc_namespace_is_refused)

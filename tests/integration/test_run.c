@@ -324,17 +324,41 @@ Test(run, debug_records_go_to_the_log_file_not_stderr)
 /* runc's `run --no-subreaper` (crun takes it too): accepted, and the run is as without it
  * (ctrun never makes itself a subreaper): the container's output and exit status, and
  * nothing left. `create` refuses it, as runc does. */
-Test(run, no_subreaper_is_accepted)
+/* Outside a pid namespace of its own, a process the container orphans goes to the nearest
+ * subreaper: `run` in the foreground is one, as runc 1.1.5's and crun 1.8.1's, and reaps it;
+ * with --no-subreaper (runc's flag) it goes elsewhere. The orphan is told apart by its
+ * parent: the init's own (ctrun) or another. */
+#define ORPHAN_SCRIPT                                                                      \
+	"sh -c 'sleep 1000 & echo $! > /tmp/orphan'; o=$(cat /tmp/orphan); "               \
+	"p=$(sed -n 's/^PPid:\\t//p' /proc/$o/status); "                                   \
+	"[ \"$p\" = \"$PPID\" ] && echo orphan-to-run || echo orphan-elsewhere; kill $o; "  \
+	"[ \"$p\" = \"$PPID\" ] && { i=0; while [ -e /proc/$o ] && [ $i -lt 2000 ]; do "   \
+	"sleep 0.01; i=$((i+1)); done; [ -e /proc/$o ] && echo zombie || echo reaped; }; exit 4"
+
+static void assert_orphans_go(const char *flag, const char *want)
 {
 	struct lc t;
 	lc_init(&t);
-	lc_set_script(&t, "echo inside-ran; exit 4");
+	lc_namespace_set(&t, "pid", NULL);
+	ctt_config_set(t.bundle, ".root.readonly", "false");
+	lc_set_script(&t, ORPHAN_SCRIPT);
 	struct ctt_result r;
-	lc_ctrun(&r, &t, "run", "--no-subreaper", "--bundle", t.bundle, ID);
+	if (flag)
+		lc_ctrun(&r, &t, "run", flag, "--bundle", t.bundle, ID);
+	else
+		lc_ctrun(&r, &t, "run", "--bundle", t.bundle, ID);
 	cr_expect_eq(r.status, 4, "stderr: %s", r.err);
-	cr_expect_str_eq(r.out, "inside-ran\n");
+	cr_expect_str_eq(r.out, want);
 	ctt_result_free(&r);
 	lc_assert_nothing_left(&t);
+}
+
+Test(run, foreground_run_is_the_subreaper_of_orphans_unless_no_subreaper)
+{
+	assert_orphans_go(NULL, "orphan-to-run\nreaped\n");
+	assert_orphans_go("--no-subreaper", "orphan-elsewhere\n");
+	struct lc t;
+	lc_init(&t);
 	lc_assert_fails(&t, LC_ARGV("create", "--no-subreaper", "--bundle", t.bundle, ID),
 			"--no-subreaper");
 	lc_assert_nothing_left(&t);

@@ -379,6 +379,20 @@ Test(mount_options, later_recursive_option_wins)
 	free(f.data);
 }
 
+Test(mount_options, own_options_of_a_new_filesystem_win_over_recursive_ones)
+{
+	struct ct_mount_flags f;
+	PARSE(&f, "ro", "rrw", "noatime", "rrelatime", "rnosuid");
+	cr_expect_eq(f.flags, MS_RDONLY | MS_NOATIME);
+	cr_expect_eq(f.rec_clear, 0, "rrw and rrelatime yield to ro and noatime");
+	cr_expect_eq(f.rec_set, MOUNT_ATTR_NOSUID);
+	free(f.data);
+
+	PARSE(&f, "rbind", "ro", "rrw");
+	cr_expect_eq(f.rec_clear, MOUNT_ATTR_RDONLY, "a bind's recursive options come after");
+	free(f.data);
+}
+
 Test(mount_options, idmap_is_noted_not_passed_as_data)
 {
 	struct ct_mount_flags f;

@@ -34,7 +34,6 @@ Test(sysctl, namespaced_keys_with_their_namespace)
 			      "fs.mqueue.msg_max",
 			      "net.ipv4.ip_forward",
 			      "net/ipv4/ping_group_range",
-			      "kernel.hostname",
 			      "kernel.domainname"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		assert_allowed(keys[i], &all);
@@ -48,9 +47,22 @@ Test(sysctl, namespaced_keys_without_their_namespace)
 	assert_refused("net.ipv4.ip_forward", &(struct ct_sysctl_namespaces){.ipc = true},
 		       "config.json: .linux.sysctl[\"net.ipv4.ip_forward\"]: needs the "
 		       "container's own network namespace");
-	assert_refused("kernel.hostname", &(struct ct_sysctl_namespaces){.net = true},
-		       "config.json: .linux.sysctl[\"kernel.hostname\"]: needs the container's "
+	assert_refused("kernel.domainname", &(struct ct_sysctl_namespaces){.net = true},
+		       "config.json: .linux.sysctl[\"kernel.domainname\"]: needs the container's "
 		       "own uts namespace");
+}
+
+/* runc 1.1.5 and crun 1.8.1 refuse it in every form: .hostname sets it */
+Test(sysctl, hostname_is_refused_for_the_hostname_field)
+{
+	static const char *const keys[] = {"kernel.hostname", "kernel/hostname"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char msg[256];
+		snprintf(msg, sizeof(msg),
+			 "config.json: .linux.sysctl[\"%s\"]: conflicts with .hostname, which sets it",
+			 keys[i]);
+		assert_refused(keys[i], &all, msg);
+	}
 }
 
 Test(sysctl, host_wide_keys_are_refused)
