@@ -9,6 +9,7 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/fdpass.h"
 #include "libct/plan/sync_decode.h"
+#include "libct/plan/sync_phase.h"
 
 int ct_sync_pair(int fds[2], struct ct_error *err)
 {
@@ -25,7 +26,7 @@ int ct_sync_send(int sock, const struct ct_sync_msg *msg, struct ct_error *err)
 		if (n >= 0)
 			return 0;
 		if (errno != EINTR)
-			return ct_error_sys(err, errno, "send sync message %u", msg->type);
+			return ct_error_sys(err, errno, "send sync message %s", ct_sync_name(msg->type));
 	}
 }
 

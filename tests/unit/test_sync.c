@@ -200,7 +200,7 @@ Test(sync, send_to_a_closed_peer_fails_without_sigpipe)
 	struct ct_error err = {0};
 	cr_expect_eq(ct_sync_send_ready(fds[1], NULL, &err), -1);
 	cr_expect_eq(err.errnum, EPIPE);
-	cr_expect_str_eq(err.msg, "send sync message 1: Broken pipe");
+	cr_expect_str_eq(err.msg, "send sync message READY: Broken pipe");
 }
 
 Test(sync, hook_messages_in_order)
