@@ -161,7 +161,7 @@ int ct_recv_fds(int sock, int *fds, size_t max, size_t *n, void *data, size_t *l
 
 	ssize_t got = recvmsg_retrying(sock, &msg);
 	if (got < 0)
-		return ct_error_sys(err, errno, "receive fd");
+		return ct_error_sys(err, errno, "receive (recvmsg)");
 	size_t nfds;
 	take_passed_fds(&msg, fds, max, &nfds);
 	if (check_whole_message(&msg, fds, max, nfds, want_data, iov.iov_len, err) < 0)

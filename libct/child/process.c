@@ -29,6 +29,7 @@
 #include "libct/fs/safefs.h"
 #include "libct/plan/mount_expect.h"
 #include "libct/plan/sync.h"
+#include "oci/capabilities.h"
 
 /* The keyring's user may search it (KEY_USR_SEARCH), as runc makes it: an exec'd process
  * of the container's user, which does not possess the keyring yet, then finds it by name and
@@ -83,6 +84,17 @@ static int apply_rlimits(const struct ct_plan_process *proc, struct ct_error *er
 	return 0;
 }
 
+/* The name of capability number cap, for a message ("CAP_SYS_ADMIN"; a number the table
+ * does not have stays a number, in buf). */
+static const char *capability_name(int cap, char *buf, size_t size)
+{
+	for (int i = 0; oci_capability_names[i]; i++)
+		if (i == cap)
+			return oci_capability_names[i];
+	snprintf(buf, size, "capability %d", cap);
+	return buf;
+}
+
 /* Only what the process starts with and must lose (the plan knows both): no syscall for a
  * capability that is not there. */
 static int drop_bounding_set(const struct ct_plan_process *proc, struct ct_error *err)
@@ -90,9 +102,10 @@ static int drop_bounding_set(const struct ct_plan_process *proc, struct ct_error
 	for (int cap = 0; cap <= proc->cap_last; cap++) {
 		if (!(proc->cap_drop & (1ULL << cap)))
 			continue;
+		char buf[32];
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-			return ct_error_sys(err, errno, "drop capability %d from the bounding set",
-					    cap);
+			return ct_error_sys(err, errno, "drop %s from the bounding set",
+					    capability_name(cap, buf, sizeof(buf)));
 	}
 	return 0;
 }

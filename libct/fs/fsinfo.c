@@ -860,7 +860,7 @@ int ct_fd_mount_id(int fd, bool unique, uint64_t *id, struct ct_error *err)
 		return 0;
 	}
 	if (r < 0 && errno != ENOSYS && errno != EPERM)
-		return ct_error_sys(err, errno, "statx of fd %d", fd);
+		return ct_error_sys(err, errno, "read the mount id (statx)");
 	if (unique)
 		return ct_error_plain(err, EOPNOTSUPP,
 				      "fd %d: the kernel gives no unique mount id "

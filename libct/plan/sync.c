@@ -65,10 +65,18 @@ int ct_sync_send_error_typed(int sock, uint32_t type, const struct ct_error *cau
 	return ct_sync_send(sock, &msg, NULL);
 }
 
+/* A failed send of a message with fds, named as the others' are. */
+static int failed_send(const struct ct_sync_msg *msg, struct ct_error *err)
+{
+	return ct_error_prefix(err, "send sync message %s", ct_sync_name(msg->type));
+}
+
 static int send_typed_fd(int sock, uint32_t type, int fd, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = type};
-	return ct_send_fd(sock, fd, &msg, ct_sync_wire_len(&msg), err);
+	if (ct_send_fd(sock, fd, &msg, ct_sync_wire_len(&msg), err) < 0)
+		return failed_send(&msg, err);
+	return 0;
 }
 
 int ct_sync_send_root_bind(int sock, int root, struct ct_error *err)
@@ -150,7 +158,9 @@ int ct_sync_send_cgroup_ready(int sock, struct ct_error *err)
 int ct_sync_send_cgroup_ready_fds(int sock, const int *fds, size_t n, struct ct_error *err)
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_CGROUP_READY};
-	return ct_send_fds(sock, fds, n, &msg, ct_sync_wire_len(&msg), err);
+	if (ct_send_fds(sock, fds, n, &msg, ct_sync_wire_len(&msg), err) < 0)
+		return failed_send(&msg, err);
+	return 0;
 }
 
 int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
@@ -158,7 +168,9 @@ int ct_sync_send_init_pidfd(int sock, int pidfd, pid_t pid, const char *method,
 {
 	struct ct_sync_msg msg = {.type = CT_SYNC_INIT_PIDFD, .init_pidfd.pid = (int32_t)pid};
 	snprintf(msg.init_pidfd.method, sizeof(msg.init_pidfd.method), "%s", method);
-	return ct_send_fd(sock, pidfd, &msg, ct_sync_wire_len(&msg), err);
+	if (ct_send_fd(sock, pidfd, &msg, ct_sync_wire_len(&msg), err) < 0)
+		return failed_send(&msg, err);
+	return 0;
 }
 
 int ct_sync_expect(int sock, uint32_t type, const char *what, struct ct_error *err)

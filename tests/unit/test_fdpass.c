@@ -228,7 +228,7 @@ Test(fdpass, bad_socket_names_the_operation)
 	struct ct_error err = {0};
 	int got = 0;
 	cr_assert_eq(ct_recv_fd(-1, &got, NULL, NULL, &err), -1);
-	cr_expect_str_eq(err.msg, "receive fd: Bad file descriptor");
+	cr_expect_str_eq(err.msg, "receive (recvmsg): Bad file descriptor");
 	cr_expect_eq(ct_send_fd(-1, -1, "x", 1, &err), -1);
 	cr_expect_str_eq(err.msg, "send message: Bad file descriptor");
 }
