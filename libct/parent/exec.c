@@ -72,7 +72,10 @@ static int check_still_init(const struct ct_exec_target *t, struct ct_error *err
 	bool alive;
 	if (t->pidfd >= 0) {
 		struct pollfd p = {.fd = t->pidfd, .events = POLLIN};
-		alive = poll(&p, 1, 0) == 0;
+		int ready = poll(&p, 1, 0);
+		if (ready < 0) /* not a sign the init went */
+			return ct_error_sys(err, errno, "check that the container's init is there");
+		alive = ready == 0;
 	} else {
 		alive = ct_status_derive(t->pid, t->start_time, true) != CT_STATUS_STOPPED;
 	}
