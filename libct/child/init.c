@@ -344,6 +344,15 @@ static int send_ready(struct ct_step_ctx *ctx, struct ct_error *err)
 	return ct_sync_send_ready(ctx->plan->sync.fd, note, err);
 }
 
+/* What the parent could not be told (the socket failed) goes to the init's stderr, the
+ * caller's: else the parent has only "init exited". With the parent gone (EPIPE) nobody is
+ * left to tell. */
+static void print_unsent(const struct ct_error *what, int send_errno)
+{
+	if (send_errno != EPIPE && send_errno != ECONNRESET)
+		fprintf(stderr, "ctrun: %s\n", what->msg);
+}
+
 /* The set-up's table; READY, or the failing step's error, to the parent. */
 static void set_up(struct ct_step_ctx *ctx)
 {
@@ -351,13 +360,19 @@ static void set_up(struct ct_step_ctx *ctx)
 	struct ct_init_plan *plan = ctx->plan;
 	if (ct_steps_run(init_steps, sizeof(init_steps) / sizeof(init_steps[0]), ctx, &err) < 0) {
 		ct_rootfs_undo_shared(&plan->rootfs, plan->ns.new_mount_ns);
-		ct_sync_send_error(plan->sync.fd, &err);
+		if (ct_sync_send_error(plan->sync.fd, &err) < 0)
+			print_unsent(&err, errno);
 		_exit(1);
 	}
 	ct_step_ctx_release(ctx);
 	/* cleared before READY: create may exit as soon as it has sent CREATED */
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
-	if (send_ready(ctx, &err) < 0 || wait_for_create(&plan->sync, &err) < 0) {
+	if (send_ready(ctx, &err) < 0) {
+		print_unsent(&err, err.errnum);
+		ct_rootfs_undo_shared(&plan->rootfs, plan->ns.new_mount_ns);
+		_exit(1);
+	}
+	if (wait_for_create(&plan->sync, &err) < 0) {
 		ct_rootfs_undo_shared(&plan->rootfs, plan->ns.new_mount_ns);
 		_exit(1);
 	}
