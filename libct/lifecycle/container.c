@@ -399,16 +399,20 @@ static bool start_consumed_fifo(int atfd, const char *fifo_path)
 /* The one rule for every command that shows a status (state, list, start, kill, ...): the
  * process first (pid and start time), the fifo only for a live one not known as started,
  * the freezer only for a live one. Sets st->started when the fifo says so. */
-static enum ct_status container_status(int atfd, const char *fifo_path, struct ct_state *st)
+static int container_status(int atfd, const char *fifo_path, struct ct_state *st,
+			    enum ct_status *out, struct ct_error *err)
 {
-	enum ct_status status = ct_status_derive(st->pid, st->pid_start_time, st->started);
+	enum ct_status status;
+	if (ct_status_read(st->pid, st->pid_start_time, st->started, &status, err) < 0)
+		return ct_error_prefix(err, "the status of its init");
 	if (status == CT_STATUS_CREATED && start_consumed_fifo(atfd, fifo_path)) {
 		st->started = true;
 		status = CT_STATUS_RUNNING;
 	}
 	if (status != CT_STATUS_STOPPED && ct_container_cgroup_frozen(st))
 		status = CT_STATUS_PAUSED;
-	return status;
+	*out = status;
+	return 0;
 }
 
 /* What a create killed before state.json made (or a failed one could not remove): the
@@ -454,8 +458,7 @@ static int open_in(int rootfd, const char *id, bool exclusive, struct ct_contain
 		return -1;
 	if (ct_state_read(&c->dir, &c->state, err) < 0)
 		return err->errnum == ENOENT ? dead_reservation(rootfd, id, exclusive, c, err) : -1;
-	c->status = container_status(c->dir.dirfd, CT_EXEC_FIFO_FILE, &c->state);
-	return 0;
+	return container_status(c->dir.dirfd, CT_EXEC_FIFO_FILE, &c->state, &c->status, err);
 }
 
 int ct_container_open(const struct ct_lifecycle_opts *lc, const char *id, bool exclusive,
@@ -481,8 +484,7 @@ int ct_container_peek(int rootfd, const char *id, struct ct_state *st, enum ct_s
 		return -1;
 	char fifo_path[CT_ID_MAX + sizeof("/" CT_EXEC_FIFO_FILE)];
 	ct_path_join(fifo_path, sizeof(fifo_path), id, CT_EXEC_FIFO_FILE); /* fits: a checked id */
-	*status = container_status(rootfd, fifo_path, st);
-	return 0;
+	return container_status(rootfd, fifo_path, st, status, err);
 }
 
 int ct_container_attach(struct ct_container *c, struct ct_error *err)

@@ -144,18 +144,36 @@ const char *ct_status_name(enum ct_status s)
 	return names[s];
 }
 
-enum ct_status ct_status_derive(pid_t pid, uint64_t recorded_start_time, bool started)
+int ct_status_read(pid_t pid, uint64_t recorded_start_time, bool started, enum ct_status *status,
+		   struct ct_error *err)
 {
 	uint64_t start_time;
 	char state;
-	if (ct_proc_stat(pid, &start_time, &state, NULL) < 0)
-		return CT_STATUS_STOPPED;
+	struct ct_error why = {0};
+	*status = CT_STATUS_STOPPED;
+	if (ct_proc_stat(pid, &start_time, &state, &why) < 0) {
+		/* gone, or a line that is no process's (EINVAL): stopped; anything else (EIO,
+		 * ENOMEM, EACCES) says nothing about the process */
+		if (why.errnum == ENOENT || why.errnum == ESRCH || why.errnum == EINVAL)
+			return 0;
+		*err = why;
+		return -1;
+	}
 	/* A zombie has exited; only its parent's wait is missing. */
 	if (state == 'Z' || state == 'X')
-		return CT_STATUS_STOPPED;
+		return 0;
 	if (start_time != recorded_start_time)
-		return CT_STATUS_STOPPED; /* the pid was reaped and given to someone else */
-	return started ? CT_STATUS_RUNNING : CT_STATUS_CREATED;
+		return 0; /* the pid was reaped and given to someone else */
+	*status = started ? CT_STATUS_RUNNING : CT_STATUS_CREATED;
+	return 0;
+}
+
+enum ct_status ct_status_derive(pid_t pid, uint64_t recorded_start_time, bool started)
+{
+	enum ct_status status;
+	struct ct_error ignored;
+	ct_status_read(pid, recorded_start_time, started, &status, &ignored);
+	return status;
 }
 
 int ct_proc_kill_checked(pid_t pid, uint64_t start_time, int sig, struct ct_error *err)

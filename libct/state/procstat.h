@@ -38,6 +38,11 @@ const char *ct_status_name(enum ct_status s);
  * a process with another start time (the pid was reused); otherwise running once started,
  * else created. Paused needs the cgroup freezer and is the caller's to add. */
 enum ct_status ct_status_derive(pid_t pid, uint64_t recorded_start_time, bool started);
+/* The same, but an error reading /proc/PID/stat other than the process's absence (EIO,
+ * ENOMEM) fails instead of reading as stopped: a command that acts on a stopped container
+ * (delete) must not take a running one for it. */
+int ct_status_read(pid_t pid, uint64_t recorded_start_time, bool started, enum ct_status *status,
+		   struct ct_error *err);
 
 /* kill(2) for a process known only by pid and start time, where no pidfd can carry the
  * signal (pidfd_open or pidfd_send_signal missing): the start time is checked right before
