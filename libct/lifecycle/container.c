@@ -494,8 +494,11 @@ int ct_container_attach(struct ct_container *c, struct ct_error *err)
 	int fd = ct_pidfd_open(c->state.pid, 0);
 	int saved = errno;
 	/* pidfd_open missing: go on without a pidfd, every signal is a checked kill() */
-	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN))
+	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN) && saved == ESRCH)
 		return ct_error_sys(err, saved, "container not running"); /* runc's words */
+	if (fd < 0 && ct_kernel_has(CT_KF_PIDFD_OPEN)) /* EMFILE, ENOMEM: not a sign it went */
+		return ct_error_sys(err, saved, "open a pidfd for its init (pid %d)",
+				    (int)c->state.pid);
 	/* The pidfd pins the process: if its start time still matches, it is ours. */
 	if (ct_status_derive(c->state.pid, c->state.pid_start_time, true) == CT_STATUS_STOPPED) {
 		ct_close_now(&fd);
