@@ -125,7 +125,9 @@ static int relay(struct pollfd *fds, int master, int (*send)(void *, int), void 
 int ct_tty_relay_and_wait(int pidfd, int master, const sigset_t *signals,
 			  int (*send)(void *data, int sig), void *data, struct ct_error *err)
 {
-	_cleanup_close_ int sfd = signalfd(-1, signals, SFD_CLOEXEC);
+	/* non-blocking: a signal poll saw can be gone before the read (taken by a handler or
+	 * its default action where the mask did not block it) */
+	_cleanup_close_ int sfd = signalfd(-1, signals, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0)
 		return ct_error_sys(err, errno, "signalfd");
 	struct pollfd fds[R_COUNT] = {
