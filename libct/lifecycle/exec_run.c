@@ -221,7 +221,11 @@ int ct_lifecycle_exec(const struct ct_lifecycle_opts *lc, const struct ct_exec_a
 	struct ct_error err = {0};
 	int status = 0;
 	ct_forwarded_signals(&r.signals);
-	sigprocmask(SIG_BLOCK, &r.signals, &r.old_mask);
+	if (sigprocmask(SIG_BLOCK, &r.signals, &r.old_mask) < 0) { /* none would be forwarded */
+		ct_error_sys(&err, errno, "block the signals to forward");
+		ct_lifecycle_fail("exec in", a->id, &err);
+		return EXEC_FAILED;
+	}
 	r.proc = (struct ct_exec_proc){.pid = -1, .pidfd = -1, .pty_master = -1};
 	if (start_process(lc, &r, &err) < 0) {
 		ct_lifecycle_fail("exec in", a->id, &err);

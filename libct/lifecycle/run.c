@@ -77,7 +77,12 @@ int ct_lifecycle_run(const struct ct_lifecycle_opts *lc, const struct ct_create_
 	a.relay_terminal = !detach;
 	sigset_t signals;
 	ct_forwarded_signals(&signals);
-	sigprocmask(SIG_BLOCK, &signals, &a.child_sigmask);
+	struct ct_error err = {0};
+	if (sigprocmask(SIG_BLOCK, &signals, &a.child_sigmask) < 0) { /* none would be forwarded */
+		ct_error_sys(&err, errno, "block the signals to forward");
+		ct_lifecycle_fail("run", a.id, &err);
+		return 1;
+	}
 	struct ct_container c;
 	if (create_and_start(lc, &a, &c) < 0)
 		return 1;
