@@ -24,6 +24,7 @@
 
 #include "tests/lib/cgroup.h"
 #include "tests/lib/container.h"
+#include "tests/lib/leftovers.h"
 
 TestSuite(killed, .fini = cgt_cleanup);
 
@@ -304,101 +305,6 @@ static void kill_before(struct lc *t, const char *command, const struct step *s)
 	ctt_result_free(&r);
 }
 
-/* How many fds of processes other than the test name a path that contains needle. */
-static unsigned fds_naming(const char *needle)
-{
-	DIR *proc = opendir("/proc");
-	cr_assert_not_null(proc);
-	unsigned n = 0;
-	struct dirent *p;
-	while ((p = readdir(proc))) {
-		char path[64], target[4096];
-		if (atoi(p->d_name) <= 0 || atoi(p->d_name) == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
-		DIR *fds = opendir(path);
-		struct dirent *f;
-		while (fds && (f = readdir(fds))) {
-			ssize_t len = readlinkat(dirfd(fds), f->d_name, target, sizeof(target) - 1);
-			if (len > 0 && (target[len] = '\0', strstr(target, needle)))
-				n++;
-		}
-		if (fds)
-			closedir(fds);
-	}
-	closedir(proc);
-	return n;
-}
-
-static unsigned state_entries(const char *root)
-{
-	DIR *d = opendir(root);
-	unsigned n = 0;
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* The test's mount table when it began: ctrun mounts nothing outside its containers but the
- * kept view of its binary (libct/parent/exe_bind.h), made here first by a command that
- * fails once it has it, and nothing else mounts in the runner's private namespace meanwhile
- * (one test at a time, --jobs 1, as make integration runs them). */
-static char *mounts_before;
-
-static void note_mounts(const struct lc *t)
-{
-	struct ctt_result r;
-	lc_ctrun(&r, t, "exec", "no-such-container", "true");
-	cr_assert_neq(r.status, 0, "exec of a container that does not exist");
-	ctt_result_free(&r);
-	mounts_before = ctt_read_file("/proc/self/mountinfo");
-}
-
-/* The lines of a that b does not hold, one per line (malloc'd). */
-static char *lines_missing_from(const char *a, const char *b)
-{
-	size_t cap = strlen(a) + 1, len = 0;
-	char *out = calloc(cap, 1);
-	cr_assert_not_null(out);
-	for (const char *line = a; *line;) {
-		size_t n = strcspn(line, "\n");
-		char *needle = strndup(line, n);
-		if (!strstr(b, needle)) {
-			memcpy(out + len, line, n);
-			len += n;
-			out[len++] = '\n';
-		}
-		free(needle);
-		line += n + (line[n] == '\n');
-	}
-	return out;
-}
-
-/* Every piece a create makes is gone: its cgroup (the test's subtree) in every hierarchy,
- * its entries in the state root (the reservation too), its processes, every fd on the state
- * root or the cgroup, every mount it made (the table is as it was). */
-static void assert_nothing_left(const struct lc *t, const char *after)
-{
-	char *cgroups = cgt_subtree_left();
-	cr_assert_null(cgroups, "%s: cgroup left in %s", after, cgroups);
-	cr_assert_eq(state_entries(t->root), 0, "%s: an entry is left in the state root %s", after,
-		     t->root);
-	cr_assert_eq(lc_count_left_processes(t), 0, "%s: a process is left", after);
-	cr_assert_eq(fds_naming(t->root), 0, "%s: an fd on the state root is left", after);
-	cr_assert_eq(fds_naming(cgt_subtree()), 0, "%s: an fd on the cgroup is left", after);
-	char *mounts = ctt_read_file("/proc/self/mountinfo");
-	if (strcmp(mounts, mounts_before) != 0) {
-		char *gone = lines_missing_from(mounts_before, mounts);
-		char *added = lines_missing_from(mounts, mounts_before);
-		cr_assert_fail("%s: the mount table changed; gone:\n%s\nadded:\n%s", after, gone,
-			       added);
-	}
-	free(mounts);
-}
-
 /* After a kill: either `delete --force` (which always succeeds), or a `create` of the same
  * id, which finds and removes what the killed one left, or fails as the container exists
  * (the kill came after create recorded it), and the container is then deleted. The init
@@ -430,18 +336,18 @@ static void assert_nothing_left_after_a_kill_at_every_syscall(const char *comman
 	struct lc t;
 	lc_init(&t);
 	become_subreaper();
-	note_mounts(&t);
+	lc_note_mounts(&t);
 	cgt_use_path(&t, ID);
 	lc_set_args(&t, LC_ARGV("/bin/true"));
 	size_t n = record_steps(&t, command, steps);
-	assert_nothing_left(&t, "the recording run");
+	lc_assert_all_gone(&t, "the recording run");
 	for (size_t i = 0; i < n; i++) {
 		char after[128];
 		snprintf(after, sizeof(after), "%s killed at syscall %zu of %zu (%s #%u)", command,
 			 i + 1, n, steps[i].name, steps[i].nth);
 		kill_before(&t, command, &steps[i]);
 		recover(&t, i % 2, after);
-		assert_nothing_left(&t, after);
+		lc_assert_all_gone(&t, after);
 	}
 	assert_id_usable_again(&t);
 }
@@ -480,7 +386,7 @@ Test(killed, at_random_moments)
 	struct lc t;
 	lc_init(&t);
 	become_subreaper();
-	note_mounts(&t);
+	lc_note_mounts(&t);
 	cgt_use_path(&t, ID);
 	char *tmp = ctt_tmpdir();
 	char *out = ctt_path(tmp, "out");
@@ -500,7 +406,7 @@ Test(killed, at_random_moments)
 		int status = lc_wait(pid, 20000);
 		cr_assert(status == SIGKILLED || status == 0, "%s: exit %d", after, status);
 		recover(&t, i % 2, after);
-		assert_nothing_left(&t, after);
+		lc_assert_all_gone(&t, after);
 	}
 	free(out), free(tmp);
 	assert_id_usable_again(&t);
@@ -539,7 +445,7 @@ Test(killed, keeps_a_cgroup_that_was_there)
 	struct lc t;
 	lc_init(&t);
 	become_subreaper();
-	note_mounts(&t);
+	lc_note_mounts(&t);
 	char mine[128];
 	snprintf(mine, sizeof(mine), "%s/mine", cgt_subtree());
 	cgt_use_path(&t, "mine");
@@ -560,6 +466,6 @@ Test(killed, keeps_a_cgroup_that_was_there)
 			cgt_each_dir(mine, assert_dir_kept, after);
 		cgt_each_dir(mine, remove_dir, NULL);
 		cgt_each_dir(cgt_subtree(), remove_dir, NULL);
-		assert_nothing_left(&t, after);
+		lc_assert_all_gone(&t, after);
 	}
 }
