@@ -442,18 +442,27 @@ static int place_child(const struct ct_init_plan *plan, int sock, const struct c
 	return ct_sync_send_cgroup_ready(sock, err);
 }
 
+/* CGROUP_READY not taken because the child failed first (EPIPE): its ERROR, still to be
+ * read, says why, where our send error says only that it went. */
+static int child_failed_first(const struct ct_init_plan *plan, int sock, struct ct_exec_proc *out,
+			      struct ct_error *err)
+{
+	struct ct_error why = {0};
+	if ((err->errnum == EPIPE || err->errnum == ECONNRESET) &&
+	    wait_for_exec(plan->opts, sock, out, &why) < 0 && why.msg[0])
+		*err = why;
+	return -1;
+}
+
 static int spawn_child(struct ct_init_plan *plan, const struct ct_exec_target *t,
 		       struct exec_join *j, struct ct_exec_proc *out, struct ct_error *err)
 {
 	_cleanup_close_pair_ int sync[2] = CT_FD_PAIR_INIT;
-	if (ct_sync_pair(sync, err) < 0)
+	if (ct_sync_pair(sync, err) < 0 || clone_child(plan, t, j, sync, out, err) < 0)
 		return -1;
-	int rc = clone_child(plan, t, j, sync, out, err);
-	if (rc == 0)
-		rc = place_child(plan, sync[0], out, err);
-	if (rc == 0)
-		rc = wait_for_exec(plan->opts, sync[0], out, err);
-	return rc;
+	if (place_child(plan, sync[0], out, err) < 0)
+		return child_failed_first(plan, sync[0], out, err);
+	return wait_for_exec(plan->opts, sync[0], out, err);
 }
 
 int ct_exec_spawn(const struct ct_spawn_opts *o, const struct ct_exec_target *t,
