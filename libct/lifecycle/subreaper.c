@@ -24,12 +24,13 @@ static pid_t next_exited(idtype_t type, id_t id)
 	return info.si_pid;
 }
 
+/* The process of pidfd is asked after the exited child is found, not before: it may exit
+ * in between, and would then be taken for an orphan and its status lost to the caller. */
 void ct_reap_orphans(int pidfd)
 {
 	if (pidfd < 0)
 		return;
-	pid_t own = next_exited(P_PIDFD, (id_t)pidfd);
-	for (pid_t pid; (pid = next_exited(P_ALL, 0)) && pid != own;)
+	for (pid_t pid; (pid = next_exited(P_ALL, 0)) && pid != next_exited(P_PIDFD, (id_t)pidfd);)
 		if (waitpid(pid, NULL, WNOHANG) <= 0)
 			break;
 }
