@@ -63,8 +63,14 @@ static int refused(int errnum, const char *text, const char *what, struct ct_err
 static int take_message(const struct nlmsghdr *h, ct_rtnl_each_fn each, void *arg,
 			const char *what, struct ct_error *err)
 {
-	if (h->nlmsg_type == NLMSG_DONE)
-		return 1;
+	if (h->nlmsg_flags & NLM_F_DUMP_INTR) /* what changed meanwhile may be missing */
+		return ct_error_plain(err, EAGAIN, "%s: the dump was interrupted by a change", what);
+	if (h->nlmsg_type == NLMSG_DONE) {
+		int errnum;
+		if (ct_rtnl_parse_done(h, &errnum) < 0)
+			return ct_error_plain(err, EPROTO, "%s: malformed netlink done", what);
+		return errnum ? ct_error_sys(err, errnum, "%s: the dump failed", what) : 1;
+	}
 	if (h->nlmsg_type == NLMSG_ERROR) {
 		int errnum;
 		char text[256];

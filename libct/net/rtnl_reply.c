@@ -107,6 +107,22 @@ int ct_rtnl_parse_error(const struct nlmsghdr *h, int *errnum, char *text, size_
 	return 0;
 }
 
+int ct_rtnl_parse_done(const struct nlmsghdr *h, int *errnum)
+{
+	int32_t status;
+	*errnum = 0;
+	if (h->nlmsg_type != NLMSG_DONE)
+		return -1;
+	/* an old kernel's NLMSG_DONE may come without its status: a dump that ended well */
+	if (h->nlmsg_len < NLMSG_HDRLEN + sizeof(status))
+		return 0;
+	memcpy(&status, (const unsigned char *)h + NLMSG_HDRLEN, sizeof(status));
+	if (status > 0 || status < -4095)
+		return -1;
+	*errnum = -status;
+	return 0;
+}
+
 int ct_rtnl_parse_link(const struct nlmsghdr *h, uint32_t *ifindex, char name[IFNAMSIZ])
 {
 	struct ifinfomsg ifi;

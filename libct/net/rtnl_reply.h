@@ -20,6 +20,10 @@ const struct nlmsghdr *ct_rtnl_next(const void *buf, size_t len, size_t *off, bo
  * acknowledgement's message, printable ASCII, "" without one. -1: not a whole error. */
 int ct_rtnl_parse_error(const struct nlmsghdr *h, int *errnum, char *text, size_t size);
 
+/* NLMSG_DONE: *errnum 0 for a dump that ended well, else the errno that cut it short (its
+ * messages are not all there). -1: not a whole NLMSG_DONE. */
+int ct_rtnl_parse_done(const struct nlmsghdr *h, int *errnum);
+
 /* RTM_NEWLINK: the device's index and name. -1: malformed, or without a name. */
 int ct_rtnl_parse_link(const struct nlmsghdr *h, uint32_t *ifindex, char name[IFNAMSIZ]);
 

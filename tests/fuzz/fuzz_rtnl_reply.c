@@ -1,6 +1,6 @@
 /* libFuzzer harness: what comes back on an rtnetlink socket (the kernel's replies, read by
- * the runtime that moves network devices) -> its messages, each read as an error, a link and
- * an address. Every message handed out lies within the bytes and the walk always moves on;
+ * the runtime that moves network devices) -> its messages, each read as an error, a dump's
+ * end, a link and an address. Every message handed out lies within the bytes and the walk always moves on;
  * what is taken holds what its reader promises (a name of 1 to 15 bytes, an address of its
  * family's size and prefix, a printable message). */
 #include <ctype.h>
@@ -20,6 +20,13 @@ static void check_error(const struct nlmsghdr *h)
 	for (const char *p = text; *p; p++)
 		if (!isprint((unsigned char)*p))
 			abort();
+}
+
+static void check_done(const struct nlmsghdr *h)
+{
+	int errnum = -1;
+	if (ct_rtnl_parse_done(h, &errnum) == 0 && (errnum < 0 || errnum > 4095))
+		abort();
 }
 
 static void check_link(const struct nlmsghdr *h)
@@ -60,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		last = off;
 		check_error(h);
+		check_done(h);
 		check_link(h);
 		check_addr(h);
 	}

@@ -2,6 +2,7 @@
  * replies read back, malformed ones refused. */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
@@ -253,4 +254,30 @@ Test(rtnl_reply, short_and_lying_messages_refused)
 	cr_assert_eq(ct_rtnl_parse_error((const void *)buf, &errnum, text, sizeof(text)), 0);
 	cr_expect_eq(errnum, 17, "the errno stands");
 	cr_expect_str_eq(text, "", "the message does not");
+}
+
+/* NLMSG_DONE with the status the kernel's dump ended on. */
+static const struct nlmsghdr *done_reply(unsigned char *buf, int32_t status, size_t len)
+{
+	struct nlmsghdr *h = (void *)buf;
+	*h = (struct nlmsghdr){.nlmsg_len = (uint32_t)len, .nlmsg_type = NLMSG_DONE,
+			       .nlmsg_flags = NLM_F_MULTI};
+	memcpy(buf + NLMSG_HDRLEN, &status, sizeof(status));
+	return h;
+}
+
+Test(rtnl_reply, dump_end_carries_its_error)
+{
+	_Alignas(4) unsigned char buf[64] = {0};
+	int errnum = -1;
+	cr_assert_eq(ct_rtnl_parse_done(done_reply(buf, 0, NLMSG_HDRLEN + 4), &errnum), 0);
+	cr_expect_eq(errnum, 0, "a dump that ended well");
+	cr_assert_eq(ct_rtnl_parse_done(done_reply(buf, -EMSGSIZE, NLMSG_HDRLEN + 4), &errnum), 0);
+	cr_expect_eq(errnum, EMSGSIZE, "a dump cut short is not taken for whole");
+	cr_assert_eq(ct_rtnl_parse_done(done_reply(buf, 0, NLMSG_HDRLEN), &errnum), 0);
+	cr_expect_eq(errnum, 0, "no status: ended well");
+	cr_expect_eq(ct_rtnl_parse_done(done_reply(buf, 5, NLMSG_HDRLEN + 4), &errnum), -1);
+	struct nlmsghdr *h = (void *)buf;
+	h->nlmsg_type = NLMSG_ERROR;
+	cr_expect_eq(ct_rtnl_parse_done(h, &errnum), -1, "not a done");
 }
