@@ -2,9 +2,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libct/base/cleanup.h"
@@ -19,18 +21,39 @@ int ct_fd_link_is_path(const char *text)
 	return len < mark || strcmp(text + len - mark, DELETED_MARK) != 0;
 }
 
-char *ct_canonical_path(const char *path, char out[PATH_MAX])
+/* Whether name, walked from our root, reaches the file open as st. */
+static bool names_file(const char *name, const struct stat *st)
 {
-	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
+	struct stat there;
+	return stat(name, &there) == 0 && there.st_dev == st->st_dev && there.st_ino == st->st_ino;
+}
+
+/* The kernel's name for fd, when it is a path that reaches the file from our root: a file
+ * reached through another mount namespace (/proc/PID/root) or a detached mount is named as
+ * seen from there, with no mark, and the same text here may name another file. */
+static bool fd_name(int fd, const struct stat *st, char out[PATH_MAX])
+{
 	char link[32];
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	ssize_t n = readlink(link, out, PATH_MAX - 1);
-	if (n > 0 && n < PATH_MAX - 1) {
-		out[n] = '\0';
-		if (ct_fd_link_is_path(out))
-			return out;
-	}
-	return realpath(path, out);
+	if (n <= 0 || n >= PATH_MAX - 1)
+		return false;
+	out[n] = '\0';
+	return ct_fd_link_is_path(out) && names_file(out, st);
+}
+
+char *ct_canonical_path(const char *path, char out[PATH_MAX])
+{
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return NULL;
+	if (fd_name(fd, &st, out))
+		return out;
+	if (!realpath(path, out))
+		return NULL;
+	if (names_file(out, &st))
+		return out;
+	errno = EXDEV; /* no name from our root reaches it */
+	return NULL;
 }
