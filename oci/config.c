@@ -74,10 +74,19 @@ static void check_devices(struct oci_walk *w, const struct oci_linux *lx)
 	}
 }
 
-/* The container's name of a device: its own unless "name" gives another. */
-static const char *net_device_name(const struct oci_net_device *d)
+const char *oci_net_device_name(const struct oci_net_device *d)
 {
 	return d->name ? d->name : d->key;
+}
+
+/* The earlier device of lx's first i that has name in the container, or NULL. */
+static const struct oci_net_device *net_device_named(const struct oci_linux *lx, size_t i,
+						       const char *name)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(name, oci_net_device_name(&lx->net_devices.items[j])) == 0)
+			return &lx->net_devices.items[j];
+	return NULL;
 }
 
 /* Two devices given one name in the container: the second move would fail half-way. */
@@ -85,17 +94,14 @@ static void check_net_device_names(struct oci_walk *w, const struct oci_linux *l
 {
 	for (size_t i = 0; i < lx->net_devices.len; i++) {
 		const struct oci_net_device *d = &lx->net_devices.items[i];
-		for (size_t j = 0; j < i; j++) {
-			const char *name = net_device_name(d);
-			if (oci_ifname_is_template(name) ||
-			    strcmp(name, net_device_name(&lx->net_devices.items[j])) != 0)
-				continue;
-			char at[96] = "linux.netDevices";
-			oci_path_append(at, sizeof(at), strlen(at),
-					&(struct oci_path_step){.name = d->key});
-			oci_walk_error_at(w, at, "\"%s\" is also the container's name of \"%s\"",
-					  name, lx->net_devices.items[j].key);
-		}
+		const char *name = oci_net_device_name(d);
+		const struct oci_net_device *first;
+		if (oci_ifname_is_template(name) || !(first = net_device_named(lx, i, name)))
+			continue;
+		char at[96] = "linux.netDevices";
+		oci_path_append(at, sizeof(at), strlen(at), &(struct oci_path_step){.name = d->key});
+		oci_walk_error_at(w, at, "\"%s\" is also the container's name of \"%s\"", name,
+				  first->key);
 	}
 }
 

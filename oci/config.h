@@ -432,4 +432,7 @@ bool oci_version_supported(const char *version);
 /* The S_IFMT bits of a device of config-linux.md#devices type "c", "u", "b" or "p". */
 uint32_t oci_device_file_type(const char *type);
 
+/* A .linux.netDevices entry's name in the container: "name", else the host's (its key). */
+const char *oci_net_device_name(const struct oci_net_device *d);
+
 #endif

@@ -144,7 +144,7 @@ static int set_up(int container, uint32_t ifindex, struct ct_error *err)
 static int move_one(const struct net_move *nm, const struct oci_net_device *d,
 		    struct ct_error *err)
 {
-	const char *name = d->name ? d->name : d->key;
+	const char *name = oci_net_device_name(d);
 	struct kept_addrs kept = {0};
 	uint32_t new_ifindex;
 	int rc = -1;
