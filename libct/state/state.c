@@ -104,7 +104,8 @@ int ct_state_check_id(const char *id, struct ct_error *err)
 
 /* ---- the root ---- */
 
-/* mkdir -p, one component at a time relative to the previous one, each new one 0700. */
+/* mkdir -p: each missing directory of the path made 0700, so that no other user can reach
+ * the containers' state below it. */
 static int make_root_dirs(const char *root, struct ct_error *err)
 {
 	_cleanup_free_ char *path = strdup(root);
