@@ -42,6 +42,13 @@ static bool fd_name(int fd, const struct stat *st, char out[PATH_MAX])
 	return ct_fd_link_is_path(out) && names_file(out, st);
 }
 
+/* No path from our root reaches the file. */
+static char *no_name_here(void)
+{
+	errno = EXDEV;
+	return NULL;
+}
+
 char *ct_canonical_path(const char *path, char out[PATH_MAX])
 {
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
@@ -50,10 +57,8 @@ char *ct_canonical_path(const char *path, char out[PATH_MAX])
 		return NULL;
 	if (fd_name(fd, &st, out))
 		return out;
+	/* the file is open: a name that reaches nothing or another file is another root's */
 	if (!realpath(path, out))
-		return NULL;
-	if (names_file(out, &st))
-		return out;
-	errno = EXDEV; /* no name from our root reaches it */
-	return NULL;
+		return errno == ENOENT ? no_name_here() : NULL;
+	return names_file(out, &st) ? out : no_name_here();
 }

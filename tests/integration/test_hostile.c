@@ -13,7 +13,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -364,6 +366,61 @@ Test(hostile, root_path_that_is_a_symlink_is_refused)
 	free(abs);
 	free(rel);
 	free(real);
+}
+
+/* A process with a mount namespace of its own where bundle is bound at dir/b, under a tmpfs
+ * that hides it from ours: dir/b is nothing here. */
+static pid_t bind_elsewhere(const char *bundle, const char *dir)
+{
+	int ready[2];
+	cr_assert_eq(pipe(ready), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		char *b = ctt_path(dir, "b");
+		char ok = unshare(CLONE_NEWNS) == 0 &&
+				  mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+				  mount("ctt", dir, "tmpfs", 0, NULL) == 0 && mkdir(b, 0700) == 0 &&
+				  mount(bundle, b, NULL, MS_BIND | MS_REC, NULL) == 0
+			  ? 'y'
+			  : 'n';
+		if (write(ready[1], &ok, 1) != 1 || ok != 'y')
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	char ok = 'n';
+	cr_assert_eq(read(ready[0], &ok, 1), 1);
+	close(ready[0]);
+	cr_assert_eq(ok, 'y', "a mount namespace with the bundle bound");
+	return pid;
+}
+
+/* A bundle, or a root.path, reached through /proc/PID/root of another mount namespace: the
+ * kernel names it as seen from there ("<dir>/b"), which here is another file (none at all):
+ * refused naming the path, never read or mounted through the host's name. */
+Test(hostile, bundle_and_root_through_another_mount_namespace_refused)
+{
+	struct lc t;
+	lc_init(&t);
+	char *dir = ctt_tmpdir(), *via;
+	pid_t pid = bind_elsewhere(t.bundle, dir);
+	cr_assert_geq(asprintf(&via, "/proc/%d/root%s/b", (int)pid, dir), 0);
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", via, ID), via, "Cross-device link");
+	lc_assert_nothing_left(&t);
+	char *root = ctt_path(via, "rootfs"), *q = ctt_json_quote(root);
+	ctt_config_set(t.bundle, ".root.path", q);
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), ".root.path",
+			"Cross-device link");
+	lc_assert_nothing_left(&t);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	free(q);
+	free(root);
+	free(via);
+	free(dir);
 }
 
 /* ---- a directory swapped for a symlink during create ---- */
