@@ -153,6 +153,21 @@ Test(net_devices, template_numbered_by_the_kernel)
 	free(script);
 }
 
+/* A create that fails after the move (a createRuntime hook) leaves nothing: the namespace
+ * goes with the init, and the moved veth with it (network_namespaces(7), as config-linux.md
+ * says; nothing is moved back). */
+Test(net_devices, create_failing_after_the_move_leaves_nothing)
+{
+	struct lc t;
+	lc_init(&t);
+	host_with_veth();
+	set_net_devices(&t, "{\"" MOVED "\": {\"name\": \"ctr0\"}}");
+	ctt_config_set(t.bundle, ".hooks", "{\"createRuntime\": [{\"path\": \"/bin/false\"}]}");
+	lc_assert_fails(&t, LC_ARGV("create", "--bundle", t.bundle, ID), "createRuntime");
+	lc_assert_nothing_left(&t);
+	assert_pair_destroyed();
+}
+
 /* runtime.md#errors: a name the container's namespace has is an error (no template), before
  * the device leaves: it stays where it was, with its addresses. */
 Test(net_devices, name_taken_in_the_container_refused)
