@@ -17,6 +17,8 @@
 
 /* A free index is looked for from the device's own on; a namespace holds far fewer. */
 #define INDEX_PROBES 4096
+/* An interrupted dump is read again this many times in all: addresses seldom change so fast. */
+#define ADDR_DUMP_TRIES 3
 
 /* The sockets and the namespace the devices go between. */
 struct net_move {
@@ -51,12 +53,18 @@ static int keep_addr(const struct nlmsghdr *h, void *arg, struct ct_error *err)
 }
 
 /* config-linux.md: the permanent addresses of global scope, both families, read before the
- * move drops them. */
+ * move drops them. A dump an address change interrupted (EAGAIN) may miss one: read again. */
 static int read_addrs(int host, struct kept_addrs *k, struct ct_error *err)
 {
-	struct ct_nlmsg m;
-	ct_rtnl_req_addr_dump(&m);
-	return ct_rtnl_call(host, &m, keep_addr, k, "read the device's addresses", err);
+	for (int tries = 1;; tries++) {
+		struct ct_nlmsg m;
+		ct_rtnl_req_addr_dump(&m);
+		k->len = 0;
+		if (ct_rtnl_call(host, &m, keep_addr, k, "read the device's addresses", err) == 0)
+			return 0;
+		if (err->errnum != EAGAIN || tries == ADDR_DUMP_TRIES)
+			return -1;
+	}
 }
 
 static int host_index(int host, const char *key, uint32_t *ifindex, struct ct_error *err)
