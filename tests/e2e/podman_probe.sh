@@ -16,6 +16,8 @@ section() {
 	cgroup) cat /proc/self/cgroup ;;
 	hostname) hostname; cat /etc/hostname 2>&1 ;;
 	env) env | sort ;;
+	files) for f in /etc/hosts /etc/resolv.conf /etc/hostname; do echo "-- $f"; cat "$f"; done ;;
+	shm) df -k /dev/shm | tail -n 1 | awk '{ print "shm " $2 " KiB" }' ;;
 	cwd) pwd ;;
 	dev) find /dev -xdev | sort | while read -r f; do
 		stat -c '%N %A %u:%g %t:%T' "$f"; done ;;
