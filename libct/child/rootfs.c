@@ -15,6 +15,7 @@
 #include "libct/base/cleanup.h"
 #include "libct/base/syscalls.h"
 #include "libct/child/devices.h"
+#include "libct/child/propagation.h"
 #include "libct/child/sysctl.h"
 #include "libct/fs/copyup.h"
 #include "libct/fs/fsinfo.h"
@@ -224,10 +225,18 @@ static int enter_rootfs(const struct ct_plan_rootfs *fs, bool new_mount_ns, int 
 			return ct_error_sys(err, errno, "chroot into rootfs");
 	} else {
 		/* pivot_root(".", ".") stacks the old root on the new one; detach it at once */
-		if (syscall(SYS_pivot_root, ".", ".") < 0)
-			return ct_error_sys(err, errno, "pivot_root to \"%s\"", fs->path);
-		if (umount2(".", MNT_DETACH) < 0)
-			return ct_error_sys(err, errno, "detach the old root");
+		int old_root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (old_root < 0)
+			return ct_error_sys(err, errno, "open the old root");
+		if (syscall(SYS_pivot_root, ".", ".") < 0) {
+			int saved = errno;
+			close(old_root);
+			return ct_error_sys(err, saved, "pivot_root to \"%s\"", fs->path);
+		}
+		int rc = ct_detach_old_root(old_root, err);
+		close(old_root);
+		if (rc < 0)
+			return -1;
 	}
 	if (chdir("/") < 0)
 		return ct_error_sys(err, errno, "chdir to /");
@@ -361,21 +370,6 @@ static int write_sysctls(const struct oci_linux *lx, const struct ct_procfs *pro
 	return 0;
 }
 
-/* A new mount namespace: slave by default (runc's choice): host mounts may appear, ours
- * never leak out; rootfsPropagation "rprivate" cuts the namespace off from the host
- * altogether. */
-static int cut_propagation(const struct oci_linux *lx, struct ct_error *err)
-{
-	unsigned long host_side =
-		lx->has_rootfs_propagation && lx->rootfs_propagation == OCI_PROP_RPRIVATE
-			? MS_PRIVATE
-			: MS_SLAVE;
-	if (mount(NULL, "/", NULL, MS_REC | host_side, NULL) < 0)
-		return ct_error_sys(err, errno, "make / a recursive %s",
-				    host_side == MS_PRIVATE ? "private" : "slave");
-	return 0;
-}
-
 /* Returns an O_PATH fd of the rootfs as a mount of its own (pivot_root needs one). In a
  * shared mount namespace the propagation of the others' mounts is left as it is (runc makes
  * all of it slave, and the rootfs's parent private): the bind alone is made private, so
@@ -383,9 +377,9 @@ static int cut_propagation(const struct oci_linux *lx, struct ct_error *err)
  * (libct/state/shared_root.h). */
 static int prepare_root(const struct ct_plan_rootfs *fs, bool new_mount_ns, struct ct_error *err)
 {
-	if (new_mount_ns && cut_propagation(fs->lx, err) < 0)
-		return -1;
 	const char *rootfs = fs->path;
+	if (new_mount_ns && ct_cut_propagation(fs->lx, rootfs, err) < 0)
+		return -1;
 	if (mount(rootfs, rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return ct_error_sys(err, errno, "bind rootfs \"%s\" onto itself", rootfs);
 	if (!new_mount_ns && mount(NULL, rootfs, NULL, MS_PRIVATE | MS_REC, NULL) < 0) {

@@ -1114,6 +1114,46 @@ Test(mounts, rootfs_propagation_recursive_forms)
 	free(rslave);
 }
 
+/* Kubernetes' Bidirectional volume (containerd: rootfsPropagation "rshared", the bind
+ * "rshared"): the bind is a peer of its shared host source, not a slave of it, so that a mount
+ * made inside reaches the host (a CSI node plugin's); nothing of the container's own (its /proc,
+ * its rootfs's bind) reaches the host. */
+Test(mounts, rshared_bind_under_rshared_root_propagates_to_the_host)
+{
+	char *host = ctt_tmpdir();
+	cr_assert_eq(mount(host, host, NULL, MS_BIND, NULL), 0, "bind %s: %m", host);
+	cr_assert_eq(mount(NULL, host, NULL, MS_SHARED, NULL), 0, "make %s shared: %m", host);
+	char *sub = ctt_path(host, "sub");
+	ctt_mkdir_p(sub);
+	struct lc t;
+	mt_init(&t);
+	ctt_config_set(t.bundle, ".linux.rootfsPropagation", "\"rshared\"");
+	for (const char *const *set = (const char *const[]){"bounding", "effective", "permitted", NULL};
+	     *set; set++) {
+		char *path;
+		cr_assert_geq(asprintf(&path, ".process.capabilities.%s", *set), 0);
+		ctt_config_set(t.bundle, path, "[\"CAP_SYS_ADMIN\"]");
+		free(path);
+	}
+	lc_add_mount(&t, "/vol", "bind", host, "rbind,rshared");
+	char *out = lc_sh_output(&t, "mount -t tmpfs -o size=4k ctrun-bidirectional /vol/sub && "
+				     "grep ' /vol ' /proc/self/mountinfo");
+	char *mine = ctt_read_file("/proc/self/mountinfo");
+	char *rootfs = lc_rootfs_path(&t, "");
+	bool reached = strstr(mine, " - tmpfs ctrun-bidirectional ") != NULL;
+	bool leaked = strstr(mine, rootfs) != NULL;
+	umount2(sub, MNT_DETACH);
+	umount2(host, MNT_DETACH);
+	cr_expect(has_tag(out, "shared:") && !has_tag(out, "master:"), "/vol inside: %s", out);
+	cr_expect(reached, "the mount made in /vol/sub did not reach the host:\n%s", mine);
+	cr_expect(!leaked, "a mount of the container's reached the host:\n%s", mine);
+	free(rootfs);
+	free(mine);
+	free(out);
+	free(sub);
+	free(host);
+}
+
 /* ---- linux.mountLabel ---- */
 
 #define SELINUX_MAGIC 0xf97cff8cU
