@@ -82,7 +82,8 @@ class Sweep:
         self.names[self.pod_id] = "<pod>"
         return self.pod_id
 
-    def container(self, name, cmd, sec=None, res=None, start=True, target=None, masked=True):
+    def container(self, name, cmd, sec=None, res=None, start=True, target=None, masked=True,
+                  **extra):
         ns = dict(self.ns)
         if target:
             ns["pid"], ns["target_id"] = "TARGET", target
@@ -95,6 +96,7 @@ class Sweep:
                   "envs": [{"key": "SWEEP", "value": "b25lIHR3bw=="}],  # bytes: "one two"
                   "working_dir": "/tmp",
                   "linux": {"resources": res or {}, "security_context": security}}
+        config.update(extra)
         resp, err = self.call("CreateContainer", {"pod_sandbox_id": self.pod_id,
                                                    "config": config,
                                                    "sandbox_config": self.pod_config})
@@ -266,6 +268,9 @@ def case_plain(s):
     s.pod_status()
     s.status(cid)
     s.probe(cid)
+    s.probe(cid, "cgroup ns fds")
+    s.exec("etc files writable", cid, ["sh", "-c", "for f in /etc/hosts /etc/resolv.conf /etc/hostname; do "
+                                                   ": >>$f && echo $f writable; done"])
     s.log("main")
 
 
@@ -281,6 +286,9 @@ def case_exec(s):
     s.exec("after timeout", cid, ["sh", "-c", "pidof sleep | wc -w"])
     s.exec("killed", cid, ["sh", "-c", "kill -9 $$"])
     s.exec("status", cid, ["probe", "id", "status", "cwd", "env", "limits", "oom"])
+    s.exec("large output", cid, ["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' a | wc -c; "
+                                             "head -c 300000 /dev/zero | tr '\\0' b"])
+    s.exec("stdin", cid, ["sh", "-c", "cat; echo eof $?"])
 
 
 def case_user(s):
@@ -413,6 +421,47 @@ def case_unmasked(s):
                                           "ls /sys/firmware /proc/acpi 2>&1 | wc -l"])
 
 
+def case_start_errors(s):
+    s.pod("starterr")
+    missing = s.container("missing", ["/no/such/cmd"])
+    notexec = s.container("notexec", ["/etc/passwd"])
+    nodir = s.container("nodir", ["sh", "-c", "pwd; exec sleep 1000"], working_dir="/no/such/dir")
+    s.wait_log("nodir", "/")
+    for cid in (missing, notexec, nodir):
+        s.status(cid)
+    s.log("nodir")
+
+
+def case_devices_mounts(s):
+    s.pod("devmounts")
+    host = os.path.join(os.environ["CRIDIFF_HOST_DIR"], s.handler)
+    for d in ("rw", "ro", "slave", "shared"):
+        os.makedirs(os.path.join(host, d), exist_ok=True)
+    with open(os.path.join(host, "file"), "w") as f:
+        f.write("host file\n")
+    mounts = [{"container_path": "/rw", "host_path": host + "/rw"},
+              {"container_path": "/ro", "host_path": host + "/ro", "readonly": True},
+              {"container_path": "/slave", "host_path": host + "/slave",
+               "propagation": "PROPAGATION_HOST_TO_CONTAINER"},
+              {"container_path": "/shared", "host_path": host + "/shared",
+               "propagation": "PROPAGATION_BIDIRECTIONAL"},
+              {"container_path": "/etc/injected", "host_path": host + "/file", "readonly": True},
+              {"container_path": "/made", "host_path": host + "/made-by-the-runtime"}]
+    devices = [{"container_path": "/dev/xzero", "host_path": "/dev/zero", "permissions": "r"},
+               {"container_path": "/dev/xfull", "host_path": "/dev/full", "permissions": "rwm"}]
+    cid = s.container("main", SLEEP, mounts=mounts, devices=devices)
+    os.makedirs(host + "/slave/later", exist_ok=True)
+    os.system("mount -t tmpfs cri-diff-later %s/slave/later" % host)
+    s.exec("mounts", cid, ["sh", "-c", "grep -E ' /(rw|ro|slave|slave/later|shared|made|etc/injected) ' "
+                                       "/proc/self/mountinfo | "
+                                       "cut -d' ' -f4-; cat /etc/injected; "
+                                       "touch /rw/x /ro/x 2>&1; ls /rw"])
+    s.exec("devices", cid, ["sh", "-c", "stat -c '%n %F %t:%T %a %u:%g' /dev/xzero /dev/xfull; "
+                                        "head -c 1 /dev/xzero | wc -c; echo x >/dev/xfull; "
+                                        "cat /sys/fs/cgroup/devices/devices.list"])
+    s.status(cid)
+
+
 def case_stats(s):
     s.pod("stats")
     cid = s.container("main", ["sh", "-c", "head -c 1000000 /dev/zero >/tmp/f; echo go; exec sleep 1000"])
@@ -484,6 +533,7 @@ def normalise(text, sweep):
              (r"containerd-mount[0-9]+", "containerd-mountN"),
              (r"\b10\.88\.0\.[0-9]+\b", "10.88.0.X"),
              (r"\b(shared|master):[0-9]+", r"\1:N"),
+             (r"pipe:\[[0-9]+\]", "pipe:[ino]"),
              (r"(net|ipc|uts|pid|pid_for_children|mnt|cgroup|time|user|time_for_children):\[[0-9]+\]",
               r"\1:[ino]"),
              (r"\b[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)", "<time>")]

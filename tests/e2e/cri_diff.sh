@@ -37,12 +37,18 @@ import_busybox() {
 }
 
 cleanup() {
+	# the host directories' mounts first: their peers would leave containerd_stop's list stale
+	[ -z "${CRIDIFF_HOST_DIR:-}" ] || umount -R -l "$CRIDIFF_HOST_DIR" 2>/dev/null
 	cri_stop
 	rm -rf "$E2E_DIR"
 }
 trap cleanup EXIT
 
-cri_start || { echo "cri diff: starting containerd failed" >&2; exit 1; }
+# Host directories for the pods' mounts, on a shared mount (what propagation needs).
+CRIDIFF_HOST_DIR=$E2E_DIR/host
+cri_start && mkdir -p "$CRIDIFF_HOST_DIR" && mount --bind "$CRIDIFF_HOST_DIR" "$CRIDIFF_HOST_DIR" &&
+	mount --make-rshared "$CRIDIFF_HOST_DIR" ||
+	{ echo "cri diff: starting containerd failed" >&2; exit 1; }
 mkdir -p "$CRIDIFF_OUT"
 
 # Differences of no interest: CASE-GLOB;REGEX (of a diff line);KEY (the row of
@@ -52,7 +58,9 @@ ACCEPTED=(
 	'*;^\+/[^ ]* /sys/fs/cgroup/unified .* - cgroup2 ;cgroup-unified'
 	'*;^[-+]/ /[^ ]+ ro,relatime - tmpfs tmpfs ro(,size=0k,mode=555)?$;masked-dir-tmpfs'
 	'*;^[-+]/null /[^ ]+ (ro|rw,nosuid) - tmpfs ;masked-file-ro'
-	'*;^[-+](error )?UNKNOWN: .*(OCI runtime exec failed|did not terminate successfully: exit status 1): ;error-wording'
+	'*;^[-+](error )?UNKNOWN: .*(OCI runtime (exec|create) failed|did not terminate successfully: exit status 1): ;error-wording'
+	'*;^[-+] "message": ".*OCI runtime create failed: ;error-wording'
+	'devices-mounts;^[-+]c 1:[57] rwm$;devices-list-order'
 )
 
 accepted_key() { # CASE DIFF-LINE
@@ -65,8 +73,21 @@ accepted_key() { # CASE DIFF-LINE
 	return 1
 }
 
+# Every key of ACCEPTED is a row of the differences document.
+keys_are_rows() {
+	local entry cases re key bad=0
+	for entry in "${ACCEPTED[@]}"; do
+		IFS=';' read -r cases re key <<<"$entry"
+		grep -qF "| \`$key\` |" "$CTRUN_SRC/docs/differences-from-runc.md" && continue
+		echo "cri diff: $key (accepted for $cases) is no row of docs/differences-from-runc.md" >&2
+		bad=1
+	done
+	return $bad
+}
+keys_are_rows || exit 1
+
 sweep() { # HANDLER CASES...
-	CRIDIFF_NODE_PID=$CTRD_PID CRI_STUBS=$CRI_STUBS timeout -k 5 1200 /usr/bin/python3 "$here/cri_diff.py" "$SOCK" "$1" \
+	CRIDIFF_NODE_PID=$CTRD_PID CRIDIFF_HOST_DIR=$CRIDIFF_HOST_DIR CRI_STUBS=$CRI_STUBS timeout -k 5 1200 /usr/bin/python3 "$here/cri_diff.py" "$SOCK" "$1" \
 		"$CRIDIFF_OUT" "$CTRD_CGROUP" "$E2E_DIR/logs" "$E2E_IMAGE" "${@:2}" >&2
 }
 
