@@ -58,7 +58,7 @@ class Sweep:
 
     # ---- pods and containers, as a kubelet asks for them -------------------------------
     def pod(self, name, net="POD", pid="CONTAINER", ipc="POD", privileged=False, sysctls=None,
-            target=""):
+            target="", sec=None):
         self.pod_name = name
         ns = {"network": net, "pid": pid, "ipc": ipc, "target_id": target}
         self.ns = ns
@@ -72,12 +72,14 @@ class Sweep:
             "port_mappings": [],
             "linux": {"cgroup_parent": "/%s/%s" % (self.cgroup, name),
                       "sysctls": sysctls or {},
-                      "security_context": {"privileged": privileged,
-                                           "namespace_options": dict(ns, target_id="")}}}
+                      "security_context": dict({"privileged": privileged,
+                                                "namespace_options": dict(ns, target_id="")},
+                                               **(sec or {}))}}
         resp, err = self.call("RunPodSandbox", {"config": self.pod_config,
                                                  "runtime_handler": self.handler})
         if err:
-            raise SystemExit("RunPodSandbox %s: %s" % (name, err))
+            self.out("RunPodSandbox", err)
+            return None
         self.pod_id = resp.pod_sandbox_id
         self.names[self.pod_id] = "<pod>"
         return self.pod_id
@@ -462,6 +464,47 @@ def case_devices_mounts(s):
     s.status(cid)
 
 
+def case_tty(s):
+    s.pod("tty")
+    cid = s.container("main", ["sh", "-c", "probe tty fds; echo done; exec sleep 1000"], tty=True,
+                      stdin=True)
+    s.wait_log("main", "done")
+    s.log("main")
+    s.exec("tty", cid, ["probe", "tty"])
+
+
+def case_bidirectional(s):
+    s.pod("bidi", privileged=True)
+    host = os.path.join(os.environ["CRIDIFF_HOST_DIR"], s.handler + "-bidi")
+    os.makedirs(host + "/sub", exist_ok=True)
+    mounts = [{"container_path": "/shared", "host_path": host,
+               "propagation": "PROPAGATION_BIDIRECTIONAL"}]
+    cid = s.container("main", SLEEP, {"privileged": True}, mounts=mounts)
+    s.exec("mount inside", cid, ["mount", "-t", "tmpfs", "-o", "size=4k", "cri-diff-bidi", "/shared/sub"])
+    with open("/proc/self/mountinfo") as f:
+        seen = [l for l in f if " - tmpfs cri-diff-bidi " in l]
+    s.out("seen on the host", "%d mount(s) from inside" % len(seen))
+    os.system("umount -l %s/sub 2>/dev/null" % host)
+
+
+def case_sysctl_refusals(s):
+    for name, net, sysctls in (("nonns", "POD", {"vm.swappiness": "10"}),
+                               ("hostnet", "NODE", {"net.ipv4.ip_unprivileged_port_start": "80"}),
+                               ("unknown", "POD", {"kernel.no_such_knob": "1"})):
+        if s.pod("sysctl-" + name, net=net, sysctls=sysctls):
+            s.pod_status()
+            s.remove_pod()
+            del s.pod_id
+
+
+def case_sandbox_security(s):
+    s.pod("sandboxsec", sec={"run_as_user": {"value": 65535}, "run_as_group": {"value": 65535},
+                             "readonly_rootfs": True, "supplemental_groups": [4000],
+                             "seccomp": {"profile_type": "RuntimeDefault"}})
+    cid = s.container("main", SLEEP)
+    s.probe(cid, "id status")
+
+
 def case_stats(s):
     s.pod("stats")
     cid = s.container("main", ["sh", "-c", "head -c 1000000 /dev/zero >/tmp/f; echo go; exec sleep 1000"])
@@ -550,9 +593,9 @@ def main(argv):
         sweep = Sweep(socket, handler, cgroup, os.path.join(logdir, handler), image)
         try:
             CASES[name](sweep)
-            running = [c for c in sweep.cids if sweep.call("ContainerStatus", {"container_id": c})[0]
-                       .status.state == RUNNING]
-            sweep.host_view(running)
+            if hasattr(sweep, "pod_id"):
+                sweep.host_view([c for c in sweep.cids if sweep.call(
+                    "ContainerStatus", {"container_id": c})[0].status.state == RUNNING])
         except Exception as err:  # a case's failure is a line of its output
             sweep.out("case failed", repr(err))
         finally:
