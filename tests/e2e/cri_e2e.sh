@@ -383,6 +383,22 @@ case_privileged() {
 			"inside the plain one (the default set, /proc/keys masked)" && remove_pod_checked
 }
 
+# A Bidirectional volume (a CSI node plugin's): what the privileged container mounts in it
+# reaches the node's side of the shared host directory.
+case_bidirectional_volume() {
+	local host=$E2E_DIR/bidi-$HANDLER config seen
+	mkdir -p "$host/sub" && mount --bind "$host" "$host" && mount --make-shared "$host" &&
+		run_pod bidi POD CONTAINER true || return 1
+	config=$(ctr_json bidi "$SLEEP" '"privileged":true')
+	config="{\"mounts\":[{\"container_path\":\"/vol\",\"host_path\":\"$host\",\"propagation\":\"PROPAGATION_BIDIRECTIONAL\"}],${config#\{}"
+	CID=$(cri call CreateContainer "{\"pod_sandbox_id\":\"$POD\",\"config\":$config,\"sandbox_config\":$POD_JSON}" \
+		container_id) && cri call StartContainer "{\"container_id\":\"$CID\"}" >/dev/null &&
+		in_ctr "$CID" mount -t tmpfs -o size=4k "bidi-$HANDLER" /vol/sub || return 1
+	seen=$(grep -c " - tmpfs bidi-$HANDLER " /proc/self/mountinfo)
+	umount -R -l "$host"
+	assert_eq 1 "$seen" "the container's mount seen on the node" && remove_pod_checked
+}
+
 # seccomp RuntimeDefault (containerd's profile: unshare only with CAP_SYS_ADMIN) against
 # Unconfined, and no_new_privs, in one pod.
 case_seccomp_no_new_privs() {
@@ -513,7 +529,7 @@ e2e_test daemon case_daemon
 for HANDLER in ctrun runc; do
 	for c in ${CRI_CASES:-run_pod_sandbox shared_namespaces shared_pid_namespace exec_sync container_status container_stats \
 		update_resources stop_grace log_file restart_in_sandbox run_as_user readonly_rootfs \
-		capabilities privileged seccomp_no_new_privs masked_readonly_paths host_network \
+		capabilities privileged bidirectional_volume seccomp_no_new_privs masked_readonly_paths host_network \
 		host_pid remove_running_pod}; do
 		e2e_test "$c[$HANDLER]" "case_$c"
 	done
