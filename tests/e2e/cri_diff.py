@@ -341,7 +341,15 @@ def case_seccomp(s):
                                        "no_new_privs": True})
     b = s.container("unconfined", SLEEP, {"seccomp": {"profile_type": "Unconfined"}})
     c = s.container("nnp", SLEEP, {"no_new_privs": True})
-    for cid in (a, b, c):
+    profile = os.path.join(os.environ["CRIDIFF_HOST_DIR"], "no-mkdir.json")
+    with open(profile, "w") as f:
+        json.dump({"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+            {"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+            {"names": ["chmod", "fchmodat"], "action": "SCMP_ACT_ERRNO"}]}, f)
+    d = s.container("localhost", SLEEP, {"seccomp": {"profile_type": "Localhost",
+                                                     "localhost_ref": profile}})
+    s.exec("refused by the profile", d, ["sh", "-c", "mkdir /tmp/d; chmod 600 /etc/hosts; echo $?"])
+    for cid in (a, b, c, d):
         s.probe(cid, "status")
         s.exec("unshare", cid, ["unshare", "-U", "true"])
 
@@ -481,6 +489,7 @@ def case_bidirectional(s):
                "propagation": "PROPAGATION_BIDIRECTIONAL"}]
     cid = s.container("main", SLEEP, {"privileged": True}, mounts=mounts)
     s.exec("mount inside", cid, ["mount", "-t", "tmpfs", "-o", "size=4k", "cri-diff-bidi", "/shared/sub"])
+    s.probe(cid, "mounts")
     with open("/proc/self/mountinfo") as f:
         seen = [l for l in f if " - tmpfs cri-diff-bidi " in l]
     s.out("seen on the host", "%d mount(s) from inside" % len(seen))

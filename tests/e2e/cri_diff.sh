@@ -61,6 +61,7 @@ ACCEPTED=(
 	'*;^[-+](error )?UNKNOWN: .*(OCI runtime (exec|create) failed|did not terminate successfully: exit status 1): ;error-wording'
 	'*;^[-+] "message": ".*OCI runtime create failed: ;error-wording'
 	'devices-mounts;^[-+]c 1:[57] rwm$;devices-list-order'
+	'bidirectional;^[-+]/ / rw,relatime (shared:N )?- overlay ;rootfs-shared-root'
 )
 
 accepted_key() { # CASE DIFF-LINE
