@@ -6,8 +6,10 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "libct/base/cleanup.h"
 #include "libct/fs/fsinfo.h"
 
 static int mount_id_of(const char *path, uint64_t *id, struct ct_error *err)
@@ -44,14 +46,20 @@ static int mount_point_of(const char *path, char *point, size_t size, struct ct_
 	return 0;
 }
 
+bool ct_propagation_shared(const struct oci_linux *lx)
+{
+	return lx->has_rootfs_propagation && (lx->rootfs_propagation == OCI_PROP_SHARED ||
+					      lx->rootfs_propagation == OCI_PROP_RSHARED);
+}
+
 int ct_cut_propagation(const struct oci_linux *lx, const char *rootfs, struct ct_error *err)
 {
-	enum oci_propagation p = lx->has_rootfs_propagation ? lx->rootfs_propagation : OCI_PROP_RSLAVE;
-	bool shared = p == OCI_PROP_SHARED || p == OCI_PROP_RSHARED;
-	unsigned long host_side = shared ? MS_SHARED : p == OCI_PROP_RPRIVATE ? MS_PRIVATE : MS_SLAVE;
+	bool shared = ct_propagation_shared(lx);
+	bool private = lx->has_rootfs_propagation && lx->rootfs_propagation == OCI_PROP_RPRIVATE;
+	unsigned long host_side = shared ? MS_SHARED : private ? MS_PRIVATE : MS_SLAVE;
 	if (mount(NULL, "/", NULL, MS_REC | host_side, NULL) < 0)
 		return ct_error_sys(err, errno, "make / a recursive %s",
-				    shared ? "shared" : host_side == MS_PRIVATE ? "private" : "slave");
+				    shared ? "shared" : private ? "private" : "slave");
 	if (!shared)
 		return 0;
 	char point[PATH_MAX];
@@ -62,12 +70,20 @@ int ct_cut_propagation(const struct oci_linux *lx, const char *rootfs, struct ct
 	return 0;
 }
 
-int ct_detach_old_root(int old_root, struct ct_error *err)
+/* The old root, a slave of nothing when the namespace was cut (slave or private), is still
+ * in the host's peer groups when it was kept shared: then it is made a recursive slave
+ * first, from a cwd on it (the new root lies below it), so that its detach stays ours. */
+int ct_pivot_root_here(bool shared, const char *rootfs, struct ct_error *err)
 {
-	/* "." must be the old root itself: the new root's mount lies below it */
-	if (fchdir(old_root) < 0)
+	_cleanup_close_ int old_root = shared ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (shared && old_root < 0)
+		return ct_error_sys(err, errno, "open the old root");
+	/* pivot_root(".", ".") stacks the old root on the new one; detach it at once */
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		return ct_error_sys(err, errno, "pivot_root to \"%s\"", rootfs);
+	if (shared && fchdir(old_root) < 0)
 		return ct_error_sys(err, errno, "chdir to the old root");
-	if (mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (shared && mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return ct_error_sys(err, errno, "make the old root a recursive slave");
 	if (umount2(".", MNT_DETACH) < 0)
 		return ct_error_sys(err, errno, "detach the old root");

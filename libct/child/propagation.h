@@ -3,6 +3,8 @@
 #ifndef CT_PROPAGATION_H
 #define CT_PROPAGATION_H
 
+#include <stdbool.h>
+
 #include "libct/base/error.h"
 #include "oci/config.h"
 
@@ -13,9 +15,12 @@
  * made private, so that the rootfs's bind and what is mounted in it do not. */
 int ct_cut_propagation(const struct oci_linux *lx, const char *rootfs, struct ct_error *err);
 
-/* Detaches the old root (old_root: a directory fd of it, opened before pivot_root), made a
- * recursive slave first so that the detach does not propagate to the host's peers of its
- * mounts. Leaves the working directory wherever the old root was: the caller goes to "/". */
-int ct_detach_old_root(int old_root, struct ct_error *err);
+/* Whether rootfsPropagation keeps the namespace in the host's peer groups. */
+bool ct_propagation_shared(const struct oci_linux *lx);
+
+/* pivot_root(".", ".") from the rootfs, then the old root stacked on it detached; shared: the
+ * namespace was kept shared, and the old root is made a recursive slave before the detach,
+ * so that the detach does not propagate to the host. The caller then goes to "/". */
+int ct_pivot_root_here(bool shared, const char *rootfs, struct ct_error *err);
 
 #endif

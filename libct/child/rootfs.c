@@ -223,20 +223,8 @@ static int enter_rootfs(const struct ct_plan_rootfs *fs, bool new_mount_ns, int 
 			return ct_error_sys(err, errno, "move rootfs to /");
 		if (chroot(".") < 0)
 			return ct_error_sys(err, errno, "chroot into rootfs");
-	} else {
-		/* pivot_root(".", ".") stacks the old root on the new one; detach it at once */
-		int old_root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (old_root < 0)
-			return ct_error_sys(err, errno, "open the old root");
-		if (syscall(SYS_pivot_root, ".", ".") < 0) {
-			int saved = errno;
-			close(old_root);
-			return ct_error_sys(err, saved, "pivot_root to \"%s\"", fs->path);
-		}
-		int rc = ct_detach_old_root(old_root, err);
-		close(old_root);
-		if (rc < 0)
-			return -1;
+	} else if (ct_pivot_root_here(ct_propagation_shared(fs->lx), fs->path, err) < 0) {
+		return -1;
 	}
 	if (chdir("/") < 0)
 		return ct_error_sys(err, errno, "chdir to /");
