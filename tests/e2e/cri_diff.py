@@ -181,6 +181,10 @@ class Sweep:
                 lines.append("%s ns %s %s" % (label, ns, where))
         self.out("host view", "\n".join(lines))
 
+    def running(self, cid):
+        resp, err = self.call("ContainerStatus", {"container_id": cid})
+        return not err and resp.status.state == RUNNING
+
     def wait_state(self, cid, state, seconds=30):
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -549,6 +553,31 @@ def case_stop(s):
     _, err = s.call("StopContainer", {"container_id": done, "timeout": 1})
     s.out("stop an exited one", err or "ok")
     s.exec("exec in an exited one", done, ["true"])
+    s.stats(done)
+    _, err = s.call("UpdateContainerResources", {"container_id": done, "linux": {
+        "memory_limit_in_bytes": 100663296}})
+    s.out("update an exited one", err or "ok")
+
+
+def case_stop_pod(s):
+    s.pod("stoppod")
+    trapper = s.container("trapper", ["sh", "-c", "trap 'echo got-term; exit 7' TERM; echo ready; "
+                                                  "while :; do sleep 0.1; done"])
+    deaf = s.container("deaf", ["sh", "-c", "trap '' TERM; echo ready; while :; do sleep 0.1; done"])
+    s.wait_log("trapper", "ready")
+    s.wait_log("deaf", "ready")
+    _, err = s.call("StopPodSandbox", {"pod_sandbox_id": s.pod_id}, timeout=120)
+    s.out("StopPodSandbox", err or "ok")
+    s.pod_status()
+    for cid in (trapper, deaf):
+        s.status(cid)
+    s.log("trapper")
+    _, err = s.call("RemoveContainer", {"container_id": deaf})
+    s.out("RemoveContainer", err or "ok")
+    resp, err = s.call("ListContainers", {"filter": {"pod_sandbox_id": s.pod_id}})
+    s.out("ListContainers", err or " ".join(sorted("%s %s" % (s.names.get(c.id, c.id),
+                                                              api_pb2.ContainerState.Name(c.state))
+                                                   for c in resp.containers)))
 
 
 def case_reopen_log(s):
@@ -603,8 +632,7 @@ def main(argv):
         try:
             CASES[name](sweep)
             if hasattr(sweep, "pod_id"):
-                sweep.host_view([c for c in sweep.cids if sweep.call(
-                    "ContainerStatus", {"container_id": c})[0].status.state == RUNNING])
+                sweep.host_view([c for c in sweep.cids if sweep.running(c)])
         except Exception as err:  # a case's failure is a line of its output
             sweep.out("case failed", repr(err))
         finally:
