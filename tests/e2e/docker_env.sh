@@ -3,7 +3,8 @@
 # exec root, pidfile, socket, daemon.json and cgroup parent under E2E_DIR, ctrun registered
 # with --add-runtime, no iptables and no bridge, and a busybox image loaded offline from a
 # docker-archive tarball. A dockerd of the host (and its socket) is never touched. Sourced;
-# needs E2E_DIR, CTRUN, CTRUN_SRC; run in a private mount namespace.
+# needs E2E_DIR, CTRUN, CTRUN_SRC; run in a private mount namespace. DOCKER_DAEMON_JSON, when
+# set, is the daemon.json (other runtimes, experimental); DOCKERD_EXTRA_ARGS more flags.
 
 E2E_TIMEOUT=90
 E2E_IMAGE=busybox:e2e
@@ -34,7 +35,7 @@ dockerd_args() {
 		--iptables=false --ip6tables=false --ip-forward=false --ip-masq=false --bridge=none \
 		--userland-proxy=false --oom-score-adjust=0 \
 		--exec-opt native.cgroupdriver=cgroupfs --cgroup-parent "/$DOCKER_CGROUP_PARENT" \
-		--storage-driver overlay2 --add-runtime "ctrun=$CTRUN"
+		--storage-driver overlay2 --add-runtime "ctrun=$CTRUN" ${DOCKERD_EXTRA_ARGS:-}
 }
 
 # dockerd uses a containerd of the host if /run/containerd/containerd.sock exists, the
@@ -66,7 +67,7 @@ release_host_dirs() {
 
 dockerd_start() {
 	private_host_dirs || return 1
-	mkdir -p "$DOCKER_CONFIG" && echo '{}' >"$E2E_DIR/daemon.json" || return 1
+	mkdir -p "$DOCKER_CONFIG" && echo "${DOCKER_DAEMON_JSON:-"{}"}" >"$E2E_DIR/daemon.json" || return 1
 	mapfile -t args < <(dockerd_args)
 	dockerd "${args[@]}" >"$E2E_DIR/dockerd.log" 2>&1 &
 	DOCKERD_PID=$!

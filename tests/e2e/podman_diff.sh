@@ -18,6 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 . "$here/busybox_image.sh"
 . "$here/podman_env.sh"
+. "$here/sweep_common.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 
 e2e_enter_private_mount_ns "$0" "$@"
@@ -26,6 +27,8 @@ e2e_require_tools podman-diff podman conmon runc script
 
 E2E_DIR=$(mktemp -d /tmp/ctrun-podman-diff.XXXXXX)
 PDIFF_OUT=${PDIFF_OUT:-$E2E_DIR/out}
+SWEEP_OUT=$PDIFF_OUT
+SWEEP_NAME="podman diff"
 PDIFF_IMAGE=localhost/busybox:pdiff
 
 cleanup_all() {
@@ -73,18 +76,6 @@ mkdir -p "$PDIFF_OUT"
 
 # VARIANT -> the runtime Podman is given; the -v1 runs hide cgroup2.
 variant_runtime() { echo "${1%-v1}"; }
-
-# One step of a case: its label, the command's stdout, its stderr marked, its status.
-step() { # LABEL CMD...
-	local label=$1 status
-	shift
-	echo "-- $label"
-	"$@" >"$E2E_DIR/step.out" 2>"$E2E_DIR/step.err" </dev/null
-	status=$?
-	cat "$E2E_DIR/step.out"
-	sed 's/^/stderr: /' "$E2E_DIR/step.err"
-	echo "status: $status"
-}
 
 # A step whose command runs under script(1): Podman then has a terminal, as a user at a
 # shell has. INPUT is what is typed; then only the lines of output that hold
@@ -139,30 +130,6 @@ wait_restarts() { # NAME COUNT
 	done
 	echo "$1: not restarted $2 times and exited"
 	return 1
-}
-
-# Host namespaces and what names them inside, for the normaliser.
-HOST_NS=$(for n in cgroup ipc mnt net pid time user uts; do readlink /proc/self/ns/$n; done)
-ns_rules() {
-	local link
-	for link in $HOST_NS; do
-		printf 's/%s/%s/g\n' "$(echo "$link" | sed 's/[][]/\\&/g')" "${link%%:*}:[host]"
-	done
-	echo 's/([a-z_]+):\[[0-9]+\]/\1:[new]/g'
-}
-
-# What differs between two runs of the same command for reasons of no interest.
-normalise() {
-	tr -d '\r' | sed -E \
-		-e "s#$E2E_DIR#<dir>#g" -e "s#$CTRUN#<runtime>#g" \
-		-e 's#/usr/s?bin/(runc|crun)#<runtime>#g' \
-		-e 's/\b(ctrun|runc|crun)\b/<rt>/g' \
-		-e 's/\b[0-9a-f]{64}\b/<id>/g' -e 's/\b[0-9a-f]{12}\b/<id12>/g' \
-		-e 's/lowerdir=[^ ]*workdir=[^ ,]*/<overlay-dirs>/g' \
-		-e 's/\b[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.]+( ?[+-][0-9]{2}:?[0-9]{2})?( [A-Z]{3,4})?/<time>/g' \
-		-e 's/(Less than a second|About an? [a-z]+|[0-9]+ [a-z]+) ago/<ago>/g' \
-		-e 's/Up (Less than a second|About an? [a-z]+|[0-9]+ [a-z]+)/Up <ago>/g' \
-		-f <(ns_rules)
 }
 
 # ---- the cases --------------------------------------------------------------------------------
@@ -436,119 +403,28 @@ CASES=(run-plain run-tty run-stdin rm lifecycle kill-signals wait-restart init e
 	personality env oom-kill pause update top-stats restart-policy)
 
 # ---- accepted differences -------------------------------------------------------------------
-# "CASES;RUNTIME;LINE-REGEX;KEY", one per entry: a line of the diff of a case whose name
-# matches the pattern CASES against RUNTIME's run that matches LINE-REGEX (the diff's +/-
-# included: + is ctrun's line, - the other's) is explained by the row KEY of
-# docs/differences-from-runc.md. Nothing else is: a difference is a row or a bug.
+# As sweep_common.sh's accepted_key reads them.
 RT_WORDS='^[-+]stderr: .*(<rt>|<runtime>|level=error)'
 ACCEPTED=(
-	'*;runc;^[-+]/ /sys/fs/cgroup r[ow],.* - tmpfs ;cgroup-tmpfs-ro'
-	'*;runc;^\+/[^ ]* /sys/fs/cgroup/unified .* - cgroup2 ;cgroup-unified'
-	'namespaces;runc;^[-+]/ /sys/fs/cgroup/systemd .* - cgroup (systemd|cgroup) rw,name=systemd$;cgroupns-systemd-source'
-	'*;runc;^[-+]/ /[^ ]+ ro,relatime - tmpfs tmpfs ro(,size=0k,mode=555)?(,uid=[0-9]+,gid=[0-9]+)?$;masked-dir-tmpfs'
-	'*;runc;^[-+]/null /[^ ]+ (ro|rw|rw,nosuid,noexec)(,relatime)? - tmpfs ;masked-file-ro'
-	'userns;runc;^[-+]/dev/mqueue drwxrwxrwt 0:(0|65534) ;mqueue-group-userns'
-	'personality;runc;^[-+](x86_64|i686)$;personality'
+	"${SWEEP_RUNTIME_ACCEPTED[@]}"
 	"*;runc;$RT_WORDS;error-wording"
-	'*;crun;^[-+]/ /sys ro,.* - sysfs sysfs r[ow]$;crun-sysfs-superblock'
-	'*;crun;^[-+]/ /sys/fs/cgroup r[ow],.* - tmpfs (tmpfs|cgroup) ;crun-cgroup-tmpfs'
-	'*;crun;^[-+]/ /[^ ]+ ro,relatime - tmpfs tmpfs r[ow],size=0k(,mode=555)?(,uid=[0-9]+,gid=[0-9]+)?$;crun-masked-dir-mode'
-	'namespaces;crun;^[-+]/ /sys/fs/cgroup/[a-z_,]+ .* - cgroup (cgroup|/sys/fs/cgroup/[a-z_,]+) ;crun-cgroupns-source'
-	'*;crun;^[-+]/null /[^ ]+ ro(,relatime)? - (dev)?tmpfs ;crun-masked-file-source'
-	'*;crun;^[-+]/(bus|fs|irq|sys|sysrq-trigger) /proc/[^ ]+ ro,;crun-readonly-path-flags'
-	'*;crun;^-'\''/dev/core'\'' -> '\''/proc/kcore'\'';crun-dev-core'
-	'*;crun;^[-+]devices/devices.list: ;crun-default-devices'
-	'*;crun;^[-+]/[a-z]+ /dev/[a-z]+ rw,(nosuid,noexec,)?relatime - (dev)?tmpfs ;crun-userns-device-binds'
-	'*;crun;^[-+]HOME=/?$;crun-home-no-entry'
-	'userns;crun;^[-+]/dev/null crw-rw-rw- (0:0|65534:65534) 1:3$;crun-stdio-owner'
 	"*;crun;$RT_WORDS;error-wording"
 )
-
-accepted_key() { # CASE RUNTIME DIFF-LINE
-	local entry cases rt re key
-	for entry in "${ACCEPTED[@]}"; do
-		IFS=';' read -r cases rt re key <<<"$entry"
-		# shellcheck disable=SC2254 # CASES is a pattern
-		case $1 in $cases) ;; *) continue ;; esac
-		[ "$rt" = "$2" ] && [[ "$3" =~ $re ]] && { echo "$key"; return 0; }
-	done
-	return 1
-}
-
-# Every key the list names is a row of the document.
-check_accepted_keys() {
-	local entry cases rt re key bad=0
-	for entry in "${ACCEPTED[@]}"; do
-		IFS=';' read -r cases rt re key <<<"$entry"
-		grep -qF "| \`$key\` |" "$CTRUN_SRC/docs/differences-from-runc.md" && continue
-		echo "podman diff: $key (accepted for $cases under $rt) is no row of docs/differences-from-runc.md" >&2
-		bad=1
-	done
-	return $bad
-}
 
 # ---- the sweep --------------------------------------------------------------------------------
 
 # The case's output and status in raw, and no container left behind; always 0.
-run_case() { # FN
+sweep_case_raw() { # FN
 	"$1" >"$E2E_DIR/raw" 2>&1
 	echo "case status: $?" >>"$E2E_DIR/raw"
 	pm rm -af -t 0 >/dev/null 2>&1
 	return 0
 }
 
-run_variant() { # CASE VARIANT
-	local fn=case_${1//-/_} variant=$2 hide=
+sweep_select_runtime() { # VARIANT
 	export PODMAN_RUNTIME
-	PODMAN_RUNTIME=$(variant_runtime "$variant")
-	case $variant in *-v1) hide=e2e_without_cgroup2 ;; esac
-	# Else raw would still hold the run before's output.
-	$hide run_case "$fn" || { echo "podman diff: $1 $variant: cgroup2 could not be hidden" >&2; exit 1; }
-	normalise <"$E2E_DIR/raw" >"$PDIFF_OUT/$1.$variant"
-}
-
-# Prints the diff of CASE, ctrun's run against OTHER's; returns 1 when a line of it is not
-# accepted.
-judge() { # CASE CTRUN-VARIANT OTHER-VARIANT
-	local line key bad=0
-	[ -e "$PDIFF_OUT/$1.$2" ] && [ -e "$PDIFF_OUT/$1.$3" ] || return 0
-	diff -u --label "$3" --label "$2" "$PDIFF_OUT/$1.$3" "$PDIFF_OUT/$1.$2" >"$E2E_DIR/diff" && return 0
-	while IFS= read -r line; do
-		case $line in
-		"--- "* | "+++ "* | @@*) echo "  $line" ;;
-		[-+]*)
-			if key=$(accepted_key "$1" "${3%-v1}" "$line"); then
-				echo "  $line    [accepted: $key]"
-			else
-				echo "! $line"
-				bad=1
-			fi
-			;;
-		*) echo "  $line" ;;
-		esac
-	done <"$E2E_DIR/diff"
-	return $bad
+	PODMAN_RUNTIME=$(variant_runtime "$1")
 }
 
 check_accepted_keys || exit 1
-VARIANTS=${PDIFF_VARIANTS:-ctrun runc ctrun-v1 crun-v1}
-command -v crun >/dev/null || VARIANTS=${VARIANTS//crun-v1/}
-e2e_hybrid_cgroups || VARIANTS=${VARIANTS//ctrun-v1/}
-failed=()
-started=$SECONDS
-for c in "${CASES[@]}"; do
-	case " ${PDIFF_CASES:-$c} " in *" $c "*) ;; *) continue ;; esac
-	for v in $VARIANTS; do run_variant "$c" "$v"; done
-	verdict=same
-	judge "$c" ctrun runc >"$E2E_DIR/judged" || verdict=differs
-	if e2e_hybrid_cgroups; then
-		judge "$c" ctrun-v1 crun-v1 >>"$E2E_DIR/judged" || verdict=differs
-	else
-		judge "$c" ctrun crun-v1 >>"$E2E_DIR/judged" || verdict=differs
-	fi
-	printf '%-8s %s\n' "$verdict" "$c"
-	[ ! -s "$E2E_DIR/judged" ] || cat "$E2E_DIR/judged"
-	[ "$verdict" = same ] || failed+=("$c")
-done
-echo "podman diff: ${#failed[@]} case(s) with differences not accepted${failed[*]:+: ${failed[*]}} ($((SECONDS - started)) s)"
-[ "${#failed[@]}" = 0 ]
+sweep_all "${PDIFF_CASES:-}" "${PDIFF_VARIANTS:-ctrun runc ctrun-v1 crun-v1}"
