@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -270,6 +271,29 @@ Test(mounts, rbind_brings_the_submounts_and_bind_does_not)
 	cr_expect_not_null(b, "no /b in:\n%s", out);
 	expect_not_mounted(out, "/b/sub");
 	free(b);
+	free(out);
+	free(dir);
+}
+
+/* A bind whose options name none of nosuid, nodev, noexec keeps those of its source, as under
+ * runc: `docker run --ipc container:X` binds X's /dev/shm (a tmpfs mounted nosuid, nodev,
+ * noexec) with "rbind", "rprivate" alone; crun 1.8.1 clears them (crun-bind-source-flags). */
+Test(mounts, bind_keeps_the_flags_of_its_source)
+{
+	static const char *const kept[] = {"nosuid", "nodev", "noexec"};
+	struct lc t;
+	mt_init(&t);
+	char *dir = ctt_tmpdir();
+	ctt_mount_tmpfs(dir, MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m");
+	lc_add_mount(&t, "/shm", "bind", dir, "rbind,rprivate");
+	char *out = lc_sh_output(&t, MOUNTINFO "echo inside > /shm/g");
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		assert_option(out, "/shm", kept[i], true);
+	expect_host_text(dir, "g", "inside\n", "the bind is not the host's tmpfs");
+	struct statfs host;
+	cr_assert_eq(statfs(dir, &host), 0, "statfs %s: %s", dir, strerror(errno));
+	cr_expect_eq(host.f_flags & (ST_NOSUID | ST_NODEV | ST_NOEXEC),
+		     ST_NOSUID | ST_NODEV | ST_NOEXEC, "the host's mount lost its flags");
 	free(out);
 	free(dir);
 }

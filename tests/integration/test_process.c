@@ -457,6 +457,21 @@ Test(process, oom_score_adj)
 	lc_assert_sh_output(&t, "cat /proc/self/oom_score_adj", "423\n");
 }
 
+/* An oomScoreAdj of 0 is written, not taken as none, as under runc: a caller with another
+ * value (containerd's shim runs at its daemon's + 1) does not pass it on; crun 1.8.1 does
+ * (crun-oom-score-adj-zero). */
+Test(process, oom_score_adj_zero_is_written_over_the_callers)
+{
+	ctt_write_file("/proc/self/oom_score_adj", "1");
+	struct lc t;
+	lc_init(&t);
+	ctt_config_set(t.bundle, ".process.oomScoreAdj", "0");
+	lc_assert_sh_output(&t, "cat /proc/self/oom_score_adj", "0\n");
+	char *caller = ctt_read_file("/proc/self/oom_score_adj");
+	cr_expect_str_eq(caller, "1\n", "the caller's own value changed");
+	free(caller);
+}
+
 Test(process, hostname_and_domainname)
 {
 	char before[HOST_NAME_MAX + 1], after[HOST_NAME_MAX + 1];
