@@ -79,7 +79,7 @@ tty_step() { # LABEL INPUT DOCKER-ARGS
 		>"$E2E_DIR/step.out" 2>&1
 	status=$?
 	if [ -n "$input" ]; then
-		grep -aoE 'typed-[0-9]+$' "$E2E_DIR/step.out"
+		tr -d '\r' <"$E2E_DIR/step.out" | grep -aoE 'typed-[0-9]+$'
 	else
 		tr -d '\r' <"$E2E_DIR/step.out"
 	fi
@@ -89,6 +89,10 @@ tty_step() { # LABEL INPUT DOCKER-ARGS
 STATE_FORMAT='{{.State.Status}} exit={{.State.ExitCode}} oom={{.State.OOMKilled}} running={{.State.Running}} paused={{.State.Paused}} restarting={{.State.Restarting}} restarts={{.RestartCount}} error={{.State.Error}}'
 inspect_state() { step "inspect $1" dk inspect --format "$STATE_FORMAT" "$1"; }
 ps_all() { step "ps -a" dk ps -a --format '{{.Names}} {{.Status}} {{.Command}}'; }
+# docker top with ps's -o COLUMNS (dockerd needs a pid column: the host's pids, left out).
+top_of() { # NAME COLUMNS
+	step "top $2" sh -c "docker top $1 -o pid,$2 | awk '{ \$1 = \"\"; print }'"
+}
 # The number of processes and the memory limit, not the usage.
 stats_of() {
 	step "stats $1" sh -c "docker stats --no-stream --format '{{.Name}} {{.PIDs}} {{.MemUsage}}' $1 | sed 's#[0-9.]*[kKMG]*i\?B / #<usage> / #'"
@@ -141,11 +145,11 @@ case_rm() {
 }
 case_lifecycle() {
 	start_named dd-life ready --network none "$I" sh -c \
-		'echo ready; echo to-stderr >&2; trap "echo got-term; exit 3" TERM; while :; do sleep 0.1; done' ||
+		'echo ready; echo to-stderr >&2; trap "echo got-term; exit 3" TERM; sleep 1000 & wait' ||
 		return 1
 	ps_all
 	inspect_state dd-life
-	step top dk top dd-life -o user,group,comm,args
+	top_of dd-life user,group,comm,args
 	stats_of dd-life
 	step stop dk stop -t 30 dd-life
 	inspect_state dd-life
@@ -228,7 +232,7 @@ case_exec_detach() {
 	exec_target || return 1
 	step "exec -d" dk exec -d dd-x sh -c 'echo detached > /tmp/d; exec sleep 1000'
 	step "wait for it" dk exec dd-x sh -c 'while [ ! -s /tmp/d ]; do sleep 0.05; done; cat /tmp/d; ps -o comm,args'
-	step top dk top dd-x -o user,comm,args
+	top_of dd-x user,comm,args
 }
 case_exec_privileged() {
 	exec_target --cap-drop all || return 1
@@ -332,7 +336,9 @@ case_sysctl() {
 	step --sysctl R --sysctl kernel.msgmax=4242 --sysctl net.ipv4.ip_forward=1 \
 		--sysctl kernel.shmmax=1048576 "$I" probe sysctl
 	step "--sysctl with --ipc host" R --ipc host --sysctl kernel.msgmax=4242 "$I" true
-	step "--sysctl with --network host" dr --rm --network host --sysctl net.ipv4.ip_forward=1 "$I" true
+	# The host's own value: a runtime that writes it (crun does) changes nothing.
+	step "--sysctl with --network host" dr --rm --network host \
+		--sysctl "net.ipv4.ip_forward=$(cat /proc/sys/net/ipv4/ip_forward)" "$I" true
 }
 case_shm_size() {
 	step --shm-size R --shm-size 1m "$I" sh -c 'probe mounts; df -k /dev/shm | tail -n1'
@@ -374,7 +380,7 @@ case_update() {
 case_top_stats() {
 	start_named dd-top ready --network none --memory 32m "$I" sh -c 'sleep 1000 & echo ready; exec sleep 999' ||
 		return 1
-	step top dk top dd-top -o user,group,comm,args
+	top_of dd-top user,group,comm,args
 	step "top default" sh -c "docker top dd-top | awk '{ print \$1, \$8, \$9, \$10 }'"
 	stats_of dd-top
 }
@@ -410,6 +416,16 @@ ACCEPTED=(
 	"${SWEEP_RUNTIME_ACCEPTED[@]}"
 	"*;runc;$RT_WORDS;error-wording"
 	"*;crun;$RT_WORDS;error-wording"
+	"checkpoint;runc;^[-+]stderr: Error response from daemon: Cannot checkpoint container .* did not terminate successfully: ;error-wording"
+	'*;crun;^[-+][^ ]+ /[^ ]* r[ow],relatime( master:[0-9]+)? - (overlay|ext4) ;crun-rootfs-propagation'
+	'*;crun;^[-+]oom_score_adj [01]$;crun-oom-score-adj-zero'
+	'exit-codes;crun;^[-+]status: 12[567]$;crun-exec-error-status'
+	'namespaces-shared;crun;^[-+]/ /dev/shm rw,(nosuid,nodev,noexec,)?relatime - tmpfs shm ;crun-bind-source-flags'
+	'sysctl;crun;^[-+](status: (0|125)|stderr: (Run .docker run --help. for more information)?)$;crun-sysctl-host-netns'
+	'update;crun;^[-+]memory/memory.soft_limit_in_bytes: (0|9223372036854771712) $;crun-update-resources'
+	'update;crun;^-stderr: (Error response from daemon: Cannot update container .*|: unknown)$;crun-update-resources'
+	'update;crun;^([-+]status: [01]|\+dd-x)$;crun-update-resources'
+	'checkpoint;crun;^[-+]stderr: Error response from daemon: Cannot checkpoint container ;crun-no-checkpoint'
 )
 
 # ---- the sweep --------------------------------------------------------------------------------
