@@ -416,6 +416,8 @@ static int keyring_row(struct ct_step_ctx *ctx, struct ct_error *err)
 
 static int oom_score_adj_row(struct ct_step_ctx *ctx, struct ct_error *err)
 {
+	if (ctx->plan->process.oom_score_adj_by_parent)
+		return 0;
 	return write_oom_score_adj(ctx->plan->process.p, &ctx->plan->procfs, err);
 }
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/statfs.h>
@@ -128,4 +129,15 @@ int ct_procfs_write(const struct ct_procfs *p, const char *path, const char *val
 	if ((size_t)n != len)
 		return ct_error_plain(err, EIO, "write \"%s\": short write", path);
 	return 0;
+}
+
+int ct_procfs_write_pid(pid_t pid, const char *file, const char *value, struct ct_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	struct ct_procfs procfs;
+	ct_procfs_open(&procfs, NULL);
+	int rc = ct_procfs_write(&procfs, path, value, err);
+	ct_procfs_close(&procfs);
+	return rc;
 }

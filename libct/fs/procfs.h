@@ -14,6 +14,7 @@
 #define CT_PROCFS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "libct/base/error.h"
 
@@ -42,6 +43,10 @@ void ct_procfs_close(struct ct_procfs *p);
  * is not procfs (tmpfs)"); callers say what they were setting. */
 int ct_procfs_write(const struct ct_procfs *p, const char *path, const char *value,
 		    struct ct_error *err);
+
+/* Writes value to /proc/<pid>/<file> through a private procfs of the caller's (ct_procfs_open,
+ * no spare directory), as ct_procfs_write. */
+int ct_procfs_write_pid(pid_t pid, const char *file, const char *value, struct ct_error *err);
 
 /* Whether fd is on a procfs (fstatfs). */
 bool ct_is_procfs(int fd);

@@ -124,17 +124,6 @@ static int run_helper(pid_t pid, bool gid, const char *map, struct ct_error *err
 			      said[0] ? said : "no message");
 }
 
-static int write_proc_file(pid_t pid, const char *file, const char *text, struct ct_error *err)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	struct ct_procfs procfs;
-	ct_procfs_open(&procfs, NULL);
-	int rc = ct_procfs_write(&procfs, path, text, err);
-	ct_procfs_close(&procfs);
-	return rc;
-}
-
 int ct_idmap_write_with(pid_t pid, bool gid, enum ct_idmap_writer w, const char *map,
 			struct ct_error *err)
 {
@@ -142,10 +131,10 @@ int ct_idmap_write_with(pid_t pid, bool gid, enum ct_idmap_writer w, const char 
 	int rc;
 	if (w == CT_IDMAP_HELPER)
 		rc = run_helper(pid, gid, map, err);
-	else if (w == CT_IDMAP_OWN_ID && gid && write_proc_file(pid, "setgroups", "deny", err) < 0)
+	else if (w == CT_IDMAP_OWN_ID && gid && ct_procfs_write_pid(pid, "setgroups", "deny", err) < 0)
 		rc = -1;
 	else
-		rc = write_proc_file(pid, file, map, err);
+		rc = ct_procfs_write_pid(pid, file, map, err);
 	if (rc < 0)
 		return ct_error_prefix(err, "write the user namespace's %s", file);
 	return 0;

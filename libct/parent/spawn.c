@@ -237,6 +237,23 @@ static int wait_for_ready(const struct ct_spawn_opts *o, int sock, struct ct_spa
 	}
 }
 
+/* In its user namespace the init may not lower its oom_score_adj (CAP_SYS_RESOURCE is the
+ * host's to have) nor open its /proc file (born undumpable: the host's root owns it), so
+ * the parent writes it while the init waits, as runc writes it before its init leaves the
+ * host's user namespace. */
+static int write_init_oom_score_adj(const struct ct_init_plan *plan, pid_t pid,
+				    struct ct_error *err)
+{
+	const struct oci_process *p = plan->process.p;
+	if (!plan->process.oom_score_adj_by_parent)
+		return 0;
+	char value[32];
+	snprintf(value, sizeof(value), "%d", p->oom_score_adj);
+	if (ct_procfs_write_pid(pid, "oom_score_adj", value, err) < 0)
+		return ct_error_prefix(err, "set the init's oom_score_adj %d", p->oom_score_adj);
+	return 0;
+}
+
 /* The parent writes the maps: as root it may map any range, setgroups staying allowed;
  * a user without privilege through newuidmap/newgidmap, or its own id alone (setgroups
  * denied for a gid map), as runc in rootless mode (libct/parent/idmap_writer.h). */
@@ -245,6 +262,8 @@ static int release_user_namespace(const struct ct_init_plan *plan, const struct 
 {
 	if (!plan->ns.userns)
 		return 0;
+	if (write_init_oom_score_adj(plan, out->pid, err) < 0)
+		return -1;
 	if (plan->ns.uid_map &&
 	    (ct_idmap_write_with(out->pid, false, plan->ns.uid_writer, plan->ns.uid_map, err) < 0 ||
 	     ct_idmap_write_with(out->pid, true, plan->ns.gid_writer, plan->ns.gid_map, err) < 0))
@@ -471,6 +490,7 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	int ret = -1;
 	if (ct_init_plan_build(o, &plan, err) < 0)
 		goto out;
+	plan.process.oom_score_adj_by_parent = plan.ns.userns && plan.process.p->has_oom_score_adj;
 	if (o->start == CT_START_FIFO && make_exec_fifo(o, &plan, err) < 0)
 		goto out;
 	if (ct_spawn_cgroup_before_clone(o, &plan, err) < 0 ||

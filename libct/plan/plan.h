@@ -243,6 +243,8 @@ struct ct_plan_process {
 	struct ct_seccomp_prog seccomp; /* insns NULL without .linux.seccomp */
 	struct ct_sched_plan sched;	/* scheduler, ioPriority, memoryPolicy, personality */
 	enum ct_seccomp_point seccomp_point;
+	/* The parent writes process.oomScoreAdj (an init in a user namespace: spawn.c). */
+	bool oom_score_adj_by_parent;
 };
 
 /* Everything the child needs, computed before the clone. */

@@ -33,7 +33,11 @@ SWEEP_NAME="docker diff"
 DDIFF_IMAGE=busybox:ddiff
 DOCKER_DAEMON_JSON='{"experimental": true, "runtimes": {"crun": {"path": "/usr/bin/crun"}}}'
 # A user of /etc/subuid and /etc/subgid for the remapped run.
-[ -z "${DDIFF_USERNS:-}" ] || DOCKERD_EXTRA_ARGS="--userns-remap=${DDIFF_USERNS_USER:-ctrun-rootless}"
+# dockerd wants the data root's parents searchable by the remapped root.
+if [ -n "${DDIFF_USERNS:-}" ]; then
+	DOCKERD_EXTRA_ARGS="--userns-remap=${DDIFF_USERNS_USER:-ctrun-rootless}"
+	chmod 0711 "$E2E_DIR"
+fi
 . "$here/docker_env.sh"
 
 cleanup_all() {

@@ -105,6 +105,27 @@ static void assert_root_inside(const char *const *enosys_args, const char *metho
 	lc_assert_nothing_left(&t);
 }
 
+/* oomScoreAdj in a user namespace, below the caller's (Docker with --userns-remap: the shim
+ * runs at its daemon's + 1, the config says 0): the init, born undumpable, can no longer
+ * open its own /proc file there, so the parent writes it, as runc writes it before its init
+ * leaves the host's user namespace. Inside: 0; outside, the init's pid shows it too. */
+Test(userns, oom_score_adj_below_the_callers_is_written)
+{
+	ctt_write_file("/proc/self/oom_score_adj", "1");
+	struct lc t;
+	userns_init(&t);
+	ctt_config_set(t.bundle, ".process.oomScoreAdj", "0");
+	lc_assert_sh_output(&t, "cat /proc/self/oom_score_adj", "0\n");
+	lc_ok(&t, "create", "--bundle", t.bundle, "oom");
+	char *path;
+	cr_assert_geq(asprintf(&path, "/proc/%d/oom_score_adj", (int)lc_pid(&t, "oom")), 0);
+	char *outside = ctt_read_file(path);
+	cr_expect_str_eq(outside, "0\n", "the init's value seen from the host");
+	free(outside);
+	free(path);
+	lc_ok(&t, "delete", "-f", "oom");
+}
+
 Test(userns, process_is_root_inside_with_the_mapping)
 {
 	assert_root_inside(NULL, "clone3");
