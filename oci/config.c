@@ -118,10 +118,12 @@ static void check_cross_fields(struct oci_walk *w, const struct oci_config *c)
 		oci_walk_error_at(w, "hostname", "setting a hostname needs a uts namespace");
 	if (c->domainname && *c->domainname && !has_namespace(lx, OCI_NS_UTS, false))
 		oci_walk_error_at(w, "domainname", "setting a domainname needs a uts namespace");
-	if ((lx->uid_mappings.len || lx->gid_mappings.len) && !has_namespace(lx, OCI_NS_USER, true))
+	/* With a joined user namespace they describe it (Docker's --userns-remap with
+	 * --ipc container:X) and are not written: the process is in that namespace all the same. */
+	if ((lx->uid_mappings.len || lx->gid_mappings.len) && !has_namespace(lx, OCI_NS_USER, false))
 		oci_walk_error_at(w,
 				  lx->uid_mappings.len ? "linux.uidMappings" : "linux.gidMappings",
-				  "id mappings need a new user namespace");
+				  "id mappings need a user namespace");
 	check_net_device_names(w, lx);
 	if (lx->has_time_offsets && !has_namespace(lx, OCI_NS_TIME, true))
 		oci_walk_error_at(w, "linux.timeOffsets", "time offsets need a new time namespace");

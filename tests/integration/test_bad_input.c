@@ -323,7 +323,7 @@ static const struct {
 	 ".linux.timeOffsets: time offsets need a new time namespace"},
 	/* mappings dropped would run the process as the host's root, not as the ids mapped */
 	{".linux.uidMappings", "[{\"containerID\": 0, \"hostID\": 100000, \"size\": 65536}]",
-	 ".linux.uidMappings: id mappings need a new user namespace"},
+	 ".linux.uidMappings: id mappings need a user namespace"},
 	/* config-linux.md: major and minor are required for "b", "c" and "u" */
 	{".linux.devices", "[{\"path\": \"/dev/nonum\", \"type\": \"b\"}]",
 	 ".linux.devices[0]: major and minor are required for type \"b\""},

@@ -362,8 +362,9 @@ static char *ns_link(pid_t pid, const char *name)
 }
 
 /* The namespaces the joining container makes are made inside the joined user namespace:
- * else it could not mount its proc (its pid namespace would be the host's user's). */
-Test(userns, joins_the_user_namespace_of_another_container)
+ * else it could not mount its proc (its pid namespace would be the host's user's). With
+ * mappings kept in the config, they are the joined namespace's, not written. */
+static void assert_joins_the_user_namespace_of_another(bool keep_mappings)
 {
 	struct lc a, b;
 	userns_init(&a);
@@ -375,8 +376,10 @@ Test(userns, joins_the_user_namespace_of_another_container)
 	snprintf(json, sizeof(json), "{\"type\": \"user\", \"path\": \"/proc/%d/ns/user\"}",
 		 (int)pid);
 	lc_namespace_set(&b, "user", json);
-	ctt_config_set(b.bundle, ".linux.uidMappings", NULL);
-	ctt_config_set(b.bundle, ".linux.gidMappings", NULL);
+	if (!keep_mappings) {
+		ctt_config_set(b.bundle, ".linux.uidMappings", NULL);
+		ctt_config_set(b.bundle, ".linux.gidMappings", NULL);
+	}
 	char *out = debug_run_verified(&b, "readlink /proc/self/ns/user; id -u; "
 					   "cat /proc/self/uid_map; readlink /proc/1/ns/pid");
 	char *a_user = ns_link(pid, "user"), *a_pid = ns_link(pid, "pid");
@@ -392,6 +395,18 @@ Test(userns, joins_the_user_namespace_of_another_container)
 	free(a_pid);
 	free(a_user);
 	free(out);
+}
+
+Test(userns, joins_the_user_namespace_of_another_container)
+{
+	assert_joins_the_user_namespace_of_another(false);
+}
+
+/* Docker with --userns-remap writes the remapped ids with the user namespace it joins
+ * (`docker run --ipc container:X`, `--pid`, `--network container:X`), as runc 1.1.5 takes. */
+Test(userns, joins_the_user_namespace_of_another_with_its_mappings_written_too)
+{
+	assert_joins_the_user_namespace_of_another(true);
 }
 
 /* config.md "idmap": a host directory of host root's, id-mapped with the container's own

@@ -1339,15 +1339,14 @@ Test(config_errors, id_mappings_without_user_namespace)
 			"linux" :
 				{"uidMappings" : [ {"containerID" : 0, "hostID" : 1, "size" : 1} ]}
 		})),
-		"config.json: .linux.uidMappings: id mappings need a new user namespace");
-	assert_error(
-		doc(JSON({
-			"linux" : {
-				"namespaces" : [ {"type" : "user", "path" : "/proc/1/ns/user"} ],
-				"gidMappings" : [ {"containerID" : 0, "hostID" : 1, "size" : 1} ]
-			}
-		})),
-		"config.json: .linux.gidMappings: id mappings need a new user namespace");
+		"config.json: .linux.uidMappings: id mappings need a user namespace");
+	assert_error(doc(JSON({
+			     "linux" : {
+				     "namespaces" : [ {"type" : "pid"} ],
+				     "gidMappings" : [ {"containerID" : 0, "hostID" : 1, "size" : 1} ]
+			     }
+		     })),
+		     "config.json: .linux.gidMappings: id mappings need a user namespace");
 }
 
 Test(config_errors, time_offsets)
