@@ -17,6 +17,7 @@
 #include "hooks/hooks.h"
 #include "libct/base/cleanup.h"
 #include "libct/base/clone.h"
+#include "libct/base/pidfd_pid.h"
 #include "libct/base/signals.h"
 #include "libct/base/syscalls.h"
 #include "libct/cgroup/cgroup.h"
@@ -357,9 +358,12 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 		return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 	if (msg.type == CT_SYNC_EOF)
 		return ct_error_plain(err, ECHILD, "namespace joiner exited without a word");
-	/* INIT_PIDFD, with its pidfd and fields checked by the decoder */
+	/* INIT_PIDFD, with its pidfd and fields checked by the decoder. The joiner's pid is
+	 * its own pid namespace's, the container's when that one is joined: the pidfd says
+	 * which process it is here (kernels before 5.3 only have the joiner's word). */
 	*pidfd = steal_fd(&fd);
-	*pid = msg.init_pidfd.pid;
+	if (ct_pidfd_pid(*pidfd, pid) < 0)
+		*pid = msg.init_pidfd.pid;
 	*method = clone_method(msg.init_pidfd.method);
 	return 0;
 }

@@ -409,6 +409,65 @@ Test(userns, joins_the_user_namespace_of_another_with_its_mappings_written_too)
 	assert_joins_the_user_namespace_of_another(true);
 }
 
+/* The path of the "0::" line (cgroup2) and of the memory hierarchy's line of
+ * /proc/PID/cgroup, malloc'd in *unified and *memory. */
+static void cgroup_paths(pid_t pid, char **unified, char **memory)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	char *text = ctt_read_file(path);
+	const char *u = strstr(text, "\n0::"), *m = strstr(text, ":memory:");
+	cr_assert(u && m, "%s: %s", path, text);
+	*unified = strndup(u + 4, strcspn(u + 4, "\n"));
+	*memory = strndup(m + 8, strcspn(m + 8, "\n"));
+	free(text);
+}
+
+/* Joining another container's user and pid namespaces (Docker --userns-remap with
+ * `--pid container:X`): the joiner, in that pid namespace, sees the init as pid 3 or so,
+ * which on the host is another process. The state and every cgroup get the host's pid of
+ * the init, as its pidfd says. Outside: the recorded pid's NSpid ends in the joined
+ * namespace and the process is in the container's cgroup in cgroup2 as in v1 (hybrid). */
+Test(userns, joining_user_and_pid_namespaces_records_the_hosts_pid)
+{
+	struct lc a, b;
+	userns_init(&a);
+	userns_init(&b);
+	lc_set_script(&a, "sleep 60");
+	lc_ok(&a, "create", "--bundle", a.bundle, "a");
+	pid_t pid = lc_pid(&a, "a");
+	static const char *const joined[] = {"user", "pid"};
+	for (size_t i = 0; i < 2; i++) {
+		char json[128];
+		snprintf(json, sizeof(json), "{\"type\": \"%s\", \"path\": \"/proc/%d/ns/%s\"}",
+			 joined[i], (int)pid, joined[i]);
+		lc_namespace_set(&b, joined[i], json);
+	}
+	lc_set_script(&b, "sleep 60");
+	lc_ok(&b, "create", "--bundle", b.bundle, "b");
+	pid_t init = lc_pid(&b, "b");
+	char *a_pid = ns_link(pid, "pid"), *b_pid = ns_link(init, "pid");
+	cr_expect_str_eq(b_pid, a_pid, "pid %d is not in a's pid namespace", (int)init);
+	char path[64], want[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)init);
+	snprintf(want, sizeof(want), "\nNSpid:\t%d\t", (int)init);
+	char *status = ctt_read_file(path);
+	cr_expect_not_null(strstr(status, want), "the recorded pid %d is not the host's:\n%s",
+			   (int)init, status);
+	char *unified, *memory;
+	cgroup_paths(init, &unified, &memory);
+	/* v1 may sit below the test's own place (a supervisor's memory cgroup): the same end */
+	size_t lu = strlen(unified), lm = strlen(memory);
+	if (access("/sys/fs/cgroup/unified/cgroup.procs", F_OK) == 0)
+		cr_expect(lu > 1 && lm >= lu && strcmp(memory + lm - lu, unified) == 0,
+			  "cgroup2 and v1 places differ: %s %s", unified, memory);
+	lc_ok(&b, "delete", "--force", "b");
+	lc_ok(&a, "delete", "--force", "a");
+	lc_assert_nothing_left(&a);
+	lc_assert_nothing_left(&b);
+	free(unified), free(memory), free(status), free(a_pid), free(b_pid);
+}
+
 /* config.md "idmap": a host directory of host root's, id-mapped with the container's own
  * mapping, is root's inside; what the container's root makes there is host root's. */
 Test(userns, idmapped_bind_takes_the_containers_mapping)
