@@ -421,6 +421,8 @@ ACCEPTED=(
 	"*;runc;$RT_WORDS;error-wording"
 	"*;crun;$RT_WORDS;error-wording"
 	"checkpoint;runc;^[-+]stderr: Error response from daemon: Cannot checkpoint container .* did not terminate successfully: ;error-wording"
+	'devices;runc;^[-+]status: 12[57]$;docker-status-from-words'
+	'hostname;runc;^[-+]status: 12[56]$;docker-status-from-words'
 	'*;crun;^[-+][^ ]+ /[^ ]* r[ow],relatime( master:[0-9]+)? - (overlay|ext4) ;crun-rootfs-propagation'
 	'*;crun;^[-+]oom_score_adj [01]$;crun-oom-score-adj-zero'
 	'exit-codes;crun;^[-+]status: 12[567]$;crun-exec-error-status'
