@@ -40,12 +40,7 @@ if [ -n "${DDIFF_USERNS:-}" ]; then
 fi
 . "$here/docker_env.sh"
 
-cleanup_all() {
-	cd / || return
-	dockerd_stop
-	rm -rf "$E2E_DIR"
-}
-trap cleanup_all EXIT
+trap docker_cleanup_all EXIT
 
 # The suite's busybox image with the probe in it, and the env file the cases read.
 load_probe_image() {

@@ -14,12 +14,7 @@ e2e_require_tools docker dockerd docker script capsh
 
 E2E_DIR=$(mktemp -d /tmp/ctrun-docker-e2e.XXXXXX)
 . "$here/docker_env.sh"
-cleanup_all() {
-	cd / || return
-	dockerd_stop
-	rm -rf "$E2E_DIR"
-}
-trap cleanup_all EXIT
+trap docker_cleanup_all EXIT
 if ! dockerd_start || ! load_busybox; then
 	echo "docker e2e: starting the private dockerd or loading the busybox image failed" >&2
 	exit 1

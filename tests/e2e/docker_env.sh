@@ -99,3 +99,10 @@ dockerd_stop() {
 	release_host_dirs
 	return 0
 }
+
+# The EXIT trap of a suite using this daemon: it, what it left, the suite's directory.
+docker_cleanup_all() {
+	cd / || return
+	dockerd_stop
+	rm -rf "$E2E_DIR"
+}

@@ -361,21 +361,31 @@ static char *ns_link(pid_t pid, const char *name)
 	return strdup(buf);
 }
 
+/* Container "a" (created, in a user namespace of its own) and a bundle b whose config joins
+ * a's namespaces of each type in types (NULL-terminated); returns a's init pid. */
+static pid_t join_a_created_container(struct lc *a, struct lc *b, const char *const *types)
+{
+	userns_init(a);
+	userns_init(b);
+	lc_set_script(a, "sleep 60");
+	lc_ok(a, "create", "--bundle", a->bundle, "a");
+	pid_t pid = lc_pid(a, "a");
+	for (; *types; types++) {
+		char json[128];
+		snprintf(json, sizeof(json), "{\"type\": \"%s\", \"path\": \"/proc/%d/ns/%s\"}",
+			 *types, (int)pid, *types);
+		lc_namespace_set(b, *types, json);
+	}
+	return pid;
+}
+
 /* The namespaces the joining container makes are made inside the joined user namespace:
  * else it could not mount its proc (its pid namespace would be the host's user's). With
  * mappings kept in the config, they are the joined namespace's, not written. */
 static void assert_joins_the_user_namespace_of_another(bool keep_mappings)
 {
 	struct lc a, b;
-	userns_init(&a);
-	userns_init(&b);
-	lc_set_script(&a, "sleep 60");
-	lc_ok(&a, "create", "--bundle", a.bundle, "a");
-	pid_t pid = lc_pid(&a, "a");
-	char json[128];
-	snprintf(json, sizeof(json), "{\"type\": \"user\", \"path\": \"/proc/%d/ns/user\"}",
-		 (int)pid);
-	lc_namespace_set(&b, "user", json);
+	pid_t pid = join_a_created_container(&a, &b, (const char *const[]){"user", NULL});
 	if (!keep_mappings) {
 		ctt_config_set(b.bundle, ".linux.uidMappings", NULL);
 		ctt_config_set(b.bundle, ".linux.gidMappings", NULL);
@@ -431,18 +441,7 @@ static void cgroup_paths(pid_t pid, char **unified, char **memory)
 Test(userns, joining_user_and_pid_namespaces_records_the_hosts_pid)
 {
 	struct lc a, b;
-	userns_init(&a);
-	userns_init(&b);
-	lc_set_script(&a, "sleep 60");
-	lc_ok(&a, "create", "--bundle", a.bundle, "a");
-	pid_t pid = lc_pid(&a, "a");
-	static const char *const joined[] = {"user", "pid"};
-	for (size_t i = 0; i < 2; i++) {
-		char json[128];
-		snprintf(json, sizeof(json), "{\"type\": \"%s\", \"path\": \"/proc/%d/ns/%s\"}",
-			 joined[i], (int)pid, joined[i]);
-		lc_namespace_set(&b, joined[i], json);
-	}
+	pid_t pid = join_a_created_container(&a, &b, (const char *const[]){"user", "pid", NULL});
 	lc_set_script(&b, "sleep 60");
 	lc_ok(&b, "create", "--bundle", b.bundle, "b");
 	pid_t init = lc_pid(&b, "b");
