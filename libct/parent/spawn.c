@@ -391,10 +391,14 @@ static int spawn_init(struct ct_init_plan *plan, int sync[2], struct ct_spawned 
 	}
 	ct_close_now(&sync[1]);
 	out->sync_fd = steal_fd(&sync[0]);
-	out->pid = pid;
-	return joiner ? ct_spawn_receive_from_joiner(out->sync_fd, pid, &out->pid, &out->pidfd,
-						     &out->method, err)
-		      : 0;
+	if (!joiner) {
+		out->pid = pid;
+		return 0;
+	}
+	/* out->pid stays unset until the init's is known: the joiner is reaped there, and a
+	 * failure's kill must not reach whoever takes its pid next */
+	return ct_spawn_receive_from_joiner(out->sync_fd, pid, &out->pid, &out->pidfd,
+					    &out->method, err);
 }
 
 /* A send failed because the init went already (it failed while the parent made its

@@ -16,7 +16,7 @@
 void ct_spawned_kill(struct ct_spawned *s)
 {
 	if (s->pidfd >= 0) {
-		if (ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0) < 0)
+		if (ct_pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0) < 0 && s->pid > 0)
 			kill(s->pid, SIGKILL);
 		siginfo_t info;
 		while (waitid(P_PIDFD, (id_t)s->pidfd, &info, WEXITED) < 0 && errno == EINTR)

@@ -760,3 +760,46 @@ Test(userns, cgroup_without_cgroup_namespace_is_read_only)
 	free(out);
 	lc_assert_nothing_left(&t);
 }
+
+/* The pid of a child reaped in strace output (wait4(P, ...) = P), 0 when none was. */
+static long reaped_pid(const char *trace)
+{
+	for (const char *w = strstr(trace, "wait4("); w; w = strstr(w + 1, "wait4(")) {
+		long pid = strtol(w + 6, NULL, 10);
+		const char *eq = strstr(w, "= ");
+		if (pid > 0 && eq && strtol(eq + 2, NULL, 10) == pid)
+			return pid;
+	}
+	return 0;
+}
+
+/* A namespace joiner that fails (it cannot join the test's network namespace from the joined
+ * user namespace) is reaped while its word is read: ctrun then killed that pid, by then free
+ * for any process of the host to take. */
+Test(userns, failed_joiner_is_not_killed_after_it_is_reaped)
+{
+	if (access("/usr/bin/strace", X_OK) != 0)
+		cr_skip_test("no /usr/bin/strace to see the kill");
+	struct lc a, b;
+	join_a_created_container(&a, &b, (const char *const[]){"user", NULL});
+	char json[128], *dir = ctt_tmpdir(), *trace = ctt_path(dir, "trace");
+	snprintf(json, sizeof(json), "{\"type\": \"network\", \"path\": \"/proc/%d/ns/net\"}",
+		 (int)getpid());
+	lc_namespace_set(&b, "network", json);
+	b.wrapper = (const char *const[]){"/usr/bin/strace", "-f", "-qq", "-o", trace, "-e",
+					  "trace=kill,wait4", NULL};
+	struct ctt_result r;
+	lc_ctrun(&r, &b, "run", "--bundle", b.bundle, "b");
+	cr_expect_neq(r.status, 0, "the join of the test's network namespace worked");
+	ctt_assert_error(&r, "join network namespace");
+	char *text = ctt_read_file(trace), killed[64];
+	long joiner = reaped_pid(text);
+	snprintf(killed, sizeof(killed), "kill(%ld, ", joiner);
+	cr_expect(joiner > 0, "no joiner reaped:\n%s", text);
+	cr_expect_null(strstr(text, killed), "the reaped joiner's pid was killed:\n%s", text);
+	ctt_result_free(&r);
+	lc_ok(&a, "delete", "--force", "a");
+	lc_assert_nothing_left(&a);
+	lc_assert_nothing_left(&b);
+	free(text), free(trace), free(dir);
+}
