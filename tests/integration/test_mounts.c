@@ -1178,6 +1178,37 @@ Test(mounts, rshared_bind_under_rshared_root_propagates_to_the_host)
 	free(host);
 }
 
+/* --no-pivot moves the rootfs onto the namespace's root, which "rshared" leaves a peer of the
+ * host's: the move would stack the rootfs, and every mount the container makes in it, on the
+ * host's root. The root the test's namespace shares is made shared for the run. */
+Test(mounts, no_pivot_under_rshared_root_reaches_nothing_of_the_host)
+{
+	struct lc t;
+	mt_init(&t);
+	ctt_config_set(t.bundle, ".linux.rootfsPropagation", "\"rshared\"");
+	lc_set_script(&t, "true");
+	char *before = ctt_read_file("/proc/self/mountinfo");
+	char *root_before = mount_line(before, "/");
+	cr_assert_eq(mount(NULL, "/", NULL, MS_SHARED, NULL), 0, "make / shared: %m");
+	struct ctt_result r;
+	lc_ctrun(&r, &t, "run", "--no-pivot", "--bundle", t.bundle, ID);
+	char *mine = ctt_read_file("/proc/self/mountinfo");
+	char *root_after = mount_line(mine, "/");
+	char *rootfs = lc_rootfs_path(&t, "");
+	/* the mount ids: the tags change with the sharing */
+	bool leaked = strstr(mine, rootfs) != NULL || strtol(root_after, NULL, 10) !=
+							     strtol(root_before, NULL, 10);
+	cr_assert_eq(mount(NULL, "/", NULL, MS_PRIVATE, NULL), 0, "make / private again: %m");
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect(!leaked, "a mount of the container's reached the host:\n%s", mine);
+	ctt_result_free(&r);
+	free(rootfs);
+	free(root_after);
+	free(mine);
+	free(root_before);
+	free(before);
+}
+
 /* ---- linux.mountLabel ---- */
 
 #define SELINUX_MAGIC 0xf97cff8cU
