@@ -351,7 +351,7 @@ void ct_exec_proc_kill(struct ct_exec_proc *p)
 {
 	if (p->pidfd < 0)
 		return;
-	if (ct_pidfd_send_signal(p->pidfd, SIGKILL, NULL, 0) < 0)
+	if (ct_pidfd_send_signal(p->pidfd, SIGKILL, NULL, 0) < 0 && p->pid > 0)
 		kill(p->pid, SIGKILL); /* our unreaped child: its pid cannot be recycled */
 	siginfo_t info;
 	while (waitid(P_PIDFD, (id_t)p->pidfd, &info, WEXITED) < 0 && errno == EINTR)

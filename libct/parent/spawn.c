@@ -341,6 +341,20 @@ static const char *clone_method(const char *name)
 	return "clone";
 }
 
+/* The joiner's pid is its own pid namespace's, the container's when that one is joined: the
+ * pidfd says which process it is here. Only a kernel without fdinfo's "Pid:" (before 5.3)
+ * leaves the joiner's word; an init this /proc does not show would have that number name
+ * another process of the host, to be moved into the cgroup and killed. */
+static int init_pid_here(int pidfd, pid_t said, pid_t *pid, struct ct_error *err)
+{
+	if (ct_pidfd_pid(pidfd, pid) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return ct_error_sys(err, errno, "the init's pid from its pidfd");
+	*pid = said;
+	return 0;
+}
+
 int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 				 const char **method, struct ct_error *err)
 {
@@ -358,14 +372,10 @@ int ct_spawn_receive_from_joiner(int sock, pid_t joiner, pid_t *pid, int *pidfd,
 		return ct_error_plain(err, msg.error.errnum, "%s", msg.error.message.text);
 	if (msg.type == CT_SYNC_EOF)
 		return ct_error_plain(err, ECHILD, "namespace joiner exited without a word");
-	/* INIT_PIDFD, with its pidfd and fields checked by the decoder. The joiner's pid is
-	 * its own pid namespace's, the container's when that one is joined: the pidfd says
-	 * which process it is here (kernels before 5.3 only have the joiner's word). */
+	/* INIT_PIDFD, with its pidfd and fields checked by the decoder */
 	*pidfd = steal_fd(&fd);
-	if (ct_pidfd_pid(*pidfd, pid) < 0)
-		*pid = msg.init_pidfd.pid;
 	*method = clone_method(msg.init_pidfd.method);
-	return 0;
+	return init_pid_here(*pidfd, msg.init_pidfd.pid, pid, err);
 }
 
 /* The init, through a joiner when the user namespace is joined; in the parent, out has
