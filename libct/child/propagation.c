@@ -89,3 +89,13 @@ int ct_pivot_root_here(bool shared, const char *rootfs, struct ct_error *err)
 		return ct_error_sys(err, errno, "detach the old root");
 	return 0;
 }
+
+int ct_move_root_here(bool shared, struct ct_error *err)
+{
+	/* the namespace's root is still the host's peer where the rootfs has a mount of its own */
+	if (shared && mount(NULL, "/", NULL, MS_PRIVATE, NULL) < 0)
+		return ct_error_sys(err, errno, "make / private before the rootfs moves onto it");
+	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+		return ct_error_sys(err, errno, "move rootfs to /");
+	return 0;
+}

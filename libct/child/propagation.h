@@ -23,4 +23,8 @@ bool ct_propagation_shared(const struct oci_linux *lx);
  * so that the detach does not propagate to the host. The caller then goes to "/". */
 int ct_pivot_root_here(bool shared, const char *rootfs, struct ct_error *err);
 
+/* --no-pivot: the rootfs (the cwd) moved onto "/"; shared: "/" is made private first, else
+ * the move would stack the rootfs, and every mount made in it then, on the host's root. */
+int ct_move_root_here(bool shared, struct ct_error *err);
+
 #endif

@@ -219,8 +219,8 @@ static int enter_rootfs(const struct ct_plan_rootfs *fs, bool new_mount_ns, int 
 		if (chroot(".") < 0)
 			return ct_error_sys(err, errno, "chroot to \"%s\"", fs->path);
 	} else if (fs->no_pivot) {
-		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
-			return ct_error_sys(err, errno, "move rootfs to /");
+		if (ct_move_root_here(ct_propagation_shared(fs->lx), err) < 0)
+			return -1;
 		if (chroot(".") < 0)
 			return ct_error_sys(err, errno, "chroot into rootfs");
 	} else if (ct_pivot_root_here(ct_propagation_shared(fs->lx), fs->path, err) < 0) {

@@ -1179,8 +1179,9 @@ Test(mounts, rshared_bind_under_rshared_root_propagates_to_the_host)
 }
 
 /* --no-pivot moves the rootfs onto the namespace's root, which "rshared" leaves a peer of the
- * host's: the move would stack the rootfs, and every mount the container makes in it, on the
- * host's root. The root the test's namespace shares is made shared for the run. */
+ * host's when the rootfs has a mount of its own: the move stacked the rootfs, and the
+ * container's /proc, /dev, /sys and masks, on the host's root. The test's namespace's root is
+ * made shared for the run. */
 Test(mounts, no_pivot_under_rshared_root_reaches_nothing_of_the_host)
 {
 	struct lc t;
@@ -1189,12 +1190,15 @@ Test(mounts, no_pivot_under_rshared_root_reaches_nothing_of_the_host)
 	lc_set_script(&t, "true");
 	char *before = ctt_read_file("/proc/self/mountinfo");
 	char *root_before = mount_line(before, "/");
+	char *rootfs = lc_rootfs_path(&t, "");
+	/* a rootfs on a mount of its own (an overlay's): / keeps its sharing in the container */
+	cr_assert_eq(mount(rootfs, rootfs, NULL, MS_BIND, NULL), 0, "bind %s: %m", rootfs);
 	cr_assert_eq(mount(NULL, "/", NULL, MS_SHARED, NULL), 0, "make / shared: %m");
 	struct ctt_result r;
 	lc_ctrun(&r, &t, "run", "--no-pivot", "--bundle", t.bundle, ID);
 	char *mine = ctt_read_file("/proc/self/mountinfo");
 	char *root_after = mount_line(mine, "/");
-	char *rootfs = lc_rootfs_path(&t, "");
+	umount2(rootfs, MNT_DETACH);
 	/* the mount ids: the tags change with the sharing */
 	bool leaked = strstr(mine, rootfs) != NULL || strtol(root_after, NULL, 10) !=
 							     strtol(root_before, NULL, 10);
