@@ -389,8 +389,8 @@ static int finish_root(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v
 	static const unsigned long propagation[] = {MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE,
 						    MS_PRIVATE, MS_SHARED, MS_SLAVE, MS_UNBINDABLE};
 	/* "/" alone, the r forms too: a recursive change would undo the mounts' own
-	 * propagation (the mounts were made under the recursive slave or private of
-	 * prepare_root, so they are already cut off from the host's) */
+	 * propagation (cut off from the host's by prepare_root, but for an rshared bind's
+	 * peer group under a shared rootfsPropagation) */
 	if (lx->has_rootfs_propagation &&
 	    mount(NULL, "/", NULL, propagation[lx->rootfs_propagation], NULL) < 0)
 		return ct_error_sys(err, errno, "set rootfs propagation \"%s\"",
