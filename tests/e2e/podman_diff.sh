@@ -19,6 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/busybox_image.sh"
 . "$here/podman_env.sh"
 . "$here/sweep_common.sh"
+. "$here/sweep_cases.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 
 e2e_enter_private_mount_ns "$0" "$@"
@@ -216,43 +217,22 @@ case_exit_codes() {
 	step "bad user" pm run --rm --user nosuchuser "$I" id
 }
 
+# The exec cases of sweep_cases.sh run in pd-x, through pm.
+SWEEP_CLIENT=pm
+SWEEP_X=pd-x
 exec_target() { start_named pd-x ready "$@" "$I" sh -c 'echo ready; exec sleep 1000'; }
 case_exec_plain() {
 	exec_target || return 1
-	step exec pm exec pd-x probe $ALL oom
-	step "exec exit 5" pm exec pd-x sh -c 'exit 5'
-	step "exec missing" pm exec pd-x nosuchcommand
-	step "exec not executable" pm exec pd-x /etc/passwd
-	step "exec pid 1" pm exec pd-x sh -c 'tr "\0" " " </proc/1/cmdline'
-}
-case_exec_user() {
-	exec_target || return 1
-	step "exec -u 1000:1000" pm exec -u 1000:1000 pd-x probe id status env
-	step "exec -u user" pm exec -u user pd-x probe id env
-	step "exec -u 2000" pm exec -u 2000 pd-x probe id env
-	step "exec -u nosuch" pm exec -u nosuch pd-x id
-}
-case_exec_workdir_env() {
-	exec_target -e FROM_RUN=1 || return 1
-	step "exec -w -e" pm exec -w /tmp -e FOO=bar -e FROM_RUN=2 pd-x probe cwd env
-	step "exec -w missing" pm exec -w /no/such pd-x pwd
-	step "exec --env-file" pm exec --env-file "$E2E_DIR/env-file" pd-x probe env
-}
-case_exec_tty() {
-	exec_target || return 1
-	tty_step "exec -t" '' "exec -t pd-x probe tty fds"
-	tty_step "exec -it" 'echo typed-$((6*7))\nexit 6\n' "exec -it pd-x sh"
+	exec_plain_steps
 }
 case_exec_detach() {
 	exec_target || return 1
-	step "exec -d" pm exec -d pd-x sh -c 'echo detached > /tmp/d; exec sleep 1000'
-	step "wait for it" pm exec pd-x sh -c 'while [ ! -s /tmp/d ]; do sleep 0.05; done; cat /tmp/d; ps -o comm,args'
+	exec_detach_steps
 	step top pm top pd-x user comm args
 }
 case_exec_privileged() {
 	exec_target --cap-drop all || return 1
-	step "exec" pm exec pd-x probe status
-	step "exec --privileged" pm exec --privileged pd-x probe status
+	exec_privileged_steps
 	step "exec --cap-add" pm exec --cap-add NET_ADMIN pd-x probe status 2>/dev/null
 }
 case_user() {
