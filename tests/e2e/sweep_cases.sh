@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The cases (and the shared first steps of cases) the Podman and Docker sweeps run alike:
-# the same invocation of the client on the container exec_target started. Sourced after
-# sweep_common.sh; the sweep sets SWEEP_CLIENT (its client function: pm, dk), SWEEP_X (the
-# name exec_target gives its container) and defines exec_target RUN-ARGS and tty_step.
+# The cases, and the steps of cases, the Podman and Docker sweeps run alike: the same
+# invocation but for the client. Sourced after sweep_common.sh; the sweep sets SWEEP_CLIENT
+# (its client function: pm, dk) and SWEEP_X (the name exec_target gives its container) and
+# defines exec_target RUN-ARGS, tty_step and inspect_state.
 
 # exec's everyday failures and its view of the container; case_exec_plain of each sweep.
 exec_plain_steps() {
@@ -40,4 +40,28 @@ exec_detach_steps() {
 exec_privileged_steps() {
 	step "exec" "$SWEEP_CLIENT" exec "$SWEEP_X" probe status
 	step "exec --privileged" "$SWEEP_CLIENT" exec --privileged "$SWEEP_X" probe status
+}
+
+# pid 1 ignoring TERM, then killed: what exec, wait and logs show; case_kill_signals of each
+# sweep, after its USR1 and HUP.
+kill_unhandled_steps() { # NAME
+	step "kill TERM (pid 1 ignores it)" "$SWEEP_CLIENT" kill -s TERM "$1"
+	step "exec after TERM" "$SWEEP_CLIENT" exec "$1" echo alive
+	step "kill KILL" "$SWEEP_CLIENT" kill "$1"
+	step wait "$SWEEP_CLIENT" wait "$1"
+	inspect_state "$1"
+	step logs "$SWEEP_CLIENT" logs "$1"
+}
+
+# Waits (bounded) until NAME, run with a restart policy, has been restarted COUNT times and
+# has exited (the client restarts it after the exit: there is no event to wait for alone).
+wait_restarts() { # NAME COUNT
+	local try
+	for try in $(seq 600); do
+		[ "$("$SWEEP_CLIENT" inspect --format '{{.RestartCount}} {{.State.Status}}' "$1")" != "$2 exited" ] ||
+			return 0
+		sleep 0.1
+	done
+	echo "$1: not restarted $2 times and exited"
+	return 1
 }
