@@ -106,7 +106,6 @@ start_named() { # NAME LINE RUN-ARGS...
 	e2e_wait_for_line "$line" docker logs -f "$name"
 }
 
-
 # ---- the cases --------------------------------------------------------------------------------
 
 I=$DDIFF_IMAGE
@@ -157,9 +156,7 @@ case_kill_signals() {
 case_wait_restart() {
 	start_named dd-rs started --network none "$I" sh -c 'echo started >> /tmp/count; echo started; exec sleep 1000' ||
 		return 1
-	step restart dk restart -t 0 dd-rs
-	step "exec count" dk exec dd-rs cat /tmp/count
-	inspect_state dd-rs
+	restart_steps dd-rs
 	step "kill, wait" sh -c "docker kill dd-rs >/dev/null; docker wait dd-rs"
 	inspect_state dd-rs
 }

@@ -120,7 +120,6 @@ start_named() { # NAME LINE RUN-ARGS...
 	e2e_wait_for_line "$line" podman --runtime "$PODMAN_RUNTIME" logs -f "$name"
 }
 
-
 # ---- the cases --------------------------------------------------------------------------------
 # Each prints what the run showed; the same function runs under every runtime.
 
@@ -175,9 +174,7 @@ case_kill_signals() {
 case_wait_restart() {
 	start_named pd-rs started "$I" sh -c 'echo started >> /tmp/count; echo started; exec sleep 1000' ||
 		return 1
-	step restart pm restart -t 0 pd-rs
-	step "exec count" pm exec pd-rs cat /tmp/count
-	inspect_state pd-rs
+	restart_steps pd-rs
 	step "kill, wait" sh -c "podman --runtime $PODMAN_RUNTIME kill pd-rs >/dev/null; podman --runtime $PODMAN_RUNTIME wait pd-rs"
 	events_of pd-rs
 }

@@ -53,6 +53,14 @@ kill_unhandled_steps() { # NAME
 	step logs "$SWEEP_CLIENT" logs "$1"
 }
 
+# A restart, then what the container counted of its starts; case_wait_restart of each sweep,
+# after its start_named.
+restart_steps() { # NAME
+	step restart "$SWEEP_CLIENT" restart -t 0 "$1"
+	step "exec count" "$SWEEP_CLIENT" exec "$1" cat /tmp/count
+	inspect_state "$1"
+}
+
 # Waits (bounded) until NAME, run with a restart policy, has been restarted COUNT times and
 # has exited (the client restarts it after the exit: there is no event to wait for alone).
 wait_restarts() { # NAME COUNT
