@@ -21,6 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 . "$here/busybox_image.sh"
 . "$here/sweep_common.sh"
+. "$here/sweep_cases.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 
 e2e_enter_private_mount_ns "$0" "$@"
@@ -105,19 +106,6 @@ start_named() { # NAME LINE RUN-ARGS...
 	e2e_wait_for_line "$line" docker logs -f "$name"
 }
 
-# Waits (bounded) until NAME, run with a restart policy, has been restarted COUNT times and
-# has exited (dockerd restarts it after a back-off: there is no event to wait for alone).
-wait_restarts() { # NAME COUNT
-	local try
-	for try in $(seq 600); do
-		[ "$(dk inspect --format '{{.RestartCount}} {{.State.Status}}' "$1")" != "$2 exited" ] ||
-			return 0
-		sleep 0.1
-	done
-	echo "$1: not restarted $2 times and exited"
-	return 1
-}
-
 # ---- the cases --------------------------------------------------------------------------------
 
 I=$DDIFF_IMAGE
@@ -163,19 +151,12 @@ case_kill_signals() {
 	e2e_wait_for_line got-usr1 docker logs -f dd-sig
 	step "kill HUP" dk kill -s HUP dd-sig
 	e2e_wait_for_line got-hup docker logs -f dd-sig
-	step "kill TERM (pid 1 ignores it)" dk kill -s TERM dd-sig
-	step "exec after TERM" dk exec dd-sig echo alive
-	step "kill KILL" dk kill dd-sig
-	step wait dk wait dd-sig
-	inspect_state dd-sig
-	step logs dk logs dd-sig
+	kill_unhandled_steps dd-sig
 }
 case_wait_restart() {
 	start_named dd-rs started --network none "$I" sh -c 'echo started >> /tmp/count; echo started; exec sleep 1000' ||
 		return 1
-	step restart dk restart -t 0 dd-rs
-	step "exec count" dk exec dd-rs cat /tmp/count
-	inspect_state dd-rs
+	restart_steps dd-rs
 	step "kill, wait" sh -c "docker kill dd-rs >/dev/null; docker wait dd-rs"
 	inspect_state dd-rs
 }
@@ -199,44 +180,23 @@ case_exit_codes() {
 	step "bad uid:gid" R --user 4242:4343 "$I" id
 }
 
+# sweep_cases.sh's steps go through dk; its exec cases run in dd-x.
+SWEEP_CLIENT=dk
+SWEEP_X=dd-x
 exec_target() { start_named dd-x ready --network none "$@" "$I" sh -c 'echo ready; exec sleep 1000'; }
 case_exec_plain() {
 	exec_target || return 1
-	step exec dk exec dd-x probe $ALL oom
-	step "exec exit 5" dk exec dd-x sh -c 'exit 5'
-	step "exec missing" dk exec dd-x nosuchcommand
-	step "exec not executable" dk exec dd-x /etc/passwd
-	step "exec pid 1" dk exec dd-x sh -c 'tr "\0" " " </proc/1/cmdline'
+	exec_plain_steps
 	step "exec -i, piped" sh -c "printf 'a\nb\n' | docker exec -i dd-x wc -l"
-}
-case_exec_user() {
-	exec_target || return 1
-	step "exec -u 1000:1000" dk exec -u 1000:1000 dd-x probe id status env
-	step "exec -u user" dk exec -u user dd-x probe id env
-	step "exec -u 2000" dk exec -u 2000 dd-x probe id env
-	step "exec -u nosuch" dk exec -u nosuch dd-x id
-}
-case_exec_workdir_env() {
-	exec_target -e FROM_RUN=1 || return 1
-	step "exec -w -e" dk exec -w /tmp -e FOO=bar -e FROM_RUN=2 dd-x probe cwd env
-	step "exec -w missing" dk exec -w /no/such dd-x pwd
-	step "exec --env-file" dk exec --env-file "$E2E_DIR/env-file" dd-x probe env
-}
-case_exec_tty() {
-	exec_target || return 1
-	tty_step "exec -t" '' "exec -t dd-x probe tty fds"
-	tty_step "exec -it" 'echo typed-$((6*7))\nexit 6\n' "exec -it dd-x sh"
 }
 case_exec_detach() {
 	exec_target || return 1
-	step "exec -d" dk exec -d dd-x sh -c 'echo detached > /tmp/d; exec sleep 1000'
-	step "wait for it" dk exec dd-x sh -c 'while [ ! -s /tmp/d ]; do sleep 0.05; done; cat /tmp/d; ps -o comm,args'
+	exec_detach_steps
 	top_of dd-x user,comm,args
 }
 case_exec_privileged() {
 	exec_target --cap-drop all || return 1
-	step "exec" dk exec dd-x probe status
-	step "exec --privileged" dk exec --privileged dd-x probe status
+	exec_privileged_steps
 }
 case_user() {
 	step "--user 1000:1000" R --user 1000:1000 "$I" probe id status env writes

@@ -19,6 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/busybox_image.sh"
 . "$here/podman_env.sh"
 . "$here/sweep_common.sh"
+. "$here/sweep_cases.sh"
 : "${CTRUN:?set CTRUN to the ctrun binary}" "${CTRUN_SRC:?set CTRUN_SRC to the source tree}"
 
 e2e_enter_private_mount_ns "$0" "$@"
@@ -119,19 +120,6 @@ start_named() { # NAME LINE RUN-ARGS...
 	e2e_wait_for_line "$line" podman --runtime "$PODMAN_RUNTIME" logs -f "$name"
 }
 
-# Waits (bounded) until NAME, run with a restart policy, has been restarted COUNT times and
-# has exited (conmon's exit command restarts it: there is no event to wait for alone).
-wait_restarts() { # NAME COUNT
-	local try
-	for try in $(seq 600); do
-		[ "$(pm inspect --format '{{.RestartCount}} {{.State.Status}}' "$1")" != "$2 exited" ] ||
-			return 0
-		sleep 0.1
-	done
-	echo "$1: not restarted $2 times and exited"
-	return 1
-}
-
 # ---- the cases --------------------------------------------------------------------------------
 # Each prints what the run showed; the same function runs under every runtime.
 
@@ -180,20 +168,13 @@ case_kill_signals() {
 	e2e_wait_for_line got-usr1 podman --runtime "$PODMAN_RUNTIME" logs -f pd-sig
 	step "kill HUP" pm kill -s HUP pd-sig
 	e2e_wait_for_line got-hup podman --runtime "$PODMAN_RUNTIME" logs -f pd-sig
-	step "kill TERM (pid 1 ignores it)" pm kill -s TERM pd-sig
-	step "exec after TERM" pm exec pd-sig echo alive
-	step "kill KILL" pm kill pd-sig
-	step wait pm wait pd-sig
-	inspect_state pd-sig
-	step logs pm logs pd-sig
+	kill_unhandled_steps pd-sig
 	events_of pd-sig
 }
 case_wait_restart() {
 	start_named pd-rs started "$I" sh -c 'echo started >> /tmp/count; echo started; exec sleep 1000' ||
 		return 1
-	step restart pm restart -t 0 pd-rs
-	step "exec count" pm exec pd-rs cat /tmp/count
-	inspect_state pd-rs
+	restart_steps pd-rs
 	step "kill, wait" sh -c "podman --runtime $PODMAN_RUNTIME kill pd-rs >/dev/null; podman --runtime $PODMAN_RUNTIME wait pd-rs"
 	events_of pd-rs
 }
@@ -216,43 +197,22 @@ case_exit_codes() {
 	step "bad user" pm run --rm --user nosuchuser "$I" id
 }
 
+# sweep_cases.sh's steps go through pm; its exec cases run in pd-x.
+SWEEP_CLIENT=pm
+SWEEP_X=pd-x
 exec_target() { start_named pd-x ready "$@" "$I" sh -c 'echo ready; exec sleep 1000'; }
 case_exec_plain() {
 	exec_target || return 1
-	step exec pm exec pd-x probe $ALL oom
-	step "exec exit 5" pm exec pd-x sh -c 'exit 5'
-	step "exec missing" pm exec pd-x nosuchcommand
-	step "exec not executable" pm exec pd-x /etc/passwd
-	step "exec pid 1" pm exec pd-x sh -c 'tr "\0" " " </proc/1/cmdline'
-}
-case_exec_user() {
-	exec_target || return 1
-	step "exec -u 1000:1000" pm exec -u 1000:1000 pd-x probe id status env
-	step "exec -u user" pm exec -u user pd-x probe id env
-	step "exec -u 2000" pm exec -u 2000 pd-x probe id env
-	step "exec -u nosuch" pm exec -u nosuch pd-x id
-}
-case_exec_workdir_env() {
-	exec_target -e FROM_RUN=1 || return 1
-	step "exec -w -e" pm exec -w /tmp -e FOO=bar -e FROM_RUN=2 pd-x probe cwd env
-	step "exec -w missing" pm exec -w /no/such pd-x pwd
-	step "exec --env-file" pm exec --env-file "$E2E_DIR/env-file" pd-x probe env
-}
-case_exec_tty() {
-	exec_target || return 1
-	tty_step "exec -t" '' "exec -t pd-x probe tty fds"
-	tty_step "exec -it" 'echo typed-$((6*7))\nexit 6\n' "exec -it pd-x sh"
+	exec_plain_steps
 }
 case_exec_detach() {
 	exec_target || return 1
-	step "exec -d" pm exec -d pd-x sh -c 'echo detached > /tmp/d; exec sleep 1000'
-	step "wait for it" pm exec pd-x sh -c 'while [ ! -s /tmp/d ]; do sleep 0.05; done; cat /tmp/d; ps -o comm,args'
+	exec_detach_steps
 	step top pm top pd-x user comm args
 }
 case_exec_privileged() {
 	exec_target --cap-drop all || return 1
-	step "exec" pm exec pd-x probe status
-	step "exec --privileged" pm exec --privileged pd-x probe status
+	exec_privileged_steps
 	step "exec --cap-add" pm exec --cap-add NET_ADMIN pd-x probe status 2>/dev/null
 }
 case_user() {
