@@ -89,7 +89,7 @@ tty_step() { # LABEL INPUT PODMAN-ARGS
 		>"$E2E_DIR/step.out" 2>&1
 	status=$?
 	if [ -n "$input" ]; then
-		grep -aoE 'typed-[0-9]+$' "$E2E_DIR/step.out"
+		tr -d '\r' <"$E2E_DIR/step.out" | grep -aoE 'typed-[0-9]+$'
 	else
 		tr -d '\r' <"$E2E_DIR/step.out"
 	fi
