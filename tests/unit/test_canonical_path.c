@@ -35,7 +35,7 @@ static void remove_tree(void)
 	cr_expect_eq(system(cmd), 0);
 }
 
-static void expect_as_realpath(const char *path)
+static void assert_as_realpath(const char *path)
 {
 	char want[PATH_MAX], got[PATH_MAX];
 	cr_assert_not_null(realpath(path, want), "%s", path);
@@ -47,11 +47,11 @@ Test(canonical_path, gives_what_realpath_gives, .init = make_tree, .fini = remov
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/link/sub/../sub//", tmpdir);
-	expect_as_realpath(path);
+	assert_as_realpath(path);
 	snprintf(path, sizeof(path), "%s/link", tmpdir);
-	expect_as_realpath(path);
-	expect_as_realpath("/");
-	expect_as_realpath(".");
+	assert_as_realpath(path);
+	assert_as_realpath("/");
+	assert_as_realpath(".");
 }
 
 Test(canonical_path, a_missing_path_fails_as_realpath_does, .init = make_tree,
