@@ -73,3 +73,21 @@ wait_restarts() { # NAME COUNT
 	echo "$1: not restarted $2 times and exited"
 	return 1
 }
+
+# A step whose command runs under script(1): the client then has a terminal, as a user at a
+# shell has. INPUT is what is typed; then only the lines of output that hold typed-<number>
+# count (where the terminal's echo of the input and the prompts fall races with the shell's
+# start). The sweep's tty_client prints the client's command line.
+tty_step() { # LABEL INPUT CLIENT-ARGS
+	local label=$1 input=$2 status
+	echo "-- $label"
+	printf '%b' "$input" | timeout -k 5 90 script -qec "$(tty_client) $3" /dev/null \
+		>"$E2E_DIR/step.out" 2>&1
+	status=$?
+	if [ -n "$input" ]; then
+		tr -d '\r' <"$E2E_DIR/step.out" | grep -aoE 'typed-[0-9]+$'
+	else
+		tr -d '\r' <"$E2E_DIR/step.out"
+	fi
+	echo "status: $status"
+}
