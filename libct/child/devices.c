@@ -99,11 +99,11 @@ static int set_owner_and_mode(int dir, const char *name, const struct node *n, b
 	return 0;
 }
 
-/* Whether mknod was refused here (a user namespace): nodes are bound from the host. */
-static bool mknod_refused;
-
+/* *bound_from_host: nodes are bound from the host, not made. It starts as the plan says (a
+ * user namespace, as runc binds there) and turns on once mknod is refused outside one (a
+ * seccomp filter, a device cgroup), so that every node is then bound alike. */
 static int make_node(struct ct_plan_verify *v, size_t i, struct ct_mountpoints *mp,
-		     const struct node *n, struct ct_error *err)
+		     const struct node *n, bool *bound_from_host, struct ct_error *err)
 {
 	char name[NAME_MAX + 1];
 	_cleanup_close_ int owned = -1;
@@ -116,12 +116,12 @@ static int make_node(struct ct_plan_verify *v, size_t i, struct ct_mountpoints *
 	 * namespace whose config lists /dev/null too). Where nodes can be made it stands, as
 	 * runc's and crun's mknod finds it and leaves it; where they are bound, the node is
 	 * bound over it, as runc binds every node in a user namespace. */
-	if (made == REPLACE_FAILED && errno == EBUSY && !mknod_refused)
+	if (made == REPLACE_FAILED && errno == EBUSY && !*bound_from_host)
 		return 0;
 	if (made == REPLACE_FAILED && errno != EBUSY)
 		return ct_error_sys(err, errno, "replace \"%s\" with a device", n->path);
 	if (made < 0) {
-		mknod_refused |= errno == EPERM;
+		*bound_from_host |= errno == EPERM;
 		if ((errno == EPERM || errno == EBUSY) && n->type != S_IFIFO)
 			return bind_host_node(v, i, mp, n, err) < 0
 				       ? ct_error_prefix(err, "bind device \"%s\"", n->path)
@@ -141,7 +141,7 @@ static int open_dev(struct ct_mountpoints *mp, int *owned)
 }
 
 static int create_default_devices(struct ct_plan_verify *v, struct ct_mountpoints *mp,
-				  struct ct_error *err)
+				  bool *bound_from_host, struct ct_error *err)
 {
 	static const char *const links[][2] = {
 		{"/proc/self/fd", "fd"},
@@ -150,7 +150,7 @@ static int create_default_devices(struct ct_plan_verify *v, struct ct_mountpoint
 		{"/proc/self/fd/2", "stderr"},
 	};
 	for (size_t i = 0; i < N_DEFAULT_NODES; i++)
-		if (make_node(v, i, mp, &default_nodes[i], err) < 0)
+		if (make_node(v, i, mp, &default_nodes[i], bound_from_host, err) < 0)
 			return -1;
 	_cleanup_close_ int owned = -1;
 	int dev = open_dev(mp, &owned);
@@ -208,7 +208,8 @@ static bool listed_before(const struct oci_linux *lx, size_t i)
 static int create_devices(const struct ct_plan_rootfs *fs, struct ct_plan_verify *v,
 			  struct ct_mountpoints *mp, struct ct_error *err)
 {
-	if (fs->default_devices && create_default_devices(v, mp, err) < 0)
+	bool bound_from_host = fs->bind_nodes;
+	if (fs->default_devices && create_default_devices(v, mp, &bound_from_host, err) < 0)
 		return -1;
 	const struct oci_linux *lx = fs->lx;
 	for (size_t i = 0; i < lx->devices.len; i++) {
@@ -224,7 +225,7 @@ static int create_devices(const struct ct_plan_rootfs *fs, struct ct_plan_verify
 			.uid = d->has_uid ? d->uid : 0,
 			.gid = d->has_gid ? d->gid : 0,
 		};
-		if (make_node(v, n_default_nodes(fs) + i, mp, &n, err) < 0)
+		if (make_node(v, n_default_nodes(fs) + i, mp, &n, &bound_from_host, err) < 0)
 			return -1;
 	}
 	return fs->default_devices ? link_ptmx(mp, err) : 0;

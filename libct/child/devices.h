@@ -1,8 +1,9 @@
 /* Device nodes in the container's /dev (config-linux.md#default-devices and linux.devices),
  * made inside the rootfs through libct/fs/mountpoint.h: mknodat in the directory fd the
  * resolution gave (or in the fresh /dev tmpfs ctrun mounted), mode and owner set through
- * the node's own O_PATH fd (by name in that fresh tmpfs). Where mknod is refused (EPERM, as
- * in a user namespace) the host's node of the same path is bind-mounted instead. */
+ * the node's own O_PATH fd (by name in that fresh tmpfs). In a user namespace
+ * (fs->bind_nodes), or once mknod is refused outside one (EPERM), the host's node of the same
+ * path is bind-mounted instead. */
 #ifndef CT_DEVICES_H
 #define CT_DEVICES_H
 

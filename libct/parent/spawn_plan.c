@@ -277,6 +277,7 @@ static int plan_mounts(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	if (!plan->rootfs.mounts)
 		return ct_error_sys(err, ENOMEM, "plan mounts");
 	plan->rootfs.default_devices = true;
+	plan->rootfs.bind_nodes = plan->ns.userns;
 	for (size_t i = 0; i < c->mounts.len; i++) {
 		const struct oci_mount *m = &c->mounts.items[i];
 		plan->rootfs.n_mounts++;

@@ -180,6 +180,9 @@ struct ct_plan_rootfs {
 	/* config-linux.md#default-devices: made in /dev (a tmpfs of the config's or the image's
 	 * directory) unless /dev is bound from elsewhere, which brings its own (runc's rule) */
 	bool default_devices;
+	/* In a user namespace, new or joined: nodes are bound from the host, as runc binds them,
+	 * over a config's mount at their path too (libct/child/devices.h) */
+	bool bind_nodes;
 	struct ct_cgroup_hierarchy {
 		char *dir;     /* "cpu,cpuacct" under /sys/fs/cgroup */
 		char *options; /* its mount data: "cpu,cpuacct", "name=systemd" */

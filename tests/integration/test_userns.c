@@ -231,6 +231,20 @@ Test(userns, a_default_node_listed_in_the_devices_is_bound_again)
 	lc_assert_nothing_left(&t);
 }
 
+/* A config's mount over /dev/null, the first default node: in a user namespace the host's node
+ * is bound over it, as runc 1.1.5 does (its mountinfo shows the mount, then /null over it). */
+Test(userns, a_config_mount_on_a_default_node_is_bound_over)
+{
+	struct lc t;
+	userns_init(&t);
+	lc_add_mount(&t, "/dev/null", "bind", "/dev/zero", "bind");
+	lc_assert_sh_output(&t,
+			    "stat -c '%t:%T' /dev/null; head -c 2 /dev/null | wc -c; "
+			    "grep ' /dev/null ' /proc/self/mountinfo | cut -d' ' -f4",
+			    "1:3\n0\n/zero\n/null\n");
+	lc_assert_nothing_left(&t);
+}
+
 #define NULL_AND_MASKED "stat -c '%a %u:%g %t:%T' /dev/null /etc/passwd"
 
 /* The host's /dev/null owned by the container's root (as crun leaves it after a run that had
