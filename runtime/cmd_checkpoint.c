@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "libct/lifecycle/ops.h"
+#include "libct/lifecycle/subreaper.h"
 #include "runtime/ctrun.h"
 #include "runtime/flags.h"
 
@@ -44,13 +45,6 @@ static int refuse_no_pivot(void *to, const char *command, const char *none)
 	       -1;
 }
 
-/* --no-subreaper: restore does not make itself a subreaper (only a foreground run does). */
-static int ignore(void *to, const char *command, const char *none)
-{
-	(void)to, (void)command, (void)none;
-	return 0;
-}
-
 /* go-runc spells it with one dash; getopt would read that as short flags. */
 static void accept_one_dash_no_subreaper(int argc, char **argv)
 {
@@ -86,7 +80,7 @@ static int parse(int argc, char **argv, bool restore, struct ct_criu_args *a)
 		{"pid-file", 0, CT_FLAG_TEXT, restore ? &a->pid_file : NULL},
 		{"console-socket", 0, CT_FLAG_TEXT, restore ? &a->console_socket : NULL},
 		{"no-pivot", 0, CT_FLAG_CALL_SWITCH, restore ? a : NULL, refuse_no_pivot},
-		{"no-subreaper", 0, CT_FLAG_CALL_SWITCH, restore ? a : NULL, ignore},
+		{"no-subreaper", 0, CT_FLAG_TRUE, restore ? &a->no_subreaper : NULL},
 		{"lsm-profile", 0, CT_FLAG_TEXT, restore ? &a->lsm_profile : NULL},
 		{"lsm-mount-context", 0, CT_FLAG_TEXT, restore ? &a->lsm_mount_context : NULL},
 		{NULL},
@@ -106,6 +100,11 @@ static int run_command(const struct ct_globals *g, int argc, char **argv, bool r
 	int rc = parse(argc, argv, restore, &a);
 	if (rc != 0)
 		return rc > 0 ? 0 : 1;
+	/* as runc's restore: a subreaper before criu runs, detached too, unless --no-subreaper
+	 * (what the restored tree orphans comes to ctrun while it lives) */
+	struct ct_error err = {0};
+	if (restore && !a.no_subreaper && ct_subreaper_become(&err) < 0)
+		return ct_lifecycle_fail("restore", a.id, &err), 1;
 	if (restore)
 		return ct_lifecycle_restore(&g->lc, &a);
 	return ct_lifecycle_checkpoint(&g->lc, &a) < 0 ? 1 : 0;

@@ -80,6 +80,7 @@ struct ct_criu_args {
 	/* restore */
 	const char *bundle, *pid_file, *console_socket, *lsm_profile, *lsm_mount_context;
 	bool detach;
+	bool no_subreaper; /* the command's own (runtime/cmd_checkpoint.c), as run's */
 };
 
 /* checkpoint: the running container's processes dumped into image_path; unless

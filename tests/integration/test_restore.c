@@ -141,3 +141,53 @@ Test(restore, global_criu_flag_names_the_criu_to_run)
 	free(old_path), free(path);
 	free(ran), free(criu), free(img), free(rec);
 }
+
+/* The stand-in criu leaves an orphan (its child exits at once) and waits until the orphan has
+ * written the pid it was handed to ($REC/adopter) next to criu's parent's ($REC/parent). */
+static char *orphan_stand_in(char **rec)
+{
+	char *img = stand_in("echo $PPID > \"$REC/parent\"\n"
+			     "sh -c 'sh \"$REC/orphan\" $$ &'\n"
+			     "while [ ! -e \"$REC/adopter\" ]; do sleep 0.01; done\n"
+			     "exit 1\n",
+			     rec);
+	char *orphan = ctt_path(*rec, "orphan");
+	/* $1: its first parent, which may have exited before it started */
+	ctt_write_file(orphan, "stat_ppid() { cut -d' ' -f4 /proc/$$/stat; }\n"
+			       "while [ \"$(stat_ppid)\" = \"$1\" ]; do sleep 0.01; done\n"
+			       "stat_ppid > \"$REC/adopter.tmp\"\n"
+			       "mv \"$REC/adopter.tmp\" \"$REC/adopter\"\n");
+	free(orphan);
+	return img;
+}
+
+/* Whether ctrun (criu's parent) adopted the orphan of a restore run with these flags. */
+static bool restore_adopts(struct lc *t, const char *flag)
+{
+	char *rec, *img = orphan_stand_in(&rec);
+	struct ctt_result r;
+	if (flag)
+		lc_ctrun(&r, t, "restore", flag, "--image-path", img, "--bundle", t->bundle, "sr");
+	else
+		lc_ctrun(&r, t, "restore", "--image-path", img, "--bundle", t->bundle, "sr");
+	cr_expect_neq(r.status, 0, "the stand-in fails the restore");
+	ctt_result_free(&r);
+	char *parent_file = ctt_path(rec, "parent"), *adopter_file = ctt_path(rec, "adopter");
+	char *parent = ctt_read_file(parent_file), *adopter = ctt_read_file(adopter_file);
+	bool adopted = strcmp(parent, adopter) == 0;
+	free(parent), free(adopter), free(parent_file), free(adopter_file), free(img), free(rec);
+	lc_assert_nothing_left(t);
+	return adopted;
+}
+
+/* As runc 1.1.5's restore: a child subreaper before criu runs, detached too, unless
+ * --no-subreaper (go-runc spells it -no-subreaper). */
+Test(restore, a_subreaper_unless_no_subreaper)
+{
+	struct lc t;
+	lc_init(&t);
+	cr_expect(restore_adopts(&t, NULL), "a foreground restore is no subreaper");
+	cr_expect(restore_adopts(&t, "--detach"), "a detached restore is no subreaper");
+	cr_expect_not(restore_adopts(&t, "--no-subreaper"), "--no-subreaper: a subreaper");
+	cr_expect_not(restore_adopts(&t, "-no-subreaper"), "-no-subreaper: a subreaper");
+}
