@@ -57,8 +57,11 @@ int ct_cut_propagation(const struct oci_linux *lx, const char *rootfs, struct ct
 	bool shared = ct_propagation_shared(lx);
 	bool private = lx->has_rootfs_propagation && lx->rootfs_propagation == OCI_PROP_RPRIVATE;
 	unsigned long host_side = shared ? MS_SHARED : private ? MS_PRIVATE : MS_SLAVE;
-	if (mount(NULL, "/", NULL, MS_REC | host_side, NULL) < 0)
-		return ct_error_sys(err, errno, "make / a recursive %s",
+	/* "shared" is the root's alone, as runc 1.1.5 applies it: the namespace's other mounts
+	 * keep what they were given from the host's */
+	bool recursive = !(lx->has_rootfs_propagation && lx->rootfs_propagation == OCI_PROP_SHARED);
+	if (mount(NULL, "/", NULL, (recursive ? MS_REC : 0) | host_side, NULL) < 0)
+		return ct_error_sys(err, errno, "make / %s%s", recursive ? "a recursive " : "",
 				    shared ? "shared" : private ? "private" : "slave");
 	if (!shared)
 		return 0;

@@ -9,10 +9,11 @@
 #include "oci/config.h"
 
 /* Slave by default (runc's choice): host mounts may appear, ours never leak out; "rprivate"
- * cuts the namespace off altogether. "shared" and "rshared" keep the namespace's mounts in
- * the host's peer groups, so that a bind with "rshared" (Kubernetes' Bidirectional) is a peer
- * of its host source and mounts made in it reach the host; the mount holding the rootfs is
- * made private, so that the rootfs's bind and what is mounted in it do not. */
+ * cuts the namespace off altogether. "rshared" makes every mount of the namespace shared
+ * (those in the host's peer groups stay there), so that a bind with "rshared" (Kubernetes'
+ * Bidirectional) is a peer of its host source and mounts made in it reach the host; "shared"
+ * does so for the root alone, as runc 1.1.5. The mount holding the rootfs is made private,
+ * so that the rootfs's bind and what is mounted in it do not. */
 int ct_cut_propagation(const struct oci_linux *lx, const char *rootfs, struct ct_error *err);
 
 /* Whether rootfsPropagation keeps the namespace in the host's peer groups. */

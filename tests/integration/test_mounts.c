@@ -1138,6 +1138,37 @@ Test(mounts, rootfs_propagation_recursive_forms)
 	free(rslave);
 }
 
+/* The /vol line inside of a plain bind of a private host mount, under rootfsPropagation prop. */
+static char *private_source_bind_line(const char *prop)
+{
+	char *host = ctt_tmpdir();
+	cr_assert_eq(mount(host, host, NULL, MS_BIND, NULL), 0, "bind %s: %m", host);
+	cr_assert_eq(mount(NULL, host, NULL, MS_PRIVATE, NULL), 0, "make %s private: %m", host);
+	struct lc t;
+	mt_init(&t);
+	char *q = ctt_json_quote(prop);
+	ctt_config_set(t.bundle, ".linux.rootfsPropagation", q);
+	lc_add_mount(&t, "/vol", "bind", host, "bind");
+	char *out = lc_sh_output(&t, "grep ' /vol ' /proc/self/mountinfo");
+	umount2(host, MNT_DETACH);
+	free(q);
+	free(host);
+	return out;
+}
+
+/* "shared" makes the namespace's root shared, not its other mounts, as runc 1.1.5 (MS_SHARED
+ * without MS_REC): a bind of a private host mount stays private; "rshared" shares them all,
+ * and the bind joins its source's peer group. */
+Test(mounts, shared_root_propagation_is_not_recursive)
+{
+	char *shared = private_source_bind_line("shared");
+	cr_expect(!has_tag(shared, "shared:") && !has_tag(shared, "master:"), "%s", shared);
+	char *rshared = private_source_bind_line("rshared");
+	cr_expect(has_tag(rshared, "shared:"), "%s", rshared);
+	free(rshared);
+	free(shared);
+}
+
 /* Kubernetes' Bidirectional volume (containerd: rootfsPropagation "rshared", the bind
  * "rshared"): the bind is a peer of its shared host source, not a slave of it, so that a mount
  * made inside reaches the host (a CSI node plugin's); nothing of the container's own (its /proc,
