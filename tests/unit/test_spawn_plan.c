@@ -529,6 +529,19 @@ Test(spawn_plan, bind_sources_relative_to_the_bundle)
 	plan_done(&f);
 }
 
+/* In a user namespace of its own nodes are bound from the host, as runc binds them there;
+ * elsewhere they are made (the child binds them only once mknod is refused). */
+Test(spawn_plan, nodes_bound_in_a_user_namespace)
+{
+	struct plan_fixture f;
+	plan_build_ok(&f, userns_doc(JSON({"type" : "user"}, {"type" : "mount"}), ""));
+	cr_expect(f.plan.rootfs.bind_nodes);
+	plan_done(&f);
+	plan_build_ok(&f, mounts_doc(JSON([])));
+	cr_expect_not(f.plan.rootfs.bind_nodes);
+	plan_done(&f);
+}
+
 /* runc's rule: a /dev bound from elsewhere brings its own nodes; any other /dev (a tmpfs, a
  * devtmpfs, or none: the image's directory) gets the default ones. */
 Test(spawn_plan, default_devices_unless_dev_is_bound)
