@@ -508,7 +508,6 @@ int ct_spawn(const struct ct_spawn_opts *o, struct ct_spawned *out, struct ct_er
 	int ret = -1;
 	if (ct_init_plan_build(o, &plan, err) < 0)
 		goto out;
-	plan.process.oom_score_adj_by_parent = plan.ns.userns && plan.process.p->has_oom_score_adj;
 	if (o->start == CT_START_FIFO && make_exec_fifo(o, &plan, err) < 0)
 		goto out;
 	if (ct_spawn_cgroup_before_clone(o, &plan, err) < 0 ||

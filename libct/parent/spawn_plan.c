@@ -839,6 +839,8 @@ int ct_init_plan_build(const struct ct_spawn_opts *o, struct ct_init_plan *plan,
 	    plan_net_devices(&c->linux_, plan, err) < 0 || plan_mounts(o, plan, err) < 0 ||
 	    plan_mount_label(&c->linux_, plan, err) < 0 || plan_process(c, plan, err) < 0)
 		return -1;
+	/* in its user namespace the init cannot write its own (libct/parent/spawn.c) */
+	plan->process.oom_score_adj_by_parent = plan->ns.userns && plan->process.p->has_oom_score_adj;
 	if (plan_cgroup(plan, err) < 0)
 		return -1;
 	ct_placement_choose(plan);
